@@ -1,0 +1,51 @@
+/*
+ * pomp_util.h -- the small internal library shared by every pomp program:
+ * diagnostics with the program name, checked allocation, growable arrays,
+ * and the --help/--version conventions.  Not installed, not public API.
+ */
+#ifndef POMP_UTIL_H
+#define POMP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define POMP_VERSION_STRING "0.1.0"
+
+/* Exit codes shared by all commands (documented in the man pages). */
+enum {
+  POMP_EXIT_OK = 0,
+  POMP_EXIT_FAILURE = 1, /* the operation failed (bad input, I/O error) */
+  POMP_EXIT_USAGE = 2    /* bad command line */
+};
+
+/* Set once from main(argv[0]); every diagnostic starts with it. */
+void pu_set_progname(const char *argv0);
+const char *pu_progname(void);
+
+/* "prog: message\n" on stderr. */
+void pu_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* pu_error, then exit(code). */
+_Noreturn void pu_die(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Allocation that cannot return NULL: out of memory ends the program with a
+   message, because no caller can do anything sensible about it. */
+void *pu_malloc(size_t n);
+void *pu_calloc(size_t count, size_t size);
+void *pu_realloc(void *p, size_t n);
+char *pu_strdup(const char *s);
+
+/* Grows *p (of *cap elements of elem bytes) so that it holds need elements. */
+void pu_reserve(void **p, size_t *cap, size_t need, size_t elem);
+#define PU_PUSH(arr, len, cap, value)                                        \
+  do {                                                                       \
+    pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));           \
+    (arr)[(len)++] = (value);                                                \
+  } while (0)
+
+/* Prints "prog (pomp) VERSION" to stdout. */
+void pu_print_version(void);
+
+#endif /* POMP_UTIL_H */

@@ -1,0 +1,248 @@
+/*
+ * pomp_report.h -- the report model: severity of each performance property
+ * (metric) for each call path and each location, with the definitions that
+ * give them meaning.  The contract between pomp-analyze (writes),
+ * pomp-tui and pomp-report (read).  File layout: docs/FORMAT.md.
+ *
+ * Model
+ *   metric tree   time > execution > comp ... (ARCHITECTURE.md section 4)
+ *   region table  name, file, lines, paradigm, role
+ *   call tree     call-tree nodes ("cnodes"): (region, parent cnode)
+ *   system tree   machine > node > process > thread; the threads are the
+ *                 *locations*, numbered densely 0..num_locations-1
+ *   values        sparse double per (metric, cnode, location), stored
+ *                 EXCLUSIVE along both the metric tree and the call tree:
+ *                 every inclusive value is a sum over subtrees.
+ *
+ * Ids are dense int32 indices in definition order; a parent precedes its
+ * children in every tree (parent id < child id), so one backward pass over
+ * the ids accumulates inclusive values.  -1 means "none" (root's parent).
+ *
+ * Two ways to make a report:
+ *   - in memory: pomp_report_new, add definitions, pomp_report_add_value
+ *     (accumulates), pomp_report_write.  For the analyzer and tests.
+ *   - streaming: pomp_report_write_begin with the definitions of a report
+ *     made by pomp_report_new, then rows in any order with
+ *     pomp_report_write_row, then pomp_report_write_end.  Memory does not
+ *     grow with the values (generator of large reports, diff).
+ * Reading: pomp_report_open maps the file and parses definitions and the
+ * row index only; values are decoded on demand.
+ *
+ * Errors: functions that can fail return a pomp_status and fill a
+ * pomp_report_error with a message naming the file and the byte offset.
+ */
+#ifndef POMP_REPORT_H
+#define POMP_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Format version written by this library; a reader rejects a newer major. */
+#define POMP_REPORT_VERSION_MAJOR 1
+#define POMP_REPORT_VERSION_MINOR 0
+
+typedef enum {
+  POMP_REPORT_OK = 0,
+  POMP_REPORT_ERR_IO,       /* open/read/write/mmap failed (errno text) */
+  POMP_REPORT_ERR_FORMAT,   /* not a report, corrupt or truncated */
+  POMP_REPORT_ERR_VERSION,  /* newer major version than this reader */
+  POMP_REPORT_ERR_ARG       /* bad id or argument from the caller */
+} pomp_report_status;
+
+typedef struct {
+  pomp_report_status status;
+  char message[512]; /* "report.pomp: offset 1234: row index truncated" */
+} pomp_report_error;
+
+typedef enum { POMP_UNIT_SEC = 0, POMP_UNIT_OCC, POMP_UNIT_BYTES } pomp_unit;
+
+typedef enum {
+  POMP_SYS_MACHINE = 0,
+  POMP_SYS_NODE,
+  POMP_SYS_PROCESS,
+  POMP_SYS_THREAD
+} pomp_sys_kind;
+
+typedef struct {
+  const char *name;        /* unique snake_case, e.g. "mpi_latesender" */
+  const char *display;     /* "Late Sender" */
+  const char *description; /* one paragraph */
+  pomp_unit unit;
+  int32_t parent;
+} pomp_metric;
+
+typedef struct {
+  const char *name;     /* "MPI_Recv", "main", "!$omp parallel @a.c:12" */
+  const char *file;     /* "" when unknown */
+  int32_t begin_line;   /* 0 when unknown */
+  int32_t end_line;
+  const char *paradigm; /* "user", "compiler", "openmp", "mpi", "measurement" */
+  const char *role;     /* "function", "parallel", "barrier", ... (OTF2 role,
+                           lower case) */
+} pomp_region;
+
+typedef struct {
+  int32_t region;
+  int32_t parent;
+} pomp_cnode;
+
+typedef struct {
+  const char *name;
+  pomp_sys_kind kind;
+  int32_t parent;
+  int32_t rank;     /* process and thread nodes: MPI rank, else -1 */
+  int32_t thread;   /* thread nodes: OpenMP thread number, else -1 */
+  int32_t location; /* thread nodes: location index, else -1 */
+} pomp_sysnode;
+
+typedef struct pomp_report pomp_report;
+
+/* ---- building ---------------------------------------------------------- */
+
+pomp_report *pomp_report_new(void);
+/* Each add returns the new id, or -1 on a bad parent / duplicate name. */
+int32_t pomp_report_add_metric(pomp_report *r, const char *name,
+                               const char *display, pomp_unit unit,
+                               const char *description, int32_t parent);
+int32_t pomp_report_add_region(pomp_report *r, const char *name,
+                               const char *file, int32_t begin_line,
+                               int32_t end_line, const char *paradigm,
+                               const char *role);
+/* Returns the existing cnode when (region, parent) is already defined. */
+int32_t pomp_report_add_cnode(pomp_report *r, int32_t region, int32_t parent);
+int32_t pomp_report_add_sysnode(pomp_report *r, pomp_sys_kind kind,
+                                const char *name, int32_t parent,
+                                int32_t rank, int32_t thread);
+/* Experiment facts shown by the viewer: "application", "ranks", "threads",
+   "created", "trace", ...  Setting a key again replaces its value. */
+void pomp_report_set_attr(pomp_report *r, const char *key, const char *value);
+/* Adds v to the value of (metric, cnode, location). */
+pomp_report_status pomp_report_add_value(pomp_report *r, int32_t metric,
+                                         int32_t cnode, int32_t location,
+                                         double v);
+pomp_report_status pomp_report_write(const pomp_report *r, const char *path,
+                                     pomp_report_error *err);
+
+/* Streaming writer over the definitions of r (r must outlive the writer). */
+typedef struct pomp_report_writer pomp_report_writer;
+pomp_report_writer *pomp_report_write_begin(const pomp_report *r,
+                                            const char *path,
+                                            pomp_report_error *err);
+/* One (metric, cnode) row: n pairs, locations strictly increasing, zeros
+   allowed (dropped).  Each row may be written at most once. */
+pomp_report_status pomp_report_write_row(pomp_report_writer *w, int32_t metric,
+                                         int32_t cnode, const int32_t *locations,
+                                         const double *values, size_t n,
+                                         pomp_report_error *err);
+pomp_report_status pomp_report_write_end(pomp_report_writer *w,
+                                         pomp_report_error *err);
+
+/* ---- reading ----------------------------------------------------------- */
+
+/* Opens a report file, or the report.pomp inside an experiment directory. */
+pomp_report *pomp_report_open(const char *path, pomp_report_error *err);
+void pomp_report_free(pomp_report *r);
+
+int32_t pomp_report_num_metrics(const pomp_report *r);
+int32_t pomp_report_num_regions(const pomp_report *r);
+int32_t pomp_report_num_cnodes(const pomp_report *r);
+int32_t pomp_report_num_sysnodes(const pomp_report *r);
+int32_t pomp_report_num_locations(const pomp_report *r);
+const pomp_metric *pomp_report_metric(const pomp_report *r, int32_t id);
+const pomp_region *pomp_report_region(const pomp_report *r, int32_t id);
+const pomp_cnode *pomp_report_cnode(const pomp_report *r, int32_t id);
+const pomp_sysnode *pomp_report_sysnode(const pomp_report *r, int32_t id);
+/* The thread sysnode of a location. */
+int32_t pomp_report_location_sysnode(const pomp_report *r, int32_t location);
+const char *pomp_report_attr(const pomp_report *r, const char *key);
+/* Number of attributes and the i-th key (definition order). */
+int32_t pomp_report_num_attrs(const pomp_report *r);
+const char *pomp_report_attr_key(const pomp_report *r, int32_t i);
+
+int32_t pomp_report_find_metric(const pomp_report *r, const char *name);
+/* Children in definition order; returns the count, fills up to cap ids. */
+int32_t pomp_report_metric_children(const pomp_report *r, int32_t metric,
+                                    int32_t *out, int32_t cap);
+int32_t pomp_report_cnode_children(const pomp_report *r, int32_t cnode,
+                                   int32_t *out, int32_t cap);
+int32_t pomp_report_sysnode_children(const pomp_report *r, int32_t sysnode,
+                                     int32_t *out, int32_t cap);
+/* Call path as region names joined by sep ("main;solve;MPI_Recv"). Returns
+   the length it needs (like snprintf). */
+size_t pomp_report_callpath(const pomp_report *r, int32_t cnode,
+                            const char *sep, char *buf, size_t size);
+
+/* ---- values (exclusive in metric and call tree unless said otherwise) -- */
+
+/* Value of one cell; 0 where nothing is stored. */
+double pomp_report_value(const pomp_report *r, int32_t metric, int32_t cnode,
+                         int32_t location);
+/* Sum over all locations of one row, from the row index (no decoding). */
+double pomp_report_row_sum(const pomp_report *r, int32_t metric,
+                           int32_t cnode);
+/* Adds one row into acc[num_locations]. Returns non-zero if the row exists.
+   A corrupt row yields an error status through err (never a crash). */
+int pomp_report_row_add(const pomp_report *r, int32_t metric, int32_t cnode,
+                        double *acc, pomp_report_error *err);
+
+/*
+ * Inclusive helpers.  A "selection" names one node per dimension and
+ * whether its subtree is included (inclusive) or the node alone
+ * (exclusive).  metric = -1 or cnode = -1 means "all roots, inclusive".
+ */
+typedef struct {
+  int32_t metric;
+  int metric_inclusive;
+  int32_t cnode;
+  int cnode_inclusive;
+} pomp_report_selection;
+
+/* Per-location values of the selection: out[num_locations]. */
+pomp_report_status pomp_report_location_values(const pomp_report *r,
+                                               const pomp_report_selection *s,
+                                               double *out,
+                                               pomp_report_error *err);
+/* Per-cnode values of a metric (exclusive in the call tree) summed over all
+   locations: out[num_cnodes].  Uses the row sums only. */
+void pomp_report_cnode_values(const pomp_report *r, int32_t metric,
+                              int metric_inclusive, double *out);
+/* Turns per-node exclusive values into inclusive ones in place, for any
+   tree: parents[i] < i. */
+void pomp_report_accumulate(const int32_t *parents, int32_t n, double *v);
+/* Per-sysnode inclusive values from per-location values:
+   out[num_sysnodes]. */
+void pomp_report_sysnode_values(const pomp_report *r, const double *per_loc,
+                                double *out);
+/* Total of a metric (metric-inclusive when asked) over everything. */
+double pomp_report_metric_total(const pomp_report *r, int32_t metric,
+                                int metric_inclusive);
+
+/* ---- synthetic reports (tests, benchmarks) ---------------------------- */
+
+typedef struct {
+  int32_t cnodes;     /* call paths */
+  int32_t locations;  /* threads; split into processes of `threads` each */
+  int32_t threads;    /* threads per process (>= 1) */
+  int32_t metrics;    /* at most the catalogue size, then synthetic ones */
+  double density;     /* fraction of (metric, cnode, location) cells set */
+  uint64_t seed;
+} pomp_report_synth;
+
+/* Writes a deterministic synthetic report (same parameters, same bytes). */
+pomp_report_status pomp_report_generate(const pomp_report_synth *p,
+                                        const char *path,
+                                        pomp_report_error *err);
+
+/* The metric catalogue of ARCHITECTURE.md section 4, added to r in order;
+   returns the number of metrics added. */
+int32_t pomp_report_add_catalogue(pomp_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POMP_REPORT_H */
