@@ -1,0 +1,168 @@
+/*
+ * pomp_measure.h -- what libpomp exports to libpomp-mpi (symbol prefix pm_).
+ *
+ * Internal interface between the measurement core (measure/, libpomp.so)
+ * and the PMPI wrappers (mpiwrap/, libpomp-mpi.so). Not installed, not a
+ * user API. libpomp never links MPI: everything MPI-specific (rank, size,
+ * collectives, communicators, clock offsets) is handed to it through the
+ * functions below, so that pure OpenMP programs link only libpomp.
+ *
+ * Conventions of the trace written here: docs/TRACE.md.
+ *
+ * Life cycle of an MPI program, seen from libpomp-mpi:
+ *
+ *   constructor of libpomp-mpi   pm_mpi_expected()
+ *   MPI_Init[_thread] wrapper    l = pm_location_recording(); pm_enter(l, r_init)
+ *                                PMPI_Init_thread(...)
+ *                                (clock ping-pong; pm_clock_offset(...))
+ *                                pm_mpi_init(&handover)   -- archive opens
+ *                                pm_comm_register(WORLD), pm_comm_register(SELF)
+ *                                pm_leave(l, r_init)
+ *   every wrapper                see "Recording an MPI call" below
+ *   MPI_Finalize wrapper         pm_enter(l, r_fin); (clock ping-pong;
+ *                                pm_clock_offset(...)); pm_mpi_finalize()
+ *                                -- trace written, later events are ignored
+ *                                PMPI_Finalize()
+ *
+ * Recording an MPI call (the wrapper's hot path):
+ *
+ *   pm_location *l = pm_location_recording();
+ *   if (!l) return PMPI_Send(...);        // off, not started, or re-entered
+ *   pm_enter(l, region_send);             // region id cached by the wrapper
+ *   pm_pause(l);                          // MPI calls made inside are not recorded
+ *   int rc = PMPI_Send(...);
+ *   pm_resume(l);
+ *   OTF2_EvtWriter *w = pm_evt_writer(l); // fetch right before each record
+ *   if (w) OTF2_EvtWriter_MpiSend(w, NULL, pm_now(), dest, comm, tag, bytes);
+ *   pm_leave(l, region_send);
+ *
+ * Thread safety: every function may be called from any thread. The event
+ * functions touch only the calling thread's location (no lock).
+ */
+#ifndef POMP_MEASURE_H
+#define POMP_MEASURE_H
+
+#include <stdint.h>
+#include <otf2/otf2.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ clock */
+
+/* Nanoseconds of the one per-process clock (CLOCK_MONOTONIC) used for every
+   event, flush and clock offset. Never decreases within a thread. */
+uint64_t pm_now(void);
+
+/* -------------------------------------------------------------- locations */
+
+/* One OTF2 location (= one thread in the trace). Opaque. */
+typedef struct pm_location pm_location;
+
+/* The calling thread's location if an event must be recorded now, else
+   NULL. Creates the location at the thread's first call and starts the
+   measurement at the process's first call. NULL when: the measurement is
+   disabled (POMP_ENABLE=0, experiment directory exists, ...), switched off
+   (POMP_Off), finished (after pm_mpi_finalize or exit), or the location is
+   paused (pm_pause). After the first call: one TLS read and two tests. */
+pm_location *pm_location_recording(void);
+
+/* Re-entry guard of a location: between pm_pause and pm_resume nothing is
+   recorded on it (pm_location_recording returns NULL on that thread).
+   Counted, so pairs may nest. Use it around the PMPI call of a wrapper so
+   MPI calls made by MPI itself or by user callbacks are not recorded. */
+void pm_pause(pm_location *l);
+void pm_resume(pm_location *l);
+
+/* ----------------------------------------------------------------- regions */
+
+/* A region id (local to this process, dense from 0) for the given
+   definition; the same arguments give the same id. Thread-safe (takes a
+   lock): call it once per region and cache the id (an _Atomic uint32_t
+   initialised to PM_NO_REGION is the expected pattern). file may be NULL
+   (written as ""), lines 0 when unknown. Ids are unified across ranks by
+   libpomp at pm_mpi_finalize; the trace carries mapping tables. */
+#define PM_NO_REGION UINT32_MAX
+uint32_t pm_region_define(const char *name, const char *file,
+                          uint32_t begin_line, uint32_t end_line,
+                          OTF2_Paradigm paradigm, OTF2_RegionRole role);
+
+/* Enter / Leave of a region on the calling thread's location l (from
+   pm_location_recording on this thread). Timestamp = pm_now(), returned. */
+uint64_t pm_enter(pm_location *l, uint32_t region);
+uint64_t pm_leave(pm_location *l, uint32_t region);
+
+/* The OTF2 event writer of l, for records libpomp has no function for
+   (MpiSend, MpiRecv, MpiIsend, MpiIsendComplete, MpiIrecvRequest, MpiIrecv,
+   MpiRequestTest, MpiRequestCancelled, MpiCollectiveBegin/End). Fetch it
+   immediately before each record and take the record's timestamp with
+   pm_now() after the previous record: the call first writes any pending
+   `TRACE BUFFER FLUSH` Enter/Leave of a buffer flush that the previous
+   record caused, keeping timestamps non-decreasing. NULL before
+   pm_mpi_init (events before it are kept in memory and only Enter/Leave
+   and thread events can be recorded then). Communicator arguments of MPI
+   records are the local comm ids of pm_comm_register. */
+OTF2_EvtWriter *pm_evt_writer(pm_location *l);
+
+/* -------------------------------------------------------------------- MPI */
+
+/* Called by a constructor of libpomp-mpi: this process will call MPI_Init,
+   so libpomp keeps events in memory until pm_mpi_init instead of opening
+   a single-process archive at the first event. If MPI_Init never comes,
+   the trace is written at exit as a single process. */
+void pm_mpi_expected(void);
+
+/* Hand-over at the end of the MPI_Init / MPI_Init_thread wrapper (after
+   PMPI_Init*). collectives implement OTF2's collective callbacks with PMPI
+   over MPI_COMM_WORLD (world is the context passed back to them as
+   commContext); libpomp uses them for the archive (OTF2 itself calls them
+   during open/close) and for its own definition unification at
+   pm_mpi_finalize, always from the thread that calls pm_mpi_init /
+   pm_mpi_finalize. The structure and the callbacks must stay valid until
+   pm_mpi_finalize returns. Collective over MPI_COMM_WORLD. Returns 0 when
+   the measurement runs, -1 when it is disabled on all ranks (e.g. the
+   experiment directory exists; rank 0 decides, the reason goes to stderr
+   and the program goes on). */
+typedef struct pm_mpi_handover {
+  int rank, size;    /* in MPI_COMM_WORLD */
+  int thread_level;  /* provided: 0 SINGLE, 1 FUNNELED, 2 SERIALIZED, 3 MULTIPLE */
+  const OTF2_CollectiveCallbacks *collectives;
+  void *collectives_data;          /* userData of every callback */
+  OTF2_CollectiveContext *world;   /* commContext for MPI_COMM_WORLD */
+} pm_mpi_handover;
+int pm_mpi_init(const pm_mpi_handover *h);
+
+/* Clock offset of this process to rank 0 at time `time` (pm_now() clock):
+   rank 0's clock = local + offset. Call it once after MPI_Init and once
+   before pm_mpi_finalize (rank 0 passes offset 0 too); written as OTF2
+   ClockOffset definitions of every location of the process (stddev 0). */
+void pm_clock_offset(uint64_t time, int64_t offset);
+
+/* Registers an MPI communicator created on this process and returns its
+   local comm id (dense from 0) to use in MPI event records. Register
+   MPI_COMM_WORLD first (id 0) and MPI_COMM_SELF second (id 1, is_self=1,
+   world_ranks = the own rank). world_ranks[i] = MPI_COMM_WORLD rank of the
+   comm's rank i (copied). parent = local id of the comm it was derived
+   from, or OTF2_UNDEFINED_COMM. name may be NULL ("MPI_Comm N").
+   At pm_mpi_finalize libpomp unifies comms across ranks: comms with the
+   same member list are told apart by creation order, so register them in
+   creation order (MPI makes that order consistent among the members).
+   Thread-safe. Intercommunicators: register the union of both groups. */
+uint32_t pm_comm_register(const char *name, uint32_t parent, uint32_t size,
+                          const uint32_t *world_ranks, int is_self);
+
+/* Writes the trace at MPI_Finalize: collective over MPI_COMM_WORLD, call
+   it before PMPI_Finalize, from the thread that called pm_mpi_init, while
+   no other thread records MPI events. Leaves every region still open at
+   the current time (so main/MPI_Finalize are balanced), unifies regions,
+   comms, locations and the system tree through the collectives, writes
+   global definitions once (rank 0) and closes the archive. Afterwards
+   pm_location_recording returns NULL on every thread. */
+void pm_mpi_finalize(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POMP_MEASURE_H */
