@@ -189,6 +189,20 @@ double pomp_report_row_sum(const pomp_report *r, int32_t metric,
 int pomp_report_row_add(const pomp_report *r, int32_t metric, int32_t cnode,
                         double *acc, pomp_report_error *err);
 
+/* Row iteration (added for pomp-report dump/diff/fold): rows are ordered by
+   (metric, cnode).  row_at gives the i-th row's ids, stored-value count and
+   sum (no decoding); returns 0 when i is out of range. */
+int64_t pomp_report_num_rows(const pomp_report *r);
+int pomp_report_row_at(const pomp_report *r, int64_t i, int32_t *metric,
+                       int32_t *cnode, int32_t *count, double *sum);
+/* Decodes one row into locations[]/values[] (num_locations capacity each),
+   locations increasing.  Returns the count (0: no row), -1 on a corrupt
+   row or bad id (err filled).  row_add returns 0 with err filled on a
+   corrupt row. */
+int32_t pomp_report_row_get(const pomp_report *r, int32_t metric,
+                            int32_t cnode, int32_t *locations, double *values,
+                            pomp_report_error *err);
+
 /*
  * Inclusive helpers.  A "selection" names one node per dimension and
  * whether its subtree is included (inclusive) or the node alone
@@ -240,6 +254,10 @@ pomp_report_status pomp_report_generate(const pomp_report_synth *p,
 /* The metric catalogue of ARCHITECTURE.md section 4, added to r in order;
    returns the number of metrics added. */
 int32_t pomp_report_add_catalogue(pomp_report *r);
+/* Size of the catalogue, and adding only its first n metrics (a prefix is
+   always a valid tree: parents come first). */
+int32_t pomp_report_catalogue_size(void);
+int32_t pomp_report_add_catalogue_n(pomp_report *r, int32_t n);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,148 @@
+/* report_row.c -- encoding and checked decoding of one (metric, cnode) row
+   of values over locations.  Layouts: docs/FORMAT.md, "Rows". */
+#include "report_format.h"
+
+#include <math.h>
+#include <stdio.h>
+
+uint64_t report_row_size(int encoding, uint64_t count, uint64_t nlocations) {
+  switch (encoding) {
+  case REPORT_ENC_DENSE: return count == nlocations ? 8 * count : 0;
+  case REPORT_ENC_RANGE: return 4 + 8 * count;
+  case REPORT_ENC_IDX16: return nlocations <= 65536 ? 10 * count : 0;
+  case REPORT_ENC_IDX32: return 12 * count;
+  case REPORT_ENC_BITMAP: return (nlocations + 7) / 8 + 8 * count;
+  default: return 0;
+  }
+}
+
+int report_row_choose(const int32_t *locs, size_t n, int32_t nlocations) {
+  int contiguous = n > 0 && locs[n - 1] - locs[0] == (int32_t)(n - 1);
+  int best = REPORT_ENC_IDX32;
+  uint64_t best_size = report_row_size(best, n, (uint64_t)nlocations);
+  /* Ties go to the earlier (simpler) encoding. */
+  for (int enc = REPORT_ENC_BITMAP; enc >= REPORT_ENC_DENSE; enc--) {
+    if (enc == REPORT_ENC_IDX32 || (enc == REPORT_ENC_RANGE && !contiguous))
+      continue;
+    uint64_t size = report_row_size(enc, n, (uint64_t)nlocations);
+    if (size && size <= best_size) {
+      best = enc;
+      best_size = size;
+    }
+  }
+  return best;
+}
+
+double report_row_encode(int encoding, const int32_t *locs,
+                         const double *vals, size_t n, int32_t nlocations,
+                         unsigned char *out) {
+  unsigned char *v = out;
+  switch (encoding) {
+  case REPORT_ENC_RANGE:
+    le_put32(out, (uint32_t)locs[0]);
+    v = out + 4;
+    break;
+  case REPORT_ENC_IDX16:
+    for (size_t i = 0; i < n; i++) le_put16(out + 2 * i, (uint16_t)locs[i]);
+    v = out + 2 * n;
+    break;
+  case REPORT_ENC_IDX32:
+    for (size_t i = 0; i < n; i++) le_put32(out + 4 * i, (uint32_t)locs[i]);
+    v = out + 4 * n;
+    break;
+  case REPORT_ENC_BITMAP: {
+    size_t bytes = ((size_t)nlocations + 7) / 8;
+    memset(out, 0, bytes);
+    for (size_t i = 0; i < n; i++)
+      out[locs[i] / 8] |= (unsigned char)(1u << (locs[i] % 8));
+    v = out + bytes;
+    break;
+  }
+  default: break;
+  }
+  double sum = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    le_putd(v + 8 * i, vals[i]);
+    sum += vals[i];
+  }
+  return sum;
+}
+
+/* Reads the locations of a row into locs; returns the start of the values
+   or NULL with why set. */
+static const unsigned char *decode_locations(const report_entry *e,
+                                             const unsigned char *p,
+                                             int32_t nloc, int32_t *locs,
+                                             char why[128]) {
+  uint32_t n = e->count;
+  switch (e->encoding) {
+  case REPORT_ENC_DENSE:
+    for (uint32_t i = 0; i < n; i++) locs[i] = (int32_t)i;
+    return p;
+  case REPORT_ENC_RANGE: {
+    uint32_t first = le_get32(p);
+    if (first > (uint32_t)nloc || n > (uint32_t)nloc - first) {
+      snprintf(why, 128, "location range %u+%u beyond %d locations", first,
+               n, nloc);
+      return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) locs[i] = (int32_t)(first + i);
+    return p + 4;
+  }
+  case REPORT_ENC_IDX16:
+  case REPORT_ENC_IDX32: {
+    int wide = e->encoding == REPORT_ENC_IDX32;
+    int64_t prev = -1;
+    for (uint32_t i = 0; i < n; i++) {
+      int64_t l = wide ? le_get32(p + 4 * (size_t)i) : le_get16(p + 2 * (size_t)i);
+      if (l <= prev || l >= nloc) {
+        snprintf(why, 128, "location %lld at entry %u out of order or range",
+                 (long long)l, i);
+        return NULL;
+      }
+      locs[i] = (int32_t)l;
+      prev = l;
+    }
+    return p + (size_t)n * (wide ? 4 : 2);
+  }
+  case REPORT_ENC_BITMAP: {
+    uint32_t k = 0;
+    for (int32_t l = 0; l < ((nloc + 7) & ~7); l++) {
+      if (!(p[l / 8] >> (l % 8) & 1)) continue;
+      if (l >= nloc || k == n) {
+        snprintf(why, 128, "bitmap holds more than %u locations or bits "
+                 "beyond %d", n, nloc);
+        return NULL;
+      }
+      locs[k++] = l;
+    }
+    if (k != n) {
+      snprintf(why, 128, "bitmap holds %u locations, index says %u", k, n);
+      return NULL;
+    }
+    return p + ((size_t)nloc + 7) / 8;
+  }
+  default:
+    snprintf(why, 128, "unknown encoding %u", e->encoding);
+    return NULL;
+  }
+}
+
+int report_row_decode(const report_entry *e, const unsigned char *p,
+                      int32_t nlocations, int32_t *locs, double *vals,
+                      char why[128]) {
+  const unsigned char *v = decode_locations(e, p, nlocations, locs, why);
+  if (!v) return -1;
+  double sum = 0.0;
+  for (uint32_t i = 0; i < e->count; i++) {
+    vals[i] = le_getd(v + 8 * (size_t)i);
+    sum += vals[i];
+  }
+  /* The stored sum was added in the same order, so any intact row gives
+     the same bits; a changed value almost always changes the sum. */
+  if (!(sum == e->sum || (isnan(sum) && isnan(e->sum)))) {
+    snprintf(why, 128, "values do not add up to the row sum %.17g", e->sum);
+    return -1;
+  }
+  return 0;
+}
