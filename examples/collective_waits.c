@@ -1,0 +1,88 @@
+/*
+ * collective_waits.c -- wait states in MPI collectives on MPI_COMM_WORLD.
+ *
+ * Needs at least 2 ranks; any number of threads.  Every "computation" is
+ * team_work (all threads of a rank busy), so while a master waits in MPI its
+ * workers are idle threads.  "last" is rank ranks-1; the root is rank 0.
+ *
+ * Planted problems (sizes in seconds; see expect/collective_waits.txt):
+ *
+ *   allreduce_imbalance  the last rank computes NXN_S before MPI_Allreduce.
+ *                        -> mpi_wait_nxn 0.100 at
+ *                           allreduce_imbalance;MPI_Allreduce, every rank but
+ *                           the last, master thread.
+ *   barrier_wait         rank 0 computes BARRIER_S before MPI_Barrier.
+ *                        -> mpi_barrier_wait 0.090 at barrier_wait;MPI_Barrier,
+ *                           every rank but 0.
+ *   early_reduce         the root enters MPI_Reduce at once; every other rank
+ *                        computes EARLY_REDUCE_S first.
+ *                        -> mpi_earlyreduce 0.110 at early_reduce;MPI_Reduce,
+ *                           rank 0 only.
+ *   late_broadcast       the root computes LATE_BROADCAST_S before MPI_Bcast.
+ *                        -> mpi_latebroadcast 0.070 at
+ *                           late_broadcast;MPI_Bcast, every rank but 0.
+ *
+ * With T >= 2 threads, the workers of a waiting master are idle for the same
+ * time (omp_idle_threads at the same call path, threads 1..T-1).
+ */
+#include "plant.h"
+
+#include <mpi.h>
+
+static const double NXN_S = 0.100;
+static const double BARRIER_S = 0.090;
+static const double EARLY_REDUCE_S = 0.110;
+static const double LATE_BROADCAST_S = 0.070;
+
+enum { ROOT = 0 };
+
+/* Sum of 1..ranks, what the reductions below must produce. */
+static int rank_sum(const plant_world *w) {
+  return w->ranks * (w->ranks + 1) / 2;
+}
+
+static int allreduce_imbalance(const plant_world *w) {
+  if (w->rank == w->ranks - 1) team_work(NXN_S);
+  int mine = w->rank + 1, sum = 0;
+  MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  return sum == rank_sum(w);
+}
+
+static int barrier_wait(const plant_world *w) {
+  if (w->rank == 0) team_work(BARRIER_S);
+  MPI_Barrier(MPI_COMM_WORLD);
+  return 1;
+}
+
+static int early_reduce(const plant_world *w) {
+  if (w->rank != ROOT) team_work(EARLY_REDUCE_S);
+  int mine = w->rank + 1, sum = 0;
+  MPI_Reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, ROOT, MPI_COMM_WORLD);
+  return w->rank != ROOT || sum == rank_sum(w);
+}
+
+static int late_broadcast(const plant_world *w) {
+  int value = 0;
+  if (w->rank == ROOT) {
+    team_work(LATE_BROADCAST_S);
+    value = 4242;
+  }
+  MPI_Bcast(&value, 1, MPI_INT, ROOT, MPI_COMM_WORLD);
+  return value == 4242;
+}
+
+int main(int argc, char **argv) {
+  plant_world w = plant_init(&argc, &argv, "collective_waits");
+  int ok = 1;
+  if (plant_needs(&w, 2, 1, "collective wait states")) {
+    sync_ranks();
+    ok &= allreduce_imbalance(&w);
+    sync_ranks();
+    ok &= barrier_wait(&w);
+    sync_ranks();
+    ok &= early_reduce(&w);
+    sync_ranks();
+    ok &= late_broadcast(&w);
+  }
+  return plant_finish(&w, "collective_waits", ok);
+}

@@ -1,0 +1,162 @@
+/*
+ * heat.c -- a hybrid MPI + OpenMP mini-application: 2-D heat diffusion on a
+ * square plate, solved with Jacobi sweeps.  The kind of code pomp is for.
+ *
+ * The plate has GRID x GRID points; its edge is held fixed (top edge at 1.0,
+ * the other edges at 0.0).  The GRID-2 interior rows are split in blocks over
+ * the ranks; each rank keeps one halo row above and below its block.  Every
+ * step:
+ *   exchange_halos   MPI_Irecv/MPI_Isend with the neighbours, MPI_Waitall
+ *   jacobi_sweep     each point becomes the mean of its 4 neighbours
+ *                    (OpenMP parallel loop over the rows)
+ * every RESIDUAL_EVERY steps:
+ *   global_residual  norm of the change: OpenMP reduction, then MPI_Allreduce
+ * and at the end mean_temperature (MPI_Reduce) is printed by rank 0.
+ * Works with any number of ranks that divides GRID-2 (1, 2, 4, 8, ...) and
+ * any number of threads.
+ *
+ * Planted problem (see expect/heat.txt):
+ *   rank 0 alone writes a checkpoint every CHECKPOINT_EVERY steps, serially
+ *   on its master thread, just before a residual is computed (simulated I/O
+ *   of CHECKPOINT_S; STEPS / CHECKPOINT_EVERY = 10 checkpoints = 0.300 s).
+ *   -> mpi_wait_nxn 0.300 at solve;global_residual;MPI_Allreduce on every
+ *      other rank (master thread): they wait for rank 0 to join;
+ *   -> omp_idle_threads 0.300 at solve;write_checkpoint;simulate_work on the
+ *      workers of rank 0, idle while their master writes.
+ * Everything else (halo waits, loop imbalance) is real computation and only
+ * as large as the machine's noise.
+ */
+#include "plant.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum {
+  GRID = 258,          /* points per side, edge included: 256 interior rows */
+  STEPS = 60,
+  RESIDUAL_EVERY = 3,
+  CHECKPOINT_EVERY = 6
+};
+static const double CHECKPOINT_S = 0.030;
+
+enum { TAG_UP = 1, TAG_DOWN = 2 };
+
+/* One rank's block: rows 1..rows are its own, rows 0 and rows+1 are halos
+   (or the plate's fixed edge at the first and last rank). */
+typedef struct {
+  int rows;
+  int up, down; /* neighbour ranks, MPI_PROC_NULL at the plate's edge */
+  double *old, *next;
+} block;
+
+static double *row(double *field, int i) { return field + (size_t)i * GRID; }
+
+static block init_field(const plant_world *w) {
+  block b;
+  b.rows = (GRID - 2) / w->ranks;
+  b.up = w->rank > 0 ? w->rank - 1 : MPI_PROC_NULL;
+  b.down = w->rank < w->ranks - 1 ? w->rank + 1 : MPI_PROC_NULL;
+  size_t points = (size_t)(b.rows + 2) * GRID;
+  b.old = calloc(points, sizeof *b.old);
+  b.next = calloc(points, sizeof *b.next);
+  if (!b.old || !b.next) {
+    fprintf(stderr, "heat: out of memory\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (w->rank == 0) /* the hot top edge, never overwritten */
+    for (int j = 0; j < GRID; j++) row(b.old, 0)[j] = row(b.next, 0)[j] = 1.0;
+  return b;
+}
+
+static void exchange_halos(block *b) {
+  MPI_Request req[4];
+  MPI_Irecv(row(b->old, 0), GRID, MPI_DOUBLE, b->up, TAG_DOWN, MPI_COMM_WORLD,
+            &req[0]);
+  MPI_Irecv(row(b->old, b->rows + 1), GRID, MPI_DOUBLE, b->down, TAG_UP,
+            MPI_COMM_WORLD, &req[1]);
+  MPI_Isend(row(b->old, 1), GRID, MPI_DOUBLE, b->up, TAG_UP, MPI_COMM_WORLD,
+            &req[2]);
+  MPI_Isend(row(b->old, b->rows), GRID, MPI_DOUBLE, b->down, TAG_DOWN,
+            MPI_COMM_WORLD, &req[3]);
+  /* A real status array: GCC warns about MPICH's MPI_STATUSES_IGNORE. */
+  MPI_Status status[4];
+  MPI_Waitall(4, req, status);
+}
+
+static void jacobi_sweep(block *b) {
+#pragma omp parallel for schedule(static)
+  for (int i = 1; i <= b->rows; i++) {
+    const double *above = row(b->old, i - 1), *here = row(b->old, i),
+                 *below = row(b->old, i + 1);
+    double *out = row(b->next, i);
+    for (int j = 1; j < GRID - 1; j++)
+      out[j] = 0.25 * (above[j] + below[j] + here[j - 1] + here[j + 1]);
+  }
+}
+
+/* Euclidean norm of the last sweep's change over the whole plate. */
+static double global_residual(const block *b) {
+  double local = 0.0, global = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : local)
+  for (int i = 1; i <= b->rows; i++)
+    for (int j = 1; j < GRID - 1; j++) {
+      double d = row(b->next, i)[j] - row(b->old, i)[j];
+      local += d * d;
+    }
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return sqrt(global);
+}
+
+/* The planted bottleneck: serial output on one thread of one rank. */
+static void write_checkpoint(int step) {
+  (void)step;
+  simulate_work(CHECKPOINT_S);
+}
+
+static double solve(const plant_world *w, block *b) {
+  double residual = 0.0;
+  for (int step = 1; step <= STEPS; step++) {
+    exchange_halos(b);
+    jacobi_sweep(b);
+    if (step % RESIDUAL_EVERY == 0) {
+      if (w->rank == 0 && step % CHECKPOINT_EVERY == 0) write_checkpoint(step);
+      residual = global_residual(b);
+    }
+    double *t = b->old;
+    b->old = b->next;
+    b->next = t;
+  }
+  return residual;
+}
+
+static double mean_temperature(const block *b) {
+  double local = 0.0, total = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : local)
+  for (int i = 1; i <= b->rows; i++)
+    for (int j = 1; j < GRID - 1; j++) local += row(b->old, i)[j];
+  MPI_Reduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  return total / ((double)(GRID - 2) * (GRID - 2));
+}
+
+int main(int argc, char **argv) {
+  plant_world w = plant_init(&argc, &argv, "heat");
+  if ((GRID - 2) % w.ranks != 0) {
+    if (w.rank == 0)
+      fprintf(stderr, "heat: %d interior rows do not divide over %d ranks\n",
+              GRID - 2, w.ranks);
+    MPI_Finalize();
+    return 2;
+  }
+  block b = init_field(&w);
+  double residual = solve(&w, &b);
+  double mean = mean_temperature(&b);
+  if (w.rank == 0)
+    printf("heat: %d steps, residual %.6e, mean temperature %.6e\n", STEPS,
+           residual, mean);
+  free(b.old);
+  free(b.next);
+  /* The mean is reduced to rank 0 only. */
+  return plant_finish(&w, "heat", residual > 0.0 && (w.rank != 0 || mean > 0.0));
+}

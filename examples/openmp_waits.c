@@ -1,0 +1,132 @@
+/*
+ * openmp_waits.c -- OpenMP wait states and idle threads, planted inside each
+ * rank's thread team.
+ *
+ * Needs at least 2 threads; any number of ranks (every rank runs the same
+ * problems on its own team, so every rank shows the same values).  "last" is
+ * thread T-1 of a team of T threads.
+ *
+ * Planted problems (sizes in seconds; see expect/openmp_waits.txt):
+ *
+ *   loop_imbalance      a static loop of 4T iterations in which only the
+ *                       first 4 (all on thread 0) cost LOOP_ITERATION_S each.
+ *                       -> omp_ibarrier_wait 0.100 at the implicit barrier of
+ *                          the loop, threads 1..T-1.
+ *   explicit_barrier    the last thread computes BARRIER_S before
+ *                       `#pragma omp barrier`.
+ *                       -> omp_ebarrier_wait 0.090 at the barrier, threads
+ *                          0..T-2.
+ *   critical_contention thread 0 holds a critical section for CRITICAL_HOLD_S;
+ *                       the others compute CRITICAL_DELAY_S, then enter it.
+ *                       -> omp_critical_contention 0.060 at the critical
+ *                          section, threads 1..T-1.
+ *   lock_contention     the last thread holds an omp lock for LOCK_HOLD_S;
+ *                       the others compute LOCK_DELAY_S, then omp_set_lock.
+ *                       -> omp_lock_contention 0.050 at omp_set_lock, threads
+ *                          0..T-2.
+ *   serial_phase        the master computes SERIAL_S outside any parallel
+ *                       region.
+ *                       -> omp_idle_threads 0.150 at serial_phase;simulate_work,
+ *                          threads 1..T-1.
+ *   limited_parallelism a parallel region with num_threads(1) that computes
+ *                       LIMITED_S.
+ *                       -> omp_limited_parallelism 0.130 at that parallel
+ *                          region, threads 1..T-1.
+ */
+#include "plant.h"
+
+#include <mpi.h>
+#include <omp.h>
+
+static const double LOOP_ITERATION_S = 0.025; /* x 4 iterations = 0.100 */
+static const double BARRIER_S = 0.090;
+static const double CRITICAL_HOLD_S = 0.080;
+static const double CRITICAL_DELAY_S = 0.020; /* waits 0.080 - 0.020 */
+static const double LOCK_HOLD_S = 0.070;
+static const double LOCK_DELAY_S = 0.020; /* waits 0.070 - 0.020 */
+static const double SERIAL_S = 0.150;
+static const double LIMITED_S = 0.130;
+
+enum { EXPENSIVE_ITERATIONS = 4 };
+
+static int loop_imbalance(const plant_world *w) {
+  int n = EXPENSIVE_ITERATIONS * w->threads, done = 0;
+#pragma omp parallel
+  {
+    /* A static schedule gives thread 0 the first n/T = 4 iterations. */
+#pragma omp for schedule(static) reduction(+ : done)
+    for (int i = 0; i < n; i++) {
+      if (i < EXPENSIVE_ITERATIONS) simulate_work(LOOP_ITERATION_S);
+      done++;
+    }
+  }
+  return done == n;
+}
+
+static int explicit_barrier(const plant_world *w) {
+  int arrived = 0;
+#pragma omp parallel reduction(+ : arrived)
+  {
+    if (omp_get_thread_num() == w->threads - 1) simulate_work(BARRIER_S);
+#pragma omp barrier
+    arrived = 1;
+  }
+  return arrived == w->threads;
+}
+
+static int critical_contention(const plant_world *w) {
+  int entries = 0;
+#pragma omp parallel
+  {
+    if (omp_get_thread_num() != 0) simulate_work(CRITICAL_DELAY_S);
+#pragma omp critical(shared_table)
+    {
+      if (omp_get_thread_num() == 0) simulate_work(CRITICAL_HOLD_S);
+      entries++;
+    }
+  }
+  return entries == w->threads;
+}
+
+static int lock_contention(const plant_world *w) {
+  omp_lock_t lock;
+  int entries = 0;
+  omp_init_lock(&lock);
+#pragma omp parallel
+  {
+    int holder = omp_get_thread_num() == w->threads - 1;
+    if (!holder) simulate_work(LOCK_DELAY_S);
+    omp_set_lock(&lock);
+    if (holder) simulate_work(LOCK_HOLD_S);
+    entries++;
+    omp_unset_lock(&lock);
+  }
+  omp_destroy_lock(&lock);
+  return entries == w->threads;
+}
+
+static void serial_phase(void) { simulate_work(SERIAL_S); }
+
+static int limited_parallelism(void) {
+  int members = 0;
+#pragma omp parallel num_threads(1) reduction(+ : members)
+  {
+    simulate_work(LIMITED_S);
+    members = 1;
+  }
+  return members == 1;
+}
+
+int main(int argc, char **argv) {
+  plant_world w = plant_init(&argc, &argv, "openmp_waits");
+  int ok = 1;
+  if (plant_needs(&w, 1, 2, "OpenMP wait states")) {
+    ok &= loop_imbalance(&w);
+    ok &= explicit_barrier(&w);
+    ok &= critical_contention(&w);
+    ok &= lock_contention(&w);
+    serial_phase();
+    ok &= limited_parallelism();
+  }
+  return plant_finish(&w, "openmp_waits", ok);
+}
