@@ -130,4 +130,5 @@ void report_entry_put(unsigned char *p, const report_entry *e) {
   p[20] = e->encoding;
   p[21] = p[22] = p[23] = 0;
   le_putd(p + 24, e->sum);
+  le_put64(p + 32, e->check);
 }

@@ -15,7 +15,7 @@
 
 #define REPORT_MAGIC "POMPREPT"
 #define REPORT_HEADER_SIZE 128
-#define REPORT_INDEX_ENTRY 32
+#define REPORT_INDEX_ENTRY 40
 
 /* Little-endian access, independent of the host byte order. */
 static inline uint16_t le_get16(const unsigned char *p) {
@@ -77,6 +77,7 @@ typedef struct {
   uint32_t count;
   uint8_t encoding;
   double sum;
+  uint64_t check; /* report_checksum of the row's bytes */
 } report_entry;
 
 static inline void report_entry_get(const unsigned char *index, uint64_t i,
@@ -88,6 +89,7 @@ static inline void report_entry_get(const unsigned char *index, uint64_t i,
   e->count = le_get32(p + 16);
   e->encoding = p[20];
   e->sum = le_getd(p + 24);
+  e->check = le_get64(p + 32);
 }
 void report_entry_put(unsigned char *p, const report_entry *e);
 
@@ -105,13 +107,13 @@ enum {
 uint64_t report_row_size(int encoding, uint64_t count, uint64_t nlocations);
 /* Chooses the smallest encoding for n strictly increasing locations. */
 int report_row_choose(const int32_t *locs, size_t n, int32_t nlocations);
-/* Writes the row into out (report_row_size bytes); returns the sum of the
-   values, added in location order. */
-double report_row_encode(int encoding, const int32_t *locs,
-                         const double *vals, size_t n, int32_t nlocations,
-                         unsigned char *out);
-/* Decodes and checks a row (locations increasing and in range, bitmap
-   count, sum).  Fills locs/vals (count entries).  Returns 0 or a message
+/* Writes the row into out (report_row_size bytes) and sets e->count,
+   encoding, sum (values added in location order) and check. */
+void report_row_encode(report_entry *e, int encoding, const int32_t *locs,
+                       const double *vals, size_t n, int32_t nlocations,
+                       unsigned char *out);
+/* Decodes and checks a row (checksum, locations increasing and in range,
+   bitmap count, sum).  Fills locs/vals (count entries).  Returns 0 or a message
    describing the fault in why[128]. */
 int report_row_decode(const report_entry *e, const unsigned char *p,
                       int32_t nlocations, int32_t *locs, double *vals,

@@ -64,9 +64,9 @@ static void append_row(report_buf *values, report_buf *index, int32_t metric,
                        size_t n, int32_t nloc) {
   int enc = report_row_choose(locs, n, nloc);
   uint64_t size = report_row_size(enc, n, (uint64_t)nloc);
-  report_entry e = {metric, cnode, values->len, (uint32_t)n, (uint8_t)enc, 0};
-  e.sum = report_row_encode(enc, locs, vals, n, nloc,
-                            report_buf_grow(values, size));
+  report_entry e = {.metric = metric, .cnode = cnode, .offset = values->len};
+  report_row_encode(&e, enc, locs, vals, n, nloc,
+                    report_buf_grow(values, size));
   report_entry_put(report_buf_grow(index, REPORT_INDEX_ENTRY), &e);
 }
 

@@ -121,4 +121,12 @@ void report_rows_metric_ranges(report_rows *rows, size_t nmetrics);
 int64_t report_rows_find(const report_rows *rows, int32_t metric,
                          int32_t cnode);
 
+/* report_json.c: the definitions section.  to_json returns a malloc'd
+   string (cJSON allocator, free with free()). */
+char *report_defs_to_json(const pomp_report *r, int pretty);
+pomp_report_status report_defs_from_json(pomp_report *r, const char *text,
+                                         size_t len, const char *path,
+                                         uint64_t offset,
+                                         pomp_report_error *err);
+
 #endif /* REPORT_INTERNAL_H */

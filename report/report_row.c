@@ -33,9 +33,9 @@ int report_row_choose(const int32_t *locs, size_t n, int32_t nlocations) {
   return best;
 }
 
-double report_row_encode(int encoding, const int32_t *locs,
-                         const double *vals, size_t n, int32_t nlocations,
-                         unsigned char *out) {
+void report_row_encode(report_entry *e, int encoding, const int32_t *locs,
+                       const double *vals, size_t n, int32_t nlocations,
+                       unsigned char *out) {
   unsigned char *v = out;
   switch (encoding) {
   case REPORT_ENC_RANGE:
@@ -65,7 +65,11 @@ double report_row_encode(int encoding, const int32_t *locs,
     le_putd(v + 8 * i, vals[i]);
     sum += vals[i];
   }
-  return sum;
+  e->count = (uint32_t)n;
+  e->encoding = (uint8_t)encoding;
+  e->sum = sum;
+  e->check = report_checksum(
+      out, (size_t)report_row_size(encoding, n, (uint64_t)nlocations));
 }
 
 /* Reads the locations of a row into locs; returns the start of the values
@@ -131,6 +135,12 @@ static const unsigned char *decode_locations(const report_entry *e,
 int report_row_decode(const report_entry *e, const unsigned char *p,
                       int32_t nlocations, int32_t *locs, double *vals,
                       char why[128]) {
+  size_t size = (size_t)report_row_size(e->encoding, e->count,
+                                        (uint64_t)nlocations);
+  if (report_checksum(p, size) != e->check) {
+    snprintf(why, 128, "row checksum mismatch");
+    return -1;
+  }
   const unsigned char *v = decode_locations(e, p, nlocations, locs, why);
   if (!v) return -1;
   double sum = 0.0;

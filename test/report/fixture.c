@@ -1,6 +1,11 @@
 /* fixture.c -- see fixture.h. */
 #include "fixture.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +69,86 @@ char *fixture_tmpname(const char *tag) {
   snprintf(buf, 512, "%s/pomp-test-%ld-%d-%s.pomp", dir ? dir : "/tmp",
            (long)getpid(), serial++, tag);
   return buf;
+}
+
+static void assert_same_defs(const pomp_report *a, const pomp_report *b) {
+  assert_int_equal(pomp_report_num_metrics(a), pomp_report_num_metrics(b));
+  for (int32_t i = 0; i < pomp_report_num_metrics(a); i++) {
+    const pomp_metric *x = pomp_report_metric(a, i), *y = pomp_report_metric(b, i);
+    assert_string_equal(x->name, y->name);
+    assert_string_equal(x->display, y->display);
+    assert_string_equal(x->description, y->description);
+    assert_int_equal(x->unit, y->unit);
+    assert_int_equal(x->parent, y->parent);
+  }
+  assert_int_equal(pomp_report_num_regions(a), pomp_report_num_regions(b));
+  for (int32_t i = 0; i < pomp_report_num_regions(a); i++) {
+    const pomp_region *x = pomp_report_region(a, i), *y = pomp_report_region(b, i);
+    assert_string_equal(x->name, y->name);
+    assert_string_equal(x->file, y->file);
+    assert_string_equal(x->paradigm, y->paradigm);
+    assert_string_equal(x->role, y->role);
+    assert_int_equal(x->begin_line, y->begin_line);
+    assert_int_equal(x->end_line, y->end_line);
+  }
+  assert_int_equal(pomp_report_num_cnodes(a), pomp_report_num_cnodes(b));
+  for (int32_t i = 0; i < pomp_report_num_cnodes(a); i++) {
+    assert_int_equal(pomp_report_cnode(a, i)->region, pomp_report_cnode(b, i)->region);
+    assert_int_equal(pomp_report_cnode(a, i)->parent, pomp_report_cnode(b, i)->parent);
+  }
+  assert_int_equal(pomp_report_num_sysnodes(a), pomp_report_num_sysnodes(b));
+  for (int32_t i = 0; i < pomp_report_num_sysnodes(a); i++) {
+    const pomp_sysnode *x = pomp_report_sysnode(a, i), *y = pomp_report_sysnode(b, i);
+    assert_string_equal(x->name, y->name);
+    assert_int_equal(x->kind, y->kind);
+    assert_int_equal(x->parent, y->parent);
+    assert_int_equal(x->rank, y->rank);
+    assert_int_equal(x->thread, y->thread);
+    assert_int_equal(x->location, y->location);
+  }
+  assert_int_equal(pomp_report_num_locations(a), pomp_report_num_locations(b));
+  assert_int_equal(pomp_report_num_attrs(a), pomp_report_num_attrs(b));
+  for (int32_t i = 0; i < pomp_report_num_attrs(a); i++) {
+    const char *k = pomp_report_attr_key(a, i);
+    assert_string_equal(k, pomp_report_attr_key(b, i));
+    assert_string_equal(pomp_report_attr(a, k), pomp_report_attr(b, k));
+  }
+}
+
+void fixture_assert_same(const pomp_report *a, const pomp_report *b) {
+  assert_same_defs(a, b);
+  int64_t rows = pomp_report_num_rows(a);
+  assert_int_equal(rows, pomp_report_num_rows(b));
+  size_t nloc = (size_t)pomp_report_num_locations(a) + 1;
+  int32_t *la = malloc(nloc * sizeof *la), *lb = malloc(nloc * sizeof *lb);
+  double *va = malloc(nloc * sizeof *va), *vb = malloc(nloc * sizeof *vb);
+  for (int64_t i = 0; i < rows; i++) {
+    int32_t ma, ca, na, mb, cb, nb;
+    double sa, sb;
+    assert_true(pomp_report_row_at(a, i, &ma, &ca, &na, &sa));
+    assert_true(pomp_report_row_at(b, i, &mb, &cb, &nb, &sb));
+    assert_int_equal(ma, mb);
+    assert_int_equal(ca, cb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(&sa, &sb, sizeof sa);
+    assert_int_equal(pomp_report_row_get(a, ma, ca, la, va, NULL), na);
+    assert_int_equal(pomp_report_row_get(b, mb, cb, lb, vb, NULL), nb);
+    assert_memory_equal(la, lb, (size_t)na * sizeof *la);
+    assert_memory_equal(va, vb, (size_t)na * sizeof *va);
+  }
+  free(la);
+  free(lb);
+  free(va);
+  free(vb);
+}
+
+pomp_report *fixture_round_trip(const pomp_report *r) {
+  char *path = fixture_tmpname("rt");
+  pomp_report_error err;
+  assert_int_equal(pomp_report_write(r, path, &err), POMP_REPORT_OK);
+  pomp_report *back = pomp_report_open(path, &err);
+  if (!back) fail_msg("%s", err.message);
+  remove(path);
+  free(path);
+  return back;
 }
