@@ -1,0 +1,60 @@
+/* app.c -- the source the small fixture's regions point at (lines 1-60). */
+int main(void) {
+  /* line 3 */
+  /* line 4 */
+  /* line 5 */
+  /* line 6 */
+  /* line 7 */
+  /* line 8 */
+  /* line 9 */
+static void solve(void) { /* solve: lines 10-30 */
+  /* line 11 */
+  /* line 12 */
+  /* line 13 */
+  /* line 14 */
+  /* line 15 */
+  /* line 16 */
+  /* line 17 */
+  /* line 18 */
+  /* line 19 */
+  /* line 20 */
+  /* line 21 */
+  /* line 22 */
+  /* line 23 */
+  /* line 24 */
+  /* line 25 */
+  /* line 26 */
+  /* line 27 */
+  /* line 28 */
+  /* line 29 */
+} /* end of solve */
+  /* line 31 */
+  /* line 32 */
+  /* line 33 */
+  /* line 34 */
+  /* line 35 */
+  /* line 36 */
+  /* line 37 */
+  /* line 38 */
+  /* line 39 */
+  /* line 40 */
+  /* line 41 */
+  /* line 42 */
+  /* line 43 */
+  /* line 44 */
+  /* line 45 */
+  /* line 46 */
+  /* line 47 */
+  /* line 48 */
+  /* line 49 */
+  /* line 50 */
+  /* line 51 */
+static void init(void) { /* init: lines 52-60 */
+  /* line 53 */
+  /* line 54 */
+  /* line 55 */
+  /* line 56 */
+  /* line 57 */
+  /* line 58 */
+  /* line 59 */
+  /* line 60 */

@@ -1,0 +1,90 @@
+/* fixture.c -- see fixture.h.  Values per location are listed in location
+   order (rank 0 thread 0, rank 0 thread 1, rank 1 thread 0, rank 1 thread 1). */
+#include "fixture.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static void add4(pomp_report *r, int32_t metric, int32_t cnode, double a, double b, double c,
+                 double d) {
+  const double v[4] = {a, b, c, d};
+  for (int32_t l = 0; l < 4; l++)
+    if (v[l] != 0) pomp_report_add_value(r, metric, cnode, l, v[l]);
+}
+
+static pomp_report *small(double sign) {
+  pomp_report *r = pomp_report_new();
+  int32_t time = pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC,
+                                        "Total CPU allocation time.", -1);
+  int32_t exec = pomp_report_add_metric(r, "execution", "Execution", POMP_UNIT_SEC,
+                                        "Time spent executing the program.", time);
+  int32_t comp = pomp_report_add_metric(r, "comp", "Computation", POMP_UNIT_SEC,
+                                        "Time outside MPI and OpenMP.", exec);
+  int32_t mpi = pomp_report_add_metric(r, "mpi", "MPI", POMP_UNIT_SEC, "Time in MPI calls.", exec);
+  int32_t ls = pomp_report_add_metric(r, "mpi_latesender", "Late Sender", POMP_UNIT_SEC,
+                                      "A receive was posted before the matching send.", mpi);
+  int32_t idle = pomp_report_add_metric(r, "omp_idle_threads", "Idle threads", POMP_UNIT_SEC,
+                                        "Workers idle outside parallel regions.", time);
+  int32_t visits = pomp_report_add_metric(r, "visits", "Visits", POMP_UNIT_OCC,
+                                          "Number of times a call path was entered.", -1);
+  int32_t rmain = pomp_report_add_region(r, "main", "app.c", 1, 50, "user", "function");
+  int32_t rinit = pomp_report_add_region(r, "init", "app.c", 52, 60, "user", "function");
+  int32_t rsolve = pomp_report_add_region(r, "solve", "app.c", 10, 30, "user", "function");
+  int32_t rrecv = pomp_report_add_region(r, "MPI_Recv", "", 0, 0, "mpi", "point2point");
+  int32_t rsend = pomp_report_add_region(r, "MPI_Send", "", 0, 0, "mpi", "point2point");
+  int32_t cmain = pomp_report_add_cnode(r, rmain, -1);
+  int32_t cinit = pomp_report_add_cnode(r, rinit, cmain);
+  int32_t csolve = pomp_report_add_cnode(r, rsolve, cmain);
+  int32_t crecv = pomp_report_add_cnode(r, rrecv, csolve);
+  int32_t csend = pomp_report_add_cnode(r, rsend, csolve);
+  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
+  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
+  for (int32_t rank = 0; rank < 2; rank++) {
+    const char *pname = rank ? "rank 1" : "rank 0";
+    int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, pname, node, rank, -1);
+    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", proc, rank, 0);
+    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 1", proc, rank, 1);
+  }
+  pomp_report_set_attr(r, "application", "app");
+  pomp_report_set_attr(r, "ranks", "2");
+  pomp_report_set_attr(r, "threads", "2");
+  double s = sign;
+  add4(r, comp, cmain, s * 1, 1, 1, 1);
+  add4(r, comp, cinit, 3.5, 3.5, 2.5, 2.5);
+  add4(r, comp, csolve, 13, 13, 8, 8);
+  add4(r, mpi, crecv, 1, 0, 1, 0);
+  add4(r, mpi, csend, 3, 0, 3, 0);
+  add4(r, ls, crecv, s * 8, 0, 0, 0);
+  add4(r, idle, cmain, 0, 10, 0, 10);
+  add4(r, idle, csolve, 0, 3, 0, 3);
+  add4(r, visits, cmain, 1, 1, 1, 1);
+  add4(r, visits, cinit, 1, 1, 1, 1);
+  add4(r, visits, csolve, 1, 1, 1, 1);
+  add4(r, visits, crecv, 10, 0, 10, 0);
+  add4(r, visits, csend, 10, 0, 10, 0);
+  return r;
+}
+
+static pomp_report *wide(void) {
+  pomp_report *r = pomp_report_new();
+  int32_t time = pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC, "Total time.", -1);
+  int32_t rmain = pomp_report_add_region(r, "main", "app.c", 1, 50, "user", "function");
+  int32_t cmain = pomp_report_add_cnode(r, rmain, -1);
+  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
+  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
+  int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "rank 0", node, 0, -1);
+  for (int32_t t = 0; t < 12; t++) {
+    char name[16] = "thread ";
+    name[7] = (char)('a' + t); /* distinct names: thread a .. thread l */
+    pomp_report_add_sysnode(r, POMP_SYS_THREAD, name, proc, 0, t);
+    pomp_report_add_value(r, time, cmain, t, t + 1);
+  }
+  return r;
+}
+
+pomp_report *tui_fixture(const char *name) {
+  if (strcmp(name, "small") == 0) return small(1);
+  if (strcmp(name, "diff") == 0) return small(-1);
+  if (strcmp(name, "wide") == 0) return wide();
+  return NULL;
+}

@@ -1,0 +1,15 @@
+/*
+ * fixture.h -- small reports with hand-checkable values for the screen
+ * tests.  "small": 7 properties, 5 call paths, 2 ranks x 2 threads, time
+ * totals exactly 100 s (so % of time equals seconds).  "wide": one process
+ * with 12 threads worth 1..12 s (large-node rows).  "diff": negative
+ * values (diverging scale).
+ */
+#ifndef TUI_FIXTURE_H
+#define TUI_FIXTURE_H
+
+#include "pomp_report.h"
+
+pomp_report *tui_fixture(const char *name);
+
+#endif

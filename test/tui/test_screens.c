@@ -1,0 +1,142 @@
+/*
+ * test_screens.c -- exact screens: a fixture report, a size, a key script,
+ * and the expected screen in golden/<case>.txt (checked by hand against
+ * the fixture's values, see fixture.c).  The screens come from the same
+ * code path as `pomp-tui --batch`.  A mismatch prints both screens; a
+ * missing golden fails.  POMP_TUI_UPDATE_GOLDEN=1 rewrites the goldens
+ * (then review them with git diff).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "batch.h"
+#include "fixture.h"
+
+typedef struct {
+  const char *name;    /* golden/<name>.txt */
+  const char *fixture; /* small, wide, diff */
+  int w, h;
+  int top_k, ascii;
+  const char *keys;
+} screen_case;
+
+static const screen_case cases[] = {
+    /* Start: everything collapsed, inclusive, % of total time. */
+    {"start", "small", 160, 14, 10, 0, ""},
+    /* Expanded nodes show exclusive values in all three trees. */
+    {"expand_all", "small", 160, 14, 10, 0, "E<Tab>E<Tab>E"},
+    /* Linked weighting: Late Sender on the left, MPI_Recv in the middle. */
+    {"linked", "small", 160, 14, 10, 0, "E<Down><Down><Down><Down><Tab>E<End><Up><Up><Tab>E"},
+    /* Selection in the call pane kept while the property changes. */
+    {"keep_place", "small", 160, 14, 10, 0, "<Tab>E<Down><S-Tab>E<Down><Down>"},
+    {"mode_selection", "small", 160, 14, 10, 0, "E<Down><Down><Down><Down><Tab>Em"},
+    {"mode_absolute", "small", 160, 14, 10, 0, "<End><Tab>mm<Tab>Emm"},
+    {"narrow", "small", 70, 14, 10, 0, "<Tab>E"},
+    {"help", "small", 80, 40, 10, 0, "?"},
+    {"search", "small", 160, 14, 10, 0, "/recv<Enter>"},
+    {"search_next", "small", 160, 14, 10, 0, "/s<Enter>nnn"},
+    {"sort_name", "small", 160, 14, 10, 0, "<Tab>Es"},
+    {"hottest", "small", 160, 14, 10, 0, "<Down><Tab>x"},
+    {"parent", "small", 160, 14, 10, 0, "<Tab>E<End><Left><Left>"},
+    {"top_k", "wide", 80, 14, 3, 0, "3E<End>"},
+    {"more_opened", "wide", 80, 14, 3, 0, "3E<End><Enter>"},
+    {"diff", "diff", 160, 14, 10, 0, "E<Down><Down><Down><Down>"},
+    {"ascii", "small", 160, 14, 10, 1, "E<Tab>E<Tab>E"},
+    {"resize_narrow", "small", 160, 14, 10, 0, "<Tab>E<resize 60x12>"},
+    {"too_small", "small", 160, 14, 10, 0, "<resize 20x5>"},
+    {"details", "small", 100, 24, 10, 0, "<Tab>x<Tab>i"},
+    {"source", "small", 100, 16, 10, 0, "<Tab>Ej<Enter>v"},
+    {"source_missing", "small", 100, 14, 10, 0, "<Tab>x<Tab>v"},
+    {"click", "small", 160, 14, 10, 0, "<click 60,2><click 60,2><click 60,3><click 60,3>"},
+    {"wheel", "wide", 80, 10, 20, 0, "3E<wheeldown 5,5>"},
+    {"unknown_key", "small", 160, 14, 10, 0, "Z"},
+    {"bad_pattern", "small", 160, 14, 10, 0, "/a(<Enter>"},
+};
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  int c;
+  while ((c = fgetc(f)) != EOF) fputc(c, mem);
+  fclose(f);
+  fclose(mem);
+  return buf;
+}
+
+static char *render_case(const screen_case *c) {
+  pomp_report *r = tui_fixture(c->fixture);
+  assert_non_null(r);
+  tui_options o;
+  tui_options_default(&o);
+  o.top_k = c->top_k;
+  o.ascii = c->ascii;
+  /* The report "lives" next to data/app.c, so the source view finds it. */
+  char path[4096];
+  snprintf(path, sizeof path, "%s/data/report.pomp", getenv("POMP_TEST_DATA"));
+  tui_app app;
+  tui_app_init(&app, r, path, &o);
+  tui_event *ev;
+  size_t n;
+  char err[128];
+  assert_int_equal(tui_parse_keys(c->keys, &ev, &n, err, sizeof err), 0);
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  tui_run_batch(&app, ev, n, c->w, c->h, mem);
+  fclose(mem);
+  free(ev);
+  tui_app_free(&app);
+  /* The data directory differs per checkout: show it as $DATA. */
+  const char *data = getenv("POMP_TEST_DATA");
+  size_t dl = strlen(data);
+  for (char *hit = strstr(out, data); hit && dl >= 5; hit = strstr(hit + 5, data)) {
+    memcpy(hit, "$DATA", 5);
+    memmove(hit + 5, hit + dl, strlen(hit + dl) + 1);
+  }
+  return out;
+}
+
+static void check_case(void **state) {
+  const screen_case *c = *state;
+  char *got = render_case(c);
+  char golden[4096];
+  snprintf(golden, sizeof golden, "%s/golden/%s.txt", getenv("POMP_TEST_DATA"), c->name);
+  if (getenv("POMP_TUI_UPDATE_GOLDEN")) {
+    FILE *f = fopen(golden, "wb");
+    assert_non_null(f);
+    fputs(got, f);
+    fclose(f);
+  }
+  char *want = read_file(golden);
+  if (!want) fail_msg("missing golden %s", golden);
+  if (strcmp(got, want) != 0) {
+    print_error("case %s (keys \"%s\")\n--- expected\n%s--- got\n%s", c->name, c->keys, want, got);
+    fail();
+  }
+  free(want);
+  free(got);
+}
+
+int main(void) {
+  if (!getenv("POMP_TEST_DATA")) {
+    fprintf(stderr, "POMP_TEST_DATA is not set\n");
+    return 1;
+  }
+  enum { N = sizeof cases / sizeof cases[0] };
+  struct CMUnitTest tests[N];
+  for (size_t i = 0; i < N; i++) {
+    struct CMUnitTest t = {cases[i].name, check_case, NULL, NULL, (void *)&cases[i]};
+    tests[i] = t;
+  }
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,135 @@
+/*
+ * app.h -- the state of one pomp-tui session and its two entry points:
+ * tui_app_event (an input event changes the state) and tui_app_render (the
+ * state is drawn into the virtual screen).  The ncurses front end (term.c),
+ * batch mode (batch.c), the tests and the benchmark all drive these.
+ */
+#ifndef TUI_APP_H
+#define TUI_APP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
+#include "spectrum.h"
+#include "vscreen.h"
+
+typedef enum {
+  TUI_OVERLAY_NONE = 0,
+  TUI_OVERLAY_HELP,
+  TUI_OVERLAY_DETAILS,
+  TUI_OVERLAY_SOURCE
+} tui_overlay_kind;
+
+/* A scrollable page of text over the panes (help, details, source). */
+typedef struct {
+  tui_overlay_kind kind;
+  char title[256];
+  char **lines;
+  size_t nlines, cap;
+  int32_t top;
+  int32_t hot_begin, hot_end; /* highlighted lines [begin, end), source view */
+} tui_overlay;
+
+typedef struct {
+  int8_t pane;
+  int32_t node;
+} tui_hit;
+
+typedef struct {
+  char pattern[256];
+  tui_hit *hits;
+  size_t nhits, cap, cur;
+  uint8_t *match[TUI_NPANES];
+} tui_search;
+
+typedef struct {
+  int32_t top_k;  /* children shown before "... N more" (default 10) */
+  int ascii;      /* ASCII glyphs */
+  int mouse;      /* mouse enabled (front end) */
+  int narrow_below; /* one pane with tabs below this width (default 110) */
+} tui_options;
+
+typedef struct tui_app {
+  tui_model model;
+  tui_pane pane[TUI_NPANES];
+  int focus;
+  tui_options opt;
+  const tui_glyphs *glyphs;
+  char *path;       /* the report as given on the command line */
+  char *source_dir; /* where relative source paths are tried second */
+  tui_vscreen vs;
+  int w, h;
+  /* layout */
+  int narrow, too_small;
+  int rows_y, rows_h;
+  int pane_x[TUI_NPANES], pane_w[TUI_NPANES];
+  /* modes */
+  tui_overlay overlay;
+  tui_search search;
+  int prompt; /* reading a search pattern on the status line */
+  char prompt_buf[256];
+  char message[512];
+  int message_is_error;
+  int quit;
+} tui_app;
+
+void tui_options_default(tui_options *o);
+/* Takes ownership of the report. */
+void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_options *o);
+void tui_app_free(tui_app *a);
+void tui_app_resize(tui_app *a, int w, int h);
+void tui_app_event(tui_app *a, const tui_event *ev);
+void tui_app_render(tui_app *a);
+
+/* ---- shared between the app's files ------------------------------------ */
+
+/* Brings pane p (and the panes left of it) up to date: weights, rows. */
+void tui_app_ready(tui_app *a, int p);
+/* What a value in pane p is a percentage of, for node (mode-dependent). */
+double tui_app_reference(tui_app *a, int p, int32_t node);
+/* The metric whose unit pane p shows for node. */
+int32_t tui_app_unit_metric(const tui_app *a, int p, int32_t node);
+/* The value of node in pane p formatted for the pane's mode. */
+void tui_app_format(tui_app *a, int p, int32_t node, double v, char *buf, size_t size);
+/* Position on the colour spectrum: x in [-1, 1]. */
+double tui_app_spectrum_x(tui_app *a, int p, int32_t node, double v);
+/* The full name of a node: call path, location path, metric name. */
+void tui_app_full_name(const tui_app *a, int p, int32_t node, char *buf, size_t size);
+void tui_app_message(tui_app *a, int is_error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *tui_mode_label(const tui_app *a, int p, char *buf, size_t size);
+extern const char *const tui_pane_title[TUI_NPANES];
+
+/* key table (keytable.c) */
+typedef struct {
+  int keys[4]; /* 0-terminated */
+  const char *help;
+  void (*action)(tui_app *a);
+} tui_binding;
+extern const tui_binding tui_bindings[];
+extern const size_t tui_nbindings;
+const tui_binding *tui_binding_for(int key);
+
+/* overlays (overlay*.c) */
+void tui_overlay_clear(tui_overlay *o);
+void tui_overlay_add(tui_overlay *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tui_overlay_add_wrapped(tui_overlay *o, const char *indent, const char *text, int width);
+void tui_overlay_key(tui_app *a, int key);
+void tui_overlay_draw(tui_app *a);
+void tui_open_help(tui_app *a);
+void tui_open_details(tui_app *a);
+void tui_open_source(tui_app *a);
+
+/* search (search.c) */
+void tui_search_run(tui_app *a, const char *pattern);
+void tui_search_step(tui_app *a, int forward);
+void tui_search_free(tui_search *s);
+
+/* drawing (draw_pane.c, draw_chrome.c) */
+void tui_draw_pane(tui_app *a, int p, int x, int w);
+void tui_draw_chrome(tui_app *a);
+
+#endif

@@ -1,0 +1,17 @@
+/* batch.c -- see batch.h. */
+#include "batch.h"
+
+void tui_run_batch(tui_app *a, const tui_event *events, size_t n, int w, int h, FILE *out) {
+  tui_app_resize(a, w, h);
+  for (size_t i = 0; i < n && !a->quit; i++) {
+    if (events[i].type == TUI_EV_DUMP) {
+      tui_app_render(a);
+      tui_vs_print(&a->vs, out);
+      fputs("\f\n", out);
+      continue;
+    }
+    tui_app_event(a, &events[i]);
+  }
+  tui_app_render(a);
+  tui_vs_print(&a->vs, out);
+}

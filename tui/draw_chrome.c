@@ -1,0 +1,141 @@
+/* draw_chrome.c -- everything around the panes: title, tabs (narrow
+   layout), separators, the colour legend and the status line. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "format.h"
+
+static void draw_title(tui_app *a) {
+  char text[1024];
+  const pomp_report *r = a->model.report;
+  size_t len = (size_t)snprintf(text, sizeof text, " pomp-tui  %s", a->path);
+  static const char *const facts[] = {"application", "ranks", "threads"};
+  for (size_t i = 0; i < sizeof facts / sizeof facts[0] && len < sizeof text; i++) {
+    const char *v = pomp_report_attr(r, facts[i]);
+    if (v && *v) len += (size_t)snprintf(text + len, sizeof text - len, "  %s %s", facts[i], v);
+  }
+  tui_style st = {TUI_A_REVERSE, TUI_C_TITLE, 0, 0};
+  tui_vs_fill(&a->vs, 0, 0, a->w, ' ', st);
+  tui_vs_put_clipped(&a->vs, 0, 0, a->w, text, st, a->glyphs->ellipsis);
+}
+
+static void draw_tabs(tui_app *a) {
+  int each = a->w / TUI_NPANES;
+  for (int p = 0; p < TUI_NPANES; p++) {
+    char text[64];
+    int on = p == a->focus;
+    snprintf(text, sizeof text, on ? "[%d %s]" : " %d %s ", p + 1, tui_pane_title[p]);
+    tui_style st = {on ? TUI_A_REVERSE | TUI_A_BOLD : 0, 0, 0, 0};
+    int x = p * each;
+    tui_vs_fill(&a->vs, x, 1, each, ' ', st);
+    tui_vs_put_clipped(&a->vs, x, 1, each, text, st, a->glyphs->ellipsis);
+  }
+}
+
+static void draw_separators(tui_app *a) {
+  uint32_t cp;
+  tui_utf8_decode(a->glyphs->separator, &cp);
+  tui_style st = {0, 0, 0, 0};
+  for (int p = 1; p < TUI_NPANES; p++)
+    for (int y = a->rows_y - 1; y < a->rows_y + a->rows_h; y++)
+      tui_vs_fill(&a->vs, a->pane_x[p] - 1, y, 1, cp, st);
+}
+
+/* "0% ▁▂▃▄▅▆▇█ 100%" in the focused pane's scale; both halves for diffs. */
+static int draw_legend_scale(tui_app *a, int y) {
+  int p = a->focus;
+  const tui_tree *t = &a->model.tree[p];
+  char hi[32] = "100%", lo[40] = "0%";
+  if (a->pane[p].mode == TUI_MODE_ABSOLUTE) {
+    int32_t m = tui_app_unit_metric(a, p, tui_pane_selected_node(&a->pane[p]));
+    pomp_unit u = m >= 0 ? pomp_report_metric(a->model.report, m)->unit : POMP_UNIT_SEC;
+    tui_format_absolute(hi, sizeof hi, t->max_abs, u);
+    snprintf(lo, sizeof lo, "0");
+  }
+  int col = 0;
+  tui_style plain = {0, 0, 0, 0};
+  if (t->has_negative) {
+    char neg[40];
+    snprintf(neg, sizeof neg, "-%s ", hi);
+    col += tui_vs_put(&a->vs, col, y, a->w - col, neg, plain);
+    for (int s = TUI_GLYPH_STEPS; s >= 1; s--) {
+      int level = -s * TUI_LEVELS / TUI_GLYPH_STEPS;
+      tui_style st = {0, 0, (int8_t)level, 1};
+      col += tui_vs_put(&a->vs, col, y, a->w - col, a->glyphs->bar[s], st);
+    }
+    col += tui_vs_put(&a->vs, col, y, a->w - col, " ", plain);
+  }
+  col += tui_vs_put(&a->vs, col, y, a->w - col, lo, plain);
+  col += tui_vs_put(&a->vs, col, y, a->w - col, " ", plain);
+  for (int s = 1; s <= TUI_GLYPH_STEPS; s++) {
+    tui_style st = {0, 0, (int8_t)(s * TUI_LEVELS / TUI_GLYPH_STEPS), (uint8_t)t->has_negative};
+    col += tui_vs_put(&a->vs, col, y, a->w - col, a->glyphs->bar[s], st);
+  }
+  col += tui_vs_put(&a->vs, col, y, a->w - col, " ", plain);
+  col += tui_vs_put(&a->vs, col, y, a->w - col, hi, plain);
+  return col;
+}
+
+static void draw_legend(tui_app *a) {
+  int y = a->h - 2;
+  int col = draw_legend_scale(a, y);
+  static const char *const sorts[] = {"value", "name", "definition"};
+  char text[128];
+  snprintf(text, sizeof text, "   sort: %s   ? help  q quit", sorts[a->pane[a->focus].sort]);
+  tui_vs_put(&a->vs, col, y, a->w - col, text, (tui_style){TUI_A_DIM, 0, 0, 0});
+}
+
+/* The selected row of the focused pane, named in full (names in the panes
+   may be cut) with its value: the line a screen reader announces. */
+static void describe_selection(tui_app *a, char *text, size_t size) {
+  int p = a->focus;
+  const tui_pane *pn = &a->pane[p];
+  if (pn->nrows == 0) {
+    snprintf(text, size, "nothing to show");
+    return;
+  }
+  const tui_row *r = &pn->rows[pn->cur];
+  char name[2048], value[32], mode[64];
+  tui_app_full_name(a, p, r->node, name, sizeof name);
+  if (r->kind == TUI_ROW_SUMMARY) {
+    snprintf(text, size, "%s: %d children", name, (int)tui_tree_nchildren(pn->tree, r->node));
+  } else if (r->kind == TUI_ROW_MORE) {
+    tui_app_format(a, p, r->node, r->hidden_value, value, sizeof value);
+    snprintf(text, size, "%s: %d more children, %s [%s] - Enter shows them", name,
+             (int)r->hidden, value, tui_mode_label(a, p, mode, sizeof mode));
+  } else {
+    int incl = tui_pane_is_inclusive(pn, r->node);
+    tui_app_format(a, p, r->node, tui_pane_value(pn, r->node), value, sizeof value);
+    snprintf(text, size, "%s  %s %s [%s]", name, incl ? "incl" : "excl", value,
+             tui_mode_label(a, p, mode, sizeof mode));
+  }
+}
+
+static void draw_status(tui_app *a) {
+  int y = a->h - 1;
+  char text[2300];
+  tui_style st = {0, 0, 0, 0};
+  if (a->prompt) {
+    snprintf(text, sizeof text, "/%s", a->prompt_buf);
+    int used = tui_vs_put(&a->vs, 0, y, a->w, text, st);
+    a->vs.cursor_x = used < a->w ? used : a->w - 1;
+    a->vs.cursor_y = y;
+    return;
+  }
+  if (a->message[0]) {
+    if (a->message_is_error) st.color = TUI_C_ERROR, st.attr = TUI_A_BOLD;
+    tui_vs_put_clipped(&a->vs, 0, y, a->w, a->message, st, a->glyphs->ellipsis);
+    return;
+  }
+  describe_selection(a, text, sizeof text);
+  tui_vs_put_clipped(&a->vs, 0, y, a->w, text, st, a->glyphs->ellipsis);
+}
+
+void tui_draw_chrome(tui_app *a) {
+  draw_title(a);
+  if (a->narrow) draw_tabs(a);
+  else draw_separators(a);
+  draw_legend(a);
+  draw_status(a);
+}

@@ -1,0 +1,94 @@
+/* keytable.c -- every key binding, in one table that drives both the input
+   handling and the help screen (so the help cannot drift from the keys). */
+#include <stdio.h>
+
+#include "app.h"
+
+static tui_pane *focused(tui_app *a) { return &a->pane[a->focus]; }
+
+static void up(tui_app *a) { tui_pane_move(focused(a), -1); }
+static void down(tui_app *a) { tui_pane_move(focused(a), 1); }
+static void page_up(tui_app *a) { tui_pane_move(focused(a), -(focused(a)->height - 1)); }
+static void page_down(tui_app *a) { tui_pane_move(focused(a), focused(a)->height - 1); }
+static void home(tui_app *a) { tui_pane_select_row(focused(a), 0); }
+static void end(tui_app *a) { tui_pane_select_row(focused(a), (int32_t)focused(a)->nrows - 1); }
+static void left(tui_app *a) { tui_pane_left(focused(a)); }
+static void right(tui_app *a) { tui_pane_right(focused(a)); }
+static void toggle(tui_app *a) { tui_pane_toggle(focused(a)); }
+static void expand(tui_app *a) { tui_pane_expand(focused(a)); }
+static void collapse(tui_app *a) { tui_pane_collapse(focused(a)); }
+static void subtree(tui_app *a) { tui_pane_expand_subtree(focused(a)); }
+static void expand_all(tui_app *a) { tui_pane_expand_all(focused(a), 1); }
+static void collapse_all(tui_app *a) { tui_pane_expand_all(focused(a), 0); }
+static void hottest(tui_app *a) { tui_pane_hottest_path(focused(a)); }
+static void next_pane(tui_app *a) { a->focus = (a->focus + 1) % TUI_NPANES; }
+static void prev_pane(tui_app *a) { a->focus = (a->focus + TUI_NPANES - 1) % TUI_NPANES; }
+static void pane1(tui_app *a) { a->focus = TUI_PANE_METRIC; }
+static void pane2(tui_app *a) { a->focus = TUI_PANE_CALL; }
+static void pane3(tui_app *a) { a->focus = TUI_PANE_SYSTEM; }
+static void search(tui_app *a) {
+  a->prompt = 1;
+  a->prompt_buf[0] = 0;
+}
+static void search_next(tui_app *a) { tui_search_step(a, 1); }
+static void search_prev(tui_app *a) { tui_search_step(a, -1); }
+
+static void sort(tui_app *a) {
+  static const char *const names[] = {"value", "name", "definition order"};
+  tui_pane *p = focused(a);
+  p->sort = (tui_sort)((p->sort + 1) % TUI_NSORTS);
+  p->stale = 1;
+  tui_app_message(a, 0, "%s sorted by %s", tui_pane_title[a->focus], names[p->sort]);
+}
+
+static void mode(tui_app *a) {
+  tui_pane *p = focused(a);
+  p->mode = (tui_mode)((p->mode + 1) % TUI_NMODES);
+  /* The property pane has no pane to its left to be a share of. */
+  if (a->focus == TUI_PANE_METRIC && p->mode == TUI_MODE_SELECTION) p->mode = TUI_MODE_ABSOLUTE;
+  char buf[64];
+  tui_app_message(a, 0, "%s show %s", tui_pane_title[a->focus],
+                  tui_mode_label(a, a->focus, buf, sizeof buf));
+}
+
+static void quit(tui_app *a) { a->quit = 1; }
+
+const tui_binding tui_bindings[] = {
+    {{TUI_KEY_UP, 'k'}, "move up", up},
+    {{TUI_KEY_DOWN, 'j'}, "move down", down},
+    {{TUI_KEY_PGUP}, "page up", page_up},
+    {{TUI_KEY_PGDN}, "page down", page_down},
+    {{TUI_KEY_HOME, 'g'}, "first row", home},
+    {{TUI_KEY_END, 'G'}, "last row", end},
+    {{TUI_KEY_LEFT, 'h'}, "collapse, or go to the parent", left},
+    {{TUI_KEY_RIGHT, 'l'}, "expand, or go to the first child", right},
+    {{TUI_KEY_ENTER, ' '}, "toggle expansion (opens \"... N more\")", toggle},
+    {{'+'}, "expand", expand},
+    {{'-'}, "collapse", collapse},
+    {{'*'}, "expand the whole subtree", subtree},
+    {{'E'}, "expand all", expand_all},
+    {{'C'}, "collapse all", collapse_all},
+    {{'x'}, "expand the hottest path below the selection", hottest},
+    {{TUI_KEY_TAB}, "next pane", next_pane},
+    {{TUI_KEY_BTAB}, "previous pane", prev_pane},
+    {{'1'}, "property pane", pane1},
+    {{'2'}, "call pane", pane2},
+    {{'3'}, "location pane", pane3},
+    {{'/'}, "search all panes (regular expression)", search},
+    {{'n', TUI_KEY_F3}, "next match", search_next},
+    {{'N', TUI_KEY_SF3}, "previous match", search_prev},
+    {{'s'}, "sort: value, name, definition order", sort},
+    {{'m'}, "value mode: % of total, % of selection, absolute", mode},
+    {{'i'}, "details: property, region, call path, location", tui_open_details},
+    {{'v'}, "source of the selected call path's region", tui_open_source},
+    {{'?', TUI_KEY_F1}, "this help", tui_open_help},
+    {{'q'}, "quit", quit},
+};
+const size_t tui_nbindings = sizeof tui_bindings / sizeof tui_bindings[0];
+
+const tui_binding *tui_binding_for(int key) {
+  for (size_t i = 0; i < tui_nbindings; i++)
+    for (int k = 0; k < 4 && tui_bindings[i].keys[k]; k++)
+      if (tui_bindings[i].keys[k] == key) return &tui_bindings[i];
+  return NULL;
+}

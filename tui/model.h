@@ -1,0 +1,38 @@
+/*
+ * model.h -- the linked weighting of the three trees (EXPERT/CUBE): the
+ * property tree carries totals, the call tree the property selected on the
+ * left, the location tree that property at the selected call path.  Each
+ * "inclusive" flag says whether the selection on the left is collapsed
+ * (its subtree counts) or expanded (the node alone counts).
+ *
+ * Values are recomputed only when the selection they depend on changes;
+ * the weigh functions are cheap no-ops otherwise.
+ */
+#ifndef TUI_MODEL_H
+#define TUI_MODEL_H
+
+#include "pomp_report.h"
+#include "tree.h"
+
+enum { TUI_PANE_METRIC = 0, TUI_PANE_CALL, TUI_PANE_SYSTEM, TUI_NPANES };
+
+typedef struct {
+  pomp_report *report;
+  tui_tree tree[TUI_NPANES];
+  /* What the call and location trees are weighted by now (-2 = nothing). */
+  int32_t call_metric;
+  int call_metric_incl;
+  pomp_report_selection loc_sel;
+  double *per_location;
+  char error[512]; /* last weighting error (corrupt row), "" if none */
+} tui_model;
+
+/* Takes ownership of the report. */
+void tui_model_init(tui_model *m, pomp_report *r);
+void tui_model_free(tui_model *m);
+
+/* Each returns 1 when the values changed. */
+int tui_model_weigh_calls(tui_model *m, int32_t metric, int metric_incl);
+int tui_model_weigh_locations(tui_model *m, const pomp_report_selection *s);
+
+#endif

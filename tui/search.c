@@ -1,0 +1,82 @@
+/* search.c -- a regular expression over the names of all three trees; the
+   hits are highlighted and n/N visit them pane by pane, expanding the
+   ancestors of each. */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "pomp_util.h"
+
+void tui_search_free(tui_search *s) {
+  for (int p = 0; p < TUI_NPANES; p++) free(s->match[p]);
+  free(s->hits);
+  memset(s, 0, sizeof *s);
+}
+
+static void detach(tui_app *a) {
+  for (int p = 0; p < TUI_NPANES; p++) a->pane[p].match = NULL;
+  tui_search_free(&a->search);
+}
+
+/* Visits hit i: focus its pane, open its ancestors, select it. */
+static void visit(tui_app *a, size_t i) {
+  tui_search *s = &a->search;
+  s->cur = i;
+  const tui_hit *h = &s->hits[i];
+  a->focus = h->pane;
+  tui_pane_reveal(&a->pane[h->pane], h->node);
+  tui_app_message(a, 0, "match %zu of %zu for '%s'", i + 1, s->nhits, s->pattern);
+}
+
+void tui_search_run(tui_app *a, const char *pattern) {
+  detach(a);
+  if (!*pattern) return;
+  regex_t re;
+  int rc = regcomp(&re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+  if (rc != 0) {
+    char why[128];
+    regerror(rc, &re, why, sizeof why);
+    tui_app_message(a, 1, "bad pattern '%s': %s", pattern, why);
+    return;
+  }
+  tui_search *s = &a->search;
+  snprintf(s->pattern, sizeof s->pattern, "%s", pattern);
+  for (int p = 0; p < TUI_NPANES; p++) {
+    const tui_tree *t = &a->model.tree[p];
+    s->match[p] = pu_calloc((size_t)t->n, 1);
+    for (int32_t i = 0; i < t->n; i++) {
+      int hit = regexec(&re, t->name[i], 0, NULL, 0) == 0;
+      if (!hit && p == TUI_PANE_METRIC)
+        hit = regexec(&re, pomp_report_metric(a->model.report, i)->name, 0, NULL, 0) == 0;
+      if (!hit) continue;
+      s->match[p][i] = 1;
+      tui_hit h = {(int8_t)p, i};
+      PU_PUSH(s->hits, s->nhits, s->cap, h);
+    }
+    a->pane[p].match = s->match[p];
+  }
+  regfree(&re);
+  if (s->nhits == 0) {
+    tui_app_message(a, 1, "no match for '%s'", pattern);
+    return;
+  }
+  /* Start at the first hit in the focused pane, else the first anywhere. */
+  size_t first = 0;
+  for (size_t i = 0; i < s->nhits; i++)
+    if (s->hits[i].pane == a->focus) {
+      first = i;
+      break;
+    }
+  visit(a, first);
+}
+
+void tui_search_step(tui_app *a, int forward) {
+  tui_search *s = &a->search;
+  if (s->nhits == 0) {
+    tui_app_message(a, 1, "no search - press / to search");
+    return;
+  }
+  visit(a, forward ? (s->cur + 1) % s->nhits : (s->cur + s->nhits - 1) % s->nhits);
+}

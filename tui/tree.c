@@ -1,0 +1,98 @@
+/* tree.c -- see tree.h. */
+#include "tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pomp_util.h"
+
+static int32_t tree_size(tui_tree_kind kind, const pomp_report *r) {
+  switch (kind) {
+  case TUI_TREE_METRIC: return pomp_report_num_metrics(r);
+  case TUI_TREE_CALL: return pomp_report_num_cnodes(r);
+  default: return pomp_report_num_sysnodes(r);
+  }
+}
+
+/* Parent and display name of node i of the given report tree. */
+static int32_t node_parent(tui_tree_kind kind, const pomp_report *r, int32_t i,
+                           const char **name) {
+  switch (kind) {
+  case TUI_TREE_METRIC: {
+    const pomp_metric *m = pomp_report_metric(r, i);
+    *name = m->display && *m->display ? m->display : m->name;
+    return m->parent;
+  }
+  case TUI_TREE_CALL: {
+    const pomp_cnode *c = pomp_report_cnode(r, i);
+    *name = pomp_report_region(r, c->region)->name;
+    return c->parent;
+  }
+  default: {
+    const pomp_sysnode *s = pomp_report_sysnode(r, i);
+    *name = s->name;
+    return s->parent;
+  }
+  }
+}
+
+void tui_tree_build(tui_tree *t, tui_tree_kind kind, const pomp_report *r) {
+  memset(t, 0, sizeof *t);
+  t->kind = kind;
+  int32_t n = t->n = tree_size(kind, r);
+  t->parent = pu_malloc(sizeof *t->parent * (size_t)n);
+  t->depth = pu_malloc(sizeof *t->depth * (size_t)n);
+  t->name = pu_malloc(sizeof *t->name * (size_t)n);
+  t->child_start = pu_calloc((size_t)n + 2, sizeof *t->child_start);
+  t->child_ids = pu_malloc(sizeof *t->child_ids * (size_t)n);
+  t->roots = pu_malloc(sizeof *t->roots * (size_t)n);
+  t->excl = pu_calloc((size_t)n, sizeof *t->excl);
+  t->incl = pu_calloc((size_t)n, sizeof *t->incl);
+  /* Parents precede children (report contract), so depths and a counting
+     sort of children into one array both take a single forward pass. */
+  for (int32_t i = 0; i < n; i++) {
+    int32_t p = node_parent(kind, r, i, &t->name[i]);
+    if (p < -1 || p >= i) p = -1; /* defensive: treat as a root */
+    t->parent[i] = p;
+    t->depth[i] = p < 0 ? 0 : t->depth[p] + 1;
+    if (p < 0)
+      t->roots[t->nroots++] = i;
+    else
+      t->child_start[p + 2]++;
+  }
+  for (int32_t i = 0; i < n; i++) t->child_start[i + 2] += t->child_start[i + 1];
+  for (int32_t i = 0; i < n; i++)
+    if (t->parent[i] >= 0) t->child_ids[t->child_start[t->parent[i] + 1]++] = i;
+  /* child_start was shifted by one while filling; now [i] is i's start. */
+}
+
+void tui_tree_free(tui_tree *t) {
+  free(t->parent);
+  free(t->depth);
+  free(t->name);
+  free(t->child_start);
+  free(t->child_ids);
+  free(t->roots);
+  free(t->excl);
+  free(t->incl);
+  memset(t, 0, sizeof *t);
+}
+
+void tui_tree_accumulate(tui_tree *t) {
+  for (int32_t i = 0; i < t->n; i++) t->incl[i] = isnan(t->excl[i]) ? 0 : t->excl[i];
+  for (int32_t i = t->n - 1; i > 0; i--)
+    if (t->parent[i] >= 0) t->incl[t->parent[i]] += t->incl[i];
+  t->max_abs = 0;
+  t->has_negative = 0;
+  for (int32_t i = 0; i < t->n; i++) {
+    double a = fabs(t->incl[i]);
+    if (a > t->max_abs) t->max_abs = a;
+    if (t->incl[i] < 0 || t->excl[i] < 0) t->has_negative = 1;
+  }
+}
+
+int32_t tui_tree_root_of(const tui_tree *t, int32_t i) {
+  while (i >= 0 && t->parent[i] >= 0) i = t->parent[i];
+  return i;
+}

@@ -1,0 +1,92 @@
+/* values.c -- what a pane's numbers mean: references of the value modes,
+   units, spectrum positions and full names (see app.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "format.h"
+
+const char *const tui_pane_title[TUI_NPANES] = {"Properties", "Calls", "Locations"};
+
+/* The selected property: it weights the call and location panes. */
+static int32_t selected_metric(const tui_app *a) {
+  return tui_pane_selected_node(&a->pane[TUI_PANE_METRIC]);
+}
+
+int32_t tui_app_unit_metric(const tui_app *a, int p, int32_t node) {
+  return p == TUI_PANE_METRIC ? node : selected_metric(a);
+}
+
+double tui_app_reference(tui_app *a, int p, int32_t node) {
+  const tui_tree *mt = &a->model.tree[TUI_PANE_METRIC];
+  int32_t m = tui_app_unit_metric(a, p, node);
+  if (m < 0) return 0;
+  if (a->pane[p].mode == TUI_MODE_SELECTION && p > TUI_PANE_METRIC) {
+    const tui_pane *left = &a->pane[p - 1];
+    int32_t s = tui_pane_selected_node(left);
+    return s < 0 ? 0 : tui_pane_value(left, s);
+  }
+  /* % of total: the total of the property tree's root ("time"). */
+  return mt->incl[tui_tree_root_of(mt, m)];
+}
+
+void tui_app_format(tui_app *a, int p, int32_t node, double v, char *buf, size_t size) {
+  if (a->pane[p].mode == TUI_MODE_ABSOLUTE) {
+    int32_t m = tui_app_unit_metric(a, p, node);
+    pomp_unit unit = m >= 0 ? pomp_report_metric(a->model.report, m)->unit : POMP_UNIT_SEC;
+    tui_format_absolute(buf, size, v, unit);
+  } else {
+    tui_format_percent(buf, size, v, tui_app_reference(a, p, node));
+  }
+}
+
+double tui_app_spectrum_x(tui_app *a, int p, int32_t node, double v) {
+  if (isnan(v)) return 0;
+  double range = a->pane[p].mode == TUI_MODE_ABSOLUTE ? a->model.tree[p].max_abs
+                                                       : tui_app_reference(a, p, node);
+  if (range == 0) return 0;
+  double x = v / fabs(range);
+  return x > 1 ? 1 : x < -1 ? -1 : x;
+}
+
+void tui_app_full_name(const tui_app *a, int p, int32_t node, char *buf, size_t size) {
+  const pomp_report *r = a->model.report;
+  buf[0] = 0;
+  if (node < 0) return;
+  if (p == TUI_PANE_METRIC) {
+    const pomp_metric *m = pomp_report_metric(r, node);
+    snprintf(buf, size, "%s (%s)", a->model.tree[p].name[node], m->name);
+  } else if (p == TUI_PANE_CALL) {
+    pomp_report_callpath(r, node, ";", buf, size);
+  } else {
+    /* machine > node > process > thread, root first. */
+    const tui_tree *t = &a->model.tree[p];
+    int32_t chain[64];
+    int n = 0;
+    for (int32_t i = node; i >= 0 && n < 64; i = t->parent[i]) chain[n++] = i;
+    size_t len = 0;
+    for (int k = n - 1; k >= 0 && len < size; k--)
+      len += (size_t)snprintf(buf + len, size - len, "%s%s", t->name[chain[k]], k ? " > " : "");
+  }
+}
+
+const char *tui_mode_label(const tui_app *a, int p, char *buf, size_t size) {
+  const tui_tree *mt = &a->model.tree[TUI_PANE_METRIC];
+  int32_t m = selected_metric(a);
+  switch (a->pane[p].mode) {
+  case TUI_MODE_TOTAL:
+    if (p == TUI_PANE_METRIC || m < 0) return "% of root";
+    snprintf(buf, size, "%% of %s", mt->name[tui_tree_root_of(mt, m)]);
+    return buf;
+  case TUI_MODE_SELECTION:
+    return "% of selection";
+  default: {
+    static const char *const units[] = {"seconds", "occurrences", "bytes"};
+    pomp_unit u = m >= 0 ? pomp_report_metric(a->model.report, m)->unit : POMP_UNIT_SEC;
+    if (p == TUI_PANE_METRIC) return "absolute";
+    snprintf(buf, size, "%s", units[u <= POMP_UNIT_BYTES ? u : 0]);
+    return buf;
+  }
+  }
+}
