@@ -1,0 +1,138 @@
+/*
+ * e2e_check.h -- compares a report (as `pomp-report dump --format csv`) with
+ * the expectations of an example program (examples/expect/<name>.txt).
+ *
+ * Expectation file, one statement per line, '#' starts a comment:
+ *
+ *   PROPERTY CALLPATH LOCATIONS VALUE TOLERANCE [REQUIRES]
+ *       The value of PROPERTY, summed over the call paths that end with
+ *       CALLPATH, must be VALUE seconds at every location LOCATIONS selects,
+ *       within TOLERANCE ("10%" of VALUE, or absolute seconds "0.005"), and
+ *       never stricter than 2 ms.
+ *       CALLPATH: region names joined by ';', matched against the last
+ *       components of a call path, each one a glob (fnmatch: '*', '?').
+ *       LOCATIONS: RANKS:THREADS, each one of '*', N, !N, even, odd, last,
+ *       !last (e.g. "even:0", "*:!0", "!last:*").
+ *       REQUIRES: conditions on the run, comma-separated, all must hold, else
+ *       the line is skipped: "ranks>=2", "threads>=2", "ranks==1", "<=".
+ *   large SECONDS
+ *       The "nothing large where nothing was planted" threshold (default
+ *       0.010): a wait-state value above it that no expectation covers fails.
+ *   ignore PROPERTY CALLPATH [REQUIRES]
+ *       Values of PROPERTY ('*' for any) at call paths ending with CALLPATH
+ *       are not checked against `large` (start-up, scaffolding).
+ *
+ * A value is "covered" when an applicable expectation selected its
+ * (property, call path, location); covered values are checked against the
+ * expectation, the rest of the wait-state properties against `large`.
+ */
+#ifndef E2E_CHECK_H
+#define E2E_CHECK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Which ranks or threads a selector picks, among count of them. */
+typedef enum {
+  E2E_SEL_ALL,     /* '*' */
+  E2E_SEL_ONE,     /* N */
+  E2E_SEL_ALL_BUT, /* !N */
+  E2E_SEL_EVEN,
+  E2E_SEL_ODD,
+  E2E_SEL_LAST,
+  E2E_SEL_ALL_BUT_LAST
+} e2e_sel_kind;
+
+typedef struct {
+  e2e_sel_kind kind;
+  int n;
+} e2e_selector;
+
+/* 0 on success, -1 when text is not a selector. */
+int e2e_selector_parse(const char *text, e2e_selector *out);
+int e2e_selector_matches(e2e_selector s, int index, int count);
+
+/* A condition on the run's configuration: ranks>=2 and the like. */
+typedef struct {
+  char what; /* 'r' (ranks) or 't' (threads) */
+  char op;   /* '>' (>=), '<' (<=), '=' (==) */
+  int n;
+} e2e_condition;
+
+enum { E2E_MAX_CONDITIONS = 4 };
+
+typedef struct {
+  int line; /* in the expectation file, for messages */
+  char *property;
+  char *callpath; /* suffix pattern */
+  e2e_selector ranks, threads;
+  double value;
+  double tolerance; /* absolute seconds, or a fraction when relative */
+  int relative;
+  e2e_condition cond[E2E_MAX_CONDITIONS];
+  int nconds;
+} e2e_expectation;
+
+typedef struct {
+  e2e_expectation *expect; /* "ignore" lines use property, callpath, cond */
+  size_t nexpect, capexpect;
+  e2e_expectation *ignore;
+  size_t nignore, capignore;
+  double large;
+} e2e_spec;
+
+/* Parses an expectation file's text.  On error returns -1 and writes
+   "FILE:LINE: error: ..." into err. */
+int e2e_spec_parse(e2e_spec *spec, const char *text, const char *file,
+                   char *err, size_t errlen);
+void e2e_spec_free(e2e_spec *spec);
+
+/* Whether the conditions of a line hold for a run of ranks x threads. */
+int e2e_conditions_hold(const e2e_expectation *e, int ranks, int threads);
+
+/* Whether a ';'-joined call path ends with the ';'-joined glob pattern. */
+int e2e_callpath_ends_with(const char *callpath, const char *pattern);
+
+/* One value of the report. */
+typedef struct {
+  char *metric;
+  char *callpath;
+  int rank, thread;
+  double value;
+  int covered;
+} e2e_row;
+
+typedef struct {
+  e2e_row *rows;
+  size_t n, cap;
+} e2e_rows;
+
+/* Parses CSV with the header metric,callpath,rank,thread,value (fields may
+   be double-quoted, "" for a quote).  On error returns -1 and writes
+   "FILE:LINE: error: ..." into err. */
+int e2e_rows_parse(e2e_rows *rows, const char *text, const char *file,
+                   char *err, size_t errlen);
+void e2e_rows_free(e2e_rows *rows);
+
+/* Where a parser is, and where its error message goes. */
+typedef struct {
+  const char *file;
+  int line;
+  char *err;
+  size_t errlen;
+} e2e_where;
+
+/* Writes "FILE:LINE: error: MESSAGE" into w->err; returns -1 (for
+   "return e2e_fail(...)" in parsers). */
+int e2e_fail(const e2e_where *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Whether a property is a wait state that the `large` check looks at. */
+int e2e_is_wait_state(const char *property);
+
+/* Checks rows against spec for a run of ranks x threads; prints one line per
+   check and per failure to out.  Returns the number of failures. */
+int e2e_check(const e2e_spec *spec, e2e_rows *rows, int ranks, int threads,
+              FILE *out);
+
+#endif /* E2E_CHECK_H */

@@ -1,0 +1,265 @@
+/* Unit tests of the end-to-end checker: matchers, both parsers, the check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e_check.h"
+
+static void selectors_pick_the_right_indices(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    const char *picks; /* of 4: '1' picked, '0' not */
+  } cases[] = {{"*", "1111"},    {"2", "0010"},   {"!0", "0111"},
+               {"even", "1010"}, {"odd", "0101"}, {"last", "0001"},
+               {"!last", "1110"}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    e2e_selector s;
+    assert_int_equal(e2e_selector_parse(cases[c].text, &s), 0);
+    for (int i = 0; i < 4; i++)
+      assert_int_equal(e2e_selector_matches(s, i, 4), cases[c].picks[i] == '1');
+  }
+  e2e_selector s;
+  assert_int_equal(e2e_selector_parse("", &s), -1);
+  assert_int_equal(e2e_selector_parse("-1", &s), -1);
+  assert_int_equal(e2e_selector_parse("!", &s), -1);
+  assert_int_equal(e2e_selector_parse("2x", &s), -1);
+  assert_int_equal(e2e_selector_parse("evens", &s), -1);
+}
+
+static void callpath_suffixes_match_whole_components(void **state) {
+  (void)state;
+  const char *path = "main;late_sender;MPI_Recv";
+  assert_true(e2e_callpath_ends_with(path, "MPI_Recv"));
+  assert_true(e2e_callpath_ends_with(path, "late_sender;MPI_Recv"));
+  assert_true(e2e_callpath_ends_with(path, "main;late_sender;MPI_Recv"));
+  assert_true(e2e_callpath_ends_with(path, "*;MPI_Recv"));
+  assert_false(e2e_callpath_ends_with(path, "sender;MPI_Recv"));
+  assert_false(e2e_callpath_ends_with(path, "late_sender"));
+  assert_false(e2e_callpath_ends_with(path, "x;main;late_sender;MPI_Recv"));
+  assert_false(e2e_callpath_ends_with(path, "MPI_Send"));
+  const char *omp = "main;loop;!$omp parallel @a.c:12;!$omp for @a.c:14;"
+                    "!$omp implicit barrier @a.c:18";
+  assert_true(e2e_callpath_ends_with(
+      omp, "loop;!$omp parallel @*;!$omp for @*;!$omp implicit barrier @*"));
+  assert_false(e2e_callpath_ends_with(omp, "loop;!$omp for @*;!$omp implicit "
+                                           "barrier @*"));
+}
+
+static void conditions_select_configurations(void **state) {
+  (void)state;
+  e2e_expectation e = {.nconds = 2,
+                       .cond = {{'r', '>', 2}, {'t', '=', 1}}};
+  assert_true(e2e_conditions_hold(&e, 2, 1));
+  assert_true(e2e_conditions_hold(&e, 8, 1));
+  assert_false(e2e_conditions_hold(&e, 1, 1));
+  assert_false(e2e_conditions_hold(&e, 4, 2));
+  e2e_expectation none = {.nconds = 0};
+  assert_true(e2e_conditions_hold(&none, 1, 1));
+}
+
+static void spec_reads_every_kind_of_line(void **state) {
+  (void)state;
+  const char *text =
+      "# planted\n"
+      "large 0.02\n"
+      "mpi_latesender late_sender;MPI_Recv even:0 0.120 10% ranks>=2\n"
+      "omp_ibarrier_wait \"f;!$omp for @*\" *:!0 0.1 0.005  # comment\n"
+      "ignore * \"*;MPI_Init_thread\"\n"
+      "\n";
+  e2e_spec spec;
+  char err[256];
+  assert_int_equal(e2e_spec_parse(&spec, text, "x.txt", err, sizeof err), 0);
+  assert_true(spec.large == 0.02);
+  assert_int_equal(spec.nexpect, 2);
+  assert_int_equal(spec.nignore, 1);
+  const e2e_expectation *ls = &spec.expect[0];
+  assert_int_equal(ls->line, 3);
+  assert_string_equal(ls->property, "mpi_latesender");
+  assert_string_equal(ls->callpath, "late_sender;MPI_Recv");
+  assert_int_equal(ls->ranks.kind, E2E_SEL_EVEN);
+  assert_int_equal(ls->threads.kind, E2E_SEL_ONE);
+  assert_int_equal(ls->threads.n, 0);
+  assert_true(ls->value == 0.120);
+  assert_true(ls->relative && ls->tolerance == 0.10);
+  assert_int_equal(ls->nconds, 1);
+  const e2e_expectation *ib = &spec.expect[1];
+  assert_string_equal(ib->callpath, "f;!$omp for @*");
+  assert_int_equal(ib->threads.kind, E2E_SEL_ALL_BUT);
+  assert_false(ib->relative);
+  assert_true(ib->tolerance == 0.005);
+  assert_string_equal(spec.ignore[0].property, "*");
+  assert_string_equal(spec.ignore[0].callpath, "*;MPI_Init_thread");
+  e2e_spec_free(&spec);
+}
+
+typedef struct {
+  const char *text, *message;
+} error_case;
+
+/* Each case must fail to parse with exactly its message. */
+static void assert_errors(int (*parse)(const char *, char *, size_t),
+                          const error_case *cases, size_t n) {
+  for (size_t c = 0; c < n; c++) {
+    char err[256];
+    assert_int_equal(parse(cases[c].text, err, sizeof err), -1);
+    assert_string_equal(err, cases[c].message);
+  }
+}
+
+static int parse_spec(const char *text, char *err, size_t errlen) {
+  e2e_spec spec;
+  return e2e_spec_parse(&spec, text, "x.txt", err, errlen);
+}
+
+static int parse_rows(const char *text, char *err, size_t errlen) {
+  e2e_rows rows;
+  return e2e_rows_parse(&rows, text, "r.csv", err, errlen);
+}
+
+static void spec_errors_name_file_and_line(void **state) {
+  (void)state;
+  static const error_case cases[] = {
+      {"a b c\n", "x.txt:1: error: want PROPERTY CALLPATH LOCATIONS VALUE "
+                  "TOLERANCE [REQUIRES], got 3 fields"},
+      {"\nm p 0 0.1 10%\n", "x.txt:2: error: locations '0': want RANKS:THREADS"},
+      {"m p q:0 0.1 10%\n", "x.txt:1: error: bad rank selector 'q'"},
+      {"m p 0:0 x 10%\n", "x.txt:1: error: 'x' is not a number of seconds"},
+      {"m p 0:0 1 %\n", "x.txt:1: error: bad tolerance '%' (want 10% or 0.005)"},
+      {"m p 0:0 1 1% cores>=2\n",
+       "x.txt:1: error: condition 'cores>=2': want ranks or threads"},
+      {"m \"p 0:0 1 1%\n", "x.txt:1: error: unterminated quote"},
+      {"large\n", "x.txt:1: error: want large SECONDS"},
+  };
+  assert_errors(parse_spec, cases, sizeof cases / sizeof cases[0]);
+}
+
+static void rows_read_quoted_csv(void **state) {
+  (void)state;
+  const char *csv = "metric,callpath,rank,thread,value\r\n"
+                    "time,main,0,0,1.5\r\n"
+                    "visits,\"main;say \"\"hi\"\", twice\",3,1,2\n";
+  e2e_rows rows;
+  char err[256];
+  assert_int_equal(e2e_rows_parse(&rows, csv, "r.csv", err, sizeof err), 0);
+  assert_int_equal(rows.n, 2);
+  assert_string_equal(rows.rows[0].metric, "time");
+  assert_true(rows.rows[0].value == 1.5);
+  assert_string_equal(rows.rows[1].callpath, "main;say \"hi\", twice");
+  assert_int_equal(rows.rows[1].rank, 3);
+  assert_int_equal(rows.rows[1].thread, 1);
+  e2e_rows_free(&rows);
+}
+
+static void rows_errors_name_file_and_line(void **state) {
+  (void)state;
+  static const error_case cases[] = {
+      {"metric,callpath\n", "r.csv:1: error: header must be "
+                            "'metric,callpath,rank,thread,value'"},
+      {"metric,callpath,rank,thread,value\ntime,main,0,0\n",
+       "r.csv:2: error: want 5 fields (metric,callpath,rank,thread,value)"},
+      {"metric,callpath,rank,thread,value\ntime,main,0,0,1\ntime,\"m,0,0,1\n",
+       "r.csv:3: error: bad quoting in field 2"},
+      {"metric,callpath,rank,thread,value\ntime,main,-1,0,1\n",
+       "r.csv:2: error: rank and thread must be counts"},
+      {"metric,callpath,rank,thread,value\ntime,main,0,0,1s\n",
+       "r.csv:2: error: value '1s' is not a number"},
+  };
+  assert_errors(parse_rows, cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Runs the check of spec text against CSV text for a 2x2 run; returns the
+   failures and leaves the printed lines in out. */
+static int run_check(const char *spec_text, const char *csv, char *out,
+                     size_t outlen) {
+  e2e_spec spec;
+  e2e_rows rows;
+  char err[256];
+  assert_int_equal(e2e_spec_parse(&spec, spec_text, "s", err, sizeof err), 0);
+  assert_int_equal(e2e_rows_parse(&rows, csv, "c", err, sizeof err), 0);
+  FILE *f = fmemopen(out, outlen, "w");
+  assert_non_null(f);
+  int failures = e2e_check(&spec, &rows, 2, 2, f);
+  fclose(f);
+  e2e_rows_free(&rows);
+  e2e_spec_free(&spec);
+  return failures;
+}
+
+static const char CSV[] =
+    "metric,callpath,rank,thread,value\n"
+    "time,main,0,0,9\n"
+    "mpi_latesender,main;ls;MPI_Recv,0,0,0.100\n"
+    "mpi_latesender,main;ls;MPI_Recv,0,0,0.011\n" /* summed: 0.111 */
+    "mpi_latesender,main;x;ls;MPI_Recv,1,0,0.095\n"
+    "omp_idle_threads,main;MPI_Init,0,1,0.500\n"
+    "mpi_barrier_wait,main;MPI_Barrier,1,1,0.004\n";
+
+static void check_passes_within_tolerance(void **state) {
+  (void)state;
+  char out[2048];
+  const char *spec = "mpi_latesender ls;MPI_Recv *:0 0.100 12%\n"
+                     "ignore omp_idle_threads MPI_Init\n";
+  assert_int_equal(run_check(spec, CSV, out, sizeof out), 0);
+  assert_string_equal(
+      out,
+      "ok   line 1: mpi_latesender at ls;MPI_Recv, rank 0 thread 0: 0.1110 s "
+      "(want 0.1000 +- 0.0120)\n"
+      "ok   line 1: mpi_latesender at ls;MPI_Recv, rank 1 thread 0: 0.0950 s "
+      "(want 0.1000 +- 0.0120)\n");
+}
+
+static void check_fails_outside_tolerance_and_on_unplanted(void **state) {
+  (void)state;
+  char out[2048];
+  const char *spec = "large 0.003\n"
+                     "mpi_latesender ls;MPI_Recv *:0 0.100 10%\n"
+                     "mpi_latesender ls;MPI_Recv 0:1 0.050 10%\n"
+                     "omp_lock_contention f;omp_set_lock *:* 0.05 10% "
+                     "threads>=4\n";
+  assert_int_equal(run_check(spec, CSV, out, sizeof out), 4);
+  assert_string_equal(
+      out,
+      "FAIL line 2: mpi_latesender at ls;MPI_Recv, rank 0 thread 0: 0.1110 s "
+      "(want 0.1000 +- 0.0100)\n"
+      "ok   line 2: mpi_latesender at ls;MPI_Recv, rank 1 thread 0: 0.0950 s "
+      "(want 0.1000 +- 0.0100)\n"
+      "FAIL line 3: mpi_latesender at ls;MPI_Recv, rank 0 thread 1: 0.0000 s "
+      "(want 0.0500 +- 0.0050)\n"
+      "skip line 4: omp_lock_contention at f;omp_set_lock (not for 2x2)\n"
+      "FAIL unplanted omp_idle_threads at main;MPI_Init, rank 0 thread 1: "
+      "0.5000 s (large is over 0.0030)\n"
+      "FAIL unplanted mpi_barrier_wait at main;MPI_Barrier, rank 1 thread 1: "
+      "0.0040 s (large is over 0.0030)\n");
+}
+
+static void check_rejects_locations_outside_the_run(void **state) {
+  (void)state;
+  char out[512];
+  const char *csv = "metric,callpath,rank,thread,value\n"
+                    "time,main,2,0,1\n";
+  assert_int_equal(run_check("", csv, out, sizeof out), 1);
+  assert_string_equal(out,
+                      "FAIL location rank 2 thread 0 is outside a 2x2 run\n");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(selectors_pick_the_right_indices),
+      cmocka_unit_test(callpath_suffixes_match_whole_components),
+      cmocka_unit_test(conditions_select_configurations),
+      cmocka_unit_test(spec_reads_every_kind_of_line),
+      cmocka_unit_test(spec_errors_name_file_and_line),
+      cmocka_unit_test(rows_read_quoted_csv),
+      cmocka_unit_test(rows_errors_name_file_and_line),
+      cmocka_unit_test(check_passes_within_tolerance),
+      cmocka_unit_test(check_fails_outside_tolerance_and_on_unplanted),
+      cmocka_unit_test(check_rejects_locations_outside_the_run),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
