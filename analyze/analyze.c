@@ -1,0 +1,95 @@
+/* analyze.c -- the whole analysis of one archive: definitions, the
+   streaming replay process by process, MPI matching, finishing the cells. */
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "az.h"
+#include "pomp_util.h"
+
+static OTF2_ErrorCode quiet_otf2(void *u, const char *file, uint64_t line,
+                                 const char *fn, OTF2_ErrorCode code,
+                                 const char *fmt, va_list va) {
+  (void)u; (void)file; (void)line; (void)fn; (void)fmt; (void)va;
+  return code;
+}
+
+void az_progress_draw(az_analysis *a) {
+  uint64_t total = a->defs.total_events ? a->defs.total_events : 1;
+  uint64_t done = a->events_read < total ? a->events_read : total;
+  int width = 40, fill = (int)(done * (uint64_t)width / total);
+  fprintf(stderr, "\r%s: [%.*s%*s] %3d%%", pu_progname(), fill,
+          "########################################", width - fill, "",
+          (int)(done * 100 / total));
+  fflush(stderr);
+}
+
+static void progress_clear(az_analysis *a) {
+  if (a->progress) fprintf(stderr, "\r%*s\r", 60 + (int)strlen(pu_progname()), "");
+}
+
+static int replay_all(az_analysis *a, OTF2_Reader *reader) {
+  for (size_t i = 0; i < a->defs.num_locs; i++)
+    OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
+  /* a trace without local definition files is valid */
+  int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+  if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS) {
+    az_fail(&a->diag, "cannot open the event files");
+    return -1;
+  }
+  int rc = 0;
+  for (uint32_t p = 0; p < a->defs.num_procs && !rc; p++)
+    rc = az_replay_process(a, reader, p);
+  if (defs_open) OTF2_Reader_CloseDefFiles(reader);
+  OTF2_Reader_CloseEvtFiles(reader);
+  return rc;
+}
+
+int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
+  memset(a, 0, sizeof *a);
+  a->diag.verbosity = opt->verbosity;
+  a->progress = opt->progress;
+  az_calltree_init(&a->tree);
+  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(quiet_otf2, NULL);
+  OTF2_Reader *reader = OTF2_Reader_Open(anchor);
+  int rc = -1;
+  if (!reader) {
+    az_fail(&a->diag, "%s: cannot open the trace archive", anchor);
+    goto out;
+  }
+  OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+  if (az_defs_read(&a->defs, reader, anchor, &a->diag)) goto out;
+  a->cells = pu_calloc(a->defs.num_locs, sizeof *a->cells);
+  if (replay_all(a, reader)) goto out;
+  az_p2p_analyze(a);
+  az_collective_analyze(a);
+  for (size_t l = 0; l < a->defs.num_locs; l++)
+    az_cells_finish(&a->cells[l], &a->tree, &a->defs);
+  rc = 0;
+out:
+  progress_clear(a);
+  if (reader) OTF2_Reader_Close(reader);
+  OTF2_Error_RegisterCallback(old, NULL);
+  return rc;
+}
+
+void az_analysis_free(az_analysis *a) {
+  if (a->cells)
+    for (size_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
+  free(a->cells);
+  free(a->mpi.sends);
+  free(a->mpi.recvs);
+  free(a->mpi.colls);
+  az_calltree_free(&a->tree);
+  az_defs_free(&a->defs);
+  memset(a, 0, sizeof *a);
+}
+
+double az_value(const az_analysis *a, int metric, int32_t cnode,
+                uint32_t loc) {
+  if (loc >= a->defs.num_locs || cnode < 0) return 0;
+  const az_cells *c = &a->cells[loc];
+  if ((size_t)cnode >= c->nrow_of || !c->row_of[cnode]) return 0;
+  double v = (double)c->rows[c->row_of[cnode] - 1][metric];
+  return az_metric_is_time(metric) ? v / (double)a->defs.resolution : v;
+}

@@ -1,0 +1,303 @@
+/*
+ * az.h -- internal interfaces of pomp-analyze.
+ *
+ * The analysis runs in two stages (docs/PROPERTIES.md, "How the replay works"):
+ *
+ *  1. A streaming pass over each location's event file (replay.c).  It keeps
+ *     only a call stack, so its memory does not depend on trace length.  It
+ *     accumulates time, visits and bytes per (call path, location) and emits
+ *     compact *synchronisation records* for every event another location's
+ *     analysis needs: message ends, collective instances, OpenMP team
+ *     instances, barriers, lock acquisitions.  The locations of one process
+ *     are replayed together, master first, so OpenMP properties are finished
+ *     (omp.c) before the next process starts and their records are freed.
+ *  2. Matching of the MPI records of all processes (p2p.c, collective.c).
+ *
+ * Every quantity is kept as an integer number of clock ticks (or counts)
+ * per (call path, location, metric) cell, so sums are exact; conversion to
+ * seconds happens once, when the report is written (output.c).
+ */
+#ifndef POMP_AZ_H
+#define POMP_AZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef uint64_t az_time; /* clock ticks after clock-offset correction */
+
+/* ---- metrics --------------------------------------------------------- */
+
+/* Cell slots.  The first AZ_NUM_METRICS are the catalogue metrics (names in
+   metrics.c, which must exist in pomp_report_add_catalogue), stored
+   exclusive along the metric tree.  The internal slots after them feed the
+   finishing step (cells.c). */
+enum {
+  AZ_TIME, AZ_EXECUTION, AZ_COMP, AZ_MPI, AZ_MPI_MANAGEMENT,
+  AZ_MPI_SYNCHRONIZATION, AZ_MPI_BARRIER_WAIT, AZ_MPI_BARRIER_COMPLETION,
+  AZ_MPI_COMMUNICATION, AZ_MPI_POINT2POINT, AZ_MPI_LATESENDER,
+  AZ_MPI_LATESENDER_WO, AZ_MPI_LATERECEIVER, AZ_MPI_COLLECTIVE,
+  AZ_MPI_EARLYREDUCE, AZ_MPI_LATEBROADCAST, AZ_MPI_WAIT_NXN,
+  AZ_MPI_NXN_COMPLETION, AZ_OMP, AZ_OMP_MANAGEMENT, AZ_OMP_SYNCHRONIZATION,
+  AZ_OMP_BARRIER, AZ_OMP_EBARRIER_WAIT, AZ_OMP_IBARRIER_WAIT,
+  AZ_OMP_CRITICAL_CONTENTION, AZ_OMP_LOCK_CONTENTION, AZ_OMP_FLUSH,
+  AZ_OMP_IDLE_THREADS, AZ_OMP_LIMITED_PARALLELISM, AZ_VISITS,
+  AZ_BYTES_SENT, AZ_BYTES_RECEIVED,
+  AZ_NUM_METRICS,
+  /* internal: call-exclusive time the location really executed here */
+  AZ_X_RUN = AZ_NUM_METRICS,
+  /* internal: the part of AZ_X_RUN outside any parallel region (master) */
+  AZ_X_SERIAL,
+  AZ_NUM_SLOTS
+};
+
+extern const char *const az_metric_name[AZ_NUM_METRICS];
+/* 1 for metrics measured in clock ticks (converted to seconds). */
+int az_metric_is_time(int m);
+/* Metric slots that are a part of execution time, carved out of the
+   bucket of their cell (wait states, management). */
+int az_metric_is_part(int m);
+
+/* ---- definitions (defs.c) -------------------------------------------- */
+
+enum az_region_kind {
+  AZ_RK_PLAIN = 0,
+  AZ_RK_PARALLEL,     /* OpenMP parallel region */
+  AZ_RK_EBARRIER,     /* explicit OpenMP barrier */
+  AZ_RK_IBARRIER,     /* implicit OpenMP barrier */
+  AZ_RK_CRITICAL,     /* critical construct (waits for its lock) */
+  AZ_RK_LOCK_SET,     /* omp_set_lock / omp_set_nest_lock */
+  AZ_RK_MPI_COLL      /* MPI collective or barrier */
+};
+
+typedef struct {
+  const char *name, *file;
+  uint32_t begin_line, end_line;
+  int paradigm, role; /* OTF2 values */
+  uint8_t bucket;     /* metric receiving the exclusive time */
+  uint8_t kind;       /* enum az_region_kind */
+  uint8_t defined;
+} az_region;
+
+typedef struct {
+  uint64_t id;       /* OTF2 location id */
+  const char *name;
+  uint32_t process;  /* index into az_defs.procs */
+  uint32_t thread;   /* position inside its process */
+  uint64_t events;   /* as declared in the definitions */
+} az_location;
+
+typedef struct {
+  uint64_t id;       /* OTF2 location-group id */
+  const char *name;
+  uint32_t node;     /* system-tree node id of its host */
+  uint32_t first_loc, num_locs; /* locations are numbered process by process */
+} az_process;
+
+typedef struct {
+  uint32_t size;
+  uint32_t *world;   /* communicator rank -> process index (world rank) */
+  int defined;
+} az_comm;
+
+typedef struct {
+  uint32_t id, parent;
+  const char *name, *cls;
+} az_sysnode;
+
+typedef struct az_defs {
+  uint64_t resolution, global_offset, trace_length;
+  char **strings; size_t num_strings;
+  az_region *regions; size_t num_regions;
+  az_location *locs; size_t num_locs;   /* sorted by (process, thread) */
+  az_process *procs; size_t num_procs;  /* sorted by group id = rank */
+  az_comm *comms; size_t num_comms;     /* indexed by Comm id */
+  az_sysnode *nodes; size_t num_nodes;
+  uint64_t total_events;
+} az_defs;
+
+/* ---- diagnostics (diag.c) -------------------------------------------- */
+
+enum az_warn_kind {
+  AZ_W_UNKNOWN_RECORD, AZ_W_UNMATCHED_MSG, AZ_W_UNMATCHED_COLL,
+  AZ_W_CLOCK, AZ_W_NESTING, AZ_W_TEAM, AZ_W_DEFS, AZ_W_LOCK,
+  AZ_W_NUM_KINDS
+};
+
+typedef struct {
+  int verbosity;               /* 0 quiet, 1 normal, 2 verbose */
+  uint64_t count[AZ_W_NUM_KINDS];
+  int errors;
+  char first_error[512];
+} az_diag;
+
+/* Counts a warning; prints it unless too many of its kind were printed. */
+void az_warn(az_diag *d, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Records a fatal problem of the input (the analysis result is invalid). */
+void az_fail(az_diag *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+uint64_t az_warn_total(const az_diag *d);
+void az_diag_summary(const az_diag *d, FILE *out);
+
+/* roles.c: sets bucket and kind from paradigm, role and name. */
+void az_region_classify(az_region *r);
+
+/* Reads the global definitions of an archive; 0 on success. */
+struct OTF2_Reader_struct;
+int az_defs_read(az_defs *defs, struct OTF2_Reader_struct *reader,
+                 const char *anchor, az_diag *diag);
+void az_defs_free(az_defs *defs);
+const char *az_defs_string(const az_defs *defs, uint32_t id);
+/* World rank (process index) of a communicator rank, or UINT32_MAX. */
+uint32_t az_comm_world(const az_defs *defs, uint32_t comm, uint32_t rank);
+/* Human name of a location for messages: "rank 1 thread 0". */
+void az_loc_label(const az_defs *defs, uint32_t loc, char *buf, size_t size);
+
+/* ---- call tree (calltree.c) ------------------------------------------ */
+
+typedef struct {
+  int32_t region, parent;
+} az_cnode;
+
+typedef struct {
+  az_cnode *nodes; size_t len, cap;
+  int32_t *slots; size_t nslots; /* open addressing over (region, parent) */
+} az_calltree;
+
+void az_calltree_init(az_calltree *t);
+void az_calltree_free(az_calltree *t);
+int32_t az_calltree_child(az_calltree *t, int32_t parent, int32_t region);
+
+/* ---- values (cells.c) -------------------------------------------------- */
+
+typedef int64_t az_row[AZ_NUM_SLOTS];
+
+typedef struct {
+  int32_t *row_of; size_t nrow_of; /* cnode -> row index + 1 (0 = none) */
+  az_row *rows; int32_t *row_cnode; size_t nrows, caprows;
+} az_cells;
+
+void az_cells_free(az_cells *c);
+/* The row of one call path, created zeroed on first use. */
+int64_t *az_cell(az_cells *c, int32_t cnode);
+/* Turns the AZ_X_RUN remainder into the bucket metric of each row. */
+void az_cells_finish(az_cells *c, const az_calltree *t, const az_defs *d);
+
+/* ---- synchronisation records ------------------------------------------ */
+
+typedef struct {           /* one end of a point-to-point message */
+  uint32_t comm, src, dst, tag; /* src/dst: world ranks */
+  uint32_t loc;
+  int32_t cnode_post;      /* call path of the posting call (bytes) */
+  int32_t cnode_done;      /* call path of the completing call */
+  az_time e_post;          /* enter of the Send/Isend/Recv/Irecv call */
+  az_time e_done, x_done;  /* enter/leave of the completing call */
+  uint64_t call_done;      /* id of the completing call on loc */
+  uint64_t pos;            /* event position of the record */
+  uint64_t seq;            /* posting order on loc */
+  uint8_t state;           /* AZ_MSG_* */
+  uint8_t by_test;         /* completed by MPI_Test*: no wait state there */
+} az_msg;
+
+enum { AZ_MSG_OPEN = 0, AZ_MSG_DONE, AZ_MSG_CANCELLED };
+
+typedef struct {
+  uint32_t comm, loc, proc, root;
+  uint64_t seq;            /* instance number of comm in its process */
+  az_time e, x;
+  int32_t cnode;
+  uint8_t role;            /* OTF2 region role of the operation */
+  uint64_t pos;
+} az_coll;
+
+typedef struct {
+  az_msg *sends; size_t nsends, capsends;
+  az_msg *recvs; size_t nrecvs, caprecvs;
+  az_coll *colls; size_t ncolls, capcolls;
+} az_mpi_records;
+
+/* ---- the analysis ------------------------------------------------------ */
+
+typedef struct az_analysis {
+  az_defs defs;
+  az_diag diag;
+  az_calltree tree;
+  az_cells *cells;         /* per location */
+  az_mpi_records mpi;
+  uint64_t events_read;
+  int progress;            /* draw a progress bar on stderr */
+} az_analysis;
+
+struct az_omp_process; /* omp.c */
+
+/* analyze.c: redraws the progress bar (events_read of defs.total_events). */
+void az_progress_draw(az_analysis *a);
+
+/* replay.c: streams every location of process p; 0 on success. */
+int az_replay_process(az_analysis *a, struct OTF2_Reader_struct *reader,
+                      uint32_t proc);
+
+/* omp.c: per-process OpenMP bookkeeping filled by the replay. */
+typedef struct {
+  uint32_t team;           /* Comm id of the team */
+  int32_t cnode;           /* call path of the parallel region (master) */
+  int32_t parent_cnode;    /* master's call path at the fork */
+  az_time fork, join;      /* on the master */
+  uint32_t members;        /* locations that joined the instance */
+} az_team_instance;
+
+typedef struct {
+  uint32_t team; uint32_t instance; uint32_t seq;
+  uint32_t loc; az_time e, x; int32_t cnode; uint8_t implicit;
+} az_barrier;
+
+typedef struct {
+  uint32_t lock, order, loc;
+  az_time t, e_region; int32_t cnode; uint8_t critical; uint8_t release;
+  uint64_t pos;
+} az_lock_event;
+
+typedef struct {
+  size_t *idx; size_t n, cap;
+} az_index_list;
+
+typedef struct az_omp_process {
+  az_team_instance *inst; size_t ninst, capinst;
+  az_index_list *by_team; size_t nteams;   /* team Comm id -> instances */
+  az_barrier *bars; size_t nbars, capbars;
+  az_lock_event *locks; size_t nlocks, caplocks;
+} az_omp_process;
+
+/* The k-th instance of team on the master, or NULL. */
+az_team_instance *az_omp_instance(az_omp_process *o, uint32_t team,
+                                  uint64_t k);
+/* Appends a new instance of team (teams < o->nteams); returns its index. */
+size_t az_omp_add_instance(az_omp_process *o, const az_team_instance *in);
+/* Barrier waits and lock contention of one process, then frees o. */
+void az_omp_finish(az_analysis *a, az_omp_process *o);
+/* threads.c: a worker's idle time in team instances it did not join
+   (joined[i] for each instance i of o), then, once per process, the
+   workers' idle time outside parallel regions. */
+void az_threads_limited(az_analysis *a, uint32_t loc, const uint8_t *joined,
+                        const az_omp_process *o);
+void az_threads_idle(az_analysis *a, uint32_t proc);
+
+/* p2p.c, collective.c: the MPI properties over all records. */
+void az_p2p_analyze(az_analysis *a);
+void az_collective_analyze(az_analysis *a);
+
+/* analyze.c: the whole analysis of one archive.  Returns 0 on success;
+   on failure a->diag.first_error says why. */
+typedef struct {
+  int verbosity;
+  int progress;
+} az_options;
+int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
+void az_analysis_free(az_analysis *a);
+
+/* Value of a catalogue metric (exclusive) in its unit: seconds, count or
+   bytes; for tests and the summary. */
+double az_value(const az_analysis *a, int metric, int32_t cnode, uint32_t loc);
+
+#endif

@@ -1,0 +1,66 @@
+/* diag.c -- warnings about the input, counted by kind and summarised, so
+   that a trace with a million unmatched messages prints a few examples and
+   one total instead of flooding the terminal. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "az.h"
+#include "pomp_util.h"
+
+enum { AZ_WARN_PRINT_MAX = 5 }; /* examples printed per kind */
+
+static const char *const kind_name[AZ_W_NUM_KINDS] = {
+    [AZ_W_UNKNOWN_RECORD] = "unknown records",
+    [AZ_W_UNMATCHED_MSG] = "unmatched messages",
+    [AZ_W_UNMATCHED_COLL] = "unmatched collectives",
+    [AZ_W_CLOCK] = "clock condition violations",
+    [AZ_W_NESTING] = "badly nested events",
+    [AZ_W_TEAM] = "OpenMP team mismatches",
+    [AZ_W_DEFS] = "definition problems",
+    [AZ_W_LOCK] = "lock order problems",
+};
+
+void az_warn(az_diag *d, int kind, const char *fmt, ...) {
+  uint64_t n = ++d->count[kind];
+  if (d->verbosity == 0 || (n > AZ_WARN_PRINT_MAX && d->verbosity < 2)) return;
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  pu_warn("%s", buf);
+  if (n == AZ_WARN_PRINT_MAX && d->verbosity < 2)
+    pu_warn("further %s are only counted (--verbose shows all)",
+            kind_name[kind]);
+}
+
+void az_fail(az_diag *d, const char *fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (!d->errors++) memcpy(d->first_error, buf, sizeof buf);
+  if (d->verbosity) pu_error("%s", buf);
+}
+
+uint64_t az_warn_total(const az_diag *d) {
+  uint64_t n = 0;
+  for (int k = 0; k < AZ_W_NUM_KINDS; k++) n += d->count[k];
+  return n;
+}
+
+void az_diag_summary(const az_diag *d, FILE *out) {
+  uint64_t total = az_warn_total(d);
+  if (!total) return;
+  fprintf(out, "%s: %llu warning%s:", pu_progname(),
+          (unsigned long long)total, total == 1 ? "" : "s");
+  const char *sep = " ";
+  for (int k = 0; k < AZ_W_NUM_KINDS; k++) {
+    if (!d->count[k]) continue;
+    fprintf(out, "%s%llu %s", sep, (unsigned long long)d->count[k],
+            kind_name[k]);
+    sep = ", ";
+  }
+  fputc('\n', out);
+}

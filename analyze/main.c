@@ -1,0 +1,133 @@
+/* main.c -- pomp-analyze: replays an OTF2 trace archive and writes the
+   severity of every performance property as report.pomp. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "az.h"
+#include "az_output.h"
+#include "pomp_util.h"
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "Usage: %s [-o FILE] [--quiet|--verbose] EXPERIMENT_DIR|traces.otf2\n"
+          "Replays the OTF2 trace of an experiment and computes the severity of\n"
+          "every performance property for every call path and location.\n"
+          "\n"
+          "  -o, --output FILE  write the report to FILE (default: report.pomp\n"
+          "                     next to the trace; an existing report is\n"
+          "                     overwritten)\n"
+          "  -q, --quiet        print nothing but errors\n"
+          "  -v, --verbose      print every warning about the trace\n"
+          "      --top N        properties listed in the summary (default 6)\n"
+          "  -h, --help         show this help\n"
+          "  -V, --version      show the version\n"
+          "\n"
+          "Exit status: 0 success, 1 failure (unreadable or corrupt trace, I/O\n"
+          "error), 2 bad command line.  See pomp-analyze(1), docs/PROPERTIES.md.\n",
+          pu_progname());
+}
+
+typedef struct {
+  const char *input, *output;
+  int verbosity, top;
+} cli;
+
+static void parse(int argc, char **argv, cli *c) {
+  c->verbosity = 1;
+  c->top = 6;
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+      usage(stdout);
+      exit(POMP_EXIT_OK);
+    } else if (!strcmp(s, "-V") || !strcmp(s, "--version")) {
+      pu_print_version();
+      exit(POMP_EXIT_OK);
+    } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
+      c->verbosity = 0;
+    } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
+      c->verbosity = 2;
+    } else if ((!strcmp(s, "-o") || !strcmp(s, "--output")) && i + 1 < argc) {
+      c->output = argv[++i];
+    } else if (!strcmp(s, "--top") && i + 1 < argc) {
+      char *end;
+      long n = strtol(argv[++i], &end, 10);
+      if (*end || n < 0 || n > 1000) {
+        pu_error("--top: not a count between 0 and 1000: '%s'", argv[i]);
+        exit(POMP_EXIT_USAGE);
+      }
+      c->top = (int)n;
+    } else if (s[0] == '-' && s[1]) {
+      pu_error("unknown option or missing argument: '%s'", s);
+      usage(stderr);
+      exit(POMP_EXIT_USAGE);
+    } else if (c->input) {
+      pu_error("more than one trace given: '%s'", s);
+      exit(POMP_EXIT_USAGE);
+    } else {
+      c->input = s;
+    }
+  }
+  if (!c->input) {
+    pu_error("no experiment directory or trace given");
+    usage(stderr);
+    exit(POMP_EXIT_USAGE);
+  }
+}
+
+/* Anchor file and default report path of an experiment directory or of a
+   .otf2 anchor file. */
+static void resolve(const char *input, char **anchor, char **report) {
+  struct stat st;
+  size_t n = strlen(input);
+  if (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) {
+    *anchor = pu_malloc(n + 16);
+    snprintf(*anchor, n + 16, "%s/traces.otf2", input);
+    *report = pu_malloc(n + 16);
+    snprintf(*report, n + 16, "%s/report.pomp", input);
+    return;
+  }
+  *anchor = pu_strdup(input);
+  const char *slash = strrchr(input, '/');
+  size_t dir = slash ? (size_t)(slash - input) + 1 : 0;
+  *report = pu_malloc(dir + 16);
+  memcpy(*report, input, dir);
+  strcpy(*report + dir, "report.pomp");
+}
+
+int main(int argc, char **argv) {
+  pu_set_progname(argv[0]);
+  cli c = {0};
+  parse(argc, argv, &c);
+  char *anchor, *report_path;
+  resolve(c.input, &anchor, &report_path);
+  if (c.output) {
+    free(report_path);
+    report_path = pu_strdup(c.output);
+  }
+  az_options opt = {c.verbosity, c.verbosity > 0 && isatty(STDERR_FILENO)};
+  az_analysis a;
+  int status = POMP_EXIT_OK;
+  if (az_analyze(&a, anchor, &opt)) {
+    status = POMP_EXIT_FAILURE;
+  } else {
+    pomp_report *r = az_report_build(&a, anchor, NULL);
+    pomp_report_error err;
+    if (pomp_report_write(r, report_path, &err) != POMP_REPORT_OK) {
+      pu_error("%s", err.message);
+      status = POMP_EXIT_FAILURE;
+    } else if (c.verbosity > 0) {
+      printf("%s: wrote %s (%llu events)\n", pu_progname(), report_path,
+             (unsigned long long)a.events_read);
+      az_summary_print(r, c.top, stdout);
+    }
+    pomp_report_free(r);
+  }
+  if (c.verbosity > 0) az_diag_summary(&a.diag, stderr);
+  az_analysis_free(&a);
+  free(anchor);
+  free(report_path);
+  return status;
+}

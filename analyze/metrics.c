@@ -1,0 +1,58 @@
+/* metrics.c -- the catalogue names behind the cell slots of az.h.  The
+   metric tree itself (parents, descriptions, units) comes from
+   pomp_report_add_catalogue; these names only locate our slots in it. */
+#include "az.h"
+
+const char *const az_metric_name[AZ_NUM_METRICS] = {
+    [AZ_TIME] = "time",
+    [AZ_EXECUTION] = "execution",
+    [AZ_COMP] = "comp",
+    [AZ_MPI] = "mpi",
+    [AZ_MPI_MANAGEMENT] = "mpi_management",
+    [AZ_MPI_SYNCHRONIZATION] = "mpi_synchronization",
+    [AZ_MPI_BARRIER_WAIT] = "mpi_barrier_wait",
+    [AZ_MPI_BARRIER_COMPLETION] = "mpi_barrier_completion",
+    [AZ_MPI_COMMUNICATION] = "mpi_communication",
+    [AZ_MPI_POINT2POINT] = "mpi_point2point",
+    [AZ_MPI_LATESENDER] = "mpi_latesender",
+    [AZ_MPI_LATESENDER_WO] = "mpi_latesender_wo",
+    [AZ_MPI_LATERECEIVER] = "mpi_latereceiver",
+    [AZ_MPI_COLLECTIVE] = "mpi_collective",
+    [AZ_MPI_EARLYREDUCE] = "mpi_earlyreduce",
+    [AZ_MPI_LATEBROADCAST] = "mpi_latebroadcast",
+    [AZ_MPI_WAIT_NXN] = "mpi_wait_nxn",
+    [AZ_MPI_NXN_COMPLETION] = "mpi_nxn_completion",
+    [AZ_OMP] = "omp",
+    [AZ_OMP_MANAGEMENT] = "omp_management",
+    [AZ_OMP_SYNCHRONIZATION] = "omp_synchronization",
+    [AZ_OMP_BARRIER] = "omp_barrier",
+    [AZ_OMP_EBARRIER_WAIT] = "omp_ebarrier_wait",
+    [AZ_OMP_IBARRIER_WAIT] = "omp_ibarrier_wait",
+    [AZ_OMP_CRITICAL_CONTENTION] = "omp_critical_contention",
+    [AZ_OMP_LOCK_CONTENTION] = "omp_lock_contention",
+    [AZ_OMP_FLUSH] = "omp_flush",
+    [AZ_OMP_IDLE_THREADS] = "omp_idle_threads",
+    [AZ_OMP_LIMITED_PARALLELISM] = "omp_limited_parallelism",
+    [AZ_VISITS] = "visits",
+    [AZ_BYTES_SENT] = "bytes_sent",
+    [AZ_BYTES_RECEIVED] = "bytes_received",
+};
+
+int az_metric_is_time(int m) {
+  return m >= 0 && m < AZ_VISITS;
+}
+
+int az_metric_is_part(int m) {
+  switch (m) {
+  case AZ_MPI_BARRIER_WAIT: case AZ_MPI_BARRIER_COMPLETION:
+  case AZ_MPI_LATESENDER: case AZ_MPI_LATESENDER_WO:
+  case AZ_MPI_LATERECEIVER: case AZ_MPI_EARLYREDUCE:
+  case AZ_MPI_LATEBROADCAST: case AZ_MPI_WAIT_NXN:
+  case AZ_MPI_NXN_COMPLETION: case AZ_OMP_MANAGEMENT:
+  case AZ_OMP_EBARRIER_WAIT: case AZ_OMP_IBARRIER_WAIT:
+  case AZ_OMP_CRITICAL_CONTENTION: case AZ_OMP_LOCK_CONTENTION:
+    return 1;
+  default:
+    return 0;
+  }
+}

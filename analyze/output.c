@@ -1,0 +1,186 @@
+/* output.c -- the analysis as a pomp report (include/pomp_report.h): the
+ * catalogue, regions, the call tree in a canonical order, the system tree
+ * and the values converted from ticks to seconds.
+ *
+ * The canonical call-tree order (depth first, siblings by region id) does
+ * not depend on the order in which locations were replayed, so a serial
+ * and a parallel analysis of one trace write identical reports. */
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "az.h"
+#include "az_output.h"
+#include "pomp_util.h"
+
+static const char *paradigm_name(int p) {
+  switch (p) {
+  case OTF2_PARADIGM_USER: return "user";
+  case OTF2_PARADIGM_COMPILER: return "compiler";
+  case OTF2_PARADIGM_OPENMP: return "openmp";
+  case OTF2_PARADIGM_MPI: return "mpi";
+  case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "measurement";
+  default: return "unknown";
+  }
+}
+
+static const char *role_name(int role) {
+  static const char *const names[] = {
+      "unknown", "function", "wrapper", "loop", "code", "parallel",
+      "sections", "section", "workshare", "single", "single_sblock",
+      "master", "critical", "critical_sblock", "atomic", "barrier",
+      "implicit_barrier", "flush", "ordered", "ordered_sblock", "task",
+      "task_create", "task_wait", "coll_one2all", "coll_all2one",
+      "coll_all2all", "coll_other", "file_io", "point2point", "rma",
+      "data_transfer", "artificial", "thread_create", "thread_wait",
+      "task_untied", "allocate", "deallocate", "reallocate",
+      "file_io_metadata"};
+  return role >= 0 && (size_t)role < sizeof names / sizeof *names
+             ? names[role]
+             : "unknown";
+}
+
+static const az_cnode *order_nodes; /* qsort context */
+
+static int cmp_sibling(const void *pa, const void *pb) {
+  const az_cnode *a = &order_nodes[*(const int32_t *)pa];
+  const az_cnode *b = &order_nodes[*(const int32_t *)pb];
+  if (a->region != b->region) return a->region < b->region ? -1 : 1;
+  return 0;
+}
+
+int32_t *az_canonical_order(const az_calltree *t) {
+  size_t n = t->len;
+  /* children lists in CSR form: first[p + 1] .. first[p + 2] for parent p,
+     roots under slot 0 */
+  size_t *first = pu_calloc(n + 2, sizeof *first);
+  for (size_t i = 0; i < n; i++) first[(size_t)(t->nodes[i].parent + 1) + 1]++;
+  for (size_t i = 1; i < n + 2; i++) first[i] += first[i - 1];
+  int32_t *kids = pu_malloc((n ? n : 1) * sizeof *kids);
+  size_t *fill = pu_malloc((n + 1) * sizeof *fill);
+  memcpy(fill, first, (n + 1) * sizeof *fill);
+  for (size_t i = 0; i < n; i++)
+    kids[fill[t->nodes[i].parent + 1]++] = (int32_t)i;
+  order_nodes = t->nodes;
+  for (size_t p = 0; p < n + 1; p++)
+    qsort(kids + first[p], first[p + 1] - first[p], sizeof *kids, cmp_sibling);
+  /* depth-first numbering with an explicit stack */
+  int32_t *newid = pu_malloc((n ? n : 1) * sizeof *newid);
+  int32_t *stack = pu_malloc((n ? n : 1) * sizeof *stack);
+  size_t sp = 0, next = 0;
+  for (size_t k = first[1]; k-- > first[0];) stack[sp++] = kids[k];
+  while (sp) {
+    int32_t c = stack[--sp];
+    newid[c] = (int32_t)next++;
+    for (size_t k = first[c + 2]; k-- > first[c + 1];) stack[sp++] = kids[k];
+  }
+  free(stack);
+  free(fill);
+  free(kids);
+  free(first);
+  return newid;
+}
+
+static void add_regions(pomp_report *r, const az_defs *d, int32_t *map) {
+  for (size_t i = 0; i < d->num_regions; i++) {
+    const az_region *g = &d->regions[i];
+    map[i] = -1;
+    if (!g->defined) continue;
+    map[i] = pomp_report_add_region(r, g->name, g->file, (int32_t)g->begin_line,
+                                    (int32_t)g->end_line,
+                                    paradigm_name(g->paradigm),
+                                    role_name(g->role));
+  }
+}
+
+static void add_cnodes(pomp_report *r, const az_calltree *t,
+                       const int32_t *newid, const int32_t *region_map) {
+  int32_t *byid = pu_malloc((t->len ? t->len : 1) * sizeof *byid);
+  for (size_t i = 0; i < t->len; i++) byid[newid[i]] = (int32_t)i;
+  for (size_t k = 0; k < t->len; k++) {
+    const az_cnode *c = &t->nodes[byid[k]];
+    pomp_report_add_cnode(r, region_map[c->region],
+                          c->parent < 0 ? -1 : newid[c->parent]);
+  }
+  free(byid);
+}
+
+/* machine > node (host) > process > thread, locations in our order. */
+static void add_system(pomp_report *r, const az_defs *d) {
+  const char *machine = "machine";
+  for (size_t i = 0; i < d->num_nodes; i++)
+    if (d->nodes[i].parent == OTF2_UNDEFINED_SYSTEM_TREE_NODE)
+      machine = d->nodes[i].name;
+  int32_t mid = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, machine, -1, -1, -1);
+  int32_t node = -1;
+  uint32_t node_id = UINT32_MAX;
+  for (size_t p = 0; p < d->num_procs; p++) {
+    const az_process *pr = &d->procs[p];
+    if (node < 0 || pr->node != node_id) {
+      const char *host = "node";
+      for (size_t i = 0; i < d->num_nodes; i++)
+        if (d->nodes[i].id == pr->node) host = d->nodes[i].name;
+      node = pomp_report_add_sysnode(r, POMP_SYS_NODE, host, mid, -1, -1);
+      node_id = pr->node;
+    }
+    int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, pr->name, node,
+                                           (int32_t)p, -1);
+    for (uint32_t t = 0; t < pr->num_locs; t++)
+      pomp_report_add_sysnode(r, POMP_SYS_THREAD,
+                              d->locs[pr->first_loc + t].name, proc,
+                              (int32_t)p, (int32_t)t);
+  }
+}
+
+static void add_attrs(pomp_report *r, const az_analysis *a, const char *trace) {
+  char buf[64];
+  uint32_t threads = 0;
+  for (size_t p = 0; p < a->defs.num_procs; p++)
+    if (a->defs.procs[p].num_locs > threads) threads = a->defs.procs[p].num_locs;
+  pomp_report_set_attr(r, "trace", trace);
+  snprintf(buf, sizeof buf, "%zu", a->defs.num_procs);
+  pomp_report_set_attr(r, "ranks", buf);
+  snprintf(buf, sizeof buf, "%u", threads);
+  pomp_report_set_attr(r, "threads", buf);
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)a->events_read);
+  pomp_report_set_attr(r, "events", buf);
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)az_warn_total(&a->diag));
+  pomp_report_set_attr(r, "analysis_warnings", buf);
+  pomp_report_set_attr(r, "analyzer", "pomp-analyze " POMP_VERSION_STRING);
+}
+
+pomp_report *az_report_build(const az_analysis *a, const char *trace,
+                             int32_t **cnode_map) {
+  pomp_report *r = pomp_report_new();
+  pomp_report_add_catalogue(r);
+  int32_t metric[AZ_NUM_METRICS];
+  for (int m = 0; m < AZ_NUM_METRICS; m++)
+    if ((metric[m] = pomp_report_find_metric(r, az_metric_name[m])) < 0)
+      pu_die(POMP_EXIT_FAILURE, "internal error: metric %s not in the catalogue",
+             az_metric_name[m]);
+  int32_t *region_map =
+      pu_malloc((a->defs.num_regions ? a->defs.num_regions : 1) * sizeof *region_map);
+  add_regions(r, &a->defs, region_map);
+  int32_t *newid = az_canonical_order(&a->tree);
+  add_cnodes(r, &a->tree, newid, region_map);
+  add_system(r, &a->defs);
+  add_attrs(r, a, trace);
+  /* division, not multiplication by 1/resolution: 50 ticks at 1 GHz must
+     become exactly the double nearest to 5e-8 */
+  double res = (double)a->defs.resolution;
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) {
+    const az_cells *c = &a->cells[l];
+    for (size_t k = 0; k < c->nrows; k++)
+      for (int m = 0; m < AZ_NUM_METRICS; m++) {
+        int64_t v = c->rows[k][m];
+        if (!v) continue;
+        double x = az_metric_is_time(m) ? (double)v / res : (double)v;
+        pomp_report_add_value(r, metric[m], newid[c->row_cnode[k]],
+                              (int32_t)l, x);
+      }
+  }
+  free(region_map);
+  if (cnode_map) *cnode_map = newid;
+  else free(newid);
+  return r;
+}

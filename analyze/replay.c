@@ -1,0 +1,659 @@
+/* replay.c -- the streaming pass over the event files of one process.
+ *
+ * Per location it keeps a call stack and turns Enter/Leave into exclusive
+ * time and visits per call path; the other events become the compact
+ * synchronisation records of az.h.  The master is replayed first so that a
+ * worker meeting its k-th ThreadTeamBegin finds the master's k-th fork:
+ * the fork time, the join time and the call path the team runs under. */
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "az.h"
+#include "pomp_util.h"
+
+enum { NO_INST = SIZE_MAX };
+
+typedef struct {
+  int32_t cnode;
+  uint32_t region;
+  az_time start, child;
+  uint64_t call;        /* call id on this location (multi-wait grouping) */
+  size_t inst;          /* parallel frame bound to a team instance */
+} frame;
+
+enum { PEND_SEND, PEND_RECV, PEND_COLL, PEND_BAR };
+
+typedef struct {        /* a record waiting for its call's Leave time */
+  uint8_t kind;
+  size_t index, depth;
+} pending;
+
+typedef struct {        /* an outstanding request */
+  uint64_t id;
+  int is_send;
+  size_t send;          /* send record (Isend) */
+  az_time e_post;       /* Irecv: enter of the posting call */
+  uint64_t seq;
+} request;
+
+typedef struct {
+  az_analysis *a;
+  az_omp_process *omp;
+  uint32_t proc, loc;
+  const char *label;
+  az_cells *cells;
+  frame *stack; size_t depth, capstack;
+  pending *pend; size_t npend, cappend;
+  request *reqs; size_t nreqs, capreqs;
+  uint64_t *team_count; /* per Comm id: ThreadTeamBegins seen here */
+  uint64_t *coll_seq;   /* per Comm id: collectives of this process */
+  uint8_t *joined;      /* per instance: did this location join it */
+  size_t njoined;
+  uint64_t calls, post_seq, pos;
+  az_time last;
+  int parallel_depth;
+  int fork_pending;
+  az_time fork_time;
+  size_t cur_inst;      /* instance of the team this location is in */
+  size_t closed_inst;   /* master: parallel left, join not yet seen */
+  az_time closed_leave;
+  uint32_t bar_seq;
+  int failed;
+} loc_state;
+
+static char otf2_message[256]; /* last error text from OTF2 */
+
+static OTF2_ErrorCode on_otf2_error(void *u, const char *file, uint64_t line,
+                                    const char *fn, OTF2_ErrorCode code,
+                                    const char *fmt, va_list va) {
+  (void)u; (void)file; (void)line; (void)fn;
+  vsnprintf(otf2_message, sizeof otf2_message, fmt, va);
+  return code;
+}
+
+static frame *top(loc_state *s) {
+  return s->depth ? &s->stack[s->depth - 1] : NULL;
+}
+
+/* Timestamps must not decrease per location; a violation is reported and
+   the time clamped, so durations never become negative. */
+static az_time check_time(loc_state *s, az_time t, uint64_t pos) {
+  s->pos = pos;
+  if (++s->a->events_read % 65536 == 0 && s->a->progress)
+    az_progress_draw(s->a);
+  if (t < s->last) {
+    az_warn(&s->a->diag, AZ_W_CLOCK,
+            "%s: event %llu: timestamp goes backwards by %llu ticks",
+            s->label, (unsigned long long)pos,
+            (unsigned long long)(s->last - t));
+    return s->last;
+  }
+  s->last = t;
+  return t;
+}
+
+/* The innermost region, required by the MPI and lock events. */
+static frame *enclosing(loc_state *s, const char *what) {
+  frame *f = top(s);
+  if (!f)
+    az_warn(&s->a->diag, AZ_W_NESTING,
+            "%s: event %llu: %s outside of any region; ignored", s->label,
+            (unsigned long long)s->pos, what);
+  return f;
+}
+
+static void add_pending(loc_state *s, int kind, size_t index) {
+  pending p = {(uint8_t)kind, index, s->depth};
+  PU_PUSH(s->pend, s->npend, s->cappend, p);
+}
+
+static int valid_comm(loc_state *s, uint32_t comm) {
+  if (comm < s->a->defs.num_comms) return 1;
+  az_warn(&s->a->diag, AZ_W_DEFS, "%s: event %llu: undefined communicator %u",
+          s->label, (unsigned long long)s->pos, comm);
+  return 0;
+}
+
+/* ---- Enter / Leave ----------------------------------------------------- */
+
+static void bind_parallel(loc_state *s, frame *f, az_time t) {
+  if (s->cur_inst == NO_INST || s->parallel_depth != 1) return;
+  az_team_instance *in = &s->omp->inst[s->cur_inst];
+  if (s->loc == s->a->defs.procs[s->proc].first_loc) in->cnode = f->cnode;
+  f->inst = s->cur_inst;
+  if (in->fork <= t) { /* fork overhead: from the master's fork to here */
+    f->start = in->fork;
+    az_cell(s->cells, f->cnode)[AZ_OMP_MANAGEMENT] += (int64_t)(t - in->fork);
+  }
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                  uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef r) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  t = check_time(s, t, pos);
+  const az_defs *d = &s->a->defs;
+  if (r >= d->num_regions || !d->regions[r].defined) {
+    az_fail(&s->a->diag, "%s: event %llu: Enter of undefined region %u",
+            s->label, (unsigned long long)pos, r);
+    s->failed = 1;
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+  int32_t parent = -1;
+  if (s->depth) parent = top(s)->cnode;
+  else if (s->cur_inst != NO_INST) /* worker: under the master's path */
+    parent = s->omp->inst[s->cur_inst].parent_cnode;
+  frame f = {az_calltree_child(&s->a->tree, parent, (int32_t)r), r, t, 0,
+             ++s->calls, NO_INST};
+  az_cell(s->cells, f.cnode)[AZ_VISITS]++;
+  const az_region *reg = &d->regions[r];
+  if (reg->kind == AZ_RK_PARALLEL) {
+    s->parallel_depth++;
+    bind_parallel(s, &f, t);
+  }
+  PU_PUSH(s->stack, s->depth, s->capstack, f);
+  if ((reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) &&
+      s->parallel_depth == 1 && s->cur_inst != NO_INST) {
+    az_barrier b = {s->omp->inst[s->cur_inst].team, (uint32_t)s->cur_inst,
+                    s->bar_seq++, s->loc, t, t, f.cnode,
+                    reg->kind == AZ_RK_IBARRIER};
+    PU_PUSH(s->omp->bars, s->omp->nbars, s->omp->capbars, b);
+    add_pending(s, PEND_BAR, s->omp->nbars - 1);
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Records of the call being left get its Leave time. */
+static void finish_pending(loc_state *s, az_time t) {
+  az_mpi_records *m = &s->a->mpi;
+  while (s->npend && s->pend[s->npend - 1].depth >= s->depth) {
+    pending p = s->pend[--s->npend];
+    switch (p.kind) {
+    case PEND_SEND: m->sends[p.index].x_done = t; break;
+    case PEND_RECV: m->recvs[p.index].x_done = t; break;
+    case PEND_COLL: m->colls[p.index].x = t; break;
+    default: s->omp->bars[p.index].x = t; break;
+    }
+  }
+}
+
+static void close_frame(loc_state *s, az_time t) {
+  frame f = s->stack[s->depth - 1];
+  finish_pending(s, t);
+  s->depth--;
+  az_time dur = t - f.start;
+  int64_t excl = (int64_t)dur - (int64_t)f.child;
+  int64_t *v = az_cell(s->cells, f.cnode);
+  v[AZ_X_RUN] += excl;
+  const az_region *reg = &s->a->defs.regions[f.region];
+  if (reg->kind == AZ_RK_PARALLEL) s->parallel_depth--;
+  else if (s->parallel_depth == 0) v[AZ_X_SERIAL] += excl;
+  if (s->depth) top(s)->child += dur;
+  if (f.inst == NO_INST) return;
+  az_team_instance *in = &s->omp->inst[f.inst];
+  if (s->loc == s->a->defs.procs[s->proc].first_loc) {
+    s->closed_inst = f.inst; /* the join follows */
+    s->closed_leave = t;
+  } else if (in->join > t) { /* worker: join overhead up to the join */
+    v[AZ_X_RUN] += (int64_t)(in->join - t);
+    v[AZ_OMP_MANAGEMENT] += (int64_t)(in->join - t);
+  }
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                  uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef r) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  t = check_time(s, t, pos);
+  if (!s->depth) {
+    az_warn(&s->a->diag, AZ_W_NESTING,
+            "%s: event %llu: Leave without a matching Enter; ignored",
+            s->label, (unsigned long long)pos);
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  if (top(s)->region != r)
+    az_warn(&s->a->diag, AZ_W_NESTING,
+            "%s: event %llu: Leave of region %u inside region %u", s->label,
+            (unsigned long long)pos, r, top(s)->region);
+  close_frame(s, t);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ---- OpenMP: fork, join, teams, locks --------------------------------- */
+
+static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                 uint64_t pos, void *u, OTF2_AttributeList *al,
+                                 OTF2_Paradigm model, uint32_t n) {
+  (void)l; (void)al; (void)model; (void)n;
+  loc_state *s = u;
+  s->fork_time = check_time(s, t, pos);
+  s->fork_pending = 1;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                 uint64_t pos, void *u, OTF2_AttributeList *al,
+                                 OTF2_Paradigm model) {
+  (void)l; (void)al; (void)model;
+  loc_state *s = u;
+  t = check_time(s, t, pos);
+  if (s->closed_inst == NO_INST) {
+    az_warn(&s->a->diag, AZ_W_TEAM,
+            "%s: event %llu: ThreadJoin without a parallel region", s->label,
+            (unsigned long long)pos);
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  az_team_instance *in = &s->omp->inst[s->closed_inst];
+  in->join = t;
+  int64_t join = (int64_t)(t - s->closed_leave);
+  int64_t *v = az_cell(s->cells, in->cnode);
+  v[AZ_X_RUN] += join;
+  v[AZ_OMP_MANAGEMENT] += join;
+  if (s->depth) top(s)->child += (az_time)join;
+  s->closed_inst = NO_INST;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static int team_ok(loc_state *s, uint32_t team) {
+  if (team < s->omp->nteams) return 1;
+  az_warn(&s->a->diag, AZ_W_DEFS, "%s: event %llu: undefined thread team %u",
+          s->label, (unsigned long long)s->pos, team);
+  return 0;
+}
+
+static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                       uint64_t pos, void *u,
+                                       OTF2_AttributeList *al,
+                                       OTF2_CommRef team) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  t = check_time(s, t, pos);
+  if (!team_ok(s, team)) return OTF2_CALLBACK_SUCCESS;
+  uint64_t k = s->team_count[team]++;
+  s->bar_seq = 0;
+  if (s->fork_pending) { /* master: a new instance */
+    az_team_instance in = {team, -1, s->depth ? top(s)->cnode : -1,
+                           s->fork_time, s->fork_time, 1};
+    s->cur_inst = az_omp_add_instance(s->omp, &in);
+    s->fork_pending = 0;
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  az_team_instance *in = az_omp_instance(s->omp, team, k);
+  if (!in) {
+    az_warn(&s->a->diag, AZ_W_TEAM,
+            "%s: event %llu: thread team instance %llu has no fork on the "
+            "master",
+            s->label, (unsigned long long)pos, (unsigned long long)k + 1);
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  s->cur_inst = (size_t)(in - s->omp->inst);
+  in->members++;
+  if (s->cur_inst < s->njoined) s->joined[s->cur_inst] = 1;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                     uint64_t pos, void *u,
+                                     OTF2_AttributeList *al,
+                                     OTF2_CommRef team) {
+  (void)l; (void)al; (void)team;
+  loc_state *s = u;
+  check_time(s, t, pos);
+  s->cur_inst = NO_INST;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static void lock_event(loc_state *s, az_time t, uint32_t lock, uint32_t order,
+                       int release) {
+  frame *f = top(s);
+  az_lock_event e = {lock, order, s->loc, t, t, -1, 0, (uint8_t)release,
+                     s->pos};
+  if (f && !release) {
+    uint8_t kind = s->a->defs.regions[f->region].kind;
+    if (kind == AZ_RK_CRITICAL || kind == AZ_RK_LOCK_SET) {
+      e.e_region = f->start;
+      e.cnode = f->cnode;
+      e.critical = kind == AZ_RK_CRITICAL;
+    }
+  }
+  PU_PUSH(s->omp->locks, s->omp->nlocks, s->omp->caplocks, e);
+}
+
+static OTF2_CallbackCode on_acquire(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                    uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, OTF2_Paradigm m,
+                                    uint32_t lock, uint32_t order) {
+  (void)l; (void)al; (void)m;
+  loc_state *s = u;
+  lock_event(s, check_time(s, t, pos), lock, order, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                    uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, OTF2_Paradigm m,
+                                    uint32_t lock, uint32_t order) {
+  (void)l; (void)al; (void)m;
+  loc_state *s = u;
+  lock_event(s, check_time(s, t, pos), lock, order, 1);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ---- MPI ------------------------------------------------------------- */
+
+static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer,
+                      uint32_t tag, const frame *f) {
+  az_mpi_records *m = &s->a->mpi;
+  uint32_t world = az_comm_world(&s->a->defs, comm, peer);
+  if (world == UINT32_MAX)
+    az_warn(&s->a->diag, AZ_W_DEFS,
+            "%s: event %llu: rank %u is not in communicator %u", s->label,
+            (unsigned long long)s->pos, peer, comm);
+  az_msg msg = {.comm = comm, .tag = tag, .loc = s->loc,
+                .src = is_send ? s->proc : world,
+                .dst = is_send ? world : s->proc,
+                .cnode_post = f->cnode, .cnode_done = f->cnode,
+                .e_post = f->start, .e_done = f->start, .x_done = f->start,
+                .call_done = f->call, .pos = s->pos, .seq = s->post_seq++};
+  if (is_send) {
+    PU_PUSH(m->sends, m->nsends, m->capsends, msg);
+    return m->nsends - 1;
+  }
+  PU_PUSH(m->recvs, m->nrecvs, m->caprecvs, msg);
+  return m->nrecvs - 1;
+}
+
+/* A message is completed by the call f. */
+static void complete(loc_state *s, az_msg *msg, const frame *f) {
+  const az_region *r = &s->a->defs.regions[f->region];
+  msg->cnode_done = f->cnode;
+  msg->e_done = f->start;
+  msg->x_done = f->start;
+  msg->call_done = f->call;
+  msg->state = AZ_MSG_DONE;
+  msg->by_test = strncmp(r->name, "MPI_Test", 8) == 0;
+}
+
+/* The region of an MPI event on comm, after the common checks. */
+static frame *mpi_frame(loc_state *s, az_time t, uint64_t pos, uint32_t comm,
+                        const char *what) {
+  check_time(s, t, pos);
+  frame *f = enclosing(s, what);
+  return f && valid_comm(s, comm) ? f : NULL;
+}
+
+/* MpiSend (blocking: completed by its own call) and MpiIsend (completed
+   later by the call that records MpiIsendComplete for req). */
+static void send_event(loc_state *s, az_time t, uint64_t pos, uint32_t dest,
+                       uint32_t comm, uint32_t tag, uint64_t bytes,
+                       int blocking, uint64_t req) {
+  frame *f = mpi_frame(s, t, pos, comm, blocking ? "MpiSend" : "MpiIsend");
+  if (!f) return;
+  size_t i = new_msg(s, 1, comm, dest, tag, f);
+  if (blocking) {
+    complete(s, &s->a->mpi.sends[i], f);
+    add_pending(s, PEND_SEND, i);
+  } else {
+    request q = {req, 1, i, 0, 0};
+    PU_PUSH(s->reqs, s->nreqs, s->capreqs, q);
+  }
+  az_cell(s->cells, f->cnode)[AZ_BYTES_SENT] += (int64_t)bytes;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                 uint64_t pos, void *u, OTF2_AttributeList *al,
+                                 uint32_t dest, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t bytes) {
+  (void)l; (void)al;
+  send_event(u, t, pos, dest, comm, tag, bytes, 1, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                  uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t dest,
+                                  OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t bytes, uint64_t req) {
+  (void)l; (void)al;
+  send_event(u, t, pos, dest, comm, tag, bytes, 0, req);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Removes and returns an outstanding request (0 if unknown). */
+static int take_request(loc_state *s, uint64_t id, request *out) {
+  for (size_t i = s->nreqs; i-- > 0;)
+    if (s->reqs[i].id == id) {
+      *out = s->reqs[i];
+      s->reqs[i] = s->reqs[--s->nreqs];
+      return 1;
+    }
+  az_warn(&s->a->diag, AZ_W_UNMATCHED_MSG,
+          "%s: event %llu: unknown request %llu", s->label,
+          (unsigned long long)s->pos, (unsigned long long)id);
+  return 0;
+}
+
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l,
+                                           OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al,
+                                           uint64_t req) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  check_time(s, t, pos);
+  frame *f = enclosing(s, "MpiIsendComplete");
+  request q;
+  if (!f || !take_request(s, req, &q)) return OTF2_CALLBACK_SUCCESS;
+  if (!q.is_send) return OTF2_CALLBACK_SUCCESS;
+  complete(s, &s->a->mpi.sends[q.send], f);
+  add_pending(s, PEND_SEND, q.send);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l,
+                                          OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *al,
+                                          uint64_t req) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  check_time(s, t, pos);
+  frame *f = enclosing(s, "MpiIrecvRequest");
+  if (!f) return OTF2_CALLBACK_SUCCESS;
+  request q = {req, 0, 0, f->start, s->post_seq++};
+  PU_PUSH(s->reqs, s->nreqs, s->capreqs, q);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src,
+                    uint32_t comm, uint32_t tag, uint64_t bytes,
+                    const request *posted) {
+  frame *f = mpi_frame(s, t, pos, comm, "MpiRecv");
+  if (!f) return;
+  size_t i = new_msg(s, 0, comm, src, tag, f);
+  az_msg *msg = &s->a->mpi.recvs[i];
+  if (posted) {
+    msg->e_post = posted->e_post;
+    msg->seq = posted->seq;
+  }
+  complete(s, msg, f);
+  add_pending(s, PEND_RECV, i);
+  az_cell(s->cells, f->cnode)[AZ_BYTES_RECEIVED] += (int64_t)bytes;
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                 uint64_t pos, void *u, OTF2_AttributeList *al,
+                                 uint32_t src, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t bytes) {
+  (void)l; (void)al;
+  receive(u, t, pos, src, comm, tag, bytes, NULL);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                  uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t src,
+                                  OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t bytes, uint64_t req) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  s->pos = pos; /* for the message of take_request */
+  request q;
+  int known = take_request(s, req, &q) && !q.is_send;
+  receive(s, t, pos, src, comm, tag, bytes, known ? &q : NULL);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                      uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, uint64_t req) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  check_time(s, t, pos);
+  request q;
+  if (take_request(s, req, &q) && q.is_send)
+    s->a->mpi.sends[q.send].state = AZ_MSG_CANCELLED;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                     uint64_t pos, void *u,
+                                     OTF2_AttributeList *al,
+                                     OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                     uint32_t root, uint64_t sent,
+                                     uint64_t received) {
+  (void)l; (void)al; (void)op;
+  loc_state *s = u;
+  frame *f = mpi_frame(s, t, pos, comm, "MpiCollectiveEnd");
+  if (!f) return OTF2_CALLBACK_SUCCESS;
+  az_mpi_records *m = &s->a->mpi;
+  az_coll c = {comm, s->loc, s->proc, root, s->coll_seq[comm]++, f->start,
+               f->start, f->cnode,
+               (uint8_t)s->a->defs.regions[f->region].role, pos};
+  PU_PUSH(m->colls, m->ncolls, m->capcolls, c);
+  add_pending(s, PEND_COLL, m->ncolls - 1);
+  int64_t *v = az_cell(s->cells, f->cnode);
+  v[AZ_BYTES_SENT] += (int64_t)sent;
+  v[AZ_BYTES_RECEIVED] += (int64_t)received;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_unknown(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                    uint64_t pos, void *u,
+                                    OTF2_AttributeList *al) {
+  (void)l; (void)t; (void)al;
+  loc_state *s = u;
+  az_warn(&s->a->diag, AZ_W_UNKNOWN_RECORD,
+          "%s: event %llu: unknown record type; skipped", s->label,
+          (unsigned long long)pos);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_EvtReaderCallbacks *make_callbacks(void) {
+  OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+  OTF2_EvtReaderCallbacks_SetThreadForkCallback(cb, on_fork);
+  OTF2_EvtReaderCallbacks_SetThreadJoinCallback(cb, on_join);
+  OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team_begin);
+  OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(cb, on_team_end);
+  OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, on_acquire);
+  OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, on_release);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_cancelled);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
+  OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
+  return cb;
+}
+
+/* Local definitions carry the clock offsets and id mappings that the
+   event reader applies; a location without them is fine. */
+static void read_local_defs(OTF2_Reader *reader, uint64_t id) {
+  OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, id);
+  if (!dr) return;
+  uint64_t n = 0;
+  OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n);
+  OTF2_Reader_CloseDefReader(reader, dr);
+}
+
+static void replay_location(loc_state *s, OTF2_Reader *reader,
+                            OTF2_EvtReaderCallbacks *cb) {
+  az_analysis *a = s->a;
+  const az_location *loc = &a->defs.locs[s->loc];
+  OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(reader, loc->id);
+  if (!er) {
+    az_fail(&a->diag, "%s: no event reader: %s", s->label, otf2_message);
+    s->failed = 1;
+    return;
+  }
+  OTF2_EvtReader_ApplyClockOffsets(er, true);
+  OTF2_Reader_RegisterEvtCallbacks(reader, er, cb, s);
+  uint64_t n = 0;
+  otf2_message[0] = 0;
+  OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, er, &n);
+  if (rc != OTF2_SUCCESS && !s->failed) {
+    az_fail(&a->diag,
+            "%s: event %llu: cannot read the event file (missing or "
+            "truncated?): %s",
+            s->label, (unsigned long long)s->pos + 1,
+            otf2_message[0] ? otf2_message : OTF2_Error_GetDescription(rc));
+    s->failed = 1;
+  }
+  OTF2_Reader_CloseEvtReader(reader, er);
+  if (s->depth)
+    az_warn(&a->diag, AZ_W_NESTING,
+            "%s: %zu regions still open at the end; closed at the last "
+            "timestamp",
+            s->label, s->depth);
+  while (s->depth) close_frame(s, s->last);
+  if (s->nreqs)
+    az_warn(&a->diag, AZ_W_UNMATCHED_MSG,
+            "%s: %zu requests never completed", s->label, s->nreqs);
+}
+
+int az_replay_process(az_analysis *a, OTF2_Reader *reader, uint32_t proc) {
+  const az_process *p = &a->defs.procs[proc];
+  size_t ncomms = a->defs.num_comms;
+  az_omp_process omp = {0};
+  omp.nteams = ncomms;
+  omp.by_team = pu_calloc(ncomms, sizeof *omp.by_team);
+  uint64_t *coll_seq = pu_calloc(ncomms, sizeof *coll_seq);
+  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(on_otf2_error, NULL);
+  OTF2_EvtReaderCallbacks *cb = make_callbacks();
+  int failed = 0;
+  for (uint32_t i = 0; i < p->num_locs && !failed; i++) {
+    uint32_t loc = p->first_loc + i;
+    read_local_defs(reader, a->defs.locs[loc].id);
+    char label[160];
+    az_loc_label(&a->defs, loc, label, sizeof label);
+    loc_state s = {.a = a, .omp = &omp, .proc = proc, .loc = loc,
+                   .label = label, .cells = &a->cells[loc],
+                   .cur_inst = NO_INST, .closed_inst = NO_INST};
+    s.team_count = pu_calloc(ncomms, sizeof *s.team_count);
+    s.coll_seq = coll_seq;
+    if (i) { /* a worker: which of the master's instances it joins */
+      s.njoined = omp.ninst;
+      s.joined = pu_calloc(omp.ninst, 1);
+    }
+    replay_location(&s, reader, cb);
+    failed = s.failed;
+    if (i && !failed) az_threads_limited(a, loc, s.joined, &omp);
+    free(s.stack);
+    free(s.pend);
+    free(s.reqs);
+    free(s.team_count);
+    free(s.joined);
+  }
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  OTF2_Error_RegisterCallback(old, NULL);
+  free(coll_seq);
+  if (!failed) az_threads_idle(a, proc);
+  az_omp_finish(a, &omp);
+  return failed ? -1 : 0;
+}

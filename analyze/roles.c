@@ -1,0 +1,96 @@
+/* roles.c -- which metric a region's exclusive time belongs to, from its
+   paradigm, role and name (docs/PROPERTIES.md, "Time breakdown"; the rules
+   follow Scalasca's remapping so both tools bucket a trace alike). */
+#include <otf2/otf2.h>
+#include <string.h>
+
+#include "az.h"
+
+static int has_prefix(const char *s, const char *p) {
+  return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* MPI set-up and communicator/group/topology handling. */
+static int is_mpi_management(const char *name) {
+  static const char *const prefixes[] = {
+      "MPI_Init", "MPI_Finalize", "MPI_Comm_", "MPI_Group_", "MPI_Cart_",
+      "MPI_Graph", "MPI_Dist_graph", "MPI_Intercomm_", "MPI_Topo_test",
+      "MPI_Dims_create", "MPI_Is_thread_main", "MPI_Query_thread"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (has_prefix(name, prefixes[i])) return 1;
+  return 0;
+}
+
+static void classify_mpi(az_region *r) {
+  switch (r->role) {
+  case OTF2_REGION_ROLE_BARRIER:
+    r->bucket = AZ_MPI_SYNCHRONIZATION;
+    r->kind = AZ_RK_MPI_COLL;
+    return;
+  case OTF2_REGION_ROLE_POINT2POINT:
+    r->bucket = AZ_MPI_POINT2POINT;
+    return;
+  case OTF2_REGION_ROLE_COLL_ONE2ALL: case OTF2_REGION_ROLE_COLL_ALL2ONE:
+  case OTF2_REGION_ROLE_COLL_ALL2ALL: case OTF2_REGION_ROLE_COLL_OTHER:
+    r->bucket = AZ_MPI_COLLECTIVE;
+    r->kind = AZ_RK_MPI_COLL;
+    return;
+  default:
+    break;
+  }
+  if (is_mpi_management(r->name)) r->bucket = AZ_MPI_MANAGEMENT;
+  else if (has_prefix(r->name, "MPI_Wait") || has_prefix(r->name, "MPI_Test"))
+    r->bucket = AZ_MPI_POINT2POINT;
+  else r->bucket = AZ_MPI;
+}
+
+static void classify_openmp(az_region *r) {
+  switch (r->role) {
+  case OTF2_REGION_ROLE_PARALLEL:
+    r->kind = AZ_RK_PARALLEL;
+    r->bucket = AZ_COMP;
+    return;
+  case OTF2_REGION_ROLE_BARRIER:
+    r->kind = AZ_RK_EBARRIER;
+    r->bucket = AZ_OMP_BARRIER;
+    return;
+  case OTF2_REGION_ROLE_IMPLICIT_BARRIER:
+    r->kind = AZ_RK_IBARRIER;
+    r->bucket = AZ_OMP_BARRIER;
+    return;
+  case OTF2_REGION_ROLE_CRITICAL:
+    r->kind = AZ_RK_CRITICAL;
+    r->bucket = AZ_OMP_SYNCHRONIZATION;
+    return;
+  case OTF2_REGION_ROLE_ATOMIC: case OTF2_REGION_ROLE_ORDERED:
+  case OTF2_REGION_ROLE_TASK_WAIT:
+    r->bucket = AZ_OMP_SYNCHRONIZATION;
+    return;
+  case OTF2_REGION_ROLE_FLUSH:
+    r->bucket = AZ_OMP_FLUSH;
+    return;
+  case OTF2_REGION_ROLE_TASK_CREATE:
+    r->bucket = AZ_OMP;
+    return;
+  default:
+    break;
+  }
+  if (has_prefix(r->name, "omp_") && strstr(r->name, "lock")) {
+    r->bucket = AZ_OMP_SYNCHRONIZATION;
+    if (!strcmp(r->name, "omp_set_lock") || !strcmp(r->name, "omp_set_nest_lock"))
+      r->kind = AZ_RK_LOCK_SET;
+    return;
+  }
+  r->bucket = AZ_COMP; /* parallel, loop, single, master bodies: user code */
+}
+
+void az_region_classify(az_region *r) {
+  r->kind = AZ_RK_PLAIN;
+  r->bucket = AZ_COMP;
+  switch (r->paradigm) {
+  case OTF2_PARADIGM_MPI: classify_mpi(r); break;
+  case OTF2_PARADIGM_OPENMP: classify_openmp(r); break;
+  case OTF2_PARADIGM_MEASUREMENT_SYSTEM: r->bucket = AZ_EXECUTION; break;
+  default: break;
+  }
+}

@@ -1,0 +1,57 @@
+/* summary.c -- the few lines pomp-analyze prints after writing a report:
+   the time-like properties with the largest exclusive totals, their share
+   of total time and the call path where each costs most. */
+#include <stdlib.h>
+
+#include "az_output.h"
+#include "pomp_util.h"
+
+typedef struct {
+  int32_t metric;
+  double total;
+} ranked;
+
+static int cmp_ranked(const void *pa, const void *pb) {
+  const ranked *a = pa, *b = pb;
+  if (a->total != b->total) return a->total > b->total ? -1 : 1;
+  return (a->metric > b->metric) - (a->metric < b->metric);
+}
+
+static void print_worst(const pomp_report *r, int32_t metric, double *buf,
+                        FILE *out) {
+  pomp_report_cnode_values(r, metric, 0, buf);
+  int32_t n = pomp_report_num_cnodes(r), worst = -1;
+  for (int32_t c = 0; c < n; c++)
+    if (worst < 0 || buf[c] > buf[worst]) worst = c;
+  if (worst < 0) return;
+  char path[512];
+  size_t need = pomp_report_callpath(r, worst, ";", path, sizeof path);
+  fprintf(out, "  %s%s", path, need >= sizeof path ? "..." : "");
+}
+
+void az_summary_print(const pomp_report *r, int top, FILE *out) {
+  int32_t time = pomp_report_find_metric(r, "time");
+  double total = time >= 0 ? pomp_report_metric_total(r, time, 1) : 0;
+  int32_t nm = pomp_report_num_metrics(r);
+  ranked *list = pu_malloc((size_t)(nm > 0 ? nm : 1) * sizeof *list);
+  int n = 0;
+  for (int32_t m = 0; m < nm; m++) {
+    if (m == time || pomp_report_metric(r, m)->unit != POMP_UNIT_SEC) continue;
+    double v = pomp_report_metric_total(r, m, 0);
+    if (v > 0) list[n++] = (ranked){m, v};
+  }
+  qsort(list, (size_t)n, sizeof *list, cmp_ranked);
+  fprintf(out, "total time %.6g s over %d locations\n", total,
+          pomp_report_num_locations(r));
+  fprintf(out, "  %-26s %12s %7s  %s\n", "property", "seconds", "% time",
+          "worst call path");
+  double *buf = pu_malloc((size_t)(pomp_report_num_cnodes(r) + 1) * sizeof *buf);
+  for (int i = 0; i < n && i < top; i++) {
+    fprintf(out, "  %-26s %12.6g %6.2f%%", pomp_report_metric(r, list[i].metric)->name,
+            list[i].total, total > 0 ? 100 * list[i].total / total : 0.0);
+    print_worst(r, list[i].metric, buf, out);
+    fputc('\n', out);
+  }
+  free(buf);
+  free(list);
+}

@@ -1,0 +1,33 @@
+/* az_test.h -- test harness of pomp-analyze: writes a trace description
+   (tracegen.h) to a fresh directory, analyses it in-process and answers
+   questions about the resulting report by metric name and call path. */
+#ifndef POMP_AZ_TEST_H
+#define POMP_AZ_TEST_H
+
+#include "az.h"
+#include "az_output.h"
+#include "pomp_report.h"
+
+typedef struct {
+  char dir[256];
+  az_analysis a;
+  pomp_report *report; /* NULL when the analysis failed */
+  int status;          /* az_analyze's result */
+} az_run;
+
+/* Writes and analyses text; aborts the test if the trace cannot be
+   written. */
+void az_run_text(az_run *run, const char *text);
+/* Analyses an already written directory (after the test damaged it). */
+void az_run_dir(az_run *run);
+/* A fresh temporary directory for a trace, in run->dir. */
+void az_run_mkdir(az_run *run);
+void az_run_free(az_run *run);
+/* Exclusive value of metric at the call path "a;b;c" and location;
+   fails the test if the metric or call path does not exist. */
+double az_run_value(const az_run *run, const char *metric, const char *path,
+                    int loc);
+/* Sum of an exclusive metric over every call path and location. */
+double az_run_total(const az_run *run, const char *metric);
+
+#endif

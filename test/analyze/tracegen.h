@@ -1,0 +1,64 @@
+/*
+ * tracegen.h -- writes OTF2 archives following docs/TRACE.md from a compact
+ * text description, so that every test trace's answer is known by
+ * construction.  Events are written as they are read: memory does not grow
+ * with the trace (the benchmark writes millions of events through it).
+ *
+ * The language, one statement per line ('#' starts a comment):
+ *
+ *   clock RES                      ticks per second (default 1e9)
+ *   process R threads T [host H]   rank R with T thread locations
+ *   region A PARADIGM ROLE NAME... A is the short name events use;
+ *                                  PARADIGM user|compiler|openmp|mpi|
+ *                                  measurement, ROLE as in OTF2 in lower
+ *                                  case (function, parallel, barrier,
+ *                                  implicit_barrier, point2point, ...);
+ *                                  NAME is the rest of the line (default A)
+ *   comm C ranks R...              MPI communicator C over world ranks R...
+ *                                  (comm 0 = all processes, comm 1 = self
+ *                                  exist once the first event is written)
+ *   team C                         OpenMP thread-team communicator C
+ *   offset R TIME OFFSET           clock offset of rank R's locations
+ *   loc R.T                        the following events happen on rank R,
+ *                                  thread T
+ *   TIME enter A | leave [A]
+ *   TIME send DEST COMM TAG BYTES | recv SRC COMM TAG BYTES
+ *   TIME isend DEST COMM TAG BYTES REQ | isendcomplete REQ
+ *   TIME irecvreq REQ | irecv SRC COMM TAG BYTES REQ
+ *   TIME test REQ | cancel REQ
+ *   TIME collbegin | collend OP COMM ROOT SENT RECEIVED   (ROOT or '-')
+ *   TIME fork N | join | teambegin C | teamend C
+ *   TIME acquire LOCK ORDER | release LOCK ORDER
+ *
+ * Declarations (clock, process, region, comm, team) must come before the
+ * first event.
+ */
+#ifndef POMP_TRACEGEN_H
+#define POMP_TRACEGEN_H
+
+#include <otf2/otf2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tg_writer tg_writer;
+
+/* Creates DIR/traces.otf2 and DIR/traces/.  NULL with a message in err. */
+tg_writer *tg_open(const char *dir, char *err, size_t errsize);
+/* One statement; line_no is used in the message.  0 on success. */
+int tg_line(tg_writer *w, const char *line, int line_no, char *err,
+            size_t errsize);
+/* Many statements separated by newlines.  0 on success. */
+int tg_text(tg_writer *w, const char *text, char *err, size_t errsize);
+/* Writes the definitions and closes the archive; frees w.  0 on success. */
+int tg_close(tg_writer *w, char *err, size_t errsize);
+
+/* For generators that write events directly (benchmarks): the event
+   writer of a location and the OTF2 id of a region short name (-1 when
+   unknown). */
+OTF2_EvtWriter *tg_evt_writer(tg_writer *w, uint32_t rank, uint32_t thread);
+int64_t tg_region(tg_writer *w, const char *short_name);
+
+/* Writes a whole description to DIR in one call.  0 on success. */
+int tg_write(const char *dir, const char *text, char *err, size_t errsize);
+
+#endif
