@@ -1,0 +1,108 @@
+/* pm_archive.c -- opening the OTF2 archive and the callbacks OTF2 calls
+ * while writing: memory (POMP_BUFFER per location), flush (recorded as a
+ * TRACE BUFFER FLUSH region), locking (pthreads), collectives (pm_coll).
+ */
+#include <otf2/OTF2_Pthread_Locks.h>
+#include <stdlib.h>
+
+#include "pm_location.h"
+#include "pm_trace.h"
+#include "pomp_util.h"
+
+OTF2_Archive *pm_archive;
+
+/* Chunks of one OTF2 buffer, linked through a header in front of each. */
+enum { CHUNK_HEADER = 64 }; /* keeps the chunk cache-line aligned */
+typedef struct chunk {
+  struct chunk *next;
+} chunk;
+typedef struct buffer_memory {
+  chunk *chunks;
+  uint64_t used;
+} buffer_memory;
+
+/* Called by the buffer's own writer thread only, so no locking. A NULL
+   answer for a full event buffer makes OTF2 flush it to disk. */
+static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc,
+                          void **per_buffer, uint64_t size) {
+  (void)user, (void)loc;
+  buffer_memory *b = *per_buffer;
+  if (!b) *per_buffer = b = calloc(1, sizeof *b);
+  if (!b) return NULL;
+  if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer)
+    return NULL;
+  chunk *c = malloc(CHUNK_HEADER + size);
+  if (!c) return NULL; /* OTF2 flushes and retries */
+  c->next = b->chunks;
+  b->chunks = c;
+  b->used += size;
+  return (char *)c + CHUNK_HEADER;
+}
+
+static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc,
+                         void **per_buffer, bool final) {
+  (void)user, (void)type, (void)loc;
+  buffer_memory *b = *per_buffer;
+  if (!b) return;
+  while (b->chunks) {
+    chunk *next = b->chunks->next;
+    free(b->chunks);
+    b->chunks = next;
+  }
+  b->used = 0;
+  if (final) {
+    free(b);
+    *per_buffer = NULL;
+  }
+}
+
+static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all};
+
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc,
+                                void *caller, bool final) {
+  (void)user, (void)caller;
+  if (type == OTF2_FILETYPE_EVENTS && !final) pm_location_flush_began(loc);
+  return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc) {
+  (void)user;
+  uint64_t t = pm_clock(); /* the events' clock, so BufferFlush fits in */
+  if (type == OTF2_FILETYPE_EVENTS) pm_location_flush_ended(loc, t);
+  return t;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+int pm_archive_open(void) {
+  uint64_t chunk = pm_cfg.buffer >= (4u << 20) ? (1u << 20) : OTF2_CHUNK_SIZE_MIN;
+  OTF2_Archive *a = OTF2_Archive_Open(pm_experiment_dir, "traces", OTF2_FILEMODE_WRITE,
+                                      chunk, 4u << 20, OTF2_SUBSTRATE_POSIX,
+                                      OTF2_COMPRESSION_NONE);
+  if (!a) {
+    pm_err("cannot open the OTF2 archive in '%s'; measurement disabled", pm_experiment_dir);
+    return -1;
+  }
+  OTF2_ErrorCode rc = OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
+  if (rc == OTF2_SUCCESS) rc = OTF2_Archive_SetMemoryCallbacks(a, &memory_callbacks, NULL);
+  if (rc == OTF2_SUCCESS)
+    rc = OTF2_Archive_SetCollectiveCallbacks(a, pm_coll.cb, pm_coll.data, pm_coll.ctx, NULL);
+  if (rc == OTF2_SUCCESS) rc = OTF2_Pthread_Archive_SetLockingCallbacks(a, NULL);
+  if (rc == OTF2_SUCCESS) rc = OTF2_Archive_SetCreator(a, "libpomp " POMP_VERSION_STRING);
+  if (rc == OTF2_SUCCESS) rc = OTF2_Archive_OpenEvtFiles(a);
+  if (rc != OTF2_SUCCESS) {
+    pm_err("cannot set up the OTF2 archive in '%s': %s; measurement disabled",
+           pm_experiment_dir, OTF2_Error_GetDescription(rc));
+    OTF2_Archive_Close(a);
+    return -1;
+  }
+  pm_archive = a;
+  pm_locations_open_writers();
+  return 0;
+}
+
+OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id) {
+  OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(pm_archive, location_id);
+  if (!w) pm_err("no OTF2 event writer for location %llu", (unsigned long long)location_id);
+  return w;
+}

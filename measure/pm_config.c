@@ -1,0 +1,105 @@
+/* pm_config.c -- the POMP_ environment variables (one table, so that the
+   parser, measure.log and the documentation cannot disagree). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pm_runtime.h"
+
+#define PM_MIN_BUFFER (256u * 1024u) /* OTF2_CHUNK_SIZE_MIN */
+
+pm_config pm_cfg;
+
+enum kind { BOOL, SIZE, TEXT, LEVEL };
+
+static const struct var {
+  const char *name;
+  enum kind kind;
+  const char *deflt;
+  const char *meaning;
+} vars[] = {
+    {"POMP_ENABLE", BOOL, "1", "measure at all (0 = the program runs unobserved)"},
+    {"POMP_EXPERIMENT", TEXT, "pomp_<app>_<ranks>x<threads>",
+     "experiment directory to create (never overwritten)"},
+    {"POMP_FILTER", TEXT, "", "filter file for user functions (include/exclude globs)"},
+    {"POMP_BUFFER", SIZE, "16M",
+     "event memory per thread (k/M/G suffix, >= 256k); when full it is flushed"},
+    {"POMP_FUNCTIONS", BOOL, "1", "record functions compiled with -finstrument-functions"},
+    {"POMP_SIGNALS", BOOL, "1",
+     "on SIGINT/SIGTERM/SIGABRT write the trace before dying"},
+    {"POMP_VERBOSE", LEVEL, "0", "0 errors only, 1 experiment summary on stderr, 2 debug"},
+};
+
+static int parse_bool(const char *s, int *out) {
+  static const char *yes[] = {"1", "yes", "true", "on"};
+  static const char *no[] = {"0", "no", "false", "off"};
+  for (size_t i = 0; i < 4; i++) {
+    if (!strcasecmp(s, yes[i])) return *out = 1, 0;
+    if (!strcasecmp(s, no[i])) return *out = 0, 0;
+  }
+  return -1;
+}
+
+/* "16M", "300k", "1G", "4096": bytes. */
+static int parse_size(const char *s, uint64_t *out) {
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || errno || *s == '-') return -1;
+  uint64_t mult = 1;
+  switch (tolower((unsigned char)*end)) {
+  case '\0': break;
+  case 'k': mult = 1ull << 10; end++; break;
+  case 'm': mult = 1ull << 20; end++; break;
+  case 'g': mult = 1ull << 30; end++; break;
+  default: return -1;
+  }
+  if (*end == 'b' || *end == 'B') end++;
+  if (*end || v > UINT64_MAX / mult) return -1;
+  *out = v * mult;
+  return 0;
+}
+
+static void apply(const struct var *v, const char *s) {
+  int b = 0;
+  uint64_t n = 0;
+  bool ok = true;
+  if (!strcmp(v->name, "POMP_EXPERIMENT")) pm_cfg.experiment = *s ? s : NULL;
+  else if (!strcmp(v->name, "POMP_FILTER")) pm_cfg.filter = *s ? s : NULL;
+  else if (v->kind == SIZE) {
+    ok = parse_size(s, &n) == 0;
+    if (ok && n < PM_MIN_BUFFER) {
+      pm_warn("POMP_BUFFER=%s is below the minimum; using 256k", s);
+      n = PM_MIN_BUFFER;
+    }
+    if (ok) pm_cfg.buffer = n;
+  } else if (v->kind == LEVEL) {
+    ok = s[0] >= '0' && s[0] <= '2' && !s[1];
+    if (ok) pm_cfg.verbose = s[0] - '0';
+  } else {
+    ok = parse_bool(s, &b) == 0;
+    if (ok && !strcmp(v->name, "POMP_ENABLE")) pm_cfg.enable = b;
+    if (ok && !strcmp(v->name, "POMP_FUNCTIONS")) pm_cfg.functions = b;
+    if (ok && !strcmp(v->name, "POMP_SIGNALS")) pm_cfg.signals = b;
+  }
+  if (!ok) pm_warn("%s=%s is not valid; using the default %s", v->name, s, v->deflt);
+}
+
+void pm_config_load(void) {
+  pm_cfg = (pm_config){.buffer = 16u << 20, .enable = 1, .functions = 1, .signals = 1};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *s = getenv(vars[i].name);
+    if (s) apply(&vars[i], s);
+  }
+}
+
+void pm_config_log(void) {
+  pm_log("configuration (environment variables):");
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *s = getenv(vars[i].name);
+    pm_log("  %-16s %-30s %s (default %s)", vars[i].name, s ? s : "(unset)",
+           vars[i].meaning, vars[i].deflt);
+  }
+}

@@ -1,0 +1,49 @@
+/*
+ * pm_defs.h -- the process-local definitions libpomp collects while the
+ * program runs (regions, communicators, OpenMP team comms) and reads back
+ * when it writes the trace. Ids are local to the process and dense; the
+ * trace writer unifies them across ranks. Internal to measure/.
+ */
+#ifndef PM_DEFS_H
+#define PM_DEFS_H
+
+#include <stdint.h>
+
+#include "pomp_measure.h"
+
+typedef struct pm_region_def {
+  char *name, *file;
+  uint32_t begin_line, end_line;
+  OTF2_Paradigm paradigm;
+  OTF2_RegionRole role;
+} pm_region_def;
+
+/* Regions defined so far (pm_region_define); read only when no thread
+   records any more. */
+uint32_t pm_region_count(void);
+const pm_region_def *pm_region_get(uint32_t id);
+/* Appends the definition to b (the key of the table and the form ranks
+   exchange at unification). */
+struct pm_blob;
+void pm_region_serialise(struct pm_blob *b, const pm_region_def *r);
+
+/* MPI communicators of pm_comm_register, in registration order. */
+typedef struct pm_comm_def {
+  char *name;
+  uint32_t parent; /* local id or OTF2_UNDEFINED_COMM */
+  uint32_t size;
+  uint32_t *world_ranks;
+  int is_self;
+} pm_comm_def;
+uint32_t pm_comm_count(void);
+const pm_comm_def *pm_comm_get(uint32_t id);
+
+/* OpenMP team comms: one per team size, local ids from PM_TEAM_COMM_BASE
+   so they never collide with the MPI comm ids of libpomp-mpi. */
+#define PM_TEAM_COMM_BASE 0x40000000u
+uint32_t pm_team_comm(uint32_t team_size);
+/* The team sizes of the team comms, by local id - PM_TEAM_COMM_BASE. */
+uint32_t pm_team_comm_count(void);
+uint32_t pm_team_comm_size(uint32_t index);
+
+#endif /* PM_DEFS_H */

@@ -1,0 +1,134 @@
+/* pm_location.c -- the location table and the thread -> location binding.
+ *
+ * A thread's location is chosen by its position in the outermost OpenMP
+ * team (docs/TRACE.md: T = thread number, 0 = master); threads that are
+ * not in the outermost team (nested teams, threads created by the program
+ * itself) get an "extra" location of their own, numbered downwards from
+ * PM_MAX_LOCATIONS - 1 so they never take a team member's number.
+ * The binding is a _Thread_local pointer, refreshed at every outermost
+ * parallel-region begin (Score-P does the same).
+ */
+#include <omp.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "pm_defs.h"
+#include "pm_location.h"
+#include "pm_trace.h"
+#include "pomp_util.h"
+
+_Thread_local pm_location *pm_tls_location;
+static _Thread_local pm_location *own_extra;
+
+static _Atomic(pm_location *) locations[PM_MAX_LOCATIONS];
+static pthread_mutex_t loc_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t next_extra = PM_MAX_LOCATIONS - 1;
+static pthread_t main_thread;
+
+__attribute__((constructor)) static void remember_main_thread(void) {
+  main_thread = pthread_self();
+}
+
+uint64_t pm_location_id(const pm_location *l) {
+  return (uint64_t)(uint32_t)pm_rank << 32 | l->thread;
+}
+
+pm_location *pm_location_get(uint32_t thread) {
+  if (thread >= PM_MAX_LOCATIONS) return NULL;
+  return atomic_load_explicit(&locations[thread], memory_order_acquire);
+}
+
+/* Under loc_lock. */
+static pm_location *create(uint32_t thread) {
+  pm_location *l = pu_calloc(1, sizeof *l);
+  l->thread = thread;
+  l->cap = 64;
+  l->stack = pu_malloc(l->cap * sizeof *l->stack);
+  if (pm_archive) l->writer = pm_archive_evt_writer(pm_location_id(l));
+  atomic_store_explicit(&locations[thread], l, memory_order_release);
+  return l;
+}
+
+static pm_location *get_or_create(uint32_t thread) {
+  pm_location *l = pm_location_get(thread);
+  if (PM_LIKELY(l != NULL)) return l;
+  pthread_mutex_lock(&loc_lock);
+  l = atomic_load_explicit(&locations[thread], memory_order_relaxed);
+  if (!l) l = create(thread);
+  pthread_mutex_unlock(&loc_lock);
+  return l;
+}
+
+pm_location *pm_bind_team_member(uint32_t thread) {
+  if (thread >= next_extra) return pm_bind_extra(); /* absurdly large team */
+  return pm_tls_location = get_or_create(thread);
+}
+
+pm_location *pm_bind_extra(void) {
+  if (!own_extra) {
+    pthread_mutex_lock(&loc_lock);
+    if (next_extra > 0 && !atomic_load_explicit(&locations[next_extra], memory_order_relaxed)) {
+      own_extra = create(next_extra--);
+    }
+    pthread_mutex_unlock(&loc_lock);
+    if (!own_extra) {
+      static _Atomic int warned;
+      if (!atomic_exchange(&warned, 1))
+        pm_warn("more than %u threads: further threads are not recorded", PM_MAX_LOCATIONS);
+      return NULL;
+    }
+  }
+  return pm_tls_location = own_extra;
+}
+
+/* The OS thread's outermost team level: the thread is thread
+   omp_get_ancestor_thread_num(1) of the outermost team when every level
+   below that number is thread 0 (the encountering thread of each nested
+   team runs on the same OS thread). */
+pm_location *pm_self_slow(void) {
+  if (!pm_running()) return NULL;
+  int level = omp_get_level();
+  if (level == 0)
+    return pthread_equal(pthread_self(), main_thread) ? pm_bind_team_member(0)
+                                                       : pm_bind_extra();
+  int k = level;
+  while (k > 1 && omp_get_ancestor_thread_num(k) == 0) k--;
+  if (k == 1) return pm_bind_team_member((uint32_t)omp_get_ancestor_thread_num(1));
+  return pm_bind_extra();
+}
+
+void pm_locations_open_writers(void) {
+  pthread_mutex_lock(&loc_lock);
+  for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++) {
+    pm_location *l = atomic_load_explicit(&locations[t], memory_order_relaxed);
+    if (!l || l->writer) continue;
+    l->writer = pm_archive_evt_writer(pm_location_id(l));
+    pm_kept_event *kept = l->kept;
+    size_t n = l->nkept;
+    l->kept = NULL;
+    l->nkept = l->cap_kept = 0;
+    for (size_t i = 0; i < n; i++)
+      pm_ev_write(l, kept[i].kind, kept[i].time, kept[i].a, kept[i].b);
+    free(kept);
+  }
+  pthread_mutex_unlock(&loc_lock);
+}
+
+void pm_location_flush_began(uint64_t location_id) {
+  pm_location *l = pm_location_get((uint32_t)location_id);
+  if (!l) return;
+  l->flush_begin = pm_clock();
+  l->in_flush = 1;
+}
+
+void pm_location_flush_ended(uint64_t location_id, uint64_t end) {
+  pm_location *l = pm_location_get((uint32_t)location_id);
+  if (!l || !l->in_flush) return;
+  l->in_flush = 0;
+  l->flush_end = end;
+  l->flush_pending = 1;
+  l->nflushes++;
+  pm_info(1, "buffer of location %u flushed to disk (%.3f ms, flush %llu)",
+          l->thread, (double)(end - l->flush_begin) / 1e6,
+          (unsigned long long)l->nflushes);
+}

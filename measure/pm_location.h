@@ -1,0 +1,105 @@
+/*
+ * pm_location.h -- locations (one per thread in the trace) and the event
+ * path. Each location is written only by the thread bound to it, so the
+ * event path takes no lock. Internal to measure/.
+ *
+ * Every Enter is pushed on the location's region stack, recorded or not
+ * (POMP_Off, paused): a Leave is written exactly when its Enter was, so
+ * the trace stays properly nested whatever On/Off does, and regions still
+ * open at the end are left at finalisation.
+ */
+#ifndef PM_LOCATION_H
+#define PM_LOCATION_H
+
+#include <stdint.h>
+
+#include "pm_runtime.h"
+
+#define PM_MAX_LOCATIONS 4096u /* threads per process */
+#define PM_HIDDEN_ENTER 0x80000000u /* stack mark: Enter not recorded */
+
+/* Thread events other than Enter/Leave (one record function for all). */
+enum pm_event_kind {
+  PM_EV_ENTER,
+  PM_EV_LEAVE,
+  PM_EV_FORK,         /* a = requested threads */
+  PM_EV_JOIN,
+  PM_EV_TEAM_BEGIN,   /* a = team comm */
+  PM_EV_TEAM_END,     /* a = team comm */
+  PM_EV_ACQUIRE_LOCK, /* a = lock id, b = acquisition order */
+  PM_EV_RELEASE_LOCK  /* a = lock id, b = acquisition order */
+};
+
+/* An event kept in memory before the archive exists (MPI, before MPI_Init). */
+typedef struct pm_kept_event {
+  uint64_t time;
+  uint32_t a, b;
+  enum pm_event_kind kind;
+} pm_kept_event;
+
+struct pm_location {
+  OTF2_EvtWriter *writer; /* NULL until the archive is open */
+  uint32_t *stack;        /* region ids entered, | PM_HIDDEN_ENTER */
+  uint32_t depth, cap;
+  int paused;             /* pm_pause nesting */
+  int in_flush;           /* between the pre- and post-flush callbacks */
+  int flush_pending;      /* a buffer flush waits to be written as a region */
+  uint64_t flush_begin, flush_end;
+  uint64_t nflushes;
+  uint64_t unmatched;     /* Leaves without their Enter (ignored) */
+  uint32_t thread;        /* T of the location id (rank << 32) | T */
+  pm_kept_event *kept;    /* events before the archive opened */
+  size_t nkept, cap_kept;
+};
+
+/* The location the calling thread writes to (NULL before its first event). */
+extern _Thread_local pm_location *pm_tls_location;
+
+/* The calling thread's location, created at its first event; NULL when
+   the measurement is not running. Starts the measurement if needed. */
+pm_location *pm_self_slow(void);
+static inline pm_location *pm_self(void) {
+  pm_location *l = pm_tls_location;
+  if (PM_LIKELY(l != NULL)) return l;
+  return pm_self_slow();
+}
+
+/* Binding at the begin of a parallel region: the thread becomes location
+   T of its process (outermost team), or its own extra location (a thread
+   of a nested team that is not the encountering thread). */
+pm_location *pm_bind_team_member(uint32_t thread);
+pm_location *pm_bind_extra(void);
+
+/* Location T of the process (0 <= T < PM_MAX_LOCATIONS), or NULL. */
+pm_location *pm_location_get(uint32_t thread);
+uint64_t pm_location_id(const pm_location *l);
+
+/* Gives every existing location its OTF2 event writer and writes the
+   events kept in memory (called when the archive opens). */
+void pm_locations_open_writers(void);
+/* Called by the OTF2 flush callbacks of a location's event buffer. */
+void pm_location_flush_began(uint64_t location_id);
+void pm_location_flush_ended(uint64_t location_id, uint64_t end);
+
+/* -------------------------------------------------------- the event path */
+
+/* Enter/Leave with the stack discipline above; t = pm_clock().
+   pm_ev_leave returns 1 when it wrote the Leave (its Enter was recorded). */
+void pm_ev_enter(pm_location *l, uint32_t region, uint64_t t);
+int pm_ev_leave(pm_location *l, uint32_t region, uint64_t t);
+/* Any other event, written if the location records now. */
+void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t,
+                  uint32_t a, uint32_t b);
+/* True when l records now (measurement running, POMP_On, not paused). */
+static inline int pm_location_records(const pm_location *l) {
+  return atomic_load_explicit(&pm_recording, memory_order_relaxed) && !l->paused;
+}
+/* Writes one event as it is (kept in memory before the archive opens). */
+void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t,
+                 uint32_t a, uint32_t b);
+/* Leaves every open region of every location at time t (finalisation). */
+void pm_locations_leave_all(uint64_t t);
+/* The pending buffer-flush region of l, if any (before its next record). */
+void pm_write_flush_region(pm_location *l);
+
+#endif /* PM_LOCATION_H */

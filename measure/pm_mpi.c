@@ -1,0 +1,95 @@
+/* pm_mpi.c -- the pm_ interface of pomp_measure.h for libpomp-mpi. */
+#include <omp.h>
+#include <string.h>
+
+#include "pm_location.h"
+#include "pm_trace.h"
+
+int pm_rank;
+int pm_mpi_waiting;
+int pm_mpi_active;
+
+uint64_t pm_now(void) { return pm_clock(); }
+
+pm_location *pm_location_recording(void) {
+  pm_location *l = pm_self();
+  if (PM_LIKELY(l && pm_location_records(l))) return l;
+  return NULL;
+}
+
+void pm_pause(pm_location *l) { l->paused++; }
+void pm_resume(pm_location *l) { l->paused--; }
+
+uint64_t pm_enter(pm_location *l, uint32_t region) {
+  uint64_t t = pm_clock();
+  pm_ev_enter(l, region, t);
+  return t;
+}
+
+uint64_t pm_leave(pm_location *l, uint32_t region) {
+  uint64_t t = pm_clock();
+  pm_ev_leave(l, region, t);
+  return t;
+}
+
+OTF2_EvtWriter *pm_evt_writer(pm_location *l) {
+  if (!l->writer || atomic_load_explicit(&pm_state, memory_order_relaxed) != PM_RUNNING)
+    return NULL;
+  if (PM_UNLIKELY(l->flush_pending)) pm_write_flush_region(l);
+  return l->writer;
+}
+
+void pm_mpi_expected(void) { pm_mpi_waiting = 1; }
+
+void pm_clock_offset(uint64_t time, int64_t offset) {
+  if (pm_noffsets < PM_MAX_OFFSETS) pm_offsets[pm_noffsets++] = (pm_offset){time, offset};
+}
+
+int pm_mpi_init(const pm_mpi_handover *h) {
+  if (!pm_running()) return -1; /* POMP_ENABLE=0 etc.: the same on every rank */
+  pm_run_lock();
+  pm_rank = h->rank;
+  pm_coll = (pm_collectives){h->collectives, h->collectives_data, h->world,
+                             (uint32_t)h->rank, (uint32_t)h->size};
+  /* rank 0 names and creates the directory; everyone follows its verdict */
+  struct {
+    char dir[sizeof pm_experiment_dir];
+    char ok;
+  } verdict = {"", 0};
+  if (h->rank == 0) {
+    pm_experiment_name(verdict.dir, sizeof verdict.dir, h->size, omp_get_max_threads());
+    verdict.ok = pm_experiment_create(verdict.dir) == 0;
+  }
+  pm_coll_bcast(&verdict, sizeof verdict);
+  memcpy(pm_experiment_dir, verdict.dir, sizeof pm_experiment_dir);
+  int rc = -1;
+  if (verdict.ok) {
+    pm_mpi_waiting = 0;
+    pm_mpi_active = 1;
+    pm_log_open(pm_experiment_dir);
+    static const char *levels[] = {"SINGLE", "FUNNELED", "SERIALIZED", "MULTIPLE"};
+    pm_log("MPI rank %d of %d, thread level MPI_THREAD_%s", h->rank, h->size,
+           h->thread_level >= 0 && h->thread_level < 4 ? levels[h->thread_level] : "?");
+    if (h->rank == 0) pm_info(1, "experiment directory %s", pm_experiment_dir);
+    rc = pm_archive_open();
+  }
+  if (rc != 0) {
+    pm_mpi_active = 0;
+    pm_set_state(PM_DISABLED);
+  }
+  pm_run_unlock();
+  return rc;
+}
+
+void pm_mpi_finalize(void) {
+  pm_run_lock();
+  if (atomic_load(&pm_state) == PM_RUNNING && pm_mpi_active) {
+    pm_set_state(PM_FINISHED);
+    pm_locations_leave_all(pm_clock());
+    pm_trace_write();
+    pm_mpi_active = 0;
+    pm_log("measurement finished (MPI_Finalize)");
+    pm_nested_report();
+  }
+  pm_run_unlock();
+}

@@ -1,0 +1,98 @@
+/* pm_symbols.c -- run-time address -> function name: the object that maps
+   the address (dl_iterate_phdr: executable, PIE or not, and shared
+   libraries), its ELF symbol table (read once per object), and the C++
+   demangler of the program's own libstdc++ when there is one (so libpomp
+   needs no demangling library). Callers serialise calls. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pm_user.h"
+#include "pomp_util.h"
+
+typedef struct object {
+  char *path;
+  pm_elf_symbol *syms;
+  size_t nsyms;
+} object;
+
+static object *objects;
+static size_t nobjects, cap_objects;
+
+struct where {
+  uintptr_t addr, bias;
+  const char *path;
+  int found;
+};
+
+static int find_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct where *w = data;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+    uintptr_t start = info->dlpi_addr + p->p_vaddr;
+    if (p->p_type == PT_LOAD && w->addr >= start && w->addr - start < p->p_memsz) {
+      w->bias = info->dlpi_addr;
+      /* the executable has an empty name */
+      w->path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe";
+      w->found = 1;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static object *load(const char *path) {
+  for (size_t i = 0; i < nobjects; i++)
+    if (!strcmp(objects[i].path, path)) return &objects[i];
+  object o = {pu_strdup(path), NULL, 0};
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+    /* kept mapped: the symbol names point into it */
+    void *img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (img != MAP_FAILED) o.nsyms = pm_elf_symbols(img, (size_t)st.st_size, &o.syms);
+  }
+  if (fd >= 0) close(fd);
+  PU_PUSH(objects, nobjects, cap_objects, o);
+  return &objects[nobjects - 1];
+}
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+static void demangle(const char *name, char *buf, size_t size) {
+  static demangle_fn fn;
+  static int looked;
+  if (!looked) {
+    looked = 1;
+    *(void **)&fn = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+  }
+  int status = -1;
+  char *d = fn && name[0] == '_' && name[1] == 'Z' ? fn(name, NULL, NULL, &status) : NULL;
+  snprintf(buf, size, "%s", status == 0 && d ? d : name);
+  free(d);
+}
+
+void pm_symbol_name(uintptr_t addr, char *buf, size_t size) {
+  struct where w = {addr, 0, NULL, 0};
+  dl_iterate_phdr(find_object, &w);
+  if (!w.found) {
+    snprintf(buf, size, "0x%lx", (unsigned long)addr);
+    return;
+  }
+  object *o = load(w.path);
+  const pm_elf_symbol *s = pm_elf_find(o->syms, o->nsyms, addr - w.bias);
+  if (s) {
+    demangle(s->name, buf, size);
+    return;
+  }
+  const char *base = strrchr(w.path, '/');
+  snprintf(buf, size, "%s+0x%lx", base ? base + 1 : w.path, (unsigned long)(addr - w.bias));
+}

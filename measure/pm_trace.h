@@ -1,0 +1,61 @@
+/*
+ * pm_trace.h -- the OTF2 archive of the experiment: opening it, the
+ * collectives it runs on (serial, or PMPI ones handed over by libpomp-mpi),
+ * and writing the definitions at the end. Internal to measure/.
+ */
+#ifndef PM_TRACE_H
+#define PM_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pomp_measure.h"
+
+/* The archive, NULL until opened (first event, or pm_mpi_init). */
+extern OTF2_Archive *pm_archive;
+
+/* The collectives of the process group that writes the archive. */
+typedef struct pm_collectives {
+  const OTF2_CollectiveCallbacks *cb;
+  void *data;
+  OTF2_CollectiveContext *ctx;
+  uint32_t rank, size;
+} pm_collectives;
+extern pm_collectives pm_coll; /* serial (rank 0 of 1) until pm_mpi_init */
+/* Callbacks for one process alone (OTF2's and libpomp's own use). */
+extern const OTF2_CollectiveCallbacks pm_serial_collectives;
+
+/* Byte-wise collectives over pm_coll, root 0; 0 on success. */
+int pm_coll_bcast(void *data, uint32_t n);
+int pm_coll_gather_u64(uint64_t value, uint64_t *all);
+int pm_coll_gatherv(const void *in, uint32_t n, void *out, const uint32_t *counts);
+int pm_coll_scatterv(const void *in, const uint32_t *counts, void *out, uint32_t n);
+int pm_coll_barrier(void);
+
+/* Experiment directory: "$POMP_EXPERIMENT" or pomp_<app>_<ranks>x<threads>. */
+void pm_experiment_name(char *buf, size_t size, int ranks, int threads);
+/* Creates it (never reusing an existing one); 0, or -1 with the reason on
+   stderr. */
+int pm_experiment_create(const char *dir);
+/* The directory of the running experiment ("" before it exists). */
+extern char pm_experiment_dir[4096];
+
+/* Opens the archive in pm_experiment_dir, collectively over pm_coll, and
+   gives every existing location its writer. 0 or -1 (reported). */
+int pm_archive_open(void);
+OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id);
+
+/* ClockOffset records of this process (pm_clock_offset). */
+typedef struct pm_offset {
+  uint64_t time;
+  int64_t offset;
+} pm_offset;
+#define PM_MAX_OFFSETS 16
+extern pm_offset pm_offsets[PM_MAX_OFFSETS];
+extern int pm_noffsets;
+
+/* Writes everything and closes the archive: collective over pm_coll. The
+   caller has stopped recording and left every open region. */
+void pm_trace_write(void);
+
+#endif /* PM_TRACE_H */

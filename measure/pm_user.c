@@ -1,0 +1,113 @@
+/* pm_user.c -- functions compiled with -finstrument-functions.
+ *
+ * Every function address is resolved once (symbol name, filter verdict,
+ * region) and cached in a lock-free open-addressing table: a hit costs a
+ * hash, one or two loads and a compare, so a filtered-out function costs
+ * almost nothing after its first call. Insertions happen under one mutex
+ * (symbol lookup is not thread-safe anyway) and publish the region before
+ * the key, so readers never see a key without its value.
+ */
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "pm_location.h"
+#include "pm_user.h"
+
+#define CACHE_BITS 16
+#define CACHE_SIZE (1u << CACHE_BITS)
+#define FILTERED UINT32_MAX       /* not recorded */
+#define MISS (UINT32_MAX - 1)     /* not resolved yet */
+
+typedef struct slot {
+  _Atomic uintptr_t fn;
+  _Atomic uint32_t region;
+} slot;
+
+static slot cache[CACHE_SIZE];
+static _Atomic size_t cached; /* written under resolve_lock */
+#define CACHE_FULL (CACHE_SIZE / 4 * 3)
+static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int resolving; /* instrumented code called while resolving */
+
+/* Functions never recorded: compiler-outlined OpenMP bodies (they run
+   before POMP_Parallel_begin binds the thread) and opari's registration. */
+static const char *const builtin_excludes[] = {"*._omp_fn.*", "*._omp_cpyfn.*",
+                                               "*.omp_outlined*", "POMP_*", "pomp_*"};
+
+static inline size_t hash(uintptr_t fn) {
+  return (size_t)(((uint64_t)fn * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS));
+}
+
+static inline uint32_t lookup(uintptr_t fn) {
+  for (size_t i = hash(fn);; i = (i + 1) & (CACHE_SIZE - 1)) {
+    uintptr_t k = atomic_load_explicit(&cache[i].fn, memory_order_acquire);
+    if (k == fn) return atomic_load_explicit(&cache[i].region, memory_order_relaxed);
+    if (!k) return MISS;
+  }
+}
+
+static int excluded_by_default(const char *name) {
+  for (size_t i = 0; i < sizeof builtin_excludes / sizeof *builtin_excludes; i++)
+    if (!fnmatch(builtin_excludes[i], name, 0)) return 1;
+  return 0;
+}
+
+/* Resolves fn and caches the verdict (the table is never more than 3/4
+   full, so lookups always end at an empty slot). */
+static uint32_t resolve(uintptr_t fn) {
+  if (resolving) return FILTERED;
+  resolving = 1;
+  int run = pm_running();
+  pthread_mutex_lock(&resolve_lock);
+  uint32_t region = lookup(fn);
+  if (region == MISS) {
+    region = FILTERED;
+    if (run && pm_cfg.functions) {
+      char name[1024];
+      pm_symbol_name(fn, name, sizeof name);
+      if (!excluded_by_default(name) && pm_filter_accepts(name))
+        region = pm_region_define(name, NULL, 0, 0, OTF2_PARADIGM_COMPILER,
+                                  OTF2_REGION_ROLE_FUNCTION);
+    }
+    if (atomic_load_explicit(&cached, memory_order_relaxed) < CACHE_FULL) {
+      size_t i = hash(fn);
+      while (atomic_load_explicit(&cache[i].fn, memory_order_relaxed)) i = (i + 1) & (CACHE_SIZE - 1);
+      atomic_store_explicit(&cache[i].region, region, memory_order_relaxed);
+      atomic_store_explicit(&cache[i].fn, fn, memory_order_release);
+      atomic_fetch_add(&cached, 1);
+    } else if (atomic_fetch_add(&cached, 1) == CACHE_FULL) {
+      pm_warn("more than %u instrumented functions: the rest are resolved at every call",
+              CACHE_FULL);
+    }
+  }
+  pthread_mutex_unlock(&resolve_lock);
+  resolving = 0;
+  return region;
+}
+
+int pm_user_functions_init(void) {
+  return pm_cfg.filter ? pm_filter_load(pm_cfg.filter) : 0;
+}
+
+void __cyg_profile_func_enter(void *fn, void *site) {
+  (void)site;
+  uint32_t r = lookup((uintptr_t)fn);
+  if (r == FILTERED) return;
+  if (PM_UNLIKELY(r == MISS) && (r = resolve((uintptr_t)fn)) == FILTERED) return;
+  pm_location *l = pm_self();
+  if (l) pm_ev_enter(l, r, pm_clock());
+}
+
+void __cyg_profile_func_exit(void *fn, void *site) {
+  (void)site;
+  uint32_t r = lookup((uintptr_t)fn);
+  if (r >= MISS) { /* filtered, or entered before the measurement started */
+    if (r == FILTERED || atomic_load_explicit(&cached, memory_order_relaxed) < CACHE_FULL) return;
+    r = resolve((uintptr_t)fn);
+    if (r == FILTERED) return;
+  }
+  pm_location *l = pm_tls_location;
+  if (l) pm_ev_leave(l, r, pm_clock());
+}
