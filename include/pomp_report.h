@@ -140,11 +140,17 @@ pomp_report_status pomp_report_write_row(pomp_report_writer *w, int32_t metric,
                                          pomp_report_error *err);
 pomp_report_status pomp_report_write_end(pomp_report_writer *w,
                                          pomp_report_error *err);
+/* Gives up: removes the partial file and frees the writer (added). */
+void pomp_report_write_abort(pomp_report_writer *w);
 
 /* ---- reading ----------------------------------------------------------- */
 
 /* Opens a report file, or the report.pomp inside an experiment directory. */
 pomp_report *pomp_report_open(const char *path, pomp_report_error *err);
+/* The same from a report's bytes in memory (kept alive by the caller
+   while the report is used); name appears in messages (added). */
+pomp_report *pomp_report_open_memory(const void *data, size_t size,
+                                     const char *name, pomp_report_error *err);
 void pomp_report_free(pomp_report *r);
 
 int32_t pomp_report_num_metrics(const pomp_report *r);
@@ -234,6 +240,10 @@ void pomp_report_sysnode_values(const pomp_report *r, const double *per_loc,
 /* Total of a metric (metric-inclusive when asked) over everything. */
 double pomp_report_metric_total(const pomp_report *r, int32_t metric,
                                 int metric_inclusive);
+
+/* The definitions as JSON text (the format of the file's definitions
+   section), pretty-printed or compact; free() the result (added). */
+char *pomp_report_defs_json(const pomp_report *r, int pretty);
 
 /* ---- synthetic reports (tests, benchmarks) ---------------------------- */
 

@@ -83,8 +83,10 @@ struct pomp_report {
   int readonly;        /* opened from a file: no additions */
   report_rows rows;
   unsigned char *owned_values, *owned_index; /* frozen in memory */
-  void *map;                                 /* mapped file */
+  void *map;                                 /* mapped file (owned) */
   size_t map_len;
+  const unsigned char *bytes; /* the file's bytes: map, or caller memory */
+  size_t nbytes;
   char *path; /* file name for messages ("" in memory) */
 };
 

@@ -85,6 +85,10 @@ char *report_defs_to_json(const pomp_report *r, int pretty) {
   return text;
 }
 
+char *pomp_report_defs_json(const pomp_report *r, int pretty) {
+  return report_defs_to_json(r, pretty);
+}
+
 /* ---- reading -------------------------------------------------------------- */
 
 typedef struct {

@@ -50,6 +50,8 @@ static pomp_report_status map_file(pomp_report *r, pomp_report_error *err) {
                        strerror(errno));
   r->map = map;
   r->map_len = (size_t)st.st_size;
+  r->bytes = map;
+  r->nbytes = r->map_len;
   return POMP_REPORT_OK;
 }
 
@@ -67,7 +69,7 @@ static int all_zero(const unsigned char *p, uint64_t n) {
 static pomp_report_status check_layout(const pomp_report *r,
                                        const report_header *h,
                                        pomp_report_error *err) {
-  const unsigned char *base = r->map;
+  const unsigned char *base = r->bytes;
   uint64_t defs_end = h->defs_offset + h->defs_length;
   uint64_t values_end = h->values_offset + h->values_length;
   if (h->defs_offset != REPORT_HEADER_SIZE ||
@@ -81,12 +83,12 @@ static pomp_report_status check_layout(const pomp_report *r,
                        "%s: offset %llu: padding is not zero", r->path,
                        (unsigned long long)(h->values_offset - 8));
   uint64_t end = h->index_offset + h->index_count * REPORT_INDEX_ENTRY;
-  if (end != r->map_len)
+  if (end != r->nbytes)
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset %llu: %llu unexpected bytes after the "
                        "row index",
                        r->path, (unsigned long long)end,
-                       (unsigned long long)(r->map_len - end));
+                       (unsigned long long)(r->nbytes - end));
   return POMP_REPORT_OK;
 }
 
@@ -165,12 +167,12 @@ static pomp_report_status check_index(const pomp_report *r,
   return POMP_REPORT_OK;
 }
 
+/* Checks and parses r->bytes. */
 static pomp_report_status load(pomp_report *r, pomp_report_error *err) {
-  pomp_report_status st = map_file(r, err);
-  if (st) return st;
-  const unsigned char *base = r->map;
+  pomp_report_status st;
+  const unsigned char *base = r->bytes;
   report_header h;
-  if ((st = report_header_decode(base, r->map_len, r->path, &h, err)) ||
+  if ((st = report_header_decode(base, r->nbytes, r->path, &h, err)) ||
       (st = check_layout(r, &h, err)))
     return st;
   if (report_checksum(base + h.defs_offset, h.defs_length) != h.defs_checksum)
@@ -200,7 +202,30 @@ pomp_report *pomp_report_open(const char *path, pomp_report_error *err) {
   pomp_report *r = pomp_report_new();
   free(r->path);
   r->path = report_file(path);
-  if (load(r, err) != POMP_REPORT_OK) {
+  if (map_file(r, err) != POMP_REPORT_OK || load(r, err) != POMP_REPORT_OK) {
+    pomp_report_free(r);
+    return NULL;
+  }
+  r->readonly = 1;
+  return r;
+}
+
+pomp_report *pomp_report_open_memory(const void *data, size_t size,
+                                     const char *name,
+                                     pomp_report_error *err) {
+  pomp_report *r = pomp_report_new();
+  free(r->path);
+  r->path = pu_strdup(name ? name : "(memory)");
+  r->bytes = data;
+  r->nbytes = size;
+  pomp_report_status st =
+      size < REPORT_HEADER_SIZE
+          ? report_fail(err, POMP_REPORT_ERR_FORMAT,
+                        "%s: offset %zu: not a pomp report (shorter than the "
+                        "header)",
+                        r->path, size)
+          : load(r, err);
+  if (st != POMP_REPORT_OK) {
     pomp_report_free(r);
     return NULL;
   }

@@ -178,7 +178,9 @@ pomp_report_status pomp_report_write_end(pomp_report_writer *w,
   w->h.index_checksum = report_checksum(w->index.data, w->index.len);
   unsigned char header[REPORT_HEADER_SIZE];
   report_header_encode(&w->h, header);
-  ok = ok && fwrite(w->index.data, 1, w->index.len, w->f) == w->index.len &&
+  ok = ok &&
+       (!w->index.len ||
+        fwrite(w->index.data, 1, w->index.len, w->f) == w->index.len) &&
        fseek(w->f, 0, SEEK_SET) == 0 &&
        fwrite(header, 1, sizeof header, w->f) == sizeof header;
   ok = fclose(w->f) == 0 && ok;
@@ -190,6 +192,10 @@ pomp_report_status pomp_report_write_end(pomp_report_writer *w,
   }
   writer_free(w, 0);
   return POMP_REPORT_OK;
+}
+
+void pomp_report_write_abort(pomp_report_writer *w) {
+  if (w) writer_free(w, 1);
 }
 
 pomp_report_status pomp_report_write(const pomp_report *r, const char *path,

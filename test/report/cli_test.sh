@@ -1,0 +1,70 @@
+#!/bin/sh
+# cli_test.sh POMP_REPORT MAKE_FIXTURE GOLDEN_DIR -- runs pomp-report on the
+# fixture reports and compares stdout, stderr and exit status with the
+# expected ones.  Each check: name, expected status, command.
+set -u
+report=$1 make_fixture=$2 golden=$3
+dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-cli-XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+"$make_fixture" plain f.pomp && "$make_fixture" empty e.pomp &&
+  "$make_fixture" extra x.pomp || { echo "cannot make fixtures"; exit 1; }
+mkdir exp && cp f.pomp exp/report.pomp
+printf 'not a report at all' > junk.pomp
+head -c 100 f.pomp > short.pomp
+failures=0
+
+# check NAME STATUS CMD...: stdout must equal golden/NAME.out (if it
+# exists), stderr golden/NAME.err (if it exists), the status STATUS.
+check() {
+  name=$1 want=$2
+  shift 2
+  "$@" > out 2> err
+  got=$?
+  ok=1
+  [ "$got" -eq "$want" ] || { echo "$name: exit status $got, want $want"; ok=0; }
+  for s in out err; do
+    if [ -f "$golden/$name.$s" ] && ! diff -u "$golden/$name.$s" $s; then
+      echo "$name: std$s differs"; ok=0
+    fi
+  done
+  [ $ok -eq 1 ] || failures=$((failures + 1))
+}
+
+check dump_csv 0 "$report" dump f.pomp
+check dump_csv_dir 0 "$report" dump exp
+check dump_metric 0 "$report" dump f.pomp --metric mpi_latesender
+check dump_json 0 "$report" dump f.pomp --metric=mpi --format json
+check dump_empty_json 0 "$report" dump e.pomp --format json
+check fold_time 0 "$report" fold f.pomp --metric time
+check fold_visits 0 "$report" fold f.pomp -m visits
+check stat 0 "$report" stat f.pomp -n 2
+check defs 0 "$report" defs f.pomp --compact
+check diff_self 0 "$report" diff f.pomp f.pomp -o d1.pomp
+check diff_self_dump 0 "$report" dump d1.pomp
+check diff_empty 0 "$report" diff f.pomp e.pomp -o d2.pomp
+check diff_empty_dump 0 "$report" dump d2.pomp
+check diff_extra 0 "$report" diff f.pomp x.pomp -o d3.pomp
+check diff_extra_dump 0 "$report" dump d3.pomp
+check generate 0 "$report" generate -o g1.pomp --cnodes 50 --locations 8 \
+  --threads 2 --metrics 40 --density 0.3 --seed 7
+check generate_again 0 "$report" generate -o g2.pomp --cnodes 50 \
+  --locations 8 --threads 2 --metrics 40 --density 0.3 --seed 7
+cmp -s g1.pomp g2.pomp || { echo "generate: not deterministic"; failures=$((failures + 1)); }
+
+check no_args 2 "$report"
+check unknown_command 2 "$report" frobnicate
+check unknown_option 2 "$report" dump f.pomp --colour
+check bad_format 2 "$report" dump f.pomp --format xml
+check fold_needs_metric 2 "$report" fold f.pomp
+check generate_bad_density 2 "$report" generate -o g3.pomp --density 2
+check missing_file 1 "$report" dump nothere.pomp
+check junk_file 1 "$report" stat junk.pomp
+check short_file 1 "$report" dump short.pomp
+check no_metric 1 "$report" dump f.pomp --metric nope
+check version 0 "$report" --version
+check help 0 "$report" --help
+check dump_help 0 "$report" dump --help
+
+echo "$failures failures"
+[ "$failures" -eq 0 ]
