@@ -1,0 +1,46 @@
+/*
+ * c_stmt.h -- where a C/C++ statement ends.
+ *
+ * Used as a look-ahead from the position after an OpenMP directive: it
+ * reads one statement (a compound statement, if/else, for, while,
+ * do/while, switch, try/catch, or an expression or declaration up to its
+ * `;` with lambdas and initialisers balanced) and reports the offset and
+ * line just after it.  Directives are skipped (only the first arm of a
+ * conditional is read, `#if 0` arms never); `#pragma omp cancel` seen on
+ * the way is recorded.
+ */
+#ifndef OPARI_C_STMT_H
+#define OPARI_C_STMT_H
+
+#include "c_lex.h"
+#include "c_pp.h"
+#include "directive.h"
+
+enum { CANCEL_FOR = 1, CANCEL_SECTIONS = 2, CANCEL_PARALLEL = 4, CANCEL_TASKGROUP = 8 };
+
+typedef struct {
+  CLexer lx;            /* position; advanced by the scan */
+  size_t end;           /* after the last token read */
+  int end_line;
+  unsigned cancel;      /* CANCEL_* bits of cancel directives read */
+  bool stop_at_section; /* a `section` directive ends a sequence */
+  const char *error;    /* what was wrong, and where */
+  int error_line;
+  /* scratch owned by the caller */
+  OmpDir *dir;
+  PragmaOp *op;
+  char **stack;
+  size_t *stack_cap;
+  size_t depth;
+} CStmt;
+
+/* A scanner starting at lx; end/end_line start as lx's position. */
+void cstmt_init(CStmt *st, const CLexer *lx, OmpDir *dir, PragmaOp *op, char **stack,
+                size_t *stack_cap);
+/* One statement. */
+bool cstmt_skip(CStmt *st);
+/* Statements up to (not including) a `#pragma omp section` or the `}`
+   closing the enclosing block. */
+bool cstmt_skip_sequence(CStmt *st);
+
+#endif

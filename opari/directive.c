@@ -1,0 +1,259 @@
+/* directive.c -- see directive.h. */
+#include "directive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pomp_util.h"
+
+static bool ident_char(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '$' || c >= 0x80;
+}
+
+size_t dir_skip_gap(const char *t, size_t n, size_t p) {
+  while (p < n) {
+    char c = t[p];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') p++;
+    else if (c == '\\' && p + 1 < n && (t[p + 1] == '\n' || t[p + 1] == '\r')) p += 2;
+    else if (c == '/' && p + 1 < n && t[p + 1] == '*') {
+      size_t q = p + 2;
+      while (q + 1 < n && !(t[q] == '*' && t[q + 1] == '/')) q++;
+      p = q + 1 < n ? q + 2 : n;
+    } else if (c == '/' && p + 1 < n && t[p + 1] == '/') p = n;
+    else break;
+  }
+  return p;
+}
+
+size_t dir_ident_end(const char *t, size_t n, size_t p) {
+  if (p >= n || !ident_char((unsigned char)t[p]) || (t[p] >= '0' && t[p] <= '9')) return p;
+  while (p < n && ident_char((unsigned char)t[p])) p++;
+  return p;
+}
+
+size_t dir_word_at(const char *t, size_t n, size_t p, const char *word) {
+  size_t e = dir_ident_end(t, n, p), k = strlen(word);
+  return e - p == k && memcmp(t + p, word, k) == 0 ? e : 0;
+}
+
+bool span_is(const char *t, Span s, const char *word) {
+  size_t k = strlen(word);
+  return s.end - s.start == k && memcmp(t + s.start, word, k) == 0;
+}
+
+/* The `)` matching the `(` at p (nested brackets, quoted literals), or 0. */
+static size_t match_paren(const char *t, size_t n, size_t p) {
+  int depth = 0;
+  for (; p < n; p++) {
+    char c = t[p];
+    if (c == '(') depth++;
+    else if (c == ')' && --depth == 0) return p;
+    else if (c == '"' || c == '\'') {
+      for (p++; p < n && t[p] != c; p++)
+        if (t[p] == '\\') p++;
+      if (p >= n) return 0;
+    }
+  }
+  return 0;
+}
+
+/* Words that can follow another one in a combined directive name. */
+static const char *const combinable[] = {
+    "parallel", "for", "simd", "target", "teams", "distribute", "loop", "taskloop",
+    "masked", "master", "sections", "workshare", "data", "enter", "exit", "update", NULL};
+/* First words that never combine with a following word. */
+static const char *const single_word[] = {
+    "atomic", "critical", "flush", "barrier", "taskwait", "taskyield", "single",
+    "section", "sections", "cancel", "ordered", "threadprivate", "requires",
+    "allocate", "allocators", "depobj", "scan", "error", "nothing", "task",
+    "interop", "dispatch", "assume", "assumes", "tile", "unroll", "scope",
+    "taskgroup", "metadirective", NULL};
+
+static bool in_list(const char *const *list, const char *t, Span w) {
+  for (; *list; list++)
+    if (span_is(t, w, *list)) return true;
+  return false;
+}
+
+static bool has_word(const OmpDir *d, const char *t, const char *w) {
+  for (int i = 0; i < d->nwords; i++)
+    if (span_is(t, d->words[i], w)) return true;
+  return false;
+}
+
+/* Directive-name words starting at p; returns the position after them. */
+static size_t read_words(OmpDir *d, const char *t, size_t n, size_t p) {
+  d->nwords = 0;
+  for (;;) {
+    size_t q = dir_skip_gap(t, n, p), e = dir_ident_end(t, n, q);
+    if (e == q) break;
+    Span w = {q, e};
+    if (d->nwords > 0) {
+      Span w0 = d->words[0];
+      bool more = false;
+      if (span_is(t, w0, "declare") || span_is(t, w0, "begin") || span_is(t, w0, "end"))
+        more = d->nwords < 3 && (span_is(t, w, "declare") || span_is(t, w, "target") ||
+                                 span_is(t, w, "variant") || span_is(t, w, "simd") ||
+                                 span_is(t, w, "assumes") || span_is(t, w, "metadirective"));
+      else if (span_is(t, w0, "cancellation"))
+        more = d->nwords == 1 && span_is(t, w, "point");
+      else
+        more = !in_list(single_word, t, w0) && in_list(combinable, t, w);
+      if (!more || d->nwords == 6) break;
+    }
+    d->words[d->nwords++] = w;
+    p = e;
+  }
+  return p;
+}
+
+static OmpKind classify(OmpDir *d, const char *t) {
+  static const struct { const char *name; OmpKind kind; bool simd; } table[] = {
+      {"parallel", OMP_PARALLEL, false},
+      {"parallel for", OMP_PARALLEL_FOR, false},
+      {"parallel for simd", OMP_PARALLEL_FOR, true},
+      {"parallel sections", OMP_PARALLEL_SECTIONS, false},
+      {"for", OMP_FOR, false},
+      {"for simd", OMP_FOR, true},
+      {"sections", OMP_SECTIONS, false},
+      {"section", OMP_SECTION, false},
+      {"single", OMP_SINGLE, false},
+      {"master", OMP_MASTER, false},
+      {"critical", OMP_CRITICAL, false},
+      {"atomic", OMP_ATOMIC, false},
+      {"barrier", OMP_BARRIER, false},
+      {"flush", OMP_FLUSH, false},
+      {"ordered", OMP_ORDERED, false},
+      {"task", OMP_TASK, false},
+      {"taskwait", OMP_TASKWAIT, false},
+      {"cancel", OMP_CANCEL, false},
+      {"end declare target", OMP_DECLARE_TARGET_END, false},
+      {"begin declare target", OMP_DECLARE_TARGET_BEGIN, false},
+  };
+  char name[96];
+  omp_dir_name(d, t, name, sizeof name);
+  for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+    if (strcmp(name, table[i].name) == 0) {
+      d->inner_simd = table[i].simd;
+      return table[i].kind;
+    }
+  if (d->nwords == 0) return OMP_UNKNOWN;
+  if (strcmp(name, "declare target") == 0) return OMP_PASS; /* decided by caller */
+  if (has_word(d, t, "enter") || has_word(d, t, "exit") || has_word(d, t, "update"))
+    return has_word(d, t, "target") ? OMP_PASS : OMP_UNKNOWN;
+  if (has_word(d, t, "target") || has_word(d, t, "teams") || has_word(d, t, "distribute") ||
+      has_word(d, t, "simd") || has_word(d, t, "loop") || span_is(t, d->words[0], "metadirective"))
+    return span_is(t, d->words[0], "declare") ? OMP_PASS : OMP_PASS_SUPPRESS;
+  if (has_word(d, t, "taskloop") || has_word(d, t, "masked") || has_word(d, t, "master") ||
+      has_word(d, t, "taskgroup") || has_word(d, t, "scope") || has_word(d, t, "workshare") ||
+      has_word(d, t, "parallel"))
+    return OMP_PASS_WARN;
+  static const char *const silent[] = {
+      "cancellation point", "taskyield", "threadprivate", "requires", "depobj", "scan",
+      "allocate", "allocators", "error", "nothing", "assume", "assumes", "interop",
+      "dispatch", "tile", "unroll", NULL};
+  for (const char *const *s = silent; *s; s++)
+    if (strcmp(name, *s) == 0) return OMP_PASS;
+  if (span_is(t, d->words[0], "declare") || span_is(t, d->words[0], "begin") ||
+      span_is(t, d->words[0], "end"))
+    return OMP_PASS;
+  return OMP_UNKNOWN;
+}
+
+bool omp_dir_parse(OmpDir *d, const char *t, size_t n, size_t from) {
+  d->nclauses = 0;
+  d->has_paren = false;
+  d->inner_simd = false;
+  d->error = NULL;
+  size_t p = read_words(d, t, n, from);
+  d->content_end = d->nwords ? d->words[d->nwords - 1].end : from;
+  d->kind = classify(d, t);
+  p = dir_skip_gap(t, n, p);
+  if ((d->kind == OMP_CRITICAL || d->kind == OMP_FLUSH || d->kind == OMP_UNKNOWN ||
+       d->kind == OMP_PASS) && p < n && t[p] == '(') {
+    size_t e = match_paren(t, n, p);
+    if (!e) { d->error = "unbalanced parentheses in directive"; return false; }
+    d->paren = (Span){p + 1, e};
+    d->has_paren = true;
+    d->content_end = e + 1;
+    p = e + 1;
+  }
+  for (;;) {
+    p = dir_skip_gap(t, n, p);
+    if (p >= n) break;
+    if (t[p] == ',') { p++; continue; }
+    size_t e = dir_ident_end(t, n, p);
+    if (e == p) {
+      if (d->kind == OMP_UNKNOWN) break; /* passed whole anyway */
+      d->error = "unexpected character in directive";
+      return false;
+    }
+    OmpClause c = {.name = {p, e}, .whole = {p, e}};
+    size_t q = dir_skip_gap(t, n, e);
+    if (q < n && t[q] == '(') {
+      size_t close = match_paren(t, n, q);
+      if (!close) { d->error = "unbalanced parentheses in clause"; return false; }
+      c.args = (Span){q + 1, close};
+      c.has_args = true;
+      c.whole.end = close + 1;
+      q = close + 1;
+    }
+    PU_PUSH(d->clauses, d->nclauses, d->cap, c);
+    d->content_end = c.whole.end;
+    p = q;
+  }
+  if (d->kind == OMP_PASS && d->nwords == 2 && span_is(t, d->words[0], "declare") &&
+      span_is(t, d->words[1], "target") && d->nclauses == 0 && !d->has_paren)
+    d->kind = OMP_DECLARE_TARGET_BEGIN;
+  return true;
+}
+
+void omp_dir_free(OmpDir *d) {
+  free(d->clauses);
+  d->clauses = NULL;
+  d->nclauses = d->cap = 0;
+}
+
+const OmpClause *omp_dir_clause(const OmpDir *d, const char *t, const char *name) {
+  for (size_t i = 0; i < d->nclauses; i++)
+    if (span_is(t, d->clauses[i].name, name)) return &d->clauses[i];
+  return NULL;
+}
+
+void omp_dir_name(const OmpDir *d, const char *t, char *buf, size_t size) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int i = 0; i < d->nwords; i++) {
+    size_t len = d->words[i].end - d->words[i].start;
+    if (k + len + 2 > size) break;
+    if (i) buf[k++] = ' ';
+    memcpy(buf + k, t + d->words[i].start, len);
+    k += len;
+    buf[k] = 0;
+  }
+}
+
+PompKind pomp_dir_parse(const char *t, size_t n, size_t from, Span *name) {
+  size_t p = dir_skip_gap(t, n, from), e;
+  if ((e = dir_word_at(t, n, p, "noinstrument"))) return POMP_NOINSTRUMENT;
+  if ((e = dir_word_at(t, n, p, "instrument"))) return POMP_INSTRUMENT;
+  if (!(e = dir_word_at(t, n, p, "inst"))) return POMP_BAD;
+  p = dir_skip_gap(t, n, e);
+  static const struct { const char *w; PompKind k; } words[] = {
+      {"init", POMP_INIT}, {"finalize", POMP_FINALIZE}, {"on", POMP_ON},
+      {"off", POMP_OFF},   {"begin", POMP_BEGIN},       {"end", POMP_END}};
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+    if (!(e = dir_word_at(t, n, p, words[i].w))) continue;
+    if (words[i].k != POMP_BEGIN && words[i].k != POMP_END) return words[i].k;
+    p = dir_skip_gap(t, n, e);
+    if (p >= n || t[p] != '(') return POMP_BAD;
+    size_t close = match_paren(t, n, p);
+    if (!close) return POMP_BAD;
+    size_t a = dir_skip_gap(t, n, p + 1), b = dir_ident_end(t, n, a);
+    if (b == a || dir_skip_gap(t, n, b) != close) return POMP_BAD;
+    *name = (Span){a, b};
+    return words[i].k;
+  }
+  return POMP_BAD;
+}

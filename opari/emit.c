@@ -1,0 +1,37 @@
+/* emit.c -- see emit.h. */
+#include "emit.h"
+
+#include <string.h>
+
+void em_copy_to(Emit *em, size_t off) {
+  if (off > em->copied) fwrite(em->src + em->copied, 1, off - em->copied, em->f);
+  em_skip_to(em, off);
+}
+
+void em_skip_to(Emit *em, size_t off) {
+  if (off > em->copied) em->copied = off;
+}
+
+void em_str(Emit *em, const char *s) { fputs(s, em->f); }
+void em_mem(Emit *em, const char *s, size_t n) { fwrite(s, 1, n, em->f); }
+
+void em_call(Emit *em, const char *event, int d) {
+  fprintf(em->f, " POMP_%s(pomp_rd[%d]);", event, d);
+}
+
+void em_line(Emit *em, int line) {
+  if (!em->nosrc) fprintf(em->f, "#line %d \"%s\"\n", line, em->line_name);
+}
+
+void em_pad(Emit *em, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++) fputc(em->src[i] == '\t' ? '\t' : ' ', em->f);
+}
+
+void em_c_string(FILE *f, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20 || c == 0x7f) fprintf(f, "\\%03o", c);
+    else fputc(c, f);
+  }
+}

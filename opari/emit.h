@@ -1,0 +1,35 @@
+/*
+ * emit.h -- writing the instrumented unit: source bytes copied by offset
+ * (lazily, in large slices), injected text, POMP calls and `#line` marks.
+ */
+#ifndef OPARI_EMIT_H
+#define OPARI_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+  FILE *f;
+  const char *src;
+  size_t copied;         /* src[0..copied) is written */
+  const char *line_name; /* file name for #line, already a C string literal */
+  bool nosrc;            /* no #line marks */
+} Emit;
+
+/* Writes src[copied..off). */
+void em_copy_to(Emit *em, size_t off);
+/* Drops src[copied..off) (it was replaced). */
+void em_skip_to(Emit *em, size_t off);
+void em_str(Emit *em, const char *s);
+void em_mem(Emit *em, const char *s, size_t n);
+/* " POMP_<event>(pomp_rd[<d>]);" */
+void em_call(Emit *em, const char *event, int d);
+/* `#line <line> "<file>"` on its own line (the caller is at a line start). */
+void em_line(Emit *em, int line);
+/* Blanks as wide as src[from..to): tabs kept, everything else a space. */
+void em_pad(Emit *em, size_t from, size_t to);
+/* s as the contents of a C string literal (escapes `"`, `\` and controls). */
+void em_c_string(FILE *f, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * opari.h -- the instrumenter's entry point, independent of files and of
+ * the command line (so that tests and the fuzzer call it directly).
+ */
+#ifndef OPARI_H
+#define OPARI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Constructs that --pomp-disable can leave uninstrumented. */
+enum {
+  DIS_PARALLEL = 1 << 0, DIS_FOR = 1 << 1, DIS_SECTIONS = 1 << 2, DIS_SINGLE = 1 << 3,
+  DIS_MASTER = 1 << 4, DIS_CRITICAL = 1 << 5, DIS_ATOMIC = 1 << 6, DIS_BARRIER = 1 << 7,
+  DIS_FLUSH = 1 << 8, DIS_ORDERED = 1 << 9, DIS_TASK = 1 << 10, DIS_TASKWAIT = 1 << 11,
+  DIS_LOCKS = 1 << 12, DIS_REGION = 1 << 13
+};
+
+typedef struct {
+  const char *file_name; /* as given: messages and descriptors */
+  const char *line_name; /* for #line, already escaped as a C string literal */
+  bool cxx;              /* C++ lexing (raw strings) */
+  bool nosrc;            /* no #line directives */
+  bool quiet;            /* no warnings (fuzzing) */
+  unsigned disabled;     /* DIS_* bits */
+} OpariOptions;
+
+/* Instruments the C/C++ unit src[0..n) into out, which must be seekable.
+   Returns true on success; otherwise an error `file:line: error: ...` was
+   printed on stderr (unless quiet) and out holds garbage. */
+bool opari_c(const char *src, size_t n, FILE *out, const OpariOptions *opt);
+
+/* Parses a --pomp-disable list ("critical,locks,sync"); false on an
+   unknown name (reported in *bad, a pointer into list). */
+bool opari_parse_disable(const char *list, unsigned *bits, const char **bad, size_t *bad_len);
+
+#endif

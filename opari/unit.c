@@ -1,0 +1,93 @@
+/* unit.c -- see unit.h. */
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "pomp.h"
+#include "pomp_util.h"
+
+int descr_add(DescrTable *t, const char *name, const char *sub, size_t sub_len, int line1,
+              int lineN) {
+  Descr d = {.name = name, .begin_line1 = line1, .begin_lineN = lineN};
+  d.sub_name = pu_malloc(sub_len + 1);
+  memcpy(d.sub_name, sub, sub_len);
+  d.sub_name[sub_len] = 0;
+  PU_PUSH(t->v, t->n, t->cap, d);
+  return (int)t->n - 1;
+}
+
+void descr_free(DescrTable *t) {
+  for (size_t i = 0; i < t->n; i++) free(t->v[i].sub_name);
+  free(t->v);
+  *t = (DescrTable){0};
+}
+
+/* Room for the decimal table size, patched in by the epilogue. */
+enum { COUNT_WIDTH = 10 };
+
+static const char *const events[] = {
+    "Begin", "End", "Parallel_fork", "Parallel_begin", "Parallel_end", "Parallel_join",
+    "For_enter", "For_exit", "Sections_enter", "Sections_exit", "Section_begin",
+    "Section_end", "Single_enter", "Single_begin", "Single_end", "Single_exit",
+    "Master_begin", "Master_end", "Critical_enter", "Critical_begin", "Critical_end",
+    "Critical_exit", "Atomic_enter", "Atomic_exit", "Barrier_enter", "Barrier_exit",
+    "Flush_enter", "Flush_exit", "Ordered_enter", "Ordered_begin", "Ordered_end",
+    "Ordered_exit", "Task_create_begin", "Task_create_end", "Task_begin", "Task_end",
+    "Taskwait_enter", "Taskwait_exit", NULL};
+
+void unit_prelude(FILE *f, const char *line_name, int nosrc, long *count_pos) {
+  fprintf(f, "#define _POMP %d\n", POMP_API_VERSION);
+  fputs("struct ompregdescr;\n"
+        "#ifdef __cplusplus\n"
+        "namespace { extern struct ompregdescr *pomp_rd[]; }\n"
+        "extern \"C\" {\n"
+        "#else\n"
+        "static struct ompregdescr *pomp_rd[",
+        f);
+  *count_pos = ftell(f);
+  fprintf(f, "%*s];\n#endif\n", COUNT_WIDTH, "1");
+  fputs("void POMP_Init(void), POMP_Finalize(void), POMP_On(void), POMP_Off(void)", f);
+  for (const char *const *e = events; *e; e++) fprintf(f, ",\n  POMP_%s(struct ompregdescr *)", *e);
+  fputs(";\n#ifdef __cplusplus\n}\n#endif\n", f);
+  if (!nosrc) fprintf(f, "#line 1 \"%s\"\n", line_name);
+}
+
+static void table_initialiser(FILE *f, size_t n) {
+  fputs(" = {", f);
+  for (size_t i = 0; i < n; i++) fprintf(f, "%s&pomp_rd_data[%zu]", i ? ", " : "", i);
+  fputs(n ? "};\n" : "0};\n", f);
+}
+
+void unit_epilogue(FILE *f, const DescrTable *t, const char *file_name, long count_pos) {
+  fputs("\n#include <pomp.h>\n", f);
+  if (t->n) {
+    fputs("static OMPRegDescr pomp_rd_data[] = {\n", f);
+    for (size_t i = 0; i < t->n; i++) {
+      const Descr *d = &t->v[i];
+      fprintf(f, "  {\"%s\", \"", d->name);
+      em_c_string(f, d->sub_name, strlen(d->sub_name));
+      fputs("\", ", f);
+      fprintf(f, "%d, \"", d->num_sections);
+      em_c_string(f, file_name, strlen(file_name));
+      fprintf(f, "\", %d, %d, %d, %d, {0, 0, 0, 0}, 0},\n", d->begin_line1, d->begin_lineN,
+              d->end_line1, d->end_lineN);
+    }
+    fputs("};\n", f);
+  }
+  fputs("#ifdef __cplusplus\nnamespace { struct ompregdescr *pomp_rd[]", f);
+  table_initialiser(f, t->n);
+  fputs("}\n#else\nstatic struct ompregdescr *pomp_rd[]", f);
+  table_initialiser(f, t->n);
+  fputs("#endif\n"
+        "static void pomp_register_unit(void) __attribute__((constructor));\n"
+        "static void pomp_register_unit(void) { POMP_Register(pomp_rd, ",
+        f);
+  fprintf(f, "%zu); }\n", t->n);
+  long end = ftell(f);
+  if (count_pos >= 0 && fseek(f, count_pos, SEEK_SET) == 0) {
+    fprintf(f, "%*zu", COUNT_WIDTH, t->n ? t->n : 1);
+    fseek(f, end, SEEK_SET);
+  }
+}

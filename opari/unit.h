@@ -1,0 +1,40 @@
+/*
+ * unit.h -- the frame around an instrumented C/C++ unit and its table of
+ * region descriptors.
+ *
+ * Prelude (before the user's first line): `_POMP`, a forward declaration
+ * of `struct ompregdescr`, the descriptor pointer table `pomp_rd` and the
+ * POMP function prototypes -- no #include at all, so the user's
+ * feature-test macros still come before any system header.
+ * Epilogue (after the user's last line): `#include <pomp.h>`, the
+ * descriptors, the table's initialiser and a constructor calling
+ * POMP_Register: no link step, no state file.
+ */
+#ifndef OPARI_UNIT_H
+#define OPARI_UNIT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+  const char *name; /* "parallel", "for", ... (static) */
+  char *sub_name;   /* owned */
+  int num_sections;
+  int begin_line1, begin_lineN, end_line1, end_lineN;
+} Descr;
+
+typedef struct {
+  Descr *v;
+  size_t n, cap;
+} DescrTable;
+
+int descr_add(DescrTable *t, const char *name, const char *sub, size_t sub_len, int line1,
+              int lineN);
+void descr_free(DescrTable *t);
+
+/* Writes the prelude; *count_pos receives where the table size goes. */
+void unit_prelude(FILE *f, const char *line_name, int nosrc, long *count_pos);
+/* Writes the epilogue and fills in the table size at count_pos. */
+void unit_epilogue(FILE *f, const DescrTable *t, const char *file_name, long count_pos);
+
+#endif

@@ -1,0 +1,4 @@
+void r(int n) {
+#pragma omp parallel num_threads(n
+  n++;
+}

@@ -1,0 +1,2 @@
+void r(void) {
+#pragma omp parallel

@@ -1,0 +1,10 @@
+void r(int n) {
+#ifdef A
+#pragma omp parallel
+  {
+#else
+  {
+#endif
+    n++;
+  }
+}

@@ -1,0 +1,3 @@
+void r(void) {
+#pragma pomp inst start
+}

@@ -1,0 +1,6 @@
+void e(int n) {
+#pragma omp parallel
+  {
+    n++;
+  )
+}

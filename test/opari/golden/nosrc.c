@@ -1,0 +1,6 @@
+// opari: --nosrc
+/* --nosrc: no #line directives. */
+void z(int *x) {
+#pragma omp parallel
+  (*x)++;
+}
