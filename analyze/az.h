@@ -26,6 +26,11 @@
 
 typedef uint64_t az_time; /* clock ticks after clock-offset correction */
 
+/* qsort that accepts an empty (NULL) array, which qsort itself must not
+   be given. */
+void az_sort(void *base, size_t n, size_t size,
+             int (*cmp)(const void *, const void *));
+
 /* ---- metrics --------------------------------------------------------- */
 
 /* Cell slots.  The first AZ_NUM_METRICS are the catalogue metrics (names in

@@ -96,7 +96,7 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
 
 void az_collective_analyze(az_analysis *a) {
   az_mpi_records *m = &a->mpi;
-  qsort(m->colls, m->ncolls, sizeof *m->colls, cmp_instance);
+  az_sort(m->colls, m->ncolls, sizeof *m->colls, cmp_instance);
   for (size_t i = 0, j; i < m->ncolls; i = j) {
     for (j = i + 1; j < m->ncolls && m->colls[j].comm == m->colls[i].comm &&
                     m->colls[j].seq == m->colls[i].seq;

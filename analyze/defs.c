@@ -191,10 +191,10 @@ static int cmp_loc(const void *a, const void *b) {
 /* Processes in group-id order, their locations in id order. */
 static int build_locations(defs_ctx *c) {
   az_defs *d = c->d;
-  qsort(c->groups, c->ngroups, sizeof *c->groups, cmp_group);
+  az_sort(c->groups, c->ngroups, sizeof *c->groups, cmp_group);
   groups_sorted = c->groups;
   groups_n = c->ngroups;
-  qsort(c->locs, c->nlocs, sizeof *c->locs, cmp_loc);
+  az_sort(c->locs, c->nlocs, sizeof *c->locs, cmp_loc);
   d->procs = pu_calloc(c->ngroups, sizeof *d->procs);
   d->num_procs = c->ngroups;
   for (size_t i = 0; i < c->ngroups; i++) {

@@ -29,7 +29,7 @@ static int cmp_barrier(const void *pa, const void *pb) {
 /* The j-th barrier of each member of one team instance is one barrier;
    everybody waits for the latest to arrive. */
 static void barrier_waits(az_analysis *a, az_omp_process *o) {
-  qsort(o->bars, o->nbars, sizeof *o->bars, cmp_barrier);
+  az_sort(o->bars, o->nbars, sizeof *o->bars, cmp_barrier);
   for (size_t i = 0, j; i < o->nbars; i = j) {
     az_time latest = o->bars[i].e;
     for (j = i; j < o->nbars && o->bars[j].instance == o->bars[i].instance &&
@@ -57,7 +57,7 @@ static int cmp_lock(const void *pa, const void *pb) {
    held it: the wait starts at the enter of the critical construct or
    omp_set_lock call and ends at that release. */
 static void lock_contention(az_analysis *a, az_omp_process *o) {
-  qsort(o->locks, o->nlocks, sizeof *o->locks, cmp_lock);
+  az_sort(o->locks, o->nlocks, sizeof *o->locks, cmp_lock);
   const az_lock_event *prev_release = NULL;
   for (size_t i = 0; i < o->nlocks; i++) {
     const az_lock_event *e = &o->locks[i];

@@ -63,7 +63,7 @@ int32_t *az_canonical_order(const az_calltree *t) {
     kids[fill[t->nodes[i].parent + 1]++] = (int32_t)i;
   order_nodes = t->nodes;
   for (size_t p = 0; p < n + 1; p++)
-    qsort(kids + first[p], first[p + 1] - first[p], sizeof *kids, cmp_sibling);
+    az_sort(kids + first[p], first[p + 1] - first[p], sizeof *kids, cmp_sibling);
   /* depth-first numbering with an explicit stack */
   int32_t *newid = pu_malloc((n ? n : 1) * sizeof *newid);
   int32_t *stack = pu_malloc((n ? n : 1) * sizeof *stack);

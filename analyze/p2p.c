@@ -55,7 +55,7 @@ static size_t *sorted_indices(const az_msg *m, size_t n,
     idx[k++] = i;
   }
   sort_base = m;
-  qsort(idx, k, sizeof *idx, cmp);
+  az_sort(idx, k, sizeof *idx, cmp);
   *count = k;
   return idx;
 }
@@ -210,7 +210,8 @@ static void late_receiver(az_analysis *a, const size_t *match,
         worst = (int64_t)(rp - m->e_done);
     }
     call_key key = {first->loc, first->call_done};
-    if (worst <= 0 || bsearch(&key, ls, nls, sizeof *ls, cmp_call_key)) continue;
+    if (worst <= 0 || (nls && bsearch(&key, ls, nls, sizeof *ls, cmp_call_key)))
+      continue;
     az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] +=
         worst;
   }

@@ -582,29 +582,33 @@ static void read_local_defs(OTF2_Reader *reader, uint64_t id) {
   OTF2_Reader_CloseDefReader(reader, dr);
 }
 
+/* The event file of a location cannot be read (any further): missing,
+   truncated or corrupt.  Names the position after the last good event. */
+static void unreadable(loc_state *s, const char *fallback) {
+  az_fail(&s->a->diag,
+          "%s: event %llu: cannot read the event file (missing, truncated or "
+          "corrupt): %s",
+          s->label, (unsigned long long)s->pos + 1,
+          otf2_message[0] ? otf2_message : fallback);
+  s->failed = 1;
+}
+
 static void replay_location(loc_state *s, OTF2_Reader *reader,
                             OTF2_EvtReaderCallbacks *cb) {
   az_analysis *a = s->a;
   const az_location *loc = &a->defs.locs[s->loc];
+  otf2_message[0] = 0;
   OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(reader, loc->id);
   if (!er) {
-    az_fail(&a->diag, "%s: no event reader: %s", s->label, otf2_message);
-    s->failed = 1;
+    unreadable(s, "no event reader");
     return;
   }
   OTF2_EvtReader_ApplyClockOffsets(er, true);
   OTF2_Reader_RegisterEvtCallbacks(reader, er, cb, s);
   uint64_t n = 0;
-  otf2_message[0] = 0;
   OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, er, &n);
-  if (rc != OTF2_SUCCESS && !s->failed) {
-    az_fail(&a->diag,
-            "%s: event %llu: cannot read the event file (missing or "
-            "truncated?): %s",
-            s->label, (unsigned long long)s->pos + 1,
-            otf2_message[0] ? otf2_message : OTF2_Error_GetDescription(rc));
-    s->failed = 1;
-  }
+  if (rc != OTF2_SUCCESS && !s->failed)
+    unreadable(s, OTF2_Error_GetDescription(rc));
   OTF2_Reader_CloseEvtReader(reader, er);
   if (s->depth)
     az_warn(&a->diag, AZ_W_NESTING,

@@ -40,7 +40,7 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
     double v = pomp_report_metric_total(r, m, 0);
     if (v > 0) list[n++] = (ranked){m, v};
   }
-  qsort(list, (size_t)n, sizeof *list, cmp_ranked);
+  az_sort(list, (size_t)n, sizeof *list, cmp_ranked);
   fprintf(out, "total time %.6g s over %d locations\n", total,
           pomp_report_num_locations(r));
   fprintf(out, "  %-26s %12s %7s  %s\n", "property", "seconds", "% time",

@@ -1,0 +1,175 @@
+/* OpenMP properties: fork/join management, implicit and explicit barrier
+   waits per team instance, critical and lock-API contention from the
+   acquisition order, idle threads outside parallel regions, limited
+   parallelism of smaller teams.  Times in ns. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "az_test.h"
+
+#define REGIONS                                                         \
+  "region main compiler function main\n"                                \
+  "region par openmp parallel !$omp parallel @a.c:10\n"                 \
+  "region par2 openmp parallel !$omp parallel @a.c:30\n"                \
+  "region ibar openmp implicit_barrier !$omp implicit barrier @a.c:20\n" \
+  "region bar openmp barrier !$omp barrier @a.c:15\n"                   \
+  "region crit openmp critical !$omp critical (x) @a.c:16\n"            \
+  "region critsb openmp critical_sblock !$omp critical sblock (x) @a.c:16\n" \
+  "region setlock openmp function omp_set_lock\n"                       \
+  "region unsetlock openmp function omp_unset_lock\n"                   \
+  "team 5\nteam 6\n"
+
+#define PAR "main;!$omp parallel @a.c:10"
+#define IBAR PAR ";!$omp implicit barrier @a.c:20"
+
+static const char *const fork_join_trace =
+    "process 0 threads 3\n" REGIONS
+    "loc 0.0\n0 enter main\n100 fork 3\n105 teambegin 5\n110 enter par\n"
+    "300 enter ibar\n400 leave\n410 leave\n415 teamend 5\n420 join\n"
+    "1000 leave\n"
+    "loc 0.1\n112 teambegin 5\n115 enter par\n390 enter ibar\n400 leave\n"
+    "405 leave\n406 teamend 5\n"
+    "loc 0.2\n118 teambegin 5\n120 enter par\n350 enter ibar\n401 leave\n"
+    "402 leave\n403 teamend 5\n";
+
+static void fork_join_management(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, fork_join_trace);
+  assert_int_equal(run.status, 0);
+  /* master: (110 - 100) + (420 - 410); workers from the master's fork to
+     their enter and from their leave to the master's join */
+  assert_true(az_run_value(&run, "omp_management", PAR, 0) == 20e-9);
+  assert_true(az_run_value(&run, "omp_management", PAR, 1) == 30e-9);
+  assert_true(az_run_value(&run, "omp_management", PAR, 2) == 38e-9);
+  assert_true(az_run_value(&run, "comp", PAR, 0) == 200e-9);
+  assert_true(az_run_value(&run, "comp", PAR, 1) == 280e-9);
+  assert_true(az_run_value(&run, "comp", PAR, 2) == 231e-9);
+  /* the fork/join span leaves main's own time */
+  assert_true(az_run_value(&run, "comp", "main", 0) == 680e-9);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  az_run_free(&run);
+}
+
+static void implicit_barrier_waits(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, fork_join_trace);
+  /* latest arrival 390 */
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 0) == 90e-9);
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 1) == 0);
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 2) == 40e-9);
+  assert_true(az_run_value(&run, "omp_barrier", IBAR, 2) == 11e-9);
+  assert_true(az_run_total(&run, "omp_ebarrier_wait") == 0);
+  az_run_free(&run);
+}
+
+static void idle_threads_on_the_masters_path(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, fork_join_trace);
+  assert_true(az_run_value(&run, "omp_idle_threads", "main", 0) == 0);
+  assert_true(az_run_value(&run, "omp_idle_threads", "main", 1) == 680e-9);
+  assert_true(az_run_value(&run, "omp_idle_threads", "main", 2) == 680e-9);
+  /* time = wall x locations: 3 x 1000 ns */
+  int32_t time = pomp_report_find_metric(run.report, "time");
+  assert_float_equal(pomp_report_metric_total(run.report, time, 1), 3000e-9,
+                     1e-18);
+  double per_loc[3];
+  pomp_report_selection all = {time, 1, -1, 1};
+  assert_int_equal(pomp_report_location_values(run.report, &all, per_loc, NULL),
+                   POMP_REPORT_OK);
+  for (int l = 0; l < 3; l++) assert_float_equal(per_loc[l], 1000e-9, 1e-18);
+  az_run_free(&run);
+}
+
+static void explicit_barrier_and_critical(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n" REGIONS
+              "loc 0.0\n0 enter main\n10 fork 2\n10 teambegin 5\n10 enter par\n"
+              "20 enter crit\n21 acquire 1 1\n21 enter critsb\n60 leave\n"
+              "60 release 1 1\n61 leave\n100 enter bar\n200 leave\n"
+              "300 leave\n300 teamend 5\n300 join\n1000 leave\n"
+              "loc 0.1\n10 teambegin 5\n10 enter par\n30 enter crit\n"
+              "61 acquire 1 2\n62 enter critsb\n70 leave\n70 release 1 2\n"
+              "71 leave\n190 enter bar\n200 leave\n300 leave\n300 teamend 5\n");
+  const char *crit = PAR ";!$omp critical (x) @a.c:16";
+  const char *bar = PAR ";!$omp barrier @a.c:15";
+  /* acquisition 2 waited from its enter (30) for release 1 (60) */
+  assert_true(az_run_value(&run, "omp_critical_contention", crit, 1) == 30e-9);
+  assert_true(az_run_value(&run, "omp_critical_contention", crit, 0) == 0);
+  assert_true(az_run_value(&run, "omp_synchronization", crit, 1) == 3e-9);
+  assert_true(az_run_value(&run, "omp_ebarrier_wait", bar, 0) == 90e-9);
+  assert_true(az_run_value(&run, "omp_ebarrier_wait", bar, 1) == 0);
+  assert_true(az_run_total(&run, "omp_ibarrier_wait") == 0);
+  az_run_free(&run);
+}
+
+static void lock_api_contention(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n" REGIONS
+              "loc 0.0\n0 enter main\n10 fork 2\n10 teambegin 5\n10 enter par\n"
+              "20 enter setlock\n21 acquire 7 1\n22 leave\n"
+              "50 enter unsetlock\n51 release 7 1\n52 leave\n"
+              "300 leave\n300 teamend 5\n300 join\n1000 leave\n"
+              "loc 0.1\n10 teambegin 5\n10 enter par\n"
+              "30 enter setlock\n52 acquire 7 2\n53 leave\n"
+              "60 enter unsetlock\n61 release 7 2\n62 leave\n"
+              "300 leave\n300 teamend 5\n");
+  assert_true(az_run_value(&run, "omp_lock_contention", PAR ";omp_set_lock", 1) ==
+              21e-9);
+  assert_true(az_run_total(&run, "omp_lock_contention") == 21e-9);
+  assert_true(az_run_total(&run, "omp_critical_contention") == 0);
+  az_run_free(&run);
+}
+
+static void limited_parallelism_of_a_smaller_team(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 3\n" REGIONS
+              "loc 0.0\n0 enter main\n100 fork 3\n100 teambegin 5\n100 enter par\n"
+              "200 leave\n200 teamend 5\n200 join\n"
+              "300 fork 2\n300 teambegin 6\n300 enter par2\n500 leave\n"
+              "500 teamend 6\n500 join\n1000 leave\n"
+              "loc 0.1\n100 teambegin 5\n100 enter par\n200 leave\n200 teamend 5\n"
+              "300 teambegin 6\n300 enter par2\n500 leave\n500 teamend 6\n"
+              "loc 0.2\n100 teambegin 5\n100 enter par\n200 leave\n200 teamend 5\n");
+  const char *par2 = "main;!$omp parallel @a.c:30";
+  assert_true(az_run_value(&run, "omp_limited_parallelism", par2, 2) == 200e-9);
+  assert_true(az_run_value(&run, "omp_limited_parallelism", par2, 1) == 0);
+  assert_true(az_run_value(&run, "omp_idle_threads", "main", 2) == 700e-9);
+  assert_true(az_run_value(&run, "omp_idle_threads", "main", 1) == 700e-9);
+  assert_true(az_run_total(&run, "omp_limited_parallelism") == 200e-9);
+  az_run_free(&run);
+}
+
+static void team_without_fork_is_reported(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n" REGIONS
+              "loc 0.0\n0 enter main\n1000 leave\n"
+              "loc 0.1\n100 teambegin 5\n100 enter par\n200 leave\n200 teamend 5\n");
+  assert_int_equal(run.status, 0);
+  assert_int_equal(run.a.diag.count[AZ_W_TEAM], 1);
+  /* the orphaned region still counts, at its own root */
+  assert_true(az_run_value(&run, "comp", "!$omp parallel @a.c:10", 1) == 100e-9);
+  az_run_free(&run);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(fork_join_management),
+      cmocka_unit_test(implicit_barrier_waits),
+      cmocka_unit_test(idle_threads_on_the_masters_path),
+      cmocka_unit_test(explicit_barrier_and_critical),
+      cmocka_unit_test(lock_api_contention),
+      cmocka_unit_test(limited_parallelism_of_a_smaller_team),
+      cmocka_unit_test(team_without_fork_is_reported),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
