@@ -1,7 +1,9 @@
 /* batch.c -- see batch.h. */
 #include "batch.h"
 
-void tui_run_batch(tui_app *a, const tui_event *events, size_t n, int w, int h, FILE *out) {
+#include "pomp_util.h"
+
+int tui_run_batch(tui_app *a, const tui_event *events, size_t n, int w, int h, FILE *out) {
   tui_app_resize(a, w, h);
   for (size_t i = 0; i < n && !a->quit; i++) {
     if (events[i].type == TUI_EV_DUMP) {
@@ -14,4 +16,7 @@ void tui_run_batch(tui_app *a, const tui_event *events, size_t n, int w, int h, 
   }
   tui_app_render(a);
   tui_vs_print(&a->vs, out);
+  if (a->model.errors == 0) return POMP_EXIT_OK;
+  pu_error("%s", a->model.first_error);
+  return POMP_EXIT_FAILURE;
 }

@@ -7,7 +7,9 @@
 #include "app.h"
 
 /* Replays events at size w x h; prints the screen at each <dump> and at the
-   end (screens separated by a form-feed line).  Stops early on quit. */
-void tui_run_batch(tui_app *a, const tui_event *events, size_t n, int w, int h, FILE *out);
+   end (screens separated by a form-feed line).  Stops early on quit.
+   Returns an exit code: failure when a value could not be read (a corrupt
+   row), after saying so on stderr, so scripts notice. */
+int tui_run_batch(tui_app *a, const tui_event *events, size_t n, int w, int h, FILE *out);
 
 #endif

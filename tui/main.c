@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
   tui_app app;
   tui_app_init(&app, r, path, &opt);
   int rc = POMP_EXIT_OK;
-  if (batch) tui_run_batch(&app, events, nevents, w, h, stdout);
+  if (batch) rc = tui_run_batch(&app, events, nevents, w, h, stdout);
   else rc = tui_run_terminal(&app, mono);
   tui_app_free(&app);
   free(events);

@@ -66,6 +66,7 @@ int tui_model_weigh_locations(tui_model *m, const pomp_report_selection *s) {
       /* A corrupt row: show what could be read and say why on the status
          line; never stop browsing. */
       snprintf(m->error, sizeof m->error, "%s", err.message);
+      if (m->errors++ == 0) snprintf(m->first_error, sizeof m->first_error, "%s", err.message);
     }
   }
   /* Only threads (locations) own values; inner system nodes have none. */

@@ -25,6 +25,8 @@ typedef struct {
   pomp_report_selection loc_sel;
   double *per_location;
   char error[512]; /* last weighting error (corrupt row), "" if none */
+  int errors;       /* weightings that failed so far */
+  char first_error[512];
 } tui_model;
 
 /* Takes ownership of the report. */

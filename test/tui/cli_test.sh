@@ -1,0 +1,103 @@
+#!/bin/sh
+# cli_test.sh POMP_TUI WRITE_FIXTURE WORKDIR -- the pomp-tui command line:
+# options, exit codes, messages for bad input (before any terminal use),
+# experiment directories, and batch output of the real program.
+set -u
+tui=$1 fixture=$2 work=$3
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+failures=0
+
+# expect CODE "STDERR" CMD...: runs CMD, checks the exit code and that
+# stderr equals the given text exactly.
+expect() {
+  want_rc=$1 want_err=$2
+  shift 2
+  "$@" >out.txt 2>err.txt
+  rc=$?
+  got_err=$(cat err.txt)
+  if [ "$rc" != "$want_rc" ] || [ "$got_err" != "$want_err" ]; then
+    echo "FAIL: $*"
+    echo "  exit $rc (want $want_rc), stderr: $got_err"
+    echo "  want stderr: $want_err"
+    failures=$((failures + 1))
+  fi
+}
+
+# expect_re CODE REGEX CMD...: the same, stderr matched by an extended
+# regular expression (messages worded by the report library).
+expect_re() {
+  want_rc=$1 want_re=$2
+  shift 2
+  "$@" >out.txt 2>err.txt
+  rc=$?
+  if [ "$rc" != "$want_rc" ] || ! grep -Eq "$want_re" err.txt || [ "$(wc -l <err.txt)" != 1 ]; then
+    echo "FAIL: $*"
+    echo "  exit $rc (want $want_rc), stderr: $(cat err.txt)"
+    echo "  want stderr matching: $want_re"
+    failures=$((failures + 1))
+  fi
+}
+
+"$fixture" small small.pomp || exit 1
+
+expect 0 "" "$tui" --help
+grep -q "^Usage: pomp-tui \[OPTION\]... EXPERIMENT_DIR|REPORT" out.txt || { echo "FAIL: --help text"; failures=$((failures + 1)); }
+expect 0 "" "$tui" --version
+[ "$(cat out.txt)" = "pomp-tui (pomp) 0.1.0" ] || { echo "FAIL: --version text"; failures=$((failures + 1)); }
+
+expect 2 "pomp-tui: missing EXPERIMENT_DIR or REPORT operand
+Try 'pomp-tui --help'." "$tui" --batch
+expect 2 "pomp-tui: unknown option '--frobnicate'
+Try 'pomp-tui --help'." "$tui" --frobnicate small.pomp
+expect 2 "pomp-tui: --size: expected WxH, got '80by24'
+Try 'pomp-tui --help'." "$tui" --batch --size 80by24 small.pomp
+expect 2 "pomp-tui: --keys: offset 1: unknown key token starting '<Nope>'
+Try 'pomp-tui --help'." "$tui" --batch --keys "j<Nope>" small.pomp
+expect 2 "pomp-tui: --keys needs --batch
+Try 'pomp-tui --help'." "$tui" --keys j small.pomp
+expect 2 "pomp-tui: one report only (extra 'b.pomp')
+Try 'pomp-tui --help'." "$tui" --batch small.pomp b.pomp
+
+# Bad input: a message naming the file (and the offset), exit 1, and
+# nothing on stdout (the terminal is never touched).
+expect 1 "pomp-tui: missing.pomp: No such file or directory" "$tui" --batch missing.pomp
+head -c 300 small.pomp >truncated.pomp
+expect_re 1 "^pomp-tui: truncated.pomp: offset [0-9]+: .*truncated" \
+  "$tui" --batch truncated.pomp
+[ -s out.txt ] && { echo "FAIL: stdout written for a bad report"; failures=$((failures + 1)); }
+cp small.pomp newer.pomp
+printf '\002' | dd of=newer.pomp bs=1 seek=8 conv=notrunc 2>/dev/null
+expect_re 1 "^pomp-tui: newer.pomp: offset 8: .*version 2.0 is newer" \
+  "$tui" --batch newer.pomp
+: >empty.pomp
+expect_re 1 "^pomp-tui: empty.pomp: offset 0: not a pomp report" \
+  "$tui" --batch empty.pomp
+expect 1 "pomp-tui: not a terminal; use --batch for scripted output" "$tui" small.pomp </dev/null
+
+# A damaged value row: browsing goes on, the status line names the row,
+# and batch mode exits 1 so that scripts notice.
+# The values section starts at the header's 64-bit field at byte 32
+# (docs/FORMAT.md); its first row gets four bad bytes.
+values=$(od -An -t u8 -j 32 -N 8 small.pomp | tr -d ' ')
+cp small.pomp badrow.pomp
+printf '\377\377\377\377' | dd of=badrow.pomp bs=1 seek=$((values + 4)) conv=notrunc 2>/dev/null
+expect_re 1 "^pomp-tui: badrow.pomp: offset $values: row" \
+  "$tui" --batch --size 120x8 badrow.pomp
+tail -n 1 out.txt | grep -q "^badrow.pomp: offset $values: row" ||
+  { echo "FAIL: corrupt row not on the status line"; failures=$((failures + 1)); }
+
+# An experiment directory opens its report.pomp.
+mkdir -p pomp_app_2x2 && cp small.pomp pomp_app_2x2/report.pomp
+expect 0 "" "$tui" --batch --size 100x8 --keys "<Tab>x" pomp_app_2x2
+tail -n 1 out.txt | grep -q "^main;solve;MPI_Recv  incl 10.00 \[% of Time\]$" ||
+  { echo "FAIL: experiment directory"; cat out.txt; failures=$((failures + 1)); }
+expect 1 "pomp-tui: empty_dir/report.pomp: No such file or directory" sh -c "mkdir -p empty_dir && '$tui' --batch empty_dir"
+
+# <dump> prints intermediate screens, separated by a form feed line; q stops.
+expect 0 "" "$tui" --batch --size 60x7 --keys "<dump>q<Down>" small.pomp
+[ "$(grep -c "$(printf '\f')" out.txt)" = 1 ] || { echo "FAIL: dump separator"; failures=$((failures + 1)); }
+[ "$(tail -n 1 out.txt)" = "Time (time)  incl 100.00 [% of root]" ] ||
+  { echo "FAIL: keys after q were replayed"; failures=$((failures + 1)); }
+
+[ $failures = 0 ] && echo "all pomp-tui command line checks passed"
+exit $failures

@@ -1,0 +1,236 @@
+/*
+ * test_units.c -- the pieces under the screens: value formatting, the
+ * colour spectrum, key scripts, the virtual screen, the weighting model,
+ * and the attributes the text goldens cannot show (selection, cursor,
+ * weight colours, quiet zeros).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "fixture.h"
+#include "format.h"
+
+static void percent_format(void **state) {
+  (void)state;
+  char b[32];
+  tui_format_percent(b, sizeof b, 8, 82);
+  assert_string_equal(b, "9.76");
+  tui_format_percent(b, sizeof b, -8, 82);
+  assert_string_equal(b, "-9.76");
+  tui_format_percent(b, sizeof b, 0, 0);
+  assert_string_equal(b, "0.00");
+  tui_format_percent(b, sizeof b, 1, 0);
+  assert_string_equal(b, "-");
+  tui_format_percent(b, sizeof b, NAN, 10);
+  assert_string_equal(b, "-");
+}
+
+static void absolute_format(void **state) {
+  (void)state;
+  static const struct { double v; pomp_unit u; const char *want; } cases[] = {
+      {1.234, POMP_UNIT_SEC, "1.23 s"},     {0.0456, POMP_UNIT_SEC, "45.6 ms"},
+      {789e-6, POMP_UNIT_SEC, "789 µs"},    {3e-9, POMP_UNIT_SEC, "3.00 ns"},
+      {1234, POMP_UNIT_SEC, "1234 s"},      {0, POMP_UNIT_SEC, "0"},
+      {52, POMP_UNIT_OCC, "52"},            {3400, POMP_UNIT_OCC, "3.40 k"},
+      {12288, POMP_UNIT_BYTES, "12.0 KiB"}, {512, POMP_UNIT_BYTES, "512 B"},
+      {-2.5, POMP_UNIT_SEC, "-2.50 s"},     {2e12, POMP_UNIT_SEC, "2.0e+12"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char b[32];
+    tui_format_absolute(b, sizeof b, cases[i].v, cases[i].u);
+    assert_string_equal(b, cases[i].want);
+  }
+}
+
+static void spectrum_levels(void **state) {
+  (void)state;
+  assert_int_equal(tui_level(0), 0);
+  assert_int_equal(tui_level(NAN), 0);
+  assert_int_equal(tui_level(1e-9), 1); /* tiny but not zero: visible */
+  assert_int_equal(tui_level(0.5), 12);
+  assert_int_equal(tui_level(1), TUI_LEVELS);
+  assert_int_equal(tui_level(7), TUI_LEVELS);
+  assert_int_equal(tui_level(-0.5), -12);
+  assert_int_equal(tui_level_height(0), 0);
+  assert_int_equal(tui_level_height(1), 1);
+  assert_int_equal(tui_level_height(12), 4);
+  assert_int_equal(tui_level_height(-24), 8);
+  /* Eight colours: blue, cyan, green, yellow, red along the scale. */
+  assert_int_equal(tui_level_color(2, 0, TUI_COLOR_8), 4);
+  assert_int_equal(tui_level_color(7, 0, TUI_COLOR_8), 6);
+  assert_int_equal(tui_level_color(12, 0, TUI_COLOR_8), 2);
+  assert_int_equal(tui_level_color(18, 0, TUI_COLOR_8), 3);
+  assert_int_equal(tui_level_color(24, 0, TUI_COLOR_8), 1);
+  assert_int_equal(tui_level_color(-24, 1, TUI_COLOR_8), 4);
+  assert_int_equal(tui_level_color(24, 1, TUI_COLOR_8), 1);
+  /* 256 colours: viridis ends (violet 60 .. yellow 227), red 196 and blue
+     27 ends of the diverging scale. */
+  assert_int_equal(tui_level_color(1, 0, TUI_COLOR_256), 60);
+  assert_int_equal(tui_level_color(24, 0, TUI_COLOR_256), 227);
+  assert_int_equal(tui_level_color(24, 1, TUI_COLOR_256), 196);
+  assert_int_equal(tui_level_color(-24, 1, TUI_COLOR_256), 27);
+}
+
+static void key_scripts(void **state) {
+  (void)state;
+  tui_event *ev;
+  size_t n;
+  char err[128];
+  assert_int_equal(tui_parse_keys("j<Down><S-Tab><lt><resize 80x24><click 3,4><dump>\n", &ev,
+                                  &n, err, sizeof err), 0);
+  assert_int_equal(n, 8);
+  assert_int_equal(ev[0].key, 'j');
+  assert_int_equal(ev[1].key, TUI_KEY_DOWN);
+  assert_int_equal(ev[2].key, TUI_KEY_BTAB);
+  assert_int_equal(ev[3].key, '<');
+  assert_int_equal(ev[4].type, TUI_EV_RESIZE);
+  assert_int_equal(ev[4].x, 80);
+  assert_int_equal(ev[4].y, 24);
+  assert_int_equal(ev[5].type, TUI_EV_CLICK);
+  assert_int_equal(ev[5].x, 3);
+  assert_int_equal(ev[5].y, 4);
+  assert_int_equal(ev[6].type, TUI_EV_DUMP);
+  assert_int_equal(ev[7].key, TUI_KEY_ENTER);
+  free(ev);
+  assert_int_equal(tui_parse_keys("jj<Bogus>", &ev, &n, err, sizeof err), -1);
+  assert_string_equal(err, "offset 2: unknown key token starting '<Bogus>'");
+  assert_null(ev);
+  assert_int_equal(tui_parse_keys("<resize 80>", &ev, &n, err, sizeof err), -1);
+  assert_int_equal(tui_parse_keys("<Down", &ev, &n, err, sizeof err), -1);
+  char buf[8];
+  assert_string_equal(tui_key_name(TUI_KEY_PGDN, buf, sizeof buf), "PgDn");
+  assert_string_equal(tui_key_name(' ', buf, sizeof buf), "Space");
+  assert_string_equal(tui_key_name(3, buf, sizeof buf), "C-c");
+}
+
+static void vscreen_text(void **state) {
+  (void)state;
+  tui_vscreen vs = {0};
+  tui_vs_resize(&vs, 10, 2);
+  tui_style st = {0, 0, 0, 0};
+  assert_int_equal(tui_vs_put_clipped(&vs, 0, 0, 6, "MPI_Allreduce", st, "…"), 6);
+  assert_int_equal(tui_vs_put(&vs, 0, 1, 10, "a\x01\xff漢z", st), 6);
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  tui_vs_print(&vs, mem);
+  fclose(mem);
+  assert_string_equal(out, "MPI_A…\na??漢z\n");
+  assert_int_equal(tui_text_width("漢字ab"), 6);
+  free(out);
+  tui_vs_free(&vs);
+}
+
+static tui_app *small_app(int w, int h) {
+  tui_app *a = malloc(sizeof *a);
+  tui_options o;
+  tui_options_default(&o);
+  tui_app_init(a, tui_fixture("small"), "small.pomp", &o);
+  tui_app_resize(a, w, h);
+  return a;
+}
+
+static void run_keys(tui_app *a, const char *keys) {
+  tui_event *ev;
+  size_t n;
+  char err[128];
+  assert_int_equal(tui_parse_keys(keys, &ev, &n, err, sizeof err), 0);
+  for (size_t i = 0; i < n; i++) tui_app_event(a, &ev[i]);
+  free(ev);
+  tui_app_render(a);
+}
+
+static void free_app(tui_app *a) {
+  tui_app_free(a);
+  free(a);
+}
+
+/* Values of the call tree for Late Sender: 8 s, all at main;solve;MPI_Recv. */
+static void weighting_values(void **state) {
+  (void)state;
+  tui_app *a = small_app(160, 14);
+  run_keys(a, "E<Down><Down><Down><Down>");
+  const tui_tree *ct = &a->model.tree[TUI_PANE_CALL];
+  static const double incl[] = {8, 0, 8, 8, 0}, excl[] = {0, 0, 0, 8, 0};
+  for (int i = 0; i < 5; i++) {
+    assert_true(ct->incl[i] == incl[i]);
+    assert_true(ct->excl[i] == excl[i]);
+  }
+  /* Selecting MPI (expanded: exclusive) re-weights by MPI's own 8 s. */
+  run_keys(a, "<Up>");
+  assert_int_equal(a->model.call_metric, 3);
+  assert_int_equal(a->model.call_metric_incl, 0);
+  assert_true(ct->incl[0] == 8 && ct->incl[4] == 6);
+  free_app(a);
+}
+
+/* What the text screens cannot show: the selection bar, the hardware
+   cursor, weight levels and quiet zeros. */
+static void attributes(void **state) {
+  (void)state;
+  tui_app *a = small_app(160, 14);
+  run_keys(a, "E<Down><Down><Tab>");
+  tui_vscreen *vs = &a->vs;
+  /* Focused pane (calls): row 0 reversed across the pane, cursor on it. */
+  int cx = a->pane_x[TUI_PANE_CALL];
+  assert_int_equal(vs->cursor_y, 2);
+  assert_int_equal(vs->cursor_x, cx);
+  for (int x = cx; x < cx + a->pane_w[TUI_PANE_CALL]; x++)
+    assert_true(tui_vs_at(vs, x, 2)->st.attr & TUI_A_REVERSE);
+  /* Property pane: Computation (row 2) underlined, not reversed. */
+  assert_true(tui_vs_at(vs, 5, 4)->st.attr & TUI_A_UNDERLINE);
+  assert_false(tui_vs_at(vs, 5, 4)->st.attr & TUI_A_REVERSE);
+  /* Computation's icon (after "│├─ ") is level 14 of 24 (58 %). */
+  assert_int_equal(tui_vs_at(vs, 4, 4)->st.level, 14);
+  /* Time expanded: exclusive 0 -> no icon, dim value. */
+  assert_int_equal(tui_vs_at(vs, 2, 2)->st.level, 0);
+  assert_true(tui_vs_at(vs, 10, 2)->st.attr & TUI_A_DIM);
+  free_app(a);
+}
+
+static void search_marks_matches(void **state) {
+  (void)state;
+  tui_app *a = small_app(160, 14);
+  run_keys(a, "/^MPI<Enter>");
+  /* Hits: property MPI, Late Sender (its name is mpi_latesender), calls
+     MPI_Recv and MPI_Send; the first is MPI. */
+  assert_int_equal(a->search.nhits, 4);
+  assert_int_equal(a->focus, TUI_PANE_METRIC);
+  assert_int_equal(tui_pane_selected_node(&a->pane[0]), 3);
+  assert_int_equal(tui_vs_at(&a->vs, 14, 5)->st.color, TUI_C_MATCH); /* "│└▾ ▁    8.00 MPI" */
+  assert_int_equal(tui_vs_at(&a->vs, 14, 4)->st.color, TUI_C_DEFAULT);
+  run_keys(a, "nn");
+  assert_int_equal(a->focus, TUI_PANE_CALL);
+  assert_int_equal(tui_pane_selected_node(&a->pane[1]), 3);
+  run_keys(a, "N<Esc>/<Enter>");
+  assert_int_equal(a->search.nhits, 0);
+  free_app(a);
+}
+
+static void quit_key(void **state) {
+  (void)state;
+  tui_app *a = small_app(80, 24);
+  run_keys(a, "?q");
+  assert_false(a->quit); /* q closes the help first */
+  run_keys(a, "q");
+  assert_true(a->quit);
+  free_app(a);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(percent_format),   cmocka_unit_test(absolute_format),
+      cmocka_unit_test(spectrum_levels),  cmocka_unit_test(key_scripts),
+      cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
+      cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
+      cmocka_unit_test(quit_key),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

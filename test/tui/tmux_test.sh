@@ -1,0 +1,81 @@
+#!/bin/sh
+# tmux_test.sh POMP_TUI WRITE_FIXTURE WORKDIR -- pomp-tui in a real terminal
+# (tmux): the screen a user sees equals the batch screen for the same keys
+# and size, also after a resize; 256 colours reach the terminal, NO_COLOR
+# removes them; q exits with status 0.  Polls the pane until the expected
+# text appears (no fixed sleeps); gives up after 20 s.
+set -u
+tui=$1 fixture=$2 work=$3
+command -v tmux >/dev/null || { echo "tmux not found: skipped"; exit 77; }
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+"$fixture" small small.pomp || exit 1
+# One private tmux server per session (a fresh socket each time: a server
+# being killed must not race with the next one).
+runs=0
+sock="pomp-tui-test-$$-0"
+t() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 't kill-server 2>/dev/null' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# wait_for TEXT: polls until the pane shows TEXT.
+wait_for() {
+  i=0
+  while [ $i -lt 400 ]; do
+    if t capture-pane -p -t s 2>/dev/null | grep -qF -- "$1"; then return 0; fi
+    i=$((i + 1))
+    sleep 0.05
+  done
+  fail "timed out waiting for '$1'"
+  t capture-pane -p -t s
+  return 1
+}
+
+# same_as_batch KEYS W H: the pane equals pomp-tui --batch for KEYS.
+same_as_batch() {
+  t capture-pane -p -t s >pane.txt
+  LANG=C.UTF-8 "$tui" --batch --size "$2x$3" --keys "$1" small.pomp >batch.txt
+  # tmux drops trailing blank lines of the pane only when they are empty;
+  # compare line by line with trailing blanks removed on both sides.
+  sed 's/ *$//' pane.txt >pane.trim && sed 's/ *$//' batch.txt >batch.trim
+  if ! cmp -s pane.trim batch.trim; then
+    fail "terminal differs from batch for keys '$1' at $2x$3"
+    diff pane.trim batch.trim | head -20
+  fi
+}
+
+start() { # start ENV...: pomp-tui in a fresh 120x30 session
+  t kill-server 2>/dev/null
+  runs=$((runs + 1))
+  sock="pomp-tui-test-$$-$runs"
+  t new-session -d -s s -x 120 -y 30 \
+    "env TERM=tmux-256color LANG=C.UTF-8 $* '$tui' --no-mouse small.pomp; echo EXIT=\$?; read x"
+  wait_for "Properties [% of root]"
+}
+
+start
+t send-keys -t s E Tab E Tab E
+wait_for "cluster  excl - [% of Time]" && same_as_batch "E<Tab>E<Tab>E" 120 30
+# 256 colours: Computation's icon (58 %, level 14) and the legend's top step.
+t capture-pane -p -e -t s >colour.txt
+grep -q "38;5;227m█" colour.txt || fail "no 256-colour gradient in the pane"
+
+# Resize to a narrow terminal: one pane with tabs, the focus kept.
+t resize-window -t s -x 70 -y 20
+wait_for "[3 Locations]" && same_as_batch "E<Tab>E<Tab>E<resize 70x20>" 70 20
+t resize-window -t s -x 120 -y 30
+wait_for "Properties [% of root]" && same_as_batch "E<Tab>E<Tab>E" 120 30
+
+t send-keys -t s q
+wait_for "EXIT=0"
+
+# NO_COLOR: no colour sequences at all, the weight glyphs stay.
+start NO_COLOR=1
+t capture-pane -p -e -t s >mono.txt
+grep -q "38;5;" mono.txt && fail "colours despite NO_COLOR"
+grep -q "█  100.00 Time" mono.txt || fail "weight glyph missing in monochrome"
+t send-keys -t s q
+wait_for "EXIT=0"
+
+[ $failures = 0 ] && echo "all tmux checks passed"
+exit $failures
