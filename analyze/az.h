@@ -194,13 +194,12 @@ void az_cells_finish(az_cells *c, const az_calltree *t, const az_defs *d);
 typedef struct {           /* one end of a point-to-point message */
   uint32_t comm, src, dst, tag; /* src/dst: world ranks */
   uint32_t loc;
-  int32_t cnode_post;      /* call path of the posting call (bytes) */
   int32_t cnode_done;      /* call path of the completing call */
   az_time e_post;          /* enter of the Send/Isend/Recv/Irecv call */
   az_time e_done, x_done;  /* enter/leave of the completing call */
   uint64_t call_done;      /* id of the completing call on loc */
-  uint64_t pos;            /* event position of the record */
-  uint64_t seq;            /* posting order on loc */
+  uint64_t pos;            /* event position of the posting record (the
+                              MpiIrecvRequest of an Irecv): posting order */
   uint8_t state;           /* AZ_MSG_* */
   uint8_t by_test;         /* completed by MPI_Test*: no wait state there */
 } az_msg;

@@ -7,6 +7,7 @@
  *   Late Receiver     at the sender's completing call.
  * Formulas and edge cases: docs/PROPERTIES.md. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "az.h"
 #include "pomp_util.h"
@@ -31,7 +32,7 @@ static int cmp_match(const void *pa, const void *pb) {
   if (c) return c;
   if (a->e_post != b->e_post) return a->e_post < b->e_post ? -1 : 1;
   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-  return (a->seq > b->seq) - (a->seq < b->seq);
+  return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
 /* Completion order: location, completing call, event position. */
@@ -110,21 +111,42 @@ static int cmp_call_key(const void *pa, const void *pb) {
   return (a->call > b->call) - (a->call < b->call);
 }
 
-/* Earlier-sent message m received now: buffered LS instances that waited
+/* The Late Sender instances a receiving location remembers, and the
+   latest send among them (most messages arrive in order: one comparison). */
+typedef struct {
+  ls_instance buf[AZ_WO_WINDOW];
+  size_t n;
+  az_time latest_send;
+} wo_window;
+
+/* Earlier-sent message m received now: remembered LS instances that waited
    for later-sent messages were received in the wrong order. */
-static void reclassify(az_cells *cells, ls_instance *buf, size_t *n,
-                       az_time m_send) {
+static void reclassify(az_cells *cells, wo_window *w, az_time m_send) {
+  if (w->latest_send <= m_send) return;
   size_t k = 0;
-  for (size_t i = 0; i < *n; i++) {
-    if (buf[i].send_enter > m_send) {
-      int64_t *v = az_cell(cells, buf[i].cnode);
-      v[AZ_MPI_LATESENDER] -= buf[i].idle;
-      v[AZ_MPI_LATESENDER_WO] += buf[i].idle;
-    } else {
-      buf[k++] = buf[i];
+  w->latest_send = 0;
+  for (size_t i = 0; i < w->n; i++) {
+    if (w->buf[i].send_enter > m_send) {
+      int64_t *v = az_cell(cells, w->buf[i].cnode);
+      v[AZ_MPI_LATESENDER] -= w->buf[i].idle;
+      v[AZ_MPI_LATESENDER_WO] += w->buf[i].idle;
+      continue;
     }
+    if (w->buf[i].send_enter > w->latest_send)
+      w->latest_send = w->buf[i].send_enter;
+    w->buf[k++] = w->buf[i];
   }
-  *n = k;
+  w->n = k;
+}
+
+static void remember(wo_window *w, ls_instance in) {
+  if (w->n == AZ_WO_WINDOW) { /* forget the oldest */
+    memmove(w->buf, w->buf + 1, (AZ_WO_WINDOW - 1) * sizeof *w->buf);
+    w->n--;
+    /* latest_send may now be an over-estimate: only costs a scan */
+  }
+  w->buf[w->n++] = in;
+  if (in.send_enter > w->latest_send) w->latest_send = in.send_enter;
 }
 
 static void check_clock(az_analysis *a, const az_msg *r, const az_msg *s) {
@@ -148,11 +170,11 @@ static call_key *late_sender(az_analysis *a, const size_t *match,
   call_key *keys = NULL;
   size_t cap = 0;
   *nkeys = 0;
-  ls_instance buf[AZ_WO_WINDOW];
-  size_t nbuf = 0;
+  wo_window win = {.n = 0, .latest_send = 0};
   for (size_t i = 0, j; i < n; i = j) {
     const az_msg *first = &mp->recvs[r[i]];
-    if (i == 0 || mp->recvs[r[i - 1]].loc != first->loc) nbuf = 0;
+    if (i == 0 || mp->recvs[r[i - 1]].loc != first->loc)
+      win.n = 0, win.latest_send = 0;
     az_cells *cells = &a->cells[first->loc];
     ls_instance worst = {0, 0, first->cnode_done};
     for (j = i; j < n && mp->recvs[r[j]].loc == first->loc &&
@@ -162,7 +184,7 @@ static call_key *late_sender(az_analysis *a, const size_t *match,
       if (match[r[j]] == SIZE_MAX) continue;
       const az_msg *s = &mp->sends[match[r[j]]];
       check_clock(a, m, s);
-      reclassify(cells, buf, &nbuf, s->e_post);
+      reclassify(cells, &win, s->e_post);
       if (m->by_test) continue;
       az_time until = s->e_post < m->x_done ? s->e_post : m->x_done;
       int64_t idle = until > m->e_done ? (int64_t)(until - m->e_done) : 0;
@@ -170,11 +192,7 @@ static call_key *late_sender(az_analysis *a, const size_t *match,
     }
     if (worst.idle <= 0) continue;
     az_cell(cells, worst.cnode)[AZ_MPI_LATESENDER] += worst.idle;
-    if (nbuf == AZ_WO_WINDOW) { /* forget the oldest */
-      for (size_t k = 1; k < nbuf; k++) buf[k - 1] = buf[k];
-      nbuf--;
-    }
-    buf[nbuf++] = worst;
+    remember(&win, worst);
     call_key key = {first->loc, first->call_done};
     PU_PUSH(keys, *nkeys, cap, key);
   }

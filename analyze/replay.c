@@ -34,7 +34,7 @@ typedef struct {        /* an outstanding request */
   int is_send;
   size_t send;          /* send record (Isend) */
   az_time e_post;       /* Irecv: enter of the posting call */
-  uint64_t seq;
+  uint64_t pos;         /* Irecv: position of MpiIrecvRequest */
 } request;
 
 typedef struct {
@@ -50,7 +50,7 @@ typedef struct {
   uint64_t *coll_seq;   /* per Comm id: collectives of this process */
   uint8_t *joined;      /* per instance: did this location join it */
   size_t njoined;
-  uint64_t calls, post_seq, pos;
+  uint64_t calls, pos;
   az_time last;
   int parallel_depth;
   int fork_pending;
@@ -355,9 +355,9 @@ static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer,
   az_msg msg = {.comm = comm, .tag = tag, .loc = s->loc,
                 .src = is_send ? s->proc : world,
                 .dst = is_send ? world : s->proc,
-                .cnode_post = f->cnode, .cnode_done = f->cnode,
+                .cnode_done = f->cnode,
                 .e_post = f->start, .e_done = f->start, .x_done = f->start,
-                .call_done = f->call, .pos = s->pos, .seq = s->post_seq++};
+                .call_done = f->call, .pos = s->pos};
   if (is_send) {
     PU_PUSH(m->sends, m->nsends, m->capsends, msg);
     return m->nsends - 1;
@@ -461,7 +461,7 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l,
   check_time(s, t, pos);
   frame *f = enclosing(s, "MpiIrecvRequest");
   if (!f) return OTF2_CALLBACK_SUCCESS;
-  request q = {req, 0, 0, f->start, s->post_seq++};
+  request q = {req, 0, 0, f->start, pos};
   PU_PUSH(s->reqs, s->nreqs, s->capreqs, q);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -475,7 +475,7 @@ static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src,
   az_msg *msg = &s->a->mpi.recvs[i];
   if (posted) {
     msg->e_post = posted->e_post;
-    msg->seq = posted->seq;
+    msg->pos = posted->pos;
   }
   complete(s, msg, f);
   add_pending(s, PEND_RECV, i);

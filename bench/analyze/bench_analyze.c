@@ -1,0 +1,324 @@
+/*
+ * bench_analyze -- how fast pomp-analyze replays a large trace, against a
+ * bare OTF2 read loop that only decodes the same events (the floor any
+ * analyzer built on OTF2 pays), measured in the same run.
+ *
+ *   bench_analyze [EVENTS [RANKS [DIR]]]     default 8000000 events, 8 ranks
+ *
+ * The trace is a ring exchange (compute; MPI_Isend right; MPI_Recv left;
+ * MPI_Wait) with an MPI_Allreduce every 16 iterations and random compute
+ * times, so it has Late Senders, N x N waits and message matching to do.
+ * Each measurement runs in a child process: its peak RSS is its own.
+ * Prints: events, trace size, time and events/s of both, the ratio
+ * (target <= 3x), peak RSS of both and RSS / trace size.
+ */
+#define _DEFAULT_SOURCE /* wait4 */
+#include <dirent.h>
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "az.h"
+#include "pomp_util.h"
+#include "tracegen.h"
+
+enum { MAX_RANKS = 64, EVENTS_PER_ITER = 11 };
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rng(void) { /* xorshift64: deterministic traces */
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+typedef struct {
+  OTF2_EvtWriter *w[MAX_RANKS];
+  int64_t compute, isend, recv, wait, allreduce;
+} gen;
+
+static void call(OTF2_EvtWriter *w, int64_t region, uint64_t e, uint64_t x) {
+  OTF2_EvtWriter_Enter(w, NULL, e, (OTF2_RegionRef)region);
+  OTF2_EvtWriter_Leave(w, NULL, x, (OTF2_RegionRef)region);
+}
+
+/* One iteration of every rank; t[r] is rank r's clock. */
+static void iteration(gen *g, int ranks, uint64_t it, uint64_t *t) {
+  uint64_t send_enter[MAX_RANKS];
+  for (int r = 0; r < ranks; r++) {
+    uint64_t work = 500 + rng() % 1000;
+    call(g->w[r], g->compute, t[r], t[r] + work);
+    t[r] += work;
+    send_enter[r] = t[r] + 1;
+  }
+  for (int r = 0; r < ranks; r++) {
+    OTF2_EvtWriter *w = g->w[r];
+    int right = (r + 1) % ranks, left = (r + ranks - 1) % ranks;
+    uint64_t e = send_enter[r];
+    OTF2_EvtWriter_Enter(w, NULL, e, (OTF2_RegionRef)g->isend);
+    OTF2_EvtWriter_MpiIsend(w, NULL, e + 1, (uint32_t)right, 0, 0, 64, it);
+    OTF2_EvtWriter_Leave(w, NULL, e + 2, (OTF2_RegionRef)g->isend);
+    uint64_t re = e + 3;
+    uint64_t arrive = send_enter[left] + 20;
+    uint64_t rx = (arrive > re ? arrive : re) + 5;
+    OTF2_EvtWriter_Enter(w, NULL, re, (OTF2_RegionRef)g->recv);
+    OTF2_EvtWriter_MpiRecv(w, NULL, rx - 1, (uint32_t)left, 0, 0, 64);
+    OTF2_EvtWriter_Leave(w, NULL, rx, (OTF2_RegionRef)g->recv);
+    OTF2_EvtWriter_Enter(w, NULL, rx + 1, (OTF2_RegionRef)g->wait);
+    OTF2_EvtWriter_MpiIsendComplete(w, NULL, rx + 2, it);
+    OTF2_EvtWriter_Leave(w, NULL, rx + 3, (OTF2_RegionRef)g->wait);
+    t[r] = rx + 4;
+  }
+  if (it % 16 != 15) return;
+  uint64_t latest = 0;
+  for (int r = 0; r < ranks; r++) latest = t[r] > latest ? t[r] : latest;
+  for (int r = 0; r < ranks; r++) {
+    OTF2_EvtWriter *w = g->w[r];
+    OTF2_EvtWriter_Enter(w, NULL, t[r], (OTF2_RegionRef)g->allreduce);
+    OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t[r]);
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, latest + 10,
+                                    OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+                                    OTF2_UNDEFINED_UINT32, 8, 8);
+    OTF2_EvtWriter_Leave(w, NULL, latest + 10, (OTF2_RegionRef)g->allreduce);
+    t[r] = latest + 11;
+  }
+}
+
+static void generate(const char *dir, uint64_t events, int ranks) {
+  char err[512];
+  tg_writer *w = tg_open(dir, err, sizeof err);
+  if (!w) pu_die(POMP_EXIT_FAILURE, "%s", err);
+  char line[128];
+  for (int r = 0; r < ranks; r++) {
+    snprintf(line, sizeof line, "process %d threads 1 host node%d", r, r / 4);
+    if (tg_line(w, line, 0, err, sizeof err)) pu_die(1, "%s", err);
+  }
+  const char *decl =
+      "region main compiler function main\n"
+      "region compute user function compute\n"
+      "region isend mpi point2point MPI_Isend\n"
+      "region recv mpi point2point MPI_Recv\n"
+      "region wait mpi point2point MPI_Wait\n"
+      "region allreduce mpi coll_all2all MPI_Allreduce\n";
+  if (tg_text(w, decl, err, sizeof err)) pu_die(1, "%s", err);
+  gen g = {.compute = tg_region(w, "compute"), .isend = tg_region(w, "isend"),
+           .recv = tg_region(w, "recv"), .wait = tg_region(w, "wait"),
+           .allreduce = tg_region(w, "allreduce")};
+  int64_t main_region = tg_region(w, "main");
+  uint64_t t[MAX_RANKS];
+  for (int r = 0; r < ranks; r++) {
+    g.w[r] = tg_evt_writer(w, (uint32_t)r, 0);
+    t[r] = 1000;
+    OTF2_EvtWriter_Enter(g.w[r], NULL, t[r]++, (OTF2_RegionRef)main_region);
+  }
+  uint64_t iters = events / ((uint64_t)ranks * EVENTS_PER_ITER) + 1;
+  for (uint64_t it = 0; it < iters; it++) iteration(&g, ranks, it, t);
+  for (int r = 0; r < ranks; r++)
+    OTF2_EvtWriter_Leave(g.w[r], NULL, t[r], (OTF2_RegionRef)main_region);
+  if (tg_close(w, err, sizeof err)) pu_die(1, "%s", err);
+}
+
+/* ---- the bare read loop: decode every event, count it ------------------ */
+
+/* One counting callback per event type of the trace: the reader decodes
+   each record and hands it over; nothing else is done with it. */
+#define COUNTER(name, unused, ...)                                          \
+  static OTF2_CallbackCode name(OTF2_LocationRef l, OTF2_TimeStamp t,       \
+                                uint64_t pos, void *u,                      \
+                                OTF2_AttributeList *al, __VA_ARGS__) {      \
+    (void)l; (void)t; (void)pos; (void)al; unused;                          \
+    ++*(uint64_t *)u;                                                       \
+    return OTF2_CALLBACK_SUCCESS;                                           \
+  }
+COUNTER(count_region, (void)r, OTF2_RegionRef r)
+COUNTER(count_isend, ((void)a, (void)b, (void)c, (void)d, (void)e),
+        uint32_t a, OTF2_CommRef b, uint32_t c, uint64_t d, uint64_t e)
+COUNTER(count_recv, ((void)a, (void)b, (void)c, (void)d), uint32_t a,
+        OTF2_CommRef b, uint32_t c, uint64_t d)
+COUNTER(count_request, (void)q, uint64_t q)
+COUNTER(count_coll_end, ((void)a, (void)b, (void)c, (void)d, (void)e),
+        OTF2_CollectiveOp a, OTF2_CommRef b, uint32_t c, uint64_t d,
+        uint64_t e)
+
+static OTF2_CallbackCode count_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                          uint64_t pos, void *u,
+                                          OTF2_AttributeList *al) {
+  (void)l; (void)t; (void)pos; (void)al;
+  ++*(uint64_t *)u;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+typedef struct {
+  uint64_t *ids;
+  size_t n, cap;
+} loc_list;
+
+static OTF2_CallbackCode on_loc(void *u, OTF2_LocationRef id, OTF2_StringRef n,
+                                OTF2_LocationType t, uint64_t ev,
+                                OTF2_LocationGroupRef g) {
+  (void)n; (void)t; (void)ev; (void)g;
+  loc_list *l = u;
+  PU_PUSH(l->ids, l->n, l->cap, id);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static uint64_t bare_read(const char *anchor) {
+  OTF2_Reader *r = OTF2_Reader_Open(anchor);
+  if (!r) pu_die(1, "%s: cannot open", anchor);
+  OTF2_Reader_SetSerialCollectiveCallbacks(r);
+  OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
+  OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
+  loc_list locs = {0};
+  OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, on_loc);
+  OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, gcb, &locs);
+  uint64_t n = 0;
+  OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+  OTF2_GlobalDefReaderCallbacks_Delete(gcb);
+  OTF2_Reader_CloseGlobalDefReader(r, gdr);
+  for (size_t i = 0; i < locs.n; i++) OTF2_Reader_SelectLocation(r, locs.ids[i]);
+  OTF2_Reader_OpenDefFiles(r);
+  OTF2_Reader_OpenEvtFiles(r);
+  OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, count_region);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, count_region);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, count_isend);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, count_recv);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, count_request);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, count_coll_begin);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, count_coll_end);
+  uint64_t events = 0;
+  for (size_t i = 0; i < locs.n; i++) {
+    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(r, locs.ids[i]);
+    if (dr) {
+      OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n);
+      OTF2_Reader_CloseDefReader(r, dr);
+    }
+    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, locs.ids[i]);
+    OTF2_Reader_RegisterEvtCallbacks(r, er, cb, &events);
+    OTF2_Reader_ReadAllLocalEvents(r, er, &n);
+    OTF2_Reader_CloseEvtReader(r, er);
+  }
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  OTF2_Reader_CloseDefFiles(r);
+  OTF2_Reader_CloseEvtFiles(r);
+  OTF2_Reader_Close(r);
+  free(locs.ids);
+  return events;
+}
+
+/* ---- measuring in a child ---------------------------------------------- */
+
+typedef struct {
+  double seconds;
+  long max_rss_kb;
+  uint64_t events;
+} sample;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static sample measure(const char *anchor, int analyze) {
+  int fd[2];
+  if (pipe(fd)) pu_die(1, "pipe failed");
+  double t0 = now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    uint64_t events;
+    if (analyze) {
+      az_analysis a;
+      az_options opt = {0, 0};
+      if (az_analyze(&a, anchor, &opt)) _exit(1);
+      events = a.events_read;
+      az_analysis_free(&a);
+    } else {
+      events = bare_read(anchor);
+    }
+    if (write(fd[1], &events, sizeof events) != sizeof events) _exit(1);
+    _exit(0);
+  }
+  sample s = {0, 0, 0};
+  if (read(fd[0], &s.events, sizeof s.events) != sizeof s.events)
+    pu_die(1, "measurement child failed");
+  int status;
+  struct rusage ru;
+  wait4(pid, &status, 0, &ru);
+  s.seconds = now() - t0;
+  s.max_rss_kb = ru.ru_maxrss;
+  close(fd[0]);
+  close(fd[1]);
+  return s;
+}
+
+static uint64_t dir_size(const char *dir) {
+  uint64_t total = 0;
+  char path[1024];
+  const char *names[] = {"traces.otf2", "traces.def"};
+  struct stat st;
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    if (!stat(path, &st)) total += (uint64_t)st.st_size;
+  }
+  snprintf(path, sizeof path, "%s/traces", dir);
+  DIR *d = opendir(path);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    snprintf(path, sizeof path, "%s/traces/%s", dir, e->d_name);
+    if (!stat(path, &st) && S_ISREG(st.st_mode)) total += (uint64_t)st.st_size;
+  }
+  if (d) closedir(d);
+  return total;
+}
+
+int main(int argc, char **argv) {
+  pu_set_progname(argv[0]);
+  uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 8000000;
+  int ranks = argc > 2 ? atoi(argv[2]) : 8;
+  if (ranks < 2 || ranks > MAX_RANKS || events < 1000)
+    pu_die(POMP_EXIT_USAGE, "usage: %s [EVENTS>=1000 [RANKS 2..64 [DIR]]]",
+           pu_progname());
+  char dir[512];
+  if (argc > 3) snprintf(dir, sizeof dir, "%s", argv[3]);
+  else snprintf(dir, sizeof dir, "/tmp/pomp-bench-analyze-%d", (int)getpid());
+  char anchor[600];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+  struct stat st;
+  double t0 = now();
+  if (stat(anchor, &st)) generate(dir, events, ranks);
+  double gen_s = now() - t0;
+  uint64_t bytes = dir_size(dir);
+  /* warm the page cache, then alternate to spread machine noise */
+  measure(anchor, 0);
+  sample base = {1e30, 0, 0}, an = {1e30, 0, 0};
+  for (int rep = 0; rep < 3; rep++) {
+    sample b = measure(anchor, 0), a = measure(anchor, 1);
+    if (b.seconds < base.seconds) base = b;
+    if (a.seconds < an.seconds) an = a;
+  }
+  printf("trace: %llu events, %d ranks, %.1f MB on disk (generated in %.1f s)\n",
+         (unsigned long long)an.events, ranks, (double)bytes / 1e6, gen_s);
+  printf("bare OTF2 read loop: %.3f s  %.1f M events/s  %.1f ns/event  peak RSS %.1f MB\n",
+         base.seconds, (double)base.events / base.seconds / 1e6,
+         base.seconds * 1e9 / (double)base.events, base.max_rss_kb / 1024.0);
+  printf("pomp-analyze replay: %.3f s  %.1f M events/s  %.1f ns/event  peak RSS %.1f MB\n",
+         an.seconds, (double)an.events / an.seconds / 1e6,
+         an.seconds * 1e9 / (double)an.events, an.max_rss_kb / 1024.0);
+  printf("ratio analysis / bare read: %.2fx (target <= 3x)\n",
+         an.seconds / base.seconds);
+  printf("peak RSS / trace size: %.3f\n",
+         an.max_rss_kb * 1024.0 / (double)bytes);
+  if (argc <= 3) {
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd)) pu_warn("could not remove %s", dir);
+  }
+  return 0;
+}
