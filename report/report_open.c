@@ -175,15 +175,17 @@ static pomp_report_status load(pomp_report *r, pomp_report_error *err) {
   if ((st = report_header_decode(base, r->nbytes, r->path, &h, err)) ||
       (st = check_layout(r, &h, err)))
     return st;
-  if (report_checksum(base + h.defs_offset, h.defs_length) != h.defs_checksum)
+  if (!REPORT_CHECKSUM_OK(h.defs_checksum,
+                          report_checksum(base + h.defs_offset, h.defs_length)))
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset %llu: definitions checksum mismatch",
                        r->path, (unsigned long long)h.defs_offset);
   if ((st = report_defs_from_json(r, (const char *)base + h.defs_offset,
                                   h.defs_length, r->path, h.defs_offset, err)))
     return st;
-  if (report_checksum(base + h.index_offset,
-                      h.index_count * REPORT_INDEX_ENTRY) != h.index_checksum)
+  if (!REPORT_CHECKSUM_OK(h.index_checksum,
+                          report_checksum(base + h.index_offset,
+                                          h.index_count * REPORT_INDEX_ENTRY)))
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset %llu: row index checksum mismatch",
                        r->path, (unsigned long long)h.index_offset);

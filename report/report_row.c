@@ -110,21 +110,27 @@ static const unsigned char *decode_locations(const report_entry *e,
     return p + (size_t)n * (wide ? 4 : 2);
   }
   case REPORT_ENC_BITMAP: {
+    /* 64 locations per step; each set bit found with count-trailing-zeros */
+    size_t bytes = ((size_t)nloc + 7) / 8;
     uint32_t k = 0;
-    for (int32_t l = 0; l < ((nloc + 7) & ~7); l++) {
-      if (!(p[l / 8] >> (l % 8) & 1)) continue;
-      if (l >= nloc || k == n) {
-        snprintf(why, 128, "bitmap holds more than %u locations or bits "
-                 "beyond %d", n, nloc);
-        return NULL;
+    for (size_t w = 0; w < bytes; w += 8) {
+      unsigned char chunk[8] = {0};
+      memcpy(chunk, p + w, bytes - w < 8 ? bytes - w : 8);
+      for (uint64_t word = le_get64(chunk); word; word &= word - 1) {
+        int64_t l = (int64_t)(w * 8) + __builtin_ctzll(word);
+        if (l >= nloc || k == n) {
+          snprintf(why, 128, "bitmap holds more than %u locations or bits "
+                   "beyond %d", n, nloc);
+          return NULL;
+        }
+        locs[k++] = (int32_t)l;
       }
-      locs[k++] = l;
     }
     if (k != n) {
       snprintf(why, 128, "bitmap holds %u locations, index says %u", k, n);
       return NULL;
     }
-    return p + ((size_t)nloc + 7) / 8;
+    return p + bytes;
   }
   default:
     snprintf(why, 128, "unknown encoding %u", e->encoding);
@@ -137,7 +143,7 @@ int report_row_decode(const report_entry *e, const unsigned char *p,
                       char why[128]) {
   size_t size = (size_t)report_row_size(e->encoding, e->count,
                                         (uint64_t)nlocations);
-  if (report_checksum(p, size) != e->check) {
+  if (!REPORT_CHECKSUM_OK(e->check, report_checksum(p, size))) {
     snprintf(why, 128, "row checksum mismatch");
     return -1;
   }
