@@ -85,10 +85,32 @@ static size_t skip_directive(const char *s, size_t p, size_t n, int *line) {
   return n;
 }
 
-static inline bool ident_char(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '$' || c >= 0x80;
-}
+/* Character classes, by table: the lexer's inner loops are the hot path. */
+enum { C_SPACE = 1, C_IDENT = 2, C_DIGIT = 4 };
+static const unsigned char cls[256] = {
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\f'] = C_SPACE, ['\v'] = C_SPACE,
+    ['_'] = C_IDENT, ['$'] = C_IDENT,
+#define R10(c) [c] = C_IDENT | C_DIGIT, [c + 1] = C_IDENT | C_DIGIT, [c + 2] = C_IDENT | C_DIGIT, \
+               [c + 3] = C_IDENT | C_DIGIT, [c + 4] = C_IDENT | C_DIGIT, [c + 5] = C_IDENT | C_DIGIT, \
+               [c + 6] = C_IDENT | C_DIGIT, [c + 7] = C_IDENT | C_DIGIT, [c + 8] = C_IDENT | C_DIGIT, \
+               [c + 9] = C_IDENT | C_DIGIT
+    R10('0'),
+#undef R10
+#define L13(c) [c] = C_IDENT, [c + 1] = C_IDENT, [c + 2] = C_IDENT, [c + 3] = C_IDENT, \
+               [c + 4] = C_IDENT, [c + 5] = C_IDENT, [c + 6] = C_IDENT, [c + 7] = C_IDENT, \
+               [c + 8] = C_IDENT, [c + 9] = C_IDENT, [c + 10] = C_IDENT, [c + 11] = C_IDENT, \
+               [c + 12] = C_IDENT
+    L13('a'), L13('n'), L13('A'), L13('N'),
+#undef L13
+#define H16(c) [c] = C_IDENT, [c + 1] = C_IDENT, [c + 2] = C_IDENT, [c + 3] = C_IDENT, \
+               [c + 4] = C_IDENT, [c + 5] = C_IDENT, [c + 6] = C_IDENT, [c + 7] = C_IDENT, \
+               [c + 8] = C_IDENT, [c + 9] = C_IDENT, [c + 10] = C_IDENT, [c + 11] = C_IDENT, \
+               [c + 12] = C_IDENT, [c + 13] = C_IDENT, [c + 14] = C_IDENT, [c + 15] = C_IDENT
+    H16(0x80), H16(0x90), H16(0xa0), H16(0xb0), H16(0xc0), H16(0xd0), H16(0xe0), H16(0xf0),
+#undef H16
+};
+
+static inline bool ident_char(unsigned char c) { return cls[c] & C_IDENT; }
 
 static bool is_string_prefix(const char *w, size_t n, bool *raw) {
   *raw = n > 0 && w[n - 1] == 'R';
@@ -121,8 +143,8 @@ CTok clex_next(CLexer *lx) {
     if (p >= n) break;
     char c = s[p];
     size_t sp;
-    if (c == '\n') { line++; bol = true; p++; }
-    else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') p++;
+    if (cls[(unsigned char)c] & C_SPACE) p++;
+    else if (c == '\n') { line++; bol = true; p++; }
     else if ((sp = splice_at(s, p, n))) { p += sp; line++; }
     else if (c == '/' && p + 1 < n && s[p + 1] == '*') p = skip_block_comment(s, p, n, &line);
     else if (c == '/' && p + 1 < n && s[p + 1] == '/') p = skip_line_comment(s, p, n, &line);
@@ -137,7 +159,7 @@ CTok clex_next(CLexer *lx) {
     if (c == '#' && bol) {
       t.kind = CT_DIRECTIVE;
       p = skip_directive(s, p, n, &line);
-    } else if (ident_char(c) && !(c >= '0' && c <= '9')) {
+    } else if (cls[c] == C_IDENT) {
       size_t w = p;
       while (p < n && ident_char((unsigned char)s[p])) p++;
       t.kind = CT_IDENT;

@@ -16,7 +16,15 @@ void em_str(Emit *em, const char *s) { fputs(s, em->f); }
 void em_mem(Emit *em, const char *s, size_t n) { fwrite(s, 1, n, em->f); }
 
 void em_call(Emit *em, const char *event, int d) {
-  fprintf(em->f, " POMP_%s(pomp_rd[%d]);", event, d);
+  char num[16], *p = num + sizeof num;
+  *--p = 0;
+  do *--p = (char)('0' + d % 10);
+  while ((d /= 10) > 0);
+  fputs(" POMP_", em->f);
+  fputs(event, em->f);
+  fputs("(pomp_rd[", em->f);
+  fputs(p, em->f);
+  fputs("]);", em->f);
 }
 
 void em_line(Emit *em, int line) {
