@@ -1,0 +1,28 @@
+/* measure_test.h -- what the trace tests share: cmocka, running scenario
+   programs, reading their traces back. */
+#ifndef MEASURE_TEST_H
+#define MEASURE_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "run_scenario.h"
+#include "trace_reader.h"
+
+/* Asserts that the scenario exited with 0 and its trace reads back with
+   timestamps that never decrease and event counts as declared. */
+void mt_read_ok(const sc_result *r, tr_trace *t);
+/* Writes a file into the temporary directory; returns its path. */
+const char *mt_write_file(const char *name, const char *text);
+/* Group teardown: removes the temporary directory. */
+int mt_teardown(void **state);
+
+#endif

@@ -1,0 +1,19 @@
+/* sc_flush.c -- many user-region events, so that a small POMP_BUFFER
+   fills up and is flushed to disk while the program runs. argv[1] = the
+   number of region visits. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sc.h"
+
+DESCR(step, "region", "step", "sc_flush.c", 5, 6);
+
+int main(int argc, char **argv) {
+  long n = argc > 1 ? atol(argv[1]) : 100000;
+  for (long i = 0; i < n; i++) {
+    POMP_Begin(&step);
+    POMP_End(&step);
+  }
+  printf("%ld visits\n", n);
+  return 0;
+}

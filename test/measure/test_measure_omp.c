@@ -1,0 +1,245 @@
+/* test_measure_omp.c -- traces of hand-instrumented OpenMP programs read
+   back: exact event sequences per location for parallel regions, loops
+   with implicit barriers, single, master, critical, barriers, locks and
+   nested regions (docs/TRACE.md). */
+#include "measure_test.h"
+
+/* Events of l as text, lock acquisition orders replaced by '#' and lines
+   containing `drop` left out; the orders are appended to orders[]. */
+static char *masked(const tr_location *l, const char *drop, unsigned *orders, size_t *norders) {
+  size_t cap = 1;
+  for (size_t i = 0; i < l->nevents; i++) cap += strlen(l->events[i]) + 2;
+  char *s = malloc(cap), *p = s;
+  *p = '\0';
+  for (size_t i = 0; i < l->nevents; i++) {
+    const char *e = l->events[i];
+    if (drop && strstr(e, drop)) continue;
+    unsigned lock, order;
+    if (sscanf(e, "ThreadAcquireLock %u %u", &lock, &order) == 2) {
+      if (orders) orders[(*norders)++] = order;
+      p += sprintf(p, "ThreadAcquireLock %u #\n", lock);
+    } else if (sscanf(e, "ThreadReleaseLock %u %u", &lock, &order) == 2) {
+      p += sprintf(p, "ThreadReleaseLock %u #\n", lock);
+    } else {
+      p += sprintf(p, "%s\n", e);
+    }
+  }
+  return s;
+}
+
+/* Every acquisition's release in the same location carries its order. */
+static void assert_releases_match(const tr_location *l) {
+  unsigned open_order = 0;
+  for (size_t i = 0; i < l->nevents; i++) {
+    unsigned lock, order;
+    if (sscanf(l->events[i], "ThreadAcquireLock %u %u", &lock, &order) == 2) open_order = order;
+    if (sscanf(l->events[i], "ThreadReleaseLock %u %u", &lock, &order) == 2)
+      assert_int_equal(order, open_order);
+  }
+}
+
+/* The expected events of a team member; the master adds fork/join and
+   its master construct. */
+#define TEAM_BEGIN_TO_SINGLE                                   \
+  "ThreadTeamBegin OpenMP thread team\n"                       \
+  "Enter !$omp parallel @sc_parallel.c:10\n"                   \
+  "Enter !$omp for @sc_parallel.c:12\n"                        \
+  "Enter !$omp implicit barrier @sc_parallel.c:14\n"           \
+  "Leave !$omp implicit barrier @sc_parallel.c:14\n"           \
+  "Leave !$omp for @sc_parallel.c:12\n"                        \
+  "Enter !$omp single @sc_parallel.c:16\n"                     \
+  "Enter !$omp implicit barrier @sc_parallel.c:18\n"           \
+  "Leave !$omp implicit barrier @sc_parallel.c:18\n"           \
+  "Leave !$omp single @sc_parallel.c:16\n"
+#define CRITICAL_TO_TEAM_END                                   \
+  "Enter !$omp critical (acc) @sc_parallel.c:23\n"             \
+  "ThreadAcquireLock 0 #\n"                                    \
+  "Enter !$omp critical sblock (acc) @sc_parallel.c:23\n"      \
+  "Leave !$omp critical sblock (acc) @sc_parallel.c:23\n"      \
+  "ThreadReleaseLock 0 #\n"                                    \
+  "Leave !$omp critical (acc) @sc_parallel.c:23\n"             \
+  "Enter !$omp barrier @sc_parallel.c:27\n"                    \
+  "Leave !$omp barrier @sc_parallel.c:27\n"                    \
+  "Enter !$omp implicit barrier @sc_parallel.c:40\n"           \
+  "Leave !$omp implicit barrier @sc_parallel.c:40\n"           \
+  "Leave !$omp parallel @sc_parallel.c:10\n"                   \
+  "ThreadTeamEnd OpenMP thread team\n"
+
+static const char parallel_master[] =
+    "ThreadFork 2\n" TEAM_BEGIN_TO_SINGLE
+    "Enter !$omp master @sc_parallel.c:20\n"
+    "Leave !$omp master @sc_parallel.c:20\n" CRITICAL_TO_TEAM_END "ThreadJoin\n";
+static const char parallel_worker[] = TEAM_BEGIN_TO_SINGLE CRITICAL_TO_TEAM_END;
+
+static void test_parallel_region(void **state) {
+  (void)state;
+  sc_result r;
+  sc_run("sc_parallel", "parallel", NULL, NULL, &r);
+  assert_string_equal(r.out, "sum=2 once=1\n");
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  assert_int_equal(t.nlocs, 2);
+  assert_int_equal(t.locs[0].id, 0);
+  assert_int_equal(t.locs[1].id, 1);
+  assert_string_equal(t.locs[0].name, "Master thread");
+  assert_string_equal(t.locs[1].name, "OMP thread 1");
+
+  /* the single body ran on exactly one of the two threads */
+  const char *sblock = "single sblock @sc_parallel.c:16";
+  char enter[128];
+  snprintf(enter, sizeof enter, "Enter !$omp %s", sblock);
+  assert_int_equal(tr_count(&t.locs[0], enter) + tr_count(&t.locs[1], enter), 1);
+
+  unsigned orders[4];
+  size_t n = 0;
+  char *master = masked(&t.locs[0], sblock, orders, &n);
+  char *worker = masked(&t.locs[1], sblock, orders, &n);
+  assert_string_equal(master, parallel_master);
+  assert_string_equal(worker, parallel_worker);
+  /* the critical section was acquired once by each thread: orders 1, 2 */
+  assert_int_equal(n, 2);
+  assert_int_equal(orders[0] + orders[1], 3);
+  assert_int_equal(orders[0] * orders[1], 2);
+  assert_releases_match(&t.locs[0]);
+  assert_releases_match(&t.locs[1]);
+  free(master);
+  free(worker);
+  tr_free(&t);
+}
+
+static const char locks_master_before[] =
+    "Enter omp_init_lock\n"
+    "Leave omp_init_lock\n"
+    "ThreadFork 2\n"
+    "ThreadTeamBegin OpenMP thread team\n"
+    "Enter !$omp parallel @sc_locks.c:10\n";
+static const char locks_set_unset[] =
+    "Enter omp_set_lock\n"
+    "ThreadAcquireLock 0 #\n"
+    "Leave omp_set_lock\n"
+    "Enter omp_unset_lock\n"
+    "ThreadReleaseLock 0 #\n"
+    "Leave omp_unset_lock\n";
+static const char locks_master_after[] =
+    "Leave !$omp parallel @sc_locks.c:10\n"
+    "ThreadTeamEnd OpenMP thread team\n"
+    "ThreadJoin\n"
+    "Enter omp_test_lock\n"
+    "ThreadAcquireLock 0 #\n"
+    "Leave omp_test_lock\n"
+    "Enter omp_unset_lock\n"
+    "ThreadReleaseLock 0 #\n"
+    "Leave omp_unset_lock\n"
+    "Enter omp_destroy_lock\n"
+    "Leave omp_destroy_lock\n"
+    "Enter omp_init_nest_lock\n"
+    "Leave omp_init_nest_lock\n"
+    "Enter omp_set_nest_lock\n"
+    "ThreadAcquireLock 1 #\n"
+    "Leave omp_set_nest_lock\n"
+    "Enter omp_set_nest_lock\n"
+    "Leave omp_set_nest_lock\n"
+    "Enter omp_unset_nest_lock\n"
+    "Leave omp_unset_nest_lock\n"
+    "Enter omp_unset_nest_lock\n"
+    "ThreadReleaseLock 1 #\n"
+    "Leave omp_unset_nest_lock\n"
+    "Enter omp_destroy_nest_lock\n"
+    "Leave omp_destroy_nest_lock\n";
+
+static void test_lock_api(void **state) {
+  (void)state;
+  sc_result r;
+  sc_run("sc_locks", "locks", NULL, NULL, &r);
+  assert_string_equal(r.out, "count=6\n");
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  assert_int_equal(t.nlocs, 2);
+  /* the test_lock after the region is the 7th acquisition of lock 0 */
+  assert_int_equal(tr_count(&t.locs[0], "ThreadAcquireLock 0 7"), 1);
+  assert_int_equal(tr_count(&t.locs[0], "ThreadReleaseLock 0 7"), 1);
+  assert_int_equal(tr_count(&t.locs[0], "ThreadAcquireLock 1 1"), 1); /* the nest lock */
+  assert_int_equal(tr_count(&t.locs[0], "ThreadReleaseLock 1 1"), 1);
+  unsigned orders[16];
+  size_t n = 0;
+  char *worker = masked(&t.locs[1], NULL, orders, &n);
+  char *master = masked(&t.locs[0], "0 7", orders, &n);
+  char expected[4096];
+  snprintf(expected, sizeof expected, "%s%s%s%s%s", locks_master_before, locks_set_unset,
+           locks_set_unset, locks_set_unset, locks_master_after);
+  char *master_all = masked(&t.locs[0], NULL, NULL, NULL);
+  assert_string_equal(master_all, expected);
+  snprintf(expected, sizeof expected,
+           "ThreadTeamBegin OpenMP thread team\nEnter !$omp parallel @sc_locks.c:10\n"
+           "%s%s%sLeave !$omp parallel @sc_locks.c:10\nThreadTeamEnd OpenMP thread team\n",
+           locks_set_unset, locks_set_unset, locks_set_unset);
+  assert_string_equal(worker, expected);
+  /* inside the region: orders 1..6 (worker's first, then master's, the
+     nest lock's order 1 last), each once, increasing per thread */
+  assert_int_equal(n, 7);
+  assert_int_equal(orders[6], 1);
+  unsigned seen = 0;
+  for (size_t i = 0; i < 6; i++) seen |= 1u << orders[i];
+  assert_int_equal(seen, 0x7e);
+  assert_true(orders[0] < orders[1] && orders[1] < orders[2]);
+  assert_true(orders[3] < orders[4] && orders[4] < orders[5]);
+  assert_releases_match(&t.locs[0]);
+  assert_releases_match(&t.locs[1]);
+  free(master);
+  free(master_all);
+  free(worker);
+  tr_free(&t);
+}
+
+static void test_nested_parallel_flattened(void **state) {
+  (void)state;
+  sc_result r;
+  sc_run("sc_nested", "nested", NULL, NULL, &r);
+  assert_string_equal(r.out, "done\n");
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  assert_int_equal(t.nlocs, 4);
+  char *master = tr_join(&t.locs[0], 0, SIZE_MAX);
+  assert_string_equal(master,
+                      "ThreadFork 2\n"
+                      "ThreadTeamBegin OpenMP thread team\n"
+                      "Enter !$omp parallel @sc_nested.c:10\n"
+                      "Enter !$omp parallel @sc_nested.c:12\n"
+                      "Leave !$omp parallel @sc_nested.c:12\n"
+                      "Leave !$omp parallel @sc_nested.c:10\n"
+                      "ThreadTeamEnd OpenMP thread team\n"
+                      "ThreadJoin\n");
+  char *worker = tr_join(&t.locs[1], 0, SIZE_MAX);
+  assert_string_equal(worker,
+                      "ThreadTeamBegin OpenMP thread team\n"
+                      "Enter !$omp parallel @sc_nested.c:10\n"
+                      "Enter !$omp parallel @sc_nested.c:12\n"
+                      "Leave !$omp parallel @sc_nested.c:12\n"
+                      "Leave !$omp parallel @sc_nested.c:10\n"
+                      "ThreadTeamEnd OpenMP thread team\n");
+  /* the inner teams' other threads: locations of their own */
+  for (size_t i = 2; i < 4; i++) {
+    char *extra = tr_join(&t.locs[i], 0, SIZE_MAX);
+    assert_string_equal(extra,
+                        "Enter !$omp parallel @sc_nested.c:12\n"
+                        "Leave !$omp parallel @sc_nested.c:12\n");
+    free(extra);
+  }
+  assert_int_equal(t.locs[2].id, 4094);
+  assert_int_equal(t.locs[3].id, 4095);
+  assert_non_null(strstr(sc_file(r.dir, "measure.log"),
+                         "nested parallel region at sc_nested.c:12: nested regions are "
+                         "recorded flattened"));
+  free(master);
+  free(worker);
+  tr_free(&t);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_parallel_region),
+      cmocka_unit_test(test_lock_api),
+      cmocka_unit_test(test_nested_parallel_flattened),
+  };
+  return cmocka_run_group_tests(tests, NULL, mt_teardown);
+}

@@ -1,0 +1,123 @@
+/* test_measure_run.c -- the life of an experiment: a program killed by
+   SIGTERM/SIGINT or abort() leaves a readable trace and says so in
+   measure.log; an existing experiment directory is never touched;
+   POMP_ENABLE=0 measures nothing. */
+#include <signal.h>
+#include <sys/stat.h>
+
+#include "measure_test.h"
+
+static const char died_events[] =
+    "Enter work\nLeave work\n"
+    "Enter work\nLeave work\n"
+    "Enter work\nLeave work\n"
+    "Enter doomed\nLeave doomed\n"; /* left when the trace was written */
+
+static void check_died(const char *how, int sig, const char *name) {
+  const char *args[] = {how, NULL};
+  char tag[32];
+  snprintf(tag, sizeof tag, "died_%s", how);
+  sc_result r;
+  sc_run("sc_signal", tag, args, NULL, &r);
+  assert_true(WIFSIGNALED(r.status));
+  assert_int_equal(WTERMSIG(r.status), sig);
+  tr_trace t;
+  assert_int_equal(tr_read(r.trace, &t), 0);
+  assert_int_equal(t.nlocs, 1);
+  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
+  assert_string_equal(all, died_events);
+  char expected[256];
+  snprintf(expected, sizeof expected,
+           "signal %s received: writing the trace of the events so far\n", name);
+  const char *log = sc_file(r.dir, "measure.log");
+  assert_non_null(strstr(log, expected));
+  snprintf(expected, sizeof expected, "measurement finished (%s)\n", name);
+  assert_non_null(strstr(log, expected));
+  snprintf(expected, sizeof expected, "trace written; the program dies of %s\n", name);
+  assert_non_null(strstr(log, expected));
+  free(all);
+  tr_free(&t);
+}
+
+static void test_sigterm(void **state) {
+  (void)state;
+  check_died("term", SIGTERM, "SIGTERM");
+}
+
+static void test_sigint(void **state) {
+  (void)state;
+  check_died("int", SIGINT, "SIGINT");
+}
+
+static void test_abort(void **state) {
+  (void)state;
+  check_died("abort", SIGABRT, "SIGABRT");
+}
+
+static void test_existing_directory_kept(void **state) {
+  (void)state;
+  char dir[600], marker[700];
+  snprintf(dir, sizeof dir, "%s/taken", sc_tmpdir());
+  assert_int_equal(mkdir(dir, 0755), 0);
+  snprintf(marker, sizeof marker, "%s/mine.txt", dir);
+  FILE *f = fopen(marker, "w");
+  fputs("precious\n", f);
+  fclose(f);
+  sc_result r;
+  sc_run("sc_flush", "taken", (const char *[]){"10", NULL}, NULL, &r);
+  assert_true(WIFEXITED(r.status));
+  assert_int_equal(WEXITSTATUS(r.status), 0);
+  assert_string_equal(r.out, "10 visits\n");
+  char expected[1024];
+  snprintf(expected, sizeof expected,
+           "libpomp: error: experiment directory '%s' exists; measurement disabled "
+           "(remove it or set POMP_EXPERIMENT)\n", dir);
+  assert_string_equal(r.err, expected);
+  assert_string_equal(sc_file(dir, "mine.txt"), "precious\n");
+  struct stat st;
+  assert_int_not_equal(stat(r.trace, &st), 0);
+  assert_string_equal(sc_file(dir, "measure.log"), "");
+}
+
+static void test_disabled(void **state) {
+  (void)state;
+  const char *envs[] = {"POMP_ENABLE=no", NULL};
+  sc_result r;
+  sc_run("sc_flush", "disabled", (const char *[]){"10", NULL}, envs, &r);
+  assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+  assert_string_equal(r.out, "10 visits\n");
+  assert_string_equal(r.err, "");
+  struct stat st;
+  assert_int_not_equal(stat(r.dir, &st), 0);
+}
+
+static void test_bad_variable_warns(void **state) {
+  (void)state;
+  const char *envs[] = {"POMP_BUFFER=lots", NULL};
+  sc_result r;
+  sc_run("sc_flush", "badvar", (const char *[]){"10", NULL}, envs, &r);
+  assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+  assert_string_equal(r.err, "libpomp: warning: POMP_BUFFER=lots is not valid; using the "
+                             "default 16M\n");
+  tr_trace t;
+  assert_int_equal(tr_read(r.trace, &t), 0);
+  assert_int_equal(tr_count(&t.locs[0], "Enter step"), 10);
+  /* every variable is documented in the log */
+  const char *log = sc_file(r.dir, "measure.log");
+  const char *vars[] = {"POMP_ENABLE", "POMP_EXPERIMENT", "POMP_FILTER", "POMP_BUFFER",
+                        "POMP_FUNCTIONS", "POMP_SIGNALS", "POMP_VERBOSE"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) assert_non_null(strstr(log, vars[i]));
+  tr_free(&t);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sigterm),
+      cmocka_unit_test(test_sigint),
+      cmocka_unit_test(test_abort),
+      cmocka_unit_test(test_existing_directory_kept),
+      cmocka_unit_test(test_disabled),
+      cmocka_unit_test(test_bad_variable_warns),
+  };
+  return cmocka_run_group_tests(tests, NULL, mt_teardown);
+}

@@ -1,0 +1,145 @@
+/* test_measure_units.c -- libpomp internals in-process: the filter rules,
+   the ELF symbol reader, the definition blobs and the region table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pm_blob.h"
+#include "pm_defs.h"
+#include "pm_user.h"
+
+static void test_filter_rules(void **state) {
+  (void)state;
+  const char text[] = "# comment line\n"
+                      "exclude *\n"
+                      "\n"
+                      "   INCLUDE solve_*   # trailing comment\n"
+                      "exclude solve_tiny\n"
+                      "include ns::f(int, double)\n";
+  assert_int_equal(pm_filter_parse(text, sizeof text - 1, "t.filter"), 0);
+  assert_int_equal(pm_filter_accepts("main"), 0);
+  assert_int_equal(pm_filter_accepts("solve_big"), 1);
+  assert_int_equal(pm_filter_accepts("solve_tiny"), 0);
+  assert_int_equal(pm_filter_accepts("ns::f(int, double)"), 1);
+  pm_filter_clear();
+  assert_int_equal(pm_filter_accepts("main"), 1); /* no rules: everything */
+}
+
+static void test_filter_errors(void **state) {
+  (void)state;
+  const char *bad[] = {"include\n", "exclude a\nskip b\n", "x", "include a\0b\n"};
+  const size_t len[] = {8, 17, 1, 12};
+  for (size_t i = 0; i < 4; i++) {
+    assert_int_equal(pm_filter_parse(bad[i], len[i], "bad.filter"), -1);
+    assert_int_equal(pm_filter_accepts("anything"), 1); /* rules cleared */
+  }
+  assert_int_equal(pm_filter_parse("", 0, "empty.filter"), 0);
+}
+
+__attribute__((noinline)) static int a_static_function(int x) { return x * 3 + 1; }
+
+static void test_elf_symbols_of_this_program(void **state) {
+  (void)state;
+  FILE *f = fopen("/proc/self/exe", "rb");
+  assert_non_null(f);
+  unsigned char *img = malloc(64u << 20);
+  size_t n = fread(img, 1, 64u << 20, f);
+  fclose(f);
+  pm_elf_symbol *syms;
+  size_t count = pm_elf_symbols(img, n, &syms);
+  assert_true(count > 10);
+  for (size_t i = 1; i < count; i++) assert_true(syms[i - 1].value <= syms[i].value);
+  /* a static function is found by any address inside it */
+  char name[256];
+  pm_symbol_name((uintptr_t)a_static_function + 1, name, sizeof name);
+  assert_string_equal(name, "a_static_function");
+  pm_symbol_name((uintptr_t)pm_filter_accepts, name, sizeof name);
+  assert_string_equal(name, "pm_filter_accepts");
+  assert_int_equal(a_static_function(1), 4);
+  /* truncated or damaged images give nothing, never a crash */
+  for (size_t cut = 0; cut < 4096; cut += 61) {
+    pm_elf_symbol *s;
+    size_t k = pm_elf_symbols(img, cut, &s);
+    free(s);
+    assert_true(k <= count);
+  }
+  memset(img + 0x28, 0xff, 8); /* e_shoff far out of the file */
+  pm_elf_symbol *s;
+  assert_int_equal(pm_elf_symbols(img, n, &s), 0);
+  free(syms);
+  free(img);
+}
+
+static void test_elf_find(void **state) {
+  (void)state;
+  pm_elf_symbol syms[] = {{100, 10, "a"}, {100, 10, "a_alias"}, {200, 0, "b"}, {300, 50, "c"}};
+  assert_null(pm_elf_find(syms, 4, 99));
+  assert_string_equal(pm_elf_find(syms, 4, 100)->name, "a");
+  assert_string_equal(pm_elf_find(syms, 4, 109)->name, "a");
+  assert_null(pm_elf_find(syms, 4, 110));
+  assert_string_equal(pm_elf_find(syms, 4, 200)->name, "b");
+  assert_null(pm_elf_find(syms, 4, 201)); /* size 0: its address only */
+  assert_string_equal(pm_elf_find(syms, 4, 349)->name, "c");
+  assert_null(pm_elf_find(syms, 4, 350));
+  assert_null(pm_elf_find(syms, 0, 100));
+}
+
+static void test_blob_round_trip_and_bounds(void **state) {
+  (void)state;
+  pm_blob b = {0};
+  pm_blob_u32(&b, 7);
+  pm_blob_str(&b, "hello");
+  pm_blob_u64(&b, 1ull << 40);
+  pm_cursor c = {b.data, b.data + b.len, 0};
+  assert_int_equal(pm_get_u32(&c), 7);
+  assert_string_equal(pm_get_str(&c), "hello");
+  assert_true(pm_get_u64(&c) == 1ull << 40);
+  assert_int_equal(c.bad, 0);
+  assert_int_equal(pm_get_u32(&c), 0); /* past the end */
+  assert_int_equal(c.bad, 1);
+  pm_cursor cut = {b.data, b.data + 6, 0}; /* string cut short */
+  pm_get_u32(&cut);
+  assert_string_equal(pm_get_str(&cut), "");
+  assert_int_equal(cut.bad, 1);
+  pm_blob_free(&b);
+}
+
+static void test_map_intern(void **state) {
+  (void)state;
+  pm_map m = {0};
+  for (uint32_t i = 0; i < 1000; i++) assert_int_equal(pm_map_intern(&m, &i, sizeof i, i), i);
+  for (uint32_t i = 0; i < 1000; i++) assert_int_equal(pm_map_intern(&m, &i, sizeof i, 5000), i);
+  pm_map_free(&m);
+}
+
+static void test_region_define_dedups(void **state) {
+  (void)state;
+  uint32_t a = pm_region_define("f", "a.c", 1, 2, OTF2_PARADIGM_USER, OTF2_REGION_ROLE_FUNCTION);
+  uint32_t b = pm_region_define("f", "a.c", 1, 2, OTF2_PARADIGM_USER, OTF2_REGION_ROLE_FUNCTION);
+  uint32_t c = pm_region_define("f", "a.c", 1, 3, OTF2_PARADIGM_USER, OTF2_REGION_ROLE_FUNCTION);
+  uint32_t d = pm_region_define("f", NULL, 0, 0, OTF2_PARADIGM_COMPILER, OTF2_REGION_ROLE_FUNCTION);
+  assert_int_equal(a, b);
+  assert_int_equal(c, a + 1);
+  assert_int_equal(d, a + 2);
+  assert_string_equal(pm_region_get(d)->file, "");
+  assert_int_equal(pm_region_count(), a + 3);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_filter_rules),
+      cmocka_unit_test(test_filter_errors),
+      cmocka_unit_test(test_elf_symbols_of_this_program),
+      cmocka_unit_test(test_elf_find),
+      cmocka_unit_test(test_blob_round_trip_and_bounds),
+      cmocka_unit_test(test_map_intern),
+      cmocka_unit_test(test_region_define_dedups),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,177 @@
+/* test_measure_user.c -- user functions (-finstrument-functions) with and
+   without a POMP_FILTER file, C++ demangling, user regions, POMP_Off/On,
+   and buffer flushes recorded as TRACE BUFFER FLUSH regions. */
+#include "measure_test.h"
+
+static const char outer_calls[] =
+    "Enter outer\n"
+    "Enter inner\n"
+    "Leave inner\n"
+    "Enter inner\n"
+    "Leave inner\n"
+    "Leave outer\n";
+
+static void test_functions_filtered(void **state) {
+  (void)state;
+  char env[700];
+  snprintf(env, sizeof env, "POMP_FILTER=%s",
+           mt_write_file("helper.filter", "# no helpers\nexclude help*\n"));
+  const char *envs[] = {env, NULL};
+  sc_result r;
+  sc_run("sc_user", "user_filtered", NULL, envs, &r);
+  assert_string_equal(r.out, "r=25\n");
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  assert_int_equal(t.nlocs, 1);
+  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
+  char expected[1024];
+  snprintf(expected, sizeof expected, "Enter main\nEnter phase\n%sLeave phase\n%sLeave main\n",
+           outer_calls, outer_calls);
+  assert_string_equal(all, expected);
+  /* paradigms: compiler-instrumented functions vs the user region */
+  for (uint64_t i = 0; i < t.nregions; i++) {
+    if (!strcmp(t.region_names[i], "phase")) {
+      assert_int_equal(t.region_paradigms[i], OTF2_PARADIGM_USER);
+      assert_string_equal(t.region_files[i], "sc_user.c");
+    } else {
+      assert_int_equal(t.region_paradigms[i], OTF2_PARADIGM_COMPILER);
+    }
+    assert_int_equal(t.region_roles[i], OTF2_REGION_ROLE_FUNCTION);
+  }
+  assert_non_null(strstr(sc_file(r.dir, "measure.log"), "rules"));
+  free(all);
+  tr_free(&t);
+}
+
+static void test_functions_unfiltered(void **state) {
+  (void)state;
+  sc_result r;
+  sc_run("sc_user", "user_all", NULL, NULL, &r);
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  /* 2 per outer() call, 2 calls, and one from main */
+  assert_int_equal(tr_count(&t.locs[0], "Enter helper"), 5);
+  assert_int_equal(tr_count(&t.locs[0], "Leave helper"), 5);
+  assert_int_equal(tr_count(&t.locs[0], "Enter inner"), 4);
+  tr_free(&t);
+}
+
+/* Later rules win: exclude everything, then include outer again. */
+static void test_filter_last_rule_wins(void **state) {
+  (void)state;
+  char env[700];
+  snprintf(env, sizeof env, "POMP_FILTER=%s",
+           mt_write_file("only_outer.filter", "EXCLUDE *\n  include   outer  # keep\n"));
+  const char *envs[] = {env, NULL};
+  sc_result r;
+  sc_run("sc_user", "user_only_outer", NULL, envs, &r);
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
+  assert_string_equal(all, "Enter phase\nEnter outer\nLeave outer\nLeave phase\n"
+                           "Enter outer\nLeave outer\n");
+  free(all);
+  tr_free(&t);
+}
+
+static void test_bad_filter_disables(void **state) {
+  (void)state;
+  char env[700];
+  snprintf(env, sizeof env, "POMP_FILTER=%s",
+           mt_write_file("bad.filter", "exclude a\n\nkeep b\n"));
+  const char *envs[] = {env, NULL};
+  sc_result r;
+  sc_run("sc_user", "user_bad_filter", NULL, envs, &r);
+  assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+  assert_string_equal(r.out, "r=25\n"); /* the program runs on */
+  char expected[1024];
+  snprintf(expected, sizeof expected,
+           "%s/bad.filter:3: error: unknown rule 'keep' (expected include or exclude)\n"
+           "libpomp: error: bad filter file '%s/bad.filter'; measurement disabled\n",
+           sc_tmpdir(), sc_tmpdir());
+  assert_string_equal(r.err, expected);
+  assert_string_equal(sc_file(r.dir, "measure.log"), ""); /* no experiment */
+}
+
+static void test_off_on(void **state) {
+  (void)state;
+  char env[700];
+  snprintf(env, sizeof env, "POMP_FILTER=%s", mt_write_file("helper2.filter", "exclude helper\n"));
+  const char *envs[] = {env, NULL};
+  const char *args[] = {"off", NULL};
+  sc_result r;
+  sc_run("sc_user", "user_off", args, envs, &r);
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
+  char expected[1024];
+  /* main was entered while on: its Leave is recorded although the
+     second outer() ran switched off */
+  snprintf(expected, sizeof expected, "Enter main\nEnter phase\n%sLeave phase\nLeave main\n",
+           outer_calls);
+  assert_string_equal(all, expected);
+  free(all);
+  tr_free(&t);
+}
+
+static void test_cxx_names_demangled(void **state) {
+  (void)state;
+  sc_result r;
+  sc_run("sc_cxx", "cxx", NULL, NULL, &r);
+  assert_string_equal(r.out, "12\n");
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
+  assert_string_equal(all,
+                      "Enter main\n"
+                      "Enter geometry::Box::volume(int) const\n"
+                      "Leave geometry::Box::volume(int) const\n"
+                      "Enter geometry::scale(int, double)\n"
+                      "Leave geometry::scale(int, double)\n"
+                      "Leave main\n");
+  free(all);
+  tr_free(&t);
+}
+
+static void test_buffer_flush_region(void **state) {
+  (void)state;
+  const char *envs[] = {"POMP_BUFFER=256k", NULL};
+  const char *args[] = {"100000", NULL};
+  sc_result r;
+  sc_run("sc_flush", "flush", args, envs, &r);
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  tr_location *l = &t.locs[0];
+  /* nothing dropped */
+  assert_int_equal(tr_count(l, "Enter step"), 100000);
+  assert_int_equal(tr_count(l, "Leave step"), 100000);
+  /* ~2.4 MB of events through a 256 KiB buffer: several flushes, each a
+     BufferFlush record and a TRACE BUFFER FLUSH region */
+  size_t flushes = tr_count(l, "BufferFlush");
+  assert_true(flushes >= 5);
+  assert_int_equal(tr_count(l, "Enter TRACE BUFFER FLUSH"), flushes);
+  assert_int_equal(tr_count(l, "Leave TRACE BUFFER FLUSH"), flushes);
+  for (size_t i = 0; i + 1 < l->nevents; i++)
+    if (!strcmp(l->events[i], "Enter TRACE BUFFER FLUSH"))
+      assert_string_equal(l->events[i + 1], "Leave TRACE BUFFER FLUSH");
+  for (uint64_t i = 0; i < t.nregions; i++)
+    if (!strcmp(t.region_names[i], "TRACE BUFFER FLUSH")) {
+      assert_int_equal(t.region_paradigms[i], OTF2_PARADIGM_MEASUREMENT_SYSTEM);
+      assert_int_equal(t.region_roles[i], OTF2_REGION_ROLE_ARTIFICIAL);
+    }
+  assert_non_null(strstr(sc_file(r.dir, "measure.log"), "buffer of location 0 flushed"));
+  tr_free(&t);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_functions_filtered),
+      cmocka_unit_test(test_functions_unfiltered),
+      cmocka_unit_test(test_filter_last_rule_wins),
+      cmocka_unit_test(test_bad_filter_disables),
+      cmocka_unit_test(test_off_on),
+      cmocka_unit_test(test_cxx_names_demangled),
+      cmocka_unit_test(test_buffer_flush_region),
+  };
+  return cmocka_run_group_tests(tests, NULL, mt_teardown);
+}
