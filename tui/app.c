@@ -13,6 +13,7 @@ void tui_options_default(tui_options *o) {
   o->ascii = 0;
   o->mouse = 1;
   o->narrow_below = 110;
+  o->budget = 0;
 }
 
 static char *directory_of(const char *path) {
@@ -104,11 +105,20 @@ void tui_app_ready(tui_app *a, int p) {
       int32_t c = tui_pane_selected_node(cp);
       pomp_report_selection s = {m, m_incl, c, c >= 0 ? tui_pane_is_inclusive(cp, c) : 1};
       changed = tui_model_weigh_locations(&a->model, &s);
-      if (changed && a->model.error[0]) tui_app_message(a, 1, "%s", a->model.error);
+      if (changed) tui_app_work(a, a->opt.budget);
     }
     if (changed) a->pane[p].stale = 1;
   }
   tui_pane_refresh(&a->pane[p]);
+}
+
+int tui_app_busy(const tui_app *a) { return a->model.job.active; }
+
+int tui_app_work(tui_app *a, double budget) {
+  if (!tui_model_work(&a->model, budget)) return 0;
+  a->pane[TUI_PANE_SYSTEM].stale = 1;
+  if (a->model.error[0]) tui_app_message(a, 1, "%s", a->model.error);
+  return 1;
 }
 
 /* ---- events ------------------------------------------------------------- */

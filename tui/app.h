@@ -50,6 +50,7 @@ typedef struct {
   int ascii;      /* ASCII glyphs */
   int mouse;      /* mouse enabled (front end) */
   int narrow_below; /* one pane with tabs below this width (default 110) */
+  double budget;    /* seconds of location summing per frame; 0 = all at once */
 } tui_options;
 
 typedef struct tui_app {
@@ -83,6 +84,11 @@ void tui_app_free(tui_app *a);
 void tui_app_resize(tui_app *a, int w, int h);
 void tui_app_event(tui_app *a, const tui_event *ev);
 void tui_app_render(tui_app *a);
+/* Location values still being summed (budgeted mode)? */
+int tui_app_busy(const tui_app *a);
+/* Sums location rows for up to budget seconds (0: to the end); returns 1
+   when the values are complete now (the screen should be redrawn). */
+int tui_app_work(tui_app *a, double budget);
 
 /* ---- shared between the app's files ------------------------------------ */
 

@@ -29,6 +29,9 @@ static void draw_header(tui_app *a, int p, int x, int w, int y) {
     snprintf(text, sizeof text, "%s [%s]", tui_pane_title[p], label);
   else if (p == TUI_PANE_CALL)
     snprintf(text, sizeof text, "%s [%s] %s%s", tui_pane_title[p], label, mname, mstate);
+  else if (tui_app_busy(a))
+    snprintf(text, sizeof text, "%s [%s] computing %.0f%%", tui_pane_title[p], label,
+             100 * tui_model_progress(&a->model));
   else
     snprintf(text, sizeof text, "%s [%s] %s%s @ %s%s", tui_pane_title[p], label, mname,
              mstate, cname, cstate);
@@ -60,6 +63,13 @@ static void draw_prefix(tui_app *a, int p, const tui_row *r, int *col, int y, in
 
 static void draw_weight(tui_app *a, int p, int32_t node, double v, int *col, int y, int end) {
   char buf[64];
+  if (p == TUI_PANE_SYSTEM && tui_app_busy(a)) { /* values still being summed */
+    char field[80];
+    int pad = TUI_VALUE_WIDTH - tui_text_width(a->glyphs->more);
+    snprintf(field, sizeof field, "   %*s%s ", pad, "", a->glyphs->more);
+    put(a, col, y, end, field, (tui_style){TUI_A_DIM, 0, 0, 0});
+    return;
+  }
   int level = tui_level(tui_app_spectrum_x(a, p, node, v));
   tui_style icon = {0, 0, (int8_t)level, (uint8_t)a->model.tree[p].has_negative};
   put(a, col, y, end, " ", plain);

@@ -5,8 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pomp_util.h"
+
+static void job_clear(tui_location_job *j);
 
 void tui_model_init(tui_model *m, pomp_report *r) {
   memset(m, 0, sizeof *m);
@@ -28,6 +31,8 @@ void tui_model_init(tui_model *m, pomp_report *r) {
 void tui_model_free(tui_model *m) {
   for (int p = 0; p < TUI_NPANES; p++) tui_tree_free(&m->tree[p]);
   free(m->per_location);
+  job_clear(&m->job);
+  free(m->job.acc);
   pomp_report_free(m->report);
   memset(m, 0, sizeof *m);
 }
@@ -51,30 +56,94 @@ static int same_selection(const pomp_report_selection *a,
          a->cnode == b->cnode && a->cnode_inclusive == b->cnode_inclusive;
 }
 
+/* Node (and its subtree when inclusive) as a list of ids, in id order:
+   parents precede children, so one forward pass marks the subtree. */
+static int32_t collect(const tui_tree *t, int32_t node, int inclusive, int32_t **out) {
+  *out = pu_malloc(sizeof **out * (size_t)(t->n ? t->n : 1));
+  if (!inclusive) {
+    (*out)[0] = node;
+    return 1;
+  }
+  uint8_t *in = pu_calloc((size_t)t->n, 1);
+  int32_t n = 0;
+  in[node] = 1;
+  (*out)[n++] = node;
+  for (int32_t i = node + 1; i < t->n; i++)
+    if (t->parent[i] >= 0 && in[t->parent[i]]) in[i] = 1, (*out)[n++] = i;
+  free(in);
+  return n;
+}
+
+static void job_clear(tui_location_job *j) {
+  free(j->metrics);
+  free(j->cnodes);
+  j->metrics = j->cnodes = NULL;
+  j->active = 0;
+  j->next = j->total = 0;
+}
+
 int tui_model_weigh_locations(tui_model *m, const pomp_report_selection *s) {
   if (same_selection(s, &m->loc_sel)) return 0;
   m->loc_sel = *s;
+  tui_location_job *j = &m->job;
+  job_clear(j);
+  int32_t nloc = pomp_report_num_locations(m->report);
+  if (!j->acc) j->acc = pu_calloc((size_t)nloc, sizeof *j->acc);
+  memset(j->acc, 0, sizeof *j->acc * (size_t)nloc);
+  m->error[0] = 0;
+  j->active = 1;
+  if (s->metric >= 0 && s->cnode >= 0) {
+    j->nmetrics = collect(&m->tree[TUI_PANE_METRIC], s->metric, s->metric_inclusive, &j->metrics);
+    j->ncnodes = collect(&m->tree[TUI_PANE_CALL], s->cnode, s->cnode_inclusive, &j->cnodes);
+    j->total = (size_t)j->nmetrics * (size_t)j->ncnodes;
+  }
+  return 1;
+}
+
+static double seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The finished job's per-location sums become the location tree's values;
+   only threads (locations) own values, inner system nodes have none. */
+static void job_finish(tui_model *m) {
   tui_tree *st = &m->tree[TUI_PANE_SYSTEM];
   int32_t nloc = pomp_report_num_locations(m->report);
-  m->error[0] = 0;
-  if (s->metric < 0 || s->cnode < 0) {
-    memset(m->per_location, 0, sizeof *m->per_location * (size_t)nloc);
-  } else {
-    pomp_report_error err = {0};
-    if (pomp_report_location_values(m->report, s, m->per_location, &err) !=
-        POMP_REPORT_OK) {
-      /* A corrupt row: show what could be read and say why on the status
-         line; never stop browsing. */
-      snprintf(m->error, sizeof m->error, "%s", err.message);
-      if (m->errors++ == 0) snprintf(m->first_error, sizeof m->first_error, "%s", err.message);
-    }
-  }
-  /* Only threads (locations) own values; inner system nodes have none. */
+  memcpy(m->per_location, m->job.acc, sizeof *m->per_location * (size_t)nloc);
   for (int32_t i = 0; i < st->n; i++) st->excl[i] = NAN;
   for (int32_t l = 0; l < nloc; l++) {
     int32_t node = pomp_report_location_sysnode(m->report, l);
     if (node >= 0 && node < st->n) st->excl[node] = m->per_location[l];
   }
   tui_tree_accumulate(st);
+  job_clear(&m->job);
+}
+
+int tui_model_work(tui_model *m, double budget) {
+  tui_location_job *j = &m->job;
+  if (!j->active) return 0;
+  double deadline = seconds() + budget;
+  while (j->next < j->total) {
+    int32_t metric = j->metrics[j->next / (size_t)j->ncnodes];
+    int32_t cnode = j->cnodes[j->next % (size_t)j->ncnodes];
+    j->next++;
+    pomp_report_error err = {0};
+    if (!pomp_report_row_add(m->report, metric, cnode, j->acc, &err) &&
+        err.status != POMP_REPORT_OK) {
+      /* A corrupt row: show what could be read and say why on the status
+         line; never stop browsing. */
+      snprintf(m->error, sizeof m->error, "%s", err.message);
+      if (m->errors++ == 0) snprintf(m->first_error, sizeof m->first_error, "%s", err.message);
+    }
+    if (budget > 0 && (j->next & 15) == 0 && seconds() > deadline) return 0;
+  }
+  job_finish(m);
   return 1;
+}
+
+double tui_model_progress(const tui_model *m) {
+  const tui_location_job *j = &m->job;
+  return j->active && j->total ? (double)j->next / (double)j->total : 1.0;
 }

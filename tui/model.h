@@ -16,6 +16,17 @@
 
 enum { TUI_PANE_METRIC = 0, TUI_PANE_CALL, TUI_PANE_SYSTEM, TUI_NPANES };
 
+/* Summing the rows of a location selection can take seconds on a large
+   report (every row when the root is selected), so it runs as a job in
+   slices: the screen stays responsive and shows the values when done. */
+typedef struct {
+  int active;
+  int32_t *metrics, *cnodes; /* the rows to add: metrics x cnodes */
+  int32_t nmetrics, ncnodes;
+  size_t next, total; /* rows done / to do */
+  double *acc;        /* per location */
+} tui_location_job;
+
 typedef struct {
   pomp_report *report;
   tui_tree tree[TUI_NPANES];
@@ -24,6 +35,7 @@ typedef struct {
   int call_metric_incl;
   pomp_report_selection loc_sel;
   double *per_location;
+  tui_location_job job;
   char error[512]; /* last weighting error (corrupt row), "" if none */
   int errors;       /* weightings that failed so far */
   char first_error[512];
@@ -33,8 +45,14 @@ typedef struct {
 void tui_model_init(tui_model *m, pomp_report *r);
 void tui_model_free(tui_model *m);
 
-/* Each returns 1 when the values changed. */
+/* Each returns 1 when the values changed (or started changing). */
 int tui_model_weigh_calls(tui_model *m, int32_t metric, int metric_incl);
+/* Starts the location job for s; then tui_model_work finishes it. */
 int tui_model_weigh_locations(tui_model *m, const pomp_report_selection *s);
+/* Adds rows of the location job for at most budget seconds (0: until done).
+   Returns 1 when the job finished now (the location tree has its values). */
+int tui_model_work(tui_model *m, double budget);
+/* Fraction of the location job done, 1 when idle. */
+double tui_model_progress(const tui_model *m);
 
 #endif

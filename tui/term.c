@@ -9,6 +9,10 @@
 
 #include "pomp_util.h"
 
+/* Seconds of work per frame while location values are summed: keys stay
+   within the 30 ms a redraw may take. */
+#define FRAME_BUDGET 0.02
+
 static tui_color_depth depth;
 
 /* Pair n+1 draws colour n on the default background. */
@@ -136,12 +140,18 @@ int tui_run_terminal(tui_app *a, int mono) {
     mouseinterval(0);
   }
   tui_app_resize(a, COLS, LINES);
+  a->opt.budget = FRAME_BUDGET;
   while (!a->quit) {
     tui_app_render(a);
     blit(&a->vs);
-    timeout(-1);
     tui_event ev;
-    if (!read_event(&ev)) continue;
+    /* Location values of a large selection are summed in slices between
+       keys, so the screen never freezes. */
+    timeout(tui_app_busy(a) ? 0 : -1);
+    if (!read_event(&ev)) {
+      if (tui_app_busy(a)) tui_app_work(a, FRAME_BUDGET);
+      continue;
+    }
     /* Handle everything already typed before drawing again, so held-down
        keys never queue up redraws. */
     timeout(0);

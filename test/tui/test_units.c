@@ -214,6 +214,41 @@ static void search_marks_matches(void **state) {
   free_app(a);
 }
 
+/* Text of n cells of row y from x, as UTF-8 (the glyphs used are BMP). */
+static void row_text(const tui_vscreen *vs, int x, int y, int n, char *buf) {
+  char *o = buf;
+  for (int i = x; i < x + n && i < vs->w; i++) {
+    uint32_t c = vs->cells[(size_t)y * (size_t)vs->w + (size_t)i].ch;
+    if (c < 0x80) *o++ = (char)c;
+    else if (c < 0x800) *o++ = (char)(0xC0 | (c >> 6)), *o++ = (char)(0x80 | (c & 0x3F));
+    else *o++ = (char)(0xE0 | (c >> 12)), *o++ = (char)(0x80 | ((c >> 6) & 0x3F)),
+         *o++ = (char)(0x80 | (c & 0x3F));
+  }
+  *o = 0;
+}
+
+/* With a time budget the location sums run in slices: the pane says how
+   far it got and shows no stale values, then fills in. */
+static void location_values_in_slices(void **state) {
+  (void)state;
+  tui_app *a = small_app(160, 14);
+  a->opt.budget = 1e-12; /* stops at the first check, after 16 of 30 rows */
+  tui_app_render(a);
+  assert_true(tui_app_busy(a));
+  char text[512];
+  int x = a->pane_x[TUI_PANE_SYSTEM];
+  row_text(&a->vs, x, 1, 35, text);
+  assert_string_equal(text, "Locations [% of Time] computing 53%");
+  row_text(&a->vs, x, 2, 20, text);
+  assert_string_equal(text, "▸         … cluster ");
+  assert_int_equal(tui_app_work(a, 0), 1);
+  tui_app_render(a);
+  assert_false(tui_app_busy(a));
+  row_text(&a->vs, x, 2, 20, text);
+  assert_string_equal(text, "▸ █  100.00 cluster ");
+  free_app(a);
+}
+
 static void quit_key(void **state) {
   (void)state;
   tui_app *a = small_app(80, 24);
@@ -230,7 +265,7 @@ int main(void) {
       cmocka_unit_test(spectrum_levels),  cmocka_unit_test(key_scripts),
       cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
-      cmocka_unit_test(quit_key),
+      cmocka_unit_test(location_values_in_slices), cmocka_unit_test(quit_key),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
