@@ -10,19 +10,19 @@
  *
  *   loop_imbalance      a static loop of 4T iterations in which only the
  *                       first 4 (all on thread 0) cost LOOP_ITERATION_S each.
- *                       -> omp_ibarrier_wait 0.100 at the implicit barrier of
+ *                       -> omp_ibarrier_wait 0.120 at the implicit barrier of
  *                          the loop, threads 1..T-1.
  *   explicit_barrier    the last thread computes BARRIER_S before
  *                       `#pragma omp barrier`.
- *                       -> omp_ebarrier_wait 0.090 at the barrier, threads
+ *                       -> omp_ebarrier_wait 0.110 at the barrier, threads
  *                          0..T-2.
  *   critical_contention thread 0 holds a critical section for CRITICAL_HOLD_S;
  *                       the others compute CRITICAL_DELAY_S, then enter it.
- *                       -> omp_critical_contention 0.060 at the critical
+ *                       -> omp_critical_contention 0.100 at the critical
  *                          section, threads 1..T-1.
  *   lock_contention     the last thread holds an omp lock for LOCK_HOLD_S;
  *                       the others compute LOCK_DELAY_S, then omp_set_lock.
- *                       -> omp_lock_contention 0.050 at omp_set_lock, threads
+ *                       -> omp_lock_contention 0.090 at omp_set_lock, threads
  *                          0..T-2.
  *   serial_phase        the master computes SERIAL_S outside any parallel
  *                       region.
@@ -38,12 +38,12 @@
 #include <mpi.h>
 #include <omp.h>
 
-static const double LOOP_ITERATION_S = 0.025; /* x 4 iterations = 0.100 */
-static const double BARRIER_S = 0.090;
-static const double CRITICAL_HOLD_S = 0.080;
-static const double CRITICAL_DELAY_S = 0.020; /* waits 0.080 - 0.020 */
-static const double LOCK_HOLD_S = 0.070;
-static const double LOCK_DELAY_S = 0.020; /* waits 0.070 - 0.020 */
+static const double LOOP_ITERATION_S = 0.030; /* x 4 iterations = 0.120 */
+static const double BARRIER_S = 0.110;
+static const double CRITICAL_HOLD_S = 0.120;
+static const double CRITICAL_DELAY_S = 0.020; /* waits 0.120 - 0.020 */
+static const double LOCK_HOLD_S = 0.110;
+static const double LOCK_DELAY_S = 0.020; /* waits 0.110 - 0.020 */
 static const double SERIAL_S = 0.150;
 static const double LIMITED_S = 0.130;
 
@@ -121,12 +121,19 @@ int main(int argc, char **argv) {
   plant_world w = plant_init(&argc, &argv, "openmp_waits");
   int ok = 1;
   if (plant_needs(&w, 1, 2, "OpenMP wait states")) {
+    start_problem(&w, EXPENSIVE_ITERATIONS * LOOP_ITERATION_S);
     ok &= loop_imbalance(&w);
+    start_problem(&w, BARRIER_S);
     ok &= explicit_barrier(&w);
+    start_problem(&w, CRITICAL_HOLD_S);
     ok &= critical_contention(&w);
+    start_problem(&w, LOCK_HOLD_S);
     ok &= lock_contention(&w);
+    start_problem(&w, SERIAL_S);
     serial_phase();
+    start_problem(&w, LIMITED_S);
     ok &= limited_parallelism();
+    start_problem(&w, 0.0); /* the last slot ends before the result */
   }
   return plant_finish(&w, "openmp_waits", ok);
 }

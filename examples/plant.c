@@ -13,18 +13,45 @@
 #include <stdio.h>
 #include <time.h>
 
+/* The first problem's start after plant_init's barrier, and what each
+   problem's slot adds to its planted time: room for the MPI calls that end
+   it to complete on an oversubscribed machine (8 ranks on 2 cores). */
+static const double ALIGN_S = 0.050;
+static const double SLOT_MARGIN_S = 0.080;
+/* A clock far off on another node must not stall the run for longer. */
+static const double MAX_WAIT_S = 1.0;
+
+static double realtime_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 plant_world plant_init(int *argc, char ***argv, const char *program) {
   int provided = 0;
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   plant_world w;
   MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &w.ranks);
-  w.threads = omp_get_max_threads();
+  /* The team size a parallel region really gets; asking from inside one
+     also starts every thread, so that each rank's workers exist (and are
+     seen idle) even on a rank that never computes in parallel. */
+  w.threads = 1;
+#pragma omp parallel
+  {
+#pragma omp single
+    w.threads = omp_get_num_threads();
+  }
   if (w.rank == 0)
     printf("%s: %dx%d (ranks x threads)\n", program, w.ranks, w.threads);
   /* Processes start at different times (hundreds of ms apart on a loaded
      machine); this barrier takes that skew so that no planted problem does. */
   MPI_Barrier(MPI_COMM_WORLD);
+  /* The first problem starts ALIGN_S after rank 0 leaves the barrier, on
+     the real-time clock, which NTP keeps within a millisecond or so between
+     nodes: long enough for the broadcast to reach every rank. */
+  w.next_start = w.rank == 0 ? realtime_now() + ALIGN_S : 0.0;
+  MPI_Bcast(&w.next_start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   return w;
 }
 
@@ -48,31 +75,11 @@ int plant_needs(const plant_world *w, int min_ranks, int min_threads,
   return 0;
 }
 
-/* How far ahead of rank 0's clock the next problem starts: longer than the
-   broadcast below takes on a loaded machine, short next to the problems. */
-static const double ALIGN_S = 0.030;
-
-static double realtime_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_REALTIME, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-void sync_ranks(void) {
-  /* A barrier alone is not enough: on an oversubscribed machine the ranks
-     leave it up to a scheduler time slice per message hop apart (10-30 ms at
-     8 ranks on 2 cores), and that skew would add to or hide a planted wait.
-     So rank 0 names an instant on the real-time clock, which NTP keeps
-     within a millisecond or so between nodes, and every rank sleeps until
-     then: sleeping ranks all wake on time. */
-  MPI_Barrier(MPI_COMM_WORLD);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  double start = rank == 0 ? realtime_now() + ALIGN_S : 0.0;
-  MPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  double wait = start - realtime_now();
-  /* A clock far off on some node must not stall the run. */
-  if (wait > 0.0 && wait <= ALIGN_S) simulate_work(wait);
+void start_problem(plant_world *w, double planted_seconds) {
+  double wait = w->next_start - realtime_now();
+  /* Late (the previous problem overran its slot): start at once. */
+  if (wait > 0.0 && wait <= MAX_WAIT_S) team_work(wait);
+  w->next_start += planted_seconds + SLOT_MARGIN_S;
 }
 
 void simulate_work(double seconds) {

@@ -20,11 +20,13 @@ typedef struct {
   int rank;    /* rank in MPI_COMM_WORLD */
   int ranks;   /* size of MPI_COMM_WORLD */
   int threads; /* OpenMP team size of a parallel region (OMP_NUM_THREADS) */
+  double next_start; /* real-time clock instant of the next problem's start */
 } plant_world;
 
-/* MPI_Init_thread (FUNNELED: only master threads call MPI) and a first
-   barrier that absorbs the start-up skew of the processes, so that the
-   planted problems start aligned.  Prints the configuration on rank 0. */
+/* MPI_Init_thread (FUNNELED: only master threads call MPI), a first barrier
+   that absorbs the start-up skew of the processes, and the instant at which
+   the first problem starts (rank 0's clock, broadcast).  Prints the
+   configuration on rank 0. */
 plant_world plant_init(int *argc, char ***argv, const char *program);
 
 /* Prints "PROGRAM: RESULT" on rank 0, then MPI_Finalize.  Returns the exit
@@ -36,10 +38,14 @@ int plant_finish(const plant_world *w, const char *program, int ok);
 int plant_needs(const plant_world *w, int min_ranks, int min_threads,
                 const char *problem);
 
-/* Lines every rank up before a planted problem: MPI_Barrier, then every rank
-   sleeps until one common instant (at most 30 ms later), so that all ranks
-   start the problem together even when the barrier's exits are skewed. */
-void sync_ranks(void);
+/* Starts a planted problem on every rank at the same instant, and books a
+   time slot for it of planted_seconds plus a margin, after which the next
+   problem starts.  Every thread of the rank sleeps until the start (a team
+   that sleeps is neither waiting in MPI nor idle, so this scaffolding plants
+   nothing itself).  Why not a barrier: on an oversubscribed machine its
+   exits are skewed by a scheduler time slice per message hop, which would
+   add to or hide the planted waits; ranks that sleep all wake on time. */
+void start_problem(plant_world *w, double planted_seconds);
 
 /* The calling thread works (sleeps) for the given number of seconds. */
 void simulate_work(double seconds);
