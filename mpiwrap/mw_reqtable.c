@@ -1,0 +1,141 @@
+/* mw_reqtable.c -- see mw_reqtable.h. Chained hash table with a fixed
+   number of buckets (outstanding requests are counted in thousands, not
+   millions) and one mutex per stripe of buckets; freed nodes go to the
+   stripe's free list, so steady request traffic does not call malloc. */
+#include "mw_reqtable.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#define BUCKETS 4096   /* power of two */
+#define STRIPES 64     /* divides BUCKETS */
+
+typedef struct node {
+  struct node *next;
+  uint64_t key;
+  mw_req req;
+} node;
+
+typedef struct stripe {
+  pthread_mutex_t lock;
+  node *free;        /* recycled nodes */
+  uint64_t count;
+} stripe;
+
+struct mw_reqtable {
+  node *bucket[BUCKETS];
+  stripe stripes[STRIPES];
+};
+
+static unsigned bucket_of(uint64_t key) {
+  /* Fibonacci hashing: MPICH handles differ in their low bits only. */
+  return (unsigned)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 52) & (BUCKETS - 1);
+}
+
+static stripe *stripe_of(mw_reqtable *t, unsigned b) {
+  return &t->stripes[b % STRIPES];
+}
+
+mw_reqtable *mw_reqtable_new(void) {
+  mw_reqtable *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  for (int i = 0; i < STRIPES; i++)
+    pthread_mutex_init(&t->stripes[i].lock, NULL);
+  return t;
+}
+
+static void free_list(node *n) {
+  while (n) {
+    node *next = n->next;
+    free(n);
+    n = next;
+  }
+}
+
+void mw_reqtable_free(mw_reqtable *t) {
+  if (!t) return;
+  for (int b = 0; b < BUCKETS; b++) free_list(t->bucket[b]);
+  for (int i = 0; i < STRIPES; i++) {
+    free_list(t->stripes[i].free);
+    pthread_mutex_destroy(&t->stripes[i].lock);
+  }
+  free(t);
+}
+
+void mw_reqtable_put(mw_reqtable *t, uint64_t key, const mw_req *r) {
+  unsigned b = bucket_of(key);
+  stripe *s = stripe_of(t, b);
+  pthread_mutex_lock(&s->lock);
+  node *n = s->free;
+  if (n)
+    s->free = n->next;
+  else if (!(n = malloc(sizeof *n))) {
+    /* Out of memory: the request goes unrecorded rather than the program
+       dying inside MPI; its completion then finds no entry. */
+    pthread_mutex_unlock(&s->lock);
+    return;
+  }
+  n->next = NULL;
+  n->key = key;
+  n->req = *r;
+  node **tail = &t->bucket[b];   /* append: entries of a key stay FIFO */
+  while (*tail) tail = &(*tail)->next;
+  *tail = n;
+  s->count++;
+  pthread_mutex_unlock(&s->lock);
+}
+
+/* The link pointing at key's oldest node, or NULL; caller holds the lock. */
+static node **oldest(mw_reqtable *t, unsigned b, uint64_t key) {
+  for (node **p = &t->bucket[b]; *p; p = &(*p)->next)
+    if ((*p)->key == key) return p;
+  return NULL;
+}
+
+int mw_reqtable_take(mw_reqtable *t, uint64_t key, mw_req *out) {
+  unsigned b = bucket_of(key);
+  stripe *s = stripe_of(t, b);
+  pthread_mutex_lock(&s->lock);
+  node **p = oldest(t, b, key);
+  if (p) {
+    node *n = *p;
+    *p = n->next;
+    if (out) *out = n->req;
+    n->next = s->free;
+    s->free = n;
+    s->count--;
+  }
+  pthread_mutex_unlock(&s->lock);
+  return p != NULL;
+}
+
+int mw_reqtable_find(mw_reqtable *t, uint64_t key, mw_req *out) {
+  unsigned b = bucket_of(key);
+  stripe *s = stripe_of(t, b);
+  pthread_mutex_lock(&s->lock);
+  node **p = oldest(t, b, key);
+  if (p && out) *out = (*p)->req;
+  pthread_mutex_unlock(&s->lock);
+  return p != NULL;
+}
+
+int mw_reqtable_update(mw_reqtable *t, uint64_t key,
+                       void (*fn)(mw_req *r, void *arg), void *arg) {
+  unsigned b = bucket_of(key);
+  stripe *s = stripe_of(t, b);
+  pthread_mutex_lock(&s->lock);
+  node **p = oldest(t, b, key);
+  if (p) fn(&(*p)->req, arg);
+  pthread_mutex_unlock(&s->lock);
+  return p != NULL;
+}
+
+uint64_t mw_reqtable_count(mw_reqtable *t) {
+  uint64_t total = 0;
+  for (int i = 0; i < STRIPES; i++) {
+    pthread_mutex_lock(&t->stripes[i].lock);
+    total += t->stripes[i].count;
+    pthread_mutex_unlock(&t->stripes[i].lock);
+  }
+  return total;
+}

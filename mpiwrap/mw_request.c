@@ -1,0 +1,208 @@
+/* mw_request.c -- non-blocking, persistent and collective requests: what
+   was asked is kept in a table (mw_reqtable.h) from the call to the
+   Wait/Test that completes it, which writes the completion record
+   (docs/TRACE.md): MpiIsendComplete, MpiIrecv with the status's source and
+   tag, NonBlockingCollectiveComplete, or MpiRequestCancelled. */
+#include "mw.h"
+
+#include "mw_reqtable.h"
+
+static mw_reqtable *requests;
+static _Atomic uint64_t next_id = 1;  /* unique in the process */
+
+void mw_requests_init(void) {
+  if (!requests) requests = mw_reqtable_new();
+}
+
+void mw_requests_fini(void) {
+  mw_reqtable_free(requests);
+  requests = NULL;
+}
+
+static uint64_t key_of(MPI_Request req) { return (uint64_t)(uintptr_t)req; }
+
+static uint64_t new_id(void) {
+  return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+}
+
+/* Records that a request has started: at the call, or at MPI_Start. */
+static void started(mw_frame *f, const mw_req *r) {
+  OTF2_EvtWriter *w;
+  if (r->kind & MW_REQ_SEND && (w = mw_writer(f)))
+    OTF2_EvtWriter_MpiIsend(w, NULL, pm_now(), r->peer, mw_comm_ref(r->comm),
+                            r->tag, r->bytes, r->id);
+  if (r->kind & MW_REQ_RECV && (w = mw_writer(f)))
+    OTF2_EvtWriter_MpiIrecvRequest(w, NULL, pm_now(), r->recv_id);
+  if (r->kind & MW_REQ_COLL && (w = mw_writer(f)))
+    OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, pm_now(), r->id);
+}
+
+static void track(mw_frame *f, MPI_Request req, mw_req *r) {
+  if (!requests || req == MPI_REQUEST_NULL || !r->kind) return;
+  r->id = new_id();
+  r->recv_id = r->kind == (MW_REQ_SEND | MW_REQ_RECV) ? new_id() : r->id;
+  r->active = !r->persistent;
+  mw_reqtable_put(requests, key_of(req), r);
+  if (r->active) started(f, r);
+}
+
+/* A send to MPI_PROC_NULL moves no data: it is not tracked at all. */
+static void send_part(mw_req *r, int dest, int tag, MPI_Count count,
+                      MPI_Datatype type) {
+  if (dest == MPI_PROC_NULL) return;
+  r->kind |= MW_REQ_SEND;
+  r->peer = mw_comm_peer(r->comm, dest);
+  r->tag = (uint32_t)tag;
+  r->bytes = mw_type_bytes(count, type);
+}
+
+void mw_isend(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
+              MPI_Datatype type, MPI_Request req) {
+  mw_req r = {.comm = mw_comm_of(comm)};
+  send_part(&r, dest, tag, count, type);
+  track(f, req, &r);
+}
+
+void mw_irecv(mw_frame *f, MPI_Comm comm, int source, MPI_Request req) {
+  if (comm == MPI_COMM_NULL || source == MPI_PROC_NULL) return;
+  mw_req r = {.comm = mw_comm_of(comm), .kind = MW_REQ_RECV};
+  track(f, req, &r);
+}
+
+void mw_isendrecv(mw_frame *f, MPI_Comm comm, int dest, int tag,
+                  MPI_Count count, MPI_Datatype type, int source,
+                  MPI_Request req) {
+  mw_req r = {.comm = mw_comm_of(comm)};
+  send_part(&r, dest, tag, count, type);
+  if (source != MPI_PROC_NULL) r.kind |= MW_REQ_RECV;
+  track(f, req, &r);
+}
+
+void mw_psend_init(mw_frame *f, MPI_Comm comm, int dest, int tag,
+                   MPI_Count count, MPI_Datatype type, MPI_Request req) {
+  mw_req r = {.comm = mw_comm_of(comm), .persistent = 1};
+  send_part(&r, dest, tag, count, type);
+  track(f, req, &r);
+}
+
+void mw_precv_init(mw_frame *f, MPI_Comm comm, int source, MPI_Request req) {
+  if (source == MPI_PROC_NULL) return;
+  mw_req r = {.comm = mw_comm_of(comm), .kind = MW_REQ_RECV, .persistent = 1};
+  track(f, req, &r);
+}
+
+void mw_icoll(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root,
+              mw_xfer x, MPI_Request req, int persistent) {
+  mw_req r = {.comm = mw_comm_of(comm), .kind = MW_REQ_COLL, .op = op,
+              .root = mw_root(comm, root), .bytes = x.sent,
+              .received = x.received, .persistent = (uint8_t)persistent};
+  track(f, req, &r);
+}
+
+/* -------------------------------------------------------------- MPI_Start */
+
+static void activate(mw_req *r, void *out) {
+  r->active = 1;
+  r->cancelled = 0;
+  r->id = new_id();
+  r->recv_id = r->kind == (MW_REQ_SEND | MW_REQ_RECV) ? new_id() : r->id;
+  *(mw_req *)out = *r;
+}
+
+void mw_start(mw_frame *f, int n, const MPI_Request *reqs) {
+  for (int i = 0; i < n && requests; i++) {
+    mw_req r;
+    if (mw_reqtable_update(requests, key_of(reqs[i]), activate, &r))
+      started(f, &r);
+  }
+}
+
+/* ------------------------------------------------------------ completion */
+
+void mw_snap(mw_frame *f, int n, const MPI_Request *reqs) {
+  f->nsnap = n > 0 ? n : 0;
+  f->snap = mw_scratch(f, f->snap_small, f->nsnap, sizeof *reqs);
+  for (int i = 0; i < f->nsnap; i++) f->snap[i] = reqs[i];
+}
+
+static void deactivate(mw_req *r, void *out) {
+  *(mw_req *)out = *r;
+  r->active = 0;
+}
+
+/* The entry of a request that has just completed: removed, or for a
+   persistent request kept but inactive. 0 if nothing is to be recorded. */
+static int finished(MPI_Request req, mw_req *r) {
+  uint64_t key = key_of(req);
+  if (!requests || req == MPI_REQUEST_NULL || !mw_reqtable_find(requests, key, r))
+    return 0;
+  if (r->persistent) {
+    mw_reqtable_update(requests, key, deactivate, r);
+    return r->active;   /* an inactive persistent request completes empty */
+  }
+  return mw_reqtable_take(requests, key, r);
+}
+
+void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
+  mw_req r;
+  if (i < 0 || i >= f->nsnap || !finished(f->snap[i], &r)) return;
+  OTF2_EvtWriter *w;
+  int cancelled = 0;
+  if (r.cancelled) PMPI_Test_cancelled(s, &cancelled);
+  if (cancelled) {
+    if ((w = mw_writer(f))) OTF2_EvtWriter_MpiRequestCancelled(w, NULL, pm_now(), r.id);
+    return;
+  }
+  if (r.kind & MW_REQ_SEND && (w = mw_writer(f)))
+    OTF2_EvtWriter_MpiIsendComplete(w, NULL, pm_now(), r.id);
+  if (r.kind & MW_REQ_RECV && s->MPI_SOURCE != MPI_PROC_NULL && (w = mw_writer(f))) {
+    MPI_Count n = 0;
+    PMPI_Get_count_c(s, MPI_BYTE, &n);
+    OTF2_EvtWriter_MpiIrecv(w, NULL, pm_now(), mw_comm_peer(r.comm, s->MPI_SOURCE),
+                            mw_comm_ref(r.comm), (uint32_t)s->MPI_TAG,
+                            n > 0 ? (uint64_t)n : 0, r.recv_id);
+  }
+  if (r.kind & MW_REQ_COLL && (w = mw_writer(f)))
+    OTF2_EvtWriter_NonBlockingCollectiveComplete(
+        w, NULL, pm_now(), (OTF2_CollectiveOp)r.op, mw_comm_ref(r.comm), r.root,
+        r.bytes, r.received, r.id);
+}
+
+void mw_complete_all(mw_frame *f, int n, const MPI_Status *s) {
+  for (int i = 0; i < n; i++) mw_complete(f, i, &s[i]);
+}
+
+void mw_complete_some(mw_frame *f, int n, const int *indices,
+                      const MPI_Status *s) {
+  if (n == MPI_UNDEFINED) return;
+  for (int k = 0; k < n; k++) mw_complete(f, indices[k], &s[k]);
+}
+
+void mw_tested_one(mw_frame *f, MPI_Request req) {
+  mw_req r;
+  OTF2_EvtWriter *w;
+  if (requests && req != MPI_REQUEST_NULL &&
+      mw_reqtable_find(requests, key_of(req), &r) && r.active &&
+      (w = mw_writer(f)))
+    OTF2_EvtWriter_MpiRequestTest(w, NULL, pm_now(), r.id);
+}
+
+void mw_tested(mw_frame *f) {
+  for (int i = 0; i < f->nsnap; i++) mw_tested_one(f, f->snap[i]);
+}
+
+static void mark_cancelled(mw_req *r, void *unused) {
+  (void)unused;
+  r->cancelled = 1;
+}
+
+void mw_cancel(MPI_Request req) {
+  if (requests && req != MPI_REQUEST_NULL)
+    mw_reqtable_update(requests, key_of(req), mark_cancelled, NULL);
+}
+
+/* A freed request completes unseen: forget it. */
+void mw_request_free(MPI_Request req) {
+  if (requests && req != MPI_REQUEST_NULL)
+    mw_reqtable_take(requests, key_of(req), NULL);
+}
