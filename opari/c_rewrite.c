@@ -218,7 +218,7 @@ static void make_variant(Rw *rw, const Site *site, const Span *blanks, size_t nb
   size_t len = site->len, ce = rw->dir.content_end;
   pu_reserve((void **)&rw->buf, &rw->buf_cap, len + rw->app_len + 1, 1);
   memcpy(rw->buf, site->text, ce);
-  memcpy(rw->buf + ce, rw->app, rw->app_len);
+  if (rw->app_len) memcpy(rw->buf + ce, rw->app, rw->app_len);
   memcpy(rw->buf + ce + rw->app_len, site->text + ce, len - ce);
   rw->buf_len = len + rw->app_len;
   for (size_t b = 0; b < nblanks; b++)

@@ -1,0 +1,99 @@
+/* Unit tests of opari_c() on in-memory units: what is rejected (and that
+   rejection frees everything: these run under ASan), and small exact
+   rewrites. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opari.h"
+
+/* The instrumented text between the prelude's #line and the epilogue. */
+static bool instrument(const char *src, unsigned disabled, char *out, size_t size) {
+  FILE *f = tmpfile();
+  OpariOptions opt = {.file_name = "t.c", .line_name = "t.c", .quiet = true,
+                      .disabled = disabled};
+  bool ok = opari_c(src, strlen(src), f, &opt);
+  long n = ftell(f);
+  rewind(f);
+  char *all = calloc((size_t)n + 1, 1);
+  size_t got = fread(all, 1, (size_t)n, f);
+  all[got] = 0;
+  fclose(f);
+  const char *from = strstr(all, "#line 1 \"t.c\"\n"), *to = strstr(all, "\n#include <pomp.h>");
+  out[0] = 0;
+  if (ok && from && to) {
+    from += 14;
+    snprintf(out, size, "%.*s", (int)(to - from), from);
+  }
+  free(all);
+  return ok;
+}
+
+static void rejects_bad_units(void **state) {
+  (void)state;
+  static const char *const bad[] = {
+      "#pragma omp parallel\n",
+      "#pragma omp parallel\n{ x(); )\n",
+      "#pragma omp sections\nx();\n",
+      "#pragma omp for schedule(static\nfor(;;);\n",
+      "#pragma pomp inst end(a)\n",
+      "#pragma pomp inst begin(a)\n",
+      "#pragma pomp bogus\n",
+      "#ifdef A\n#pragma omp parallel\n{\n#endif\n}\n",
+      "#pragma omp parallel\n#pragma omp for\n#pragma omp critical\n",
+      "_Pragma(\"omp parallel\")",
+  };
+  char out[64];
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    if (instrument(bad[i], 0, out, sizeof out)) fail_msg("accepted: %s", bad[i]);
+}
+
+static void barrier_rewrite_is_exact(void **state) {
+  (void)state;
+  char out[512];
+  assert_true(instrument("  #pragma omp barrier\nx;\n", 0, out, sizeof out));
+  assert_string_equal(out, "{ POMP_Barrier_enter(pomp_rd[0]);\n#line 1 \"t.c\"\n"
+                           "  #pragma omp barrier\n POMP_Barrier_exit(pomp_rd[0]); }\n"
+                           "#line 2 \"t.c\"\nx;\n");
+}
+
+static void comment_before_directive_is_kept(void **state) {
+  (void)state;
+  char out[512];
+  assert_true(instrument("/* a\n b */ #pragma omp flush\n", 0, out, sizeof out));
+  /* the directive keeps its column: padded as wide as the comment tail */
+  assert_string_equal(out, "/* a\n b */ \n{ POMP_Flush_enter(pomp_rd[0]);\n#line 2 \"t.c\"\n"
+                           "      #pragma omp flush\n POMP_Flush_exit(pomp_rd[0]); }\n"
+                           "#line 3 \"t.c\"\n");
+}
+
+static void disabled_constructs_are_copied(void **state) {
+  (void)state;
+  char out[512];
+  const char *src = "#pragma omp critical\nx++;\n#pragma omp barrier\n";
+  assert_true(instrument(src, DIS_CRITICAL | DIS_BARRIER, out, sizeof out));
+  assert_string_equal(out, src);
+}
+
+static void missing_final_newline_is_added(void **state) {
+  (void)state;
+  char out[512];
+  assert_true(instrument("int x;", 0, out, sizeof out));
+  assert_string_equal(out, "int x;\n");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(rejects_bad_units),
+      cmocka_unit_test(barrier_rewrite_is_exact),
+      cmocka_unit_test(comment_before_directive_is_kept),
+      cmocka_unit_test(disabled_constructs_are_copied),
+      cmocka_unit_test(missing_final_newline_is_added),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
