@@ -24,8 +24,9 @@ void az_progress_draw(az_analysis *a) {
   fflush(stderr);
 }
 
-static void progress_clear(az_analysis *a) {
-  if (a->progress) fprintf(stderr, "\r%*s\r", 60 + (int)strlen(pu_progname()), "");
+void az_progress_done(az_analysis *a) {
+  if (a->progress)
+    fprintf(stderr, "\r%*s\r", 60 + (int)strlen(pu_progname()), "");
 }
 
 static int replay_all(az_analysis *a, OTF2_Reader *reader) {
@@ -45,31 +46,40 @@ static int replay_all(az_analysis *a, OTF2_Reader *reader) {
   return rc;
 }
 
-int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
+OTF2_Reader *az_open(az_analysis *a, const char *anchor,
+                     const az_options *opt) {
   memset(a, 0, sizeof *a);
   a->diag.verbosity = opt->verbosity;
   a->progress = opt->progress;
   az_calltree_init(&a->tree);
-  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(quiet_otf2, NULL);
+  /* OTF2 would print its own errors; ours name the location and event */
+  OTF2_Error_RegisterCallback(quiet_otf2, NULL);
   OTF2_Reader *reader = OTF2_Reader_Open(anchor);
-  int rc = -1;
   if (!reader) {
     az_fail(&a->diag, "%s: cannot open the trace archive", anchor);
-    goto out;
+    return NULL;
   }
   OTF2_Reader_SetSerialCollectiveCallbacks(reader);
-  if (az_defs_read(&a->defs, reader, anchor, &a->diag)) goto out;
+  if (az_defs_read(&a->defs, reader, anchor, &a->diag)) {
+    OTF2_Reader_Close(reader);
+    return NULL;
+  }
   a->cells = pu_calloc(a->defs.num_locs, sizeof *a->cells);
-  if (replay_all(a, reader)) goto out;
-  az_p2p_analyze(a);
-  az_collective_analyze(a);
-  for (size_t l = 0; l < a->defs.num_locs; l++)
-    az_cells_finish(&a->cells[l], &a->tree, &a->defs);
-  rc = 0;
-out:
-  progress_clear(a);
-  if (reader) OTF2_Reader_Close(reader);
-  OTF2_Error_RegisterCallback(old, NULL);
+  return reader;
+}
+
+int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
+  OTF2_Reader *reader = az_open(a, anchor, opt);
+  if (!reader) return -1;
+  int rc = replay_all(a, reader);
+  OTF2_Reader_Close(reader);
+  if (!rc) {
+    az_p2p_analyze(a);
+    az_collective_analyze(a);
+    for (size_t l = 0; l < a->defs.num_locs; l++)
+      az_cells_finish(&a->cells[l], &a->tree, &a->defs);
+  }
+  az_progress_done(a);
   return rc;
 }
 

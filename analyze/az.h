@@ -103,6 +103,7 @@ typedef struct {
   uint32_t size;
   uint32_t *world;   /* communicator rank -> process index (world rank) */
   int defined;
+  int self;          /* MPI_COMM_SELF: rank 0 is the calling process */
 } az_comm;
 
 typedef struct {
@@ -154,8 +155,10 @@ int az_defs_read(az_defs *defs, struct OTF2_Reader_struct *reader,
                  const char *anchor, az_diag *diag);
 void az_defs_free(az_defs *defs);
 const char *az_defs_string(const az_defs *defs, uint32_t id);
-/* World rank (process index) of a communicator rank, or UINT32_MAX. */
-uint32_t az_comm_world(const az_defs *defs, uint32_t comm, uint32_t rank);
+/* World rank (process index) of a communicator rank, as seen by process
+   caller, or UINT32_MAX. */
+uint32_t az_comm_world(const az_defs *defs, uint32_t comm, uint32_t rank,
+                       uint32_t caller);
 /* Human name of a location for messages: "rank 1 thread 0". */
 void az_loc_label(const az_defs *defs, uint32_t loc, char *buf, size_t size);
 
@@ -231,6 +234,10 @@ typedef struct az_analysis {
   az_mpi_records mpi;
   uint64_t events_read;
   int progress;            /* draw a progress bar on stderr */
+  /* parallel analysis: charges for locations of other processes */
+  void (*charge_hook)(struct az_analysis *a, uint32_t loc, int32_t cnode,
+                      int metric, int64_t v);
+  void *hook_data;
 } az_analysis;
 
 struct az_omp_process; /* omp.c */
@@ -287,9 +294,40 @@ void az_threads_limited(az_analysis *a, uint32_t loc, const uint8_t *joined,
                         const az_omp_process *o);
 void az_threads_idle(az_analysis *a, uint32_t proc);
 
-/* p2p.c, collective.c: the MPI properties over all records. */
+/* p2p.c: the point-to-point properties over all records (serial), or in
+   two halves for a parallel analysis: the receiver side matches the sends
+   addressed to its processes with its receives and computes Late Sender;
+   it answers, for each send, when its receive was posted; with the
+   answers the sender side computes Late Receiver. */
 void az_p2p_analyze(az_analysis *a);
+
+typedef struct {
+  az_time posted;   /* enter of the call that posted the matching receive */
+  uint8_t matched;
+} az_p2p_answer;
+
+typedef struct {    /* a completing call: (location, call id) */
+  uint32_t loc;
+  uint64_t call;
+} az_call_key;
+
+/* Returns the calls holding a Late Sender, sorted (free it). */
+az_call_key *az_p2p_receiver_side(az_analysis *a, const az_msg *sends,
+                                  size_t nsends, const az_msg *recvs,
+                                  size_t nrecvs, az_p2p_answer *answer,
+                                  size_t *nkeys);
+void az_p2p_sender_side(az_analysis *a, const az_msg *sends, size_t nsends,
+                        const az_p2p_answer *answer, const az_call_key *ls,
+                        size_t nls);
+
+/* collective.c: wait states of the collective instances in a->mpi.colls.
+   Each severity goes through az_charge. */
 void az_collective_analyze(az_analysis *a);
+
+/* Adds v to metric at (loc, cnode): directly, or through a->charge_hook
+   when the location is analysed by another process. */
+void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
+               int64_t v);
 
 /* analyze.c: the whole analysis of one archive.  Returns 0 on success;
    on failure a->diag.first_error says why. */
@@ -298,6 +336,12 @@ typedef struct {
   int progress;
 } az_options;
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
+/* The first steps of every analysis: reader, definitions, empty cells.
+   NULL on failure (a->diag says why). */
+struct OTF2_Reader_struct *az_open(az_analysis *a, const char *anchor,
+                                   const az_options *opt);
+/* Clears the progress bar. */
+void az_progress_done(az_analysis *a);
 void az_analysis_free(az_analysis *a);
 
 /* Value of a catalogue metric (exclusive) in its unit: seconds, count or

@@ -52,3 +52,9 @@ void az_cells_finish(az_cells *c, const az_calltree *t, const az_defs *d) {
     v[bucket] += rest;
   }
 }
+
+void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
+               int64_t v) {
+  if (a->charge_hook) a->charge_hook(a, loc, cnode, metric, v);
+  else az_cell(&a->cells[loc], cnode)[metric] += v;
+}

@@ -26,7 +26,7 @@ static int64_t positive(az_time from, az_time to) {
 }
 
 static void charge(az_analysis *a, const az_coll *c, int metric, int64_t v) {
-  if (v > 0) az_cell(&a->cells[c->loc], c->cnode)[metric] += v;
+  if (v > 0) az_charge(a, c->loc, c->cnode, metric, v);
 }
 
 static void nxn(az_analysis *a, const az_coll *g, size_t n, int wait_m,
@@ -45,7 +45,7 @@ static void nxn(az_analysis *a, const az_coll *g, size_t n, int wait_m,
 }
 
 static void rooted(az_analysis *a, const az_coll *g, size_t n) {
-  uint32_t root = az_comm_world(&a->defs, g[0].comm, g[0].root);
+  uint32_t root = az_comm_world(&a->defs, g[0].comm, g[0].root, g[0].proc);
   const az_coll *r = NULL;
   for (size_t i = 0; i < n; i++)
     if (g[i].proc == root) r = &g[i];

@@ -237,6 +237,11 @@ static void build_comms(defs_ctx *c) {
     if (!g) continue; /* OpenMP team: no member list needed */
     az_comm *cm = &d->comms[i];
     cm->defined = 1;
+    if (g->type == OTF2_GROUP_TYPE_COMM_SELF) {
+      cm->self = 1;
+      cm->size = 1;
+      continue;
+    }
     cm->size = g->size;
     cm->world = pu_malloc((g->size ? g->size : 1) * sizeof *cm->world);
     for (uint32_t r = 0; r < g->size; r++)
@@ -245,9 +250,11 @@ static void build_comms(defs_ctx *c) {
   }
 }
 
-uint32_t az_comm_world(const az_defs *d, uint32_t comm, uint32_t rank) {
+uint32_t az_comm_world(const az_defs *d, uint32_t comm, uint32_t rank,
+                       uint32_t caller) {
   if (comm >= d->num_comms || !d->comms[comm].defined) return UINT32_MAX;
   const az_comm *c = &d->comms[comm];
+  if (c->self) return rank == 0 ? caller : UINT32_MAX;
   return rank < c->size ? c->world[rank] : UINT32_MAX;
 }
 

@@ -7,6 +7,7 @@
 
 #include "az.h"
 #include "az_output.h"
+#include "az_parallel.h"
 #include "pomp_util.h"
 
 static void usage(FILE *out) {
@@ -108,11 +109,14 @@ int main(int argc, char **argv) {
     report_path = pu_strdup(c.output);
   }
   az_options opt = {c.verbosity, c.verbosity > 0 && isatty(STDERR_FILENO)};
+  int rank = az_parallel_begin(); /* -1: serial */
   az_analysis a;
   int status = POMP_EXIT_OK;
-  if (az_analyze(&a, anchor, &opt)) {
+  int failed = rank < 0 ? az_analyze(&a, anchor, &opt)
+                        : az_analyze_parallel(&a, anchor, &opt);
+  if (failed) {
     status = POMP_EXIT_FAILURE;
-  } else {
+  } else if (rank <= 0) { /* the serial analysis, or analysis process 0 */
     pomp_report *r = az_report_build(&a, anchor, NULL);
     pomp_report_error err;
     if (pomp_report_write(r, report_path, &err) != POMP_REPORT_OK) {
@@ -125,6 +129,8 @@ int main(int argc, char **argv) {
     }
     pomp_report_free(r);
   }
+  if (rank >= 0) az_parallel_end();
+  if (rank > 0) c.verbosity = 0; /* process 0 prints the summary */
   if (c.verbosity > 0) az_diag_summary(&a.diag, stderr);
   az_analysis_free(&a);
   free(anchor);

@@ -72,21 +72,22 @@ static void unmatched(az_analysis *a, const az_msg *m, int is_send) {
           is_send ? "receive" : "send");
 }
 
-/* recv_match[r] = index of the send received by r, or SIZE_MAX. */
-static size_t *match_messages(az_analysis *a) {
-  az_mpi_records *mp = &a->mpi;
+/* match[r] = index of the send received by r, or SIZE_MAX. */
+static size_t *match_messages(az_analysis *a, const az_msg *sends,
+                              size_t nsends, const az_msg *recvs,
+                              size_t nrecvs) {
   size_t ns, nr;
-  size_t *s = sorted_indices(mp->sends, mp->nsends, cmp_match, 1, &ns);
-  size_t *r = sorted_indices(mp->recvs, mp->nrecvs, cmp_match, 1, &nr);
-  size_t *match = pu_malloc((mp->nrecvs ? mp->nrecvs : 1) * sizeof *match);
-  for (size_t i = 0; i < mp->nrecvs; i++) match[i] = SIZE_MAX;
+  size_t *s = sorted_indices(sends, nsends, cmp_match, 1, &ns);
+  size_t *r = sorted_indices(recvs, nrecvs, cmp_match, 1, &nr);
+  size_t *match = pu_malloc((nrecvs ? nrecvs : 1) * sizeof *match);
+  for (size_t i = 0; i < nrecvs; i++) match[i] = SIZE_MAX;
   size_t i = 0, j = 0;
   while (i < ns || j < nr) {
     int c = i == ns   ? 1
             : j == nr ? -1
-                      : cmp_key(&mp->sends[s[i]], &mp->recvs[r[j]]);
-    if (c < 0) unmatched(a, &mp->sends[s[i++]], 1);
-    else if (c > 0) unmatched(a, &mp->recvs[r[j++]], 0);
+                      : cmp_key(&sends[s[i]], &recvs[r[j]]);
+    if (c < 0) unmatched(a, &sends[s[i++]], 1);
+    else if (c > 0) unmatched(a, &recvs[r[j++]], 0);
     else match[r[j++]] = s[i++];
   }
   free(s);
@@ -100,13 +101,8 @@ typedef struct {
   int32_t cnode;
 } ls_instance;
 
-typedef struct {
-  uint32_t loc;
-  uint64_t call;
-} call_key;
-
 static int cmp_call_key(const void *pa, const void *pb) {
-  const call_key *a = pa, *b = pb;
+  const az_call_key *a = pa, *b = pb;
   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
   return (a->call > b->call) - (a->call < b->call);
 }
@@ -160,29 +156,32 @@ static void check_clock(az_analysis *a, const az_msg *r, const az_msg *s) {
           (unsigned long long)(s->e_post - r->x_done));
 }
 
-/* Late Sender and wrong order, receivers in completion order.  Returns
-   the completing calls that hold a Late Sender (sorted). */
-static call_key *late_sender(az_analysis *a, const size_t *match,
-                             size_t *nkeys) {
-  az_mpi_records *mp = &a->mpi;
+/* Late Sender and wrong order, receivers in completion order.  Fills
+   posted/has for every matched send and returns the completing calls that
+   hold a Late Sender (sorted). */
+static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
+                                const az_msg *recvs, size_t nrecvs,
+                                const size_t *match, az_p2p_answer *answer,
+                                size_t *nkeys) {
   size_t n;
-  size_t *r = sorted_indices(mp->recvs, mp->nrecvs, cmp_done, 0, &n);
-  call_key *keys = NULL;
+  size_t *r = sorted_indices(recvs, nrecvs, cmp_done, 0, &n);
+  az_call_key *keys = NULL;
   size_t cap = 0;
   *nkeys = 0;
   wo_window win = {.n = 0, .latest_send = 0};
   for (size_t i = 0, j; i < n; i = j) {
-    const az_msg *first = &mp->recvs[r[i]];
-    if (i == 0 || mp->recvs[r[i - 1]].loc != first->loc)
+    const az_msg *first = &recvs[r[i]];
+    if (i == 0 || recvs[r[i - 1]].loc != first->loc)
       win.n = 0, win.latest_send = 0;
     az_cells *cells = &a->cells[first->loc];
     ls_instance worst = {0, 0, first->cnode_done};
-    for (j = i; j < n && mp->recvs[r[j]].loc == first->loc &&
-                mp->recvs[r[j]].call_done == first->call_done;
+    for (j = i; j < n && recvs[r[j]].loc == first->loc &&
+                recvs[r[j]].call_done == first->call_done;
          j++) {
-      const az_msg *m = &mp->recvs[r[j]];
+      const az_msg *m = &recvs[r[j]];
       if (match[r[j]] == SIZE_MAX) continue;
-      const az_msg *s = &mp->sends[match[r[j]]];
+      const az_msg *s = &sends[match[r[j]]];
+      answer[match[r[j]]] = (az_p2p_answer){m->e_post, 1};
       check_clock(a, m, s);
       reclassify(cells, &win, s->e_post);
       if (m->by_test) continue;
@@ -193,56 +192,62 @@ static call_key *late_sender(az_analysis *a, const size_t *match,
     if (worst.idle <= 0) continue;
     az_cell(cells, worst.cnode)[AZ_MPI_LATESENDER] += worst.idle;
     remember(&win, worst);
-    call_key key = {first->loc, first->call_done};
+    az_call_key key = {first->loc, first->call_done};
     PU_PUSH(keys, *nkeys, cap, key);
   }
   free(r);
   return keys; /* already in (loc, call) order */
 }
 
+az_call_key *az_p2p_receiver_side(az_analysis *a, const az_msg *sends,
+                                  size_t nsends, const az_msg *recvs,
+                                  size_t nrecvs, az_p2p_answer *answer,
+                                  size_t *nkeys) {
+  memset(answer, 0, nsends * sizeof *answer);
+  size_t *match = match_messages(a, sends, nsends, recvs, nrecvs);
+  az_call_key *keys = late_sender(a, sends, recvs, nrecvs, match, answer, nkeys);
+  free(match);
+  return keys;
+}
+
 /* Late Receiver: a send completing call that waited for the receive to be
    posted; multi-waits take the largest, and are skipped when they also
    hold a Late Sender. */
-static void late_receiver(az_analysis *a, const size_t *match,
-                          const call_key *ls, size_t nls) {
-  az_mpi_records *mp = &a->mpi;
-  az_time *posted = pu_malloc((mp->nsends ? mp->nsends : 1) * sizeof *posted);
-  uint8_t *has = pu_calloc(mp->nsends ? mp->nsends : 1, 1);
-  for (size_t i = 0; i < mp->nrecvs; i++)
-    if (match[i] != SIZE_MAX) {
-      posted[match[i]] = mp->recvs[i].e_post;
-      has[match[i]] = 1;
-    }
+void az_p2p_sender_side(az_analysis *a, const az_msg *sends, size_t nsends,
+                        const az_p2p_answer *answer, const az_call_key *ls,
+                        size_t nls) {
   size_t n;
-  size_t *s = sorted_indices(mp->sends, mp->nsends, cmp_done, 0, &n);
+  size_t *s = sorted_indices(sends, nsends, cmp_done, 0, &n);
   for (size_t i = 0, j; i < n; i = j) {
-    const az_msg *first = &mp->sends[s[i]];
+    const az_msg *first = &sends[s[i]];
     int64_t worst = 0;
-    for (j = i; j < n && mp->sends[s[j]].loc == first->loc &&
-                mp->sends[s[j]].call_done == first->call_done;
+    for (j = i; j < n && sends[s[j]].loc == first->loc &&
+                sends[s[j]].call_done == first->call_done;
          j++) {
-      const az_msg *m = &mp->sends[s[j]];
-      if (!has[s[j]] || m->state != AZ_MSG_DONE || m->by_test) continue;
-      az_time rp = posted[s[j]];
+      const az_msg *m = &sends[s[j]];
+      if (!answer[s[j]].matched || m->state != AZ_MSG_DONE || m->by_test)
+        continue;
+      az_time rp = answer[s[j]].posted;
       if (m->x_done > rp && rp > m->e_done && (int64_t)(rp - m->e_done) > worst)
         worst = (int64_t)(rp - m->e_done);
     }
-    call_key key = {first->loc, first->call_done};
+    az_call_key key = {first->loc, first->call_done};
     if (worst <= 0 || (nls && bsearch(&key, ls, nls, sizeof *ls, cmp_call_key)))
       continue;
     az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] +=
         worst;
   }
   free(s);
-  free(has);
-  free(posted);
 }
 
 void az_p2p_analyze(az_analysis *a) {
-  size_t *match = match_messages(a);
+  az_mpi_records *mp = &a->mpi;
+  az_p2p_answer *answer =
+      pu_malloc((mp->nsends ? mp->nsends : 1) * sizeof *answer);
   size_t nls;
-  call_key *ls = late_sender(a, match, &nls);
-  late_receiver(a, match, ls, nls);
+  az_call_key *ls = az_p2p_receiver_side(a, mp->sends, mp->nsends, mp->recvs,
+                                         mp->nrecvs, answer, &nls);
+  az_p2p_sender_side(a, mp->sends, mp->nsends, answer, ls, nls);
   free(ls);
-  free(match);
+  free(answer);
 }

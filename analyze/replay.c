@@ -347,7 +347,7 @@ static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t,
 static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer,
                       uint32_t tag, const frame *f) {
   az_mpi_records *m = &s->a->mpi;
-  uint32_t world = az_comm_world(&s->a->defs, comm, peer);
+  uint32_t world = az_comm_world(&s->a->defs, comm, peer, s->proc);
   if (world == UINT32_MAX)
     az_warn(&s->a->diag, AZ_W_DEFS,
             "%s: event %llu: rank %u is not in communicator %u", s->label,
@@ -527,15 +527,17 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
   loc_state *s = u;
   frame *f = mpi_frame(s, t, pos, comm, "MpiCollectiveEnd");
   if (!f) return OTF2_CALLBACK_SUCCESS;
+  int64_t *v = az_cell(s->cells, f->cnode);
+  v[AZ_BYTES_SENT] += (int64_t)sent;
+  v[AZ_BYTES_RECEIVED] += (int64_t)received;
+  /* one participant: nothing to wait for, and nothing to match */
+  if (s->a->defs.comms[comm].self) return OTF2_CALLBACK_SUCCESS;
   az_mpi_records *m = &s->a->mpi;
   az_coll c = {comm, s->loc, s->proc, root, s->coll_seq[comm]++, f->start,
                f->start, f->cnode,
                (uint8_t)s->a->defs.regions[f->region].role, pos};
   PU_PUSH(m->colls, m->ncolls, m->capcolls, c);
   add_pending(s, PEND_COLL, m->ncolls - 1);
-  int64_t *v = az_cell(s->cells, f->cnode);
-  v[AZ_BYTES_SENT] += (int64_t)sent;
-  v[AZ_BYTES_RECEIVED] += (int64_t)received;
   return OTF2_CALLBACK_SUCCESS;
 }
 

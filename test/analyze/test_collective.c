@@ -135,6 +135,20 @@ static void incomplete_instance_is_reported(void **state) {
   az_run_free(&run);
 }
 
+static void self_communicator_needs_no_partner(void **state) {
+  (void)state;
+  az_run run;
+  /* comm 1 is MPI_COMM_SELF: each rank alone, at different times */
+  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
+              LOC("0.0", CALL("allreduce", 1, "-", 100, 120))
+              LOC("1.0", CALL("allreduce", 1, "-", 300, 310)));
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  assert_true(az_run_total(&run, "mpi_wait_nxn") == 0);
+  assert_true(az_run_value(&run, "mpi_collective", "main;MPI_Allreduce", 0) == 20e-9);
+  assert_true(az_run_value(&run, "bytes_sent", "main;MPI_Allreduce", 1) == 8);
+  az_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(barrier_wait_and_completion),
@@ -144,6 +158,7 @@ int main(void) {
       cmocka_unit_test(sub_communicator_root_and_members),
       cmocka_unit_test(instances_match_by_sequence),
       cmocka_unit_test(incomplete_instance_is_reported),
+      cmocka_unit_test(self_communicator_needs_no_partner),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,21 @@
+/* az_parallel.h -- the parallel analysis under mpirun (parallel.c; only
+   in the pomp-analyze executable, which links MPI). */
+#ifndef POMP_AZ_PARALLEL_H
+#define POMP_AZ_PARALLEL_H
+
+#include "az.h"
+
+/* 1 when started by an MPI launcher (mpirun/mpiexec). */
+int az_parallel_launched(void);
+/* Under a launcher with more than one process: initialises MPI and returns
+   this analysis process's rank; otherwise -1 (serial analysis). */
+int az_parallel_begin(void);
+/* Ends MPI after az_parallel_begin returned a rank. */
+void az_parallel_end(void);
+/* The analysis divided among the processes of MPI_COMM_WORLD (MPI must be
+   initialised).  On analysis process 0, a holds the whole result, as
+   az_analyze would; elsewhere only a part.  0 on success everywhere. */
+int az_analyze_parallel(az_analysis *a, const char *anchor,
+                        const az_options *opt);
+
+#endif

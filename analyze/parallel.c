@@ -1,0 +1,340 @@
+/*
+ * parallel.c -- pomp-analyze under `mpirun -n P`: the processes of the
+ * trace are divided among the P analysis processes (contiguous blocks of
+ * about equal event counts); each replays its own, then they exchange what
+ * matching needs:
+ *
+ *   sends          -> the analysis process owning the destination, which
+ *                     matches them with its receives (Late Sender) and
+ *                     answers when each receive was posted (Late Receiver
+ *                     is then computed by the sender's owner);
+ *   collectives    -> an owner per instance, which sends back the charges
+ *                     for other processes' locations;
+ *   call trees and values -> analysis process 0, which writes the report.
+ *
+ * All values are integer ticks and the report orders its call tree
+ * canonically, so the report is identical to a serial analysis (tested).
+ * Buffers travel as bytes: the analysis processes must share one ABI.
+ */
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "az.h"
+#include "az_parallel.h"
+#include "pomp_util.h"
+
+typedef struct {
+  int rank, size;
+  int *owner; /* trace process -> analysis process */
+} team;
+
+int az_parallel_launched(void) {
+  /* MPICH/Hydra, Open MPI and PMIx launchers */
+  return getenv("PMI_SIZE") || getenv("OMPI_COMM_WORLD_SIZE") ||
+         getenv("PMIX_RANK");
+}
+
+/* Contiguous blocks of processes with about total/size events each. */
+static void assign(team *t, const az_defs *d) {
+  t->owner = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *t->owner);
+  uint64_t total = 0, before = 0;
+  for (size_t p = 0; p < d->num_procs; p++)
+    for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
+      total += d->locs[d->procs[p].first_loc + i].events + 1;
+  for (size_t p = 0; p < d->num_procs; p++) {
+    int o = total ? (int)(before * (uint64_t)t->size / total) : 0;
+    t->owner[p] = o < t->size ? o : t->size - 1;
+    for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
+      before += d->locs[d->procs[p].first_loc + i].events + 1;
+  }
+}
+
+/* All-to-all of variable-size blocks: counts[d] elements of elem bytes for
+   each destination, laid out by destination in out.  Returns the received
+   elements (by source) and their number; rcounts[s] per source. */
+static void *exchange(const team *t, const void *out, const int *counts,
+                      size_t elem, int *rcounts, size_t *nrecv) {
+  int *sdispl = pu_malloc((size_t)t->size * sizeof(int) * 4);
+  int *rdispl = sdispl + t->size, *sbytes = rdispl + t->size,
+      *rbytes = sbytes + t->size;
+  MPI_Alltoall(counts, 1, MPI_INT, rcounts, 1, MPI_INT, MPI_COMM_WORLD);
+  size_t so = 0, ro = 0;
+  for (int r = 0; r < t->size; r++) {
+    sbytes[r] = (int)((size_t)counts[r] * elem);
+    rbytes[r] = (int)((size_t)rcounts[r] * elem);
+    sdispl[r] = (int)so;
+    rdispl[r] = (int)ro;
+    so += (size_t)sbytes[r];
+    ro += (size_t)rbytes[r];
+  }
+  void *in = pu_malloc(ro ? ro : 1);
+  MPI_Alltoallv(out, sbytes, sdispl, MPI_BYTE, in, rbytes, rdispl, MPI_BYTE,
+                MPI_COMM_WORLD);
+  free(sdispl);
+  *nrecv = ro / elem;
+  return in;
+}
+
+/* Orders items (elem bytes each) by destination; perm[k] = source index of
+   output slot k. */
+static void *by_destination(const team *t, const void *items, size_t n,
+                            size_t elem, const int *dest, int *counts,
+                            size_t *perm) {
+  memset(counts, 0, (size_t)t->size * sizeof *counts);
+  for (size_t i = 0; i < n; i++) counts[dest[i]]++;
+  size_t *next = pu_calloc((size_t)t->size, sizeof *next);
+  for (int r = 1; r < t->size; r++) next[r] = next[r - 1] + (size_t)counts[r - 1];
+  char *out = pu_malloc(n ? n * elem : 1);
+  for (size_t i = 0; i < n; i++) {
+    size_t k = next[dest[i]]++;
+    memcpy(out + k * elem, (const char *)items + i * elem, elem);
+    if (perm) perm[k] = i;
+  }
+  free(next);
+  return out;
+}
+
+static void p2p(az_analysis *a, const team *t) {
+  az_mpi_records *m = &a->mpi;
+  int *dest = pu_malloc((m->nsends ? m->nsends : 1) * sizeof *dest);
+  for (size_t i = 0; i < m->nsends; i++)
+    dest[i] = m->sends[i].dst < a->defs.num_procs ? t->owner[m->sends[i].dst]
+                                                   : t->rank;
+  int *counts = pu_malloc((size_t)t->size * 2 * sizeof *counts);
+  int *rcounts = counts + t->size;
+  size_t *perm = pu_malloc((m->nsends ? m->nsends : 1) * sizeof *perm);
+  az_msg *out = by_destination(t, m->sends, m->nsends, sizeof *out, dest,
+                               counts, perm);
+  size_t nr;
+  az_msg *sends_here = exchange(t, out, counts, sizeof *out, rcounts, &nr);
+  az_p2p_answer *answer = pu_malloc((nr ? nr : 1) * sizeof *answer);
+  size_t nls;
+  az_call_key *ls = az_p2p_receiver_side(a, sends_here, nr, m->recvs,
+                                         m->nrecvs, answer, &nls);
+  /* the answers go back the way the sends came */
+  size_t nback;
+  az_p2p_answer *back = exchange(t, answer, rcounts, sizeof *answer, counts,
+                                 &nback);
+  az_p2p_answer *mine = pu_malloc((m->nsends ? m->nsends : 1) * sizeof *mine);
+  for (size_t k = 0; k < nback; k++) mine[perm[k]] = back[k];
+  az_p2p_sender_side(a, m->sends, m->nsends, mine, ls, nls);
+  free(mine);
+  free(back);
+  free(ls);
+  free(answer);
+  free(sends_here);
+  free(out);
+  free(perm);
+  free(counts);
+  free(dest);
+}
+
+typedef struct {
+  uint32_t loc;
+  int32_t cnode, metric;
+  int64_t v;
+} remote_charge;
+
+typedef struct {
+  const team *t;
+  remote_charge *c; size_t n, cap;
+} charge_box;
+
+static void collect(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
+                    int64_t v) {
+  charge_box *box = a->hook_data;
+  if (box->t->owner[a->defs.locs[loc].process] == box->t->rank) {
+    az_cell(&a->cells[loc], cnode)[metric] += v;
+    return;
+  }
+  remote_charge c = {loc, cnode, metric, v};
+  PU_PUSH(box->c, box->n, box->cap, c);
+}
+
+static void collectives(az_analysis *a, const team *t) {
+  az_mpi_records *m = &a->mpi;
+  int *dest = pu_malloc((m->ncolls ? m->ncolls : 1) * sizeof *dest);
+  for (size_t i = 0; i < m->ncolls; i++)
+    dest[i] = (int)((m->colls[i].comm * 2654435761u + m->colls[i].seq) %
+                    (uint64_t)t->size);
+  int *counts = pu_malloc((size_t)t->size * 2 * sizeof *counts);
+  int *rcounts = counts + t->size;
+  az_coll *out = by_destination(t, m->colls, m->ncolls, sizeof *out, dest,
+                                counts, NULL);
+  size_t nr;
+  az_coll *here = exchange(t, out, counts, sizeof *out, rcounts, &nr);
+  free(out);
+  free(m->colls);
+  m->colls = here;
+  m->ncolls = m->capcolls = nr;
+  charge_box box = {t, NULL, 0, 0};
+  a->charge_hook = collect;
+  a->hook_data = &box;
+  az_collective_analyze(a);
+  a->charge_hook = NULL;
+  free(dest);
+  dest = pu_malloc((box.n ? box.n : 1) * sizeof *dest);
+  for (size_t i = 0; i < box.n; i++)
+    dest[i] = t->owner[a->defs.locs[box.c[i].loc].process];
+  remote_charge *cout = by_destination(t, box.c, box.n, sizeof *cout, dest,
+                                       counts, NULL);
+  remote_charge *in = exchange(t, cout, counts, sizeof *in, rcounts, &nr);
+  for (size_t i = 0; i < nr; i++)
+    az_cell(&a->cells[in[i].loc], in[i].cnode)[in[i].metric] += in[i].v;
+  free(in);
+  free(cout);
+  free(box.c);
+  free(dest);
+  free(counts);
+}
+
+/* ---- gathering the result on analysis process 0 ----------------------- */
+
+typedef struct {
+  char *p; size_t len, cap;
+} bytes;
+
+static void put(bytes *b, const void *data, size_t n) {
+  pu_reserve((void **)&b->p, &b->cap, b->len + n, 1);
+  memcpy(b->p + b->len, data, n);
+  b->len += n;
+}
+
+/* [ntree][tree][nrows]{loc, cnode, row}... for the own locations. */
+static bytes pack_result(const az_analysis *a, const team *t) {
+  bytes b = {NULL, 0, 0};
+  uint64_t n = a->tree.len;
+  put(&b, &n, sizeof n);
+  put(&b, a->tree.nodes, n * sizeof *a->tree.nodes);
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) {
+    if (t->owner[a->defs.locs[l].process] != t->rank) continue;
+    const az_cells *c = &a->cells[l];
+    for (size_t r = 0; r < c->nrows; r++) {
+      put(&b, &l, sizeof l);
+      put(&b, &c->row_cnode[r], sizeof c->row_cnode[r]);
+      put(&b, c->rows[r], sizeof c->rows[r]);
+    }
+  }
+  return b;
+}
+
+static void unpack_result(az_analysis *a, const char *p, size_t len) {
+  uint64_t n;
+  memcpy(&n, p, sizeof n);
+  const char *q = p + sizeof n;
+  int32_t *map = pu_malloc((n ? n : 1) * sizeof *map);
+  for (uint64_t i = 0; i < n; i++, q += sizeof(az_cnode)) {
+    az_cnode c;
+    memcpy(&c, q, sizeof c);
+    /* parents precede their children in every call tree */
+    map[i] = az_calltree_child(&a->tree, c.parent < 0 ? -1 : map[c.parent],
+                               c.region);
+  }
+  while (q < p + len) {
+    uint32_t loc;
+    int32_t cnode;
+    az_row row;
+    memcpy(&loc, q, sizeof loc);
+    memcpy(&cnode, q + sizeof loc, sizeof cnode);
+    memcpy(row, q + sizeof loc + sizeof cnode, sizeof row);
+    q += sizeof loc + sizeof cnode + sizeof row;
+    int64_t *v = az_cell(&a->cells[loc], map[cnode]);
+    for (int m = 0; m < AZ_NUM_SLOTS; m++) v[m] += row[m];
+  }
+  free(map);
+}
+
+static void gather(az_analysis *a, const team *t) {
+  if (t->rank) {
+    bytes b = pack_result(a, t);
+    uint64_t len = b.len;
+    MPI_Send(&len, 1, MPI_UINT64_T, 0, 1, MPI_COMM_WORLD);
+    MPI_Send(b.p, (int)len, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+    free(b.p);
+    return;
+  }
+  for (int r = 1; r < t->size; r++) {
+    uint64_t len;
+    MPI_Recv(&len, 1, MPI_UINT64_T, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    char *buf = pu_malloc(len ? len : 1);
+    MPI_Recv(buf, (int)len, MPI_BYTE, r, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    unpack_result(a, buf, len);
+    free(buf);
+  }
+}
+
+static void reduce_diag(az_analysis *a, const team *t) {
+  uint64_t local[AZ_W_NUM_KINDS + 1], sum[AZ_W_NUM_KINDS + 1];
+  memcpy(local, a->diag.count, sizeof a->diag.count);
+  local[AZ_W_NUM_KINDS] = a->events_read;
+  MPI_Reduce(local, sum, AZ_W_NUM_KINDS + 1, MPI_UINT64_T, MPI_SUM, 0,
+             MPI_COMM_WORLD);
+  if (t->rank) return;
+  memcpy(a->diag.count, sum, sizeof a->diag.count);
+  a->events_read = sum[AZ_W_NUM_KINDS];
+}
+
+static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
+  for (size_t i = 0; i < a->defs.num_locs; i++)
+    if (t->owner[a->defs.locs[i].process] == t->rank)
+      OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
+  int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+  int rc = OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS ? 0 : -1;
+  if (rc) az_fail(&a->diag, "cannot open the event files");
+  for (uint32_t p = 0; p < a->defs.num_procs && !rc; p++)
+    if (t->owner[p] == t->rank) rc = az_replay_process(a, reader, p);
+  if (defs_open) OTF2_Reader_CloseDefFiles(reader);
+  OTF2_Reader_CloseEvtFiles(reader);
+  return rc;
+}
+
+int az_analyze_parallel(az_analysis *a, const char *anchor,
+                        const az_options *opt) {
+  team t;
+  MPI_Comm_rank(MPI_COMM_WORLD, &t.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &t.size);
+  az_options mine = *opt;
+  if (t.rank) mine.progress = 0;
+  OTF2_Reader *reader = az_open(a, anchor, &mine);
+  int failed = !reader;
+  t.owner = NULL;
+  if (!failed) {
+    assign(&t, &a->defs);
+    failed = replay_own(a, reader, &t) != 0;
+    OTF2_Reader_Close(reader);
+  }
+  int any;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any) {
+    if (!a->diag.errors)
+      az_fail(&a->diag, "%s: the analysis failed in another analysis process",
+              anchor);
+    free(t.owner);
+    return -1;
+  }
+  p2p(a, &t);
+  collectives(a, &t);
+  for (size_t l = 0; l < a->defs.num_locs; l++)
+    if (t.owner[a->defs.locs[l].process] == t.rank)
+      az_cells_finish(&a->cells[l], &a->tree, &a->defs);
+  gather(a, &t);
+  reduce_diag(a, &t);
+  az_progress_done(a);
+  free(t.owner);
+  return 0;
+}
+
+int az_parallel_begin(void) {
+  if (!az_parallel_launched()) return -1;
+  int rank, size;
+  MPI_Init(NULL, NULL);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 1) return rank;
+  MPI_Finalize(); /* one process: the serial analysis */
+  return -1;
+}
+
+void az_parallel_end(void) { MPI_Finalize(); }

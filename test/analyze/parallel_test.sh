@@ -1,0 +1,26 @@
+#!/bin/sh
+# A parallel analysis (MPIEXEC -n P pomp-analyze) must write the very same
+# report as the serial one, byte for byte, for every test trace.
+# Usage: parallel_test.sh MPIEXEC POMP_ANALYZE POMP_TRACEGEN DATA_DIR
+set -u
+mpiexec=$1 analyze=$2 tracegen=$3 data=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/pomp-az-par.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+for trace in "$data"/*.trace; do
+  name=$(basename "$trace" .trace)
+  "$tracegen" "$trace" "$work/$name" || { echo "FAIL: tracegen $name"; exit 1; }
+  "$analyze" -q "$work/$name" || { echo "FAIL: serial $name"; failures=$((failures + 1)); }
+  for p in 2 3; do
+    if ! "$mpiexec" -n $p "$analyze" -q -o "$work/$name.$p.pomp" "$work/$name"; then
+      echo "FAIL: $mpiexec -n $p on $name exited $?"
+      failures=$((failures + 1))
+    elif ! cmp -s "$work/$name/report.pomp" "$work/$name.$p.pomp"; then
+      echo "FAIL: $name: the report of $p analysis processes differs"
+      failures=$((failures + 1))
+    else
+      echo "ok: $name, $p analysis processes: identical report"
+    fi
+  done
+done
+exit "$failures"
