@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "report_format.h"
 
 static void fixture_round_trips(void **state) {
   (void)state;
@@ -73,34 +72,42 @@ static double odd_double(void) {
   return d;
 }
 
-static void assert_encodings(int32_t nloc, const int expect[][2], int n) {
-  /* expect: {pattern, encoding} */
-  int32_t *locs = malloc((size_t)nloc * sizeof *locs);
-  for (int i = 0; i < n; i++) {
-    size_t k = 0;
-    for (int32_t l = 0; l < nloc; l++) {
-      int keep = expect[i][0] == 0   ? 1                     /* all */
-                 : expect[i][0] == 1 ? l >= 5 && l < 5 + nloc / 2 /* run */
-                 : expect[i][0] == 2 ? l % 97 == 3            /* sparse */
-                                     : l % 3 == 0;            /* third */
-      if (keep) locs[k++] = l;
-    }
-    assert_int_equal(report_row_choose(locs, k, nloc), expect[i][1]);
+/* The values-section length (header bytes 40..47) of a report holding one
+   row of metric 0 on the locations where pattern keeps them: 0 all, 1 a
+   run, 2 every 97th, 3 every third. */
+static uint64_t one_row_bytes(int32_t nloc, int pattern) {
+  pomp_report *r = flat_report(nloc);
+  for (int32_t l = 0; l < nloc; l++) {
+    int keep = pattern == 0   ? 1
+               : pattern == 1 ? l >= 5 && l < 5 + nloc / 2
+               : pattern == 2 ? l % 97 == 3
+                              : l % 3 == 0;
+    if (keep) pomp_report_add_value(r, 0, 0, l, 1.0 + l);
   }
-  free(locs);
+  char *path = fixture_tmpname("enc");
+  assert_int_equal(pomp_report_write(r, path, NULL), POMP_REPORT_OK);
+  unsigned char header[48];
+  FILE *f = fopen(path, "rb");
+  assert_int_equal(fread(header, 1, sizeof header, f), sizeof header);
+  fclose(f);
+  remove(path);
+  free(path);
+  pomp_report_free(r);
+  uint64_t len = 0;
+  for (int i = 7; i >= 0; i--) len = len << 8 | header[40 + i];
+  return len;
 }
 
+/* Each row takes the smallest encoding of FORMAT.md: dense 8L, range
+   4 + 8n, idx16 10n (L <= 65536), idx32 12n, bitmap L/8 + 8n. */
 static void smallest_encoding_is_chosen(void **state) {
   (void)state;
-  const int small[][2] = {{0, REPORT_ENC_DENSE}, {1, REPORT_ENC_RANGE},
-                          {2, REPORT_ENC_IDX16}, {3, REPORT_ENC_BITMAP}};
-  assert_encodings(1000, small, 4);
-  const int big[][2] = {{0, REPORT_ENC_DENSE}, {1, REPORT_ENC_RANGE},
-                        {2, REPORT_ENC_IDX32}, {3, REPORT_ENC_BITMAP}};
-  assert_encodings(70000, big, 4);
-  assert_int_equal(report_row_size(REPORT_ENC_IDX16, 3, 1000), 30);
-  assert_int_equal(report_row_size(REPORT_ENC_BITMAP, 3, 1000), 125 + 24);
-  assert_int_equal(report_row_size(REPORT_ENC_DENSE, 3, 1000), 0);
+  assert_int_equal(one_row_bytes(1000, 0), 8 * 1000);          /* dense */
+  assert_int_equal(one_row_bytes(1000, 1), 4 + 8 * 500);       /* range */
+  assert_int_equal(one_row_bytes(1000, 2), 10 * 11);           /* idx16 */
+  assert_int_equal(one_row_bytes(1000, 3), 125 + 8 * 334);     /* bitmap */
+  assert_int_equal(one_row_bytes(70000, 2), 12 * 722);         /* idx32 */
+  assert_int_equal(one_row_bytes(70000, 3), 8750 + 8 * 23334); /* bitmap */
 }
 
 /* Random rows of every shape, values with every kind of double. */
