@@ -27,6 +27,9 @@
  *     grow with the values (generator of large reports, diff).
  * Reading: pomp_report_open maps the file and parses definitions and the
  * row index only; values are decoded on demand.
+ * Threads: an opened report may be read from several threads at once.  A
+ * report built in memory lays its values out as rows on the first value
+ * query after a change, so query it from one thread while building.
  *
  * Errors: functions that can fail return a pomp_status and fill a
  * pomp_report_error with a message naming the file and the byte offset.

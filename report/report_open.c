@@ -57,10 +57,11 @@ static pomp_report_status map_file(pomp_report *r, pomp_report_error *err) {
 
 static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
 
-static int all_zero(const unsigned char *p, uint64_t n) {
+/* Offset in p of the first non-zero byte of p[0..n), or -1. */
+static int64_t first_nonzero(const unsigned char *p, uint64_t n) {
   for (uint64_t i = 0; i < n; i++)
-    if (p[i]) return 0;
-  return 1;
+    if (p[i]) return (int64_t)i;
+  return -1;
 }
 
 /* The sections follow each other exactly as the writer lays them out
@@ -77,11 +78,16 @@ static pomp_report_status check_layout(const pomp_report *r,
       h->index_offset != align8(values_end))
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset 16: sections out of place", r->path);
-  if (!all_zero(base + defs_end, h->values_offset - defs_end) ||
-      !all_zero(base + values_end, h->index_offset - values_end))
+  int64_t bad = first_nonzero(base + defs_end, h->values_offset - defs_end);
+  uint64_t at = defs_end + (uint64_t)bad;
+  if (bad < 0) {
+    bad = first_nonzero(base + values_end, h->index_offset - values_end);
+    at = values_end + (uint64_t)bad;
+  }
+  if (bad >= 0)
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset %llu: padding is not zero", r->path,
-                       (unsigned long long)(h->values_offset - 8));
+                       (unsigned long long)at);
   uint64_t end = h->index_offset + h->index_count * REPORT_INDEX_ENTRY;
   if (end != r->nbytes)
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
