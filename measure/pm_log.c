@@ -75,13 +75,28 @@ void pm_info(int level, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* The kept lines, each with the rank prefix in MPI runs (the rank was not
+   known when they were logged). Under log_lock. */
+static void write_kept(void) {
+  char prefix[32] = "";
+  if (pm_mpi_active) snprintf(prefix, sizeof prefix, "[rank %d] ", pm_rank);
+  for (size_t pos = 0; pos < kept_len;) {
+    const char *nl = memchr(kept + pos, '\n', kept_len - pos);
+    size_t n = nl ? (size_t)(nl - (kept + pos)) + 1 : kept_len - pos;
+    int has_prefix = !strncmp(kept + pos, "[rank ", 6);
+    if (*prefix && !has_prefix) append(prefix, strlen(prefix));
+    append(kept + pos, n);
+    pos += n;
+  }
+}
+
 void pm_log_open(const char *dir) {
   char path[4096];
   snprintf(path, sizeof path, "%s/measure.log", dir);
   pthread_mutex_lock(&log_lock);
   /* O_APPEND: the ranks of an MPI run share one log, line by line. */
   log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log_fd >= 0 && kept_len) append(kept, kept_len);
+  if (log_fd >= 0 && kept_len) write_kept();
   free(kept);
   kept = NULL;
   kept_len = 0;

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# test_pomp_cc.sh POMP_CC SOURCES BUILD_DIR -- end-to-end tests of pomp-cc:
+# command line, one-step and separate builds, make, C++, MPI, errors, and
+# the installed copy. Traces are checked with otf2-print (exact counts).
+set -u
+pcc=$1 src=$2 build=$3
+work=$(mktemp -d /tmp/pomp-cc-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cp "$src"/*.c "$src"/*.cpp "$src"/Makefile "$work"/
+cd "$work"
+export OMP_NUM_THREADS=2
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
+# count of trace lines matching an extended regex
+count() { otf2-print "$1/traces.otf2" 2>/dev/null | grep -cE "$2"; }
+# run PROGRAM [args]: runs it with its own experiment directory $exp;
+# its standard output is in $out
+runs=0
+run() {
+  runs=$((runs + 1))
+  exp=$work/exp_$runs
+  out=$(POMP_EXPERIMENT=$exp "$@")
+}
+
+# --- command line -------------------------------------------------------
+out=$("$pcc" --help); rc=$?
+expect_eq "--help exit" "$rc" 0
+expect_eq "--help first line" "$(echo "$out" | head -n 1)" \
+  "usage: pomp-cc [options] <compiler> <compiler arguments...>"
+expect_eq "--version" "$("$pcc" --version)" "pomp-cc (pomp) 0.1.0"
+err=$("$pcc" 2>&1 >/dev/null); rc=$?
+expect_eq "no compiler exit" "$rc" 2
+expect_eq "no compiler message" "$(echo "$err" | head -n 1)" \
+  "pomp-cc: error: missing the compiler (e.g. pomp-cc gcc -o app app.c)"
+err=$("$pcc" --frobnicate gcc app.c 2>&1); rc=$?
+expect_eq "unknown option exit" "$rc" 2
+expect_eq "unknown option message" "$(echo "$err" | head -n 1)" \
+  "pomp-cc: error: unknown option '--frobnicate'"
+err=$("$pcc" no-such-cc app.c 2>&1); rc=$?
+expect_eq "missing compiler exit" "$rc" 1
+expect_eq "missing compiler message" "$err" "pomp-cc: error: compiler 'no-such-cc' not found"
+err=$("$pcc" gcc -c app.c twice.c -o x.o 2>&1); rc=$?
+expect_eq "-o with -c and two sources" "$rc" 2
+
+# --- one step: OpenMP constructs and user functions ----------------------
+"$pcc" gcc -fopenmp -O1 -o app app.c twice.c || fail "one-step build"
+run ./app
+expect_eq "one-step output" "$out" "sum=66"
+expect_eq "parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
+expect_eq "loop regions" "$(count "$exp" 'ENTER .*"!\$omp for @app.c:11"')" 2
+expect_eq "implicit barriers" "$(count "$exp" 'ENTER .*"!\$omp implicit barrier @app.c:12"')" 2
+expect_eq "critical acquisitions" "$(count "$exp" 'THREAD_ACQUIRE_LOCK')" 2
+expect_eq "work() calls" "$(count "$exp" 'ENTER .*Region: "work"')" 8
+expect_eq "twice() calls" "$(count "$exp" 'ENTER .*Region: "twice"')" 8
+expect_eq "main" "$(count "$exp" 'ENTER .*Region: "main"')" 1
+expect_eq "no registration function" "$(count "$exp" 'pomp_register')" 0
+
+# --- --no-functions ------------------------------------------------------
+"$pcc" --no-functions gcc -fopenmp -O1 -o app_nf app.c twice.c || fail "--no-functions build"
+run ./app_nf
+expect_eq "--no-functions output" "$out" "sum=66"
+expect_eq "--no-functions: no user functions" "$(count "$exp" 'Region: "(work|twice|main)"')" 0
+expect_eq "--no-functions: OpenMP kept" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
+
+# --- separate compilation and link; -MD names the source -----------------
+"$pcc" gcc -fopenmp -O1 -MD -c app.c -o app_sep.o || fail "compile app.c"
+"$pcc" gcc -fopenmp -O1 -c twice.c || fail "compile twice.c"
+[ -f twice.o ] || fail "twice.o not created in the current directory"
+grep -q "app.c" app_sep.d && ! grep -q "pomp-cc\." app_sep.d || fail "app_sep.d: $(cat app_sep.d)"
+"$pcc" gcc -fopenmp -o app_sep app_sep.o twice.o || fail "link"
+run ./app_sep
+expect_eq "separate output" "$out" "sum=66"
+expect_eq "separate: twice() calls" "$(count "$exp" 'ENTER .*Region: "twice"')" 8
+
+# --- make CC="pomp-cc gcc" -----------------------------------------------
+rm -f app.o twice.o
+make -s CC="$pcc gcc" app >/dev/null || fail "make"
+run ./app
+expect_eq "make output" "$out" "sum=66"
+expect_eq "make: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
+
+# --- C++ -----------------------------------------------------------------
+"$pcc" g++ -fopenmp -O1 -o app_cxx app.cpp || fail "C++ build"
+run ./app_cxx
+expect_eq "C++ output" "$out" "s=14"
+expect_eq "C++ demangled" "$(count "$exp" 'ENTER .*Region: "calc::square\(int\)"')" 4
+
+# --- errors ----------------------------------------------------------------
+err=$("$pcc" gcc -fopenmp -c bad_omp.c 2>&1); rc=$?
+expect_eq "pomp-opari error exit" "$rc" 1
+echo "$err" | grep -q "^bad_omp.c:3: error: " || fail "pomp-opari error message: $err"
+err=$("$pcc" gcc -c bad_c.c 2>&1); rc=$?
+expect_eq "compiler error exit" "$rc" 1
+echo "$err" | grep -q "bad_c.c:2:.*error: .undefined_variable" || fail "compiler error: $err"
+
+# --- MPI: libpomp-mpi linked for mpicc -----------------------------------
+if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpicc >/dev/null; then
+  "$pcc" mpicc -o mpi_app mpi_app.c || fail "MPI build"
+  readelf -d mpi_app | grep -q 'libpomp-mpi' || fail "libpomp-mpi not linked"
+  exp=$work/exp_mpi
+  POMP_EXPERIMENT=$exp timeout 60 mpiexec -n 2 ./mpi_app || fail "MPI run"
+  expect_eq "MPI sends" "$(count "$exp" '^MPI_SEND ')" 1
+  expect_eq "MPI receives" "$(count "$exp" '^MPI_RECV ')" 1
+  expect_eq "MPI main on both ranks" "$(count "$exp" 'ENTER .*Region: "main"')" 2
+  "$pcc" gcc -o plain app.c twice.c -fopenmp
+  readelf -d plain | grep -q 'libpomp-mpi' && fail "libpomp-mpi linked without MPI"
+fi
+
+# --- the installed copy ----------------------------------------------------
+if cmake --install "$build" --prefix "$work/inst" >/dev/null 2>&1; then
+  "$work/inst/bin/pomp-cc" gcc -fopenmp -O1 -o app_inst app.c twice.c || fail "installed build"
+  run ./app_inst
+  expect_eq "installed output" "$out" "sum=66"
+  expect_eq "installed: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
+  readelf -d app_inst | grep -q "$work/inst" || fail "installed libpomp not in the rpath"
+else
+  fail "cmake --install"
+fi
+
+[ "$failures" = 0 ] && echo "pomp-cc: all checks passed"
+exit $((failures > 0))
