@@ -55,8 +55,8 @@ static const char *const omp_roles[] = {"parallel", "loop", "barrier",
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Regions: main, the MPI calls, then numbered user functions and OpenMP
-   constructs in sources solver_<k>.c.  Returns the region count. */
-static int32_t add_regions(pomp_report *r, int32_t n, uint64_t seed) {
+   constructs in sources solver_<k>.c. */
+static void add_regions(pomp_report *r, int32_t n, uint64_t seed) {
   pomp_report_add_region(r, "main", "main.c", 1, 200, "user", "function");
   for (int i = 0; i < COUNT(mpi_calls); i++)
     pomp_report_add_region(r, mpi_calls[i].name, "", 0, 0, "mpi",
@@ -77,28 +77,53 @@ static int32_t add_regions(pomp_report *r, int32_t n, uint64_t seed) {
                              "function");
     }
   }
-  return pomp_report_num_regions(r);
 }
 
-static int is_mpi(const pomp_report *r, int32_t cnode) {
-  return cnode >= 1 && r->regions[r->cnodes[cnode].region].paradigm[0] == 'm';
+/* What a region may be in the call tree. */
+enum { REG_USER, REG_MPI, REG_PARALLEL, REG_INNER, REG_LEAF_OMP, REG_KINDS };
+
+static int region_kind(const pomp_region *g) {
+  if (g->paradigm[0] == 'm') return REG_MPI;
+  if (g->paradigm[0] == 'u') return REG_USER;
+  if (strcmp(g->role, "parallel") == 0) return REG_PARALLEL;
+  return strstr(g->role, "barrier") ? REG_LEAF_OMP : REG_INNER;
 }
 
-static void add_call_tree(pomp_report *r, int32_t n, int32_t nregions,
-                          uint64_t seed) {
+/* Random recursive tree: each new node picks a random earlier node as its
+   parent (so depth grows like ln n), skipping leaves (MPI calls, barriers),
+   and a region that fits there: no parallel region inside another,
+   worksharing and critical only inside one.  Duplicates of (region,
+   parent) just draw again. */
+static void add_call_tree(pomp_report *r, int32_t n, uint64_t seed) {
+  int32_t nregions = pomp_report_num_regions(r);
+  int32_t *by_kind[REG_KINDS], count[REG_KINDS] = {0};
+  for (int k = 0; k < REG_KINDS; k++)
+    by_kind[k] = pu_malloc((size_t)nregions * sizeof *by_kind[k]);
+  for (int32_t g = 1; g < nregions; g++) {
+    int k = region_kind(&r->regions[g]);
+    by_kind[k][count[k]++] = g;
+  }
+  char *in_parallel = pu_calloc((size_t)n + 1, 1);
   pomp_report_add_cnode(r, 0, -1);
   uint64_t s = seed ^ 0xca11;
   while (pomp_report_num_cnodes(r) < n) {
     int32_t i = pomp_report_num_cnodes(r);
     int32_t parent = (int32_t)below(&s, (uint64_t)i);
-    if (is_mpi(r, parent)) parent = r->cnodes[parent].parent;
-    int32_t region = below(&s, 10) < 3
-                         ? 1 + (int32_t)below(&s, COUNT(mpi_calls))
-                         : 1 + COUNT(mpi_calls) +
-                               (int32_t)below(&s, (uint64_t)(nregions - 1 -
-                                                             COUNT(mpi_calls)));
-    pomp_report_add_cnode(r, region, parent); /* a duplicate just retries */
+    int pk = parent ? region_kind(&r->regions[r->cnodes[parent].region])
+                    : REG_USER;
+    if (pk == REG_MPI || pk == REG_LEAF_OMP) continue;
+    uint64_t d = below(&s, 20);
+    int kind = d < 6    ? REG_MPI
+               : d < 10 ? (in_parallel[parent] ? REG_INNER : REG_PARALLEL)
+               : d < 11 ? (in_parallel[parent] ? REG_LEAF_OMP : REG_USER)
+                        : REG_USER;
+    if (!count[kind]) kind = REG_USER;
+    int32_t region = by_kind[kind][below(&s, (uint64_t)count[kind])];
+    if (pomp_report_add_cnode(r, region, parent) == i)
+      in_parallel[i] = (char)(in_parallel[parent] || kind == REG_PARALLEL);
   }
+  free(in_parallel);
+  for (int k = 0; k < REG_KINDS; k++) free(by_kind[k]);
 }
 
 static void add_system(pomp_report *r, int32_t locations, int32_t threads) {
@@ -246,7 +271,8 @@ pomp_report_status pomp_report_generate(const pomp_report_synth *p,
   pomp_report_set_attr(r, "threads", text);
   add_metrics(r, p->metrics);
   int32_t want = p->cnodes / 50 + 1 + COUNT(mpi_calls) + 40;
-  add_call_tree(r, p->cnodes, add_regions(r, want, p->seed), p->seed);
+  add_regions(r, want, p->seed);
+  add_call_tree(r, p->cnodes, p->seed);
   add_system(r, p->locations, p->threads);
   pomp_report_status st = POMP_REPORT_ERR_IO;
   pomp_report_writer *w = pomp_report_write_begin(r, path, err);

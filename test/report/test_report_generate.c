@@ -89,10 +89,15 @@ static void sizes_and_shape(void **state) {
   int max_depth = 0;
   for (int32_t c = 0; c < 300; c++) {
     const pomp_region *g = pomp_report_region(r, pomp_report_cnode(r, c)->region);
-    if (strcmp(g->paradigm, "mpi") == 0)
+    if (strcmp(g->paradigm, "mpi") == 0 || strstr(g->role, "barrier"))
       assert_int_equal(pomp_report_cnode_children(r, c, NULL, 0), 0);
-    int depth = 0;
-    for (int32_t p = c; p >= 0; p = pomp_report_cnode(r, p)->parent) depth++;
+    int depth = 0, parallels = 0;
+    for (int32_t p = c; p >= 0; p = pomp_report_cnode(r, p)->parent) {
+      depth++;
+      parallels += strcmp(pomp_report_region(r, pomp_report_cnode(r, p)->region)->role,
+                          "parallel") == 0;
+    }
+    assert_true(parallels <= 1); /* no parallel region inside another */
     if (depth > max_depth) max_depth = depth;
   }
   assert_true(max_depth >= 4 && max_depth <= 30);
