@@ -196,16 +196,18 @@ void az_cells_finish(az_cells *c, const az_calltree *t, const az_defs *d);
 
 typedef struct {           /* one end of a point-to-point message */
   uint32_t comm, src, dst, tag; /* src/dst: world ranks */
-  uint32_t loc;
+  uint32_t loc : 29;       /* (at most 2^29 locations) */
+  uint32_t state : 2;      /* AZ_MSG_* */
+  uint32_t by_test : 1;    /* completed by MPI_Test*: no wait state there */
   int32_t cnode_done;      /* call path of the completing call */
   az_time e_post;          /* enter of the Send/Isend/Recv/Irecv call */
-  az_time e_done, x_done;  /* enter/leave of the completing call */
-  uint64_t call_done;      /* id of the completing call on loc */
+  az_time e_done, x_done;  /* enter/leave of the completing call: with loc
+                              they name the call (two calls can only share
+                              them if both last 0 ticks, and then neither
+                              holds a wait state) */
   uint64_t pos;            /* event position of the posting record (the
                               MpiIrecvRequest of an Irecv): posting order */
-  uint8_t state;           /* AZ_MSG_* */
-  uint8_t by_test;         /* completed by MPI_Test*: no wait state there */
-} az_msg;
+} az_msg;                  /* 56 bytes */
 
 enum { AZ_MSG_OPEN = 0, AZ_MSG_DONE, AZ_MSG_CANCELLED };
 
@@ -306,9 +308,9 @@ typedef struct {
   uint8_t matched;
 } az_p2p_answer;
 
-typedef struct {    /* a completing call: (location, call id) */
+typedef struct {    /* a completing call: location, enter, leave */
   uint32_t loc;
-  uint64_t call;
+  az_time e, x;
 } az_call_key;
 
 /* Returns the calls holding a Late Sender, sorted (free it). */

@@ -40,7 +40,8 @@ static int cmp_done(const void *pa, const void *pb) {
   const az_msg *a = &sort_base[*(const size_t *)pa];
   const az_msg *b = &sort_base[*(const size_t *)pb];
   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-  if (a->call_done != b->call_done) return a->call_done < b->call_done ? -1 : 1;
+  if (a->e_done != b->e_done) return a->e_done < b->e_done ? -1 : 1;
+  if (a->x_done != b->x_done) return a->x_done < b->x_done ? -1 : 1;
   return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
@@ -104,7 +105,13 @@ typedef struct {
 static int cmp_call_key(const void *pa, const void *pb) {
   const az_call_key *a = pa, *b = pb;
   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-  return (a->call > b->call) - (a->call < b->call);
+  if (a->e != b->e) return a->e < b->e ? -1 : 1;
+  return (a->x > b->x) - (a->x < b->x);
+}
+
+/* Both messages were completed by the same call. */
+static int same_call(const az_msg *a, const az_msg *b) {
+  return a->loc == b->loc && a->e_done == b->e_done && a->x_done == b->x_done;
 }
 
 /* The Late Sender instances a receiving location remembers, and the
@@ -175,9 +182,7 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
       win.n = 0, win.latest_send = 0;
     az_cells *cells = &a->cells[first->loc];
     ls_instance worst = {0, 0, first->cnode_done};
-    for (j = i; j < n && recvs[r[j]].loc == first->loc &&
-                recvs[r[j]].call_done == first->call_done;
-         j++) {
+    for (j = i; j < n && same_call(&recvs[r[j]], first); j++) {
       const az_msg *m = &recvs[r[j]];
       if (match[r[j]] == SIZE_MAX) continue;
       const az_msg *s = &sends[match[r[j]]];
@@ -192,7 +197,7 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
     if (worst.idle <= 0) continue;
     az_cell(cells, worst.cnode)[AZ_MPI_LATESENDER] += worst.idle;
     remember(&win, worst);
-    az_call_key key = {first->loc, first->call_done};
+    az_call_key key = {first->loc, first->e_done, first->x_done};
     PU_PUSH(keys, *nkeys, cap, key);
   }
   free(r);
@@ -221,9 +226,7 @@ void az_p2p_sender_side(az_analysis *a, const az_msg *sends, size_t nsends,
   for (size_t i = 0, j; i < n; i = j) {
     const az_msg *first = &sends[s[i]];
     int64_t worst = 0;
-    for (j = i; j < n && sends[s[j]].loc == first->loc &&
-                sends[s[j]].call_done == first->call_done;
-         j++) {
+    for (j = i; j < n && same_call(&sends[s[j]], first); j++) {
       const az_msg *m = &sends[s[j]];
       if (!answer[s[j]].matched || m->state != AZ_MSG_DONE || m->by_test)
         continue;
@@ -231,7 +234,7 @@ void az_p2p_sender_side(az_analysis *a, const az_msg *sends, size_t nsends,
       if (m->x_done > rp && rp > m->e_done && (int64_t)(rp - m->e_done) > worst)
         worst = (int64_t)(rp - m->e_done);
     }
-    az_call_key key = {first->loc, first->call_done};
+    az_call_key key = {first->loc, first->e_done, first->x_done};
     if (worst <= 0 || (nls && bsearch(&key, ls, nls, sizeof *ls, cmp_call_key)))
       continue;
     az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] +=

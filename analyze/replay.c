@@ -18,7 +18,6 @@ typedef struct {
   int32_t cnode;
   uint32_t region;
   az_time start, child;
-  uint64_t call;        /* call id on this location (multi-wait grouping) */
   size_t inst;          /* parallel frame bound to a team instance */
 } frame;
 
@@ -50,7 +49,7 @@ typedef struct {
   uint64_t *coll_seq;   /* per Comm id: collectives of this process */
   uint8_t *joined;      /* per instance: did this location join it */
   size_t njoined;
-  uint64_t calls, pos;
+  uint64_t pos;
   az_time last;
   int parallel_depth;
   int fork_pending;
@@ -146,7 +145,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
   else if (s->cur_inst != NO_INST) /* worker: under the master's path */
     parent = s->omp->inst[s->cur_inst].parent_cnode;
   frame f = {az_calltree_child(&s->a->tree, parent, (int32_t)r), r, t, 0,
-             ++s->calls, NO_INST};
+             NO_INST};
   az_cell(s->cells, f.cnode)[AZ_VISITS]++;
   const az_region *reg = &d->regions[r];
   if (reg->kind == AZ_RK_PARALLEL) {
@@ -357,7 +356,7 @@ static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer,
                 .dst = is_send ? world : s->proc,
                 .cnode_done = f->cnode,
                 .e_post = f->start, .e_done = f->start, .x_done = f->start,
-                .call_done = f->call, .pos = s->pos};
+ .pos = s->pos};
   if (is_send) {
     PU_PUSH(m->sends, m->nsends, m->capsends, msg);
     return m->nsends - 1;
@@ -372,7 +371,6 @@ static void complete(loc_state *s, az_msg *msg, const frame *f) {
   msg->cnode_done = f->cnode;
   msg->e_done = f->start;
   msg->x_done = f->start;
-  msg->call_done = f->call;
   msg->state = AZ_MSG_DONE;
   msg->by_test = strncmp(r->name, "MPI_Test", 8) == 0;
 }

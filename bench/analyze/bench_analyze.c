@@ -10,7 +10,9 @@
  * times, so it has Late Senders, N x N waits and message matching to do.
  * Each measurement runs in a child process: its peak RSS is its own.
  * Prints: events, trace size, time and events/s of both, the ratio
- * (target <= 3x), peak RSS of both and RSS / trace size.
+ * (target <= 3x), peak RSS of both and RSS / trace size; then the
+ * pomp-analyze command serially and under `mpiexec -n 2` (target: at
+ * least 1.6x faster on two cores).
  */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <dirent.h>
@@ -259,6 +261,40 @@ static sample measure(const char *anchor, int analyze) {
   return s;
 }
 
+/* Wall time of a command (fork, exec, wait). */
+static double run_command(char *const argv[]) {
+  double t0 = now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status))
+    pu_warn("%s exited with status %d", argv[0], WEXITSTATUS(status));
+  return now() - t0;
+}
+
+/* The command line tool serially and with two analysis processes, best
+   of two runs each. */
+static void parallel_speedup(const char *dir) {
+  char out[600];
+  snprintf(out, sizeof out, "%s/bench.pomp", dir);
+  char *serial[] = {POMP_ANALYZE, "-q", "-o", out, (char *)dir, NULL};
+  char *par[] = {MPIEXEC, "-n", "2", POMP_ANALYZE, "-q", "-o", out,
+                 (char *)dir, NULL};
+  double s = 1e30, p = 1e30;
+  for (int rep = 0; rep < 2; rep++) {
+    double a = run_command(serial), b = run_command(par);
+    s = a < s ? a : s;
+    p = b < p ? b : p;
+  }
+  printf("pomp-analyze command: serial %.3f s, mpiexec -n 2 %.3f s: "
+         "speed-up %.2fx (target >= 1.6x)\n", s, p, s / p);
+  remove(out);
+}
+
 static uint64_t dir_size(const char *dir) {
   uint64_t total = 0;
   char path[1024];
@@ -315,6 +351,8 @@ int main(int argc, char **argv) {
          an.seconds / base.seconds);
   printf("peak RSS / trace size: %.3f\n",
          an.max_rss_kb * 1024.0 / (double)bytes);
+  fflush(stdout);
+  parallel_speedup(dir);
   if (argc <= 3) {
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
