@@ -37,9 +37,11 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
      come hottest first, locations in rank order. */
   static const tui_sort initial_sort[TUI_NPANES] = {TUI_SORT_DEFINITION, TUI_SORT_VALUE,
                                                     TUI_SORT_DEFINITION};
+  /* "... N more" rows are for wide location trees (thousands of ranks);
+     the other trees fold only pathological fan-outs. */
   for (int p = 0; p < TUI_NPANES; p++)
-    tui_pane_init(&a->pane[p], &a->model.tree[p], initial_sort[p], o->top_k,
-                  p == TUI_PANE_SYSTEM);
+    tui_pane_init(&a->pane[p], &a->model.tree[p], initial_sort[p],
+                  p == TUI_PANE_SYSTEM ? o->top_k : TUI_TREE_FANOUT, p == TUI_PANE_SYSTEM);
   tui_app_resize(a, 80, 24);
 }
 

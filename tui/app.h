@@ -45,8 +45,11 @@ typedef struct {
   uint8_t *match[TUI_NPANES];
 } tui_search;
 
+/* Children a property or call node shows before a "... N more" row. */
+#define TUI_TREE_FANOUT 200
+
 typedef struct {
-  int32_t top_k;  /* children shown before "... N more" (default 10) */
+  int32_t top_k;  /* location children shown before "... N more" (default 10) */
   int ascii;      /* ASCII glyphs */
   int mouse;      /* mouse enabled (front end) */
   int narrow_below; /* one pane with tabs below this width (default 110) */

@@ -24,7 +24,7 @@ static void usage(FILE *out) {
           "  --mono           no colours (also when NO_COLOR is set)\n"
           "  --ascii          ASCII line drawing and weight glyphs\n"
           "  --no-mouse       leave the mouse to the terminal (text selection)\n"
-          "  --top N          children shown before a \"... N more\" row (default 10)\n"
+          "  --top N          location children shown before \"... N more\" (default 10)\n"
           "  --help           this help\n"
           "  --version        version\n"
           "\n"

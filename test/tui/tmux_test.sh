@@ -77,5 +77,16 @@ grep -q "█  100.00 Time" mono.txt || fail "weight glyph missing in monochrome"
 t send-keys -t s q
 wait_for "EXIT=0"
 
+# Eight colours (TERM=screen): 100 % is red, 26 % (Idle threads) cyan.
+start TERM=screen
+t send-keys -t s E
+wait_for "26.00 Idle threads"
+t capture-pane -p -e -t s >eight.txt
+grep -q "38;5;" eight.txt && fail "256 colours on an 8-colour terminal"
+grep -q "$(printf '\033')\[31m█" eight.txt || fail "100 % is not red in 8 colours"
+grep -q "$(printf '\033')\[36m▃" eight.txt || fail "26 % is not cyan in 8 colours"
+t send-keys -t s q
+wait_for "EXIT=0"
+
 [ $failures = 0 ] && echo "all tmux checks passed"
 exit $failures
