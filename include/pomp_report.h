@@ -136,7 +136,8 @@ pomp_report_writer *pomp_report_write_begin(const pomp_report *r,
                                             const char *path,
                                             pomp_report_error *err);
 /* One (metric, cnode) row: n pairs, locations strictly increasing, zeros
-   allowed (dropped).  Each row may be written at most once. */
+   allowed (dropped).  Each row may be written at most once.
+   (Only +0.0 is dropped; -0.0 is kept so that round trips are exact.) */
 pomp_report_status pomp_report_write_row(pomp_report_writer *w, int32_t metric,
                                          int32_t cnode, const int32_t *locations,
                                          const double *values, size_t n,
