@@ -1,0 +1,33 @@
+#!/bin/sh
+# cli.sh OPARI: the command line contract: --help/--version exit 0,
+# usage errors exit 2 with a message naming the program, I/O and input
+# errors exit 1 without leaving OUTPUT behind.
+set -u
+opari=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+expect() { # expect STATUS STDERR-PATTERN ARGS...
+  want=$1 pattern=$2; shift 2
+  "$opari" "$@" >"$work/out" 2>"$work/err"; got=$?
+  [ $got -eq "$want" ] || fail "'$*' exited $got, not $want"
+  grep -q -- "$pattern" "$work/err" || fail "'$*': stderr lacks '$pattern': $(cat "$work/err")"
+}
+"$opari" --help | grep -q '^usage: pomp-opari' || fail "--help"
+"$opari" --version | grep -q '^pomp-opari (pomp) ' || fail "--version"
+expect 2 'pomp-opari: unknown option' --frob a b
+expect 2 "pomp-opari: unknown construct 'frob' in --pomp-disable" --pomp-disable=for,frob a b
+expect 2 'usage:' only-one-file
+expect 2 'too many arguments' a b c
+expect 1 'pomp-opari: .*missing.c: No such file' "$work/missing.c" "$work/out.c"
+printf '#pragma omp parallel\n' >"$work/bad.c"
+expect 1 'bad.c:1: error: cannot find the end' "$work/bad.c" "$work/bad.mod.c"
+[ -e "$work/bad.mod.c" ] && fail "partial output left behind"
+ls "$work" | grep -q 'bad.mod.c.' && fail "temporary file left behind"
+# language from the extension, overridable: R"(...)" is a raw string in C++ only
+printf 'const char *s = R"x(\n#pragma omp barrier\n)x";\n' >"$work/raw.cc"
+"$opari" "$work/raw.cc" "$work/raw.out" || fail "raw.cc"
+grep -q "POMP_Barrier_enter(pomp_rd" "$work/raw.out" && fail "pragma inside a raw string instrumented"
+"$opari" --lang=c "$work/raw.cc" "$work/raw.out" 2>/dev/null
+grep -q "POMP_Barrier_enter(pomp_rd" "$work/raw.out" || fail "--lang=c did not lex as C"
+exit 0
