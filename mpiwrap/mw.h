@@ -121,8 +121,8 @@ void mw_isend(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
               MPI_Datatype type, MPI_Request req);
 void mw_irecv(mw_frame *f, MPI_Comm comm, int source, MPI_Request req);
 void mw_isendrecv(mw_frame *f, MPI_Comm comm, int dest, int tag,
-                  MPI_Count count, MPI_Datatype type, int source,
-                  MPI_Request req);
+                  MPI_Count count, MPI_Datatype type, int source, int rtag,
+                  MPI_Count rcount, MPI_Datatype rtype, MPI_Request req);
 void mw_psend_init(mw_frame *f, MPI_Comm comm, int dest, int tag,
                    MPI_Count count, MPI_Datatype type, MPI_Request req);
 void mw_precv_init(mw_frame *f, MPI_Comm comm, int source, MPI_Request req);

@@ -15,7 +15,8 @@
 #include <stdint.h>
 
 /* Kinds of request (bit set: an Isendrecv is SEND|RECV). */
-enum { MW_REQ_SEND = 1, MW_REQ_RECV = 2, MW_REQ_COLL = 4 };
+enum { MW_REQ_SEND = 1, MW_REQ_RECV = 2, MW_REQ_COLL = 4,
+       MW_REQ_ENVELOPE = 8 /* receive's source/tag/bytes kept from the call */ };
 
 struct mw_comm;
 
@@ -25,7 +26,8 @@ typedef struct mw_req {
   uint64_t recv_id;           /* Isendrecv: id of the receiving half */
   const struct mw_comm *comm; /* where it communicates (NULL: unknown) */
   uint64_t bytes;             /* send: payload; coll: sent */
-  uint64_t received;          /* coll: received */
+  uint64_t received;          /* coll: received; Isendrecv: buffer bytes */
+  int32_t source, recv_tag;   /* Isendrecv: as asked (may be wildcards) */
   uint32_t peer, tag, root;   /* send: destination/tag; coll: root */
   intptr_t handle;            /* message table: the MPI_Comm, cast */
   uint8_t kind, op;           /* MW_REQ_* bits; OTF2_CollectiveOp */

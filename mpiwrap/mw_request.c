@@ -40,7 +40,7 @@ static void started(mw_frame *f, const mw_req *r) {
 static void track(mw_frame *f, MPI_Request req, mw_req *r) {
   if (!requests || req == MPI_REQUEST_NULL || !r->kind) return;
   r->id = new_id();
-  r->recv_id = r->kind == (MW_REQ_SEND | MW_REQ_RECV) ? new_id() : r->id;
+  r->recv_id = (r->kind & MW_REQ_SEND) && (r->kind & MW_REQ_RECV) ? new_id() : r->id;
   r->active = !r->persistent;
   mw_reqtable_put(requests, key_of(req), r);
   if (r->active) started(f, r);
@@ -69,12 +69,17 @@ void mw_irecv(mw_frame *f, MPI_Comm comm, int source, MPI_Request req) {
   track(f, req, &r);
 }
 
+/* MPICH 4.0.2 completes an Isendrecv with a status it never fills in
+   (source 0, tag 0, any count), so the receive's envelope and size are
+   kept from the call (the buffer's size: a shorter message is recorded
+   as the full buffer) and the status is used only to resolve wildcards. */
 void mw_isendrecv(mw_frame *f, MPI_Comm comm, int dest, int tag,
-                  MPI_Count count, MPI_Datatype type, int source,
-                  MPI_Request req) {
-  mw_req r = {.comm = mw_comm_of(comm)};
+                  MPI_Count count, MPI_Datatype type, int source, int rtag,
+                  MPI_Count rcount, MPI_Datatype rtype, MPI_Request req) {
+  mw_req r = {.comm = mw_comm_of(comm), .source = source, .recv_tag = rtag,
+              .received = mw_type_bytes(rcount, rtype)};
   send_part(&r, dest, tag, count, type);
-  if (source != MPI_PROC_NULL) r.kind |= MW_REQ_RECV;
+  if (source != MPI_PROC_NULL) r.kind |= MW_REQ_RECV | MW_REQ_ENVELOPE;
   track(f, req, &r);
 }
 
@@ -105,7 +110,7 @@ static void activate(mw_req *r, void *out) {
   r->active = 1;
   r->cancelled = 0;
   r->id = new_id();
-  r->recv_id = r->kind == (MW_REQ_SEND | MW_REQ_RECV) ? new_id() : r->id;
+  r->recv_id = (r->kind & MW_REQ_SEND) && (r->kind & MW_REQ_RECV) ? new_id() : r->id;
   *(mw_req *)out = *r;
 }
 
@@ -143,6 +148,23 @@ static int finished(MPI_Request req, mw_req *r) {
   return mw_reqtable_take(requests, key, r);
 }
 
+/* MpiIrecv with the envelope the status reports (see mw_isendrecv). */
+static void received(mw_frame *f, const mw_req *r, const MPI_Status *s) {
+  int source = s->MPI_SOURCE, tag = s->MPI_TAG;
+  MPI_Count n = 0;
+  PMPI_Get_count_c(s, MPI_BYTE, &n);
+  if (r->kind & MW_REQ_ENVELOPE) {
+    if (r->source != MPI_ANY_SOURCE) source = r->source;
+    if (r->recv_tag != MPI_ANY_TAG) tag = r->recv_tag;
+    n = (MPI_Count)r->received;   /* the status's count is garbage too */
+  }
+  OTF2_EvtWriter *w;
+  if (source != MPI_PROC_NULL && (w = mw_writer(f)))
+    OTF2_EvtWriter_MpiIrecv(w, NULL, pm_now(), mw_comm_peer(r->comm, source),
+                            mw_comm_ref(r->comm), (uint32_t)tag,
+                            n > 0 ? (uint64_t)n : 0, r->recv_id);
+}
+
 void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
   mw_req r;
   if (i < 0 || i >= f->nsnap || !finished(f->snap[i], &r)) return;
@@ -155,13 +177,7 @@ void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
   }
   if (r.kind & MW_REQ_SEND && (w = mw_writer(f)))
     OTF2_EvtWriter_MpiIsendComplete(w, NULL, pm_now(), r.id);
-  if (r.kind & MW_REQ_RECV && s->MPI_SOURCE != MPI_PROC_NULL && (w = mw_writer(f))) {
-    MPI_Count n = 0;
-    PMPI_Get_count_c(s, MPI_BYTE, &n);
-    OTF2_EvtWriter_MpiIrecv(w, NULL, pm_now(), mw_comm_peer(r.comm, s->MPI_SOURCE),
-                            mw_comm_ref(r.comm), (uint32_t)s->MPI_TAG,
-                            n > 0 ? (uint64_t)n : 0, r.recv_id);
-  }
+  if (r.kind & MW_REQ_RECV) received(f, &r, s);
   if (r.kind & MW_REQ_COLL && (w = mw_writer(f)))
     OTF2_EvtWriter_NonBlockingCollectiveComplete(
         w, NULL, pm_now(), (OTF2_CollectiveOp)r.op, mw_comm_ref(r.comm), r.root,

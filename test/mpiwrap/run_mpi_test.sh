@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# run_mpi_test.sh -- one libpomp-mpi end-to-end test:
+#   run_mpi_test.sh linked|preload RANKS PLAIN TRACED LIBPOMPMPI CHECK WORKDIR [CHECK-OPTIONS...]
+# Runs PLAIN (no wrappers) and, with the wrappers, TRACED (linked with
+# -lpomp-mpi; "linked") or PLAIN again with LD_PRELOAD=LIBPOMPMPI
+# ("preload") on RANKS ranks; fails unless both print the same, the traced
+# run left a trace, and CHECK (mw_check) accepts it with the message and
+# collective counts the program itself reported.
+set -euo pipefail
+mode=$1 ranks=$2 plain=$3 traced=$4 lib=$5 check=$6 work=$7
+shift 7
+rm -rf "$work"
+mkdir -p "$work"
+# hydra oversubscribes on its own; a hung rank must not hang the suite
+run() { timeout 60 mpirun -n "$ranks" "$@"; }
+
+env -u MWT_EXPECT -u POMP_EXPERIMENT timeout 60 mpirun -n "$ranks" "$plain" >"$work/plain.out"
+if [ "$mode" = preload ]; then
+  POMP_EXPERIMENT="$work/exp" MWT_EXPECT="$work/expect" \
+    run -genv LD_PRELOAD "$lib" "$plain" >"$work/traced.out"
+else
+  POMP_EXPERIMENT="$work/exp" MWT_EXPECT="$work/expect" run "$traced" >"$work/traced.out"
+fi
+if ! diff -u "$work/plain.out" "$work/traced.out"; then
+  echo "output differs with libpomp-mpi ($mode, $ranks ranks)" >&2
+  exit 1
+fi
+[ -s "$work/plain.out" ] || { echo "no output" >&2; exit 1; }
+[ -f "$work/exp/traces.otf2" ] || { echo "no trace in $work/exp" >&2; exit 1; }
+"$check" --expect "$work/expect" --ranks "$ranks" "$@" "$work/exp/traces.otf2"
