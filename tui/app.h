@@ -45,6 +45,10 @@ typedef struct {
   uint8_t *match[TUI_NPANES];
 } tui_search;
 
+/* Seconds of location summing per frame in the terminal: with the rest of
+   a key's work, a redraw stays within 30 ms. */
+#define TUI_FRAME_BUDGET 0.015
+
 /* Children a property or call node shows before a "... N more" row. */
 #define TUI_TREE_FANOUT 200
 
@@ -103,6 +107,8 @@ double tui_app_reference(tui_app *a, int p, int32_t node);
 int32_t tui_app_unit_metric(const tui_app *a, int p, int32_t node);
 /* The value of node in pane p formatted for the pane's mode. */
 void tui_app_format(tui_app *a, int p, int32_t node, double v, char *buf, size_t size);
+/* The top of the colour scale in absolute mode. */
+double tui_app_absolute_range(const tui_app *a, int p, int32_t node);
 /* Position on the colour spectrum: x in [-1, 1]. */
 double tui_app_spectrum_x(tui_app *a, int p, int32_t node, double v);
 /* The full name of a node: call path, location path, metric name. */

@@ -48,9 +48,10 @@ static int draw_legend_scale(tui_app *a, int y) {
   const tui_tree *t = &a->model.tree[p];
   char hi[32] = "100%", lo[40] = "0%";
   if (a->pane[p].mode == TUI_MODE_ABSOLUTE) {
-    int32_t m = tui_app_unit_metric(a, p, tui_pane_selected_node(&a->pane[p]));
+    int32_t sel = tui_pane_selected_node(&a->pane[p]);
+    int32_t m = tui_app_unit_metric(a, p, sel);
     pomp_unit u = m >= 0 ? pomp_report_metric(a->model.report, m)->unit : POMP_UNIT_SEC;
-    tui_format_absolute(hi, sizeof hi, t->max_abs, u);
+    tui_format_absolute(hi, sizeof hi, tui_app_absolute_range(a, p, sel), u);
     snprintf(lo, sizeof lo, "0");
   }
   int col = 0;

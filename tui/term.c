@@ -9,10 +9,6 @@
 
 #include "pomp_util.h"
 
-/* Seconds of work per frame while location values are summed: keys stay
-   within the 30 ms a redraw may take. */
-#define FRAME_BUDGET 0.02
-
 static tui_color_depth depth;
 
 /* Pair n+1 draws colour n on the default background. */
@@ -140,7 +136,7 @@ int tui_run_terminal(tui_app *a, int mono) {
     mouseinterval(0);
   }
   tui_app_resize(a, COLS, LINES);
-  a->opt.budget = FRAME_BUDGET;
+  a->opt.budget = TUI_FRAME_BUDGET;
   while (!a->quit) {
     tui_app_render(a);
     blit(&a->vs);
@@ -149,7 +145,7 @@ int tui_run_terminal(tui_app *a, int mono) {
        keys, so the screen never freezes. */
     timeout(tui_app_busy(a) ? 0 : -1);
     if (!read_event(&ev)) {
-      if (tui_app_busy(a)) tui_app_work(a, FRAME_BUDGET);
+      if (tui_app_busy(a)) tui_app_work(a, TUI_FRAME_BUDGET);
       continue;
     }
     /* Handle everything already typed before drawing again, so held-down

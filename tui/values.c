@@ -41,9 +41,17 @@ void tui_app_format(tui_app *a, int p, int32_t node, double v, char *buf, size_t
   }
 }
 
+double tui_app_absolute_range(const tui_app *a, int p, int32_t node) {
+  const tui_tree *t = &a->model.tree[p];
+  /* Property roots have different units (seconds, visits, bytes): each
+     property is coloured against its own root. */
+  if (p == TUI_PANE_METRIC) return node >= 0 ? fabs(t->incl[tui_tree_root_of(t, node)]) : 0;
+  return t->max_abs;
+}
+
 double tui_app_spectrum_x(tui_app *a, int p, int32_t node, double v) {
   if (isnan(v)) return 0;
-  double range = a->pane[p].mode == TUI_MODE_ABSOLUTE ? a->model.tree[p].max_abs
+  double range = a->pane[p].mode == TUI_MODE_ABSOLUTE ? tui_app_absolute_range(a, p, node)
                                                        : tui_app_reference(a, p, node);
   if (range == 0) return 0;
   double x = v / fabs(range);

@@ -2,7 +2,7 @@
  * baseline measured in the same run:
  *   first screen  open + model + first frame      vs pomp_report_open alone
  *                 (target < 0.5 s), as in the terminal: location values
- *                 are summed in 20 ms slices between frames; also the time
+ *                 are summed in 15 ms slices between frames; also the time
  *                 until they are all there
 
  *   keys          each key of a browsing script, event + frame, in batch
@@ -49,7 +49,8 @@ static pomp_report *open_or_die(const char *path) {
 static const char *const script[] = {
     "<Down>", "<Down>", "<Down>", "<Tab>",  "x",     "<Up>",   "<Up>",    "<Home>",
     "<Right>", "<Down>", "<Down>", "<Tab>", "E",     "<End>",  "<PgUp>",  "m",
-    "<S-Tab>", "s",      "<End>",  "<S-Tab>", "<Down>", "<Down>", "<Enter>", "<Tab>",
+    "<S-Tab>", "s",      "<End>",  "<Home>", "E",     "<PgDn>", "C",       "<S-Tab>",
+    "<Down>",  "<Down>", "<Enter>", "<Tab>",
     "*",       "<PgDn>", "/MPI_Wait<Enter>", "n", "?",  "q",     "<resize 80x24>", "<Tab>",
 };
 
@@ -97,7 +98,7 @@ int main(int argc, char **argv) {
   pomp_report *r = open_or_die(report);
   tui_options o;
   tui_options_default(&o);
-  o.budget = 0.02; /* the terminal front end's slice */
+  o.budget = TUI_FRAME_BUDGET; /* as the terminal front end */
   static tui_app app;
   tui_app_init(&app, r, report, &o);
   tui_app_resize(&app, 160, 48);

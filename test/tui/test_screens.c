@@ -38,6 +38,8 @@ static const screen_case cases[] = {
     {"keep_place", "small", 160, 14, 10, 0, "<Tab>E<Down><S-Tab>E<Down><Down>"},
     {"mode_selection", "small", 160, 14, 10, 0, "E<Down><Down><Down><Down><Tab>Em"},
     {"mode_absolute", "small", 160, 14, 10, 0, "<End><Tab>mm<Tab>Emm"},
+    /* Absolute properties: each root in its own unit and colour range. */
+    {"metric_absolute", "small", 120, 8, 10, 0, "m<End>"},
     {"narrow", "small", 70, 14, 10, 0, "<Tab>E"},
     {"help", "small", 80, 40, 10, 0, "?"},
     {"search", "small", 160, 14, 10, 0, "/recv<Enter>"},
