@@ -44,12 +44,21 @@ same_as_batch() {
   fi
 }
 
+# The session runs pomp-tui, then prints its exit status and whether the
+# terminal is back in cooked mode ("icanon echo"), then waits.  The shell
+# survives Ctrl-C (a trap, not an ignore, which pomp-tui would inherit).
+cat >run.sh <<EOF
+trap true INT
+env TERM=tmux-256color LANG=C.UTF-8 "\$@" '$tui' --no-mouse small.pomp
+echo "EXIT=\$? TTY=\$(stty -a | tr ' ' '\\n' | grep -x -e '-*icanon' -e '-*echo' | tr -d '\\n')"
+read x
+EOF
+
 start() { # start ENV...: pomp-tui in a fresh 120x30 session
   t kill-server 2>/dev/null
   runs=$((runs + 1))
   sock="pomp-tui-test-$$-$runs"
-  t new-session -d -s s -x 120 -y 30 \
-    "env TERM=tmux-256color LANG=C.UTF-8 $* '$tui' --no-mouse small.pomp; echo EXIT=\$?; read x"
+  t new-session -d -s s -x 120 -y 30 "sh run.sh $*"
   wait_for "Properties [% of root]"
 }
 
@@ -67,7 +76,7 @@ t resize-window -t s -x 120 -y 30
 wait_for "Properties [% of root]" && same_as_batch "E<Tab>E<Tab>E" 120 30
 
 t send-keys -t s q
-wait_for "EXIT=0"
+wait_for "EXIT=0 TTY=icanonecho"
 
 # NO_COLOR: no colour sequences at all, the weight glyphs stay.
 start NO_COLOR=1
@@ -75,7 +84,7 @@ t capture-pane -p -e -t s >mono.txt
 grep -q "38;5;" mono.txt && fail "colours despite NO_COLOR"
 grep -q "█  100.00 Time" mono.txt || fail "weight glyph missing in monochrome"
 t send-keys -t s q
-wait_for "EXIT=0"
+wait_for "EXIT=0 TTY=icanonecho"
 
 # Eight colours (TERM=screen): 100 % is red, 26 % (Idle threads) cyan.
 start TERM=screen
@@ -86,7 +95,12 @@ grep -q "38;5;" eight.txt && fail "256 colours on an 8-colour terminal"
 grep -q "$(printf '\033')\[31m█" eight.txt || fail "100 % is not red in 8 colours"
 grep -q "$(printf '\033')\[36m▃" eight.txt || fail "26 % is not cyan in 8 colours"
 t send-keys -t s q
-wait_for "EXIT=0"
+wait_for "EXIT=0 TTY=icanonecho"
+
+# Ctrl-C: ncurses restores the terminal before the program ends.
+start
+t send-keys -t s C-c
+wait_for "TTY=icanonecho"
 
 [ $failures = 0 ] && echo "all tmux checks passed"
 exit $failures
