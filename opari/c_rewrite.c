@@ -89,6 +89,13 @@ typedef struct {
   int descr, line;
 } UserRegion;
 
+/* Where a structured block ends, and which cancel directives it holds. */
+typedef struct {
+  size_t end;
+  int end_line;
+  unsigned cancel;
+} Body;
+
 /* Where a directive stands: a `#pragma` line or a `_Pragma` operator. */
 typedef struct {
   bool op;
@@ -119,6 +126,11 @@ typedef struct {
   PragmaOp op, look_op;
   char *stack;
   size_t stack_cap;
+  /* The last look-ahead: directives directly before a statement (a chain
+     like `parallel` + `for`, or a thousand nested ones) all share the
+     statement's end, so each is not scanned again (no quadratic time). */
+  size_t chain_start, chain_code;
+  Body chain_body;
   char *buf; /* directive variants */
   size_t buf_len, buf_cap;
   char *app; /* clauses appended to a directive */
@@ -248,20 +260,25 @@ static void put_variant(Rw *rw, const Site *site, const Span *blanks, size_t nbl
 
 /* ---- look-ahead -------------------------------------------------------- */
 
-typedef struct {
-  size_t end;
-  int end_line;
-  unsigned cancel;
-} Body;
-
 static Body find_body(Rw *rw, const Site *site, const CLexer *from, bool sequence) {
+  static const Body none = {0, 0, 0};
+  if (!sequence && from->pos > rw->chain_start && from->pos <= rw->chain_code &&
+      rw->chain_body.end)
+    return rw->chain_body;
   CStmt st;
   cstmt_init(&st, from, &rw->look_dir, &rw->look_op, &rw->stack, &rw->stack_cap);
   if (!(sequence ? cstmt_skip_sequence(&st) : cstmt_skip(&st)))
     rw_error(rw, site->line,
              "cannot find the end of the structured block of this directive: %s (line %d)",
              st.error, st.error_line);
-  return (Body){st.end, st.end_line, st.cancel};
+  Body body = {st.end, st.end_line, st.cancel};
+  rw->chain_body = none;
+  if (!sequence) {
+    rw->chain_start = from->pos;
+    rw->chain_code = st.first_code;
+    rw->chain_body = body;
+  }
+  return body;
 }
 
 static void push_pending(Rw *rw, int kind, int descr, const Site *site, Body body,

@@ -129,6 +129,7 @@ static bool expression(CStmt *st, CTok t) {
 static bool statement(CStmt *st, int nest) {
   CTok t = next(st);
   while (t.kind == CT_DIRECTIVE) t = next(st);
+  if (nest == 0) st->first_code = t.start;
   if (nest > MAX_NESTING) return fail(st, t, "statements nested too deeply");
   if (t.kind == CT_EOF) return fail(st, t, "end of file where a statement was expected");
   if (t.kind == CT_PUNCT) {

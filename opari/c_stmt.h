@@ -20,6 +20,8 @@ enum { CANCEL_FOR = 1, CANCEL_SECTIONS = 2, CANCEL_PARALLEL = 4, CANCEL_TASKGROU
 
 typedef struct {
   CLexer lx;            /* position; advanced by the scan */
+  size_t first_code;    /* start of the statement's first token (after any
+                           directives before it) */
   size_t end;           /* after the last token read */
   int end_line;
   unsigned cancel;      /* CANCEL_* bits of cancel directives read */
