@@ -17,8 +17,8 @@
 #include "pm_trace.h"
 #include "pomp_util.h"
 
-_Thread_local pm_location *pm_tls_location;
-static _Thread_local pm_location *own_extra;
+_Thread_local pm_location *pm_tls_location PM_TLS;
+static _Thread_local pm_location *own_extra PM_TLS;
 
 static _Atomic(pm_location *) locations[PM_MAX_LOCATIONS];
 static pthread_mutex_t loc_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -52,8 +52,11 @@ struct pm_location {
   size_t nkept, cap_kept;
 };
 
-/* The location the calling thread writes to (NULL before its first event). */
-extern _Thread_local pm_location *pm_tls_location;
+/* The location the calling thread writes to (NULL before its first event).
+   initial-exec: a plain %fs-relative load instead of __tls_get_addr on the
+   event path (libpomp is linked at start-up, not dlopen'ed). */
+#define PM_TLS __attribute__((tls_model("initial-exec")))
+extern _Thread_local pm_location *pm_tls_location PM_TLS;
 
 /* The calling thread's location, created at its first event; NULL when
    the measurement is not running. Starts the measurement if needed. */

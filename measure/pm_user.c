@@ -29,23 +29,33 @@ static slot cache[CACHE_SIZE];
 static _Atomic size_t cached; /* written under resolve_lock */
 #define CACHE_FULL (CACHE_SIZE / 4 * 3)
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Thread_local int resolving; /* instrumented code called while resolving */
+static _Thread_local int resolving PM_TLS; /* instrumented code called while resolving */
 
 /* Functions never recorded: compiler-outlined OpenMP bodies (they run
    before POMP_Parallel_begin binds the thread) and opari's registration. */
 static const char *const builtin_excludes[] = {"*._omp_fn.*", "*._omp_cpyfn.*",
                                                "*.omp_outlined*", "POMP_*", "pomp_*"};
 
+/* Functions are 16-byte aligned in most builds: shifting the alignment
+   away spreads them well, and costs less than a multiplicative hash. */
 static inline size_t hash(uintptr_t fn) {
-  return (size_t)(((uint64_t)fn * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS));
+  return (size_t)((fn >> 4) ^ (fn >> (4 + CACHE_BITS))) & (CACHE_SIZE - 1);
 }
 
-static inline uint32_t lookup(uintptr_t fn) {
-  for (size_t i = hash(fn);; i = (i + 1) & (CACHE_SIZE - 1)) {
+__attribute__((noinline)) static uint32_t lookup_probe(uintptr_t fn, size_t i) {
+  for (;; i = (i + 1) & (CACHE_SIZE - 1)) {
     uintptr_t k = atomic_load_explicit(&cache[i].fn, memory_order_acquire);
     if (k == fn) return atomic_load_explicit(&cache[i].region, memory_order_relaxed);
     if (!k) return MISS;
   }
+}
+
+/* The first probe inline (the common case), the rest out of line. */
+static inline uint32_t lookup(uintptr_t fn) {
+  size_t i = hash(fn);
+  if (PM_LIKELY(atomic_load_explicit(&cache[i].fn, memory_order_acquire) == fn))
+    return atomic_load_explicit(&cache[i].region, memory_order_relaxed);
+  return lookup_probe(fn, i);
 }
 
 static int excluded_by_default(const char *name) {
@@ -91,23 +101,33 @@ int pm_user_functions_init(void) {
   return pm_cfg.filter ? pm_filter_load(pm_cfg.filter) : 0;
 }
 
+/* The hooks: the common case (a cached verdict) stays in a prologue-free
+   fast path; everything else is a tail call. */
+__attribute__((noinline)) static void enter_slow(uintptr_t fn, uint32_t r) {
+  if (r == MISS && (r = resolve(fn)) == FILTERED) return;
+  pm_location *l = pm_self();
+  if (l) pm_ev_enter(l, r, pm_clock());
+}
+
+__attribute__((noinline)) static void exit_slow(uintptr_t fn, uint32_t r) {
+  if (r == MISS) { /* entered before the measurement started, or cache full */
+    if (atomic_load_explicit(&cached, memory_order_relaxed) < CACHE_FULL) return;
+    if ((r = resolve(fn)) == FILTERED) return;
+  }
+  pm_location *l = pm_tls_location;
+  if (l) pm_ev_leave(l, r, pm_clock());
+}
+
 void __cyg_profile_func_enter(void *fn, void *site) {
   (void)site;
   uint32_t r = lookup((uintptr_t)fn);
-  if (r == FILTERED) return;
-  if (PM_UNLIKELY(r == MISS) && (r = resolve((uintptr_t)fn)) == FILTERED) return;
-  pm_location *l = pm_self();
-  if (l) pm_ev_enter(l, r, pm_clock());
+  if (PM_LIKELY(r == FILTERED)) return;
+  enter_slow((uintptr_t)fn, r);
 }
 
 void __cyg_profile_func_exit(void *fn, void *site) {
   (void)site;
   uint32_t r = lookup((uintptr_t)fn);
-  if (r >= MISS) { /* filtered, or entered before the measurement started */
-    if (r == FILTERED || atomic_load_explicit(&cached, memory_order_relaxed) < CACHE_FULL) return;
-    r = resolve((uintptr_t)fn);
-    if (r == FILTERED) return;
-  }
-  pm_location *l = pm_tls_location;
-  if (l) pm_ev_leave(l, r, pm_clock());
+  if (PM_LIKELY(r == FILTERED)) return;
+  exit_slow((uintptr_t)fn, r);
 }
