@@ -78,6 +78,9 @@ double tui_pane_value(const tui_pane *p, int32_t node);
 /* The node whose value the panes to the right are weighted by. */
 int32_t tui_pane_selected_node(const tui_pane *p);
 
+/* Scrolls so that the selected row is on screen. */
+void tui_pane_scroll_to_cur(tui_pane *p);
+
 /* Navigation (rows must be fresh). */
 void tui_pane_select_row(tui_pane *p, int32_t row);
 void tui_pane_move(tui_pane *p, int32_t delta);
