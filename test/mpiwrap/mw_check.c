@@ -1,7 +1,8 @@
 /*
  * mw_check.c -- reads a libpomp-mpi trace back and checks its MPI records.
  *
- *   mw_check [--expect FILE] [--ranks N] [--tag-is-thread] ARCHIVE
+ *   mw_check [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]
+ *            ARCHIVE
  *
  * - every message sent (MpiSend/MpiIsend) has exactly one receive
  *   (MpiRecv/MpiIrecv) with the same communicator, source, destination and
@@ -13,6 +14,8 @@
  *   operation and root everywhere, and as many bytes sent as received;
  * - --ranks N: the trace has events of exactly ranks 0..N-1;
  * - --tag-is-thread: every point-to-point record with tag t is on thread t;
+ * - --clock-offsets: every location has two ClockOffsets (MPI_Init and
+ *   MPI_Finalize), those of rank 0 being 0;
  * - --expect FILE: "messages N" / "collectives N" (written by the test
  *   program itself) equal the matched messages and collective records.
  * Prints "messages N" and "collectives N"; exit 0 ok, 1 failed check,
@@ -63,7 +66,9 @@ typedef struct check {
   pending *open;
   size_t nopen, cap_open;
   uint64_t seq;
-  int tag_is_thread;
+  int tag_is_thread, clock_offsets;
+  uint64_t def_loc;         /* location whose local definitions are read */
+  size_t *offsets;          /* ClockOffsets per location (index in locs) */
   uint64_t seen_ranks[64];  /* bit set of ranks with events (< 4096) */
   int errors;
 } check;
@@ -131,6 +136,18 @@ static OTF2_CallbackCode def_location(void *u, OTF2_LocationRef self, OTF2_Strin
   (void)name, (void)type, (void)events, (void)grp;
   check *c = u;
   PU_PUSH(c->locs, c->nlocs, c->cap_locs, self);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset,
+                                          double stddev) {
+  (void)time, (void)stddev;
+  check *c = u;
+  for (size_t i = 0; i < c->nlocs; i++)
+    if (c->locs[i] == c->def_loc) c->offsets[i]++;
+  if (rank_of(c->def_loc) == 0 && offset != 0)
+    fail(c, "location %llu: rank 0 has clock offset %lld", (unsigned long long)c->def_loc,
+         (long long)offset);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -402,12 +419,18 @@ static int read_trace(check *c, const char *path) {
   for (size_t i = 0; i < c->nlocs; i++) OTF2_Reader_SelectLocation(r, c->locs[i]);
   /* local definitions hold the mapping tables the global reader applies */
   int defs_open = OTF2_Reader_OpenDefFiles(r) == OTF2_SUCCESS;
+  c->offsets = pu_calloc(c->nlocs, sizeof *c->offsets);
+  OTF2_DefReaderCallbacks *lcb = OTF2_DefReaderCallbacks_New();
+  OTF2_DefReaderCallbacks_SetClockOffsetCallback(lcb, def_clock_offset);
   for (size_t i = 0; i < c->nlocs && defs_open; i++) {
     OTF2_DefReader *d = OTF2_Reader_GetDefReader(r, c->locs[i]);
     if (!d) continue;
+    c->def_loc = c->locs[i];
+    OTF2_Reader_RegisterDefCallbacks(r, d, lcb, c);
     OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
     OTF2_Reader_CloseDefReader(r, d);
   }
+  OTF2_DefReaderCallbacks_Delete(lcb);
   OTF2_Reader_OpenEvtFiles(r);
   for (size_t i = 0; i < c->nlocs; i++) OTF2_Reader_GetEvtReader(r, c->locs[i]);
   OTF2_GlobalEvtReader *ge = OTF2_Reader_GetGlobalEvtReader(r);
@@ -437,7 +460,7 @@ static int read_trace(check *c, const char *path) {
 }
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] ARCHIVE\n"
+  fprintf(f, "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets] ARCHIVE\n"
              "Checks the MPI records of a libpomp-mpi trace (traces.otf2).\n",
           pu_progname());
 }
@@ -458,6 +481,8 @@ int main(int argc, char **argv) {
       expect = argv[++i];
     } else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
       ranks = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--clock-offsets")) {
+      c.clock_offsets = 1;
     } else if (!strcmp(argv[i], "--tag-is-thread")) {
       c.tag_is_thread = 1;
     } else if (argv[i][0] != '-' && !path) {
@@ -482,6 +507,10 @@ int main(int argc, char **argv) {
       int has = (c.seen_ranks[r / 64] >> (r % 64)) & 1;
       if (has != (r < ranks)) fail(&c, "rank %d %s MPI records", r, has ? "has" : "has no");
     }
+  for (size_t i = 0; i < c.nlocs && c.clock_offsets; i++)
+    if (c.offsets[i] != 2)
+      fail(&c, "location %llu: %zu clock offsets, expected 2",
+           (unsigned long long)c.locs[i], c.offsets[i]);
   printf("messages %llu\ncollectives %zu\n", (unsigned long long)messages, c.ncolls);
   if (expect) {
     long long m = expected(expect, "messages"), k = expected(expect, "collectives");
@@ -492,7 +521,7 @@ int main(int argc, char **argv) {
       fail(&c, "%zu collective records in the trace, the program made %lld", c.ncolls, k);
   }
   for (size_t i = 0; i < c.ngroups; i++) free(c.groups[i].members);
-  free(c.locs), free(c.groups), free(c.comm_group), free(c.sends), free(c.recvs), free(c.colls), free(c.open);
+  free(c.offsets), free(c.locs), free(c.groups), free(c.comm_group), free(c.sends), free(c.recvs), free(c.colls), free(c.open);
   if (c.errors) fprintf(stderr, "%s: %d problem(s)\n", pu_progname(), c.errors);
   return c.errors ? POMP_EXIT_FAILURE : POMP_EXIT_OK;
 }
