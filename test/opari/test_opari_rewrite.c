@@ -80,6 +80,14 @@ static void disabled_constructs_are_copied(void **state) {
   assert_string_equal(out, src);
 }
 
+static void unknown_clause_keeps_combined_construct_whole(void **state) {
+  (void)state;
+  char out[512];
+  const char *src = "#pragma omp parallel for frobnicate(1) schedule(static)\nfor (;;) x++;\n";
+  assert_true(instrument(src, 0, out, sizeof out));
+  assert_string_equal(out, src);
+}
+
 static void missing_final_newline_is_added(void **state) {
   (void)state;
   char out[512];
@@ -93,6 +101,7 @@ int main(void) {
       cmocka_unit_test(barrier_rewrite_is_exact),
       cmocka_unit_test(comment_before_directive_is_kept),
       cmocka_unit_test(disabled_constructs_are_copied),
+      cmocka_unit_test(unknown_clause_keeps_combined_construct_whole),
       cmocka_unit_test(missing_final_newline_is_added),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,97 @@
+/* c_site.c -- where injected text goes around one directive, and
+   variants of a directive's text (see c_rw.h). */
+#include <string.h>
+
+#include "c_rw.h"
+#include "pomp_util.h"
+
+/* ---- placing text around a directive ---------------------------------- */
+
+size_t line_start(const Rw *rw, size_t pos) {
+  while (pos > 0 && rw->s[pos - 1] != '\n') pos--;
+  return pos;
+}
+
+static bool blank_prefix(const Rw *rw, const Site *site) {
+  for (size_t i = line_start(rw, site->start); i < site->start; i++)
+    if (rw->s[i] != ' ' && rw->s[i] != '\t') return false;
+  return true;
+}
+
+/* Starts code that goes before the directive. */
+void pre_begin(Rw *rw, const Site *site) {
+  if (site->op || !blank_prefix(rw, site)) {
+    em_copy_to(&rw->em, site->start);
+    if (!site->op) em_str(&rw->em, "\n");
+  } else
+    em_copy_to(&rw->em, line_start(rw, site->start));
+}
+
+void pre_end(Rw *rw, const Site *site) {
+  if (site->op) {
+    em_str(&rw->em, " ");
+    return;
+  }
+  em_str(&rw->em, "\n");
+  em_line(&rw->em, site->line);
+  if (!blank_prefix(rw, site)) em_pad(&rw->em, line_start(rw, site->start), site->start);
+}
+
+/* Starts code that goes after the directive. */
+void post_begin(Rw *rw, const Site *site) {
+  em_copy_to(&rw->em, site->end);
+  em_str(&rw->em, site->op ? " " : "\n");
+}
+
+void post_end(Rw *rw, const Site *site) {
+  if (site->op) {
+    em_str(&rw->em, " ");
+    return;
+  }
+  em_str(&rw->em, "\n");
+  em_line(&rw->em, site->end_line + 1);
+  if (site->end < rw->n && rw->s[site->end] == '\n') em_skip_to(&rw->em, site->end + 1);
+}
+
+/* ---- directive variants ---------------------------------------------- */
+
+void app_reset(Rw *rw) { rw->app_len = 0; }
+void app_add(Rw *rw, const char *s, size_t n) {
+  pu_reserve((void **)&rw->app, &rw->app_cap, rw->app_len + n + 1, 1);
+  memcpy(rw->app + rw->app_len, s, n);
+  rw->app_len += n;
+}
+
+/* rw->buf = the directive text with `blanks` overwritten by blanks (line
+   splices kept) and rw->app inserted after its last significant byte. */
+void make_variant(Rw *rw, const Site *site, const Span *blanks, size_t nblanks) {
+  size_t len = site->len, ce = rw->dir.content_end;
+  pu_reserve((void **)&rw->buf, &rw->buf_cap, len + rw->app_len + 1, 1);
+  memcpy(rw->buf, site->text, ce);
+  if (rw->app_len) memcpy(rw->buf + ce, rw->app, rw->app_len);
+  memcpy(rw->buf + ce + rw->app_len, site->text + ce, len - ce);
+  rw->buf_len = len + rw->app_len;
+  for (size_t b = 0; b < nblanks; b++)
+    for (size_t i = blanks[b].start; i < blanks[b].end && i < ce; i++) {
+      char c = rw->buf[i];
+      bool splice = c == '\\' && i + 1 < len && (rw->buf[i + 1] == '\n' || rw->buf[i + 1] == '\r');
+      if (c != '\n' && c != '\r' && c != '\t' && !splice) rw->buf[i] = ' ';
+    }
+}
+
+void write_variant(Rw *rw, const Site *site) {
+  if (site->op) {
+    em_str(&rw->em, "_Pragma(\"");
+    em_c_string(rw->em.f, rw->buf, rw->buf_len);
+    em_str(&rw->em, "\")");
+  } else
+    em_mem(&rw->em, rw->buf, rw->buf_len);
+}
+
+/* Replaces the directive in the output by its variant. */
+void put_variant(Rw *rw, const Site *site, const Span *blanks, size_t nblanks) {
+  make_variant(rw, site, blanks, nblanks);
+  em_copy_to(&rw->em, site->start);
+  write_variant(rw, site);
+  em_skip_to(&rw->em, site->end);
+}
