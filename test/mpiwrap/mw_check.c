@@ -2,7 +2,7 @@
  * mw_check.c -- reads a libpomp-mpi trace back and checks its MPI records.
  *
  *   mw_check [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]
- *            ARCHIVE
+ *            [--dump FILE] ARCHIVE
  *
  * - every message sent (MpiSend/MpiIsend) has exactly one receive
  *   (MpiRecv/MpiIrecv) with the same communicator, source, destination and
@@ -16,6 +16,8 @@
  * - --tag-is-thread: every point-to-point record with tag t is on thread t;
  * - --clock-offsets: every location has two ClockOffsets (MPI_Init and
  *   MPI_Finalize), those of rank 0 being 0;
+ * - --dump FILE: writes every location's Enter/Leave and MPI records as
+ *   text (no timestamps), location by location, for golden-file tests;
  * - --expect FILE: "messages N" / "collectives N" (written by the test
  *   program itself) equal the matched messages and collective records.
  * Prints "messages N" and "collectives N"; exit 0 ok, 1 failed check,
@@ -52,7 +54,19 @@ typedef struct group {
   uint64_t *members;
 } group;
 
+typedef struct line {       /* one record as text, for --dump */
+  uint64_t loc, seq;
+  char *text;
+} line;
+
 typedef struct check {
+  char **strings;
+  size_t nstrings, cap_strings;
+  uint32_t *region_name;    /* string id by region id */
+  size_t nregions, cap_regions;
+  line *lines;              /* only with --dump */
+  size_t nlines, cap_lines;
+  int dump;
   uint64_t *locs;
   size_t nlocs, cap_locs;
   group *groups;
@@ -83,6 +97,33 @@ static void fail(check *c, const char *fmt, ...) {
     fputc('\n', stderr);
   }
   va_end(ap);
+}
+
+static void say(check *c, uint64_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(check *c, uint64_t loc, const char *fmt, ...) {
+  if (!c->dump) return;
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  PU_PUSH(c->lines, c->nlines, c->cap_lines, ((line){loc, c->nlines, pu_strdup(buf)}));
+}
+
+static const char *string(check *c, uint32_t id) {
+  return id < c->nstrings && c->strings[id] ? c->strings[id] : "?";
+}
+
+static const char *op_name(uint32_t op) {
+  static const char *names[] = {"BARRIER", "BCAST", "GATHER", "GATHERV", "SCATTER",
+                                "SCATTERV", "ALLGATHER", "ALLGATHERV", "ALLTOALL",
+                                "ALLTOALLV", "ALLTOALLW", "ALLREDUCE", "REDUCE",
+                                "REDUCE_SCATTER", "SCAN", "EXSCAN", "REDUCE_SCATTER_BLOCK"};
+  return op < sizeof names / sizeof *names ? names[op] : "OTHER";
+}
+
+static long long root_text(uint32_t root) {
+  return root == OTF2_UNDEFINED_UINT32 ? -1 : (long long)root;
 }
 
 static uint32_t rank_of(uint64_t loc) { return (uint32_t)(loc >> 32); }
@@ -118,6 +159,26 @@ static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef n
   g->n = n;
   g->members = pu_malloc(n * sizeof *members);
   memcpy(g->members, members, n * sizeof *members);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *text) {
+  check *c = u;
+  while (c->nstrings <= self) PU_PUSH(c->strings, c->nstrings, c->cap_strings, NULL);
+  c->strings[self] = pu_strdup(text);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
+                                    OTF2_StringRef canonical, OTF2_StringRef descr,
+                                    OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                                    OTF2_RegionFlag flags, OTF2_StringRef file,
+                                    uint32_t begin, uint32_t end) {
+  (void)canonical, (void)descr, (void)role, (void)paradigm, (void)flags, (void)file;
+  (void)begin, (void)end;
+  check *c = u;
+  while (c->nregions <= self) PU_PUSH(c->region_name, c->nregions, c->cap_regions, UINT32_MAX);
+  c->region_name[self] = name;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -199,6 +260,8 @@ static OTF2_CallbackCode ev_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u
                                  OTF2_AttributeList *a, uint32_t receiver,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t len) {
   (void)t, (void)a;
+  say(u, loc, "MpiSend to=%u comm=%u tag=%u bytes=%llu", receiver, comm, tag,
+      (unsigned long long)len);
   p2p(u, loc, 1, receiver, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -207,6 +270,8 @@ static OTF2_CallbackCode ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u
                                  OTF2_AttributeList *a, uint32_t sender,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t len) {
   (void)t, (void)a;
+  say(u, loc, "MpiRecv from=%u comm=%u tag=%u bytes=%llu", sender, comm, tag,
+      (unsigned long long)len);
   p2p(u, loc, 0, sender, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -216,6 +281,8 @@ static OTF2_CallbackCode ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
                                   OTF2_CommRef comm, uint32_t tag, uint64_t len,
                                   uint64_t id) {
   (void)t, (void)a;
+  say(u, loc, "MpiIsend to=%u comm=%u tag=%u bytes=%llu req=%llu", receiver, comm, tag,
+      (unsigned long long)len, (unsigned long long)id);
   p2p(u, loc, 1, receiver, comm, tag, len);
   open_request(u, loc, id, 0, 0);
   return OTF2_CALLBACK_SUCCESS;
@@ -225,6 +292,7 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp 
                                            void *u, OTF2_AttributeList *a, uint64_t id) {
   (void)t, (void)a;
   pending p;
+  say(u, loc, "MpiIsendComplete req=%llu", (unsigned long long)id);
   close_request(u, loc, id, 0, &p);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -232,6 +300,7 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp 
 static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t,
                                           void *u, OTF2_AttributeList *a, uint64_t id) {
   (void)t, (void)a;
+  say(u, loc, "MpiIrecvRequest req=%llu", (unsigned long long)id);
   open_request(u, loc, id, 1, 0);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -242,6 +311,8 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
                                   uint64_t id) {
   (void)t, (void)a;
   pending p;
+  say(u, loc, "MpiIrecv from=%u comm=%u tag=%u bytes=%llu req=%llu", sender, comm, tag,
+      (unsigned long long)len, (unsigned long long)id);
   close_request(u, loc, id, 1, &p);
   p2p(u, loc, 0, sender, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
@@ -252,6 +323,7 @@ static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp t, vo
   (void)t, (void)a;
   pending p;
   check *c = u;
+  say(c, loc, "MpiRequestCancelled req=%llu", (unsigned long long)id);
   /* a cancelled collective request would leave a hole in its instance */
   if (close_request(c, loc, id, -1, &p) && p.kind == 2)
     fail(c, "location %llu: collective request %llu cancelled",
@@ -265,6 +337,9 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp t, voi
                                      uint64_t received) {
   (void)t, (void)a;
   check *c = u;
+  say(c, loc, "MpiCollectiveEnd op=%s comm=%u root=%lld sent=%llu received=%llu",
+      op_name(op), comm, root_text(root), (unsigned long long)sent,
+      (unsigned long long)received);
   seen(c, loc);
   coll k = {comm, rank_of(loc), op, root, c->seq++, sent, received, 1};
   PU_PUSH(c->colls, c->ncolls, c->cap_colls, k);
@@ -276,6 +351,7 @@ static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef loc, OTF2_TimeStamp t, 
                                         OTF2_AttributeList *a, uint64_t id) {
   (void)t, (void)a;
   check *c = u;
+  say(c, loc, "NonBlockingCollectiveRequest req=%llu", (unsigned long long)id);
   coll k = {UINT32_MAX, rank_of(loc), 0, 0, c->seq++, 0, 0, 0};
   PU_PUSH(c->colls, c->ncolls, c->cap_colls, k);
   open_request(c, loc, id, 2, c->ncolls - 1);
@@ -289,10 +365,46 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef loc, OTF2_TimeStamp t,
   (void)t, (void)a;
   check *c = u;
   pending p;
+  say(c, loc,
+      "NonBlockingCollectiveComplete op=%s comm=%u root=%lld sent=%llu received=%llu req=%llu",
+      op_name(op), comm, root_text(root), (unsigned long long)sent,
+      (unsigned long long)received, (unsigned long long)id);
   if (!close_request(c, loc, id, 2, &p)) return OTF2_CALLBACK_SUCCESS;
   coll *k = &c->colls[p.coll];
   k->comm = comm, k->op = op, k->root = root, k->sent = sent, k->received = received;
   k->done = 1;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, OTF2_RegionRef region) {
+  (void)t, (void)a;
+  check *c = u;
+  say(c, loc, "Enter %s",
+      string(c, region < c->nregions ? c->region_name[region] : UINT32_MAX));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, OTF2_RegionRef region) {
+  (void)t, (void)a;
+  check *c = u;
+  say(c, loc, "Leave %s",
+      string(c, region < c->nregions ? c->region_name[region] : UINT32_MAX));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                       OTF2_AttributeList *a) {
+  (void)t, (void)a;
+  say(u, loc, "MpiCollectiveBegin");
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_request_test(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                         OTF2_AttributeList *a, uint64_t id) {
+  (void)t, (void)a;
+  say(u, loc, "MpiRequestTest req=%llu", (unsigned long long)id);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -410,6 +522,8 @@ static int read_trace(check *c, const char *path) {
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dcb, def_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(dcb, def_comm);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, def_location);
+  OTF2_GlobalDefReaderCallbacks_SetStringCallback(dcb, def_string);
+  OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dcb, def_region);
   OTF2_Reader_RegisterGlobalDefCallbacks(r, gd, dcb, c);
   uint64_t n;
   OTF2_Reader_ReadAllGlobalDefinitions(r, gd, &n);
@@ -435,6 +549,12 @@ static int read_trace(check *c, const char *path) {
   for (size_t i = 0; i < c->nlocs; i++) OTF2_Reader_GetEvtReader(r, c->locs[i]);
   OTF2_GlobalEvtReader *ge = OTF2_Reader_GetGlobalEvtReader(r);
   OTF2_GlobalEvtReaderCallbacks *ecb = OTF2_GlobalEvtReaderCallbacks_New();
+  if (c->dump) {
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ecb, ev_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ecb, ev_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(ecb, ev_coll_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(ecb, ev_request_test);
+  }
   OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ecb, ev_send);
   OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ecb, ev_recv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(ecb, ev_isend);
@@ -459,8 +579,28 @@ static int read_trace(check *c, const char *path) {
   return 0;
 }
 
+static int by_loc(const void *pa, const void *pb) {
+  const line *a = pa, *b = pb;
+  if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* "rank.thread text" lines, location by location in their own order. */
+static void write_dump(check *c, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) pu_die(POMP_EXIT_FAILURE, "%s: cannot create", path);
+  qsort(c->lines, c->nlines, sizeof *c->lines, by_loc);
+  for (size_t i = 0; i < c->nlines; i++) {
+    fprintf(f, "%u.%u %s\n", rank_of(c->lines[i].loc), thread_of(c->lines[i].loc),
+            c->lines[i].text);
+    free(c->lines[i].text);
+  }
+  if (fclose(f) != 0) pu_die(POMP_EXIT_FAILURE, "%s: write error", path);
+}
+
 static void usage(FILE *f) {
-  fprintf(f, "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets] ARCHIVE\n"
+  fprintf(f, "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]\n"
+             "       [--dump FILE] ARCHIVE\n"
              "Checks the MPI records of a libpomp-mpi trace (traces.otf2).\n",
           pu_progname());
 }
@@ -468,7 +608,7 @@ static void usage(FILE *f) {
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   check c = {0};
-  const char *expect = NULL, *path = NULL;
+  const char *expect = NULL, *path = NULL, *dump = NULL;
   int ranks = -1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help")) {
@@ -481,6 +621,9 @@ int main(int argc, char **argv) {
       expect = argv[++i];
     } else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
       ranks = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
+      dump = argv[++i];
+      c.dump = 1;
     } else if (!strcmp(argv[i], "--clock-offsets")) {
       c.clock_offsets = 1;
     } else if (!strcmp(argv[i], "--tag-is-thread")) {
@@ -497,6 +640,7 @@ int main(int argc, char **argv) {
     return POMP_EXIT_USAGE;
   }
   if (read_trace(&c, path)) return POMP_EXIT_FAILURE;
+  if (dump) write_dump(&c, dump);
   uint64_t messages = match_messages(&c);
   match_collectives(&c);
   for (size_t i = 0; i < c.nopen; i++)
@@ -521,6 +665,8 @@ int main(int argc, char **argv) {
       fail(&c, "%zu collective records in the trace, the program made %lld", c.ncolls, k);
   }
   for (size_t i = 0; i < c.ngroups; i++) free(c.groups[i].members);
+  for (size_t i = 0; i < c.nstrings; i++) free(c.strings[i]);
+  free(c.strings), free(c.region_name), free(c.lines);
   free(c.offsets), free(c.locs), free(c.groups), free(c.comm_group), free(c.sends), free(c.recvs), free(c.colls), free(c.open);
   if (c.errors) fprintf(stderr, "%s: %d problem(s)\n", pu_progname(), c.errors);
   return c.errors ? POMP_EXIT_FAILURE : POMP_EXIT_OK;

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # run_mpi_test.sh -- one libpomp-mpi end-to-end test:
-#   run_mpi_test.sh linked|preload RANKS PLAIN TRACED LIBPOMPMPI CHECK WORKDIR [CHECK-OPTIONS...]
+#   run_mpi_test.sh linked|preload RANKS PLAIN TRACED LIBPOMPMPI CHECK WORKDIR
+#                   [--golden FILE] [CHECK-OPTIONS...]
 # Runs PLAIN (no wrappers) and, with the wrappers, TRACED (linked with
 # -lpomp-mpi; "linked") or PLAIN again with LD_PRELOAD=LIBPOMPMPI
 # ("preload") on RANKS ranks; fails unless both print the same, the traced
 # run left a trace, and CHECK (mw_check) accepts it with the message and
-# collective counts the program itself reported.
+# collective counts the program itself reported. With --golden, the
+# trace's records (mw_check --dump) must also equal FILE line for line.
 set -euo pipefail
 mode=$1 ranks=$2 plain=$3 traced=$4 lib=$5 check=$6 work=$7
 shift 7
+golden=
+if [ "${1:-}" = --golden ]; then
+  golden=$2
+  shift 2
+  set -- --dump "$work/records.txt" "$@"
+fi
 rm -rf "$work"
 mkdir -p "$work"
 # hydra oversubscribes on its own; a hung rank must not hang the suite
@@ -28,3 +36,7 @@ fi
 [ -s "$work/plain.out" ] || { echo "no output" >&2; exit 1; }
 [ -f "$work/exp/traces.otf2" ] || { echo "no trace in $work/exp" >&2; exit 1; }
 "$check" --expect "$work/expect" --ranks "$ranks" "$@" "$work/exp/traces.otf2"
+if [ -n "$golden" ] && ! diff -u "$golden" "$work/records.txt"; then
+  echo "the trace's records differ from $golden" >&2
+  exit 1
+fi
