@@ -17,7 +17,7 @@
    problem's slot adds to its planted time: room for the MPI calls that end
    it to complete on an oversubscribed machine (8 ranks on 2 cores). */
 static const double ALIGN_S = 0.050;
-static const double SLOT_MARGIN_S = 0.080;
+static const double SLOT_MARGIN_S = 0.100;
 /* A clock far off on another node must not stall the run for longer. */
 static const double MAX_WAIT_S = 1.0;
 

@@ -10,7 +10,9 @@
  *       within TOLERANCE ("10%" of VALUE, or absolute seconds "0.005"), and
  *       never stricter than 2 ms.
  *       CALLPATH: region names joined by ';', matched against the last
- *       components of a call path, each one a glob (fnmatch: '*', '?').
+ *       components of a call path, each one a glob (fnmatch: '*', '?');
+ *       a component "**" matches any number of components ("f;**" is f
+ *       and everything below it).
  *       LOCATIONS: RANKS:THREADS, each one of '*', N, !N, even, odd, last,
  *       !last (e.g. "even:0", "*:!0", "!last:*").
  *       REQUIRES: conditions on the run, comma-separated, all must hold, else
@@ -90,7 +92,10 @@ void e2e_spec_free(e2e_spec *spec);
 /* Whether the conditions of a line hold for a run of ranks x threads. */
 int e2e_conditions_hold(const e2e_expectation *e, int ranks, int threads);
 
-/* Whether a ';'-joined call path ends with the ';'-joined glob pattern. */
+/* Whether a ';'-joined call path ends with the ';'-joined glob pattern, in
+   which a component "**" stands for any number of components.  Paths or
+   patterns deeper than E2E_MAX_COMPONENTS never match. */
+enum { E2E_MAX_COMPONENTS = 256 };
 int e2e_callpath_ends_with(const char *callpath, const char *pattern);
 
 /* One value of the report. */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pomp_util.h"
+
 /* A non-negative decimal integer filling all of text, or -1. */
 static int parse_index(const char *text) {
   if (!*text) return -1;
@@ -64,12 +66,24 @@ int e2e_conditions_hold(const e2e_expectation *e, int ranks, int threads) {
   return 1;
 }
 
-/* The first character of the ';'-separated component that ends at end
-   (exclusive), searching no further back than begin. */
-static const char *component_start(const char *begin, const char *end) {
-  const char *p = end;
-  while (p > begin && p[-1] != ';') p--;
-  return p;
+/* A call path or pattern cut into its ';'-separated components. */
+typedef struct {
+  const char *at[E2E_MAX_COMPONENTS];
+  size_t len[E2E_MAX_COMPONENTS];
+  int n;
+} components;
+
+/* Returns 0 when text has more than E2E_MAX_COMPONENTS components. */
+static int split_components(const char *text, components *c) {
+  c->n = 0;
+  for (const char *p = text;;) {
+    if (c->n == E2E_MAX_COMPONENTS) return 0;
+    size_t len = strcspn(p, ";");
+    c->at[c->n] = p;
+    c->len[c->n++] = len;
+    if (!p[len]) return 1;
+    p += len + 1;
+  }
 }
 
 /* fnmatch on a component that is not NUL-terminated. */
@@ -84,18 +98,39 @@ static int component_matches(const char *pat, size_t patlen, const char *s,
   return fnmatch(pbuf, sbuf, 0) == 0;
 }
 
+/* The two call paths and what is known about their sub-problems. */
+typedef struct {
+  components pat, path;
+  unsigned char *memo; /* [np * (path.n + 1) + nc]: 0 unknown, 1 no, 2 yes */
+} suffix_match;
+
+/* Whether the first np pattern components match path components ending at
+   the nc-th: "**" stands for any number of components, zero included.
+   Memoised, so that many "**" cannot make it exponential. */
+static int suffix_matches(suffix_match *m, int np, int nc) {
+  if (np == 0) return 1;
+  unsigned char *known = &m->memo[(size_t)np * (size_t)(m->path.n + 1) + (size_t)nc];
+  if (*known) return *known == 2;
+  const char *p = m->pat.at[np - 1];
+  size_t plen = m->pat.len[np - 1];
+  int yes;
+  if (plen == 2 && p[0] == '*' && p[1] == '*')
+    yes = suffix_matches(m, np - 1, nc) ||
+          (nc > 0 && suffix_matches(m, np, nc - 1));
+  else
+    yes = nc > 0 &&
+          component_matches(p, plen, m->path.at[nc - 1], m->path.len[nc - 1]) &&
+          suffix_matches(m, np - 1, nc - 1);
+  *known = yes ? 2 : 1;
+  return yes;
+}
+
 int e2e_callpath_ends_with(const char *callpath, const char *pattern) {
-  const char *cend = callpath + strlen(callpath);
-  const char *pend = pattern + strlen(pattern);
-  for (;;) {
-    const char *pstart = component_start(pattern, pend);
-    const char *cstart = component_start(callpath, cend);
-    if (!component_matches(pstart, (size_t)(pend - pstart), cstart,
-                           (size_t)(cend - cstart)))
-      return 0;
-    if (pstart == pattern) return 1;
-    if (cstart == callpath) return 0;
-    pend = pstart - 1;
-    cend = cstart - 1;
-  }
+  suffix_match m;
+  if (!split_components(callpath, &m.path) || !split_components(pattern, &m.pat))
+    return 0;
+  m.memo = pu_calloc((size_t)(m.pat.n + 1) * (size_t)(m.path.n + 1), 1);
+  int yes = suffix_matches(&m, m.pat.n, m.path.n);
+  free(m.memo);
+  return yes;
 }

@@ -49,6 +49,12 @@ static void callpath_suffixes_match_whole_components(void **state) {
       omp, "loop;!$omp parallel @*;!$omp for @*;!$omp implicit barrier @*"));
   assert_false(e2e_callpath_ends_with(omp, "loop;!$omp for @*;!$omp implicit "
                                            "barrier @*"));
+  assert_true(e2e_callpath_ends_with(omp, "loop;**"));
+  assert_true(e2e_callpath_ends_with(omp, "main;**;!$omp for @*;**"));
+  assert_true(e2e_callpath_ends_with("main;loop", "loop;**"));
+  assert_true(e2e_callpath_ends_with(path, "**"));
+  assert_false(e2e_callpath_ends_with(omp, "ls;**"));
+  assert_false(e2e_callpath_ends_with(omp, "**;main;loop"));
 }
 
 static void conditions_select_configurations(void **state) {
