@@ -54,13 +54,13 @@ echo "EXIT=\$? TTY=\$(stty -a | tr ' ' '\\n' | grep -x -e '-*icanon' -e '-*echo'
 read x
 EOF
 
-start() { # start ENV...: pomp-tui in a fresh 120x30 session
+launch() { # launch ENV...: pomp-tui in a fresh 120x30 session
   t kill-server 2>/dev/null
   runs=$((runs + 1))
   sock="pomp-tui-test-$$-$runs"
   t new-session -d -s s -x 120 -y 30 "sh run.sh $*"
-  wait_for "Properties [% of root]"
 }
+start() { launch "$@"; wait_for "Properties [% of root]"; }
 
 start
 t send-keys -t s E Tab E Tab E
@@ -96,6 +96,12 @@ grep -q "$(printf '\033')\[31m█" eight.txt || fail "100 % is not red in 8 colo
 grep -q "$(printf '\033')\[36m▃" eight.txt || fail "26 % is not cyan in 8 colours"
 t send-keys -t s q
 wait_for "EXIT=0 TTY=icanonecho"
+
+# An unknown terminal type: a message, exit 1, the terminal untouched.
+launch TERM=no-such-terminal
+wait_for "EXIT=1 TTY=icanonecho"
+t capture-pane -p -t s | grep -qx "pomp-tui: cannot use terminal type 'no-such-terminal'" ||
+  fail "no message for an unknown terminal type"
 
 # Ctrl-C: ncurses restores the terminal before the program ends.
 start
