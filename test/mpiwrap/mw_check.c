@@ -376,21 +376,22 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef loc, OTF2_TimeStamp t,
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static void region_line(check *c, uint64_t loc, const char *what, OTF2_RegionRef region) {
+  say(c, loc, "%s %s", what,
+      string(c, region < c->nregions ? c->region_name[region] : UINT32_MAX));
+}
+
 static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region) {
   (void)t, (void)a;
-  check *c = u;
-  say(c, loc, "Enter %s",
-      string(c, region < c->nregions ? c->region_name[region] : UINT32_MAX));
+  region_line(u, loc, "Enter", region);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region) {
   (void)t, (void)a;
-  check *c = u;
-  say(c, loc, "Leave %s",
-      string(c, region < c->nregions ? c->region_name[region] : UINT32_MAX));
+  region_line(u, loc, "Leave", region);
   return OTF2_CALLBACK_SUCCESS;
 }
 
