@@ -82,6 +82,8 @@ typedef struct tui_app {
   char message[512];
   int message_is_error;
   int quit;
+  char clipboard[2400]; /* text for the terminal's clipboard (y), sent once */
+  int clipboard_pending;
 } tui_app;
 
 void tui_options_default(tui_options *o);
@@ -113,6 +115,8 @@ double tui_app_absolute_range(const tui_app *a, int p, int32_t node);
 double tui_app_spectrum_x(tui_app *a, int p, int32_t node, double v);
 /* The full name of a node: call path, location path, metric name. */
 void tui_app_full_name(const tui_app *a, int p, int32_t node, char *buf, size_t size);
+/* The selected row of the focused pane in words: full name and value. */
+void tui_app_describe(tui_app *a, char *text, size_t size);
 void tui_app_message(tui_app *a, int is_error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *tui_mode_label(const tui_app *a, int p, char *buf, size_t size);
@@ -137,6 +141,11 @@ void tui_overlay_draw(tui_app *a);
 void tui_open_help(tui_app *a);
 void tui_open_details(tui_app *a);
 void tui_open_source(tui_app *a);
+
+/* copying (yank.c) */
+void tui_yank(tui_app *a);
+/* Base64 of n bytes into out (4 * ((n + 2) / 3) + 1 bytes); returns length. */
+size_t tui_base64(const char *in, size_t n, char *out);
 
 /* search (search.c) */
 void tui_search_run(tui_app *a, const char *pattern);

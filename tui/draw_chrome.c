@@ -87,32 +87,6 @@ static void draw_legend(tui_app *a) {
   tui_vs_put(&a->vs, col, y, a->w - col, text, (tui_style){TUI_A_DIM, 0, 0, 0});
 }
 
-/* The selected row of the focused pane, named in full (names in the panes
-   may be cut) with its value: the line a screen reader announces. */
-static void describe_selection(tui_app *a, char *text, size_t size) {
-  int p = a->focus;
-  const tui_pane *pn = &a->pane[p];
-  if (pn->nrows == 0) {
-    snprintf(text, size, "nothing to show");
-    return;
-  }
-  const tui_row *r = &pn->rows[pn->cur];
-  char name[2048], value[32], mode[64];
-  tui_app_full_name(a, p, r->node, name, sizeof name);
-  if (r->kind == TUI_ROW_SUMMARY) {
-    snprintf(text, size, "%s: %d children", name, (int)tui_tree_nchildren(pn->tree, r->node));
-  } else if (r->kind == TUI_ROW_MORE) {
-    tui_app_format(a, p, r->node, r->hidden_value, value, sizeof value);
-    snprintf(text, size, "%s: %d more children, %s [%s] - Enter shows them", name,
-             (int)r->hidden, value, tui_mode_label(a, p, mode, sizeof mode));
-  } else {
-    int incl = tui_pane_is_inclusive(pn, r->node);
-    tui_app_format(a, p, r->node, tui_pane_value(pn, r->node), value, sizeof value);
-    snprintf(text, size, "%s  %s %s [%s]", name, incl ? "incl" : "excl", value,
-             tui_mode_label(a, p, mode, sizeof mode));
-  }
-}
-
 static void draw_status(tui_app *a) {
   int y = a->h - 1;
   char text[2300];
@@ -129,7 +103,7 @@ static void draw_status(tui_app *a) {
     tui_vs_put_clipped(&a->vs, 0, y, a->w, a->message, st, a->glyphs->ellipsis);
     return;
   }
-  describe_selection(a, text, sizeof text);
+  tui_app_describe(a, text, sizeof text);
   tui_vs_put_clipped(&a->vs, 0, y, a->w, text, st, a->glyphs->ellipsis);
 }
 

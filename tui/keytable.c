@@ -80,6 +80,7 @@ const tui_binding tui_bindings[] = {
     {{'s'}, "sort: value, name, definition order", sort},
     {{'m'}, "value mode: % of total, % of selection, absolute", mode},
     {{'i'}, "details: property, region, call path, location", tui_open_details},
+    {{'y'}, "copy the selection's name and value (terminal clipboard)", tui_yank},
     {{'v'}, "source of the selected call path's region", tui_open_source},
     {{'?', TUI_KEY_F1}, "this help", tui_open_help},
     {{'q'}, "quit", quit},

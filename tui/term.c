@@ -6,6 +6,7 @@
 
 #include <curses.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pomp_util.h"
 
@@ -59,6 +60,16 @@ static void blit(const tui_vscreen *vs) {
     curs_set(0);
   }
   refresh();
+}
+
+/* OSC 52: the terminal puts the text on the clipboard. */
+static void send_clipboard(tui_app *a) {
+  if (!a->clipboard_pending) return;
+  a->clipboard_pending = 0;
+  static char b64[4 * (sizeof a->clipboard / 3 + 1) + 1];
+  tui_base64(a->clipboard, strlen(a->clipboard), b64);
+  printf("\033]52;c;%s\a", b64);
+  fflush(stdout);
 }
 
 static int translate_key(int rc, wint_t ch) {
@@ -140,6 +151,7 @@ int tui_run_terminal(tui_app *a, int mono) {
   while (!a->quit) {
     tui_app_render(a);
     blit(&a->vs);
+    send_clipboard(a);
     tui_event ev;
     /* Location values of a large selection are summed in slices between
        keys, so the screen never freezes. */

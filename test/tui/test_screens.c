@@ -59,6 +59,7 @@ static const screen_case cases[] = {
     {"click", "small", 160, 14, 10, 0, "<click 60,2><click 60,2><click 60,3><click 60,3>"},
     {"wheel", "wide", 80, 10, 20, 0, "3E<wheeldown 5,5>"},
     {"unknown_key", "small", 160, 14, 10, 0, "Z"},
+    {"yank", "small", 100, 8, 10, 0, "<Tab>xy"},
     {"bad_pattern", "small", 160, 14, 10, 0, "/a(<Enter>"},
 };
 

@@ -249,6 +249,26 @@ static void location_values_in_slices(void **state) {
   free_app(a);
 }
 
+static void base64(void **state) {
+  (void)state;
+  char out[32];
+  assert_int_equal(tui_base64("main", 4, out), 8);
+  assert_string_equal(out, "bWFpbg==");
+  assert_int_equal(tui_base64("MPI", 3, out), 4);
+  assert_string_equal(out, "TVBJ");
+  assert_int_equal(tui_base64("", 0, out), 0);
+  assert_string_equal(out, "");
+}
+
+static void yank_copies_selection(void **state) {
+  (void)state;
+  tui_app *a = small_app(100, 8);
+  run_keys(a, "<Tab>xy");
+  assert_true(a->clipboard_pending);
+  assert_string_equal(a->clipboard, "main;solve;MPI_Recv  incl 10.00 [% of Time]");
+  free_app(a);
+}
+
 static void quit_key(void **state) {
   (void)state;
   tui_app *a = small_app(80, 24);
@@ -265,7 +285,8 @@ int main(void) {
       cmocka_unit_test(spectrum_levels),  cmocka_unit_test(key_scripts),
       cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
-      cmocka_unit_test(location_values_in_slices), cmocka_unit_test(quit_key),
+      cmocka_unit_test(location_values_in_slices), cmocka_unit_test(base64),
+      cmocka_unit_test(yank_copies_selection), cmocka_unit_test(quit_key),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
