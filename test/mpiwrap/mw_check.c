@@ -426,8 +426,8 @@ static int same_key(const message *a, const message *b) {
 
 /* Sends and receives sorted by (key, order) must pair up one to one. */
 static uint64_t match_messages(check *c) {
-  qsort(c->sends, c->nsends, sizeof *c->sends, by_key);
-  qsort(c->recvs, c->nrecvs, sizeof *c->recvs, by_key);
+  if (c->nsends) qsort(c->sends, c->nsends, sizeof *c->sends, by_key);
+  if (c->nrecvs) qsort(c->recvs, c->nrecvs, sizeof *c->recvs, by_key);
   size_t i = 0, j = 0;
   uint64_t matched = 0;
   while (i < c->nsends || j < c->nrecvs) {
@@ -459,7 +459,7 @@ static int by_comm_rank(const void *pa, const void *pb) {
 
 /* Per comm, every member's k-th collective forms instance k. */
 static void match_collectives(check *c) {
-  qsort(c->colls, c->ncolls, sizeof *c->colls, by_comm_rank);
+  if (c->ncolls) qsort(c->colls, c->ncolls, sizeof *c->colls, by_comm_rank);
   for (size_t at = 0; at < c->ncolls;) {
     uint32_t comm = c->colls[at].comm;
     size_t end = at;
@@ -590,7 +590,7 @@ static int by_loc(const void *pa, const void *pb) {
 static void write_dump(check *c, const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) pu_die(POMP_EXIT_FAILURE, "%s: cannot create", path);
-  qsort(c->lines, c->nlines, sizeof *c->lines, by_loc);
+  if (c->nlines) qsort(c->lines, c->nlines, sizeof *c->lines, by_loc);
   for (size_t i = 0; i < c->nlines; i++) {
     fprintf(f, "%u.%u %s\n", rank_of(c->lines[i].loc), thread_of(c->lines[i].loc),
             c->lines[i].text);

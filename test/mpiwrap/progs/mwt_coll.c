@@ -100,6 +100,18 @@ static void nonblocking(int n, int me) {
   int flag = 0;
   while (!flag) MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE);
   mwt_print("igather", me == 0 ? digest(g, n) : 0);
+  int scan = 0, exscan = 0;
+  MPI_Iscan(&x, &scan, 1, MPI_INT, MPI_SUM, W, &r[0]), MWT_COLL();
+  MPI_Iexscan(&x, &exscan, 1, MPI_INT, MPI_SUM, W, &r[1]), MWT_COLL();
+  MPI_Iscatter(all, 1, MPI_INT, &sum, 1, MPI_INT, n - 1, W, &r[2]), MWT_COLL();
+  int done = 0, idx;
+  while (done < 3) {   /* completed in any order */
+    MPI_Waitany(3, r, &idx, MPI_STATUS_IGNORE);
+    done++;
+  }
+  mwt_print("iscan", scan);
+  mwt_print("iexscan", me == 0 ? 0 : exscan);
+  mwt_print("iscatter", sum);
   free(all), free(g);
 }
 
@@ -126,6 +138,19 @@ static void neighbours(int n, int me) {
   mwt_print("neighbor_allgather", in[0] * 1000 + in[1]);
   MPI_Neighbor_alltoall(out, 1, MPI_INT, in, 1, MPI_INT, ring), MWT_COLL();
   mwt_print("neighbor_alltoall", in[0] * 1000 + in[1]);
+  int counts[2] = {1, 1}, displs[2] = {0, 1};
+  MPI_Aint bdispls[2] = {0, sizeof(int)};
+  MPI_Datatype types[2] = {MPI_INT, MPI_INT};
+  MPI_Neighbor_alltoallv(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, ring),
+      MWT_COLL();
+  mwt_print("neighbor_alltoallv", in[0] * 1000 + in[1]);
+  MPI_Neighbor_alltoallw(out, counts, bdispls, types, in, counts, bdispls, types, ring),
+      MWT_COLL();
+  mwt_print("neighbor_alltoallw", in[0] * 1000 + in[1]);
+  MPI_Request r;
+  MPI_Ineighbor_allgather(&me, 1, MPI_INT, in, 1, MPI_INT, ring, &r), MWT_COLL();
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  mwt_print("ineighbor_allgather", in[0] * 1000 + in[1]);
   MPI_Comm_free(&ring);
 }
 

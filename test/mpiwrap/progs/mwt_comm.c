@@ -84,6 +84,12 @@ int main(int argc, char **argv) {
   MPI_Comm dup, half, first, firstg;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   mwt_print("dup", use(dup, 1));
+  MPI_Comm idup;
+  MPI_Request r;
+  MPI_Comm_idup(dup, &idup, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  mwt_print("idup", use(idup, 9));
+  MPI_Comm_free(&idup);
   int color = mwt_rank % 2;
   MPI_Comm_split(MPI_COMM_WORLD, color, mwt_rank, &half);
   mwt_print("split", use(half, 2));
