@@ -2,7 +2,8 @@
    records mw_check --dump compares with records.expected: wildcard
    receive, status ignored, Isend/Irecv + Waitall, Sendrecv, Bcast,
    Gather with MPI_IN_PLACE, Allreduce in place, Iallreduce, a cancelled
-   receive, a comm from Comm_split, and a message to MPI_PROC_NULL. Runs
+   receive, calls while MPI_Pcontrol(0) has switched recording off, a comm
+   from Comm_split, and a message to MPI_PROC_NULL. Runs
    on exactly 2 ranks. */
 #include "mwt.h"
 
@@ -34,6 +35,11 @@ int main(int argc, char **argv) {
   MPI_Irecv(y, 1, MPI_INT, other, 99, MPI_COMM_WORLD, &r[0]);
   MPI_Cancel(&r[0]);
   MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+  MPI_Pcontrol(0);   /* not recorded: */
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Send(x, 1, MPI_INT, other, 10, MPI_COMM_WORLD);
+  MPI_Recv(y, 1, MPI_INT, other, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Pcontrol(1);
   MPI_Comm one;
   MPI_Comm_split(MPI_COMM_WORLD, me, 0, &one);
   MPI_Barrier(one);
