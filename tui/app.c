@@ -108,7 +108,14 @@ void tui_app_ready(tui_app *a, int p) {
       int32_t c = tui_pane_selected_node(cp);
       pomp_report_selection s = {m, m_incl, c, c >= 0 ? tui_pane_is_inclusive(cp, c) : 1};
       changed = tui_model_weigh_locations(&a->model, &s);
-      if (changed) tui_app_work(a, a->opt.budget);
+      if (changed && a->opt.budget > 0) {
+        /* What the key's own work left of the budget (when nothing is
+           left, the job still adds its first 16 rows). */
+        double left = a->opt.budget - (tui_clock() - a->key_start);
+        tui_app_work(a, left > 0 ? left : 1e-9);
+      } else if (changed) {
+        tui_app_work(a, 0);
+      }
     }
     if (changed) a->pane[p].stale = 1;
   }

@@ -45,9 +45,10 @@ typedef struct {
   uint8_t *match[TUI_NPANES];
 } tui_search;
 
-/* Seconds of location summing per frame in the terminal: with the rest of
-   a key's work, a redraw stays within 30 ms. */
-#define TUI_FRAME_BUDGET 0.015
+/* Seconds a key's work may take in the terminal, location summing
+   included (what is left of it goes to the sums); with the drawing, a
+   redraw stays within 30 ms. */
+#define TUI_FRAME_BUDGET 0.02
 
 /* Children a property or call node shows before a "... N more" row. */
 #define TUI_TREE_FANOUT 200
@@ -57,7 +58,8 @@ typedef struct {
   int ascii;      /* ASCII glyphs */
   int mouse;      /* mouse enabled (front end) */
   int narrow_below; /* one pane with tabs below this width (default 110) */
-  double budget;    /* seconds of location summing per frame; 0 = all at once */
+  double budget;    /* seconds per key or frame (TUI_FRAME_BUDGET); 0 = no limit,
+                       location values are summed at once */
 } tui_options;
 
 typedef struct tui_app {
@@ -82,6 +84,7 @@ typedef struct tui_app {
   char message[512];
   int message_is_error;
   int quit;
+  double key_start; /* when the current event began (tui_clock) */
   char clipboard[2400]; /* text for the terminal's clipboard (y), sent once */
   int clipboard_pending;
 } tui_app;

@@ -59,6 +59,7 @@ static void click(tui_app *a, int x, int y) {
 }
 
 void tui_app_event(tui_app *a, const tui_event *ev) {
+  a->key_start = tui_clock();
   switch (ev->type) {
   case TUI_EV_RESIZE:
     tui_app_resize(a, ev->x, ev->y);

@@ -100,7 +100,7 @@ int tui_model_weigh_locations(tui_model *m, const pomp_report_selection *s) {
   return 1;
 }
 
-static double seconds(void) {
+double tui_clock(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
@@ -124,7 +124,7 @@ static void job_finish(tui_model *m) {
 int tui_model_work(tui_model *m, double budget) {
   tui_location_job *j = &m->job;
   if (!j->active) return 0;
-  double deadline = seconds() + budget;
+  double deadline = tui_clock() + budget;
   while (j->next < j->total) {
     int32_t metric = j->metrics[j->next / (size_t)j->ncnodes];
     int32_t cnode = j->cnodes[j->next % (size_t)j->ncnodes];
@@ -137,7 +137,7 @@ int tui_model_work(tui_model *m, double budget) {
       snprintf(m->error, sizeof m->error, "%s", err.message);
       if (m->errors++ == 0) snprintf(m->first_error, sizeof m->first_error, "%s", err.message);
     }
-    if (budget > 0 && (j->next & 15) == 0 && seconds() > deadline) return 0;
+    if (budget > 0 && (j->next & 15) == 0 && tui_clock() > deadline) return 0;
   }
   job_finish(m);
   return 1;

@@ -52,6 +52,8 @@ int tui_model_weigh_locations(tui_model *m, const pomp_report_selection *s);
 /* Adds rows of the location job for at most budget seconds (0: until done).
    Returns 1 when the job finished now (the location tree has its values). */
 int tui_model_work(tui_model *m, double budget);
+/* Monotonic seconds. */
+double tui_clock(void);
 /* Fraction of the location job done, 1 when idle. */
 double tui_model_progress(const tui_model *m);
 

@@ -43,13 +43,24 @@ void tui_search_run(tui_app *a, const char *pattern) {
   }
   tui_search *s = &a->search;
   snprintf(s->pattern, sizeof s->pattern, "%s", pattern);
+  /* Call paths are named by their regions, far fewer than the paths:
+     each region is matched once (0 = unknown, 1 = no, 2 = yes). */
+  const pomp_report *r = a->model.report;
+  uint8_t *region_hit = pu_calloc((size_t)pomp_report_num_regions(r) + 1, 1);
   for (int p = 0; p < TUI_NPANES; p++) {
     const tui_tree *t = &a->model.tree[p];
     s->match[p] = pu_calloc((size_t)t->n, 1);
     for (int32_t i = 0; i < t->n; i++) {
-      int hit = regexec(&re, t->name[i], 0, NULL, 0) == 0;
+      int hit;
+      if (p == TUI_PANE_CALL) {
+        uint8_t *known = &region_hit[pomp_report_cnode(r, i)->region];
+        if (!*known) *known = regexec(&re, t->name[i], 0, NULL, 0) == 0 ? 2 : 1;
+        hit = *known == 2;
+      } else {
+        hit = regexec(&re, t->name[i], 0, NULL, 0) == 0;
+      }
       if (!hit && p == TUI_PANE_METRIC)
-        hit = regexec(&re, pomp_report_metric(a->model.report, i)->name, 0, NULL, 0) == 0;
+        hit = regexec(&re, pomp_report_metric(r, i)->name, 0, NULL, 0) == 0;
       if (!hit) continue;
       s->match[p][i] = 1;
       tui_hit h = {(int8_t)p, i};
@@ -58,6 +69,7 @@ void tui_search_run(tui_app *a, const char *pattern) {
     a->pane[p].match = s->match[p];
   }
   regfree(&re);
+  free(region_hit);
   if (s->nhits == 0) {
     tui_app_message(a, 1, "no match for '%s'", pattern);
     return;

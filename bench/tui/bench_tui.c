@@ -2,8 +2,8 @@
  * baseline measured in the same run:
  *   first screen  open + model + first frame      vs pomp_report_open alone
  *                 (target < 0.5 s), as in the terminal: location values
- *                 are summed in 15 ms slices between frames; also the time
- *                 until they are all there
+ *                 are summed in slices (a key's work plus its slice take at
+ *                 most 20 ms); also the time until they are all there
 
  *   keys          each key of a browsing script, event + frame, in batch
  *                 mode (target < 30 ms each)      vs a frame with no change
