@@ -41,8 +41,14 @@ void tui_open_details(tui_app *a) {
     tui_overlay_add(o, "Location   %s", buf);
     tui_app_ready(a, TUI_PANE_SYSTEM);
     const tui_pane *sp = &a->pane[TUI_PANE_SYSTEM];
-    tui_app_format(a, TUI_PANE_SYSTEM, s, tui_pane_value(sp, s), value, sizeof value);
-    tui_overlay_add(o, "Value      %s %s", tui_pane_is_inclusive(sp, s) ? "incl" : "excl", value);
+    if (tui_app_busy(a)) {
+      tui_overlay_add(o, "Value      still being computed (%.0f%%)",
+                      100 * tui_model_progress(&a->model));
+    } else {
+      tui_app_format(a, TUI_PANE_SYSTEM, s, tui_pane_value(sp, s), value, sizeof value);
+      tui_overlay_add(o, "Value      %s %s", tui_pane_is_inclusive(sp, s) ? "incl" : "excl",
+                      value);
+    }
   }
   if (pomp_report_num_attrs(r) > 0) {
     tui_overlay_add(o, "%s", "");

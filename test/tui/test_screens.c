@@ -58,6 +58,9 @@ static const screen_case cases[] = {
     {"source_missing", "small", 100, 14, 10, 0, "<Tab>x<Tab>v"},
     {"click", "small", 160, 14, 10, 0, "<click 60,2><click 60,2><click 60,3><click 60,3>"},
     {"wheel", "wide", 80, 10, 20, 0, "3E<wheeldown 5,5>"},
+    /* Narrow: a click on the third tab shows the location pane. */
+    {"tab_click", "small", 70, 10, 10, 0, "<click 60,1>"},
+    {"page_keys", "wide", 80, 10, 20, 0, "3E<PgDn><PgDn><PgUp>"},
     {"unknown_key", "small", 160, 14, 10, 0, "Z"},
     {"yank", "small", 100, 8, 10, 0, "<Tab>xy"},
     {"bad_pattern", "small", 160, 14, 10, 0, "/a(<Enter>"},
