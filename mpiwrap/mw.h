@@ -105,6 +105,10 @@ void mw_comm_fini(void);   /* after pm_mpi_finalize: frees the table */
 /* ------------------------------------------------------- point-to-point */
 
 uint64_t mw_type_bytes(MPI_Count count, MPI_Datatype type);
+/* Bytes a receive got, from its status (not the buffer's capacity). */
+uint64_t mw_status_bytes(const MPI_Status *s);
+/* Enables MPICH shortcuts for the two above if they agree with PMPI. */
+void mw_fast_check(void);
 MPI_Status *mw_status(mw_frame *f, MPI_Status *s);
 MPI_Status *mw_statuses(mw_frame *f, int n, MPI_Status *s);
 void mw_send(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,

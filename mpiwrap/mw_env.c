@@ -21,6 +21,7 @@ static void __attribute__((constructor)) expect_mpi(void) { pm_mpi_expected(); }
 /* Everything after a successful PMPI_Init*: collective over WORLD. */
 static void hand_over(int provided) {
   PMPI_Comm_dup(MPI_COMM_WORLD, &world);
+  mw_fast_check();
   mw_requests_init();
   mw_messages_init();
   uint64_t when;

@@ -151,18 +151,18 @@ static int finished(MPI_Request req, mw_req *r) {
 /* MpiIrecv with the envelope the status reports (see mw_isendrecv). */
 static void received(mw_frame *f, const mw_req *r, const MPI_Status *s) {
   int source = s->MPI_SOURCE, tag = s->MPI_TAG;
-  MPI_Count n = 0;
-  PMPI_Get_count_c(s, MPI_BYTE, &n);
+  uint64_t bytes;
   if (r->kind & MW_REQ_ENVELOPE) {
     if (r->source != MPI_ANY_SOURCE) source = r->source;
     if (r->recv_tag != MPI_ANY_TAG) tag = r->recv_tag;
-    n = (MPI_Count)r->received;   /* the status's count is garbage too */
+    bytes = r->received;   /* the status's count is garbage too */
+  } else {
+    bytes = mw_status_bytes(s);
   }
   OTF2_EvtWriter *w;
   if (source != MPI_PROC_NULL && (w = mw_writer(f)))
     OTF2_EvtWriter_MpiIrecv(w, NULL, pm_now(), mw_comm_peer(r->comm, source),
-                            mw_comm_ref(r->comm), (uint32_t)tag,
-                            n > 0 ? (uint64_t)n : 0, r->recv_id);
+                            mw_comm_ref(r->comm), (uint32_t)tag, bytes, r->recv_id);
 }
 
 void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
