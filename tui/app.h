@@ -48,7 +48,7 @@ typedef struct {
 /* Seconds a key's work may take in the terminal, location summing
    included (what is left of it goes to the sums); with the drawing, a
    redraw stays within 30 ms. */
-#define TUI_FRAME_BUDGET 0.02
+#define TUI_FRAME_BUDGET 0.015
 
 /* Children a property or call node shows before a "... N more" row. */
 #define TUI_TREE_FANOUT 200

@@ -25,6 +25,9 @@ void tui_model_init(tui_model *m, pomp_report *r) {
   m->call_metric = -2;
   m->loc_sel.metric = -2;
   int32_t nloc = pomp_report_num_locations(r);
+  size_t entry = sizeof(double) * (size_t)(nloc ? nloc : 1);
+  m->cache_cap = TUI_CACHE_BYTES / entry > 64 ? 64 : (int)(TUI_CACHE_BYTES / entry);
+  m->cache = pu_calloc((size_t)m->cache_cap + 1, sizeof *m->cache);
   m->per_location = pu_calloc((size_t)nloc, sizeof *m->per_location);
 }
 
@@ -33,6 +36,8 @@ void tui_model_free(tui_model *m) {
   free(m->per_location);
   job_clear(&m->job);
   free(m->job.acc);
+  for (int i = 0; i < m->ncache; i++) free(m->cache[i].values);
+  free(m->cache);
   pomp_report_free(m->report);
   memset(m, 0, sizeof *m);
 }
@@ -79,7 +84,31 @@ static void job_clear(tui_location_job *j) {
   free(j->cnodes);
   j->metrics = j->cnodes = NULL;
   j->active = 0;
+  j->failed = 0;
   j->next = j->total = 0;
+}
+
+static tui_location_cache *cache_find(tui_model *m, const pomp_report_selection *s) {
+  for (int i = 0; i < m->ncache; i++)
+    if (same_selection(&m->cache[i].sel, s)) return &m->cache[i];
+  return NULL;
+}
+
+/* Keeps the finished job's values, replacing the least recently used. */
+static void cache_store(tui_model *m, const double *values, size_t nloc) {
+  if (m->cache_cap == 0 || cache_find(m, &m->loc_sel)) return;
+  tui_location_cache *c;
+  if (m->ncache < m->cache_cap) {
+    c = &m->cache[m->ncache++];
+    c->values = pu_malloc(sizeof *c->values * (nloc ? nloc : 1));
+  } else {
+    c = &m->cache[0];
+    for (int i = 1; i < m->ncache; i++)
+      if (m->cache[i].used < c->used) c = &m->cache[i];
+  }
+  c->sel = m->loc_sel;
+  c->used = ++m->tick;
+  memcpy(c->values, values, sizeof *values * nloc);
 }
 
 int tui_model_weigh_locations(tui_model *m, const pomp_report_selection *s) {
@@ -89,9 +118,15 @@ int tui_model_weigh_locations(tui_model *m, const pomp_report_selection *s) {
   job_clear(j);
   int32_t nloc = pomp_report_num_locations(m->report);
   if (!j->acc) j->acc = pu_calloc((size_t)nloc, sizeof *j->acc);
-  memset(j->acc, 0, sizeof *j->acc * (size_t)nloc);
   m->error[0] = 0;
   j->active = 1;
+  tui_location_cache *hit = cache_find(m, s);
+  if (hit) { /* an empty job: finishes at once with the kept values */
+    hit->used = ++m->tick;
+    memcpy(j->acc, hit->values, sizeof *j->acc * (size_t)nloc);
+    return 1;
+  }
+  memset(j->acc, 0, sizeof *j->acc * (size_t)nloc);
   if (s->metric >= 0 && s->cnode >= 0) {
     j->nmetrics = collect(&m->tree[TUI_PANE_METRIC], s->metric, s->metric_inclusive, &j->metrics);
     j->ncnodes = collect(&m->tree[TUI_PANE_CALL], s->cnode, s->cnode_inclusive, &j->cnodes);
@@ -112,6 +147,7 @@ static void job_finish(tui_model *m) {
   tui_tree *st = &m->tree[TUI_PANE_SYSTEM];
   int32_t nloc = pomp_report_num_locations(m->report);
   memcpy(m->per_location, m->job.acc, sizeof *m->per_location * (size_t)nloc);
+  if (!m->job.failed) cache_store(m, m->job.acc, (size_t)nloc); /* never a partial sum */
   for (int32_t i = 0; i < st->n; i++) st->excl[i] = NAN;
   for (int32_t l = 0; l < nloc; l++) {
     int32_t node = pomp_report_location_sysnode(m->report, l);
@@ -135,6 +171,7 @@ int tui_model_work(tui_model *m, double budget) {
       /* A corrupt row: show what could be read and say why on the status
          line; never stop browsing. */
       snprintf(m->error, sizeof m->error, "%s", err.message);
+      j->failed = 1;
       if (m->errors++ == 0) snprintf(m->first_error, sizeof m->first_error, "%s", err.message);
     }
     if (budget > 0 && (j->next & 15) == 0 && tui_clock() > deadline) return 0;

@@ -25,7 +25,16 @@ typedef struct {
   int32_t nmetrics, ncnodes;
   size_t next, total; /* rows done / to do */
   double *acc;        /* per location */
+  int failed;         /* a row could not be read: the sum is partial */
 } tui_location_job;
+
+/* Location values of recent selections, so that going back to a call path
+   (the root above all) costs nothing.  Least recently used goes first. */
+typedef struct {
+  pomp_report_selection sel;
+  double *values; /* per location */
+  uint64_t used;  /* tick of the last use */
+} tui_location_cache;
 
 typedef struct {
   pomp_report *report;
@@ -36,6 +45,9 @@ typedef struct {
   pomp_report_selection loc_sel;
   double *per_location;
   tui_location_job job;
+  tui_location_cache *cache;
+  int ncache, cache_cap; /* cache_cap: entries within TUI_CACHE_BYTES */
+  uint64_t tick;
   char error[512]; /* last weighting error (corrupt row), "" if none */
   int errors;       /* weightings that failed so far */
   char first_error[512];
@@ -44,6 +56,8 @@ typedef struct {
 /* Takes ownership of the report. */
 void tui_model_init(tui_model *m, pomp_report *r);
 void tui_model_free(tui_model *m);
+
+#define TUI_CACHE_BYTES (64u << 20)
 
 /* Each returns 1 when the values changed (or started changing). */
 int tui_model_weigh_calls(tui_model *m, int32_t metric, int metric_incl);

@@ -3,7 +3,7 @@
  *   first screen  open + model + first frame      vs pomp_report_open alone
  *                 (target < 0.5 s), as in the terminal: location values
  *                 are summed in slices (a key's work plus its slice take at
- *                 most 20 ms); also the time until they are all there
+ *                 most 15 ms); also the time until they are all there
 
  *   keys          each key of a browsing script, event + frame, in batch
  *                 mode (target < 30 ms each)      vs a frame with no change

@@ -249,6 +249,26 @@ static void location_values_in_slices(void **state) {
   free_app(a);
 }
 
+/* Going back to a selection reuses its location values: no rows summed. */
+static void location_values_cached(void **state) {
+  (void)state;
+  tui_app *a = small_app(160, 14);
+  tui_app_render(a); /* Time incl @ main incl: 6 metrics x 5 call paths */
+  assert_int_equal(a->model.ncache, 1);
+  run_keys(a, "<Tab><Right>"); /* main excl (each run_keys draws a frame) */
+  run_keys(a, "<Down>");        /* solve incl */
+  assert_int_equal(a->model.ncache, 3);
+  const tui_tree *st = &a->model.tree[TUI_PANE_SYSTEM];
+  assert_true(st->incl[0] == 64); /* solve: 42 + 6 + 10 + 6 */
+  pomp_report_selection root = {0, 1, 0, 1};
+  assert_int_equal(tui_model_weigh_locations(&a->model, &root), 1);
+  assert_int_equal(a->model.job.total, 0); /* nothing to sum */
+  assert_int_equal(tui_model_work(&a->model, 0), 1);
+  assert_true(st->incl[0] == 100);
+  assert_true(a->model.per_location[0] == 29.5 && a->model.per_location[3] == 24.5);
+  free_app(a);
+}
+
 static void base64(void **state) {
   (void)state;
   char out[32];
@@ -285,7 +305,8 @@ int main(void) {
       cmocka_unit_test(spectrum_levels),  cmocka_unit_test(key_scripts),
       cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
-      cmocka_unit_test(location_values_in_slices), cmocka_unit_test(base64),
+      cmocka_unit_test(location_values_in_slices), cmocka_unit_test(location_values_cached),
+      cmocka_unit_test(base64),
       cmocka_unit_test(yank_copies_selection), cmocka_unit_test(quit_key),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
