@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "fixture.h"
@@ -269,6 +270,41 @@ static void location_values_cached(void **state) {
   free_app(a);
 }
 
+/* The sliced location sums equal the report library's own, on a synthetic
+   report, for inclusive and exclusive selections all over both trees. */
+static void location_values_match_library(void **state) {
+  (void)state;
+  char path[] = "/tmp/tui-synth-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  pomp_report_synth p = {300, 48, 4, 25, 0.2, 7};
+  pomp_report_error err = {0};
+  assert_int_equal(pomp_report_generate(&p, path, &err), POMP_REPORT_OK);
+  pomp_report *r = pomp_report_open(path, &err);
+  assert_non_null(r);
+  tui_model m;
+  tui_model_init(&m, r);
+  int32_t nloc = pomp_report_num_locations(r);
+  double *want = malloc(sizeof *want * (size_t)nloc);
+  int checked = 0;
+  for (int32_t metric = 0; metric < pomp_report_num_metrics(r); metric += 3)
+    for (int32_t cnode = 0; cnode < pomp_report_num_cnodes(r); cnode += 37)
+      for (int incl = 0; incl < 4; incl++) {
+        pomp_report_selection s = {metric, incl & 1, cnode, incl >> 1};
+        assert_int_equal(pomp_report_location_values(r, &s, want, &err), POMP_REPORT_OK);
+        assert_int_equal(tui_model_weigh_locations(&m, &s), 1);
+        while (m.job.active) tui_model_work(&m, 1e-9); /* in slices of 16 rows */
+        for (int32_t l = 0; l < nloc; l++)
+          assert_true(fabs(m.per_location[l] - want[l]) <= 1e-9 * (1 + fabs(want[l])));
+        checked++;
+      }
+  assert_true(checked > 100);
+  free(want);
+  tui_model_free(&m);
+  unlink(path);
+}
+
 static void base64(void **state) {
   (void)state;
   char out[32];
@@ -306,7 +342,7 @@ int main(void) {
       cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
       cmocka_unit_test(location_values_in_slices), cmocka_unit_test(location_values_cached),
-      cmocka_unit_test(base64),
+      cmocka_unit_test(location_values_match_library), cmocka_unit_test(base64),
       cmocka_unit_test(yank_copies_selection), cmocka_unit_test(quit_key),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
