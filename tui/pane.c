@@ -204,9 +204,14 @@ static int in_top_k(const tui_pane *p, int32_t node) {
 
 void tui_pane_reveal(tui_pane *p, int32_t node) {
   if (node < 0) return;
+  int fresh = !p->stale; /* rows (and row_of) still describe the screen */
   for (int32_t c = node, a = p->tree->parent[node]; a >= 0; c = a, a = p->tree->parent[a]) {
     set_expanded(p, a, 1);
     if (!p->show_all[a] && !in_top_k(p, c)) p->show_all[a] = 1, p->stale = 1;
   }
+  /* Jumps far away show the selection mid-screen, its ancestors above;
+     a jump to a row already on screen does not scroll. */
+  int32_t row = p->row_of[node];
+  p->center = !(fresh && !p->stale && row >= p->top && row < p->top + p->height);
   select_node(p, node);
 }

@@ -50,6 +50,7 @@ typedef struct {
   tui_row sel;  /* the selected row, by identity */
   int32_t cur;  /* its index in rows */
   int32_t want_row; /* select this row after the next rebuild, -1 = keep sel */
+  int center;       /* after the next rebuild, put the selection mid-screen */
   int32_t top;  /* first row on screen */
   int32_t height; /* rows on screen, set by the layout */
   tui_mode mode;

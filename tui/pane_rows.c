@@ -105,6 +105,9 @@ void tui_pane_refresh(tui_pane *p) {
   if (at < 0) at = 0;
   p->cur = at;
   if (p->nrows) p->sel = p->rows[at];
+  if (p->center) /* a jump (search, hottest path): context above it */
+    screen_line = p->height / 2;
+  p->center = 0;
   p->top = p->cur - (screen_line >= 0 && screen_line < p->height ? screen_line : 0);
   tui_pane_scroll_to_cur(p);
 }
