@@ -75,13 +75,32 @@ def read_table(path):
     return rows
 
 
+def always(hook):
+    """(hook without its "always:" prefix, whether it had it)"""
+    if hook.startswith("always:"):
+        return hook[len("always:"):].strip(), True
+    return hook, False
+
+
 def wrapper(name, fn, ret, params, before, after):
     decl = ", ".join(p for p, _ in params) or "void"
     args = ", ".join(n for _, n in params)
+    before, before_always = always(before)
+    after, after_always = always(after)
     out = ["%s MPI_%s(%s)" % (ret, name, decl), "{",
-           "  mw_frame f;",
-           "  if (!mw_begin(&f, %s))" % fn,
-           "    return PMPI_%s(%s);" % (name, args)]
+           "  mw_frame f;"]
+    if before_always or after_always:
+        # bookkeeping that must not miss a call while recording is off
+        out += ["  if (!mw_begin(&f, %s)) {" % fn]
+        if before_always:
+            out.append("    if (mw_live()) { %s; }" % before)
+        out.append("    %s mw_rc = PMPI_%s(%s);" % (ret, name, args))
+        if after_always:
+            out.append("    if (mw_rc == MPI_SUCCESS && mw_live()) { %s; }" % after)
+        out += ["    return mw_rc;", "  }"]
+    else:
+        out += ["  if (!mw_begin(&f, %s))" % fn,
+                "    return PMPI_%s(%s);" % (name, args)]
     if before:
         out.append("  %s;" % before)
     out += ["  pm_pause(f.l);",

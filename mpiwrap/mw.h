@@ -66,6 +66,12 @@ static inline void mw_end(mw_frame *f) {
   if (f->nheap) mw_frame_release(f);
 }
 
+/* True between a successful hand-over at MPI_Init and MPI_Finalize. */
+extern _Atomic int mw_running;
+static inline int mw_live(void) {
+  return atomic_load_explicit(&mw_running, memory_order_relaxed);
+}
+
 /* Event writer for one more record, or NULL (before pm_mpi_init). */
 static inline OTF2_EvtWriter *mw_writer(mw_frame *f) {
   return pm_evt_writer(f->l);

@@ -11,6 +11,7 @@
 static MPI_Comm world = MPI_COMM_NULL;
 static OTF2_CollectiveContext *world_context;
 static pm_mpi_handover handover;
+_Atomic int mw_running;
 
 /* Flushes buffers without collectives; from libpomp once it offers it
    (asked for in /tmp/mpiwrap-requests.md), hence weak. */
@@ -36,7 +37,10 @@ static void hand_over(int provided) {
   handover.collectives = &mw_otf2_collectives;
   handover.collectives_data = NULL;
   handover.world = world_context;
-  if (pm_mpi_init(&handover) == 0) mw_comm_init();
+  if (pm_mpi_init(&handover) == 0) {
+    mw_comm_init();
+    atomic_store(&mw_running, 1);
+  }
 }
 
 /* MPI_Init and MPI_Init_thread differ only in the PMPI call. */
@@ -72,6 +76,7 @@ int MPI_Finalize(void) {
     uint64_t when;
     int64_t offset = mw_clock_offset(world, &when);
     pm_clock_offset(when, offset);
+    atomic_store(&mw_running, 0);
     pm_mpi_finalize();
     mw_requests_fini();
     mw_messages_fini();

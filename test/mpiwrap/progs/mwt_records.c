@@ -12,7 +12,7 @@ int main(int argc, char **argv) {
   int me = mwt_rank, other = 1 - me, x[4] = {me, me, me, me}, y[8];
   MPI_Request r[2];
   mwt_msgs = 3 * (1 - me) + 2 * me;   /* what the rank sends below */
-  mwt_colls = 5;   /* + the reduction of mwt_finish */
+  mwt_colls = 6;   /* + the reduction of mwt_finish */
   if (me == 0) {
     MPI_Send(x, 2, MPI_INT, 1, 7, MPI_COMM_WORLD);
   } else {
@@ -35,11 +35,15 @@ int main(int argc, char **argv) {
   MPI_Irecv(y, 1, MPI_INT, other, 99, MPI_COMM_WORLD, &r[0]);
   MPI_Cancel(&r[0]);
   MPI_Wait(&r[0], MPI_STATUS_IGNORE);
-  MPI_Pcontrol(0);   /* not recorded: */
+  MPI_Pcontrol(0);   /* not recorded, but the comm is registered: */
+  MPI_Comm quiet;
+  MPI_Comm_dup(MPI_COMM_WORLD, &quiet);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Send(x, 1, MPI_INT, other, 10, MPI_COMM_WORLD);
   MPI_Recv(y, 1, MPI_INT, other, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Pcontrol(1);
+  MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_INT, MPI_MIN, quiet);
+  MPI_Comm_free(&quiet);
   MPI_Comm one;
   MPI_Comm_split(MPI_COMM_WORLD, me, 0, &one);
   MPI_Barrier(one);
