@@ -52,10 +52,10 @@ int tui_level_color(int level, int diverging, tui_color_depth depth) {
 }
 
 static const tui_glyphs utf8 = {
-    "│", "├", "└", "─", "▸", "▾", "─", "≡", "…", "…", "│",
+    "│", "├", "└", "▸", "▾", "─", "≡", "…", "…", "│",
     {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}};
 static const tui_glyphs ascii = {
-    "|", "|", "`", "-", ">", "v", "-", "=", ".", "~", "|",
+    "|", "|", "`", ">", "v", "-", "=", "...", "~", "|",
     {" ", ".", ":", "-", "=", "+", "*", "#", "@"}};
 
 const tui_glyphs *tui_glyphs_get(int want_ascii) { return want_ascii ? &ascii : &utf8; }

@@ -30,7 +30,7 @@ int tui_level_color(int level, int diverging, tui_color_depth depth);
 /* Line-drawing and weight glyphs: UTF-8, or plain ASCII for terminals
    without it (--ascii, non-UTF-8 locale). */
 typedef struct {
-  const char *vline, *tee, *corner, *hline;
+  const char *vline, *tee, *corner;
   const char *collapsed, *expanded, *leaf, *summary, *more;
   const char *ellipsis, *separator;
   const char *bar[TUI_GLYPH_STEPS + 1];

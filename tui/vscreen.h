@@ -20,7 +20,6 @@ typedef enum { /* text colours; weight levels override them */
   TUI_C_DEFAULT = 0,
   TUI_C_MATCH,  /* search hit */
   TUI_C_ERROR,
-  TUI_C_TITLE,
   TUI_C_HOT,    /* the selected region's lines in the source view */
   TUI_NCOLORS
 } tui_color;
