@@ -113,7 +113,7 @@ static void pomp_directive(Rw *rw, const Site *site) {
     if (rw->opt->disabled & DIS_REGION) break;
     int d = descr_add(&rw->descr, "region", t + name.start, name.end - name.start, site->line,
                       site->end_line);
-    UserRegion u = {d, site->line};
+    UserRegion u = {d, site->line, rw->nlambda};
     PU_PUSH(rw->user, rw->nuser, rw->user_cap, u);
     replace_directive(rw, site, "", "Begin", d);
     return;
@@ -141,6 +141,7 @@ static void pomp_directive(Rw *rw, const Site *site) {
 
 /* `return` inside user regions: end them first ({ POMP_End(..); return x; }). */
 static void early_return(Rw *rw, CTok t) {
+  if (rw->nlambda != rw->user[rw->nuser - 1].lambdas) return; /* returns from a lambda */
   CLexer at = rw->lx;
   at.pos = t.start;
   at.line = t.line;
@@ -289,11 +290,32 @@ static void identifier(Rw *rw, CTok t) {
     lock_call(rw, t);
 }
 
+static bool punct(const Rw *rw, CTok t, char c) { return ctok_is(&rw->lx, t, c); }
+
+/* Notes where C++ lambda bodies begin and end: a `{` after `]`, after a
+   parameter list that follows `]`, or after `mutable`/`noexcept`. */
+static void track_lambdas(Rw *rw, CTok t) {
+  bool after_bracket = punct(rw, rw->prev, ']');
+  if (punct(rw, t, '(')) {
+    PU_PUSH(rw->paren, rw->nparen, rw->paren_cap, after_bracket);
+  } else if (punct(rw, t, ')')) {
+    rw->closed_lambda_params = rw->nparen && rw->paren[--rw->nparen];
+  } else if (punct(rw, t, '{')) {
+    if (after_bracket || (punct(rw, rw->prev, ')') && rw->closed_lambda_params) ||
+        ctok_word(&rw->lx, rw->prev, "mutable") || ctok_word(&rw->lx, rw->prev, "noexcept"))
+      PU_PUSH(rw->lambda, rw->nlambda, rw->lambda_cap, rw->depth + 1);
+  } else if (punct(rw, t, '}')) {
+    if (rw->nlambda && rw->lambda[rw->nlambda - 1] == rw->depth) rw->nlambda--;
+  }
+  rw->prev = t;
+}
+
 static void run(Rw *rw) {
   for (;;) {
     CTok t = clex_next(&rw->lx);
     close_pendings(rw, t.start);
     if (t.kind == CT_EOF) break;
+    if (t.kind != CT_DIRECTIVE && rw->opt->cxx) track_lambdas(rw, t);
     if (t.kind == CT_PUNCT && rw->s[t.start] == '{') rw->depth++;
     if (t.kind == CT_PUNCT && rw->s[t.start] == '}') rw->depth--;
     if (rw->want_brace >= 0) sections_block(rw, t);
@@ -317,6 +339,8 @@ static void rw_free(Rw *rw) {
   free(rw->pend);
   free(rw->pp);
   free(rw->user);
+  free(rw->lambda);
+  free(rw->paren);
   omp_dir_free(&rw->dir);
   omp_dir_free(&rw->look_dir);
   free(rw->op.buf);

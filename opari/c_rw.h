@@ -39,6 +39,7 @@ typedef struct {
 
 typedef struct {
   int descr, line;
+  size_t lambdas; /* C++ lambda bodies open when it began */
 } UserRegion;
 
 /* Where a structured block ends, and which cancel directives it holds. */
@@ -71,6 +72,15 @@ typedef struct {
   UserRegion *user;
   size_t nuser, user_cap;
   int depth; /* brace depth */
+  /* C++ lambda bodies, so that a `return` in one is not taken for a return
+     from a user region: brace depths of the open bodies, and for each open
+     `(` whether it follows `]` (a lambda's parameter list) */
+  int *lambda;
+  size_t nlambda, lambda_cap;
+  bool *paren;
+  size_t nparen, paren_cap;
+  bool closed_lambda_params;
+  CTok prev; /* the previous code token */
   bool noinstrument, omp_h_seen, lock_warned;
   int suppress;   /* inside target/simd/... or declare target */
   int want_brace; /* pending sections construct waiting for its '{', or -1 */
