@@ -4,23 +4,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app.h"
 
 #define MAX_SOURCE_LINES 1000000
+#define MAX_SOURCE_BYTES (64L << 20)
+
+/* Opens path if it is a regular file of a sane size; stat first, because
+   opening a named pipe would block and a device would never end.  Sets
+   *why on failure. */
+static FILE *open_regular(const char *path, const char **why) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    *why = strerror(errno);
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode) || st.st_size > MAX_SOURCE_BYTES) {
+    *why = "not a regular source file of at most 64 MiB";
+    return NULL;
+  }
+  FILE *f = fopen(path, "r");
+  if (!f) *why = strerror(errno);
+  return f;
+}
 
 /* Opens file as given, else relative to the report's directory (reports
    moved together with their sources). */
-static FILE *open_source(const tui_app *a, const char *file, char *used, size_t size) {
+static FILE *open_source(const tui_app *a, const char *file, char *used, size_t size,
+                         const char **why) {
   snprintf(used, size, "%s", file);
-  FILE *f = fopen(file, "r");
+  FILE *f = open_regular(file, why);
   if (f || file[0] == '/') return f;
-  int saved = errno;
+  const char *first_why = *why;
   snprintf(used, size, "%s/%s", a->source_dir, file);
-  f = fopen(used, "r");
+  f = open_regular(used, why);
   if (!f) {
     snprintf(used, size, "%s", file);
-    errno = saved;
+    *why = first_why;
   }
   return f;
 }
@@ -51,9 +72,10 @@ void tui_open_source(tui_app *a) {
     return;
   }
   char path[4096];
-  FILE *f = open_source(a, rg->file, path, sizeof path);
+  const char *why = "";
+  FILE *f = open_source(a, rg->file, path, sizeof path, &why);
   if (!f) {
-    tui_app_message(a, 1, "%s: %s", path, strerror(errno));
+    tui_app_message(a, 1, "%s: %s", path, why);
     return;
   }
   tui_overlay *o = &a->overlay;

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -305,6 +306,36 @@ static void location_values_match_library(void **state) {
   unlink(path);
 }
 
+/* A region file that is a device or a named pipe is refused without being
+   opened (reading it would never end, opening a pipe would block). */
+static void source_view_refuses_special_files(void **state) {
+  (void)state;
+  char fifo[] = "/tmp/tui-fifo-XXXXXX";
+  int fd = mkstemp(fifo);
+  assert_true(fd >= 0);
+  close(fd);
+  unlink(fifo);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  const char *files[] = {"/dev/zero", fifo};
+  for (int i = 0; i < 2; i++) {
+    pomp_report *r = pomp_report_new();
+    pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC, "", -1);
+    pomp_report_add_cnode(r, pomp_report_add_region(r, "f", files[i], 1, 2, "user", "function"),
+                          -1);
+    tui_options o;
+    tui_options_default(&o);
+    tui_app a;
+    tui_app_init(&a, r, "x.pomp", &o);
+    run_keys(&a, "v");
+    char want[128];
+    snprintf(want, sizeof want, "%s: not a regular source file of at most 64 MiB", files[i]);
+    assert_string_equal(a.message, want);
+    assert_int_equal(a.overlay.kind, TUI_OVERLAY_NONE);
+    tui_app_free(&a);
+  }
+  unlink(fifo);
+}
+
 static void base64(void **state) {
   (void)state;
   char out[32];
@@ -342,7 +373,8 @@ int main(void) {
       cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
       cmocka_unit_test(location_values_in_slices), cmocka_unit_test(location_values_cached),
-      cmocka_unit_test(location_values_match_library), cmocka_unit_test(base64),
+      cmocka_unit_test(location_values_match_library),
+      cmocka_unit_test(source_view_refuses_special_files), cmocka_unit_test(base64),
       cmocka_unit_test(yank_copies_selection), cmocka_unit_test(quit_key),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
