@@ -319,9 +319,14 @@ static void source_view_refuses_special_files(void **state) {
   const char *files[] = {"/dev/zero", fifo};
   for (int i = 0; i < 2; i++) {
     pomp_report *r = pomp_report_new();
-    pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC, "", -1);
-    pomp_report_add_cnode(r, pomp_report_add_region(r, "f", files[i], 1, 2, "user", "function"),
-                          -1);
+    int32_t m = pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC, "", -1);
+    int32_t c = pomp_report_add_cnode(
+        r, pomp_report_add_region(r, "f", files[i], 1, 2, "user", "function"), -1);
+    int32_t node = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "m", -1, -1, -1);
+    node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "n", node, -1, -1);
+    node = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "p", node, 0, -1);
+    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "t", node, 0, 0);
+    pomp_report_add_value(r, m, c, 0, 1.0);
     tui_options o;
     tui_options_default(&o);
     tui_app a;
