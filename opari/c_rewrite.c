@@ -50,6 +50,7 @@ Body find_body(Rw *rw, const Site *site, const CLexer *from, bool sequence) {
     return rw->chain_body;
   CStmt st;
   cstmt_init(&st, from, &rw->look_dir, &rw->look_op, &rw->stack, &rw->stack_cap);
+  st.budget = &rw->look_budget;
   if (!(sequence ? cstmt_skip_sequence(&st) : cstmt_skip(&st)))
     rw_error(rw, site->line,
              "cannot find the end of the structured block of this directive: %s (line %d)",
@@ -358,6 +359,7 @@ bool opari_c(const char *src, size_t n, FILE *out, const OpariOptions *opt) {
   rw->s = src;
   rw->n = n;
   rw->want_brace = -1;
+  rw->look_budget = 32 * n + 10000000;
   clex_init(&rw->lx, src, n, opt->cxx);
   rw->em = (Emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc};
   volatile bool ok = false;

@@ -92,6 +92,7 @@ typedef struct {
      like `parallel` + `for`, or a thousand nested ones) all share the
      statement's end, so each is not scanned again (no quadratic time). */
   size_t chain_start, chain_code;
+  size_t look_budget; /* tokens all look-aheads may still read */
   Body chain_body;
   char *buf; /* directive variants */
   size_t buf_len, buf_cap;

@@ -39,6 +39,14 @@ static bool omp_seen(CStmt *st, const char *t, size_t n, size_t after) {
 static CTok next(CStmt *st) {
   for (;;) {
     CTok t = clex_next(&st->lx);
+    if (st->budget) {
+      if (*st->budget == 0) {
+        fail(st, t, "constructs nested too deeply to find their ends in reasonable time");
+        t.kind = CT_EOF;
+        return t;
+      }
+      (*st->budget)--;
+    }
     const char *s = st->lx.s;
     if (t.kind == CT_IDENT && ctok_word(&st->lx, t, "_Pragma")) {
       size_t after;

@@ -28,6 +28,9 @@ typedef struct {
   bool stop_at_section; /* a `section` directive ends a sequence */
   const char *error;    /* what was wrong, and where */
   int error_line;
+  size_t *budget;       /* tokens the caller lets all its scans read
+                           (NULL: unlimited), so nesting cannot make the
+                           scans quadratic without bound */
   /* scratch owned by the caller */
   OmpDir *dir;
   PragmaOp *op;
