@@ -256,13 +256,19 @@ static int close_request(check *c, uint64_t loc, uint64_t id, int kind, pending 
   return 0;
 }
 
+/* A blocking send or receive: its line, then its half of a message. */
+static void blocking(check *c, uint64_t loc, int is_send, uint32_t peer, uint32_t comm,
+                     uint32_t tag, uint64_t len) {
+  say(c, loc, "%s %s=%u comm=%u tag=%u bytes=%llu", is_send ? "MpiSend" : "MpiRecv",
+      is_send ? "to" : "from", peer, comm, tag, (unsigned long long)len);
+  p2p(c, loc, is_send, peer, comm, tag, len);
+}
+
 static OTF2_CallbackCode ev_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                  OTF2_AttributeList *a, uint32_t receiver,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t len) {
   (void)t, (void)a;
-  say(u, loc, "MpiSend to=%u comm=%u tag=%u bytes=%llu", receiver, comm, tag,
-      (unsigned long long)len);
-  p2p(u, loc, 1, receiver, comm, tag, len);
+  blocking(u, loc, 1, receiver, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -270,9 +276,7 @@ static OTF2_CallbackCode ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u
                                  OTF2_AttributeList *a, uint32_t sender,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t len) {
   (void)t, (void)a;
-  say(u, loc, "MpiRecv from=%u comm=%u tag=%u bytes=%llu", sender, comm, tag,
-      (unsigned long long)len);
-  p2p(u, loc, 0, sender, comm, tag, len);
+  blocking(u, loc, 0, sender, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
 
