@@ -112,8 +112,10 @@ double tui_app_reference(tui_app *a, int p, int32_t node);
 int32_t tui_app_unit_metric(const tui_app *a, int p, int32_t node);
 /* The value of node in pane p formatted for the pane's mode. */
 void tui_app_format(tui_app *a, int p, int32_t node, double v, char *buf, size_t size);
-/* The top of the colour scale in absolute mode. */
-double tui_app_absolute_range(const tui_app *a, int p, int32_t node);
+/* The colour scale in absolute mode for node: [lo, hi] = the smallest and
+   largest value among its peers (same depth); properties: [0, their root];
+   diff reports: [0, largest |value|], signed. */
+void tui_app_absolute_scale(const tui_app *a, int p, int32_t node, double *lo, double *hi);
 /* Position on the colour spectrum: x in [-1, 1]. */
 double tui_app_spectrum_x(tui_app *a, int p, int32_t node, double v);
 /* The full name of a node: call path, location path, metric name. */

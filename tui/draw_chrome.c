@@ -51,8 +51,10 @@ static int draw_legend_scale(tui_app *a, int y) {
     int32_t sel = tui_pane_selected_node(&a->pane[p]);
     int32_t m = tui_app_unit_metric(a, p, sel);
     pomp_unit u = m >= 0 ? pomp_report_metric(a->model.report, m)->unit : POMP_UNIT_SEC;
-    tui_format_absolute(hi, sizeof hi, tui_app_absolute_range(a, p, sel), u);
-    snprintf(lo, sizeof lo, "0");
+    double vlo, vhi;
+    tui_app_absolute_scale(a, p, sel, &vlo, &vhi);
+    tui_format_absolute(hi, sizeof hi, vhi, u);
+    tui_format_absolute(lo, sizeof lo, vlo > 0 && vhi > vlo ? vlo : 0, u);
   }
   int col = 0;
   tui_style plain = {0, 0, 0, 0};

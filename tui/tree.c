@@ -61,7 +61,12 @@ void tui_tree_build(tui_tree *t, tui_tree_kind kind, const pomp_report *r) {
     else
       t->child_start[p + 2]++;
   }
-  for (int32_t i = 0; i < n; i++) t->child_start[i + 2] += t->child_start[i + 1];
+  for (int32_t i = 0; i < n; i++) {
+    t->child_start[i + 2] += t->child_start[i + 1];
+    if (t->depth[i] + 1 > t->depths) t->depths = t->depth[i] + 1;
+  }
+  t->peer_min = pu_calloc((size_t)t->depths + 1, sizeof *t->peer_min);
+  t->peer_max = pu_calloc((size_t)t->depths + 1, sizeof *t->peer_max);
   for (int32_t i = 0; i < n; i++)
     if (t->parent[i] >= 0) t->child_ids[t->child_start[t->parent[i] + 1]++] = i;
   /* child_start was shifted by one while filling; now [i] is i's start. */
@@ -76,6 +81,8 @@ void tui_tree_free(tui_tree *t) {
   free(t->roots);
   free(t->excl);
   free(t->incl);
+  free(t->peer_min);
+  free(t->peer_max);
   memset(t, 0, sizeof *t);
 }
 
@@ -85,10 +92,14 @@ void tui_tree_accumulate(tui_tree *t) {
     if (t->parent[i] >= 0) t->incl[t->parent[i]] += t->incl[i];
   t->max_abs = 0;
   t->has_negative = 0;
+  for (int32_t d = 0; d < t->depths; d++) t->peer_min[d] = INFINITY, t->peer_max[d] = -INFINITY;
   for (int32_t i = 0; i < t->n; i++) {
-    double a = fabs(t->incl[i]);
+    double v = t->incl[i], a = fabs(v);
     if (a > t->max_abs) t->max_abs = a;
-    if (t->incl[i] < 0 || t->excl[i] < 0) t->has_negative = 1;
+    if (v < 0 || t->excl[i] < 0) t->has_negative = 1;
+    int32_t d = t->depth[i];
+    if (v < t->peer_min[d]) t->peer_min[d] = v;
+    if (v > t->peer_max[d]) t->peer_max[d] = v;
   }
 }
 

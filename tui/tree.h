@@ -28,8 +28,13 @@ typedef struct {
      of its own (inner nodes of the system tree: only threads are locations). */
   double *excl;
   double *incl;
-  double max_abs;    /* largest |incl|, the colour range in absolute mode */
+  double max_abs;    /* largest |incl| */
   int has_negative;  /* a diff report: diverging colour scale */
+  /* Smallest and largest inclusive value among the nodes of each depth
+     (peers): the colour range in absolute mode, where a thread is compared
+     with threads, not with the whole machine. */
+  double *peer_min, *peer_max;
+  int32_t depths;
 } tui_tree;
 
 void tui_tree_build(tui_tree *t, tui_tree_kind kind, const pomp_report *r);
@@ -41,7 +46,8 @@ static inline int32_t tui_tree_nchildren(const tui_tree *t, int32_t i) {
 static inline const int32_t *tui_tree_children(const tui_tree *t, int32_t i) {
   return t->child_ids + t->child_start[i];
 }
-/* Sets incl from excl (NAN counts as 0) and refreshes max_abs/has_negative. */
+/* Sets incl from excl (NAN counts as 0) and refreshes max_abs,
+   has_negative and the peer ranges. */
 void tui_tree_accumulate(tui_tree *t);
 /* The root of i's tree. */
 int32_t tui_tree_root_of(const tui_tree *t, int32_t i);

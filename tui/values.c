@@ -41,20 +41,39 @@ void tui_app_format(tui_app *a, int p, int32_t node, double v, char *buf, size_t
   }
 }
 
-double tui_app_absolute_range(const tui_app *a, int p, int32_t node) {
+void tui_app_absolute_scale(const tui_app *a, int p, int32_t node, double *lo, double *hi) {
   const tui_tree *t = &a->model.tree[p];
-  /* Property roots have different units (seconds, visits, bytes): each
-     property is coloured against its own root. */
-  if (p == TUI_PANE_METRIC) return node >= 0 ? fabs(t->incl[tui_tree_root_of(t, node)]) : 0;
-  return t->max_abs;
+  *lo = 0;
+  *hi = 0;
+  if (node < 0) return;
+  if (p == TUI_PANE_METRIC) {
+    /* Property roots have different units (seconds, visits, bytes): each
+       property is coloured against its own root. */
+    *hi = fabs(t->incl[tui_tree_root_of(t, node)]);
+  } else if (t->has_negative) {
+    *hi = t->max_abs; /* diverging: symmetric around zero */
+  } else {
+    *lo = t->peer_min[t->depth[node]];
+    *hi = t->peer_max[t->depth[node]];
+  }
 }
 
 double tui_app_spectrum_x(tui_app *a, int p, int32_t node, double v) {
-  if (isnan(v)) return 0;
-  double range = a->pane[p].mode == TUI_MODE_ABSOLUTE ? tui_app_absolute_range(a, p, node)
-                                                       : tui_app_reference(a, p, node);
-  if (range == 0) return 0;
-  double x = v / fabs(range);
+  if (isnan(v) || v == 0) return 0;
+  double x;
+  if (a->pane[p].mode == TUI_MODE_ABSOLUTE) {
+    double lo, hi;
+    tui_app_absolute_scale(a, p, node, &lo, &hi);
+    if (lo > 0 && hi > lo) {
+      x = (v - lo) / (hi - lo);
+      if (x < 1e-12) x = 1e-12; /* the smallest peer is not zero: lowest step */
+    } else {
+      x = hi != 0 ? v / fabs(hi) : 0;
+    }
+  } else {
+    double ref = tui_app_reference(a, p, node);
+    x = ref != 0 ? v / fabs(ref) : 0;
+  }
   return x > 1 ? 1 : x < -1 ? -1 : x;
 }
 

@@ -40,6 +40,8 @@ static const screen_case cases[] = {
     {"mode_absolute", "small", 160, 14, 10, 0, "<End><Tab>mm<Tab>Emm"},
     /* Absolute properties: each root in its own unit and colour range. */
     {"metric_absolute", "small", 120, 8, 10, 0, "m<End>"},
+    /* Absolute locations: coloured from the smallest to the largest peer. */
+    {"peers_absolute", "wide", 80, 18, 20, 0, "3mmE<End>"},
     {"narrow", "small", 70, 14, 10, 0, "<Tab>E"},
     {"help", "small", 80, 40, 10, 0, "?"},
     {"search", "small", 160, 14, 10, 0, "/recv<Enter>"},
