@@ -73,7 +73,7 @@ void tui_app_event(tui_app *a, const tui_event *ev) {
   case TUI_EV_WHEEL_DOWN: {
     int delta = ev->type == TUI_EV_WHEEL_UP ? -3 : 3;
     if (a->overlay.kind != TUI_OVERLAY_NONE) {
-      tui_overlay_key(a, delta < 0 ? TUI_KEY_UP : TUI_KEY_DOWN);
+      for (int i = 0; i < 3; i++) tui_overlay_key(a, delta < 0 ? TUI_KEY_UP : TUI_KEY_DOWN);
       return;
     }
     int32_t row;

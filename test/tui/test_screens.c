@@ -44,6 +44,9 @@ static const screen_case cases[] = {
     {"peers_absolute", "wide", 80, 18, 20, 0, "3mmE<End>"},
     {"narrow", "small", 70, 14, 10, 0, "<Tab>E"},
     {"help", "small", 80, 40, 10, 0, "?"},
+    /* A page taller than the screen scrolls (keys and wheel); q closes. */
+    {"help_scrolled", "small", 80, 12, 10, 0, "?<PgDn>j<wheeldown 5,5>"},
+    {"help_closed", "small", 80, 12, 10, 0, "?<PgDn>q"},
     {"search", "small", 160, 14, 10, 0, "/recv<Enter>"},
     {"search_next", "small", 160, 14, 10, 0, "/s<Enter>nnn"},
     {"sort_name", "small", 160, 14, 10, 0, "<Tab>Es"},
