@@ -341,6 +341,36 @@ static void source_view_refuses_special_files(void **state) {
   unlink(fifo);
 }
 
+/* Moving over summary and "more" rows: Left goes to the parent, Right
+   opens the more row, Home/End/PgUp stop at the ends. */
+static void navigation_over_special_rows(void **state) {
+  (void)state;
+  tui_options o;
+  tui_options_default(&o);
+  o.top_k = 3;
+  tui_app a;
+  tui_app_init(&a, tui_fixture("wide"), "wide.pomp", &o);
+  tui_app_resize(&a, 80, 14);
+  const tui_pane *p = &a.pane[TUI_PANE_SYSTEM];
+  run_keys(&a, "3E<Home><Down><Down><Down>"); /* cluster, node0, rank 0, summary */
+  assert_int_equal(p->sel.kind, TUI_ROW_SUMMARY);
+  assert_int_equal(p->sel.node, 2);
+  run_keys(&a, "<Left>");
+  assert_int_equal(p->sel.kind, TUI_ROW_NODE);
+  assert_int_equal(p->sel.node, 2);
+  run_keys(&a, "<End>");
+  assert_int_equal(p->sel.kind, TUI_ROW_MORE);
+  assert_int_equal(p->nrows, 8);
+  run_keys(&a, "<Right>");
+  assert_int_equal(p->nrows, 16); /* 3 + summary + 12 threads, no more row */
+  assert_int_equal(p->sel.kind, TUI_ROW_NODE);
+  run_keys(&a, "<PgUp><PgUp><PgUp><Up>");
+  assert_int_equal(p->cur, 0);
+  run_keys(&a, "<End><Down>");
+  assert_int_equal(p->cur, 15);
+  tui_app_free(&a);
+}
+
 static void base64(void **state) {
   (void)state;
   char out[32];
@@ -379,7 +409,8 @@ int main(void) {
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
       cmocka_unit_test(location_values_in_slices), cmocka_unit_test(location_values_cached),
       cmocka_unit_test(location_values_match_library),
-      cmocka_unit_test(source_view_refuses_special_files), cmocka_unit_test(base64),
+      cmocka_unit_test(source_view_refuses_special_files),
+      cmocka_unit_test(navigation_over_special_rows), cmocka_unit_test(base64),
       cmocka_unit_test(yank_copies_selection), cmocka_unit_test(quit_key),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
