@@ -119,6 +119,30 @@ static long long cancelled(void) {
   return flag;
 }
 
+/* More requests than a wrapper keeps on its stack (16): 20 receives and
+   20 sends completed by Waitsome and Testall with ignored statuses. */
+static long long many(int tag) {
+  enum { M = 20 };
+  MPI_Request r[2 * M];
+  int in[M], out[M], idx[2 * M], n, done = 0;
+  for (int i = 0; i < M; i++) {
+    out[i] = mwt_rank * 100 + i;
+    MPI_Irecv(&in[i], 1, MPI_INT, left(), tag + i, MPI_COMM_WORLD, &r[i]);
+  }
+  for (int i = 0; i < M; i++) {
+    MPI_Isend(&out[i], 1, MPI_INT, right(), tag + i, MPI_COMM_WORLD, &r[M + i]);
+    MWT_MSG(right());
+  }
+  while (done < M) {   /* the receives first, the sends by Testall */
+    MPI_Waitsome(M, r, &n, idx, MPI_STATUSES_IGNORE);
+    done += n;
+  }
+  for (int flag = 0; !flag;) MPI_Testall(M, r + M, &flag, MPI_STATUSES_IGNORE);
+  long long s = 0;
+  for (int i = 0; i < M; i++) s = s * 3 + in[i];
+  return s;
+}
+
 /* MPI 4 Isendrecv, and Request_get_status before the Wait. */
 static long long isendrecv(void) {
   int out = mwt_rank * 3, in = -1, flag = 0;
@@ -136,6 +160,7 @@ int main(int argc, char **argv) {
   const char *how[] = {"wait", "waitall", "waitany", "waitsome", "test",
                        "testall", "testany", "testsome", "isend_c"};
   for (int i = 0; i < 9; i++) mwt_print(how[i], exchange(i, 10 * (i + 1)));
+  mwt_print("many", many(400));
   mwt_print("persistent", persistent());
   mwt_print("cancelled", cancelled());
   mwt_print("isendrecv", isendrecv());
