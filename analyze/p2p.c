@@ -45,19 +45,25 @@ static int cmp_done(const void *pa, const void *pb) {
   return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
+/* Indices of the messages in the order of cmp (those that cannot be
+   matched left out when skip_unmatchable).  A replay appends most of them
+   in completion order already: then no sort is needed. */
 static size_t *sorted_indices(const az_msg *m, size_t n,
                               int (*cmp)(const void *, const void *),
-                              int skip_cancelled, size_t *count) {
+                              int skip_unmatchable, size_t *count) {
   size_t *idx = pu_malloc((n ? n : 1) * sizeof *idx);
   size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (skip_cancelled && (m[i].state == AZ_MSG_CANCELLED ||
-                           m[i].src == UINT32_MAX || m[i].dst == UINT32_MAX))
-      continue;
-    idx[k++] = i;
-  }
+  int sorted = 1;
   sort_base = m;
-  az_sort(idx, k, sizeof *idx, cmp);
+  for (size_t i = 0; i < n; i++) {
+    if (skip_unmatchable && (m[i].state == AZ_MSG_CANCELLED ||
+                             m[i].src == UINT32_MAX || m[i].dst == UINT32_MAX))
+      continue;
+    idx[k] = i;
+    if (k && sorted && cmp(&idx[k - 1], &idx[k]) > 0) sorted = 0;
+    k++;
+  }
+  if (!sorted) az_sort(idx, k, sizeof *idx, cmp);
   *count = k;
   return idx;
 }
