@@ -24,7 +24,10 @@ static bool fail(CStmt *st, CTok t, const char *msg) {
 static bool omp_seen(CStmt *st, const char *t, size_t n, size_t after) {
   if (!omp_dir_parse(st->dir, t, n, after)) return false;
   if (st->dir->kind == OMP_SECTION) return st->stop_at_section;
-  if (st->dir->kind == OMP_CANCEL && st->dir->nclauses > 0) {
+  /* `cancellation point` too: its construct must not be nowait either */
+  bool cancel = st->dir->kind == OMP_CANCEL ||
+                (st->dir->nwords == 2 && span_is(t, st->dir->words[0], "cancellation"));
+  if (cancel && st->dir->nclauses > 0) {
     Span w = st->dir->clauses[0].name;
     if (span_is(t, w, "for")) st->cancel |= CANCEL_FOR;
     else if (span_is(t, w, "sections")) st->cancel |= CANCEL_SECTIONS;

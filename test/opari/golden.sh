@@ -6,7 +6,8 @@
 # must fail: EXPECTED then holds the diagnostics and the exit status.
 # Options for pomp-opari come from a first line "// opari: OPTIONS".
 # With POMP_REGEN_GOLDEN=1 EXPECTED is rewritten instead (review the diff!).
-# With CC given, the output must also compile (-fsyntax-only -fopenmp).
+# With CC given, the output must also compile (-fsyntax-only -fopenmp),
+# and with clang when clang has OpenMP.
 set -u
 opari=$1 input=$2 expected=$3 cc=${4:-}
 dir=$(cd "$(dirname "$input")" && pwd -P)
@@ -24,11 +25,14 @@ err_*)
 *)
   if [ $status -ne 0 ]; then cat "$work/stderr"; echo "FAIL: exit $status"; exit 1; fi
   { sed "s|$dir|@SRCDIR@|g" "$work/out.c"; sed 's/^/stderr: /' "$work/stderr"; } >"$work/actual"
-  if [ -n "$cc" ]; then
-    "$cc" -fsyntax-only -fopenmp -I"$dir" -I"$(dirname "$0")/../../include" \
-      -x "$(case $name in *.c) echo c;; *) echo c++;; esac)" "$work/out.c" || {
-      echo "FAIL: instrumented output does not compile"; exit 1; }
-  fi ;;
+  lang=$(case $name in *.c) echo c;; *) echo c++;; esac)
+  # clang too when it has OpenMP: it rejects some things gcc accepts
+  clang=; printf '#include <omp.h>\n' | clang -fsyntax-only -fopenmp -x c - 2>/dev/null && clang=clang
+  for compiler in $cc $clang; do
+    "$compiler" -fsyntax-only -fopenmp -I"$dir" -I"$(dirname "$0")/../../include" \
+      -x "$lang" "$work/out.c" || {
+      echo "FAIL: instrumented output does not compile with $compiler"; exit 1; }
+  done ;;
 esac
 if [ "${POMP_REGEN_GOLDEN:-0}" = 1 ]; then cp "$work/actual" "$expected"; exit 0; fi
 diff -u "$expected" "$work/actual" || { echo "FAIL: output differs from $expected"; exit 1; }

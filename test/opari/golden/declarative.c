@@ -1,4 +1,5 @@
-/* Declarative and stand-alone directives pass silently. */
+/* Declarative and stand-alone directives pass silently; a `cancellation
+   point for` keeps its loop without nowait (clang rejects nowait there). */
 #pragma omp requires atomic_default_mem_order(seq_cst)
 int counter;
 #pragma omp threadprivate(counter)
