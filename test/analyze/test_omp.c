@@ -161,6 +161,26 @@ static void team_without_fork_is_reported(void **state) {
   az_run_free(&run);
 }
 
+static void nested_parallel_region_is_flat(void **state) {
+  (void)state;
+  az_run run;
+  /* the inner region has no fork, join or team events (docs/TRACE.md):
+     its barrier has no team instance, so no wait is computed there */
+  az_run_text(&run, "process 0 threads 2\n" REGIONS
+              "loc 0.0\n0 enter main\n10 fork 2\n10 teambegin 5\n10 enter par\n"
+              "20 enter par2\n30 enter bar\n50 leave\n60 leave\n100 leave\n"
+              "100 teamend 5\n100 join\n200 leave\n"
+              "loc 0.1\n11 teambegin 5\n11 enter par\n20 enter par2\n"
+              "40 enter bar\n50 leave\n60 leave\n100 leave\n100 teamend 5\n");
+  const char *bar = PAR ";!$omp parallel @a.c:30;!$omp barrier @a.c:15";
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  assert_true(az_run_total(&run, "omp_ebarrier_wait") == 0);
+  assert_true(az_run_value(&run, "omp_barrier", bar, 0) == 20e-9);
+  assert_true(az_run_value(&run, "omp_barrier", bar, 1) == 10e-9);
+  assert_true(az_run_value(&run, "omp_management", PAR, 1) == 1e-9);
+  az_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(fork_join_management),
@@ -170,6 +190,7 @@ int main(void) {
       cmocka_unit_test(lock_api_contention),
       cmocka_unit_test(limited_parallelism_of_a_smaller_team),
       cmocka_unit_test(team_without_fork_is_reported),
+      cmocka_unit_test(nested_parallel_region_is_flat),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
