@@ -32,12 +32,14 @@ void pomp_report_free(pomp_report *r) {
     free(r->attrs[i].value);
   }
   free(r->metrics);
+  report_strmap_free(&r->metric_ids);
   free(r->regions);
   free(r->cnodes);
   free(r->cnode_slots);
   free(r->sysnodes);
   free(r->loc_sysnode);
   free(r->attrs);
+  report_strmap_free(&r->attr_ids);
   report_tree_free(&r->metric_tree);
   report_tree_free(&r->cnode_tree);
   report_tree_free(&r->sysnode_tree);
@@ -68,6 +70,7 @@ int32_t pomp_report_add_metric(pomp_report *r, const char *name,
                    dup_or_empty(description), unit, parent};
   int32_t id = (int32_t)r->nmetrics;
   PU_PUSH(r->metrics, r->nmetrics, r->metrics_cap, m);
+  report_strmap_put(&r->metric_ids, name, id);
   report_tree_link(&r->metric_tree, id, parent);
   r->frozen_stale = 1;
   return id;
@@ -158,20 +161,20 @@ int32_t pomp_report_add_sysnode(pomp_report *r, pomp_sys_kind kind,
 
 void pomp_report_set_attr(pomp_report *r, const char *key, const char *value) {
   if (!key) return;
-  for (size_t i = 0; i < r->nattrs; i++)
-    if (strcmp(r->attrs[i].key, key) == 0) {
-      free(r->attrs[i].value);
-      r->attrs[i].value = dup_or_empty(value);
-      return;
-    }
+  int32_t i = report_strmap_get(&r->attr_ids, key);
+  if (i >= 0) {
+    free(r->attrs[i].value);
+    r->attrs[i].value = dup_or_empty(value);
+    return;
+  }
   struct report_attr a = {pu_strdup(key), dup_or_empty(value)};
+  report_strmap_put(&r->attr_ids, key, (int32_t)r->nattrs);
   PU_PUSH(r->attrs, r->nattrs, r->attrs_cap, a);
 }
 
 const char *pomp_report_attr(const pomp_report *r, const char *key) {
-  for (size_t i = 0; key && i < r->nattrs; i++)
-    if (strcmp(r->attrs[i].key, key) == 0) return r->attrs[i].value;
-  return NULL;
+  int32_t i = key ? report_strmap_get(&r->attr_ids, key) : -1;
+  return i >= 0 ? r->attrs[i].value : NULL;
 }
 
 int32_t pomp_report_num_attrs(const pomp_report *r) {
@@ -222,9 +225,7 @@ int32_t pomp_report_location_sysnode(const pomp_report *r, int32_t location) {
 }
 
 int32_t pomp_report_find_metric(const pomp_report *r, const char *name) {
-  for (size_t i = 0; name && i < r->nmetrics; i++)
-    if (strcmp(r->metrics[i].name, name) == 0) return (int32_t)i;
-  return -1;
+  return name ? report_strmap_get(&r->metric_ids, name) : -1;
 }
 
 /* Children of node, or the roots for node -1; 0 for a bad id. */

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "pomp_report.h"
+#include "report_strmap.h"
 
 /* First-child / next-sibling links of one tree, so that children come out
    in definition order in O(children). first/last/next are indexed by id;
@@ -56,6 +57,7 @@ typedef struct {
 struct pomp_report {
   pomp_metric *metrics;
   size_t nmetrics, metrics_cap;
+  report_strmap metric_ids; /* name -> id */
   report_tree metric_tree;
 
   pomp_region *regions;
@@ -77,6 +79,7 @@ struct pomp_report {
     char *key, *value;
   } *attrs;
   size_t nattrs, attrs_cap;
+  report_strmap attr_ids; /* key -> index */
 
   report_cells cells;
   int frozen_stale;    /* cells changed since the row store was made */

@@ -99,19 +99,21 @@ double cli_number(const char *cmd, const char *opt, const char *text) {
 }
 
 void cli_format_double(char *buf, size_t size, double v) {
-  int digits = 1;
-  for (; digits < 17; digits++) {
+  /* Any decimal of at most 15 digits survives a trip through a double
+     (DBL_DIG), so when 15 digits read back as v they are its shortest
+     form (%g drops the trailing zeros); otherwise 16, else 17 digits. */
+  int digits = 15;
+  for (;; digits++) {
     snprintf(buf, size, "%.*g", digits, v);
     double back = strtod(buf, NULL);
-    if (back == v && signbit(back) == signbit(v)) break;
+    if (digits == 17 || (back == v && signbit(back) == signbit(v))) break;
   }
   /* Whole numbers below 1e17 without an exponent: "10", not "1e+01". */
   double mag = fabs(v);
   if (isfinite(v) && mag >= 1 && mag < 1e17) {
     int whole = (int)floor(log10(mag)) + 1;
-    if (whole > digits) digits = whole;
+    if (whole > digits) snprintf(buf, size, "%.*g", whole, v);
   }
-  snprintf(buf, size, "%.*g", digits, v);
 }
 
 const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf,

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "pomp_util.h"
+#include "report_strmap.h"
 
 static const char usage[] =
     "Usage: pomp-report diff A B -o C\n"
@@ -17,11 +18,13 @@ static const char usage[] =
     "(metrics matched by name, call paths by region names, locations by\n"
     "rank and thread).  Negative values mean B is larger.\n";
 
-/* Ids of B mapped into C (-1: not mapped yet). */
+/* Ids of B mapped into C (-1: not mapped yet), and C's regions and
+   sysnodes by their matching key (region_key, sysnode_key). */
 typedef struct {
   const pomp_report *b;
   pomp_report *c;
   int32_t *metric, *region, *cnode, *sysnode;
+  report_strmap regions, sysnodes;
 } merge;
 
 static int32_t *minus_ones(int32_t n) {
@@ -54,51 +57,76 @@ static void copy_definitions(pomp_report *c, const pomp_report *a) {
   }
 }
 
-static int32_t find_region(const pomp_report *c, const pomp_region *g) {
-  for (int32_t i = 0; i < pomp_report_num_regions(c); i++) {
-    const pomp_region *h = pomp_report_region(c, i);
-    if (strcmp(h->name, g->name) == 0 && strcmp(h->file, g->file) == 0 &&
-        h->begin_line == g->begin_line)
-      return i;
-  }
-  return -1;
+/* Regions match by name, file and first line. */
+static const char *region_key(const pomp_region *g, char **buf, size_t *cap) {
+  size_t need = strlen(g->name) + strlen(g->file) + 16;
+  if (need > *cap) *buf = pu_realloc(*buf, *cap = need);
+  snprintf(*buf, *cap, "%s\n%s\n%d", g->name, g->file, (int)g->begin_line);
+  return *buf;
 }
 
-/* A sysnode of C like s: threads by (rank, thread), processes by rank,
-   nodes and machines by name under the same parent. */
-static int32_t find_sysnode(const pomp_report *c, const pomp_sysnode *s,
-                            int32_t parent) {
-  for (int32_t i = 0; i < pomp_report_num_sysnodes(c); i++) {
-    const pomp_sysnode *t = pomp_report_sysnode(c, i);
-    if (t->kind != s->kind) continue;
-    if (s->kind == POMP_SYS_THREAD ? t->rank == s->rank && t->thread == s->thread
-        : s->kind == POMP_SYS_PROCESS
-            ? t->rank == s->rank
-            : t->parent == parent && strcmp(t->name, s->name) == 0)
-      return i;
-  }
-  return -1;
+/* Sysnodes match like this: threads by (rank, thread), processes by rank
+   (whatever host they ran on), nodes and machines by name under the same
+   (C) parent. */
+static const char *sysnode_key(const pomp_sysnode *s, int32_t parent,
+                               char **buf, size_t *cap) {
+  size_t need = strlen(s->name) + 40;
+  if (need > *cap) *buf = pu_realloc(*buf, *cap = need);
+  if (s->kind == POMP_SYS_THREAD)
+    snprintf(*buf, *cap, "t%d.%d", (int)s->rank, (int)s->thread);
+  else if (s->kind == POMP_SYS_PROCESS)
+    snprintf(*buf, *cap, "p%d", (int)s->rank);
+  else
+    snprintf(*buf, *cap, "%d:%d:%s", (int)s->kind, (int)parent, s->name);
+  return *buf;
 }
+
+typedef struct {
+  char *buf;
+  size_t cap;
+} key_buf;
 
 /* Maps B's sysnode i into C, adding it (and its ancestors) if missing.
    Threads and processes are looked up before their parents are mapped, so
    a rank on another host name still matches. */
-static int32_t map_sysnode(merge *x, int32_t i) {
+static int32_t map_sysnode(merge *x, int32_t i, key_buf *k) {
   if (x->sysnode[i] >= 0) return x->sysnode[i];
   const pomp_sysnode *s = pomp_report_sysnode(x->b, i);
-  int32_t found = s->kind >= POMP_SYS_PROCESS ? find_sysnode(x->c, s, -1) : -1;
+  int32_t found = s->kind >= POMP_SYS_PROCESS
+                      ? report_strmap_get(&x->sysnodes,
+                                          sysnode_key(s, -1, &k->buf, &k->cap))
+                      : -1;
   if (found < 0) {
-    int32_t parent = s->parent >= 0 ? map_sysnode(x, s->parent) : -1;
-    found = find_sysnode(x->c, s, parent);
-    if (found < 0)
+    int32_t parent = s->parent >= 0 ? map_sysnode(x, s->parent, k) : -1;
+    const char *key = sysnode_key(s, parent, &k->buf, &k->cap);
+    found = report_strmap_get(&x->sysnodes, key);
+    if (found < 0) {
       found = pomp_report_add_sysnode(x->c, s->kind, s->name, parent, s->rank,
                                       s->thread);
+      report_strmap_put(&x->sysnodes, key, found);
+    }
   }
   return x->sysnode[i] = found;
 }
 
+/* Indexes C's regions and sysnodes (A's, before B is merged). */
+static void index_c(merge *x, key_buf *k) {
+  for (int32_t i = 0; i < pomp_report_num_regions(x->c); i++)
+    report_strmap_put(&x->regions,
+                      region_key(pomp_report_region(x->c, i), &k->buf, &k->cap),
+                      i);
+  for (int32_t i = 0; i < pomp_report_num_sysnodes(x->c); i++) {
+    const pomp_sysnode *s = pomp_report_sysnode(x->c, i);
+    const char *key = sysnode_key(s, s->parent, &k->buf, &k->cap);
+    if (report_strmap_get(&x->sysnodes, key) < 0)
+      report_strmap_put(&x->sysnodes, key, i);
+  }
+}
+
 static void merge_definitions(merge *x) {
   const pomp_report *b = x->b;
+  key_buf k = {NULL, 0};
+  index_c(x, &k);
   for (int32_t i = 0; i < pomp_report_num_metrics(b); i++) {
     const pomp_metric *m = pomp_report_metric(b, i);
     x->metric[i] = pomp_report_find_metric(x->c, m->name);
@@ -109,11 +137,14 @@ static void merge_definitions(merge *x) {
   }
   for (int32_t i = 0; i < pomp_report_num_regions(b); i++) {
     const pomp_region *g = pomp_report_region(b, i);
-    x->region[i] = find_region(x->c, g);
-    if (x->region[i] < 0)
+    const char *key = region_key(g, &k.buf, &k.cap);
+    x->region[i] = report_strmap_get(&x->regions, key);
+    if (x->region[i] < 0) {
       x->region[i] = pomp_report_add_region(x->c, g->name, g->file,
                                             g->begin_line, g->end_line,
                                             g->paradigm, g->role);
+      report_strmap_put(&x->regions, key, x->region[i]);
+    }
   }
   for (int32_t i = 0; i < pomp_report_num_cnodes(b); i++) {
     const pomp_cnode *n = pomp_report_cnode(b, i);
@@ -121,7 +152,9 @@ static void merge_definitions(merge *x) {
                                         n->parent >= 0 ? x->cnode[n->parent] : -1);
   }
   for (int32_t i = 0; i < pomp_report_num_sysnodes(b); i++)
-    if (pomp_report_sysnode(b, i)->kind == POMP_SYS_THREAD) map_sysnode(x, i);
+    if (pomp_report_sysnode(b, i)->kind == POMP_SYS_THREAD)
+      map_sysnode(x, i, &k);
+  free(k.buf);
 }
 
 /* Inverse of a map from B ids (n of them) to C ids (m of them). */
@@ -233,10 +266,14 @@ int cmd_diff(int argc, char **argv) {
   if (got != 2) cli_usage_error("diff", "needs two reports A and B");
   if (!out) cli_usage_error("diff", "needs -o C");
   pomp_report *a = cli_open(pos[0]), *b = cli_open(pos[1]);
-  merge x = {b, pomp_report_new(), minus_ones(pomp_report_num_metrics(b)),
+  merge x = {b,
+             pomp_report_new(),
+             minus_ones(pomp_report_num_metrics(b)),
              minus_ones(pomp_report_num_regions(b)),
              minus_ones(pomp_report_num_cnodes(b)),
-             minus_ones(pomp_report_num_sysnodes(b))};
+             minus_ones(pomp_report_num_sysnodes(b)),
+             {0},
+             {0}};
   copy_definitions(x.c, a);
   merge_definitions(&x);
   size_t len = strlen(pos[0]) + strlen(pos[1]) + 8;
@@ -249,6 +286,8 @@ int cmd_diff(int argc, char **argv) {
   free(x.region);
   free(x.cnode);
   free(x.sysnode);
+  report_strmap_free(&x.regions);
+  report_strmap_free(&x.sysnodes);
   pomp_report_free(x.c);
   pomp_report_free(a);
   pomp_report_free(b);

@@ -34,6 +34,8 @@ static const struct {
 
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
+  static char out_buffer[1 << 16]; /* dumps are large: fewer write calls */
+  setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
   if (argc < 2) {
     fputs(usage, stderr);
     return POMP_EXIT_USAGE;
