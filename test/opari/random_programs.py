@@ -19,8 +19,14 @@ def directive(rng, text):
 def team_stmt(rng, depth, compound=False):
     """A statement executed by every thread of a team (stand-alone
     directives only directly in a compound statement)."""
-    k = rng.randrange(9)
+    k = rng.randrange(11)
     add = rng.randrange(1, 9)
+    if k == 9:
+        task = '%s\n{\n%s\nacc += %d;\n}' % (directive(rng, 'task'), directive(rng, 'atomic'), add)
+        return '%s\n{\n%s\n%s\n%s\n}' % (directive(rng, 'single'), task, task, directive(rng, 'taskwait'))
+    if k == 10:
+        body = '%s\n{\n%s\nacc += i;\n}' % (directive(rng, 'ordered'), directive(rng, 'atomic'))
+        return '%s\nfor (int i = 0; i < 5; i++) {\n%s\n}' % (directive(rng, 'for ordered'), body)
     if k == 0:
         loop = 'for (int i = 0; i < %d; i++) acc += i;' % rng.randrange(1, 40)
         return '%s\n%s' % (directive(rng, 'for reduction(+:acc)' + rng.choice(['', ' nowait', ' schedule(static, 2)'])), loop)
