@@ -281,6 +281,37 @@ static int load_fails_cleanly(const unsigned char *b, size_t n) {
   return strncmp(err.message, "mem.pomp: offset ", 17) != 0;
 }
 
+/* Values are checked when decoded: a damaged row still opens, its sum
+   (from the index) is still there, and every decoding call reports it. */
+static void damaged_row_reported_on_decode(void **state) {
+  (void)state;
+  size_t size;
+  unsigned char *b = fixture_bytes(&size);
+  uint64_t values = 0;
+  for (int i = 7; i >= 0; i--) values = values << 8 | b[32 + i];
+  b[values + 3] ^= 0x10; /* inside the first row: time / main */
+  pomp_report_error err = {0};
+  pomp_report *r = pomp_report_open_memory(b, size, "mem.pomp", &err);
+  assert_non_null(r);
+  assert_true(pomp_report_row_sum(r, 0, 0) == 0.5);
+  double acc[4] = {0};
+  assert_int_equal(pomp_report_row_add(r, 0, 0, acc, &err), 0);
+  assert_int_equal(err.status, POMP_REPORT_ERR_FORMAT);
+  char expect[128];
+  snprintf(expect, sizeof expect,
+           "mem.pomp: offset %llu: row (metric 0, cnode 0): row checksum "
+           "mismatch", (unsigned long long)values);
+  assert_string_equal(err.message, expect);
+  pomp_report_selection all = {-1, 1, -1, 1};
+  assert_int_equal(pomp_report_location_values(r, &all, acc, &err),
+                   POMP_REPORT_ERR_FORMAT);
+  assert_true(pomp_report_value(r, 0, 0, 0) == 0.0);
+  /* the other rows decode */
+  assert_int_equal(pomp_report_row_add(r, 1, 1, acc, &err), 1);
+  pomp_report_free(r);
+  free(b);
+}
+
 static void every_truncation_is_an_error(void **state) {
   (void)state;
   size_t size;
@@ -315,6 +346,7 @@ int main(void) {
       cmocka_unit_test(negative_zero_kept_positive_zero_dropped),
       cmocka_unit_test(streaming_writer_sorts_and_checks),
       cmocka_unit_test(open_errors_name_file_and_offset),
+      cmocka_unit_test(damaged_row_reported_on_decode),
       cmocka_unit_test(every_truncation_is_an_error),
       cmocka_unit_test(every_corrupted_byte_is_an_error),
   };
