@@ -203,7 +203,8 @@ static double row_value(uint64_t *s, pomp_unit unit, double scale) {
 
 /* Which call paths a metric has values on, by the paradigm of the callee:
    MPI properties and bytes on MPI calls, OpenMP properties on OpenMP
-   constructs, computation on user code, the rest everywhere. */
+   constructs, computation on user code, the rest (idle threads, visits,
+   synthetic counters) everywhere. */
 static char metric_paradigm(const char *name) {
   if (strncmp(name, "mpi", 3) == 0 || strncmp(name, "bytes_", 6) == 0)
     return 'm';
@@ -215,7 +216,11 @@ static char metric_paradigm(const char *name) {
 }
 
 static int row_allowed(const pomp_report *r, int32_t m, int32_t c) {
-  char want = metric_paradigm(r->metrics[m].name);
+  /* time = execution + idle threads and execution = comp + mpi + omp
+     exactly, so neither has a value of its own */
+  const char *name = r->metrics[m].name;
+  if (strcmp(name, "time") == 0 || strcmp(name, "execution") == 0) return 0;
+  char want = metric_paradigm(name);
   return !want || r->regions[r->cnodes[c].region].paradigm[0] == want;
 }
 

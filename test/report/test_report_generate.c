@@ -132,6 +132,9 @@ static void values_consistent_and_dense_as_asked(void **state) {
   }
   double want = 0.1 * 300 * 30 * 34;
   assert_true(cells > 0.8 * want && cells < 1.2 * want);
+  /* time = execution + idle, execution = comp + mpi + omp: no own values */
+  assert_true(pomp_report_metric_total(r, 0, 0) == 0);
+  assert_true(pomp_report_metric_total(r, 1, 0) == 0);
   /* time (inclusive) is at least each of its parts */
   double time = pomp_report_metric_total(r, 0, 1);
   int32_t kids[8];
