@@ -30,9 +30,29 @@ static void visit(tui_app *a, size_t i) {
   tui_app_message(a, 0, "match %zu of %zu for '%s'", i + 1, s->nhits, s->pattern);
 }
 
+/* glibc compiles "x+" as "xx*" and "x{m,n}" as n copies, so a typed
+   pattern like "a++++++++++++++++++++" or "(a{99}){99}" would take
+   gigabytes; back-references can take exponential time to match.  Such
+   patterns are refused (found by the fuzzer). */
+static const char *too_complex(const char *pattern) {
+  int plus = 0;
+  for (const char *s = pattern; *s; s++) {
+    if (*s == '{') return "no {m,n} repetition";
+    if (*s == '\\' && s[1] >= '1' && s[1] <= '9') return "no back-references";
+    if (*s == '\\' && s[1]) s++;
+    else if (*s == '+' && ++plus > 4) return "at most four '+'";
+  }
+  return NULL;
+}
+
 void tui_search_run(tui_app *a, const char *pattern) {
   detach(a);
   if (!*pattern) return;
+  const char *why = too_complex(pattern);
+  if (why) {
+    tui_app_message(a, 1, "bad pattern '%s': %s", pattern, why);
+    return;
+  }
   regex_t re;
   int rc = regcomp(&re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
   if (rc != 0) {

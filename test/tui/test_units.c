@@ -213,6 +213,16 @@ static void search_marks_matches(void **state) {
   assert_int_equal(tui_pane_selected_node(&a->pane[1]), 3);
   run_keys(a, "N<Esc>/<Enter>");
   assert_int_equal(a->search.nhits, 0);
+  /* Patterns that would make the regex library explode are refused. */
+  run_keys(a, "/a+++++<Enter>");
+  assert_string_equal(a->message, "bad pattern 'a+++++': at most four '+'");
+  run_keys(a, "/(a{9}){9}<Enter>");
+  assert_string_equal(a->message, "bad pattern '(a{9}){9}': no {m,n} repetition");
+  run_keys(a, "/(a)\\1<Enter>");
+  assert_string_equal(a->message, "bad pattern '(a)\\1': no back-references");
+  run_keys(a, "/MPI\\+<Enter>"); /* an escaped + is a character */
+  assert_int_equal(a->search.nhits, 0);
+  assert_string_equal(a->message, "no match for 'MPI\\+'");
   free_app(a);
 }
 
