@@ -21,6 +21,7 @@ struct pomp_report_writer {
   report_buf index, row;  /* entries; one encoded row */
   int32_t *locs;          /* one row without its zeros */
   double *vals;
+  char *iobuf;            /* stdio buffer: few, large write calls */
   int sorted;             /* rows arrived in (metric, cnode) order */
   int32_t last_metric, last_cnode;
 };
@@ -42,6 +43,7 @@ static void writer_free(pomp_report_writer *w, int remove_tmp) {
   free(w->row.data);
   free(w->locs);
   free(w->vals);
+  free(w->iobuf);
   free(w);
 }
 
@@ -71,7 +73,9 @@ pomp_report_writer *pomp_report_write_begin(const pomp_report *r,
     writer_free(w, 0);
     return NULL;
   }
-  setvbuf(w->f, NULL, _IOFBF, 1 << 20);
+  /* glibc ignores the size when it chooses the buffer itself */
+  w->iobuf = pu_malloc(1 << 20);
+  setvbuf(w->f, w->iobuf, _IOFBF, 1 << 20);
   char *defs = report_defs_to_json(r, 0);
   w->h.major = POMP_REPORT_VERSION_MAJOR;
   w->h.minor = POMP_REPORT_VERSION_MINOR;
