@@ -121,19 +121,34 @@ static bool expect(CStmt *st, char c, const char *msg) {
 
 static bool statement(CStmt *st, int nest);
 
+/* Through the `;` ending an expression or declaration.  A block right
+   after `)` that no operator or punctuation continues, as in
+   `FOR_EACH(i, n) { ... }`, is a statement-like macro's body: the
+   statement ends with it (it does not swallow the next statement). */
 static bool expression(CStmt *st, CTok t) {
+  bool after_paren = false; /* the last thing read was a (...) group */
   for (;; t = next(st)) {
     if (t.kind == CT_EOF) return fail(st, t, "end of file inside a statement");
-    if (t.kind != CT_PUNCT) continue;
+    if (t.kind != CT_PUNCT) {
+      after_paren = false;
+      continue;
+    }
     char c = st->lx.s[t.start];
     if (c == ';') {
       done_at(st, t);
       return true;
     }
+    if (c == ')' || c == ']' || c == '}')
+      return fail(st, t, "unexpected closing bracket in a statement");
     if (c == '(' || c == '[' || c == '{') {
       if (!balanced(st, t)) return false;
-    } else if (c == ')' || c == ']' || c == '}')
-      return fail(st, t, "unexpected closing bracket in a statement");
+      if (c == '{' && after_paren) {
+        CTok n = peek(st);
+        if (n.kind != CT_PUNCT || ctok_is(&st->lx, n, '{') || ctok_is(&st->lx, n, '}'))
+          return true; /* balanced() noted the end */
+      }
+    }
+    after_paren = c == '(';
   }
 }
 

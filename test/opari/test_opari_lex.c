@@ -175,6 +175,9 @@ static void statements(void **state) {
       {"#if 0\n}\n#endif\nx; s", " s"},
       {"_Pragma(\"omp parallel\") n++; t", " t"},
       {"if constexpr (A) a(); u", " u"},
+      {"FOR_EACH(i, n) { a(); } b(); v", " b(); v"},
+      {"x = (struct p){1, 2}.x; w", " w"},
+      {"auto f = [](int a) { return a; }(3); z", " z"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     long e = stmt_end(cases[i].src, false, NULL);
