@@ -38,9 +38,7 @@ static int replay_all(az_analysis *a, OTF2_Reader *reader) {
     az_fail(&a->diag, "cannot open the event files");
     return -1;
   }
-  int rc = 0;
-  for (uint32_t p = 0; p < a->defs.num_procs && !rc; p++)
-    rc = az_replay_process(a, reader, p);
+  int rc = az_replay(a, reader, NULL);
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
   OTF2_Reader_CloseEvtFiles(reader);
   return rc;
@@ -51,6 +49,7 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor,
   memset(a, 0, sizeof *a);
   a->diag.verbosity = opt->verbosity;
   a->progress = opt->progress;
+  a->window_events = opt->window_events;
   az_calltree_init(&a->tree);
   /* OTF2 would print its own errors; ours name the location and event */
   OTF2_Error_RegisterCallback(quiet_otf2, NULL);

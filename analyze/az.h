@@ -240,6 +240,7 @@ typedef struct az_analysis {
   void (*charge_hook)(struct az_analysis *a, uint32_t loc, int32_t cnode,
                       int metric, int64_t v);
   void *hook_data;
+  uint64_t window_events;  /* events per replay window; 0 = default */
 } az_analysis;
 
 struct az_omp_process; /* omp.c */
@@ -247,9 +248,11 @@ struct az_omp_process; /* omp.c */
 /* analyze.c: redraws the progress bar (events_read of defs.total_events). */
 void az_progress_draw(az_analysis *a);
 
-/* replay.c: streams every location of process p; 0 on success. */
-int az_replay_process(az_analysis *a, struct OTF2_Reader_struct *reader,
-                      uint32_t proc);
+/* replay.c: streams the locations of the processes p with mine[p] (all
+   when mine is NULL), all of them together in windows of time, master
+   first in each process; 0 on success. */
+int az_replay(az_analysis *a, struct OTF2_Reader_struct *reader,
+              const uint8_t *mine);
 
 /* omp.c: per-process OpenMP bookkeeping filled by the replay. */
 typedef struct {
@@ -258,7 +261,14 @@ typedef struct {
   int32_t parent_cnode;    /* master's call path at the fork */
   az_time fork, join;      /* on the master */
   uint32_t members;        /* locations that joined the instance */
+  uint8_t joined;          /* the master's ThreadJoin was replayed */
 } az_team_instance;
+
+typedef struct {           /* a worker left before the master's join */
+  size_t inst;
+  uint32_t loc;
+  az_time t;
+} az_leave;
 
 typedef struct {
   uint32_t team; uint32_t instance; uint32_t seq;
@@ -280,6 +290,7 @@ typedef struct az_omp_process {
   az_index_list *by_team; size_t nteams;   /* team Comm id -> instances */
   az_barrier *bars; size_t nbars, capbars;
   az_lock_event *locks; size_t nlocks, caplocks;
+  az_leave *leaves; size_t nleaves, capleaves;
 } az_omp_process;
 
 /* The k-th instance of team on the master, or NULL. */
@@ -293,7 +304,7 @@ void az_omp_finish(az_analysis *a, az_omp_process *o);
    (joined[i] for each instance i of o), then, once per process, the
    workers' idle time outside parallel regions. */
 void az_threads_limited(az_analysis *a, uint32_t loc, const uint8_t *joined,
-                        const az_omp_process *o);
+                        size_t njoined, const az_omp_process *o);
 void az_threads_idle(az_analysis *a, uint32_t proc);
 
 /* p2p.c: the point-to-point properties over all records (serial), or in
@@ -336,6 +347,7 @@ void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
 typedef struct {
   int verbosity;
   int progress;
+  uint64_t window_events; /* events per replay window (tests); 0: default */
 } az_options;
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
 /* The first steps of every analysis: reader, definitions, empty cells.

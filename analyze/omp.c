@@ -92,4 +92,5 @@ void az_omp_finish(az_analysis *a, az_omp_process *o) {
   free(o->inst);
   free(o->bars);
   free(o->locks);
+  free(o->leaves);
 }

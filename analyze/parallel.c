@@ -283,8 +283,11 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
   int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
   int rc = OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS ? 0 : -1;
   if (rc) az_fail(&a->diag, "cannot open the event files");
-  for (uint32_t p = 0; p < a->defs.num_procs && !rc; p++)
-    if (t->owner[p] == t->rank) rc = az_replay_process(a, reader, p);
+  uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
+  for (uint32_t p = 0; p < a->defs.num_procs; p++)
+    mine[p] = t->owner[p] == t->rank;
+  if (!rc) rc = az_replay(a, reader, mine);
+  free(mine);
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
   OTF2_Reader_CloseEvtFiles(reader);
   return rc;

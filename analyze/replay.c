@@ -40,7 +40,14 @@ typedef struct {
   az_analysis *a;
   az_omp_process *omp;
   uint32_t proc, loc;
-  const char *label;
+  char label[160];
+  OTF2_EvtReader *er;
+  az_time stop;         /* end of the current window */
+  int done;             /* all events read */
+  int team_pending;     /* a ThreadTeamBegin whose fork the master has not
+                           reached yet (both in the same window) */
+  uint32_t pending_team;
+  uint64_t pending_k;
   az_cells *cells;
   frame *stack; size_t depth, capstack;
   pending *pend; size_t npend, cappend;
@@ -48,7 +55,7 @@ typedef struct {
   uint64_t *team_count; /* per Comm id: ThreadTeamBegins seen here */
   uint64_t *coll_seq;   /* per Comm id: collectives of this process */
   uint8_t *joined;      /* per instance: did this location join it */
-  size_t njoined;
+  size_t njoined, capjoined;
   uint64_t pos;
   az_time last;
   int parallel_depth;
@@ -71,14 +78,29 @@ static OTF2_ErrorCode on_otf2_error(void *u, const char *file, uint64_t line,
   return code;
 }
 
+/* What every callback returns: stop the reader once the location reached
+   the end of the current window (the window is resumed later), or failed. */
+static OTF2_CallbackCode next(void *u) {
+  const loc_state *s = u;
+  return s->failed || s->last >= s->stop ? OTF2_CALLBACK_INTERRUPT
+                                          : OTF2_CALLBACK_SUCCESS;
+}
+
 static frame *top(loc_state *s) {
   return s->depth ? &s->stack[s->depth - 1] : NULL;
 }
 
 /* Timestamps must not decrease per location; a violation is reported and
    the time clamped, so durations never become negative. */
+static void join_instance(loc_state *s, az_team_instance *in);
+
 static az_time check_time(loc_state *s, az_time t, uint64_t pos) {
   s->pos = pos;
+  if (s->team_pending) {
+    az_team_instance *in =
+        az_omp_instance(s->omp, s->pending_team, s->pending_k);
+    if (in) join_instance(s, in);
+  }
   if (++s->a->events_read % 65536 == 0 && s->a->progress)
     az_progress_draw(s->a);
   if (t < s->last) {
@@ -161,7 +183,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
     PU_PUSH(s->omp->bars, s->omp->nbars, s->omp->capbars, b);
     add_pending(s, PEND_BAR, s->omp->nbars - 1);
   }
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 /* Records of the call being left get its Leave time. */
@@ -176,6 +198,12 @@ static void finish_pending(loc_state *s, az_time t) {
     default: s->omp->bars[p.index].x = t; break;
     }
   }
+}
+
+static void charge_join(int64_t *v, az_time join, az_time leave) {
+  if (join <= leave) return;
+  v[AZ_X_RUN] += (int64_t)(join - leave);
+  v[AZ_OMP_MANAGEMENT] += (int64_t)(join - leave);
 }
 
 static void close_frame(loc_state *s, az_time t) {
@@ -195,9 +223,11 @@ static void close_frame(loc_state *s, az_time t) {
   if (s->loc == s->a->defs.procs[s->proc].first_loc) {
     s->closed_inst = f.inst; /* the join follows */
     s->closed_leave = t;
-  } else if (in->join > t) { /* worker: join overhead up to the join */
-    v[AZ_X_RUN] += (int64_t)(in->join - t);
-    v[AZ_OMP_MANAGEMENT] += (int64_t)(in->join - t);
+  } else if (in->joined) { /* worker: join overhead up to the join */
+    charge_join(v, in->join, t);
+  } else { /* the master's join comes later: it charges this */
+    az_leave lv = {f.inst, s->loc, t};
+    PU_PUSH(s->omp->leaves, s->omp->nleaves, s->omp->capleaves, lv);
   }
 }
 
@@ -211,14 +241,14 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t,
     az_warn(&s->a->diag, AZ_W_NESTING,
             "%s: event %llu: Leave without a matching Enter; ignored",
             s->label, (unsigned long long)pos);
-    return OTF2_CALLBACK_SUCCESS;
+    return next(u);
   }
   if (top(s)->region != r)
     az_warn(&s->a->diag, AZ_W_NESTING,
             "%s: event %llu: Leave of region %u inside region %u", s->label,
             (unsigned long long)pos, r, top(s)->region);
   close_frame(s, t);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 /* ---- OpenMP: fork, join, teams, locks --------------------------------- */
@@ -230,7 +260,7 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t,
   loc_state *s = u;
   s->fork_time = check_time(s, t, pos);
   s->fork_pending = 1;
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -243,17 +273,28 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t,
     az_warn(&s->a->diag, AZ_W_TEAM,
             "%s: event %llu: ThreadJoin without a parallel region", s->label,
             (unsigned long long)pos);
-    return OTF2_CALLBACK_SUCCESS;
+    return next(u);
   }
   az_team_instance *in = &s->omp->inst[s->closed_inst];
   in->join = t;
+  in->joined = 1;
+  az_omp_process *o = s->omp;
+  for (size_t i = 0; i < o->nleaves;) { /* workers that left before */
+    if (o->leaves[i].inst != s->closed_inst) {
+      i++;
+      continue;
+    }
+    charge_join(az_cell(&s->a->cells[o->leaves[i].loc], in->cnode), t,
+                o->leaves[i].t);
+    o->leaves[i] = o->leaves[--o->nleaves];
+  }
   int64_t join = (int64_t)(t - s->closed_leave);
   int64_t *v = az_cell(s->cells, in->cnode);
   v[AZ_X_RUN] += join;
   v[AZ_OMP_MANAGEMENT] += join;
   if (s->depth) top(s)->child += (az_time)join;
   s->closed_inst = NO_INST;
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static int team_ok(loc_state *s, uint32_t team) {
@@ -270,28 +311,38 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t,
   (void)l; (void)al;
   loc_state *s = u;
   t = check_time(s, t, pos);
-  if (!team_ok(s, team)) return OTF2_CALLBACK_SUCCESS;
+  if (!team_ok(s, team)) return next(u);
   uint64_t k = s->team_count[team]++;
   s->bar_seq = 0;
   if (s->fork_pending) { /* master: a new instance */
     az_team_instance in = {team, -1, s->depth ? top(s)->cnode : -1,
-                           s->fork_time, s->fork_time, 1};
+                           s->fork_time, s->fork_time, 1, 0};
     s->cur_inst = az_omp_add_instance(s->omp, &in);
     s->fork_pending = 0;
-    return OTF2_CALLBACK_SUCCESS;
+    return next(u);
   }
   az_team_instance *in = az_omp_instance(s->omp, team, k);
-  if (!in) {
-    az_warn(&s->a->diag, AZ_W_TEAM,
-            "%s: event %llu: thread team instance %llu has no fork on the "
-            "master",
-            s->label, (unsigned long long)pos, (unsigned long long)k + 1);
-    return OTF2_CALLBACK_SUCCESS;
+  if (in) {
+    join_instance(s, in);
+  } else { /* the master may not have reached its fork in this window */
+    s->team_pending = 1;
+    s->pending_team = team;
+    s->pending_k = k;
   }
+  return next(u);
+}
+
+static void join_instance(loc_state *s, az_team_instance *in) {
+  s->team_pending = 0;
   s->cur_inst = (size_t)(in - s->omp->inst);
   in->members++;
-  if (s->cur_inst < s->njoined) s->joined[s->cur_inst] = 1;
-  return OTF2_CALLBACK_SUCCESS;
+  if (s->cur_inst >= s->njoined) {
+    size_t old = s->njoined;
+    pu_reserve((void **)&s->joined, &s->capjoined, s->cur_inst + 1, 1);
+    memset(s->joined + old, 0, s->capjoined - old);
+    s->njoined = s->cur_inst + 1;
+  }
+  s->joined[s->cur_inst] = 1;
 }
 
 static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -302,7 +353,7 @@ static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t,
   loc_state *s = u;
   check_time(s, t, pos);
   s->cur_inst = NO_INST;
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static void lock_event(loc_state *s, az_time t, uint32_t lock, uint32_t order,
@@ -328,7 +379,7 @@ static OTF2_CallbackCode on_acquire(OTF2_LocationRef l, OTF2_TimeStamp t,
   (void)l; (void)al; (void)m;
   loc_state *s = u;
   lock_event(s, check_time(s, t, pos), lock, order, 0);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -338,7 +389,7 @@ static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t,
   (void)l; (void)al; (void)m;
   loc_state *s = u;
   lock_event(s, check_time(s, t, pos), lock, order, 1);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 /* ---- MPI ------------------------------------------------------------- */
@@ -407,7 +458,7 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t,
                                  uint32_t tag, uint64_t bytes) {
   (void)l; (void)al;
   send_event(u, t, pos, dest, comm, tag, bytes, 1, 0);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -417,7 +468,7 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t,
                                   uint64_t bytes, uint64_t req) {
   (void)l; (void)al;
   send_event(u, t, pos, dest, comm, tag, bytes, 0, req);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 /* Removes and returns an outstanding request (0 if unknown). */
@@ -443,11 +494,11 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l,
   check_time(s, t, pos);
   frame *f = enclosing(s, "MpiIsendComplete");
   request q;
-  if (!f || !take_request(s, req, &q)) return OTF2_CALLBACK_SUCCESS;
-  if (!q.is_send) return OTF2_CALLBACK_SUCCESS;
+  if (!f || !take_request(s, req, &q)) return next(u);
+  if (!q.is_send) return next(u);
   complete(s, &s->a->mpi.sends[q.send], f);
   add_pending(s, PEND_SEND, q.send);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l,
@@ -458,10 +509,10 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l,
   loc_state *s = u;
   check_time(s, t, pos);
   frame *f = enclosing(s, "MpiIrecvRequest");
-  if (!f) return OTF2_CALLBACK_SUCCESS;
+  if (!f) return next(u);
   request q = {req, 0, 0, f->start, pos};
   PU_PUSH(s->reqs, s->nreqs, s->capreqs, q);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src,
@@ -486,7 +537,7 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t,
                                  uint64_t bytes) {
   (void)l; (void)al;
   receive(u, t, pos, src, comm, tag, bytes, NULL);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -500,7 +551,7 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t,
   request q;
   int known = take_request(s, req, &q) && !q.is_send;
   receive(s, t, pos, src, comm, tag, bytes, known ? &q : NULL);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -512,7 +563,7 @@ static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t,
   request q;
   if (take_request(s, req, &q) && q.is_send)
     s->a->mpi.sends[q.send].state = AZ_MSG_CANCELLED;
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -524,19 +575,19 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
   (void)l; (void)al; (void)op;
   loc_state *s = u;
   frame *f = mpi_frame(s, t, pos, comm, "MpiCollectiveEnd");
-  if (!f) return OTF2_CALLBACK_SUCCESS;
+  if (!f) return next(u);
   int64_t *v = az_cell(s->cells, f->cnode);
   v[AZ_BYTES_SENT] += (int64_t)sent;
   v[AZ_BYTES_RECEIVED] += (int64_t)received;
   /* one participant: nothing to wait for, and nothing to match */
-  if (s->a->defs.comms[comm].self) return OTF2_CALLBACK_SUCCESS;
+  if (s->a->defs.comms[comm].self) return next(u);
   az_mpi_records *m = &s->a->mpi;
   az_coll c = {comm, s->loc, s->proc, root, s->coll_seq[comm]++, f->start,
                f->start, f->cnode,
                (uint8_t)s->a->defs.regions[f->region].role, pos};
   PU_PUSH(m->colls, m->ncolls, m->capcolls, c);
   add_pending(s, PEND_COLL, m->ncolls - 1);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_CallbackCode on_unknown(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -547,7 +598,7 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef l, OTF2_TimeStamp t,
   az_warn(&s->a->diag, AZ_W_UNKNOWN_RECORD,
           "%s: event %llu: unknown record type; skipped", s->label,
           (unsigned long long)pos);
-  return OTF2_CALLBACK_SUCCESS;
+  return next(u);
 }
 
 static OTF2_EvtReaderCallbacks *make_callbacks(void) {
@@ -593,71 +644,147 @@ static void unreadable(loc_state *s, const char *fallback) {
   s->failed = 1;
 }
 
-static void replay_location(loc_state *s, OTF2_Reader *reader,
-                            OTF2_EvtReaderCallbacks *cb) {
-  az_analysis *a = s->a;
-  const az_location *loc = &a->defs.locs[s->loc];
-  otf2_message[0] = 0;
-  OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(reader, loc->id);
-  if (!er) {
-    unreadable(s, "no event reader");
-    return;
-  }
-  OTF2_EvtReader_ApplyClockOffsets(er, true);
-  OTF2_Reader_RegisterEvtCallbacks(reader, er, cb, s);
-  uint64_t n = 0;
-  OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, er, &n);
-  if (rc != OTF2_SUCCESS && !s->failed)
-    unreadable(s, OTF2_Error_GetDescription(rc));
-  OTF2_Reader_CloseEvtReader(reader, er);
+/* The end of a location's events: regions still open end at its last
+   timestamp. */
+static void finish_location(loc_state *s, OTF2_Reader *reader) {
+  OTF2_Reader_CloseEvtReader(reader, s->er);
+  s->er = NULL;
+  s->done = 1;
   if (s->depth)
-    az_warn(&a->diag, AZ_W_NESTING,
+    az_warn(&s->a->diag, AZ_W_NESTING,
             "%s: %zu regions still open at the end; closed at the last "
             "timestamp",
             s->label, s->depth);
   while (s->depth) close_frame(s, s->last);
   if (s->nreqs)
-    az_warn(&a->diag, AZ_W_UNMATCHED_MSG,
+    az_warn(&s->a->diag, AZ_W_UNMATCHED_MSG,
             "%s: %zu requests never completed", s->label, s->nreqs);
+  if (s->team_pending)
+    az_warn(&s->a->diag, AZ_W_TEAM,
+            "%s: thread team instance %llu has no fork on the master",
+            s->label, (unsigned long long)s->pending_k + 1);
 }
 
-int az_replay_process(az_analysis *a, OTF2_Reader *reader, uint32_t proc) {
-  const az_process *p = &a->defs.procs[proc];
+static int open_location(loc_state *s, OTF2_Reader *reader,
+                         OTF2_EvtReaderCallbacks *cb) {
+  otf2_message[0] = 0;
+  read_local_defs(reader, s->a->defs.locs[s->loc].id);
+  s->er = OTF2_Reader_GetEvtReader(reader, s->a->defs.locs[s->loc].id);
+  if (!s->er) {
+    unreadable(s, "no event reader");
+    return -1;
+  }
+  OTF2_EvtReader_ApplyClockOffsets(s->er, true);
+  OTF2_Reader_RegisterEvtCallbacks(reader, s->er, cb, s);
+  return 0;
+}
+
+/* Reads the location's events up to the end of the window. */
+static int advance(loc_state *s, OTF2_Reader *reader, az_time stop) {
+  s->stop = stop;
+  uint64_t n = 0;
+  otf2_message[0] = 0;
+  OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, s->er, &n);
+  if (s->failed) return -1;
+  if (rc == OTF2_SUCCESS) finish_location(s, reader);
+  else if (rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
+    unreadable(s, OTF2_Error_GetDescription(rc));
+    return -1;
+  }
+  return 0;
+}
+
+/* Windows of about AZ_WINDOW_EVENTS events over the trace's time span, so
+   that all locations progress together (one window when the span is not
+   known). */
+enum { AZ_WINDOW_EVENTS = 1 << 20 };
+
+static az_time window_length(const az_analysis *a) {
+  const az_defs *d = &a->defs;
+  uint64_t per = a->window_events ? a->window_events : AZ_WINDOW_EVENTS;
+  if (!d->trace_length || d->total_events <= per) return UINT64_MAX;
+  az_time w = d->trace_length / (d->total_events / per);
+  return w ? w : 1;
+}
+
+typedef struct {
+  az_omp_process omp;
+  uint64_t *coll_seq;
+} proc_state;
+
+static void init_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
+                        loc_state *ls) {
   size_t ncomms = a->defs.num_comms;
-  az_omp_process omp = {0};
-  omp.nteams = ncomms;
-  omp.by_team = pu_calloc(ncomms, sizeof *omp.by_team);
-  uint64_t *coll_seq = pu_calloc(ncomms, sizeof *coll_seq);
+  for (uint32_t p = 0; p < a->defs.num_procs; p++) {
+    if (mine && !mine[p]) continue;
+    ps[p].omp.nteams = ncomms;
+    ps[p].omp.by_team = pu_calloc(ncomms, sizeof *ps[p].omp.by_team);
+    ps[p].coll_seq = pu_calloc(ncomms, sizeof *ps[p].coll_seq);
+    const az_process *pr = &a->defs.procs[p];
+    for (uint32_t i = 0; i < pr->num_locs; i++) {
+      loc_state *s = &ls[pr->first_loc + i];
+      s->a = a;
+      s->omp = &ps[p].omp;
+      s->proc = p;
+      s->loc = pr->first_loc + i;
+      az_loc_label(&a->defs, s->loc, s->label, sizeof s->label);
+      s->cells = &a->cells[s->loc];
+      s->cur_inst = s->closed_inst = NO_INST;
+      s->team_count = pu_calloc(ncomms, sizeof *s->team_count);
+      s->coll_seq = ps[p].coll_seq;
+    }
+  }
+}
+
+/* Per process, once all is read: workers left out of team instances, idle
+   threads, OpenMP wait states; then the states are freed. */
+static void finish_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
+                          loc_state *ls, int ok) {
+  for (uint32_t p = 0; p < a->defs.num_procs; p++) {
+    if (mine && !mine[p]) continue;
+    const az_process *pr = &a->defs.procs[p];
+    for (uint32_t i = 0; i < pr->num_locs; i++) {
+      loc_state *s = &ls[pr->first_loc + i];
+      if (ok && i) az_threads_limited(a, s->loc, s->joined, s->njoined, s->omp);
+      free(s->stack);
+      free(s->pend);
+      free(s->reqs);
+      free(s->team_count);
+      free(s->joined);
+    }
+    if (ok) az_threads_idle(a, p);
+    az_omp_finish(a, &ps[p].omp);
+    free(ps[p].coll_seq);
+  }
+}
+
+int az_replay(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine) {
+  const az_defs *d = &a->defs;
+  proc_state *ps = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *ps);
+  loc_state *ls = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *ls);
+  init_states(a, mine, ps, ls);
   OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(on_otf2_error, NULL);
   OTF2_EvtReaderCallbacks *cb = make_callbacks();
   int failed = 0;
-  for (uint32_t i = 0; i < p->num_locs && !failed; i++) {
-    uint32_t loc = p->first_loc + i;
-    read_local_defs(reader, a->defs.locs[loc].id);
-    char label[160];
-    az_loc_label(&a->defs, loc, label, sizeof label);
-    loc_state s = {.a = a, .omp = &omp, .proc = proc, .loc = loc,
-                   .label = label, .cells = &a->cells[loc],
-                   .cur_inst = NO_INST, .closed_inst = NO_INST};
-    s.team_count = pu_calloc(ncomms, sizeof *s.team_count);
-    s.coll_seq = coll_seq;
-    if (i) { /* a worker: which of the master's instances it joins */
-      s.njoined = omp.ninst;
-      s.joined = pu_calloc(omp.ninst, 1);
+  for (uint32_t l = 0; l < d->num_locs && !failed; l++)
+    if (ls[l].a) failed = open_location(&ls[l], reader, cb);
+  az_time length = window_length(a), stop = d->global_offset;
+  for (int active = !failed; active && !failed;) {
+    stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
+    active = 0;
+    /* location order: each master before its workers */
+    for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
+      if (!ls[l].a || ls[l].done) continue;
+      failed = advance(&ls[l], reader, stop);
+      active |= !ls[l].done;
     }
-    replay_location(&s, reader, cb);
-    failed = s.failed;
-    if (i && !failed) az_threads_limited(a, loc, s.joined, &omp);
-    free(s.stack);
-    free(s.pend);
-    free(s.reqs);
-    free(s.team_count);
-    free(s.joined);
   }
+  for (uint32_t l = 0; l < d->num_locs; l++)
+    if (ls[l].er) OTF2_Reader_CloseEvtReader(reader, ls[l].er);
   OTF2_EvtReaderCallbacks_Delete(cb);
   OTF2_Error_RegisterCallback(old, NULL);
-  free(coll_seq);
-  if (!failed) az_threads_idle(a, proc);
-  az_omp_finish(a, &omp);
+  finish_states(a, mine, ps, ls, !failed);
+  free(ls);
+  free(ps);
   return failed ? -1 : 0;
 }

@@ -5,10 +5,10 @@
 #include "az.h"
 
 void az_threads_limited(az_analysis *a, uint32_t loc, const uint8_t *joined,
-                        const az_omp_process *o) {
+                        size_t njoined, const az_omp_process *o) {
   for (size_t i = 0; i < o->ninst; i++) {
     const az_team_instance *in = &o->inst[i];
-    if (joined[i] || in->cnode < 0 || in->join <= in->fork) continue;
+    if ((i < njoined && joined[i]) || in->cnode < 0 || in->join <= in->fork) continue;
     az_cell(&a->cells[loc], in->cnode)[AZ_OMP_LIMITED_PARALLELISM] +=
         (int64_t)(in->join - in->fork);
   }

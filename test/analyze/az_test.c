@@ -22,18 +22,60 @@ void az_run_mkdir(az_run *run) {
   assert_non_null(mkdtemp(run->dir));
 }
 
+/* Every cell of two reports is the same (exactly). */
+static void assert_same_reports(const pomp_report *x, const pomp_report *y) {
+  int32_t nc = pomp_report_num_cnodes(x), nm = pomp_report_num_metrics(x),
+          nl = pomp_report_num_locations(x);
+  assert_int_equal(nc, pomp_report_num_cnodes(y));
+  assert_int_equal(nl, pomp_report_num_locations(y));
+  char px[1024], py[1024];
+  for (int32_t c = 0; c < nc; c++) {
+    pomp_report_callpath(x, c, ";", px, sizeof px);
+    pomp_report_callpath(y, c, ";", py, sizeof py);
+    assert_string_equal(px, py);
+    for (int32_t m = 0; m < nm; m++)
+      for (int32_t l = 0; l < nl; l++)
+        if (pomp_report_value(x, m, c, l) != pomp_report_value(y, m, c, l))
+          fail_msg("%s at %s, location %d: %g in one window, %g in windows "
+                   "of 2 events",
+                   pomp_report_metric(x, m)->name, px, l,
+                   pomp_report_value(x, m, c, l),
+                   pomp_report_value(y, m, c, l));
+  }
+}
+
+int az_run_cross_check = 1;
+
+/* Analyses the trace in run->dir as pomp-analyze does, then again in
+   replay windows of two events each: both must give the very same report
+   (or both fail). */
 void az_run_dir(az_run *run) {
   char anchor[300];
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", run->dir);
-  az_options opt = {0, 0};
+  az_options opt = {0, 0, 0};
   run->status = az_analyze(&run->a, anchor, &opt);
   if (!run->status) run->report = az_report_build(&run->a, anchor, NULL);
+  if (!az_run_cross_check) return;
+  az_analysis small;
+  az_options windows = {0, 0, 2};
+  int status = az_analyze(&small, anchor, &windows);
+  assert_int_equal(status != 0, run->status != 0);
+  if (!status) {
+    pomp_report *r = az_report_build(&small, anchor, NULL);
+    assert_same_reports(run->report, r);
+    pomp_report_free(r);
+  }
+  az_analysis_free(&small);
 }
 
-void az_run_text(az_run *run, const char *text) {
+void az_run_write(az_run *run, const char *text) {
   az_run_mkdir(run);
   char err[512];
   if (tg_write(run->dir, text, err, sizeof err)) fail_msg("tracegen: %s", err);
+}
+
+void az_run_text(az_run *run, const char *text) {
+  az_run_write(run, text);
   az_run_dir(run);
 }
 

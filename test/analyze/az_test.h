@@ -18,8 +18,14 @@ typedef struct {
 /* Writes and analyses text; aborts the test if the trace cannot be
    written. */
 void az_run_text(az_run *run, const char *text);
-/* Analyses an already written directory (after the test damaged it). */
+/* Only writes the trace (for a test that damages it before analysing:
+   OTF2 caches what it read of a file within a process). */
+void az_run_write(az_run *run, const char *text);
+/* Analyses an already written directory (after the test damaged it), and
+   unless az_run_cross_check is 0, again in replay windows of two events,
+   asserting the same report. */
 void az_run_dir(az_run *run);
+extern int az_run_cross_check;
 /* A fresh temporary directory for a trace, in run->dir. */
 void az_run_mkdir(az_run *run);
 void az_run_free(az_run *run);

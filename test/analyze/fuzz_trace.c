@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char anchor[300];
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
   az_analysis a;
-  az_options opt = {0, 0};
+  az_options opt = {0, 0, 0};
   if (az_analyze(&a, anchor, &opt) == 0) {
     pomp_report *r = az_report_build(&a, anchor, NULL);
     pomp_report_free(r);

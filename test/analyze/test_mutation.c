@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "az_test.h"
 #include "pomp_util.h"
@@ -45,10 +46,12 @@ typedef struct {
   size_t size;
 } file_image;
 
-static const char *const files[] = {"traces/0.evt", "traces/1.evt",
-                                    "traces/4294967296.evt", "traces.def",
-                                    "traces/0.def"};
-enum { NFILES = sizeof files / sizeof *files, ROUNDS = 300 };
+/* Every file of the archive; the first NMUTABLE may be damaged (the
+   anchor is OTF2's own business: see fuzz_trace.c). */
+static const char *const files[] = {
+    "traces/0.evt", "traces/1.evt", "traces/4294967296.evt", "traces.def",
+    "traces/0.def", "traces/1.def", "traces/4294967296.def", "traces.otf2"};
+enum { NFILES = sizeof files / sizeof *files, NMUTABLE = 5, ROUNDS = 300 };
 
 static void load(const char *dir, file_image *img) {
   for (int i = 0; i < NFILES; i++) {
@@ -66,13 +69,29 @@ static void load(const char *dir, file_image *img) {
   }
 }
 
-static void store(const char *dir, const file_image *img, const unsigned char *data) {
-  char path[400];
+static void store(const char *dir, const file_image *img,
+                  const unsigned char *data) {
+  char path[1024];
   snprintf(path, sizeof path, "%s/%s", dir, img->name);
   FILE *f = fopen(path, "wb");
   assert_non_null(f);
   fwrite(data, 1, img->size, f);
   fclose(f);
+}
+
+/* A fresh directory per round: OTF2 caches what it read of a file path
+   within a process, so a damaged file must have a new path. */
+static void write_round(const char *base, int round, const file_image *img,
+                        int which, const unsigned char *damaged,
+                        char *dir, size_t size) {
+  if ((size_t)snprintf(dir, size, "%s/round-%d", base, round) >= size)
+    fail_msg("path too long");
+  char traces[1024];
+  snprintf(traces, sizeof traces, "%s/traces", dir);
+  assert_int_equal(mkdir(dir, 0700), 0);
+  assert_int_equal(mkdir(traces, 0700), 0);
+  for (int i = 0; i < NFILES; i++)
+    store(dir, &img[i], i == which ? damaged : img[i].data);
 }
 
 static void mutated_traces_never_crash(void **state) {
@@ -86,26 +105,32 @@ static void mutated_traces_never_crash(void **state) {
   az_analysis_free(&run.a);
   file_image img[NFILES];
   load(run.dir, img);
+  /* After OTF2 3.0.2 failed on a truncated chunk, the next reader in the
+     process may take another truncated file for complete: so the result
+     of a damaged trace depends on the rounds before it, and the windowed
+     cross-check of the harness cannot apply here. */
+  az_run_cross_check = 0;
   srand(20261121);
   int ok = 0, refused = 0;
   for (int round = 0; round < ROUNDS; round++) {
-    file_image *f = &img[rand() % NFILES];
+    int which = rand() % NMUTABLE;
+    file_image *f = &img[which];
     unsigned char *copy = pu_malloc(f->size + 1);
     memcpy(copy, f->data, f->size);
     for (int k = 1 + rand() % 3; k-- > 0;)
       copy[(size_t)rand() % f->size] = (unsigned char)rand();
-    store(run.dir, f, copy);
-    az_run_dir(&run);
-    if (run.status == 0) {
+    az_run r;
+    memset(&r, 0, sizeof r);
+    write_round(run.dir, round, img, which, copy, r.dir, sizeof r.dir);
+    az_run_dir(&r);
+    if (r.status == 0) {
       ok++;
     } else {
       refused++;
-      assert_true(run.a.diag.first_error[0] != 0); /* always says why */
+      assert_true(r.a.diag.first_error[0] != 0); /* always says why */
     }
-    if (run.report) pomp_report_free(run.report);
-    run.report = NULL;
-    az_analysis_free(&run.a);
-    store(run.dir, f, f->data);
+    if (r.report) pomp_report_free(r.report);
+    az_analysis_free(&r.a);
     free(copy);
   }
   print_message("%d mutated traces analysed, %d refused\n", ok, refused);

@@ -21,6 +21,21 @@ static const char *const two_ranks =
     "50 leave\n"
     "loc 1.0\n0 enter main\n50 leave\n";
 
+/* After OTF2 3.0.2 failed on a damaged event file, the next reader in the
+   process can behave differently on another damaged file (it may take a
+   truncated file for complete): the damaged-file tests analyse once. */
+static int analyse_once(void **state) {
+  (void)state;
+  az_run_cross_check = 0;
+  return 0;
+}
+
+static int cross_check_again(void **state) {
+  (void)state;
+  az_run_cross_check = 1;
+  return 0;
+}
+
 static void missing_archive(void **state) {
   (void)state;
   az_run run;
@@ -34,11 +49,7 @@ static void missing_archive(void **state) {
 static void missing_event_file(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, two_ranks);
-  assert_int_equal(run.status, 0);
-  az_analysis_free(&run.a);
-  pomp_report_free(run.report);
-  run.report = NULL;
+  az_run_write(&run, two_ranks);
   char evt[400];
   snprintf(evt, sizeof evt, "%s/traces/%llu.evt", run.dir, 1ull << 32);
   assert_int_equal(unlink(evt), 0);
@@ -54,10 +65,7 @@ static void missing_event_file(void **state) {
 static void truncated_event_file(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, two_ranks);
-  az_analysis_free(&run.a);
-  pomp_report_free(run.report);
-  run.report = NULL;
+  az_run_write(&run, two_ranks);
   char evt[400];
   snprintf(evt, sizeof evt, "%s/traces/0.evt", run.dir);
   FILE *f = fopen(evt, "r+");
@@ -112,8 +120,10 @@ static void bad_nesting_is_repaired(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(missing_archive),
-      cmocka_unit_test(missing_event_file),
-      cmocka_unit_test(truncated_event_file),
+      cmocka_unit_test_setup_teardown(missing_event_file, analyse_once,
+                                      cross_check_again),
+      cmocka_unit_test_setup_teardown(truncated_event_file, analyse_once,
+                                      cross_check_again),
       cmocka_unit_test(undefined_region),
       cmocka_unit_test(bad_nesting_is_repaired),
   };
