@@ -4,6 +4,7 @@
 # errors exit 1 without leaving OUTPUT behind.
 set -u
 opari=$1
+include=$(cd "$(dirname "$0")/../../include" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -30,4 +31,12 @@ printf 'const char *s = R"x(\n#pragma omp barrier\n)x";\n' >"$work/raw.cc"
 grep -q "POMP_Barrier_enter(pomp_rd" "$work/raw.out" && fail "pragma inside a raw string instrumented"
 "$opari" --lang=c "$work/raw.cc" "$work/raw.out" 2>/dev/null
 grep -q "POMP_Barrier_enter(pomp_rd" "$work/raw.out" || fail "--lang=c did not lex as C"
+# #line: the compiler's diagnostics point at INPUT's own lines, from any directory
+printf 'int f(int n) {\n#pragma omp parallel for\n  for (int i = 0; i < n; i++)\n    n += i;\n  return undeclared_name;\n}\n' >"$work/lines.c"
+"$opari" "$work/lines.c" "$work/sub.c" || fail "lines.c"
+mkdir "$work/elsewhere"
+(cd "$work/elsewhere" && ${CC:-cc} -fopenmp -fsyntax-only -I"$include" ../sub.c) 2>"$work/cc.err" &&
+  fail "the compiler accepted an undeclared name"
+grep -q "pomp.h" "$work/cc.err" && fail "pomp.h not found: $(cat "$work/cc.err")"
+grep -q "lines.c:5:[0-9]*: error: .undeclared_name" "$work/cc.err" || fail "diagnostic not at lines.c:5: $(cat "$work/cc.err")"
 exit 0
