@@ -8,18 +8,18 @@
  * Planted problems (sizes in seconds; see expect/collective_waits.txt):
  *
  *   allreduce_imbalance  the last rank computes NXN_S before MPI_Allreduce.
- *                        -> mpi_wait_nxn 0.200 at
+ *                        -> mpi_wait_nxn 0.300 at
  *                           allreduce_imbalance;MPI_Allreduce, every rank but
  *                           the last, master thread.
  *   barrier_wait         rank 0 computes BARRIER_S before MPI_Barrier.
- *                        -> mpi_barrier_wait 0.220 at barrier_wait;MPI_Barrier,
+ *                        -> mpi_barrier_wait 0.320 at barrier_wait;MPI_Barrier,
  *                           every rank but 0.
  *   early_reduce         the root enters MPI_Reduce at once; every other rank
  *                        computes EARLY_REDUCE_S first.
- *                        -> mpi_earlyreduce 0.240 at early_reduce;MPI_Reduce,
+ *                        -> mpi_earlyreduce 0.340 at early_reduce;MPI_Reduce,
  *                           rank 0 only.
  *   late_broadcast       the root computes LATE_BROADCAST_S before MPI_Bcast.
- *                        -> mpi_latebroadcast 0.260 at
+ *                        -> mpi_latebroadcast 0.360 at
  *                           late_broadcast;MPI_Bcast, every rank but 0.
  *
  * With T >= 2 threads, the workers of a waiting master are idle meanwhile
@@ -30,10 +30,10 @@
 
 #include <mpi.h>
 
-static const double NXN_S = 0.200;
-static const double BARRIER_S = 0.220;
-static const double EARLY_REDUCE_S = 0.240;
-static const double LATE_BROADCAST_S = 0.260;
+static const double NXN_S = 0.300;
+static const double BARRIER_S = 0.320;
+static const double EARLY_REDUCE_S = 0.340;
+static const double LATE_BROADCAST_S = 0.360;
 
 enum { ROOT = 0 };
 

@@ -8,52 +8,61 @@
  *
  * Planted problems (sizes in seconds; see expect/openmp_waits.txt):
  *
- *   loop_imbalance      a static loop of 4T iterations in which only the
- *                       first 4 (all on thread 0) cost LOOP_ITERATION_S each.
- *                       -> omp_ibarrier_wait 0.120 at the implicit barrier of
+ *   loop_imbalance      a static loop of 2T iterations in which only the
+ *                       first 2 (both on thread 0) cost LOOP_ITERATION_S each.
+ *                       -> omp_ibarrier_wait 0.200 at the implicit barrier of
  *                          the loop, threads 1..T-1.
  *   explicit_barrier    the last thread computes BARRIER_S before
  *                       `#pragma omp barrier`.
- *                       -> omp_ebarrier_wait 0.110 at the barrier, threads
+ *                       -> omp_ebarrier_wait 0.220 at the barrier, threads
  *                          0..T-2.
  *   critical_contention thread 0 holds a critical section for CRITICAL_HOLD_S;
- *                       the others compute CRITICAL_DELAY_S, then enter it.
- *                       -> omp_critical_contention 0.100 at the critical
+ *                       the others enter it as soon as thread 0 has it.
+ *                       -> omp_critical_contention 0.240 at the critical
  *                          section, threads 1..T-1.
  *   lock_contention     the last thread holds an omp lock for LOCK_HOLD_S;
- *                       the others compute LOCK_DELAY_S, then omp_set_lock.
- *                       -> omp_lock_contention 0.090 at omp_set_lock, threads
+ *                       the others call omp_set_lock as soon as it has it.
+ *                       -> omp_lock_contention 0.260 at omp_set_lock, threads
  *                          0..T-2.
  *   serial_phase        the master computes SERIAL_S outside any parallel
  *                       region.
- *                       -> omp_idle_threads 0.150 at serial_phase;simulate_work,
+ *                       -> omp_idle_threads 0.200 at serial_phase;simulate_work,
  *                          threads 1..T-1.
  *   limited_parallelism a parallel region with num_threads(1) that computes
  *                       LIMITED_S.
- *                       -> omp_limited_parallelism 0.130 at that parallel
+ *                       -> omp_limited_parallelism 0.180 at that parallel
  *                          region, threads 1..T-1.
  */
 #include "plant.h"
 
 #include <mpi.h>
 #include <omp.h>
+#include <stdatomic.h>
 
-static const double LOOP_ITERATION_S = 0.030; /* x 4 iterations = 0.120 */
-static const double BARRIER_S = 0.110;
-static const double CRITICAL_HOLD_S = 0.120;
-static const double CRITICAL_DELAY_S = 0.020; /* waits 0.120 - 0.020 */
-static const double LOCK_HOLD_S = 0.110;
-static const double LOCK_DELAY_S = 0.020; /* waits 0.110 - 0.020 */
-static const double SERIAL_S = 0.150;
-static const double LIMITED_S = 0.130;
+static const double LOOP_ITERATION_S = 0.100; /* x 2 iterations = 0.200 */
+static const double BARRIER_S = 0.220;
+static const double CRITICAL_HOLD_S = 0.240;
+static const double LOCK_HOLD_S = 0.260;
+static const double SERIAL_S = 0.200;
+static const double LIMITED_S = 0.180;
+/* How often a thread looks whether the holder has taken the lock yet. */
+static const double POLL_S = 0.001;
 
-enum { EXPENSIVE_ITERATIONS = 4 };
+enum { EXPENSIVE_ITERATIONS = 2 };
+
+/* Returns once the holder has said (through *held) that it holds the
+   critical section or lock: so the others' wait for it starts after it took
+   it, not after a guessed delay that a late-scheduled holder could miss.
+   Looking costs no wait state: it is user code, napping between looks. */
+static void wait_for_holder(atomic_int *held) {
+  while (!atomic_load(held)) simulate_work(POLL_S);
+}
 
 static int loop_imbalance(const plant_world *w) {
   int n = EXPENSIVE_ITERATIONS * w->threads, done = 0;
 #pragma omp parallel
   {
-    /* A static schedule gives thread 0 the first n/T = 4 iterations. */
+    /* A static schedule gives thread 0 the first n/T = 2 iterations. */
 #pragma omp for schedule(static) reduction(+ : done)
     for (int i = 0; i < n; i++) {
       if (i < EXPENSIVE_ITERATIONS) simulate_work(LOOP_ITERATION_S);
@@ -76,12 +85,17 @@ static int explicit_barrier(const plant_world *w) {
 
 static int critical_contention(const plant_world *w) {
   int entries = 0;
+  atomic_int held = 0;
 #pragma omp parallel
   {
-    if (omp_get_thread_num() != 0) simulate_work(CRITICAL_DELAY_S);
+    int holder = omp_get_thread_num() == 0;
+    if (!holder) wait_for_holder(&held);
 #pragma omp critical(shared_table)
     {
-      if (omp_get_thread_num() == 0) simulate_work(CRITICAL_HOLD_S);
+      if (holder) {
+        atomic_store(&held, 1);
+        simulate_work(CRITICAL_HOLD_S);
+      }
       entries++;
     }
   }
@@ -91,13 +105,17 @@ static int critical_contention(const plant_world *w) {
 static int lock_contention(const plant_world *w) {
   omp_lock_t lock;
   int entries = 0;
+  atomic_int held = 0;
   omp_init_lock(&lock);
 #pragma omp parallel
   {
     int holder = omp_get_thread_num() == w->threads - 1;
-    if (!holder) simulate_work(LOCK_DELAY_S);
+    if (!holder) wait_for_holder(&held);
     omp_set_lock(&lock);
-    if (holder) simulate_work(LOCK_HOLD_S);
+    if (holder) {
+      atomic_store(&held, 1);
+      simulate_work(LOCK_HOLD_S);
+    }
     entries++;
     omp_unset_lock(&lock);
   }

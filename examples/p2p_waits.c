@@ -10,18 +10,18 @@
  *
  *   late_sender    the odd rank computes LATE_SENDER_S before MPI_Send;
  *                  its even partner is already in MPI_Recv.
- *                  -> mpi_latesender 0.200 at late_sender;MPI_Recv,
+ *                  -> mpi_latesender 0.300 at late_sender;MPI_Recv,
  *                     every even rank, master thread.
  *   late_receiver  the even rank calls MPI_Ssend at once; the odd partner
  *                  computes LATE_RECEIVER_S before MPI_Recv.  A synchronous
  *                  send cannot complete before the receive starts.
- *                  -> mpi_latereceiver 0.240 at late_receiver;MPI_Ssend,
+ *                  -> mpi_latereceiver 0.340 at late_receiver;MPI_Ssend,
  *                     every even rank, master thread.
  *   wrong_order    the odd rank sends message B at once, computes
  *                  WRONG_ORDER_S, then sends message A; the even rank
  *                  receives A first, then B.  Waiting for A was avoidable:
  *                  B, sent earlier, was already there.
- *                  -> mpi_latesender_wo 0.220 at wrong_order;MPI_Recv,
+ *                  -> mpi_latesender_wo 0.320 at wrong_order;MPI_Recv,
  *                     every even rank, master thread.
  *
  * With T >= 2 threads, the workers of a waiting master are idle meanwhile
@@ -33,9 +33,9 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static const double LATE_SENDER_S = 0.200;
-static const double LATE_RECEIVER_S = 0.240;
-static const double WRONG_ORDER_S = 0.220;
+static const double LATE_SENDER_S = 0.300;
+static const double LATE_RECEIVER_S = 0.340;
+static const double WRONG_ORDER_S = 0.320;
 
 enum { TAG_A = 1, TAG_B = 2 };
 
