@@ -1,5 +1,6 @@
 /* values.c -- what a pane's numbers mean: references of the value modes,
-   units, spectrum positions and full names (see app.h). */
+   units, spectrum positions, full names and the selection in words (see
+   app.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
