@@ -172,10 +172,11 @@ static const char lock_declarations[] =
     "int POMP_Test_lock(omp_lock_t *), POMP_Test_nest_lock(omp_nest_lock_t *);\n"
     "#ifdef __cplusplus\n}\n#endif\n";
 
-/* After `#include <omp.h>` at file scope: the POMP lock functions need
+/* After `#include <omp.h>` at file or namespace scope: the POMP lock functions need
    omp_lock_t, so they are declared here rather than in the prelude. */
 static void declare_locks(Rw *rw, CTok t) {
-  if (rw->depth != 0 || !instrumenting(rw) || (rw->opt->disabled & DIS_LOCKS)) return;
+  if (rw->depth != (int)rw->nscope || !instrumenting(rw) || (rw->opt->disabled & DIS_LOCKS))
+    return;
   em_copy_to(&rw->em, t.end);
   em_str(&rw->em, "\n");
   em_str(&rw->em, lock_declarations);
@@ -293,21 +294,28 @@ static void identifier(Rw *rw, CTok t) {
 
 static bool punct(const Rw *rw, CTok t, char c) { return ctok_is(&rw->lx, t, c); }
 
-/* Notes where C++ lambda bodies begin and end: a `{` after `]`, after a
-   parameter list that follows `]`, or after `mutable`/`noexcept`. */
-static void track_lambdas(Rw *rw, CTok t) {
+/* C++ braces that matter: lambda bodies (a `{` after `]`, after a
+   parameter list that follows `]`, or after `mutable`/`noexcept`) and
+   namespace or extern "C" blocks. */
+static void track_cxx_braces(Rw *rw, CTok t) {
   bool after_bracket = punct(rw, rw->prev, ']');
   if (punct(rw, t, '(')) {
     PU_PUSH(rw->paren, rw->nparen, rw->paren_cap, after_bracket);
   } else if (punct(rw, t, ')')) {
     rw->closed_lambda_params = rw->nparen && rw->paren[--rw->nparen];
   } else if (punct(rw, t, '{')) {
+    const CLexer *lx = &rw->lx;
     if (after_bracket || (punct(rw, rw->prev, ')') && rw->closed_lambda_params) ||
-        ctok_word(&rw->lx, rw->prev, "mutable") || ctok_word(&rw->lx, rw->prev, "noexcept"))
+        ctok_word(lx, rw->prev, "mutable") || ctok_word(lx, rw->prev, "noexcept"))
       PU_PUSH(rw->lambda, rw->nlambda, rw->lambda_cap, rw->depth + 1);
+    else if (rw->prev.kind == CT_STRING || ctok_word(lx, rw->prev, "namespace") ||
+             (rw->prev.kind == CT_IDENT && ctok_word(lx, rw->prev2, "namespace")))
+      PU_PUSH(rw->scope, rw->nscope, rw->scope_cap, rw->depth + 1);
   } else if (punct(rw, t, '}')) {
     if (rw->nlambda && rw->lambda[rw->nlambda - 1] == rw->depth) rw->nlambda--;
+    if (rw->nscope && rw->scope[rw->nscope - 1] == rw->depth) rw->nscope--;
   }
+  rw->prev2 = rw->prev;
   rw->prev = t;
 }
 
@@ -316,7 +324,7 @@ static void run(Rw *rw) {
     CTok t = clex_next(&rw->lx);
     close_pendings(rw, t.start);
     if (t.kind == CT_EOF) break;
-    if (t.kind != CT_DIRECTIVE && rw->opt->cxx) track_lambdas(rw, t);
+    if (t.kind != CT_DIRECTIVE && rw->opt->cxx) track_cxx_braces(rw, t);
     if (t.kind == CT_PUNCT && rw->s[t.start] == '{') rw->depth++;
     if (t.kind == CT_PUNCT && rw->s[t.start] == '}') rw->depth--;
     if (rw->want_brace >= 0) sections_block(rw, t);
@@ -342,6 +350,7 @@ static void rw_free(Rw *rw) {
   free(rw->user);
   free(rw->lambda);
   free(rw->paren);
+  free(rw->scope);
   omp_dir_free(&rw->dir);
   omp_dir_free(&rw->look_dir);
   free(rw->op.buf);

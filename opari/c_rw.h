@@ -80,7 +80,11 @@ typedef struct {
   bool *paren;
   size_t nparen, paren_cap;
   bool closed_lambda_params;
-  CTok prev; /* the previous code token */
+  /* brace depths of open `namespace X {` and `extern "C" {` blocks: lock
+     prototypes may still go there, as at file scope */
+  int *scope;
+  size_t nscope, scope_cap;
+  CTok prev, prev2; /* the previous code tokens */
   bool noinstrument, omp_h_seen, lock_warned;
   int suppress;   /* inside target/simd/... or declare target */
   int want_brace; /* pending sections construct waiting for its '{', or -1 */
