@@ -92,18 +92,39 @@ static node **oldest(mw_reqtable *t, unsigned b, uint64_t key) {
   return NULL;
 }
 
+/* Unlinks *p onto the stripe's free list; caller holds the lock. */
+static void unlink_node(stripe *s, node **p) {
+  node *n = *p;
+  *p = n->next;
+  n->next = s->free;
+  s->free = n;
+  s->count--;
+}
+
 int mw_reqtable_take(mw_reqtable *t, uint64_t key, mw_req *out) {
   unsigned b = bucket_of(key);
   stripe *s = stripe_of(t, b);
   pthread_mutex_lock(&s->lock);
   node **p = oldest(t, b, key);
   if (p) {
-    node *n = *p;
-    *p = n->next;
-    if (out) *out = n->req;
-    n->next = s->free;
-    s->free = n;
-    s->count--;
+    if (out) *out = (*p)->req;
+    unlink_node(s, p);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return p != NULL;
+}
+
+int mw_reqtable_finish(mw_reqtable *t, uint64_t key, mw_req *out) {
+  unsigned b = bucket_of(key);
+  stripe *s = stripe_of(t, b);
+  pthread_mutex_lock(&s->lock);
+  node **p = oldest(t, b, key);
+  if (p) {
+    *out = (*p)->req;
+    if ((*p)->req.persistent)
+      (*p)->req.active = 0;
+    else
+      unlink_node(s, p);
   }
   pthread_mutex_unlock(&s->lock);
   return p != NULL;

@@ -44,6 +44,10 @@ void mw_reqtable_put(mw_reqtable *t, uint64_t key, const mw_req *r);
 /* Copies the oldest entry of key to *out (if out) and removes it; 0 when
    key has none. */
 int mw_reqtable_take(mw_reqtable *t, uint64_t key, mw_req *out);
+/* A completion: copies the oldest entry of key to *out, then removes it,
+   or, if it is persistent, keeps it and marks it inactive; 0 if none. One
+   lock round trip, as it is on the path of every Wait/Test. */
+int mw_reqtable_finish(mw_reqtable *t, uint64_t key, mw_req *out);
 /* Copies the oldest entry of key to *out without removing it; 0 if none. */
 int mw_reqtable_find(mw_reqtable *t, uint64_t key, mw_req *out);
 /* Calls fn(entry, arg) on the oldest entry of key under its lock, so a

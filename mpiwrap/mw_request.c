@@ -130,22 +130,14 @@ void mw_snap(mw_frame *f, int n, const MPI_Request *reqs) {
   for (int i = 0; i < f->nsnap; i++) f->snap[i] = reqs[i];
 }
 
-static void deactivate(mw_req *r, void *out) {
-  *(mw_req *)out = *r;
-  r->active = 0;
-}
-
 /* The entry of a request that has just completed: removed, or for a
-   persistent request kept but inactive. 0 if nothing is to be recorded. */
+   persistent request kept but inactive. 0 if nothing is to be recorded:
+   unknown, or an inactive persistent request (which completes empty). */
 static int finished(MPI_Request req, mw_req *r) {
-  uint64_t key = key_of(req);
-  if (!requests || req == MPI_REQUEST_NULL || !mw_reqtable_find(requests, key, r))
+  if (!requests || req == MPI_REQUEST_NULL ||
+      !mw_reqtable_finish(requests, key_of(req), r))
     return 0;
-  if (r->persistent) {
-    mw_reqtable_update(requests, key, deactivate, r);
-    return r->active;   /* an inactive persistent request completes empty */
-  }
-  return mw_reqtable_take(requests, key, r);
+  return r->active;
 }
 
 /* MpiIrecv with the envelope the status reports (see mw_isendrecv). */

@@ -9,6 +9,9 @@
  *   pingpong  8-byte messages between two ranks in shared memory; a round
  *             trip has four wrapped calls on its critical path (send and
  *             receive on each rank), so overhead/call = extra RTT / 4
+ *   exchange  both ranks Irecv + Isend + Waitall 8 bytes at once (request
+ *             tracking): three wrapped calls per rank and exchange, so
+ *             overhead/call = extra exchange time / 3
  *   iprobe    MPI_Iprobe that finds nothing, on rank 0 alone
  * Each is also timed with recording off (POMP_Off: the wrapper's test
  * only). The target is <= 150 ns per call above PMPI.
@@ -59,6 +62,27 @@ static double pingpong(int rank, int rounds, int traced) {
   return (now() - t0) / rounds;
 }
 
+/* ns per simultaneous Irecv + Isend + Waitall exchange with the peer. */
+static double exchange(int rank, int rounds, int traced) {
+  char out[8] = {0}, in[8];
+  MPI_Request r[2];
+  int peer = 1 - rank;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = now();
+  for (int i = 0; i < rounds; i++) {
+    if (traced) {
+      MPI_Irecv(in, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[0]);
+      MPI_Isend(out, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[1]);
+      MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    } else {
+      PMPI_Irecv(in, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[0]);
+      PMPI_Isend(out, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[1]);
+      PMPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    }
+  }
+  return (now() - t0) / rounds;
+}
+
 /* ns per MPI_Iprobe that finds no message. */
 static double iprobe(int calls, int traced) {
   int flag;
@@ -85,25 +109,28 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  double pp[VARIANTS], ip[VARIANTS];
-  for (int v = 0; v < VARIANTS; v++) pp[v] = ip[v] = 1e30;
+  double pp[VARIANTS], ex[VARIANTS], ip[VARIANTS];
+  for (int v = 0; v < VARIANTS; v++) pp[v] = ex[v] = ip[v] = 1e30;
   for (int b = 0; b < BLOCKS; b++)
     for (int v = 0; v < VARIANTS; v++) {
       if (v == OFF) POMP_Off();
       pp[v] = min(pp[v], pingpong(rank, rounds, v != PLAIN));
+      ex[v] = min(ex[v], exchange(rank, rounds, v != PLAIN));
       if (rank == 0) ip[v] = min(ip[v], iprobe(5 * rounds, v != PLAIN));
       if (v == OFF) POMP_On();
     }
   if (rank == 0) {
     printf("bench-mpiwrap: %d ping-pong rounds and %d MPI_Iprobe per block, best of %d blocks\n",
            rounds, 5 * rounds, BLOCKS);
-    printf("%-18s %14s %14s %14s %14s\n", "variant", "RTT ns", "+ns/call", "Iprobe ns",
-           "+ns/call");
+    printf("%-16s %9s %9s %11s %9s %9s %9s\n", "variant", "RTT ns", "+ns/call",
+           "exchange ns", "+ns/call", "Iprobe ns", "+ns/call");
     for (int v = 0; v < VARIANTS; v++)
-      printf("%-18s %14.1f %14.1f %14.1f %14.1f\n", names[v], pp[v],
-             (pp[v] - pp[PLAIN]) / 4, ip[v], ip[v] - ip[PLAIN]);
-    printf("ratio recording/baseline: ping-pong %.2f, Iprobe %.2f (target: <= 150 ns/call above)\n",
-           pp[TRACED] / pp[PLAIN], ip[TRACED] / ip[PLAIN]);
+      printf("%-16s %9.1f %9.1f %11.1f %9.1f %9.1f %9.1f\n", names[v], pp[v],
+             (pp[v] - pp[PLAIN]) / 4, ex[v], (ex[v] - ex[PLAIN]) / 3, ip[v],
+             ip[v] - ip[PLAIN]);
+    printf("ratio recording/baseline: ping-pong %.2f, exchange %.2f, Iprobe %.2f "
+           "(target: <= 150 ns/call above)\n",
+           pp[TRACED] / pp[PLAIN], ex[TRACED] / ex[PLAIN], ip[TRACED] / ip[PLAIN]);
   }
   MPI_Finalize();
   return 0;

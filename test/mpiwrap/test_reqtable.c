@@ -70,6 +70,28 @@ static void test_update_changes_oldest_only(void **state) {
   mw_reqtable_free(t);
 }
 
+/* A completion removes an ordinary request, keeps a persistent one. */
+static void test_finish(void **state) {
+  (void)state;
+  mw_reqtable *t = mw_reqtable_new();
+  mw_req once = {.id = 1, .active = 1}, again = {.id = 2, .active = 1, .persistent = 1};
+  mw_reqtable_put(t, 5, &once);
+  mw_reqtable_put(t, 6, &again);
+  mw_req r;
+  assert_int_equal(mw_reqtable_finish(t, 5, &r), 1);
+  assert_int_equal(r.id, 1);
+  assert_int_equal(r.active, 1);
+  assert_int_equal(mw_reqtable_find(t, 5, &r), 0);
+  assert_int_equal(mw_reqtable_finish(t, 6, &r), 1);
+  assert_int_equal(r.active, 1);   /* as it was when it completed */
+  assert_int_equal(mw_reqtable_finish(t, 6, &r), 1);
+  assert_int_equal(r.active, 0);   /* now inactive: completes empty */
+  assert_int_equal(r.id, 2);
+  assert_int_equal(mw_reqtable_count(t), 1);
+  assert_int_equal(mw_reqtable_finish(t, 7, &r), 0);
+  mw_reqtable_free(t);
+}
+
 /* More live entries than buckets, and removal with a NULL out. */
 static void test_many_entries(void **state) {
   (void)state;
@@ -140,6 +162,7 @@ int main(void) {
       cmocka_unit_test(test_take_missing_key),
       cmocka_unit_test(test_same_handle_is_fifo),
       cmocka_unit_test(test_update_changes_oldest_only),
+      cmocka_unit_test(test_finish),
       cmocka_unit_test(test_many_entries),
       cmocka_unit_test(test_threads),
   };
