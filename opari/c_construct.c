@@ -162,12 +162,6 @@ static void instrument(Rw *rw, const Site *site, OmpKind kind) {
 
 enum { TO_OUTER, TO_INNER, TO_UNKNOWN };
 
-static bool name_in(const char *t, Span w, const char *const *list) {
-  for (; *list; list++)
-    if (span_is(t, w, *list)) return true;
-  return false;
-}
-
 /* Which half of `parallel for|sections [simd]` a clause belongs to. */
 static int clause_target(const char *t, size_t n, const OmpClause *c, bool simd) {
   static const char *const outer[] = {"num_threads", "default", "shared", "private",
@@ -186,8 +180,8 @@ static int clause_target(const char *t, size_t n, const OmpClause *c, bool simd)
     size_t a = dir_skip_gap(t, n, c->args.start);
     return simd || dir_word_at(t, n, a, "inscan") ? TO_INNER : TO_OUTER;
   }
-  if (name_in(t, c->name, outer)) return TO_OUTER;
-  if (name_in(t, c->name, inner)) return TO_INNER;
+  if (span_in(t, c->name, outer)) return TO_OUTER;
+  if (span_in(t, c->name, inner)) return TO_INNER;
   return TO_UNKNOWN;
 }
 

@@ -70,7 +70,7 @@ static const char *const single_word[] = {
     "interop", "dispatch", "assume", "assumes", "tile", "unroll", "scope",
     "taskgroup", "metadirective", NULL};
 
-static bool in_list(const char *const *list, const char *t, Span w) {
+bool span_in(const char *t, Span w, const char *const *list) {
   for (; *list; list++)
     if (span_is(t, w, *list)) return true;
   return false;
@@ -99,7 +99,7 @@ static size_t read_words(OmpDir *d, const char *t, size_t n, size_t p) {
       else if (span_is(t, w0, "cancellation"))
         more = d->nwords == 1 && span_is(t, w, "point");
       else
-        more = !in_list(single_word, t, w0) && in_list(combinable, t, w);
+        more = !span_in(t, w0, single_word) && span_in(t, w, combinable);
       if (!more || d->nwords == 6) break;
     }
     d->words[d->nwords++] = w;

@@ -90,5 +90,7 @@ size_t dir_skip_gap(const char *t, size_t n, size_t p);
 size_t dir_word_at(const char *t, size_t n, size_t p, const char *word);
 size_t dir_ident_end(const char *t, size_t n, size_t p);
 bool span_is(const char *t, Span s, const char *word);
+/* Whether t[s] is one of the NULL-terminated list of words. */
+bool span_in(const char *t, Span s, const char *const *list);
 
 #endif
