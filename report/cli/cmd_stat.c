@@ -131,9 +131,10 @@ int cmd_stat(int argc, char **argv) {
       const pomp_metric *pm = pomp_report_metric(r, m);
       if (pm->parent >= 0 || m == time) continue;
       static const char *const units[] = {"s", "occ", "bytes"};
-      printf("%s%s (%s): %.17g %s\n", other++ ? "" : "\nother metrics:\n",
-             pm->name, pm->display, pomp_report_metric_total(r, m, 1),
-             units[pm->unit]);
+      char num[40];
+      cli_format_double(num, sizeof num, pomp_report_metric_total(r, m, 1));
+      printf("%s%s (%s): %s %s\n", other++ ? "" : "\nother metrics:\n",
+             pm->name, pm->display, num, units[pm->unit]);
     }
     free(totals);
     free(order);
