@@ -101,54 +101,66 @@ static void unlink_node(stripe *s, node **p) {
   s->count--;
 }
 
-int mw_reqtable_take(mw_reqtable *t, uint64_t key, mw_req *out) {
+/* Runs op on key's oldest node under its stripe's lock; 0 if key has none.
+   Every lookup below is one of these ops. */
+typedef void (*node_op)(stripe *s, node **p, mw_req *io, void (*fn)(mw_req *, void *),
+                        void *arg);
+
+static int with_oldest(mw_reqtable *t, uint64_t key, node_op op, mw_req *io,
+                       void (*fn)(mw_req *, void *), void *arg) {
   unsigned b = bucket_of(key);
   stripe *s = stripe_of(t, b);
   pthread_mutex_lock(&s->lock);
   node **p = oldest(t, b, key);
-  if (p) {
-    if (out) *out = (*p)->req;
-    unlink_node(s, p);
-  }
+  if (p) op(s, p, io, fn, arg);
   pthread_mutex_unlock(&s->lock);
   return p != NULL;
+}
+
+static void op_take(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *),
+                    void *arg) {
+  (void)fn, (void)arg;
+  if (out) *out = (*p)->req;
+  unlink_node(s, p);
+}
+
+static void op_finish(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *),
+                      void *arg) {
+  (void)fn, (void)arg;
+  *out = (*p)->req;
+  if ((*p)->req.persistent)
+    (*p)->req.active = 0;
+  else
+    unlink_node(s, p);
+}
+
+static void op_find(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *),
+                    void *arg) {
+  (void)s, (void)fn, (void)arg;
+  if (out) *out = (*p)->req;
+}
+
+static void op_update(stripe *s, node **p, mw_req *unused, void (*fn)(mw_req *, void *),
+                      void *arg) {
+  (void)s, (void)unused;
+  fn(&(*p)->req, arg);
+}
+
+int mw_reqtable_take(mw_reqtable *t, uint64_t key, mw_req *out) {
+  return with_oldest(t, key, op_take, out, NULL, NULL);
 }
 
 int mw_reqtable_finish(mw_reqtable *t, uint64_t key, mw_req *out) {
-  unsigned b = bucket_of(key);
-  stripe *s = stripe_of(t, b);
-  pthread_mutex_lock(&s->lock);
-  node **p = oldest(t, b, key);
-  if (p) {
-    *out = (*p)->req;
-    if ((*p)->req.persistent)
-      (*p)->req.active = 0;
-    else
-      unlink_node(s, p);
-  }
-  pthread_mutex_unlock(&s->lock);
-  return p != NULL;
+  return with_oldest(t, key, op_finish, out, NULL, NULL);
 }
 
 int mw_reqtable_find(mw_reqtable *t, uint64_t key, mw_req *out) {
-  unsigned b = bucket_of(key);
-  stripe *s = stripe_of(t, b);
-  pthread_mutex_lock(&s->lock);
-  node **p = oldest(t, b, key);
-  if (p && out) *out = (*p)->req;
-  pthread_mutex_unlock(&s->lock);
-  return p != NULL;
+  return with_oldest(t, key, op_find, out, NULL, NULL);
 }
 
 int mw_reqtable_update(mw_reqtable *t, uint64_t key,
                        void (*fn)(mw_req *r, void *arg), void *arg) {
-  unsigned b = bucket_of(key);
-  stripe *s = stripe_of(t, b);
-  pthread_mutex_lock(&s->lock);
-  node **p = oldest(t, b, key);
-  if (p) fn(&(*p)->req, arg);
-  pthread_mutex_unlock(&s->lock);
-  return p != NULL;
+  return with_oldest(t, key, op_update, NULL, fn, arg);
 }
 
 uint64_t mw_reqtable_count(mw_reqtable *t) {
