@@ -219,6 +219,12 @@ pomp_report_status report_defs_from_json(pomp_report *r, const char *text,
   if (!st) st = read_regions(r, regions, &x);
   if (!st) st = read_cnodes(r, cnodes, &x);
   if (!st) st = read_system(r, system, &x);
+  int ok = 1;
+  if (!st && get_int(root, "locations", &ok) != (int32_t)r->nlocations)
+    st = report_fail(err, POMP_REPORT_ERR_FORMAT,
+                     "%s: offset %llu: definitions: \"locations\" does not "
+                     "match the %zu thread nodes",
+                     path, (unsigned long long)offset, r->nlocations);
   for (const cJSON *o = attrs ? attrs->child : NULL; !st && o; o = o->next)
     if (cJSON_IsString(o)) pomp_report_set_attr(r, o->string, o->valuestring);
   cJSON_Delete(root);
