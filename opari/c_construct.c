@@ -58,6 +58,18 @@ static void emit_barrier(Rw *rw, int d) {
   em_str(&rw->em, " }");
 }
 
+/* The inner half of a combined construct (OMP_UNKNOWN: masked, which is
+   passed); OMP_PARALLEL for a construct that is not combined. */
+static OmpKind combined_inner(int kind) {
+  switch (kind) {
+  case OMP_PARALLEL_FOR: return OMP_FOR;
+  case OMP_PARALLEL_SECTIONS: return OMP_SECTIONS;
+  case OMP_PARALLEL_MASTER: return OMP_MASTER;
+  case OMP_PARALLEL_MASKED: return OMP_UNKNOWN;
+  default: return OMP_PARALLEL;
+  }
+}
+
 static void close_shape(Rw *rw, const Shape *sh, int d, bool barrier) {
   if (barrier && sh->barrier_inside) emit_barrier(rw, d);
   if (sh->end_post) {
@@ -82,10 +94,17 @@ static void emit_close(Rw *rw, const Pending *p) {
   }
   Descr *d = &rw->descr.v[p->descr];
   if (p->kind != OMP_SECTION) d->end_line1 = d->end_lineN = p->end_line;
-  if (p->kind == OMP_PARALLEL_FOR || p->kind == OMP_PARALLEL_SECTIONS) {
-    close_shape(rw, &shapes[p->kind == OMP_PARALLEL_FOR ? OMP_FOR : OMP_SECTIONS], p->descr,
-                p->barrier);
+  OmpKind inner = combined_inner(p->kind);
+  if (inner == OMP_FOR || inner == OMP_SECTIONS) {
+    close_shape(rw, &shapes[inner], p->descr, p->barrier);
     close_shape(rw, &shapes[OMP_PARALLEL], p->descr, false);
+  } else if (inner == OMP_MASTER || inner == OMP_UNKNOWN) {
+    if (inner == OMP_MASTER) {
+      Descr *m = &rw->descr.v[p->descr2];
+      m->end_line1 = m->end_lineN = p->end_line;
+      close_shape(rw, &shapes[OMP_MASTER], p->descr2, false);
+    }
+    close_shape(rw, &shapes[OMP_PARALLEL], p->descr, true);
   } else
     close_shape(rw, &shapes[p->kind], p->descr, p->barrier);
 }
@@ -212,12 +231,14 @@ static void push_blank(Rw *rw, int half, Span s) {
   PU_PUSH(rw->bl[half], rw->nbl[half], rw->bl_cap[half], s);
 }
 
-/* parallel for / parallel sections: split in place, column preserving,
-   into `parallel <its clauses>` and `for|sections <its clauses> nowait`. */
+/* parallel for|sections|master|masked: split in place, column preserving,
+   into `parallel <its clauses>` and the inner directive with its clauses
+   (`nowait` added to for/sections; masked is passed uninstrumented). */
 static void instrument_combined(Rw *rw, const Site *site, OmpKind kind) {
   const OmpDir *dir = &rw->dir;
   const char *t = site->text;
-  OmpKind inner = kind == OMP_PARALLEL_FOR ? OMP_FOR : OMP_SECTIONS;
+  OmpKind inner = combined_inner(kind);
+  bool worksharing = inner == OMP_FOR || inner == OMP_SECTIONS;
   rw->nbl[0] = rw->nbl[1] = 0;
   push_blank(rw, 1, dir->words[0]);
   for (int i = 1; i < dir->nwords; i++) push_blank(rw, 0, dir->words[i]);
@@ -226,6 +247,8 @@ static void instrument_combined(Rw *rw, const Site *site, OmpKind kind) {
   for (size_t i = 0; i < dir->nclauses; i++) {
     const OmpClause *c = &dir->clauses[i];
     int to = clause_target(t, site->len, c, dir->inner_simd);
+    if (!worksharing) /* master has no clauses, masked only filter */
+      to = span_is(t, c->name, "filter") ? TO_INNER : to == TO_OUTER ? TO_OUTER : TO_UNKNOWN;
     if (to == TO_UNKNOWN) {
       rw_warn(rw, site->line,
               "clause '%.*s' cannot be assigned to one half of a combined construct: "
@@ -247,9 +270,13 @@ static void instrument_combined(Rw *rw, const Site *site, OmpKind kind) {
   else app_add(rw, " shared(pomp_rd)", 16);
   Body body = body_after(rw, site);
   unsigned cancel = inner == OMP_FOR ? CANCEL_FOR : CANCEL_SECTIONS;
-  bool barrier = !has_clause(rw, site, "nowait") && !(body.cancel & cancel);
-  int d = descr_add(&rw->descr, kind == OMP_PARALLEL_FOR ? "parallelfor" : "parallelsections",
-                    "", 0, site->line, site->end_line);
+  bool barrier = worksharing && !has_clause(rw, site, "nowait") && !(body.cancel & cancel);
+  static const char *const names[] = {[OMP_FOR] = "parallelfor",
+                                      [OMP_SECTIONS] = "parallelsections",
+                                      [OMP_MASTER] = "parallel", [OMP_UNKNOWN] = "parallel"};
+  int d = descr_add(&rw->descr, names[inner], "", 0, site->line, site->end_line);
+  int d2 = inner == OMP_MASTER ? descr_add(&rw->descr, "master", "", 0, site->line, site->end_line)
+                               : -1;
   pre_begin(rw, site);
   em_str(&rw->em, "{");
   em_call(&rw->em, "Parallel_fork", d);
@@ -258,8 +285,10 @@ static void instrument_combined(Rw *rw, const Site *site, OmpKind kind) {
   post_begin(rw, site);
   em_str(&rw->em, "{");
   em_call(&rw->em, "Parallel_begin", d);
-  em_str(&rw->em, " {");
-  em_call(&rw->em, shapes[inner].pre, d);
+  if (worksharing) {
+    em_str(&rw->em, " {");
+    em_call(&rw->em, shapes[inner].pre, d);
+  }
   if (site->op) em_str(&rw->em, " ");
   else {
     em_str(&rw->em, "\n");
@@ -270,8 +299,14 @@ static void instrument_combined(Rw *rw, const Site *site, OmpKind kind) {
   if (barrier) app_add(rw, " nowait", 7);
   make_variant(rw, site, rw->bl[1], rw->nbl[1]);
   write_variant(rw, site);
+  if (inner == OMP_MASTER) {
+    post_begin(rw, site);
+    em_str(&rw->em, "{");
+    em_call(&rw->em, "Master_begin", d2);
+  }
   post_end(rw, site);
   push_pending(rw, kind, d, site, body, barrier);
+  rw->pend[rw->npend - 1].descr2 = d2;
   if (kind == OMP_PARALLEL_SECTIONS) rw->want_brace = (int)rw->npend - 1;
 }
 
@@ -361,9 +396,14 @@ void omp_directive(Rw *rw, const Site *site) {
     return;
   }
   case OMP_PARALLEL_FOR:
-  case OMP_PARALLEL_SECTIONS: {
-    unsigned inner = kind == OMP_PARALLEL_FOR ? DIS_FOR : DIS_SECTIONS;
-    if (!(rw->opt->disabled & (DIS_PARALLEL | inner))) instrument_combined(rw, site, kind);
+  case OMP_PARALLEL_SECTIONS:
+  case OMP_PARALLEL_MASTER:
+  case OMP_PARALLEL_MASKED: {
+    OmpKind inner = combined_inner(kind);
+    unsigned bits = DIS_PARALLEL | (inner == OMP_UNKNOWN ? 0 : shapes[inner].disable);
+    if (kind == OMP_PARALLEL_MASKED)
+      rw_warn(rw, site->line, "the masked half of 'omp parallel masked' is not instrumented");
+    if (!(rw->opt->disabled & bits)) instrument_combined(rw, site, kind);
     return;
   }
   case OMP_SECTION:

@@ -26,6 +26,7 @@ typedef struct {
   int end_line;
   int kind; /* OmpKind or CLOSE_* */
   int descr;
+  int descr2;      /* parallel master: the master half's descriptor */
   int line;        /* of the directive, for messages */
   int pp_level;    /* open conditionals when it began */
   int block_depth; /* sections: brace depth inside its block */

@@ -114,6 +114,8 @@ static OmpKind classify(OmpDir *d, const char *t) {
       {"parallel for", OMP_PARALLEL_FOR, false},
       {"parallel for simd", OMP_PARALLEL_FOR, true},
       {"parallel sections", OMP_PARALLEL_SECTIONS, false},
+      {"parallel master", OMP_PARALLEL_MASTER, false},
+      {"parallel masked", OMP_PARALLEL_MASKED, false},
       {"for", OMP_FOR, false},
       {"for simd", OMP_FOR, true},
       {"sections", OMP_SECTIONS, false},

@@ -25,6 +25,8 @@ typedef enum {
   OMP_PARALLEL_FOR,  /* also `parallel for simd` */
   OMP_SECTIONS,
   OMP_PARALLEL_SECTIONS,
+  OMP_PARALLEL_MASTER,
+  OMP_PARALLEL_MASKED, /* the parallel half is instrumented, masked passed */
   OMP_SECTION,
   OMP_SINGLE,
   OMP_MASTER,
