@@ -74,7 +74,8 @@ void report_freeze(const pomp_report *cr) {
   if (cr->readonly || (!cr->frozen_stale && cr->rows.metric_begin)) return;
   pomp_report *r = (pomp_report *)cr; /* the row store is a cache */
   report_cells *c = &r->cells;
-  qsort(c->cells, c->ncells, sizeof *c->cells, cell_order);
+  if (c->ncells) /* qsort(NULL, 0, ...) is undefined behaviour */
+    qsort(c->cells, c->ncells, sizeof *c->cells, cell_order);
   if (c->nslots) report_cells_rehash(c, c->nslots);
 
   report_buf values = {0}, index = {0};
