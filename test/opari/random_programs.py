@@ -61,6 +61,8 @@ def top_stmt(rng, depth):
         return 'for (int r = 0; r < 2; r++)\n%s' % top_stmt(rng, depth + 1)
     if k == 3 and depth < 3:
         return 'if (acc %% 2)\n%s\nelse\n%s' % (top_stmt(rng, depth + 1), top_stmt(rng, depth + 1))
+    if rng.random() < 0.3:
+        return '%s\nacc += 5;' % directive(rng, 'parallel master num_threads(3)')
     return '%s\n%s\nacc += 1;' % (directive(rng, 'parallel num_threads(3)'), directive(rng, 'atomic'))
 
 def program(rng):
