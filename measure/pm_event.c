@@ -1,6 +1,7 @@
 /* pm_event.c -- the event path: region stack discipline and the OTF2
    records of one location. No locks: a location has one writing thread. */
 #include <stdlib.h>
+#include <time.h>
 
 #include "pm_defs.h"
 #include "pm_location.h"
@@ -8,8 +9,29 @@
 
 static uint32_t flush_region = PM_NO_REGION;
 
-void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t,
-                 uint32_t a, uint32_t b) {
+/* The writer of a location is busy while `writing` is set. Whoever
+   finishes the measurement while other threads may still record (exit,
+   a signal) first sets the state to PM_FINISHED, then waits until no
+   location is busy (pm_locations_quiesce). A writer re-checks the state
+   after marking itself busy, so it either sees PM_FINISHED or is seen
+   busy. */
+static inline int begin_write(pm_location *l) {
+  atomic_store_explicit(&l->writing, 1, memory_order_relaxed);
+  atomic_signal_fence(memory_order_seq_cst);
+  if (PM_LIKELY(atomic_load_explicit(&pm_state, memory_order_relaxed) == PM_RUNNING)) return 1;
+  atomic_store_explicit(&l->writing, 0, memory_order_relaxed);
+  return 0;
+}
+
+static inline void end_write(pm_location *l) {
+  atomic_store_explicit(&l->writing, 0, memory_order_release);
+  if (PM_UNLIKELY(atomic_load_explicit(&pm_deferred_signal, memory_order_relaxed)))
+    pm_signal_deferred();
+}
+
+/* One record as it is; the caller owns the writer. */
+static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t,
+                         uint32_t a, uint32_t b) {
   OTF2_EvtWriter *w = l->writer;
   if (PM_UNLIKELY(!w)) {
     pm_kept_event e = {t, a, b, kind};
@@ -33,6 +55,29 @@ void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t,
   }
 }
 
+void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t,
+                 uint32_t a, uint32_t b) {
+  if (!begin_write(l)) return;
+  write_record(l, kind, t, a, b);
+  end_write(l);
+}
+
+void pm_locations_quiesce(int grace_ms) {
+  if (grace_ms > 0) {
+    struct timespec grace = {0, grace_ms * 1000000L};
+    nanosleep(&grace, NULL);
+  }
+  for (uint32_t i = 0; i < PM_MAX_LOCATIONS; i++) {
+    pm_location *l = pm_location_get(i);
+    /* a record takes well under a microsecond; give up after ~1 s */
+    for (int spins = 0; l && spins < 10000 &&
+                        atomic_load_explicit(&l->writing, memory_order_acquire); spins++) {
+      struct timespec pause = {0, 100000};
+      nanosleep(&pause, NULL);
+    }
+  }
+}
+
 void pm_write_flush_region(pm_location *l) {
   l->flush_pending = 0;
   if (flush_region == PM_NO_REGION)
@@ -43,44 +88,54 @@ void pm_write_flush_region(pm_location *l) {
   OTF2_EvtWriter_Leave(l->writer, NULL, l->flush_end, flush_region);
 }
 
-static inline int writing(void) {
-  return atomic_load_explicit(&pm_state, memory_order_relaxed) == PM_RUNNING;
-}
-
-void pm_ev_enter(pm_location *l, uint32_t region, uint64_t t) {
+/* Under the guard: push region (| mark when recorded), write its Enter.
+   Returns whether it was recorded. */
+static int enter(pm_location *l, uint32_t region, uint32_t mark, uint64_t t) {
   int rec = pm_location_records(l);
   if (PM_UNLIKELY(l->depth == l->cap)) {
     l->cap *= 2;
     l->stack = pu_realloc(l->stack, l->cap * sizeof *l->stack);
   }
-  l->stack[l->depth++] = rec ? region : region | PM_HIDDEN_ENTER;
-  if (!rec) return;
+  l->stack[l->depth++] = region | (rec ? mark : PM_HIDDEN_ENTER);
+  if (!rec) return 0;
   if (PM_LIKELY(l->writer && !l->flush_pending))
     OTF2_EvtWriter_Enter(l->writer, NULL, t, region);
   else
-    pm_ev_write(l, PM_EV_ENTER, t, region, 0);
-}
-
-/* Pops entries above the innermost `region` (their Leave was skipped, e.g.
-   by longjmp), writing their Leaves at t. False if region is not open. */
-static int unwind_to(pm_location *l, uint32_t region, uint64_t t) {
-  uint32_t i = l->depth;
-  while (i > 0 && (l->stack[i - 1] & ~PM_HIDDEN_ENTER) != region) i--;
-  if (i == 0) return 0;
-  while (l->depth > i) {
-    uint32_t e = l->stack[--l->depth];
-    if (!(e & PM_HIDDEN_ENTER) && writing()) pm_ev_write(l, PM_EV_LEAVE, t, e, 0);
-  }
+    write_record(l, PM_EV_ENTER, t, region, 0);
   return 1;
 }
 
-int pm_ev_leave(pm_location *l, uint32_t region, uint64_t t) {
+/* Writes the Leave of stack entry e (and, for a team's parallel region,
+   its ThreadTeamEnd and the master's ThreadJoin when the region is left
+   without POMP_Parallel_end: interrupted, or finalised). */
+static void leave_entry(pm_location *l, uint32_t e, uint64_t t, int whole_team) {
+  if (e & PM_HIDDEN_ENTER) return;
+  write_record(l, PM_EV_LEAVE, t, e & PM_REGION_MASK, 0);
+  if (!whole_team || !(e & PM_TEAM_ENTER)) return;
+  write_record(l, PM_EV_TEAM_END, t, l->team_comm, 0);
+  if (l->forked) write_record(l, PM_EV_JOIN, t, 0, 0);
+  l->forked = 0;
+}
+
+/* Under the guard: pops entries above the innermost `region` (their Leave
+   was skipped, e.g. by longjmp), writing their Leaves at t. False if
+   region is not open. */
+static int unwind_to(pm_location *l, uint32_t region, uint64_t t) {
+  uint32_t i = l->depth;
+  while (i > 0 && (l->stack[i - 1] & PM_REGION_MASK) != region) i--;
+  if (i == 0) return 0;
+  while (l->depth > i) leave_entry(l, l->stack[--l->depth], t, 0);
+  return 1;
+}
+
+/* Under the guard: pops region and writes its Leave if its Enter was. */
+static int leave(pm_location *l, uint32_t region, uint64_t t) {
   if (PM_UNLIKELY(l->depth == 0)) {
     l->unmatched++;
     return 0;
   }
   uint32_t top = l->stack[l->depth - 1];
-  if (PM_UNLIKELY((top & ~PM_HIDDEN_ENTER) != region)) {
+  if (PM_UNLIKELY((top & PM_REGION_MASK) != region)) {
     if (!unwind_to(l, region, t)) {
       l->unmatched++;
       return 0;
@@ -88,12 +143,60 @@ int pm_ev_leave(pm_location *l, uint32_t region, uint64_t t) {
     top = l->stack[l->depth - 1];
   }
   l->depth--;
-  if ((top & PM_HIDDEN_ENTER) || !writing()) return 0;
+  if (top & PM_HIDDEN_ENTER) return 0;
   if (PM_LIKELY(l->writer && !l->flush_pending))
     OTF2_EvtWriter_Leave(l->writer, NULL, t, region);
   else
-    pm_ev_write(l, PM_EV_LEAVE, t, region, 0);
+    write_record(l, PM_EV_LEAVE, t, region, 0);
   return 1;
+}
+
+/* The guard covers the region stack too: once the measurement finished,
+   a location's stack no longer changes, so the finishing thread may
+   leave its open regions while the owner is still running. */
+void pm_ev_enter(pm_location *l, uint32_t region, uint64_t t) {
+  if (!begin_write(l)) return;
+  enter(l, region, 0, t);
+  end_write(l);
+}
+
+int pm_ev_leave(pm_location *l, uint32_t region, uint64_t t) {
+  if (!begin_write(l)) return 0;
+  int wrote = leave(l, region, t);
+  end_write(l);
+  return wrote;
+}
+
+void pm_ev_team_begin(pm_location *l, uint32_t region, uint32_t comm, uint64_t t) {
+  if (!begin_write(l)) return;
+  if (pm_location_records(l)) {
+    l->team_comm = comm;
+    write_record(l, PM_EV_TEAM_BEGIN, t, comm, 0);
+  }
+  enter(l, region, PM_TEAM_ENTER, t);
+  end_write(l);
+}
+
+void pm_ev_team_end(pm_location *l, uint32_t region, uint64_t t) {
+  if (!begin_write(l)) return;
+  if (leave(l, region, t)) write_record(l, PM_EV_TEAM_END, t, l->team_comm, 0);
+  end_write(l);
+}
+
+void pm_ev_fork(pm_location *l, uint32_t threads, uint64_t t) {
+  if (!begin_write(l)) return;
+  if (pm_location_records(l)) {
+    write_record(l, PM_EV_FORK, t, threads, 0);
+    l->forked = 1;
+  }
+  end_write(l);
+}
+
+void pm_ev_join(pm_location *l, uint64_t t) {
+  if (!begin_write(l)) return;
+  if (l->forked) write_record(l, PM_EV_JOIN, t, 0, 0);
+  l->forked = 0;
+  end_write(l);
 }
 
 void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t,
@@ -105,9 +208,8 @@ void pm_locations_leave_all(uint64_t t) {
   for (uint32_t i = 0; i < PM_MAX_LOCATIONS; i++) {
     pm_location *l = pm_location_get(i);
     if (!l) continue;
-    while (l->depth > 0) {
-      uint32_t e = l->stack[--l->depth];
-      if (!(e & PM_HIDDEN_ENTER)) pm_ev_write(l, PM_EV_LEAVE, t, e, 0);
-    }
+    while (l->depth > 0) leave_entry(l, l->stack[--l->depth], t, 1);
+    if (l->forked) write_record(l, PM_EV_JOIN, t, 0, 0); /* forked, team not begun */
+    l->forked = 0;
   }
 }

@@ -17,6 +17,8 @@
 
 #define PM_MAX_LOCATIONS 4096u /* threads per process */
 #define PM_HIDDEN_ENTER 0x80000000u /* stack mark: Enter not recorded */
+#define PM_TEAM_ENTER 0x40000000u   /* stack mark: the Enter of a team's parallel region */
+#define PM_REGION_MASK 0x3fffffffu  /* the region id of a stack entry */
 
 /* Thread events other than Enter/Leave (one record function for all). */
 enum pm_event_kind {
@@ -42,15 +44,22 @@ struct pm_location {
   uint32_t *stack;        /* region ids entered, | PM_HIDDEN_ENTER */
   uint32_t depth, cap;
   int paused;             /* pm_pause nesting */
+  _Atomic int writing;    /* a record is being written (pm_event.c) */
   int in_flush;           /* between the pre- and post-flush callbacks */
   int flush_pending;      /* a buffer flush waits to be written as a region */
   uint64_t flush_begin, flush_end;
   uint64_t nflushes;
   uint64_t unmatched;     /* Leaves without their Enter (ignored) */
   uint32_t thread;        /* T of the location id (rank << 32) | T */
+  uint32_t team_comm;     /* comm of the team this location is in (TeamBegin) */
+  int forked;             /* ThreadFork written, ThreadJoin not yet */
   pm_kept_event *kept;    /* events before the archive opened */
   size_t nkept, cap_kept;
 };
+
+/* A signal taken in the middle of a record, to be handled at its end. */
+extern _Atomic int pm_deferred_signal;
+void pm_signal_deferred(void);
 
 /* The location the calling thread writes to (NULL before its first event).
    initial-exec: a plain %fs-relative load instead of __tls_get_addr on the
@@ -90,6 +99,13 @@ void pm_location_flush_ended(uint64_t location_id, uint64_t end);
    pm_ev_leave returns 1 when it wrote the Leave (its Enter was recorded). */
 void pm_ev_enter(pm_location *l, uint32_t region, uint64_t t);
 int pm_ev_leave(pm_location *l, uint32_t region, uint64_t t);
+/* A parallel region's team: ThreadTeamBegin + Enter, Leave +
+   ThreadTeamEnd (if the Enter was recorded); ThreadFork / ThreadJoin on
+   the master (the join only after a recorded fork). */
+void pm_ev_team_begin(pm_location *l, uint32_t region, uint32_t comm, uint64_t t);
+void pm_ev_team_end(pm_location *l, uint32_t region, uint64_t t);
+void pm_ev_fork(pm_location *l, uint32_t threads, uint64_t t);
+void pm_ev_join(pm_location *l, uint64_t t);
 /* Any other event, written if the location records now. */
 void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t,
                   uint32_t a, uint32_t b);
@@ -97,9 +113,13 @@ void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t,
 static inline int pm_location_records(const pm_location *l) {
   return atomic_load_explicit(&pm_recording, memory_order_relaxed) && !l->paused;
 }
-/* Writes one event as it is (kept in memory before the archive opens). */
+/* Writes one event as it is (kept in memory before the archive opens);
+   nothing once the measurement is no longer running. */
 void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t,
                  uint32_t a, uint32_t b);
+/* After the state left PM_RUNNING: waits grace_ms, then until no location
+   is in the middle of a record (at most ~1 s each). */
+void pm_locations_quiesce(int grace_ms);
 /* Leaves every open region of every location at time t (finalisation). */
 void pm_locations_leave_all(uint64_t t);
 /* The pending buffer-flush region of l, if any (before its next record). */

@@ -85,6 +85,7 @@ void pm_mpi_finalize(void) {
   pm_run_lock();
   if (atomic_load(&pm_state) == PM_RUNNING && pm_mpi_active) {
     pm_set_state(PM_FINISHED);
+    pm_locations_quiesce(0);
     pm_locations_leave_all(pm_clock());
     pm_trace_write();
     pm_mpi_active = 0;

@@ -32,7 +32,7 @@ void POMP_Parallel_fork(OMPRegDescr *d) {
     note_nested(d);
     return;
   }
-  pm_ev_thread(l, PM_EV_FORK, pm_clock(), (uint32_t)omp_get_max_threads(), 0);
+  pm_ev_fork(l, (uint32_t)omp_get_max_threads(), pm_clock());
 }
 
 void POMP_Parallel_begin(OMPRegDescr *d) {
@@ -44,21 +44,22 @@ void POMP_Parallel_begin(OMPRegDescr *d) {
   else l = pm_bind_extra();
   if (!l) return;
   uint64_t t = pm_clock();
-  if (level <= 1)
-    pm_ev_thread(l, PM_EV_TEAM_BEGIN, t, pm_team_comm((uint32_t)omp_get_num_threads()), 0);
-  pm_ev_enter(l, parallel_region(d), t);
+  if (level > 1) {
+    pm_ev_enter(l, parallel_region(d), t);
+    return;
+  }
+  pm_ev_team_begin(l, parallel_region(d), pm_team_comm((uint32_t)omp_get_num_threads()), t);
 }
 
 void POMP_Parallel_end(OMPRegDescr *d) {
   pm_location *l = pm_tls_location;
   if (!l) return;
-  uint64_t t = pm_clock();
-  if (pm_ev_leave(l, parallel_region(d), t) && omp_get_level() <= 1)
-    pm_ev_write(l, PM_EV_TEAM_END, t, pm_team_comm((uint32_t)omp_get_num_threads()), 0);
+  if (omp_get_level() <= 1) pm_ev_team_end(l, parallel_region(d), pm_clock());
+  else pm_ev_leave(l, parallel_region(d), pm_clock());
 }
 
 void POMP_Parallel_join(OMPRegDescr *d) {
   (void)d;
   pm_location *l = pm_self();
-  if (l && omp_get_level() == 0) pm_ev_thread(l, PM_EV_JOIN, pm_clock(), 0, 0);
+  if (l && omp_get_level() == 0) pm_ev_join(l, pm_clock());
 }

@@ -96,6 +96,7 @@ void pm_finish_locked(const char *why) {
            "and is lost", why);
     return;
   }
+  pm_locations_quiesce(0);
   if (!pm_archive) { /* an MPI program that never called MPI_Init */
     pm_mpi_waiting = 0;
     if (pm_open_single_process() != 0) return;

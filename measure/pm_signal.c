@@ -2,7 +2,7 @@
  *
  * Writing the trace is not async-signal-safe (OTF2 allocates and does
  * stdio), so the handler bounds the risk: it stops recording on every
- * thread, gives threads in the middle of a record a moment to finish, and
+ * thread, waits for threads in the middle of a record to finish, and
  * arms alarm(10) so that a deadlock (signal taken inside malloc) ends the
  * process instead of hanging it. Then the signal's previous disposition
  * runs (default: the process dies with that signal). An MPI run cannot
@@ -10,14 +10,12 @@
  */
 #include <signal.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "pm_runtime.h"
+#include "pm_location.h"
 
 static const int handled[] = {SIGINT, SIGTERM, SIGABRT};
 static struct sigaction previous[3];
-static volatile sig_atomic_t in_handler;
 
 static const char *signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGABRT";
@@ -29,29 +27,54 @@ static void say(const char *a, const char *b, const char *c) {
   pm_log_raw(c);
 }
 
-static void on_signal(int sig) {
-  int i = sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2;
-  if (!in_handler) {
-    in_handler = 1;
-    say("signal ", signal_name(sig), " received: ");
-    if (pm_mpi_active) {
-      pm_log_raw("MPI run, the trace cannot be unified without MPI_Finalize; not written\n");
-    } else if (atomic_load(&pm_state) == PM_RUNNING && pm_run_trylock() == 0) {
-      pm_log_raw("writing the trace of the events so far\n");
-      alarm(10);
-      atomic_store(&pm_recording, 0);
-      struct timespec grace = {0, 2000000}; /* records in flight finish */
-      nanosleep(&grace, NULL);
-      pm_finish_locked(signal_name(sig));
-      pm_run_unlock();
-      alarm(0);
-      say("trace written; the program dies of ", signal_name(sig), "\n");
-    } else {
-      pm_log_raw("measurement not running or busy; trace not written\n");
-    }
+_Atomic int pm_deferred_signal;
+static _Atomic int taken; /* one thread writes the trace, once */
+
+static int index_of(int sig) { return sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2; }
+
+/* Writes the trace (if that can be done here), then lets the signal's
+   previous disposition run: by default the process dies of it. */
+static void finish_and_die(int sig) {
+  say("signal ", signal_name(sig), " received: ");
+  if (pm_mpi_active) {
+    pm_log_raw("MPI run, the trace cannot be unified without MPI_Finalize; not written\n");
+  } else if (atomic_load(&pm_state) == PM_RUNNING && pm_run_trylock() == 0) {
+    pm_log_raw("writing the trace of the events so far\n");
+    alarm(10);
+    pm_set_state(PM_FINISHED); /* no thread starts a record any more */
+    pm_locations_quiesce(2);    /* records in flight finish */
+    pm_finish_locked(signal_name(sig));
+    pm_run_unlock();
+    alarm(0);
+    say("trace written; the program dies of ", signal_name(sig), "\n");
+  } else {
+    pm_log_raw("measurement not running or busy; trace not written\n");
   }
-  sigaction(sig, &previous[i], NULL);
-  if (previous[i].sa_handler != SIG_IGN) raise(sig); /* delivered on return */
+  sigaction(sig, &previous[index_of(sig)], NULL);
+  if (previous[index_of(sig)].sa_handler != SIG_IGN) raise(sig);
+}
+
+/* A signal that interrupts its own thread in the middle of a record must
+   not write the trace under that record's feet: it is handed to the end
+   of the record (pm_signal_deferred), which the thread reaches as soon as
+   the handler returns. */
+static void on_signal(int sig) {
+  pm_location *l = pm_tls_location;
+  if (l && atomic_load(&l->writing)) {
+    int none = 0;
+    if (atomic_compare_exchange_strong(&pm_deferred_signal, &none, sig)) return;
+  }
+  if (atomic_exchange(&taken, 1)) { /* already being handled: just die */
+    sigaction(sig, &previous[index_of(sig)], NULL);
+    raise(sig);
+    return;
+  }
+  finish_and_die(sig);
+}
+
+void pm_signal_deferred(void) {
+  int sig = atomic_exchange(&pm_deferred_signal, 0);
+  if (sig && !atomic_exchange(&taken, 1)) finish_and_die(sig);
 }
 
 void pm_signals_install(void) {

@@ -54,6 +54,33 @@ static void test_abort(void **state) {
   check_died("abort", SIGABRT, "SIGABRT");
 }
 
+/* SIGTERM while another thread records as fast as it can: the trace is
+   still readable, and every location's events are properly nested. */
+static void test_sigterm_while_recording(void **state) {
+  (void)state;
+  sc_result r;
+  sc_run("sc_signal", "died_omp", (const char *[]){"omp", NULL}, NULL, &r);
+  assert_true(WIFSIGNALED(r.status));
+  assert_int_equal(WTERMSIG(r.status), SIGTERM);
+  tr_trace t;
+  assert_int_equal(tr_read(r.trace, &t), 0);
+  assert_int_equal(t.nlocs, 2);
+  for (size_t i = 0; i < t.nlocs; i++) {
+    tr_location *l = &t.locs[i];
+    assert_int_equal(l->decreasing, 0);
+    assert_int_equal(l->declared_events, l->nevents);
+    assert_int_equal(tr_count(l, "Enter spin"), tr_count(l, "Leave spin"));
+  }
+  /* the interrupted region's team ends on both, the fork joins on the master */
+  assert_string_equal(t.locs[0].events[t.locs[0].nevents - 2], "ThreadTeamEnd OpenMP thread team");
+  assert_string_equal(t.locs[0].events[t.locs[0].nevents - 1], "ThreadJoin");
+  assert_string_equal(t.locs[1].events[t.locs[1].nevents - 1], "ThreadTeamEnd OpenMP thread team");
+  assert_true(tr_count(&t.locs[1], "Enter spin") >= 1000);
+  assert_non_null(strstr(sc_file(r.dir, "measure.log"),
+                         "trace written; the program dies of SIGTERM\n"));
+  tr_free(&t);
+}
+
 static void test_existing_directory_kept(void **state) {
   (void)state;
   char dir[600], marker[700];
@@ -115,6 +142,7 @@ int main(void) {
       cmocka_unit_test(test_sigterm),
       cmocka_unit_test(test_sigint),
       cmocka_unit_test(test_abort),
+      cmocka_unit_test(test_sigterm_while_recording),
       cmocka_unit_test(test_existing_directory_kept),
       cmocka_unit_test(test_disabled),
       cmocka_unit_test(test_bad_variable_warns),

@@ -1,6 +1,10 @@
 /* sc_signal.c -- a program that dies: argv[1] = "term" raises SIGTERM,
-   "int" SIGINT, "abort" calls abort(), inside an open user region. */
+   "int" SIGINT, "abort" calls abort(), inside an open user region;
+   "omp": thread 1 of a team sends SIGTERM to the process while thread 0
+   records events as fast as it can. */
+#include <omp.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +14,32 @@
 DESCR(work, "region", "work", "sc_signal.c", 5, 6);
 DESCR(doomed, "region", "doomed", "sc_signal.c", 7, 8);
 
+DESCR(par, "parallel", "", "sc_signal.c", 9, 20);
+DESCR(spin, "region", "spin", "sc_signal.c", 11, 12);
+
+static void die_while_recording(void) {
+  POMP_Parallel_fork(&par);
+#pragma omp parallel num_threads(2)
+  {
+    POMP_Parallel_begin(&par);
+#pragma omp barrier
+    if (omp_get_thread_num() == 1) {
+      for (int i = 0; i < 1000; i++) {
+        POMP_Begin(&spin);
+        POMP_End(&spin);
+      }
+      kill(getpid(), SIGTERM);
+    }
+    for (;;) { /* until the signal ends the process */
+      POMP_Begin(&spin);
+      POMP_End(&spin);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   const char *how = argc > 1 ? argv[1] : "term";
+  if (!strcmp(how, "omp")) die_while_recording();
   for (int i = 0; i < 3; i++) {
     POMP_Begin(&work);
     POMP_End(&work);
