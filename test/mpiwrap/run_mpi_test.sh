@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # run_mpi_test.sh -- one libpomp-mpi end-to-end test:
-#   run_mpi_test.sh linked|preload RANKS PLAIN TRACED LIBPOMPMPI CHECK WORKDIR
+#   run_mpi_test.sh linked|preload|disabled RANKS PLAIN TRACED LIBPOMPMPI CHECK WORKDIR
 #                   [--golden FILE] [CHECK-OPTIONS...]
 # Runs PLAIN (no wrappers) and, with the wrappers, TRACED (linked with
 # -lpomp-mpi; "linked") or PLAIN again with LD_PRELOAD=LIBPOMPMPI
 # ("preload") on RANKS ranks; fails unless both print the same, the traced
 # run left a trace, and CHECK (mw_check) accepts it with the message and
-# collective counts the program itself reported. With --golden, the
+# collective counts the program itself reported. "disabled" runs TRACED
+# with POMP_ENABLE=0: same output, and no experiment at all. With --golden, the
 # trace's records (mw_check --dump) must also equal FILE line for line.
 set -euo pipefail
 mode=$1 ranks=$2 plain=$3 traced=$4 lib=$5 check=$6 work=$7
@@ -23,7 +24,12 @@ mkdir -p "$work"
 run() { timeout 60 mpirun -n "$ranks" "$@"; }
 
 env -u MWT_EXPECT -u POMP_EXPERIMENT timeout 60 mpirun -n "$ranks" "$plain" >"$work/plain.out"
-if [ "$mode" = preload ]; then
+if [ "$mode" = disabled ]; then
+  POMP_ENABLE=0 POMP_EXPERIMENT="$work/exp" run "$traced" >"$work/traced.out"
+  diff -u "$work/plain.out" "$work/traced.out"
+  [ ! -e "$work/exp" ] || { echo "POMP_ENABLE=0 still wrote $work/exp" >&2; exit 1; }
+  exit 0
+elif [ "$mode" = preload ]; then
   POMP_EXPERIMENT="$work/exp" MWT_EXPECT="$work/expect" \
     run -genv LD_PRELOAD "$lib" "$plain" >"$work/traced.out"
 else
