@@ -70,11 +70,12 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor,
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
   OTF2_Reader *reader = az_open(a, anchor, opt);
   if (!reader) return -1;
+  a->incremental = 1;
   int rc = replay_all(a, reader);
   OTF2_Reader_Close(reader);
   if (!rc) {
-    az_p2p_analyze(a);
-    az_collective_analyze(a);
+    az_p2p_step(a, 1);
+    az_collective_step(a, 1);
     for (size_t l = 0; l < a->defs.num_locs; l++)
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);
   }
@@ -89,6 +90,10 @@ void az_analysis_free(az_analysis *a) {
   free(a->mpi.sends);
   free(a->mpi.recvs);
   free(a->mpi.colls);
+  free(a->mpi.free_sends.idx);
+  free(a->mpi.free_recvs.idx);
+  free(a->mpi.free_colls.idx);
+  az_p2p_free(a);
   az_calltree_free(&a->tree);
   az_defs_free(&a->defs);
   memset(a, 0, sizeof *a);

@@ -196,9 +196,13 @@ void az_cells_finish(az_cells *c, const az_calltree *t, const az_defs *d);
 
 typedef struct {           /* one end of a point-to-point message */
   uint32_t comm, src, dst, tag; /* src/dst: world ranks */
-  uint32_t loc : 29;       /* (at most 2^29 locations) */
+  uint32_t loc : 26;       /* (at most 2^26 locations) */
   uint32_t state : 2;      /* AZ_MSG_* */
   uint32_t by_test : 1;    /* completed by MPI_Test*: no wait state there */
+  uint32_t left : 1;       /* the completing call was left: x_done known */
+  uint32_t matched : 1;    /* send matched; e_post is now the receive's
+                              posting time (windowed replay) */
+  uint32_t ls_call : 1;    /* its completing call holds a Late Sender */
   int32_t cnode_done;      /* call path of the completing call */
   az_time e_post;          /* enter of the Send/Isend/Recv/Irecv call */
   az_time e_done, x_done;  /* enter/leave of the completing call: with loc
@@ -209,7 +213,8 @@ typedef struct {           /* one end of a point-to-point message */
                               MpiIrecvRequest of an Irecv): posting order */
 } az_msg;                  /* 56 bytes */
 
-enum { AZ_MSG_OPEN = 0, AZ_MSG_DONE, AZ_MSG_CANCELLED };
+enum { AZ_MSG_OPEN = 0, AZ_MSG_DONE, AZ_MSG_CANCELLED,
+       AZ_MSG_FREE /* a released slot (see az_slots) */ };
 
 typedef struct {
   uint32_t comm, loc, proc, root;
@@ -217,13 +222,29 @@ typedef struct {
   az_time e, x;
   int32_t cnode;
   uint8_t role;            /* OTF2 region role of the operation */
+  uint8_t left;            /* the operation was left: x known */
+  uint8_t free;            /* a released slot */
   uint64_t pos;
 } az_coll;
+
+/* Records stay where they are while anything refers to them by index (a
+   request, a call waiting for its Leave); evaluated ones are released and
+   their slots reused, so the arrays only grow to the records in flight. */
+typedef struct {
+  size_t *idx; size_t n, cap;
+} az_slots;
+
+/* Index of a new element of *arr: a released slot, or a new one at the
+   end (the array grows). */
+size_t az_slot_take(void **arr, size_t *len, size_t *cap, size_t elem,
+                    az_slots *released);
+void az_slot_give(az_slots *released, size_t i);
 
 typedef struct {
   az_msg *sends; size_t nsends, capsends;
   az_msg *recvs; size_t nrecvs, caprecvs;
   az_coll *colls; size_t ncolls, capcolls;
+  az_slots free_sends, free_recvs, free_colls;
 } az_mpi_records;
 
 /* ---- the analysis ------------------------------------------------------ */
@@ -241,6 +262,8 @@ typedef struct az_analysis {
                       int metric, int64_t v);
   void *hook_data;
   uint64_t window_events;  /* events per replay window; 0 = default */
+  int incremental;         /* match and retire MPI records every window */
+  void *wo;                /* p2p.c: per-location wrong-order windows */
 } az_analysis;
 
 struct az_omp_process; /* omp.c */
@@ -333,9 +356,17 @@ void az_p2p_sender_side(az_analysis *a, const az_msg *sends, size_t nsends,
                         const az_p2p_answer *answer, const az_call_key *ls,
                         size_t nls);
 
+/* The same in steps, at the end of each replay window (last: after the
+   replay): what can be matched and evaluated is, and its records are
+   freed, so that memory holds only messages in flight. */
+void az_p2p_step(az_analysis *a, int last);
+void az_p2p_free(az_analysis *a);
+
 /* collective.c: wait states of the collective instances in a->mpi.colls.
    Each severity goes through az_charge. */
 void az_collective_analyze(az_analysis *a);
+/* Complete instances only, which are then freed (last: all). */
+void az_collective_step(az_analysis *a, int last);
 
 /* Adds v to metric at (loc, cnode): directly, or through a->charge_hook
    when the location is analysed by another process. */

@@ -58,3 +58,14 @@ void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
   if (a->charge_hook) a->charge_hook(a, loc, cnode, metric, v);
   else az_cell(&a->cells[loc], cnode)[metric] += v;
 }
+
+size_t az_slot_take(void **arr, size_t *len, size_t *cap, size_t elem,
+                    az_slots *released) {
+  if (released->n) return released->idx[--released->n];
+  pu_reserve(arr, cap, *len + 1, elem);
+  return (*len)++;
+}
+
+void az_slot_give(az_slots *released, size_t i) {
+  PU_PUSH(released->idx, released->n, released->cap, i);
+}

@@ -10,6 +10,7 @@
                                   - root enter                         */
 #include <otf2/otf2.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "az.h"
 #include "pomp_util.h"
@@ -94,14 +95,49 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
   }
 }
 
-void az_collective_analyze(az_analysis *a) {
+/* All participants recorded and left: the instance can be evaluated. */
+static int complete(const az_analysis *a, const az_coll *g, size_t n) {
+  const az_comm *cm = &a->defs.comms[g[0].comm];
+  if (!cm->defined || n != cm->size) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!g[i].left) return 0;
+  return 1;
+}
+
+static const az_coll *sort_colls; /* qsort context */
+
+static int cmp_instance_index(const void *pa, const void *pb) {
+  return cmp_instance(&sort_colls[*(const size_t *)pa],
+                      &sort_colls[*(const size_t *)pb]);
+}
+
+void az_collective_step(az_analysis *a, int last) {
   az_mpi_records *m = &a->mpi;
-  az_sort(m->colls, m->ncolls, sizeof *m->colls, cmp_instance);
-  for (size_t i = 0, j; i < m->ncolls; i = j) {
-    for (j = i + 1; j < m->ncolls && m->colls[j].comm == m->colls[i].comm &&
-                    m->colls[j].seq == m->colls[i].seq;
+  /* records stay in place (a pending Leave refers to them by index) */
+  size_t *idx = pu_malloc((m->ncolls ? m->ncolls : 1) * sizeof *idx), n = 0;
+  for (size_t i = 0; i < m->ncolls; i++)
+    if (!m->colls[i].free) idx[n++] = i;
+  sort_colls = m->colls;
+  az_sort(idx, n, sizeof *idx, cmp_instance_index);
+  az_coll *g = NULL;
+  size_t cap = 0;
+  for (size_t i = 0, j; i < n; i = j) {
+    const az_coll *first = &m->colls[idx[i]];
+    for (j = i + 1; j < n && m->colls[idx[j]].comm == first->comm &&
+                    m->colls[idx[j]].seq == first->seq;
          j++) {
     }
-    instance(a, &m->colls[i], j - i);
+    pu_reserve((void **)&g, &cap, j - i, sizeof *g);
+    for (size_t k = i; k < j; k++) g[k - i] = m->colls[idx[k]];
+    if (!last && !complete(a, g, j - i)) continue;
+    instance(a, g, j - i);
+    for (size_t k = i; k < j; k++) {
+      m->colls[idx[k]].free = 1;
+      az_slot_give(&m->free_colls, idx[k]);
+    }
   }
+  free(g);
+  free(idx);
 }
+
+void az_collective_analyze(az_analysis *a) { az_collective_step(a, 1); }

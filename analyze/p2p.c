@@ -45,20 +45,37 @@ static int cmp_done(const void *pa, const void *pb) {
   return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-/* Indices of the messages in the order of cmp (those that cannot be
-   matched left out when skip_unmatchable).  A replay appends most of them
-   in completion order already: then no sort is needed. */
+/* Which messages take part in matching: sends not matched yet (nor
+   cancelled), receives whose completing call was left (all when last). */
+static int sendable(const az_msg *m, int last) {
+  (void)last;
+  return m->state != AZ_MSG_CANCELLED && !m->matched &&
+         m->src != UINT32_MAX && m->dst != UINT32_MAX;
+}
+
+static int receivable(const az_msg *m, int last) {
+  return (m->left || last) && m->src != UINT32_MAX && m->dst != UINT32_MAX;
+}
+
+/* Releases the slot of an evaluated record. */
+static void release(az_msg *m, size_t i, az_slots *released) {
+  m[i].state = AZ_MSG_FREE;
+  az_slot_give(released, i);
+}
+
+/* Indices of the messages (those with ok(m, last), or all) in the order of
+   cmp.  A replay appends most of them in completion order already: then no
+   sort is needed. */
 static size_t *sorted_indices(const az_msg *m, size_t n,
                               int (*cmp)(const void *, const void *),
-                              int skip_unmatchable, size_t *count) {
+                              int (*ok)(const az_msg *, int), int last,
+                              size_t *count) {
   size_t *idx = pu_malloc((n ? n : 1) * sizeof *idx);
   size_t k = 0;
   int sorted = 1;
   sort_base = m;
   for (size_t i = 0; i < n; i++) {
-    if (skip_unmatchable && (m[i].state == AZ_MSG_CANCELLED ||
-                             m[i].src == UINT32_MAX || m[i].dst == UINT32_MAX))
-      continue;
+    if (m[i].state == AZ_MSG_FREE || (ok && !ok(&m[i], last))) continue;
     idx[k] = i;
     if (k && sorted && cmp(&idx[k - 1], &idx[k]) > 0) sorted = 0;
     k++;
@@ -79,13 +96,15 @@ static void unmatched(az_analysis *a, const az_msg *m, int is_send) {
           is_send ? "receive" : "send");
 }
 
-/* match[r] = index of the send received by r, or SIZE_MAX. */
+/* match[r] = index of the send received by r, or SIZE_MAX.  What stays
+   unmatched is reported only at the last step: a later window may still
+   bring its partner. */
 static size_t *match_messages(az_analysis *a, const az_msg *sends,
                               size_t nsends, const az_msg *recvs,
-                              size_t nrecvs) {
+                              size_t nrecvs, int last) {
   size_t ns, nr;
-  size_t *s = sorted_indices(sends, nsends, cmp_match, 1, &ns);
-  size_t *r = sorted_indices(recvs, nrecvs, cmp_match, 1, &nr);
+  size_t *s = sorted_indices(sends, nsends, cmp_match, sendable, last, &ns);
+  size_t *r = sorted_indices(recvs, nrecvs, cmp_match, receivable, last, &nr);
   size_t *match = pu_malloc((nrecvs ? nrecvs : 1) * sizeof *match);
   for (size_t i = 0; i < nrecvs; i++) match[i] = SIZE_MAX;
   size_t i = 0, j = 0;
@@ -93,9 +112,15 @@ static size_t *match_messages(az_analysis *a, const az_msg *sends,
     int c = i == ns   ? 1
             : j == nr ? -1
                       : cmp_key(&sends[s[i]], &recvs[r[j]]);
-    if (c < 0) unmatched(a, &sends[s[i++]], 1);
-    else if (c > 0) unmatched(a, &recvs[r[j++]], 0);
-    else match[r[j++]] = s[i++];
+    if (c < 0) {
+      if (last) unmatched(a, &sends[s[i]], 1);
+      i++;
+    } else if (c > 0) {
+      if (last) unmatched(a, &recvs[r[j]], 0);
+      j++;
+    } else {
+      match[r[j++]] = s[i++];
+    }
   }
   free(s);
   free(r);
@@ -175,17 +200,21 @@ static void check_clock(az_analysis *a, const az_msg *r, const az_msg *s) {
 static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
                                 const az_msg *recvs, size_t nrecvs,
                                 const size_t *match, az_p2p_answer *answer,
-                                size_t *nkeys) {
+                                size_t *nkeys, wo_window **kept) {
   size_t n;
-  size_t *r = sorted_indices(recvs, nrecvs, cmp_done, 0, &n);
+  size_t *r = sorted_indices(recvs, nrecvs, cmp_done, NULL, 0, &n);
   az_call_key *keys = NULL;
   size_t cap = 0;
   *nkeys = 0;
-  wo_window win = {.n = 0, .latest_send = 0};
+  wo_window scratch = {.n = 0, .latest_send = 0}, *win = &scratch;
   for (size_t i = 0, j; i < n; i = j) {
     const az_msg *first = &recvs[r[i]];
-    if (i == 0 || recvs[r[i - 1]].loc != first->loc)
-      win.n = 0, win.latest_send = 0;
+    if (kept) { /* windows kept per location from step to step */
+      if (!kept[first->loc]) kept[first->loc] = pu_calloc(1, sizeof **kept);
+      win = kept[first->loc];
+    } else if (i == 0 || recvs[r[i - 1]].loc != first->loc) {
+      scratch.n = 0, scratch.latest_send = 0;
+    }
     az_cells *cells = &a->cells[first->loc];
     ls_instance worst = {0, 0, first->cnode_done};
     for (j = i; j < n && same_call(&recvs[r[j]], first); j++) {
@@ -194,7 +223,7 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
       const az_msg *s = &sends[match[r[j]]];
       answer[match[r[j]]] = (az_p2p_answer){m->e_post, 1};
       check_clock(a, m, s);
-      reclassify(cells, &win, s->e_post);
+      reclassify(cells, win, s->e_post);
       if (m->by_test) continue;
       az_time until = s->e_post < m->x_done ? s->e_post : m->x_done;
       int64_t idle = until > m->e_done ? (int64_t)(until - m->e_done) : 0;
@@ -202,7 +231,7 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
     }
     if (worst.idle <= 0) continue;
     az_cell(cells, worst.cnode)[AZ_MPI_LATESENDER] += worst.idle;
-    remember(&win, worst);
+    remember(win, worst);
     az_call_key key = {first->loc, first->e_done, first->x_done};
     PU_PUSH(keys, *nkeys, cap, key);
   }
@@ -215,10 +244,34 @@ az_call_key *az_p2p_receiver_side(az_analysis *a, const az_msg *sends,
                                   size_t nrecvs, az_p2p_answer *answer,
                                   size_t *nkeys) {
   memset(answer, 0, nsends * sizeof *answer);
-  size_t *match = match_messages(a, sends, nsends, recvs, nrecvs);
-  az_call_key *keys = late_sender(a, sends, recvs, nrecvs, match, answer, nkeys);
+  size_t *match = match_messages(a, sends, nsends, recvs, nrecvs, 1);
+  az_call_key *keys =
+      late_sender(a, sends, recvs, nrecvs, match, answer, nkeys, NULL);
   free(match);
   return keys;
+}
+
+/* Late Receiver of one completing call (sends s[i..j)): the largest wait
+   for a receive to be posted among its matched sends. */
+static int64_t late_receiver(const az_msg *sends, const size_t *s, size_t i,
+                             size_t j, const az_p2p_answer *answer) {
+  int64_t worst = 0;
+  for (size_t k = i; k < j; k++) {
+    const az_msg *m = &sends[s[k]];
+    int matched = answer ? answer[s[k]].matched : m->matched;
+    if (!matched || m->state != AZ_MSG_DONE || m->by_test) continue;
+    az_time rp = answer ? answer[s[k]].posted : m->e_post;
+    if (m->x_done > rp && rp > m->e_done && (int64_t)(rp - m->e_done) > worst)
+      worst = (int64_t)(rp - m->e_done);
+  }
+  return worst;
+}
+
+static int holds_late_sender(const az_msg *first, const az_call_key *ls,
+                             size_t nls) {
+  az_call_key key = {first->loc, first->e_done, first->x_done};
+  return first->ls_call ||
+         (nls && bsearch(&key, ls, nls, sizeof *ls, cmp_call_key));
 }
 
 /* Late Receiver: a send completing call that waited for the receive to be
@@ -228,25 +281,73 @@ void az_p2p_sender_side(az_analysis *a, const az_msg *sends, size_t nsends,
                         const az_p2p_answer *answer, const az_call_key *ls,
                         size_t nls) {
   size_t n;
-  size_t *s = sorted_indices(sends, nsends, cmp_done, 0, &n);
+  size_t *s = sorted_indices(sends, nsends, cmp_done, NULL, 0, &n);
   for (size_t i = 0, j; i < n; i = j) {
     const az_msg *first = &sends[s[i]];
-    int64_t worst = 0;
     for (j = i; j < n && same_call(&sends[s[j]], first); j++) {
-      const az_msg *m = &sends[s[j]];
-      if (!answer[s[j]].matched || m->state != AZ_MSG_DONE || m->by_test)
-        continue;
-      az_time rp = answer[s[j]].posted;
-      if (m->x_done > rp && rp > m->e_done && (int64_t)(rp - m->e_done) > worst)
-        worst = (int64_t)(rp - m->e_done);
     }
-    az_call_key key = {first->loc, first->e_done, first->x_done};
-    if (worst <= 0 || (nls && bsearch(&key, ls, nls, sizeof *ls, cmp_call_key)))
-      continue;
-    az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] +=
-        worst;
+    int64_t worst = late_receiver(sends, s, i, j, answer);
+    if (worst > 0 && !holds_late_sender(first, ls, nls))
+      az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] +=
+          worst;
   }
   free(s);
+}
+
+/* A completing call's sends can be evaluated once it was left and all of
+   them are matched (or cancelled); at the last step, whatever there is. */
+static int group_ready(const az_msg *sends, const size_t *s, size_t i,
+                       size_t j, int last) {
+  if (last) return 1;
+  for (size_t k = i; k < j; k++) {
+    const az_msg *m = &sends[s[k]];
+    if (m->state == AZ_MSG_CANCELLED) continue;
+    if (!m->left || !m->matched) return 0;
+  }
+  return 1;
+}
+
+void az_p2p_step(az_analysis *a, int last) {
+  az_mpi_records *mp = &a->mpi;
+  if (!a->wo) a->wo = pu_calloc(a->defs.num_locs + 1, sizeof(wo_window *));
+  wo_window **wo = a->wo;
+  size_t *match =
+      match_messages(a, mp->sends, mp->nsends, mp->recvs, mp->nrecvs, last);
+  az_p2p_answer *answer =
+      pu_calloc(mp->nsends ? mp->nsends : 1, sizeof *answer);
+  size_t nls;
+  az_call_key *ls = late_sender(a, mp->sends, mp->recvs, mp->nrecvs, match,
+                                answer, &nls, wo);
+  for (size_t i = 0; i < mp->nsends; i++)
+    if (answer[i].matched) {
+      mp->sends[i].matched = 1;
+      mp->sends[i].e_post = answer[i].posted; /* its send time is used up */
+    }
+  size_t n;
+  size_t *s = sorted_indices(mp->sends, mp->nsends, cmp_done, NULL, 0, &n);
+  for (size_t i = 0, j; i < n; i = j) {
+    az_msg *first = &mp->sends[s[i]];
+    for (j = i; j < n && same_call(&mp->sends[s[j]], first); j++) {
+    }
+    int has_ls = holds_late_sender(first, ls, nls);
+    int ready = group_ready(mp->sends, s, i, j, last);
+    int64_t worst = ready ? late_receiver(mp->sends, s, i, j, NULL) : 0;
+    if (worst > 0 && !has_ls)
+      az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] +=
+          worst;
+    for (size_t k = i; k < j; k++) {
+      mp->sends[s[k]].ls_call |= (unsigned)has_ls;
+      if (ready || mp->sends[s[k]].state == AZ_MSG_CANCELLED)
+        release(mp->sends, s[k], &mp->free_sends);
+    }
+  }
+  for (size_t i = 0; i < mp->nrecvs; i++)
+    if (mp->recvs[i].state != AZ_MSG_FREE && (last || match[i] != SIZE_MAX))
+      release(mp->recvs, i, &mp->free_recvs);
+  free(s);
+  free(ls);
+  free(answer);
+  free(match);
 }
 
 void az_p2p_analyze(az_analysis *a) {
@@ -259,4 +360,12 @@ void az_p2p_analyze(az_analysis *a) {
   az_p2p_sender_side(a, mp->sends, mp->nsends, answer, ls, nls);
   free(ls);
   free(answer);
+}
+
+void az_p2p_free(az_analysis *a) {
+  wo_window **wo = a->wo;
+  if (wo)
+    for (size_t l = 0; l < a->defs.num_locs; l++) free(wo[l]);
+  free(wo);
+  a->wo = NULL;
 }

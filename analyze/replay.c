@@ -192,9 +192,18 @@ static void finish_pending(loc_state *s, az_time t) {
   while (s->npend && s->pend[s->npend - 1].depth >= s->depth) {
     pending p = s->pend[--s->npend];
     switch (p.kind) {
-    case PEND_SEND: m->sends[p.index].x_done = t; break;
-    case PEND_RECV: m->recvs[p.index].x_done = t; break;
-    case PEND_COLL: m->colls[p.index].x = t; break;
+    case PEND_SEND:
+      m->sends[p.index].x_done = t;
+      m->sends[p.index].left = 1;
+      break;
+    case PEND_RECV:
+      m->recvs[p.index].x_done = t;
+      m->recvs[p.index].left = 1;
+      break;
+    case PEND_COLL:
+      m->colls[p.index].x = t;
+      m->colls[p.index].left = 1;
+      break;
     default: s->omp->bars[p.index].x = t; break;
     }
   }
@@ -408,12 +417,17 @@ static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer,
                 .cnode_done = f->cnode,
                 .e_post = f->start, .e_done = f->start, .x_done = f->start,
  .pos = s->pos};
+  size_t i;
   if (is_send) {
-    PU_PUSH(m->sends, m->nsends, m->capsends, msg);
-    return m->nsends - 1;
+    i = az_slot_take((void **)&m->sends, &m->nsends, &m->capsends,
+                     sizeof msg, &m->free_sends);
+    m->sends[i] = msg;
+  } else {
+    i = az_slot_take((void **)&m->recvs, &m->nrecvs, &m->caprecvs,
+                     sizeof msg, &m->free_recvs);
+    m->recvs[i] = msg;
   }
-  PU_PUSH(m->recvs, m->nrecvs, m->caprecvs, msg);
-  return m->nrecvs - 1;
+  return i;
 }
 
 /* A message is completed by the call f. */
@@ -584,9 +598,11 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
   az_mpi_records *m = &s->a->mpi;
   az_coll c = {comm, s->loc, s->proc, root, s->coll_seq[comm]++, f->start,
                f->start, f->cnode,
-               (uint8_t)s->a->defs.regions[f->region].role, pos};
-  PU_PUSH(m->colls, m->ncolls, m->capcolls, c);
-  add_pending(s, PEND_COLL, m->ncolls - 1);
+               (uint8_t)s->a->defs.regions[f->region].role, 0, 0, pos};
+  size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls,
+                          sizeof c, &m->free_colls);
+  m->colls[i] = c;
+  add_pending(s, PEND_COLL, i);
   return next(u);
 }
 
@@ -697,7 +713,7 @@ static int advance(loc_state *s, OTF2_Reader *reader, az_time stop) {
 /* Windows of about AZ_WINDOW_EVENTS events over the trace's time span, so
    that all locations progress together (one window when the span is not
    known). */
-enum { AZ_WINDOW_EVENTS = 1 << 20 };
+enum { AZ_WINDOW_EVENTS = 1 << 16 };
 
 static az_time window_length(const az_analysis *a) {
   const az_defs *d = &a->defs;
@@ -777,6 +793,10 @@ int az_replay(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine) {
       if (!ls[l].a || ls[l].done) continue;
       failed = advance(&ls[l], reader, stop);
       active |= !ls[l].done;
+    }
+    if (a->incremental && active && !failed) {
+      az_p2p_step(a, 0);
+      az_collective_step(a, 0);
     }
   }
   for (uint32_t l = 0; l < d->num_locs; l++)

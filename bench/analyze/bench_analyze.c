@@ -122,8 +122,11 @@ static void generate(const char *dir, uint64_t events, int ranks) {
   }
   uint64_t iters = events / ((uint64_t)ranks * EVENTS_PER_ITER) + 1;
   for (uint64_t it = 0; it < iters; it++) iteration(&g, ranks, it, t);
-  for (int r = 0; r < ranks; r++)
+  tg_time_span(w, 1000);
+  for (int r = 0; r < ranks; r++) {
     OTF2_EvtWriter_Leave(g.w[r], NULL, t[r], (OTF2_RegionRef)main_region);
+    tg_time_span(w, t[r]);
+  }
   if (tg_close(w, err, sizeof err)) pu_die(1, "%s", err);
 }
 

@@ -253,6 +253,11 @@ static tg_loc *get_loc(tg_writer *w, uint32_t rank, uint32_t thread) {
   return &w->locs[w->nlocs - 1];
 }
 
+void tg_time_span(tg_writer *w, uint64_t t) {
+  if (t < w->tmin) w->tmin = t;
+  if (t > w->tmax) w->tmax = t;
+}
+
 OTF2_EvtWriter *tg_evt_writer(tg_writer *w, uint32_t rank, uint32_t thread) {
   if (rank >= w->nprocs || thread >= w->procs[rank].threads) return NULL;
   return get_loc(w, rank, thread)->w;
@@ -274,8 +279,7 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
   uint64_t ts;
   if (parse_u64(t->tok[0], &ts))
     return fail(err, n, "line %d: bad timestamp '%s'", ln, t->tok[0]);
-  if (ts < w->tmin) w->tmin = ts;
-  if (ts > w->tmax) w->tmax = ts;
+  tg_time_span(w, ts);
   const char *ev = t->n > 1 ? t->tok[1] : "";
   int bad = 0;
   if (!strcmp(ev, "enter") || !strcmp(ev, "leave")) {

@@ -57,6 +57,9 @@ int tg_close(tg_writer *w, char *err, size_t errsize);
    unknown). */
 OTF2_EvtWriter *tg_evt_writer(tg_writer *w, uint32_t rank, uint32_t thread);
 int64_t tg_region(tg_writer *w, const char *short_name);
+/* Widens the trace's time span (ClockProperties) to include t: for events
+   written directly. */
+void tg_time_span(tg_writer *w, uint64_t t);
 
 /* Writes a whole description to DIR in one call.  0 on success. */
 int tg_write(const char *dir, const char *text, char *err, size_t errsize);
