@@ -2,7 +2,6 @@
    libpomp-mpi, and one OpenMP team comm per team size (docs/TRACE.md). */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "pm_defs.h"
@@ -19,9 +18,7 @@ uint32_t pm_comm_register(const char *name, uint32_t parent, uint32_t size,
   if (size) memcpy(c.world_ranks, world_ranks, size * sizeof *world_ranks);
   pthread_mutex_lock(&comm_lock);
   uint32_t id = (uint32_t)ncomms;
-  char fallback[32];
-  snprintf(fallback, sizeof fallback, "MPI_Comm %u", id);
-  c.name = pu_strdup(name ? name : fallback);
+  c.name = pu_strdup(name ? name : ""); /* unnamed: named by its unified id */
   PU_PUSH(comms, ncomms, cap_comms, c);
   pthread_mutex_unlock(&comm_lock);
   return id;

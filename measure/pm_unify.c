@@ -2,6 +2,7 @@
    so rank 0's definitions keep their local ids (no mapping table needed
    for a process alone) and MPI_COMM_WORLD / MPI_COMM_SELF become comms 0
    and 1 (docs/TRACE.md). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -146,8 +147,10 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map) {
         memcpy(&r, ranks + 4 * k, 4);
         PU_PUSH(g.members.v, g.members.n, g.members.cap, r);
       }
-      gcomm gc = {str_id(m, name), parent < i ? global[parent] : OTF2_UNDEFINED_COMM,
-                  m->nmpi_groups, 0};
+      char unnamed[32];
+      snprintf(unnamed, sizeof unnamed, "MPI_Comm %u", id);
+      gcomm gc = {str_id(m, *name ? name : unnamed),
+                  parent < i ? global[parent] : OTF2_UNDEFINED_COMM, m->nmpi_groups, 0};
       PU_PUSH(m->mpi_groups, m->nmpi_groups, m->cap_mpi_groups, g);
       PU_PUSH(m->gcomms, m->ngcomms, m->cap_gcomms, gc);
     }

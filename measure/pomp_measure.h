@@ -144,7 +144,7 @@ void pm_clock_offset(uint64_t time, int64_t offset);
    MPI_COMM_WORLD first (id 0) and MPI_COMM_SELF second (id 1, is_self=1,
    world_ranks = the own rank). world_ranks[i] = MPI_COMM_WORLD rank of the
    comm's rank i (copied). parent = local id of the comm it was derived
-   from, or OTF2_UNDEFINED_COMM. name may be NULL ("MPI_Comm N").
+   from, or OTF2_UNDEFINED_COMM. name may be NULL ("MPI_Comm <unified id>").
    At pm_mpi_finalize libpomp unifies comms across ranks: comms with the
    same member list are told apart by creation order, so register them in
    creation order (MPI makes that order consistent among the members).

@@ -108,6 +108,20 @@ if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpicc >/dev/null; then
   expect_eq "MPI sends" "$(count "$exp" '^MPI_SEND ')" 1
   expect_eq "MPI receives" "$(count "$exp" '^MPI_RECV ')" 1
   expect_eq "MPI main on both ranks" "$(count "$exp" 'ENTER .*Region: "main"')" 2
+  # definitions made in different orders on the ranks come out unified
+  "$pcc" mpicc -O1 -o mpi_order mpi_order.c || fail "MPI build (order)"
+  exp=$work/exp_mpi_order
+  POMP_EXPERIMENT=$exp timeout 60 mpiexec -n 2 ./mpi_order || fail "MPI run (order)"
+  first_user() { # the first two user functions of a location, in order
+    otf2-print -L "$1" "$exp/traces.otf2" 2>/dev/null |
+      grep -oE '^ENTER .*Region: "(alpha|beta)"' | grep -oE '(alpha|beta)' | head -n 2 | tr '\n' ' '
+  }
+  expect_eq "rank 0 calls" "$(first_user 0)" "alpha beta "
+  expect_eq "rank 1 calls" "$(first_user 4294967296)" "beta alpha "
+  expect_eq "allreduce on the dup on both ranks" \
+    "$(count "$exp" 'MPI_COLLECTIVE_END .*Operation: ALLREDUCE')" 2
+  world=$(count "$exp" 'MPI_COLLECTIVE_END .*Operation: ALLREDUCE.*Communicator: "MPI_COMM_WORLD"')
+  expect_eq "the dup is not MPI_COMM_WORLD" "$world" 0
   "$pcc" gcc -o plain app.c twice.c -fopenmp
   readelf -d plain | grep -q 'libpomp-mpi' && fail "libpomp-mpi linked without MPI"
 fi
