@@ -296,6 +296,7 @@ typedef struct {           /* a worker left before the master's join */
 typedef struct {
   uint32_t team; uint32_t instance; uint32_t seq;
   uint32_t loc; az_time e, x; int32_t cnode; uint8_t implicit;
+  uint8_t left, free;      /* x known; a released slot */
 } az_barrier;
 
 typedef struct {
@@ -312,6 +313,7 @@ typedef struct az_omp_process {
   az_team_instance *inst; size_t ninst, capinst;
   az_index_list *by_team; size_t nteams;   /* team Comm id -> instances */
   az_barrier *bars; size_t nbars, capbars;
+  az_slots free_bars;
   az_lock_event *locks; size_t nlocks, caplocks;
   az_leave *leaves; size_t nleaves, capleaves;
 } az_omp_process;
@@ -321,7 +323,9 @@ az_team_instance *az_omp_instance(az_omp_process *o, uint32_t team,
                                   uint64_t k);
 /* Appends a new instance of team (teams < o->nteams); returns its index. */
 size_t az_omp_add_instance(az_omp_process *o, const az_team_instance *in);
-/* Barrier waits and lock contention of one process, then frees o. */
+/* Barrier waits and lock contention of what is complete (last: all). */
+void az_omp_step(az_analysis *a, az_omp_process *o, int last);
+/* The last step, then frees o. */
 void az_omp_finish(az_analysis *a, az_omp_process *o);
 /* threads.c: a worker's idle time in team instances it did not join
    (joined[i] for each instance i of o), then, once per process, the

@@ -19,31 +19,55 @@ az_team_instance *az_omp_instance(az_omp_process *o, uint32_t team,
   return &o->inst[o->by_team[team].idx[k]];
 }
 
+static const az_barrier *sort_bars; /* qsort context */
+
 static int cmp_barrier(const void *pa, const void *pb) {
-  const az_barrier *a = pa, *b = pb;
+  const az_barrier *a = &sort_bars[*(const size_t *)pa];
+  const az_barrier *b = &sort_bars[*(const size_t *)pb];
   if (a->instance != b->instance) return a->instance < b->instance ? -1 : 1;
   if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
   return (a->loc > b->loc) - (a->loc < b->loc);
 }
 
+/* A barrier is complete when every member of its team instance left it
+   (and the instance is over, so that the member count is final). */
+static int barrier_complete(const az_omp_process *o, const size_t *g,
+                            size_t n) {
+  const az_team_instance *in = &o->inst[o->bars[g[0]].instance];
+  if (!in->joined || n != in->members) return 0;
+  for (size_t k = 0; k < n; k++)
+    if (!o->bars[g[k]].left) return 0;
+  return 1;
+}
+
 /* The j-th barrier of each member of one team instance is one barrier;
-   everybody waits for the latest to arrive. */
-static void barrier_waits(az_analysis *a, az_omp_process *o) {
-  az_sort(o->bars, o->nbars, sizeof *o->bars, cmp_barrier);
-  for (size_t i = 0, j; i < o->nbars; i = j) {
-    az_time latest = o->bars[i].e;
-    for (j = i; j < o->nbars && o->bars[j].instance == o->bars[i].instance &&
-                o->bars[j].seq == o->bars[i].seq;
+   everybody waits for the latest to arrive.  Evaluated barriers release
+   their records (slots: a pending Leave refers to a record by index). */
+static void barrier_waits(az_analysis *a, az_omp_process *o, int last) {
+  size_t *g = pu_malloc((o->nbars ? o->nbars : 1) * sizeof *g), n = 0;
+  for (size_t i = 0; i < o->nbars; i++)
+    if (!o->bars[i].free) g[n++] = i;
+  sort_bars = o->bars;
+  az_sort(g, n, sizeof *g, cmp_barrier);
+  for (size_t i = 0, j; i < n; i = j) {
+    const az_barrier *first = &o->bars[g[i]];
+    az_time latest = first->e;
+    for (j = i; j < n && o->bars[g[j]].instance == first->instance &&
+                o->bars[g[j]].seq == first->seq;
          j++)
-      if (o->bars[j].e > latest) latest = o->bars[j].e;
+      if (o->bars[g[j]].e > latest) latest = o->bars[g[j]].e;
+    if (!last && !barrier_complete(o, g + i, j - i)) continue;
     for (size_t k = i; k < j; k++) {
-      const az_barrier *b = &o->bars[k];
+      az_barrier *b = &o->bars[g[k]];
       az_time until = latest < b->x ? latest : b->x;
-      if (until <= b->e) continue;
       int m = b->implicit ? AZ_OMP_IBARRIER_WAIT : AZ_OMP_EBARRIER_WAIT;
-      az_cell(&a->cells[b->loc], b->cnode)[m] += (int64_t)(until - b->e);
+      if (until > b->e)
+        az_cell(&a->cells[b->loc], b->cnode)[m] += (int64_t)(until - b->e);
+      b->free = 1;
+      az_slot_give(&o->free_bars, g[k]);
     }
   }
+  free(g);
 }
 
 static int cmp_lock(const void *pa, const void *pb) {
@@ -53,40 +77,58 @@ static int cmp_lock(const void *pa, const void *pb) {
   return (a->release > b->release) - (a->release < b->release);
 }
 
+static void no_release(az_analysis *a, const az_lock_event *e) {
+  char label[160];
+  az_loc_label(&a->defs, e->loc, label, sizeof label);
+  az_warn(&a->diag, AZ_W_LOCK,
+          "%s: event %llu: acquisition %u of lock %u has no release of "
+          "acquisition %u",
+          label, (unsigned long long)e->pos, e->order, e->lock, e->order - 1);
+}
+
 /* Acquisition k of a lock waits for release k-1 when another thread
    held it: the wait starts at the enter of the critical construct or
-   omp_set_lock call and ends at that release. */
-static void lock_contention(az_analysis *a, az_omp_process *o) {
+   omp_set_lock call and ends at that release.  Kept for the next step:
+   acquisitions whose release k-1 was not read yet, and the latest release
+   of each lock. */
+static void lock_contention(az_analysis *a, az_omp_process *o, int last) {
   az_sort(o->locks, o->nlocks, sizeof *o->locks, cmp_lock);
-  const az_lock_event *prev_release = NULL;
+  az_lock_event prev = {0};
+  int have_prev = 0;
+  size_t kept = 0;
   for (size_t i = 0; i < o->nlocks; i++) {
-    const az_lock_event *e = &o->locks[i];
-    if (e->release) {
-      prev_release = e;
+    az_lock_event e = o->locks[i];
+    if (e.release) {
+      prev = e;
+      have_prev = 1;
+      int later = i + 1 < o->nlocks && o->locks[i + 1].lock == e.lock;
+      if (!last && !later) o->locks[kept++] = e; /* the latest release */
       continue;
     }
-    int have = prev_release && prev_release->lock == e->lock &&
-               prev_release->order + 1 == e->order;
-    if (!have && e->order > 1) {
-      char label[160];
-      az_loc_label(&a->defs, e->loc, label, sizeof label);
-      az_warn(&a->diag, AZ_W_LOCK,
-              "%s: event %llu: acquisition %u of lock %u has no release of "
-              "acquisition %u",
-              label, (unsigned long long)e->pos, e->order, e->lock,
-              e->order - 1);
+    int have = have_prev && prev.lock == e.lock && prev.order + 1 == e.order;
+    if (!have) {
+      if (e.order <= 1) continue; /* the first acquisition never waits */
+      if (!last) o->locks[kept++] = e;
+      else no_release(a, &e);
+      continue;
     }
-    if (!have || e->cnode < 0 || prev_release->loc == e->loc) continue;
-    az_time until = prev_release->t < e->t ? prev_release->t : e->t;
-    if (until <= e->e_region) continue;
-    int m = e->critical ? AZ_OMP_CRITICAL_CONTENTION : AZ_OMP_LOCK_CONTENTION;
-    az_cell(&a->cells[e->loc], e->cnode)[m] += (int64_t)(until - e->e_region);
+    if (e.cnode < 0 || prev.loc == e.loc) continue;
+    az_time until = prev.t < e.t ? prev.t : e.t;
+    if (until <= e.e_region) continue;
+    int m = e.critical ? AZ_OMP_CRITICAL_CONTENTION : AZ_OMP_LOCK_CONTENTION;
+    az_cell(&a->cells[e.loc], e.cnode)[m] += (int64_t)(until - e.e_region);
   }
+  o->nlocks = kept;
+}
+
+void az_omp_step(az_analysis *a, az_omp_process *o, int last) {
+  barrier_waits(a, o, last);
+  lock_contention(a, o, last);
 }
 
 void az_omp_finish(az_analysis *a, az_omp_process *o) {
-  barrier_waits(a, o);
-  lock_contention(a, o);
+  az_omp_step(a, o, 1);
+  free(o->free_bars.idx);
   for (size_t t = 0; t < o->nteams; t++) free(o->by_team[t].idx);
   free(o->by_team);
   free(o->inst);

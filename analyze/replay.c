@@ -179,9 +179,12 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
       s->parallel_depth == 1 && s->cur_inst != NO_INST) {
     az_barrier b = {s->omp->inst[s->cur_inst].team, (uint32_t)s->cur_inst,
                     s->bar_seq++, s->loc, t, t, f.cnode,
-                    reg->kind == AZ_RK_IBARRIER};
-    PU_PUSH(s->omp->bars, s->omp->nbars, s->omp->capbars, b);
-    add_pending(s, PEND_BAR, s->omp->nbars - 1);
+                    reg->kind == AZ_RK_IBARRIER, 0, 0};
+    az_omp_process *o = s->omp;
+    size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars,
+                            sizeof b, &o->free_bars);
+    o->bars[i] = b;
+    add_pending(s, PEND_BAR, i);
   }
   return next(u);
 }
@@ -204,7 +207,10 @@ static void finish_pending(loc_state *s, az_time t) {
       m->colls[p.index].x = t;
       m->colls[p.index].left = 1;
       break;
-    default: s->omp->bars[p.index].x = t; break;
+    default:
+      s->omp->bars[p.index].x = t;
+      s->omp->bars[p.index].left = 1;
+      break;
     }
   }
 }
@@ -798,6 +804,8 @@ int az_replay(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine) {
       az_p2p_step(a, 0);
       az_collective_step(a, 0);
     }
+    for (uint32_t p = 0; p < d->num_procs && active && !failed; p++)
+      if (!mine || mine[p]) az_omp_step(a, &ps[p].omp, 0);
   }
   for (uint32_t l = 0; l < d->num_locs; l++)
     if (ls[l].er) OTF2_Reader_CloseEvtReader(reader, ls[l].er);
