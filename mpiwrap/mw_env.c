@@ -13,8 +13,9 @@ static OTF2_CollectiveContext *world_context;
 static pm_mpi_handover handover;
 _Atomic int mw_running;
 
-/* Flushes buffers without collectives; from libpomp once it offers it
-   (asked for in /tmp/mpiwrap-requests.md), hence weak. */
+/* Flushes this process's buffers without any collective. Not (yet) in
+   pomp_measure.h: declared weak, so it is called only once libpomp
+   exports it, and its absence costs nothing. */
 extern void pm_abort_flush(void) __attribute__((weak));
 
 static void __attribute__((constructor)) expect_mpi(void) { pm_mpi_expected(); }
