@@ -80,6 +80,24 @@ static void disabled_constructs_are_copied(void **state) {
   assert_string_equal(out, src);
 }
 
+static void disable_omp_keeps_only_parallel_regions(void **state) {
+  (void)state;
+  char out[1024];
+  unsigned bits = 0;
+  const char *bad;
+  size_t bad_len;
+  assert_true(opari_parse_disable("omp", &bits, &bad, &bad_len));
+  const char *src = "#pragma omp parallel\n{\n#pragma omp for\nfor (;;) ;\n"
+                    "#pragma omp critical\nx++;\n#pragma pomp inst begin(r)\n"
+                    "#pragma pomp inst end(r)\n}\n";
+  assert_true(instrument(src, bits, out, sizeof out));
+  assert_non_null(strstr(out, "POMP_Parallel_fork(pomp_rd[0]);"));
+  assert_non_null(strstr(out, "POMP_Begin(pomp_rd[1]);"));
+  assert_null(strstr(out, "For_enter"));
+  assert_null(strstr(out, "Critical_enter"));
+  assert_non_null(strstr(out, "\n#pragma omp for\nfor (;;) ;\n#pragma omp critical\nx++;\n"));
+}
+
 static void unknown_clause_keeps_combined_construct_whole(void **state) {
   (void)state;
   char out[512];
@@ -101,6 +119,7 @@ int main(void) {
       cmocka_unit_test(barrier_rewrite_is_exact),
       cmocka_unit_test(comment_before_directive_is_kept),
       cmocka_unit_test(disabled_constructs_are_copied),
+      cmocka_unit_test(disable_omp_keeps_only_parallel_regions),
       cmocka_unit_test(unknown_clause_keeps_combined_construct_whole),
       cmocka_unit_test(missing_final_newline_is_added),
   };
