@@ -196,7 +196,8 @@ void az_cells_finish(az_cells *c, const az_calltree *t, const az_defs *d);
 
 typedef struct {           /* one end of a point-to-point message */
   uint32_t comm, src, dst, tag; /* src/dst: world ranks */
-  uint32_t loc : 26;       /* (at most 2^26 locations) */
+  uint32_t loc : 25;       /* (at most 2^25 locations) */
+  uint32_t shipped : 1;    /* sent to the analysis process of dst */
   uint32_t state : 2;      /* AZ_MSG_* */
   uint32_t by_test : 1;    /* completed by MPI_Test*: no wait state there */
   uint32_t left : 1;       /* the completing call was left: x_done known */
@@ -226,6 +227,7 @@ typedef struct {
   uint8_t free;            /* a released slot */
   uint64_t pos;
 } az_coll;
+
 
 /* Records stay where they are while anything refers to them by index (a
    request, a call waiting for its Leave); evaluated ones are released and
@@ -262,7 +264,10 @@ typedef struct az_analysis {
                       int metric, int64_t v);
   void *hook_data;
   uint64_t window_events;  /* events per replay window; 0 = default */
-  int incremental;         /* match and retire MPI records every window */
+  /* after each replay window: evaluate what is complete; returns whether
+     any location (of any analysis process) is still active */
+  int (*window_hook)(struct az_analysis *a, int active, int *failed);
+  void *window_data;
   void *wo;                /* p2p.c: per-location wrong-order windows */
 } az_analysis;
 
@@ -334,12 +339,12 @@ void az_threads_limited(az_analysis *a, uint32_t loc, const uint8_t *joined,
                         size_t njoined, const az_omp_process *o);
 void az_threads_idle(az_analysis *a, uint32_t proc);
 
-/* p2p.c: the point-to-point properties over all records (serial), or in
-   two halves for a parallel analysis: the receiver side matches the sends
-   addressed to its processes with its receives and computes Late Sender;
-   it answers, for each send, when its receive was posted; with the
-   answers the sender side computes Late Receiver. */
-void az_p2p_analyze(az_analysis *a);
+/* p2p.c: point-to-point properties.  Messages are matched and evaluated
+   in steps, at the end of each replay window (last: after the replay):
+   what can be matched and evaluated is, and its records are released, so
+   that memory holds only messages in flight. */
+void az_p2p_step(az_analysis *a, int last);
+void az_p2p_free(az_analysis *a);
 
 typedef struct {
   az_time posted;   /* enter of the call that posted the matching receive */
@@ -351,20 +356,18 @@ typedef struct {    /* a completing call: location, enter, leave */
   az_time e, x;
 } az_call_key;
 
-/* Returns the calls holding a Late Sender, sorted (free it). */
-az_call_key *az_p2p_receiver_side(az_analysis *a, const az_msg *sends,
-                                  size_t nsends, const az_msg *recvs,
-                                  size_t nrecvs, az_p2p_answer *answer,
-                                  size_t *nkeys);
-void az_p2p_sender_side(az_analysis *a, const az_msg *sends, size_t nsends,
-                        const az_p2p_answer *answer, const az_call_key *ls,
-                        size_t nls);
-
-/* The same in steps, at the end of each replay window (last: after the
-   replay): what can be matched and evaluated is, and its records are
-   freed, so that memory holds only messages in flight. */
-void az_p2p_step(az_analysis *a, int last);
-void az_p2p_free(az_analysis *a);
+/* The two halves of a step, for a parallel analysis.  Receiver half: the
+   sends in pool (addressed to this process's locations) against its
+   receives: Late Sender; answer[i] says when the receive of pool[i] was
+   posted; matched pool records are released to release_to (unless NULL).
+   Returns the calls holding a Late Sender (sorted; free it).  Sender half:
+   Late Receiver of a->mpi.sends, once az_p2p_answered was told. */
+az_call_key *az_p2p_receive_step(az_analysis *a, az_msg *pool, size_t npool,
+                                 az_slots *release_to, int last,
+                                 az_p2p_answer *answer, size_t *nls);
+void az_p2p_answered(az_msg *send, az_time posted);
+void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls,
+                      int last);
 
 /* collective.c: wait states of the collective instances in a->mpi.colls.
    Each severity goes through az_charge. */

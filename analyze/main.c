@@ -116,6 +116,8 @@ int main(int argc, char **argv) {
                         : az_analyze_parallel(&a, anchor, &opt);
   if (failed) {
     status = POMP_EXIT_FAILURE;
+    /* quiet: errors are still said (otherwise az_fail printed them) */
+    if (c.verbosity == 0) pu_error("%s", a.diag.first_error);
   } else if (rank <= 0) { /* the serial analysis, or analysis process 0 */
     pomp_report *r = az_report_build(&a, anchor, NULL);
     pomp_report_error err;

@@ -239,18 +239,6 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
   return keys; /* already in (loc, call) order */
 }
 
-az_call_key *az_p2p_receiver_side(az_analysis *a, const az_msg *sends,
-                                  size_t nsends, const az_msg *recvs,
-                                  size_t nrecvs, az_p2p_answer *answer,
-                                  size_t *nkeys) {
-  memset(answer, 0, nsends * sizeof *answer);
-  size_t *match = match_messages(a, sends, nsends, recvs, nrecvs, 1);
-  az_call_key *keys =
-      late_sender(a, sends, recvs, nrecvs, match, answer, nkeys, NULL);
-  free(match);
-  return keys;
-}
-
 /* Late Receiver of one completing call (sends s[i..j)): the largest wait
    for a receive to be posted among its matched sends. */
 static int64_t late_receiver(const az_msg *sends, const size_t *s, size_t i,
@@ -274,26 +262,6 @@ static int holds_late_sender(const az_msg *first, const az_call_key *ls,
          (nls && bsearch(&key, ls, nls, sizeof *ls, cmp_call_key));
 }
 
-/* Late Receiver: a send completing call that waited for the receive to be
-   posted; multi-waits take the largest, and are skipped when they also
-   hold a Late Sender. */
-void az_p2p_sender_side(az_analysis *a, const az_msg *sends, size_t nsends,
-                        const az_p2p_answer *answer, const az_call_key *ls,
-                        size_t nls) {
-  size_t n;
-  size_t *s = sorted_indices(sends, nsends, cmp_done, NULL, 0, &n);
-  for (size_t i = 0, j; i < n; i = j) {
-    const az_msg *first = &sends[s[i]];
-    for (j = i; j < n && same_call(&sends[s[j]], first); j++) {
-    }
-    int64_t worst = late_receiver(sends, s, i, j, answer);
-    if (worst > 0 && !holds_late_sender(first, ls, nls))
-      az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] +=
-          worst;
-  }
-  free(s);
-}
-
 /* A completing call's sends can be evaluated once it was left and all of
    them are matched (or cancelled); at the last step, whatever there is. */
 static int group_ready(const az_msg *sends, const size_t *s, size_t i,
@@ -307,22 +275,29 @@ static int group_ready(const az_msg *sends, const size_t *s, size_t i,
   return 1;
 }
 
-void az_p2p_step(az_analysis *a, int last) {
+az_call_key *az_p2p_receive_step(az_analysis *a, az_msg *pool, size_t npool,
+                                  az_slots *release_to, int last,
+                                  az_p2p_answer *answer, size_t *nls) {
   az_mpi_records *mp = &a->mpi;
   if (!a->wo) a->wo = pu_calloc(a->defs.num_locs + 1, sizeof(wo_window *));
-  wo_window **wo = a->wo;
-  size_t *match =
-      match_messages(a, mp->sends, mp->nsends, mp->recvs, mp->nrecvs, last);
-  az_p2p_answer *answer =
-      pu_calloc(mp->nsends ? mp->nsends : 1, sizeof *answer);
-  size_t nls;
-  az_call_key *ls = late_sender(a, mp->sends, mp->recvs, mp->nrecvs, match,
-                                answer, &nls, wo);
-  for (size_t i = 0; i < mp->nsends; i++)
-    if (answer[i].matched) {
-      mp->sends[i].matched = 1;
-      mp->sends[i].e_post = answer[i].posted; /* its send time is used up */
-    }
+  size_t *match = match_messages(a, pool, npool, mp->recvs, mp->nrecvs, last);
+  memset(answer, 0, npool * sizeof *answer);
+  az_call_key *ls = late_sender(a, pool, mp->recvs, mp->nrecvs, match, answer,
+                                nls, a->wo);
+  for (size_t i = 0; i < mp->nrecvs; i++)
+    if (mp->recvs[i].state != AZ_MSG_FREE && (last || match[i] != SIZE_MAX))
+      release(mp->recvs, i, &mp->free_recvs);
+  if (release_to)
+    for (size_t i = 0; i < npool; i++)
+      if (pool[i].state != AZ_MSG_FREE && (last || answer[i].matched))
+        release(pool, i, release_to);
+  free(match);
+  return ls;
+}
+
+void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls,
+                      int last) {
+  az_mpi_records *mp = &a->mpi;
   size_t n;
   size_t *s = sorted_indices(mp->sends, mp->nsends, cmp_done, NULL, 0, &n);
   for (size_t i = 0, j; i < n; i = j) {
@@ -341,23 +316,24 @@ void az_p2p_step(az_analysis *a, int last) {
         release(mp->sends, s[k], &mp->free_sends);
     }
   }
-  for (size_t i = 0; i < mp->nrecvs; i++)
-    if (mp->recvs[i].state != AZ_MSG_FREE && (last || match[i] != SIZE_MAX))
-      release(mp->recvs, i, &mp->free_recvs);
   free(s);
-  free(ls);
-  free(answer);
-  free(match);
 }
 
-void az_p2p_analyze(az_analysis *a) {
+void az_p2p_answered(az_msg *send, az_time posted) {
+  send->matched = 1;
+  send->e_post = posted; /* its send time is used up */
+}
+
+void az_p2p_step(az_analysis *a, int last) {
   az_mpi_records *mp = &a->mpi;
   az_p2p_answer *answer =
-      pu_malloc((mp->nsends ? mp->nsends : 1) * sizeof *answer);
+      pu_calloc(mp->nsends ? mp->nsends : 1, sizeof *answer);
   size_t nls;
-  az_call_key *ls = az_p2p_receiver_side(a, mp->sends, mp->nsends, mp->recvs,
-                                         mp->nrecvs, answer, &nls);
-  az_p2p_sender_side(a, mp->sends, mp->nsends, answer, ls, nls);
+  az_call_key *ls = az_p2p_receive_step(a, mp->sends, mp->nsends, NULL, last,
+                                        answer, &nls);
+  for (size_t i = 0; i < mp->nsends; i++)
+    if (answer[i].matched) az_p2p_answered(&mp->sends[i], answer[i].posted);
+  az_p2p_send_step(a, ls, nls, last);
   free(ls);
   free(answer);
 }

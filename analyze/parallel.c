@@ -96,40 +96,15 @@ static void *by_destination(const team *t, const void *items, size_t n,
   return out;
 }
 
-static void p2p(az_analysis *a, const team *t) {
-  az_mpi_records *m = &a->mpi;
-  int *dest = pu_malloc((m->nsends ? m->nsends : 1) * sizeof *dest);
-  for (size_t i = 0; i < m->nsends; i++)
-    dest[i] = m->sends[i].dst < a->defs.num_procs ? t->owner[m->sends[i].dst]
-                                                   : t->rank;
-  int *counts = pu_malloc((size_t)t->size * 2 * sizeof *counts);
-  int *rcounts = counts + t->size;
-  size_t *perm = pu_malloc((m->nsends ? m->nsends : 1) * sizeof *perm);
-  az_msg *out = by_destination(t, m->sends, m->nsends, sizeof *out, dest,
-                               counts, perm);
-  size_t nr;
-  az_msg *sends_here = exchange(t, out, counts, sizeof *out, rcounts, &nr);
-  az_p2p_answer *answer = pu_malloc((nr ? nr : 1) * sizeof *answer);
-  size_t nls;
-  az_call_key *ls = az_p2p_receiver_side(a, sends_here, nr, m->recvs,
-                                         m->nrecvs, answer, &nls);
-  /* the answers go back the way the sends came */
-  size_t nback;
-  az_p2p_answer *back = exchange(t, answer, rcounts, sizeof *answer, counts,
-                                 &nback);
-  az_p2p_answer *mine = pu_malloc((m->nsends ? m->nsends : 1) * sizeof *mine);
-  for (size_t k = 0; k < nback; k++) mine[perm[k]] = back[k];
-  az_p2p_sender_side(a, m->sends, m->nsends, mine, ls, nls);
-  free(mine);
-  free(back);
-  free(ls);
-  free(answer);
-  free(sends_here);
-  free(out);
-  free(perm);
-  free(counts);
-  free(dest);
-}
+typedef struct {          /* a send travelling to the owner of its dst */
+  az_msg msg;
+  uint64_t slot;          /* its slot at the origin */
+} shipped_send;
+
+typedef struct {          /* when the receive of a shipped send was posted */
+  uint64_t slot;
+  az_time posted;
+} answer_back;
 
 typedef struct {
   uint32_t loc;
@@ -137,57 +112,197 @@ typedef struct {
   int64_t v;
 } remote_charge;
 
+/* What an analysis process keeps between windows: the sends addressed to
+   its processes (with where they came from) and the collective instances
+   it owns. */
 typedef struct {
   const team *t;
-  remote_charge *c; size_t n, cap;
-} charge_box;
+  az_msg *pool; size_t npool, cappool; az_slots free_pool;
+  int *from_rank; uint64_t *from_slot; size_t capfrom;
+  az_coll *cpool; size_t ncpool, capcpool; az_slots free_cpool;
+  remote_charge *c; size_t nc, capc; /* charges for other processes */
+} par_state;
+
+static int *alloc_counts(const team *t) {
+  return pu_malloc((size_t)t->size * 2 * sizeof(int));
+}
+
+/* Sends not shipped yet go to the analysis process of their destination,
+   which keeps them until they are matched. */
+static void ship_sends(az_analysis *a, par_state *ps, int *counts) {
+  const team *t = ps->t;
+  az_mpi_records *m = &a->mpi;
+  shipped_send *items = NULL;
+  int *dest = NULL;
+  size_t n = 0, cap = 0, capd = 0, nd = 0;
+  for (size_t i = 0; i < m->nsends; i++) {
+    az_msg *s = &m->sends[i];
+    if (s->state == AZ_MSG_FREE || s->state == AZ_MSG_CANCELLED || s->shipped)
+      continue;
+    s->shipped = 1;
+    if (s->dst >= a->defs.num_procs) continue; /* cannot be matched */
+    shipped_send item = {*s, i};
+    PU_PUSH(items, n, cap, item);
+    PU_PUSH(dest, nd, capd, t->owner[s->dst]);
+  }
+  int *rcounts = counts + t->size;
+  shipped_send *out = by_destination(t, items, n, sizeof *out, dest, counts,
+                                     NULL);
+  size_t nr;
+  shipped_send *in = exchange(t, out, counts, sizeof *in, rcounts, &nr);
+  size_t k = 0;
+  for (int r = 0; r < t->size; r++)
+    for (int c = 0; c < rcounts[r]; c++, k++) {
+      size_t slot = az_slot_take((void **)&ps->pool, &ps->npool, &ps->cappool,
+                                 sizeof *ps->pool, &ps->free_pool);
+      if (ps->npool > ps->capfrom) {
+        ps->capfrom = ps->cappool;
+        ps->from_rank = pu_realloc(ps->from_rank, ps->capfrom * sizeof(int));
+        ps->from_slot =
+            pu_realloc(ps->from_slot, ps->capfrom * sizeof(uint64_t));
+      }
+      ps->pool[slot] = in[k].msg;
+      ps->from_rank[slot] = r;
+      ps->from_slot[slot] = in[k].slot;
+    }
+  free(in);
+  free(out);
+  free(dest);
+  free(items);
+}
+
+/* Point-to-point in one window: ship new sends; match those addressed
+   here (Late Sender); send the answers back; Late Receiver of own sends. */
+static void p2p_window(az_analysis *a, par_state *ps, int last) {
+  const team *t = ps->t;
+  int *counts = alloc_counts(t), *rcounts = counts + t->size;
+  ship_sends(a, ps, counts);
+  az_p2p_answer *answer =
+      pu_calloc(ps->npool ? ps->npool : 1, sizeof *answer);
+  size_t nls;
+  az_call_key *ls = az_p2p_receive_step(a, ps->pool, ps->npool,
+                                        &ps->free_pool, last, answer, &nls);
+  answer_back *back = NULL;
+  int *dest = NULL;
+  size_t n = 0, cap = 0, nd = 0, capd = 0;
+  for (size_t i = 0; i < ps->npool; i++) {
+    if (!answer[i].matched) continue;
+    answer_back b = {ps->from_slot[i], answer[i].posted};
+    PU_PUSH(back, n, cap, b);
+    PU_PUSH(dest, nd, capd, ps->from_rank[i]);
+  }
+  answer_back *out = by_destination(t, back, n, sizeof *out, dest, counts,
+                                    NULL);
+  size_t nr;
+  answer_back *in = exchange(t, out, counts, sizeof *in, rcounts, &nr);
+  for (size_t k = 0; k < nr; k++)
+    az_p2p_answered(&a->mpi.sends[in[k].slot], in[k].posted);
+  az_p2p_send_step(a, ls, nls, last);
+  free(in);
+  free(out);
+  free(dest);
+  free(back);
+  free(ls);
+  free(answer);
+  free(counts);
+}
 
 static void collect(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
                     int64_t v) {
-  charge_box *box = a->hook_data;
-  if (box->t->owner[a->defs.locs[loc].process] == box->t->rank) {
+  par_state *ps = a->hook_data;
+  if (ps->t->owner[a->defs.locs[loc].process] == ps->t->rank) {
     az_cell(&a->cells[loc], cnode)[metric] += v;
     return;
   }
   remote_charge c = {loc, cnode, metric, v};
-  PU_PUSH(box->c, box->n, box->cap, c);
+  PU_PUSH(ps->c, ps->nc, ps->capc, c);
 }
 
-static void collectives(az_analysis *a, const team *t) {
+/* Swaps the own collective records with the pool of owned instances. */
+static void swap_colls(az_mpi_records *m, par_state *ps) {
+  az_coll *c = m->colls;
+  size_t n = m->ncolls, cap = m->capcolls;
+  az_slots f = m->free_colls;
+  m->colls = ps->cpool, m->ncolls = ps->ncpool, m->capcolls = ps->capcpool;
+  m->free_colls = ps->free_cpool;
+  ps->cpool = c, ps->ncpool = n, ps->capcpool = cap, ps->free_cpool = f;
+}
+
+/* Collectives in one window: records of finished operations go to the
+   owner of their instance, which evaluates complete instances and sends
+   back the charges for other processes' locations. */
+static void coll_window(az_analysis *a, par_state *ps, int last) {
+  const team *t = ps->t;
   az_mpi_records *m = &a->mpi;
-  int *dest = pu_malloc((m->ncolls ? m->ncolls : 1) * sizeof *dest);
-  for (size_t i = 0; i < m->ncolls; i++)
-    dest[i] = (int)((m->colls[i].comm * 2654435761u + m->colls[i].seq) %
-                    (uint64_t)t->size);
-  int *counts = pu_malloc((size_t)t->size * 2 * sizeof *counts);
-  int *rcounts = counts + t->size;
-  az_coll *out = by_destination(t, m->colls, m->ncolls, sizeof *out, dest,
-                                counts, NULL);
+  az_coll *items = NULL;
+  int *dest = NULL;
+  size_t n = 0, cap = 0, nd = 0, capd = 0;
+  for (size_t i = 0; i < m->ncolls; i++) {
+    az_coll *c = &m->colls[i];
+    if (c->free || !c->left) continue;
+    PU_PUSH(items, n, cap, *c);
+    PU_PUSH(dest, nd, capd,
+            (int)((c->comm * 2654435761u + c->seq) % (uint64_t)t->size));
+    c->free = 1;
+    az_slot_give(&m->free_colls, i);
+  }
+  int *counts = alloc_counts(t), *rcounts = counts + t->size;
+  az_coll *out = by_destination(t, items, n, sizeof *out, dest, counts, NULL);
   size_t nr;
-  az_coll *here = exchange(t, out, counts, sizeof *out, rcounts, &nr);
-  free(out);
-  free(m->colls);
-  m->colls = here;
-  m->ncolls = m->capcolls = nr;
-  charge_box box = {t, NULL, 0, 0};
+  az_coll *in = exchange(t, out, counts, sizeof *in, rcounts, &nr);
+  for (size_t k = 0; k < nr; k++) {
+    size_t slot = az_slot_take((void **)&ps->cpool, &ps->ncpool,
+                               &ps->capcpool, sizeof *ps->cpool,
+                               &ps->free_cpool);
+    ps->cpool[slot] = in[k];
+  }
+  swap_colls(m, ps);
   a->charge_hook = collect;
-  a->hook_data = &box;
-  az_collective_analyze(a);
+  a->hook_data = ps;
+  az_collective_step(a, last);
   a->charge_hook = NULL;
+  swap_colls(m, ps);
   free(dest);
-  dest = pu_malloc((box.n ? box.n : 1) * sizeof *dest);
-  for (size_t i = 0; i < box.n; i++)
-    dest[i] = t->owner[a->defs.locs[box.c[i].loc].process];
-  remote_charge *cout = by_destination(t, box.c, box.n, sizeof *cout, dest,
+  dest = pu_malloc((ps->nc ? ps->nc : 1) * sizeof *dest);
+  for (size_t i = 0; i < ps->nc; i++)
+    dest[i] = t->owner[a->defs.locs[ps->c[i].loc].process];
+  remote_charge *cout = by_destination(t, ps->c, ps->nc, sizeof *cout, dest,
                                        counts, NULL);
-  remote_charge *in = exchange(t, cout, counts, sizeof *in, rcounts, &nr);
+  remote_charge *cin = exchange(t, cout, counts, sizeof *cin, rcounts, &nr);
   for (size_t i = 0; i < nr; i++)
-    az_cell(&a->cells[in[i].loc], in[i].cnode)[in[i].metric] += in[i].v;
-  free(in);
+    az_cell(&a->cells[cin[i].loc], cin[i].cnode)[cin[i].metric] += cin[i].v;
+  ps->nc = 0;
+  free(cin);
   free(cout);
-  free(box.c);
+  free(in);
+  free(out);
   free(dest);
+  free(items);
   free(counts);
+}
+
+/* After each window, all analysis processes agree on going on (any of
+   them still reading, none failed) and evaluate what is complete. */
+static int parallel_window(az_analysis *a, int active, int *failed) {
+  int in[2] = {active != 0, *failed != 0}, out[2];
+  MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  *failed = out[1];
+  if (out[1]) return 0;
+  if (out[0]) {
+    p2p_window(a, a->window_data, 0);
+    coll_window(a, a->window_data, 0);
+  }
+  return out[0];
+}
+
+static void free_par_state(par_state *ps) {
+  free(ps->pool);
+  free(ps->free_pool.idx);
+  free(ps->from_rank);
+  free(ps->from_slot);
+  free(ps->cpool);
+  free(ps->free_cpool.idx);
+  free(ps->c);
 }
 
 /* ---- gathering the result on analysis process 0 ----------------------- */
@@ -282,7 +397,10 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
       OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
   int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
   int rc = OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS ? 0 : -1;
-  if (rc) az_fail(&a->diag, "cannot open the event files");
+  if (rc) {
+    az_fail(&a->diag, "cannot open the event files");
+    parallel_window(a, 0, &rc); /* the others learn it at their window */
+  }
   uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
   for (uint32_t p = 0; p < a->defs.num_procs; p++)
     mine[p] = t->owner[p] == t->rank;
@@ -303,22 +421,28 @@ int az_analyze_parallel(az_analysis *a, const char *anchor,
   OTF2_Reader *reader = az_open(a, anchor, &mine);
   int failed = !reader;
   t.owner = NULL;
+  /* every process reads the same definitions: all fail alike here */
   if (!failed) {
     assign(&t, &a->defs);
+    par_state ps = {.t = &t};
+    a->window_hook = parallel_window;
+    a->window_data = &ps;
     failed = replay_own(a, reader, &t) != 0;
     OTF2_Reader_Close(reader);
+    if (!failed) {
+      p2p_window(a, &ps, 1);
+      coll_window(a, &ps, 1);
+    }
+    a->window_hook = NULL;
+    free_par_state(&ps);
   }
-  int any;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (any) {
+  if (failed) {
     if (!a->diag.errors)
       az_fail(&a->diag, "%s: the analysis failed in another analysis process",
               anchor);
     free(t.owner);
     return -1;
   }
-  p2p(a, &t);
-  collectives(a, &t);
   for (size_t l = 0; l < a->defs.num_locs; l++)
     if (t.owner[a->defs.locs[l].process] == t.rank)
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);

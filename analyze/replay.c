@@ -791,21 +791,20 @@ int az_replay(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine) {
   for (uint32_t l = 0; l < d->num_locs && !failed; l++)
     if (ls[l].a) failed = open_location(&ls[l], reader, cb);
   az_time length = window_length(a), stop = d->global_offset;
-  for (int active = !failed; active && !failed;) {
+  for (int active = 1; active;) {
     stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
-    active = 0;
+    int any = 0;
     /* location order: each master before its workers */
     for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
       if (!ls[l].a || ls[l].done) continue;
       failed = advance(&ls[l], reader, stop);
-      active |= !ls[l].done;
+      any |= !ls[l].done;
     }
-    if (a->incremental && active && !failed) {
-      az_p2p_step(a, 0);
-      az_collective_step(a, 0);
-    }
-    for (uint32_t p = 0; p < d->num_procs && active && !failed; p++)
+    for (uint32_t p = 0; p < d->num_procs && any && !failed; p++)
       if (!mine || mine[p]) az_omp_step(a, &ps[p].omp, 0);
+    active = any && !failed;
+    /* a parallel analysis agrees here on going on (and on failure) */
+    if (a->window_hook) active = a->window_hook(a, active, &failed);
   }
   for (uint32_t l = 0; l < d->num_locs; l++)
     if (ls[l].er) OTF2_Reader_CloseEvtReader(reader, ls[l].er);

@@ -23,4 +23,16 @@ for trace in "$data"/*.trace; do
     fi
   done
 done
+
+# A damaged trace fails on every analysis process (never a hang): exit 1.
+"$tracegen" "$data/late_sender.trace" "$work/damaged" || exit 1
+rm "$work/damaged/traces/4294967296.evt"
+"$mpiexec" -n 2 "$analyze" -q "$work/damaged" 2>"$work/err"
+status=$?
+if [ "$status" = 0 ] || ! grep -q "cannot read the event file" "$work/err"; then
+  echo "FAIL: damaged trace: exit $status, $(cat "$work/err")"
+  failures=$((failures + 1))
+else
+  echo "ok: damaged trace refused by 2 analysis processes"
+fi
 exit "$failures"
