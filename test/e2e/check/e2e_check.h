@@ -6,9 +6,10 @@
  *
  *   PROPERTY CALLPATH LOCATIONS VALUE TOLERANCE [REQUIRES]
  *       The value of PROPERTY, summed over the call paths that end with
- *       CALLPATH, must be VALUE seconds at every location LOCATIONS selects,
- *       within TOLERANCE ("10%" of VALUE, or absolute seconds "0.005"), and
- *       never stricter than 2 ms.
+ *       CALLPATH, must be VALUE (in the property's unit: seconds, visits,
+ *       bytes) at every location LOCATIONS selects, within TOLERANCE ("10%"
+ *       of VALUE, or absolute "0.005"), and never stricter than 0.002 (2 ms;
+ *       for counts, which are whole numbers, "0" asks for the exact count).
  *       CALLPATH: region names joined by ';', matched against the last
  *       components of a call path, each one a glob (fnmatch: '*', '?');
  *       a component "**" matches any number of components ("f;**" is f
