@@ -15,7 +15,7 @@
  *       a component "**" matches any number of components ("f;**" is f
  *       and everything below it).
  *       LOCATIONS: RANKS:THREADS, each one of '*', N, !N, even, odd, last,
- *       !last (e.g. "even:0", "*:!0", "!last:*").
+ *       !last, inner (neither first nor last) (e.g. "even:0", "*:!0").
  *       REQUIRES: conditions on the run, comma-separated, all must hold, else
  *       the line is skipped: "ranks>=2", "threads>=2", "ranks==1", "<=".
  *   large SECONDS
@@ -43,7 +43,8 @@ typedef enum {
   E2E_SEL_EVEN,
   E2E_SEL_ODD,
   E2E_SEL_LAST,
-  E2E_SEL_ALL_BUT_LAST
+  E2E_SEL_ALL_BUT_LAST,
+  E2E_SEL_INNER /* neither the first nor the last */
 } e2e_sel_kind;
 
 typedef struct {

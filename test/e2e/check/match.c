@@ -26,7 +26,7 @@ int e2e_selector_parse(const char *text, e2e_selector *out) {
     e2e_sel_kind kind;
   } words[] = {{"*", E2E_SEL_ALL},   {"even", E2E_SEL_EVEN},
                {"odd", E2E_SEL_ODD}, {"last", E2E_SEL_LAST},
-               {"!last", E2E_SEL_ALL_BUT_LAST}};
+               {"!last", E2E_SEL_ALL_BUT_LAST}, {"inner", E2E_SEL_INNER}};
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
     if (strcmp(text, words[i].word) == 0) {
       out->kind = words[i].kind;
@@ -50,6 +50,7 @@ int e2e_selector_matches(e2e_selector s, int index, int count) {
   case E2E_SEL_ODD: return index % 2 == 1;
   case E2E_SEL_LAST: return index == count - 1;
   case E2E_SEL_ALL_BUT_LAST: return index != count - 1;
+  case E2E_SEL_INNER: return index != 0 && index != count - 1;
   }
   return 0;
 }

@@ -17,7 +17,7 @@ static void selectors_pick_the_right_indices(void **state) {
     const char *picks; /* of 4: '1' picked, '0' not */
   } cases[] = {{"*", "1111"},    {"2", "0010"},   {"!0", "0111"},
                {"even", "1010"}, {"odd", "0101"}, {"last", "0001"},
-               {"!last", "1110"}};
+               {"!last", "1110"}, {"inner", "0110"}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     e2e_selector s;
     assert_int_equal(e2e_selector_parse(cases[c].text, &s), 0);
