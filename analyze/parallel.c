@@ -25,6 +25,8 @@
 #include "az_parallel.h"
 #include "pomp_util.h"
 
+enum { AZ_PARALLEL_WINDOW_EVENTS = 1 << 20 };
+
 typedef struct {
   int rank, size;
   int *owner; /* trace process -> analysis process */
@@ -418,6 +420,8 @@ int az_analyze_parallel(az_analysis *a, const char *anchor,
   MPI_Comm_size(MPI_COMM_WORLD, &t.size);
   az_options mine = *opt;
   if (t.rank) mine.progress = 0;
+  /* every window costs an agreement among the processes: larger ones */
+  if (!mine.window_events) mine.window_events = AZ_PARALLEL_WINDOW_EVENTS;
   OTF2_Reader *reader = az_open(a, anchor, &mine);
   int failed = !reader;
   t.owner = NULL;
