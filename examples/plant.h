@@ -4,9 +4,9 @@
  *
  * The planted problems must have a size that the code states, not one that
  * depends on the CPU or on how many engineers share the machine.  So work is
- * simulated with nanosleep: a sleeping thread costs no CPU, wakes on time
- * even on an oversubscribed 2-core machine, and shows up in a trace exactly
- * like computation (time spent in user code).
+ * simulated with nanosleep: a sleeping thread costs no CPU, wakes within a
+ * few ms even on an oversubscribed 2-core machine, and shows up in a trace
+ * exactly like computation (time spent in user code).
  *
  * These functions are ordinary user code: when an example is instrumented
  * with pomp-cc they appear in call paths (main;late_sender;team_work;...),

@@ -71,16 +71,16 @@ typedef struct {
   char *callpath; /* suffix pattern */
   e2e_selector ranks, threads;
   double value;
-  double tolerance; /* absolute seconds, or a fraction when relative */
+  double tolerance; /* absolute (the property's unit), or a fraction */
   int relative;
   e2e_condition cond[E2E_MAX_CONDITIONS];
   int nconds;
 } e2e_expectation;
 
 typedef struct {
-  e2e_expectation *expect; /* "ignore" lines use property, callpath, cond */
+  e2e_expectation *expect;
   size_t nexpect, capexpect;
-  e2e_expectation *ignore;
+  e2e_expectation *ignore; /* only property, callpath and cond are used */
   size_t nignore, capignore;
   double large;
 } e2e_spec;
