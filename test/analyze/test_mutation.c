@@ -32,14 +32,6 @@ static const char *const trace =
     "loc 1.0\n0 enter main\n55 enter send\n56 send 0 0 0 8\n57 leave\n"
     "75 enter bar\n75 collbegin\n80 collend 0 0 - 0 0\n80 leave\n90 leave\n";
 
-/* OTF2 3.0.2 itself leaks a few allocations when it gives up on some
-   corrupt global definition files (found by fuzz_trace.c); the leak
-   checker of the sanitizer build is told to look past those only. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void) {
-  return "leak:libopen-trace-format2\n";
-}
-
 typedef struct {
   char name[64];
   unsigned char *data;
