@@ -26,6 +26,17 @@ int e2e_is_wait_state(const char *property) {
   return 0;
 }
 
+/* A value in its property's unit: "0.3000 s", "2 visits", "4 bytes". */
+static const char *show(char *buf, size_t len, const char *property, double v) {
+  if (strcmp(property, "visits") == 0)
+    snprintf(buf, len, "%.0f visits", v);
+  else if (strncmp(property, "bytes_", 6) == 0)
+    snprintf(buf, len, "%.0f bytes", v);
+  else
+    snprintf(buf, len, "%.4f s", v);
+  return buf;
+}
+
 static int row_selected(const e2e_expectation *e, const e2e_row *r, int ranks,
                         int threads) {
   return strcmp(r->metric, e->property) == 0 &&
@@ -49,10 +60,11 @@ static int check_location(const e2e_expectation *e, e2e_rows *rows, int rank,
   double tol = e->relative ? e->tolerance * e->value : e->tolerance;
   if (tol < TOLERANCE_FLOOR_S) tol = TOLERANCE_FLOOR_S;
   int ok = fabs(got - e->value) <= tol;
-  fprintf(out, "%-4s line %d: %s at %s, rank %d thread %d: %.4f s (want %.4f"
-               " +- %.4f)\n",
+  char shown[64], want[64];
+  fprintf(out, "%-4s line %d: %s at %s, rank %d thread %d: %s (want %s +- %.4f)\n",
           ok ? "ok" : "FAIL", e->line, e->property, e->callpath, rank, thread,
-          got, e->value, tol);
+          show(shown, sizeof shown, e->property, got),
+          show(want, sizeof want, e->property, e->value), tol);
   return !ok;
 }
 
@@ -100,9 +112,11 @@ static int check_unplanted(const e2e_spec *spec, const e2e_rows *rows,
     if (r->covered || !e2e_is_wait_state(r->metric) ||
         fabs(r->value) <= spec->large || ignored(spec, r, ranks, threads))
       continue;
-    fprintf(out, "FAIL unplanted %s at %s, rank %d thread %d: %.4f s "
+    char shown[64];
+    fprintf(out, "FAIL unplanted %s at %s, rank %d thread %d: %s "
                  "(large is over %.4f)\n",
-            r->metric, r->callpath, r->rank, r->thread, r->value, spec->large);
+            r->metric, r->callpath, r->rank, r->thread,
+            show(shown, sizeof shown, r->metric, r->value), spec->large);
     failures++;
   }
   return failures;

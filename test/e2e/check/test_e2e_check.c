@@ -204,20 +204,28 @@ static const char CSV[] =
     "mpi_latesender,main;ls;MPI_Recv,0,0,0.011\n" /* summed: 0.111 */
     "mpi_latesender,main;x;ls;MPI_Recv,1,0,0.095\n"
     "omp_idle_threads,main;MPI_Init,0,1,0.500\n"
-    "mpi_barrier_wait,main;MPI_Barrier,1,1,0.004\n";
+    "mpi_barrier_wait,main;MPI_Barrier,1,1,0.004\n"
+    "visits,main,1,0,3\n"
+    "bytes_sent,main,1,0,8\n";
 
 static void check_passes_within_tolerance(void **state) {
   (void)state;
   char out[2048];
   const char *spec = "mpi_latesender ls;MPI_Recv *:0 0.100 12%\n"
-                     "ignore omp_idle_threads MPI_Init\n";
+                     "ignore omp_idle_threads MPI_Init\n"
+                     "visits main 1:0 3 0\n"
+                     "bytes_sent main 1:0 8 0\n";
   assert_int_equal(run_check(spec, CSV, out, sizeof out), 0);
   assert_string_equal(
       out,
       "ok   line 1: mpi_latesender at ls;MPI_Recv, rank 0 thread 0: 0.1110 s "
-      "(want 0.1000 +- 0.0120)\n"
+      "(want 0.1000 s +- 0.0120)\n"
       "ok   line 1: mpi_latesender at ls;MPI_Recv, rank 1 thread 0: 0.0950 s "
-      "(want 0.1000 +- 0.0120)\n");
+      "(want 0.1000 s +- 0.0120)\n"
+      "ok   line 3: visits at main, rank 1 thread 0: 3 visits (want 3 visits "
+      "+- 0.0020)\n"
+      "ok   line 4: bytes_sent at main, rank 1 thread 0: 8 bytes (want 8 bytes "
+      "+- 0.0020)\n");
 }
 
 static void check_fails_outside_tolerance_and_on_unplanted(void **state) {
@@ -232,11 +240,11 @@ static void check_fails_outside_tolerance_and_on_unplanted(void **state) {
   assert_string_equal(
       out,
       "FAIL line 2: mpi_latesender at ls;MPI_Recv, rank 0 thread 0: 0.1110 s "
-      "(want 0.1000 +- 0.0100)\n"
+      "(want 0.1000 s +- 0.0100)\n"
       "ok   line 2: mpi_latesender at ls;MPI_Recv, rank 1 thread 0: 0.0950 s "
-      "(want 0.1000 +- 0.0100)\n"
+      "(want 0.1000 s +- 0.0100)\n"
       "FAIL line 3: mpi_latesender at ls;MPI_Recv, rank 0 thread 1: 0.0000 s "
-      "(want 0.0500 +- 0.0050)\n"
+      "(want 0.0500 s +- 0.0050)\n"
       "skip line 4: omp_lock_contention at f;omp_set_lock (not for 2x2)\n"
       "FAIL unplanted omp_idle_threads at main;MPI_Init, rank 0 thread 1: "
       "0.5000 s (large is over 0.0030)\n"
