@@ -1,17 +1,16 @@
 /*
  * az.h -- internal interfaces of pomp-analyze.
  *
- * The analysis runs in two stages (docs/PROPERTIES.md, "How the replay works"):
- *
- *  1. A streaming pass over each location's event file (replay.c).  It keeps
- *     only a call stack, so its memory does not depend on trace length.  It
- *     accumulates time, visits and bytes per (call path, location) and emits
- *     compact *synchronisation records* for every event another location's
- *     analysis needs: message ends, collective instances, OpenMP team
- *     instances, barriers, lock acquisitions.  The locations of one process
- *     are replayed together, master first, so OpenMP properties are finished
- *     (omp.c) before the next process starts and their records are freed.
- *  2. Matching of the MPI records of all processes (p2p.c, collective.c).
+ * The replay (replay.c) streams every location's event file with its own
+ * OTF2 reader, all of them together in windows of time, keeping per
+ * location only a call stack.  It accumulates time, visits and bytes per
+ * (call path, location) and turns the events another location's analysis
+ * needs into compact *synchronisation records*: message ends, collective
+ * participations, OpenMP team instances, barriers, lock acquisitions.
+ * After each window whatever is complete is evaluated (p2p.c,
+ * collective.c, omp.c) and its records are released, so memory holds the
+ * records in flight, not the trace (docs/PROPERTIES.md, "How the replay
+ * works").
  *
  * Every quantity is kept as an integer number of clock ticks (or counts)
  * per (call path, location, metric) cell, so sums are exact; conversion to
