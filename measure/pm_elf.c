@@ -22,15 +22,20 @@ static int by_value(const void *a, const void *b) {
   return x->value < y->value ? -1 : x->value > y->value;
 }
 
-size_t pm_elf_symbols(const unsigned char *img, size_t size, pm_elf_symbol **out) {
-  *out = NULL;
+int pm_elf_valid(const unsigned char *img, size_t size) {
   Elf64_Ehdr eh;
   if (size < sizeof eh) return 0;
   memcpy(&eh, img, sizeof eh);
-  if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
-      eh.e_shnum > (size - eh.e_shoff) / sizeof(Elf64_Shdr))
-    return 0;
+  return !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+         eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shoff <= size &&
+         eh.e_shnum <= (size - eh.e_shoff) / sizeof(Elf64_Shdr);
+}
+
+size_t pm_elf_symbols(const unsigned char *img, size_t size, pm_elf_symbol **out) {
+  *out = NULL;
+  if (!pm_elf_valid(img, size)) return 0;
+  Elf64_Ehdr eh;
+  memcpy(&eh, img, sizeof eh);
   /* .symtab has the static functions too; a stripped file has .dynsym */
   Elf64_Shdr syms = {0}, strs, sh;
   for (size_t i = 0; i < eh.e_shnum; i++) {
@@ -52,7 +57,7 @@ size_t pm_elf_symbols(const unsigned char *img, size_t size, pm_elf_symbol **out
         s.st_value == 0 || s.st_name >= strs.sh_size ||
         !memchr(strtab + s.st_name, '\0', strs.sh_size - s.st_name))
       continue;
-    pm_elf_symbol e = {s.st_value, s.st_size, strtab + s.st_name};
+    pm_elf_symbol e = {s.st_value, s.st_size, strtab + s.st_name, NULL, 0};
     PU_PUSH(v, n, cap, e);
   }
   if (n) qsort(v, n, sizeof *v, by_value);

@@ -1,6 +1,7 @@
 /* pm_symbols.c -- run-time address -> function name: the object that maps
    the address (dl_iterate_phdr: executable, PIE or not, and shared
-   libraries), its ELF symbol table (read once per object), and the C++
+   libraries), its ELF symbol table and DWARF line table (read once per
+   object: file and line where the program has -g), and the C++
    demangler of the program's own libstdc++ when there is one (so libpomp
    needs no demangling library). Callers serialise calls. */
 #define _GNU_SOURCE
@@ -58,7 +59,11 @@ static object *load(const char *path) {
   if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
     /* kept mapped: the symbol names point into it */
     void *img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (img != MAP_FAILED) o.nsyms = pm_elf_symbols(img, (size_t)st.st_size, &o.syms);
+    if (img != MAP_FAILED) {
+      o.nsyms = pm_elf_symbols(img, (size_t)st.st_size, &o.syms);
+      size_t nfiles; /* the paths live as long as the process */
+      free(pm_dwarf_lines(img, (size_t)st.st_size, o.syms, o.nsyms, &nfiles));
+    }
   }
   if (fd >= 0) close(fd);
   PU_PUSH(objects, nobjects, cap_objects, o);
@@ -80,8 +85,11 @@ static void demangle(const char *name, char *buf, size_t size) {
   free(d);
 }
 
-void pm_symbol_name(uintptr_t addr, char *buf, size_t size) {
+void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file,
+                      uint32_t *line) {
   struct where w = {addr, 0, NULL, 0};
+  *file = NULL;
+  *line = 0;
   dl_iterate_phdr(find_object, &w);
   if (!w.found) {
     snprintf(buf, size, "0x%lx", (unsigned long)addr);
@@ -91,6 +99,8 @@ void pm_symbol_name(uintptr_t addr, char *buf, size_t size) {
   const pm_elf_symbol *s = pm_elf_find(o->syms, o->nsyms, addr - w.bias);
   if (s) {
     demangle(s->name, buf, size);
+    *file = s->file;
+    *line = s->line;
     return;
   }
   const char *base = strrchr(w.path, '/');

@@ -76,9 +76,11 @@ static uint32_t resolve(uintptr_t fn) {
     region = FILTERED;
     if (run && pm_cfg.functions) {
       char name[1024];
-      pm_symbol_name(fn, name, sizeof name);
+      const char *file;
+      uint32_t line;
+      pm_symbol_lookup(fn, name, sizeof name, &file, &line);
       if (!excluded_by_default(name) && pm_filter_accepts(name))
-        region = pm_region_define(name, NULL, 0, 0, OTF2_PARADIGM_COMPILER,
+        region = pm_region_define(name, file, line, line, OTF2_PARADIGM_COMPILER,
                                   OTF2_REGION_ROLE_FUNCTION);
     }
     if (atomic_load_explicit(&cached, memory_order_relaxed) < CACHE_FULL) {

@@ -16,7 +16,13 @@
 typedef struct pm_elf_symbol {
   uint64_t value, size;
   const char *name; /* points into the image */
+  const char *file; /* source file (pm_dwarf_lines), or NULL */
+  uint32_t line;    /* line of the function's first instruction, or 0 */
 } pm_elf_symbol;
+
+/* 1 when img starts with an ELF64 header whose section table lies inside
+   the image (what every other reader here relies on). */
+int pm_elf_valid(const unsigned char *img, size_t size);
 
 /* Reads the function symbols (.symtab, else .dynsym) of an ELF64 image of
    `size` bytes; every offset is checked, so any bytes are safe. Returns
@@ -24,12 +30,21 @@ typedef struct pm_elf_symbol {
    *out (free it). */
 size_t pm_elf_symbols(const unsigned char *image, size_t size, pm_elf_symbol **out);
 
+/* Sets file and line of the symbols (sorted) from the DWARF line tables of
+   the image. Returns the file paths it allocated (*nfiles of them; free
+   each and the array), or NULL when the image has no usable line table. */
+char **pm_dwarf_lines(const unsigned char *image, size_t size, pm_elf_symbol *syms,
+                      size_t nsyms, size_t *nfiles);
+
 /* The symbol containing addr in a sorted table, or NULL. */
 const pm_elf_symbol *pm_elf_find(const pm_elf_symbol *syms, size_t n, uint64_t addr);
 
 /* Name of the function at run-time address addr: demangled symbol name,
-   or "<object>+0x<offset>" when there is no symbol. Thread-safe. */
-void pm_symbol_name(uintptr_t addr, char *buf, size_t size);
+   or "<object>+0x<offset>" when there is no symbol; and its source file
+   (NULL if unknown; valid for the process's life) and line (0). Callers
+   serialise calls. */
+void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file,
+                      uint32_t *line);
 
 /* -------------------------------------------------------------- filter */
 

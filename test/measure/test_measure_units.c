@@ -42,6 +42,7 @@ static void test_filter_errors(void **state) {
   assert_int_equal(pm_filter_parse("", 0, "empty.filter"), 0);
 }
 
+static const int a_static_function_line = __LINE__ + 1;
 __attribute__((noinline)) static int a_static_function(int x) { return x * 3 + 1; }
 
 static void test_elf_symbols_of_this_program(void **state) {
@@ -57,9 +58,16 @@ static void test_elf_symbols_of_this_program(void **state) {
   for (size_t i = 1; i < count; i++) assert_true(syms[i - 1].value <= syms[i].value);
   /* a static function is found by any address inside it */
   char name[256];
-  pm_symbol_name((uintptr_t)a_static_function + 1, name, sizeof name);
+  const char *file;
+  uint32_t line;
+  pm_symbol_lookup((uintptr_t)a_static_function + 1, name, sizeof name, &file, &line);
   assert_string_equal(name, "a_static_function");
-  pm_symbol_name((uintptr_t)pm_filter_accepts, name, sizeof name);
+  if (file) { /* built with -g: the DWARF line table gives its source line */
+    const char *base = strrchr(file, '/');
+    assert_string_equal(base ? base + 1 : file, "test_measure_units.c");
+    assert_int_equal(line, a_static_function_line);
+  }
+  pm_symbol_lookup((uintptr_t)pm_filter_accepts, name, sizeof name, &file, &line);
   assert_string_equal(name, "pm_filter_accepts");
   assert_int_equal(a_static_function(1), 4);
   /* truncated or damaged images give nothing, never a crash */
@@ -78,7 +86,8 @@ static void test_elf_symbols_of_this_program(void **state) {
 
 static void test_elf_find(void **state) {
   (void)state;
-  pm_elf_symbol syms[] = {{100, 10, "a"}, {100, 10, "a_alias"}, {200, 0, "b"}, {300, 50, "c"}};
+  pm_elf_symbol syms[] = {{100, 10, "a", NULL, 0}, {100, 10, "a_alias", NULL, 0},
+                          {200, 0, "b", NULL, 0}, {300, 50, "c", NULL, 0}};
   assert_null(pm_elf_find(syms, 4, 99));
   assert_string_equal(pm_elf_find(syms, 4, 100)->name, "a");
   assert_string_equal(pm_elf_find(syms, 4, 109)->name, "a");
