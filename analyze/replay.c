@@ -724,8 +724,11 @@ enum { AZ_WINDOW_EVENTS = 1 << 16 };
 static az_time window_length(const az_analysis *a) {
   const az_defs *d = &a->defs;
   uint64_t per = a->window_events ? a->window_events : AZ_WINDOW_EVENTS;
-  if (!d->trace_length || d->total_events <= per) return UINT64_MAX;
-  az_time w = d->trace_length / (d->total_events / per);
+  if (!d->trace_length) return UINT64_MAX;
+  /* event counts not declared: a fixed number of windows */
+  uint64_t windows = d->total_events ? d->total_events / per : 4096;
+  if (windows <= 1) return UINT64_MAX;
+  az_time w = d->trace_length / windows;
   return w ? w : 1;
 }
 
