@@ -110,6 +110,12 @@ void pm_log_raw(const char *s) {
   (void)w;
 }
 
+void pm_log_forget(void) {
+  pthread_mutex_init(&log_lock, NULL); /* may have been held at fork() */
+  log_fd = -1;                          /* the parent's log, not ours */
+  log_closed = 1;
+}
+
 void pm_log_close(void) {
   pthread_mutex_lock(&log_lock);
   if (log_fd >= 0) close(log_fd);

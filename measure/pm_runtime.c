@@ -57,6 +57,15 @@ int pm_open_single_process(void) {
 
 static void at_exit(void) { pm_finish("program exit"); }
 
+/* A child made by fork() (without exec) shares the parent's experiment: it
+   must neither record into the parent's buffers nor write the trace at
+   its exit. It runs unobserved. */
+static void in_forked_child(void) {
+  pthread_mutex_init(&run_lock, NULL); /* may have been held at fork() */
+  set_state(PM_DISABLED);
+  pm_log_forget();
+}
+
 static void begin(void) {
   pm_config_load();
   pm_start_time = pm_clock();
@@ -76,6 +85,7 @@ static void begin(void) {
   }
   if (pm_mpi_waiting) pm_log("MPI program: events kept in memory until MPI_Init");
   atexit(at_exit);
+  pthread_atfork(NULL, NULL, in_forked_child);
   if (pm_cfg.signals) pm_signals_install();
   set_state(PM_RUNNING);
 }

@@ -104,5 +104,7 @@ void pm_log_open(const char *dir);
 /* Async-signal-safe: appends s as it is (used by the signal handlers). */
 void pm_log_raw(const char *s);
 void pm_log_close(void);
+/* In a forked child: drop the parent's log without touching it. */
+void pm_log_forget(void);
 
 #endif /* PM_RUNTIME_H */

@@ -67,14 +67,13 @@ static int excluded_by_default(const char *name) {
 /* Resolves fn and caches the verdict (the table is never more than 3/4
    full, so lookups always end at an empty slot). */
 static uint32_t resolve(uintptr_t fn) {
-  if (resolving) return FILTERED;
+  if (resolving || !pm_running()) return FILTERED; /* not cached: may start later */
   resolving = 1;
-  int run = pm_running();
   pthread_mutex_lock(&resolve_lock);
   uint32_t region = lookup(fn);
   if (region == MISS) {
     region = FILTERED;
-    if (run && pm_cfg.functions) {
+    if (pm_cfg.functions) {
       char name[1024];
       const char *file;
       uint32_t line;

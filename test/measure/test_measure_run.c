@@ -81,6 +81,22 @@ static void test_sigterm_while_recording(void **state) {
   tr_free(&t);
 }
 
+/* A forked child (no exec) is not measured and does not write the trace
+   at its exit: the experiment holds the parent's events only. */
+static void test_forked_child_not_measured(void **state) {
+  (void)state;
+  sc_result r;
+  sc_run("sc_fork", "fork", NULL, NULL, &r);
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  assert_string_equal(r.out, "child exit 0\n");
+  assert_int_equal(t.nlocs, 1);
+  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
+  assert_string_equal(all, "Enter parent\nLeave parent\n");
+  free(all);
+  tr_free(&t);
+}
+
 static void test_existing_directory_kept(void **state) {
   (void)state;
   char dir[600], marker[700];
@@ -143,6 +159,7 @@ int main(void) {
       cmocka_unit_test(test_sigint),
       cmocka_unit_test(test_abort),
       cmocka_unit_test(test_sigterm_while_recording),
+      cmocka_unit_test(test_forked_child_not_measured),
       cmocka_unit_test(test_existing_directory_kept),
       cmocka_unit_test(test_disabled),
       cmocka_unit_test(test_bad_variable_warns),

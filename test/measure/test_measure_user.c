@@ -28,8 +28,14 @@ static void test_functions_filtered(void **state) {
   snprintf(expected, sizeof expected, "Enter main\nEnter phase\n%sLeave phase\n%sLeave main\n",
            outer_calls, outer_calls);
   assert_string_equal(all, expected);
-  /* paradigms: compiler-instrumented functions vs the user region */
+  /* paradigms: compiler-instrumented functions vs the user region; file
+     and line of a function from the DWARF line table (sc_user has -g) */
   for (uint64_t i = 0; i < t.nregions; i++) {
+    if (!strcmp(t.region_names[i], "outer")) {
+      const char *base = strrchr(t.region_files[i], '/');
+      assert_string_equal(base ? base + 1 : t.region_files[i], "sc_user.c");
+      assert_int_equal(t.region_lines[i], 13); /* its definition in sc_user.c */
+    }
     if (!strcmp(t.region_names[i], "phase")) {
       assert_int_equal(t.region_paradigms[i], OTF2_PARADIGM_USER);
       assert_string_equal(t.region_files[i], "sc_user.c");

@@ -49,7 +49,7 @@ static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef
                                     OTF2_RegionRole role, OTF2_Paradigm paradigm,
                                     OTF2_RegionFlag flags, OTF2_StringRef file,
                                     uint32_t begin, uint32_t end) {
-  (void)canonical, (void)descr, (void)flags, (void)begin, (void)end;
+  (void)canonical, (void)descr, (void)flags, (void)end;
   defs *d = u;
   tr_trace *t = d->t;
   if (self >= t->nregions) {
@@ -58,6 +58,7 @@ static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef
     t->region_files = pu_realloc(t->region_files, n * sizeof(char *));
     t->region_roles = pu_realloc(t->region_roles, n * sizeof(int));
     t->region_paradigms = pu_realloc(t->region_paradigms, n * sizeof(int));
+    t->region_lines = pu_realloc(t->region_lines, n * sizeof(uint32_t));
     for (size_t i = t->nregions; i < n; i++) t->region_names[i] = t->region_files[i] = NULL;
     t->nregions = n;
   }
@@ -67,6 +68,7 @@ static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef
   t->region_files[self] = pu_strdup(str(d, file));
   t->region_roles[self] = role;
   t->region_paradigms[self] = paradigm;
+  t->region_lines[self] = begin;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -270,6 +272,7 @@ void tr_free(tr_trace *t) {
   free(t->region_files);
   free(t->region_roles);
   free(t->region_paradigms);
+  free(t->region_lines);
   free(t->locs);
   memset(t, 0, sizeof *t);
 }

@@ -29,6 +29,7 @@ typedef struct tr_trace {
   char **region_names;
   char **region_files; /* by region id */
   int *region_roles, *region_paradigms;
+  uint32_t *region_lines; /* begin lines */
 } tr_trace;
 
 /* Reads archive (path of traces.otf2); 0, or -1 with a message on stderr. */
