@@ -122,6 +122,20 @@ static void test_existing_directory_kept(void **state) {
   assert_string_equal(sc_file(dir, "measure.log"), "");
 }
 
+/* POMP_Init/POMP_Finalize: the trace is written at POMP_Finalize and
+   later events are ignored. */
+static void test_explicit_init_finalize(void **state) {
+  (void)state;
+  sc_result r;
+  sc_run("sc_flush", "explicit", (const char *[]){"7", "explicit", NULL}, NULL, &r);
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  assert_int_equal(tr_count(&t.locs[0], "Enter step"), 7);
+  assert_int_equal(tr_count(&t.locs[0], "Leave step"), 7);
+  assert_non_null(strstr(sc_file(r.dir, "measure.log"), "measurement finished (POMP_Finalize)"));
+  tr_free(&t);
+}
+
 static void test_disabled(void **state) {
   (void)state;
   const char *envs[] = {"POMP_ENABLE=no", NULL};
@@ -161,6 +175,7 @@ int main(void) {
       cmocka_unit_test(test_sigterm_while_recording),
       cmocka_unit_test(test_forked_child_not_measured),
       cmocka_unit_test(test_existing_directory_kept),
+      cmocka_unit_test(test_explicit_init_finalize),
       cmocka_unit_test(test_disabled),
       cmocka_unit_test(test_bad_variable_warns),
   };

@@ -1,8 +1,10 @@
 /* sc_flush.c -- many user-region events, so that a small POMP_BUFFER
    fills up and is flushed to disk while the program runs. argv[1] = the
-   number of region visits. */
+   number of region visits; argv[2] = "explicit": POMP_Init before and
+   POMP_Finalize after them, then as many visits more (not recorded). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sc.h"
 
@@ -10,9 +12,18 @@ DESCR(step, "region", "step", "sc_flush.c", 5, 6);
 
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 100000;
+  int explicit = argc > 2 && !strcmp(argv[2], "explicit");
+  if (explicit) POMP_Init();
   for (long i = 0; i < n; i++) {
     POMP_Begin(&step);
     POMP_End(&step);
+  }
+  if (explicit) {
+    POMP_Finalize();
+    for (long i = 0; i < n; i++) {
+      POMP_Begin(&step);
+      POMP_End(&step);
+    }
   }
   printf("%ld visits\n", n);
   return 0;
