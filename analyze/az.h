@@ -289,6 +289,9 @@ typedef struct {
   az_time fork, join;      /* on the master */
   uint32_t members;        /* locations that joined the instance */
   uint8_t joined;          /* the master's ThreadJoin was replayed */
+  uint8_t free;            /* a released slot */
+  uint32_t open_bars;      /* its barrier records not evaluated yet */
+  uint32_t *workers; size_t nworkers, capworkers; /* locations that joined */
 } az_team_instance;
 
 typedef struct {           /* a worker left before the master's join */
@@ -309,12 +312,15 @@ typedef struct {
   uint64_t pos;
 } az_lock_event;
 
-typedef struct {
+typedef struct {           /* the live instances base, base+1, ... */
   size_t *idx; size_t n, cap;
+  uint64_t base;
 } az_index_list;
 
 typedef struct az_omp_process {
+  uint32_t proc;
   az_team_instance *inst; size_t ninst, capinst;
+  az_slots free_inst;
   az_index_list *by_team; size_t nteams;   /* team Comm id -> instances */
   az_barrier *bars; size_t nbars, capbars;
   az_slots free_bars;
@@ -327,15 +333,16 @@ az_team_instance *az_omp_instance(az_omp_process *o, uint32_t team,
                                   uint64_t k);
 /* Appends a new instance of team (teams < o->nteams); returns its index. */
 size_t az_omp_add_instance(az_omp_process *o, const az_team_instance *in);
-/* Barrier waits and lock contention of what is complete (last: all). */
-void az_omp_step(az_analysis *a, az_omp_process *o, int last);
+/* Barrier waits and lock contention of what is complete, and team
+   instances over before stop (last: all), whose records are released. */
+void az_omp_step(az_analysis *a, az_omp_process *o, az_time stop, int last);
 /* The last step, then frees o. */
 void az_omp_finish(az_analysis *a, az_omp_process *o);
-/* threads.c: a worker's idle time in team instances it did not join
-   (joined[i] for each instance i of o), then, once per process, the
-   workers' idle time outside parallel regions. */
-void az_threads_limited(az_analysis *a, uint32_t loc, const uint8_t *joined,
-                        size_t njoined, const az_omp_process *o);
+/* threads.c: the locations of o's process that did not join team instance
+   in idle from its fork to its join; then, once per process, the workers'
+   idle time outside parallel regions. */
+void az_threads_limited(az_analysis *a, uint32_t proc,
+                        const az_team_instance *in);
 void az_threads_idle(az_analysis *a, uint32_t proc);
 
 /* p2p.c: point-to-point properties.  Messages are matched and evaluated

@@ -2,21 +2,50 @@
    locations are replayed: barrier waits per team instance and lock
    contention from the acquisition order (docs/PROPERTIES.md). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "az.h"
 #include "pomp_util.h"
 
 size_t az_omp_add_instance(az_omp_process *o, const az_team_instance *in) {
-  PU_PUSH(o->inst, o->ninst, o->capinst, *in);
+  size_t i = az_slot_take((void **)&o->inst, &o->ninst, &o->capinst,
+                          sizeof *o->inst, &o->free_inst);
+  o->inst[i] = *in;
   az_index_list *l = &o->by_team[in->team];
-  PU_PUSH(l->idx, l->n, l->cap, o->ninst - 1);
-  return o->ninst - 1;
+  PU_PUSH(l->idx, l->n, l->cap, i);
+  return i;
 }
 
 az_team_instance *az_omp_instance(az_omp_process *o, uint32_t team,
                                   uint64_t k) {
-  if (team >= o->nteams || k >= o->by_team[team].n) return NULL;
-  return &o->inst[o->by_team[team].idx[k]];
+  if (team >= o->nteams) return NULL;
+  const az_index_list *l = &o->by_team[team];
+  if (k < l->base || k - l->base >= l->n) return NULL;
+  return &o->inst[l->idx[k - l->base]];
+}
+
+/* Instances whose join lies before stop are over on every location of
+   the process (each read up to stop): limited parallelism, then their
+   slots are released.  A team's instances end in order. */
+static void retire_instances(az_analysis *a, az_omp_process *o, az_time stop,
+                             int last) {
+  for (size_t t = 0; t < o->nteams; t++) {
+    az_index_list *l = &o->by_team[t];
+    size_t done = 0;
+    for (; done < l->n; done++) {
+      az_team_instance *in = &o->inst[l->idx[done]];
+      if (!last && (!in->joined || in->join >= stop || in->open_bars)) break;
+      az_threads_limited(a, o->proc, in);
+      free(in->workers);
+      in->workers = NULL;
+      in->free = 1;
+      az_slot_give(&o->free_inst, l->idx[done]);
+    }
+    if (!done) continue;
+    memmove(l->idx, l->idx + done, (l->n - done) * sizeof *l->idx);
+    l->n -= done;
+    l->base += done;
+  }
 }
 
 static const az_barrier *sort_bars; /* qsort context */
@@ -63,6 +92,7 @@ static void barrier_waits(az_analysis *a, az_omp_process *o, int last) {
       int m = b->implicit ? AZ_OMP_IBARRIER_WAIT : AZ_OMP_EBARRIER_WAIT;
       if (until > b->e)
         az_cell(&a->cells[b->loc], b->cnode)[m] += (int64_t)(until - b->e);
+      o->inst[b->instance].open_bars--;
       b->free = 1;
       az_slot_give(&o->free_bars, g[k]);
     }
@@ -121,13 +151,15 @@ static void lock_contention(az_analysis *a, az_omp_process *o, int last) {
   o->nlocks = kept;
 }
 
-void az_omp_step(az_analysis *a, az_omp_process *o, int last) {
+void az_omp_step(az_analysis *a, az_omp_process *o, az_time stop, int last) {
   barrier_waits(a, o, last);
   lock_contention(a, o, last);
+  retire_instances(a, o, stop, last);
 }
 
 void az_omp_finish(az_analysis *a, az_omp_process *o) {
-  az_omp_step(a, o, 1);
+  az_omp_step(a, o, UINT64_MAX, 1);
+  free(o->free_inst.idx);
   free(o->free_bars.idx);
   for (size_t t = 0; t < o->nteams; t++) free(o->by_team[t].idx);
   free(o->by_team);

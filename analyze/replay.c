@@ -54,8 +54,6 @@ typedef struct {
   request *reqs; size_t nreqs, capreqs;
   uint64_t *team_count; /* per Comm id: ThreadTeamBegins seen here */
   uint64_t *coll_seq;   /* per Comm id: collectives of this process */
-  uint8_t *joined;      /* per instance: did this location join it */
-  size_t njoined, capjoined;
   uint64_t pos;
   az_time last;
   int parallel_depth;
@@ -181,6 +179,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
                     s->bar_seq++, s->loc, t, t, f.cnode,
                     reg->kind == AZ_RK_IBARRIER, 0, 0};
     az_omp_process *o = s->omp;
+    o->inst[s->cur_inst].open_bars++;
     size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars,
                             sizeof b, &o->free_bars);
     o->bars[i] = b;
@@ -331,7 +330,8 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t,
   s->bar_seq = 0;
   if (s->fork_pending) { /* master: a new instance */
     az_team_instance in = {team, -1, s->depth ? top(s)->cnode : -1,
-                           s->fork_time, s->fork_time, 1, 0};
+                           s->fork_time, s->fork_time, 1, 0, 0, 0,
+                           NULL, 0, 0};
     s->cur_inst = az_omp_add_instance(s->omp, &in);
     s->fork_pending = 0;
     return next(u);
@@ -351,13 +351,7 @@ static void join_instance(loc_state *s, az_team_instance *in) {
   s->team_pending = 0;
   s->cur_inst = (size_t)(in - s->omp->inst);
   in->members++;
-  if (s->cur_inst >= s->njoined) {
-    size_t old = s->njoined;
-    pu_reserve((void **)&s->joined, &s->capjoined, s->cur_inst + 1, 1);
-    memset(s->joined + old, 0, s->capjoined - old);
-    s->njoined = s->cur_inst + 1;
-  }
-  s->joined[s->cur_inst] = 1;
+  PU_PUSH(in->workers, in->nworkers, in->capworkers, s->loc);
 }
 
 static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t,
@@ -742,6 +736,7 @@ static void init_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
   size_t ncomms = a->defs.num_comms;
   for (uint32_t p = 0; p < a->defs.num_procs; p++) {
     if (mine && !mine[p]) continue;
+    ps[p].omp.proc = p;
     ps[p].omp.nteams = ncomms;
     ps[p].omp.by_team = pu_calloc(ncomms, sizeof *ps[p].omp.by_team);
     ps[p].coll_seq = pu_calloc(ncomms, sizeof *ps[p].coll_seq);
@@ -770,12 +765,10 @@ static void finish_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
     const az_process *pr = &a->defs.procs[p];
     for (uint32_t i = 0; i < pr->num_locs; i++) {
       loc_state *s = &ls[pr->first_loc + i];
-      if (ok && i) az_threads_limited(a, s->loc, s->joined, s->njoined, s->omp);
       free(s->stack);
       free(s->pend);
       free(s->reqs);
       free(s->team_count);
-      free(s->joined);
     }
     if (ok) az_threads_idle(a, p);
     az_omp_finish(a, &ps[p].omp);
@@ -804,7 +797,7 @@ int az_replay(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine) {
       any |= !ls[l].done;
     }
     for (uint32_t p = 0; p < d->num_procs && any && !failed; p++)
-      if (!mine || mine[p]) az_omp_step(a, &ps[p].omp, 0);
+      if (!mine || mine[p]) az_omp_step(a, &ps[p].omp, stop, 0);
     active = any && !failed;
     /* a parallel analysis agrees here on going on (and on failure) */
     if (a->window_hook) active = a->window_hook(a, active, &failed);

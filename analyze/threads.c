@@ -4,13 +4,18 @@
    of a team that ran with fewer threads (omp_limited_parallelism). */
 #include "az.h"
 
-void az_threads_limited(az_analysis *a, uint32_t loc, const uint8_t *joined,
-                        size_t njoined, const az_omp_process *o) {
-  for (size_t i = 0; i < o->ninst; i++) {
-    const az_team_instance *in = &o->inst[i];
-    if ((i < njoined && joined[i]) || in->cnode < 0 || in->join <= in->fork) continue;
-    az_cell(&a->cells[loc], in->cnode)[AZ_OMP_LIMITED_PARALLELISM] +=
-        (int64_t)(in->join - in->fork);
+void az_threads_limited(az_analysis *a, uint32_t proc,
+                        const az_team_instance *in) {
+  if (in->cnode < 0 || in->join <= in->fork) return;
+  const az_process *p = &a->defs.procs[proc];
+  for (uint32_t w = 1; w < p->num_locs; w++) {
+    uint32_t loc = p->first_loc + w;
+    int member = 0;
+    for (size_t k = 0; k < in->nworkers && !member; k++)
+      member = in->workers[k] == loc;
+    if (!member)
+      az_cell(&a->cells[loc], in->cnode)[AZ_OMP_LIMITED_PARALLELISM] +=
+          (int64_t)(in->join - in->fork);
   }
 }
 
