@@ -149,6 +149,22 @@ void POMP_Unset_nest_lock(omp_nest_lock_t *s);
 int POMP_Test_nest_lock(omp_nest_lock_t *s);
 #endif
 
+/*
+ * Fortran lock variables (INTEGER(omp_lock_kind) / omp_nest_lock_kind),
+ * passed by reference: the POMP twins of the OpenMP lock routines called
+ * from Fortran (measure/pm_fortran.c).  pomp-opari renames
+ * `call omp_<op>_lock(v)` into `call pomp_<op>lock(v)` (same length) and
+ * the unit's companion C file forwards those to these functions.
+ */
+void POMP_Fortran_init_lock(void *lock);
+void POMP_Fortran_destroy_lock(void *lock);
+void POMP_Fortran_set_lock(void *lock);
+void POMP_Fortran_unset_lock(void *lock);
+void POMP_Fortran_init_nest_lock(void *lock);
+void POMP_Fortran_destroy_nest_lock(void *lock);
+void POMP_Fortran_set_nest_lock(void *lock);
+void POMP_Fortran_unset_nest_lock(void *lock);
+
 #ifdef __cplusplus
 }
 #endif

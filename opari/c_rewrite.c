@@ -16,14 +16,11 @@
 #include <string.h>
 
 #include "c_rw.h"
+#include "diag.h"
 #include "pomp_util.h"
 
-/* "file:line: kind: message" on stderr, as compilers print them. */
 static void diag(const Rw *rw, const char *kind, int line, const char *fmt, va_list ap) {
-  if (rw->opt->quiet) return;
-  fprintf(stderr, "%s:%d: %s: ", rw->opt->file_name, line, kind);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  opari_vdiag(rw->opt, kind, line, fmt, ap);
 }
 
 _Noreturn void rw_error(Rw *rw, int line, const char *fmt, ...) {

@@ -171,9 +171,20 @@ bool omp_dir_parse(OmpDir *d, const char *t, size_t n, size_t from) {
   size_t p = read_words(d, t, n, from);
   d->content_end = d->nwords ? d->words[d->nwords - 1].end : from;
   d->kind = classify(d, t);
+  bool paren = d->kind == OMP_CRITICAL || d->kind == OMP_FLUSH || d->kind == OMP_UNKNOWN ||
+               d->kind == OMP_PASS;
+  if (!omp_dir_parse_rest(d, t, n, p, paren)) return false;
+  if (d->kind == OMP_PASS && d->nwords == 2 && span_is(t, d->words[0], "declare") &&
+      span_is(t, d->words[1], "target") && d->nclauses == 0 && !d->has_paren)
+    d->kind = OMP_DECLARE_TARGET_BEGIN;
+  return true;
+}
+
+bool omp_dir_parse_rest(OmpDir *d, const char *t, size_t n, size_t p, bool paren) {
+  d->nclauses = 0;
+  d->has_paren = false;
   p = dir_skip_gap(t, n, p);
-  if ((d->kind == OMP_CRITICAL || d->kind == OMP_FLUSH || d->kind == OMP_UNKNOWN ||
-       d->kind == OMP_PASS) && p < n && t[p] == '(') {
+  if (paren && p < n && t[p] == '(') {
     size_t e = match_paren(t, n, p);
     if (!e) { d->error = "unbalanced parentheses in directive"; return false; }
     d->paren = (Span){p + 1, e};
@@ -205,9 +216,6 @@ bool omp_dir_parse(OmpDir *d, const char *t, size_t n, size_t from) {
     d->content_end = c.whole.end;
     p = q;
   }
-  if (d->kind == OMP_PASS && d->nwords == 2 && span_is(t, d->words[0], "declare") &&
-      span_is(t, d->words[1], "target") && d->nclauses == 0 && !d->has_paren)
-    d->kind = OMP_DECLARE_TARGET_BEGIN;
   return true;
 }
 

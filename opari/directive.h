@@ -69,6 +69,11 @@ typedef struct {
 /* Parses t[from..n), the text after the `omp` sentinel.  false (with
    d->error set) if the text is malformed, e.g. unbalanced parentheses. */
 bool omp_dir_parse(OmpDir *d, const char *t, size_t n, size_t from);
+/* The part after the directive name at t[p..): with `paren`, an optional
+   parenthesised argument (critical(name)), then the clauses.  Used by the
+   Fortran front end, which reads the directive name itself; d->kind is
+   left alone. */
+bool omp_dir_parse_rest(OmpDir *d, const char *t, size_t n, size_t p, bool paren);
 void omp_dir_free(OmpDir *d);
 /* The clause called `name`, or NULL. */
 const OmpClause *omp_dir_clause(const OmpDir *d, const char *t, const char *name);

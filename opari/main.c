@@ -1,11 +1,12 @@
 /*
  * main.c -- pomp-opari: the command line around opari_c().
  *
- *   pomp-opari [--lang=c|c++] [--pomp-disable=list] [--nosrc] INPUT OUTPUT
+ *   pomp-opari [--lang=c|c++|f77|f90] [--pomp-disable=list] [--nosrc] INPUT OUTPUT
  *
  * Reads INPUT whole, instruments it into a temporary file next to OUTPUT
  * and renames that to OUTPUT only on success, so a failure never leaves a
- * partial OUTPUT behind.
+ * partial OUTPUT behind.  A Fortran unit also gets its companion C file
+ * OUTPUT.pomp.c (descriptors and the routines the Fortran code calls).
  */
 /* realpath() is XSI */
 #define _XOPEN_SOURCE 700
@@ -22,11 +23,13 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: %s [--lang=c|c++] [--pomp-disable=CONSTRUCT,...] [--nosrc] INPUT OUTPUT\n"
+          "usage: %s [--lang=c|c++|f77|f90] [--pomp-disable=CONSTRUCT,...] [--nosrc] INPUT OUTPUT\n"
           "Rewrites the OpenMP constructs of the C/C++ unit INPUT into POMP-instrumented\n"
           "form (pomp.h) and writes OUTPUT; compile OUTPUT with -I<dir of INPUT>\n"
-          "-I<pomp include dir>.\n"
-          "  --lang=c|c++         language (default: from INPUT's extension)\n"
+          "-I<pomp include dir>.  For a Fortran unit it also writes OUTPUT.pomp.c, the C\n"
+          "file of its descriptors, to be compiled with -I<pomp include dir> and linked.\n"
+          "  --lang=c|c++|f77|f90 language: f77 is fixed form, f90 free form (default:\n"
+          "                       from INPUT's extension: .f .for .f77 fixed, .f90 ... free)\n"
           "  --pomp-disable=LIST  leave constructs uninstrumented: parallel, for, sections,\n"
           "                       single, master, critical, atomic, barrier, flush, ordered,\n"
           "                       task, taskwait, locks, region, sync, omp\n"
@@ -35,12 +38,62 @@ static void usage(FILE *f) {
           pu_progname());
 }
 
-static bool is_cxx_name(const char *path) {
+enum { LANG_C, LANG_CXX, LANG_F77, LANG_F90 };
+
+static bool has_ext(const char *path, const char *const *ext) {
   const char *dot = strrchr(path, '.');
-  static const char *const ext[] = {".cc", ".cpp", ".cxx", ".C", ".c++", ".CPP", ".cp", NULL};
   for (const char *const *e = ext; dot && *e; e++)
     if (strcmp(dot, *e) == 0) return true;
   return false;
+}
+
+static int lang_of_name(const char *path) {
+  static const char *const cxx[] = {".cc", ".cpp", ".cxx", ".C", ".c++", ".CPP", ".cp", NULL};
+  static const char *const fixed[] = {".f", ".F", ".f77", ".F77", ".for", ".FOR", NULL};
+  static const char *const free_form[] = {".f90", ".F90", ".f95", ".F95", ".f03", ".F03",
+                                          ".f08", ".F08", NULL};
+  return has_ext(path, cxx) ? LANG_CXX : has_ext(path, fixed) ? LANG_F77
+         : has_ext(path, free_form) ? LANG_F90 : LANG_C;
+}
+
+/* A temporary file next to path, for an atomic rename; NULL after a message. */
+static FILE *temp_next_to(const char *path, char **tmp) {
+  *tmp = pu_malloc(strlen(path) + 16);
+  sprintf(*tmp, "%s.XXXXXX", path);
+  int fd = mkstemp(*tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+  if (!f) pu_error("%s: cannot create: %s", *tmp, strerror(errno));
+  else setvbuf(f, NULL, _IOFBF, 1 << 20);
+  return f;
+}
+
+/* Closes f and renames tmp to path if ok; removes tmp otherwise. */
+static bool finish(FILE *f, char *tmp, const char *path, bool ok) {
+  if (fclose(f) != 0 && ok) {
+    pu_error("%s: write error: %s", path, strerror(errno));
+    ok = false;
+  }
+  if (ok) {
+    chmod(tmp, 0644);
+    if (rename(tmp, path) != 0) {
+      pu_error("%s: %s", path, strerror(errno));
+      ok = false;
+    }
+  }
+  if (!ok) unlink(tmp);
+  free(tmp);
+  return ok;
+}
+
+/* FNV-1a of the source's absolute path and the output's name: the unit's
+   routine names, unique in a program without any shared state. */
+static unsigned unit_id_of(const char *line_name, const char *output) {
+  const char *base = strrchr(output, '/');
+  unsigned h = 2166136261u;
+  for (const char *p = line_name; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+  h = (h ^ 0u) * 16777619u;
+  for (const char *p = base ? base + 1 : output; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+  return h;
 }
 
 /* The whole file; NULL (after a message) on error. */
@@ -89,39 +142,36 @@ static char *line_name_of(const char *path) {
   return out;
 }
 
-static int instrument(const char *input, const char *output, OpariOptions *opt) {
+static int instrument(const char *input, const char *output, OpariOptions *opt, int lang) {
   size_t len;
   char *src = read_file(input, &len);
   if (!src) return POMP_EXIT_FAILURE;
-  char *tmp = pu_malloc(strlen(output) + 16);
-  sprintf(tmp, "%s.XXXXXX", output);
-  int fd = mkstemp(tmp);
-  FILE *out = fd >= 0 ? fdopen(fd, "w+") : NULL;
-  if (!out) {
-    pu_error("%s: cannot create: %s", tmp, strerror(errno));
-    free(src);
-    free(tmp);
-    return POMP_EXIT_FAILURE;
+  bool fortran = lang == LANG_F77 || lang == LANG_F90;
+  char *companion = NULL, *tmp = NULL, *ctmp = NULL;
+  FILE *out = temp_next_to(output, &tmp), *cout = NULL;
+  if (out && fortran) {
+    companion = pu_malloc(strlen(output) + 8);
+    sprintf(companion, "%s.pomp.c", output);
+    cout = temp_next_to(companion, &ctmp);
   }
-  setvbuf(out, NULL, _IOFBF, 1 << 20);
   char *line_name = line_name_of(input);
-  opt->file_name = input;
-  opt->line_name = line_name;
-  bool ok = opari_c(src, len, out, opt);
-  if (fclose(out) != 0 && ok) {
-    pu_error("%s: write error: %s", output, strerror(errno));
-    ok = false;
-  }
+  bool ok = out && (!fortran || cout);
   if (ok) {
-    chmod(tmp, 0644);
-    if (rename(tmp, output) != 0) {
-      pu_error("%s: %s", output, strerror(errno));
-      ok = false;
-    }
+    opt->file_name = input;
+    opt->line_name = line_name;
+    opt->cxx = lang == LANG_CXX;
+    opt->fixed_form = lang == LANG_F77;
+    opt->unit_id = unit_id_of(line_name, output);
+    ok = fortran ? opari_fortran(src, len, out, cout, opt) : opari_c(src, len, out, opt);
   }
-  if (!ok) unlink(tmp);
+  bool companion_written = false;
+  if (cout) ok = companion_written = finish(cout, ctmp, companion, ok);
+  else free(ctmp);
+  if (out) ok = finish(out, tmp, output, ok);
+  else free(tmp);
+  if (!ok && companion_written) unlink(companion); /* both or neither */
+  free(companion);
   free(line_name);
-  free(tmp);
   free(src);
   return ok ? POMP_EXIT_OK : POMP_EXIT_FAILURE;
 }
@@ -141,9 +191,13 @@ int main(int argc, char **argv) {
       pu_print_version();
       return POMP_EXIT_OK;
     } else if (strcmp(a, "--lang=c") == 0) {
-      lang = 0;
+      lang = LANG_C;
     } else if (strcmp(a, "--lang=c++") == 0) {
-      lang = 1;
+      lang = LANG_CXX;
+    } else if (strcmp(a, "--lang=f77") == 0) {
+      lang = LANG_F77;
+    } else if (strcmp(a, "--lang=f90") == 0) {
+      lang = LANG_F90;
     } else if (strncmp(a, "--pomp-disable=", 15) == 0) {
       const char *bad;
       size_t bad_len;
@@ -167,6 +221,5 @@ int main(int argc, char **argv) {
     usage(stderr);
     return POMP_EXIT_USAGE;
   }
-  opt.cxx = lang < 0 ? is_cxx_name(files[0]) : lang == 1;
-  return instrument(files[0], files[1], &opt);
+  return instrument(files[0], files[1], &opt, lang < 0 ? lang_of_name(files[0]) : lang);
 }

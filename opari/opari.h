@@ -24,12 +24,20 @@ typedef struct {
   bool nosrc;            /* no #line directives */
   bool quiet;            /* no warnings (fuzzing) */
   unsigned disabled;     /* DIS_* bits */
+  bool fixed_form;       /* Fortran: fixed source form (else free form) */
+  unsigned unit_id;      /* Fortran: names this unit's pomp_<id>_* routines */
 } OpariOptions;
 
 /* Instruments the C/C++ unit src[0..n) into out, which must be seekable.
    Returns true on success; otherwise an error `file:line: error: ...` was
    printed on stderr (unless quiet) and out holds garbage. */
 bool opari_c(const char *src, size_t n, FILE *out, const OpariOptions *opt);
+
+/* Instruments the Fortran unit src[0..n) into out, and writes its
+   descriptors and the routines the instrumented code calls as C into
+   companion (f_unit.c).  Same contract as opari_c(). */
+bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion,
+                   const OpariOptions *opt);
 
 /* Parses a --pomp-disable list ("critical,locks,sync"); false on an
    unknown name (reported in *bad, a pointer into list). */

@@ -1,0 +1,17 @@
+/*
+ * diag.h -- diagnostics of the front ends: "file:line: kind: message" on
+ * stderr, as compilers print them (nothing when the options say quiet).
+ */
+#ifndef OPARI_DIAG_H
+#define OPARI_DIAG_H
+
+#include <stdarg.h>
+
+#include "opari.h"
+
+void opari_vdiag(const OpariOptions *opt, const char *kind, int line, const char *fmt,
+                 va_list ap);
+void opari_diag(const OpariOptions *opt, const char *kind, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

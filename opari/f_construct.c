@@ -1,0 +1,369 @@
+/*
+ * f_construct.c -- the Fortran OpenMP constructs: which events go before
+ * and after the opening and the END directive of each (the Shape table),
+ * combined constructs split into PARALLEL and the inner directive,
+ * sections, and implicit barriers made explicit: a worksharing END
+ * directive without NOWAIT becomes `END ... NOWAIT` followed by an
+ * instrumented `!$OMP BARRIER` (never with COPYPRIVATE, which needs the
+ * implicit barrier).
+ */
+#include <string.h>
+
+#include "f_rw.h"
+#include "pomp_util.h"
+
+enum { NONE = FE_COUNT };
+
+typedef struct {
+  const char *descr;  /* descriptor name */
+  unsigned disable;   /* DIS_* bit */
+  int pre, post;      /* before / after the opening directive */
+  int end_post;       /* before the END directive */
+  int end_pre;        /* after the END directive (stand-alone: after it) */
+  bool worksharing;   /* implicit barrier at its end */
+  bool standalone;
+} Shape;
+
+static const Shape shapes[FC_COUNT] = {
+    [FC_PARALLEL] = {"parallel", DIS_PARALLEL, FE_PARALLEL_FORK, FE_PARALLEL_BEGIN,
+                     FE_PARALLEL_END, FE_PARALLEL_JOIN, false, false},
+    [FC_DO] = {"do", DIS_FOR, FE_DO_ENTER, NONE, NONE, FE_DO_EXIT, true, false},
+    [FC_SECTIONS] = {"sections", DIS_SECTIONS, FE_SECTIONS_ENTER, NONE, NONE,
+                     FE_SECTIONS_EXIT, true, false},
+    [FC_SINGLE] = {"single", DIS_SINGLE, FE_SINGLE_ENTER, FE_SINGLE_BEGIN, FE_SINGLE_END,
+                   FE_SINGLE_EXIT, true, false},
+    [FC_WORKSHARE] = {"workshare", DIS_FOR, FE_WORKSHARE_ENTER, NONE, NONE,
+                      FE_WORKSHARE_EXIT, true, false},
+    [FC_MASTER] = {"master", DIS_MASTER, NONE, FE_MASTER_BEGIN, FE_MASTER_END, NONE, false,
+                   false},
+    [FC_CRITICAL] = {"critical", DIS_CRITICAL, FE_CRITICAL_ENTER, FE_CRITICAL_BEGIN,
+                     FE_CRITICAL_END, FE_CRITICAL_EXIT, false, false},
+    [FC_ATOMIC] = {"atomic", DIS_ATOMIC, FE_ATOMIC_ENTER, NONE, NONE, FE_ATOMIC_EXIT, false,
+                   false},
+    [FC_ORDERED] = {"ordered", DIS_ORDERED, FE_ORDERED_ENTER, FE_ORDERED_BEGIN,
+                    FE_ORDERED_END, FE_ORDERED_EXIT, false, false},
+    [FC_TASK] = {"task", DIS_TASK, FE_TASK_CREATE_BEGIN, FE_TASK_BEGIN, FE_TASK_END,
+                 FE_TASK_CREATE_END, false, false},
+    [FC_BARRIER] = {"barrier", DIS_BARRIER, FE_BARRIER_ENTER, FE_BARRIER_EXIT, NONE, NONE,
+                    false, true},
+    [FC_FLUSH] = {"flush", DIS_FLUSH, FE_FLUSH_ENTER, FE_FLUSH_EXIT, NONE, NONE, false, true},
+    [FC_TASKWAIT] = {"taskwait", DIS_TASKWAIT, FE_TASKWAIT_ENTER, FE_TASKWAIT_EXIT, NONE,
+                     NONE, false, true},
+    [FC_PARALLEL_DO] = {"paralleldo", DIS_PARALLEL, NONE, NONE, NONE, NONE, true, false},
+    [FC_PARALLEL_SECTIONS] = {"parallelsections", DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
+                              false},
+    [FC_PARALLEL_WORKSHARE] = {"parallelworkshare", DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
+                               false},
+    [FC_REGION] = {"region", DIS_REGION, NONE, FE_BEGIN, FE_END, NONE, false, false},
+};
+
+static FConstruct inner_of(FConstruct k) {
+  switch (k) {
+  case FC_PARALLEL_DO: return FC_DO;
+  case FC_PARALLEL_SECTIONS: return FC_SECTIONS;
+  case FC_PARALLEL_WORKSHARE: return FC_WORKSHARE;
+  default: return k;
+  }
+}
+
+static void call(FRw *rw, int ev, int d) {
+  if (ev != NONE) f_call(rw, (FEvent)ev, d);
+}
+
+static void barrier(FRw *rw, int d) {
+  f_call(rw, FE_BARRIER_ENTER, d);
+  f_directive(rw, "barrier");
+  f_call(rw, FE_BARRIER_EXIT, d);
+}
+
+/* The directive's name words ("parallel do simd") into buf. */
+static void words_of(const FDir *fd, char *buf, size_t size) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int i = 0; i < fd->nwords; i++) {
+    size_t len = strlen(fd->wordv[i]);
+    if (k + len + 2 > size) break;
+    if (i) buf[k++] = ' ';
+    memcpy(buf + k, fd->wordv[i], len + 1);
+    k += len;
+  }
+}
+
+static bool has_clause(const FRw *rw, const char *name) {
+  return omp_dir_clause(&rw->fd.dir, rw->fd.clean, name) != NULL;
+}
+
+/* ---- closing ------------------------------------------------------------ */
+
+/* Closes o, whose END directive is lines [a..b] (has_dir), or which ends
+   after line b without one. */
+static void close_construct(FRw *rw, const FOpen *o, size_t a, size_t b, bool has_dir) {
+  int d = o->descr;
+  Descr *ds = &rw->descr.v[d];
+  ds->end_line1 = rw->lines[a].line;
+  ds->end_lineN = rw->lines[b].line;
+  FConstruct inner = inner_of(o->kind);
+  bool combined = inner != o->kind;
+  const Shape *sh = &shapes[inner];
+  bool bar = sh->worksharing && !(has_dir && (has_clause(rw, "nowait") || has_clause(rw, "copyprivate")));
+  f_sync(rw, has_dir ? a : b + 1);
+  if (o->section_open) f_call(rw, FE_SECTION_END, d);
+  if (o->kind == FC_PARALLEL) barrier(rw, d); /* inside the team, before its end */
+  call(rw, sh->end_post, d);
+  if (!has_dir || bar || combined) {
+    if (sh->worksharing) {
+      char text[64];
+      const char *w = combined ? strchr(o->words, ' ') + 1 : o->words;
+      snprintf(text, sizeof text, "end %s nowait", w);
+      f_directive(rw, text);
+    }
+    if (bar) barrier(rw, d);
+    if (combined) {
+      call(rw, sh->end_pre, d);
+      f_call(rw, FE_PARALLEL_END, d);
+      f_directive(rw, "end parallel");
+      f_call(rw, FE_PARALLEL_JOIN, d);
+    }
+    if (has_dir) f_skip(rw, b + 1);
+  } else f_sync(rw, b + 1);
+  if (!combined) call(rw, sh->end_pre, d);
+}
+
+void f_close_implicit(FRw *rw, size_t li) {
+  while (rw->nopen && rw->open[rw->nopen - 1].implicit_end == li) {
+    FOpen o = rw->open[--rw->nopen];
+    if (!o.passed) close_construct(rw, &o, li, li, false);
+  }
+}
+
+static const char *const kind_words[FC_COUNT] = {
+    [FC_PARALLEL] = "parallel", [FC_DO] = "do", [FC_SECTIONS] = "sections",
+    [FC_SECTION] = "section", [FC_SINGLE] = "single", [FC_WORKSHARE] = "workshare",
+    [FC_MASTER] = "master", [FC_CRITICAL] = "critical", [FC_ATOMIC] = "atomic",
+    [FC_ORDERED] = "ordered", [FC_TASK] = "task", [FC_PARALLEL_DO] = "parallel do",
+    [FC_PARALLEL_SECTIONS] = "parallel sections",
+    [FC_PARALLEL_WORKSHARE] = "parallel workshare", [FC_REGION] = "region"};
+
+static void end_directive(FRw *rw) {
+  const FDir *fd = &rw->fd;
+  if (fd->kind == FC_OTHER) return;
+  if (!rw->nopen)
+    f_error(rw, fd->first, "'!$omp end %s' without an open '%s' construct",
+            kind_words[fd->kind], kind_words[fd->kind]);
+  FOpen o = rw->open[rw->nopen - 1];
+  if (o.kind != fd->kind)
+    f_error(rw, fd->first, "'!$omp end %s' does not match the open '%s' (line %d)",
+            kind_words[fd->kind], kind_words[o.kind], rw->lines[o.line].line);
+  rw->nopen--;
+  if (!o.passed) close_construct(rw, &o, fd->first, fd->last, true);
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+static FOpen *open_sections(FRw *rw) {
+  FOpen *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
+  return o && (o->kind == FC_SECTIONS || o->kind == FC_PARALLEL_SECTIONS) ? o : NULL;
+}
+
+void f_statement_seen(FRw *rw, size_t li) {
+  FOpen *o = open_sections(rw);
+  if (!o || !o->first_section) return;
+  o->first_section = false;
+  if (o->passed) return;
+  f_sync(rw, li);
+  f_call(rw, FE_SECTION_BEGIN, o->descr);
+  o->section_open = true;
+  rw->descr.v[o->descr].num_sections++;
+}
+
+static void section(FRw *rw) {
+  const FDir *fd = &rw->fd;
+  FOpen *o = open_sections(rw);
+  if (!o) f_error(rw, fd->first, "'!$omp section' outside a sections construct");
+  o->first_section = false;
+  if (o->passed) return;
+  f_sync(rw, fd->first);
+  if (o->section_open) f_call(rw, FE_SECTION_END, o->descr);
+  f_sync(rw, fd->last + 1);
+  f_call(rw, FE_SECTION_BEGIN, o->descr);
+  o->section_open = true;
+  rw->descr.v[o->descr].num_sections++;
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+/* Which half of a combined construct a clause belongs to: 1 inner, 0
+   PARALLEL, -1 unknown. */
+static int clause_half(const FRw *rw, const OmpClause *c) {
+  static const char *const outer[] = {"if", "num_threads", "default", "shared", "private",
+                                      "firstprivate", "copyin", "reduction", "proc_bind",
+                                      "allocate", NULL};
+  static const char *const inner[] = {"lastprivate", "schedule", "ordered", "collapse",
+                                      "linear", "order", "safelen", "simdlen", "aligned",
+                                      "nontemporal", NULL};
+  if (span_in(rw->fd.clean, c->name, outer)) return 0;
+  if (span_in(rw->fd.clean, c->name, inner)) return 1;
+  return -1;
+}
+
+/* Copies the directive's lines with the bytes of spans[] blanked
+   (sentinels, line ends and continuation marks kept). */
+static void copy_blanked(FRw *rw, const Span *spans, size_t n) {
+  const FDir *fd = &rw->fd;
+  for (size_t i = 0; i < n; i++) {
+    f_copy_to(rw, fd->start + spans[i].start);
+    for (size_t k = spans[i].start; k < spans[i].end; k++)
+      fputc(fd->clean[k] == ' ' || fd->clean[k] == '\n' ? rw->src[fd->start + k] : ' ',
+            rw->em.f);
+    em_skip_to(&rw->em, fd->start + spans[i].end);
+  }
+  f_sync(rw, fd->last + 1);
+}
+
+/* `!$omp <words>` and the clauses of the inner half, one continuation
+   line per source line of each clause, so no line grows. */
+static void inner_directive(FRw *rw, const char *words, const Span *clauses, size_t n) {
+  const FDir *fd = &rw->fd;
+  FILE *f = rw->em.f;
+  fprintf(f, "%s!$omp %s", rw->indent, words);
+  for (size_t i = 0; i < n; i++)
+    for (size_t p = clauses[i].start; p < clauses[i].end;) {
+      size_t e = p;
+      while (e < clauses[i].end && fd->clean[e] != '\n') e++;
+      size_t a = p, b = e;
+      while (a < b && fd->clean[a] == ' ') a++;
+      while (b > a && fd->clean[b - 1] == ' ') b--;
+      if (b > a) {
+        fputs(rw->fixed ? "\n!$omp&" : " &\n", f);
+        if (!rw->fixed) fprintf(f, "%s!$omp& ", rw->indent);
+        fwrite(rw->src + fd->start + a, 1, b - a, f);
+      }
+      p = e + 1;
+    }
+  fputc('\n', f);
+  rw->need_mark = true;
+}
+
+static void split_combined(FRw *rw, int d, FConstruct inner) {
+  const FDir *fd = &rw->fd;
+  Span blank[64], in[64];
+  size_t nb = 0, ni = 0;
+  for (int i = 1; i < fd->nwords; i++) blank[nb++] = fd->words[i];
+  for (size_t i = 0; i < fd->dir.nclauses && nb < 64; i++) {
+    const OmpClause *c = &fd->dir.clauses[i];
+    if (clause_half(rw, c) == 1) {
+      blank[nb++] = c->whole;
+      in[ni++] = c->whole;
+    }
+  }
+  /* spans in source order: the words come first, then clauses in order */
+  copy_blanked(rw, blank, nb);
+  f_call(rw, FE_PARALLEL_BEGIN, d);
+  f_call(rw, shapes[inner].pre, d);
+  char words[40];
+  words_of(fd, words, sizeof words);
+  inner_directive(rw, strchr(words, ' ') + 1, in, ni);
+}
+
+/* Where a construct without END directive closes: the last line of its DO
+   loop or atomic statement, unless the optional END directive follows. */
+static size_t implicit_end(FRw *rw, FConstruct kind, const char *words) {
+  const FDir *fd = &rw->fd;
+  size_t s = f_next_significant(rw, fd->last + 1), last;
+  if (kind == FC_ATOMIC) {
+    if (has_clause(rw, "capture")) return (size_t)-1; /* END ATOMIC required */
+    if (s >= rw->nlines || f_classify(rw, s).kind != FL_CODE)
+      f_error(rw, fd->first, "'!$omp atomic' must be followed by a statement");
+    last = f_stmt_last(rw, s);
+  } else last = f_loop_last(rw, s, fd->first);
+  return f_is_end_directive(rw, f_next_significant(rw, last + 1), words) ? (size_t)-1 : last;
+}
+
+static void open_construct(FRw *rw) {
+  const FDir *fd = &rw->fd;
+  FConstruct kind = fd->kind, inner = inner_of(kind);
+  const Shape *sh = &shapes[kind];
+  FOpen o = {.kind = kind, .line = fd->first, .implicit_end = (size_t)-1};
+  words_of(fd, o.words, sizeof o.words);
+  bool unknown_clause = false;
+  if (inner != kind)
+    for (size_t i = 0; i < fd->dir.nclauses; i++)
+      if (clause_half(rw, &fd->dir.clauses[i]) < 0) unknown_clause = true;
+  if (unknown_clause)
+    f_warn(rw, fd->first, "'!$omp %s' with a clause this tool cannot place: not instrumented",
+           o.words);
+  o.passed = unknown_clause || (rw->opt->disabled & sh->disable) ||
+             (inner != kind && (rw->opt->disabled & shapes[inner].disable));
+  if (kind == FC_DO || kind == FC_PARALLEL_DO || kind == FC_ATOMIC)
+    o.implicit_end = implicit_end(rw, kind, o.words);
+  if (kind == FC_SECTIONS || kind == FC_PARALLEL_SECTIONS) o.first_section = true;
+  if (!o.passed) {
+    const char *sub = "";
+    size_t sub_len = 0;
+    if (kind == FC_CRITICAL && fd->dir.has_paren) {
+      size_t a = dir_skip_gap(fd->clean, fd->len, fd->dir.paren.start);
+      sub = rw->src + fd->start + a;
+      sub_len = dir_ident_end(fd->clean, fd->len, a) - a;
+    }
+    o.descr = descr_add(&rw->descr, sh->descr, sub, sub_len, rw->lines[fd->first].line,
+                        rw->lines[fd->last].line);
+    f_sync(rw, fd->first);
+    if (inner != kind) {
+      f_call(rw, FE_PARALLEL_FORK, o.descr);
+      split_combined(rw, o.descr, inner);
+    } else {
+      call(rw, sh->pre, o.descr);
+      f_sync(rw, fd->last + 1);
+      call(rw, sh->post, o.descr);
+    }
+  }
+  if (!sh->standalone) PU_PUSH(rw->open, rw->nopen, rw->open_cap, o);
+}
+
+void f_omp_directive(FRw *rw, size_t li) {
+  f_read_directive(rw, li);
+  const FDir *fd = &rw->fd;
+  f_set_indent(rw, fd->first);
+  if (fd->kind != FC_SECTION && !(fd->end && (fd->kind == FC_SECTIONS || fd->kind == FC_PARALLEL_SECTIONS)))
+    f_statement_seen(rw, fd->first);
+  if (fd->end) end_directive(rw);
+  else if (fd->kind == FC_SECTION) section(rw);
+  else if (fd->kind == FC_ORDERED && (has_clause(rw, "depend") || has_clause(rw, "doacross")))
+    return; /* stand-alone ordered: no events */
+  else if (fd->kind == FC_OTHER) {
+    if (fd->nwords == 0 && dir_ident_end(fd->clean, fd->len, dir_skip_gap(fd->clean, fd->len, 0)) ==
+                               dir_skip_gap(fd->clean, fd->len, 0))
+      f_error(rw, fd->first, "empty '!$omp' directive");
+  } else open_construct(rw);
+}
+
+/* POMP user regions share the open-construct stack. */
+void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
+  FOpen o = {.kind = FC_REGION, .line = li, .implicit_end = (size_t)-1};
+  snprintf(o.words, sizeof o.words, "%.*s", (int)(len < 39 ? len : 39), name);
+  o.passed = rw->opt->disabled & DIS_REGION;
+  if (!o.passed) {
+    o.descr = descr_add(&rw->descr, "region", name, len, rw->lines[li].line, rw->lines[li].line);
+    f_sync(rw, li + 1);
+    call(rw, shapes[FC_REGION].post, o.descr);
+  }
+  PU_PUSH(rw->open, rw->nopen, rw->open_cap, o);
+}
+
+void f_region_end(FRw *rw, size_t li, const char *name, size_t len) {
+  FOpen *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
+  if (!o || o->kind != FC_REGION || strlen(o->words) != len || memcmp(o->words, name, len) != 0)
+    f_error(rw, li, "'end(%.*s)' without a matching 'begin(%.*s)'", (int)len, name, (int)len,
+            name);
+  rw->nopen--;
+  if (!o->passed) close_construct(rw, o, li, li, true);
+}
+
+void f_check_closed(FRw *rw) {
+  if (!rw->nopen) return;
+  const FOpen *o = &rw->open[rw->nopen - 1];
+  if (o->kind == FC_REGION)
+    f_error(rw, o->line, "'begin(%s)' has no matching 'end(%s)'", o->words, o->words);
+  f_error(rw, o->line, "'!$omp %s' is not closed by '!$omp end %s'", o->words,
+          kind_words[o->kind]);
+}

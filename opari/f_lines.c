@@ -1,0 +1,293 @@
+/*
+ * f_lines.c -- physical lines of a Fortran unit: free or fixed form,
+ * sentinels (`!$OMP`, `!$POMP`, `!P$`; `C`/`*` too in fixed form),
+ * continuation lines, and the text of one directive, cleaned so that the
+ * language-neutral parser (directive.c) can read it with unchanged offsets.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f_rw.h"
+#include "pomp_util.h"
+
+static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+static bool ci_prefix(const char *s, size_t len, const char *word) {
+  size_t k = strlen(word);
+  if (len < k) return false;
+  for (size_t i = 0; i < k; i++)
+    if (tolower((unsigned char)s[i]) != word[i]) return false;
+  return true;
+}
+
+/* `# N "file"` or `#line N "file"`: N, else 0. */
+static int line_mark(const char *s, size_t len) {
+  size_t p = 1;
+  while (p < len && blank(s[p])) p++;
+  if (len - p >= 4 && memcmp(s + p, "line", 4) == 0) p += 4;
+  while (p < len && blank(s[p])) p++;
+  int v = 0;
+  size_t d = p;
+  while (p < len && s[p] >= '0' && s[p] <= '9' && v < 100000000) v = v * 10 + (s[p++] - '0');
+  return p > d ? v : 0;
+}
+
+void f_split_lines(FRw *rw) {
+  int logical = 1;
+  for (size_t p = 0; p < rw->n;) {
+    const char *nl = memchr(rw->src + p, '\n', rw->n - p);
+    size_t end = nl ? (size_t)(nl - rw->src) : rw->n;
+    FLine l = {p, end, nl ? end + 1 : rw->n, logical++};
+    PU_PUSH(rw->lines, rw->nlines, rw->lines_cap, l);
+    if (rw->src[p] == '#') {
+      int mark = line_mark(rw->src + p, end - p);
+      if (mark) logical = mark;
+    }
+    p = l.next;
+  }
+}
+
+static FClass classify_fixed(const char *s, size_t len) {
+  FClass c = {FL_CODE, false, 0, 0, false};
+  size_t p = 0;
+  while (p < len && blank(s[p])) p++;
+  if (p == len) return (FClass){FL_BLANK, false, 0, 0, false};
+  if (s[0] == '#') return (FClass){FL_CPP, false, 0, 0, false};
+  if (strchr("cC*!", s[0])) {
+    bool cont6 = len > 5 && !blank(s[5]) && s[5] != '0';
+    if (len >= 5 && s[1] == '$' && ci_prefix(s + 2, len - 2, "omp"))
+      return (FClass){FL_OMP, cont6, 0, len > 5 ? 6 : len, false};
+    if (len >= 6 && s[1] == '$' && ci_prefix(s + 2, len - 2, "pomp") &&
+        (len == 6 || blank(s[6])))
+      return (FClass){FL_POMP, false, 0, 6, false};
+    if (len >= 3 && (s[1] == 'p' || s[1] == 'P') && s[2] == '$')
+      return (FClass){FL_CODE, cont6, 0, 3, true};
+    return (FClass){FL_COMMENT, false, 0, 0, false};
+  }
+  if (s[p] == '!' && p != 5) return (FClass){FL_COMMENT, false, 0, 0, false};
+  if (s[0] == '\t') c.cont = len > 1 && s[1] >= '1' && s[1] <= '9';
+  else c.cont = len > 5 && !blank(s[5]) && s[5] != '0';
+  c.body = p;
+  return c;
+}
+
+static FClass classify_free(const char *s, size_t len) {
+  size_t p = 0;
+  while (p < len && blank(s[p])) p++;
+  if (p == len) return (FClass){FL_BLANK, false, 0, 0, false};
+  if (s[0] == '#') return (FClass){FL_CPP, false, 0, 0, false};
+  if (s[p] != '!') return (FClass){FL_CODE, false, 0, p, false};
+  const char *t = s + p;
+  size_t k = len - p;
+  if (ci_prefix(t, k, "!$omp") && (k == 5 || blank(t[5]) || t[5] == '&'))
+    return (FClass){FL_OMP, false, p, p + 5, false};
+  if (ci_prefix(t, k, "!$pomp") && (k == 6 || blank(t[6])))
+    return (FClass){FL_POMP, false, p, p + 6, false};
+  if (ci_prefix(t, k, "!p$") && (k == 3 || blank(t[3])))
+    return (FClass){FL_CODE, false, p, p + 3, true};
+  return (FClass){FL_COMMENT, false, 0, 0, false};
+}
+
+FClass f_classify(const FRw *rw, size_t li) {
+  const FLine *l = &rw->lines[li];
+  const char *s = rw->src + l->start;
+  size_t len = l->end - l->start;
+  return rw->fixed ? classify_fixed(s, len) : classify_free(s, len);
+}
+
+void f_set_indent(FRw *rw, size_t li) {
+  const FLine *l = &rw->lines[li];
+  size_t k = 0;
+  if (!rw->fixed)
+    while (l->start + k < l->end && k + 1 < sizeof rw->indent && blank(rw->src[l->start + k]) &&
+           rw->src[l->start + k] != '\r')
+      k++;
+  memcpy(rw->indent, rw->src + l->start, k);
+  rw->indent[k] = 0;
+}
+
+size_t f_code_end(const char *s, size_t from, size_t end, char *quote) {
+  for (size_t i = from; i < end; i++) {
+    char c = s[i];
+    if (*quote) {
+      if (c == *quote) {
+        if (i + 1 < end && s[i + 1] == c) i++; /* doubled quote */
+        else *quote = 0;
+      }
+    } else if (c == '\'' || c == '"') *quote = c;
+    else if (c == '!') return i;
+  }
+  return end;
+}
+
+/* The last significant byte of s[from..to) before the comment, or to. */
+static size_t last_significant(const char *s, size_t from, size_t to) {
+  while (to > from && blank(s[to - 1])) to--;
+  return to > from ? to - 1 : (size_t)-1;
+}
+
+size_t f_stmt_last(const FRw *rw, size_t li) {
+  size_t last = li;
+  char quote = 0;
+  for (;;) {
+    size_t k = last + 1;
+    while (k < rw->nlines) {
+      FKind kind = f_classify(rw, k).kind;
+      if (kind != FL_BLANK && kind != FL_COMMENT && kind != FL_CPP) break;
+      k++;
+    }
+    if (rw->fixed) {
+      if (k < rw->nlines && f_classify(rw, k).cont && f_classify(rw, k).kind == FL_CODE) {
+        last = k;
+        continue;
+      }
+      return last;
+    }
+    const FLine *l = &rw->lines[last];
+    FClass c = f_classify(rw, last);
+    size_t from = c.body;
+    if (last != li && rw->src[l->start + from] == '&') from++;
+    size_t e = f_code_end(rw->src, l->start + from, l->end, &quote);
+    size_t amp = last_significant(rw->src, l->start + from, e);
+    if (amp == (size_t)-1 || rw->src[amp] != '&' || k >= rw->nlines ||
+        f_classify(rw, k).kind != FL_CODE)
+      return last;
+    last = k;
+  }
+}
+
+/* ---- directives --------------------------------------------------------- */
+
+/* Cleans the text of line li (copied at clean[off..]) after its sentinel:
+   returns whether it ends with a free-form continuation `&`. */
+static bool clean_line(FRw *rw, size_t li, size_t off, bool cont) {
+  const FLine *l = &rw->lines[li];
+  FClass c = f_classify(rw, li);
+  char *t = rw->fd.clean + off;
+  size_t len = l->end - l->start, body = c.body;
+  memset(t, ' ', body);
+  if (!rw->fixed && cont) {
+    size_t p = body;
+    while (p < len && blank(t[p])) p++;
+    if (p < len && t[p] == '&') t[p] = ' ';
+  }
+  char quote = 0;
+  size_t e = f_code_end(t, body, len, &quote);
+  if (rw->fixed && e > 72) e = 72; /* columns after 72 are ignored */
+  memset(t + e, ' ', len - e);
+  for (size_t i = body; i < e; i++) {
+    if (t[i] == '\'' || t[i] == '"') {
+      char q = t[i];
+      for (i++; i < e && t[i] != q; i++) {}
+    } else if (t[i] == '\r' || t[i] == '\t') t[i] = ' ';
+    else t[i] = (char)tolower((unsigned char)t[i]);
+  }
+  if (rw->fixed) return false;
+  size_t amp = last_significant(t, body, e);
+  if (amp != (size_t)-1 && t[amp] == '&') {
+    t[amp] = ' ';
+    return true;
+  }
+  return false;
+}
+
+/* ---- directive names ---------------------------------------------------- */
+
+typedef struct {
+  FRw *rw;
+  size_t pos; /* in clean */
+} Words;
+
+/* Takes `w` at the cursor: a whole identifier, or the front of one for
+   `end` and `parallel` (OpenMP allows `enddo`, `paralleldo`, ...). */
+static bool take(Words *w, const char *word) {
+  FDir *fd = &w->rw->fd;
+  size_t q = dir_skip_gap(fd->clean, fd->len, w->pos), e = dir_ident_end(fd->clean, fd->len, q);
+  size_t k = strlen(word);
+  bool glue = strcmp(word, "end") == 0 || strcmp(word, "parallel") == 0;
+  if (e - q < k || memcmp(fd->clean + q, word, k) != 0) return false;
+  if (e - q > k && (!glue || dir_ident_end(fd->clean, fd->len, q + k) != e)) return false;
+  if (fd->nwords < 6) {
+    fd->words[fd->nwords] = (Span){q, q + k};
+    fd->wordv[fd->nwords++] = word;
+  }
+  w->pos = q + k;
+  return true;
+}
+
+static FConstruct read_name(FRw *rw) {
+  static const struct { const char *word; FConstruct kind; } single[] = {
+      {"sections", FC_SECTIONS}, {"section", FC_SECTION},   {"single", FC_SINGLE},
+      {"workshare", FC_WORKSHARE}, {"master", FC_MASTER},   {"critical", FC_CRITICAL},
+      {"atomic", FC_ATOMIC},     {"barrier", FC_BARRIER},   {"flush", FC_FLUSH},
+      {"ordered", FC_ORDERED},   {"task", FC_TASK},         {"taskwait", FC_TASKWAIT}};
+  FDir *fd = &rw->fd;
+  Words w = {rw, 0};
+  fd->nwords = 0;
+  fd->end = take(&w, "end");
+  size_t after_end = fd->nwords;
+  FConstruct kind = FC_OTHER;
+  if (take(&w, "parallel")) {
+    if (take(&w, "do")) {
+      kind = FC_PARALLEL_DO;
+      take(&w, "simd");
+    } else if (take(&w, "sections")) kind = FC_PARALLEL_SECTIONS;
+    else if (take(&w, "workshare")) kind = FC_PARALLEL_WORKSHARE;
+    else if (take(&w, "masked") || take(&w, "master") || take(&w, "loop")) kind = FC_OTHER;
+    else kind = FC_PARALLEL;
+  } else if (take(&w, "do")) {
+    kind = FC_DO;
+    take(&w, "simd");
+  } else {
+    for (size_t i = 0; i < sizeof single / sizeof *single; i++)
+      if (take(&w, single[i].word)) {
+        kind = single[i].kind;
+        break;
+      }
+  }
+  /* `end` is not a name word: drop it so words[] holds the construct */
+  if (after_end) {
+    memmove(fd->words, fd->words + 1, (size_t)(fd->nwords - 1) * sizeof *fd->words);
+    memmove(fd->wordv, fd->wordv + 1, (size_t)(fd->nwords - 1) * sizeof *fd->wordv);
+    fd->nwords--;
+  }
+  fd->dir.kind = kind == FC_OTHER ? OMP_UNKNOWN : OMP_PARALLEL; /* strict clause parsing */
+  bool paren = kind == FC_CRITICAL || kind == FC_FLUSH;
+  if (!omp_dir_parse_rest(&fd->dir, fd->clean, fd->len, w.pos, paren) && kind != FC_OTHER)
+    f_error(rw, fd->first, "%s", fd->dir.error);
+  return kind;
+}
+
+void f_read_directive(FRw *rw, size_t li) {
+  FDir *fd = &rw->fd;
+  fd->first = fd->last = li;
+  fd->start = rw->lines[li].start;
+  for (;;) {
+    size_t need = rw->lines[fd->last].end - fd->start + 1;
+    if (need > fd->cap) {
+      fd->cap = need * 2;
+      fd->clean = pu_realloc(fd->clean, fd->cap);
+    }
+    const FLine *l = &rw->lines[fd->last];
+    memcpy(fd->clean + (l->start - fd->start), rw->src + l->start, l->end - l->start);
+    if (l->next > l->end) fd->clean[l->end - fd->start] = '\n';
+    fd->len = l->end - fd->start;
+    bool amp = clean_line(rw, fd->last, l->start - fd->start, fd->last != li);
+    size_t k = fd->last + 1;
+    if (rw->fixed) {
+      if (k < rw->nlines && f_classify(rw, k).kind == FL_OMP && f_classify(rw, k).cont) {
+        fd->len++;
+        fd->last = k;
+        continue;
+      }
+      break;
+    }
+    if (!amp) break;
+    if (k >= rw->nlines || f_classify(rw, k).kind != FL_OMP)
+      f_error(rw, fd->last, "the directive continues with '&' but the next line is no '!$omp' line");
+    fd->len++;
+    fd->last = k;
+  }
+  fd->kind = read_name(rw);
+}

@@ -1,0 +1,164 @@
+/*
+ * f_look.c -- look-ahead for constructs whose END directive is optional:
+ * where the DO loop after `!$omp do` / `!$omp parallel do` ends (END DO
+ * of a block DO, or the statement carrying the label of a labelled DO),
+ * and whether an END directive follows.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f_rw.h"
+
+size_t f_next_significant(const FRw *rw, size_t li) {
+  for (; li < rw->nlines; li++) {
+    FKind k = f_classify(rw, li).kind;
+    if (k == FL_CODE || k == FL_OMP || k == FL_POMP) break;
+  }
+  return li;
+}
+
+typedef struct {
+  long label;    /* statement label, or -1 */
+  bool is_do;    /* a DO statement */
+  long do_label; /* its terminating label, or -1 (block DO) */
+  bool is_enddo; /* END DO */
+} Stmt;
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+static long digits(const char *s, size_t *p) {
+  long v = -1;
+  while (isdigit((unsigned char)s[*p]) && v < 100000000) v = (v < 0 ? 0 : v * 10) + (s[(*p)++] - '0');
+  return v;
+}
+
+/* Whether the blank-free fixed-form text after `do` is a DO statement's
+   rest (`i=1,n`, `while(...)`, nothing) rather than an assignment to a
+   variable whose name starts with "do". */
+static bool fixed_do_rest(const char *r) {
+  if (!*r || strncmp(r, "while(", 6) == 0) return true;
+  const char *eq = strchr(r, '=');
+  if (!eq) return false;
+  int depth = 0;
+  for (const char *p = eq + 1; *p; p++) {
+    if (*p == '(') depth++;
+    else if (*p == ')') depth--;
+    else if (*p == ',' && depth == 0) return true;
+  }
+  return false;
+}
+
+/* The first line of the statement at code line li, read for its label and
+   its keyword (lower case; without blanks in fixed form). */
+static Stmt stmt_at(const FRw *rw, size_t li) {
+  Stmt st = {-1, false, -1, false};
+  const FLine *l = &rw->lines[li];
+  size_t len = l->end - l->start, from = f_classify(rw, li).body;
+  const char *s = rw->src + l->start;
+  char text[160];
+  size_t k = 0;
+  if (rw->fixed) {
+    size_t p = 0;
+    while (p < len && p < 5 && s[p] != '\t') {
+      if (isdigit((unsigned char)s[p])) st.label = (st.label < 0 ? 0 : st.label * 10) + (s[p] - '0');
+      p++;
+    }
+    from = p < len && s[p] == '\t' ? p + 1 : 6;
+    if (len > 72) len = 72;
+  }
+  char quote = 0;
+  for (size_t i = from; i < len && k + 1 < sizeof text; i++) {
+    char c = s[i];
+    if (!quote && c == '!') break;
+    if (quote && c == quote) quote = 0;
+    else if (!quote && (c == '\'' || c == '"')) quote = c;
+    if (rw->fixed && (c == ' ' || c == '\t')) continue;
+    text[k++] = (char)tolower((unsigned char)c);
+  }
+  text[k] = 0;
+  size_t p = 0;
+  if (!rw->fixed) {
+    st.label = digits(text, &p);
+    while (text[p] == ' ' || text[p] == '\t') p++;
+  }
+  /* construct name `name:` */
+  size_t q = p;
+  while (ident_char(text[q])) q++;
+  size_t r = q;
+  while (text[r] == ' ' || text[r] == '\t') r++;
+  if (q > p && text[r] == ':' && text[r + 1] != ':') {
+    p = r + 1;
+    while (text[p] == ' ' || text[p] == '\t') p++;
+  }
+  const char *w = text + p;
+  if (rw->fixed) {
+    if (strncmp(w, "enddo", 5) == 0) st.is_enddo = true;
+    else if (strncmp(w, "do", 2) == 0) {
+      size_t d = 2;
+      if (isdigit((unsigned char)w[2])) {
+        st.is_do = true;
+        st.do_label = digits(w, &d);
+      } else st.is_do = fixed_do_rest(w + 2);
+    }
+    return st;
+  }
+  size_t e = 0;
+  while (ident_char(w[e])) e++;
+  size_t after = e;
+  while (w[after] == ' ' || w[after] == '\t') after++;
+  if (e == 5 && strncmp(w, "enddo", 5) == 0) st.is_enddo = true;
+  else if (e == 3 && strncmp(w, "end", 3) == 0 && strncmp(w + after, "do", 2) == 0 &&
+           !ident_char(w[after + 2]))
+    st.is_enddo = true;
+  else if (e == 2 && strncmp(w, "do", 2) == 0 && w[after] != '=' && w[after] != '(') {
+    st.is_do = true;
+    st.do_label = digits(w, &after);
+  }
+  return st;
+}
+
+size_t f_loop_last(FRw *rw, size_t li, size_t dir_line) {
+  if (li >= rw->nlines || f_classify(rw, li).kind != FL_CODE || !stmt_at(rw, li).is_do)
+    f_error(rw, dir_line, "this directive must be followed by a DO loop");
+  Stmt first = stmt_at(rw, li);
+  int depth = 1;
+  for (size_t k = f_stmt_last(rw, li) + 1; (k = f_next_significant(rw, k)) < rw->nlines;) {
+    if (f_classify(rw, k).kind != FL_CODE) {
+      k++;
+      continue;
+    }
+    Stmt st = stmt_at(rw, k);
+    size_t last = f_stmt_last(rw, k);
+    if (first.do_label >= 0) {
+      if (st.label == first.do_label) return last;
+    } else if (st.is_do && st.do_label < 0) depth++;
+    else if (st.is_enddo && --depth == 0) return last;
+    k = last + 1;
+  }
+  if (first.do_label >= 0)
+    f_error(rw, dir_line, "cannot find the statement labelled %ld that ends the DO loop",
+            first.do_label);
+  f_error(rw, dir_line, "cannot find the END DO of the loop after this directive");
+}
+
+bool f_is_end_directive(FRw *rw, size_t li, const char *words) {
+  if (li >= rw->nlines) return false;
+  FClass c = f_classify(rw, li);
+  if (c.kind != FL_OMP || c.cont) return false;
+  const FLine *l = &rw->lines[li];
+  char want[48] = "end", got[48];
+  size_t k = 3;
+  for (const char *w = words; *w && k + 1 < sizeof want; w++)
+    if (*w != ' ') want[k++] = *w;
+  want[k] = 0;
+  size_t g = 0;
+  for (size_t i = l->start + c.body; i < l->end && g + 1 < sizeof got; i++) {
+    char ch = rw->src[i];
+    if (ch == '!' || ch == '&') break;
+    if (ch != ' ' && ch != '\t') got[g++] = (char)tolower((unsigned char)ch);
+  }
+  got[g] = 0;
+  /* blanks are gone: `end do nowait` reads "enddonowait" */
+  return strncmp(got, want, k) == 0 && (!ident_char(got[k]) || strncmp(got + k, "nowait", 6) == 0);
+}

@@ -1,0 +1,215 @@
+/*
+ * f_rewrite.c -- the Fortran front end's driver.
+ *
+ * Walks the unit line by line and copies it unchanged, except that
+ *  - OpenMP directives get `call` lines with their events before and
+ *    after them (f_construct.c),
+ *  - `!$POMP INST ...` lines get the matching call after (before, for
+ *    END) them,
+ *  - the `!P$` sentinel is blanked, so that such lines are compiled only
+ *    in the instrumented program,
+ *  - `call omp_<op>_lock(...)` names the POMP twin (same length).
+ * Inserted lines are followed by a `# N "file"` mark (gfortran reads
+ * them, with or without the preprocessor), so that compiler messages and
+ * debuggers point at the source.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "f_rw.h"
+#include "pomp_util.h"
+
+int f_line_no(const FRw *rw, size_t li) { return li < rw->nlines ? rw->lines[li].line : 0; }
+
+/* ---- output ------------------------------------------------------------- */
+
+/* Source bytes (or their replacement) follow: the mark of inserted lines
+   goes first.  Inserted lines always end at a line start, copied_line. */
+void f_copy_to(FRw *rw, size_t off) {
+  if (rw->need_mark && !rw->opt->nosrc && rw->copied_line < rw->nlines)
+    fprintf(rw->em.f, "# %d \"%s\"\n", rw->lines[rw->copied_line].line, rw->opt->line_name);
+  rw->need_mark = false;
+  em_copy_to(&rw->em, off);
+}
+
+void f_sync(FRw *rw, size_t li) {
+  if (li <= rw->copied_line) return;
+  f_copy_to(rw, li < rw->nlines ? rw->lines[li].start : rw->n);
+  rw->copied_line = li;
+}
+
+void f_skip(FRw *rw, size_t li) {
+  em_skip_to(&rw->em, li < rw->nlines ? rw->lines[li].start : rw->n);
+  rw->copied_line = li;
+}
+
+static const char *indent(const FRw *rw) { return rw->fixed ? "      " : rw->indent; }
+
+void f_call(FRw *rw, FEvent ev, int d) {
+  FILE *f = rw->em.f;
+  rw->used[ev] = true;
+  fprintf(f, "%scall pomp_%08x_", indent(rw), rw->unit_id);
+  for (const char *p = f_event_name(ev); *p; p++) fputc(tolower((unsigned char)*p), f);
+  if (ev <= FE_OFF) fputs("()\n", f);
+  else fprintf(f, "(%d)\n", d);
+  rw->need_mark = true;
+}
+
+void f_directive(FRw *rw, const char *text) {
+  fprintf(rw->em.f, "%s!$omp %s\n", rw->fixed ? "" : rw->indent, text);
+  rw->need_mark = true;
+}
+
+/* ---- POMP directives ------------------------------------------------------ */
+
+static void pomp_directive(FRw *rw, size_t li) {
+  const FLine *l = &rw->lines[li];
+  FClass c = f_classify(rw, li);
+  size_t from = l->start + c.body, len = l->end - from;
+  char *text = pu_malloc(len + 1);
+  for (size_t i = 0; i < len; i++) text[i] = (char)tolower((unsigned char)rw->src[from + i]);
+  text[len] = 0;
+  char quote = 0;
+  len = f_code_end(text, 0, len, &quote); /* a trailing comment */
+  Span name = {0, 0};
+  PompKind k = pomp_dir_parse(text, len, 0, &name);
+  free(text);
+  const char *nm = rw->src + from + name.start;
+  size_t nlen = name.end - name.start;
+  f_set_indent(rw, li);
+  f_statement_seen(rw, li);
+  switch (k) {
+  case POMP_BEGIN: f_region_begin(rw, li, nm, nlen); return;
+  case POMP_END: f_region_end(rw, li, nm, nlen); return;
+  case POMP_INIT: case POMP_FINALIZE: case POMP_ON: case POMP_OFF:
+    f_sync(rw, li + 1);
+    f_call(rw, k == POMP_INIT ? FE_INIT : k == POMP_FINALIZE ? FE_FINALIZE : k == POMP_ON ? FE_ON : FE_OFF, 0);
+    return;
+  case POMP_NOINSTRUMENT: case POMP_INSTRUMENT:
+    f_warn(rw, li, "'!$pomp %sinstrument' is not supported in Fortran: ignored",
+           k == POMP_NOINSTRUMENT ? "no" : "");
+    return;
+  case POMP_BAD:
+    f_error(rw, li, "unknown POMP directive (expected inst init|finalize|on|off|begin(name)|end(name))");
+  }
+}
+
+/* ---- code lines ----------------------------------------------------------- */
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
+
+static bool ci_equal(const char *s, const char *word, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (tolower((unsigned char)s[i]) != word[i]) return false;
+  return true;
+}
+
+/* `call omp_<op>_lock` in the code bytes [from, to) of the source. */
+static void replace_locks(FRw *rw, size_t li, size_t from, size_t to) {
+  const char *s = rw->src;
+  for (size_t p = from; p < to;) {
+    if (!ident_char(s[p]) || (p > from && ident_char(s[p - 1]))) {
+      if (s[p] == '\'' || s[p] == '"') { /* skip the literal */
+        char q = s[p++];
+        while (p < to && s[p] != q) p++;
+      }
+      p++;
+      continue;
+    }
+    size_t e = p;
+    while (e < to && ident_char(s[e])) e++;
+    /* the word before must be CALL */
+    size_t b = p;
+    while (b > from && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
+    bool after_call = b >= from + 4 && ci_equal(s + b - 4, "call", 4) &&
+                      (b == from + 4 || !ident_char(s[b - 5]));
+    for (int k = 0; after_call && k < FLOCK_COUNT; k++) {
+      const char *omp = f_lock_names[k][0];
+      if (strlen(omp) != e - p || !ci_equal(s + p, omp, e - p)) continue;
+      if (rw->opt->disabled & DIS_LOCKS) break;
+      f_copy_to(rw, p);
+      em_str(&rw->em, f_lock_names[k][1]);
+      em_skip_to(&rw->em, e);
+      rw->locks_used[k] = true;
+    }
+    if (!rw->warned_test_lock && ((e - p == 13 && ci_equal(s + p, "omp_test_lock", 13)) ||
+                                  (e - p == 18 && ci_equal(s + p, "omp_test_nest_lock", 18)))) {
+      f_warn(rw, li, "omp_test_lock / omp_test_nest_lock calls are not instrumented in Fortran");
+      rw->warned_test_lock = true;
+    }
+    p = e;
+  }
+}
+
+static void code_lines(FRw *rw, size_t first, size_t last) {
+  char quote = 0;
+  for (size_t li = first; li <= last; li++) {
+    FClass c = f_classify(rw, li);
+    if (c.kind != FL_CODE) continue;
+    const FLine *l = &rw->lines[li];
+    if (c.condcomp) {
+      f_copy_to(rw, l->start + c.sentinel);
+      em_str(&rw->em, "   ");
+      em_skip_to(&rw->em, l->start + c.sentinel + 3);
+    }
+    size_t from = l->start + (rw->fixed ? (c.condcomp ? 6 : c.body) : c.body);
+    size_t end = rw->fixed && l->end - l->start > 72 ? l->start + 72 : l->end;
+    if (from > end) from = end;
+    size_t code = f_code_end(rw->src, from, end, &quote);
+    replace_locks(rw, li, from, code);
+  }
+}
+
+static void rewrite(FRw *rw) {
+  f_split_lines(rw);
+  for (size_t li = 0; li < rw->nlines;) {
+    FClass c = f_classify(rw, li);
+    switch (c.kind) {
+    case FL_OMP:
+      if (c.cont) f_error(rw, li, "continuation line without a directive to continue");
+      f_omp_directive(rw, li);
+      li = rw->fd.last + 1;
+      break;
+    case FL_POMP:
+      pomp_directive(rw, li);
+      li++;
+      break;
+    case FL_CODE: {
+      size_t last = f_stmt_last(rw, li);
+      f_statement_seen(rw, li);
+      code_lines(rw, li, last);
+      f_close_implicit(rw, last);
+      li = last + 1;
+      break;
+    }
+    default: li++;
+    }
+  }
+  f_check_closed(rw);
+  f_sync(rw, rw->nlines);
+}
+
+bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion, const OpariOptions *opt) {
+  FRw *rw = pu_calloc(1, sizeof *rw);
+  rw->src = src;
+  rw->n = n;
+  rw->opt = opt;
+  rw->fixed = opt->fixed_form;
+  rw->unit_id = opt->unit_id;
+  rw->em = (Emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc};
+  volatile bool ok = false;
+  if (!setjmp(rw->fail)) {
+    rewrite(rw);
+    f_companion(companion, rw);
+    ok = true;
+  }
+  omp_dir_free(&rw->fd.dir);
+  free(rw->fd.clean);
+  free(rw->lines);
+  free(rw->open);
+  descr_free(&rw->descr);
+  free(rw);
+  return ok;
+}

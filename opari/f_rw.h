@@ -1,0 +1,185 @@
+/*
+ * f_rw.h -- internals shared by the files of the Fortran front end:
+ * f_lines.c (physical lines: form, sentinels, continuations, directive
+ * text), f_look.c (look-ahead: statements, the end of a DO loop),
+ * f_construct.c (OpenMP constructs: their events and closing),
+ * f_rewrite.c (the driver, POMP directives, lock calls) and f_unit.c (the
+ * companion C file).
+ *
+ * Fortran is line oriented and its OpenMP constructs end with END
+ * directives, so the front end works line by line: events are inserted
+ * as whole `call` lines between source lines, followed by a `# N "file"`
+ * mark so that compiler messages still point at the source.
+ */
+#ifndef OPARI_F_RW_H
+#define OPARI_F_RW_H
+
+#include <setjmp.h>
+
+#include "diag.h"
+#include "directive.h"
+#include "emit.h"
+#include "opari.h"
+#include "unit.h"
+
+/* One physical line. */
+typedef struct {
+  size_t start, end; /* its bytes, without the line end */
+  size_t next;       /* start of the next line */
+  int line;          /* logical line number (after `# N "file"` marks) */
+} FLine;
+
+typedef enum {
+  FL_BLANK,   /* empty or blanks only */
+  FL_COMMENT, /* comment line (also an unknown sentinel) */
+  FL_CPP,     /* preprocessor line, `#` in column 1 */
+  FL_CODE,    /* Fortran source (also after a `!P$` sentinel) */
+  FL_OMP,     /* `!$OMP` directive line */
+  FL_POMP     /* `!$POMP` directive line */
+} FKind;
+
+typedef struct {
+  FKind kind;
+  bool cont;       /* fixed form: continuation mark in column 6 */
+  size_t sentinel; /* offset in the line of the sentinel (OMP, POMP, `!P$`) */
+  size_t body;     /* offset in the line of the text after the sentinel */
+  bool condcomp;   /* a `!P$` line: the sentinel is blanked in the output */
+} FClass;
+
+/* The Fortran constructs. */
+typedef enum {
+  FC_OTHER, /* not instrumented: passed unchanged */
+  FC_PARALLEL, FC_DO, FC_SECTIONS, FC_SECTION, FC_SINGLE, FC_WORKSHARE, FC_MASTER,
+  FC_CRITICAL, FC_ATOMIC, FC_BARRIER, FC_FLUSH, FC_ORDERED, FC_TASK, FC_TASKWAIT,
+  FC_PARALLEL_DO, FC_PARALLEL_SECTIONS, FC_PARALLEL_WORKSHARE,
+  FC_REGION, /* !$POMP INST BEGIN(name) */
+  FC_COUNT
+} FConstruct;
+
+/* The events the generated `call` lines can name (f_unit.c's table). */
+typedef enum {
+  FE_INIT, FE_FINALIZE, FE_ON, FE_OFF, FE_BEGIN, FE_END,
+  FE_PARALLEL_FORK, FE_PARALLEL_BEGIN, FE_PARALLEL_END, FE_PARALLEL_JOIN,
+  FE_DO_ENTER, FE_DO_EXIT, FE_SECTIONS_ENTER, FE_SECTIONS_EXIT, FE_SECTION_BEGIN,
+  FE_SECTION_END, FE_SINGLE_ENTER, FE_SINGLE_BEGIN, FE_SINGLE_END, FE_SINGLE_EXIT,
+  FE_WORKSHARE_ENTER, FE_WORKSHARE_EXIT, FE_MASTER_BEGIN, FE_MASTER_END,
+  FE_CRITICAL_ENTER, FE_CRITICAL_BEGIN, FE_CRITICAL_END, FE_CRITICAL_EXIT,
+  FE_ATOMIC_ENTER, FE_ATOMIC_EXIT, FE_BARRIER_ENTER, FE_BARRIER_EXIT,
+  FE_FLUSH_ENTER, FE_FLUSH_EXIT, FE_ORDERED_ENTER, FE_ORDERED_BEGIN, FE_ORDERED_END,
+  FE_ORDERED_EXIT, FE_TASK_CREATE_BEGIN, FE_TASK_CREATE_END, FE_TASK_BEGIN, FE_TASK_END,
+  FE_TASKWAIT_ENTER, FE_TASKWAIT_EXIT,
+  FE_COUNT
+} FEvent;
+
+/* The lock routines replaced by POMP twins (same length: no column moves). */
+enum { FLOCK_COUNT = 8 };
+extern const char *const f_lock_names[FLOCK_COUNT][2]; /* {omp name, pomp name} */
+
+/* One directive read from its lines, with a cleaned copy of its text. */
+typedef struct {
+  size_t first, last;   /* its physical lines */
+  size_t start;         /* source offset of clean[0] (start of line `first`) */
+  char *clean;          /* src[start..end of line last): sentinels, `&`,
+                           comments blanked, lower case; same offsets */
+  size_t len, cap;
+  bool end;             /* an END directive */
+  FConstruct kind;
+  Span words[6];        /* name words after `end` (in clean) */
+  const char *wordv[6]; /* canonical names of those words */
+  int nwords;
+  OmpDir dir;           /* clauses (offsets into clean) */
+} FDir;
+
+/* An open construct. */
+typedef struct {
+  FConstruct kind;
+  int descr;
+  size_t line;        /* physical line of its directive */
+  bool passed;        /* not instrumented (disabled or unknown half) */
+  bool barrier;       /* its implicit barrier is made explicit at the end */
+  bool section_open;  /* sections: a section is running */
+  bool first_section; /* sections: no statement seen yet */
+  size_t implicit_end; /* line after which it closes without an END
+                          directive (DO without END DO, ATOMIC), else -1 */
+  char words[40];     /* canonical name words of the directive, for END */
+} FOpen;
+
+typedef struct {
+  const char *src;
+  size_t n;
+  const OpariOptions *opt;
+  bool fixed;
+  unsigned unit_id;
+  FLine *lines;
+  size_t nlines, lines_cap;
+  Emit em;
+  size_t copied_line;  /* output holds src before line copied_line */
+  bool need_mark;      /* inserted text: `# N` before the next source line */
+  char indent[64];     /* indentation of inserted lines (free form) */
+  FDir fd;
+  FOpen *open;
+  size_t nopen, open_cap;
+  DescrTable descr;
+  bool used[FE_COUNT];
+  bool locks_used[FLOCK_COUNT];
+  bool warned_test_lock;
+  jmp_buf fail;
+} FRw;
+
+/* f_rewrite.c */
+/* The logical line number of physical line li, for messages. */
+int f_line_no(const FRw *rw, size_t li);
+/* "file:line: error: ..." about physical line li, then the unit fails. */
+#define f_error(rw, li, ...) \
+  (opari_diag((rw)->opt, "error", f_line_no(rw, li), __VA_ARGS__), longjmp((rw)->fail, 1))
+#define f_warn(rw, li, ...) opari_diag((rw)->opt, "warning", f_line_no(rw, li), __VA_ARGS__)
+/* Output reaches the start of physical line li (a `# N` mark first if due). */
+void f_sync(FRw *rw, size_t li);
+/* Copies source up to offset off (a `# N` mark first if due). */
+void f_copy_to(FRw *rw, size_t off);
+/* Drops source lines up to (not including) li: they were replaced. */
+void f_skip(FRw *rw, size_t li);
+/* `call pomp_<unit>_<event>(d)` on its own line at the output position. */
+void f_call(FRw *rw, FEvent ev, int d);
+/* `!$omp <text>` on its own line at the output position. */
+void f_directive(FRw *rw, const char *text);
+
+/* f_lines.c */
+void f_split_lines(FRw *rw);
+FClass f_classify(const FRw *rw, size_t li);
+/* Reads the directive starting at line li (an initial FL_OMP line) with its
+   continuation lines into rw->fd; errors are fatal. */
+void f_read_directive(FRw *rw, size_t li);
+/* Sets rw->indent from line li. */
+void f_set_indent(FRw *rw, size_t li);
+/* Where the comment of code bytes s[from..end) starts (or end); *quote
+   carries an open character context from line to line (0: none). */
+size_t f_code_end(const char *s, size_t from, size_t end, char *quote);
+/* Last line of the statement starting at code line li (continuations). */
+size_t f_stmt_last(const FRw *rw, size_t li);
+
+/* f_look.c */
+/* The first line at or after li that is code or a directive, or nlines. */
+size_t f_next_significant(const FRw *rw, size_t li);
+/* The last line of the DO loop whose DO statement starts at line li. */
+size_t f_loop_last(FRw *rw, size_t li, size_t dir_line);
+/* Whether line li starts an OMP END directive named `words` ("do", ...). */
+bool f_is_end_directive(FRw *rw, size_t li, const char *words);
+
+/* f_construct.c */
+void f_omp_directive(FRw *rw, size_t li);
+/* Closes the constructs that end without END directive after line li. */
+void f_close_implicit(FRw *rw, size_t li);
+/* Called at each statement line: the implicit first section. */
+void f_statement_seen(FRw *rw, size_t li);
+/* `!$POMP INST BEGIN(name)` / `END(name)` at line li (name: source bytes). */
+void f_region_begin(FRw *rw, size_t li, const char *name, size_t len);
+void f_region_end(FRw *rw, size_t li, const char *name, size_t len);
+/* Error for a construct still open at the end of the unit. */
+void f_check_closed(FRw *rw);
+
+/* f_unit.c */
+void f_companion(FILE *f, const FRw *rw);
+const char *f_event_name(FEvent ev); /* "Parallel_fork" */
+
+#endif

@@ -1,0 +1,62 @@
+! Free-form program whose per-thread POMP events are deterministic
+! (static schedules, no single/sections/tasks); run with 4 threads.
+program free
+  use omp_lib
+  implicit none
+  integer :: i, total, hits, n
+  integer(omp_lock_kind) :: lck
+  real :: a(16)
+  character(len=*), parameter :: decoy = '!$omp barrier'
+
+  n = 16
+  total = 0
+  hits = 0
+!$pomp inst init
+  call omp_init_lock(lck)
+!$POMP INST BEGIN(setup)
+  a = 0.0
+!$pomp inst end(setup)
+!$omp parallel default(none) shared(a, n, total, hits, lck) private(i) &
+!$omp& num_threads(4)
+!$omp do schedule(static)
+  do i = 1, n
+    a(i) = real(i) ! the loop ends at END DO, no END DO directive
+  end do
+!$omp critical (sum)
+  total = total + 1
+!$omp end critical (sum)
+!$omp atomic
+  hits = hits + 1
+!$omp atomic update
+  hits = hits + 1
+!$omp end atomic
+  call omp_set_lock(lck)
+  total = total + 1
+  call omp_unset_lock(lck)
+!$omp barrier
+!$omp master
+  total = total + 100
+!$omp end master
+!$omp do schedule(static,1) ordered
+  do i = 1, 8
+!$omp ordered
+    hits = hits + i
+!$omp end ordered
+  end do
+!$omp end do
+!$omp flush(total)
+!$omp end parallel
+!$omp parallel do schedule(static) reduction(+:total)
+  do i = 1, n
+    total = total + int(a(i))
+  end do
+!$omp parallel do schedule(static) &
+!$omp   reduction(+:hits)
+  do i = 1, n
+    hits = hits + 1
+  end do
+!$omp end parallel do
+  call omp_destroy_lock(lck)
+!$pomp inst finalize
+  print '(a,i0,a,i0,a)', 'total ', total, ' hits ', hits, ' ' // decoy
+end program free
