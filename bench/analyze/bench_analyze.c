@@ -3,11 +3,15 @@
  * bare OTF2 read loop that only decodes the same events (the floor any
  * analyzer built on OTF2 pays), measured in the same run.
  *
- *   bench_analyze [EVENTS [RANKS [DIR]]]     default 8000000 events, 8 ranks
+ *   bench_analyze [EVENTS [RANKS [DIR [THREADS]]]]
+ *                          default 8000000 events, 8 ranks, 1 thread
  *
  * The trace is a ring exchange (compute; MPI_Isend right; MPI_Recv left;
  * MPI_Wait) with an MPI_Allreduce every 16 iterations and random compute
- * times, so it has Late Senders, N x N waits and message matching to do.
+ * times, so it has Late Senders, N x N waits and message matching to do;
+ * with THREADS > 1 the computation is an OpenMP parallel region of that
+ * many threads ending in an implicit barrier.  An existing DIR is reused
+ * (and kept).
  * Each measurement runs in a child process: its peak RSS is its own.
  * Prints: events, trace size, time and events/s of both, the ratio
  * (target <= 3x), peak RSS of both and RSS / trace size; then the
@@ -41,9 +45,13 @@ static uint64_t rng(void) { /* xorshift64: deterministic traces */
   return rng_state;
 }
 
+enum { MAX_THREADS = 16 };
+
 typedef struct {
   OTF2_EvtWriter *w[MAX_RANKS];
-  int64_t compute, isend, recv, wait, allreduce;
+  OTF2_EvtWriter *worker[MAX_RANKS][MAX_THREADS]; /* threads 1.. */
+  int threads;
+  int64_t compute, isend, recv, wait, allreduce, par, ibar;
 } gen;
 
 static void call(OTF2_EvtWriter *w, int64_t region, uint64_t e, uint64_t x) {
@@ -51,13 +59,40 @@ static void call(OTF2_EvtWriter *w, int64_t region, uint64_t e, uint64_t x) {
   OTF2_EvtWriter_Leave(w, NULL, x, (OTF2_RegionRef)region);
 }
 
+/* With threads: the computation is a parallel region of all threads, each
+   with its own amount of work, ending in an implicit barrier. */
+static uint64_t parallel_compute(gen *g, int r, uint64_t t) {
+  OTF2_EvtWriter *m = g->w[r];
+  OTF2_EvtWriter_ThreadFork(m, NULL, t, OTF2_PARADIGM_OPENMP, (uint32_t)g->threads);
+  uint64_t work[MAX_THREADS], end = 0;
+  for (int k = 0; k < g->threads; k++) {
+    work[k] = 500 + rng() % 1000;
+    end = t + 3 + work[k] > end ? t + 3 + work[k] : end;
+  }
+  for (int k = 0; k < g->threads; k++) {
+    OTF2_EvtWriter *w = k ? g->worker[r][k] : m;
+    OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t + 1, 5);
+    OTF2_EvtWriter_Enter(w, NULL, t + 2, (OTF2_RegionRef)g->par);
+    call(w, g->compute, t + 3, t + 3 + work[k]);
+    call(w, g->ibar, t + 3 + work[k], end + 1);
+    OTF2_EvtWriter_Leave(w, NULL, end + 2, (OTF2_RegionRef)g->par);
+    OTF2_EvtWriter_ThreadTeamEnd(w, NULL, end + 3, 5);
+  }
+  OTF2_EvtWriter_ThreadJoin(m, NULL, end + 4, OTF2_PARADIGM_OPENMP);
+  return end + 5;
+}
+
 /* One iteration of every rank; t[r] is rank r's clock. */
 static void iteration(gen *g, int ranks, uint64_t it, uint64_t *t) {
   uint64_t send_enter[MAX_RANKS];
   for (int r = 0; r < ranks; r++) {
-    uint64_t work = 500 + rng() % 1000;
-    call(g->w[r], g->compute, t[r], t[r] + work);
-    t[r] += work;
+    if (g->threads > 1) {
+      t[r] = parallel_compute(g, r, t[r]);
+    } else {
+      uint64_t work = 500 + rng() % 1000;
+      call(g->w[r], g->compute, t[r], t[r] + work);
+      t[r] += work;
+    }
     send_enter[r] = t[r] + 1;
   }
   for (int r = 0; r < ranks; r++) {
@@ -93,13 +128,15 @@ static void iteration(gen *g, int ranks, uint64_t it, uint64_t *t) {
   }
 }
 
-static void generate(const char *dir, uint64_t events, int ranks) {
+static void generate(const char *dir, uint64_t events, int ranks,
+                     int threads) {
   char err[512];
   tg_writer *w = tg_open(dir, err, sizeof err);
   if (!w) pu_die(POMP_EXIT_FAILURE, "%s", err);
   char line[128];
   for (int r = 0; r < ranks; r++) {
-    snprintf(line, sizeof line, "process %d threads 1 host node%d", r, r / 4);
+    snprintf(line, sizeof line, "process %d threads %d host node%d", r,
+             threads, r / 4);
     if (tg_line(w, line, 0, err, sizeof err)) pu_die(1, "%s", err);
   }
   const char *decl =
@@ -108,19 +145,26 @@ static void generate(const char *dir, uint64_t events, int ranks) {
       "region isend mpi point2point MPI_Isend\n"
       "region recv mpi point2point MPI_Recv\n"
       "region wait mpi point2point MPI_Wait\n"
-      "region allreduce mpi coll_all2all MPI_Allreduce\n";
+      "region allreduce mpi coll_all2all MPI_Allreduce\n"
+      "region par openmp parallel !$omp parallel @bench.c:1\n"
+      "region ibar openmp implicit_barrier !$omp implicit barrier @bench.c:2\n"
+      "team 5\n";
   if (tg_text(w, decl, err, sizeof err)) pu_die(1, "%s", err);
   gen g = {.compute = tg_region(w, "compute"), .isend = tg_region(w, "isend"),
            .recv = tg_region(w, "recv"), .wait = tg_region(w, "wait"),
-           .allreduce = tg_region(w, "allreduce")};
+           .allreduce = tg_region(w, "allreduce"), .par = tg_region(w, "par"),
+           .ibar = tg_region(w, "ibar"), .threads = threads};
   int64_t main_region = tg_region(w, "main");
   uint64_t t[MAX_RANKS];
   for (int r = 0; r < ranks; r++) {
     g.w[r] = tg_evt_writer(w, (uint32_t)r, 0);
+    for (int k = 1; k < threads; k++)
+      g.worker[r][k] = tg_evt_writer(w, (uint32_t)r, (uint32_t)k);
     t[r] = 1000;
     OTF2_EvtWriter_Enter(g.w[r], NULL, t[r]++, (OTF2_RegionRef)main_region);
   }
-  uint64_t iters = events / ((uint64_t)ranks * EVENTS_PER_ITER) + 1;
+  uint64_t per_iter = EVENTS_PER_ITER + (threads > 1 ? 2 + 8 * (uint64_t)threads : 0);
+  uint64_t iters = events / ((uint64_t)ranks * per_iter) + 1;
   for (uint64_t it = 0; it < iters; it++) iteration(&g, ranks, it, t);
   tg_time_span(w, 1000);
   for (int r = 0; r < ranks; r++) {
@@ -148,6 +192,9 @@ COUNTER(count_isend, ((void)a, (void)b, (void)c, (void)d, (void)e),
 COUNTER(count_recv, ((void)a, (void)b, (void)c, (void)d), uint32_t a,
         OTF2_CommRef b, uint32_t c, uint64_t d)
 COUNTER(count_request, (void)q, uint64_t q)
+COUNTER(count_fork, ((void)p, (void)n), OTF2_Paradigm p, uint32_t n)
+COUNTER(count_join, (void)p, OTF2_Paradigm p)
+COUNTER(count_team, (void)c, OTF2_CommRef c)
 COUNTER(count_coll_end, ((void)a, (void)b, (void)c, (void)d, (void)e),
         OTF2_CollectiveOp a, OTF2_CommRef b, uint32_t c, uint64_t d,
         uint64_t e)
@@ -198,6 +245,10 @@ static uint64_t bare_read(const char *anchor) {
   OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, count_request);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, count_coll_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, count_coll_end);
+  OTF2_EvtReaderCallbacks_SetThreadForkCallback(cb, count_fork);
+  OTF2_EvtReaderCallbacks_SetThreadJoinCallback(cb, count_join);
+  OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, count_team);
+  OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(cb, count_team);
   uint64_t events = 0;
   for (size_t i = 0; i < locs.n; i++) {
     OTF2_DefReader *dr = OTF2_Reader_GetDefReader(r, locs.ids[i]);
@@ -321,8 +372,11 @@ int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 8000000;
   int ranks = argc > 2 ? atoi(argv[2]) : 8;
-  if (ranks < 2 || ranks > MAX_RANKS || events < 1000)
-    pu_die(POMP_EXIT_USAGE, "usage: %s [EVENTS>=1000 [RANKS 2..64 [DIR]]]",
+  int threads = argc > 4 ? atoi(argv[4]) : 1;
+  if (ranks < 2 || ranks > MAX_RANKS || events < 1000 || threads < 1 ||
+      threads > MAX_THREADS)
+    pu_die(POMP_EXIT_USAGE,
+           "usage: %s [EVENTS>=1000 [RANKS 2..64 [DIR [THREADS 1..16]]]]",
            pu_progname());
   char dir[512];
   if (argc > 3) snprintf(dir, sizeof dir, "%s", argv[3]);
@@ -331,7 +385,7 @@ int main(int argc, char **argv) {
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
   struct stat st;
   double t0 = now();
-  if (stat(anchor, &st)) generate(dir, events, ranks);
+  if (stat(anchor, &st)) generate(dir, events, ranks, threads);
   double gen_s = now() - t0;
   uint64_t bytes = dir_size(dir);
   /* warm the page cache, then alternate to spread machine noise */
@@ -342,8 +396,10 @@ int main(int argc, char **argv) {
     if (b.seconds < base.seconds) base = b;
     if (a.seconds < an.seconds) an = a;
   }
-  printf("trace: %llu events, %d ranks, %.1f MB on disk (generated in %.1f s)\n",
-         (unsigned long long)an.events, ranks, (double)bytes / 1e6, gen_s);
+  printf("trace: %llu events, %d ranks x %d threads, %.1f MB on disk "
+         "(generated in %.1f s)\n",
+         (unsigned long long)an.events, ranks, threads, (double)bytes / 1e6,
+         gen_s);
   printf("bare OTF2 read loop: %.3f s  %.1f M events/s  %.1f ns/event  peak RSS %.1f MB\n",
          base.seconds, (double)base.events / base.seconds / 1e6,
          base.seconds * 1e9 / (double)base.events, base.max_rss_kb / 1024.0);
