@@ -1,9 +1,12 @@
 /* pm_mpi.c -- the pm_ interface of pomp_measure.h for libpomp-mpi. */
 #include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pm_location.h"
 #include "pm_trace.h"
+#include "pomp_util.h"
 
 int pm_rank;
 int pm_mpi_waiting;
@@ -45,25 +48,40 @@ void pm_clock_offset(uint64_t time, int64_t offset) {
   if (pm_noffsets < PM_MAX_OFFSETS) pm_offsets[pm_noffsets++] = (pm_offset){time, offset};
 }
 
-int pm_mpi_init(const pm_mpi_handover *h) {
-  if (!pm_running()) return -1; /* POMP_ENABLE=0 etc.: the same on every rank */
-  pm_run_lock();
-  pm_rank = h->rank;
-  pm_coll = (pm_collectives){h->collectives, h->collectives_data, h->world,
-                             (uint32_t)h->rank, (uint32_t)h->size};
-  /* rank 0 names and creates the directory; everyone follows its verdict */
+/* Rank 0 decides for all (a rank measuring alone would hang the others in
+   the archive's collectives): measurement runs only if it runs on every
+   rank and the experiment directory could be created. */
+static int agree(const pm_mpi_handover *h, int local_ok, char *dir, size_t size) {
   struct {
     char dir[sizeof pm_experiment_dir];
     char ok;
   } verdict = {"", 0};
+  uint64_t *oks = pu_calloc((size_t)h->size, sizeof *oks);
+  pm_coll_gather_u64((uint64_t)local_ok, oks);
   if (h->rank == 0) {
+    int all = 1;
+    for (int r = 0; r < h->size; r++) all &= oks[r] != 0;
     pm_experiment_name(verdict.dir, sizeof verdict.dir, h->size, omp_get_max_threads());
-    verdict.ok = pm_experiment_create(verdict.dir) == 0;
+    if (!all)
+      pm_err("measurement is disabled on some ranks (POMP_ENABLE, POMP_FILTER?); "
+             "disabled on all");
+    else
+      verdict.ok = pm_experiment_create(verdict.dir) == 0;
   }
+  free(oks);
   pm_coll_bcast(&verdict, sizeof verdict);
-  memcpy(pm_experiment_dir, verdict.dir, sizeof pm_experiment_dir);
+  snprintf(dir, size, "%s", verdict.dir);
+  return verdict.ok;
+}
+
+int pm_mpi_init(const pm_mpi_handover *h) {
+  int local_ok = pm_running();
+  pm_run_lock();
+  pm_rank = h->rank;
+  pm_coll = (pm_collectives){h->collectives, h->collectives_data, h->world,
+                             (uint32_t)h->rank, (uint32_t)h->size};
   int rc = -1;
-  if (verdict.ok) {
+  if (agree(h, local_ok, pm_experiment_dir, sizeof pm_experiment_dir)) {
     pm_mpi_waiting = 0;
     pm_mpi_active = 1;
     pm_log_open(pm_experiment_dir);
@@ -75,10 +93,20 @@ int pm_mpi_init(const pm_mpi_handover *h) {
   }
   if (rc != 0) {
     pm_mpi_active = 0;
-    pm_set_state(PM_DISABLED);
+    if (atomic_load(&pm_state) == PM_RUNNING) pm_set_state(PM_DISABLED);
   }
   pm_run_unlock();
   return rc;
+}
+
+void pm_abort_flush(void) {
+  pm_run_lock();
+  if (atomic_load(&pm_state) == PM_RUNNING) {
+    pm_set_state(PM_FINISHED);
+    pm_log("MPI_Abort: the trace of an aborted MPI run is not written (its definitions "
+           "cannot be unified without the other ranks)");
+  }
+  pm_run_unlock();
 }
 
 void pm_mpi_finalize(void) {

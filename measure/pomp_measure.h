@@ -122,8 +122,9 @@ void pm_mpi_expected(void);
    pm_mpi_finalize. The structure and the callbacks must stay valid until
    pm_mpi_finalize returns. Collective over MPI_COMM_WORLD. Returns 0 when
    the measurement runs, -1 when it is disabled on all ranks (e.g. the
-   experiment directory exists; rank 0 decides, the reason goes to stderr
-   and the program goes on). */
+   experiment directory exists, or the measurement is off on any rank;
+   rank 0 decides for all, the reason goes to stderr and the program goes
+   on). Call it on every rank, whatever pm_location_recording says. */
 typedef struct pm_mpi_handover {
   int rank, size;    /* in MPI_COMM_WORLD */
   int thread_level;  /* provided: 0 SINGLE, 1 FUNNELED, 2 SERIALIZED, 3 MULTIPLE */
@@ -160,6 +161,11 @@ uint32_t pm_comm_register(const char *name, uint32_t parent, uint32_t size,
    global definitions once (rank 0) and closes the archive. Afterwards
    pm_location_recording returns NULL on every thread. */
 void pm_mpi_finalize(void);
+
+/* At MPI_Abort (not collective): stops recording and says in measure.log
+   that this aborted MPI run has no trace (definitions cannot be unified
+   without the other ranks). */
+void pm_abort_flush(void);
 
 #ifdef __cplusplus
 }

@@ -108,6 +108,13 @@ if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpicc >/dev/null; then
   expect_eq "MPI sends" "$(count "$exp" '^MPI_SEND ')" 1
   expect_eq "MPI receives" "$(count "$exp" '^MPI_RECV ')" 1
   expect_eq "MPI main on both ranks" "$(count "$exp" 'ENTER .*Region: "main"')" 2
+  # measurement off on one rank only: off on all, no hang, a clear message
+  exp=$work/exp_mpi_half
+  err=$(POMP_EXPERIMENT=$exp timeout 60 mpiexec -n 1 -env POMP_ENABLE 0 ./mpi_app : -n 1 ./mpi_app 2>&1)
+  expect_eq "half-disabled MPI run" "$?" 0
+  expect_eq "half-disabled message" "$err" \
+    "libpomp: error: measurement is disabled on some ranks (POMP_ENABLE, POMP_FILTER?); disabled on all"
+  [ -e "$exp" ] && fail "half-disabled run created $exp"
   # definitions made in different orders on the ranks come out unified
   "$pcc" mpicc -O1 -o mpi_order mpi_order.c || fail "MPI build (order)"
   exp=$work/exp_mpi_order
