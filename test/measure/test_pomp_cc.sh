@@ -68,6 +68,10 @@ expect_eq "--no-functions output" "$out" "sum=66"
 expect_eq "--no-functions: no user functions" "$(count "$exp" 'Region: "(work|twice|main)"')" 0
 expect_eq "--no-functions: OpenMP kept" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
 
+# --- --keep leaves the instrumented unit ---------------------------------
+"$pcc" --keep gcc -fopenmp -o app_keep app.c twice.c || fail "--keep build"
+grep -q "POMP_Parallel_fork" app.mod.c || fail "--keep: no instrumented app.mod.c"
+
 # --- separate compilation and link; -MD names the source -----------------
 "$pcc" gcc -fopenmp -O1 -MD -c app.c -o app_sep.o || fail "compile app.c"
 "$pcc" gcc -fopenmp -O1 -c twice.c || fail "compile twice.c"
