@@ -1,6 +1,7 @@
 /* analyze.c -- the whole analysis of one archive: definitions, the
    streaming replay process by process, MPI matching, finishing the cells. */
 #include <otf2/otf2.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,27 @@ void az_progress_draw(az_analysis *a) {
 void az_progress_done(az_analysis *a) {
   if (a->progress)
     fprintf(stderr, "\r%*s\r", 60 + (int)strlen(pu_progname()), "");
+}
+
+/* Every replayed location keeps its event file open (they advance
+   together): raise the limit of open files as far as allowed, and say
+   clearly when a trace has more locations than that. */
+int az_check_open_files(az_analysis *a, size_t locations, const char *anchor) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl)) return 0;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    getrlimit(RLIMIT_NOFILE, &rl);
+  }
+  enum { SPARE = 32 }; /* stdio, the archive's own files, MPI */
+  if (rl.rlim_cur == RLIM_INFINITY || locations + SPARE <= rl.rlim_cur) return 0;
+  az_fail(&a->diag,
+          "%s: %zu locations need as many open files, but only %llu may be "
+          "open (ulimit -n): raise the limit, or divide the analysis with "
+          "mpirun -n P pomp-analyze",
+          anchor, locations, (unsigned long long)rl.rlim_cur);
+  return -1;
 }
 
 static int replay_all(az_analysis *a, OTF2_Reader *reader) {
@@ -80,7 +102,8 @@ int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
   OTF2_Reader *reader = az_open(a, anchor, opt);
   if (!reader) return -1;
   a->window_hook = serial_window;
-  int rc = replay_all(a, reader);
+  int rc = az_check_open_files(a, a->defs.num_locs, anchor);
+  if (!rc) rc = replay_all(a, reader);
   OTF2_Reader_Close(reader);
   if (!rc) {
     az_p2p_step(a, 1);

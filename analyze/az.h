@@ -398,6 +398,9 @@ int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
    NULL on failure (a->diag says why). */
 struct OTF2_Reader_struct *az_open(az_analysis *a, const char *anchor,
                                    const az_options *opt);
+/* Raises the open-file limit for the event files of `locations`; -1 (and
+   a->diag says why) when the system does not allow as many. */
+int az_check_open_files(az_analysis *a, size_t locations, const char *anchor);
 /* Clears the progress bar. */
 void az_progress_done(az_analysis *a);
 void az_analysis_free(az_analysis *a);

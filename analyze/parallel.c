@@ -394,19 +394,20 @@ static void reduce_diag(az_analysis *a, const team *t) {
 }
 
 static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
+  uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
+  size_t locations = 0;
+  for (uint32_t p = 0; p < a->defs.num_procs; p++)
+    if ((mine[p] = t->owner[p] == t->rank))
+      locations += a->defs.procs[p].num_locs;
   for (size_t i = 0; i < a->defs.num_locs; i++)
-    if (t->owner[a->defs.locs[i].process] == t->rank)
+    if (mine[a->defs.locs[i].process])
       OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
   int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
   int rc = OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS ? 0 : -1;
-  if (rc) {
-    az_fail(&a->diag, "cannot open the event files");
-    parallel_window(a, 0, &rc); /* the others learn it at their window */
-  }
-  uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
-  for (uint32_t p = 0; p < a->defs.num_procs; p++)
-    mine[p] = t->owner[p] == t->rank;
+  if (rc) az_fail(&a->diag, "cannot open the event files");
+  if (!rc) rc = az_check_open_files(a, locations, "the trace");
   if (!rc) rc = az_replay(a, reader, mine);
+  else parallel_window(a, 0, &rc); /* the others learn it at their window */
   free(mine);
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
   OTF2_Reader_CloseEvtFiles(reader);
