@@ -7,6 +7,7 @@
  * instrumented `!$OMP BARRIER` (never with COPYPRIVATE, which needs the
  * implicit barrier).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "f_rw.h"
@@ -132,6 +133,7 @@ static void close_construct(FRw *rw, const FOpen *o, size_t a, size_t b, bool ha
 void f_close_implicit(FRw *rw, size_t li) {
   while (rw->nopen && rw->open[rw->nopen - 1].implicit_end == li) {
     FOpen o = rw->open[--rw->nopen];
+    f_set_indent(rw, li); /* that of the loop's last statement */
     if (!o.passed) close_construct(rw, &o, li, li, false);
   }
 }
@@ -206,26 +208,14 @@ static int clause_half(const FRw *rw, const OmpClause *c) {
   return -1;
 }
 
-/* Copies the directive's lines with the bytes of spans[] blanked
-   (sentinels, line ends and continuation marks kept). */
-static void copy_blanked(FRw *rw, const Span *spans, size_t n) {
-  const FDir *fd = &rw->fd;
-  for (size_t i = 0; i < n; i++) {
-    f_copy_to(rw, fd->start + spans[i].start);
-    for (size_t k = spans[i].start; k < spans[i].end; k++)
-      fputc(fd->clean[k] == ' ' || fd->clean[k] == '\n' ? rw->src[fd->start + k] : ' ',
-            rw->em.f);
-    em_skip_to(&rw->em, fd->start + spans[i].end);
-  }
-  f_sync(rw, fd->last + 1);
-}
-
-/* `!$omp <words>` and the clauses of the inner half, one continuation
-   line per source line of each clause, so no line grows. */
-static void inner_directive(FRw *rw, const char *words, const Span *clauses, size_t n) {
+/* `!$omp <words>` and the given clauses, one continuation line per
+   source line of each clause, so that no line grows.  (Blanking clauses
+   in place could leave an empty `!$omp` continuation line, which ends
+   the directive for gfortran.) */
+static void directive_with(FRw *rw, const char *words, const Span *clauses, size_t n) {
   const FDir *fd = &rw->fd;
   FILE *f = rw->em.f;
-  fprintf(f, "%s!$omp %s", rw->indent, words);
+  fprintf(f, "%s!$omp %s", rw->fixed ? "" : rw->indent, words);
   for (size_t i = 0; i < n; i++)
     for (size_t p = clauses[i].start; p < clauses[i].end;) {
       size_t e = p;
@@ -234,8 +224,8 @@ static void inner_directive(FRw *rw, const char *words, const Span *clauses, siz
       while (a < b && fd->clean[a] == ' ') a++;
       while (b > a && fd->clean[b - 1] == ' ') b--;
       if (b > a) {
-        fputs(rw->fixed ? "\n!$omp&" : " &\n", f);
-        if (!rw->fixed) fprintf(f, "%s!$omp& ", rw->indent);
+        if (rw->fixed) fputs("\n!$omp&", f);
+        else fprintf(f, " &\n%s!$omp& ", rw->indent);
         fwrite(rw->src + fd->start + a, 1, b - a, f);
       }
       p = e + 1;
@@ -244,25 +234,27 @@ static void inner_directive(FRw *rw, const char *words, const Span *clauses, siz
   rw->need_mark = true;
 }
 
+/* PARALLEL DO|SECTIONS|WORKSHARE: `!$omp parallel` with its clauses, the
+   begin and enter events, then the inner directive with its clauses. */
 static void split_combined(FRw *rw, int d, FConstruct inner) {
   const FDir *fd = &rw->fd;
-  Span blank[64], in[64];
-  size_t nb = 0, ni = 0;
-  for (int i = 1; i < fd->nwords; i++) blank[nb++] = fd->words[i];
-  for (size_t i = 0; i < fd->dir.nclauses && nb < 64; i++) {
+  Span *halves[2] = {pu_malloc(fd->dir.nclauses * sizeof(Span) + 1),
+                     pu_malloc(fd->dir.nclauses * sizeof(Span) + 1)};
+  size_t n[2] = {0, 0};
+  for (size_t i = 0; i < fd->dir.nclauses; i++) {
     const OmpClause *c = &fd->dir.clauses[i];
-    if (clause_half(rw, c) == 1) {
-      blank[nb++] = c->whole;
-      in[ni++] = c->whole;
-    }
+    int half = clause_half(rw, c) == 1;
+    halves[half][n[half]++] = c->whole;
   }
-  /* spans in source order: the words come first, then clauses in order */
-  copy_blanked(rw, blank, nb);
+  directive_with(rw, "parallel", halves[0], n[0]);
+  f_skip(rw, fd->last + 1);
   f_call(rw, FE_PARALLEL_BEGIN, d);
   f_call(rw, shapes[inner].pre, d);
   char words[40];
   words_of(fd, words, sizeof words);
-  inner_directive(rw, strchr(words, ' ') + 1, in, ni);
+  directive_with(rw, strchr(words, ' ') + 1, halves[1], n[1]);
+  free(halves[0]);
+  free(halves[1]);
 }
 
 /* Where a construct without END directive closes: the last line of its DO

@@ -134,7 +134,9 @@ static void replace_locks(FRw *rw, size_t li, size_t from, size_t to) {
       em_skip_to(&rw->em, e);
       rw->locks_used[k] = true;
     }
-    if (!rw->warned_test_lock && ((e - p == 13 && ci_equal(s + p, "omp_test_lock", 13)) ||
+    size_t paren = e;
+    while (paren < to && (s[paren] == ' ' || s[paren] == '\t')) paren++;
+    if (!rw->warned_test_lock && paren < to && s[paren] == '(' && ((e - p == 13 && ci_equal(s + p, "omp_test_lock", 13)) ||
                                   (e - p == 18 && ci_equal(s + p, "omp_test_nest_lock", 18)))) {
       f_warn(rw, li, "omp_test_lock / omp_test_nest_lock calls are not instrumented in Fortran");
       rw->warned_test_lock = true;

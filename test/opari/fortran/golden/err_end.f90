@@ -1,0 +1,5 @@
+subroutine e(s)
+  integer :: s
+  s = 1
+!$omp end do
+end subroutine e

@@ -1,0 +1,7 @@
+subroutine e(s)
+  integer :: s
+!$omp parallel
+!$omp single
+  s = 1
+!$omp end parallel
+end subroutine e

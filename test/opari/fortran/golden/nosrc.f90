@@ -1,0 +1,7 @@
+! opari: --nosrc
+subroutine nosrc(s)
+  integer :: s
+!$omp parallel
+  s = 1
+!$omp end parallel
+end subroutine nosrc
