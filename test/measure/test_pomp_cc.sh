@@ -6,7 +6,7 @@ set -u
 pcc=$1 src=$2 build=$3
 work=$(mktemp -d /tmp/pomp-cc-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-cp "$src"/*.c "$src"/*.cpp "$src"/Makefile "$work"/
+cp "$src"/*.c "$src"/*.cpp "$src"/*.f90 "$src"/Makefile "$work"/
 cd "$work"
 export OMP_NUM_THREADS=2
 failures=0
@@ -94,6 +94,16 @@ expect_eq "make: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @ap
 run ./app_cxx
 expect_eq "C++ output" "$out" "s=14"
 expect_eq "C++ demangled" "$(count "$exp" 'ENTER .*Region: "calc::square\(int\)"')" 4
+
+# --- Fortran: a companion C file of descriptors, one object per source -----
+if command -v gfortran >/dev/null; then
+  "$pcc" gfortran -fopenmp -O1 -c app.f90 -o app_f.o || fail "Fortran compile"
+  "$pcc" gfortran -fopenmp -o app_f app_f.o || fail "Fortran link"
+  run ./app_f
+  expect_eq "Fortran output" "$out" "sum=36"
+  expect_eq "Fortran parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.f90:6"')" 2
+  expect_eq "Fortran loops" "$(count "$exp" 'ENTER .*"!\$omp do @app.f90:6"')" 2
+fi
 
 # --- errors ----------------------------------------------------------------
 err=$("$pcc" gcc -fopenmp -c bad_omp.c 2>&1); rc=$?
