@@ -145,14 +145,16 @@ size_t f_stmt_last(const FRw *rw, size_t li) {
       return last;
     }
     const FLine *l = &rw->lines[last];
-    FClass c = f_classify(rw, last);
-    size_t from = c.body;
-    if (last != li && rw->src[l->start + from] == '&') from++;
-    size_t e = f_code_end(rw->src, l->start + from, l->end, &quote);
-    size_t amp = last_significant(rw->src, l->start + from, e);
-    if (amp == (size_t)-1 || rw->src[amp] != '&' || k >= rw->nlines ||
-        f_classify(rw, k).kind != FL_CODE)
-      return last;
+    size_t from = l->start;
+    while (from < l->end && blank(rw->src[from])) from++;
+    if (last != li && from < l->end && rw->src[from] == '&') from++;
+    size_t e = f_code_end(rw->src, from, l->end, &quote);
+    size_t amp = last_significant(rw->src, from, e);
+    if (amp == (size_t)-1 || rw->src[amp] != '&') return last;
+    /* a character context goes on in the very next line, whatever it
+       looks like; otherwise comment lines may come in between */
+    if (quote) k = last + 1;
+    if (k >= rw->nlines || (!quote && f_classify(rw, k).kind != FL_CODE)) return last;
     last = k;
   }
 }

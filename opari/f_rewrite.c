@@ -47,8 +47,17 @@ void f_skip(FRw *rw, size_t li) {
 
 static const char *indent(const FRw *rw) { return rw->fixed ? "      " : rw->indent; }
 
+/* Inserted lines after a last line without line end need one first. */
+static void line_start(FRw *rw) {
+  if (rw->em.copied == rw->n && rw->n && rw->src[rw->n - 1] != '\n' && !rw->final_newline) {
+    fputc('\n', rw->em.f);
+    rw->final_newline = true;
+  }
+}
+
 void f_call(FRw *rw, FEvent ev, int d) {
   FILE *f = rw->em.f;
+  line_start(rw);
   rw->used[ev] = true;
   fprintf(f, "%scall pomp_%08x_", indent(rw), rw->unit_id);
   for (const char *p = f_event_name(ev); *p; p++) fputc(tolower((unsigned char)*p), f);
@@ -58,6 +67,7 @@ void f_call(FRw *rw, FEvent ev, int d) {
 }
 
 void f_directive(FRw *rw, const char *text) {
+  line_start(rw);
   fprintf(rw->em.f, "%s!$omp %s\n", rw->fixed ? "" : rw->indent, text);
   rw->need_mark = true;
 }

@@ -123,6 +123,7 @@ typedef struct {
   bool used[FE_COUNT];
   bool locks_used[FLOCK_COUNT];
   bool warned_test_lock;
+  bool final_newline;  /* added after a last line without one */
   jmp_buf fail;
 } FRw;
 

@@ -1,0 +1,147 @@
+/* Unit tests of opari_fortran() on in-memory units: what is rejected (and
+   that rejection frees everything: these run under ASan), and small exact
+   rewrites of the lexical corner cases (CRLF, tab-format and column-72
+   fixed form, strings continued over lines, no final newline). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opari.h"
+
+static char *read_back(FILE *f) {
+  long n = ftell(f);
+  rewind(f);
+  char *all = calloc((size_t)n + 1, 1);
+  size_t got = fread(all, 1, (size_t)n, f);
+  all[got] = 0;
+  fclose(f);
+  return all;
+}
+
+/* Instruments src (fixed or free form, no marks); *out and *companion get
+   the outputs (to free). */
+static bool instrument(const char *src, bool fixed, unsigned disabled, char **out,
+                       char **companion) {
+  FILE *f = tmpfile(), *c = tmpfile();
+  OpariOptions opt = {.file_name = "t.f", .line_name = "t.f", .quiet = true, .nosrc = true,
+                      .fixed_form = fixed, .unit_id = 0xab, .disabled = disabled};
+  bool ok = opari_fortran(src, strlen(src), f, c, &opt);
+  *out = read_back(f);
+  *companion = read_back(c);
+  return ok;
+}
+
+static void expect(const char *src, bool fixed, const char *want) {
+  char *out, *comp;
+  assert_true(instrument(src, fixed, 0, &out, &comp));
+  assert_string_equal(out, want);
+  free(out);
+  free(comp);
+}
+
+static void rejects_bad_units(void **state) {
+  (void)state;
+  static const char *const bad[] = {
+      "!$omp parallel\n",                           /* never closed */
+      "!$omp end parallel\n",                       /* nothing open */
+      "!$omp parallel\n!$omp end do\n",             /* mismatch */
+      "!$omp do\nx = 1\n",                          /* no loop */
+      "!$omp do\ndo i = 1, 2\n",                    /* no END DO */
+      "!$omp parallel &\nx = 1\n",                  /* continuation lost */
+      "!$omp parallel private(x\n!$omp end parallel\n", /* parenthesis */
+      "!$omp section\n",                            /* outside sections */
+      "!$omp atomic\n",                             /* no statement */
+      "!$pomp inst begin(a)\n",                     /* region never ended */
+      "!$pomp inst end(a)\n",                       /* region never begun */
+      "!$pomp inst frobnicate\n",                   /* unknown */
+      "!$omp critical (\n",                         /* parenthesis */
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *out, *comp;
+    if (instrument(bad[i], false, 0, &out, &comp)) fail_msg("accepted: %s", bad[i]);
+    free(out);
+    free(comp);
+  }
+  char *out, *comp;
+  assert_false(instrument("C$OMP PARALLEL DO\n      DO 10 I = 1, 2\n   20 CONTINUE\n", true, 0,
+                          &out, &comp));
+  free(out);
+  free(comp);
+}
+
+static void empty_unit_registers_nothing(void **state) {
+  (void)state;
+  char *out, *comp;
+  assert_true(instrument("", false, 0, &out, &comp));
+  assert_string_equal(out, "");
+  assert_non_null(strstr(comp, "POMP_Register(pomp_rd, 0); }\n"));
+  assert_null(strstr(comp, "pomp_000000ab_"));
+  free(out);
+  free(comp);
+}
+
+static void crlf_and_no_final_newline(void **state) {
+  (void)state;
+  expect("!$OMP BARRIER\r\nx = 1", false,
+         "call pomp_000000ab_barrier_enter(0)\n!$OMP BARRIER\r\n"
+         "call pomp_000000ab_barrier_exit(0)\nx = 1");
+  expect("!$omp barrier", false,
+         "call pomp_000000ab_barrier_enter(0)\n!$omp barrier\ncall pomp_000000ab_barrier_exit(0)\n");
+}
+
+static void strings_continued_over_lines(void **state) {
+  (void)state;
+  /* the second line is inside the string: no directive, no lock call */
+  const char *src = "s = 'a&\n!$omp barrier &\n&b'\ncall omp_set_lock(l)\n";
+  expect(src, false, "s = 'a&\n!$omp barrier &\n&b'\ncall pomp_setlock(l)\n");
+}
+
+static void fixed_form_columns(void **state) {
+  (void)state;
+  /* tab-format continuation; text after column 72 is a comment */
+  expect("C$OMP PARALLEL\n\tX = 1 +\n\t12\n"
+         "C$OMP END PARALLEL                                                      NOWAIT\n",
+         true,
+         "      call pomp_000000ab_parallel_fork(0)\nC$OMP PARALLEL\n"
+         "      call pomp_000000ab_parallel_begin(0)\n\tX = 1 +\n\t12\n"
+         "      call pomp_000000ab_barrier_enter(0)\n!$omp barrier\n"
+         "      call pomp_000000ab_barrier_exit(0)\n      call pomp_000000ab_parallel_end(0)\n"
+         "C$OMP END PARALLEL                                                      NOWAIT\n"
+         "      call pomp_000000ab_parallel_join(0)\n");
+}
+
+static void directives_in_comments_are_not_seen(void **state) {
+  (void)state;
+  expect("x = 1 ! !$omp barrier\n  ! !$omp barrier\n!$omx barrier\n", false,
+         "x = 1 ! !$omp barrier\n  ! !$omp barrier\n!$omx barrier\n");
+  expect("C !$OMP BARRIER\n      X = 1 ! !$OMP BARRIER\n", true,
+         "C !$OMP BARRIER\n      X = 1 ! !$OMP BARRIER\n");
+}
+
+static void disabled_locks_and_regions(void **state) {
+  (void)state;
+  char *out, *comp;
+  const char *src = "!$pomp inst begin(r)\ncall omp_set_lock(l)\n!$pomp inst end(r)\n";
+  assert_true(instrument(src, false, 1u << 12 | 1u << 13, &out, &comp));
+  assert_string_equal(out, src);
+  free(out);
+  free(comp);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(rejects_bad_units),
+      cmocka_unit_test(empty_unit_registers_nothing),
+      cmocka_unit_test(crlf_and_no_final_newline),
+      cmocka_unit_test(strings_continued_over_lines),
+      cmocka_unit_test(fixed_form_columns),
+      cmocka_unit_test(directives_in_comments_are_not_seen),
+      cmocka_unit_test(disabled_locks_and_regions),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
