@@ -11,6 +11,7 @@
 #include <omp.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pm_defs.h"
 #include "pm_location.h"
@@ -40,10 +41,16 @@ pm_location *pm_location_get(uint32_t thread) {
 
 /* Under loc_lock. */
 static pm_location *create(uint32_t thread) {
-  pm_location *l = pu_calloc(1, sizeof *l);
+  /* whole cache lines of its own: threads write their locations on every
+     event, and must not slow each other down by false sharing */
+  size_t size = (sizeof(pm_location) + 63) / 64 * 64;
+  pm_location *l = aligned_alloc(64, size);
+  if (!l) pu_die(POMP_EXIT_FAILURE, "out of memory (a location)");
+  memset(l, 0, size);
   l->thread = thread;
   l->cap = 64;
-  l->stack = pu_malloc(l->cap * sizeof *l->stack);
+  l->stack = aligned_alloc(64, l->cap * sizeof *l->stack);
+  if (!l->stack) pu_die(POMP_EXIT_FAILURE, "out of memory (a location)");
   if (pm_archive) l->writer = pm_archive_evt_writer(pm_location_id(l));
   atomic_store_explicit(&locations[thread], l, memory_order_release);
   return l;
