@@ -58,5 +58,14 @@ cmp -s "$work/other.pomp" "$work/exp/report.pomp" || fail "-o report differs"
 expect 0 "$analyze" --top 1 "$work/exp"
 [ "$(wc -l < "$work/out")" = 4 ] || fail "--top 1 printed $(wc -l < "$work/out") lines"
 
+# warnings: printed (with where), counted and summarised; --quiet: none
+"$tracegen" "$data/unmatched.trace" "$work/unmatched" || fail "tracegen"
+expect 0 "$analyze" "$work/unmatched"
+same "$work/err" "pomp-analyze: warning: rank 0 thread 0 (location 0): event 3: receive from rank 1 (communicator 0, tag 3) has no matching send
+pomp-analyze: warning: rank 1 thread 0 (location 4294967296): event 3: send to rank 0 (communicator 0, tag 4) has no matching receive
+pomp-analyze: 2 warnings: 2 unmatched messages"
+expect 0 "$analyze" --quiet "$work/unmatched"
+[ -s "$work/err" ] && fail "--quiet printed warnings: $(cat "$work/err")"
+
 [ "$failures" = 0 ] && echo "all pomp-analyze CLI checks passed"
 exit "$failures"
