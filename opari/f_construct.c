@@ -271,6 +271,18 @@ static size_t implicit_end(FRw *rw, FConstruct kind, const char *words) {
   return f_is_end_directive(rw, f_next_significant(rw, last + 1), words) ? (size_t)-1 : last;
 }
 
+/* Whether the innermost instrumented construct is a WORKSHARE, whose
+   block may not hold CALL statements: what opens in it is not
+   instrumented (a PARALLEL in it makes CALLs legal again). */
+static bool in_workshare(const FRw *rw) {
+  for (size_t i = rw->nopen; i-- > 0;) {
+    const FOpen *o = &rw->open[i];
+    if (o->kind == FC_WORKSHARE || o->kind == FC_PARALLEL_WORKSHARE) return !o->passed;
+    if (o->kind == FC_PARALLEL) return false;
+  }
+  return false;
+}
+
 static void open_construct(FRw *rw) {
   const FDir *fd = &rw->fd;
   FConstruct kind = fd->kind, inner = inner_of(kind);
@@ -285,7 +297,8 @@ static void open_construct(FRw *rw) {
     f_warn(rw, fd->first, "'!$omp %s' with a clause this tool cannot place: not instrumented",
            o.words);
   o.passed = unknown_clause || (rw->opt->disabled & sh->disable) ||
-             (inner != kind && (rw->opt->disabled & shapes[inner].disable));
+             (inner != kind && (rw->opt->disabled & shapes[inner].disable)) ||
+             in_workshare(rw);
   if (kind == FC_DO || kind == FC_PARALLEL_DO || kind == FC_ATOMIC)
     o.implicit_end = implicit_end(rw, kind, o.words);
   if (kind == FC_SECTIONS || kind == FC_PARALLEL_SECTIONS) o.first_section = true;

@@ -11,12 +11,7 @@
 # With POMP_REGEN_GOLDEN=1 EXPECTED is rewritten instead (review the diff!).
 set -u
 opari=$1 input=$2 expected=$3 fc=${4:-} cc=${5:-}
-dir=$(cd "$(dirname "$input")" && pwd -P)
-name=$(basename "$input")
-ext=${name##*.}
-include=$(cd "$(dirname "$0")/../../../include" && pwd -P)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/common.sh"
 opts=
 case $(head -1 "$input") in "! opari:"*) opts=$(sed -n '1s|^! opari: ||p' "$input") ;; esac
 out="$work/out.$ext"

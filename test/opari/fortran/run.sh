@@ -9,14 +9,8 @@
 # With POMP_REGEN_GOLDEN=1 EXPECTED_LOG is rewritten instead.
 set -u
 opari=$1 lib=$2 input=$3 expected=$4 fc=$5 cc=$6 threads=${7:-4} mode=${8:-}
-dir=$(cd "$(dirname "$input")" && pwd -P)
-name=$(basename "$input")
-ext=${name##*.}
-include=$(cd "$(dirname "$0")/../../../include" && pwd -P)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-(cd "$dir" && "$opari" "$name" "$work/inst.$ext") || { echo "FAIL: pomp-opari"; exit 1; }
-"$fc" -fopenmp -o "$work/orig" "$input" || { echo "FAIL: original does not build"; exit 1; }
+. "$(dirname "$0")/common.sh"
+instrument_and_build_orig
 "$cc" -c -Wall -Wextra -Werror -I"$include" -o "$work/companion.o" "$work/inst.$ext.pomp.c" ||
   { echo "FAIL: companion does not build"; exit 1; }
 "$fc" -fopenmp -Wall -Werror -Wno-unused-variable -o "$work/inst" "$work/inst.$ext" \

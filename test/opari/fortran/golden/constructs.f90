@@ -86,3 +86,23 @@ subroutine constructs(a, n, s)
     a = 1
   !$omp end parallel workshare
 end subroutine constructs
+
+! Nothing is instrumented directly inside WORKSHARE (no CALL allowed
+! there), but inside a PARALLEL nested in it again.
+subroutine in_workshare(a, s)
+  real :: a(10)
+  integer :: s
+  !$omp parallel workshare
+    a = a + 1
+    !$omp critical
+      s = s + 1
+    !$omp end critical
+    !$omp atomic
+      s = s + 1
+    !$omp parallel
+      !$omp critical
+        s = s + 1
+      !$omp end critical
+    !$omp end parallel
+  !$omp end parallel workshare
+end subroutine in_workshare
