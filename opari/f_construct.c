@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "f_rw.h"
 #include "pomp_util.h"
@@ -307,7 +308,7 @@ static void open_construct(FRw *rw) {
     size_t sub_len = 0;
     if (kind == FC_CRITICAL && fd->dir.has_paren) {
       size_t a = dir_skip_gap(fd->clean, fd->len, fd->dir.paren.start);
-      sub = rw->src + fd->start + a;
+      sub = fd->clean + a; /* lower case: Fortran names ignore case */
       sub_len = dir_ident_end(fd->clean, fd->len, a) - a;
     }
     o.descr = descr_add(&rw->descr, sh->descr, sub, sub_len, rw->lines[fd->first].line,
@@ -344,8 +345,8 @@ void f_omp_directive(FRw *rw, size_t li) {
 
 /* POMP user regions share the open-construct stack. */
 void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
-  FOpen o = {.kind = FC_REGION, .line = li, .implicit_end = (size_t)-1};
-  snprintf(o.words, sizeof o.words, "%.*s", (int)(len < 39 ? len : 39), name);
+  FOpen o = {.kind = FC_REGION, .line = li, .implicit_end = (size_t)-1, .name = name,
+             .name_len = len};
   o.passed = rw->opt->disabled & DIS_REGION;
   if (!o.passed) {
     o.descr = descr_add(&rw->descr, "region", name, len, rw->lines[li].line, rw->lines[li].line);
@@ -357,7 +358,7 @@ void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
 
 void f_region_end(FRw *rw, size_t li, const char *name, size_t len) {
   FOpen *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
-  if (!o || o->kind != FC_REGION || strlen(o->words) != len || memcmp(o->words, name, len) != 0)
+  if (!o || o->kind != FC_REGION || o->name_len != len || strncasecmp(o->name, name, len) != 0)
     f_error(rw, li, "'end(%.*s)' without a matching 'begin(%.*s)'", (int)len, name, (int)len,
             name);
   rw->nopen--;
@@ -368,7 +369,8 @@ void f_check_closed(FRw *rw) {
   if (!rw->nopen) return;
   const FOpen *o = &rw->open[rw->nopen - 1];
   if (o->kind == FC_REGION)
-    f_error(rw, o->line, "'begin(%s)' has no matching 'end(%s)'", o->words, o->words);
+    f_error(rw, o->line, "'begin(%.*s)' has no matching 'end(%.*s)'", (int)o->name_len, o->name,
+            (int)o->name_len, o->name);
   f_error(rw, o->line, "'!$omp %s' is not closed by '!$omp end %s'", o->words,
           kind_words[o->kind]);
 }

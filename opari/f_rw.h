@@ -102,6 +102,8 @@ typedef struct {
   size_t implicit_end; /* line after which it closes without an END
                           directive (DO without END DO, ATOMIC), else -1 */
   char words[40];     /* canonical name words of the directive, for END */
+  const char *name;   /* user region: its name in the source */
+  size_t name_len;
 } FOpen;
 
 typedef struct {

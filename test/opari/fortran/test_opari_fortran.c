@@ -123,6 +123,22 @@ static void directives_in_comments_are_not_seen(void **state) {
          "C !$OMP BARRIER\n      X = 1 ! !$OMP BARRIER\n");
 }
 
+static void long_region_names_match(void **state) {
+  (void)state;
+  const char *src = "!$pomp inst begin(a_region_name_longer_than_forty_characters_x)\n"
+                    "!$pomp inst end(A_REGION_NAME_LONGER_THAN_FORTY_CHARACTERS_X)\n";
+  expect(src, false,
+         "!$pomp inst begin(a_region_name_longer_than_forty_characters_x)\n"
+         "call pomp_000000ab_begin(0)\ncall pomp_000000ab_end(0)\n"
+         "!$pomp inst end(A_REGION_NAME_LONGER_THAN_FORTY_CHARACTERS_X)\n");
+  char *out, *comp;
+  assert_false(instrument("!$pomp inst begin(a_region_name_longer_than_forty_characters_x)\n"
+                          "!$pomp inst end(a_region_name_longer_than_forty_characters_y)\n",
+                          false, 0, &out, &comp));
+  free(out);
+  free(comp);
+}
+
 static void disabled_locks_and_regions(void **state) {
   (void)state;
   char *out, *comp;
@@ -141,6 +157,7 @@ int main(void) {
       cmocka_unit_test(strings_continued_over_lines),
       cmocka_unit_test(fixed_form_columns),
       cmocka_unit_test(directives_in_comments_are_not_seen),
+      cmocka_unit_test(long_region_names_match),
       cmocka_unit_test(disabled_locks_and_regions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

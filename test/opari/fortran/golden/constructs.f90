@@ -39,7 +39,7 @@ subroutine constructs(a, n, s)
     !$omp master
       s = s + 5
     !$omp end master
-    !$omp critical (update_s)
+    !$omp critical (Update_S)
       s = s + 6
     !$omp end critical (update_s)
     !$omp atomic

@@ -28,6 +28,6 @@ program lexical
 !$POMP INST ON
 !$pomp inst begin(phase_1)  ! a user region
   print *, s
-!$pomp inst end(phase_1)
+!$pomp inst end(PHASE_1)  ! names ignore case
 !$pomp inst finalize
 end program lexical
