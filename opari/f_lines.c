@@ -33,17 +33,63 @@ static int line_mark(const char *s, size_t len) {
   return p > d ? v : 0;
 }
 
+/* `#if 0` ... `#else` ... `#endif` structure: lines in an arm known to be
+   dead are not looked at (like comments).  Only the literal conditions 0
+   and 1 are known; any other arm is live. */
+typedef struct {
+  bool parent_dead, dead;
+  int literal; /* 0, 1, or -1 unknown */
+} Cond;
+
+static size_t skip_blanks(const char *s, size_t p, size_t len) {
+  while (p < len && blank(s[p])) p++;
+  return p;
+}
+
+static bool word_at(const char *s, size_t p, size_t len, const char *w) {
+  size_t k = strlen(w);
+  return len - p >= k && memcmp(s + p, w, k) == 0 &&
+         (p + k == len || !isalnum((unsigned char)s[p + k]));
+}
+
+/* Updates the conditional stack for the preprocessor line s; returns
+   whether the lines after it are dead. */
+static bool conditional(Cond *stack, int *depth, const char *s, size_t len) {
+  enum { MAX_DEPTH = 64 };
+  size_t p = skip_blanks(s, 1, len);
+  bool dead = *depth ? stack[*depth - 1].dead : false;
+  if (word_at(s, p, len, "if") || word_at(s, p, len, "ifdef") || word_at(s, p, len, "ifndef")) {
+    int literal = -1;
+    if (word_at(s, p, len, "if")) {
+      size_t q = skip_blanks(s, p + 2, len);
+      if (q < len && (s[q] == '0' || s[q] == '1') &&
+          (q + 1 == len || blank(s[q + 1]) || s[q + 1] == '/'))
+        literal = s[q] - '0';
+    }
+    if (*depth < MAX_DEPTH) stack[(*depth)++] = (Cond){dead, dead || literal == 0, literal};
+  } else if (*depth && (word_at(s, p, len, "else") || word_at(s, p, len, "elif"))) {
+    Cond *c = &stack[*depth - 1];
+    c->dead = c->parent_dead || c->literal == 1;
+    c->literal = c->literal == 1 ? 1 : -1; /* after a true arm, all are dead */
+  } else if (*depth && word_at(s, p, len, "endif")) (*depth)--;
+  return *depth ? stack[*depth - 1].dead : false;
+}
+
 void f_split_lines(FRw *rw) {
-  int logical = 1;
+  int logical = 1, depth = 0;
+  Cond stack[64];
+  bool dead = false;
   for (size_t p = 0; p < rw->n;) {
     const char *nl = memchr(rw->src + p, '\n', rw->n - p);
     size_t end = nl ? (size_t)(nl - rw->src) : rw->n;
-    FLine l = {p, end, nl ? end + 1 : rw->n, logical++};
-    PU_PUSH(rw->lines, rw->nlines, rw->lines_cap, l);
+    FLine l = {p, end, nl ? end + 1 : rw->n, logical++, dead};
     if (rw->src[p] == '#') {
       int mark = line_mark(rw->src + p, end - p);
       if (mark) logical = mark;
+      dead = conditional(stack, &depth, rw->src + p, end - p);
+      l.dead = false;
     }
+    PU_PUSH(rw->lines, rw->nlines, rw->lines_cap, l);
     p = l.next;
   }
 }
@@ -91,6 +137,7 @@ static FClass classify_free(const char *s, size_t len) {
 
 FClass f_classify(const FRw *rw, size_t li) {
   const FLine *l = &rw->lines[li];
+  if (l->dead) return (FClass){FL_COMMENT, false, 0, 0, false};
   const char *s = rw->src + l->start;
   size_t len = l->end - l->start;
   return rw->fixed ? classify_fixed(s, len) : classify_free(s, len);

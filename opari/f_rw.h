@@ -27,6 +27,7 @@ typedef struct {
   size_t start, end; /* its bytes, without the line end */
   size_t next;       /* start of the next line */
   int line;          /* logical line number (after `# N "file"` marks) */
+  bool dead;         /* in an `#if 0` arm: not looked at */
 } FLine;
 
 typedef enum {

@@ -17,3 +17,26 @@ subroutine prep(a)
 !$omp barrier
 #endif
 end subroutine prep
+! `#if 0` arms and the `#else` of `#if 1` are dead (not instrumented, not
+! checked); other conditions are live.
+subroutine arms(s)
+  integer :: s
+#if 1
+!$omp parallel
+#else
+!$omp parallel private(s)
+#endif
+#ifdef _OPENMP
+!$omp critical
+  s = s + 1
+!$omp end critical
+#endif
+#if 0
+#if 1
+!$omp end critical
+#endif
+#elif defined(X)
+!$omp barrier
+#endif
+!$omp end parallel
+end subroutine arms
