@@ -337,6 +337,8 @@ void f_omp_directive(FRw *rw, size_t li) {
   else if (fd->kind == FC_ORDERED && (has_clause(rw, "depend") || has_clause(rw, "doacross")))
     return; /* stand-alone ordered: no events */
   else if (fd->kind == FC_OTHER) {
+    if (fd->nwords == 2 && strcmp(fd->wordv[0], "parallel") == 0)
+      f_warn(rw, fd->first, "'!$omp parallel %s' is not instrumented", fd->wordv[1]);
     if (fd->nwords == 0 && dir_ident_end(fd->clean, fd->len, dir_skip_gap(fd->clean, fd->len, 0)) ==
                                dir_skip_gap(fd->clean, fd->len, 0))
       f_error(rw, fd->first, "empty '!$omp' directive");

@@ -25,3 +25,12 @@ subroutine disabled(s, l)
   s = s + 1
 !$omp end target
 end subroutine disabled
+subroutine not_instrumented(s)
+  integer :: s
+!$omp parallel master
+  s = s + 1
+!$omp end parallel master
+!$omp parallel loop
+  do s = 1, 3
+  end do
+end subroutine not_instrumented
