@@ -109,6 +109,12 @@ static FClass classify_fixed(const char *s, size_t len) {
       return (FClass){FL_POMP, false, 0, 6, false};
     if (len >= 3 && (s[1] == 'p' || s[1] == 'P') && s[2] == '$')
       return (FClass){FL_CODE, cont6, 0, 3, true};
+    /* OpenMP conditional compilation (`!$`, `C$`, `*$` then blanks or a
+       label up to column 5): code when compiled with OpenMP */
+    bool cond = len >= 2 && s[1] == '$';
+    for (size_t i = 2; cond && i < len && i < 5; i++)
+      cond = blank(s[i]) || (s[i] >= '0' && s[i] <= '9');
+    if (cond) return (FClass){FL_CODE, cont6, 0, 2, false};
     return (FClass){FL_COMMENT, false, 0, 0, false};
   }
   if (s[p] == '!' && p != 5) return (FClass){FL_COMMENT, false, 0, 0, false};
@@ -132,6 +138,9 @@ static FClass classify_free(const char *s, size_t len) {
     return (FClass){FL_POMP, false, p, p + 6, false};
   if (ci_prefix(t, k, "!p$") && (k == 3 || blank(t[3])))
     return (FClass){FL_CODE, false, p, p + 3, true};
+  /* OpenMP conditional compilation: code when compiled with OpenMP */
+  if (k >= 2 && t[1] == '$' && (k == 2 || blank(t[2])))
+    return (FClass){FL_CODE, false, p, p + 2, false};
   return (FClass){FL_COMMENT, false, 0, 0, false};
 }
 
@@ -193,6 +202,8 @@ size_t f_stmt_last(const FRw *rw, size_t li) {
     }
     const FLine *l = &rw->lines[last];
     size_t from = l->start;
+    FClass c = f_classify(rw, last);
+    if (!quote && c.kind == FL_CODE) from += c.body; /* after a `!$` sentinel */
     while (from < l->end && blank(rw->src[from])) from++;
     if (last != li && from < l->end && rw->src[from] == '&') from++;
     size_t e = f_code_end(rw->src, from, l->end, &quote);

@@ -115,6 +115,14 @@ static void fixed_form_columns(void **state) {
          "      call pomp_000000ab_parallel_join(0)\n");
 }
 
+static void conditional_compilation_lines_are_code(void **state) {
+  (void)state;
+  expect("C$    CALL OMP_SET_LOCK(L)\nC$Id: not code\n*$ 1  CALL OMP_UNSET_LOCK(L)\n", true,
+         "C$    CALL pomp_setlock(L)\nC$Id: not code\n*$ 1  CALL pomp_unsetlock(L)\n");
+  expect("  !$ call omp_set_lock(l)\n!$call omp_set_lock(l)\n", false,
+         "  !$ call pomp_setlock(l)\n!$call omp_set_lock(l)\n");
+}
+
 static void directives_in_comments_are_not_seen(void **state) {
   (void)state;
   expect("x = 1 ! !$omp barrier\n  ! !$omp barrier\n!$omx barrier\n", false,
@@ -156,6 +164,7 @@ int main(void) {
       cmocka_unit_test(crlf_and_no_final_newline),
       cmocka_unit_test(strings_continued_over_lines),
       cmocka_unit_test(fixed_form_columns),
+      cmocka_unit_test(conditional_compilation_lines_are_code),
       cmocka_unit_test(directives_in_comments_are_not_seen),
       cmocka_unit_test(long_region_names_match),
       cmocka_unit_test(disabled_locks_and_regions),

@@ -11,6 +11,7 @@ program lexical
   ! !$omp barrier in a comment
   s = "it's !$omp barrier" // '''!$omp flush'''
 !$ print *, 'openmp conditional line'
+!$ call omp_set_lock(l)  ! conditional compilation lines are code
 !$pomp inst init
   call omp_init_lock(l)
   CALL Omp_Set_Lock (l)   ! call omp_set_lock(l) in a comment
