@@ -145,7 +145,8 @@ static const char *const kind_words[FC_COUNT] = {
     [FC_MASTER] = "master", [FC_CRITICAL] = "critical", [FC_ATOMIC] = "atomic",
     [FC_ORDERED] = "ordered", [FC_TASK] = "task", [FC_PARALLEL_DO] = "parallel do",
     [FC_PARALLEL_SECTIONS] = "parallel sections",
-    [FC_PARALLEL_WORKSHARE] = "parallel workshare", [FC_REGION] = "region"};
+    [FC_PARALLEL_WORKSHARE] = "parallel workshare", [FC_REGION] = "region",
+    [FC_BARRIER] = "barrier", [FC_FLUSH] = "flush", [FC_TASKWAIT] = "taskwait"};
 
 static void end_directive(FRw *rw) {
   const FDir *fd = &rw->fd;

@@ -60,6 +60,8 @@ static void rejects_bad_units(void **state) {
       "!$pomp inst end(a)\n",                       /* region never begun */
       "!$pomp inst frobnicate\n",                   /* unknown */
       "!$omp critical (\n",                         /* parenthesis */
+      "!$omp end barrier\n",                        /* no END for it */
+      "!$omp parallel\n!$omp end taskwait\n!$omp end parallel\n",
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char *out, *comp;
