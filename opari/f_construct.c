@@ -196,6 +196,25 @@ static void section(FRw *rw) {
 
 /* ---- opening ------------------------------------------------------------ */
 
+/* A descriptor for the construct at physical lines [first..last], in the
+   file a `# N "file"` mark names, if any (its C escapes undone). */
+static int add_descr(FRw *rw, const char *name, const char *sub, size_t sub_len, size_t first,
+                     size_t last) {
+  int d = descr_add(&rw->descr, name, sub, sub_len, rw->lines[first].line, rw->lines[last].line);
+  unsigned file = rw->lines[first].file;
+  if (file) {
+    Span s = rw->files[file - 1];
+    char *out = pu_malloc(s.end - s.start + 1), *o = out;
+    for (size_t i = s.start; i < s.end; i++) {
+      if (rw->src[i] == '\\' && i + 1 < s.end) i++;
+      *o++ = rw->src[i];
+    }
+    *o = 0;
+    rw->descr.v[d].file_name = out;
+  }
+  return d;
+}
+
 /* Which half of a combined construct a clause belongs to: 1 inner, 0
    PARALLEL, -1 unknown. */
 static int clause_half(const FRw *rw, const OmpClause *c) {
@@ -312,8 +331,7 @@ static void open_construct(FRw *rw) {
       sub = fd->clean + a; /* lower case: Fortran names ignore case */
       sub_len = dir_ident_end(fd->clean, fd->len, a) - a;
     }
-    o.descr = descr_add(&rw->descr, sh->descr, sub, sub_len, rw->lines[fd->first].line,
-                        rw->lines[fd->last].line);
+    o.descr = add_descr(rw, sh->descr, sub, sub_len, fd->first, fd->last);
     f_sync(rw, fd->first);
     if (inner != kind) {
       f_call(rw, FE_PARALLEL_FORK, o.descr);
@@ -352,7 +370,7 @@ void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
              .name_len = len};
   o.passed = rw->opt->disabled & DIS_REGION;
   if (!o.passed) {
-    o.descr = descr_add(&rw->descr, "region", name, len, rw->lines[li].line, rw->lines[li].line);
+    o.descr = add_descr(rw, "region", name, len, li, li);
     f_sync(rw, li + 1);
     call(rw, shapes[FC_REGION].post, o.descr);
   }

@@ -21,8 +21,9 @@ static bool ci_prefix(const char *s, size_t len, const char *word) {
   return true;
 }
 
-/* `# N "file"` or `#line N "file"`: N, else 0. */
-static int line_mark(const char *s, size_t len) {
+/* `# N "file"` or `#line N "file"`: N (else 0) and the span of the file
+   name inside the quotes (empty if there is none). */
+static int line_mark(const char *s, size_t len, Span *file) {
   size_t p = 1;
   while (p < len && blank(s[p])) p++;
   if (len - p >= 4 && memcmp(s + p, "line", 4) == 0) p += 4;
@@ -30,6 +31,13 @@ static int line_mark(const char *s, size_t len) {
   int v = 0;
   size_t d = p;
   while (p < len && s[p] >= '0' && s[p] <= '9' && v < 100000000) v = v * 10 + (s[p++] - '0');
+  *file = (Span){0, 0};
+  while (p < len && blank(s[p])) p++;
+  if (p < len && s[p] == '"') {
+    size_t q = p + 1;
+    while (q < len && s[q] != '"') q += s[q] == '\\' && q + 1 < len ? 2 : 1;
+    if (q < len) *file = (Span){p + 1, q};
+  }
   return p > d ? v : 0;
 }
 
@@ -77,15 +85,23 @@ static bool conditional(Cond *stack, int *depth, const char *s, size_t len) {
 
 void f_split_lines(FRw *rw) {
   int logical = 1, depth = 0;
+  unsigned file = 0;
   Cond stack[64];
   bool dead = false;
   for (size_t p = 0; p < rw->n;) {
     const char *nl = memchr(rw->src + p, '\n', rw->n - p);
     size_t end = nl ? (size_t)(nl - rw->src) : rw->n;
-    FLine l = {p, end, nl ? end + 1 : rw->n, logical++, dead};
+    FLine l = {p, end, nl ? end + 1 : rw->n, logical++, dead, file};
     if (rw->src[p] == '#') {
-      int mark = line_mark(rw->src + p, end - p);
+      Span name;
+      int mark = line_mark(rw->src + p, end - p, &name);
       if (mark) logical = mark;
+      if (mark && name.end) {
+        name.start += p;
+        name.end += p;
+        PU_PUSH(rw->files, rw->nfiles, rw->files_cap, name);
+        file = (unsigned)rw->nfiles;
+      }
       dead = conditional(stack, &depth, rw->src + p, end - p);
       l.dead = false;
     }

@@ -28,8 +28,14 @@ int f_line_no(const FRw *rw, size_t li) { return li < rw->nlines ? rw->lines[li]
 /* Source bytes (or their replacement) follow: the mark of inserted lines
    goes first.  Inserted lines always end at a line start, copied_line. */
 void f_copy_to(FRw *rw, size_t off) {
-  if (rw->need_mark && !rw->opt->nosrc && rw->copied_line < rw->nlines)
-    fprintf(rw->em.f, "# %d \"%s\"\n", rw->lines[rw->copied_line].line, rw->opt->line_name);
+  if (rw->need_mark && !rw->opt->nosrc && rw->copied_line < rw->nlines) {
+    const FLine *l = &rw->lines[rw->copied_line];
+    if (l->file) {
+      Span name = rw->files[l->file - 1];
+      fprintf(rw->em.f, "# %d \"%.*s\"\n", l->line, (int)(name.end - name.start),
+              rw->src + name.start);
+    } else fprintf(rw->em.f, "# %d \"%s\"\n", l->line, rw->opt->line_name);
+  }
   rw->need_mark = false;
   em_copy_to(&rw->em, off);
 }
@@ -220,6 +226,7 @@ bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion, const 
   omp_dir_free(&rw->fd.dir);
   free(rw->fd.clean);
   free(rw->lines);
+  free(rw->files);
   free(rw->open);
   descr_free(&rw->descr);
   free(rw);

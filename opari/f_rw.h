@@ -28,6 +28,7 @@ typedef struct {
   size_t next;       /* start of the next line */
   int line;          /* logical line number (after `# N "file"` marks) */
   bool dead;         /* in an `#if 0` arm: not looked at */
+  unsigned file;     /* 0: the input, k: the file named by rw->files[k-1] */
 } FLine;
 
 typedef enum {
@@ -115,6 +116,8 @@ typedef struct {
   unsigned unit_id;
   FLine *lines;
   size_t nlines, lines_cap;
+  Span *files;         /* names in `# N "file"` marks (escaped as in C) */
+  size_t nfiles, files_cap;
   Emit em;
   size_t copied_line;  /* output holds src before line copied_line */
   bool need_mark;      /* inserted text: `# N` before the next source line */

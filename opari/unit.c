@@ -19,7 +19,10 @@ int descr_add(DescrTable *t, const char *name, const char *sub, size_t sub_len, 
 }
 
 void descr_free(DescrTable *t) {
-  for (size_t i = 0; i < t->n; i++) free(t->v[i].sub_name);
+  for (size_t i = 0; i < t->n; i++) {
+    free(t->v[i].sub_name);
+    free(t->v[i].file_name);
+  }
   free(t->v);
   *t = (DescrTable){0};
 }
@@ -70,7 +73,8 @@ void unit_epilogue(FILE *f, const DescrTable *t, const char *file_name, long cou
       em_c_string(f, d->sub_name, strlen(d->sub_name));
       fputs("\", ", f);
       fprintf(f, "%d, \"", d->num_sections);
-      em_c_string(f, file_name, strlen(file_name));
+      const char *file = d->file_name ? d->file_name : file_name;
+      em_c_string(f, file, strlen(file));
       fprintf(f, "\", %d, %d, %d, %d, {0, 0, 0, 0}, 0},\n", d->begin_line1, d->begin_lineN,
               d->end_line1, d->end_lineN);
     }

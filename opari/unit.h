@@ -21,6 +21,7 @@ typedef struct {
   char *sub_name;   /* owned */
   int num_sections;
   int begin_line1, begin_lineN, end_line1, end_lineN;
+  char *file_name;  /* owned; NULL: the unit's file (else from a line mark) */
 } Descr;
 
 typedef struct {
