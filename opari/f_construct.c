@@ -386,6 +386,24 @@ void f_region_end(FRw *rw, size_t li, const char *name, size_t len) {
   if (!o->passed) close_construct(rw, o, li, li, true);
 }
 
+void f_return(FRw *rw, size_t li) {
+  int kind = -1;
+  for (size_t i = rw->nopen; i-- > 0;) {
+    const FOpen *o = &rw->open[i];
+    if (o->kind != FC_REGION || o->passed) continue;
+    if (kind < 0) kind = f_return_at(rw, li);
+    if (kind == 0) return;
+    if (kind == 2) {
+      f_warn(rw, li, "this RETURN leaves the user region '%.*s' without its end event",
+             (int)o->name_len, o->name);
+      return;
+    }
+    f_sync(rw, li);
+    f_set_indent(rw, li);
+    f_call(rw, FE_END, o->descr);
+  }
+}
+
 void f_check_closed(FRw *rw) {
   if (!rw->nopen) return;
   const FOpen *o = &rw->open[rw->nopen - 1];

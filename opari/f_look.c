@@ -23,6 +23,7 @@ typedef struct {
   bool is_do;    /* a DO statement */
   long do_label; /* its terminating label, or -1 (block DO) */
   bool is_enddo; /* END DO */
+  int ret;       /* 1: a RETURN statement, 2: a logical IF whose action is RETURN */
 } Stmt;
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -49,10 +50,35 @@ static bool fixed_do_rest(const char *r) {
   return false;
 }
 
+/* Whether w (lower case; without blanks in fixed form) is `RETURN [n]`
+   (1) or `IF (...) RETURN [n]` (2), else 0. */
+static int return_kind(const char *w, bool fixed) {
+  int kind = 1;
+  if (strncmp(w, "if", 2) == 0 && (w[2] == '(' || w[2] == ' ' || w[2] == '\t')) {
+    const char *p = w + 2;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p != '(') return 0;
+    int depth = 0;
+    for (; *p; p++) {
+      if (*p == '(') depth++;
+      else if (*p == ')' && --depth == 0) break;
+    }
+    if (!*p) return 0;
+    for (p++; *p == ' ' || *p == '\t'; p++) {}
+    w = p;
+    kind = 2;
+  }
+  if (strncmp(w, "return", 6) != 0) return 0;
+  const char *r = w + 6;
+  if (!fixed && ident_char(*r)) return 0; /* a name like return_code */
+  while (*r == ' ' || *r == '\t' || isdigit((unsigned char)*r)) r++;
+  return *r ? 0 : kind;
+}
+
 /* The first line of the statement at code line li, read for its label and
    its keyword (lower case; without blanks in fixed form). */
 static Stmt stmt_at(const FRw *rw, size_t li) {
-  Stmt st = {-1, false, -1, false};
+  Stmt st = {-1, false, -1, false, 0};
   const FLine *l = &rw->lines[li];
   size_t len = l->end - l->start, from = f_classify(rw, li).body;
   const char *s = rw->src + l->start;
@@ -92,6 +118,7 @@ static Stmt stmt_at(const FRw *rw, size_t li) {
     while (text[p] == ' ' || text[p] == '\t') p++;
   }
   const char *w = text + p;
+  st.ret = return_kind(w, rw->fixed);
   if (rw->fixed) {
     if (strncmp(w, "enddo", 5) == 0) st.is_enddo = true;
     else if (strncmp(w, "do", 2) == 0) {
@@ -161,4 +188,9 @@ bool f_is_end_directive(FRw *rw, size_t li, const char *words) {
   got[g] = 0;
   /* blanks are gone: `end do nowait` reads "enddonowait" */
   return strncmp(got, want, k) == 0 && (!ident_char(got[k]) || strncmp(got + k, "nowait", 6) == 0);
+}
+
+int f_return_at(const FRw *rw, size_t li) {
+  Stmt st = stmt_at(rw, li);
+  return st.ret == 1 && st.label >= 0 ? 2 : st.ret;
 }

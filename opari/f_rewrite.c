@@ -197,6 +197,7 @@ static void rewrite(FRw *rw) {
     case FL_CODE: {
       size_t last = f_stmt_last(rw, li);
       f_statement_seen(rw, li);
+      f_return(rw, li);
       code_lines(rw, li, last);
       f_close_implicit(rw, last);
       li = last + 1;

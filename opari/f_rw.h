@@ -170,6 +170,9 @@ size_t f_stmt_last(const FRw *rw, size_t li);
 size_t f_next_significant(const FRw *rw, size_t li);
 /* The last line of the DO loop whose DO statement starts at line li. */
 size_t f_loop_last(FRw *rw, size_t li, size_t dir_line);
+/* Whether the statement at code line li returns: 0 no, 1 an unlabelled
+   RETURN statement, 2 a labelled one or a logical IF's RETURN. */
+int f_return_at(const FRw *rw, size_t li);
 /* Whether line li starts an OMP END directive named `words` ("do", ...). */
 bool f_is_end_directive(FRw *rw, size_t li, const char *words);
 
@@ -182,6 +185,8 @@ void f_statement_seen(FRw *rw, size_t li);
 /* `!$POMP INST BEGIN(name)` / `END(name)` at line li (name: source bytes). */
 void f_region_begin(FRw *rw, size_t li, const char *name, size_t len);
 void f_region_end(FRw *rw, size_t li, const char *name, size_t len);
+/* A RETURN statement at code line li: user regions open around it end first. */
+void f_return(FRw *rw, size_t li);
 /* Error for a construct still open at the end of the unit. */
 void f_check_closed(FRw *rw);
 
