@@ -179,8 +179,9 @@ bool f_is_end_directive(FRw *rw, size_t li, const char *words) {
   for (const char *w = words; *w && k + 1 < sizeof want; w++)
     if (*w != ' ') want[k++] = *w;
   want[k] = 0;
-  size_t g = 0;
-  for (size_t i = l->start + c.body; i < l->end && g + 1 < sizeof got; i++) {
+  size_t g = 0, end = l->end;
+  if (rw->fixed && end - l->start > 72) end = l->start + 72; /* sequence numbers */
+  for (size_t i = l->start + c.body; i < end && g + 1 < sizeof got; i++) {
     char ch = rw->src[i];
     if (ch == '!' || ch == '&') break;
     if (ch != ' ' && ch != '\t') got[g++] = (char)tolower((unsigned char)ch);

@@ -125,6 +125,22 @@ static void conditional_compilation_lines_are_code(void **state) {
          "  !$ call pomp_setlock(l)\n!$call omp_set_lock(l)\n");
 }
 
+static void fixed_form_sequence_numbers(void **state) {
+  (void)state;
+  /* columns 73-80 hold card sequence numbers: not part of END DO */
+  expect("C$OMP DO                                                                00000010\n"
+         "      DO I = 1, 2                                                       00000020\n"
+         "      END DO                                                            00000030\n"
+         "C$OMP END DO                                                            00000040\n",
+         true,
+         "      call pomp_000000ab_do_enter(0)\n"
+         "C$OMP DO                                                                00000010\n"
+         "      DO I = 1, 2                                                       00000020\n"
+         "      END DO                                                            00000030\n"
+         "!$omp end do nowait\n      call pomp_000000ab_barrier_enter(0)\n!$omp barrier\n"
+         "      call pomp_000000ab_barrier_exit(0)\n      call pomp_000000ab_do_exit(0)\n");
+}
+
 static void directives_in_comments_are_not_seen(void **state) {
   (void)state;
   expect("x = 1 ! !$omp barrier\n  ! !$omp barrier\n!$omx barrier\n", false,
@@ -167,6 +183,7 @@ int main(void) {
       cmocka_unit_test(strings_continued_over_lines),
       cmocka_unit_test(fixed_form_columns),
       cmocka_unit_test(conditional_compilation_lines_are_code),
+      cmocka_unit_test(fixed_form_sequence_numbers),
       cmocka_unit_test(directives_in_comments_are_not_seen),
       cmocka_unit_test(long_region_names_match),
       cmocka_unit_test(disabled_locks_and_regions),
