@@ -172,7 +172,10 @@ static void code_lines(FRw *rw, size_t first, size_t last) {
       em_str(&rw->em, "   ");
       em_skip_to(&rw->em, l->start + c.sentinel + 3);
     }
-    size_t from = l->start + (rw->fixed ? (c.condcomp ? 6 : c.body) : c.body);
+    /* fixed form: code starts in column 7 (after a tab: 2, or 3 with a
+       continuation digit); the label and continuation fields are skipped */
+    size_t fixed_from = rw->src[l->start] == '\t' ? (c.cont ? 2 : 1) : 6;
+    size_t from = l->start + (rw->fixed ? fixed_from : c.body);
     size_t end = rw->fixed && l->end - l->start > 72 ? l->start + 72 : l->end;
     if (from > end) from = end;
     size_t code = f_code_end(rw->src, from, end, &quote);

@@ -121,6 +121,9 @@ static void conditional_compilation_lines_are_code(void **state) {
   (void)state;
   expect("C$    CALL OMP_SET_LOCK(L)\nC$Id: not code\n*$ 1  CALL OMP_UNSET_LOCK(L)\n", true,
          "C$    CALL pomp_setlock(L)\nC$Id: not code\n*$ 1  CALL pomp_unsetlock(L)\n");
+  /* `!` as continuation mark in column 6 is no comment */
+  expect("      CALL F(1,\n     !2); CALL OMP_SET_LOCK(L)\n", true,
+         "      CALL F(1,\n     !2); CALL pomp_setlock(L)\n");
   expect("  !$ call omp_set_lock(l)\n!$call omp_set_lock(l)\n", false,
          "  !$ call pomp_setlock(l)\n!$call omp_set_lock(l)\n");
 }
