@@ -56,6 +56,7 @@ static const Shape shapes[FC_COUNT] = {
                               false},
     [FC_PARALLEL_WORKSHARE] = {"parallelworkshare", DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
                                false},
+    [FC_PARALLEL_MASTER] = {"parallel", DIS_PARALLEL, NONE, NONE, NONE, NONE, false, false},
     [FC_REGION] = {"region", DIS_REGION, NONE, FE_BEGIN, FE_END, NONE, false, false},
 };
 
@@ -64,6 +65,7 @@ static FConstruct inner_of(FConstruct k) {
   case FC_PARALLEL_DO: return FC_DO;
   case FC_PARALLEL_SECTIONS: return FC_SECTIONS;
   case FC_PARALLEL_WORKSHARE: return FC_WORKSHARE;
+  case FC_PARALLEL_MASTER: return FC_MASTER;
   default: return k;
   }
 }
@@ -97,13 +99,17 @@ static bool has_clause(const FRw *rw, const char *name) {
 
 /* ---- closing ------------------------------------------------------------ */
 
+static void set_end_lines(FRw *rw, int d, size_t a, size_t b) {
+  rw->descr.v[d].end_line1 = rw->lines[a].line;
+  rw->descr.v[d].end_lineN = rw->lines[b].line;
+}
+
 /* Closes o, whose END directive is lines [a..b] (has_dir), or which ends
    after line b without one. */
 static void close_construct(FRw *rw, const FOpen *o, size_t a, size_t b, bool has_dir) {
-  int d = o->descr;
-  Descr *ds = &rw->descr.v[d];
-  ds->end_line1 = rw->lines[a].line;
-  ds->end_lineN = rw->lines[b].line;
+  int d = o->descr, din = o->descr2 >= 0 ? o->descr2 : d; /* inner half's */
+  set_end_lines(rw, d, a, b);
+  set_end_lines(rw, din, a, b);
   FConstruct inner = inner_of(o->kind);
   bool combined = inner != o->kind;
   const Shape *sh = &shapes[inner];
@@ -111,15 +117,15 @@ static void close_construct(FRw *rw, const FOpen *o, size_t a, size_t b, bool ha
   f_sync(rw, has_dir ? a : b + 1);
   if (o->section_open) f_call(rw, FE_SECTION_END, d);
   if (o->kind == FC_PARALLEL) barrier(rw, d); /* inside the team, before its end */
-  call(rw, sh->end_post, d);
+  call(rw, sh->end_post, din);
   if (!has_dir || bar || combined) {
-    if (sh->worksharing) {
+    if (sh->worksharing || combined) {
       char text[64];
       const char *w = combined ? strchr(o->words, ' ') + 1 : o->words;
-      snprintf(text, sizeof text, "end %s nowait", w);
+      snprintf(text, sizeof text, "end %s%s", w, sh->worksharing ? " nowait" : "");
       f_directive(rw, text);
     }
-    if (bar) barrier(rw, d);
+    if (bar || (combined && !sh->worksharing)) barrier(rw, d);
     if (combined) {
       call(rw, sh->end_pre, d);
       f_call(rw, FE_PARALLEL_END, d);
@@ -145,7 +151,8 @@ static const char *const kind_words[FC_COUNT] = {
     [FC_MASTER] = "master", [FC_CRITICAL] = "critical", [FC_ATOMIC] = "atomic",
     [FC_ORDERED] = "ordered", [FC_TASK] = "task", [FC_PARALLEL_DO] = "parallel do",
     [FC_PARALLEL_SECTIONS] = "parallel sections",
-    [FC_PARALLEL_WORKSHARE] = "parallel workshare", [FC_REGION] = "region",
+    [FC_PARALLEL_WORKSHARE] = "parallel workshare", [FC_PARALLEL_MASTER] = "parallel master",
+    [FC_REGION] = "region",
     [FC_BARRIER] = "barrier", [FC_FLUSH] = "flush", [FC_TASKWAIT] = "taskwait"};
 
 static void end_directive(FRw *rw) {
@@ -257,7 +264,7 @@ static void directive_with(FRw *rw, const char *words, const Span *clauses, size
 
 /* PARALLEL DO|SECTIONS|WORKSHARE: `!$omp parallel` with its clauses, the
    begin and enter events, then the inner directive with its clauses. */
-static void split_combined(FRw *rw, int d, FConstruct inner) {
+static void split_combined(FRw *rw, int d, int d2, FConstruct inner) {
   const FDir *fd = &rw->fd;
   Span *halves[2] = {pu_malloc(fd->dir.nclauses * sizeof(Span) + 1),
                      pu_malloc(fd->dir.nclauses * sizeof(Span) + 1)};
@@ -270,10 +277,11 @@ static void split_combined(FRw *rw, int d, FConstruct inner) {
   directive_with(rw, "parallel", halves[0], n[0]);
   f_skip(rw, fd->last + 1);
   f_call(rw, FE_PARALLEL_BEGIN, d);
-  f_call(rw, shapes[inner].pre, d);
+  call(rw, shapes[inner].pre, d);
   char words[40];
   words_of(fd, words, sizeof words);
   directive_with(rw, strchr(words, ' ') + 1, halves[1], n[1]);
+  call(rw, shapes[inner].post, d2);
   free(halves[0]);
   free(halves[1]);
 }
@@ -308,7 +316,7 @@ static void open_construct(FRw *rw) {
   const FDir *fd = &rw->fd;
   FConstruct kind = fd->kind, inner = inner_of(kind);
   const Shape *sh = &shapes[kind];
-  FOpen o = {.kind = kind, .line = fd->first, .implicit_end = (size_t)-1};
+  FOpen o = {.kind = kind, .descr2 = -1, .line = fd->first, .implicit_end = (size_t)-1};
   words_of(fd, o.words, sizeof o.words);
   bool unknown_clause = false;
   if (inner != kind)
@@ -333,9 +341,11 @@ static void open_construct(FRw *rw) {
     }
     o.descr = add_descr(rw, sh->descr, sub, sub_len, fd->first, fd->last);
     f_sync(rw, fd->first);
+    if (kind == FC_PARALLEL_MASTER)
+      o.descr2 = add_descr(rw, "master", "", 0, fd->first, fd->last);
     if (inner != kind) {
       f_call(rw, FE_PARALLEL_FORK, o.descr);
-      split_combined(rw, o.descr, inner);
+      split_combined(rw, o.descr, o.descr2, inner);
     } else {
       call(rw, sh->pre, o.descr);
       f_sync(rw, fd->last + 1);
@@ -366,8 +376,8 @@ void f_omp_directive(FRw *rw, size_t li) {
 
 /* POMP user regions share the open-construct stack. */
 void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
-  FOpen o = {.kind = FC_REGION, .line = li, .implicit_end = (size_t)-1, .name = name,
-             .name_len = len};
+  FOpen o = {.kind = FC_REGION, .descr2 = -1, .line = li, .implicit_end = (size_t)-1,
+             .name = name, .name_len = len};
   o.passed = rw->opt->disabled & DIS_REGION;
   if (!o.passed) {
     o.descr = add_descr(rw, "region", name, len, li, li);

@@ -310,7 +310,8 @@ static FConstruct read_name(FRw *rw) {
       take(&w, "simd");
     } else if (take(&w, "sections")) kind = FC_PARALLEL_SECTIONS;
     else if (take(&w, "workshare")) kind = FC_PARALLEL_WORKSHARE;
-    else if (take(&w, "masked") || take(&w, "master") || take(&w, "loop")) kind = FC_OTHER;
+    else if (take(&w, "master")) kind = FC_PARALLEL_MASTER;
+    else if (take(&w, "masked") || take(&w, "loop")) kind = FC_OTHER;
     else kind = FC_PARALLEL;
   } else if (take(&w, "do")) {
     kind = FC_DO;

@@ -54,6 +54,7 @@ typedef enum {
   FC_PARALLEL, FC_DO, FC_SECTIONS, FC_SECTION, FC_SINGLE, FC_WORKSHARE, FC_MASTER,
   FC_CRITICAL, FC_ATOMIC, FC_BARRIER, FC_FLUSH, FC_ORDERED, FC_TASK, FC_TASKWAIT,
   FC_PARALLEL_DO, FC_PARALLEL_SECTIONS, FC_PARALLEL_WORKSHARE,
+  FC_PARALLEL_MASTER, /* OpenMP 5.0; descriptors "parallel" and "master" */
   FC_REGION, /* !$POMP INST BEGIN(name) */
   FC_COUNT
 } FConstruct;
@@ -96,6 +97,7 @@ typedef struct {
 typedef struct {
   FConstruct kind;
   int descr;
+  int descr2;         /* PARALLEL MASTER: the master half's descriptor */
   size_t line;        /* physical line of its directive */
   bool passed;        /* not instrumented (disabled or unknown half) */
   bool barrier;       /* its implicit barrier is made explicit at the end */

@@ -85,6 +85,9 @@ subroutine constructs(a, n, s)
   !$omp parallel workshare
     a = 1
   !$omp end parallel workshare
+  !$omp parallel master num_threads(2)
+    s = s + 1
+  !$omp end parallel master
 end subroutine constructs
 
 ! Nothing is instrumented directly inside WORKSHARE (no CALL allowed

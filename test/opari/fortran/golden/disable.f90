@@ -27,9 +27,9 @@ subroutine disabled(s, l)
 end subroutine disabled
 subroutine not_instrumented(s)
   integer :: s
-!$omp parallel master
+!$omp parallel masked
   s = s + 1
-!$omp end parallel master
+!$omp end parallel masked
 !$omp parallel loop
   do s = 1, 3
   end do

@@ -56,6 +56,9 @@ program free
     hits = hits + 1
   end do
 !$omp end parallel do
+!$omp parallel master shared(total)
+  total = total + 1000
+!$omp end parallel master
   call omp_destroy_lock(lck)
 !$pomp inst finalize
   print '(a,i0,a,i0,a)', 'total ', total, ' hits ', hits, ' ' // decoy
