@@ -124,6 +124,7 @@ typedef struct {
   size_t copied_line;  /* output holds src before line copied_line */
   bool need_mark;      /* inserted text: `# N` before the next source line */
   char indent[64];     /* indentation of inserted lines (free form) */
+  char call_prefix[32]; /* "call pomp_<unit id>_" */
   FDir fd;
   FOpen *open;
   size_t nopen, open_cap;
@@ -194,6 +195,7 @@ void f_check_closed(FRw *rw);
 
 /* f_unit.c */
 void f_companion(FILE *f, const FRw *rw);
-const char *f_event_name(FEvent ev); /* "Parallel_fork" */
+const char *f_event_name(FEvent ev);         /* "Parallel_fork" */
+const char *f_event_fortran_name(FEvent ev); /* "parallel_fork" */
 
 #endif
