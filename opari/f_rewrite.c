@@ -8,10 +8,13 @@
  *    END) them,
  *  - the `!P$` sentinel is blanked, so that such lines are compiled only
  *    in the instrumented program,
- *  - `call omp_<op>_lock(...)` names the POMP twin (same length).
- * Inserted lines are followed by a `# N "file"` mark (gfortran reads
- * them, with or without the preprocessor), so that compiler messages and
- * debuggers point at the source.
+ *  - `call omp_<op>_lock(...)` names the POMP twin (same length), also in
+ *    OpenMP conditional-compilation lines (`!$ ...`), which are code,
+ *  - a RETURN inside user regions gets their end calls before it.
+ * Lines in dead `#if 0` arms are skipped like comments.  Inserted lines
+ * are followed by a `# N "file"` mark (gfortran reads them, with or
+ * without the preprocessor), so that compiler messages and debuggers
+ * point at the source.
  */
 #include <ctype.h>
 #include <stdlib.h>
