@@ -1,8 +1,9 @@
 /*
  * f_lines.c -- physical lines of a Fortran unit: free or fixed form,
  * sentinels (`!$OMP`, `!$POMP`, `!P$`; `C`/`*` too in fixed form),
- * continuation lines, and the text of one directive, cleaned so that the
- * language-neutral parser (directive.c) can read it with unchanged offsets.
+ * continuation lines, `# N "file"` marks, dead `#if 0` arms, and the text
+ * of one directive, cleaned so that the language-neutral parser
+ * (directive.c) can read it with unchanged offsets.
  */
 #include <ctype.h>
 #include <stdlib.h>
