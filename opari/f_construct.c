@@ -113,7 +113,8 @@ static void close_construct(FRw *rw, const FOpen *o, size_t a, size_t b, bool ha
   FConstruct inner = inner_of(o->kind);
   bool combined = inner != o->kind;
   const Shape *sh = &shapes[inner];
-  bool bar = sh->worksharing && !(has_dir && (has_clause(rw, "nowait") || has_clause(rw, "copyprivate")));
+  bool bar = sh->worksharing && !o->cancelled &&
+             !(has_dir && (has_clause(rw, "nowait") || has_clause(rw, "copyprivate")));
   f_sync(rw, has_dir ? a : b + 1);
   if (o->section_open) f_call(rw, FE_SECTION_END, d);
   if (o->kind == FC_PARALLEL) barrier(rw, d); /* inside the team, before its end */
@@ -122,7 +123,7 @@ static void close_construct(FRw *rw, const FOpen *o, size_t a, size_t b, bool ha
     if (sh->worksharing || combined) {
       char text[64];
       const char *w = combined ? strchr(o->words, ' ') + 1 : o->words;
-      snprintf(text, sizeof text, "end %s%s", w, sh->worksharing ? " nowait" : "");
+      snprintf(text, sizeof text, "end %s%s", w, bar ? " nowait" : "");
       f_directive(rw, text);
     }
     if (bar || (combined && !sh->worksharing)) barrier(rw, d);
@@ -355,6 +356,25 @@ static void open_construct(FRw *rw) {
   if (!sh->standalone) PU_PUSH(rw->open, rw->nopen, rw->open_cap, o);
 }
 
+/* `!$omp cancel do|sections`: the construct it cancels keeps its
+   implicit barrier (a cancelled worksharing construct may not be NOWAIT). */
+static void cancel(FRw *rw) {
+  const FDir *fd = &rw->fd;
+  size_t p = dir_skip_gap(fd->clean, fd->len, 0), e = dir_word_at(fd->clean, fd->len, p, "cancel");
+  if (!e) return;
+  p = dir_skip_gap(fd->clean, fd->len, e);
+  bool loop = dir_word_at(fd->clean, fd->len, p, "do") != 0;
+  if (!loop && !dir_word_at(fd->clean, fd->len, p, "sections")) return;
+  for (size_t i = rw->nopen; i-- > 0;) {
+    FOpen *o = &rw->open[i];
+    FConstruct inner = inner_of(o->kind);
+    if (inner == (loop ? FC_DO : FC_SECTIONS)) {
+      o->cancelled = true;
+      return;
+    }
+  }
+}
+
 void f_omp_directive(FRw *rw, size_t li) {
   f_read_directive(rw, li);
   const FDir *fd = &rw->fd;
@@ -366,6 +386,7 @@ void f_omp_directive(FRw *rw, size_t li) {
   else if (fd->kind == FC_ORDERED && (has_clause(rw, "depend") || has_clause(rw, "doacross")))
     return; /* stand-alone ordered: no events */
   else if (fd->kind == FC_OTHER) {
+    cancel(rw);
     if (fd->nwords == 2 && strcmp(fd->wordv[0], "parallel") == 0)
       f_warn(rw, fd->first, "'!$omp parallel %s' is not instrumented", fd->wordv[1]);
     if (fd->nwords == 0 && dir_ident_end(fd->clean, fd->len, dir_skip_gap(fd->clean, fd->len, 0)) ==

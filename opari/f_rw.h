@@ -100,7 +100,7 @@ typedef struct {
   int descr2;         /* PARALLEL MASTER: the master half's descriptor */
   size_t line;        /* physical line of its directive */
   bool passed;        /* not instrumented (disabled or unknown half) */
-  bool barrier;       /* its implicit barrier is made explicit at the end */
+  bool cancelled;     /* holds a CANCEL for it: NOWAIT would be illegal */
   bool section_open;  /* sections: a section is running */
   bool first_section; /* sections: no statement seen yet */
   size_t implicit_end; /* line after which it closes without an END
