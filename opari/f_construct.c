@@ -153,7 +153,7 @@ static const char *const kind_words[FC_COUNT] = {
     [FC_ORDERED] = "ordered", [FC_TASK] = "task", [FC_PARALLEL_DO] = "parallel do",
     [FC_PARALLEL_SECTIONS] = "parallel sections",
     [FC_PARALLEL_WORKSHARE] = "parallel workshare", [FC_PARALLEL_MASTER] = "parallel master",
-    [FC_REGION] = "region",
+    [FC_REGION] = "region", [FC_DEVICE] = "target",
     [FC_BARRIER] = "barrier", [FC_FLUSH] = "flush", [FC_TASKWAIT] = "taskwait"};
 
 static void end_directive(FRw *rw) {
@@ -328,7 +328,7 @@ static void open_construct(FRw *rw) {
            o.words);
   o.passed = unknown_clause || (rw->opt->disabled & sh->disable) ||
              (inner != kind && (rw->opt->disabled & shapes[inner].disable)) ||
-             in_workshare(rw);
+             in_workshare(rw) || f_in_device(rw);
   if (kind == FC_DO || kind == FC_PARALLEL_DO || kind == FC_ATOMIC)
     o.implicit_end = implicit_end(rw, kind, o.words);
   if (kind == FC_SECTIONS || kind == FC_PARALLEL_SECTIONS) o.first_section = true;
@@ -381,6 +381,7 @@ void f_omp_directive(FRw *rw, size_t li) {
   f_set_indent(rw, fd->first);
   if (fd->kind != FC_SECTION && !(fd->end && (fd->kind == FC_SECTIONS || fd->kind == FC_PARALLEL_SECTIONS)))
     f_statement_seen(rw, fd->first);
+  if (fd->kind == FC_OTHER && f_device_directive(rw)) return;
   if (fd->end) end_directive(rw);
   else if (fd->kind == FC_SECTION) section(rw);
   else if (fd->kind == FC_ORDERED && (has_clause(rw, "depend") || has_clause(rw, "doacross")))
@@ -399,7 +400,7 @@ void f_omp_directive(FRw *rw, size_t li) {
 void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
   FOpen o = {.kind = FC_REGION, .descr2 = -1, .line = li, .implicit_end = (size_t)-1,
              .name = name, .name_len = len};
-  o.passed = rw->opt->disabled & DIS_REGION;
+  o.passed = (rw->opt->disabled & DIS_REGION) || f_in_device(rw);
   if (!o.passed) {
     o.descr = add_descr(rw, "region", name, len, li, li);
     f_sync(rw, li + 1);

@@ -159,7 +159,7 @@ static void replace_locks(FRw *rw, size_t li, size_t from, size_t to) {
     for (int k = 0; after_call && k < FLOCK_COUNT; k++) {
       const char *omp = f_lock_names[k][0];
       if (strlen(omp) != e - p || !ci_equal(s + p, omp, e - p)) continue;
-      if (rw->opt->disabled & DIS_LOCKS) break;
+      if ((rw->opt->disabled & DIS_LOCKS) || f_in_device(rw)) break;
       f_copy_to(rw, p);
       em_str(&rw->em, f_lock_names[k][1]);
       em_skip_to(&rw->em, e);

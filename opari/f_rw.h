@@ -56,6 +56,7 @@ typedef enum {
   FC_PARALLEL_DO, FC_PARALLEL_SECTIONS, FC_PARALLEL_WORKSHARE,
   FC_PARALLEL_MASTER, /* OpenMP 5.0; descriptors "parallel" and "master" */
   FC_REGION, /* !$POMP INST BEGIN(name) */
+  FC_DEVICE, /* target/teams: passed, nothing inside instrumented */
   FC_COUNT
 } FConstruct;
 
@@ -192,6 +193,12 @@ void f_region_end(FRw *rw, size_t li, const char *name, size_t len);
 void f_return(FRw *rw, size_t li);
 /* Error for a construct still open at the end of the unit. */
 void f_check_closed(FRw *rw);
+
+/* f_device.c */
+/* Handles the directive in rw->fd if it opens or ends a device construct. */
+bool f_device_directive(FRw *rw);
+/* Whether a device construct is open. */
+bool f_in_device(const FRw *rw);
 
 /* f_unit.c */
 void f_companion(FILE *f, const FRw *rw);

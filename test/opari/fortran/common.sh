@@ -11,5 +11,5 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 instrument_and_build_orig() {
   (cd "$dir" && "$opari" "$name" "$work/inst.$ext") || { echo "FAIL: pomp-opari"; exit 1; }
-  "$fc" -fopenmp -o "$work/orig" "$input" || { echo "FAIL: original does not build"; exit 1; }
+  "$fc" -fopenmp -J"$work" -o "$work/orig" "$input" || { echo "FAIL: original does not build"; exit 1; }
 }

@@ -9,7 +9,7 @@ opari=$1 libpomp=$2 input=$3 fc=$4 cc=$5 descriptors=$6
 . "$(dirname "$0")/common.sh"
 instrument_and_build_orig
 "$cc" -c -I"$include" -o "$work/companion.o" "$work/inst.$ext.pomp.c" || exit 1
-"$fc" -fopenmp -o "$work/inst" "$work/inst.$ext" "$work/companion.o" "$libpomp" \
+"$fc" -fopenmp -J"$work" -o "$work/inst" "$work/inst.$ext" "$work/companion.o" "$libpomp" \
   -Wl,-rpath,"$(dirname "$libpomp")" || { echo "FAIL: instrumented program does not link"; exit 1; }
 export OMP_NUM_THREADS=4 OMP_DYNAMIC=false
 "$work/orig" >"$work/orig.out" || { echo "FAIL: original exits $?"; exit 1; }

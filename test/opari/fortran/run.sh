@@ -13,7 +13,7 @@ opari=$1 lib=$2 input=$3 expected=$4 fc=$5 cc=$6 threads=${7:-4} mode=${8:-}
 instrument_and_build_orig
 "$cc" -c -Wall -Wextra -Werror -I"$include" -o "$work/companion.o" "$work/inst.$ext.pomp.c" ||
   { echo "FAIL: companion does not build"; exit 1; }
-"$fc" -fopenmp -Wall -Werror -Wno-unused-variable -o "$work/inst" "$work/inst.$ext" \
+"$fc" -fopenmp -J"$work" -Wall -Werror -Wno-unused-variable -o "$work/inst" "$work/inst.$ext" \
   "$work/companion.o" "$lib" || { echo "FAIL: instrumented program does not build"; exit 1; }
 export OMP_NUM_THREADS=$threads OMP_DYNAMIC=false
 "$work/orig" >"$work/orig.out" || { echo "FAIL: original exits $?"; exit 1; }

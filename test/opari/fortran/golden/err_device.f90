@@ -1,0 +1,2 @@
+!$omp target
+!$omp end teams
