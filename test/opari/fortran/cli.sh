@@ -27,6 +27,6 @@ grep -qx 'bad.f90:1: error: .*' err || fail "diagnostic: $(cat err)"
 [ ! -e bad.out ] || fail "partial output"
 [ "$(cat bad.out.pomp.c)" = old ] || fail "older companion touched"
 expected="bad.f90 bad.out.pomp.c err fixed.txt free.txt other.f90 other.f90.pomp.c out.f out.f.pomp.c out.f90 out.f90.pomp.c"
-[ "$(ls | tr '\n' ' ')" = "$expected " ] || fail "files left: $(ls | tr '\n' ' ')"
+[ "$(LC_ALL=C ls | tr '\n' ' ')" = "$expected " ] || fail "files left: $(ls | tr '\n' ' ')"
 "$opari" --help | grep -q 'f77|f90' || fail "--help does not name the Fortran languages"
 exit 0
