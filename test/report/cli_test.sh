@@ -46,6 +46,11 @@ check diff_empty 0 "$report" diff f.pomp e.pomp -o d2.pomp
 check diff_empty_dump 0 "$report" dump d2.pomp
 check diff_extra 0 "$report" diff f.pomp x.pomp -o d3.pomp
 check diff_extra_dump 0 "$report" dump d3.pomp
+cp f.pomp f2.pomp
+check diff_onto_input 2 "$report" diff f2.pomp e.pomp -o f2.pomp
+check diff_onto_dir_input 2 "$report" diff f.pomp exp -o exp/report.pomp
+cmp -s f.pomp f2.pomp && cmp -s f.pomp exp/report.pomp ||
+  { echo "diff: an input was overwritten"; failures=$((failures + 1)); }
 check generate 0 "$report" generate -o g1.pomp --cnodes 50 --locations 8 \
   --threads 2 --metrics 40 --density 0.3 --seed 7
 check generate_again 0 "$report" generate -o g2.pomp --cnodes 50 \
