@@ -62,7 +62,7 @@ static FILE *temp_next_to(const char *path, char **tmp) {
   sprintf(*tmp, "%s.XXXXXX", path);
   int fd = mkstemp(*tmp);
   FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
-  if (!f) pu_error("%s: cannot create: %s", *tmp, strerror(errno));
+  if (!f) pu_error("%s: cannot create: %s", path, strerror(errno));
   else setvbuf(f, NULL, _IOFBF, 1 << 20);
   return f;
 }
@@ -96,20 +96,28 @@ static unsigned unit_id_of(const char *line_name, const char *output) {
   return h;
 }
 
-/* The whole file; NULL (after a message) on error. */
+/* The whole file, without a leading UTF-8 byte-order mark (compilers skip
+   it, but after the injected prelude it would be a stray character); NULL
+   (after a message) on error.  Only regular files are read: a FIFO would
+   block and a device such as /dev/zero would never end. */
 static char *read_file(const char *path, size_t *len) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    pu_error("%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    pu_error("%s: %s", path,
+             S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+    return NULL;
+  }
   FILE *f = fopen(path, "rb");
   if (!f) {
     pu_error("%s: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 1 << 16, n = 0;
+  size_t cap = (size_t)st.st_size + 1, n = 0;
   char *buf = pu_malloc(cap);
-  struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size + 1 > cap) {
-    cap = (size_t)st.st_size + 1;
-    buf = pu_realloc(buf, cap);
-  }
   size_t got;
   while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
     n += got;
@@ -121,6 +129,11 @@ static char *read_file(const char *path, size_t *len) {
     pu_error("%s: read error", path);
     free(buf);
     return NULL;
+  }
+  static const char bom[3] = {'\xef', '\xbb', '\xbf'};
+  if (n >= sizeof bom && memcmp(buf, bom, sizeof bom) == 0) {
+    n -= sizeof bom;
+    memmove(buf, buf + sizeof bom, n);
   }
   *len = n;
   return buf;

@@ -21,6 +21,20 @@ expect 2 "pomp-opari: unknown construct 'frob' in --pomp-disable" --pomp-disable
 expect 2 'usage:' only-one-file
 expect 2 'too many arguments' a b c
 expect 1 'pomp-opari: .*missing.c: No such file' "$work/missing.c" "$work/out.c"
+# only regular files are read: devices and FIFOs would never end or block
+expect 1 'pomp-opari: /dev/zero: not a regular file' /dev/zero "$work/z.c"
+mkfifo "$work/fifo"
+expect 1 'fifo: not a regular file' "$work/fifo" "$work/f.c"
+expect 1 'pomp-opari: .*: Is a directory' "$work" "$work/d.c"
+# a failure to create OUTPUT names OUTPUT, not the temporary file
+printf 'int x;\n' >"$work/ok.c"
+expect 1 'pomp-opari: /nonexistent/out.c: cannot create' "$work/ok.c" /nonexistent/out.c
+# a leading UTF-8 byte-order mark is dropped, as compilers do, so the
+# instrumented unit still compiles
+printf '\357\273\277#include <stdio.h>\nint main(void) {\n#pragma omp parallel\n  puts("x");\n  return 0;\n}\n' >"$work/bom.c"
+"$opari" "$work/bom.c" "$work/bom.mod.c" || fail "bom.c"
+${CC:-cc} -fopenmp -fsyntax-only -I"$include" "$work/bom.mod.c" 2>"$work/cc.err" ||
+  fail "unit with a BOM does not compile: $(cat "$work/cc.err")"
 printf '#pragma omp parallel\n' >"$work/bad.c"
 expect 1 'bad.c:1: error: cannot find the end' "$work/bad.c" "$work/bad.mod.c"
 [ -e "$work/bad.mod.c" ] && fail "partial output left behind"
