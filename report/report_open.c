@@ -25,23 +25,42 @@ static char *report_file(const char *path) {
   return file;
 }
 
-static pomp_report_status map_file(pomp_report *r, pomp_report_error *err) {
-  errno = 0;
-  int fd = open(r->path, O_RDONLY);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    pomp_report_status s = report_fail(err, POMP_REPORT_ERR_IO, "%s: %s",
-                                       r->path, strerror(errno));
-    if (fd >= 0) close(fd);
-    return s;
+/* Opens r->path for reading into *fd if it is a regular file.  The type
+   is checked before opening: open(2) on a FIFO without a writer blocks,
+   and opening a device can have side effects.  O_NONBLOCK covers a file
+   swapped for a FIFO in between (it changes nothing for a regular file);
+   fstat then checks what was really opened. */
+static pomp_report_status open_regular(const pomp_report *r, int *fd,
+                                       struct stat *st,
+                                       pomp_report_error *err) {
+  *fd = -1;
+  if (stat(r->path, st) != 0)
+    return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", r->path,
+                       strerror(errno));
+  if (S_ISREG(st->st_mode)) {
+    *fd = open(r->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+      return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", r->path,
+                         strerror(errno));
+    if (fstat(*fd, st) == 0 && S_ISREG(st->st_mode)) return POMP_REPORT_OK;
+    close(*fd);
+    *fd = -1;
   }
-  if (!S_ISREG(st.st_mode) || st.st_size < REPORT_HEADER_SIZE) {
+  return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: not a regular file",
+                     r->path);
+}
+
+static pomp_report_status map_file(pomp_report *r, pomp_report_error *err) {
+  struct stat st;
+  int fd;
+  pomp_report_status s = open_regular(r, &fd, &st, err);
+  if (s != POMP_REPORT_OK) return s;
+  if (st.st_size < REPORT_HEADER_SIZE) {
     close(fd);
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %lld: not a pomp report (%s)", r->path,
-                       (long long)(S_ISREG(st.st_mode) ? st.st_size : 0),
-                       S_ISREG(st.st_mode) ? "shorter than the header"
-                                           : "not a regular file");
+                       "%s: offset %lld: not a pomp report (shorter than the "
+                       "header)",
+                       r->path, (long long)st.st_size);
   }
   void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);

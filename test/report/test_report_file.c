@@ -237,6 +237,28 @@ static void open_errors_name_file_and_offset(void **state) {
   pomp_report_free(r);
 }
 
+/* A FIFO or a device is refused by its type, before it is opened: open(2)
+   on a FIFO without a writer would block for ever (the alarm turns such a
+   hang into a failure instead of a stuck test run). */
+static void special_files_refused_without_blocking(void **state) {
+  (void)state;
+  pomp_report_error err;
+  char *fifo = fixture_tmpname("fifo");
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  alarm(10);
+  assert_null(pomp_report_open(fifo, &err));
+  alarm(0);
+  assert_int_equal(err.status, POMP_REPORT_ERR_FORMAT);
+  char expect[600];
+  snprintf(expect, sizeof expect, "%s: not a regular file", fifo);
+  assert_string_equal(err.message, expect);
+  remove(fifo);
+  free(fifo);
+  assert_null(pomp_report_open("/dev/null", &err));
+  assert_int_equal(err.status, POMP_REPORT_ERR_FORMAT);
+  assert_string_equal(err.message, "/dev/null: not a regular file");
+}
+
 /* Reads the whole file of a written fixture. */
 static unsigned char *fixture_bytes(size_t *size) {
   pomp_report *r = fixture_new();
@@ -346,6 +368,7 @@ int main(void) {
       cmocka_unit_test(negative_zero_kept_positive_zero_dropped),
       cmocka_unit_test(streaming_writer_sorts_and_checks),
       cmocka_unit_test(open_errors_name_file_and_offset),
+      cmocka_unit_test(special_files_refused_without_blocking),
       cmocka_unit_test(damaged_row_reported_on_decode),
       cmocka_unit_test(every_truncation_is_an_error),
       cmocka_unit_test(every_corrupted_byte_is_an_error),
