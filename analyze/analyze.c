@@ -1,9 +1,12 @@
 /* analyze.c -- the whole analysis of one archive: definitions, the
    streaming replay process by process, MPI matching, finishing the cells. */
 #include <otf2/otf2.h>
+#include <errno.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "az.h"
 #include "pomp_util.h"
@@ -54,7 +57,7 @@ int az_check_open_files(az_analysis *a, size_t locations, const char *anchor) {
 static int replay_all(az_analysis *a, OTF2_Reader *reader) {
   for (size_t i = 0; i < a->defs.num_locs; i++)
     OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
-  /* a trace without local definition files is valid */
+  /* a missing local definition file is found location by location */
   int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
   if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS) {
     az_fail(&a->diag, "cannot open the event files");
@@ -66,6 +69,45 @@ static int replay_all(az_analysis *a, OTF2_Reader *reader) {
   return rc;
 }
 
+const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext,
+                        char *buf, size_t size) {
+  snprintf(buf, size, "%s/%llu.%s", a->files ? a->files : "traces",
+           (unsigned long long)id, ext);
+  return buf;
+}
+
+/* The anchor must be a readable regular file before OTF2 sees it: the
+   message then says why (errno), and OTF2 3.0 leaks on that failure path.
+   A directory with the measurement log but no anchor is a run whose trace
+   was never written (MPI_Abort, a signal): the log says why. */
+static int check_anchor(az_analysis *a, const char *anchor) {
+  struct stat st;
+  if (stat(anchor, &st) == 0) {
+    if (!S_ISREG(st.st_mode)) {
+      az_fail(&a->diag, "%s: %s", anchor,
+              S_ISDIR(st.st_mode) ? strerror(EISDIR)
+                                  : "not a trace archive (not a regular file)");
+      return -1;
+    }
+    if (access(anchor, R_OK) == 0) return 0;
+    az_fail(&a->diag, "%s: %s", anchor, strerror(errno));
+    return -1;
+  }
+  int err = errno;
+  const char *slash = strrchr(anchor, '/');
+  size_t dir = slash ? (size_t)(slash - anchor) : 0;
+  char *log = pu_malloc(dir + 16);
+  snprintf(log, dir + 16, "%.*s%smeasure.log", (int)dir, anchor,
+           slash ? "/" : "");
+  if (err == ENOENT && access(log, F_OK) == 0)
+    az_fail(&a->diag, "%.*s: no trace was written; see %s",
+            slash ? (int)dir : 1, slash ? anchor : ".", log);
+  else
+    az_fail(&a->diag, "%s: %s", anchor, strerror(err));
+  free(log);
+  return -1;
+}
+
 OTF2_Reader *az_open(az_analysis *a, const char *anchor,
                      const az_options *opt) {
   memset(a, 0, sizeof *a);
@@ -73,6 +115,10 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor,
   a->progress = opt->progress;
   a->window_events = opt->window_events;
   az_calltree_init(&a->tree);
+  size_t n = strlen(anchor);
+  a->files = pu_strdup(anchor);
+  if (n > 5 && !strcmp(anchor + n - 5, ".otf2")) a->files[n - 5] = 0;
+  if (check_anchor(a, anchor)) return NULL;
   /* OTF2 would print its own errors; ours name the location and event */
   OTF2_Error_RegisterCallback(quiet_otf2, NULL);
   OTF2_Reader *reader = OTF2_Reader_Open(anchor);
@@ -122,12 +168,14 @@ void az_analysis_free(az_analysis *a) {
   free(a->mpi.sends);
   free(a->mpi.recvs);
   free(a->mpi.colls);
+  free(a->mpi.coll_broken);
   free(a->mpi.free_sends.idx);
   free(a->mpi.free_recvs.idx);
   free(a->mpi.free_colls.idx);
   az_p2p_free(a);
   az_calltree_free(&a->tree);
   az_defs_free(&a->defs);
+  free(a->files);
   memset(a, 0, sizeof *a);
 }
 

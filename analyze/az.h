@@ -52,6 +52,10 @@ enum {
   AZ_X_RUN = AZ_NUM_METRICS,
   /* internal: the part of AZ_X_RUN outside any parallel region (master) */
   AZ_X_SERIAL,
+  /* internal: time of the outermost team instances forked here (master) */
+  AZ_X_TEAM,
+  /* internal: the part of AZ_X_TEAM this location took part in (worker) */
+  AZ_X_MEMBER,
   AZ_NUM_SLOTS
 };
 
@@ -222,6 +226,7 @@ typedef struct {
   az_time e, x;
   int32_t cnode;
   uint8_t role;            /* OTF2 region role of the operation */
+  uint8_t op;              /* OTF2_CollectiveOp: instances pair only equals */
   uint8_t left;            /* the operation was left: x known */
   uint8_t free;            /* a released slot */
   uint64_t pos;
@@ -246,6 +251,8 @@ typedef struct {
   az_msg *recvs; size_t nrecvs, caprecvs;
   az_coll *colls; size_t ncolls, capcolls;
   az_slots free_sends, free_recvs, free_colls;
+  uint8_t *coll_broken;    /* per Comm id: its collectives stopped pairing
+                              (different operations in one instance) */
 } az_mpi_records;
 
 /* ---- the analysis ------------------------------------------------------ */
@@ -268,10 +275,16 @@ typedef struct az_analysis {
   int (*window_hook)(struct az_analysis *a, int active, int *failed);
   void *window_data;
   void *wo;                /* p2p.c: per-location wrong-order windows */
+  char *files;             /* the archive's directory of per-location
+                              files: the anchor without ".otf2" */
 } az_analysis;
 
 struct az_omp_process; /* omp.c */
 
+/* analyze.c: path of a location's file in the archive ("DIR/traces/0.evt"
+   for ext "evt") in buf, for messages and checks. */
+const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext,
+                        char *buf, size_t size);
 /* analyze.c: redraws the progress bar (events_read of defs.total_events). */
 void az_progress_draw(az_analysis *a);
 
@@ -326,6 +339,8 @@ typedef struct az_omp_process {
   az_slots free_bars;
   az_lock_event *locks; size_t nlocks, caplocks;
   az_leave *leaves; size_t nleaves, capleaves;
+  uint8_t *team_thread;    /* per thread of the process: it joined a team
+                              (an OpenMP thread, not one the program made) */
 } az_omp_process;
 
 /* The k-th instance of team on the master, or NULL. */
@@ -336,14 +351,18 @@ size_t az_omp_add_instance(az_omp_process *o, const az_team_instance *in);
 /* Barrier waits and lock contention of what is complete, and team
    instances over before stop (last: all), whose records are released. */
 void az_omp_step(az_analysis *a, az_omp_process *o, az_time stop, int last);
-/* The last step, then frees o. */
-void az_omp_finish(az_analysis *a, az_omp_process *o);
-/* threads.c: the locations of o's process that did not join team instance
-   in idle from its fork to its join; then, once per process, the workers'
-   idle time outside parallel regions. */
-void az_threads_limited(az_analysis *a, uint32_t proc,
-                        const az_team_instance *in);
-void az_threads_idle(az_analysis *a, uint32_t proc);
+/* Frees o (after its last step). */
+void az_omp_finish(az_omp_process *o);
+/* threads.c: a retired team instance adds its duration to the team time
+   of its call path and to the member time of each of its workers; once
+   per process (every instance retired), the OpenMP threads of o's process
+   (o->team_thread) get the team time they were not a member of as limited
+   parallelism, and the master's time outside parallel regions as idle
+   threads.  Threads the program created itself get neither: they do only
+   what they recorded. */
+void az_threads_instance(az_analysis *a, uint32_t proc,
+                         const az_team_instance *in);
+void az_threads_finish(az_analysis *a, const az_omp_process *o);
 
 /* p2p.c: point-to-point properties.  Messages are matched and evaluated
    in steps, at the end of each replay window (last: after the replay):

@@ -1,6 +1,8 @@
 /* collective.c -- wait states of MPI collective operations.  The k-th
    collective a process runs on a communicator is instance k of it; all
-   ranks of the communicator take part in every instance.  Formulas (as
+   ranks of the communicator take part in every instance, with the same
+   operation (else the communicator is no longer analysed, see
+   mismatched()).  Formulas (as
    Scalasca's, docs/PROPERTIES.md):
      latest = min(latest enter, my leave)
      N x N, barrier:  wait = latest - my enter,
@@ -68,8 +70,44 @@ static void rooted(az_analysis *a, const az_coll *g, size_t n) {
   charge(a, r, AZ_MPI_EARLYREDUCE, positive(r->e, until));
 }
 
+static const char *op_name(const az_analysis *a, const az_coll *c) {
+  int32_t region = a->tree.nodes[c->cnode].region;
+  return region >= 0 && (size_t)region < a->defs.num_regions
+             ? a->defs.regions[region].name
+             : "?";
+}
+
+/* Instances pair the k-th collectives of every rank.  When a rank skipped
+   one (recording paused with MPI_Pcontrol, a collective not recorded)
+   the k-th are different operations, and so may be every later instance:
+   the communicator's collectives are not analysed from the first such
+   instance on, so that no wait lands on the wrong operation.  1 when g
+   is not to be analysed. */
+static int mismatched(az_analysis *a, const az_coll *g, size_t n) {
+  az_mpi_records *m = &a->mpi;
+  if (!m->coll_broken)
+    m->coll_broken = pu_calloc(a->defs.num_comms ? a->defs.num_comms : 1, 1);
+  if (m->coll_broken[g[0].comm]) return 1;
+  size_t k = 1;
+  while (k < n && g[k].op == g[0].op && g[k].role == g[0].role) k++;
+  if (k == n) return 0;
+  m->coll_broken[g[0].comm] = 1;
+  char label[160], other[160];
+  az_loc_label(&a->defs, g[0].loc, label, sizeof label);
+  az_loc_label(&a->defs, g[k].loc, other, sizeof other);
+  az_warn(&a->diag, AZ_W_UNMATCHED_COLL,
+          "%s: event %llu: collective %llu on communicator %u is %s, but on "
+          "%s (event %llu) %s; this communicator's collectives are not "
+          "analysed from here on",
+          label, (unsigned long long)g[0].pos,
+          (unsigned long long)g[0].seq + 1, g[0].comm, op_name(a, &g[0]),
+          other, (unsigned long long)g[k].pos, op_name(a, &g[k]));
+  return 1;
+}
+
 static void instance(az_analysis *a, const az_coll *g, size_t n) {
   const az_comm *cm = &a->defs.comms[g[0].comm];
+  if (mismatched(a, g, n)) return;
   if (cm->defined && n != cm->size) {
     char label[160];
     az_loc_label(&a->defs, g[0].loc, label, sizeof label);

@@ -12,18 +12,19 @@
 
 static void usage(FILE *out) {
   fprintf(out,
-          "Usage: %s [-o FILE] [--quiet|--verbose] EXPERIMENT_DIR|traces.otf2\n"
+          "Usage: %s [-o FILE] [--quiet|--verbose] [--] EXPERIMENT_DIR|traces.otf2\n"
           "Replays the OTF2 trace of an experiment and computes the severity of\n"
           "every performance property for every call path and location.\n"
           "\n"
-          "  -o, --output FILE  write the report to FILE (default: report.pomp\n"
+          "  -o, --output=FILE  write the report to FILE (default: report.pomp\n"
           "                     next to the trace; an existing report is\n"
           "                     overwritten)\n"
           "  -q, --quiet        print nothing but errors\n"
           "  -v, --verbose      print every warning about the trace\n"
-          "      --top N        properties listed in the summary (default 6)\n"
+          "      --top=N        properties listed in the summary (default 6)\n"
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
+          "  --                 end of options (for a directory named '-x')\n"
           "\n"
           "Exit status: 0 success, 1 failure (unreadable or corrupt trace, I/O\n"
           "error), 2 bad command line.  See pomp-analyze(1), docs/PROPERTIES.md.\n",
@@ -35,12 +36,43 @@ typedef struct {
   int verbosity, top;
 } cli;
 
+/* The value of an option that takes one, given as "--name VALUE",
+   "--name=VALUE" or "-s VALUE" (short may be 0); NULL when argv[*i] is
+   not that option.  Exits 2 when the value is missing. */
+static const char *option_value(int argc, char **argv, int *i, char short_name,
+                                const char *name) {
+  const char *s = argv[*i];
+  size_t n = strlen(name);
+  if (short_name && s[0] == '-' && s[1] == short_name && !s[2]) {
+    /* a short option's value is the next argument */
+  } else if (!strncmp(s, "--", 2) && !strncmp(s + 2, name, n)) {
+    if (s[2 + n] == '=') return s + 3 + n;
+    if (s[2 + n]) return NULL;
+  } else {
+    return NULL;
+  }
+  if (*i + 1 >= argc) {
+    pu_error("option '%s' needs a value (try --help)", s);
+    exit(POMP_EXIT_USAGE);
+  }
+  return argv[++*i];
+}
+
 static void parse(int argc, char **argv, cli *c) {
   c->verbosity = 1;
   c->top = 6;
+  int options = 1; /* until "--" */
   for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
-    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+    const char *s = argv[i], *v;
+    if (!options || s[0] != '-' || !s[1]) {
+      if (c->input) {
+        pu_error("more than one trace given: '%s' (try --help)", s);
+        exit(POMP_EXIT_USAGE);
+      }
+      c->input = s;
+    } else if (!strcmp(s, "--")) {
+      options = 0;
+    } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
       usage(stdout);
       exit(POMP_EXIT_OK);
     } else if (!strcmp(s, "-V") || !strcmp(s, "--version")) {
@@ -50,30 +82,23 @@ static void parse(int argc, char **argv, cli *c) {
       c->verbosity = 0;
     } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
       c->verbosity = 2;
-    } else if ((!strcmp(s, "-o") || !strcmp(s, "--output")) && i + 1 < argc) {
-      c->output = argv[++i];
-    } else if (!strcmp(s, "--top") && i + 1 < argc) {
+    } else if ((v = option_value(argc, argv, &i, 'o', "output"))) {
+      c->output = v;
+    } else if ((v = option_value(argc, argv, &i, 0, "top"))) {
       char *end;
-      long n = strtol(argv[++i], &end, 10);
-      if (*end || n < 0 || n > 1000) {
-        pu_error("--top: not a count between 0 and 1000: '%s'", argv[i]);
+      long n = strtol(v, &end, 10);
+      if (!*v || *end || n < 0 || n > 1000) {
+        pu_error("--top: not a count between 0 and 1000: '%s'", v);
         exit(POMP_EXIT_USAGE);
       }
       c->top = (int)n;
-    } else if (s[0] == '-' && s[1]) {
-      pu_error("unknown option or missing argument: '%s'", s);
-      usage(stderr);
-      exit(POMP_EXIT_USAGE);
-    } else if (c->input) {
-      pu_error("more than one trace given: '%s'", s);
-      exit(POMP_EXIT_USAGE);
     } else {
-      c->input = s;
+      pu_error("unknown option '%s' (try --help)", s);
+      exit(POMP_EXIT_USAGE);
     }
   }
   if (!c->input) {
-    pu_error("no experiment directory or trace given");
-    usage(stderr);
+    pu_error("no experiment directory or trace given (try --help)");
     exit(POMP_EXIT_USAGE);
   }
 }

@@ -35,7 +35,7 @@ static void retire_instances(az_analysis *a, az_omp_process *o, az_time stop,
     for (; done < l->n; done++) {
       az_team_instance *in = &o->inst[l->idx[done]];
       if (!last && (!in->joined || in->join >= stop || in->open_bars)) break;
-      az_threads_limited(a, o->proc, in);
+      az_threads_instance(a, o->proc, in);
       free(in->workers);
       in->workers = NULL;
       in->free = 1;
@@ -157,8 +157,7 @@ void az_omp_step(az_analysis *a, az_omp_process *o, az_time stop, int last) {
   retire_instances(a, o, stop, last);
 }
 
-void az_omp_finish(az_analysis *a, az_omp_process *o) {
-  az_omp_step(a, o, UINT64_MAX, 1);
+void az_omp_finish(az_omp_process *o) {
   free(o->free_inst.idx);
   free(o->free_bars.idx);
   for (size_t t = 0; t < o->nteams; t++) free(o->by_team[t].idx);
@@ -167,4 +166,5 @@ void az_omp_finish(az_analysis *a, az_omp_process *o) {
   free(o->bars);
   free(o->locks);
   free(o->leaves);
+  free(o->team_thread);
 }

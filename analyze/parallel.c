@@ -8,7 +8,7 @@
  *                     matches them with its receives (Late Sender) and
  *                     answers when each receive was posted (Late Receiver
  *                     is then computed by the sender's owner);
- *   collectives    -> an owner per instance, which sends back the charges
+ *   collectives    -> an owner per communicator, which sends back the charges
  *                     for other processes' locations;
  *   call trees and values -> analysis process 0, which writes the report.
  *
@@ -243,8 +243,9 @@ static void coll_window(az_analysis *a, par_state *ps, int last) {
     az_coll *c = &m->colls[i];
     if (c->free || !c->left) continue;
     PU_PUSH(items, n, cap, *c);
-    PU_PUSH(dest, nd, capd,
-            (int)((c->comm * 2654435761u + c->seq) % (uint64_t)t->size));
+    /* one owner per communicator: a mismatch stops the analysis of its
+       later instances (collective.c), which the owner must know */
+    PU_PUSH(dest, nd, capd, (int)(c->comm * 2654435761u % (uint64_t)t->size));
     c->free = 1;
     az_slot_give(&m->free_colls, i);
   }

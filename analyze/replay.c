@@ -5,9 +5,11 @@
  * synchronisation records of az.h.  The master is replayed first so that a
  * worker meeting its k-th ThreadTeamBegin finds the master's k-th fork:
  * the fork time, the join time and the call path the team runs under. */
+#include <errno.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "az.h"
 #include "pomp_util.h"
@@ -351,6 +353,7 @@ static void join_instance(loc_state *s, az_team_instance *in) {
   s->team_pending = 0;
   s->cur_inst = (size_t)(in - s->omp->inst);
   in->members++;
+  s->omp->team_thread[s->loc - s->a->defs.procs[s->proc].first_loc] = 1;
   PU_PUSH(in->workers, in->nworkers, in->capworkers, s->loc);
 }
 
@@ -586,7 +589,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
                                      OTF2_CollectiveOp op, OTF2_CommRef comm,
                                      uint32_t root, uint64_t sent,
                                      uint64_t received) {
-  (void)l; (void)al; (void)op;
+  (void)l; (void)al;
   loc_state *s = u;
   frame *f = mpi_frame(s, t, pos, comm, "MpiCollectiveEnd");
   if (!f) return next(u);
@@ -598,7 +601,8 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
   az_mpi_records *m = &s->a->mpi;
   az_coll c = {comm, s->loc, s->proc, root, s->coll_seq[comm]++, f->start,
                f->start, f->cnode,
-               (uint8_t)s->a->defs.regions[f->region].role, 0, 0, pos};
+               (uint8_t)s->a->defs.regions[f->region].role, (uint8_t)op, 0,
+               0, pos};
   size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls,
                           sizeof c, &m->free_colls);
   m->colls[i] = c;
@@ -639,24 +643,46 @@ static OTF2_EvtReaderCallbacks *make_callbacks(void) {
   return cb;
 }
 
-/* Local definitions carry the clock offsets and id mappings that the
-   event reader applies; a location without them is fine. */
-static void read_local_defs(OTF2_Reader *reader, uint64_t id) {
-  OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, id);
-  if (!dr) return;
+/* Local definitions carry the clock offsets and the id mapping tables
+   that the event reader applies: without them the events name the wrong
+   regions and teams.  Every location has its file (libpomp and tracegen
+   write one per location, empty or not), so a missing or unreadable one
+   is an error naming it. */
+static int read_local_defs(loc_state *s, OTF2_Reader *reader) {
+  uint64_t id = s->a->defs.locs[s->loc].id;
+  char path[4096];
+  az_loc_file(s->a, id, "def", path, sizeof path);
+  struct stat st;
+  const char *why = NULL;
+  if (stat(path, &st) != 0) why = strerror(errno);
+  OTF2_DefReader *dr = why ? NULL : OTF2_Reader_GetDefReader(reader, id);
+  if (!why && !dr) why = "cannot open the local definitions";
   uint64_t n = 0;
-  OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n);
-  OTF2_Reader_CloseDefReader(reader, dr);
+  if (!why && OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) !=
+                  OTF2_SUCCESS)
+    why = "truncated or corrupt";
+  if (dr) OTF2_Reader_CloseDefReader(reader, dr);
+  if (!why) return 0;
+  az_fail(&s->a->diag, "%s: %s: local definitions: %s%s%s%s", path, s->label,
+          why, otf2_message[0] ? " (" : "", otf2_message,
+          otf2_message[0] ? ")" : "");
+  s->failed = 1;
+  return -1;
 }
 
 /* The event file of a location cannot be read (any further): missing,
-   truncated or corrupt.  Names the position after the last good event. */
-static void unreadable(loc_state *s, const char *fallback) {
+   truncated or corrupt.  Names the file, the location and the position
+   after the last good event. */
+static void unreadable(loc_state *s, const char *otf2_text) {
+  char path[4096];
+  az_loc_file(s->a, s->a->defs.locs[s->loc].id, "evt", path, sizeof path);
+  struct stat st;
+  int missing = stat(path, &st) != 0;
   az_fail(&s->a->diag,
-          "%s: event %llu: cannot read the event file (missing, truncated or "
-          "corrupt): %s",
+          "%s: %s: event %llu: cannot read the event file: %s (%s)", path,
           s->label, (unsigned long long)s->pos + 1,
-          otf2_message[0] ? otf2_message : fallback);
+          missing ? strerror(errno) : "truncated or corrupt",
+          otf2_message[0] ? otf2_message : otf2_text);
   s->failed = 1;
 }
 
@@ -684,7 +710,8 @@ static void finish_location(loc_state *s, OTF2_Reader *reader) {
 static int open_location(loc_state *s, OTF2_Reader *reader,
                          OTF2_EvtReaderCallbacks *cb) {
   otf2_message[0] = 0;
-  read_local_defs(reader, s->a->defs.locs[s->loc].id);
+  if (read_local_defs(s, reader)) return -1;
+  otf2_message[0] = 0;
   s->er = OTF2_Reader_GetEvtReader(reader, s->a->defs.locs[s->loc].id);
   if (!s->er) {
     unreadable(s, "no event reader");
@@ -741,6 +768,7 @@ static void init_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
     ps[p].omp.by_team = pu_calloc(ncomms, sizeof *ps[p].omp.by_team);
     ps[p].coll_seq = pu_calloc(ncomms, sizeof *ps[p].coll_seq);
     const az_process *pr = &a->defs.procs[p];
+    ps[p].omp.team_thread = pu_calloc(pr->num_locs ? pr->num_locs : 1, 1);
     for (uint32_t i = 0; i < pr->num_locs; i++) {
       loc_state *s = &ls[pr->first_loc + i];
       s->a = a;
@@ -756,8 +784,9 @@ static void init_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
   }
 }
 
-/* Per process, once all is read: workers left out of team instances, idle
-   threads, OpenMP wait states; then the states are freed. */
+/* Per process, once all is read: the last OpenMP wait states, then
+   workers left out of team instances and idle threads; then the states
+   are freed. */
 static void finish_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
                           loc_state *ls, int ok) {
   for (uint32_t p = 0; p < a->defs.num_procs; p++) {
@@ -770,8 +799,9 @@ static void finish_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
       free(s->reqs);
       free(s->team_count);
     }
-    if (ok) az_threads_idle(a, p);
-    az_omp_finish(a, &ps[p].omp);
+    az_omp_step(a, &ps[p].omp, UINT64_MAX, 1); /* every instance retired */
+    if (ok) az_threads_finish(a, &ps[p].omp);
+    az_omp_finish(&ps[p].omp);
     free(ps[p].coll_seq);
   }
 }

@@ -35,5 +35,8 @@ double az_run_value(const az_run *run, const char *metric, const char *path,
                     int loc);
 /* Sum of an exclusive metric over every call path and location. */
 double az_run_total(const az_run *run, const char *metric);
+/* All time of one location (every time metric, every call path): at most
+   the wall time in a consistent analysis. */
+double az_run_location_time(const az_run *run, int loc);
 
 #endif

@@ -31,14 +31,32 @@ head -n 1 "$work/out" | grep -q '^Usage: pomp-analyze \[-o FILE\]' || fail "--he
 expect 0 "$analyze" --version
 same "$work/out" "pomp-analyze (pomp) 0.1.0"
 expect 2 "$analyze"
-head -n 1 "$work/err" > "$work/err1"
-same "$work/err1" "pomp-analyze: no experiment directory or trace given"
+same "$work/err" "pomp-analyze: no experiment directory or trace given (try --help)"
+# an unknown option: one line and a hint, not the whole help
 expect 2 "$analyze" --bogus x
-head -n 1 "$work/err" > "$work/err1"
-same "$work/err1" "pomp-analyze: unknown option or missing argument: '--bogus'"
+same "$work/err" "pomp-analyze: unknown option '--bogus' (try --help)"
+expect 2 "$analyze" x -o
+same "$work/err" "pomp-analyze: option '-o' needs a value (try --help)"
+expect 2 "$analyze" --top= x
+same "$work/err" "pomp-analyze: --top: not a count between 0 and 1000: ''"
+expect 2 "$analyze" --topx=1 x
+same "$work/err" "pomp-analyze: unknown option '--topx=1' (try --help)"
 expect 2 "$analyze" a b
+same "$work/err" "pomp-analyze: more than one trace given: 'b' (try --help)"
+
+# input problems name the file and say why (errno where there is one)
 expect 1 "$analyze" "$work/nothing"
-same "$work/err" "pomp-analyze: $work/nothing: cannot open the trace archive"
+same "$work/err" "pomp-analyze: $work/nothing: No such file or directory"
+mkdir -p "$work/empty" "$work/odd/traces.otf2"
+expect 1 "$analyze" "$work/empty"
+same "$work/err" "pomp-analyze: $work/empty/traces.otf2: No such file or directory"
+expect 1 "$analyze" "$work/odd"
+same "$work/err" "pomp-analyze: $work/odd/traces.otf2: Is a directory"
+# the log of a run that wrote no trace (MPI_Abort, a signal) says why
+mkdir "$work/aborted" && echo "[rank 1] MPI_Abort: ..." > "$work/aborted/measure.log"
+expect 1 "$analyze" "$work/aborted"
+same "$work/err" "pomp-analyze: $work/aborted: no trace was written; see $work/aborted/measure.log"
+[ -e "$work/aborted/report.pomp" ] && fail "report written for a run without trace"
 
 "$tracegen" "$data/late_sender.trace" "$work/exp" || fail "tracegen"
 expect 0 "$analyze" "$work/exp"
@@ -57,6 +75,36 @@ expect 0 "$analyze" --quiet -o "$work/other.pomp" "$work/exp/traces.otf2"
 cmp -s "$work/other.pomp" "$work/exp/report.pomp" || fail "-o report differs"
 expect 0 "$analyze" --top 1 "$work/exp"
 [ "$(wc -l < "$work/out")" = 4 ] || fail "--top 1 printed $(wc -l < "$work/out") lines"
+# --opt=value forms, and "--" before a directory whose name starts with '-'
+expect 0 "$analyze" --top=2 --output="$work/eq.pomp" "$work/exp"
+[ "$(wc -l < "$work/out")" = 5 ] || fail "--top=2 printed $(wc -l < "$work/out") lines"
+cmp -s "$work/eq.pomp" "$work/exp/report.pomp" || fail "--output= report differs"
+cp -r "$work/exp" "$work/-x"
+rm "$work/-x/report.pomp"
+(cd "$work" && "$analyze" -q -- -x) || fail "-- -x exited $?"
+[ -s "$work/-x/report.pomp" ] || fail "-- -x: no report"
+
+# a missing or damaged file of the archive: exit 1 naming it, no report
+for damage in "rm" "truncate -s 10"; do
+  rm -rf "$work/bad" && cp -r "$work/exp" "$work/bad" && rm "$work/bad/report.pomp"
+  $damage "$work/bad/traces/4294967296.def"
+  expect 1 "$analyze" -q "$work/bad"
+  [ -e "$work/bad/report.pomp" ] && fail "$damage .def: report written"
+  grep -q "^pomp-analyze: $work/bad/traces/4294967296.def: rank 1 thread 0 (location 4294967296): local definitions: " "$work/err" ||
+    fail "$damage .def: $(cat "$work/err")"
+done
+rm -rf "$work/bad" && cp -r "$work/exp" "$work/bad" && rm "$work/bad/report.pomp"
+truncate -s 10 "$work/bad/traces/0.evt"
+expect 1 "$analyze" "$work/bad"
+grep -q "^pomp-analyze: $work/bad/traces/0.evt: rank 0 thread 0 (location 0): event 1: cannot read the event file: truncated or corrupt (" "$work/err" ||
+  fail "truncated .evt: $(cat "$work/err")"
+
+# collectives of different operations are never paired: one warning
+"$tracegen" "$data/coll_mismatch.trace" "$work/mismatch" || fail "tracegen"
+expect 0 "$analyze" "$work/mismatch"
+same "$work/err" "pomp-analyze: warning: rank 0 thread 0 (location 0): event 4: collective 1 on communicator 0 is MPI_Barrier, but on rank 1 thread 0 (location 4294967296) (event 4) MPI_Allreduce; this communicator's collectives are not analysed from here on
+pomp-analyze: 1 warning: 1 unmatched collectives"
+grep -q mpi_barrier "$work/out" && fail "a barrier wait state after the mismatch"
 
 # warnings: printed (with where), counted and summarised; --quiet: none
 "$tracegen" "$data/unmatched.trace" "$work/unmatched" || fail "tracegen"

@@ -135,6 +135,32 @@ static void incomplete_instance_is_reported(void **state) {
   az_run_free(&run);
 }
 
+/* Rank 0 did not record its MPI_Allreduce (MPI_Pcontrol(0)): its barrier
+   is the first collective of both ranks.  Pairing by position would take
+   rank 1's Allreduce for a barrier (390 ns of barrier completion on rank
+   0); the mismatch instead stops the analysis of communicator 0's
+   collectives with one warning, and the later instance (rank 1's barrier,
+   alone) gives no second one. */
+static void different_operations_never_pair(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
+              LOC("0.0", CALL("barrier", 0, "-", 100, 500))
+              LOC("1.0", CALL("allreduce", 0, "-", 100, 110)
+                             CALL("barrier", 0, "-", 450, 500)));
+  assert_int_equal(run.status, 0);
+  assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
+  assert_int_equal(az_warn_total(&run.a.diag), 1);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 0);
+  assert_true(az_run_total(&run, "mpi_barrier_completion") == 0);
+  assert_true(az_run_total(&run, "mpi_wait_nxn") == 0);
+  assert_true(az_run_total(&run, "mpi_nxn_completion") == 0);
+  assert_true(az_run_value(&run, "mpi_synchronization", "main;MPI_Barrier", 0) == 400e-9);
+  assert_true(az_run_value(&run, "mpi_synchronization", "main;MPI_Barrier", 1) == 50e-9);
+  assert_true(az_run_value(&run, "mpi_collective", "main;MPI_Allreduce", 1) == 10e-9);
+  az_run_free(&run);
+}
+
 static void self_communicator_needs_no_partner(void **state) {
   (void)state;
   az_run run;
@@ -158,6 +184,7 @@ int main(void) {
       cmocka_unit_test(sub_communicator_root_and_members),
       cmocka_unit_test(instances_match_by_sequence),
       cmocka_unit_test(incomplete_instance_is_reported),
+      cmocka_unit_test(different_operations_never_pair),
       cmocka_unit_test(self_communicator_needs_no_partner),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -181,6 +181,33 @@ static void nested_parallel_region_is_flat(void **state) {
   az_run_free(&run);
 }
 
+/* Thread 2 is one the program created (pthread_create): it never joins a
+   team and is busy in body from 50 to 250.  It is neither idle outside
+   the parallel region nor left out of the team: it gets only what it
+   recorded, and no location exceeds the wall time of 1000 ns. */
+static void program_thread_is_no_idle_openmp_thread(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 3\n" REGIONS
+              "region body user function body\n"
+              "loc 0.0\n0 enter main\n100 fork 2\n100 teambegin 5\n"
+              "100 enter par\n300 leave\n300 teamend 5\n300 join\n1000 leave\n"
+              "loc 0.1\n100 teambegin 5\n100 enter par\n300 leave\n"
+              "300 teamend 5\n"
+              "loc 0.2\n50 enter body\n250 leave\n");
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "omp_idle_threads", "main", 1) == 800e-9);
+  assert_true(az_run_value(&run, "omp_idle_threads", "main", 2) == 0);
+  assert_true(az_run_value(&run, "omp_limited_parallelism", PAR, 2) == 0);
+  assert_true(az_run_total(&run, "omp_limited_parallelism") == 0);
+  assert_true(az_run_total(&run, "omp_idle_threads") == 800e-9);
+  assert_true(az_run_value(&run, "comp", "body", 2) == 200e-9);
+  assert_true(az_run_location_time(&run, 0) == 1000e-9);
+  assert_true(az_run_location_time(&run, 1) == 1000e-9);
+  assert_true(az_run_location_time(&run, 2) == 200e-9);
+  az_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(fork_join_management),
@@ -189,6 +216,7 @@ int main(void) {
       cmocka_unit_test(explicit_barrier_and_critical),
       cmocka_unit_test(lock_api_contention),
       cmocka_unit_test(limited_parallelism_of_a_smaller_team),
+      cmocka_unit_test(program_thread_is_no_idle_openmp_thread),
       cmocka_unit_test(team_without_fork_is_reported),
       cmocka_unit_test(nested_parallel_region_is_flat),
   };

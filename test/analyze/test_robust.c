@@ -1,6 +1,7 @@
-/* Bad traces: missing archive, missing and truncated event files,
-   undefined regions, bad nesting.  Never a crash; a message naming the
-   location and the event position. */
+/* Bad traces: missing archive, a log without trace, missing and
+   truncated event and local definition files, undefined regions, bad
+   nesting.  Never a crash; a message naming the file, the location and
+   the event position. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,7 +43,75 @@ static void missing_archive(void **state) {
   az_run_mkdir(&run);
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
-  assert_non_null(strstr(run.a.diag.first_error, "traces.otf2: cannot open"));
+  char want[600];
+  snprintf(want, sizeof want, "%s/traces.otf2: No such file or directory",
+           run.dir);
+  assert_string_equal(run.a.diag.first_error, want);
+  az_run_free(&run);
+}
+
+/* A run that wrote its log but no trace (MPI_Abort, a signal): the log
+   says why. */
+static void log_without_trace(void **state) {
+  (void)state;
+  az_run run;
+  az_run_mkdir(&run);
+  char log[400];
+  snprintf(log, sizeof log, "%s/measure.log", run.dir);
+  FILE *f = fopen(log, "w");
+  assert_non_null(f);
+  fclose(f);
+  az_run_dir(&run);
+  assert_int_not_equal(run.status, 0);
+  char want[900];
+  snprintf(want, sizeof want, "%s: no trace was written; see %s", run.dir,
+           log);
+  assert_string_equal(run.a.diag.first_error, want);
+  unlink(log);
+  az_run_free(&run);
+}
+
+/* traces/ID.def of the location, or its .evt */
+static void loc_file(const az_run *run, unsigned long long id, const char *ext,
+                     char *buf, size_t size) {
+  snprintf(buf, size, "%s/traces/%llu.%s", run->dir, id, ext);
+}
+
+/* The local definitions hold the id mapping tables: without them the
+   events would name the wrong regions, so no report is written. */
+static void missing_definition_file(void **state) {
+  (void)state;
+  az_run run;
+  az_run_write(&run, two_ranks);
+  char def[400], want[900];
+  loc_file(&run, 0, "def", def, sizeof def);
+  assert_int_equal(unlink(def), 0);
+  az_run_dir(&run);
+  assert_int_not_equal(run.status, 0);
+  assert_null(run.report);
+  snprintf(want, sizeof want,
+           "%s: rank 0 thread 0 (location 0): local definitions: No such "
+           "file or directory",
+           def);
+  assert_string_equal(run.a.diag.first_error, want);
+  az_run_free(&run);
+}
+
+static void truncated_definition_file(void **state) {
+  (void)state;
+  az_run run;
+  az_run_write(&run, two_ranks);
+  char def[400], want[900];
+  loc_file(&run, 1ull << 32, "def", def, sizeof def);
+  assert_int_equal(truncate(def, 10), 0);
+  az_run_dir(&run);
+  assert_int_not_equal(run.status, 0);
+  assert_null(run.report);
+  snprintf(want, sizeof want,
+           "%s: rank 1 thread 0 (location 4294967296): local definitions: "
+           "truncated or corrupt (",
+           def);
+  assert_memory_equal(run.a.diag.first_error, want, strlen(want));
   az_run_free(&run);
 }
 
@@ -56,9 +125,12 @@ static void missing_event_file(void **state) {
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
   assert_null(run.report);
-  assert_non_null(strstr(run.a.diag.first_error,
-                         "rank 1 thread 0 (location 4294967296): event 1: "
-                         "cannot read the event file"));
+  char want[900];
+  snprintf(want, sizeof want,
+           "%s: rank 1 thread 0 (location 4294967296): event 1: cannot read "
+           "the event file: No such file or directory (",
+           evt);
+  assert_memory_equal(run.a.diag.first_error, want, strlen(want));
   az_run_free(&run);
 }
 
@@ -76,8 +148,12 @@ static void truncated_event_file(void **state) {
   assert_int_equal(truncate(evt, size - 7), 0);
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
-  assert_non_null(strstr(run.a.diag.first_error, "rank 0 thread 0"));
-  assert_non_null(strstr(run.a.diag.first_error, "cannot read the event file"));
+  char want[900];
+  snprintf(want, sizeof want,
+           "%s: rank 0 thread 0 (location 0): event ", evt);
+  assert_memory_equal(run.a.diag.first_error, want, strlen(want));
+  assert_non_null(strstr(run.a.diag.first_error,
+                         ": cannot read the event file: truncated or corrupt ("));
   az_run_free(&run);
 }
 
@@ -120,6 +196,11 @@ static void bad_nesting_is_repaired(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(missing_archive),
+      cmocka_unit_test(log_without_trace),
+      cmocka_unit_test_setup_teardown(missing_definition_file, analyse_once,
+                                      cross_check_again),
+      cmocka_unit_test_setup_teardown(truncated_definition_file, analyse_once,
+                                      cross_check_again),
       cmocka_unit_test_setup_teardown(missing_event_file, analyse_once,
                                       cross_check_again),
       cmocka_unit_test_setup_teardown(truncated_event_file, analyse_once,
