@@ -1,5 +1,8 @@
 /* pm_descr.c -- POMP descriptors become regions (docs/TRACE.md names:
-   "!$omp for @file:line"), defined at first use; POMP_Register. */
+   "!$omp for @file:line"), defined at first use; POMP_Register.
+   As in Score-P, the name carries the file's base name only (short, and
+   the same wherever the program was built from); the region's source
+   file keeps the path as given to the compiler. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +45,8 @@ static const char *construct_word(const OMPRegDescr *d, OTF2_RegionRole role) {
 
 uint32_t pm_descr_region_slow(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole role) {
   const char *file = d->file_name ? d->file_name : "";
+  const char *slash = strrchr(file, '/');
+  const char *base = slash ? slash + 1 : file;
   const char *sub = d->sub_name ? d->sub_name : "";
   uint32_t id;
   if (!strcmp(d->name, "region")) { /* #pragma pomp inst begin(sub) */
@@ -53,9 +58,9 @@ uint32_t pm_descr_region_slow(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole
     uint32_t line = (uint32_t)(implicit ? d->end_line1 : d->begin_line1);
     char name[1024];
     if (critical && *sub)
-      snprintf(name, sizeof name, "!$omp %s (%s) @%s:%u", construct_word(d, role), sub, file, line);
+      snprintf(name, sizeof name, "!$omp %s (%s) @%s:%u", construct_word(d, role), sub, base, line);
     else
-      snprintf(name, sizeof name, "!$omp %s @%s:%u", construct_word(d, role), file, line);
+      snprintf(name, sizeof name, "!$omp %s @%s:%u", construct_word(d, role), base, line);
     uint32_t end = implicit ? line : (uint32_t)d->end_lineN;
     id = pm_region_define(name, file, line, end, OTF2_PARADIGM_OPENMP, role);
   }

@@ -1,6 +1,8 @@
 /* pm_log.c -- measure.log and the library's messages on stderr.
    Lines written before the experiment directory exists are kept in memory
-   and written when it is opened, so the log tells the whole story. */
+   and written when it is opened, so the log tells the whole story.
+   The ranks of an MPI run share one O_APPEND log: every line, rank prefix
+   included, goes out in a single write(2), so lines never mix. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -30,19 +32,22 @@ static void append(const char *line, size_t n) {
   }
 }
 
+static size_t rank_prefix(char *out, size_t size);
+
 static void vlog(FILE *also, const char *kind, const char *fmt, va_list ap) {
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
   char line[1200];
-  int n;
-  if (pm_mpi_active || pm_rank > 0)
-    n = snprintf(line, sizeof line, "[rank %d] %s%s\n", pm_rank, kind, msg);
-  else
-    n = snprintf(line, sizeof line, "%s%s\n", kind, msg);
+  size_t p = rank_prefix(line, sizeof line);
+  int n = snprintf(line + p, sizeof line - p, "%s%s\n", kind, msg);
   if (n < 0) return;
-  if ((size_t)n >= sizeof line) n = sizeof line - 1;
+  size_t len = p + (size_t)n;
+  if (len >= sizeof line) { /* cut, but still one whole line */
+    len = sizeof line - 1;
+    line[len - 1] = '\n';
+  }
   pthread_mutex_lock(&log_lock);
-  append(line, (size_t)n);
+  append(line, len);
   pthread_mutex_unlock(&log_lock);
   if (also) fprintf(also, "libpomp: %s%s\n", kind, msg);
 }
@@ -75,17 +80,38 @@ void pm_info(int level, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* The rank prefix of a line in an MPI run ("[rank R] "), "" otherwise.
+   Async-signal-safe (no stdio): the signal handlers use it too. */
+static size_t rank_prefix(char *out, size_t size) {
+  if (!pm_mpi_active && pm_rank <= 0) return 0;
+  char digits[12];
+  size_t nd = 0;
+  unsigned r = pm_rank < 0 ? 0u : (unsigned)pm_rank;
+  do digits[nd++] = (char)('0' + r % 10); while ((r /= 10) && nd < sizeof digits);
+  static const char head[] = "[rank ";
+  size_t n = 0;
+  for (size_t i = 0; head[i] && n < size; i++) out[n++] = head[i];
+  while (nd && n < size) out[n++] = digits[--nd];
+  for (const char *t = "] "; *t && n < size; t++) out[n++] = *t;
+  return n;
+}
+
 /* The kept lines, each with the rank prefix in MPI runs (the rank was not
-   known when they were logged). Under log_lock. */
+   known when they were logged): prefix and line in one buffer, one write.
+   Under log_lock. */
 static void write_kept(void) {
-  char prefix[32] = "";
-  if (pm_mpi_active) snprintf(prefix, sizeof prefix, "[rank %d] ", pm_rank);
+  char line[1300];
+  size_t plen = rank_prefix(line, sizeof line);
   for (size_t pos = 0; pos < kept_len;) {
     const char *nl = memchr(kept + pos, '\n', kept_len - pos);
     size_t n = nl ? (size_t)(nl - (kept + pos)) + 1 : kept_len - pos;
-    int has_prefix = !strncmp(kept + pos, "[rank ", 6);
-    if (*prefix && !has_prefix) append(prefix, strlen(prefix));
-    append(kept + pos, n);
+    size_t p = strncmp(kept + pos, "[rank ", 6) ? plen : 0;
+    if (p + n <= sizeof line) {
+      memcpy(line + p, kept + pos, n);
+      append(line, p + n);
+    } else { /* longer than any line vlog makes: never prefixed */
+      append(kept + pos, n);
+    }
     pos += n;
   }
 }
@@ -104,9 +130,14 @@ void pm_log_open(const char *dir) {
   if (log_fd < 0) pm_warn("cannot write %s; measure.log is missing", path);
 }
 
-void pm_log_raw(const char *s) {
+void pm_log_signal_line(const char *const parts[], int nparts) {
   if (log_fd < 0) return;
-  ssize_t w = write(log_fd, s, strlen(s));
+  char line[512];
+  size_t n = rank_prefix(line, sizeof line - 1);
+  for (int i = 0; i < nparts; i++)
+    for (const char *c = parts[i]; *c && n < sizeof line - 1; c++) line[n++] = *c;
+  line[n++] = '\n';
+  ssize_t w = write(log_fd, line, n);
   (void)w;
 }
 

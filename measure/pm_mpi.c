@@ -116,9 +116,9 @@ void pm_mpi_finalize(void) {
     pm_locations_quiesce(0);
     pm_locations_leave_all(pm_clock());
     pm_trace_write();
-    pm_mpi_active = 0;
     pm_log("measurement finished (MPI_Finalize)");
     pm_nested_report();
+    pm_mpi_active = 0; /* after the last lines: they too carry the rank */
   }
   pm_run_unlock();
 }

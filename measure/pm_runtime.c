@@ -74,7 +74,6 @@ static void begin(void) {
     return;
   }
   log_header();
-  pm_log("%d descriptors registered by instrumented units", pm_registered_descriptors());
   if (pm_user_functions_init() != 0) {
     set_state(PM_DISABLED);
     return;

@@ -101,8 +101,9 @@ void pm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pm_info(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Opens <dir>/measure.log for appending and writes the kept lines. */
 void pm_log_open(const char *dir);
-/* Async-signal-safe: appends s as it is (used by the signal handlers). */
-void pm_log_raw(const char *s);
+/* Async-signal-safe (for the signal handlers): one line made of the
+   nparts strings, "[rank R] " prefixed in MPI runs, in one write(2). */
+void pm_log_signal_line(const char *const parts[], int nparts);
 void pm_log_close(void);
 /* In a forked child: drop the parent's log without touching it. */
 void pm_log_forget(void);

@@ -21,10 +21,10 @@ static const char *signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGABRT";
 }
 
-static void say(const char *a, const char *b, const char *c) {
-  pm_log_raw(a);
-  pm_log_raw(b);
-  pm_log_raw(c);
+/* "signal SIG received: <what>", one line. */
+static void say(int sig, const char *what) {
+  const char *parts[] = {"signal ", signal_name(sig), " received: ", what};
+  pm_log_signal_line(parts, 4);
 }
 
 _Atomic int pm_deferred_signal;
@@ -35,20 +35,20 @@ static int index_of(int sig) { return sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2
 /* Writes the trace (if that can be done here), then lets the signal's
    previous disposition run: by default the process dies of it. */
 static void finish_and_die(int sig) {
-  say("signal ", signal_name(sig), " received: ");
   if (pm_mpi_active) {
-    pm_log_raw("MPI run, the trace cannot be unified without MPI_Finalize; not written\n");
+    say(sig, "MPI run, the trace cannot be unified without MPI_Finalize; not written");
   } else if (atomic_load(&pm_state) == PM_RUNNING && pm_run_trylock() == 0) {
-    pm_log_raw("writing the trace of the events so far\n");
+    say(sig, "writing the trace of the events so far");
     alarm(10);
     pm_set_state(PM_FINISHED); /* no thread starts a record any more */
     pm_locations_quiesce(2);    /* records in flight finish */
     pm_finish_locked(signal_name(sig));
     pm_run_unlock();
     alarm(0);
-    say("trace written; the program dies of ", signal_name(sig), "\n");
+    const char *parts[] = {"trace written; the program dies of ", signal_name(sig)};
+    pm_log_signal_line(parts, 2);
   } else {
-    pm_log_raw("measurement not running or busy; trace not written\n");
+    say(sig, "measurement not running or busy; trace not written");
   }
   sigaction(sig, &previous[index_of(sig)], NULL);
   if (previous[index_of(sig)].sa_handler != SIG_IGN) raise(sig);

@@ -47,6 +47,19 @@ expect_eq "missing compiler exit" "$rc" 1
 expect_eq "missing compiler message" "$err" "pomp-cc: error: compiler 'no-such-cc' not found"
 err=$("$pcc" gcc -c app.c twice.c -o x.o 2>&1); rc=$?
 expect_eq "-o with -c and two sources" "$rc" 2
+# no input: the compiler's own answer, not a link of libpomp alone
+err=$("$pcc" gcc 2>&1); rc=$?
+expect_eq "no input exit" "$rc" 1
+expect_eq "no input message" "$(echo "$err" | head -n 1)" "gcc: fatal error: no input files"
+expect_eq "-dumpversion" "$("$pcc" gcc -dumpversion)" "$(gcc -dumpversion)"
+# -x: the command runs unchanged, with a warning when it builds something
+err=$("$pcc" gcc -fopenmp -x c app.c twice.c -o app_x 2>&1); rc=$?
+expect_eq "-x exit" "$rc" 0
+expect_eq "-x warning" "$err" \
+  "pomp-cc: warning: -x given: the command runs unchanged, the program is not measured"
+expect_eq "-x: nothing instrumented" "$(nm app_x | grep -c POMP_)" 0
+err=$("$pcc" gcc -E -x c app.c 2>&1 >/dev/null); rc=$?
+expect_eq "-E -x: no warning" "$rc:$err" "0:"
 
 # --- one step: OpenMP constructs and user functions ----------------------
 "$pcc" gcc -fopenmp -O1 -o app app.c twice.c || fail "one-step build"
@@ -60,6 +73,35 @@ expect_eq "work() calls" "$(count "$exp" 'ENTER .*Region: "work"')" 8
 expect_eq "twice() calls" "$(count "$exp" 'ENTER .*Region: "twice"')" 8
 expect_eq "main" "$(count "$exp" 'ENTER .*Region: "main"')" 1
 expect_eq "no registration function" "$(count "$exp" 'pomp_register')" 0
+
+# measure.log counts the descriptors the units registered (at the end:
+# the program's constructors run after libpomp has started)
+expect_eq "descriptors registered" \
+  "$(grep -c '^3 descriptors registered by instrumented units$' "$exp/measure.log")" 1
+
+# --- region names: the base name of the source, its path in the File field --
+"$pcc" gcc -fopenmp -O1 -o app_abs "$work/app.c" "$work/twice.c" || fail "absolute-path build"
+run ./app_abs
+expect_eq "absolute path: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
+expect_eq "absolute path: no path in names" "$(count "$exp" '"!\$omp [^"]*@/')" 0
+expect_eq "absolute path: File field" "$(otf2-print -G "$exp/traces.otf2" |
+  grep -cE "^REGION .*Name: \"!\\\$omp parallel @app.c:11\".*File: \"$work/app.c\"")" 1
+
+# --- response files (@FILE): expanded with GCC's quoting rules, nested -----
+printf '%s\n' "-O1 -o 'app rsp'" '"app.c" @inner.rsp' >outer.rsp
+printf '%s\n' 'tw\ice.c' >inner.rsp
+"$pcc" gcc -fopenmp @outer.rsp || fail "response file build"
+run "./app rsp"
+expect_eq "response file output" "$out" "sum=66"
+expect_eq "response file: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
+expect_eq "response file: twice() calls" "$(count "$exp" 'ENTER .*Region: "twice"')" 8
+printf '%s\n' "-o 'unterminated app.c" >bad.rsp
+err=$("$pcc" gcc @bad.rsp 2>&1); rc=$?
+expect_eq "bad response file" "$rc:$err" "1:pomp-cc: error: bad.rsp: unterminated ' quote"
+printf '%s\n' "@loop.rsp" >loop.rsp
+err=$("$pcc" gcc @loop.rsp 2>&1); rc=$?
+expect_eq "recursive response file" "$rc:$err" \
+  "1:pomp-cc: error: loop.rsp: response files nested more than 10 deep"
 
 # --- --no-functions ------------------------------------------------------
 "$pcc" --no-functions gcc -fopenmp -O1 -o app_nf app.c twice.c || fail "--no-functions build"
@@ -145,6 +187,26 @@ if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpicc >/dev/null; then
   expect_eq "the dup is not MPI_COMM_WORLD" "$world" 0
   "$pcc" gcc -o plain app.c twice.c -fopenmp
   readelf -d plain | grep -q 'libpomp-mpi' && fail "libpomp-mpi linked without MPI"
+  # MPI lines of measure.log carry their rank, each line whole
+  expect_eq "measure.log lines without rank" \
+    "$(grep -vcE '^\[rank [01]\] ' "$work/exp_mpi_order/measure.log")" 0
+fi
+
+# --- Fortran MPI: nothing calls a C MPI_ symbol, libpomp-mpi kept anyway ----
+# (--no-as-needed); 2 ranks give one experiment pomp_f_2x2 with MPI events
+if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpif90 >/dev/null; then
+  mkdir fmpi && cd fmpi
+  "$pcc" mpif90 -fopenmp -o f ../mpi_hyb.f90 || fail "Fortran MPI build"
+  readelf -d f | grep -q 'libpomp-mpi' || fail "Fortran MPI: libpomp-mpi not linked"
+  out=$(timeout 60 mpiexec -n 2 ./f 2>&1) || fail "Fortran MPI run: $out"
+  expect_eq "Fortran MPI output" "$(echo $out)" "1001000.0000000000"
+  expect_eq "Fortran MPI experiments" "$(echo pomp_f_*)" "pomp_f_2x2"
+  exp=pomp_f_2x2
+  expect_eq "Fortran MPI allreduce" "$(count "$exp" '^MPI_COLLECTIVE_END .*Operation: ALLREDUCE')" 2
+  expect_eq "Fortran MPI_Init regions" "$(count "$exp" '^ENTER .*Region: "MPI_Init"')" 2
+  expect_eq "Fortran MPI parallel regions" \
+    "$(count "$exp" 'ENTER .*"!\$omp parallel @mpi_hyb.f90:11"')" 4
+  cd "$work"
 fi
 
 # --- the installed copy ----------------------------------------------------
