@@ -103,17 +103,21 @@ int main(int argc, char **argv) {
   char err[256];
   if (keys && tui_parse_keys(keys, &events, &nevents, err, sizeof err) != 0)
     usage_error("--keys: %s", err);
-  if (!batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-    pu_error("not a terminal; use --batch for scripted output");
-    return POMP_EXIT_FAILURE;
-  }
   /* Glyphs follow the locale: UTF-8 line drawing only where it can show. */
   if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) opt.ascii = 1;
 
+  /* The file first: what is wrong with it matters more than where the
+     output goes. */
   pomp_report_error rerr = {0};
   pomp_report *r = pomp_report_open(path, &rerr);
   if (!r) {
     pu_error("%s", rerr.message[0] ? rerr.message : "cannot open report");
+    free(events);
+    return POMP_EXIT_FAILURE;
+  }
+  if (!batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+    pu_error("not a terminal; use --batch for scripted output");
+    pomp_report_free(r);
     free(events);
     return POMP_EXIT_FAILURE;
   }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guard.h"
 #include "pomp_util.h"
 
 static tui_color_depth depth;
@@ -129,13 +130,38 @@ static int read_event(tui_event *ev) {
   return 1;
 }
 
-int tui_run_terminal(tui_app *a, int mono) {
+/* A terminal for the browser: a known type that can move the cursor to a
+   position (TERM=dumb would draw one long line of text).  newterm only
+   reads the terminal database; nothing is drawn before the first
+   refresh, so a refusal leaves the terminal as it was. */
+static SCREEN *open_terminal(void) {
+  const char *term = getenv("TERM");
   SCREEN *scr = newterm(NULL, stdout, stdin);
   if (!scr) {
-    const char *term = getenv("TERM");
     pu_error("cannot use terminal type '%s'", term ? term : "(unset)");
-    return POMP_EXIT_FAILURE;
+    return NULL;
   }
+  char *cup = tigetstr("cup");
+  if (cup == NULL || cup == (char *)-1) {
+    endwin();
+    delscreen(scr);
+    pu_error("terminal type '%s' cannot move the cursor; use --batch", term ? term : "(unset)");
+    return NULL;
+  }
+  return scr;
+}
+
+int tui_run_terminal(tui_app *a, int mono) {
+  SCREEN *scr = open_terminal();
+  if (!scr) return POMP_EXIT_FAILURE;
+  /* The report changed on disk (SIGBUS while reading it): restore the
+     terminal first, then say so. */
+  if (sigsetjmp(tui_guard_env, 1)) {
+    endwin();
+    delscreen(scr);
+    return tui_guard_failed(a);
+  }
+  tui_guard_arm();
   cbreak();
   noecho();
   nonl();
@@ -167,6 +193,7 @@ int tui_run_terminal(tui_app *a, int mono) {
       if (ev.type != TUI_EV_KEY || ev.key) tui_app_event(a, &ev);
     } while (!a->quit && read_event(&ev));
   }
+  tui_guard_disarm();
   endwin();
   delscreen(scr);
   return POMP_EXIT_OK;

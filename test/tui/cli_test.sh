@@ -73,6 +73,12 @@ expect_re 1 "^pomp-tui: newer.pomp: offset 8: .*version 2.0 is newer" \
 expect_re 1 "^pomp-tui: empty.pomp: offset 0: not a pomp report" \
   "$tui" --batch empty.pomp
 expect 1 "pomp-tui: not a terminal; use --batch for scripted output" "$tui" small.pomp </dev/null
+# What is wrong with the file comes before where the output goes.
+expect 1 "pomp-tui: missing.pomp: No such file or directory" "$tui" missing.pomp </dev/null
+# A FIFO (or device) is refused by its type: opening it would block.
+mkfifo fifo.pomp
+expect 1 "pomp-tui: fifo.pomp: not a regular file" timeout 10 "$tui" --batch fifo.pomp
+expect 1 "pomp-tui: /dev/zero: not a regular file" "$tui" --batch /dev/zero
 
 # A damaged value row: browsing goes on, the status line names the row,
 # and batch mode exits 1 so that scripts notice.

@@ -103,10 +103,26 @@ wait_for "EXIT=1 TTY=icanonecho"
 t capture-pane -p -t s | grep -qx "pomp-tui: cannot use terminal type 'no-such-terminal'" ||
   fail "no message for an unknown terminal type"
 
+# A terminal that cannot move the cursor: refused like an unknown type.
+launch TERM=dumb
+wait_for "EXIT=1 TTY=icanonecho"
+t capture-pane -p -t s | grep -qx "pomp-tui: terminal type 'dumb' cannot move the cursor; use --batch" ||
+  fail "no message for TERM=dumb"
+
 # Ctrl-C: ncurses restores the terminal before the program ends.
 start
 t send-keys -t s C-c
 wait_for "TTY=icanonecho"
+
+# The report truncated on disk while open (cp over it): the terminal is
+# restored, the file named, exit 1 (not a SIGBUS).  Last: small.pomp is
+# gone afterwards.
+start
+: >small.pomp
+t send-keys -t s E Down Down Down Down Tab E End Up Up Tab E
+wait_for "EXIT=1 TTY=icanonecho"
+t capture-pane -p -t s | grep -qx "pomp-tui: small.pomp: changed on disk while open; reopen it" ||
+  fail "no message for a report truncated while open"
 
 [ $failures = 0 ] && echo "all tmux checks passed"
 exit $failures
