@@ -103,7 +103,7 @@ void mw_message_put(MPI_Message msg, MPI_Comm comm) {
 
 MPI_Comm mw_message_take(MPI_Message msg) {
   mw_req r;
-  if (!messages || !mw_reqtable_take(messages, (uint64_t)(uintptr_t)msg, &r))
+  if (!messages || !mw_reqtable_take(messages, (uint64_t)(uintptr_t)msg, 0, &r))
     return MPI_COMM_NULL;
   return (MPI_Comm)r.handle;
 }

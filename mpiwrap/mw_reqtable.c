@@ -85,11 +85,21 @@ void mw_reqtable_put(mw_reqtable *t, uint64_t key, const mw_req *r) {
   pthread_mutex_unlock(&s->lock);
 }
 
-/* The link pointing at key's oldest node, or NULL; caller holds the lock. */
-static node **oldest(mw_reqtable *t, unsigned b, uint64_t key) {
+uintptr_t mw_reqtable_thread(void) {
+  static _Thread_local char self;   /* its address tells threads apart */
+  return (uintptr_t)&self;
+}
+
+/* The link pointing at owner's oldest node of key, else at key's oldest,
+   or NULL; caller holds the lock. */
+static node **lookup(mw_reqtable *t, unsigned b, uint64_t key, uintptr_t owner) {
+  node **first = NULL;
   for (node **p = &t->bucket[b]; *p; p = &(*p)->next)
-    if ((*p)->key == key) return p;
-  return NULL;
+    if ((*p)->key == key) {
+      if (!owner || (*p)->req.owner == owner) return p;
+      if (!first) first = p;
+    }
+  return first;
 }
 
 /* Unlinks *p onto the stripe's free list; caller holds the lock. */
@@ -101,17 +111,17 @@ static void unlink_node(stripe *s, node **p) {
   s->count--;
 }
 
-/* Runs op on key's oldest node under its stripe's lock; 0 if key has none.
-   Every lookup below is one of these ops. */
+/* Runs op on the node lookup() picks, under its stripe's lock; 0 if key
+   has none. Every lookup below is one of these ops. */
 typedef void (*node_op)(stripe *s, node **p, mw_req *io, void (*fn)(mw_req *, void *),
                         void *arg);
 
-static int with_oldest(mw_reqtable *t, uint64_t key, node_op op, mw_req *io,
-                       void (*fn)(mw_req *, void *), void *arg) {
+static int with_entry(mw_reqtable *t, uint64_t key, uintptr_t owner, node_op op,
+                      mw_req *io, void (*fn)(mw_req *, void *), void *arg) {
   unsigned b = bucket_of(key);
   stripe *s = stripe_of(t, b);
   pthread_mutex_lock(&s->lock);
-  node **p = oldest(t, b, key);
+  node **p = lookup(t, b, key, owner);
   if (p) op(s, p, io, fn, arg);
   pthread_mutex_unlock(&s->lock);
   return p != NULL;
@@ -146,21 +156,22 @@ static void op_update(stripe *s, node **p, mw_req *unused, void (*fn)(mw_req *, 
   fn(&(*p)->req, arg);
 }
 
-int mw_reqtable_take(mw_reqtable *t, uint64_t key, mw_req *out) {
-  return with_oldest(t, key, op_take, out, NULL, NULL);
+int mw_reqtable_take(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out) {
+  return with_entry(t, key, owner, op_take, out, NULL, NULL);
 }
 
-int mw_reqtable_finish(mw_reqtable *t, uint64_t key, mw_req *out) {
-  return with_oldest(t, key, op_finish, out, NULL, NULL);
+int mw_reqtable_finish(mw_reqtable *t, uint64_t key, uintptr_t owner,
+                       mw_req *out) {
+  return with_entry(t, key, owner, op_finish, out, NULL, NULL);
 }
 
-int mw_reqtable_find(mw_reqtable *t, uint64_t key, mw_req *out) {
-  return with_oldest(t, key, op_find, out, NULL, NULL);
+int mw_reqtable_find(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out) {
+  return with_entry(t, key, owner, op_find, out, NULL, NULL);
 }
 
-int mw_reqtable_update(mw_reqtable *t, uint64_t key,
+int mw_reqtable_update(mw_reqtable *t, uint64_t key, uintptr_t owner,
                        void (*fn)(mw_req *r, void *arg), void *arg) {
-  return with_oldest(t, key, op_update, NULL, fn, arg);
+  return with_entry(t, key, owner, op_update, NULL, fn, arg);
 }
 
 uint64_t mw_reqtable_count(mw_reqtable *t) {

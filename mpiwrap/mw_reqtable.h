@@ -7,7 +7,12 @@
  * MPI_THREAD_MULTIPLE program rarely meet. One handle may have several
  * entries at once (MPICH can hand out the same handle for requests that
  * completed at once, and a freed handle is reused at once): entries of a
- * handle form a FIFO, and take/find/update work on the oldest.
+ * handle form a FIFO. Every entry records the thread that issued it
+ * (`owner`), and take/finish/find/update work on the oldest entry of the
+ * handle whose owner is the one asked for, else on the handle's oldest:
+ * under MPI_THREAD_MULTIPLE several threads hold the same shared handle,
+ * and a thread completing "its" handle means its own request, not
+ * whichever thread's came first.
  */
 #ifndef MW_REQTABLE_H
 #define MW_REQTABLE_H
@@ -32,6 +37,7 @@ typedef struct mw_req {
   intptr_t handle;            /* message table: the MPI_Comm, cast */
   uint8_t kind, op;           /* MW_REQ_* bits; OTF2_CollectiveOp */
   uint8_t persistent, active, cancelled;
+  uintptr_t owner;            /* issuing thread (mw_reqtable_thread), 0: any */
 } mw_req;
 
 typedef struct mw_reqtable mw_reqtable;
@@ -39,20 +45,29 @@ typedef struct mw_reqtable mw_reqtable;
 mw_reqtable *mw_reqtable_new(void);
 void mw_reqtable_free(mw_reqtable *t);
 
+/* An identity of the calling thread for mw_req.owner: never 0, distinct
+   between threads alive at the same time. */
+uintptr_t mw_reqtable_thread(void);
+
+/* In the lookups below, `owner` is the thread asking (0: no preference):
+   the entry they act on is owner's oldest of key if it has one, else
+   key's oldest (the program completed another thread's request). */
+
 /* Adds a copy of r as the newest entry of key. */
 void mw_reqtable_put(mw_reqtable *t, uint64_t key, const mw_req *r);
-/* Copies the oldest entry of key to *out (if out) and removes it; 0 when
-   key has none. */
-int mw_reqtable_take(mw_reqtable *t, uint64_t key, mw_req *out);
-/* A completion: copies the oldest entry of key to *out, then removes it,
-   or, if it is persistent, keeps it and marks it inactive; 0 if none. One
-   lock round trip, as it is on the path of every Wait/Test. */
-int mw_reqtable_finish(mw_reqtable *t, uint64_t key, mw_req *out);
-/* Copies the oldest entry of key to *out without removing it; 0 if none. */
-int mw_reqtable_find(mw_reqtable *t, uint64_t key, mw_req *out);
-/* Calls fn(entry, arg) on the oldest entry of key under its lock, so a
+/* Copies the entry of key to *out (if out) and removes it; 0 when key has
+   none. */
+int mw_reqtable_take(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out);
+/* A completion: copies the entry of key to *out, then removes it, or, if
+   it is persistent, keeps it and marks it inactive; 0 if none. One lock
+   round trip, as it is on the path of every Wait/Test. */
+int mw_reqtable_finish(mw_reqtable *t, uint64_t key, uintptr_t owner,
+                       mw_req *out);
+/* Copies the entry of key to *out without removing it; 0 if none. */
+int mw_reqtable_find(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out);
+/* Calls fn(entry, arg) on the entry of key under its lock, so a
    read-modify-write is atomic; 0 when key has none. */
-int mw_reqtable_update(mw_reqtable *t, uint64_t key,
+int mw_reqtable_update(mw_reqtable *t, uint64_t key, uintptr_t owner,
                        void (*fn)(mw_req *r, void *arg), void *arg);
 /* Number of entries (for tests and the end-of-run leak note). */
 uint64_t mw_reqtable_count(mw_reqtable *t);

@@ -21,6 +21,9 @@ void mw_requests_fini(void) {
 
 static uint64_t key_of(MPI_Request req) { return (uint64_t)(uintptr_t)req; }
 
+/* Every lookup prefers the calling thread's own entry (mw_reqtable.h). */
+static uintptr_t me(void) { return mw_reqtable_thread(); }
+
 static uint64_t new_id(void) {
   return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
 }
@@ -42,6 +45,7 @@ static void track(mw_frame *f, MPI_Request req, mw_req *r) {
   r->id = new_id();
   r->recv_id = (r->kind & MW_REQ_SEND) && (r->kind & MW_REQ_RECV) ? new_id() : r->id;
   r->active = !r->persistent;
+  r->owner = me();
   mw_reqtable_put(requests, key_of(req), r);
   if (r->active) started(f, r);
 }
@@ -117,7 +121,7 @@ static void activate(mw_req *r, void *out) {
 void mw_start(mw_frame *f, int n, const MPI_Request *reqs) {
   for (int i = 0; i < n && requests; i++) {
     mw_req r;
-    if (mw_reqtable_update(requests, key_of(reqs[i]), activate, &r))
+    if (mw_reqtable_update(requests, key_of(reqs[i]), me(), activate, &r))
       started(f, &r);
   }
 }
@@ -135,7 +139,7 @@ void mw_snap(mw_frame *f, int n, const MPI_Request *reqs) {
    unknown, or an inactive persistent request (which completes empty). */
 static int finished(MPI_Request req, mw_req *r) {
   if (!requests || req == MPI_REQUEST_NULL ||
-      !mw_reqtable_finish(requests, key_of(req), r))
+      !mw_reqtable_finish(requests, key_of(req), me(), r))
     return 0;
   return r->active;
 }
@@ -190,7 +194,7 @@ void mw_tested_one(mw_frame *f, MPI_Request req) {
   mw_req r;
   OTF2_EvtWriter *w;
   if (requests && req != MPI_REQUEST_NULL &&
-      mw_reqtable_find(requests, key_of(req), &r) && r.active &&
+      mw_reqtable_find(requests, key_of(req), me(), &r) && r.active &&
       (w = mw_writer(f)))
     OTF2_EvtWriter_MpiRequestTest(w, NULL, pm_now(), r.id);
 }
@@ -206,11 +210,11 @@ static void mark_cancelled(mw_req *r, void *unused) {
 
 void mw_cancel(MPI_Request req) {
   if (requests && req != MPI_REQUEST_NULL)
-    mw_reqtable_update(requests, key_of(req), mark_cancelled, NULL);
+    mw_reqtable_update(requests, key_of(req), me(), mark_cancelled, NULL);
 }
 
 /* A freed request completes unseen: forget it. */
 void mw_request_free(MPI_Request req) {
   if (requests && req != MPI_REQUEST_NULL)
-    mw_reqtable_take(requests, key_of(req), NULL);
+    mw_reqtable_take(requests, key_of(req), me(), NULL);
 }

@@ -2,7 +2,7 @@
  * mw_check.c -- reads a libpomp-mpi trace back and checks its MPI records.
  *
  *   mw_check [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]
- *            [--dump FILE] ARCHIVE
+ *            [--complete-on-issuer] [--dump FILE] ARCHIVE
  *
  * - every message sent (MpiSend/MpiIsend) has exactly one receive
  *   (MpiRecv/MpiIrecv) with the same communicator, source, destination and
@@ -14,6 +14,9 @@
  *   operation and root everywhere, and as many bytes sent as received;
  * - --ranks N: the trace has events of exactly ranks 0..N-1;
  * - --tag-is-thread: every point-to-point record with tag t is on thread t;
+ * - --complete-on-issuer: every request completes on the location (thread)
+ *   that issued it (for programs that never complete another thread's
+ *   request: MPICH hands one handle to several such requests at once);
  * - --clock-offsets: every location has two ClockOffsets (MPI_Init and
  *   MPI_Finalize), those of rank 0 being 0;
  * - --dump FILE: writes every location's Enter/Leave and MPI records as
@@ -80,7 +83,7 @@ typedef struct check {
   pending *open;
   size_t nopen, cap_open;
   uint64_t seq;
-  int tag_is_thread, clock_offsets;
+  int tag_is_thread, clock_offsets, complete_on_issuer;
   uint64_t def_loc;         /* location whose local definitions are read */
   size_t *offsets;          /* ClockOffsets per location (index in locs) */
   uint64_t seen_ranks[64];  /* bit set of ranks with events (< 4096) */
@@ -242,13 +245,17 @@ static void open_request(check *c, uint64_t loc, uint64_t id, int kind, size_t c
   PU_PUSH(c->open, c->nopen, c->cap_open, ((pending){loc, id, kind, coll}));
 }
 
-/* Removes the open request id of loc's process; its entry, or NULL. */
+/* Removes the open request id of loc's process into *out; 0 if none. */
 static int close_request(check *c, uint64_t loc, uint64_t id, int kind, pending *out) {
   for (size_t i = 0; i < c->nopen; i++)
     if (rank_of(c->open[i].loc) == rank_of(loc) && c->open[i].id == id &&
         (kind < 0 || c->open[i].kind == kind)) {
       *out = c->open[i];
       c->open[i] = c->open[--c->nopen];
+      if (c->complete_on_issuer && out->loc != loc)
+        fail(c, "location %llu: completes request %llu issued on location %llu",
+             (unsigned long long)loc, (unsigned long long)id,
+             (unsigned long long)out->loc);
       return 1;
     }
   fail(c, "location %llu: completion of request %llu that is not open",
@@ -605,7 +612,7 @@ static void write_dump(check *c, const char *path) {
 
 static void usage(FILE *f) {
   fprintf(f, "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]\n"
-             "       [--dump FILE] ARCHIVE\n"
+             "       [--complete-on-issuer] [--dump FILE] ARCHIVE\n"
              "Checks the MPI records of a libpomp-mpi trace (traces.otf2).\n",
           pu_progname());
 }
@@ -633,6 +640,8 @@ int main(int argc, char **argv) {
       c.clock_offsets = 1;
     } else if (!strcmp(argv[i], "--tag-is-thread")) {
       c.tag_is_thread = 1;
+    } else if (!strcmp(argv[i], "--complete-on-issuer")) {
+      c.complete_on_issuer = 1;
     } else if (argv[i][0] != '-' && !path) {
       path = argv[i];
     } else {
