@@ -49,15 +49,20 @@ static inline uint32_t mw_region(enum mw_fn fn) {
   return r != PM_NO_REGION ? r : mw_region_define(fn);
 }
 
-/* Starts recording a call: 0 when nothing is recorded on this thread (off,
-   not started, or an MPI call made from inside MPI). */
-static inline int mw_begin(mw_frame *f, enum mw_fn fn) {
-  f->l = pm_location_recording();
+/* Enters fn's region on f->l; 0 when f->l is NULL (nothing recorded). */
+static inline int mw_enter(mw_frame *f, enum mw_fn fn) {
   if (!f->l) return 0;
   f->region = mw_region(fn);
   f->nheap = 0;
   pm_enter(f->l, f->region);
   return 1;
+}
+
+/* Starts recording a call: 0 when nothing is recorded on this thread (off,
+   not started, or an MPI call made from inside MPI). */
+static inline int mw_begin(mw_frame *f, enum mw_fn fn) {
+  f->l = pm_location_recording();
+  return mw_enter(f, fn);
 }
 
 void mw_frame_release(mw_frame *f);
@@ -91,6 +96,9 @@ typedef struct mw_comm {
   int size;             /* members of the registered group */
   const uint32_t *peer; /* intercomm: remote rank -> index in the union;
                            NULL for intracomms (rank = index) */
+  /* Blocking collectives this process ran on the comm, recorded or not,
+     and how many of them the trace accounts for (mw_coll.c). */
+  _Atomic uint64_t instances, accounted;
 } mw_comm;
 
 void mw_comm_init(void);  /* registers WORLD (0) and SELF (1) */
@@ -171,7 +179,10 @@ static inline mw_counts mw_counts_big(const MPI_Count *p) {
   _Generic((p), const int *: mw_counts_int, int *: mw_counts_int,         \
            const MPI_Count *: mw_counts_big, MPI_Count *: mw_counts_big)(p)
 
-void mw_coll_begin(mw_frame *f);
+/* mw_begin for a blocking collective on comm: counts the instance even
+   when it is not recorded, writes the placeholder of instances that were
+   not (docs/TRACE.md) before the Enter, and MpiCollectiveBegin after it. */
+int mw_begin_coll(mw_frame *f, enum mw_fn fn, MPI_Comm comm);
 void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root,
                  mw_xfer x);
 void mw_icoll(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root,

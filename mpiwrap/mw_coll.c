@@ -17,9 +17,44 @@
    the root side sends (MPI_ROOT) or does nothing (MPI_PROC_NULL). */
 #include "mw.h"
 
-void mw_coll_begin(mw_frame *f) {
+/* ------------------------------------------------ instances and records */
+
+/* The placeholder of n blocking collectives on c that were not recorded
+   (recording off, docs/TRACE.md): MpiCollectiveEnd outside any MPI
+   region, op BARRIER, no bytes, the count in the root field (a count of
+   OTF2_UNDEFINED_UINT32 would read as "no root": split). */
+static void unrecorded(mw_frame *f, const mw_comm *c, uint64_t n) {
+  OTF2_EvtWriter *w;
+  for (uint64_t part; n && (w = mw_writer(f)); n -= part) {
+    part = n < OTF2_UNDEFINED_UINT32 - 1 ? n : OTF2_UNDEFINED_UINT32 - 1;
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, pm_now(), OTF2_COLLECTIVE_OP_BARRIER,
+                                    c->id, (uint32_t)part, 0, 0);
+  }
+}
+
+/* The k-th blocking collective of this process on comm is instance k on
+   every member, recorded or not; so that a process that paused recording
+   still pairs its later instances with the right ones elsewhere, the
+   trace accounts for every instance: a record, or a placeholder. MPI
+   orders the collectives of one comm, so counting needs no lock beyond
+   the atomics (concurrent collectives on one comm are erroneous). The
+   comm objects are never const: mw_comm_of only hands them out so. */
+static void count_instance(mw_frame *f, MPI_Comm comm) {
+  mw_comm *c = (mw_comm *)mw_comm_of(comm);
+  if (!c || !mw_live()) return;
+  uint64_t k = atomic_fetch_add_explicit(&c->instances, 1, memory_order_relaxed);
+  if (!f->l) return;
+  uint64_t done = atomic_exchange_explicit(&c->accounted, k + 1, memory_order_relaxed);
+  if (k > done) unrecorded(f, c, k - done);
+}
+
+int mw_begin_coll(mw_frame *f, enum mw_fn fn, MPI_Comm comm) {
+  f->l = pm_location_recording();
+  count_instance(f, comm);
+  if (!mw_enter(f, fn)) return 0;
   OTF2_EvtWriter *w = mw_writer(f);
   if (w) OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, pm_now());
+  return 1;
 }
 
 static int is_inter(MPI_Comm comm) {

@@ -30,7 +30,7 @@ typedef struct owned {   /* every mw_comm ever made, freed at the end */
 static slot slots[SLOTS];
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
 static owned *all;
-static mw_comm world = {0, 0, NULL}, self = {1, 1, NULL};
+static mw_comm world = {.id = 0}, self = {.id = 1, .size = 1};
 static MPI_Group world_group = MPI_GROUP_NULL;
 
 static uint64_t key_of(MPI_Comm comm) { return (uint64_t)(uintptr_t)comm; }
@@ -146,6 +146,8 @@ void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of) {
   o->comm.id = pm_comm_register(NULL, mw_comm_ref(p), (uint32_t)n, ranks, 0);
   o->comm.size = n;
   o->comm.peer = inter ? o->peer : NULL;
+  atomic_init(&o->comm.instances, 0);
+  atomic_init(&o->comm.accounted, 0);
   free(ranks);
   pthread_mutex_lock(&insert_lock);
   o->next = all;

@@ -4,10 +4,12 @@
  * Every program prints only from rank 0, values gathered from all ranks in
  * rank order, so its output is the same on every run and must not change
  * when libpomp-mpi is added. Each program also counts what it does: the
- * messages it sends (MWT_MSG) and the collective operations it starts
- * (MWT_COLL). mwt_finish sums them over the ranks and, when MWT_EXPECT
- * names a file, rank 0 writes them there ("messages N" / "collectives N")
- * for mw_check to compare with what the trace holds.
+ * messages it sends (MWT_MSG), the collective operations it starts
+ * (MWT_COLL) and the blocking collectives it runs while recording is off
+ * (mwt_unrecorded). mwt_finish sums them over the ranks and, when
+ * MWT_EXPECT names a file, rank 0 writes them there ("messages N" /
+ * "collectives N" / "unrecorded N") for mw_check to compare with what the
+ * trace holds.
  */
 #ifndef MWT_H
 #define MWT_H
@@ -16,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static long long mwt_msgs, mwt_colls;
+static long long mwt_msgs, mwt_colls, mwt_unrecorded;
 static int mwt_rank, mwt_size;
 
 /* A message sent to dest (nothing for MPI_PROC_NULL). */
@@ -57,15 +59,18 @@ static inline void mwt_print(const char *label, long long v) {
 }
 
 static inline int mwt_finish(void) {
-  long long mine[2], sum[2];
+  long long mine[3], sum[3];
   mwt_colls++;   /* the reduction below */
   mine[0] = mwt_msgs;
   mine[1] = mwt_colls;
-  MPI_Reduce(mine, sum, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  mine[2] = mwt_unrecorded;
+  MPI_Reduce(mine, sum, 3, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   const char *path = getenv("MWT_EXPECT");
   if (mwt_rank == 0 && path && *path) {
     FILE *f = fopen(path, "w");
-    if (!f || fprintf(f, "messages %lld\ncollectives %lld\n", sum[0], sum[1]) < 0 ||
+    if (!f ||
+        fprintf(f, "messages %lld\ncollectives %lld\nunrecorded %lld\n", sum[0], sum[1],
+                sum[2]) < 0 ||
         fclose(f) != 0) {
       perror(path);
       MPI_Abort(MPI_COMM_WORLD, 1);
