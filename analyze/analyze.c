@@ -123,11 +123,16 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor,
   OTF2_Error_RegisterCallback(quiet_otf2, NULL);
   OTF2_Reader *reader = OTF2_Reader_Open(anchor);
   if (!reader) {
-    az_fail(&a->diag, "%s: cannot open the trace archive", anchor);
+    az_fail(&a->diag, "%s: cannot open the trace archive (corrupt anchor file)",
+            anchor);
     return NULL;
   }
   OTF2_Reader_SetSerialCollectiveCallbacks(reader);
-  if (az_defs_read(&a->defs, reader, anchor, &a->diag)) {
+  char *defs = pu_malloc(strlen(a->files) + 5);
+  sprintf(defs, "%s.def", a->files);
+  int failed = az_defs_read(&a->defs, reader, defs, &a->diag);
+  free(defs);
+  if (failed) {
     OTF2_Reader_Close(reader);
     return NULL;
   }

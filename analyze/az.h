@@ -152,10 +152,11 @@ void az_diag_summary(const az_diag *d, FILE *out);
 /* roles.c: sets bucket and kind from paradigm, role and name. */
 void az_region_classify(az_region *r);
 
-/* Reads the global definitions of an archive; 0 on success. */
+/* Reads the global definitions of an archive (file: their path, for
+   messages); 0 on success. */
 struct OTF2_Reader_struct;
 int az_defs_read(az_defs *defs, struct OTF2_Reader_struct *reader,
-                 const char *anchor, az_diag *diag);
+                 const char *file, az_diag *diag);
 void az_defs_free(az_defs *defs);
 const char *az_defs_string(const az_defs *defs, uint32_t id);
 /* World rank (process index) of a communicator rank, as seen by process

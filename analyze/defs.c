@@ -2,9 +2,11 @@
    system tree, processes and their locations, communicators.  Locations are
    renumbered densely, process by process (rank order = group id order),
    threads by location id, as docs/TRACE.md prescribes for readers. */
+#include <errno.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "az.h"
 #include "pomp_util.h"
@@ -268,13 +270,18 @@ void az_loc_label(const az_defs *d, uint32_t loc, char *buf, size_t size) {
            (unsigned long long)d->locs[loc].id);
 }
 
-int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *anchor,
+int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *file,
                  az_diag *diag) {
   defs_ctx c = {.d = d, .diag = diag};
   d->resolution = 1000000000;
+  struct stat st;
+  if (stat(file, &st) != 0) {
+    az_fail(diag, "%s: %s", file, strerror(errno));
+    return -1;
+  }
   OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
   if (!gdr) {
-    az_fail(diag, "%s: cannot read the global definitions", anchor);
+    az_fail(diag, "%s: cannot read the global definitions", file);
     return -1;
   }
   OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
@@ -293,20 +300,20 @@ int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *anchor,
   OTF2_Reader_CloseGlobalDefReader(reader, gdr);
   int ok = rc == OTF2_SUCCESS;
   if (!ok)
-    az_fail(diag, "%s: global definition %llu: %s", anchor,
+    az_fail(diag, "%s: global definition %llu: %s", file,
             (unsigned long long)n + 1,
             rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK
                 ? "definition id out of range"
                 : OTF2_Error_GetDescription(rc));
   if (ok && d->resolution == 0) {
-    az_fail(diag, "%s: clock resolution is 0", anchor);
+    az_fail(diag, "%s: clock resolution is 0", file);
     ok = 0;
   }
   if (ok) {
     build_locations(&c);
     build_comms(&c);
     if (!d->num_locs) {
-      az_fail(diag, "%s: the trace defines no thread locations", anchor);
+      az_fail(diag, "%s: the trace defines no thread locations", file);
       ok = 0;
     }
   }

@@ -99,6 +99,17 @@ expect 1 "$analyze" "$work/bad"
 grep -q "^pomp-analyze: $work/bad/traces/0.evt: rank 0 thread 0 (location 0): event 1: cannot read the event file: truncated or corrupt (" "$work/err" ||
   fail "truncated .evt: $(cat "$work/err")"
 
+rm -rf "$work/bad" && cp -r "$work/exp" "$work/bad" && rm "$work/bad/report.pomp"
+rm "$work/bad/traces.def"
+expect 1 "$analyze" "$work/bad"
+same "$work/err" "pomp-analyze: $work/bad/traces.def: No such file or directory"
+rm -rf "$work/bad" && cp -r "$work/exp" "$work/bad" && rm "$work/bad/report.pomp"
+truncate -s 30 "$work/bad/traces.def"
+expect 1 "$analyze" "$work/bad"
+grep -q "^pomp-analyze: $work/bad/traces.def: global definition [0-9]*: " "$work/err" ||
+  fail "truncated traces.def: $(cat "$work/err")"
+[ -e "$work/bad/report.pomp" ] && fail "truncated traces.def: report written"
+
 # collectives of different operations are never paired: one warning
 "$tracegen" "$data/coll_mismatch.trace" "$work/mismatch" || fail "tracegen"
 expect 0 "$analyze" "$work/mismatch"
