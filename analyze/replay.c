@@ -591,6 +591,15 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
                                      uint64_t received) {
   (void)l; (void)al;
   loc_state *s = u;
+  const frame *in = top(s);
+  if (!in || s->a->defs.regions[in->region].paradigm != OTF2_PARADIGM_MPI) {
+    /* a placeholder for `root` collectives run while recording was off
+       (docs/TRACE.md): they keep their instance numbers, so that the next
+       recorded one pairs right; none of them is analysed */
+    check_time(s, t, pos);
+    if (valid_comm(s, comm)) s->coll_seq[comm] += root;
+    return next(u);
+  }
   frame *f = mpi_frame(s, t, pos, comm, "MpiCollectiveEnd");
   if (!f) return next(u);
   int64_t *v = az_cell(s->cells, f->cnode);

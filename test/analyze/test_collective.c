@@ -161,6 +161,33 @@ static void different_operations_never_pair(void **state) {
   az_run_free(&run);
 }
 
+/* The same run where libpomp-mpi wrote a placeholder for rank 0's
+   unrecorded MPI_Allreduce (docs/TRACE.md: MpiCollectiveEnd outside any
+   MPI region, root = 1 instance): the barriers pair as instance 2, and
+   only the Allreduce, alone, is not analysed. */
+static void placeholder_keeps_instance_numbers(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
+              LOC("0.0", "90 collend 0 0 1 0 0\n"
+                             CALL("barrier", 0, "-", 100, 500))
+              LOC("1.0", CALL("allreduce", 0, "-", 100, 110)
+                             CALL("barrier", 0, "-", 450, 500)));
+  assert_int_equal(run.status, 0);
+  assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
+  assert_int_equal(az_warn_total(&run.a.diag), 1);
+  const char *p = "main;MPI_Barrier";
+  assert_true(az_run_value(&run, "mpi_barrier_wait", p, 0) == 350e-9);
+  assert_true(az_run_value(&run, "mpi_barrier_wait", p, 1) == 0);
+  assert_true(az_run_value(&run, "mpi_synchronization", p, 0) == 50e-9);
+  assert_true(az_run_total(&run, "mpi_barrier_completion") == 0);
+  assert_true(az_run_total(&run, "mpi_wait_nxn") == 0);
+  /* a placeholder carries no time and no bytes */
+  assert_true(az_run_value(&run, "comp", "main", 0) == 600e-9);
+  assert_true(az_run_total(&run, "bytes_sent") == 24); /* 3 calls */
+  az_run_free(&run);
+}
+
 static void self_communicator_needs_no_partner(void **state) {
   (void)state;
   az_run run;
@@ -185,6 +212,7 @@ int main(void) {
       cmocka_unit_test(instances_match_by_sequence),
       cmocka_unit_test(incomplete_instance_is_reported),
       cmocka_unit_test(different_operations_never_pair),
+      cmocka_unit_test(placeholder_keeps_instance_numbers),
       cmocka_unit_test(self_communicator_needs_no_partner),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
