@@ -13,8 +13,11 @@
  *             tracking): three wrapped calls per rank and exchange, so
  *             overhead/call = extra exchange time / 3
  *   iprobe    MPI_Iprobe that finds nothing, on rank 0 alone
+ *   barrier   MPI_Barrier of both ranks: one wrapped call per rank, which
+ *             also counts the collective instance on its communicator
  * Each is also timed with recording off (POMP_Off: the wrapper's test
- * only). The target is <= 150 ns per call above PMPI.
+ * only, and the instance count of a collective). The target is <= 150 ns
+ * per call above PMPI.
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -96,6 +99,19 @@ static double iprobe(int calls, int traced) {
   return (now() - t0) / calls;
 }
 
+/* ns per MPI_Barrier of the two ranks. */
+static double barrier(int rounds, int traced) {
+  PMPI_Barrier(MPI_COMM_WORLD);
+  double t0 = now();
+  for (int i = 0; i < rounds; i++) {
+    if (traced)
+      MPI_Barrier(MPI_COMM_WORLD);
+    else
+      PMPI_Barrier(MPI_COMM_WORLD);
+  }
+  return (now() - t0) / rounds;
+}
+
 static double min(double a, double b) { return a < b ? a : b; }
 
 int main(int argc, char **argv) {
@@ -109,28 +125,30 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  double pp[VARIANTS], ex[VARIANTS], ip[VARIANTS];
-  for (int v = 0; v < VARIANTS; v++) pp[v] = ex[v] = ip[v] = 1e30;
+  double pp[VARIANTS], ex[VARIANTS], ip[VARIANTS], ba[VARIANTS];
+  for (int v = 0; v < VARIANTS; v++) pp[v] = ex[v] = ip[v] = ba[v] = 1e30;
   for (int b = 0; b < BLOCKS; b++)
     for (int v = 0; v < VARIANTS; v++) {
       if (v == OFF) POMP_Off();
       pp[v] = min(pp[v], pingpong(rank, rounds, v != PLAIN));
       ex[v] = min(ex[v], exchange(rank, rounds, v != PLAIN));
       if (rank == 0) ip[v] = min(ip[v], iprobe(5 * rounds, v != PLAIN));
+      ba[v] = min(ba[v], barrier(rounds, v != PLAIN));
       if (v == OFF) POMP_On();
     }
   if (rank == 0) {
     printf("bench-mpiwrap: %d ping-pong rounds and %d MPI_Iprobe per block, best of %d blocks\n",
            rounds, 5 * rounds, BLOCKS);
-    printf("%-16s %9s %9s %11s %9s %9s %9s\n", "variant", "RTT ns", "+ns/call",
-           "exchange ns", "+ns/call", "Iprobe ns", "+ns/call");
+    printf("%-16s %9s %9s %11s %9s %9s %9s %10s %9s\n", "variant", "RTT ns", "+ns/call",
+           "exchange ns", "+ns/call", "Iprobe ns", "+ns/call", "Barrier ns", "+ns/call");
     for (int v = 0; v < VARIANTS; v++)
-      printf("%-16s %9.1f %9.1f %11.1f %9.1f %9.1f %9.1f\n", names[v], pp[v],
+      printf("%-16s %9.1f %9.1f %11.1f %9.1f %9.1f %9.1f %10.1f %9.1f\n", names[v], pp[v],
              (pp[v] - pp[PLAIN]) / 4, ex[v], (ex[v] - ex[PLAIN]) / 3, ip[v],
-             ip[v] - ip[PLAIN]);
-    printf("ratio recording/baseline: ping-pong %.2f, exchange %.2f, Iprobe %.2f "
-           "(target: <= 150 ns/call above)\n",
-           pp[TRACED] / pp[PLAIN], ex[TRACED] / ex[PLAIN], ip[TRACED] / ip[PLAIN]);
+             ip[v] - ip[PLAIN], ba[v], ba[v] - ba[PLAIN]);
+    printf("ratio recording/baseline: ping-pong %.2f, exchange %.2f, Iprobe %.2f, "
+           "Barrier %.2f (target: <= 150 ns/call above)\n",
+           pp[TRACED] / pp[PLAIN], ex[TRACED] / ex[PLAIN], ip[TRACED] / ip[PLAIN],
+           ba[TRACED] / ba[PLAIN]);
   }
   MPI_Finalize();
   return 0;
