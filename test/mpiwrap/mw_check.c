@@ -527,10 +527,14 @@ static void match_collectives(check *c) {
     }
     const group *g = &c->groups[c->comm_group[comm]];
     uint32_t members = g->type == OTF2_GROUP_TYPE_COMM_SELF ? 1 : g->n;
-    /* the first rank's count is the instance count */
+    /* the first rank's count is the instance count; every member has it */
     size_t per = 0;
     while (at + per < end && c->colls[at + per].rank == c->colls[at].rank) per++;
-    if ((end - at) != per * members)
+    int uneven = 0;
+    for (size_t i = at; i + per < end && !uneven; i += per)
+      uneven = c->colls[i + per - 1].rank != c->colls[i].rank ||
+               c->colls[i + per].rank == c->colls[i].rank;
+    if ((end - at) != per * members || uneven)
       fail(c, "comm %u: %zu collective records, expected %zu instances x %u members",
            comm, end - at, per, members);
     else
