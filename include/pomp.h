@@ -164,6 +164,11 @@ void POMP_Fortran_init_nest_lock(void *lock);
 void POMP_Fortran_destroy_nest_lock(void *lock);
 void POMP_Fortran_set_nest_lock(void *lock);
 void POMP_Fortran_unset_nest_lock(void *lock);
+/* omp_test_lock / omp_test_nest_lock keep their names in the Fortran
+   source; the companion C file defines omp_test_[nest_]lock_, which call
+   these (the LOGICAL result / the nesting count, as libgomp's). */
+int POMP_Fortran_test_lock(void *lock);
+int POMP_Fortran_test_nest_lock(void *lock);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,9 @@
  * allocates at init and frees at destroy (its fortran.c, omp_lock_arg).
  * The twins follow the same rule, so a lock may be created by
  * instrumented code and used by uninstrumented code and vice versa; they
- * then call the C twins, which record the events.
+ * then call the C twins, which record the events.  The test twins are
+ * reached through the omp_test_[nest_]lock_ a unit's companion defines
+ * (opari/f_unit.c: the Fortran source keeps the function's name).
  *
  * Everything else Fortran needs lives in the companion C file pomp-opari
  * writes per unit (descriptors and pomp_<unit>_<event> routines): no
@@ -50,6 +52,8 @@ void POMP_Fortran_unset_lock(void *f) {
   POMP_Unset_lock(C_LOCK(omp_lock_t, FORTRAN_LOCK_KIND, f));
 }
 
+int POMP_Fortran_test_lock(void *f) { return POMP_Test_lock(C_LOCK(omp_lock_t, FORTRAN_LOCK_KIND, f)); }
+
 void POMP_Fortran_init_nest_lock(void *f) {
   omp_nest_lock_t *l = NEW_LOCK(omp_nest_lock_t, FORTRAN_NEST_LOCK_KIND, f);
   if (!l) no_memory();
@@ -67,4 +71,8 @@ void POMP_Fortran_set_nest_lock(void *f) {
 
 void POMP_Fortran_unset_nest_lock(void *f) {
   POMP_Unset_nest_lock(C_LOCK(omp_nest_lock_t, FORTRAN_NEST_LOCK_KIND, f));
+}
+
+int POMP_Fortran_test_nest_lock(void *f) {
+  return POMP_Test_nest_lock(C_LOCK(omp_nest_lock_t, FORTRAN_NEST_LOCK_KIND, f));
 }

@@ -1,9 +1,10 @@
 /* pm_symbols.c -- run-time address -> function name: the object that maps
    the address (dl_iterate_phdr: executable, PIE or not, and shared
    libraries), its ELF symbol table and DWARF line table (read once per
-   object: file and line where the program has -g), and the C++
-   demangler of the program's own libstdc++ when there is one (so libpomp
-   needs no demangling library). Callers serialise calls. */
+   object: file and line where the program has -g), gfortran's names in
+   Fortran spelling, and the C++ demangler of the program's own libstdc++
+   when there is one (so libpomp needs no demangling library). Callers
+   serialise calls. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -72,7 +73,23 @@ static object *load(const char *path) {
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
+/* gfortran's names: a module procedure is __<module>_MOD_<proc> and the
+   main program's body MAIN__ (its name is only in DWARF's .debug_info,
+   which libpomp does not read).  Shown as <module>::<proc> and "program",
+   the way a Fortran programmer spells them.  Returns 0 for other names. */
+static int fortran_name(const char *name, char *buf, size_t size) {
+  if (!strcmp(name, "MAIN__")) {
+    snprintf(buf, size, "program");
+    return 1;
+  }
+  const char *mod = name[0] == '_' && name[1] == '_' ? strstr(name + 2, "_MOD_") : NULL;
+  if (!mod || mod == name + 2 || !mod[5]) return 0;
+  snprintf(buf, size, "%.*s::%s", (int)(mod - name - 2), name + 2, mod + 5);
+  return 1;
+}
+
 static void demangle(const char *name, char *buf, size_t size) {
+  if (fortran_name(name, buf, size)) return;
   static demangle_fn fn;
   static int looked;
   if (!looked) {

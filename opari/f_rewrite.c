@@ -137,8 +137,9 @@ static bool ci_equal(const char *s, const char *word, size_t n) {
   return true;
 }
 
-/* `call omp_<op>_lock` in the code bytes [from, to) of the source. */
-static void replace_locks(FRw *rw, size_t li, size_t from, size_t to) {
+/* `call omp_<op>_lock` and omp_test_[nest_]lock references in the code
+   bytes [from, to) of the source. */
+static void replace_locks(FRw *rw, size_t from, size_t to) {
   const char *s = rw->src;
   for (size_t p = from; p < to;) {
     if (!ident_char(s[p]) || (p > from && ident_char(s[p - 1]))) {
@@ -165,13 +166,13 @@ static void replace_locks(FRw *rw, size_t li, size_t from, size_t to) {
       em_skip_to(&rw->em, e);
       rw->locks_used[k] = true;
     }
-    size_t paren = e;
-    while (paren < to && (s[paren] == ' ' || s[paren] == '\t')) paren++;
-    if (!rw->warned_test_lock && paren < to && s[paren] == '(' && ((e - p == 13 && ci_equal(s + p, "omp_test_lock", 13)) ||
-                                  (e - p == 18 && ci_equal(s + p, "omp_test_nest_lock", 18)))) {
-      f_warn(rw, li, "omp_test_lock / omp_test_nest_lock calls are not instrumented in Fortran");
-      rw->warned_test_lock = true;
-    }
+    /* a test function stays as written (see f_unit.c); any mention in
+       code counts (a USE list, a reference whose "(" is on a continuation
+       line): a companion definition no call needs is harmless */
+    bool test = (e - p == 13 && ci_equal(s + p, "omp_test_lock", 13)) ||
+                (e - p == 18 && ci_equal(s + p, "omp_test_nest_lock", 18));
+    if (test && !(rw->opt->disabled & DIS_LOCKS) && !f_in_device(rw))
+      rw->test_locks_used[e - p == 18] = true;
     p = e;
   }
 }
@@ -194,7 +195,7 @@ static void code_lines(FRw *rw, size_t first, size_t last) {
     size_t end = rw->fixed && l->end - l->start > 72 ? l->start + 72 : l->end;
     if (from > end) from = end;
     size_t code = f_code_end(rw->src, from, end, &quote);
-    replace_locks(rw, li, from, code);
+    replace_locks(rw, from, code);
   }
 }
 

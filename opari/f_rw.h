@@ -132,7 +132,7 @@ typedef struct {
   DescrTable descr;
   bool used[FE_COUNT];
   bool locks_used[FLOCK_COUNT];
-  bool warned_test_lock;
+  bool test_locks_used[2]; /* omp_test_lock, omp_test_nest_lock (f_unit.c) */
   bool final_newline;  /* added after a last line without one */
   jmp_buf fail;
 } FRw;

@@ -68,4 +68,16 @@ void f_companion(FILE *f, const FRw *rw) {
     if (rw->locks_used[l])
       fprintf(f, "__attribute__((weak)) void %s_(void *lock) { POMP_Fortran_%s(lock); }\n",
               f_lock_names[l][1], f_lock_names[l][0] + 4);
+  /* omp_test_lock is a function: a renamed one would need a LOGICAL
+     declaration, which cannot be inserted safely (after USE and IMPLICIT,
+     before the first executable statement, in every unit).  So the
+     reference keeps its name and the companion defines the symbol gfortran
+     calls, omp_test_lock_ (a definition in the program's objects binds
+     before libgomp's; weak: one per link).  It covers every call from the
+     executable's objects, instrumented or not. */
+  static const char *const tests[2] = {"test_lock", "test_nest_lock"};
+  for (int t = 0; t < 2; t++)
+    if (rw->test_locks_used[t])
+      fprintf(f, "__attribute__((weak)) int omp_%s_(void *lock) { return POMP_Fortran_%s(lock); }\n",
+              tests[t], tests[t]);
 }

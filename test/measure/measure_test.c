@@ -26,3 +26,17 @@ int mt_teardown(void **state) {
   sc_cleanup();
   return 0;
 }
+
+void mt_expect_single_location(const char *scenario, const char *tag, const char *out,
+                               const char *events) {
+  sc_result r;
+  sc_run(scenario, tag, NULL, NULL, &r);
+  assert_string_equal(r.out, out);
+  tr_trace t;
+  mt_read_ok(&r, &t);
+  assert_int_equal(t.nlocs, 1);
+  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
+  assert_string_equal(all, events);
+  free(all);
+  tr_free(&t);
+}

@@ -20,6 +20,10 @@
 /* Asserts that the scenario exited with 0 and its trace reads back with
    timestamps that never decrease and event counts as declared. */
 void mt_read_ok(const sc_result *r, tr_trace *t);
+/* Runs the scenario without arguments or environment and asserts its
+   output and the events of its only location, as tr_join text. */
+void mt_expect_single_location(const char *scenario, const char *tag, const char *out,
+                               const char *events);
 /* Writes a file into the temporary directory; returns its path. */
 const char *mt_write_file(const char *name, const char *text);
 /* Group teardown: removes the temporary directory. */

@@ -3,8 +3,8 @@
 program free
   use omp_lib
   implicit none
-  integer :: i, total, hits, n
-  integer(omp_lock_kind) :: lck
+  integer :: i, total, hits, n, depth
+  integer(omp_lock_kind) :: lck; integer(omp_nest_lock_kind) :: nlck
   real :: a(16)
   character(len=*), parameter :: decoy = '!$omp barrier'
 
@@ -59,7 +59,17 @@ program free
 !$omp parallel master shared(total)
   total = total + 1000
 !$omp end parallel master
+  ! the test functions keep their names (companion: omp_test_[nest_]lock_)
+  if (omp_test_lock(lck)) then
+    hits = hits + 100
+    call omp_unset_lock(lck)
+  end if
   call omp_destroy_lock(lck)
+  call omp_init_nest_lock(nlck)
+  depth = omp_test_nest_lock(nlck)
+  depth = depth + omp_test_nest_lock(nlck)
+  call omp_unset_nest_lock(nlck); call omp_unset_nest_lock(nlck)
+  call omp_destroy_nest_lock(nlck)
 !$pomp inst finalize
-  print '(a,i0,a,i0,a)', 'total ', total, ' hits ', hits, ' ' // decoy
+  print '(a,i0,a,i0,a,i0,a)', 'total ', total, ' hits ', hits, ' depth ', depth, ' ' // decoy
 end program free
