@@ -16,10 +16,12 @@
  * canonically, so the report is identical to a serial analysis (tested).
  * Buffers travel as bytes: the analysis processes must share one ABI.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <mpi.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "az.h"
 #include "az_parallel.h"
@@ -36,6 +38,25 @@ int az_parallel_launched(void) {
   /* MPICH/Hydra, Open MPI and PMIx launchers */
   return getenv("PMI_SIZE") || getenv("OMPI_COMM_WORLD_SIZE") ||
          getenv("PMIX_RANK");
+}
+
+/* Completes a request without busy-waiting.  A blocking MPI call polls
+   (MPICH ch4/UCX spins) until the slower process arrives; on a machine
+   whose cores are shared with other work, the spinning process takes CPU
+   time the slower one needs (measured: two processes slower than one
+   under a load of one other busy process).  Testing now and then and
+   sleeping in between costs at most a few tens of microseconds per
+   exchange. */
+static void wait_for(MPI_Request *req) {
+  int done = 0;
+  for (int polls = 0;; polls++) {
+    MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    if (polls >= 64) { /* no quick answer: the other one is busy */
+      struct timespec pause = {0, 20000};
+      nanosleep(&pause, NULL);
+    }
+  }
 }
 
 /* Contiguous blocks of processes with about total/size events each. */
@@ -61,7 +82,9 @@ static void *exchange(const team *t, const void *out, const int *counts,
   int *sdispl = pu_malloc((size_t)t->size * sizeof(int) * 4);
   int *rdispl = sdispl + t->size, *sbytes = rdispl + t->size,
       *rbytes = sbytes + t->size;
-  MPI_Alltoall(counts, 1, MPI_INT, rcounts, 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Request req;
+  MPI_Ialltoall(counts, 1, MPI_INT, rcounts, 1, MPI_INT, MPI_COMM_WORLD, &req);
+  wait_for(&req);
   size_t so = 0, ro = 0;
   for (int r = 0; r < t->size; r++) {
     sbytes[r] = (int)((size_t)counts[r] * elem);
@@ -72,8 +95,9 @@ static void *exchange(const team *t, const void *out, const int *counts,
     ro += (size_t)rbytes[r];
   }
   void *in = pu_malloc(ro ? ro : 1);
-  MPI_Alltoallv(out, sbytes, sdispl, MPI_BYTE, in, rbytes, rdispl, MPI_BYTE,
-                MPI_COMM_WORLD);
+  MPI_Ialltoallv(out, sbytes, sdispl, MPI_BYTE, in, rbytes, rdispl, MPI_BYTE,
+                 MPI_COMM_WORLD, &req);
+  wait_for(&req);
   free(sdispl);
   *nrecv = ro / elem;
   return in;
@@ -288,7 +312,9 @@ static void coll_window(az_analysis *a, par_state *ps, int last) {
    them still reading, none failed) and evaluate what is complete. */
 static int parallel_window(az_analysis *a, int active, int *failed) {
   int in[2] = {active != 0, *failed != 0}, out[2];
-  MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Request req;
+  MPI_Iallreduce(in, out, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+  wait_for(&req);
   *failed = out[1];
   if (out[1]) return 0;
   if (out[0]) {
@@ -375,7 +401,9 @@ static void gather(az_analysis *a, const team *t) {
   }
   for (int r = 1; r < t->size; r++) {
     uint64_t len;
-    MPI_Recv(&len, 1, MPI_UINT64_T, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Request req;
+    MPI_Irecv(&len, 1, MPI_UINT64_T, r, 1, MPI_COMM_WORLD, &req);
+    wait_for(&req); /* the others may still be finishing */
     char *buf = pu_malloc(len ? len : 1);
     MPI_Recv(buf, (int)len, MPI_BYTE, r, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     unpack_result(a, buf, len);
