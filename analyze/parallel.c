@@ -394,8 +394,11 @@ static void gather(az_analysis *a, const team *t) {
   if (t->rank) {
     bytes b = pack_result(a, t);
     uint64_t len = b.len;
-    MPI_Send(&len, 1, MPI_UINT64_T, 0, 1, MPI_COMM_WORLD);
-    MPI_Send(b.p, (int)len, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+    MPI_Request req[2];
+    MPI_Isend(&len, 1, MPI_UINT64_T, 0, 1, MPI_COMM_WORLD, &req[0]);
+    MPI_Isend(b.p, (int)len, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &req[1]);
+    wait_for(&req[0]); /* until process 0 has finished its own part */
+    wait_for(&req[1]);
     free(b.p);
     return;
   }
@@ -415,8 +418,10 @@ static void reduce_diag(az_analysis *a, const team *t) {
   uint64_t local[AZ_W_NUM_KINDS + 1], sum[AZ_W_NUM_KINDS + 1];
   memcpy(local, a->diag.count, sizeof a->diag.count);
   local[AZ_W_NUM_KINDS] = a->events_read;
-  MPI_Reduce(local, sum, AZ_W_NUM_KINDS + 1, MPI_UINT64_T, MPI_SUM, 0,
-             MPI_COMM_WORLD);
+  MPI_Request req;
+  MPI_Ireduce(local, sum, AZ_W_NUM_KINDS + 1, MPI_UINT64_T, MPI_SUM, 0,
+              MPI_COMM_WORLD, &req);
+  wait_for(&req);
   if (t->rank) return;
   memcpy(a->diag.count, sum, sizeof a->diag.count);
   a->events_read = sum[AZ_W_NUM_KINDS];
@@ -501,4 +506,10 @@ int az_parallel_begin(void) {
   return -1;
 }
 
-void az_parallel_end(void) { MPI_Finalize(); }
+void az_parallel_end(void) {
+  /* the others wait here while process 0 writes the report: gently */
+  MPI_Request req;
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  wait_for(&req);
+  MPI_Finalize();
+}
