@@ -11,34 +11,8 @@
 
 #include "az.h"
 #include "az_output.h"
+#include "otf2_names.h"
 #include "pomp_util.h"
-
-static const char *paradigm_name(int p) {
-  switch (p) {
-  case OTF2_PARADIGM_USER: return "user";
-  case OTF2_PARADIGM_COMPILER: return "compiler";
-  case OTF2_PARADIGM_OPENMP: return "openmp";
-  case OTF2_PARADIGM_MPI: return "mpi";
-  case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "measurement";
-  default: return "unknown";
-  }
-}
-
-static const char *role_name(int role) {
-  static const char *const names[] = {
-      "unknown", "function", "wrapper", "loop", "code", "parallel",
-      "sections", "section", "workshare", "single", "single_sblock",
-      "master", "critical", "critical_sblock", "atomic", "barrier",
-      "implicit_barrier", "flush", "ordered", "ordered_sblock", "task",
-      "task_create", "task_wait", "coll_one2all", "coll_all2one",
-      "coll_all2all", "coll_other", "file_io", "point2point", "rma",
-      "data_transfer", "artificial", "thread_create", "thread_wait",
-      "task_untied", "allocate", "deallocate", "reallocate",
-      "file_io_metadata"};
-  return role >= 0 && (size_t)role < sizeof names / sizeof *names
-             ? names[role]
-             : "unknown";
-}
 
 static const az_cnode *order_nodes; /* qsort context */
 
@@ -88,8 +62,8 @@ static void add_regions(pomp_report *r, const az_defs *d, int32_t *map) {
     if (!g->defined) continue;
     map[i] = pomp_report_add_region(r, g->name, g->file, (int32_t)g->begin_line,
                                     (int32_t)g->end_line,
-                                    paradigm_name(g->paradigm),
-                                    role_name(g->role));
+                                    pu_paradigm_name(g->paradigm),
+                                    pu_role_name(g->role));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "otf2_names.h"
 #include "pomp_util.h"
 
 typedef struct {
@@ -92,30 +93,6 @@ tg_writer *tg_open(const char *dir, char *err, size_t errsize) {
   return w;
 }
 
-/* ---- name tables ---------------------------------------------------- */
-
-static int lookup(const char *const *names, size_t n, const char *s) {
-  for (size_t i = 0; i < n; i++)
-    if (names[i] && !strcmp(names[i], s)) return (int)i;
-  return -1;
-}
-
-static const char *const paradigm_names[] = {
-    [OTF2_PARADIGM_USER] = "user", [OTF2_PARADIGM_COMPILER] = "compiler",
-    [OTF2_PARADIGM_OPENMP] = "openmp", [OTF2_PARADIGM_MPI] = "mpi",
-    [OTF2_PARADIGM_MEASUREMENT_SYSTEM] = "measurement"};
-
-static const char *const role_names[] = {
-    "unknown", "function", "wrapper", "loop", "code", "parallel",
-    "sections", "section", "workshare", "single", "single_sblock",
-    "master", "critical", "critical_sblock", "atomic", "barrier",
-    "implicit_barrier", "flush", "ordered", "ordered_sblock", "task",
-    "task_create", "task_wait", "coll_one2all", "coll_all2one",
-    "coll_all2all", "coll_other", "file_io", "point2point", "rma",
-    "data_transfer", "artificial"};
-
-#define COUNT(a) (sizeof(a) / sizeof *(a))
-
 int64_t tg_region(tg_writer *w, const char *alias) {
   for (size_t i = 0; i < w->nregions; i++)
     if (!strcmp(w->regions[i].alias, alias)) return (int64_t)i;
@@ -185,8 +162,8 @@ static int declare(tg_writer *w, tokens *t, const char *orig, char *err,
     return 0;
   }
   if (!strcmp(kw, "region") && t->n >= 4) {
-    int par = lookup(paradigm_names, COUNT(paradigm_names), t->tok[2]);
-    int role = lookup(role_names, COUNT(role_names), t->tok[3]);
+    int par = pu_paradigm_by_name(t->tok[2]);
+    int role = pu_role_by_name(t->tok[3]);
     if (par < 0 || role < 0)
       return fail(err, n, "line %d: unknown paradigm or role", ln);
     if (tg_region(w, t->tok[1]) >= 0)
