@@ -172,6 +172,14 @@ const char *pomp_report_attr(const pomp_report *r, const char *key);
 /* Number of attributes and the i-th key (definition order). */
 int32_t pomp_report_num_attrs(const pomp_report *r);
 const char *pomp_report_attr_key(const pomp_report *r, int32_t i);
+/* How the measured run ended (added): pomp-analyze sets the attribute
+   POMP_REPORT_RUN_STATUS to "complete", or to a one-line description of a
+   run that did not finish ("incomplete: rank 1 called MPI_Abort(...); ...").
+   A report without it (written before) is complete, as is an empty value.
+   Returns the description of an incomplete run without its "incomplete: "
+   prefix ("rank 1 called MPI_Abort(...); ..."), NULL for a complete one. */
+#define POMP_REPORT_RUN_STATUS "run_status"
+const char *pomp_report_run_incomplete(const pomp_report *r);
 
 int32_t pomp_report_find_metric(const pomp_report *r, const char *name);
 /* Children in definition order; returns the count, fills up to cap ids. */

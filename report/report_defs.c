@@ -185,6 +185,14 @@ const char *pomp_report_attr_key(const pomp_report *r, int32_t i) {
   return i >= 0 && (size_t)i < r->nattrs ? r->attrs[i].key : NULL;
 }
 
+const char *pomp_report_run_incomplete(const pomp_report *r) {
+  const char *status = pomp_report_attr(r, POMP_REPORT_RUN_STATUS);
+  if (!status || !*status || strcmp(status, "complete") == 0) return NULL;
+  static const char prefix[] = "incomplete: ";
+  size_t n = sizeof prefix - 1;
+  return strncmp(status, prefix, n) == 0 && status[n] ? status + n : status;
+}
+
 /* ---- accessors ---------------------------------------------------------- */
 
 int32_t pomp_report_num_metrics(const pomp_report *r) {

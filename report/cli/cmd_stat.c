@@ -1,6 +1,11 @@
-/* cmd_stat.c -- pomp-report stat: the performance properties ranked by
-   their share of the total time (time, metric-inclusive, is 100 %), each
-   with its worst call paths and worst locations (like cube_stat). */
+/* cmd_stat.c -- pomp-report stat: "what are my biggest problems".  Ranks
+   the performance properties under 'time' by their EXCLUSIVE severity
+   (the part no sub-property explains), so that the structural parents
+   (time, execution, mpi...) do not crowd the list with their subtrees'
+   sums: the ranked shares add up to 100 % of time.  Each property comes
+   with the call paths and locations where it is worst, like the
+   "top N" listings of cube_stat and the summary of scalasca -examine -s.
+   A report of a run that did not finish says so on its first line. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,10 +14,11 @@
 
 static const char usage[] =
     "Usage: pomp-report stat REPORT [-n N]\n"
-    "Ranks the properties under 'time' by their share of the total time\n"
-    "(metric-inclusive), each with its N worst call paths (call-path\n"
-    "exclusive) and N worst locations (default N = 3), then prints the\n"
-    "totals of the other metrics (visits, bytes).\n";
+    "Ranks the properties under 'time' by their exclusive severity (what\n"
+    "none of their sub-properties explains) as a share of the total time,\n"
+    "each with its N worst call paths and N worst locations (default N = 3),\n"
+    "then prints the totals of the other metrics (visits, bytes).  A report\n"
+    "of a run that did not finish starts with a WARNING line.\n";
 
 /* The (at most) k largest non-zero entries of v, largest first, ties to the
    lower index.  Returns how many. */
@@ -30,17 +36,6 @@ static int top(const double *v, int32_t n, int k, int32_t *out) {
   return got;
 }
 
-/* rows[m * width ...] += rows[child ...] up the metric tree: exclusive
-   vectors per metric become metric-inclusive ones. */
-static void metric_inclusive(const pomp_report *r, double *rows, size_t width) {
-  for (int32_t m = pomp_report_num_metrics(r) - 1; m > 0; m--) {
-    int32_t p = pomp_report_metric(r, m)->parent;
-    if (p < 0) continue;
-    for (size_t i = 0; i < width; i++)
-      rows[(size_t)p * width + i] += rows[(size_t)m * width + i];
-  }
-}
-
 static int in_subtree(const pomp_report *r, int32_t m, int32_t root) {
   for (; m >= 0; m = pomp_report_metric(r, m)->parent)
     if (m == root) return 1;
@@ -49,9 +44,9 @@ static int in_subtree(const pomp_report *r, int32_t m, int32_t root) {
 
 typedef struct {
   const pomp_report *r;
-  double total;
-  int n;
-  double *by_cnode, *by_loc; /* metric-inclusive, [metric][cnode/loc] */
+  double total; /* time, metric-inclusive: the 100 % */
+  int n;        /* call paths and locations per property */
+  double *by_cnode, *by_loc; /* exclusive, [metric][cnode or location] */
   char *cp;
   size_t cap;
 } stat_ctx;
@@ -59,9 +54,11 @@ typedef struct {
 static void print_property(stat_ctx *x, int rank, int32_t m) {
   const pomp_report *r = x->r;
   const pomp_metric *pm = pomp_report_metric(r, m);
-  double v = pomp_report_metric_total(r, m, 1);
-  printf("%2d. %s (%s): %.2f %% of time, %.6g s\n", rank, pm->name,
-         pm->display, 100 * v / x->total, v);
+  double v = pomp_report_metric_total(r, m, 0);
+  /* A property with sub-properties is ranked by its own part only. */
+  int parent = pomp_report_metric_children(r, m, NULL, 0) > 0;
+  printf("%2d. %s (%s%s): %.2f %% of time, %.6g s\n", rank, pm->name,
+         pm->display, parent ? ", own part" : "", 100 * v / x->total, v);
   int32_t nc = pomp_report_num_cnodes(r), nl = pomp_report_num_locations(r);
   int32_t *best = pu_malloc((size_t)x->n * sizeof *best + 1);
   const double *cv = x->by_cnode + (size_t)m * (size_t)nc;
@@ -79,8 +76,9 @@ static void print_property(stat_ctx *x, int rank, int32_t m) {
   free(best);
 }
 
-/* Fills the per-cnode and per-location tables; 0 or 1 on a corrupt row. */
-static int tabulate(stat_ctx *x) {
+/* Fills the per-cnode and per-location tables of the metrics under time
+   (exclusive in both trees); 0, or 1 on a corrupt row. */
+static int tabulate(stat_ctx *x, int32_t time) {
   const pomp_report *r = x->r;
   size_t nm = (size_t)pomp_report_num_metrics(r);
   size_t nc = (size_t)pomp_report_num_cnodes(r);
@@ -88,6 +86,7 @@ static int tabulate(stat_ctx *x) {
   x->by_cnode = pu_calloc(nm * nc + 1, sizeof *x->by_cnode);
   x->by_loc = pu_calloc(nm * nl + 1, sizeof *x->by_loc);
   for (size_t m = 0; m < nm; m++) {
+    if (!in_subtree(r, (int32_t)m, time)) continue;
     pomp_report_cnode_values(r, (int32_t)m, 0, x->by_cnode + m * nc);
     pomp_report_selection s = {(int32_t)m, 0, -1, 1};
     pomp_report_error err;
@@ -96,9 +95,29 @@ static int tabulate(stat_ctx *x) {
       return 1;
     }
   }
-  metric_inclusive(r, x->by_cnode, nc);
-  metric_inclusive(r, x->by_loc, nl);
   return 0;
+}
+
+/* The analyzer's one-line description of how the run ended, with control
+   characters shown as '?' (the report may come from anywhere). */
+static void print_run_warning(const char *status) {
+  fputs("WARNING: incomplete run: ", stdout);
+  for (const char *c = status; *c; c++)
+    putchar((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
+  fputs("\n", stdout);
+}
+
+static void print_other_metrics(const pomp_report *r, int32_t time) {
+  static const char *const units[] = {"s", "occ", "bytes"};
+  int other = 0;
+  for (int32_t m = 0; m < pomp_report_num_metrics(r); m++) {
+    const pomp_metric *pm = pomp_report_metric(r, m);
+    if (pm->parent >= 0 || m == time) continue;
+    char num[40];
+    cli_format_double(num, sizeof num, pomp_report_metric_total(r, m, 1));
+    printf("%s%s (%s): %s %s\n", other++ ? "" : "\nother metrics:\n",
+           pm->name, pm->display, num, units[pm->unit]);
+  }
 }
 
 int cmd_stat(int argc, char **argv) {
@@ -113,30 +132,23 @@ int cmd_stat(int argc, char **argv) {
   int32_t time = cli_metric(r, "time", path);
   stat_ctx x = {r, pomp_report_metric_total(r, time, 1), (int)n, NULL, NULL,
                 NULL, 0};
-  int rc = tabulate(&x);
+  const char *incomplete = pomp_report_run_incomplete(r);
+  if (incomplete) print_run_warning(incomplete);
+  int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);
     printf("%s: total time %.6g s on %d locations, %d call paths\n\n", path,
            x.total, (int)pomp_report_num_locations(r),
            (int)pomp_report_num_cnodes(r));
-    /* properties under time, by inclusive total, largest first */
-    double *totals = pu_calloc((size_t)nm + 1, sizeof *totals);
+    /* properties under time, by exclusive total, largest first */
+    double *own = pu_calloc((size_t)nm + 1, sizeof *own);
     for (int32_t m = 0; m < nm; m++)
-      if (in_subtree(r, m, time)) totals[m] = pomp_report_metric_total(r, m, 1);
+      if (in_subtree(r, m, time)) own[m] = pomp_report_metric_total(r, m, 0);
     int32_t *order = pu_malloc(((size_t)nm + 1) * sizeof *order);
-    int k = x.total != 0 ? top(totals, nm, nm, order) : 0;
+    int k = x.total != 0 ? top(own, nm, nm, order) : 0;
     for (int i = 0; i < k; i++) print_property(&x, i + 1, order[i]);
-    int other = 0;
-    for (int32_t m = 0; m < nm; m++) {
-      const pomp_metric *pm = pomp_report_metric(r, m);
-      if (pm->parent >= 0 || m == time) continue;
-      static const char *const units[] = {"s", "occ", "bytes"};
-      char num[40];
-      cli_format_double(num, sizeof num, pomp_report_metric_total(r, m, 1));
-      printf("%s%s (%s): %s %s\n", other++ ? "" : "\nother metrics:\n",
-             pm->name, pm->display, num, units[pm->unit]);
-    }
-    free(totals);
+    print_other_metrics(r, time);
+    free(own);
     free(order);
   }
   free(x.by_cnode);

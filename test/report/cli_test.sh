@@ -8,7 +8,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-cli-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 "$make_fixture" plain f.pomp && "$make_fixture" empty e.pomp &&
-  "$make_fixture" extra x.pomp || { echo "cannot make fixtures"; exit 1; }
+  "$make_fixture" extra x.pomp && "$make_fixture" incomplete i.pomp || { echo "cannot make fixtures"; exit 1; }
 mkdir exp && cp f.pomp exp/report.pomp
 printf 'not a report at all' > junk.pomp
 head -c 100 f.pomp > short.pomp
@@ -39,6 +39,7 @@ check dump_empty_json 0 "$report" dump e.pomp --format json
 check fold_time 0 "$report" fold f.pomp --metric time
 check fold_visits 0 "$report" fold f.pomp -m visits
 check stat 0 "$report" stat f.pomp -n 2
+check stat_incomplete 0 "$report" stat i.pomp -n 1
 check defs 0 "$report" defs f.pomp --compact
 check diff_self 0 "$report" diff f.pomp f.pomp -o d1.pomp
 check diff_self_dump 0 "$report" dump d1.pomp

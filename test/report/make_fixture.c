@@ -3,7 +3,8 @@
      empty  its definitions without values
      extra  the fixture plus 1 on comp/main;solve/rank 0 thread 0, and a
             new metric bytes_sent = 64 on a new call path main;MPI_Send of
-            a new location rank 2 thread 0 */
+            a new location rank 2 thread 0
+     incomplete  the fixture of a run that did not finish (run_status) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +17,7 @@
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: make_fixture plain|empty|extra FILE\n");
+    fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete FILE\n");
     return 2;
   }
   pomp_report *r = fixture_new();
@@ -37,6 +38,10 @@ int main(int argc, char **argv) {
     pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", p, 2, 0);
     pomp_report_add_value(r, bytes, cnode, 4, 64.0);
   }
+  if (strcmp(argv[1], "incomplete") == 0)
+    pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS,
+                         "incomplete: rank 1 called MPI_Abort(MPI_COMM_WORLD, "
+                         "3); rank 0 ended at its last flush");
   pomp_report_error err;
   if (pomp_report_write(r, argv[2], &err) != POMP_REPORT_OK) {
     fprintf(stderr, "make_fixture: %s\n", err.message);

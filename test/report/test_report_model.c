@@ -124,6 +124,32 @@ static void attributes_replace_and_keep_order(void **state) {
   pomp_report_free(r);
 }
 
+/* run_status: absent, empty or "complete" is a complete run; otherwise the
+   description, without the analyzer's "incomplete: " prefix. */
+static void run_status_names_incomplete_runs(void **state) {
+  (void)state;
+  pomp_report *r = fixture_new();
+  assert_null(pomp_report_run_incomplete(r));
+  static const char *const cases[][2] = {
+      {"complete", NULL},
+      {"", NULL},
+      {"incomplete: rank 1 called MPI_Abort(MPI_COMM_WORLD, 3)",
+       "rank 1 called MPI_Abort(MPI_COMM_WORLD, 3)"},
+      {"killed by SIGKILL", "killed by SIGKILL"},
+      {"incomplete: ", "incomplete: "},
+      {"Complete", "Complete"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS, cases[i][0]);
+    const char *got = pomp_report_run_incomplete(r);
+    if (cases[i][1])
+      assert_string_equal(got, cases[i][1]);
+    else
+      assert_null(got);
+  }
+  pomp_report_free(r);
+}
+
 static void values_accumulate_and_refreeze(void **state) {
   (void)state;
   pomp_report *r = fixture_new();
@@ -285,6 +311,7 @@ int main(void) {
       cmocka_unit_test(children_in_definition_order),
       cmocka_unit_test(callpath_joins_and_truncates),
       cmocka_unit_test(attributes_replace_and_keep_order),
+      cmocka_unit_test(run_status_names_incomplete_runs),
       cmocka_unit_test(values_accumulate_and_refreeze),
       cmocka_unit_test(rows_decode_in_location_order),
       cmocka_unit_test(inclusive_helpers),
