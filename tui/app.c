@@ -34,6 +34,7 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
   a->path = pu_strdup(path);
   a->source_dir = directory_of(path);
   tui_model_init(&a->model, r);
+  a->incomplete = pomp_report_run_incomplete(r);
   /* Properties keep the catalogue order (it is meaningful), call paths
      come hottest first, locations in rank order. */
   static const tui_sort initial_sort[TUI_NPANES] = {TUI_SORT_DEFINITION, TUI_SORT_VALUE,
@@ -56,15 +57,19 @@ void tui_app_free(tui_app *a) {
   free(a->source_dir);
 }
 
-/* Title line, then either one header line (three panes) or tabs and a
-   header (one pane); the legend and the status line at the bottom. */
+/* Title line, the warning line of an incomplete run, then either one
+   header line (three panes) or tabs and a header (one pane); the legend
+   and the status line at the bottom. */
 void tui_app_resize(tui_app *a, int w, int h) {
   a->w = w < 1 ? 1 : w;
   a->h = h < 1 ? 1 : h;
   tui_vs_resize(&a->vs, a->w, a->h);
-  a->too_small = a->w < 24 || a->h < 7;
+  int top = a->incomplete ? 2 : 1; /* lines above the tabs or headers */
+  a->too_small = a->w < 24 || a->h < 6 + top;
   a->narrow = a->w < a->opt.narrow_below;
-  a->rows_y = a->narrow ? 3 : 2;
+  a->warning_y = a->incomplete ? 1 : -1;
+  a->tabs_y = a->narrow ? top : -1;
+  a->rows_y = top + (a->narrow ? 2 : 1);
   a->rows_h = a->h - a->rows_y - 2;
   if (a->rows_h < 1) a->rows_h = 1;
   if (a->narrow) {

@@ -72,8 +72,12 @@ typedef struct tui_app {
   char *source_dir; /* where relative source paths are tried second */
   tui_vscreen vs;
   int w, h;
+  /* The run_status description of a run that did not finish, shown on a
+     warning line under the title (NULL: the run completed). */
+  const char *incomplete;
   /* layout */
   int narrow, too_small;
+  int warning_y, tabs_y; /* -1 when not shown */
   int rows_y, rows_h;
   int pane_x[TUI_NPANES], pane_w[TUI_NPANES];
   /* modes */

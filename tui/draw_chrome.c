@@ -1,5 +1,6 @@
-/* draw_chrome.c -- everything around the panes: title, tabs (narrow
-   layout), separators, the colour legend and the status line. */
+/* draw_chrome.c -- everything around the panes: title, the warning line
+   of a run that did not finish, tabs (narrow layout), separators, the
+   colour legend and the status line. */
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,19 @@ static void draw_title(tui_app *a) {
   tui_vs_put_clipped(&a->vs, 0, 0, a->w, text, st, a->glyphs->ellipsis);
 }
 
+/* A report of a run that died (MPI_Abort, a killed rank) holds only what
+   the trace recorded: say so on a line of its own that stays while
+   browsing.  Bold reverse in the error colour; in monochrome the words
+   and the bold bar still carry it. */
+static void draw_run_warning(tui_app *a) {
+  char text[1024];
+  snprintf(text, sizeof text, " WARNING: incomplete run: %s; values cover what the trace recorded",
+           a->incomplete);
+  tui_style st = {TUI_A_BOLD | TUI_A_REVERSE, TUI_C_ERROR, 0, 0};
+  tui_vs_fill(&a->vs, 0, a->warning_y, a->w, ' ', st);
+  tui_vs_put_clipped(&a->vs, 0, a->warning_y, a->w, text, st, a->glyphs->ellipsis);
+}
+
 static void draw_tabs(tui_app *a) {
   int each = a->w / TUI_NPANES;
   for (int p = 0; p < TUI_NPANES; p++) {
@@ -28,8 +42,8 @@ static void draw_tabs(tui_app *a) {
     snprintf(text, sizeof text, on ? "[%d %s]" : " %d %s ", p + 1, tui_pane_title[p]);
     tui_style st = {on ? TUI_A_REVERSE | TUI_A_BOLD : 0, 0, 0, 0};
     int x = p * each;
-    tui_vs_fill(&a->vs, x, 1, each, ' ', st);
-    tui_vs_put_clipped(&a->vs, x, 1, each, text, st, a->glyphs->ellipsis);
+    tui_vs_fill(&a->vs, x, a->tabs_y, each, ' ', st);
+    tui_vs_put_clipped(&a->vs, x, a->tabs_y, each, text, st, a->glyphs->ellipsis);
   }
 }
 
@@ -111,6 +125,7 @@ static void draw_status(tui_app *a) {
 
 void tui_draw_chrome(tui_app *a) {
   draw_title(a);
+  if (a->incomplete) draw_run_warning(a);
   if (a->narrow) draw_tabs(a);
   else draw_separators(a);
   draw_legend(a);

@@ -38,7 +38,7 @@ static int pane_at(const tui_app *a, int x, int y, int32_t *row) {
 }
 
 static void click(tui_app *a, int x, int y) {
-  if (a->narrow && y == 1) { /* the tabs share the line equally */
+  if (a->narrow && y == a->tabs_y) { /* the tabs share the line equally */
     int p = x * TUI_NPANES / a->w;
     a->focus = p < TUI_NPANES ? p : TUI_NPANES - 1;
     return;

@@ -99,6 +99,13 @@ tail -n 1 out.txt | grep -q "^main;solve;MPI_Recv  incl 10.00 \[% of Time\]$" ||
   { echo "FAIL: experiment directory"; cat out.txt; failures=$((failures + 1)); }
 expect 1 "pomp-tui: empty_dir/report.pomp: No such file or directory" sh -c "mkdir -p empty_dir && '$tui' --batch empty_dir"
 
+# A report file of a run that did not finish: the warning line survives
+# the file and shows in batch mode.
+"$fixture" incomplete incomplete.pomp || exit 1
+expect 0 "" "$tui" --batch --size 200x8 incomplete.pomp
+[ "$(sed -n 2p out.txt)" = " WARNING: incomplete run: rank 1 called MPI_Abort(MPI_COMM_WORLD, 3); rank 0 ended at its last flush; values cover what the trace recorded" ] ||
+  { echo "FAIL: incomplete run warning"; cat out.txt; failures=$((failures + 1)); }
+
 # <dump> prints intermediate screens, separated by a form feed line; q stops.
 expect 0 "" "$tui" --batch --size 60x7 --keys "<dump>q<Down>" small.pomp
 [ "$(grep -c "$(printf '\f')" out.txt)" = 1 ] || { echo "FAIL: dump separator"; failures=$((failures + 1)); }

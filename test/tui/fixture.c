@@ -82,8 +82,18 @@ static pomp_report *wide(void) {
   return r;
 }
 
+/* The small report of a run that did not finish, as pomp-analyze marks it. */
+static pomp_report *incomplete(void) {
+  pomp_report *r = small(1);
+  pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS,
+                       "incomplete: rank 1 called MPI_Abort(MPI_COMM_WORLD, 3); "
+                       "rank 0 ended at its last flush");
+  return r;
+}
+
 pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "small") == 0) return small(1);
+  if (strcmp(name, "incomplete") == 0) return incomplete();
   if (strcmp(name, "diff") == 0) return small(-1);
   if (strcmp(name, "wide") == 0) return wide();
   return NULL;

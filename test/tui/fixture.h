@@ -3,7 +3,8 @@
  * tests.  "small": 7 properties, 5 call paths, 2 ranks x 2 threads, time
  * totals exactly 100 s (so % of time equals seconds).  "wide": one process
  * with 12 threads worth 1..12 s (large-node rows).  "diff": negative
- * values (diverging scale).
+ * values (diverging scale).  "incomplete": "small" from a run that did not
+ * finish (run_status).
  */
 #ifndef TUI_FIXTURE_H
 #define TUI_FIXTURE_H

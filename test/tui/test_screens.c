@@ -70,6 +70,12 @@ static const screen_case cases[] = {
     {"unknown_key", "small", 160, 14, 10, 0, "Z"},
     {"yank", "small", 100, 8, 10, 0, "<Tab>xy"},
     {"bad_pattern", "small", 160, 14, 10, 0, "/a(<Enter>"},
+    /* A run that did not finish: a warning line under the title, the
+       panes one line lower; cut with an ellipsis when narrow, where a
+       click on the (moved) tabs still picks a pane. */
+    {"incomplete", "incomplete", 160, 14, 10, 0, "E"},
+    {"incomplete_narrow", "incomplete", 70, 14, 10, 0, "<click 40,2>"},
+    {"incomplete_too_small", "incomplete", 160, 14, 10, 0, "<resize 60x7>"},
 };
 
 static char *read_file(const char *path) {

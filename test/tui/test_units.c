@@ -199,6 +199,31 @@ static void attributes(void **state) {
   free_app(a);
 }
 
+/* The warning line of an incomplete run: bold and reversed (visible in
+   monochrome), in the error colour; a complete run has none. */
+static void run_warning_line(void **state) {
+  (void)state;
+  tui_options o;
+  tui_options_default(&o);
+  tui_app a;
+  tui_app_init(&a, tui_fixture("incomplete"), "i.pomp", &o);
+  tui_app_resize(&a, 160, 12);
+  tui_app_render(&a);
+  assert_int_equal(a.warning_y, 1);
+  assert_int_equal(a.rows_y, 3);
+  for (int x = 0; x < 160; x++) {
+    tui_style st = tui_vs_at(&a.vs, x, 1)->st;
+    assert_int_equal(st.attr, TUI_A_BOLD | TUI_A_REVERSE);
+    assert_int_equal(st.color, TUI_C_ERROR);
+  }
+  tui_app_free(&a);
+  tui_app *s = small_app(160, 12);
+  assert_null(s->incomplete);
+  assert_int_equal(s->warning_y, -1);
+  assert_int_equal(s->rows_y, 2);
+  free_app(s);
+}
+
 static void search_marks_matches(void **state) {
   (void)state;
   tui_app *a = small_app(160, 14);
@@ -468,6 +493,7 @@ int main(void) {
       cmocka_unit_test(spectrum_levels),  cmocka_unit_test(key_scripts),
       cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
+      cmocka_unit_test(run_warning_line),
       cmocka_unit_test(location_values_in_slices), cmocka_unit_test(location_values_cached),
       cmocka_unit_test(location_values_match_library),
       cmocka_unit_test(source_view_refuses_special_files),
