@@ -47,6 +47,7 @@ void pomp_report_free(pomp_report *r) {
   free(r->owned_values);
   free(r->owned_index);
   free(r->rows.metric_begin);
+  free(r->rows.checked);
   if (r->map) munmap(r->map, r->map_len);
   free(r->path);
   free(r);

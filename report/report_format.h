@@ -120,10 +120,17 @@ void report_row_encode(report_entry *e, int encoding, const int32_t *locs,
                        const double *vals, size_t n, int32_t nlocations,
                        unsigned char *out);
 /* Decodes and checks a row (checksum, locations increasing and in range,
-   bitmap count, sum).  Fills locs/vals (count entries).  Returns 0 or a message
-   describing the fault in why[128]. */
+   bitmap count, sum).  Fills locs/vals (count entries) unless they are NULL
+   (a check only).  Returns 0 or a message describing the fault in why[128]. */
 int report_row_decode(const report_entry *e, const unsigned char *p,
                       int32_t nlocations, int32_t *locs, double *vals,
                       char why[128]);
+
+/* The value of one location of a row that report_row_decode has checked,
+   read in place: dense and range by position, idx16/idx32 by binary
+   search, bitmap by counting the set bits below it.  Returns 0 when the
+   row holds no value there.  location < nlocations. */
+int report_row_find(const report_entry *e, const unsigned char *p,
+                    int32_t nlocations, int32_t location, double *value);
 
 #endif /* REPORT_FORMAT_H */

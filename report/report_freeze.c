@@ -40,6 +40,8 @@ void report_rows_metric_ranges(report_rows *rows, size_t nmetrics) {
     rows->metric_begin[m] = i;
   }
   rows->metric_begin[nmetrics] = rows->nrows;
+  free(rows->checked);
+  rows->checked = pu_calloc(rows->nrows / 64 + 1, sizeof *rows->checked);
 }
 
 int64_t report_rows_find(const report_rows *rows, int32_t metric,

@@ -50,6 +50,9 @@ typedef struct {
   const unsigned char *index; /* nrows entries of REPORT_INDEX_ENTRY bytes */
   uint64_t nrows;
   uint64_t *metric_begin; /* rows of metric m: [metric_begin[m], [m+1]) */
+  uint64_t *checked;      /* bit i: row i passed report_row_decode's checks,
+                             so single values are read in place (set
+                             atomically: readers may share a report) */
   uint64_t values_pos;    /* file offset of the values section (messages) */
   uint64_t index_pos;     /* file offset of the index (messages) */
 } report_rows;
@@ -120,7 +123,8 @@ unsigned char *report_buf_grow(report_buf *b, size_t n); /* n more bytes */
 /* report_freeze.c: makes r->rows current (builds it from the cells when a
    building report changed).  Logically const: only caches. */
 void report_freeze(const pomp_report *r);
-/* Sets rows->metric_begin from a validated, sorted index. */
+/* Sets rows->metric_begin from a validated, sorted index and marks every
+   row unchecked. */
 void report_rows_metric_ranges(report_rows *rows, size_t nmetrics);
 /* Row index i of (metric, cnode), or -1. */
 int64_t report_rows_find(const report_rows *rows, int32_t metric,

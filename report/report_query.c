@@ -92,19 +92,30 @@ int32_t pomp_report_row_get(const pomp_report *r, int32_t metric,
   return i < 0 ? 0 : (int32_t)decode_row(r, (uint64_t)i, locations, values, err);
 }
 
+/* One cell without decoding its row: the row is checked in full the first
+   time any of its cells is asked for (a corrupt row gives 0, as before),
+   then read in place (report_row_find).  Threads racing on the same row
+   may both check it; the mark only ever goes from 0 to 1. */
 double pomp_report_value(const pomp_report *r, int32_t metric, int32_t cnode,
                          int32_t location) {
   if (!metric_ok(r, metric) || !cnode_ok(r, cnode) || location < 0 ||
       (size_t)location >= r->nlocations)
     return 0.0;
-  int64_t i = report_rows_find(rows_of(r), metric, cnode);
+  const report_rows *rows = rows_of(r);
+  int64_t i = report_rows_find(rows, metric, cnode);
   if (i < 0) return 0.0;
-  row_scratch s = scratch_new(r);
+  report_entry e;
+  report_entry_get(rows->index, (uint64_t)i, &e);
+  const unsigned char *p = rows->values + e.offset;
+  uint64_t *word = &rows->checked[(uint64_t)i / 64], bit = 1ull << (i % 64);
+  if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & bit)) {
+    char why[128];
+    if (report_row_decode(&e, p, (int32_t)r->nlocations, NULL, NULL, why) != 0)
+      return 0.0;
+    __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+  }
   double v = 0.0;
-  int64_t n = decode_row(r, (uint64_t)i, s.locs, s.vals, NULL);
-  for (int64_t k = 0; k < n; k++)
-    if (s.locs[k] == location) v = s.vals[k];
-  scratch_free(&s);
+  report_row_find(&e, p, (int32_t)r->nlocations, location, &v);
   return v;
 }
 

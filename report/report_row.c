@@ -81,7 +81,7 @@ static const unsigned char *decode_locations(const report_entry *e,
   uint32_t n = e->count;
   switch (e->encoding) {
   case REPORT_ENC_DENSE:
-    for (uint32_t i = 0; i < n; i++) locs[i] = (int32_t)i;
+    for (uint32_t i = 0; locs && i < n; i++) locs[i] = (int32_t)i;
     return p;
   case REPORT_ENC_RANGE: {
     uint32_t first = le_get32(p);
@@ -90,7 +90,7 @@ static const unsigned char *decode_locations(const report_entry *e,
                n, nloc);
       return NULL;
     }
-    for (uint32_t i = 0; i < n; i++) locs[i] = (int32_t)(first + i);
+    for (uint32_t i = 0; locs && i < n; i++) locs[i] = (int32_t)(first + i);
     return p + 4;
   }
   case REPORT_ENC_IDX16:
@@ -104,7 +104,7 @@ static const unsigned char *decode_locations(const report_entry *e,
                  (long long)l, i);
         return NULL;
       }
-      locs[i] = (int32_t)l;
+      if (locs) locs[i] = (int32_t)l;
       prev = l;
     }
     return p + (size_t)n * (wide ? 4 : 2);
@@ -123,7 +123,8 @@ static const unsigned char *decode_locations(const report_entry *e,
                    "beyond %d", n, nloc);
           return NULL;
         }
-        locs[k++] = (int32_t)l;
+        if (locs) locs[k] = (int32_t)l;
+        k++;
       }
     }
     if (k != n) {
@@ -151,8 +152,9 @@ int report_row_decode(const report_entry *e, const unsigned char *p,
   if (!v) return -1;
   double sum = 0.0;
   for (uint32_t i = 0; i < e->count; i++) {
-    vals[i] = le_getd(v + 8 * (size_t)i);
-    sum += vals[i];
+    double x = le_getd(v + 8 * (size_t)i);
+    if (vals) vals[i] = x;
+    sum += x;
   }
   /* The stored sum was added in the same order, so any intact row gives
      the same bits; a changed value almost always changes the sum. */
@@ -161,4 +163,63 @@ int report_row_decode(const report_entry *e, const unsigned char *p,
     return -1;
   }
   return 0;
+}
+
+/* Index of the first entry >= location among n sorted locations of width
+   2 or 4 bytes. */
+static uint32_t lower_bound(const unsigned char *p, uint32_t n, int wide,
+                            uint32_t location) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    uint32_t l = wide ? le_get32(p + 4 * (size_t)mid) : le_get16(p + 2 * (size_t)mid);
+    if (l < location)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Set bits of the bitmap before bit `location`, eight bytes at a time. */
+static uint32_t bits_before(const unsigned char *p, uint32_t location) {
+  uint32_t k = 0, byte = location / 8;
+  size_t w = 0;
+  for (; w + 8 <= byte; w += 8) k += (uint32_t)__builtin_popcountll(le_get64(p + w));
+  for (; w < byte; w++) k += (uint32_t)__builtin_popcount(p[w]);
+  return k + (uint32_t)__builtin_popcount(p[byte] & ((1u << (location % 8)) - 1));
+}
+
+int report_row_find(const report_entry *e, const unsigned char *p,
+                    int32_t nlocations, int32_t location, double *value) {
+  uint32_t n = e->count, l = (uint32_t)location, k;
+  const unsigned char *v;
+  switch (e->encoding) {
+  case REPORT_ENC_DENSE:
+    k = l, v = p;
+    break;
+  case REPORT_ENC_RANGE: {
+    uint32_t first = le_get32(p);
+    if (l < first || l - first >= n) return 0;
+    k = l - first, v = p + 4;
+    break;
+  }
+  case REPORT_ENC_IDX16:
+  case REPORT_ENC_IDX32: {
+    int wide = e->encoding == REPORT_ENC_IDX32;
+    k = lower_bound(p, n, wide, l);
+    if (k == n || (wide ? le_get32(p + 4 * (size_t)k) : le_get16(p + 2 * (size_t)k)) != l)
+      return 0;
+    v = p + (size_t)n * (wide ? 4 : 2);
+    break;
+  }
+  case REPORT_ENC_BITMAP:
+    if (!(p[l / 8] >> (l % 8) & 1)) return 0;
+    k = bits_before(p, l);
+    v = p + ((size_t)nlocations + 7) / 8;
+    break;
+  default: return 0;
+  }
+  *value = le_getd(v + 8 * (size_t)k);
+  return 1;
 }

@@ -19,7 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (int64_t i = 0; i < pomp_report_num_rows(r); i++) {
     int32_t m, c;
     pomp_report_row_at(r, i, &m, &c, NULL, NULL);
-    pomp_report_row_get(r, m, c, locs, vals, &err);
+    int32_t n = pomp_report_row_get(r, m, c, locs, vals, &err);
+    /* single values read in place: stored, between and beyond */
+    if (n > 0 && nloc > 0) {
+      pomp_report_value(r, m, c, locs[0]);
+      pomp_report_value(r, m, c, locs[n - 1]);
+      pomp_report_value(r, m, c, (int32_t)((uint64_t)i * 7919 % (uint64_t)nloc));
+    }
+    pomp_report_value(r, m, c, nloc);
   }
   pomp_report_selection all = {-1, 1, -1, 1};
   pomp_report_location_values(r, &all, vals, &err);

@@ -135,6 +135,52 @@ static void random_values_round_trip_bit_exact(void **state) {
   }
 }
 
+/* pomp_report_value reads a cell in place once its row is checked: every
+   location of rows in every encoding (dense, range, idx16, bitmap at 100
+   locations; idx32, bitmap at 70,000) gives the decoded value's bits, or
+   +0.0 where nothing is stored, on the first (checking) and later calls. */
+static void single_values_read_in_place(void **state) {
+  (void)state;
+  const int32_t sizes[] = {100, 70000};
+  for (int s = 0; s < 2; s++) {
+    int32_t nloc = sizes[s];
+    pomp_report *r = flat_report(nloc);
+    for (int32_t m = 0; m < 2; m++)
+      for (int32_t c = 0; c < 2; c++)
+        for (int32_t l = 0; l < nloc; l++) {
+          int pattern = (int)(m * 2 + c);
+          int keep = pattern == 0   ? 1
+                     : pattern == 1 ? l >= nloc / 3 && l <= nloc / 2
+                     : pattern == 2 ? l % 97 == 5
+                                    : l % 3 != 1;
+          if (keep) pomp_report_add_value(r, m, c, l, odd_double());
+        }
+    pomp_report *back = fixture_round_trip(r);
+    double *dense = calloc((size_t)nloc, sizeof *dense);
+    int32_t *locs = malloc((size_t)nloc * sizeof *locs);
+    double *vals = malloc((size_t)nloc * sizeof *vals);
+    for (int32_t m = 0; m < 2; m++)
+      for (int32_t c = 0; c < 2; c++) {
+        int32_t n = pomp_report_row_get(back, m, c, locs, vals, NULL);
+        assert_true(n > 0);
+        memset(dense, 0, (size_t)nloc * sizeof *dense);
+        for (int32_t k = 0; k < n; k++) dense[locs[k]] = vals[k];
+        for (int pass = 0; pass < 2; pass++)
+          for (int32_t l = 0; l < nloc; l++) {
+            double got = pomp_report_value(back, m, c, l);
+            assert_memory_equal(&got, &dense[l], sizeof got);
+          }
+      }
+    assert_true(pomp_report_value(back, 0, 0, nloc) == 0.0);
+    assert_true(pomp_report_value(back, 0, 0, -1) == 0.0);
+    free(dense);
+    free(locs);
+    free(vals);
+    pomp_report_free(back);
+    pomp_report_free(r);
+  }
+}
+
 static void negative_zero_kept_positive_zero_dropped(void **state) {
   (void)state;
   pomp_report *r = flat_report(4);
@@ -328,6 +374,8 @@ static void damaged_row_reported_on_decode(void **state) {
   assert_int_equal(pomp_report_location_values(r, &all, acc, &err),
                    POMP_REPORT_ERR_FORMAT);
   assert_true(pomp_report_value(r, 0, 0, 0) == 0.0);
+  assert_true(pomp_report_value(r, 0, 0, 0) == 0.0); /* never marked checked */
+  assert_true(pomp_report_value(r, 1, 1, 0) == 4.0);
   /* the other rows decode */
   assert_int_equal(pomp_report_row_add(r, 1, 1, acc, &err), 1);
   pomp_report_free(r);
@@ -365,6 +413,7 @@ int main(void) {
       cmocka_unit_test(fixture_round_trips),
       cmocka_unit_test(smallest_encoding_is_chosen),
       cmocka_unit_test(random_values_round_trip_bit_exact),
+      cmocka_unit_test(single_values_read_in_place),
       cmocka_unit_test(negative_zero_kept_positive_zero_dropped),
       cmocka_unit_test(streaming_writer_sorts_and_checks),
       cmocka_unit_test(open_errors_name_file_and_offset),
