@@ -115,7 +115,7 @@ void tui_app_ready(tui_app *a, int p) {
       changed = tui_model_weigh_locations(&a->model, &s);
       if (changed && a->opt.budget > 0) {
         /* What the key's own work left of the budget (when nothing is
-           left, the job still adds its first 16 rows). */
+           left, the job still adds its first row). */
         double left = a->opt.budget - (tui_clock() - a->key_start);
         tui_app_work(a, left > 0 ? left : 1e-9);
       } else if (changed) {

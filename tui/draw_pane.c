@@ -61,9 +61,11 @@ static void draw_prefix(tui_app *a, int p, const tui_row *r, int *col, int y, in
   for (int k = 0; k < shown; k++) put(a, col, y, end, glyph[k], plain);
 }
 
-static void draw_weight(tui_app *a, int p, int32_t node, double v, int *col, int y, int end) {
+/* summing: the value is still being summed (location pane). */
+static void draw_weight(tui_app *a, int p, int32_t node, double v, int summing, int *col, int y,
+                        int end) {
   char buf[64];
-  if (p == TUI_PANE_SYSTEM && tui_app_busy(a)) { /* values still being summed */
+  if (summing) {
     char field[80];
     int pad = TUI_VALUE_WIDTH - tui_text_width(a->glyphs->more);
     snprintf(field, sizeof field, "   %*s%s ", pad, "", a->glyphs->more);
@@ -106,6 +108,12 @@ static void draw_summary(tui_app *a, int p, int32_t parent, int *col, int y, int
   put(a, col, y, end, text, plain);
 }
 
+/* Is the value of node (-1: a "more" row) in pane p still being summed? */
+static int summing(tui_app *a, int p, int32_t node, int inclusive) {
+  return p == TUI_PANE_SYSTEM && tui_app_busy(a) &&
+         (node < 0 || !tui_model_location_known(&a->model, node, inclusive));
+}
+
 static void draw_row(tui_app *a, int p, const tui_row *r, int x, int y, int w) {
   const tui_pane *pn = &a->pane[p];
   const tui_tree *t = &a->model.tree[p];
@@ -118,7 +126,7 @@ static void draw_row(tui_app *a, int p, const tui_row *r, int x, int y, int w) {
   } else if (r->kind == TUI_ROW_MORE) {
     char text[64];
     put(a, &col, y, end, a->glyphs->collapsed, plain);
-    draw_weight(a, p, r->node, r->hidden_value, &col, y, end);
+    draw_weight(a, p, r->node, r->hidden_value, summing(a, p, -1, 0), &col, y, end);
     snprintf(text, sizeof text, "%s %d more", a->glyphs->more, (int)r->hidden);
     put(a, &col, y, end, text, plain);
   } else {
@@ -127,7 +135,8 @@ static void draw_row(tui_app *a, int p, const tui_row *r, int x, int y, int w) {
                       : pn->expanded[n]              ? a->glyphs->expanded
                                                      : a->glyphs->collapsed;
     put(a, &col, y, end, exp, plain);
-    draw_weight(a, p, n, tui_pane_value(pn, n), &col, y, end);
+    draw_weight(a, p, n, tui_pane_value(pn, n), summing(a, p, n, tui_pane_is_inclusive(pn, n)),
+                &col, y, end);
     tui_style name = {0, pn->match && pn->match[n] ? TUI_C_MATCH : 0, 0, 0};
     if (name.color) name.attr = TUI_A_BOLD | TUI_A_UNDERLINE;
     if (col < end) tui_vs_put_clipped(&a->vs, col, y, end - col, t->name[n], name,

@@ -18,14 +18,28 @@ enum { TUI_PANE_METRIC = 0, TUI_PANE_CALL, TUI_PANE_SYSTEM, TUI_NPANES };
 
 /* Summing the rows of a location selection can take seconds on a large
    report (every row when the root is selected), so it runs as a job in
-   slices: the screen stays responsive and shows the values when done. */
+   slices: the screen stays responsive and shows the values when done.
+   The rows are visited in index order (metric, cnode), the order of the
+   file for reports written from memory, and only rows that exist: ranges
+   of the row index filtered by a mask of the selected call paths, either
+   one range per run of selected metrics (wide selections), or the rows of
+   the selected (metric, call path) pairs found one by one (narrow ones,
+   where scanning the metrics' rows would cost more). */
+typedef struct {
+  int64_t begin, end; /* index rows [begin, end) */
+} tui_row_range;
+
 typedef struct {
   int active;
-  int32_t *metrics, *cnodes; /* the rows to add: metrics x cnodes */
-  int32_t nmetrics, ncnodes;
-  size_t next, total; /* rows done / to do */
-  double *acc;        /* per location */
-  int failed;         /* a row could not be read: the sum is partial */
+  uint8_t *cnode_in;   /* [cnode]: in the selection */
+  tui_row_range *ranges;
+  size_t nranges, ranges_cap, range; /* ranges, the one being summed */
+  int64_t next;        /* next index row of that range */
+  size_t done, total;  /* selected rows added / in all */
+  double *acc;         /* per location */
+  int32_t *locs;       /* one decoded row */
+  double *vals;
+  int failed;          /* a row could not be read: the sum is partial */
 } tui_location_job;
 
 /* Location values of recent selections, so that going back to a call path
@@ -43,6 +57,10 @@ typedef struct {
   int32_t call_metric;
   int call_metric_incl;
   pomp_report_selection loc_sel;
+  /* The selection's total from the row index's row sums, known as soon as
+     the job starts: the value of a lone collapsed system root, shown while
+     the locations are still being summed. */
+  double loc_total;
   double *per_location;
   tui_location_job job;
   tui_location_cache *cache;
@@ -70,5 +88,9 @@ int tui_model_work(tui_model *m, double budget);
 double tui_clock(void);
 /* Fraction of the location job done, 1 when idle. */
 double tui_model_progress(const tui_model *m);
+/* Is the location tree's value of node final?  Always when idle; while the
+   job runs only for the system tree's single root, collapsed (its value is
+   the selection's total, known from the row sums). */
+int tui_model_location_known(const tui_model *m, int32_t node, int inclusive);
 
 #endif

@@ -267,24 +267,34 @@ static void row_text(const tui_vscreen *vs, int x, int y, int n, char *buf) {
 }
 
 /* With a time budget the location sums run in slices: the pane says how
-   far it got and shows no stale values, then fills in. */
+   far it got and shows no stale values, then fills in.  The lone root's
+   value, the selection's total, comes from the row sums at once. */
 static void location_values_in_slices(void **state) {
   (void)state;
   tui_app *a = small_app(160, 14);
-  a->opt.budget = 1e-12; /* stops at the first check, after 16 of 30 rows */
+  a->opt.budget = 1e-12; /* stops after the first of the 8 rows */
   tui_app_render(a);
   assert_true(tui_app_busy(a));
+  assert_int_equal(a->model.job.done, 1);
+  assert_int_equal(a->model.job.total, 8);
   char text[512];
   int x = a->pane_x[TUI_PANE_SYSTEM];
   row_text(&a->vs, x, 1, 35, text);
-  assert_string_equal(text, "Locations [% of Time] computing 53%");
+  assert_string_equal(text, "Locations [% of Time] computing 12%");
   row_text(&a->vs, x, 2, 20, text);
-  assert_string_equal(text, "▸         … cluster ");
+  assert_string_equal(text, "▸ █  100.00 cluster ");
+  run_keys(a, "3E"); /* expanded: exclusive, and the nodes below wait */
+  for (int y = 2; y < 5; y++) {
+    static const char *const want[] = {"▾         … cluster ", "└▾         … node0  ",
+                                       " ├▾         … rank 0"};
+    row_text(&a->vs, x, y, 20, text);
+    assert_string_equal(text, want[y - 2]);
+  }
   assert_int_equal(tui_app_work(a, 0), 1);
   tui_app_render(a);
   assert_false(tui_app_busy(a));
-  row_text(&a->vs, x, 2, 20, text);
-  assert_string_equal(text, "▸ █  100.00 cluster ");
+  row_text(&a->vs, x, 5, 23, text);
+  assert_string_equal(text, " │├─ ▃   29.50 thread 0");
   free_app(a);
 }
 
