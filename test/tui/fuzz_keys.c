@@ -1,7 +1,7 @@
 /*
  * fuzz_keys.c -- libFuzzer target: any input drives pomp-tui on a fixture
  * report, at any size, and must never crash, hang or leak.  Byte 0 picks
- * the fixture and the input's reading: a --keys script (the parser and the
+ * the fixture, sliced or whole location sums and the input's reading: a --keys script (the parser and the
  * events it yields), or one event per byte from a table of every bound key,
  * mouse events and resizes (reaches deep states faster).
  * Build: CC=clang cmake -DPOMP_FUZZ=ON ...; run: fuzz_tui_keys -max_total_time=120
@@ -45,12 +45,13 @@ static size_t byte_events(const uint8_t *d, size_t n, tui_event *ev) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 3 || size > 4096) return 0;
-  static const char *const fixtures[] = {"small", "wide", "diff"};
-  pomp_report *r = tui_fixture(fixtures[data[0] % 3]);
+  static const char *const fixtures[] = {"small", "wide", "diff", "incomplete"};
+  pomp_report *r = tui_fixture(fixtures[data[0] % 4]);
   tui_options o;
   tui_options_default(&o);
   o.top_k = 1 + data[1] % 12;
   o.ascii = data[0] & 8;
+  o.budget = data[0] & 16 ? 1e-12 : 0; /* location sums in slices of one row */
   tui_app app;
   tui_app_init(&app, r, "fuzz.pomp", &o);
   tui_event *ev = NULL;
