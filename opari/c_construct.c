@@ -50,10 +50,18 @@ static const Shape shapes[] = {
 
 /* ---- closing ------------------------------------------------------------ */
 
-static void emit_barrier(Rw *rw, int d) {
+/* An explicit barrier inline, after the last token of a block on
+   physical line `line`: a preprocessed unit is compiled without the
+   preprocessor, which alone knows _Pragma, so there the pragma takes a
+   line of its own and a line mark follows. */
+static void emit_barrier(Rw *rw, int d, int line) {
   em_str(&rw->em, " {");
   em_call(&rw->em, "Barrier_enter", d);
-  em_str(&rw->em, " _Pragma(\"omp barrier\")");
+  if (rw->opt->preprocessed) {
+    em_str(&rw->em, "\n#pragma omp barrier\n");
+    rw_mark(rw, line);
+  } else
+    em_str(&rw->em, " _Pragma(\"omp barrier\")");
   em_call(&rw->em, "Barrier_exit", d);
   em_str(&rw->em, " }");
 }
@@ -70,13 +78,13 @@ static OmpKind combined_inner(int kind) {
   }
 }
 
-static void close_shape(Rw *rw, const Shape *sh, int d, bool barrier) {
-  if (barrier && sh->barrier_inside) emit_barrier(rw, d);
+static void close_shape(Rw *rw, const Shape *sh, int d, bool barrier, int line) {
+  if (barrier && sh->barrier_inside) emit_barrier(rw, d, line);
   if (sh->end_post) {
     em_call(&rw->em, sh->end_post, d);
     em_str(&rw->em, " }");
   }
-  if (barrier && !sh->barrier_inside) emit_barrier(rw, d);
+  if (barrier && !sh->barrier_inside) emit_barrier(rw, d, line);
   if (sh->end_pre) {
     em_call(&rw->em, sh->end_pre, d);
     em_str(&rw->em, " }");
@@ -93,20 +101,21 @@ static void emit_close(Rw *rw, const Pending *p) {
     return;
   }
   Descr *d = &rw->descr.v[p->descr];
-  if (p->kind != OMP_SECTION) d->end_line1 = d->end_lineN = p->end_line;
+  int end_line = rw_line(rw, p->end_line), line = p->end_line;
+  if (p->kind != OMP_SECTION) d->end_line1 = d->end_lineN = end_line;
   OmpKind inner = combined_inner(p->kind);
   if (inner == OMP_FOR || inner == OMP_SECTIONS) {
-    close_shape(rw, &shapes[inner], p->descr, p->barrier);
-    close_shape(rw, &shapes[OMP_PARALLEL], p->descr, false);
+    close_shape(rw, &shapes[inner], p->descr, p->barrier, line);
+    close_shape(rw, &shapes[OMP_PARALLEL], p->descr, false, line);
   } else if (inner == OMP_MASTER || inner == OMP_UNKNOWN) {
     if (inner == OMP_MASTER) {
       Descr *m = &rw->descr.v[p->descr2];
-      m->end_line1 = m->end_lineN = p->end_line;
-      close_shape(rw, &shapes[OMP_MASTER], p->descr2, false);
+      m->end_line1 = m->end_lineN = end_line;
+      close_shape(rw, &shapes[OMP_MASTER], p->descr2, false, line);
     }
-    close_shape(rw, &shapes[OMP_PARALLEL], p->descr, true);
+    close_shape(rw, &shapes[OMP_PARALLEL], p->descr, true, line);
   } else
-    close_shape(rw, &shapes[p->kind], p->descr, p->barrier);
+    close_shape(rw, &shapes[p->kind], p->descr, p->barrier, line);
 }
 
 /* Closes every construct whose block ended before `pos`. */
@@ -144,7 +153,7 @@ static void instrument(Rw *rw, const Site *site, OmpKind kind) {
     sub = t + a;
     sub_len = dir_ident_end(t, site->len, a) - a;
   }
-  int d = descr_add(&rw->descr, sh->descr, sub, sub_len, site->line, site->end_line);
+  int d = rw_descr(rw, sh->descr, sub, sub_len, site);
   app_reset(rw);
   bool barrier = false;
   if (kind == OMP_PARALLEL || kind == OMP_TASK) add_shared_table(rw, site);
@@ -274,9 +283,8 @@ static void instrument_combined(Rw *rw, const Site *site, OmpKind kind) {
   static const char *const names[] = {[OMP_FOR] = "parallelfor",
                                       [OMP_SECTIONS] = "parallelsections",
                                       [OMP_MASTER] = "parallel", [OMP_UNKNOWN] = "parallel"};
-  int d = descr_add(&rw->descr, names[inner], "", 0, site->line, site->end_line);
-  int d2 = inner == OMP_MASTER ? descr_add(&rw->descr, "master", "", 0, site->line, site->end_line)
-                               : -1;
+  int d = rw_descr(rw, names[inner], "", 0, site);
+  int d2 = inner == OMP_MASTER ? rw_descr(rw, "master", "", 0, site) : -1;
   pre_begin(rw, site);
   em_str(&rw->em, "{");
   em_call(&rw->em, "Parallel_fork", d);
@@ -292,7 +300,7 @@ static void instrument_combined(Rw *rw, const Site *site, OmpKind kind) {
   if (site->op) em_str(&rw->em, " ");
   else {
     em_str(&rw->em, "\n");
-    em_line(&rw->em, site->line);
+    rw_mark(rw, site->line);
     em_pad(&rw->em, line_start(rw, site->start), site->start);
   }
   app_reset(rw);

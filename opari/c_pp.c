@@ -28,6 +28,7 @@ PPKind pp_pragma_text_family(const char *t, size_t n, size_t *after) {
 PPKind pp_classify(const char *t, size_t n, PPCond *cond, size_t *after) {
   size_t p = dir_skip_gap(t, n, 1), e = dir_ident_end(t, n, p);
   size_t k = e - p;
+  if (p < n && t[p] >= '0' && t[p] <= '9') return PP_LINE;
   const char *w = t + p;
   *cond = COND_UNKNOWN;
 #define IS(word) (k == sizeof(word) - 1 && memcmp(w, word, k) == 0)
@@ -37,6 +38,8 @@ PPKind pp_classify(const char *t, size_t n, PPCond *cond, size_t *after) {
   if (IS("elifdef") || IS("elifndef")) return PP_ELIF;
   if (IS("else")) return PP_ELSE;
   if (IS("endif")) return PP_ENDIF;
+  if (IS("line")) return PP_LINE;
+  if (IS("define")) return PP_DEFINE;
   if (IS("pragma")) {
     PPKind f = pp_pragma_text_family(t + e, n - e, after);
     *after += e;
@@ -74,6 +77,23 @@ bool pp_pragma_operator(CLexer *lx, PragmaOp *op) {
   op->end_line = close.end_line;
   *lx = look;
   return true;
+}
+
+bool pp_define_makes_directive(const char *t, size_t n, bool cxx, PragmaOp *op, Span *name) {
+  size_t p = dir_skip_gap(t, n, 1);
+  p = dir_skip_gap(t, n, dir_ident_end(t, n, p)); /* after `define` */
+  *name = (Span){p, dir_ident_end(t, n, p)};
+  CLexer lx;
+  clex_init(&lx, t, n, cxx);
+  lx.pos = name->end;
+  lx.bol = false;
+  for (CTok k = clex_next(&lx); k.kind != CT_EOF; k = clex_next(&lx)) {
+    if (!ctok_word(&lx, k, "_Pragma")) continue;
+    size_t after;
+    if (!pp_pragma_operator(&lx, op)) return ctok_is(&lx, clex_peek(&lx), '(');
+    if (pp_pragma_text_family(op->buf, op->len, &after) != PP_OTHER) return true;
+  }
+  return false;
 }
 
 PPKind pp_skip_arm(CLexer *lx, bool stop_at_live_arm, PPCond *cond_out) {

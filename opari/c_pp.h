@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "c_lex.h"
+#include "directive.h"
 
 typedef enum {
   PP_OTHER,
@@ -20,7 +21,9 @@ typedef enum {
   PP_ENDIF,
   PP_OMP,     /* #pragma omp */
   PP_POMP,    /* #pragma pomp */
-  PP_INCLUDE_OMP /* #include <omp.h> or "omp.h" */
+  PP_INCLUDE_OMP, /* #include <omp.h> or "omp.h" */
+  PP_LINE,    /* #line N "file", or the preprocessor's # N "file" flags */
+  PP_DEFINE   /* #define */
 } PPKind;
 
 typedef enum { COND_UNKNOWN, COND_FALSE, COND_TRUE } PPCond;
@@ -40,6 +43,13 @@ typedef struct {
   int end_line;
 } PragmaOp;
 bool pp_pragma_operator(CLexer *lx, PragmaOp *op);
+
+/* Whether the `#define` directive text t[0..n) holds a `_Pragma` operator
+   that makes an OpenMP or POMP directive, or one whose operand is not a
+   plain string literal (built from the macro's parameters, as in
+   `_Pragma(#x)`): a directive only the preprocessor can show.  *name gets
+   the macro's name. */
+bool pp_define_makes_directive(const char *t, size_t n, bool cxx, PragmaOp *op, Span *name);
 
 /* Family of a destringized _Pragma text: PP_OMP, PP_POMP or PP_OTHER. */
 PPKind pp_pragma_text_family(const char *t, size_t n, size_t *after);

@@ -19,8 +19,12 @@
 #include "diag.h"
 #include "pomp_util.h"
 
+/* Diagnostics name the file and line a line mark says (a header's, in
+   preprocessed input). */
 static void diag(const Rw *rw, const char *kind, int line, const char *fmt, va_list ap) {
-  opari_vdiag(rw->opt, kind, line, fmt, ap);
+  const MarkEntry *e = linemap_find(&rw->map, line);
+  const char *file = e && e->file >= 0 ? rw->map.files[e->file].raw : rw->opt->file_name;
+  opari_vdiag_in(rw->opt, file, kind, rw_line(rw, line), fmt, ap);
 }
 
 _Noreturn void rw_error(Rw *rw, int line, const char *fmt, ...) {
@@ -38,6 +42,53 @@ void rw_warn(Rw *rw, int line, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* ---- line marks --------------------------------------------------------- */
+
+int rw_line(const Rw *rw, int phys) { return linemap_line(&rw->map, phys); }
+
+void rw_mark(Rw *rw, int phys) { em_line(&rw->em, rw_line(rw, phys)); }
+
+int rw_descr(Rw *rw, const char *name, const char *sub, size_t sub_len, const Site *site) {
+  int d = descr_add(&rw->descr, name, sub, sub_len, rw_line(rw, site->line),
+                    rw_line(rw, site->end_line));
+  const MarkEntry *e = linemap_find(&rw->map, site->line);
+  if (e && e->file >= 0) {
+    const char *file = rw->map.files[e->file].raw;
+    while (file[0] == '.' && file[1] == '/') file += 2; /* `#include "x.h"` found via -iquote . */
+    rw->descr.v[d].file_name = pu_strdup(file);
+  }
+  return d;
+}
+
+static bool base_name_is(const char *path, const char *name) {
+  const char *slash = strrchr(path, '/');
+  return strcmp(slash ? slash + 1 : path, name) == 0;
+}
+
+static void declare_locks_here(Rw *rw);
+
+/* A line mark.  In preprocessed input, flags 1 and 2 keep the include
+   stack: returning from omp.h is where `#include <omp.h>` stood, so the
+   POMP lock functions are declared there, before the mark. */
+static void line_mark(Rw *rw, CTok t) {
+  LineMark m;
+  if (!line_mark_parse(rw->s + t.start, t.end - t.start, &m)) return;
+  if ((m.flags & MARK_RETURN) && rw->nincludes) {
+    int left = rw->includes[--rw->nincludes];
+    if (left >= 0 && base_name_is(rw->map.files[left].raw, "omp.h")) {
+      em_copy_to(&rw->em, t.start);
+      declare_locks_here(rw);
+    }
+  }
+  const MarkEntry *e = linemap_add(&rw->map, rw->s + t.start, &m, t.end_line + 1);
+  if (m.flags & MARK_ENTER) {
+    PU_PUSH(rw->includes, rw->nincludes, rw->includes_cap, e->file);
+    if (e->file >= 0 && base_name_is(rw->map.files[e->file].raw, "pomp.h")) rw->pomp_h_seen = true;
+  }
+  rw->in_system = e->system;
+  rw->em.line_name = e->file >= 0 ? rw->map.files[e->file].esc : rw->opt->line_name;
+}
+
 /* ---- look-ahead -------------------------------------------------------- */
 
 Body find_body(Rw *rw, const Site *site, const CLexer *from, bool sequence) {
@@ -51,7 +102,14 @@ Body find_body(Rw *rw, const Site *site, const CLexer *from, bool sequence) {
   if (!(sequence ? cstmt_skip_sequence(&st) : cstmt_skip(&st)))
     rw_error(rw, site->line,
              "cannot find the end of the structured block of this directive: %s (line %d)",
-             st.error, st.error_line);
+             st.error, rw_line(rw, st.error_line));
+  int arm = cstmt_end_in_arm(&st);
+  if (arm)
+    rw_warn(rw, site->line,
+            "the block of this construct ends inside the conditional at line %d, of which "
+            "only the first arm is read: built with another arm, its events are misplaced "
+            "(preprocess first: pomp-cc does unless --no-preprocess)",
+            rw_line(rw, arm));
   Body body = {st.end, st.end_line, st.cancel};
   rw->chain_body = none;
   if (!sequence) {
@@ -70,87 +128,7 @@ void push_pending(Rw *rw, int kind, int descr, const Site *site, Body body,
   PU_PUSH(rw->pend, rw->npend, rw->pend_cap, p);
 }
 
-/* ---- POMP directives, user regions, locks ------------------------------ */
-
-/* Replaces a POMP directive by `code` (and event `event` of descriptor d),
-   keeping the line count. */
-static void replace_directive(Rw *rw, const Site *site, const char *code, const char *event,
-                              int d) {
-  em_copy_to(&rw->em, site->start);
-  em_str(&rw->em, code);
-  if (event) em_call(&rw->em, event, d);
-  if (!site->op)
-    for (int l = site->line; l < site->end_line; l++) em_str(&rw->em, "\n");
-  em_skip_to(&rw->em, site->end);
-}
-
-static void pomp_directive(Rw *rw, const Site *site) {
-  Span name = {0, 0};
-  PompKind k = pomp_dir_parse(site->text, site->len, site->after, &name);
-  if (k == POMP_INSTRUMENT) {
-    rw->noinstrument = false;
-    replace_directive(rw, site, "", NULL, 0);
-    return;
-  }
-  if (!instrumenting(rw)) return;
-  const char *t = site->text;
-  switch (k) {
-  case POMP_BAD:
-    rw_error(rw, site->line,
-             "malformed POMP directive (expected 'inst init|finalize|on|off|begin(name)|"
-             "end(name)', 'noinstrument' or 'instrument')");
-  case POMP_NOINSTRUMENT:
-    rw->noinstrument = true;
-    replace_directive(rw, site, "", NULL, 0);
-    return;
-  case POMP_INIT: replace_directive(rw, site, "POMP_Init();", NULL, 0); return;
-  case POMP_FINALIZE: replace_directive(rw, site, "POMP_Finalize();", NULL, 0); return;
-  case POMP_ON: replace_directive(rw, site, "POMP_On();", NULL, 0); return;
-  case POMP_OFF: replace_directive(rw, site, "POMP_Off();", NULL, 0); return;
-  case POMP_BEGIN: {
-    if (rw->opt->disabled & DIS_REGION) break;
-    int d = descr_add(&rw->descr, "region", t + name.start, name.end - name.start, site->line,
-                      site->end_line);
-    UserRegion u = {d, site->line, rw->nlambda};
-    PU_PUSH(rw->user, rw->nuser, rw->user_cap, u);
-    replace_directive(rw, site, "", "Begin", d);
-    return;
-  }
-  case POMP_END: {
-    if (rw->opt->disabled & DIS_REGION) break;
-    int len = (int)(name.end - name.start);
-    if (!rw->nuser)
-      rw_error(rw, site->line, "'end(%.*s)' without a matching 'begin(%.*s)'", len,
-               t + name.start, len, t + name.start);
-    Descr *d = &rw->descr.v[rw->user[rw->nuser - 1].descr];
-    if (strlen(d->sub_name) != (size_t)len || memcmp(d->sub_name, t + name.start, len) != 0)
-      rw_error(rw, site->line, "'end(%.*s)' does not match the open region '%s' (line %d)",
-               len, t + name.start, d->sub_name, d->begin_line1);
-    d->end_line1 = site->line;
-    d->end_lineN = site->end_line;
-    replace_directive(rw, site, "", "End", rw->user[--rw->nuser].descr);
-    return;
-  }
-  case POMP_INSTRUMENT:
-    break;
-  }
-  replace_directive(rw, site, "", NULL, 0); /* a disabled user region */
-}
-
-/* `return` inside user regions: end them first ({ POMP_End(..); return x; }). */
-static void early_return(Rw *rw, CTok t) {
-  if (rw->nlambda != rw->user[rw->nuser - 1].lambdas) return; /* returns from a lambda */
-  CLexer at = rw->lx;
-  at.pos = t.start;
-  at.line = t.line;
-  Site site = {.line = t.line};
-  Body body = find_body(rw, &site, &at, false);
-  em_copy_to(&rw->em, t.start);
-  em_str(&rw->em, "{");
-  for (size_t i = rw->nuser; i-- > 0;) em_call(&rw->em, "End", rw->user[i].descr);
-  em_str(&rw->em, " ");
-  push_pending(rw, CLOSE_RETURN, -1, &site, body, false);
-}
+/* ---- locks ------------------------------------------------------------- */
 
 static const char *const lock_calls[][2] = {
     {"omp_init_lock", "POMP_Init_lock"},         {"omp_destroy_lock", "POMP_Destroy_lock"},
@@ -161,13 +139,24 @@ static const char *const lock_calls[][2] = {
     {"omp_test_nest_lock", "POMP_Test_nest_lock"}};
 
 static const char lock_declarations[] =
-    "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
     "void POMP_Init_lock(omp_lock_t *), POMP_Destroy_lock(omp_lock_t *), "
     "POMP_Set_lock(omp_lock_t *), POMP_Unset_lock(omp_lock_t *), "
     "POMP_Init_nest_lock(omp_nest_lock_t *), POMP_Destroy_nest_lock(omp_nest_lock_t *), "
     "POMP_Set_nest_lock(omp_nest_lock_t *), POMP_Unset_nest_lock(omp_nest_lock_t *);\n"
-    "int POMP_Test_lock(omp_lock_t *), POMP_Test_nest_lock(omp_nest_lock_t *);\n"
-    "#ifdef __cplusplus\n}\n#endif\n";
+    "int POMP_Test_lock(omp_lock_t *), POMP_Test_nest_lock(omp_nest_lock_t *);\n";
+
+/* The POMP lock functions, at the output's position, in a C++ unit inside
+   extern "C" (a preprocessed unit has no #ifdef). */
+static void declare_locks_here(Rw *rw) {
+  if (rw->depth != (int)rw->nscope || rw->noinstrument || (rw->opt->disabled & DIS_LOCKS)) return;
+  bool pp = rw->opt->preprocessed, cxx = rw->opt->cxx;
+  if (!pp) em_str(&rw->em, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+  else if (cxx) em_str(&rw->em, "extern \"C\" {\n");
+  em_str(&rw->em, lock_declarations);
+  if (!pp) em_str(&rw->em, "#ifdef __cplusplus\n}\n#endif\n");
+  else if (cxx) em_str(&rw->em, "}\n");
+  rw->omp_h_seen = true;
+}
 
 /* After `#include <omp.h>` at file or namespace scope: the POMP lock functions need
    omp_lock_t, so they are declared here rather than in the prelude. */
@@ -176,10 +165,9 @@ static void declare_locks(Rw *rw, CTok t) {
     return;
   em_copy_to(&rw->em, t.end);
   em_str(&rw->em, "\n");
-  em_str(&rw->em, lock_declarations);
-  em_line(&rw->em, t.end_line + 1);
+  declare_locks_here(rw);
+  rw_mark(rw, t.end_line + 1);
   if (t.end < rw->n && rw->s[t.end] == '\n') em_skip_to(&rw->em, t.end + 1);
-  rw->omp_h_seen = true;
 }
 
 static void lock_call(Rw *rw, CTok t) {
@@ -211,7 +199,7 @@ static void check_arm_end(Rw *rw, CTok t) {
     rw_error(rw, t.line,
              "the OpenMP construct at line %d is not closed before this conditional "
              "directive; move the #if/#else/#endif outside the construct",
-             rw->pend[rw->npend - 1].line);
+             rw_line(rw, rw->pend[rw->npend - 1].line));
 }
 
 /* Skips a dead arm (it is copied verbatim, never instrumented). */
@@ -249,6 +237,19 @@ static void conditional(Rw *rw, CTok t, PPKind k, PPCond cond) {
     f->done = true;
 }
 
+/* Without the preprocessor, a directive made by a macro is invisible:
+   at least say so where the macro is defined. */
+static void macro_definition(Rw *rw, CTok t) {
+  Span name;
+  if (rw->opt->preprocessed || !instrumenting(rw) ||
+      !pp_define_makes_directive(rw->s + t.start, t.end - t.start, rw->opt->cxx, &rw->op, &name))
+    return;
+  rw_warn(rw, t.line,
+          "macro '%.*s' makes an OpenMP/POMP directive with _Pragma: it is not instrumented where "
+          "the macro is used (preprocess first: pomp-cc does unless --no-preprocess)",
+          (int)(name.end - name.start), rw->s + t.start + name.start);
+}
+
 static void directive(Rw *rw, CTok t) {
   PPCond cond;
   size_t after;
@@ -262,6 +263,8 @@ static void directive(Rw *rw, CTok t) {
   case PP_ELSE:
   case PP_ENDIF: conditional(rw, t, k, cond); break;
   case PP_INCLUDE_OMP: declare_locks(rw, t); break;
+  case PP_LINE: line_mark(rw, t); break;
+  case PP_DEFINE: macro_definition(rw, t); break;
   case PP_OMP: omp_directive(rw, &site); break;
   case PP_POMP: pomp_directive(rw, &site); break;
   default: break;
@@ -282,10 +285,13 @@ static void pragma_operator(Rw *rw, CTok t) {
 static void identifier(Rw *rw, CTok t) {
   const char *w = rw->s + t.start;
   size_t len = t.end - t.start;
-  if (len == 7 && memcmp(w, "_Pragma", 7) == 0) pragma_operator(rw, t);
-  else if (!instrumenting(rw)) return;
-  else if (len == 6 && rw->nuser && memcmp(w, "return", 6) == 0) early_return(rw, t);
-  else if (len >= 12 && w[0] == 'o' && w[3] == '_' && !(rw->opt->disabled & DIS_LOCKS))
+  if (len == 7 && memcmp(w, "_Pragma", 7) == 0) {
+    pragma_operator(rw, t);
+    return;
+  }
+  if (!instrumenting(rw)) return;
+  if (rw->nuser) user_region_word(rw, t);
+  if (len >= 12 && w[0] == 'o' && w[3] == '_' && !(rw->opt->disabled & DIS_LOCKS))
     lock_call(rw, t);
 }
 
@@ -312,8 +318,6 @@ static void track_cxx_braces(Rw *rw, CTok t) {
     if (rw->nlambda && rw->lambda[rw->nlambda - 1] == rw->depth) rw->nlambda--;
     if (rw->nscope && rw->scope[rw->nscope - 1] == rw->depth) rw->nscope--;
   }
-  rw->prev2 = rw->prev;
-  rw->prev = t;
 }
 
 static void run(Rw *rw) {
@@ -325,8 +329,13 @@ static void run(Rw *rw) {
     if (t.kind == CT_PUNCT && rw->s[t.start] == '{') rw->depth++;
     if (t.kind == CT_PUNCT && rw->s[t.start] == '}') rw->depth--;
     if (rw->want_brace >= 0) sections_block(rw, t);
-    if (t.kind == CT_DIRECTIVE) directive(rw, t);
-    else if (t.kind == CT_IDENT) identifier(rw, t);
+    if (t.kind == CT_DIRECTIVE) {
+      directive(rw, t);
+      continue;
+    }
+    if (t.kind == CT_IDENT) identifier(rw, t);
+    rw->prev2 = rw->prev;
+    rw->prev = t;
   }
   if (rw->npend) {
     const Pending *p = &rw->pend[rw->npend - 1];
@@ -336,6 +345,9 @@ static void run(Rw *rw) {
     const UserRegion *u = &rw->user[rw->nuser - 1];
     rw_error(rw, u->line, "user region '%s' is never ended", rw->descr.v[u->descr].sub_name);
   }
+  if (rw->opt->preprocessed && rw->descr.n && !rw->pomp_h_seen)
+    rw_error(rw, rw->lx.line, "preprocessed input without pomp.h: append '#include <pomp.h>' "
+                              "to the unit before preprocessing (pomp-cc does)");
   em_copy_to(&rw->em, rw->n);
   if (rw->n && rw->s[rw->n - 1] != '\n') em_str(&rw->em, "\n");
 }
@@ -344,7 +356,9 @@ static void rw_free(Rw *rw) {
   descr_free(&rw->descr);
   free(rw->pend);
   free(rw->pp);
-  free(rw->user);
+  user_free(rw);
+  linemap_free(&rw->map);
+  free(rw->includes);
   free(rw->lambda);
   free(rw->paren);
   free(rw->scope);
@@ -359,6 +373,23 @@ static void rw_free(Rw *rw) {
   free(rw->bl[1]);
 }
 
+/* End of the line at p (after its newline), if that line is a line mark. */
+static size_t after_mark_line(const char *s, size_t n, size_t p) {
+  const char *nl = p < n ? memchr(s + p, '\n', n - p) : NULL;
+  LineMark m;
+  if (!nl || s[p] != '#' || !line_mark_parse(s + p, (size_t)(nl - s) - p, &m)) return p;
+  return (size_t)(nl - s) + 1;
+}
+
+/* In preprocessed input, the compiler takes the unit's name from its first
+   line mark and the working directory from a second one (`# 0 "/dir//"`,
+   with -g): the prelude goes after them. */
+static size_t preprocessed_head(const char *s, size_t n) {
+  size_t first = after_mark_line(s, n, 0), second = after_mark_line(s, n, first);
+  return second > first && second >= 4 && memcmp(s + second - 4, "//\"", 3) == 0 ? second
+                                                                                 : first;
+}
+
 bool opari_c(const char *src, size_t n, FILE *out, const OpariOptions *opt) {
   Rw *rw = pu_calloc(1, sizeof *rw);
   rw->opt = opt;
@@ -367,13 +398,18 @@ bool opari_c(const char *src, size_t n, FILE *out, const OpariOptions *opt) {
   rw->want_brace = -1;
   rw->look_budget = 32 * n + 10000000;
   clex_init(&rw->lx, src, n, opt->cxx);
-  rw->em = (Emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc};
+  rw->em = (Emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc,
+                  .gnu_marks = opt->preprocessed};
+  UnitForm form = !opt->preprocessed ? UNIT_SOURCE
+                  : opt->cxx         ? UNIT_PREPROCESSED_CXX
+                                     : UNIT_PREPROCESSED_C;
   volatile bool ok = false;
   if (setjmp(rw->fail) == 0) {
     long count_pos;
-    unit_prelude(out, opt->line_name, opt->nosrc, &count_pos);
+    if (opt->preprocessed) em_copy_to(&rw->em, preprocessed_head(src, n));
+    unit_prelude(out, form, opt->line_name, opt->nosrc, &count_pos);
     run(rw);
-    unit_epilogue(out, &rw->descr, opt->file_name, count_pos);
+    unit_epilogue(out, form, &rw->descr, opt->file_name, count_pos);
     ok = true;
   }
   rw_free(rw);

@@ -14,6 +14,7 @@
 #include "c_stmt.h"
 #include "directive.h"
 #include "emit.h"
+#include "mark.h"
 #include "opari.h"
 #include "unit.h"
 
@@ -41,7 +42,21 @@ typedef struct {
 typedef struct {
   int descr, line;
   size_t lambdas; /* C++ lambda bodies open when it began */
+  size_t start;   /* offset of its begin directive */
 } UserRegion;
+
+/* Inside user regions: a loop or switch statement (`break` inside it stays
+   inside it), a `goto`, a label. */
+typedef struct {
+  size_t end;     /* offset after the statement */
+  size_t regions; /* user regions open when it began */
+  bool loop;      /* a loop (else switch: `continue` passes it) */
+} Breakable;
+typedef struct {
+  size_t pos, name_start, name_end;
+  int line;
+  bool warned;
+} Jump;
 
 /* Where a structured block ends, and which cancel directives it holds. */
 typedef struct {
@@ -72,6 +87,10 @@ typedef struct {
   size_t npp, pp_cap;
   UserRegion *user;
   size_t nuser, user_cap;
+  Breakable *brk; /* loops and switches begun inside user regions */
+  size_t nbrk, brk_cap;
+  Jump *gotos, *labels; /* inside user regions (labels: name and position) */
+  size_t ngotos, gotos_cap, nlabels, labels_cap;
   int depth; /* brace depth */
   /* C++ lambda bodies, so that a `return` in one is not taken for a return
      from a user region: brace depths of the open bodies, and for each open
@@ -87,6 +106,12 @@ typedef struct {
   size_t nscope, scope_cap;
   CTok prev, prev2; /* the previous code tokens */
   bool noinstrument, omp_h_seen, lock_warned;
+  /* line marks (#line, and the preprocessor's `# N "file" flags`) */
+  LineMap map;
+  bool in_system;   /* in a system header: nothing is instrumented */
+  bool pomp_h_seen; /* pomp.h was entered (preprocessed input) */
+  int *includes;    /* file indices of the marks entering included files */
+  size_t nincludes, includes_cap;
   int suppress;   /* inside target/simd/... or declare target */
   int want_brace; /* pending sections construct waiting for its '{', or -1 */
   OmpDir dir, look_dir;
@@ -108,7 +133,16 @@ typedef struct {
   jmp_buf fail;
 } Rw;
 
-static inline bool instrumenting(const Rw *rw) { return !rw->noinstrument && rw->suppress == 0; }
+static inline bool instrumenting(const Rw *rw) {
+  return !rw->noinstrument && rw->suppress == 0 && !rw->in_system;
+}
+
+/* c_rewrite.c: the line number physical line `phys` of the input has in
+   its file (after line marks); a line mark for it in the output; a new
+   descriptor for the construct at site, with its file and lines. */
+int rw_line(const Rw *rw, int phys);
+void rw_mark(Rw *rw, int phys);
+int rw_descr(Rw *rw, const char *name, const char *sub, size_t sub_len, const Site *site);
 
 /* c_rewrite.c: diagnostics `file:line: error|warning: ...`; an error
    abandons the unit (longjmp to opari_c). */
@@ -133,6 +167,12 @@ void app_add(Rw *rw, const char *s, size_t n);
 void make_variant(Rw *rw, const Site *site, const Span *blanks, size_t nblanks);
 void write_variant(Rw *rw, const Site *site);
 void put_variant(Rw *rw, const Site *site, const Span *blanks, size_t nblanks);
+
+/* c_user.c: POMP directives, user regions and the statements that leave
+   them (return, break, continue, goto). */
+void pomp_directive(Rw *rw, const Site *site);
+void user_region_word(Rw *rw, CTok t);
+void user_free(Rw *rw);
 
 /* c_construct.c */
 void omp_directive(Rw *rw, const Site *site);

@@ -33,7 +33,7 @@ void pre_end(Rw *rw, const Site *site) {
     return;
   }
   em_str(&rw->em, "\n");
-  em_line(&rw->em, site->line);
+  rw_mark(rw, site->line);
   if (!blank_prefix(rw, site)) em_pad(&rw->em, line_start(rw, site->start), site->start);
 }
 
@@ -49,7 +49,7 @@ void post_end(Rw *rw, const Site *site) {
     return;
   }
   em_str(&rw->em, "\n");
-  em_line(&rw->em, site->end_line + 1);
+  rw_mark(rw, site->end_line + 1);
   if (site->end < rw->n && rw->s[site->end] == '\n') em_skip_to(&rw->em, site->end + 1);
 }
 

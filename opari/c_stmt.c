@@ -37,6 +37,25 @@ static bool omp_seen(CStmt *st, const char *t, size_t n, size_t after) {
   return false;
 }
 
+/* Conditional levels entered by the scan; deeper than 64 they are not
+   told apart (the outermost unknown one is still reported). */
+static void pp_enter(CStmt *st, bool unknown, int line) {
+  if (unknown && st->pp_level < 64) {
+    st->pp_unknown |= 1ull << st->pp_level;
+    if (!st->pp_unknown_line) st->pp_unknown_line = line;
+  }
+  st->pp_level++;
+}
+
+static void pp_leave(CStmt *st) {
+  if (st->pp_level == 0) return; /* a conditional begun before the scan */
+  st->pp_level--;
+  if (st->pp_level < 64) st->pp_unknown &= ~(1ull << st->pp_level);
+  if (!st->pp_unknown) st->pp_unknown_line = 0;
+}
+
+int cstmt_end_in_arm(const CStmt *st) { return st->pp_unknown ? st->pp_unknown_line : 0; }
+
 /* The next code token; directives and _Pragma operators are consumed,
    except a `section` directive in sequence mode (returned as CT_DIRECTIVE). */
 static CTok next(CStmt *st) {
@@ -66,11 +85,20 @@ static CTok next(CStmt *st) {
     size_t after;
     switch (pp_classify(s + t.start, t.end - t.start, &cond, &after)) {
     case PP_IF:
-      if (cond == COND_FALSE) pp_skip_arm(&st->lx, true, &cond);
+      if (cond == COND_FALSE) {
+        PPKind arm = pp_skip_arm(&st->lx, true, &cond);
+        if (arm == PP_ELSE || arm == PP_ELIF)
+          pp_enter(st, arm == PP_ELIF && cond != COND_TRUE, t.line);
+      } else
+        pp_enter(st, cond == COND_UNKNOWN, t.line);
       break;
     case PP_ELIF:
     case PP_ELSE: /* only the first live arm is read */
       pp_skip_arm(&st->lx, false, &cond);
+      pp_leave(st);
+      break;
+    case PP_ENDIF:
+      pp_leave(st);
       break;
     case PP_OMP:
       if (omp_seen(st, s + t.start, t.end - t.start, after)) return t;

@@ -26,6 +26,12 @@ typedef struct {
   int end_line;
   unsigned cancel;      /* CANCEL_* bits of cancel directives read */
   bool stop_at_section; /* a `section` directive ends a sequence */
+  /* conditionals entered while scanning (only their first live arm is
+     read): level, which levels have an unknown condition, the line of
+     the outermost unknown one */
+  int pp_level;
+  unsigned long long pp_unknown;
+  int pp_unknown_line;
   const char *error;    /* what was wrong, and where */
   int error_line;
   size_t *budget;       /* tokens the caller lets all its scans read
@@ -44,6 +50,9 @@ void cstmt_init(CStmt *st, const CLexer *lx, OmpDir *dir, PragmaOp *op, char **s
                 size_t *stack_cap);
 /* One statement. */
 bool cstmt_skip(CStmt *st);
+/* After a scan: the line of the #if/#ifdef whose first arm the statement
+   ended in, when its condition is unknown (other arms, other ends), or 0. */
+int cstmt_end_in_arm(const CStmt *st);
 /* Statements up to (not including) a `#pragma omp section` or the `}`
    closing the enclosing block. */
 bool cstmt_skip_sequence(CStmt *st);

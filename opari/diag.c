@@ -3,8 +3,13 @@
 
 void opari_vdiag(const OpariOptions *opt, const char *kind, int line, const char *fmt,
                  va_list ap) {
+  opari_vdiag_in(opt, opt->file_name, kind, line, fmt, ap);
+}
+
+void opari_vdiag_in(const OpariOptions *opt, const char *file, const char *kind, int line,
+                    const char *fmt, va_list ap) {
   if (opt->quiet) return;
-  fprintf(stderr, "%s:%d: %s: ", opt->file_name, line, kind);
+  fprintf(stderr, "%s:%d: %s: ", file, line, kind);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
 }

@@ -11,6 +11,9 @@
 
 void opari_vdiag(const OpariOptions *opt, const char *kind, int line, const char *fmt,
                  va_list ap);
+/* The same for a file other than the unit's own (from a line mark). */
+void opari_vdiag_in(const OpariOptions *opt, const char *file, const char *kind, int line,
+                    const char *fmt, va_list ap);
 void opari_diag(const OpariOptions *opt, const char *kind, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -15,6 +15,7 @@ typedef struct {
   size_t copied;         /* src[0..copied) is written */
   const char *line_name; /* file name for #line, already a C string literal */
   bool nosrc;            /* no #line marks */
+  bool gnu_marks;        /* `# N "file"` (preprocessed output) instead of #line */
 } Emit;
 
 /* Writes src[copied..off). */
@@ -25,7 +26,8 @@ void em_str(Emit *em, const char *s);
 void em_mem(Emit *em, const char *s, size_t n);
 /* " POMP_<event>(pomp_rd[<d>]);" */
 void em_call(Emit *em, const char *event, int d);
-/* `#line <line> "<file>"` on its own line (the caller is at a line start). */
+/* `#line <line> "<file>"` (or `# <line> "<file>"`) on its own line (the
+   caller is at a line start). */
 void em_line(Emit *em, int line);
 /* Blanks as wide as src[from..to): tabs kept, everything else a space. */
 void em_pad(Emit *em, size_t from, size_t to);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "f_rw.h"
+#include "mark.h"
 #include "pomp_util.h"
 
 static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -20,26 +21,6 @@ static bool ci_prefix(const char *s, size_t len, const char *word) {
   for (size_t i = 0; i < k; i++)
     if (tolower((unsigned char)s[i]) != word[i]) return false;
   return true;
-}
-
-/* `# N "file"` or `#line N "file"`: N (else 0) and the span of the file
-   name inside the quotes (empty if there is none). */
-static int line_mark(const char *s, size_t len, Span *file) {
-  size_t p = 1;
-  while (p < len && blank(s[p])) p++;
-  if (len - p >= 4 && memcmp(s + p, "line", 4) == 0) p += 4;
-  while (p < len && blank(s[p])) p++;
-  int v = 0;
-  size_t d = p;
-  while (p < len && s[p] >= '0' && s[p] <= '9' && v < 100000000) v = v * 10 + (s[p++] - '0');
-  *file = (Span){0, 0};
-  while (p < len && blank(s[p])) p++;
-  if (p < len && s[p] == '"') {
-    size_t q = p + 1;
-    while (q < len && s[q] != '"') q += s[q] == '\\' && q + 1 < len ? 2 : 1;
-    if (q < len) *file = (Span){p + 1, q};
-  }
-  return p > d ? v : 0;
 }
 
 /* `#if 0` ... `#else` ... `#endif` structure: lines in an arm known to be
@@ -94,8 +75,9 @@ void f_split_lines(FRw *rw) {
     size_t end = nl ? (size_t)(nl - rw->src) : rw->n;
     FLine l = {p, end, nl ? end + 1 : rw->n, logical++, dead, file};
     if (rw->src[p] == '#') {
-      Span name;
-      int mark = line_mark(rw->src + p, end - p, &name);
+      LineMark lm;
+      int mark = line_mark_parse(rw->src + p, end - p, &lm) ? lm.line : 0;
+      Span name = lm.file;
       if (mark) logical = mark;
       if (mark && name.end) {
         name.start += p;

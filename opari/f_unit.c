@@ -56,7 +56,7 @@ void f_companion(FILE *f, const FRw *rw) {
   fputs("\": its construct descriptors and the\n"
         "   pomp_<unit>_<event>(index) routines its instrumented code calls. */",
         f);
-  unit_epilogue(f, &rw->descr, rw->opt->file_name, -1);
+  unit_epilogue(f, UNIT_SOURCE, &rw->descr, rw->opt->file_name, -1);
   for (int e = 0; e < FE_COUNT; e++) {
     if (!rw->used[e]) continue;
     fprintf(f, "void pomp_%08x_%s", rw->unit_id, f_event_fortran_name((FEvent)e));

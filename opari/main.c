@@ -1,7 +1,8 @@
 /*
  * main.c -- pomp-opari: the command line around opari_c().
  *
- *   pomp-opari [--lang=c|c++|f77|f90] [--pomp-disable=list] [--nosrc] INPUT OUTPUT
+ *   pomp-opari [--lang=c|c++|f77|f90] [--pomp-disable=list] [--nosrc] [--preprocessed]
+ *              INPUT OUTPUT
  *
  * Reads INPUT whole, instruments it into a temporary file next to OUTPUT
  * and renames that to OUTPUT only on success, so a failure never leaves a
@@ -23,7 +24,8 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: %s [--lang=c|c++|f77|f90] [--pomp-disable=CONSTRUCT,...] [--nosrc] INPUT OUTPUT\n"
+          "usage: %s [--lang=c|c++|f77|f90] [--pomp-disable=CONSTRUCT,...] [--nosrc]\n"
+          "       [--preprocessed] INPUT OUTPUT\n"
           "Rewrites the OpenMP constructs of the C/C++ unit INPUT into POMP-instrumented\n"
           "form (pomp.h) and writes OUTPUT; compile OUTPUT with -I<dir of INPUT>\n"
           "-I<pomp include dir>.  For a Fortran unit it also writes OUTPUT.pomp.c, the C\n"
@@ -34,6 +36,10 @@ static void usage(FILE *f) {
           "                       single, master, critical, atomic, barrier, flush, ordered,\n"
           "                       task, taskwait, locks, region, sync, omp\n"
           "  --nosrc              no #line directives\n"
+          "  --preprocessed       C/C++ INPUT is the preprocessor's output (cc -E) of a unit\n"
+          "                       ending in '#include <pomp.h>'; OUTPUT is to be compiled as\n"
+          "                       such (.i/.ii, without the preprocessor); directives in\n"
+          "                       system headers are not instrumented\n"
           "  --help, --version\n",
           pu_progname());
 }
@@ -48,7 +54,7 @@ static bool has_ext(const char *path, const char *const *ext) {
 }
 
 static int lang_of_name(const char *path) {
-  static const char *const cxx[] = {".cc", ".cpp", ".cxx", ".C", ".c++", ".CPP", ".cp", NULL};
+  static const char *const cxx[] = {".cc", ".cpp", ".cxx", ".C", ".c++", ".CPP", ".cp", ".ii", NULL};
   static const char *const fixed[] = {".f", ".F", ".f77", ".F77", ".for", ".FOR", NULL};
   static const char *const free_form[] = {".f90", ".F90", ".f95", ".F95", ".f03", ".F03",
                                           ".f08", ".F08", NULL};
@@ -220,6 +226,8 @@ int main(int argc, char **argv) {
       }
     } else if (strcmp(a, "--nosrc") == 0) {
       opt.nosrc = true;
+    } else if (strcmp(a, "--preprocessed") == 0) {
+      opt.preprocessed = true;
     } else if (a[0] == '-' && a[1]) {
       pu_error("unknown option '%s' (try --help)", a);
       return POMP_EXIT_USAGE;

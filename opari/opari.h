@@ -23,6 +23,9 @@ typedef struct {
   bool cxx;              /* C++ lexing (raw strings) */
   bool nosrc;            /* no #line directives */
   bool quiet;            /* no warnings (fuzzing) */
+  bool preprocessed;     /* C/C++: the input is the preprocessor's output
+                            (line marks, pomp.h expanded in it); so is the
+                            output: GNU line marks, no #include, no _Pragma */
   unsigned disabled;     /* DIS_* bits */
   bool fixed_form;       /* Fortran: fixed source form (else free form) */
   unsigned unit_id;      /* Fortran: names this unit's pomp_<id>_* routines */

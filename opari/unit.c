@@ -40,21 +40,26 @@ static const char *const events[] = {
     "Ordered_exit", "Task_create_begin", "Task_create_end", "Task_begin", "Task_end",
     "Taskwait_enter", "Taskwait_exit", NULL};
 
-void unit_prelude(FILE *f, const char *line_name, int nosrc, long *count_pos) {
-  fprintf(f, "#define _POMP %d\n", POMP_API_VERSION);
-  fputs("struct ompregdescr;\n"
-        "#ifdef __cplusplus\n"
-        "namespace { extern struct ompregdescr *pomp_rd[]; }\n"
-        "extern \"C\" {\n"
-        "#else\n"
-        "static struct ompregdescr *pomp_rd[",
-        f);
-  *count_pos = ftell(f);
-  fprintf(f, "%*s];\n#endif\n", COUNT_WIDTH, "1");
+void unit_prelude(FILE *f, UnitForm form, const char *line_name, int nosrc, long *count_pos) {
+  if (form == UNIT_SOURCE) fprintf(f, "#define _POMP %d\n", POMP_API_VERSION);
+  fputs("struct ompregdescr;\n", f);
+  *count_pos = -1;
+  if (form == UNIT_SOURCE) fputs("#ifdef __cplusplus\n", f);
+  if (form != UNIT_PREPROCESSED_C)
+    fputs("namespace { extern struct ompregdescr *pomp_rd[]; }\nextern \"C\" {\n", f);
+  if (form == UNIT_SOURCE) fputs("#else\n", f);
+  if (form != UNIT_PREPROCESSED_CXX) {
+    fputs("static struct ompregdescr *pomp_rd[", f);
+    *count_pos = ftell(f);
+    fprintf(f, "%*s];\n", COUNT_WIDTH, "1");
+  }
+  if (form == UNIT_SOURCE) fputs("#endif\n", f);
   fputs("void POMP_Init(void), POMP_Finalize(void), POMP_On(void), POMP_Off(void)", f);
   for (const char *const *e = events; *e; e++) fprintf(f, ",\n  POMP_%s(struct ompregdescr *)", *e);
-  fputs(";\n#ifdef __cplusplus\n}\n#endif\n", f);
-  if (!nosrc) fprintf(f, "#line 1 \"%s\"\n", line_name);
+  fputs(";\n", f);
+  if (form == UNIT_SOURCE) fputs("#ifdef __cplusplus\n}\n#endif\n", f);
+  else if (form == UNIT_PREPROCESSED_CXX) fputs("}\n", f);
+  if (form == UNIT_SOURCE && !nosrc) fprintf(f, "#line 1 \"%s\"\n", line_name);
 }
 
 static void table_initialiser(FILE *f, size_t n) {
@@ -63,8 +68,9 @@ static void table_initialiser(FILE *f, size_t n) {
   fputs(n ? "};\n" : "0};\n", f);
 }
 
-void unit_epilogue(FILE *f, const DescrTable *t, const char *file_name, long count_pos) {
-  fputs("\n#include <pomp.h>\n", f);
+void unit_epilogue(FILE *f, UnitForm form, const DescrTable *t, const char *file_name,
+                   long count_pos) {
+  fputs(form == UNIT_SOURCE ? "\n#include <pomp.h>\n" : "\n", f);
   if (t->n) {
     fputs("static OMPRegDescr pomp_rd_data[] = {\n", f);
     for (size_t i = 0; i < t->n; i++) {
@@ -80,12 +86,19 @@ void unit_epilogue(FILE *f, const DescrTable *t, const char *file_name, long cou
     }
     fputs("};\n", f);
   }
-  fputs("#ifdef __cplusplus\nnamespace { struct ompregdescr *pomp_rd[]", f);
-  table_initialiser(f, t->n);
-  fputs("}\n#else\nstatic struct ompregdescr *pomp_rd[]", f);
-  table_initialiser(f, t->n);
-  fputs("#endif\n"
-        "static void pomp_register_unit(void) __attribute__((constructor));\n"
+  if (form != UNIT_PREPROCESSED_C) {
+    if (form == UNIT_SOURCE) fputs("#ifdef __cplusplus\n", f);
+    fputs("namespace { struct ompregdescr *pomp_rd[]", f);
+    table_initialiser(f, t->n);
+    fputs("}\n", f);
+  }
+  if (form == UNIT_SOURCE) fputs("#else\n", f);
+  if (form != UNIT_PREPROCESSED_CXX) {
+    fputs("static struct ompregdescr *pomp_rd[]", f);
+    table_initialiser(f, t->n);
+  }
+  if (form == UNIT_SOURCE) fputs("#endif\n", f);
+  fputs("static void pomp_register_unit(void) __attribute__((constructor));\n"
         "static void pomp_register_unit(void) { POMP_Register(pomp_rd, ",
         f);
   fprintf(f, "%zu); }\n", t->n);

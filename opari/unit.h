@@ -33,9 +33,17 @@ int descr_add(DescrTable *t, const char *name, const char *sub, size_t sub_len, 
               int lineN);
 void descr_free(DescrTable *t);
 
-/* Writes the prelude; *count_pos receives where the table size goes. */
-void unit_prelude(FILE *f, const char *line_name, int nosrc, long *count_pos);
+/* What the frame may use: a source unit gets `#ifdef __cplusplus` arms,
+   `_POMP` and `#include <pomp.h>`; a preprocessed unit (compiled without
+   the preprocessor) gets only its language's text and must contain pomp.h
+   already (pomp-cc appends `#include <pomp.h>` before preprocessing). */
+typedef enum { UNIT_SOURCE, UNIT_PREPROCESSED_C, UNIT_PREPROCESSED_CXX } UnitForm;
+
+/* Writes the prelude; *count_pos receives where the table size goes (-1:
+   nowhere, C++ sizes it by its initialiser). */
+void unit_prelude(FILE *f, UnitForm form, const char *line_name, int nosrc, long *count_pos);
 /* Writes the epilogue and fills in the table size at count_pos. */
-void unit_epilogue(FILE *f, const DescrTable *t, const char *file_name, long count_pos);
+void unit_epilogue(FILE *f, UnitForm form, const DescrTable *t, const char *file_name,
+                   long count_pos);
 
 #endif

@@ -112,7 +112,23 @@ expect_eq "--no-functions: OpenMP kept" "$(count "$exp" 'ENTER .*"!\$omp paralle
 
 # --- --keep leaves the instrumented unit ---------------------------------
 "$pcc" --keep gcc -fopenmp -o app_keep app.c twice.c || fail "--keep build"
-grep -q "POMP_Parallel_fork" app.mod.c || fail "--keep: no instrumented app.mod.c"
+grep -q "POMP_Parallel_fork" app.mod.i || fail "--keep: no instrumented app.mod.i"
+
+# --- preprocessing (C/C++): --no-preprocess instruments the source itself;
+# -save-temps keeps the instrumented .i where the compiler keeps its own;
+# -c with several sources gives one object each --------------------------
+"$pcc" --no-preprocess --keep gcc -fopenmp -o app_np app.c twice.c || fail "--no-preprocess build"
+grep -q "POMP_Parallel_fork" app.mod.c || fail "--no-preprocess --keep: no instrumented app.mod.c"
+run ./app_np
+expect_eq "--no-preprocess output" "$out" "sum=66"
+expect_eq "--no-preprocess: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
+mkdir st && (cd st && "$pcc" gcc -fopenmp -save-temps -c ../app.c -o app.o) || fail "-save-temps build"
+grep -q "POMP_Parallel_fork" st/app.i || fail "-save-temps: no instrumented st/app.i"
+[ -f st/app.s ] && [ -f st/app.o ] || fail "-save-temps: no st/app.s or st/app.o"
+mkdir two && (cd two && "$pcc" gcc -fopenmp -c ../app.c ../twice.c) || fail "-c with two sources"
+"$pcc" gcc -fopenmp -o app_two two/app.o two/twice.o || fail "link of two/*.o"
+run ./app_two
+expect_eq "-c with two sources: output" "$out" "sum=66"
 
 # --- separate compilation and link; -MD names the source -----------------
 "$pcc" gcc -fopenmp -O1 -MD -c app.c -o app_sep.o || fail "compile app.c"
@@ -196,7 +212,10 @@ if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpicc >/dev/null; then
   POMP_EXPERIMENT=$exp timeout 60 mpiexec -n 2 ./mpi_signal >/dev/null 2>&1
   [ -e "$exp/traces.otf2" ] && fail "MPI run killed by a signal wrote a trace"
   expect_eq "MPI signal line of rank 1" "$(grep '^\[rank 1\] signal SIGTERM' "$exp/measure.log")" \
-"[rank 1] signal SIGTERM received: MPI run, the trace cannot be unified without MPI_Finalize; not written"
+"[rank 1] signal SIGTERM received: MPI run: writing this rank's complete fragment"
+  # ... but leaves complete fragments (rank 0 on the peer signal) for pomp-recover
+  [ -f "$exp/fragments/0.frag" ] && [ -f "$exp/fragments/1.frag" ] ||
+    fail "MPI run killed by a signal left no fragments"
 fi
 
 # --- Fortran MPI: nothing calls a C MPI_ symbol, libpomp-mpi kept anyway ----

@@ -7,7 +7,8 @@
 # Options for pomp-opari come from a first line "// opari: OPTIONS".
 # With POMP_REGEN_GOLDEN=1 EXPECTED is rewritten instead (review the diff!).
 # With CC given, the output must also compile (-fsyntax-only -fopenmp),
-# and with clang when clang has OpenMP.
+# and with clang when clang has OpenMP (not preprocessed inputs *.i: they
+# stand for the preprocessor's output without the real headers).
 set -u
 opari=$1 input=$2 expected=$3 cc=${4:-}
 dir=$(cd "$(dirname "$input")" && pwd -P)
@@ -25,9 +26,10 @@ err_*)
 *)
   if [ $status -ne 0 ]; then cat "$work/stderr"; echo "FAIL: exit $status"; exit 1; fi
   { sed "s|$dir|@SRCDIR@|g" "$work/out.c"; sed 's/^/stderr: /' "$work/stderr"; } >"$work/actual"
-  lang=$(case $name in *.c) echo c;; *) echo c++;; esac)
+  lang=$(case $name in *.c) echo c;; *.i) echo none;; *) echo c++;; esac)
+  [ "$lang" = none ] && cc=
   # clang too when it has OpenMP: it rejects some things gcc accepts
-  clang=; printf '#include <omp.h>\n' | clang -fsyntax-only -fopenmp -x c - 2>/dev/null && clang=clang
+  clang=; [ "$lang" != none ] && printf '#include <omp.h>\n' | clang -fsyntax-only -fopenmp -x c - 2>/dev/null && clang=clang
   for compiler in $cc $clang; do
     "$compiler" -fsyntax-only -fopenmp -I"$dir" -I"$(dirname "$0")/../../include" \
       -x "$lang" "$work/out.c" || {

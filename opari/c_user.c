@@ -1,0 +1,196 @@
+/*
+ * c_user.c -- POMP directives (`#pragma pomp inst ...`, noinstrument /
+ * instrument) and user regions, with the statements that leave a region
+ * early.  A `return` ends every open region first:
+ *     return f(x);   ->   { POMP_End(..); return f(x); }
+ * so its expression is evaluated after the region's end event (its time
+ * is charged to the enclosing code, not to the region); a function's
+ * return value is unchanged.  `break`, `continue` and `goto` that leave a
+ * region cannot be rewritten that simply (the target is elsewhere), so
+ * they get a warning naming the region: its end event would be missed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "c_rw.h"
+#include "pomp_util.h"
+
+/* Replaces a POMP directive by `code` (and event `event` of descriptor d),
+   keeping the line count. */
+static void replace_directive(Rw *rw, const Site *site, const char *code, const char *event,
+                              int d) {
+  em_copy_to(&rw->em, site->start);
+  em_str(&rw->em, code);
+  if (event) em_call(&rw->em, event, d);
+  if (!site->op)
+    for (int l = site->line; l < site->end_line; l++) em_str(&rw->em, "\n");
+  em_skip_to(&rw->em, site->end);
+}
+
+static const char *region_name(const Rw *rw, size_t i) {
+  return rw->descr.v[rw->user[i].descr].sub_name;
+}
+
+/* Jumps recorded inside the region that ends now: a goto whose label is
+   not inside it leaves it. */
+static void check_gotos(Rw *rw) {
+  const UserRegion *u = &rw->user[rw->nuser - 1];
+  for (size_t g = 0; g < rw->ngotos; g++) {
+    Jump *j = &rw->gotos[g];
+    if (j->warned || j->pos < u->start) continue;
+    size_t len = j->name_end - j->name_start;
+    bool inside = false;
+    for (size_t l = 0; l < rw->nlabels && !inside; l++) {
+      const Jump *lab = &rw->labels[l];
+      inside = lab->pos > u->start && lab->name_end - lab->name_start == len &&
+               memcmp(rw->s + lab->name_start, rw->s + j->name_start, len) == 0;
+    }
+    if (inside) continue;
+    j->warned = true;
+    rw_warn(rw, j->line, "'goto %.*s' leaves user region '%s' (line %d): its end event is missed",
+            (int)len, rw->s + j->name_start, region_name(rw, rw->nuser - 1),
+            rw->descr.v[u->descr].begin_line1);
+  }
+}
+
+static void end_region(Rw *rw, const Site *site, Span name) {
+  const char *t = site->text;
+  int len = (int)(name.end - name.start);
+  if (!rw->nuser)
+    rw_error(rw, site->line, "'end(%.*s)' without a matching 'begin(%.*s)'", len,
+             t + name.start, len, t + name.start);
+  Descr *d = &rw->descr.v[rw->user[rw->nuser - 1].descr];
+  if (strlen(d->sub_name) != (size_t)len || memcmp(d->sub_name, t + name.start, len) != 0)
+    rw_error(rw, site->line, "'end(%.*s)' does not match the open region '%s' (line %d)",
+             len, t + name.start, d->sub_name, d->begin_line1);
+  d->end_line1 = rw_line(rw, site->line);
+  d->end_lineN = rw_line(rw, site->end_line);
+  check_gotos(rw);
+  replace_directive(rw, site, "", "End", rw->user[--rw->nuser].descr);
+  if (!rw->nuser) rw->nbrk = rw->ngotos = rw->nlabels = 0;
+}
+
+void pomp_directive(Rw *rw, const Site *site) {
+  Span name = {0, 0};
+  PompKind k = pomp_dir_parse(site->text, site->len, site->after, &name);
+  if (k == POMP_INSTRUMENT) {
+    rw->noinstrument = false;
+    replace_directive(rw, site, "", NULL, 0);
+    return;
+  }
+  if (!instrumenting(rw)) return;
+  switch (k) {
+  case POMP_BAD:
+    rw_error(rw, site->line,
+             "malformed POMP directive (expected 'inst init|finalize|on|off|begin(name)|"
+             "end(name)', 'noinstrument' or 'instrument')");
+  case POMP_NOINSTRUMENT:
+    rw->noinstrument = true;
+    replace_directive(rw, site, "", NULL, 0);
+    return;
+  case POMP_INIT: replace_directive(rw, site, "POMP_Init();", NULL, 0); return;
+  case POMP_FINALIZE: replace_directive(rw, site, "POMP_Finalize();", NULL, 0); return;
+  case POMP_ON: replace_directive(rw, site, "POMP_On();", NULL, 0); return;
+  case POMP_OFF: replace_directive(rw, site, "POMP_Off();", NULL, 0); return;
+  case POMP_BEGIN: {
+    if (rw->opt->disabled & DIS_REGION) break;
+    int d = rw_descr(rw, "region", site->text + name.start, name.end - name.start, site);
+    UserRegion u = {d, site->line, rw->nlambda, site->start};
+    PU_PUSH(rw->user, rw->nuser, rw->user_cap, u);
+    replace_directive(rw, site, "", "Begin", d);
+    return;
+  }
+  case POMP_END:
+    if (rw->opt->disabled & DIS_REGION) break;
+    end_region(rw, site, name);
+    return;
+  case POMP_INSTRUMENT:
+    break;
+  }
+  replace_directive(rw, site, "", NULL, 0); /* a disabled user region */
+}
+
+/* `return` inside user regions: end them first ({ POMP_End(..); return x; }). */
+static void early_return(Rw *rw, CTok t) {
+  if (rw->nlambda != rw->user[rw->nuser - 1].lambdas) return; /* returns from a lambda */
+  CLexer at = rw->lx;
+  at.pos = t.start;
+  at.line = t.line;
+  Site site = {.line = t.line};
+  Body body = find_body(rw, &site, &at, false);
+  em_copy_to(&rw->em, t.start);
+  em_str(&rw->em, "{");
+  for (size_t i = rw->nuser; i-- > 0;) em_call(&rw->em, "End", rw->user[i].descr);
+  em_str(&rw->em, " ");
+  push_pending(rw, CLOSE_RETURN, -1, &site, body, false);
+}
+
+/* A loop or switch statement begins at t: where it ends. */
+static void breakable(Rw *rw, CTok t, bool loop) {
+  CLexer at = rw->lx;
+  at.pos = t.start;
+  at.line = t.line;
+  Site site = {.line = t.line};
+  Body body = find_body(rw, &site, &at, false);
+  Breakable b = {body.end, rw->nuser, loop};
+  PU_PUSH(rw->brk, rw->nbrk, rw->brk_cap, b);
+}
+
+/* `break` or `continue` at t: warns when its loop (or switch) began
+   outside the innermost user region. */
+static void leaving_jump(Rw *rw, CTok t, bool is_break) {
+  while (rw->nbrk && rw->brk[rw->nbrk - 1].end <= t.start) rw->nbrk--;
+  size_t i = rw->nbrk;
+  while (i > 0 && !is_break && !rw->brk[i - 1].loop) i--;
+  if (i > 0 && rw->brk[i - 1].regions == rw->nuser) return;
+  const UserRegion *u = &rw->user[rw->nuser - 1];
+  rw_warn(rw, t.line, "'%s' leaves user region '%s' (line %d): its end event is missed",
+          is_break ? "break" : "continue", region_name(rw, rw->nuser - 1),
+          rw->descr.v[u->descr].begin_line1);
+}
+
+
+static void goto_statement(Rw *rw, CTok t) {
+  CTok name = clex_peek(&rw->lx);
+  if (name.kind != CT_IDENT) { /* GNU computed goto: its target is unknown */
+    rw_warn(rw, t.line, "computed 'goto' inside user region '%s': if it leaves the region, "
+                        "its end event is missed", region_name(rw, rw->nuser - 1));
+    return;
+  }
+  Jump j = {t.start, name.start, name.end, t.line, false};
+  PU_PUSH(rw->gotos, rw->ngotos, rw->gotos_cap, j);
+}
+
+/* `name :` after `;`, `{`, `}` or another label is a label (not a case
+   value, a bit-field width, a ternary's arm or a C++ `::`). */
+static void maybe_label(Rw *rw, CTok t) {
+  const CLexer *lx = &rw->lx;
+  if (!ctok_is(lx, rw->prev, ';') && !ctok_is(lx, rw->prev, '{') && !ctok_is(lx, rw->prev, '}') &&
+      !ctok_is(lx, rw->prev, ':'))
+    return;
+  CLexer look = *lx;
+  CTok colon = clex_next(&look);
+  if (!ctok_is(&look, colon, ':') || ctok_is(&look, clex_next(&look), ':')) return;
+  if (ctok_word(lx, t, "default")) return;
+  Jump l = {t.start, t.start, t.end, t.line, false};
+  PU_PUSH(rw->labels, rw->nlabels, rw->labels_cap, l);
+}
+
+void user_region_word(Rw *rw, CTok t) {
+  const CLexer *lx = &rw->lx;
+  if (ctok_word(lx, t, "return")) early_return(rw, t);
+  else if (ctok_word(lx, t, "for") || ctok_word(lx, t, "while") || ctok_word(lx, t, "do"))
+    breakable(rw, t, true);
+  else if (ctok_word(lx, t, "switch")) breakable(rw, t, false);
+  else if (ctok_word(lx, t, "break")) leaving_jump(rw, t, true);
+  else if (ctok_word(lx, t, "continue")) leaving_jump(rw, t, false);
+  else if (ctok_word(lx, t, "goto")) goto_statement(rw, t);
+  else maybe_label(rw, t);
+}
+
+void user_free(Rw *rw) {
+  free(rw->user);
+  free(rw->brk);
+  free(rw->gotos);
+  free(rw->labels);
+}

@@ -1,0 +1,5 @@
+// opari: --preprocessed
+# 1 "app.c"
+void f(void) {
+#pragma omp barrier
+}
