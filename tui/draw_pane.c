@@ -122,7 +122,14 @@ static void draw_row(tui_app *a, int p, const tui_row *r, int x, int y, int w) {
   int expander = col;
   if (r->kind == TUI_ROW_SUMMARY) {
     put(a, &col, y, end, a->glyphs->summary, plain);
-    draw_summary(a, p, r->node, &col, y, end);
+    if (summing(a, p, -1, 0)) { /* no figures of values not summed yet */
+      char text[64];
+      const char *g = a->glyphs->more;
+      snprintf(text, sizeof text, " min %s  mean %s  max %s", g, g, g);
+      put(a, &col, y, end, text, (tui_style){TUI_A_DIM, 0, 0, 0});
+    } else {
+      draw_summary(a, p, r->node, &col, y, end);
+    }
   } else if (r->kind == TUI_ROW_MORE) {
     char text[64];
     put(a, &col, y, end, a->glyphs->collapsed, plain);

@@ -298,6 +298,42 @@ static void location_values_in_slices(void **state) {
   free_app(a);
 }
 
+/* While the sums run, summary and "... N more" rows show no figures. */
+static void summary_rows_wait_for_sums(void **state) {
+  (void)state;
+  tui_options o;
+  tui_options_default(&o);
+  o.top_k = 1; /* each rank: a summary row, its top thread, "... 1 more" */
+  o.budget = 1e-12;
+  tui_app a;
+  tui_app_init(&a, tui_fixture("small"), "small.pomp", &o);
+  tui_app_resize(&a, 160, 14);
+  run_keys(&a, "3E");
+  assert_true(tui_app_busy(&a));
+  char text[512];
+  int x = a.pane_x[TUI_PANE_SYSTEM];
+  /* rank 0's top thread is the first of equals until the values are in */
+  static const char *const busy[] = {
+      "▾         … cluster",      "└▾         … node0",     " ├≡ min …  mean …  max …",
+      " ├▾         … rank 0",     " │├≡ min …  mean …  max …", " │├─         … thread 0",
+      " │└▸         … … 1 more", " └▸         … … 1 more"};
+  for (int y = 2; y < 10; y++) {
+    row_text(&a.vs, x, y, tui_text_width(busy[y - 2]), text);
+    assert_string_equal(text, busy[y - 2]);
+  }
+  assert_int_equal(tui_app_work(&a, 0), 1);
+  tui_app_render(&a);
+  static const char *const done[] = {" ├≡ min 40.00  mean 50.00  max 60.00  imbalance 17%",
+                                     " ├▾         - rank 0",
+                                     " │├≡ min 29.50  mean 30.00  max 30.50  imbalance 2%",
+                                     " │├─ ▃   30.50 thread 1"};
+  for (int y = 4; y < 8; y++) {
+    row_text(&a.vs, x, y, tui_text_width(done[y - 4]), text);
+    assert_string_equal(text, done[y - 4]);
+  }
+  tui_app_free(&a);
+}
+
 /* Going back to a selection reuses its location values: no rows summed. */
 static void location_values_cached(void **state) {
   (void)state;
@@ -505,6 +541,7 @@ int main(void) {
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
       cmocka_unit_test(run_warning_line),
       cmocka_unit_test(location_values_in_slices), cmocka_unit_test(location_values_cached),
+      cmocka_unit_test(summary_rows_wait_for_sums),
       cmocka_unit_test(location_values_match_library),
       cmocka_unit_test(source_view_refuses_special_files),
       cmocka_unit_test(navigation_over_special_rows), cmocka_unit_test(base64),
