@@ -213,3 +213,37 @@ void pm_locations_leave_all(uint64_t t) {
     l->forked = 0;
   }
 }
+
+/* ------------------------------------------- records at a shared instant */
+
+/* libpomp-mpi gives the records of one instant (an MPI call's Enter and
+   the MPI records written before the PMPI call; those written after it and
+   the Leave) one clock read. A buffer flush caused by one of them is
+   written as a region before the next record and ends after the shared
+   timestamp: the records after it move to its end, so timestamps never
+   decrease on the location. */
+static inline uint64_t after_flush(const pm_location *l, uint64_t t) {
+  return PM_UNLIKELY(l->flush_pending) && t < l->flush_end ? l->flush_end : t;
+}
+
+uint64_t pm_enter_at(pm_location *l, uint32_t region, uint64_t t) {
+  t = after_flush(l, t);
+  pm_ev_enter(l, region, t);
+  return t;
+}
+
+uint64_t pm_leave_at(pm_location *l, uint32_t region, uint64_t t) {
+  t = after_flush(l, t);
+  pm_ev_leave(l, region, t);
+  return t;
+}
+
+OTF2_EvtWriter *pm_evt_writer_at(pm_location *l, uint64_t *t) {
+  if (!l->writer || atomic_load_explicit(&pm_state, memory_order_relaxed) != PM_RUNNING)
+    return NULL;
+  if (PM_UNLIKELY(l->flush_pending)) {
+    *t = after_flush(l, *t);
+    pm_write_flush_region(l);
+  }
+  return l->writer;
+}

@@ -105,6 +105,18 @@ uint64_t pm_leave(pm_location *l, uint32_t region);
    records are the local comm ids of pm_comm_register. */
 OTF2_EvtWriter *pm_evt_writer(pm_location *l);
 
+/* The same at a timestamp t the caller read with pm_now(), so that records
+   of one instant share one clock read (libpomp-mpi: an MPI call's Enter
+   and the MPI records before its PMPI call; the records after the call and
+   its Leave). t must not be below the location's previous record. When a
+   pending buffer-flush region is written first, it ends after t: the
+   record then takes the flush's end instead. pm_enter_at / pm_leave_at
+   return the timestamp written; pm_evt_writer_at moves *t (use *t for the
+   record, and for the next ones of the same instant). */
+uint64_t pm_enter_at(pm_location *l, uint32_t region, uint64_t t);
+uint64_t pm_leave_at(pm_location *l, uint32_t region, uint64_t t);
+OTF2_EvtWriter *pm_evt_writer_at(pm_location *l, uint64_t *t);
+
 /* -------------------------------------------------------------------- MPI */
 
 /* Called by a constructor of libpomp-mpi: this process will call MPI_Init,

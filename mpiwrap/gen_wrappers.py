@@ -106,12 +106,12 @@ def wrapper(name, fn, ret, params, before, after, coll):
                 "    return PMPI_%s(%s);" % (name, args)]
     if before:
         out.append("  %s;" % before)
-    out += ["  pm_pause(f.l);",
+    out += ["  mw_calling(&f);",
             "  %s mw_rc = PMPI_%s(%s);" % (ret, name, args),
-            "  pm_resume(f.l);"]
+            "  mw_returned(&f);"]
     if after:
         out.append("  if (mw_rc == MPI_SUCCESS) { %s; }" % after)
-    out += ["  mw_end(&f);", "  return mw_rc;", "}", ""]
+    out += ["  mw_leave(&f);", "  return mw_rc;", "}", ""]
     return "\n".join(out)
 
 

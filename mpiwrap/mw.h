@@ -6,6 +6,12 @@
  * Leave  on the calling thread's location; everything it needs between
  * Enter and Leave (scratch statuses, the request snapshot) lives in one
  * stack frame, mw_frame, so the hot path never allocates.
+ *
+ * A wrapper reads the clock twice: at Enter, for the Enter and the records
+ * before the PMPI call, and when the call returns, for the records after
+ * it and the Leave (a clock read costs about as much as the OTF2 record it
+ * stamps; records of one instant need only one). So every MPI record lies
+ * inside its call's Enter/Leave, at one of its ends.
  */
 #ifndef MW_H
 #define MW_H
@@ -25,6 +31,7 @@
 typedef struct mw_frame {
   pm_location *l;
   uint32_t region;
+  uint64_t t;             /* timestamp of the records at the current end */
   MPI_Comm comm;          /* comm of a matched message (Mrecv, Imrecv) */
   int nsnap;              /* requests in snap */
   MPI_Request *snap;      /* requests as they were before Wait/Test */
@@ -54,7 +61,7 @@ static inline int mw_enter(mw_frame *f, enum mw_fn fn) {
   if (!f->l) return 0;
   f->region = mw_region(fn);
   f->nheap = 0;
-  pm_enter(f->l, f->region);
+  f->t = pm_enter(f->l, f->region);   /* returns the Enter's timestamp */
   return 1;
 }
 
@@ -66,8 +73,22 @@ static inline int mw_begin(mw_frame *f, enum mw_fn fn) {
 }
 
 void mw_frame_release(mw_frame *f);
+/* Leave at the current time (hand-written wrappers, mw_env.c). */
 static inline void mw_end(mw_frame *f) {
   pm_leave(f->l, f->region);
+  if (f->nheap) mw_frame_release(f);
+}
+
+/* Around the PMPI call of a generated wrapper: nothing is recorded inside
+   it; mw_returned takes the instant it returned, the timestamp of the
+   records after it and of the Leave that mw_leave writes. */
+static inline void mw_calling(mw_frame *f) { pm_pause(f->l); }
+static inline void mw_returned(mw_frame *f) {
+  pm_resume(f->l);
+  f->t = pm_now();
+}
+static inline void mw_leave(mw_frame *f) {
+  pm_leave_at(f->l, f->region, f->t);
   if (f->nheap) mw_frame_release(f);
 }
 
@@ -77,9 +98,11 @@ static inline int mw_live(void) {
   return atomic_load_explicit(&mw_running, memory_order_relaxed);
 }
 
-/* Event writer for one more record, or NULL (before pm_mpi_init). */
+/* Event writer for one more record, stamped f->t, or NULL (before
+   pm_mpi_init). Fetch it right before the record: it may move f->t
+   (pm_evt_writer_at). */
 static inline OTF2_EvtWriter *mw_writer(mw_frame *f) {
-  return pm_evt_writer(f->l);
+  return pm_evt_writer_at(f->l, &f->t);
 }
 
 /* Scratch array of n elements of size elem: `small` (an array of the
@@ -94,6 +117,8 @@ void *mw_scratch(mw_frame *f, void *small, int n, size_t elem);
 typedef struct mw_comm {
   uint32_t id;          /* local comm id from pm_comm_register */
   int size;             /* members of the registered group */
+  int rank;             /* this process's rank in its (local) group */
+  int peers;            /* mw_comm_shape: its size, or the remote size */
   const uint32_t *peer; /* intercomm: remote rank -> index in the union;
                            NULL for intracomms (rank = index) */
   /* Blocking collectives this process ran on the comm, recorded or not,
@@ -111,9 +136,17 @@ static inline uint32_t mw_comm_ref(const mw_comm *c) {
 }
 void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of);
 void mw_comm_free(MPI_Comm comm);
-/* Processes a collective on comm exchanges with: its size, or the remote
-   group's size for an intercomm. */
-int mw_comm_peers(MPI_Comm comm);
+/* What the bytes of a collective on comm depend on. Taken from the table,
+   where the communicator's creation stored it (asking MPI costs a library
+   call per item and collective); asked of MPI for a comm the table lacks. */
+typedef struct mw_shape {
+  int inter;            /* an intercommunicator */
+  int rank;             /* own rank in the (local) group */
+  int peers;            /* processes a collective exchanges with: the
+                           size, or the remote group's size (intercomm) */
+} mw_shape;
+mw_shape mw_comm_shape(MPI_Comm comm);
+static inline int mw_comm_peers(MPI_Comm comm) { return mw_comm_shape(comm).peers; }
 void mw_comm_fini(void);   /* after pm_mpi_finalize: frees the table */
 
 /* ------------------------------------------------------- point-to-point */

@@ -25,9 +25,10 @@
    OTF2_UNDEFINED_UINT32 would read as "no root": split). */
 static void unrecorded(mw_frame *f, const mw_comm *c, uint64_t n) {
   OTF2_EvtWriter *w;
+  f->t = pm_now();   /* before the Enter, which reads the clock again */
   for (uint64_t part; n && (w = mw_writer(f)); n -= part) {
     part = n < OTF2_UNDEFINED_UINT32 - 1 ? n : OTF2_UNDEFINED_UINT32 - 1;
-    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, pm_now(), OTF2_COLLECTIVE_OP_BARRIER,
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, f->t, OTF2_COLLECTIVE_OP_BARRIER,
                                     c->id, (uint32_t)part, 0, 0);
   }
 }
@@ -35,16 +36,20 @@ static void unrecorded(mw_frame *f, const mw_comm *c, uint64_t n) {
 /* The k-th blocking collective of this process on comm is instance k on
    every member, recorded or not; so that a process that paused recording
    still pairs its later instances with the right ones elsewhere, the
-   trace accounts for every instance: a record, or a placeholder. MPI
-   orders the collectives of one comm, so counting needs no lock beyond
-   the atomics (concurrent collectives on one comm are erroneous). The
+   trace accounts for every instance: a record, or a placeholder. The
+   program orders the collectives of one comm (concurrent collectives on
+   one comm are erroneous, so threads calling them in turn synchronise in
+   between): counting needs neither a lock nor a read-modify-write, only
+   atomic loads and stores that the program's own ordering publishes. The
    comm objects are never const: mw_comm_of only hands them out so. */
 static void count_instance(mw_frame *f, MPI_Comm comm) {
   mw_comm *c = (mw_comm *)mw_comm_of(comm);
   if (!c || !mw_live()) return;
-  uint64_t k = atomic_fetch_add_explicit(&c->instances, 1, memory_order_relaxed);
+  uint64_t k = atomic_load_explicit(&c->instances, memory_order_relaxed);
+  atomic_store_explicit(&c->instances, k + 1, memory_order_relaxed);
   if (!f->l) return;
-  uint64_t done = atomic_exchange_explicit(&c->accounted, k + 1, memory_order_relaxed);
+  uint64_t done = atomic_load_explicit(&c->accounted, memory_order_relaxed);
+  atomic_store_explicit(&c->accounted, k + 1, memory_order_relaxed);
   if (k > done) unrecorded(f, c, k - done);
 }
 
@@ -53,31 +58,19 @@ int mw_begin_coll(mw_frame *f, enum mw_fn fn, MPI_Comm comm) {
   count_instance(f, comm);
   if (!mw_enter(f, fn)) return 0;
   OTF2_EvtWriter *w = mw_writer(f);
-  if (w) OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, pm_now());
+  if (w) OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, f->t);
   return 1;
 }
 
-static int is_inter(MPI_Comm comm) {
-  int inter = 0;
-  PMPI_Comm_test_inter(comm, &inter);
-  return inter;
-}
-
-static int rank_in(MPI_Comm comm) {
-  int r = 0;
-  PMPI_Comm_rank(comm, &r);
-  return r;
-}
+static int is_inter(MPI_Comm comm) { return mw_comm_shape(comm).inter; }
+static int rank_in(MPI_Comm comm) { return mw_comm_shape(comm).rank; }
 
 uint32_t mw_root(MPI_Comm comm, int root) {
   const mw_comm *c = mw_comm_of(comm);
   if (root == MPI_ROOT && c && c->peer) {
     /* Our own index in the union of the intercomm's groups: the remote
        group comes first exactly when remote rank 0 is at index 0. */
-    int nremote = 0;
-    PMPI_Comm_remote_size(comm, &nremote);
-    int me = rank_in(comm);
-    return (uint32_t)(c->peer[0] == 0 ? nremote + me : me);
+    return (uint32_t)(c->peer[0] == 0 ? c->peers + c->rank : c->rank);
   }
   return root >= 0 ? mw_comm_peer(c, root) : OTF2_UNDEFINED_UINT32;
 }
@@ -87,7 +80,7 @@ void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root,
   const mw_comm *c = mw_comm_of(comm);
   OTF2_EvtWriter *w = mw_writer(f);
   if (w)
-    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, pm_now(), op, mw_comm_ref(c),
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, f->t, op, mw_comm_ref(c),
                                     mw_root(comm, root), x.sent, x.received);
 }
 

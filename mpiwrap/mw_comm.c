@@ -30,7 +30,7 @@ typedef struct owned {   /* every mw_comm ever made, freed at the end */
 static slot slots[SLOTS];
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
 static owned *all;
-static mw_comm world = {.id = 0}, self = {.id = 1, .size = 1};
+static mw_comm world = {.id = 0}, self = {.id = 1, .size = 1, .rank = 0, .peers = 1};
 static MPI_Group world_group = MPI_GROUP_NULL;
 
 static uint64_t key_of(MPI_Comm comm) { return (uint64_t)(uintptr_t)comm; }
@@ -99,7 +99,8 @@ void mw_comm_init(void) {
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   uint32_t *ranks = pu_malloc((size_t)size * sizeof *ranks);
   for (int i = 0; i < size; i++) ranks[i] = (uint32_t)i;
-  world.size = size;
+  world.size = world.peers = size;
+  world.rank = rank;
   world.id = pm_comm_register("MPI_COMM_WORLD", OTF2_UNDEFINED_COMM,
                               (uint32_t)size, ranks, 0);
   ranks[0] = (uint32_t)rank;
@@ -146,6 +147,8 @@ void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of) {
   o->comm.id = pm_comm_register(NULL, mw_comm_ref(p), (uint32_t)n, ranks, 0);
   o->comm.size = n;
   o->comm.peer = inter ? o->peer : NULL;
+  o->comm.peers = inter ? nremote : nlocal;
+  PMPI_Comm_rank(groups_of, &o->comm.rank);
   atomic_init(&o->comm.instances, 0);
   atomic_init(&o->comm.accounted, 0);
   free(ranks);
@@ -162,14 +165,17 @@ void mw_comm_free(MPI_Comm comm) {
     set_slot(key_of(comm), NULL);
 }
 
-int mw_comm_peers(MPI_Comm comm) {
-  int inter = 0, n = 0;
-  PMPI_Comm_test_inter(comm, &inter);
-  if (inter)
-    PMPI_Comm_remote_size(comm, &n);
+mw_shape mw_comm_shape(MPI_Comm comm) {
+  const mw_comm *c = mw_comm_of(comm);
+  if (c) return (mw_shape){c->peer != NULL, c->rank, c->peers};
+  mw_shape s = {0, 0, 0};
+  PMPI_Comm_test_inter(comm, &s.inter);
+  PMPI_Comm_rank(comm, &s.rank);
+  if (s.inter)
+    PMPI_Comm_remote_size(comm, &s.peers);
   else
-    PMPI_Comm_size(comm, &n);
-  return n;
+    PMPI_Comm_size(comm, &s.peers);
+  return s;
 }
 
 void mw_comm_fini(void) {

@@ -75,7 +75,7 @@ void mw_send(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
   const mw_comm *c = mw_comm_of(comm);
   OTF2_EvtWriter *w = mw_writer(f);
   if (w)
-    OTF2_EvtWriter_MpiSend(w, NULL, pm_now(), mw_comm_peer(c, dest),
+    OTF2_EvtWriter_MpiSend(w, NULL, f->t, mw_comm_peer(c, dest),
                            mw_comm_ref(c), (uint32_t)tag,
                            mw_type_bytes(count, type));
 }
@@ -85,7 +85,7 @@ void mw_recv(mw_frame *f, MPI_Comm comm, const MPI_Status *s) {
   const mw_comm *c = mw_comm_of(comm);
   OTF2_EvtWriter *w = mw_writer(f);
   if (w)
-    OTF2_EvtWriter_MpiRecv(w, NULL, pm_now(), mw_comm_peer(c, s->MPI_SOURCE),
+    OTF2_EvtWriter_MpiRecv(w, NULL, f->t, mw_comm_peer(c, s->MPI_SOURCE),
                            mw_comm_ref(c), (uint32_t)s->MPI_TAG,
                            mw_status_bytes(s));
 }

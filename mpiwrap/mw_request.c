@@ -8,7 +8,7 @@
 #include "mw_reqtable.h"
 
 static mw_reqtable *requests;
-static _Atomic uint64_t next_id = 1;  /* unique in the process */
+static _Atomic uint64_t next_block;   /* ids handed out in blocks, from 1 */
 
 void mw_requests_init(void) {
   if (!requests) requests = mw_reqtable_new();
@@ -24,20 +24,34 @@ static uint64_t key_of(MPI_Request req) { return (uint64_t)(uintptr_t)req; }
 /* Every lookup prefers the calling thread's own entry (mw_reqtable.h). */
 static uintptr_t me(void) { return mw_reqtable_thread(); }
 
+/* Request ids are unique in the process. A thread takes them from a block
+   of its own, so a request costs no atomic instruction on a counter every
+   thread shares; with one thread they are 1, 2, 3... as before. */
+#define ID_BLOCK 4096
+typedef struct id_range {
+  uint64_t next, end;
+} id_range;
+static _Thread_local id_range ids __attribute__((tls_model("initial-exec")));
+
 static uint64_t new_id(void) {
-  return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+  id_range *r = &ids;
+  if (r->next == r->end) {
+    r->next = atomic_fetch_add_explicit(&next_block, 1, memory_order_relaxed) * ID_BLOCK + 1;
+    r->end = r->next + ID_BLOCK;
+  }
+  return r->next++;
 }
 
 /* Records that a request has started: at the call, or at MPI_Start. */
 static void started(mw_frame *f, const mw_req *r) {
   OTF2_EvtWriter *w;
   if (r->kind & MW_REQ_SEND && (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiIsend(w, NULL, pm_now(), r->peer, mw_comm_ref(r->comm),
+    OTF2_EvtWriter_MpiIsend(w, NULL, f->t, r->peer, mw_comm_ref(r->comm),
                             r->tag, r->bytes, r->id);
   if (r->kind & MW_REQ_RECV && (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiIrecvRequest(w, NULL, pm_now(), r->recv_id);
+    OTF2_EvtWriter_MpiIrecvRequest(w, NULL, f->t, r->recv_id);
   if (r->kind & MW_REQ_COLL && (w = mw_writer(f)))
-    OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, pm_now(), r->id);
+    OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, f->t, r->id);
 }
 
 static void track(mw_frame *f, MPI_Request req, mw_req *r) {
@@ -157,7 +171,7 @@ static void received(mw_frame *f, const mw_req *r, const MPI_Status *s) {
   }
   OTF2_EvtWriter *w;
   if (source != MPI_PROC_NULL && (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiIrecv(w, NULL, pm_now(), mw_comm_peer(r->comm, source),
+    OTF2_EvtWriter_MpiIrecv(w, NULL, f->t, mw_comm_peer(r->comm, source),
                             mw_comm_ref(r->comm), (uint32_t)tag, bytes, r->recv_id);
 }
 
@@ -168,15 +182,15 @@ void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
   int cancelled = 0;
   if (r.cancelled) PMPI_Test_cancelled(s, &cancelled);
   if (cancelled) {
-    if ((w = mw_writer(f))) OTF2_EvtWriter_MpiRequestCancelled(w, NULL, pm_now(), r.id);
+    if ((w = mw_writer(f))) OTF2_EvtWriter_MpiRequestCancelled(w, NULL, f->t, r.id);
     return;
   }
   if (r.kind & MW_REQ_SEND && (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiIsendComplete(w, NULL, pm_now(), r.id);
+    OTF2_EvtWriter_MpiIsendComplete(w, NULL, f->t, r.id);
   if (r.kind & MW_REQ_RECV) received(f, &r, s);
   if (r.kind & MW_REQ_COLL && (w = mw_writer(f)))
     OTF2_EvtWriter_NonBlockingCollectiveComplete(
-        w, NULL, pm_now(), (OTF2_CollectiveOp)r.op, mw_comm_ref(r.comm), r.root,
+        w, NULL, f->t, (OTF2_CollectiveOp)r.op, mw_comm_ref(r.comm), r.root,
         r.bytes, r.received, r.id);
 }
 
@@ -196,7 +210,7 @@ void mw_tested_one(mw_frame *f, MPI_Request req) {
   if (requests && req != MPI_REQUEST_NULL &&
       mw_reqtable_find(requests, key_of(req), me(), &r) && r.active &&
       (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiRequestTest(w, NULL, pm_now(), r.id);
+    OTF2_EvtWriter_MpiRequestTest(w, NULL, f->t, r.id);
 }
 
 void mw_tested(mw_frame *f) {

@@ -15,6 +15,14 @@
  *   iprobe    MPI_Iprobe that finds nothing, on rank 0 alone
  *   barrier   MPI_Barrier of both ranks: one wrapped call per rank, which
  *             also counts the collective instance on its communicator
+ *   self-exchange, self-barrier   the exchange and the barrier on
+ *             MPI_COMM_SELF, rank 0 alone: the same wrapper work without
+ *             waiting for the other process, so the overhead is not lost
+ *             in (or inflated by) the scheduling noise of two processes on
+ *             a busy machine
+ *   self-bcast, self-allreduce   8-byte MPI_Bcast (rooted: the bytes
+ *             depend on the rank, size and intercomm flag) and
+ *             MPI_Allreduce on MPI_COMM_SELF, rank 0 alone
  * Each is also timed with recording off (POMP_Off: the wrapper's test
  * only, and the instance count of a collective). The target is <= 150 ns
  * per call above PMPI.
@@ -30,7 +38,7 @@
 #define BLOCKS 25   /* short blocks: on a busy machine some run undisturbed */
 
 enum variant { PLAIN, TRACED, OFF, VARIANTS };
-static const char *names[VARIANTS] = {"PMPI (baseline)", "MPI, recording", "MPI, POMP_Off"};
+static const char *names[VARIANTS] = {"PMPI ns", "record ns", "Off ns"};
 
 static double now(void) {
   struct timespec t;
@@ -65,25 +73,28 @@ static double pingpong(int rank, int rounds, int traced) {
   return (now() - t0) / rounds;
 }
 
-/* ns per simultaneous Irecv + Isend + Waitall exchange with the peer. */
-static double exchange(int rank, int rounds, int traced) {
+/* ns per simultaneous Irecv + Isend + Waitall exchange with peer on comm. */
+static double exchange_on(MPI_Comm comm, int peer, int rounds, int traced) {
   char out[8] = {0}, in[8];
   MPI_Request r[2];
-  int peer = 1 - rank;
-  MPI_Barrier(MPI_COMM_WORLD);
   double t0 = now();
   for (int i = 0; i < rounds; i++) {
     if (traced) {
-      MPI_Irecv(in, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[0]);
-      MPI_Isend(out, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[1]);
+      MPI_Irecv(in, 8, MPI_BYTE, peer, 2, comm, &r[0]);
+      MPI_Isend(out, 8, MPI_BYTE, peer, 2, comm, &r[1]);
       MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
     } else {
-      PMPI_Irecv(in, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[0]);
-      PMPI_Isend(out, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[1]);
+      PMPI_Irecv(in, 8, MPI_BYTE, peer, 2, comm, &r[0]);
+      PMPI_Isend(out, 8, MPI_BYTE, peer, 2, comm, &r[1]);
       PMPI_Waitall(2, r, MPI_STATUSES_IGNORE);
     }
   }
   return (now() - t0) / rounds;
+}
+
+static double exchange(int rank, int rounds, int traced) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  return exchange_on(MPI_COMM_WORLD, 1 - rank, rounds, traced);
 }
 
 /* ns per MPI_Iprobe that finds no message. */
@@ -99,20 +110,77 @@ static double iprobe(int calls, int traced) {
   return (now() - t0) / calls;
 }
 
-/* ns per MPI_Barrier of the two ranks. */
-static double barrier(int rounds, int traced) {
-  PMPI_Barrier(MPI_COMM_WORLD);
+/* ns per MPI_Barrier on comm. */
+static double barrier_on(MPI_Comm comm, int rounds, int traced) {
   double t0 = now();
   for (int i = 0; i < rounds; i++) {
     if (traced)
-      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Barrier(comm);
     else
-      PMPI_Barrier(MPI_COMM_WORLD);
+      PMPI_Barrier(comm);
   }
   return (now() - t0) / rounds;
 }
 
+/* ns per 8-byte MPI_Bcast (rooted) or MPI_Allreduce on MPI_COMM_SELF. */
+static double self_coll(int calls, int traced, int reduce) {
+  double in = 1, out;
+  double t0 = now();
+  for (int i = 0; i < calls; i++) {
+    if (reduce) {
+      if (traced)
+        MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
+      else
+        PMPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
+    } else if (traced) {
+      MPI_Bcast(&in, 1, MPI_DOUBLE, 0, MPI_COMM_SELF);
+    } else {
+      PMPI_Bcast(&in, 1, MPI_DOUBLE, 0, MPI_COMM_SELF);
+    }
+  }
+  return (now() - t0) / calls;
+}
+
+static double barrier(int rounds, int traced) {
+  PMPI_Barrier(MPI_COMM_WORLD);
+  return barrier_on(MPI_COMM_WORLD, rounds, traced);
+}
+
 static double min(double a, double b) { return a < b ? a : b; }
+
+enum pattern {
+  PINGPONG, EXCHANGE, IPROBE, BARRIER, SELF_EXCHANGE, SELF_BARRIER, SELF_BCAST,
+  SELF_ALLREDUCE, PATTERNS
+};
+static const struct {
+  const char *name;
+  int calls;   /* wrapped calls per timed unit on the critical path */
+  int rank0;   /* timed on rank 0 alone */
+} patterns[PATTERNS] = {
+  [PINGPONG] = {"8-byte ping-pong RTT", 4, 0},
+  [EXCHANGE] = {"Irecv+Isend+Waitall exchange", 3, 0},
+  [IPROBE] = {"MPI_Iprobe finding nothing", 1, 1},
+  [BARRIER] = {"MPI_Barrier of 2 ranks", 1, 0},
+  [SELF_EXCHANGE] = {"exchange on MPI_COMM_SELF", 3, 1},
+  [SELF_BARRIER] = {"MPI_Barrier(MPI_COMM_SELF)", 1, 1},
+  [SELF_BCAST] = {"MPI_Bcast(MPI_COMM_SELF)", 1, 1},
+  [SELF_ALLREDUCE] = {"MPI_Allreduce(MPI_COMM_SELF)", 1, 1},
+};
+
+/* ns per timed unit of pattern p (rank 0's figure for rank-0 patterns). */
+static double run(enum pattern p, int rank, int rounds, int traced) {
+  switch (p) {
+  case PINGPONG: return pingpong(rank, rounds, traced);
+  case EXCHANGE: return exchange(rank, rounds, traced);
+  case IPROBE: return iprobe(5 * rounds, traced);
+  case BARRIER: return barrier(rounds, traced);
+  case SELF_EXCHANGE: return exchange_on(MPI_COMM_SELF, 0, rounds, traced);
+  case SELF_BARRIER: return barrier_on(MPI_COMM_SELF, 5 * rounds, traced);
+  case SELF_BCAST: return self_coll(5 * rounds, traced, 0);
+  case SELF_ALLREDUCE: return self_coll(5 * rounds, traced, 1);
+  default: return 0;
+  }
+}
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -125,30 +193,34 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  double pp[VARIANTS], ex[VARIANTS], ip[VARIANTS], ba[VARIANTS];
-  for (int v = 0; v < VARIANTS; v++) pp[v] = ex[v] = ip[v] = ba[v] = 1e30;
+  double best[PATTERNS][VARIANTS];
+  for (int p = 0; p < PATTERNS; p++)
+    for (int v = 0; v < VARIANTS; v++) best[p][v] = 1e30;
   for (int b = 0; b < BLOCKS; b++)
     for (int v = 0; v < VARIANTS; v++) {
       if (v == OFF) POMP_Off();
-      pp[v] = min(pp[v], pingpong(rank, rounds, v != PLAIN));
-      ex[v] = min(ex[v], exchange(rank, rounds, v != PLAIN));
-      if (rank == 0) ip[v] = min(ip[v], iprobe(5 * rounds, v != PLAIN));
-      ba[v] = min(ba[v], barrier(rounds, v != PLAIN));
+      for (int p = 0; p < PATTERNS; p++)
+        if (rank == 0 || !patterns[p].rank0)
+          best[p][v] = min(best[p][v], run(p, rank, rounds, v != PLAIN));
       if (v == OFF) POMP_On();
     }
   if (rank == 0) {
-    printf("bench-mpiwrap: %d ping-pong rounds and %d MPI_Iprobe per block, best of %d blocks\n",
+    printf("bench-mpiwrap: %d rounds per block (Iprobe, self collectives: %d), best of %d "
+           "blocks; +ns/call = (variant - PMPI) / wrapped calls per unit\n",
            rounds, 5 * rounds, BLOCKS);
-    printf("%-16s %9s %9s %11s %9s %9s %9s %10s %9s\n", "variant", "RTT ns", "+ns/call",
-           "exchange ns", "+ns/call", "Iprobe ns", "+ns/call", "Barrier ns", "+ns/call");
-    for (int v = 0; v < VARIANTS; v++)
-      printf("%-16s %9.1f %9.1f %11.1f %9.1f %9.1f %9.1f %10.1f %9.1f\n", names[v], pp[v],
-             (pp[v] - pp[PLAIN]) / 4, ex[v], (ex[v] - ex[PLAIN]) / 3, ip[v],
-             ip[v] - ip[PLAIN], ba[v], ba[v] - ba[PLAIN]);
-    printf("ratio recording/baseline: ping-pong %.2f, exchange %.2f, Iprobe %.2f, "
-           "Barrier %.2f (target: <= 150 ns/call above)\n",
-           pp[TRACED] / pp[PLAIN], ex[TRACED] / ex[PLAIN], ip[TRACED] / ip[PLAIN],
-           ba[TRACED] / ba[PLAIN]);
+    printf("%-30s %5s %9s %9s %9s %9s %9s\n", "pattern", "calls", names[PLAIN],
+           names[TRACED], "+ns/call", names[OFF], "+ns/call");
+    for (int p = 0; p < PATTERNS; p++) {
+      const double *t = best[p];
+      printf("%-30s %5d %9.1f %9.1f %9.1f %9.1f %9.1f\n", patterns[p].name, patterns[p].calls,
+             t[PLAIN], t[TRACED], (t[TRACED] - t[PLAIN]) / patterns[p].calls, t[OFF],
+             (t[OFF] - t[PLAIN]) / patterns[p].calls);
+    }
+    printf("ratio recording/PMPI:");
+    for (int p = 0; p < PATTERNS; p++)
+      printf(" %s %.2f%s", patterns[p].name, best[p][TRACED] / best[p][PLAIN],
+             p + 1 < PATTERNS ? "," : "\n");
+    printf("target: <= 150 ns per call above PMPI\n");
   }
   MPI_Finalize();
   return 0;

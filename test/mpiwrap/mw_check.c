@@ -2,7 +2,7 @@
  * mw_check.c -- reads a libpomp-mpi trace back and checks its MPI records.
  *
  *   mw_check [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]
- *            [--complete-on-issuer] [--dump FILE] ARCHIVE
+ *            [--complete-on-issuer] [--flushes] [--dump FILE] ARCHIVE
  *
  * - every message sent (MpiSend/MpiIsend) has exactly one receive
  *   (MpiRecv/MpiIrecv) with the same communicator, source, destination and
@@ -22,6 +22,11 @@
  *   request: MPICH hands one handle to several such requests at once);
  * - --clock-offsets: every location has two ClockOffsets (MPI_Init and
  *   MPI_Finalize), those of rank 0 being 0;
+ * - always: timestamps never decrease on a location, and every MPI record
+ *   (but a placeholder) lies inside an MPI region's Enter/Leave;
+ * - --flushes: some buffer flush (region "TRACE BUFFER FLUSH") was written
+ *   inside an MPI call, between records that share a timestamp (mpiwrap's
+ *   shared clock reads, measure's pm_evt_writer_at);
  * - --dump FILE: writes every location's Enter/Leave and MPI records as
  *   text (no timestamps), location by location, for golden-file tests;
  * - --expect FILE: "messages N" / "collectives N" / "unrecorded N" (written
@@ -64,6 +69,17 @@ typedef struct group {
   uint64_t *members;
 } group;
 
+typedef struct region {     /* a region definition, as far as it matters */
+  uint32_t name;            /* string id */
+  int mpi, flush;           /* paradigm MPI; the buffer-flush region */
+} region;
+
+typedef struct loc_order {  /* one location's records so far */
+  uint64_t last;            /* latest timestamp */
+  uint32_t mpi_depth;       /* MPI regions entered and not left */
+  uint64_t flushes, flushes_in_mpi;
+} loc_order;
+
 typedef struct line {       /* one record as text, for --dump */
   uint64_t loc, seq;
   char *text;
@@ -72,7 +88,7 @@ typedef struct line {       /* one record as text, for --dump */
 typedef struct check {
   char **strings;
   size_t nstrings, cap_strings;
-  uint32_t *region_name;    /* string id by region id */
+  region *regions;          /* by region id */
   size_t nregions, cap_regions;
   line *lines;              /* only with --dump */
   size_t nlines, cap_lines;
@@ -92,7 +108,8 @@ typedef struct check {
   pending *open;
   size_t nopen, cap_open;
   uint64_t seq;
-  int tag_is_thread, clock_offsets, complete_on_issuer;
+  int tag_is_thread, clock_offsets, complete_on_issuer, flushes;
+  loc_order *order;         /* by index in locs */
   uint64_t def_loc;         /* location whose local definitions are read */
   size_t *offsets;          /* ClockOffsets per location (index in locs) */
   uint64_t seen_ranks[64];  /* bit set of ranks with events (< 4096) */
@@ -186,11 +203,13 @@ static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef
                                     OTF2_RegionRole role, OTF2_Paradigm paradigm,
                                     OTF2_RegionFlag flags, OTF2_StringRef file,
                                     uint32_t begin, uint32_t end) {
-  (void)canonical, (void)descr, (void)role, (void)paradigm, (void)flags, (void)file;
+  (void)canonical, (void)descr, (void)role, (void)flags, (void)file;
   (void)begin, (void)end;
   check *c = u;
-  while (c->nregions <= self) PU_PUSH(c->region_name, c->nregions, c->cap_regions, UINT32_MAX);
-  c->region_name[self] = name;
+  while (c->nregions <= self)
+    PU_PUSH(c->regions, c->nregions, c->cap_regions, ((region){UINT32_MAX, 0, 0}));
+  c->regions[self] = (region){name, paradigm == OTF2_PARADIGM_MPI,
+                              paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM};
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -222,6 +241,47 @@ static OTF2_CallbackCode def_clock_offset(void *u, OTF2_TimeStamp time, int64_t 
     fail(c, "location %llu: rank 0 has clock offset %lld", (unsigned long long)c->def_loc,
          (long long)offset);
   return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ------------------------------------------- timestamps and nesting */
+
+/* The order state of loc, after checking that t does not go back. */
+static loc_order *ordered(check *c, uint64_t loc, OTF2_TimeStamp t) {
+  size_t i = 0;
+  while (i < c->nlocs && c->locs[i] != loc) i++;
+  if (i == c->nlocs) {
+    fail(c, "location %llu: not defined", (unsigned long long)loc);
+    return NULL;
+  }
+  loc_order *o = &c->order[i];
+  if (t < o->last)
+    fail(c, "location %llu: timestamp %llu after %llu", (unsigned long long)loc,
+         (unsigned long long)t, (unsigned long long)o->last);
+  else
+    o->last = t;
+  return o;
+}
+
+/* An MPI record at t: in order, and inside an MPI call. */
+static void in_call(check *c, uint64_t loc, OTF2_TimeStamp t, const char *what) {
+  loc_order *o = ordered(c, loc, t);
+  if (o && !o->mpi_depth)
+    fail(c, "location %llu: %s outside any MPI region", (unsigned long long)loc, what);
+}
+
+/* Enter (+1) or Leave (-1) of region r on loc. */
+static void nest(check *c, uint64_t loc, OTF2_TimeStamp t, OTF2_RegionRef r, int step) {
+  loc_order *o = ordered(c, loc, t);
+  if (!o || r >= c->nregions) return;
+  if (c->regions[r].flush && step > 0) {
+    o->flushes++;
+    o->flushes_in_mpi += o->mpi_depth > 0;
+  }
+  if (!c->regions[r].mpi) return;
+  if (step < 0 && !o->mpi_depth)
+    fail(c, "location %llu: Leave of an MPI region not entered", (unsigned long long)loc);
+  else
+    o->mpi_depth += (uint32_t)step;
 }
 
 /* ----------------------------------------------------------------- events */
@@ -293,7 +353,8 @@ static void blocking(check *c, uint64_t loc, int is_send, uint32_t peer, uint32_
 static OTF2_CallbackCode ev_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                  OTF2_AttributeList *a, uint32_t receiver,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t len) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiSend");
   blocking(u, loc, 1, receiver, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -301,7 +362,8 @@ static OTF2_CallbackCode ev_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u
 static OTF2_CallbackCode ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                  OTF2_AttributeList *a, uint32_t sender,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t len) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiRecv");
   blocking(u, loc, 0, sender, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -310,7 +372,8 @@ static OTF2_CallbackCode ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
                                   OTF2_AttributeList *a, uint32_t receiver,
                                   OTF2_CommRef comm, uint32_t tag, uint64_t len,
                                   uint64_t id) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiIsend");
   say(u, loc, "MpiIsend to=%u comm=%u tag=%u bytes=%llu req=%llu", receiver, comm, tag,
       (unsigned long long)len, (unsigned long long)id);
   p2p(u, loc, 1, receiver, comm, tag, len);
@@ -320,7 +383,8 @@ static OTF2_CallbackCode ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
 
 static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp t,
                                            void *u, OTF2_AttributeList *a, uint64_t id) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiIsendComplete");
   pending p;
   say(u, loc, "MpiIsendComplete req=%llu", (unsigned long long)id);
   close_request(u, loc, id, 0, &p);
@@ -329,7 +393,8 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp 
 
 static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t,
                                           void *u, OTF2_AttributeList *a, uint64_t id) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiIrecvRequest");
   say(u, loc, "MpiIrecvRequest req=%llu", (unsigned long long)id);
   open_request(u, loc, id, 1, 0);
   return OTF2_CALLBACK_SUCCESS;
@@ -339,7 +404,8 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
                                   OTF2_AttributeList *a, uint32_t sender,
                                   OTF2_CommRef comm, uint32_t tag, uint64_t len,
                                   uint64_t id) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiIrecv");
   pending p;
   say(u, loc, "MpiIrecv from=%u comm=%u tag=%u bytes=%llu req=%llu", sender, comm, tag,
       (unsigned long long)len, (unsigned long long)id);
@@ -350,7 +416,8 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
 
 static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                       OTF2_AttributeList *a, uint64_t id) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiRequestCancelled");
   pending p;
   check *c = u;
   say(c, loc, "MpiRequestCancelled req=%llu", (unsigned long long)id);
@@ -365,10 +432,15 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp t, voi
                                      OTF2_AttributeList *a, OTF2_CollectiveOp op,
                                      OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                      uint64_t received) {
-  (void)t, (void)a;
+  (void)a;
   check *c = u;
   seen(c, loc);
-  if (!left_collective(c, loc)) {   /* placeholder: root = instances */
+  int placeholder = !left_collective(c, loc);
+  if (placeholder)
+    ordered(c, loc, t);
+  else
+    in_call(c, loc, t, "MpiCollectiveEnd");
+  if (placeholder) {   /* root = instances */
     say(c, loc, "unrecorded collectives comm=%u count=%u", comm, root);
     for (uint32_t i = 0; i < root; i++) {
       coll k = {comm, rank_of(loc), op, root, c->seq++, 0, 0, 1, 0, 1};
@@ -388,7 +460,8 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp t, voi
 /* A non-blocking collective takes its place in the order at the request. */
 static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                         OTF2_AttributeList *a, uint64_t id) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "NonBlockingCollectiveRequest");
   check *c = u;
   say(c, loc, "NonBlockingCollectiveRequest req=%llu", (unsigned long long)id);
   coll k = {UINT32_MAX, rank_of(loc), 0, 0, c->seq++, 0, 0, 0, 1, 0};
@@ -401,7 +474,8 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef loc, OTF2_TimeStamp t,
                                          OTF2_AttributeList *a, OTF2_CollectiveOp op,
                                          OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                          uint64_t received, uint64_t id) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "NonBlockingCollectiveComplete");
   check *c = u;
   pending p;
   say(c, loc,
@@ -417,26 +491,29 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef loc, OTF2_TimeStamp t,
 
 static void region_line(check *c, uint64_t loc, const char *what, OTF2_RegionRef region) {
   say(c, loc, "%s %s", what,
-      string(c, region < c->nregions ? c->region_name[region] : UINT32_MAX));
+      string(c, region < c->nregions ? c->regions[region].name : UINT32_MAX));
 }
 
 static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region) {
-  (void)t, (void)a;
+  (void)a;
+  nest(u, loc, t, region, 1);
   region_line(u, loc, "Enter", region);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region) {
-  (void)t, (void)a;
+  (void)a;
+  nest(u, loc, t, region, -1);
   region_line(u, loc, "Leave", region);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                        OTF2_AttributeList *a) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiCollectiveBegin");
   check *c = u;
   say(c, loc, "MpiCollectiveBegin");
   PU_PUSH(c->in_coll, c->nin_coll, c->cap_in_coll, loc);
@@ -445,7 +522,8 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, v
 
 static OTF2_CallbackCode ev_request_test(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                          OTF2_AttributeList *a, uint64_t id) {
-  (void)t, (void)a;
+  (void)a;
+  in_call(u, loc, t, "MpiRequestTest");
   say(u, loc, "MpiRequestTest req=%llu", (unsigned long long)id);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -599,6 +677,7 @@ static int read_trace(check *c, const char *path) {
   /* local definitions hold the mapping tables the global reader applies */
   int defs_open = OTF2_Reader_OpenDefFiles(r) == OTF2_SUCCESS;
   c->offsets = pu_calloc(c->nlocs, sizeof *c->offsets);
+  c->order = pu_calloc(c->nlocs, sizeof *c->order);
   OTF2_DefReaderCallbacks *lcb = OTF2_DefReaderCallbacks_New();
   OTF2_DefReaderCallbacks_SetClockOffsetCallback(lcb, def_clock_offset);
   for (size_t i = 0; i < c->nlocs && defs_open; i++) {
@@ -615,11 +694,9 @@ static int read_trace(check *c, const char *path) {
   OTF2_GlobalEvtReader *ge = OTF2_Reader_GetGlobalEvtReader(r);
   OTF2_GlobalEvtReaderCallbacks *ecb = OTF2_GlobalEvtReaderCallbacks_New();
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(ecb, ev_coll_begin);
-  if (c->dump) {
-    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ecb, ev_enter);
-    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ecb, ev_leave);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(ecb, ev_request_test);
-  }
+  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ecb, ev_enter);
+  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ecb, ev_leave);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(ecb, ev_request_test);
   OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ecb, ev_send);
   OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ecb, ev_recv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(ecb, ev_isend);
@@ -665,7 +742,7 @@ static void write_dump(check *c, const char *path) {
 
 static void usage(FILE *f) {
   fprintf(f, "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]\n"
-             "       [--complete-on-issuer] [--dump FILE] ARCHIVE\n"
+             "       [--complete-on-issuer] [--flushes] [--dump FILE] ARCHIVE\n"
              "Checks the MPI records of a libpomp-mpi trace (traces.otf2).\n",
           pu_progname());
 }
@@ -695,6 +772,8 @@ int main(int argc, char **argv) {
       c.tag_is_thread = 1;
     } else if (!strcmp(argv[i], "--complete-on-issuer")) {
       c.complete_on_issuer = 1;
+    } else if (!strcmp(argv[i], "--flushes")) {
+      c.flushes = 1;
     } else if (argv[i][0] != '-' && !path) {
       path = argv[i];
     } else {
@@ -722,6 +801,14 @@ int main(int argc, char **argv) {
     if (c.offsets[i] != 2)
       fail(&c, "location %llu: %zu clock offsets, expected 2",
            (unsigned long long)c.locs[i], c.offsets[i]);
+  if (c.flushes) {
+    uint64_t all = 0, in_mpi = 0;
+    for (size_t i = 0; i < c.nlocs; i++)
+      all += c.order[i].flushes, in_mpi += c.order[i].flushes_in_mpi;
+    printf("flushes %llu\nflushes in MPI calls %llu\n", (unsigned long long)all,
+           (unsigned long long)in_mpi);
+    if (!in_mpi) fail(&c, "no buffer flush inside an MPI call");
+  }
   size_t recorded = c.ncolls - c.nunrecorded;
   printf("messages %llu\ncollectives %zu\nunrecorded %zu\n", (unsigned long long)messages,
          recorded, c.nunrecorded);
@@ -739,7 +826,7 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < c.ngroups; i++) free(c.groups[i].members);
   for (size_t i = 0; i < c.nstrings; i++) free(c.strings[i]);
-  free(c.strings), free(c.region_name), free(c.lines);
+  free(c.strings), free(c.regions), free(c.lines), free(c.order);
   free(c.offsets), free(c.locs), free(c.groups), free(c.comm_group), free(c.sends), free(c.recvs), free(c.colls), free(c.open);
   free(c.in_coll);
   if (c.errors) fprintf(stderr, "%s: %d problem(s)\n", pu_progname(), c.errors);
