@@ -114,6 +114,8 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor,
   a->diag.verbosity = opt->verbosity;
   a->progress = opt->progress;
   a->window_events = opt->window_events;
+  a->incomplete = a->diag.incomplete = opt->run_status != NULL;
+  a->run_status = pu_strdup(opt->run_status ? opt->run_status : "complete");
   az_calltree_init(&a->tree);
   size_t n = strlen(anchor);
   a->files = pu_strdup(anchor);
@@ -181,6 +183,7 @@ void az_analysis_free(az_analysis *a) {
   az_calltree_free(&a->tree);
   az_defs_free(&a->defs);
   free(a->files);
+  free(a->run_status);
   memset(a, 0, sizeof *a);
 }
 

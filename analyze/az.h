@@ -54,8 +54,13 @@ enum {
   AZ_X_SERIAL,
   /* internal: time of the outermost team instances forked here (master) */
   AZ_X_TEAM,
-  /* internal: the part of AZ_X_TEAM this location took part in (worker) */
+  /* internal: the part of AZ_X_TEAM this location took part in (worker),
+     and, for a worker whose record was cut off, the team time after its
+     end, which it is not charged for either */
   AZ_X_MEMBER,
+  /* internal: for a worker whose record was cut off by the end of the
+     run, the master's AZ_X_SERIAL time after its end (not idle: unknown) */
+  AZ_X_AFTER_END,
   AZ_NUM_SLOTS
 };
 
@@ -130,11 +135,17 @@ typedef struct az_defs {
 enum az_warn_kind {
   AZ_W_UNKNOWN_RECORD, AZ_W_UNMATCHED_MSG, AZ_W_UNMATCHED_COLL,
   AZ_W_CLOCK, AZ_W_NESTING, AZ_W_TEAM, AZ_W_DEFS, AZ_W_LOCK,
+  AZ_W_BARRIER,                /* an OpenMP barrier not every member reached */
+  AZ_W_ENDED,                  /* a location's record ends early (the run
+                                  did not finish) */
   AZ_W_NUM_KINDS
 };
 
 typedef struct {
   int verbosity;               /* 0 quiet, 1 normal, 2 verbose */
+  int incomplete;              /* the run did not finish: operations whose
+                                  partner never came are expected, counted
+                                  and summed up, listed only when verbose */
   uint64_t count[AZ_W_NUM_KINDS];
   int errors;
   char first_error[512];
@@ -148,6 +159,9 @@ void az_fail(az_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 uint64_t az_warn_total(const az_diag *d);
 void az_diag_summary(const az_diag *d, FILE *out);
+/* The kinds of warning a run that did not finish is expected to cause
+   (unmatched messages, collectives, barriers, locks, cut-off locations). */
+int az_warn_is_end_effect(int kind);
 
 /* roles.c: sets bucket and kind from paradigm, role and name. */
 void az_region_classify(az_region *r);
@@ -276,6 +290,10 @@ typedef struct az_analysis {
   int (*window_hook)(struct az_analysis *a, int active, int *failed);
   void *window_data;
   void *wo;                /* p2p.c: per-location wrong-order windows */
+  int incomplete;          /* the run did not finish (a recovered trace):
+                              docs/PROPERTIES.md, "Runs that did not
+                              finish" */
+  char *run_status;        /* "complete" or "incomplete: ..." (report) */
   char *files;             /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
 } az_analysis;
@@ -326,6 +344,17 @@ typedef struct {
   uint64_t pos;
 } az_lock_event;
 
+typedef struct {           /* a worker whose record was cut off */
+  uint32_t loc;
+  az_time end;             /* its last timestamp */
+} az_cut;
+
+typedef struct {           /* master time outside parallel regions, kept
+                              while a worker may still turn out cut off */
+  az_time from, to;
+  int32_t cnode;
+} az_serial_span;
+
 typedef struct {           /* the live instances base, base+1, ... */
   size_t *idx; size_t n, cap;
   uint64_t base;
@@ -342,6 +371,10 @@ typedef struct az_omp_process {
   az_leave *leaves; size_t nleaves, capleaves;
   uint8_t *team_thread;    /* per thread of the process: it joined a team
                               (an OpenMP thread, not one the program made) */
+  /* runs that did not finish (threads.c): workers cut off, and the
+     master's recent serial time, which they are not idle for */
+  az_cut *cut; size_t ncut, capcut;
+  az_serial_span *spans; size_t nspans, capspans;
 } az_omp_process;
 
 /* The k-th instance of team on the master, or NULL. */
@@ -361,8 +394,17 @@ void az_omp_finish(az_omp_process *o);
    parallelism, and the master's time outside parallel regions as idle
    threads.  Threads the program created itself get neither: they do only
    what they recorded. */
-void az_threads_instance(az_analysis *a, uint32_t proc,
+void az_threads_instance(az_analysis *a, const az_omp_process *o,
                          const az_team_instance *in);
+/* threads.c, runs that did not finish: the master's time outside parallel
+   regions in [from, to) at cnode (kept as a span while some worker may
+   still end before it); a worker cut off at `end` (not idle after it);
+   spans no unfinished worker can end before (`horizon`) are dropped. */
+void az_threads_serial(az_analysis *a, az_omp_process *o, az_time from,
+                       az_time to, int32_t cnode);
+void az_threads_cut(az_analysis *a, az_omp_process *o, uint32_t loc,
+                    az_time end);
+void az_threads_forget(az_omp_process *o, az_time horizon);
 void az_threads_finish(az_analysis *a, const az_omp_process *o);
 
 /* p2p.c: point-to-point properties.  Messages are matched and evaluated
@@ -412,6 +454,9 @@ typedef struct {
   int verbosity;
   int progress;
   uint64_t window_events; /* events per replay window (tests); 0: default */
+  /* the run did not finish (its trace was recovered from fragments):
+     run_status says how ("incomplete: ..."); NULL = complete */
+  const char *run_status;
 } az_options;
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
 /* The first steps of every analysis: reader, definitions, empty cells.

@@ -18,12 +18,28 @@ static const char *const kind_name[AZ_W_NUM_KINDS] = {
     [AZ_W_TEAM] = "OpenMP team mismatches",
     [AZ_W_DEFS] = "definition problems",
     [AZ_W_LOCK] = "lock order problems",
+    [AZ_W_BARRIER] = "OpenMP barriers not every team member reached",
+    [AZ_W_ENDED] = "locations whose record ends early",
 };
+
+int az_warn_is_end_effect(int kind) {
+  return kind == AZ_W_UNMATCHED_MSG || kind == AZ_W_UNMATCHED_COLL ||
+         kind == AZ_W_TEAM || kind == AZ_W_LOCK || kind == AZ_W_BARRIER;
+}
+
+/* A run that did not finish leaves operations whose partner never came,
+   as many as there were in flight: counted, listed only when verbose. */
+static int printed(const az_diag *d, int kind, uint64_t n) {
+  if (d->verbosity == 0) return 0;
+  if (d->verbosity >= 2) return 1;
+  if (d->incomplete && az_warn_is_end_effect(kind)) return 0;
+  return n <= AZ_WARN_PRINT_MAX;
+}
 
 void az_warn(az_diag *d, int kind, const char *fmt, ...) {
   uint64_t n = ++d->count[kind];
-  if (d->verbosity == 0 || (n > AZ_WARN_PRINT_MAX && d->verbosity < 2)) return;
-  char buf[512];
+  if (!printed(d, kind, n)) return;
+  char buf[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
@@ -63,4 +79,12 @@ void az_diag_summary(const az_diag *d, FILE *out) {
     sep = ", ";
   }
   fputc('\n', out);
+  int effects = 0;
+  for (int k = 0; k < AZ_W_NUM_KINDS; k++)
+    effects |= az_warn_is_end_effect(k) && d->count[k];
+  if (d->incomplete && effects && d->verbosity < 2)
+    fprintf(out,
+            "%s: the run did not finish: operations whose partner never came "
+            "have no wait state (--verbose lists them)\n",
+            pu_progname());
 }

@@ -133,7 +133,8 @@ int main(int argc, char **argv) {
     free(report_path);
     report_path = pu_strdup(c.output);
   }
-  az_options opt = {c.verbosity, c.verbosity > 0 && isatty(STDERR_FILENO), 0};
+  az_options opt = {.verbosity = c.verbosity,
+                    .progress = c.verbosity > 0 && isatty(STDERR_FILENO)};
   int rank = az_parallel_begin(); /* -1: serial */
   az_analysis a;
   int status = POMP_EXIT_OK;

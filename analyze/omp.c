@@ -35,7 +35,7 @@ static void retire_instances(az_analysis *a, az_omp_process *o, az_time stop,
     for (; done < l->n; done++) {
       az_team_instance *in = &o->inst[l->idx[done]];
       if (!last && (!in->joined || in->join >= stop || in->open_bars)) break;
-      az_threads_instance(a, o->proc, in);
+      az_threads_instance(a, o, in);
       free(in->workers);
       in->workers = NULL;
       in->free = 1;
@@ -69,6 +69,22 @@ static int barrier_complete(const az_omp_process *o, const size_t *g,
   return 1;
 }
 
+/* A barrier some members of its team never reached (their record ended
+   before: a run that did not finish; or a defective trace): whom the
+   others waited for is unknown, so nobody gets a wait state, as for a
+   collective operation some ranks never entered. */
+static void unreached(az_analysis *a, const az_omp_process *o,
+                      const az_barrier *b, size_t n) {
+  char label[160];
+  az_loc_label(&a->defs, b->loc, label, sizeof label);
+  int32_t region = a->tree.nodes[b->cnode].region;
+  az_warn(&a->diag, AZ_W_BARRIER,
+          "%s: %s (barrier %u of its team instance) was reached by %zu of "
+          "%u threads; no wait state",
+          label, a->defs.regions[region].name, b->seq + 1, n,
+          o->inst[b->instance].members);
+}
+
 /* The j-th barrier of each member of one team instance is one barrier;
    everybody waits for the latest to arrive.  Evaluated barriers release
    their records (slots: a pending Leave refers to a record by index). */
@@ -86,11 +102,13 @@ static void barrier_waits(az_analysis *a, az_omp_process *o, int last) {
          j++)
       if (o->bars[g[j]].e > latest) latest = o->bars[g[j]].e;
     if (!last && !barrier_complete(o, g + i, j - i)) continue;
+    int whole = j - i == o->inst[first->instance].members;
+    if (!whole) unreached(a, o, first, j - i);
     for (size_t k = i; k < j; k++) {
       az_barrier *b = &o->bars[g[k]];
       az_time until = latest < b->x ? latest : b->x;
       int m = b->implicit ? AZ_OMP_IBARRIER_WAIT : AZ_OMP_EBARRIER_WAIT;
-      if (until > b->e)
+      if (whole && until > b->e)
         az_cell(&a->cells[b->loc], b->cnode)[m] += (int64_t)(until - b->e);
       o->inst[b->instance].open_bars--;
       b->free = 1;
@@ -167,4 +185,6 @@ void az_omp_finish(az_omp_process *o) {
   free(o->locks);
   free(o->leaves);
   free(o->team_thread);
+  free(o->cut);
+  free(o->spans);
 }

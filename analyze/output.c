@@ -121,6 +121,8 @@ static void add_attrs(pomp_report *r, const az_analysis *a, const char *trace) {
   snprintf(buf, sizeof buf, "%llu", (unsigned long long)az_warn_total(&a->diag));
   pomp_report_set_attr(r, "analysis_warnings", buf);
   pomp_report_set_attr(r, "analyzer", "pomp-analyze " POMP_VERSION_STRING);
+  pomp_report_set_attr(r, "run_status", a->run_status ? a->run_status
+                                                      : "complete");
 }
 
 pomp_report *az_report_build(const az_analysis *a, const char *trace,

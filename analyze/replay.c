@@ -59,6 +59,16 @@ typedef struct {
   uint64_t pos;
   az_time last;
   int parallel_depth;
+  int is_master;        /* the first location of its process */
+  int fork_span;        /* master: between ThreadFork and ThreadJoin */
+  int keep_serial;      /* master of a run that did not finish: its time
+                           outside parallel regions goes to threads.c */
+  int cut;              /* its record ends early (the run did not finish) */
+  int stale;            /* a run that did not finish: time went backwards,
+                           OTF2 reads stale bytes after a cut-off chunk */
+  uint64_t limit;       /* events its chunks hold (chunk_limit) */
+  int limit_is_size;    /* ... not known: its size in bytes */
+  int cut_file;         /* its file lacks OTF2's closing records */
   int fork_pending;
   az_time fork_time;
   size_t cur_inst;      /* instance of the team this location is in */
@@ -82,8 +92,8 @@ static OTF2_ErrorCode on_otf2_error(void *u, const char *file, uint64_t line,
    the end of the current window (the window is resumed later), or failed. */
 static OTF2_CallbackCode next(void *u) {
   const loc_state *s = u;
-  return s->failed || s->last >= s->stop ? OTF2_CALLBACK_INTERRUPT
-                                          : OTF2_CALLBACK_SUCCESS;
+  return s->failed || s->stale || s->last >= s->stop ? OTF2_CALLBACK_INTERRUPT
+                                                     : OTF2_CALLBACK_SUCCESS;
 }
 
 static frame *top(loc_state *s) {
@@ -95,6 +105,14 @@ static frame *top(loc_state *s) {
 static void join_instance(loc_state *s, az_team_instance *in);
 
 static az_time check_time(loc_state *s, az_time t, uint64_t pos) {
+  if (t < s->last && (s->a->incomplete || s->cut_file)) {
+    /* the clock of a run that did not finish only goes forward (one
+       offset, from MPI_Init), and so does any clock in a file that lacks
+       its closing records: this is OTF2 reading the stale bytes of a
+       previous chunk after a cut-off one; the location ends before it */
+    s->stale = 1;
+    return s->last;
+  }
   s->pos = pos;
   if (s->team_pending) {
     az_team_instance *in =
@@ -108,10 +126,19 @@ static az_time check_time(loc_state *s, az_time t, uint64_t pos) {
             "%s: event %llu: timestamp goes backwards by %llu ticks",
             s->label, (unsigned long long)pos,
             (unsigned long long)(s->last - t));
-    return s->last;
+    t = s->last;
   }
+  /* the same time as AZ_X_SERIAL: outside fork..join, in some region */
+  if (s->keep_serial && s->depth && !s->parallel_depth && !s->fork_span)
+    az_threads_serial(s->a, s->omp, s->last, t, top(s)->cnode);
   s->last = t;
   return t;
+}
+
+/* check_time for a callback: 1 when the event must not be used (stale). */
+static int at(loc_state *s, az_time *t, uint64_t pos) {
+  *t = check_time(s, *t, pos);
+  return s->stale;
 }
 
 /* The innermost region, required by the MPI and lock events. */
@@ -154,7 +181,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
   (void)l; (void)al;
   loc_state *s = u;
-  t = check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
   const az_defs *d = &s->a->defs;
   if (r >= d->num_regions || !d->regions[r].defined) {
     az_fail(&s->a->diag, "%s: event %llu: Enter of undefined region %u",
@@ -239,6 +266,7 @@ static void close_frame(loc_state *s, az_time t) {
   if (s->loc == s->a->defs.procs[s->proc].first_loc) {
     s->closed_inst = f.inst; /* the join follows */
     s->closed_leave = t;
+  } else if (s->cut) { /* worker cut off: nothing after its end */
   } else if (in->joined) { /* worker: join overhead up to the join */
     charge_join(v, in->join, t);
   } else { /* the master's join comes later: it charges this */
@@ -252,7 +280,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
   (void)l; (void)al;
   loc_state *s = u;
-  t = check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
   if (!s->depth) {
     az_warn(&s->a->diag, AZ_W_NESTING,
             "%s: event %llu: Leave without a matching Enter; ignored",
@@ -274,8 +302,10 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t,
                                  OTF2_Paradigm model, uint32_t n) {
   (void)l; (void)al; (void)model; (void)n;
   loc_state *s = u;
-  s->fork_time = check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
+  s->fork_time = t;
   s->fork_pending = 1;
+  s->fork_span = 1;
   return next(u);
 }
 
@@ -284,7 +314,8 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t,
                                  OTF2_Paradigm model) {
   (void)l; (void)al; (void)model;
   loc_state *s = u;
-  t = check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
+  s->fork_span = 0;
   if (s->closed_inst == NO_INST) {
     az_warn(&s->a->diag, AZ_W_TEAM,
             "%s: event %llu: ThreadJoin without a parallel region", s->label,
@@ -326,7 +357,7 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t,
                                        OTF2_CommRef team) {
   (void)l; (void)al;
   loc_state *s = u;
-  t = check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
   if (!team_ok(s, team)) return next(u);
   uint64_t k = s->team_count[team]++;
   s->bar_seq = 0;
@@ -363,7 +394,7 @@ static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t,
                                      OTF2_CommRef team) {
   (void)l; (void)al; (void)team;
   loc_state *s = u;
-  check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
   s->cur_inst = NO_INST;
   return next(u);
 }
@@ -390,7 +421,8 @@ static OTF2_CallbackCode on_acquire(OTF2_LocationRef l, OTF2_TimeStamp t,
                                     uint32_t lock, uint32_t order) {
   (void)l; (void)al; (void)m;
   loc_state *s = u;
-  lock_event(s, check_time(s, t, pos), lock, order, 0);
+  if (at(s, &t, pos)) return next(u);
+  lock_event(s, t, lock, order, 0);
   return next(u);
 }
 
@@ -400,7 +432,8 @@ static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t,
                                     uint32_t lock, uint32_t order) {
   (void)l; (void)al; (void)m;
   loc_state *s = u;
-  lock_event(s, check_time(s, t, pos), lock, order, 1);
+  if (at(s, &t, pos)) return next(u);
+  lock_event(s, t, lock, order, 1);
   return next(u);
 }
 
@@ -446,7 +479,7 @@ static void complete(loc_state *s, az_msg *msg, const frame *f) {
 /* The region of an MPI event on comm, after the common checks. */
 static frame *mpi_frame(loc_state *s, az_time t, uint64_t pos, uint32_t comm,
                         const char *what) {
-  check_time(s, t, pos);
+  if (at(s, &t, pos)) return NULL;
   frame *f = enclosing(s, what);
   return f && valid_comm(s, comm) ? f : NULL;
 }
@@ -508,7 +541,7 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l,
                                            uint64_t req) {
   (void)l; (void)al;
   loc_state *s = u;
-  check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "MpiIsendComplete");
   request q;
   if (!f || !take_request(s, req, &q)) return next(u);
@@ -524,7 +557,7 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l,
                                           uint64_t req) {
   (void)l; (void)al;
   loc_state *s = u;
-  check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "MpiIrecvRequest");
   if (!f) return next(u);
   request q = {req, 0, 0, f->start, pos};
@@ -576,7 +609,7 @@ static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t,
                                       OTF2_AttributeList *al, uint64_t req) {
   (void)l; (void)al;
   loc_state *s = u;
-  check_time(s, t, pos);
+  if (at(s, &t, pos)) return next(u);
   request q;
   if (take_request(s, req, &q) && q.is_send)
     s->a->mpi.sends[q.send].state = AZ_MSG_CANCELLED;
@@ -596,7 +629,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
     /* a placeholder for `root` collectives run while recording was off
        (docs/TRACE.md): they keep their instance numbers, so that the next
        recorded one pairs right; none of them is analysed */
-    check_time(s, t, pos);
+    if (at(s, &t, pos)) return next(u);
     if (valid_comm(s, comm)) s->coll_seq[comm] += root;
     return next(u);
   }
@@ -679,29 +712,71 @@ static int read_local_defs(loc_state *s, OTF2_Reader *reader) {
   return -1;
 }
 
-/* The event file of a location cannot be read (any further): missing,
-   truncated or corrupt.  Names the file, the location and the position
-   after the last good event. */
-static void unreadable(loc_state *s, const char *otf2_text) {
+/* Why the event file of a location cannot be read (any further), with
+   the file, the location and the position after the last good event:
+   "PATH: LABEL: event N: WHAT (OTF2's words)". */
+static void unreadable_text(loc_state *s, const char *why,
+                            const char *missing_what, const char *bad_what,
+                            char *buf, size_t size) {
   char path[4096];
   az_loc_file(s->a, s->a->defs.locs[s->loc].id, "evt", path, sizeof path);
   struct stat st;
   int missing = stat(path, &st) != 0;
-  az_fail(&s->a->diag,
-          "%s: %s: event %llu: cannot read the event file: %s (%s)", path,
-          s->label, (unsigned long long)s->pos + 1,
-          missing ? strerror(errno) : "truncated or corrupt",
-          otf2_message[0] ? otf2_message : otf2_text);
+  snprintf(buf, size, "%s: %s: event %llu: %s%s%s (%s)", path, s->label,
+           (unsigned long long)s->pos + 1, missing ? missing_what : bad_what,
+           missing ? ": " : "", missing ? strerror(errno) : "", why);
+}
+
+/* OTF2's words for a failed read, or the code's description. */
+static const char *otf2_why(OTF2_ErrorCode rc) {
+  return otf2_message[0] ? otf2_message : OTF2_Error_GetDescription(rc);
+}
+
+/* A finished trace with a missing, truncated or corrupt event file is not
+   analysed. */
+static void unreadable(loc_state *s, const char *otf2_text) {
+  char msg[4600];
+  unreadable_text(s, otf2_text, "cannot read the event file",
+                  "cannot read the event file: truncated or corrupt", msg,
+                  sizeof msg);
+  az_fail(&s->a->diag, "%s", msg);
   s->failed = 1;
 }
 
+/* The record of a run that did not finish ends early: regions still open
+   close at its last timestamp, and a worker's idle time stops there too.
+   One warning per location (why: a cut-off last chunk, or the end). */
+static void ended_early(loc_state *s, const char *cut_chunk) {
+  const az_defs *d = &s->a->defs;
+  char open[300] = "";
+  if (s->depth)
+    snprintf(open, sizeof open, ", inside %s (%zu region%s open end there)",
+             d->regions[top(s)->region].name, s->depth,
+             s->depth == 1 ? "" : "s");
+  if (cut_chunk && !s->pos)
+    az_warn(&s->a->diag, AZ_W_ENDED,
+            "%s; the run ended before any of its events was written",
+            cut_chunk);
+  else if (cut_chunk)
+    az_warn(&s->a->diag, AZ_W_ENDED, "%s; the run ended after event %llu%s",
+            cut_chunk, (unsigned long long)s->pos, open);
+  else if (s->depth)
+    az_warn(&s->a->diag, AZ_W_ENDED, "%s: the run ended after event %llu%s",
+            s->label, (unsigned long long)s->pos, open);
+  s->cut = 1;
+  if (!s->is_master) az_threads_cut(s->a, s->omp, s->loc, s->last);
+}
+
 /* The end of a location's events: regions still open end at its last
-   timestamp. */
-static void finish_location(loc_state *s, OTF2_Reader *reader) {
+   timestamp.  cut_chunk: the event file of a run that did not finish ends
+   in an unreadable chunk (the message says where). */
+static void finish_location(loc_state *s, OTF2_Reader *reader,
+                            const char *cut_chunk) {
   OTF2_Reader_CloseEvtReader(reader, s->er);
   s->er = NULL;
   s->done = 1;
-  if (s->depth)
+  if (s->a->incomplete && (s->depth || cut_chunk)) ended_early(s, cut_chunk);
+  else if (s->depth)
     az_warn(&s->a->diag, AZ_W_NESTING,
             "%s: %zu regions still open at the end; closed at the last "
             "timestamp",
@@ -716,6 +791,39 @@ static void finish_location(loc_state *s, OTF2_Reader *reader) {
             s->label, (unsigned long long)s->pending_k + 1);
 }
 
+/* How many events a location's event file holds: the last event number
+   in the header of its last chunk (OTF2's chunk header: type 3, an
+   endianness byte, first and last event number as 64-bit integers).
+   OTF2 3.0.2 reads a file that ends without its end-of-file record (cut
+   after a whole chunk, or inside one) as if the previous chunk followed
+   again, for ever: the replay never asks for more than this.  When the
+   header cannot tell, each event takes at least one byte of the file. */
+static uint64_t chunk_limit(loc_state *s, OTF2_Reader *reader) {
+  char path[4096];
+  az_loc_file(s->a, s->a->defs.locs[s->loc].id, "evt", path, sizeof path);
+  struct stat st;
+  uint64_t chunk = 0, def_chunk = 0;
+  if (stat(path, &st) != 0 || st.st_size <= 0) return UINT64_MAX;
+  uint64_t size = (uint64_t)st.st_size;
+  s->limit_is_size = 1; /* unless a chunk header says better */
+  if (OTF2_Reader_GetChunkSize(reader, &chunk, &def_chunk) != OTF2_SUCCESS ||
+      !chunk)
+    return size;
+  FILE *f = fopen(path, "rb");
+  unsigned char h[18], end[2];
+  int ok = f && !fseeko(f, (off_t)((size - 1) / chunk * chunk), SEEK_SET) &&
+           fread(h, 1, sizeof h, f) == sizeof h && h[0] == 3;
+  /* OTF2 closes a file with its end-of-file and end-of-buffer records */
+  s->cut_file = !f || fseeko(f, -2, SEEK_END) || fread(end, 1, 2, f) != 2 ||
+                end[0] != 2 || end[1] != 1;
+  if (f) fclose(f);
+  uint64_t last = 0;
+  for (int i = 7; ok && i >= 0; i--) last = last << 8 | h[10 + i];
+  if (!ok || !last || last > size) return size;
+  s->limit_is_size = 0;
+  return last;
+}
+
 static int open_location(loc_state *s, OTF2_Reader *reader,
                          OTF2_EvtReaderCallbacks *cb) {
   otf2_message[0] = 0;
@@ -728,21 +836,58 @@ static int open_location(loc_state *s, OTF2_Reader *reader,
   }
   OTF2_EvtReader_ApplyClockOffsets(s->er, true);
   OTF2_Reader_RegisterEvtCallbacks(reader, s->er, cb, s);
+  s->limit = chunk_limit(s, reader);
   return 0;
 }
 
-/* Reads the location's events up to the end of the window. */
-static int advance(loc_state *s, OTF2_Reader *reader, az_time stop) {
-  s->stop = stop;
-  uint64_t n = 0;
-  otf2_message[0] = 0;
-  OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, s->er, &n);
-  if (s->failed) return -1;
-  if (rc == OTF2_SUCCESS) finish_location(s, reader);
-  else if (rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
-    unreadable(s, OTF2_Error_GetDescription(rc));
+/* All events of the file were read: it must hold the events the
+   definitions declare.  A run that did not finish: one warning naming
+   the file and position (why: msg) and the location ends there.
+   Otherwise an error.  0 when the location is finished. */
+static int end_of_file(loc_state *s, OTF2_Reader *reader, const char *why) {
+  uint64_t declared = s->a->defs.locs[s->loc].events;
+  char detail[160];
+  if (!why && s->cut_file)
+    why = "it lacks OTF2's closing records";
+  if (!why && declared > s->pos) {
+    snprintf(detail, sizeof detail,
+             "it holds %llu of the %llu events the definitions declare",
+             (unsigned long long)s->pos, (unsigned long long)declared);
+    why = detail;
+  }
+  if (!why) {
+    finish_location(s, reader, NULL);
+    return 0;
+  }
+  if (!s->a->incomplete) {
+    unreadable(s, why);
     return -1;
   }
+  /* a process killed while writing leaves a cut-off last chunk */
+  char msg[4600];
+  unreadable_text(s, why, "no event file",
+                  "the event file ends in a cut-off chunk", msg, sizeof msg);
+  finish_location(s, reader, msg);
+  return 0;
+}
+
+/* Reads the location's events up to the end of the window (and never
+   beyond the events its chunks hold). */
+static int advance(loc_state *s, OTF2_Reader *reader, az_time stop) {
+  s->stop = stop;
+  uint64_t n = 0, want = s->limit > s->pos ? s->limit - s->pos : 0;
+  otf2_message[0] = 0;
+  OTF2_ErrorCode rc =
+      want ? OTF2_Reader_ReadLocalEvents(reader, s->er, want, &n)
+           : OTF2_SUCCESS;
+  if (s->failed) return -1;
+  if (s->stale) return end_of_file(s, reader, "timestamps go backwards");
+  if (rc == OTF2_SUCCESS)
+    return end_of_file(s, reader, n == want && s->limit_is_size
+                                      ? "more events than the file has bytes"
+                                      : NULL);
+  if (rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
+    return end_of_file(s, reader, otf2_why(rc));
   return 0;
 }
 
@@ -786,6 +931,8 @@ static void init_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
       s->loc = pr->first_loc + i;
       az_loc_label(&a->defs, s->loc, s->label, sizeof s->label);
       s->cells = &a->cells[s->loc];
+      s->is_master = i == 0;
+      s->keep_serial = a->incomplete && i == 0 && pr->num_locs > 1;
       s->cur_inst = s->closed_inst = NO_INST;
       s->team_count = pu_calloc(ncomms, sizeof *s->team_count);
       s->coll_seq = ps[p].coll_seq;
@@ -815,6 +962,18 @@ static void finish_states(az_analysis *a, const uint8_t *mine, proc_state *ps,
   }
 }
 
+/* A run that did not finish: the master's serial time is kept only as long
+   as an unfinished worker of the process may still end before it. */
+static void forget_serial(az_omp_process *o, const loc_state *ls,
+                          const az_process *pr) {
+  az_time horizon = UINT64_MAX;
+  for (uint32_t i = 1; i < pr->num_locs; i++) {
+    const loc_state *w = &ls[pr->first_loc + i];
+    if (!w->done && w->last < horizon) horizon = w->last;
+  }
+  az_threads_forget(o, horizon);
+}
+
 int az_replay(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine) {
   const az_defs *d = &a->defs;
   proc_state *ps = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *ps);
@@ -832,11 +991,20 @@ int az_replay(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine) {
     /* location order: each master before its workers */
     for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
       if (!ls[l].a || ls[l].done) continue;
+      /* its last event (read to end the previous window) lies beyond
+         this one too: reading on would take a worker past its master */
+      if (ls[l].last >= stop) {
+        any = 1;
+        continue;
+      }
       failed = advance(&ls[l], reader, stop);
       any |= !ls[l].done;
     }
-    for (uint32_t p = 0; p < d->num_procs && any && !failed; p++)
-      if (!mine || mine[p]) az_omp_step(a, &ps[p].omp, stop, 0);
+    for (uint32_t p = 0; p < d->num_procs && any && !failed; p++) {
+      if (mine && !mine[p]) continue;
+      if (a->incomplete) forget_serial(&ps[p].omp, ls, &d->procs[p]);
+      az_omp_step(a, &ps[p].omp, stop, 0);
+    }
     active = any && !failed;
     /* a parallel analysis agrees here on going on (and on failure) */
     if (a->window_hook) active = a->window_hook(a, active, &failed);

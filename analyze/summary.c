@@ -1,7 +1,9 @@
 /* summary.c -- the few lines pomp-analyze prints after writing a report:
-   the time-like properties with the largest exclusive totals, their share
-   of total time and the call path where each costs most. */
+   how the run ended if it did not finish, the time-like properties with
+   the largest exclusive totals, their share of total time and the call
+   path where each costs most. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "az_output.h"
 #include "pomp_util.h"
@@ -41,6 +43,10 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
     if (v > 0) list[n++] = (ranked){m, v};
   }
   az_sort(list, (size_t)n, sizeof *list, cmp_ranked);
+  /* a run that did not finish: the values cover what it recorded */
+  const char *status = pomp_report_attr(r, "run_status");
+  if (status && *status && strcmp(status, "complete"))
+    fprintf(out, "%s\n", status);
   fprintf(out, "total time %.6g s over %d locations\n", total,
           pomp_report_num_locations(r));
   fprintf(out, "  %-26s %12s %7s  %s\n", "property", "seconds", "% time",

@@ -292,7 +292,7 @@ static sample measure(const char *anchor, int analyze) {
     uint64_t events;
     if (analyze) {
       az_analysis a;
-      az_options opt = {0, 0, 0};
+      az_options opt = {0};
       if (az_analyze(&a, anchor, &opt)) _exit(1);
       events = a.events_read;
       az_analysis_free(&a);

@@ -26,6 +26,15 @@ void az_run_write(az_run *run, const char *text);
    asserting the same report. */
 void az_run_dir(az_run *run);
 extern int az_run_cross_check;
+/* cmocka setup and teardown around a test of damaged files: after OTF2
+   3.0.2 failed on a damaged event file, the next reader in the process
+   can behave differently on another damaged file (it may take a
+   truncated file for complete), so such tests analyse once. */
+int az_run_once(void **state);
+int az_run_cross_check_again(void **state);
+/* Analyse as the trace of a run that did not finish, with this status
+   ("incomplete: ..."); NULL (the default): a finished run. */
+extern const char *az_run_status;
 /* A fresh temporary directory for a trace, in run->dir. */
 void az_run_mkdir(az_run *run);
 void az_run_free(az_run *run);

@@ -22,21 +22,6 @@ static const char *const two_ranks =
     "50 leave\n"
     "loc 1.0\n0 enter main\n50 leave\n";
 
-/* After OTF2 3.0.2 failed on a damaged event file, the next reader in the
-   process can behave differently on another damaged file (it may take a
-   truncated file for complete): the damaged-file tests analyse once. */
-static int analyse_once(void **state) {
-  (void)state;
-  az_run_cross_check = 0;
-  return 0;
-}
-
-static int cross_check_again(void **state) {
-  (void)state;
-  az_run_cross_check = 1;
-  return 0;
-}
-
 static void missing_archive(void **state) {
   (void)state;
   az_run run;
@@ -197,14 +182,14 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(missing_archive),
       cmocka_unit_test(log_without_trace),
-      cmocka_unit_test_setup_teardown(missing_definition_file, analyse_once,
-                                      cross_check_again),
-      cmocka_unit_test_setup_teardown(truncated_definition_file, analyse_once,
-                                      cross_check_again),
-      cmocka_unit_test_setup_teardown(missing_event_file, analyse_once,
-                                      cross_check_again),
-      cmocka_unit_test_setup_teardown(truncated_event_file, analyse_once,
-                                      cross_check_again),
+      cmocka_unit_test_setup_teardown(missing_definition_file, az_run_once,
+                                      az_run_cross_check_again),
+      cmocka_unit_test_setup_teardown(truncated_definition_file, az_run_once,
+                                      az_run_cross_check_again),
+      cmocka_unit_test_setup_teardown(missing_event_file, az_run_once,
+                                      az_run_cross_check_again),
+      cmocka_unit_test_setup_teardown(truncated_event_file, az_run_once,
+                                      az_run_cross_check_again),
       cmocka_unit_test(undefined_region),
       cmocka_unit_test(bad_nesting_is_repaired),
   };

@@ -75,8 +75,13 @@ static int fail(char *err, size_t n, const char *fmt, ...) {
 }
 
 tg_writer *tg_open(const char *dir, char *err, size_t errsize) {
+  return tg_open_chunks(dir, 1024 * 1024, err, errsize);
+}
+
+tg_writer *tg_open_chunks(const char *dir, uint64_t chunk, char *err,
+                          size_t errsize) {
   OTF2_Archive *ar =
-      OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+      OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, chunk,
                         4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                         OTF2_COMPRESSION_NONE);
   if (!ar) {
