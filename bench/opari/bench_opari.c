@@ -21,94 +21,9 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <fcntl.h>
 #include <unistd.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* One function of 100 lines with five directives (and five more decoys). */
-static long write_function(FILE *f, long k, long *pragmas) {
-  static const char *const body[] = {
-      "/* f%ld: #pragma omp parallel in a comment must stay a comment */",
-      "void f%ld(double *a, int n, omp_lock_t *l) {",
-      "  int i;",
-      "  double s = 0.0;",
-      "  const char *decoy = \"#pragma omp parallel for\";",
-      "#pragma omp parallel private(i) shared(a, n)",
-      "  {",
-      "#pragma omp for schedule(static) reduction(+:s)",
-      "    for (i = 0; i < n; i++) {",
-      "      s += a[i] * 2.0;",
-      "    }",
-      "#pragma omp critical",
-      "    { a[0] += s; }",
-      "#pragma omp single",
-      "    a[1] = (double)decoy[0];",
-      "    omp_set_lock(l); /* omp_set_lock(l) in a comment */",
-      "    a[2] += 1.0;",
-      "    omp_unset_lock(l);",
-      "  }",
-      "#pragma omp parallel for num_threads(4) schedule(dynamic, 8)",
-      "  for (i = 0; i < n; i++)",
-      "    a[i] = a[i] * 0.5 + (double)i;",
-  };
-  long lines = 0;
-  for (size_t i = 0; i < sizeof body / sizeof *body; i++, lines++) {
-    fprintf(f, body[i], k);
-    fputc('\n', f);
-  }
-  for (; lines < 99; lines++) fprintf(f, "  s = s * 1.0001 + a[%ld %% (n + 1)] - %ld.0;\n", lines, k);
-  fputs("}\n", f);
-  *pragmas += 5;
-  return lines + 1;
-}
-
-static void generate(const char *path, long want, long *lines, long *pragmas) {
-  FILE *f = fopen(path, "w");
-  if (!f) { perror(path); exit(1); }
-  fputs("#include <omp.h>\n", f);
-  *lines = 1;
-  *pragmas = 0;
-  for (long k = 0; *lines + 100 <= want; k++) *lines += write_function(f, k, pragmas);
-  fclose(f);
-}
-
-typedef struct {
-  double seconds; /* CPU: user + system */
-  double wall;
-  long rss_kb;
-  int status;
-} Run;
-
-static Run run(char *const argv[]) {
-  Run best = {1e30, 1e30, 0, 0};
-  for (int rep = 0; rep < 3; rep++) {
-    double t0 = now();
-    pid_t pid = fork();
-    if (pid == 0) {
-      int null = open("/dev/null", 1);
-      dup2(null, 1);
-      dup2(null, 2);
-      execv(argv[0], argv);
-      _exit(127);
-    }
-    int status;
-    struct rusage ru;
-    wait4(pid, &status, 0, &ru);
-    double wall = now() - t0;
-    double t = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
-               ru.ru_stime.tv_usec * 1e-6;
-    if (t < best.seconds) best.seconds = t;
-    if (wall < best.wall) best.wall = wall;
-    if (ru.ru_maxrss > best.rss_kb) best.rss_kb = ru.ru_maxrss;
-    best.status = status;
-  }
-  return best;
-}
+#include "bench_util.h"
 
 static void report(const char *what, Run r, double base, long lines) {
   printf("%-16s cpu %6.3f s (%5.1f x copy, %5.2f s per M lines)  wall %6.3f s  RSS %6.1f MB%s\n",
@@ -135,29 +50,29 @@ int main(int argc, char **argv) {
   snprintf(in, sizeof in, "%s/gen.c", dir);
   snprintf(out, sizeof out, "%s/gen.mod.c", dir);
   long lines, pragmas;
-  generate(in, want, &lines, &pragmas);
+  bench_generate(in, want, &lines, &pragmas);
   struct stat st;
   stat(in, &st);
   printf("input: %ld lines, %ld OpenMP directives, %.1f MB\n", lines, pragmas,
          st.st_size / 1048576.0);
   char *copy[] = {"/bin/cp", in, out, NULL};
-  Run base = run(copy);
+  Run base = bench_run(copy);
   report("copy (baseline)", base, base.seconds, lines);
   char *mine[] = {(char *)pomp_opari, in, out, NULL};
-  Run r = run(mine);
+  Run r = bench_run(mine);
   report("pomp-opari", r, base.seconds, lines);
   if (opari) {
     /* OPARI 1.1 keeps a state file in the working directory */
     if (chdir(dir) != 0) return 1;
     char *argv1[] = {(char *)opari, in, out, NULL};
-    Run o = run(argv1);
+    Run o = bench_run(argv1);
     report("opari 1.1", o, base.seconds, lines);
     printf("  pomp-opari is %.2fx as fast as OPARI 1.1 (cpu), %.2fx (wall)\n",
            o.seconds / r.seconds, o.wall / r.wall);
   }
   if (opari2) {
     char *argv2[] = {(char *)opari2, in, out, NULL};
-    Run o = run(argv2);
+    Run o = bench_run(argv2);
     report("opari2", o, base.seconds, lines);
     printf("  pomp-opari is %.2fx as fast as OPARI2 (cpu), %.2fx (wall)\n",
            o.seconds / r.seconds, o.wall / r.wall);
