@@ -7,9 +7,11 @@
 
 #include "pm_location.h"
 #include "pm_trace.h"
+#include "pm_unify.h"
 #include "pomp_util.h"
 
 OTF2_Archive *pm_archive;
+uint64_t pm_evt_chunk, pm_def_chunk;
 
 /* Chunks of one OTF2 buffer, linked through a header in front of each. */
 enum { CHUNK_HEADER = 64 }; /* keeps the chunk cache-line aligned */
@@ -58,10 +60,21 @@ static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc,
 
 static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all};
 
+/* A full event buffer is about to reach the disk: first the periodic
+   fragment, so that the definitions of every event in it are on disk
+   before the events are (a later SIGKILL leaves them readable). Called by
+   the buffer's own thread; final flushes (closing) need no fragment. */
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc,
                                 void *caller, bool final) {
-  (void)user, (void)caller;
-  if (type == OTF2_FILETYPE_EVENTS && !final) pm_location_flush_began(loc);
+  (void)user;
+  if (type == OTF2_FILETYPE_EVENTS && !final) {
+    pm_location *l = pm_location_get((uint32_t)loc);
+    uint64_t events = 0;
+    if (l && OTF2_EvtWriter_GetNumberOfEvents(caller, &events) == OTF2_SUCCESS)
+      atomic_store_explicit(&l->flushed_events, events, memory_order_relaxed);
+    pm_fragment_periodic();
+    pm_location_flush_began(loc);
+  }
   return OTF2_FLUSH;
 }
 
@@ -76,8 +89,10 @@ static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 int pm_archive_open(void) {
   uint64_t chunk = pm_cfg.buffer >= (4u << 20) ? (1u << 20) : OTF2_CHUNK_SIZE_MIN;
+  pm_evt_chunk = chunk;
+  pm_def_chunk = 4u << 20;
   OTF2_Archive *a = OTF2_Archive_Open(pm_experiment_dir, "traces", OTF2_FILEMODE_WRITE,
-                                      chunk, 4u << 20, OTF2_SUBSTRATE_POSIX,
+                                      chunk, pm_def_chunk, OTF2_SUBSTRATE_POSIX,
                                       OTF2_COMPRESSION_NONE);
   if (!a) {
     pm_err("cannot open the OTF2 archive in '%s'; measurement disabled", pm_experiment_dir);

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "pm_blob.h"
 #include "pm_defs.h"
 #include "pomp_util.h"
 
@@ -36,6 +37,20 @@ const pm_comm_def *pm_comm_get(uint32_t id) {
   const pm_comm_def *c = id < ncomms ? &comms[id] : NULL;
   pthread_mutex_unlock(&comm_lock);
   return c;
+}
+
+void pm_comm_serialise_all(pm_blob *b) {
+  pthread_mutex_lock(&comm_lock); /* PU_PUSH may move the table */
+  pm_blob_u32(b, (uint32_t)ncomms);
+  for (size_t i = 0; i < ncomms; i++) {
+    const pm_comm_def *c = &comms[i];
+    pm_blob_str(b, c->name);
+    pm_blob_u32(b, c->parent);
+    pm_blob_u32(b, (uint32_t)c->is_self);
+    pm_blob_u32(b, c->size);
+    pm_blob_put(b, c->world_ranks, c->size * sizeof *c->world_ranks);
+  }
+  pthread_mutex_unlock(&comm_lock);
 }
 
 /* Team comms: team_index[size] = index + 1 (0 = none yet), read without a

@@ -2,6 +2,7 @@
    parser, measure.log and the documentation cannot disagree). */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -12,7 +13,7 @@
 
 pm_config pm_cfg;
 
-enum kind { BOOL, SIZE, TEXT, LEVEL };
+enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL };
 
 static const struct var {
   const char *name;
@@ -28,7 +29,11 @@ static const struct var {
      "event memory per thread (k/M/G suffix, >= 256k); when full it is flushed"},
     {"POMP_FUNCTIONS", BOOL, "1", "record functions compiled with -finstrument-functions"},
     {"POMP_SIGNALS", BOOL, "1",
-     "on SIGINT/SIGTERM/SIGABRT write the trace before dying"},
+     "on SIGINT/SIGTERM/SIGABRT/SIGSEGV/SIGBUS/SIGFPE/SIGILL write the trace (MPI: the "
+     "rank's fragment) before dying"},
+    {"POMP_PEER_SIGNAL", SIGNAL, "SIGRTMIN+3",
+     "signal a dying MPI rank sends the ranks on its node so they write their complete "
+     "fragments (number, SIGRTMIN+n; 0 = off)"},
     {"POMP_VERBOSE", LEVEL, "0", "0 errors only, 1 experiment summary on stderr, 2 debug"},
 };
 
@@ -62,6 +67,25 @@ static int parse_size(const char *s, uint64_t *out) {
   return 0;
 }
 
+/* "0", "38", "SIGRTMIN+3": a real-time signal number, or 0 (off). Real-time
+   only: their default action never stops or dumps, and nothing else in an
+   MPI program uses them by convention. */
+static int parse_signal(const char *s, int *out) {
+  char *end;
+  long v;
+  if (!strncasecmp(s, "SIGRTMIN+", 9)) {
+    errno = 0;
+    v = strtol(s + 9, &end, 10);
+    if (end == s + 9 || *end || errno || v < 0 || v > SIGRTMAX - SIGRTMIN) return -1;
+    return *out = SIGRTMIN + (int)v, 0;
+  }
+  errno = 0;
+  v = strtol(s, &end, 10);
+  if (end == s || *end || errno) return -1;
+  if (v != 0 && (v < SIGRTMIN || v > SIGRTMAX)) return -1;
+  return *out = (int)v, 0;
+}
+
 static void apply(const struct var *v, const char *s) {
   int b = 0;
   uint64_t n = 0;
@@ -75,6 +99,8 @@ static void apply(const struct var *v, const char *s) {
       n = PM_MIN_BUFFER;
     }
     if (ok) pm_cfg.buffer = n;
+  } else if (v->kind == SIGNAL) {
+    ok = parse_signal(s, &pm_cfg.peer_signal) == 0;
   } else if (v->kind == LEVEL) {
     ok = s[0] >= '0' && s[0] <= '2' && !s[1];
     if (ok) pm_cfg.verbose = s[0] - '0';
@@ -88,7 +114,8 @@ static void apply(const struct var *v, const char *s) {
 }
 
 void pm_config_load(void) {
-  pm_cfg = (pm_config){.buffer = 16u << 20, .enable = 1, .functions = 1, .signals = 1};
+  pm_cfg = (pm_config){.buffer = 16u << 20, .enable = 1, .functions = 1, .signals = 1,
+                       .peer_signal = SIGRTMIN + 3};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *s = getenv(vars[i].name);
     if (s) apply(&vars[i], s);

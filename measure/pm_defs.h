@@ -26,6 +26,8 @@ const pm_region_def *pm_region_get(uint32_t id);
    exchange at unification). */
 struct pm_blob;
 void pm_region_serialise(struct pm_blob *b, const pm_region_def *r);
+/* u32 count + every region, under the table's lock (any thread, any time). */
+void pm_region_serialise_all(struct pm_blob *b);
 
 /* MPI communicators of pm_comm_register, in registration order. */
 typedef struct pm_comm_def {
@@ -37,6 +39,9 @@ typedef struct pm_comm_def {
 } pm_comm_def;
 uint32_t pm_comm_count(void);
 const pm_comm_def *pm_comm_get(uint32_t id);
+/* u32 count + every comm (name, parent, is_self, size, world ranks), under
+   the table's lock (any thread, any time). */
+void pm_comm_serialise_all(struct pm_blob *b);
 
 /* OpenMP team comms: one per team size, local ids from PM_TEAM_COMM_BASE
    so they never collide with the MPI comm ids of libpomp-mpi. */

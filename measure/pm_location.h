@@ -46,6 +46,7 @@ struct pm_location {
   int paused;             /* pm_pause nesting */
   _Atomic int writing;    /* a record is being written (pm_event.c) */
   int in_flush;           /* between the pre- and post-flush callbacks */
+  _Atomic uint64_t flushed_events; /* events on disk (periodic fragment) */
   int flush_pending;      /* a buffer flush waits to be written as a region */
   uint64_t flush_begin, flush_end;
   uint64_t nflushes;

@@ -90,6 +90,7 @@ int pm_mpi_init(const pm_mpi_handover *h) {
            h->thread_level >= 0 && h->thread_level < 4 ? levels[h->thread_level] : "?");
     if (h->rank == 0) pm_info(1, "experiment directory %s", pm_experiment_dir);
     rc = pm_archive_open();
+    if (pm_cfg.signals) pm_signals_after_mpi_init();
   }
   if (rc != 0) {
     pm_mpi_active = 0;
@@ -97,16 +98,6 @@ int pm_mpi_init(const pm_mpi_handover *h) {
   }
   pm_run_unlock();
   return rc;
-}
-
-void pm_abort_flush(void) {
-  pm_run_lock();
-  if (atomic_load(&pm_state) == PM_RUNNING) {
-    pm_set_state(PM_FINISHED);
-    pm_log("MPI_Abort: the trace of an aborted MPI run is not written (its definitions "
-           "cannot be unified without the other ranks)");
-  }
-  pm_run_unlock();
 }
 
 void pm_mpi_finalize(void) {

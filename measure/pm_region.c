@@ -54,3 +54,10 @@ const pm_region_def *pm_region_get(uint32_t id) {
   pthread_mutex_unlock(&region_lock);
   return r;
 }
+
+void pm_region_serialise_all(pm_blob *b) {
+  pthread_mutex_lock(&region_lock); /* PU_PUSH may move the table */
+  pm_blob_u32(b, (uint32_t)nregions);
+  for (size_t i = 0; i < nregions; i++) pm_region_serialise(b, &regions[i]);
+  pthread_mutex_unlock(&region_lock);
+}

@@ -1,6 +1,7 @@
 /* pm_runtime.c -- starting and finishing the measurement: at the first
    event (or POMP_Init), at exit (atexit) or POMP_Finalize, and on
-   SIGINT/SIGTERM/SIGABRT. POMP_On/Off. */
+   fatal signals (pm_signal.c). An MPI rank that ends before MPI_Finalize
+   finishes alone (pm_alone.c). POMP_On/Off. */
 #include <omp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -100,9 +101,12 @@ bool pm_start(void) {
    and write the trace of this process alone. */
 void pm_finish_locked(const char *why) {
   set_state(PM_FINISHED);
-  if (pm_mpi_active) {
-    pm_err("%s before MPI_Finalize: the trace of an MPI run is written at MPI_Finalize "
-           "and is lost", why);
+  if (pm_mpi_active) { /* no unification without the other ranks */
+    int at_exit = !strcmp(why, "program exit");
+    char reason[128];
+    snprintf(reason, sizeof reason, "%s without MPI_Finalize", at_exit ? "exit" : why);
+    pm_finish_alone_locked(reason, 0);
+    if (at_exit) pm_peers_alert(reason); /* mpirun kills the others next */
     return;
   }
   pm_locations_quiesce(0);

@@ -53,8 +53,18 @@ int pm_open_single_process(void);
 /* Parts started by the runtime. */
 int pm_user_functions_init(void);   /* filter + symbol tables; -1: disable */
 void pm_signals_install(void);      /* pm_signal.c */
+void pm_signals_after_mpi_init(void); /* ours back over MPI's own (UCX) */
 int pm_registered_descriptors(void); /* pm_descr.c */
 void pm_nested_report(void);        /* pm_pomp_parallel.c: log a summary */
+
+/* An MPI rank ending without MPI_Finalize (pm_alone.c): under the run
+   lock, state PM_RUNNING: stop, close the event writers, write the
+   complete fragment. Then, without the lock, pm_peers_alert (pm_peers.c)
+   has the ranks on this node write theirs and waits for them (bounded). */
+void pm_finish_alone_locked(const char *reason, int grace_ms);
+void pm_peers_alert(const char *reason);
+/* pm_signal.c installed the peer signal's handler: this rank answers. */
+void pm_peers_listening(void);
 
 /* MPI hand-over state (pm_mpi.c). */
 extern int pm_rank;          /* rank in MPI_COMM_WORLD, 0 without MPI */
@@ -80,7 +90,8 @@ typedef struct pm_config {
   int enable;             /* POMP_ENABLE */
   int verbose;            /* POMP_VERBOSE 0..2 */
   int functions;          /* POMP_FUNCTIONS: record -finstrument-functions */
-  int signals;            /* POMP_SIGNALS: install SIGINT/SIGTERM/SIGABRT handlers */
+  int signals;            /* POMP_SIGNALS: install the fatal-signal handlers */
+  int peer_signal;        /* POMP_PEER_SIGNAL: signal number, 0 = off */
 } pm_config;
 extern pm_config pm_cfg;
 

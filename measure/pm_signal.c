@@ -1,24 +1,53 @@
-/* pm_signal.c -- SIGINT, SIGTERM, SIGABRT: write the trace before dying.
+/* pm_signal.c -- fatal signals (SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS,
+ * SIGFPE, SIGILL) and the peer signal (POMP_PEER_SIGNAL, pm_peers.c).
  *
- * Writing the trace is not async-signal-safe (OTF2 allocates and does
- * stdio), so the handler bounds the risk: it stops recording on every
- * thread, waits for threads in the middle of a record to finish, and
- * arms alarm(10) so that a deadlock (signal taken inside malloc) ends the
- * process instead of hanging it. Then the signal's previous disposition
- * runs (default: the process dies with that signal). An MPI run cannot
- * unify definitions without its peers, so there the log just says so.
+ * A process alone writes its trace, then dies of the signal. An MPI rank
+ * cannot unify definitions without its peers: it finishes alone
+ * (pm_alone.c: complete fragment), asks its same-node peers for theirs,
+ * then dies. A rank that gets the peer signal writes its complete
+ * fragment and goes on (mpirun is about to kill it).
+ *
+ * Writing is not async-signal-safe (OTF2 allocates and does stdio), so
+ * the handler bounds the risk: it stops recording on every thread, waits
+ * for threads in the middle of a record to finish, and arms alarm() so
+ * that a deadlock (signal taken inside malloc) ends the process instead
+ * of hanging it. Then the signal's previous disposition runs (default: the
+ * process dies with that signal). Handlers are installed only where the
+ * program has none of its own.
  */
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include <link.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "pm_location.h"
 
-static const int handled[] = {SIGINT, SIGTERM, SIGABRT};
-static struct sigaction previous[3];
+#define NFATAL 7
+static const int fatal[NFATAL] = {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static const char *const fatal_names[NFATAL] = {"SIGINT",  "SIGTERM", "SIGABRT", "SIGSEGV",
+                                                "SIGBUS",  "SIGFPE",  "SIGILL"};
+static struct sigaction previous[NFATAL + 1]; /* + the peer signal */
+static int installed[NFATAL];                   /* ours is (was) in place */
+static int peer_signal;                         /* 0 = none */
+static _Atomic int peer_sender = -1;            /* rank that sent it (sigqueue) */
+
+static int index_of(int sig) {
+  for (int i = 0; i < NFATAL; i++)
+    if (fatal[i] == sig) return i;
+  return NFATAL;
+}
 
 static const char *signal_name(int sig) {
-  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGABRT";
+  int i = index_of(sig);
+  return i < NFATAL ? fatal_names[i] : "POMP_PEER_SIGNAL";
+}
+
+/* A fault: re-running the interrupted code faults again, so it is never
+   handed to the end of a record. */
+static int synchronous(int sig) {
+  return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
 }
 
 /* "signal SIG received: <what>", one line. */
@@ -28,28 +57,56 @@ static void say(int sig, const char *what) {
 }
 
 _Atomic int pm_deferred_signal;
-static _Atomic int taken; /* one thread writes the trace, once */
+static _Atomic int taken; /* one thread handles a signal, once */
 
-static int index_of(int sig) { return sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2; }
-
-/* Writes the trace (if that can be done here), then lets the signal's
-   previous disposition run: by default the process dies of it. */
-static void finish_and_die(int sig) {
-  if (pm_mpi_active) {
-    say(sig, "MPI run, the trace cannot be unified without MPI_Finalize; not written");
-  } else if (atomic_load(&pm_state) == PM_RUNNING && pm_run_trylock() == 0) {
-    say(sig, "writing the trace of the events so far");
-    alarm(10);
-    pm_set_state(PM_FINISHED); /* no thread starts a record any more */
-    pm_locations_quiesce(2);    /* records in flight finish */
-    pm_finish_locked(signal_name(sig));
-    pm_run_unlock();
-    alarm(0);
-    const char *parts[] = {"trace written; the program dies of ", signal_name(sig)};
-    pm_log_signal_line(parts, 2);
+/* An MPI rank: complete fragment; peers asked too unless this is the
+   peer signal itself. Under the run lock, taken by the caller. */
+static void rank_alone(int sig) {
+  char reason[64];
+  if (sig == peer_signal) {
+    int r = atomic_load(&peer_sender);
+    if (r >= 0) snprintf(reason, sizeof reason, "rank %d on this node ends alone", r);
+    else snprintf(reason, sizeof reason, "a rank on this node ends alone");
+    say(sig, "a rank on this node ends alone; writing this rank's complete fragment");
   } else {
-    say(sig, "measurement not running or busy; trace not written");
+    snprintf(reason, sizeof reason, "%s", signal_name(sig));
+    say(sig, "MPI run: writing this rank's complete fragment");
   }
+  alarm(10 + 15); /* the fragment, then up to 10 s waiting for the peers */
+  pm_finish_alone_locked(reason, 2);
+  pm_run_unlock();
+  if (sig != peer_signal) pm_peers_alert(reason);
+  alarm(0);
+}
+
+/* Writes what can be written here, then (except for the peer signal)
+   lets the signal's previous disposition run: by default the process
+   dies of it. */
+static void finish_and_die(int sig) {
+  int running = atomic_load(&pm_state) == PM_RUNNING;
+  if (running && pm_run_trylock() == 0) {
+    if (atomic_load(&pm_state) != PM_RUNNING) {
+      pm_run_unlock();
+      say(sig, "measurement already finished");
+    } else if (pm_mpi_active) {
+      rank_alone(sig);
+    } else if (sig != peer_signal) {
+      say(sig, "writing the trace of the events so far");
+      alarm(10);
+      pm_set_state(PM_FINISHED); /* no thread starts a record any more */
+      pm_locations_quiesce(2);    /* records in flight finish */
+      pm_finish_locked(signal_name(sig));
+      pm_run_unlock();
+      alarm(0);
+      const char *parts[] = {"trace written; the program dies of ", signal_name(sig)};
+      pm_log_signal_line(parts, 2);
+    } else {
+      pm_run_unlock();
+    }
+  } else {
+    say(sig, "measurement not running or busy; nothing written");
+  }
+  if (sig == peer_signal) return; /* the peer goes on */
   sigaction(sig, &previous[index_of(sig)], NULL);
   if (previous[index_of(sig)].sa_handler != SIG_IGN) raise(sig);
 }
@@ -57,14 +114,19 @@ static void finish_and_die(int sig) {
 /* A signal that interrupts its own thread in the middle of a record must
    not write the trace under that record's feet: it is handed to the end
    of the record (pm_signal_deferred), which the thread reaches as soon as
-   the handler returns. */
-static void on_signal(int sig) {
+   the handler returns. A fault there cannot wait: the process just dies. */
+static void on_signal(int sig, siginfo_t *info, void *context) {
+  (void)context;
+  if (sig == peer_signal && info && info->si_code == SI_QUEUE)
+    atomic_store(&peer_sender, info->si_value.sival_int);
   pm_location *l = pm_tls_location;
-  if (l && atomic_load(&l->writing)) {
+  int in_record = l && atomic_load(&l->writing);
+  if (in_record && !synchronous(sig)) {
     int none = 0;
     if (atomic_compare_exchange_strong(&pm_deferred_signal, &none, sig)) return;
   }
-  if (atomic_exchange(&taken, 1)) { /* already being handled: just die */
+  if (atomic_exchange(&taken, 1) || in_record) { /* handled already, or a fault in a record */
+    if (sig == peer_signal) return;
     sigaction(sig, &previous[index_of(sig)], NULL);
     raise(sig);
     return;
@@ -77,14 +139,56 @@ void pm_signal_deferred(void) {
   if (sig && !atomic_exchange(&taken, 1)) finish_and_die(sig);
 }
 
-void pm_signals_install(void) {
+/* dl_iterate_phdr visits the main program first: is addr in one of its
+   loaded segments? */
+static int in_program(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  uintptr_t *addr = data;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + p->p_vaddr;
+    if (p->p_type == PT_LOAD && *addr >= lo && *addr < lo + p->p_memsz) return 1;
+  }
+  return -1; /* stop after the first object: 1 = yes, -1 = no */
+}
+
+/* A handler the program installed itself is kept; one of a library it
+   links (UCX puts its own on the fault signals, for backtraces) is
+   chained: ours runs first, then theirs. */
+static int programs_own(const struct sigaction *sa) {
+  uintptr_t addr = (sa->sa_flags & SA_SIGINFO) ? (uintptr_t)sa->sa_sigaction
+                                               : (uintptr_t)sa->sa_handler;
+  if (sa->sa_handler == SIG_DFL || sa->sa_handler == SIG_IGN) return sa->sa_handler == SIG_IGN;
+  return dl_iterate_phdr(in_program, &addr) == 1;
+}
+
+static int install(int sig, struct sigaction *prev) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
+  sa.sa_sigaction = on_signal;
+  sa.sa_flags = SA_SIGINFO;
   sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 3; i++) {
-    sigaction(handled[i], NULL, &previous[i]);
-    /* keep the program's own handlers and ignored signals */
-    if (previous[i].sa_handler == SIG_DFL) sigaction(handled[i], &sa, NULL);
+  sigaction(sig, NULL, prev);
+  if ((prev->sa_flags & SA_SIGINFO) && prev->sa_sigaction == on_signal) return 1;
+  if (programs_own(prev)) return 0; /* and ignored signals stay ignored */
+  return sigaction(sig, &sa, NULL) == 0;
+}
+
+void pm_signals_install(void) {
+  for (int i = 0; i < NFATAL; i++) installed[i] = install(fatal[i], &previous[i]);
+  int p = pm_cfg.peer_signal;
+  if (p > 0 && index_of(p) == NFATAL && install(p, &previous[NFATAL])) {
+    peer_signal = p;
+    pm_peers_listening();
+  }
+}
+
+/* MPI_Init may put handlers of its own on the fault signals over ours:
+   ours go back on top and chain to theirs. */
+void pm_signals_after_mpi_init(void) {
+  for (int i = 0; i < NFATAL; i++) {
+    struct sigaction prev;
+    if (!installed[i] || !install(fatal[i], &prev)) continue;
+    if (!((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction == on_signal)) previous[i] = prev;
   }
 }

@@ -43,6 +43,9 @@ extern char pm_experiment_dir[4096];
 /* Opens the archive in pm_experiment_dir, collectively over pm_coll, and
    gives every existing location its writer. 0 or -1 (reported). */
 int pm_archive_open(void);
+/* The OTF2 chunk sizes the archive was opened with (fragments record them:
+   the recovered anchor must name the ones the event files were cut in). */
+extern uint64_t pm_evt_chunk, pm_def_chunk;
 OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id);
 
 /* ClockOffset records of this process (pm_clock_offset). */
@@ -57,5 +60,9 @@ extern int pm_noffsets;
 /* Writes everything and closes the archive: collective over pm_coll. The
    caller has stopped recording and left every open region. */
 void pm_trace_write(void);
+/* Closes every event writer of this process (its buffers reach the disk;
+   not collective) and returns its locations with their event counts
+   (n of them, malloc'd). */
+struct pm_local_location *pm_trace_close_writers(uint32_t *n);
 
 #endif /* PM_TRACE_H */

@@ -1,17 +1,12 @@
-/* pm_unify.c -- see pm_unify.h. Global ids are handed out in rank order,
-   so rank 0's definitions keep their local ids (no mapping table needed
-   for a process alone) and MPI_COMM_WORLD / MPI_COMM_SELF become comms 0
-   and 1 (docs/TRACE.md). */
-#include <stdio.h>
-#include <stdlib.h>
+/* pm_unify.c -- see pm_unify.h: this process's definitions as a blob.
+   The merge side is pm_merge.c (shared with pomp-recover). */
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pm_defs.h"
 #include "pm_runtime.h"
+#include "pm_trace.h"
 #include "pm_unify.h"
-#include "pomp_util.h"
 
 void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end,
                        const pm_local_location *locs, uint32_t nlocs) {
@@ -26,301 +21,20 @@ void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end,
     pm_blob_u32(b, locs[i].thread);
     pm_blob_u64(b, locs[i].events);
   }
-  uint32_t n = pm_region_count();
-  pm_blob_u32(b, n);
-  for (uint32_t i = 0; i < n; i++) pm_region_serialise(b, pm_region_get(i));
-  n = pm_comm_count();
-  pm_blob_u32(b, n);
-  for (uint32_t i = 0; i < n; i++) {
-    const pm_comm_def *c = pm_comm_get(i);
-    pm_blob_str(b, c->name);
-    pm_blob_u32(b, c->parent);
-    pm_blob_u32(b, (uint32_t)c->is_self);
-    pm_blob_u32(b, c->size);
-    pm_blob_put(b, c->world_ranks, c->size * sizeof *c->world_ranks);
-  }
-  n = pm_team_comm_count();
+  /* under the tables' locks: other threads may define regions and comms
+     while a buffer flush writes the periodic fragment */
+  pm_region_serialise_all(b);
+  pm_comm_serialise_all(b);
+  uint32_t n = pm_team_comm_count();
   pm_blob_u32(b, n);
   for (uint32_t i = 0; i < n; i++) pm_blob_u32(b, pm_team_comm_size(i));
 }
 
-/* ------------------------------------------------------------ rank 0 side */
 
-typedef struct u64s {
-  uint64_t *v;
-  size_t n, cap;
-} u64s;
-
-typedef struct ggroup {
-  uint32_t name;
-  OTF2_GroupType type;
-  OTF2_Paradigm paradigm;
-  u64s members;
-} ggroup;
-
-typedef struct gcomm {
-  uint32_t name, parent;
-  size_t group; /* index into the comm's group list (mpi or omp) */
-  int omp;
-} gcomm;
-
-typedef struct merge {
-  pm_map strings;
-  const char **strs;
-  size_t nstrs, cap_strs;
-  pm_map nodes, regions, comms;
-  uint32_t nnodes, *node_names;
-  size_t cap_nodes;
-  pm_blob region_defs; /* u32 name, file, begin, end, paradigm, role */
-  uint32_t nregions;
-  gcomm *gcomms;
-  size_t ngcomms, cap_gcomms;
-  ggroup *mpi_groups, *omp_groups;
-  size_t nmpi_groups, cap_mpi_groups, nomp_groups, cap_omp_groups;
-  u64s omp_locations; /* location ids of every thread, in rank order */
-  u64s locations;     /* id, events, rank: three entries per location */
-  uint64_t start, end;
-  uint32_t *rank_node;
-} merge;
-
-static uint32_t str_id(merge *m, const char *s) {
-  uint32_t id = pm_map_intern(&m->strings, s, strlen(s), (uint32_t)m->nstrs);
-  if (id == m->nstrs) {
-    const char *copy = pu_strdup(s); /* callers pass stack buffers too */
-    PU_PUSH(m->strs, m->nstrs, m->cap_strs, copy);
-  }
-  return id;
-}
-
-/* Regions of one rank: interned by their serialised form. */
-static void merge_regions(merge *m, pm_cursor *c, pm_blob *map) {
-  uint32_t n = pm_get_u32(c);
-  pm_blob_u32(map, n);
-  for (uint32_t i = 0; i < n && !c->bad; i++) {
-    const unsigned char *key = c->p;
-    const char *name = pm_get_str(c), *file = pm_get_str(c);
-    uint32_t nums[4];
-    for (int k = 0; k < 4; k++) nums[k] = pm_get_u32(c);
-    if (c->bad) break;
-    uint32_t id = pm_map_intern(&m->regions, key, (size_t)(c->p - key), m->nregions);
-    if (id == m->nregions) {
-      uint32_t def[6] = {str_id(m, name), str_id(m, file), nums[0], nums[1], nums[2], nums[3]};
-      pm_blob_put(&m->region_defs, def, sizeof def);
-      m->nregions++;
-    }
-    pm_blob_u32(map, id);
-  }
-}
-
-/* MPI comms of one rank: the same comm on every member is recognised by
-   its member list and how many comms with that list the rank created
-   before it; MPI_COMM_SELF is one comm for all. */
-static void merge_comms(merge *m, pm_cursor *c, pm_blob *map) {
-  uint32_t n = pm_get_u32(c);
-  pm_blob_u32(map, n);
-  uint32_t *global = pu_calloc(n, sizeof *global);
-  pm_blob *keys = pu_calloc(n, sizeof *keys);
-  for (uint32_t i = 0; i < n && !c->bad; i++) {
-    const char *name = pm_get_str(c);
-    uint32_t parent = pm_get_u32(c), is_self = pm_get_u32(c), size = pm_get_u32(c);
-    if (c->bad || size > (uint32_t)(c->end - c->p) / 4) {
-      c->bad = 1;
-      break;
-    }
-    const unsigned char *ranks = c->p;
-    c->p += (size_t)size * 4;
-    pm_blob_put(&keys[i], is_self ? "S" : "C", 1);
-    if (!is_self) pm_blob_put(&keys[i], ranks, (size_t)size * 4);
-    uint32_t occurrence = 0;
-    for (uint32_t k = 0; k < i; k++)
-      occurrence += keys[k].len == keys[i].len && !memcmp(keys[k].data, keys[i].data, keys[i].len);
-    pm_blob key = {0};
-    pm_blob_put(&key, keys[i].data, keys[i].len);
-    pm_blob_u32(&key, occurrence);
-    uint32_t id = pm_map_intern(&m->comms, key.data, key.len, (uint32_t)m->ngcomms);
-    pm_blob_free(&key);
-    if (id == m->ngcomms) {
-      ggroup g = {str_id(m, ""), is_self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
-                  OTF2_PARADIGM_MPI, {0}};
-      for (uint32_t k = 0; k < size && !is_self; k++) {
-        uint32_t r;
-        memcpy(&r, ranks + 4 * k, 4);
-        PU_PUSH(g.members.v, g.members.n, g.members.cap, r);
-      }
-      char unnamed[32];
-      snprintf(unnamed, sizeof unnamed, "MPI_Comm %u", id);
-      gcomm gc = {str_id(m, *name ? name : unnamed),
-                  parent < i ? global[parent] : OTF2_UNDEFINED_COMM, m->nmpi_groups, 0};
-      PU_PUSH(m->mpi_groups, m->nmpi_groups, m->cap_mpi_groups, g);
-      PU_PUSH(m->gcomms, m->ngcomms, m->cap_gcomms, gc);
-    }
-    global[i] = id;
-    pm_blob_u32(map, id);
-  }
-  for (uint32_t i = 0; i < n; i++) pm_blob_free(&keys[i]);
-  free(keys);
-  free(global);
-}
-
-/* Team comms of one rank: one comm each, members = the rank's threads
-   0..size-1 as indexes into the OpenMP COMM_LOCATIONS group. */
-static void merge_teams(merge *m, pm_cursor *c, pm_blob *map, size_t first_loc,
-                        const uint32_t *threads, uint32_t nlocs) {
-  uint32_t n = pm_get_u32(c);
-  pm_blob_u32(map, n);
-  for (uint32_t i = 0; i < n && !c->bad; i++) {
-    uint32_t size = pm_get_u32(c);
-    ggroup g = {str_id(m, ""), OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_OPENMP, {0}};
-    for (uint32_t k = 0; k < nlocs; k++)
-      if (threads[k] < size) PU_PUSH(g.members.v, g.members.n, g.members.cap, first_loc + k);
-    gcomm gc = {str_id(m, "OpenMP thread team"), OTF2_UNDEFINED_COMM, m->nomp_groups, 1};
-    PU_PUSH(m->omp_groups, m->nomp_groups, m->cap_omp_groups, g);
-    pm_blob_u32(map, (uint32_t)m->ngcomms);
-    PU_PUSH(m->gcomms, m->ngcomms, m->cap_gcomms, gc);
-  }
-}
-
-static int merge_rank(merge *m, uint32_t rank, pm_cursor *c, pm_blob *map) {
-  const char *host = pm_get_str(c);
-  uint64_t start = pm_get_u64(c), end = pm_get_u64(c);
-  if (rank == 0 || start < m->start) m->start = start;
-  if (rank == 0 || end > m->end) m->end = end;
-  uint32_t node = pm_map_intern(&m->nodes, host, strlen(host), m->nnodes + 1);
-  if (node == m->nnodes + 1) {
-    uint32_t name = str_id(m, host);
-    PU_PUSH(m->node_names, m->nnodes, m->cap_nodes, name);
-  }
-  m->rank_node[rank] = node;
-  uint32_t nlocs = pm_get_u32(c);
-  if (nlocs > (uint32_t)(c->end - c->p) / 12) return -1;
-  uint32_t *threads = pu_calloc(nlocs, sizeof *threads);
-  size_t first_loc = m->omp_locations.n;
-  for (uint32_t i = 0; i < nlocs; i++) {
-    threads[i] = pm_get_u32(c);
-    uint64_t id = (uint64_t)rank << 32 | threads[i], events = pm_get_u64(c);
-    PU_PUSH(m->omp_locations.v, m->omp_locations.n, m->omp_locations.cap, id);
-    PU_PUSH(m->locations.v, m->locations.n, m->locations.cap, id);
-    PU_PUSH(m->locations.v, m->locations.n, m->locations.cap, events);
-    PU_PUSH(m->locations.v, m->locations.n, m->locations.cap, rank);
-  }
-  merge_regions(m, c, map);
-  merge_comms(m, c, map);
-  merge_teams(m, c, map, first_loc, threads, nlocs);
-  free(threads);
-  return c->bad ? -1 : 0;
-}
-
-static void write_group(OTF2_GlobalDefWriter *w, uint32_t id, const ggroup *g) {
-  OTF2_GlobalDefWriter_WriteGroup(w, id, g->name, g->type, g->paradigm,
-                                  OTF2_GROUP_FLAG_NONE, (uint32_t)g->members.n,
-                                  g->members.v);
-}
-
-static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mpi) {
-  struct timespec rt;
-  clock_gettime(CLOCK_REALTIME, &rt);
-  uint64_t real_now = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
-  OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000u, m->start, m->end - m->start,
-                                            real_now - (pm_clock() - m->start));
-  /* every string the other definitions name must be interned first */
-  uint32_t s_machine = str_id(m, "machine"), s_node = str_id(m, "node");
-  uint32_t *group_names = pu_calloc(nranks, sizeof *group_names);
-  for (uint32_t r = 0; r < nranks; r++) {
-    char name[64];
-    if (mpi) snprintf(name, sizeof name, "MPI Rank %u", r);
-    else snprintf(name, sizeof name, "Process");
-    group_names[r] = str_id(m, name);
-  }
-  size_t nlocs = m->locations.n / 3;
-  uint32_t *loc_names = pu_calloc(nlocs ? nlocs : 1, sizeof *loc_names);
-  for (size_t i = 0; i < nlocs; i++) {
-    char name[64];
-    uint32_t t = (uint32_t)m->locations.v[3 * i];
-    if (t == 0) snprintf(name, sizeof name, "Master thread");
-    else snprintf(name, sizeof name, "OMP thread %u", t);
-    loc_names[i] = str_id(m, name);
-  }
-  uint32_t s_mpi_locs = str_id(m, "MPI_COMM_WORLD locations");
-  uint32_t s_omp_locs = str_id(m, "OpenMP threads");
-
-  for (size_t i = 0; i < m->nstrs; i++) OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, m->strs[i]);
-  OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, s_machine, s_machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-  for (uint32_t n = 0; n < m->nnodes; n++)
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(w, n + 1, m->node_names[n], s_node, 0);
-  for (uint32_t r = 0; r < nranks; r++)
-    OTF2_GlobalDefWriter_WriteLocationGroup(w, r, group_names[r], OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                            m->rank_node[r], OTF2_UNDEFINED_LOCATION_GROUP);
-  for (size_t i = 0; i < nlocs; i++) {
-    const uint64_t *l = &m->locations.v[3 * i];
-    OTF2_GlobalDefWriter_WriteLocation(w, l[0], loc_names[i], OTF2_LOCATION_TYPE_CPU_THREAD,
-                                       l[1], (uint32_t)l[2]);
-  }
-  const uint32_t *rd = (const uint32_t *)m->region_defs.data;
-  for (uint32_t i = 0; i < m->nregions; i++, rd += 6)
-    OTF2_GlobalDefWriter_WriteRegion(w, i, rd[0], rd[0], 0, (OTF2_RegionRole)rd[5],
-                                     (OTF2_Paradigm)rd[4], OTF2_REGION_FLAG_NONE, rd[1], rd[2], rd[3]);
-
-  /* groups: MPI locations, MPI comm groups, OpenMP locations, team groups */
-  uint32_t gid = 0, mpi_base = 0, omp_base = 0;
-  if (m->nmpi_groups) {
-    ggroup world = {s_mpi_locs, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, {0}};
-    for (uint32_t r = 0; r < nranks; r++)
-      PU_PUSH(world.members.v, world.members.n, world.members.cap, (uint64_t)r << 32);
-    write_group(w, gid++, &world);
-    free(world.members.v);
-    mpi_base = gid;
-    for (size_t i = 0; i < m->nmpi_groups; i++) write_group(w, gid++, &m->mpi_groups[i]);
-  }
-  if (m->nomp_groups) {
-    ggroup all = {s_omp_locs, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP, m->omp_locations};
-    write_group(w, gid++, &all);
-    omp_base = gid;
-    for (size_t i = 0; i < m->nomp_groups; i++) write_group(w, gid++, &m->omp_groups[i]);
-  }
-  for (size_t i = 0; i < m->ngcomms; i++) {
-    const gcomm *c = &m->gcomms[i];
-    OTF2_GlobalDefWriter_WriteComm(w, (uint32_t)i, c->name,
-                                   (uint32_t)c->group + (c->omp ? omp_base : mpi_base), c->parent,
-                                   OTF2_COMM_FLAG_NONE);
-  }
-  free(group_names);
-  free(loc_names);
-}
-
-static void merge_free(merge *m) {
-  pm_map_free(&m->strings);
-  pm_map_free(&m->nodes);
-  pm_map_free(&m->regions);
-  pm_map_free(&m->comms);
-  for (size_t i = 0; i < m->nstrs; i++) free((char *)m->strs[i]);
-  free(m->strs);
-  free(m->node_names);
-  pm_blob_free(&m->region_defs);
-  free(m->gcomms);
-  for (size_t i = 0; i < m->nmpi_groups; i++) free(m->mpi_groups[i].members.v);
-  for (size_t i = 0; i < m->nomp_groups; i++) free(m->omp_groups[i].members.v);
-  free(m->mpi_groups);
-  free(m->omp_groups);
-  free(m->omp_locations.v);
-  free(m->locations.v);
-  free(m->rank_node);
-}
-
-int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs,
-                   const uint32_t *sizes, uint32_t nranks, int mpi, pm_blob *maps) {
-  merge m = {0};
-  m.rank_node = pu_calloc(nranks, sizeof *m.rank_node);
-  str_id(&m, ""); /* string 0: the empty string */
-  int rc = 0;
-  for (uint32_t r = 0; r < nranks && rc == 0; r++) {
-    pm_cursor c = {blobs, blobs + sizes[r], 0};
-    blobs += sizes[r];
-    if (merge_rank(&m, r, &c, &maps[r]) != 0) {
-      pm_err("definitions of rank %u are malformed; the trace has no definitions", r);
-      rc = -1;
-    }
-  }
-  if (rc == 0) write_all(&m, w, nranks, mpi);
-  merge_free(&m);
-  return rc;
+void pm_unify_describe_self(pm_blob *b, uint64_t end, const pm_local_location *locs,
+                            uint32_t nlocs) {
+  /* start and end in rank 0's clock, for ClockProperties */
+  int64_t first = pm_noffsets ? pm_offsets[0].offset : 0;
+  int64_t last = pm_noffsets ? pm_offsets[pm_noffsets - 1].offset : 0;
+  pm_unify_describe(b, pm_start_time + (uint64_t)first, end + (uint64_t)last, locs, nlocs);
 }

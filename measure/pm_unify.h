@@ -1,20 +1,16 @@
 /*
- * pm_unify.h -- definition unification on rank 0. Every rank describes its
- * definitions in a blob (pm_unify_describe); rank 0 merges the blobs into
- * global definitions, writes them, and answers each rank with its mapping
- * of local to global ids (pm_unify_merge). Internal to measure/.
- *
- * Rank blob: host, start/end time (rank 0's clock), locations (thread,
- * events), regions (pm_region_serialise), MPI comms (name, parent, is_self,
- * world ranks), OpenMP team comms (team size).
- * Map blob: region map, MPI comm map, team comm map (u32 count + ids each).
+ * pm_unify.h -- definition unification. Every rank describes its
+ * definitions in a blob (pm_unify_describe, here); rank 0 merges the blobs
+ * into global definitions and answers each rank with its mapping of local
+ * to global ids (pm_unify_merge, pm_merge.h: also used by pomp-recover).
+ * The blob formats are described in pm_merge.h. Internal to measure/.
  */
 #ifndef PM_UNIFY_H
 #define PM_UNIFY_H
 
 #include <stdint.h>
 
-#include "pm_blob.h"
+#include "pm_merge.h"
 #include "pomp_measure.h"
 
 typedef struct pm_local_location {
@@ -24,11 +20,25 @@ typedef struct pm_local_location {
 
 void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end,
                        const pm_local_location *locs, uint32_t nlocs);
+/* The same for this process, from its start to `end` (pm_clock), shifted
+   into rank 0's clock by the clock offsets so far. */
+void pm_unify_describe_self(pm_blob *b, uint64_t end, const pm_local_location *locs,
+                            uint32_t nlocs);
 
-/* Rank 0: blobs[r] of size sizes[r] for r < nranks (concatenated). Writes
-   the global definitions with w and fills maps[r]. mpi: the run has MPI.
-   Returns 0, or -1 when a blob is malformed (reported). */
-int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs,
-                   const uint32_t *sizes, uint32_t nranks, int mpi, pm_blob *maps);
+/* ------------------------------------------------- fragments (pm_fragment.c) */
+
+/* Writes (replaces) EXP/fragments/<rank>.frag atomically (temp + rename):
+   complete = every event of the listed locations is on disk. Thread-safe.
+   0, or -1 (reported). */
+int pm_fragment_write(int complete, const char *reason, const pm_local_location *locs,
+                      uint32_t nlocs);
+/* The periodic fragment, from a buffer flush (pre-flush callback of the
+   flushing thread): every location with its events flushed so far. */
+void pm_fragment_periodic(void);
+/* After the trace was written: removes this rank's fragment, and the
+   fragments/ directory once it is empty. */
+void pm_fragment_remove(void);
+/* The path of a rank's fragment (for peers waiting on it). */
+void pm_fragment_path(char *buf, size_t size, uint32_t rank);
 
 #endif /* PM_UNIFY_H */

@@ -3,8 +3,10 @@
    the archive. The same path serves a process alone (serial collectives). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pm_defs.h"
+#include "pm_localdefs.h"
 #include "pm_location.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
@@ -13,8 +15,9 @@
 pm_offset pm_offsets[PM_MAX_OFFSETS];
 int pm_noffsets;
 
-/* Closes every event writer of the process; returns the locations. */
-static pm_local_location *close_writers(uint32_t *n) {
+/* Closes every event writer of the process (not collective: each writer
+   flushes its own buffer); returns the locations. */
+pm_local_location *pm_trace_close_writers(uint32_t *n) {
   pm_local_location *locs = NULL;
   size_t len = 0, cap = 0;
   for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++) {
@@ -53,7 +56,13 @@ static void exchange(const pm_blob *mine, pm_blob *map) {
   if (root) {
     maps = pu_calloc(size, sizeof *maps);
     OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(pm_archive);
-    pm_unify_merge(w, all, counts, size, pm_mpi_active, maps);
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    uint64_t real = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+    pm_merge_error err;
+    if (pm_unify_merge(w, all, counts, size, pm_mpi_active, pm_clock(), real, maps, &err))
+      pm_err("definitions of rank %u are malformed (byte %zu); the trace has no definitions",
+             err.rank, err.offset);
     OTF2_Archive_CloseGlobalDefWriter(pm_archive, w);
     free(all);
     all = NULL;
@@ -75,61 +84,39 @@ static void exchange(const pm_blob *mine, pm_blob *map) {
   free(sizes);
 }
 
-/* Reads "u32 n, u32 ids[n]" from the map blob. */
-static uint32_t *read_ids(pm_cursor *c, uint32_t *n) {
-  *n = pm_get_u32(c);
-  if (*n > (size_t)(c->end - c->p) / 4) c->bad = 1;
-  if (c->bad) return *n = 0, NULL;
-  uint32_t *ids = pu_malloc((*n ? *n : 1) * sizeof *ids);
-  for (uint32_t i = 0; i < *n; i++) ids[i] = pm_get_u32(c);
-  return ids;
-}
-
 static void write_local_defs(const pm_blob *map, const pm_local_location *locs, uint32_t n) {
-  pm_cursor c = {map->data, map->data + map->len, 0};
-  uint32_t nreg, ncomm, nteam;
-  uint32_t *reg = read_ids(&c, &nreg), *comm = read_ids(&c, &ncomm), *team = read_ids(&c, &nteam);
-  OTF2_IdMap *regions = nreg ? OTF2_IdMap_CreateFromUint32Array(nreg, reg, true) : NULL;
-  OTF2_IdMap *comms = NULL;
-  if (ncomm + nteam) {
-    comms = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, ncomm + nteam);
-    for (uint32_t i = 0; i < ncomm; i++) OTF2_IdMap_AddIdPair(comms, i, comm[i]);
-    for (uint32_t i = 0; i < nteam; i++) OTF2_IdMap_AddIdPair(comms, PM_TEAM_COMM_BASE + i, team[i]);
+  uint32_t *threads = pu_malloc((n ? n : 1) * sizeof *threads);
+  uint64_t times[PM_MAX_OFFSETS];
+  int64_t offsets[PM_MAX_OFFSETS];
+  for (uint32_t i = 0; i < n; i++) threads[i] = locs[i].thread;
+  for (int k = 0; k < pm_noffsets; k++) {
+    times[k] = pm_offsets[k].time;
+    offsets[k] = pm_offsets[k].offset;
   }
   OTF2_Archive_OpenDefFiles(pm_archive);
-  for (uint32_t i = 0; i < n; i++) {
-    OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(pm_archive, (uint64_t)(uint32_t)pm_rank << 32 | locs[i].thread);
-    if (!w) continue;
-    if (regions) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_REGION, regions);
-    if (comms) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, comms);
-    for (int k = 0; k < pm_noffsets; k++)
-      OTF2_DefWriter_WriteClockOffset(w, pm_offsets[k].time, pm_offsets[k].offset, 0.0);
-    OTF2_Archive_CloseDefWriter(pm_archive, w);
-  }
+  pm_write_local_defs(pm_archive, (uint32_t)pm_rank, map, threads, n, times, offsets,
+                      pm_noffsets);
   OTF2_Archive_CloseDefFiles(pm_archive);
-  if (regions) OTF2_IdMap_Free(regions);
-  if (comms) OTF2_IdMap_Free(comms);
-  free(reg);
-  free(comm);
-  free(team);
+  free(threads);
 }
 
 void pm_trace_write(void) {
   if (!pm_archive) return;
   uint64_t end = pm_clock();
   uint32_t n;
-  pm_local_location *locs = close_writers(&n);
+  pm_local_location *locs = pm_trace_close_writers(&n);
+  /* every event is on disk now: if the unification below is cut short (a
+     signal, a peer's death), pomp-recover still finds everything */
+  pm_fragment_write(1, "the trace was being written when the run ended", locs, n);
   OTF2_Archive_CloseEvtFiles(pm_archive);
-  /* start and end in rank 0's clock, for ClockProperties */
-  int64_t first = pm_noffsets ? pm_offsets[0].offset : 0;
-  int64_t last = pm_noffsets ? pm_offsets[pm_noffsets - 1].offset : 0;
   pm_blob mine = {0}, map = {0};
-  pm_unify_describe(&mine, pm_start_time + (uint64_t)first, end + (uint64_t)last, locs, n);
+  pm_unify_describe_self(&mine, end, locs, n);
   exchange(&mine, &map);
   write_local_defs(&map, locs, n);
   OTF2_ErrorCode rc = OTF2_Archive_Close(pm_archive);
   pm_archive = NULL;
   if (rc != OTF2_SUCCESS) pm_err("closing the trace failed: %s", OTF2_Error_GetDescription(rc));
+  else pm_fragment_remove(); /* the trace is whole: nothing to recover */
   uint64_t events = 0;
   for (uint32_t i = 0; i < n; i++) events += locs[i].events;
   pm_info(1, "trace written to %s: %u locations, %llu events", pm_experiment_dir, n,

@@ -174,10 +174,22 @@ uint32_t pm_comm_register(const char *name, uint32_t parent, uint32_t size,
    pm_location_recording returns NULL on every thread. */
 void pm_mpi_finalize(void);
 
-/* At MPI_Abort (not collective): stops recording and says in measure.log
-   that this aborted MPI run has no trace (definitions cannot be unified
-   without the other ranks). */
+/* At MPI_Abort (not collective): the rank finishes alone -- stops
+   recording, closes its event writers and writes its complete fragment
+   (docs/TRACE.md, "Unfinished runs and fragments"), then has the ranks on
+   its node write theirs (pm_mpi_node_peers) and waits for them, at most
+   10 s. pomp-recover completes the trace afterwards. */
 void pm_abort_flush(void);
+/* The same with the reason recorded in the fragment and measure.log, e.g.
+   "MPI_Abort(MPI_COMM_WORLD, 3)". */
+void pm_rank_ends_alone(const char *reason);
+
+/* The pid to hand to the ranks on this node: getpid() when this process
+   answers the peer signal (POMP_PEER_SIGNAL), 0 when it does not. */
+int pm_mpi_peer_pid(void);
+/* After pm_mpi_init returned 0: the n processes on this node (including
+   this one) as world ranks and pm_mpi_peer_pid() values (copied). */
+void pm_mpi_node_peers(int n, const int *world_ranks, const int *pids);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,11 @@
 /* mw_env.c -- the hand-written wrappers: MPI_Init(_thread) hands the run
    over to libpomp (rank, size, thread level, collectives, communicators,
-   clock offset), MPI_Finalize has libpomp write the trace, MPI_Abort saves
-   what was recorded, MPI_Pcontrol switches recording. */
+   clock offset, the ranks on this node), MPI_Finalize has libpomp write
+   the trace, MPI_Abort has the rank finish alone (its fragment, for
+   pomp-recover), MPI_Pcontrol switches recording. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "mw.h"
 
 #include "pomp.h"
@@ -13,12 +17,30 @@ static OTF2_CollectiveContext *world_context;
 static pm_mpi_handover handover;
 _Atomic int mw_running;
 
-/* Flushes this process's buffers without any collective. Not (yet) in
-   pomp_measure.h: declared weak, so it is called only once libpomp
-   exports it, and its absence costs nothing. */
-extern void pm_abort_flush(void) __attribute__((weak));
-
 static void __attribute__((constructor)) expect_mpi(void) { pm_mpi_expected(); }
+
+/* The processes on this node (world rank, pid if it answers libpomp's
+   peer signal): a rank that dies alone asks them to write their complete
+   fragments before mpirun kills them (pm_peers.c). Collective over WORLD. */
+static void register_node_peers(void) {
+  MPI_Comm node;
+  if (PMPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    return;
+  int n = 0;
+  PMPI_Comm_size(node, &n);
+  int mine[2] = {handover.rank, pm_mpi_peer_pid()};
+  int *all = malloc(2 * (size_t)n * sizeof *all), *ranks = malloc((size_t)n * sizeof *ranks);
+  if (all && ranks && PMPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, node) == MPI_SUCCESS) {
+    for (int i = 0; i < n; i++) {
+      ranks[i] = all[2 * i];
+      all[i] = all[2 * i + 1]; /* pids, packed in place (i <= 2i + 1) */
+    }
+    pm_mpi_node_peers(n, ranks, all);
+  }
+  free(all);
+  free(ranks);
+  PMPI_Comm_free(&node);
+}
 
 /* Everything after a successful PMPI_Init*: collective over WORLD. */
 static void hand_over(int provided) {
@@ -39,6 +61,7 @@ static void hand_over(int provided) {
   handover.collectives_data = NULL;
   handover.world = world_context;
   if (pm_mpi_init(&handover) == 0) {
+    register_node_peers();
     mw_comm_init();
     atomic_store(&mw_running, 1);
   }
@@ -88,10 +111,17 @@ int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
+/* The rank finishes alone (complete fragment, same-node peers asked for
+   theirs) before PMPI_Abort: mpirun kills every process right after. */
 int MPI_Abort(MPI_Comm comm, int errorcode) {
   mw_frame f;
   if (mw_begin(&f, MW_FN_Abort)) mw_end(&f);
-  if (pm_abort_flush) pm_abort_flush();
+  char name[MPI_MAX_OBJECT_NAME] = "", reason[MPI_MAX_OBJECT_NAME + 48];
+  int len = 0;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || !len)
+    snprintf(name, sizeof name, "a communicator");
+  snprintf(reason, sizeof reason, "MPI_Abort(%s, %d)", name, errorcode);
+  pm_rank_ends_alone(reason);
   return PMPI_Abort(comm, errorcode);
 }
 

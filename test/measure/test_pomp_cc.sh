@@ -140,6 +140,11 @@ run ./app_sep
 expect_eq "separate output" "$out" "sum=66"
 expect_eq "separate: twice() calls" "$(count "$exp" 'ENTER .*Region: "twice"')" 8
 
+# -MD at a link step: the dependency files gcc itself would write there
+mkdir md && (cd md && "$pcc" gcc -fopenmp -MD ../app.c ../twice.c) || fail "-MD link build"
+expect_eq "-MD at a link: dependency files" "$(cd md && echo *.d)" "a-app.d a-twice.d"
+expect_eq "-MD at a link: first line" "$(head -n 1 md/a-app.d | cut -d' ' -f1-2)" "app.o: ../app.c"
+
 # --- make CC="pomp-cc gcc" -----------------------------------------------
 rm -f app.o twice.o
 make -s CC="$pcc gcc" app >/dev/null || fail "make"

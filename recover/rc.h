@@ -1,0 +1,43 @@
+/*
+ * rc.h -- internals of pomp-recover-core: the fragments of an experiment
+ * (rc_fragments.c) and the archive written from them (rc_archive.c).
+ */
+#ifndef RC_H
+#define RC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pm_frag.h"
+
+/* One rank's fragment, read and checked. */
+typedef struct rc_rank {
+  int present;
+  char path[4400];
+  unsigned char *bytes; /* the whole file; frag points into it */
+  size_t size;
+  pm_frag frag;
+} rc_rank;
+
+typedef struct rc_set {
+  const char *dir;
+  uint32_t nranks, mpi;
+  uint64_t evt_chunk, def_chunk;
+  rc_rank *ranks; /* nranks entries */
+} rc_set;
+
+/* Reads and checks every EXP/fragments/<n>.frag: format, checksum, rank
+   range, the same rank count / MPI flag / chunk sizes everywhere, and
+   each rank's definitions. 0, or -1 with "file: offset N: ..." reported. */
+int rc_load(const char *dir, rc_set *set);
+void rc_free(rc_set *set);
+
+/* Writes anchor, global and local definitions into dir (see
+   pomp_recover.h); cuts a partial rank's event files to whole chunks.
+   0 or -1 (reported). */
+int rc_write_archive(const rc_set *set);
+
+/* "dir/name" into buf. */
+void rc_path(char *buf, size_t size, const char *dir, const char *name);
+
+#endif /* RC_H */

@@ -1,0 +1,111 @@
+/* rc_recover.c -- pomp_recover_needed / pomp_recover (pomp_recover.h):
+   fragments in, archive out, and a record of what happened for the
+   reader: fragments/RECOVERED (one line per rank) and a measure.log line. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pomp_recover.h"
+#include "pomp_util.h"
+#include "rc.h"
+
+static int exists(const char *dir, const char *name) {
+  char p[4300];
+  rc_path(p, sizeof p, dir, name);
+  return access(p, F_OK) == 0;
+}
+
+int pomp_recover_needed(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    pu_error("%s: %s", dir, strerror(errno));
+    return -1;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    pu_error("%s: not an experiment directory", dir);
+    return -1;
+  }
+  return exists(dir, "fragments") && !exists(dir, "traces.otf2");
+}
+
+/* What one rank left: its line in RECOVERED and on stdout. */
+static void rank_line(char *buf, size_t size, uint32_t r, const rc_rank *k) {
+  if (!k->present)
+    snprintf(buf, size, "rank %u: missing (no fragment; its events are not in the trace)", r);
+  else if (k->frag.complete)
+    snprintf(buf, size, "rank %u: complete (%s)", r, k->frag.reason);
+  else
+    snprintf(buf, size, "rank %u: events up to its last buffer flush (%s)", r, k->frag.reason);
+}
+
+/* The ranks that ended alone for a reason of their own (not a flush, not
+   a peer's death) explain the run's end: the first of them. */
+static void summarise(const rc_set *set, pomp_recover_summary *s) {
+  memset(s, 0, sizeof *s);
+  s->ranks = set->nranks;
+  const rc_rank *why = NULL;
+  for (uint32_t r = 0; r < set->nranks; r++) {
+    const rc_rank *k = &set->ranks[r];
+    if (!k->present) s->ranks_missing++;
+    else if (k->frag.complete) s->ranks_complete++;
+    else s->ranks_partial++;
+    if (!why && k->present && k->frag.complete &&
+        !strstr(k->frag.reason, "on this node ends alone"))
+      why = k;
+  }
+  for (uint32_t r = 0; r < set->nranks && !why; r++)
+    if (set->ranks[r].present) why = &set->ranks[r];
+  if (why)
+    snprintf(s->reason, sizeof s->reason, "rank %u: %s", why->frag.rank, why->frag.reason);
+}
+
+static void record(const rc_set *set, const pomp_recover_summary *s) {
+  char path[4300], line[600];
+  rc_path(path, sizeof path, set->dir, "fragments/RECOVERED");
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fprintf(f, "recovered by pomp-recover %s: %u ranks, %u complete, %u partial, %u missing\n"
+               "reason: %s\n", POMP_VERSION_STRING, s->ranks, s->ranks_complete,
+            s->ranks_partial, s->ranks_missing, s->reason);
+    for (uint32_t r = 0; r < set->nranks; r++) {
+      rank_line(line, sizeof line, r, &set->ranks[r]);
+      fprintf(f, "%s\n", line);
+    }
+  }
+  if (!f || fclose(f) != 0) pu_warn("%s: cannot write the recovery summary", path);
+  rc_path(path, sizeof path, set->dir, "measure.log");
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    int n = snprintf(line, sizeof line,
+                     "pomp-recover: trace completed from fragments: %u ranks, %u complete, "
+                     "%u partial, %u missing (%s)\n",
+                     s->ranks, s->ranks_complete, s->ranks_partial, s->ranks_missing, s->reason);
+    if (n > 0 && write(fd, line, (size_t)n) != n) pu_warn("%s: write error", path);
+    close(fd);
+  }
+}
+
+int pomp_recover(const char *dir, pomp_recover_summary *summary) {
+  pomp_recover_summary none = {0};
+  if (summary) *summary = none;
+  int needed = pomp_recover_needed(dir);
+  if (needed <= 0) {
+    if (needed == 0) snprintf(summary ? summary->reason : none.reason, sizeof none.reason,
+                              "nothing to recover");
+    return needed;
+  }
+  rc_set set;
+  if (rc_load(dir, &set) != 0) return -1;
+  int rc = rc_write_archive(&set);
+  if (rc == 0) {
+    pomp_recover_summary s;
+    summarise(&set, &s);
+    record(&set, &s);
+    if (summary) *summary = s;
+  }
+  rc_free(&set);
+  return rc;
+}

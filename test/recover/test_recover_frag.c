@@ -1,0 +1,178 @@
+/* test_recover_frag.c -- the fragment format (measure/pm_frag.c) and the
+   definition merge pomp-recover runs on it: a fragment decodes to what
+   was encoded; every truncation and every single-bit flip is refused with
+   an offset inside the fragment; the merge accepts a missing rank. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pm_frag.h"
+#include "pm_localdefs.h"
+#include "pm_merge.h"
+
+/* A rank's definitions as libpomp describes them (pm_merge.h): host,
+   start, end, 2 locations, 1 region, MPI_COMM_WORLD of 2, 1 team comm. */
+static void describe(pm_blob *b, uint32_t rank) {
+  pm_blob_str(b, "node7");
+  pm_blob_u64(b, 1000);
+  pm_blob_u64(b, 5000);
+  pm_blob_u32(b, 2);
+  for (uint32_t t = 0; t < 2; t++) {
+    pm_blob_u32(b, t);
+    pm_blob_u64(b, 10 + t);
+  }
+  pm_blob_u32(b, 1); /* regions */
+  pm_blob_str(b, "MPI_Send");
+  pm_blob_str(b, "");
+  for (int i = 0; i < 4; i++) pm_blob_u32(b, (uint32_t)i);
+  pm_blob_u32(b, 1); /* comms */
+  pm_blob_str(b, "MPI_COMM_WORLD");
+  pm_blob_u32(b, UINT32_MAX);
+  pm_blob_u32(b, 0);
+  pm_blob_u32(b, 2);
+  pm_blob_u32(b, 0);
+  pm_blob_u32(b, 1);
+  pm_blob_u32(b, 1); /* team comms */
+  pm_blob_u32(b, 2);
+  (void)rank;
+}
+
+static void encode(pm_blob *out, pm_blob *defs, uint32_t rank) {
+  describe(defs, rank);
+  pm_frag f = {.rank = rank, .nranks = 2, .mpi = 1, .complete = 1, .noffsets = 2,
+               .evt_chunk = 1u << 20, .def_chunk = 4u << 20, .mono_now = 7, .real_now = 8,
+               .reason = "MPI_Abort(MPI_COMM_WORLD, 3)", .defs = defs->data,
+               .defs_len = (uint32_t)defs->len};
+  f.offset_time[0] = 100, f.offset[0] = -5;
+  f.offset_time[1] = 200, f.offset[1] = 6;
+  pm_frag_encode(out, &f);
+}
+
+static void round_trip(void **state) {
+  (void)state;
+  pm_blob out = {0}, defs = {0};
+  encode(&out, &defs, 1);
+  pm_frag f;
+  size_t at = 99;
+  const char *what = NULL;
+  assert_int_equal(pm_frag_decode(out.data, out.len, &f, &at, &what), 0);
+  assert_int_equal(f.rank, 1);
+  assert_int_equal(f.nranks, 2);
+  assert_int_equal(f.mpi, 1);
+  assert_int_equal(f.complete, 1);
+  assert_int_equal(f.evt_chunk, 1u << 20);
+  assert_int_equal(f.def_chunk, 4u << 20);
+  assert_string_equal(f.reason, "MPI_Abort(MPI_COMM_WORLD, 3)");
+  assert_int_equal(f.noffsets, 2);
+  assert_int_equal(f.offset[0], -5);
+  assert_int_equal(f.offset_time[1], 200);
+  assert_int_equal(f.defs_len, defs.len);
+  assert_memory_equal(f.defs, defs.data, defs.len);
+  /* the complete flag sits where peers read it */
+  assert_int_equal(out.data[PM_FRAG_COMPLETE_AT], 1);
+  pm_blob_free(&out);
+  pm_blob_free(&defs);
+}
+
+/* Decoding data[0..len) fails, naming an offset not past `limit`. */
+static void assert_refused(const unsigned char *data, size_t len, size_t limit) {
+  pm_frag f;
+  size_t at = SIZE_MAX;
+  const char *what = NULL;
+  assert_int_equal(pm_frag_decode(data, len, &f, &at, &what), -1);
+  assert_true(at <= limit);
+  assert_non_null(what);
+}
+
+static void every_truncation_refused(void **state) {
+  (void)state;
+  pm_blob out = {0}, defs = {0};
+  encode(&out, &defs, 0);
+  for (size_t len = 0; len < out.len; len++) assert_refused(out.data, len, len);
+  pm_blob_free(&out);
+  pm_blob_free(&defs);
+}
+
+static void every_bit_flip_refused(void **state) {
+  (void)state;
+  pm_blob out = {0}, defs = {0};
+  encode(&out, &defs, 0);
+  for (size_t i = 0; i < out.len * 8; i++) {
+    out.data[i / 8] ^= (unsigned char)(1u << (i % 8));
+    assert_refused(out.data, out.len, out.len - 1);
+    out.data[i / 8] ^= (unsigned char)(1u << (i % 8));
+  }
+  pm_blob_free(&out);
+  pm_blob_free(&defs);
+}
+
+static void exact_messages(void **state) {
+  (void)state;
+  pm_blob out = {0}, defs = {0};
+  encode(&out, &defs, 0);
+  pm_frag f;
+  size_t at;
+  const char *what;
+  assert_int_equal(pm_frag_decode(out.data, 4, &f, &at, &what), -1);
+  assert_int_equal(at, 0);
+  assert_string_equal(what, "not a pomp fragment (no POMPFRAG magic)");
+  assert_int_equal(pm_frag_decode(out.data, 70, &f, &at, &what), -1);
+  assert_int_equal(at, 64);
+  assert_string_equal(what, "reason text is cut or not terminated");
+  out.data[12] = 2; /* rank 2 of 2 */
+  assert_int_equal(pm_frag_decode(out.data, out.len, &f, &at, &what), -1);
+  assert_int_equal(at, 12);
+  assert_string_equal(what, "rank not below the number of ranks");
+  out.data[12] = 0;
+  out.data[out.len - 1] ^= 1;
+  assert_int_equal(pm_frag_decode(out.data, out.len, &f, &at, &what), -1);
+  assert_int_equal(at, out.len - 8);
+  assert_string_equal(what, "checksum mismatch (the fragment is damaged)");
+  pm_blob_free(&out);
+  pm_blob_free(&defs);
+}
+
+/* Two ranks, rank 1 missing: merged all the same; rank 0 keeps its ids. */
+static void merge_with_missing_rank(void **state) {
+  (void)state;
+  pm_blob defs = {0}, maps[2] = {{0}};
+  describe(&defs, 0);
+  uint32_t sizes[2] = {(uint32_t)defs.len, 0};
+  pm_merge_error err = {9, 9};
+  assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
+  /* region map (1: 0), comm map (1: 0), team map (1: 1) */
+  uint32_t expect[] = {1, 0, 1, 0, 1, 1};
+  assert_int_equal(maps[0].len, sizeof expect);
+  assert_memory_equal(maps[0].data, expect, sizeof expect);
+  assert_int_equal(maps[1].len, 0);
+  uint32_t *threads, n;
+  assert_int_equal(pm_unify_threads(defs.data, (uint32_t)defs.len, &threads, &n), 0);
+  assert_int_equal(n, 2);
+  assert_int_equal(threads[1], 1);
+  free(threads);
+  assert_int_equal(pm_unify_set_events(defs.data, (uint32_t)defs.len, 1, 42), 0);
+  assert_int_equal(pm_unify_set_events(defs.data, (uint32_t)defs.len, 2, 42), -1);
+  /* cut definitions: refused, with the offset where they end */
+  sizes[0] = (uint32_t)defs.len - 3;
+  assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 1, 1, 0, 0, NULL, &err), -1);
+  assert_int_equal(err.rank, 0);
+  assert_true(err.offset <= defs.len - 3);
+  for (int r = 0; r < 2; r++) pm_blob_free(&maps[r]);
+  pm_blob_free(&defs);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(round_trip),
+      cmocka_unit_test(every_truncation_refused),
+      cmocka_unit_test(every_bit_flip_refused),
+      cmocka_unit_test(exact_messages),
+      cmocka_unit_test(merge_with_missing_rank),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
