@@ -10,6 +10,10 @@ int az_parallel_launched(void);
 /* Under a launcher with more than one process: initialises MPI and returns
    this analysis process's rank; otherwise -1 (serial analysis). */
 int az_parallel_begin(void);
+/* Process 0's verdict (0 or failed) and run status (NULL or a malloc'd
+   string) to every analysis process: the others wait for it, without
+   spinning, while process 0 recovers the trace of a run that died. */
+void az_parallel_share(int *verdict, char **status);
 /* Ends MPI after az_parallel_begin returned a rank. */
 void az_parallel_end(void);
 /* The analysis divided among the processes of MPI_COMM_WORLD (MPI must be

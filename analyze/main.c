@@ -8,13 +8,17 @@
 #include "az.h"
 #include "az_output.h"
 #include "az_parallel.h"
+#include "az_recovery.h"
 #include "pomp_util.h"
 
 static void usage(FILE *out) {
   fprintf(out,
-          "Usage: %s [-o FILE] [--quiet|--verbose] [--] EXPERIMENT_DIR|traces.otf2\n"
+          "Usage: %s [-o FILE] [--quiet|--verbose] [--no-recover] [--]\n"
+          "       EXPERIMENT_DIR|traces.otf2\n"
           "Replays the OTF2 trace of an experiment and computes the severity of\n"
-          "every performance property for every call path and location.\n"
+          "every performance property for every call path and location.  The\n"
+          "trace of a run that died (fragments, no traces.otf2) is recovered\n"
+          "first, as pomp-recover would, and analysed as far as it goes.\n"
           "\n"
           "  -o, --output=FILE  write the report to FILE (default: report.pomp\n"
           "                     next to the trace; an existing report is\n"
@@ -22,6 +26,8 @@ static void usage(FILE *out) {
           "  -q, --quiet        print nothing but errors\n"
           "  -v, --verbose      print every warning about the trace\n"
           "      --top=N        properties listed in the summary (default 6)\n"
+          "      --no-recover   refuse the trace of a run that died instead of\n"
+          "                     recovering it\n"
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
           "  --                 end of options (for a directory named '-x')\n"
@@ -34,6 +40,7 @@ static void usage(FILE *out) {
 typedef struct {
   const char *input, *output;
   int verbosity, top;
+  int no_recover;
 } cli;
 
 /* The value of an option that takes one, given as "--name VALUE",
@@ -82,6 +89,8 @@ static void parse(int argc, char **argv, cli *c) {
       c->verbosity = 0;
     } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
       c->verbosity = 2;
+    } else if (!strcmp(s, "--no-recover")) {
+      c->no_recover = 1;
     } else if ((v = option_value(argc, argv, &i, 'o', "output"))) {
       c->output = v;
     } else if ((v = option_value(argc, argv, &i, 0, "top"))) {
@@ -133,14 +142,24 @@ int main(int argc, char **argv) {
     free(report_path);
     report_path = pu_strdup(c.output);
   }
-  az_options opt = {.verbosity = c.verbosity,
-                    .progress = c.verbosity > 0 && isatty(STDERR_FILENO)};
   int rank = az_parallel_begin(); /* -1: serial */
+  /* how the run ended: process 0 recovers a run that died, alone */
+  char *run_status = NULL;
+  az_recovery_options ro = {!c.no_recover, c.verbosity};
+  int refused = rank <= 0 ? az_run_ended(anchor, &ro, &run_status) : 0;
+  if (rank >= 0) az_parallel_share(&refused, &run_status);
+  az_options opt = {.verbosity = c.verbosity,
+                    .progress = c.verbosity > 0 && isatty(STDERR_FILENO),
+                    .run_status = run_status};
   az_analysis a;
+  memset(&a, 0, sizeof a);
   int status = POMP_EXIT_OK;
-  int failed = rank < 0 ? az_analyze(&a, anchor, &opt)
-                        : az_analyze_parallel(&a, anchor, &opt);
-  if (failed) {
+  int failed = refused ? -1
+               : rank < 0 ? az_analyze(&a, anchor, &opt)
+                          : az_analyze_parallel(&a, anchor, &opt);
+  if (refused) {
+    status = POMP_EXIT_FAILURE; /* az_run_ended said why */
+  } else if (failed) {
     status = POMP_EXIT_FAILURE;
     /* quiet: errors are still said (otherwise az_fail printed them) */
     if (c.verbosity == 0) pu_error("%s", a.diag.first_error);
@@ -161,6 +180,7 @@ int main(int argc, char **argv) {
   if (rank > 0) c.verbosity = 0; /* process 0 prints the summary */
   if (c.verbosity > 0) az_diag_summary(&a.diag, stderr);
   az_analysis_free(&a);
+  free(run_status);
   free(anchor);
   free(report_path);
   return status;

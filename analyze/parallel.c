@@ -506,6 +506,20 @@ int az_parallel_begin(void) {
   return -1;
 }
 
+void az_parallel_share(int *verdict, char **status) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int head[2] = {*verdict, *status ? (int)strlen(*status) + 1 : 0};
+  MPI_Request req;
+  MPI_Ibcast(head, 2, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  wait_for(&req); /* recovery may take a while */
+  *verdict = head[0];
+  if (!head[1]) return;
+  if (rank) *status = pu_malloc((size_t)head[1]);
+  MPI_Ibcast(*status, head[1], MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+  wait_for(&req);
+}
+
 void az_parallel_end(void) {
   /* the others wait here while process 0 writes the report: gently */
   MPI_Request req;

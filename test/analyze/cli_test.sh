@@ -126,5 +126,51 @@ pomp-analyze: 2 warnings: 2 unmatched messages"
 expect 0 "$analyze" --quiet "$work/unmatched"
 [ -s "$work/err" ] && fail "--quiet printed warnings: $(cat "$work/err")"
 
+# an experiment recovered from fragments (pomp-recover's record): the
+# records that end early are said once per location, the operations left
+# without partner only counted; the summary starts with how the run ended
+cat >"$work/ended.trace" <<'EOT'
+process 0 threads 1
+process 1 threads 1
+process 2 threads 1
+region main compiler function main
+region send mpi point2point MPI_Send
+region recv mpi point2point MPI_Recv
+region work user function work
+loc 0.0
+0 enter main
+100 enter recv
+180 recv 2 0 7 8
+190 leave
+250 enter work
+loc 1.0
+0 enter main
+200 enter send
+205 send 0 0 3 4
+300 leave
+400 leave
+loc 2.0
+0 enter main
+90 enter work
+EOT
+"$tracegen" "$work/ended.trace" "$work/ended" || fail "tracegen"
+mkdir "$work/ended/fragments"
+cat >"$work/ended/fragments/RECOVERED" <<'EOT'
+recovered by pomp-recover 0.1.0: 3 ranks, 1 complete, 2 partial, 0 missing
+reason: rank 1: MPI_Abort(MPI_COMM_WORLD, 3)
+rank 0: events up to its last buffer flush (buffer flush)
+rank 1: complete (MPI_Abort(MPI_COMM_WORLD, 3))
+rank 2: events up to its last buffer flush (buffer flush)
+EOT
+expect 0 "$analyze" "$work/ended"
+same "$work/err" "pomp-analyze: warning: rank 0 thread 0 (location 0): the run ended after event 5, inside work (2 regions open end there)
+pomp-analyze: warning: rank 2 thread 0 (location 8589934592): the run ended after event 2, inside work (2 regions open end there)
+pomp-analyze: 4 warnings: 2 unmatched messages, 2 locations whose record ends early
+pomp-analyze: the run did not finish: operations whose partner never came have no wait state (--verbose lists them)"
+[ "$(sed -n 2p "$work/out")" = "incomplete: rank 1: MPI_Abort(MPI_COMM_WORLD, 3); trace recovered from 3 ranks (1 complete, 2 up to their last flush, 0 missing); up to their last flush: ranks 0, 2" ] ||
+  fail "recovered experiment: $(sed -n 2p "$work/out")"
+expect 0 "$analyze" --verbose "$work/ended"
+[ "$(grep -c 'has no matching' "$work/err")" = 2 ] || fail "--verbose: $(cat "$work/err")"
+
 [ "$failures" = 0 ] && echo "all pomp-analyze CLI checks passed"
 exit "$failures"
