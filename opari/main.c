@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mark.h"
 #include "opari.h"
 #include "pomp_util.h"
 
@@ -36,10 +37,11 @@ static void usage(FILE *f) {
           "                       single, master, critical, atomic, barrier, flush, ordered,\n"
           "                       task, taskwait, locks, region, sync, omp\n"
           "  --nosrc              no #line directives\n"
-          "  --preprocessed       C/C++ INPUT is the preprocessor's output (cc -E) of a unit\n"
-          "                       ending in '#include <pomp.h>'; OUTPUT is to be compiled as\n"
-          "                       such (.i/.ii, without the preprocessor); directives in\n"
-          "                       system headers are not instrumented\n"
+          "  --preprocessed       INPUT is the preprocessor's output (cc -E): C/C++ of a unit\n"
+          "                       ending in '#include <pomp.h>', OUTPUT is to be compiled as\n"
+          "                       such (.i/.ii, without the preprocessor), directives in\n"
+          "                       system headers are not instrumented; Fortran (cpp -E):\n"
+          "                       the unit is named after the source in its first line mark\n"
           "  --help, --version\n",
           pu_progname());
 }
@@ -161,6 +163,24 @@ static char *line_name_of(const char *path) {
   return out;
 }
 
+/* Preprocessed input names its source in its first line mark (`# 1
+   "app.F90"`): that source, not the temporary file, identifies the unit
+   (Fortran routine names), so that rebuilding gives the same object. */
+static char *source_of_preprocessed(const char *src, size_t len, const char *input) {
+  const char *nl = memchr(src, '\n', len);
+  LineMark m;
+  if (len && src[0] == '#' && line_mark_parse(src, nl ? (size_t)(nl - src) : len, &m) &&
+      m.file.end > m.file.start && src[m.file.start] != '<') {
+    char *name = pu_malloc(m.file.end - m.file.start + 1);
+    memcpy(name, src + m.file.start, m.file.end - m.file.start);
+    name[m.file.end - m.file.start] = 0;
+    char *line_name = line_name_of(name);
+    free(name);
+    return line_name;
+  }
+  return line_name_of(input);
+}
+
 static int instrument(const char *input, const char *output, OpariOptions *opt, int lang) {
   size_t len;
   char *src = read_file(input, &len);
@@ -180,7 +200,12 @@ static int instrument(const char *input, const char *output, OpariOptions *opt, 
     opt->line_name = line_name;
     opt->cxx = lang == LANG_CXX;
     opt->fixed_form = lang == LANG_F77;
-    opt->unit_id = unit_id_of(line_name, output);
+    if (opt->preprocessed && fortran) {
+      char *source = source_of_preprocessed(src, len, input);
+      opt->unit_id = unit_id_of(source, output);
+      free(source);
+    } else
+      opt->unit_id = unit_id_of(line_name, output);
     ok = fortran ? opari_fortran(src, len, out, cout, opt) : opari_c(src, len, out, opt);
   }
   bool companion_written = false;
