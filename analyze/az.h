@@ -336,6 +336,7 @@ typedef struct {
   uint32_t team; uint32_t instance; uint32_t seq;
   uint32_t loc; az_time e, x; int32_t cnode; uint8_t implicit;
   uint8_t left, free;      /* x known; a released slot */
+  az_time busy;            /* time in callees: tasks run while waiting */
 } az_barrier;
 
 typedef struct {

@@ -108,8 +108,10 @@ static void barrier_waits(az_analysis *a, az_omp_process *o, int last) {
       az_barrier *b = &o->bars[g[k]];
       az_time until = latest < b->x ? latest : b->x;
       int m = b->implicit ? AZ_OMP_IBARRIER_WAIT : AZ_OMP_EBARRIER_WAIT;
-      if (whole && until > b->e)
-        az_cell(&a->cells[b->loc], b->cnode)[m] += (int64_t)(until - b->e);
+      /* tasks it ran while the others were late are not waiting */
+      if (whole && until > b->e + b->busy)
+        az_cell(&a->cells[b->loc], b->cnode)[m] +=
+            (int64_t)(until - b->e - b->busy);
       o->inst[b->instance].open_bars--;
       b->free = 1;
       az_slot_give(&o->free_bars, g[k]);

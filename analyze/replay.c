@@ -206,7 +206,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
       s->parallel_depth == 1 && s->cur_inst != NO_INST) {
     az_barrier b = {s->omp->inst[s->cur_inst].team, (uint32_t)s->cur_inst,
                     s->bar_seq++, s->loc, t, t, f.cnode,
-                    reg->kind == AZ_RK_IBARRIER, 0, 0};
+                    reg->kind == AZ_RK_IBARRIER, 0, 0, 0};
     az_omp_process *o = s->omp;
     o->inst[s->cur_inst].open_bars++;
     size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars,
@@ -217,8 +217,9 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
   return next(u);
 }
 
-/* Records of the call being left get its Leave time. */
-static void finish_pending(loc_state *s, az_time t) {
+/* Records of the call being left get its Leave time (and a barrier the
+   time its callees took: tasks it ran meanwhile, child). */
+static void finish_pending(loc_state *s, az_time t, az_time child) {
   az_mpi_records *m = &s->a->mpi;
   while (s->npend && s->pend[s->npend - 1].depth >= s->depth) {
     pending p = s->pend[--s->npend];
@@ -237,6 +238,7 @@ static void finish_pending(loc_state *s, az_time t) {
       break;
     default:
       s->omp->bars[p.index].x = t;
+      s->omp->bars[p.index].busy = child;
       s->omp->bars[p.index].left = 1;
       break;
     }
@@ -251,7 +253,7 @@ static void charge_join(int64_t *v, az_time join, az_time leave) {
 
 static void close_frame(loc_state *s, az_time t) {
   frame f = s->stack[s->depth - 1];
-  finish_pending(s, t);
+  finish_pending(s, t, f.child);
   s->depth--;
   az_time dur = t - f.start;
   int64_t excl = (int64_t)dur - (int64_t)f.child;

@@ -181,6 +181,38 @@ static void nested_parallel_region_is_flat(void **state) {
   az_run_free(&run);
 }
 
+/* Tasks: a thread waiting in a barrier runs tasks meanwhile (their time
+   is computation at the task's call path, not waiting), and the time in
+   a taskwait that is not spent running tasks is its own value in
+   omp_synchronization. */
+static void tasks_run_in_a_barrier_are_not_waiting(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n" REGIONS
+              "region task openmp task !$omp task @a.c:40\n"
+              "region twait openmp task_wait !$omp taskwait @a.c:45\n"
+              "loc 0.0\n0 enter main\n10 fork 2\n10 teambegin 5\n10 enter par\n"
+              "300 enter ibar\n310 enter task\n360 leave\n400 leave\n"
+              "410 leave\n410 teamend 5\n410 join\n500 leave\n"
+              "loc 0.1\n10 teambegin 5\n10 enter par\n100 enter twait\n"
+              "120 enter task\n170 leave\n200 leave\n390 enter ibar\n"
+              "400 leave\n410 leave\n410 teamend 5\n");
+  const char *task = IBAR ";!$omp task @a.c:40";
+  const char *twait = PAR ";!$omp taskwait @a.c:45";
+  /* the latest arrived at 390: 90 ns, 50 of them running a task */
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 0) == 40e-9);
+  assert_true(az_run_value(&run, "omp_barrier", IBAR, 0) == 10e-9);
+  assert_true(az_run_value(&run, "comp", task, 0) == 50e-9);
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 1) == 0);
+  assert_true(az_run_value(&run, "omp_synchronization", twait, 1) == 50e-9);
+  assert_true(az_run_value(&run, "comp", PAR ";!$omp taskwait @a.c:45;!$omp task @a.c:40", 1) ==
+              50e-9);
+  /* nothing counted twice: every location's time is the wall time */
+  assert_float_equal(az_run_location_time(&run, 0), 500e-9, 1e-18);
+  assert_float_equal(az_run_location_time(&run, 1), 500e-9, 1e-18);
+  az_run_free(&run);
+}
+
 /* Thread 2 is one the program created (pthread_create): it never joins a
    team and is busy in body from 50 to 250.  It is neither idle outside
    the parallel region nor left out of the team: it gets only what it
@@ -219,6 +251,7 @@ int main(void) {
       cmocka_unit_test(program_thread_is_no_idle_openmp_thread),
       cmocka_unit_test(team_without_fork_is_reported),
       cmocka_unit_test(nested_parallel_region_is_flat),
+      cmocka_unit_test(tasks_run_in_a_barrier_are_not_waiting),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
