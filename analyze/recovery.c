@@ -135,13 +135,27 @@ static int recover(const char *dir, const az_recovery_options *o,
 }
 #endif
 
+/* The anchor of an experiment's trace names the experiment; its fragments
+   need recovery when it is missing. */
+static int needs_recovery(const char *anchor, const char *dir) {
+  const char *base = strrchr(anchor, '/');
+  struct stat st;
+  if (strcmp(base ? base + 1 : anchor, "traces.otf2") ||
+      stat(anchor, &st) == 0 || !has(dir, "fragments"))
+    return 0;
+#ifdef POMP_HAVE_RECOVER
+  return pomp_recover_needed(dir); /* -1: said why */
+#else
+  return 1;
+#endif
+}
+
 int az_run_ended(const char *anchor, const az_recovery_options *o,
                  char **status) {
   *status = NULL;
   char *dir = directory_of(anchor);
-  struct stat st;
-  int rc = 0;
-  if (stat(anchor, &st) != 0 && has(dir, "fragments")) {
+  int rc = needs_recovery(anchor, dir);
+  if (rc == 1) {
 #ifdef POMP_HAVE_RECOVER
     rc = recover(dir, o, status);
 #else
