@@ -137,12 +137,17 @@ static inline bool instrumenting(const Rw *rw) {
   return !rw->noinstrument && rw->suppress == 0 && !rw->in_system;
 }
 
-/* c_rewrite.c: the line number physical line `phys` of the input has in
+/* c_include.c: the line number physical line `phys` of the input has in
    its file (after line marks); a line mark for it in the output; a new
    descriptor for the construct at site, with its file and lines. */
 int rw_line(const Rw *rw, int phys);
 void rw_mark(Rw *rw, int phys);
 int rw_descr(Rw *rw, const char *name, const char *sub, size_t sub_len, const Site *site);
+/* c_include.c: a line mark directive; `#include <omp.h>`; an identifier
+   that may be an `omp_*_lock` call. */
+void line_mark(Rw *rw, CTok t);
+void declare_locks(Rw *rw, CTok t);
+void lock_call(Rw *rw, CTok t);
 
 /* c_rewrite.c: diagnostics `file:line: error|warning: ...`; an error
    abandons the unit (longjmp to opari_c). */
