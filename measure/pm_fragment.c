@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pm_defs.h"
 #include "pm_frag.h"
 #include "pm_location.h"
 #include "pm_trace.h"
@@ -86,6 +87,16 @@ int pm_fragment_write(int complete, const char *reason, const pm_local_location 
   return rc;
 }
 
+/* What the periodic fragment describes: when none of it changed since the
+   last one, the fragment on disk still covers every flushed event (event
+   counts need not be current: pomp-recover counts a partial rank's events
+   from its files), so steady flushing writes no fragment at all. */
+typedef struct shape {
+  uint32_t regions, comms, teams, locations;
+  int offsets;
+} shape;
+static shape written; /* under frag_lock */
+
 void pm_fragment_periodic(void) {
   pm_local_location *locs = NULL; /* a flush is rare: malloc is fine here */
   size_t n = 0, cap = 0;
@@ -95,8 +106,17 @@ void pm_fragment_periodic(void) {
     pm_local_location ll = {t, atomic_load_explicit(&l->flushed_events, memory_order_relaxed)};
     PU_PUSH(locs, n, cap, ll);
   }
-  if (pm_fragment_write(0, "buffer flush", locs, (uint32_t)n) == 0)
+  shape now = {pm_region_count(), pm_comm_count(), pm_team_comm_count(), (uint32_t)n,
+               pm_noffsets};
+  pthread_mutex_lock(&frag_lock);
+  int same = !memcmp(&now, &written, sizeof now);
+  pthread_mutex_unlock(&frag_lock);
+  if (!same && pm_fragment_write(0, "buffer flush", locs, (uint32_t)n) == 0) {
+    pthread_mutex_lock(&frag_lock);
+    written = now;
+    pthread_mutex_unlock(&frag_lock);
     pm_info(2, "fragment written (buffer flush, %zu locations)", n);
+  }
   free(locs);
 }
 

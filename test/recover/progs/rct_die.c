@@ -4,12 +4,23 @@
      rct_die abort|segv|exit [PROBES]
    abort: MPI_Abort(MPI_COMM_WORLD, 3); segv: SIGSEGV; exit: returns from
    main without MPI_Finalize. PROBES MPI_Iprobe calls come first on every
-   rank, so that a small POMP_BUFFER is flushed to disk before the end. */
+   rank, so that a small POMP_BUFFER is flushed to disk before the end.
+   Built with RCT_OMP (and -fopenmp -finstrument-functions), every rank
+   first runs work() on 2 OpenMP threads: a location per thread. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef RCT_OMP
+#include <omp.h>
+void work(int *sum);
+void work(int *sum) {
+#pragma omp atomic
+  *sum += omp_get_thread_num();
+}
+#endif
 
 int main(int argc, char **argv) {
   int rank, size, x = 0, flag;
@@ -18,6 +29,11 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *how = argc > 1 ? argv[1] : "abort";
   long probes = argc > 2 ? atol(argv[2]) : 0;
+#ifdef RCT_OMP
+#pragma omp parallel num_threads(2)
+  work(&x);
+  x = 0;
+#endif
   for (long i = 0; i < probes; i++)
     MPI_Iprobe(MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
   if (rank == 0) MPI_Send(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
