@@ -9,6 +9,7 @@
 # recover". Options:
 #   --status N       the run's exit status must be N
 #   --line TEXT      pomp-recover prints this line
+#   --match REGEX    pomp-recover prints a line matching this (grep -E, whole line)
 #   --golden FILE    the dump equals FILE
 #   --prefix-of DIR  every location's records (TRACE BUFFER FLUSH left out)
 #                    are a non-empty prefix of those in DIR/dump (a
@@ -17,17 +18,21 @@
 #   --whole R        rank R must have all its records (with --prefix-of)
 #   --analyze BIN    pomp-analyze BIN completes on the recovered experiment
 #   --env NAME=VAL   in the run's environment
+#   --interrupt FILE once FILE exists (the program creates it when ready),
+#                    mpirun gets SIGINT, as from Ctrl-C
 #   --reference      the run must instead write a whole trace and leave no
 #                    fragments (a run to compare with); only the dump is made
 set -uo pipefail
 work=$1 recover=$2 check=$3 ranks=$4
 shift 4
-status= golden= prefix= analyze= reference= lines=() whole=() envs=()
+status= golden= prefix= analyze= reference= interrupt= lines=() matches=() whole=() envs=()
 while [ "$1" != -- ]; do
   case $1 in
     --status) status=$2 ;; --line) lines+=("$2") ;; --golden) golden=$2 ;;
+    --match) matches+=("$2") ;;
     --prefix-of) prefix=$2 ;; --whole) whole+=("$2") ;; --analyze) analyze=$2 ;;
     --env) envs+=("$2") ;;
+    --interrupt) interrupt=$2 ;;
     --reference) reference=1; shift; continue ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -39,6 +44,14 @@ rm -rf "$work" && mkdir -p "$work"
 exp=$work/exp
 if [ "$ranks" = 0 ]; then
   env POMP_EXPERIMENT="$exp" "${envs[@]}" timeout 60 "$@" >"$work/run.out" 2>&1
+elif [ -n "$interrupt" ]; then
+  rm -f "$interrupt"
+  env POMP_EXPERIMENT="$exp" "${envs[@]}" mpirun -n "$ranks" "$@" >"$work/run.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do [ -e "$interrupt" ] && break; sleep 0.1; done
+  [ -e "$interrupt" ] || { kill -KILL "$pid"; fail "the program never got ready"; }
+  kill -INT "$pid"
+  wait "$pid"
 else
   env POMP_EXPERIMENT="$exp" "${envs[@]}" timeout 60 mpirun -n "$ranks" "$@" >"$work/run.out" 2>&1
 fi
@@ -58,6 +71,9 @@ ls "$exp"/fragments/*.frag >/dev/null 2>&1 || fail "no fragments in $exp"
 "$recover" "$exp" >"$work/recover.out" 2>&1 || { cat "$work/recover.out" >&2; fail "pomp-recover failed"; }
 for l in "${lines[@]}"; do
   grep -qxF -- "$l" "$work/recover.out" || { cat "$work/recover.out" >&2; fail "no line '$l'"; }
+done
+for m in "${matches[@]}"; do
+  grep -qxE -- "$m" "$work/recover.out" || { cat "$work/recover.out" >&2; fail "no line like '$m'"; }
 done
 [ -f "$exp/traces.otf2" ] || fail "no traces.otf2 after recovery"
 "$check" --dump "$work/dump" "$exp/traces.otf2" >"$work/check.out" 2>&1

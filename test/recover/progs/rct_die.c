@@ -1,14 +1,16 @@
 /* rct_die.c -- an MPI run that dies: a known sequence, then rank 1 ends
    the run, once every other rank has told it (tag 8) that it is done and
    waits outside MPI, so that every rank's last record is known.
-     rct_die abort|segv|exit [PROBES]
+     rct_die abort|segv|exit|hang [PROBES [READY_FILE]]
    abort: MPI_Abort(MPI_COMM_WORLD, 3); segv: SIGSEGV; exit: returns from
-   main without MPI_Finalize. PROBES MPI_Iprobe calls come first on every
+   main without MPI_Finalize; hang: every rank waits after a last barrier
+   (rank 0 then creates READY_FILE) until mpirun is interrupted (Ctrl-C). PROBES MPI_Iprobe calls come first on every
    rank, so that a small POMP_BUFFER is flushed to disk before the end.
    Built with RCT_OMP (and -fopenmp -finstrument-functions), every rank
    first runs work() on 2 OpenMP threads: a location per thread. */
 #include <mpi.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +42,12 @@ int main(int argc, char **argv) {
   if (rank == 1) MPI_Recv(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (!strcmp(how, "hang")) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    FILE *ready = rank == 0 && argc > 3 ? fopen(argv[3], "w") : NULL;
+    if (ready) fclose(ready);
+    for (;;) pause();
+  }
   if (rank == 1) {
     for (int r = 0; r < size; r++)
       if (r != 1) MPI_Recv(&x, 1, MPI_INT, r, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
