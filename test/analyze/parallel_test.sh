@@ -24,6 +24,25 @@ for trace in "$data"/*.trace; do
   done
 done
 
+# The trace of a run that did not finish (a recovered experiment: its
+# record fragments/RECOVERED), analysed as such: the same report too.
+"$tracegen" "$data/unfinished.trace" "$work/recovered" || exit 1
+mkdir "$work/recovered/fragments"
+printf '%s\n' "recovered by pomp-recover 0.1.0: 2 ranks, 0 complete, 2 partial, 0 missing" \
+  "reason: rank 0: buffer flush" >"$work/recovered/fragments/RECOVERED"
+"$analyze" -q "$work/recovered" || { echo "FAIL: serial recovered"; failures=$((failures + 1)); }
+grep -q '"run_status":"incomplete: rank 0: buffer flush;' "$work/recovered/report.pomp" ||
+  { echo "FAIL: recovered: no run_status"; failures=$((failures + 1)); }
+for p in 2 3; do
+  if "$mpiexec" -n $p "$analyze" -q -o "$work/recovered.$p.pomp" "$work/recovered" &&
+     cmp -s "$work/recovered/report.pomp" "$work/recovered.$p.pomp"; then
+    echo "ok: recovered experiment, $p analysis processes: identical report"
+  else
+    echo "FAIL: recovered experiment: $p analysis processes"
+    failures=$((failures + 1))
+  fi
+done
+
 # A damaged trace fails on every analysis process (never a hang): exit 1.
 "$tracegen" "$data/late_sender.trace" "$work/damaged" || exit 1
 rm "$work/damaged/traces/4294967296.evt"
