@@ -57,7 +57,8 @@ int pm_fragment_write(int complete, const char *reason, const pm_local_location 
                .def_chunk = pm_def_chunk, .mono_now = pm_clock(), .reason = reason,
                .defs = defs.data, .defs_len = (uint32_t)defs.len};
   f.real_now = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
-  for (int i = 0; i < pm_noffsets && i < PM_FRAG_MAX_OFFSETS; i++) {
+  int noffsets = atomic_load(&pm_noffsets);
+  for (int i = 0; i < noffsets && i < PM_FRAG_MAX_OFFSETS; i++) {
     f.offset_time[i] = pm_offsets[i].time;
     f.offset[i] = pm_offsets[i].offset;
     f.noffsets++;
@@ -107,7 +108,7 @@ void pm_fragment_periodic(void) {
     PU_PUSH(locs, n, cap, ll);
   }
   shape now = {pm_region_count(), pm_comm_count(), pm_team_comm_count(), (uint32_t)n,
-               pm_noffsets};
+               atomic_load(&pm_noffsets)};
   pthread_mutex_lock(&frag_lock);
   int same = !memcmp(&now, &written, sizeof now);
   pthread_mutex_unlock(&frag_lock);

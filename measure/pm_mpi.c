@@ -45,7 +45,10 @@ OTF2_EvtWriter *pm_evt_writer(pm_location *l) {
 void pm_mpi_expected(void) { pm_mpi_waiting = 1; }
 
 void pm_clock_offset(uint64_t time, int64_t offset) {
-  if (pm_noffsets < PM_MAX_OFFSETS) pm_offsets[pm_noffsets++] = (pm_offset){time, offset};
+  int n = atomic_load(&pm_noffsets);
+  if (n >= PM_MAX_OFFSETS) return;
+  pm_offsets[n] = (pm_offset){time, offset};
+  atomic_store(&pm_noffsets, n + 1);
 }
 
 /* Rank 0 decides for all (a rank measuring alone would hang the others in

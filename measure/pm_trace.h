@@ -6,6 +6,7 @@
 #ifndef PM_TRACE_H
 #define PM_TRACE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,7 +56,10 @@ typedef struct pm_offset {
 } pm_offset;
 #define PM_MAX_OFFSETS 16
 extern pm_offset pm_offsets[PM_MAX_OFFSETS];
-extern int pm_noffsets;
+/* Atomic: a buffer flush on another thread (the periodic fragment) may
+   read them while MPI_Finalize's wrapper adds the last one; an entry is
+   written before the count that makes it visible. */
+extern _Atomic int pm_noffsets;
 
 /* Writes everything and closes the archive: collective over pm_coll. The
    caller has stopped recording and left every open region. */

@@ -34,7 +34,8 @@ void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end,
 void pm_unify_describe_self(pm_blob *b, uint64_t end, const pm_local_location *locs,
                             uint32_t nlocs) {
   /* start and end in rank 0's clock, for ClockProperties */
-  int64_t first = pm_noffsets ? pm_offsets[0].offset : 0;
-  int64_t last = pm_noffsets ? pm_offsets[pm_noffsets - 1].offset : 0;
+  int n = atomic_load(&pm_noffsets);
+  int64_t first = n ? pm_offsets[0].offset : 0;
+  int64_t last = n ? pm_offsets[n - 1].offset : 0;
   pm_unify_describe(b, pm_start_time + (uint64_t)first, end + (uint64_t)last, locs, nlocs);
 }

@@ -13,7 +13,7 @@
 #include "pomp_util.h"
 
 pm_offset pm_offsets[PM_MAX_OFFSETS];
-int pm_noffsets;
+_Atomic int pm_noffsets;
 
 /* Closes every event writer of the process (not collective: each writer
    flushes its own buffer); returns the locations. */
@@ -89,13 +89,14 @@ static void write_local_defs(const pm_blob *map, const pm_local_location *locs, 
   uint64_t times[PM_MAX_OFFSETS];
   int64_t offsets[PM_MAX_OFFSETS];
   for (uint32_t i = 0; i < n; i++) threads[i] = locs[i].thread;
-  for (int k = 0; k < pm_noffsets; k++) {
+  int noffsets = atomic_load(&pm_noffsets);
+  for (int k = 0; k < noffsets; k++) {
     times[k] = pm_offsets[k].time;
     offsets[k] = pm_offsets[k].offset;
   }
   OTF2_Archive_OpenDefFiles(pm_archive);
   pm_write_local_defs(pm_archive, (uint32_t)pm_rank, map, threads, n, times, offsets,
-                      pm_noffsets);
+                      noffsets);
   OTF2_Archive_CloseDefFiles(pm_archive);
   free(threads);
 }
