@@ -90,6 +90,8 @@ typedef struct {
   Breakable *brk; /* loops and switches begun inside user regions */
   size_t nbrk, brk_cap;
   Jump *gotos, *labels; /* inside user regions (labels: name and position) */
+  bool altend; /* `altend` gave the innermost region its end: the next
+                  jump statement leaves it with no further event or warning */
   size_t ngotos, gotos_cap, nlabels, labels_cap;
   int depth; /* brace depth */
   /* C++ lambda bodies, so that a `return` in one is not taken for a return

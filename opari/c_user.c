@@ -8,6 +8,8 @@
  * return value is unchanged.  `break`, `continue` and `goto` that leave a
  * region cannot be rewritten that simply (the target is elsewhere), so
  * they get a warning naming the region: its end event would be missed.
+ * The user marks such an exit with `#pragma pomp inst altend(name)`
+ * (OPARI2's directive): an end event that does not close the region.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,27 +49,35 @@ static void check_gotos(Rw *rw) {
     }
     if (inside) continue;
     j->warned = true;
-    rw_warn(rw, j->line, "'goto %.*s' leaves user region '%s' (line %d): its end event is missed",
+    rw_warn(rw, j->line, "'goto %.*s' leaves user region '%s' (line %d): its end event is missed "
+            "(mark the exit with '#pragma pomp inst altend(%s)')",
             (int)len, rw->s + j->name_start, region_name(rw, rw->nuser - 1),
-            rw->descr.v[u->descr].begin_line1);
+            rw->descr.v[u->descr].begin_line1, region_name(rw, rw->nuser - 1));
   }
 }
 
-static void end_region(Rw *rw, const Site *site, Span name) {
+/* The innermost open region, which `end(name)` or `altend(name)` must name. */
+static int named_region(Rw *rw, const Site *site, Span name, const char *what) {
   const char *t = site->text;
   int len = (int)(name.end - name.start);
   if (!rw->nuser)
-    rw_error(rw, site->line, "'end(%.*s)' without a matching 'begin(%.*s)'", len,
+    rw_error(rw, site->line, "'%s(%.*s)' without a matching 'begin(%.*s)'", what, len,
              t + name.start, len, t + name.start);
-  Descr *d = &rw->descr.v[rw->user[rw->nuser - 1].descr];
+  const Descr *d = &rw->descr.v[rw->user[rw->nuser - 1].descr];
   if (strlen(d->sub_name) != (size_t)len || memcmp(d->sub_name, t + name.start, len) != 0)
-    rw_error(rw, site->line, "'end(%.*s)' does not match the open region '%s' (line %d)",
+    rw_error(rw, site->line, "'%s(%.*s)' does not match the open region '%s' (line %d)", what,
              len, t + name.start, d->sub_name, d->begin_line1);
+  return rw->user[rw->nuser - 1].descr;
+}
+
+static void end_region(Rw *rw, const Site *site, Span name) {
+  Descr *d = &rw->descr.v[named_region(rw, site, name, "end")];
   d->end_line1 = rw_line(rw, site->line);
   d->end_lineN = rw_line(rw, site->end_line);
   check_gotos(rw);
   replace_directive(rw, site, "", "End", rw->user[--rw->nuser].descr);
   if (!rw->nuser) rw->nbrk = rw->ngotos = rw->nlabels = 0;
+  rw->altend = false;
 }
 
 void pomp_directive(Rw *rw, const Site *site) {
@@ -104,15 +114,23 @@ void pomp_directive(Rw *rw, const Site *site) {
     if (rw->opt->disabled & DIS_REGION) break;
     end_region(rw, site, name);
     return;
+  case POMP_ALTEND:
+    if (rw->opt->disabled & DIS_REGION) break;
+    replace_directive(rw, site, "", "End", named_region(rw, site, name, "altend"));
+    rw->altend = true;
+    return;
   case POMP_INSTRUMENT:
     break;
   }
   replace_directive(rw, site, "", NULL, 0); /* a disabled user region */
 }
 
-/* `return` inside user regions: end them first ({ POMP_End(..); return x; }). */
+/* `return` inside user regions: end them first ({ POMP_End(..); return x; }),
+   but the innermost one after an `altend`. */
 static void early_return(Rw *rw, CTok t) {
   if (rw->nlambda != rw->user[rw->nuser - 1].lambdas) return; /* returns from a lambda */
+  size_t from = rw->altend ? rw->nuser - 1 : rw->nuser;
+  if (from == 0) return;
   CLexer at = rw->lx;
   at.pos = t.start;
   at.line = t.line;
@@ -120,7 +138,7 @@ static void early_return(Rw *rw, CTok t) {
   Body body = find_body(rw, &site, &at, false);
   em_copy_to(&rw->em, t.start);
   em_str(&rw->em, "{");
-  for (size_t i = rw->nuser; i-- > 0;) em_call(&rw->em, "End", rw->user[i].descr);
+  for (size_t i = from; i-- > 0;) em_call(&rw->em, "End", rw->user[i].descr);
   em_str(&rw->em, " ");
   push_pending(rw, CLOSE_RETURN, -1, &site, body, false);
 }
@@ -144,9 +162,11 @@ static void leaving_jump(Rw *rw, CTok t, bool is_break) {
   while (i > 0 && !is_break && !rw->brk[i - 1].loop) i--;
   if (i > 0 && rw->brk[i - 1].regions == rw->nuser) return;
   const UserRegion *u = &rw->user[rw->nuser - 1];
-  rw_warn(rw, t.line, "'%s' leaves user region '%s' (line %d): its end event is missed",
+  rw_warn(rw, t.line,
+          "'%s' leaves user region '%s' (line %d): its end event is missed (mark the exit "
+          "with '#pragma pomp inst altend(%s)')",
           is_break ? "break" : "continue", region_name(rw, rw->nuser - 1),
-          rw->descr.v[u->descr].begin_line1);
+          rw->descr.v[u->descr].begin_line1, region_name(rw, rw->nuser - 1));
 }
 
 
@@ -178,6 +198,12 @@ static void maybe_label(Rw *rw, CTok t) {
 
 void user_region_word(Rw *rw, CTok t) {
   const CLexer *lx = &rw->lx;
+  bool jump = ctok_word(lx, t, "return") || ctok_word(lx, t, "break") ||
+              ctok_word(lx, t, "continue") || ctok_word(lx, t, "goto");
+  if (jump && rw->altend && !ctok_word(lx, t, "return")) {
+    rw->altend = false; /* the exit the user marked */
+    return;
+  }
   if (ctok_word(lx, t, "return")) early_return(rw, t);
   else if (ctok_word(lx, t, "for") || ctok_word(lx, t, "while") || ctok_word(lx, t, "do"))
     breakable(rw, t, true);
@@ -186,6 +212,7 @@ void user_region_word(Rw *rw, CTok t) {
   else if (ctok_word(lx, t, "continue")) leaving_jump(rw, t, false);
   else if (ctok_word(lx, t, "goto")) goto_statement(rw, t);
   else maybe_label(rw, t);
+  if (jump) rw->altend = false;
 }
 
 void user_free(Rw *rw) {

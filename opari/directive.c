@@ -252,10 +252,11 @@ PompKind pomp_dir_parse(const char *t, size_t n, size_t from, Span *name) {
   p = dir_skip_gap(t, n, e);
   static const struct { const char *w; PompKind k; } words[] = {
       {"init", POMP_INIT}, {"finalize", POMP_FINALIZE}, {"on", POMP_ON},
-      {"off", POMP_OFF},   {"begin", POMP_BEGIN},       {"end", POMP_END}};
+      {"off", POMP_OFF},   {"begin", POMP_BEGIN},       {"end", POMP_END},
+      {"altend", POMP_ALTEND}};
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
     if (!(e = dir_word_at(t, n, p, words[i].w))) continue;
-    if (words[i].k != POMP_BEGIN && words[i].k != POMP_END) return words[i].k;
+    if (words[i].k < POMP_BEGIN || words[i].k > POMP_ALTEND) return words[i].k;
     p = dir_skip_gap(t, n, e);
     if (p >= n || t[p] != '(') return POMP_BAD;
     size_t close = match_paren(t, n, p);

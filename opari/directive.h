@@ -83,12 +83,12 @@ void omp_dir_name(const OmpDir *d, const char *t, char *buf, size_t size);
 typedef enum {
   POMP_BAD,
   POMP_INIT, POMP_FINALIZE, POMP_ON, POMP_OFF,
-  POMP_BEGIN, POMP_END,
+  POMP_BEGIN, POMP_END, POMP_ALTEND,
   POMP_NOINSTRUMENT, POMP_INSTRUMENT
 } PompKind;
 
-/* Parses the text after the `pomp` sentinel; name gets begin/end's
-   region name. */
+/* Parses the text after the `pomp` sentinel; name gets begin/end/altend's
+   region name (altend: an early exit from the open region, OPARI2's). */
 PompKind pomp_dir_parse(const char *t, size_t n, size_t from, Span *name);
 
 /* Sentinel detection shared by the front ends. */

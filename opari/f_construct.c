@@ -409,13 +409,30 @@ void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
   PU_PUSH(rw->open, rw->nopen, rw->open_cap, o);
 }
 
-void f_region_end(FRw *rw, size_t li, const char *name, size_t len) {
+/* The innermost open construct, which must be the region `end(name)` or
+   `altend(name)` names. */
+static FOpen *named_region(FRw *rw, size_t li, const char *name, size_t len, const char *what) {
   FOpen *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
   if (!o || o->kind != FC_REGION || o->name_len != len || strncasecmp(o->name, name, len) != 0)
-    f_error(rw, li, "'end(%.*s)' without a matching 'begin(%.*s)'", (int)len, name, (int)len,
-            name);
+    f_error(rw, li, "'%s(%.*s)' without a matching 'begin(%.*s)'", what, (int)len, name,
+            (int)len, name);
+  return o;
+}
+
+void f_region_end(FRw *rw, size_t li, const char *name, size_t len) {
+  FOpen *o = named_region(rw, li, name, len, "end");
   rw->nopen--;
   if (!o->passed) close_construct(rw, o, li, li, true);
+}
+
+/* An early exit the user marked: an end event before the directive (a
+   comment for the compiler); the region stays open. */
+void f_region_altend(FRw *rw, size_t li, const char *name, size_t len) {
+  FOpen *o = named_region(rw, li, name, len, "altend");
+  if (o->passed) return;
+  f_sync(rw, li);
+  f_set_indent(rw, li);
+  f_call(rw, FE_END, o->descr);
 }
 
 void f_return(FRw *rw, size_t li) {

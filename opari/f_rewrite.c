@@ -114,6 +114,7 @@ static void pomp_directive(FRw *rw, size_t li) {
   switch (k) {
   case POMP_BEGIN: f_region_begin(rw, li, nm, nlen); return;
   case POMP_END: f_region_end(rw, li, nm, nlen); return;
+  case POMP_ALTEND: f_region_altend(rw, li, nm, nlen); return;
   case POMP_INIT: case POMP_FINALIZE: case POMP_ON: case POMP_OFF:
     f_sync(rw, li + 1);
     f_call(rw, k == POMP_INIT ? FE_INIT : k == POMP_FINALIZE ? FE_FINALIZE : k == POMP_ON ? FE_ON : FE_OFF, 0);

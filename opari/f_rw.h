@@ -189,6 +189,7 @@ void f_statement_seen(FRw *rw, size_t li);
 /* `!$POMP INST BEGIN(name)` / `END(name)` at line li (name: source bytes). */
 void f_region_begin(FRw *rw, size_t li, const char *name, size_t len);
 void f_region_end(FRw *rw, size_t li, const char *name, size_t len);
+void f_region_altend(FRw *rw, size_t li, const char *name, size_t len);
 /* A RETURN statement at code line li: user regions open around it end first. */
 void f_return(FRw *rw, size_t li);
 /* Error for a construct still open at the end of the unit. */
