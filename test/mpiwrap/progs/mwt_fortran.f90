@@ -10,8 +10,6 @@ program mwt_fortran
   integer :: req(4), idx(4), statuses(MPI_STATUS_SIZE, 4), status(MPI_STATUS_SIZE)
   integer :: sendbuf(2), recvbuf(2), total, msgs, colls, sums(2)
   integer, allocatable :: all(:)
-  character(len=256) :: path
-  integer :: plen, pstat
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -57,12 +55,6 @@ program mwt_fortran
   sums(1) = msgs
   sums(2) = colls + 1    ! + the reduction below
   call MPI_Reduce(sums, idx, 2, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
-  call get_environment_variable('MWT_EXPECT', path, plen, pstat)
-  if (rank == 0 .and. pstat == 0 .and. plen > 0) then
-    open(unit=10, file=path(1:plen), status='replace')
-    write(10, '(a, 1x, i0)') 'messages', idx(1)
-    write(10, '(a, 1x, i0)') 'collectives', idx(2)
-    close(10)
-  end if
+  call mwt_write_expect(rank, idx(1), idx(2))
   call MPI_Finalize(ierr)
 end program mwt_fortran

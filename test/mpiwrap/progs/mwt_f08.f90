@@ -1,0 +1,64 @@
+! mwt_f08.f90 -- MPI from Fortran 2008 (use mpi_f08). MPICH's f08 routines
+! without a choice buffer call PMPI_ directly (Init, Finalize, Wait,
+! Waitall, Testsome, Barrier, Comm_split, Comm_free); libpomp-mpi's
+! mpi_*_f08_ routines (mw_f08.c) take their place, so the trace must hold
+! them, with every request completed and every collective complete. Rank 0
+! prints what it gathered; with MWT_EXPECT set it also writes the counts
+! mw_check compares with the trace.
+program mwt_f08
+  use mpi_f08
+  implicit none
+  integer :: rank, size, right, left, i, outcount, done, total
+  integer :: sendbuf(2), recvbuf(2), msgs, colls, sums(2), idx(4)
+  type(MPI_Request) :: req(4)
+  type(MPI_Status) :: status, statuses(4)
+  type(MPI_Comm) :: half
+  integer, allocatable :: all(:)
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, size)
+  right = mod(rank + 1, size)
+  left = mod(rank + size - 1, size)
+  msgs = 0
+  colls = 0
+
+  ! Wait with a status and with MPI_STATUS_IGNORE, Waitall, Testsome
+  sendbuf = [rank, 10 * rank]
+  call MPI_Irecv(recvbuf(1), 1, MPI_INTEGER, left, 1, MPI_COMM_WORLD, req(1))
+  call MPI_Isend(sendbuf(1), 1, MPI_INTEGER, right, 1, MPI_COMM_WORLD, req(2))
+  msgs = msgs + 1
+  call MPI_Wait(req(1), status)
+  call MPI_Wait(req(2), MPI_STATUS_IGNORE)
+  call MPI_Irecv(recvbuf(2), 1, MPI_INTEGER, left, 2, MPI_COMM_WORLD, req(1))
+  call MPI_Isend(sendbuf(2), 1, MPI_INTEGER, right, 2, MPI_COMM_WORLD, req(2))
+  msgs = msgs + 1
+  call MPI_Waitall(2, req, MPI_STATUSES_IGNORE)
+  call MPI_Irecv(total, 1, MPI_INTEGER, left, 3, MPI_COMM_WORLD, req(1))
+  call MPI_Isend(rank, 1, MPI_INTEGER, right, 3, MPI_COMM_WORLD, req(2))
+  msgs = msgs + 1
+  done = 0
+  do while (done < 2)
+    call MPI_Testsome(2, req, outcount, idx, statuses)
+    if (outcount /= MPI_UNDEFINED) done = done + outcount
+  end do
+
+  call MPI_Barrier(MPI_COMM_WORLD)
+  colls = colls + 1
+  call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, half)
+  sums(1) = status%MPI_SOURCE + 100 * recvbuf(2)
+  call MPI_Allreduce(sums(1), sums(2), 1, MPI_INTEGER, MPI_SUM, half)
+  colls = colls + 1
+  call MPI_Comm_free(half)
+
+  allocate(all(size))
+  call MPI_Gather(sums(2) + total, 1, MPI_INTEGER, all, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  colls = colls + 1
+  if (rank == 0) print '(a, *(1x, i0))', 'f08:', (all(i), i = 1, size)
+
+  sums(1) = msgs
+  sums(2) = colls + 1    ! + the reduction below
+  call MPI_Reduce(sums, idx, 2, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD)
+  call mwt_write_expect(rank, idx(1), idx(2))
+  call MPI_Finalize()
+end program mwt_f08
