@@ -60,7 +60,8 @@ _Atomic int pm_deferred_signal;
 static _Atomic int taken; /* one thread handles a signal, once */
 
 /* An MPI rank: complete fragment; peers asked too unless this is the
-   peer signal itself. Under the run lock, taken by the caller. */
+   peer signal itself. Called under the run lock (the caller's trylock);
+   releases it before waiting for the peers. */
 static void rank_alone(int sig) {
   char reason[64];
   if (sig == peer_signal) {
