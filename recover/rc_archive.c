@@ -36,6 +36,51 @@ static OTF2_TimeStamp post_flush(void *u, OTF2_FileType t, OTF2_LocationRef l) {
 }
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
+/* Buffer memory: each location's definition writer takes a whole
+   definition chunk (4 MiB) and gives it back when closed. Fresh memory
+   for every one of hundreds of locations costs the kernel a page fault
+   and a page clear per 4 KiB; a pool hands the same chunks round again.
+   Recovery runs on one thread: no locking. */
+typedef struct pool_chunk {
+  struct pool_chunk *next;
+  uint64_t size;
+} pool_chunk;
+enum { POOL_HEADER = 64 }; /* keeps the chunk cache-line aligned */
+static pool_chunk *pool;
+
+static void *pool_allocate(void *u, OTF2_FileType t, OTF2_LocationRef l, void **mine,
+                           uint64_t size) {
+  (void)u, (void)t, (void)l;
+  pool_chunk **p = &pool;
+  while (*p && (*p)->size != size) p = &(*p)->next;
+  pool_chunk *c = *p;
+  if (c) *p = c->next;
+  else c = pu_malloc(POOL_HEADER + size);
+  c->size = size;
+  c->next = *mine; /* the buffer's own chunks */
+  *mine = c;
+  return (char *)c + POOL_HEADER;
+}
+
+static void pool_free_all(void *u, OTF2_FileType t, OTF2_LocationRef l, void **mine, bool final) {
+  (void)u, (void)t, (void)l, (void)final;
+  for (pool_chunk *c = *mine, *next; c; c = next) {
+    next = c->next;
+    c->next = pool;
+    pool = c;
+  }
+  *mine = NULL;
+}
+
+static void pool_drain(void) {
+  for (pool_chunk *next; pool; pool = next) {
+    next = pool->next;
+    free(pool);
+  }
+}
+
+static const OTF2_MemoryCallbacks memory_callbacks = {pool_allocate, pool_free_all};
+
 /* Removes the work directory (traces/ inside, its files, itself). */
 static void remove_work(const char *work) {
   const char *subs[] = {"traces", ""};
@@ -251,11 +296,13 @@ int rc_write_archive(const rc_set *set) {
     return -1;
   }
   OTF2_ErrorCode e = OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
+  if (e == OTF2_SUCCESS) e = OTF2_Archive_SetMemoryCallbacks(a, &memory_callbacks, NULL);
   if (e == OTF2_SUCCESS) e = OTF2_Archive_SetSerialCollectiveCallbacks(a);
   if (e == OTF2_SUCCESS) e = OTF2_Archive_SetCreator(a, "pomp-recover " POMP_VERSION_STRING);
   int rc = e == OTF2_SUCCESS ? write_defs(set, a) : -1;
   if (e != OTF2_SUCCESS) pu_error("%s: %s", work, OTF2_Error_GetDescription(e));
   e = OTF2_Archive_Close(a);
+  pool_drain();
   if (rc == 0 && e != OTF2_SUCCESS) {
     pu_error("%s: closing the archive failed: %s", work, OTF2_Error_GetDescription(e));
     rc = -1;
