@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# recover_cli.sh RECOVER CHECK RCT_DIE WORK -- pomp-recover's command line
+# recover_cli.sh RECOVER CHECK RCT_DIE ANALYZE WORK -- pomp-recover's command line
 # and its answers to damaged or missing fragments: exact messages naming
 # file and byte offset, exit status 1, never a crash; a missing rank is
 # recovered without it.
 set -uo pipefail
-recover=$1 check=$2 prog=$3 work=$4
+recover=$1 check=$2 prog=$3 analyze=$4 work=$5
 fail() { echo "FAIL: $*" >&2; exit 1; }
 expect() { # expect STATUS "STDERR" -- ARGS...
   local status=$1 err=$2
@@ -53,4 +53,5 @@ echo "$out" | grep -qxF "rank 1: missing (no fragment; its events are not in the
 grep -q "^rank 1: missing" missing/fragments/RECOVERED || fail "RECOVERED lacks the missing rank"
 grep -q "pomp-recover: trace completed from fragments: 2 ranks, 1 complete, 0 partial, 1 missing" \
   missing/measure.log || fail "measure.log lacks the recovery line"
+"$analyze" -q -o missing.pomp missing || fail "pomp-analyze fails on a trace with a missing rank"
 echo ok
