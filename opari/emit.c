@@ -28,7 +28,8 @@ void em_call(Emit *em, const char *event, int d) {
 }
 
 void em_line(Emit *em, int line) {
-  if (!em->nosrc) fprintf(em->f, "#%s %d \"%s\"\n", em->gnu_marks ? "" : "line", line, em->line_name);
+  if (!em->nosrc)
+    fprintf(em->f, "#%s %d \"%s\"\n", em->gnu_marks ? "" : "line", line, em->line_name);
 }
 
 void em_pad(Emit *em, size_t from, size_t to) {
