@@ -16,6 +16,7 @@
  *                                PMPI_Init_thread(...)
  *                                (clock ping-pong; pm_clock_offset(...))
  *                                pm_mpi_init(&handover)   -- archive opens
+ *                                pm_mpi_node_peers(...)   -- pids of this node
  *                                pm_comm_register(WORLD), pm_comm_register(SELF)
  *                                pm_leave(l, r_init)
  *   every wrapper                see "Recording an MPI call" below
@@ -23,6 +24,8 @@
  *                                pm_clock_offset(...)); pm_mpi_finalize()
  *                                -- trace written, later events are ignored
  *                                PMPI_Finalize()
+ *   MPI_Abort wrapper            pm_rank_ends_alone("MPI_Abort(...)"); PMPI_Abort
+ *                                -- complete fragment, same-node peers' too
  *
  * Recording an MPI call (the wrapper's hot path):
  *
