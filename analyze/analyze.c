@@ -163,6 +163,7 @@ int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
     az_collective_step(a, 1);
     for (size_t l = 0; l < a->defs.num_locs; l++)
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);
+    az_nested_graft(a);
   }
   az_progress_done(a);
   return rc;

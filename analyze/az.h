@@ -189,6 +189,7 @@ typedef struct {
 typedef struct {
   az_cnode *nodes; size_t len, cap;
   int32_t *slots; size_t nslots; /* open addressing over (region, parent) */
+  uint8_t *dead;   /* NULL, or per node: grafted away, not reported */
 } az_calltree;
 
 void az_calltree_init(az_calltree *t);
@@ -443,6 +444,11 @@ void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls,
 void az_collective_analyze(az_analysis *a);
 /* Complete instances only, which are then freed (last: all). */
 void az_collective_step(az_analysis *a, int last);
+
+/* nested.c: after the replay, the call paths of the extra threads of a
+   nested parallel region (roots of the call tree) move to where the other
+   threads met that region, when that is one call path. */
+void az_nested_graft(az_analysis *a);
 
 /* Adds v to metric at (loc, cnode): directly, or through a->charge_hook
    when the location is analysed by another process. */

@@ -13,7 +13,8 @@
    node (free it). */
 pomp_report *az_report_build(const az_analysis *a, const char *trace,
                              int32_t **cnode_map);
-/* Report id of each call-tree node: depth first, siblings by region id. */
+/* Report id of each call-tree node: depth first, siblings by region id;
+   -1 for nodes grafted away (az_calltree.dead). */
 int32_t *az_canonical_order(const az_calltree *t);
 /* Top properties by share of time with their worst call path. */
 void az_summary_print(const pomp_report *r, int top, FILE *out);

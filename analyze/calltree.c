@@ -15,6 +15,7 @@ static size_t hash_pair(int32_t region, int32_t parent, size_t mask) {
 void az_calltree_init(az_calltree *t) {
   t->nodes = NULL;
   t->len = t->cap = 0;
+  t->dead = NULL;
   t->nslots = 1024;
   t->slots = pu_malloc(t->nslots * sizeof *t->slots);
   for (size_t i = 0; i < t->nslots; i++) t->slots[i] = -1;
@@ -23,8 +24,10 @@ void az_calltree_init(az_calltree *t) {
 void az_calltree_free(az_calltree *t) {
   free(t->nodes);
   free(t->slots);
+  free(t->dead);
   t->nodes = NULL;
   t->slots = NULL;
+  t->dead = NULL;
   t->len = t->cap = t->nslots = 0;
 }
 

@@ -23,23 +23,30 @@ static int cmp_sibling(const void *pa, const void *pb) {
   return 0;
 }
 
+static int live(const az_calltree *t, size_t i) {
+  return !t->dead || !t->dead[i];
+}
+
 int32_t *az_canonical_order(const az_calltree *t) {
   size_t n = t->len;
   /* children lists in CSR form: first[p + 1] .. first[p + 2] for parent p,
      roots under slot 0 */
   size_t *first = pu_calloc(n + 2, sizeof *first);
-  for (size_t i = 0; i < n; i++) first[(size_t)(t->nodes[i].parent + 1) + 1]++;
+  /* nodes grafted away (nested.c) are nobody's children: left out */
+  for (size_t i = 0; i < n; i++)
+    if (live(t, i)) first[(size_t)(t->nodes[i].parent + 1) + 1]++;
   for (size_t i = 1; i < n + 2; i++) first[i] += first[i - 1];
   int32_t *kids = pu_malloc((n ? n : 1) * sizeof *kids);
   size_t *fill = pu_malloc((n + 1) * sizeof *fill);
   memcpy(fill, first, (n + 1) * sizeof *fill);
   for (size_t i = 0; i < n; i++)
-    kids[fill[t->nodes[i].parent + 1]++] = (int32_t)i;
+    if (live(t, i)) kids[fill[t->nodes[i].parent + 1]++] = (int32_t)i;
   order_nodes = t->nodes;
   for (size_t p = 0; p < n + 1; p++)
     az_sort(kids + first[p], first[p + 1] - first[p], sizeof *kids, cmp_sibling);
   /* depth-first numbering with an explicit stack */
   int32_t *newid = pu_malloc((n ? n : 1) * sizeof *newid);
+  for (size_t i = 0; i < n; i++) newid[i] = -1;
   int32_t *stack = pu_malloc((n ? n : 1) * sizeof *stack);
   size_t sp = 0, next = 0;
   for (size_t k = first[1]; k-- > first[0];) stack[sp++] = kids[k];
@@ -70,8 +77,10 @@ static void add_regions(pomp_report *r, const az_defs *d, int32_t *map) {
 static void add_cnodes(pomp_report *r, const az_calltree *t,
                        const int32_t *newid, const int32_t *region_map) {
   int32_t *byid = pu_malloc((t->len ? t->len : 1) * sizeof *byid);
-  for (size_t i = 0; i < t->len; i++) byid[newid[i]] = (int32_t)i;
-  for (size_t k = 0; k < t->len; k++) {
+  size_t live = 0;
+  for (size_t i = 0; i < t->len; i++)
+    if (newid[i] >= 0) byid[newid[i]] = (int32_t)i, live++;
+  for (size_t k = 0; k < live; k++) {
     const az_cnode *c = &t->nodes[byid[k]];
     pomp_report_add_cnode(r, region_map[c->region],
                           c->parent < 0 ? -1 : newid[c->parent]);

@@ -489,6 +489,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor,
     if (t.owner[a->defs.locs[l].process] == t.rank)
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);
   gather(a, &t);
+  if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
   reduce_diag(a, &t);
   az_progress_done(a);
   free(t.owner);

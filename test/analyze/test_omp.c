@@ -181,6 +181,34 @@ static void nested_parallel_region_is_flat(void **state) {
   az_run_free(&run);
 }
 
+/* Thread 2 is an extra thread of the inner team (libpomp numbers them from
+   4095): it never joins a team, and nothing in the trace says who
+   encountered the region.  Its inner region, met by the outer team at one
+   call path, is grafted there after the replay; no root remains. */
+static void nested_region_of_an_extra_thread(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 3\n" REGIONS
+              "loc 0.0\n0 enter main\n10 fork 2\n10 teambegin 5\n10 enter par\n"
+              "20 enter par2\n30 enter bar\n50 leave\n60 leave\n100 leave\n"
+              "100 teamend 5\n100 join\n200 leave\n"
+              "loc 0.1\n11 teambegin 5\n11 enter par\n20 enter par2\n"
+              "40 enter bar\n50 leave\n60 leave\n100 leave\n100 teamend 5\n"
+              "loc 0.2\n21 enter par2\n35 enter bar\n50 leave\n58 leave\n");
+#define INNER PAR ";!$omp parallel @a.c:30"
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  assert_true(az_run_value(&run, "visits", INNER, 2) == 1);
+  assert_true(az_run_value(&run, "comp", INNER, 2) == 22e-9);
+  assert_true(az_run_value(&run, "omp_barrier", INNER ";!$omp barrier @a.c:15", 2) ==
+              15e-9);
+  /* main, par, par2, bar: no root par2 left */
+  assert_int_equal(pomp_report_num_cnodes(run.report), 4);
+  /* not an OpenMP thread of the outer team: no idle time */
+  assert_true(az_run_total(&run, "omp_idle_threads") == 110e-9);
+  assert_float_equal(az_run_location_time(&run, 2), 37e-9, 1e-18);
+  az_run_free(&run);
+}
+
 /* Tasks: a thread waiting in a barrier runs tasks meanwhile (their time
    is computation at the task's call path, not waiting), and the time in
    a taskwait that is not spent running tasks is its own value in
@@ -251,6 +279,7 @@ int main(void) {
       cmocka_unit_test(program_thread_is_no_idle_openmp_thread),
       cmocka_unit_test(team_without_fork_is_reported),
       cmocka_unit_test(nested_parallel_region_is_flat),
+      cmocka_unit_test(nested_region_of_an_extra_thread),
       cmocka_unit_test(tasks_run_in_a_barrier_are_not_waiting),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
