@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# recover_cli.sh RECOVER CHECK RCT_DIE ANALYZE WORK -- pomp-recover's command line
+# recover_cli.sh RECOVER CHECK RCT_DIE ANALYZE RCT_KILL WORK -- pomp-recover's command line
 # and its answers to damaged or missing fragments: exact messages naming
 # file and byte offset, exit status 1, never a crash; a missing rank is
 # recovered without it.
 set -uo pipefail
-recover=$1 check=$2 prog=$3 analyze=$4 work=$5
+recover=$1 check=$2 prog=$3 analyze=$4 killed=$5 work=$6
 fail() { echo "FAIL: $*" >&2; exit 1; }
 expect() { # expect STATUS "STDERR" -- ARGS...
   local status=$1 err=$2
@@ -54,4 +54,14 @@ grep -q "^rank 1: missing" missing/fragments/RECOVERED || fail "RECOVERED lacks 
 grep -q "pomp-recover: trace completed from fragments: 2 ranks, 1 complete, 0 partial, 1 missing" \
   missing/measure.log || fail "measure.log lacks the recovery line"
 "$analyze" -q -o missing.pomp missing || fail "pomp-analyze fails on a trace with a missing rank"
+
+# a write cut short by SIGKILL: 1000 bytes of a next chunk
+POMP_EXPERIMENT=cutevt POMP_BUFFER=256k "$killed" 250000 >/dev/null 2>&1
+evt=cutevt/traces/0.evt
+size=$(stat -c %s "$evt")
+[ $((size % 262144)) = 0 ] && [ "$size" -gt 0 ] || fail "unexpected event file size $size"
+head -c 1000 /dev/urandom >>"$evt"
+expect 0 "pomp-recover: warning: $evt: last chunk cut short (1000 of 262144 bytes); truncated to $size bytes" -- cutevt
+"$check" --dump cut.dump cutevt/traces.otf2 >/dev/null 2>&1
+[ "$(grep -c '^0.0 Enter step' cut.dump)" -gt 100000 ] || fail "cut event file: events not read back"
 echo ok
