@@ -242,8 +242,9 @@ static void run_program(ctx *c, rd *r, const unit *u) {
       }
       const unsigned char *next = r->p + len;
       unsigned sub = (unsigned)take(r, 1);
-      if (sub == 1) { /* end_sequence */
-        row(c, u, addr, file, line);
+      if (sub == 1) { /* end_sequence: addr is the first byte AFTER the
+                         sequence, often the next unit's first function;
+                         it is no row of this unit */
         addr = 0, file = 1, line = 1;
       } else if (sub == 2 && len - 1 <= 8) {
         addr = take(r, (size_t)(len - 1));

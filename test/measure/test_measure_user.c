@@ -59,6 +59,17 @@ static void test_functions_unfiltered(void **state) {
   assert_int_equal(tr_count(&t.locs[0], "Enter helper"), 5);
   assert_int_equal(tr_count(&t.locs[0], "Leave helper"), 5);
   assert_int_equal(tr_count(&t.locs[0], "Enter inner"), 4);
+  /* helper() is the first function of the second unit: it starts where
+     sc_user.c's line sequence ends, yet belongs to sc_user_helper.c */
+  int found = 0;
+  for (uint64_t i = 0; i < t.nregions; i++) {
+    if (strcmp(t.region_names[i], "helper")) continue;
+    const char *base = strrchr(t.region_files[i], '/');
+    assert_string_equal(base ? base + 1 : t.region_files[i], "sc_user_helper.c");
+    assert_int_equal(t.region_lines[i], 6);
+    found = 1;
+  }
+  assert_true(found);
   tr_free(&t);
 }
 

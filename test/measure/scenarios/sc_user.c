@@ -8,7 +8,7 @@
 
 DESCR(phase, "region", "phase", "sc_user.c", 10, 20);
 
-__attribute__((noinline)) static int helper(int x) { return x + 1; }
+int helper(int x); /* first function of sc_user_helper.c, the second unit */
 __attribute__((noinline)) static int inner(int x) { return helper(x) * 2; }
 __attribute__((noinline)) int outer(int x) { return inner(x) + inner(x + 1); }
 
