@@ -1,6 +1,7 @@
 ! mwt_f08.f90 -- MPI from Fortran 2008 (use mpi_f08). MPICH's f08 routines
 ! without a choice buffer call PMPI_ directly (Init, Finalize, Wait,
-! Waitall, Testsome, Barrier, Comm_split, Comm_free); libpomp-mpi's
+! Waitall, Testsome, Test, Probe, Iprobe, Startall, Request_free, Barrier,
+! Ibarrier, Comm_split/dup/free, Cart_create/sub); libpomp-mpi's
 ! mpi_*_f08_ routines (mw_f08.c) take their place, so the trace must hold
 ! them, with every request completed and every collective complete. Rank 0
 ! prints what it gathered; with MWT_EXPECT set it also writes the counts
@@ -12,7 +13,8 @@ program mwt_f08
   integer :: sendbuf(2), recvbuf(2), msgs, colls, sums(2), idx(4)
   type(MPI_Request) :: req(4)
   type(MPI_Status) :: status, statuses(4)
-  type(MPI_Comm) :: half
+  type(MPI_Comm) :: half, dup, ring, line
+  logical :: flag
   integer, allocatable :: all(:)
 
   call MPI_Init()
@@ -43,6 +45,49 @@ program mwt_f08
     if (outcount /= MPI_UNDEFINED) done = done + outcount
   end do
 
+  ! Probe then receive; Iprobe until the next one is there
+  call MPI_Send(rank, 1, MPI_INTEGER, right, 4, MPI_COMM_WORLD)
+  call MPI_Send(rank, 1, MPI_INTEGER, right, 5, MPI_COMM_WORLD)
+  msgs = msgs + 2
+  call MPI_Probe(left, 4, MPI_COMM_WORLD, status)
+  call MPI_Recv(sendbuf(1), 1, MPI_INTEGER, status%MPI_SOURCE, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Iprobe(left, 5, MPI_COMM_WORLD, flag, MPI_STATUS_IGNORE)
+  end do
+  call MPI_Recv(sendbuf(2), 1, MPI_INTEGER, left, 5, MPI_COMM_WORLD, status)
+
+  ! persistent requests: Startall twice, Waitall, Request_free
+  call MPI_Recv_init(recvbuf(1), 1, MPI_INTEGER, left, 6, MPI_COMM_WORLD, req(3))
+  call MPI_Send_init(rank, 1, MPI_INTEGER, right, 6, MPI_COMM_WORLD, req(4))
+  do i = 1, 2
+    call MPI_Startall(2, req(3:4))
+    msgs = msgs + 1
+    call MPI_Waitall(2, req(3:4), statuses(1:2))
+  end do
+  call MPI_Request_free(req(3))
+  call MPI_Request_free(req(4))
+
+  ! Ibarrier completed by Test; Barrier on a duplicate of the world
+  call MPI_Ibarrier(MPI_COMM_WORLD, req(1))
+  colls = colls + 1
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Test(req(1), flag, MPI_STATUS_IGNORE)
+  end do
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  call MPI_Barrier(dup)
+  colls = colls + 1
+  call MPI_Comm_free(dup)
+
+  ! a periodic ring and its one-dimensional sub-grid
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, [size], [.true.], .false., ring)
+  call MPI_Cart_sub(ring, [.true.], line)
+  call MPI_Allreduce(sendbuf(1) + sendbuf(2), outcount, 1, MPI_INTEGER, MPI_SUM, line)
+  colls = colls + 1
+  call MPI_Comm_free(line)
+  call MPI_Comm_free(ring)
+
   call MPI_Barrier(MPI_COMM_WORLD)
   colls = colls + 1
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, half)
@@ -55,6 +100,9 @@ program mwt_f08
   call MPI_Gather(sums(2) + total, 1, MPI_INTEGER, all, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
   colls = colls + 1
   if (rank == 0) print '(a, *(1x, i0))', 'f08:', (all(i), i = 1, size)
+  call MPI_Gather(outcount, 1, MPI_INTEGER, all, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  colls = colls + 1
+  if (rank == 0) print '(a, *(1x, i0))', 'ring sum:', (all(i), i = 1, size)
 
   sums(1) = msgs
   sums(2) = colls + 1    ! + the reduction below
