@@ -13,6 +13,7 @@
 
 #include "mark.h"
 #include "opari.h"
+#include "read_back.h"
 
 static bool parse(const char *s, LineMark *m) { return line_mark_parse(s, strlen(s), m); }
 
@@ -84,12 +85,7 @@ static void descriptors(const char *src, char *out, size_t size) {
   OpariOptions opt = {.file_name = "t.i", .line_name = "t.i", .quiet = true,
                       .preprocessed = true};
   assert_true(opari_c(src, strlen(src), f, &opt));
-  long n = ftell(f);
-  rewind(f);
-  char *all = calloc((size_t)n + 1, 1);
-  size_t got = fread(all, 1, (size_t)n, f);
-  all[got] = 0;
-  fclose(f);
+  char *all = read_back(f);
   const char *from = strstr(all, "pomp_rd_data[] = {\n"), *to = strstr(all, "};\n");
   out[0] = 0;
   if (from && to) snprintf(out, size, "%.*s", (int)(to - from - 19), from + 19);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "opari.h"
+#include "read_back.h"
 
 /* The instrumented text between the prelude's #line and the epilogue. */
 static bool instrument(const char *src, unsigned disabled, char *out, size_t size) {
@@ -18,12 +19,7 @@ static bool instrument(const char *src, unsigned disabled, char *out, size_t siz
   OpariOptions opt = {.file_name = "t.c", .line_name = "t.c", .quiet = true,
                       .disabled = disabled};
   bool ok = opari_c(src, strlen(src), f, &opt);
-  long n = ftell(f);
-  rewind(f);
-  char *all = calloc((size_t)n + 1, 1);
-  size_t got = fread(all, 1, (size_t)n, f);
-  all[got] = 0;
-  fclose(f);
+  char *all = read_back(f);
   const char *from = strstr(all, "#line 1 \"t.c\"\n"), *to = strstr(all, "\n#include <pomp.h>");
   out[0] = 0;
   if (ok && from && to) {

@@ -12,16 +12,7 @@
 #include <string.h>
 
 #include "opari.h"
-
-static char *read_back(FILE *f) {
-  long n = ftell(f);
-  rewind(f);
-  char *all = calloc((size_t)n + 1, 1);
-  size_t got = fread(all, 1, (size_t)n, f);
-  all[got] = 0;
-  fclose(f);
-  return all;
-}
+#include "../read_back.h"
 
 /* Instruments src (fixed or free form, no marks); *out and *companion get
    the outputs (to free). */
