@@ -13,7 +13,8 @@
    C layout (handles are ints), and, like MPICH 4.0.2's own f08 routines,
    the indices of Waitany/Waitsome/Testany/Testsome are passed through
    unchanged. Not covered (still unrecorded from f08): group, window,
-   topology queries, dynamic-process and partitioned calls (README). */
+   topology queries, dynamic-process and partitioned calls, and the
+   communicator constructors that take strings or weights (README). */
 #include "mw.h"
 
 #ifdef MPICH
@@ -151,6 +152,19 @@ void mpi_comm_dup_f08_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror
   comm_done(newcomm, &c, ierror, MPI_Comm_dup(comm_of(comm), &c));
 }
 
+void mpi_comm_dup_with_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm,
+                                 MPI_Fint *ierror) {
+  MPI_Comm c = MPI_COMM_NULL;
+  comm_done(newcomm, &c, ierror, MPI_Comm_dup_with_info(comm_of(comm), MPI_Info_f2c(*info), &c));
+}
+
+/* The new handle exists at once; the request completes the duplication. */
+void mpi_comm_idup_f08_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
+                        MPI_Fint *ierror) {
+  MPI_Comm c = MPI_COMM_NULL;
+  comm_done(newcomm, &c, ierror, MPI_Comm_idup(comm_of(comm), &c, requests_of(request)));
+}
+
 void mpi_comm_split_f08_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fint *key,
                          MPI_Fint *newcomm, MPI_Fint *ierror) {
   MPI_Comm c = MPI_COMM_NULL;
@@ -171,6 +185,13 @@ void mpi_comm_create_f08_(const MPI_Fint *comm, const MPI_Fint *group, MPI_Fint 
   comm_done(newcomm, &c, ierror, MPI_Comm_create(comm_of(comm), MPI_Group_f2c(*group), &c));
 }
 
+void mpi_comm_create_group_f08_(const MPI_Fint *comm, const MPI_Fint *group, const MPI_Fint *tag,
+                                MPI_Fint *newcomm, MPI_Fint *ierror) {
+  MPI_Comm c = MPI_COMM_NULL;
+  comm_done(newcomm, &c, ierror,
+            MPI_Comm_create_group(comm_of(comm), MPI_Group_f2c(*group), *tag, &c));
+}
+
 void mpi_comm_free_f08_(MPI_Fint *comm, MPI_Fint *ierror) {
   MPI_Comm c = comm_of(comm);
   comm_done(comm, &c, ierror, MPI_Comm_free(&c));
@@ -188,6 +209,14 @@ void mpi_cart_sub_f08_(const MPI_Fint *comm, const MPI_Fint *remain_dims, MPI_Fi
                        MPI_Fint *ierror) {
   MPI_Comm c = MPI_COMM_NULL;
   comm_done(newcomm, &c, ierror, MPI_Cart_sub(comm_of(comm), remain_dims, &c));
+}
+
+void mpi_graph_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *nnodes,
+                           const MPI_Fint *index, const MPI_Fint *edges, const MPI_Fint *reorder,
+                           MPI_Fint *comm_graph, MPI_Fint *ierror) {
+  MPI_Comm c = MPI_COMM_NULL;
+  comm_done(comm_graph, &c, ierror,
+            MPI_Graph_create(comm_of(comm_old), *nnodes, index, edges, *reorder, &c));
 }
 
 void mpi_intercomm_create_f08_(const MPI_Fint *local_comm, const MPI_Fint *local_leader,

@@ -1,7 +1,8 @@
 ! mwt_f08.f90 -- MPI from Fortran 2008 (use mpi_f08). MPICH's f08 routines
 ! without a choice buffer call PMPI_ directly (Init, Finalize, Wait,
 ! Waitall, Testsome, Test, Probe, Iprobe, Startall, Request_free, Barrier,
-! Ibarrier, Comm_split/dup/free, Cart_create/sub); libpomp-mpi's
+! Ibarrier, Comm_split/dup/idup/create_group/free, Cart_create/sub,
+! Graph_create); libpomp-mpi's
 ! mpi_*_f08_ routines (mw_f08.c) take their place, so the trace must hold
 ! them, with every request completed and every collective complete. Rank 0
 ! prints what it gathered; with MWT_EXPECT set it also writes the counts
@@ -13,7 +14,8 @@ program mwt_f08
   integer :: sendbuf(2), recvbuf(2), msgs, colls, sums(2), idx(4)
   type(MPI_Request) :: req(4)
   type(MPI_Status) :: status, statuses(4)
-  type(MPI_Comm) :: half, dup, ring, line
+  type(MPI_Comm) :: half, dup, ring, line, twin, graph
+  type(MPI_Group) :: world_group
   logical :: flag
   integer, allocatable :: all(:)
 
@@ -78,6 +80,23 @@ program mwt_f08
   call MPI_Comm_dup(MPI_COMM_WORLD, dup)
   call MPI_Barrier(dup)
   colls = colls + 1
+  call MPI_Comm_free(dup)
+
+  ! non-blocking duplicate, one from the world's group, a graph ring
+  call MPI_Comm_idup(MPI_COMM_WORLD, dup, req(1))
+  call MPI_Wait(req(1), MPI_STATUS_IGNORE)
+  call MPI_Comm_group(dup, world_group)
+  call MPI_Comm_create_group(dup, world_group, 7, twin)
+  call MPI_Group_free(world_group)
+  call MPI_Barrier(twin)
+  colls = colls + 1
+  call MPI_Graph_create(twin, size, [(2 * i, i = 1, size)], &
+                        [(mod(i + size - 1, size), mod(i + 1, size), i = 0, size - 1)], &
+                        .false., graph)
+  call MPI_Barrier(graph)
+  colls = colls + 1
+  call MPI_Comm_free(graph)
+  call MPI_Comm_free(twin)
   call MPI_Comm_free(dup)
 
   ! a periodic ring and its one-dimensional sub-grid
