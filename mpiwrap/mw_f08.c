@@ -12,8 +12,9 @@
    In MPICH a Fortran handle, request array and TYPE(MPI_Status) have the
    C layout (handles are ints), and, like MPICH 4.0.2's own f08 routines,
    the indices of Waitany/Waitsome/Testany/Testsome are passed through
-   unchanged. Not covered (still unrecorded from f08): group, window,
-   topology queries, dynamic-process and partitioned calls, and the
+   unchanged. Not covered (still unrecorded from f08): group calls, window
+   creation without a buffer (Win_allocate*, Win_create_dynamic), topology
+   queries, dynamic-process and partitioned calls, and the
    communicator constructors that take strings or weights (README). */
 #include "mw.h"
 
@@ -232,6 +233,55 @@ void mpi_intercomm_merge_f08_(const MPI_Fint *intercomm, const MPI_Fint *high,
                               MPI_Fint *newintracomm, MPI_Fint *ierror) {
   MPI_Comm c = MPI_COMM_NULL;
   comm_done(newintracomm, &c, ierror, MPI_Intercomm_merge(comm_of(intercomm), *high, &c));
+}
+
+/* ------------------------------------------- one-sided synchronisation */
+
+static MPI_Win win_of(const MPI_Fint *w) { return MPI_Win_f2c(*w); }
+
+/* The window calls by the arguments they take before the window. */
+#define WIN_ONLY(fname, call)                                                  \
+  void fname(const MPI_Fint *win, MPI_Fint *ierror) {                          \
+    done(ierror, call(win_of(win)));                                           \
+  }
+#define WIN_INT(fname, call)                                                   \
+  void fname(const MPI_Fint *i, const MPI_Fint *win, MPI_Fint *ierror) {       \
+    done(ierror, call(*i, win_of(win)));                                       \
+  }
+#define WIN_GROUP(fname, call)                                                 \
+  void fname(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win, \
+             MPI_Fint *ierror) {                                               \
+    done(ierror, call(MPI_Group_f2c(*group), *assert, win_of(win)));           \
+  }
+
+WIN_ONLY(mpi_win_unlock_all_f08_, MPI_Win_unlock_all)
+WIN_ONLY(mpi_win_flush_all_f08_, MPI_Win_flush_all)
+WIN_ONLY(mpi_win_flush_local_all_f08_, MPI_Win_flush_local_all)
+WIN_ONLY(mpi_win_sync_f08_, MPI_Win_sync)
+WIN_ONLY(mpi_win_complete_f08_, MPI_Win_complete)
+WIN_ONLY(mpi_win_wait_f08_, MPI_Win_wait)
+WIN_INT(mpi_win_fence_f08_, MPI_Win_fence)          /* assert */
+WIN_INT(mpi_win_lock_all_f08_, MPI_Win_lock_all)    /* assert */
+WIN_INT(mpi_win_unlock_f08_, MPI_Win_unlock)        /* rank */
+WIN_INT(mpi_win_flush_f08_, MPI_Win_flush)          /* rank */
+WIN_INT(mpi_win_flush_local_f08_, MPI_Win_flush_local)
+WIN_GROUP(mpi_win_post_f08_, MPI_Win_post)
+WIN_GROUP(mpi_win_start_f08_, MPI_Win_start)
+
+void mpi_win_lock_f08_(const MPI_Fint *lock_type, const MPI_Fint *rank, const MPI_Fint *assert,
+                       const MPI_Fint *win, MPI_Fint *ierror) {
+  done(ierror, MPI_Win_lock(*lock_type, *rank, *assert, win_of(win)));
+}
+
+void mpi_win_test_f08_(const MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierror) {
+  done(ierror, MPI_Win_test(win_of(win), flag));
+}
+
+void mpi_win_free_f08_(MPI_Fint *win, MPI_Fint *ierror) {
+  MPI_Win w = win_of(win);
+  int rc = MPI_Win_free(&w);
+  *win = MPI_Win_c2f(w);
+  done(ierror, rc);
 }
 
 #endif

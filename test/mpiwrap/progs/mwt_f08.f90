@@ -2,7 +2,7 @@
 ! without a choice buffer call PMPI_ directly (Init, Finalize, Wait,
 ! Waitall, Testsome, Test, Probe, Iprobe, Startall, Request_free, Barrier,
 ! Ibarrier, Comm_split/dup/idup/create_group/free, Cart_create/sub,
-! Graph_create); libpomp-mpi's
+! Graph_create, the Win_ synchronisation calls); libpomp-mpi's
 ! mpi_*_f08_ routines (mw_f08.c) take their place, so the trace must hold
 ! them, with every request completed and every collective complete. Rank 0
 ! prints what it gathered; with MWT_EXPECT set it also writes the counts
@@ -16,6 +16,8 @@ program mwt_f08
   type(MPI_Status) :: status, statuses(4)
   type(MPI_Comm) :: half, dup, ring, line, twin, graph
   type(MPI_Group) :: world_group
+  type(MPI_Win) :: win
+  integer :: window(2), fetched
   logical :: flag
   integer, allocatable :: all(:)
 
@@ -106,6 +108,21 @@ program mwt_f08
   colls = colls + 1
   call MPI_Comm_free(line)
   call MPI_Comm_free(ring)
+
+  ! one-sided: fence epochs, a passive-target lock, lock_all + flush_all
+  call MPI_Win_create(window, int(8, MPI_ADDRESS_KIND), 4, MPI_INFO_NULL, MPI_COMM_WORLD, win)
+  window = [rank, 0]
+  call MPI_Win_fence(0, win)
+  call MPI_Put(rank, 1, MPI_INTEGER, right, int(1, MPI_ADDRESS_KIND), 1, MPI_INTEGER, win)
+  call MPI_Win_fence(0, win)
+  call MPI_Win_lock(MPI_LOCK_SHARED, left, 0, win)
+  call MPI_Get(fetched, 1, MPI_INTEGER, left, int(0, MPI_ADDRESS_KIND), 1, MPI_INTEGER, win)
+  call MPI_Win_unlock(left, win)
+  call MPI_Win_lock_all(0, win)
+  call MPI_Win_flush_all(win)
+  call MPI_Win_unlock_all(win)
+  call MPI_Win_free(win)
+  total = total + 1000 * (window(2) + fetched)
 
   call MPI_Barrier(MPI_COMM_WORLD)
   colls = colls + 1
