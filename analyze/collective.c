@@ -9,7 +9,9 @@
                       completion = my leave - max(earliest leave, latest)
      1-to-N:          non-root wait = min(root enter, my leave) - my enter
      N-to-1:          root wait = min(latest non-root enter, root leave)
-                                  - root enter                         */
+                                  - root enter
+     prefix (Scan, Exscan): wait = min(latest enter of the lower
+                                  communicator ranks, my leave) - my enter */
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,37 @@ static void rooted(az_analysis *a, const az_coll *g, size_t n) {
   charge(a, r, AZ_MPI_EARLYREDUCE, positive(r->e, until));
 }
 
+/* Scan and Exscan: communicator rank r needs the contributions of ranks
+   0..r-1 only, so it waits for the latest of their enters, not for the
+   ranks above it (Scalasca's Early Scan; the min with my leave clamps
+   clock-condition violations).  The records are put in communicator rank
+   order through the inverse of the communicator's rank -> world map. */
+static void prefix(az_analysis *a, const az_coll *g, size_t n) {
+  const az_comm *cm = &a->defs.comms[g[0].comm];
+  if (!cm->defined || cm->self || n != cm->size || n < 2) return;
+  size_t nprocs = a->defs.num_procs;
+  uint32_t *comm_rank = pu_malloc((nprocs ? nprocs : 1) * sizeof *comm_rank);
+  const az_coll **by_rank = pu_calloc(n, sizeof *by_rank);
+  for (size_t p = 0; p < nprocs; p++) comm_rank[p] = UINT32_MAX;
+  for (uint32_t r = 0; r < cm->size; r++)
+    if (cm->world[r] < nprocs) comm_rank[cm->world[r]] = r;
+  int whole = 1; /* every rank exactly once (else a defective trace) */
+  for (size_t i = 0; i < n && whole; i++) {
+    uint32_t r = g[i].proc < nprocs ? comm_rank[g[i].proc] : UINT32_MAX;
+    if (r >= n || by_rank[r]) whole = 0;
+    else by_rank[r] = &g[i];
+  }
+  az_time latest = whole ? by_rank[0]->e : 0;
+  for (size_t r = 1; r < n && whole; r++) {
+    const az_coll *me = by_rank[r];
+    az_time until = latest < me->x ? latest : me->x;
+    charge(a, me, AZ_MPI_EARLYSCAN, positive(me->e, until));
+    if (me->e > latest) latest = me->e;
+  }
+  free(by_rank);
+  free(comm_rank);
+}
+
 static const char *op_name(const az_analysis *a, const az_coll *c) {
   int32_t region = a->tree.nodes[c->cnode].region;
   return region >= 0 && (size_t)region < a->defs.num_regions
@@ -118,6 +151,11 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
             (unsigned long long)g[0].seq + 1, g[0].comm, n, cm->size);
     return;
   }
+  if (g[0].op == OTF2_COLLECTIVE_OP_SCAN ||
+      g[0].op == OTF2_COLLECTIVE_OP_EXSCAN) {
+    prefix(a, g, n);
+    return;
+  }
   switch (g[0].role) {
   case OTF2_REGION_ROLE_BARRIER:
     nxn(a, g, n, AZ_MPI_BARRIER_WAIT, AZ_MPI_BARRIER_COMPLETION);
@@ -128,7 +166,7 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
   case OTF2_REGION_ROLE_COLL_ONE2ALL: case OTF2_REGION_ROLE_COLL_ALL2ONE:
     rooted(a, g, n);
     break;
-  default: /* scans and others: time only */
+  default: /* other operations: time only */
     break;
   }
 }

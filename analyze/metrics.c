@@ -21,6 +21,7 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_MPI_LATERECEIVER] = "mpi_latereceiver",
     [AZ_MPI_COLLECTIVE] = "mpi_collective",
     [AZ_MPI_EARLYREDUCE] = "mpi_earlyreduce",
+    [AZ_MPI_EARLYSCAN] = "mpi_earlyscan",
     [AZ_MPI_LATEBROADCAST] = "mpi_latebroadcast",
     [AZ_MPI_WAIT_NXN] = "mpi_wait_nxn",
     [AZ_MPI_NXN_COMPLETION] = "mpi_nxn_completion",
@@ -32,6 +33,8 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_OMP_IBARRIER_WAIT] = "omp_ibarrier_wait",
     [AZ_OMP_CRITICAL_CONTENTION] = "omp_critical_contention",
     [AZ_OMP_LOCK_CONTENTION] = "omp_lock_contention",
+    [AZ_OMP_ORDERED] = "omp_ordered",
+    [AZ_OMP_TASKWAIT] = "omp_taskwait",
     [AZ_OMP_FLUSH] = "omp_flush",
     [AZ_OMP_IDLE_THREADS] = "omp_idle_threads",
     [AZ_OMP_LIMITED_PARALLELISM] = "omp_limited_parallelism",
@@ -49,7 +52,7 @@ int az_metric_is_part(int m) {
   case AZ_MPI_BARRIER_WAIT: case AZ_MPI_BARRIER_COMPLETION:
   case AZ_MPI_LATESENDER: case AZ_MPI_LATESENDER_WO:
   case AZ_MPI_LATERECEIVER: case AZ_MPI_EARLYREDUCE:
-  case AZ_MPI_LATEBROADCAST: case AZ_MPI_WAIT_NXN:
+  case AZ_MPI_LATEBROADCAST: case AZ_MPI_WAIT_NXN: case AZ_MPI_EARLYSCAN:
   case AZ_MPI_NXN_COMPLETION: case AZ_OMP_MANAGEMENT:
   case AZ_OMP_EBARRIER_WAIT: case AZ_OMP_IBARRIER_WAIT:
   case AZ_OMP_CRITICAL_CONTENTION: case AZ_OMP_LOCK_CONTENTION:

@@ -62,9 +62,17 @@ static void classify_openmp(az_region *r) {
     r->kind = AZ_RK_CRITICAL;
     r->bucket = AZ_OMP_SYNCHRONIZATION;
     return;
-  case OTF2_REGION_ROLE_ATOMIC: case OTF2_REGION_ROLE_ORDERED:
-  case OTF2_REGION_ROLE_TASK_WAIT:
+  case OTF2_REGION_ROLE_ATOMIC:
     r->bucket = AZ_OMP_SYNCHRONIZATION;
+    return;
+  /* Scalasca's own buckets: the exclusive time of the region is waiting
+     for the previous iteration / for child tasks (the ordered body and the
+     tasks run meanwhile are regions of their own) */
+  case OTF2_REGION_ROLE_ORDERED:
+    r->bucket = AZ_OMP_ORDERED;
+    return;
+  case OTF2_REGION_ROLE_TASK_WAIT:
+    r->bucket = AZ_OMP_TASKWAIT;
     return;
   case OTF2_REGION_ROLE_FLUSH:
     r->bucket = AZ_OMP_FLUSH;

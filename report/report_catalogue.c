@@ -116,6 +116,18 @@ static const catalogue_entry catalogue[] = {
      "Payload bytes sent by point-to-point and collective operations."},
     {"bytes_received", NULL, "Bytes Received", POMP_UNIT_BYTES,
      "Payload bytes received by point-to-point and collective operations."},
+    /* Added after v1 (Scalasca parity).  Appended, so that the metric ids
+       of v1 stay what they were; a display orders siblings by id. */
+    {"mpi_earlyscan", "mpi_collective", "Early Scan", POMP_UNIT_SEC,
+     "A rank of MPI_Scan or MPI_Exscan waiting for a lower rank whose "
+     "contribution it needs: min(latest enter of the lower communicator "
+     "ranks, own exit) - own enter, if positive."},
+    {"omp_ordered", "omp_synchronization", "OpenMP Ordered", POMP_UNIT_SEC,
+     "Time in ordered constructs outside their body: a thread waiting for "
+     "the previous iterations to finish their ordered part."},
+    {"omp_taskwait", "omp_synchronization", "OpenMP Taskwait", POMP_UNIT_SEC,
+     "Time in taskwait not spent running tasks: waiting for child tasks "
+     "that other threads run."},
 };
 
 int32_t pomp_report_catalogue_size(void) {

@@ -1,5 +1,6 @@
 /* Collective wait states: barrier and N x N (wait and completion), Late
-   Broadcast at non-roots, Early Reduce at the root, sub-communicators,
+   Broadcast at non-roots, Early Reduce at the root, Early Scan of each
+   rank for the ranks below it, sub-communicators,
    instance matching by sequence, incomplete instances.  Times in ns. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,11 +17,19 @@
   "region barrier mpi barrier MPI_Barrier\n"                              \
   "region allreduce mpi coll_all2all MPI_Allreduce\n"                     \
   "region bcast mpi coll_one2all MPI_Bcast\n"                             \
-  "region reduce mpi coll_all2one MPI_Reduce\n"
+  "region reduce mpi coll_all2one MPI_Reduce\n"                           \
+  "region scan mpi coll_other MPI_Scan\n"                                 \
+  "region exscan mpi coll_other MPI_Exscan\n"
 
-/* One call of region R on communicator C (root ROOT) from E to X. */
-#define CALL(R, C, ROOT, E, X) \
-  #E " enter " R "\n" #E " collbegin\n" #X " collend 0 " #C " " ROOT " 8 8\n" #X " leave\n"
+/* One call of region R, collective operation OP (OTF2_CollectiveOp), on
+   communicator C (root ROOT) from E to X. */
+#define CALL_OP(R, OP, C, ROOT, E, X)                                 \
+  #E " enter " R "\n" #E " collbegin\n" #X " collend " #OP " " #C " " ROOT \
+     " 8 8\n" #X " leave\n"
+#define CALL(R, C, ROOT, E, X) CALL_OP(R, 0, C, ROOT, E, X)
+/* OTF2_COLLECTIVE_OP_SCAN, _EXSCAN */
+#define SCAN(E, X) CALL_OP("scan", 14, 0, "-", E, X)
+#define EXSCAN(C, E, X) CALL_OP("exscan", 15, C, "-", E, X)
 #define LOC(N, BODY) "loc " N "\n0 enter main\n" BODY "1000 leave\n"
 
 /* enters 100, 150, 300; leaves 320, 330, 310 */
@@ -88,6 +97,57 @@ static void early_reduce_at_the_root(void **state) {
   assert_true(az_run_value(&run, "mpi_earlyreduce", p, 0) == 250e-9);
   assert_true(az_run_total(&run, "mpi_earlyreduce") == 250e-9);
   assert_true(az_run_value(&run, "mpi_collective", p, 0) == 50e-9);
+  az_run_free(&run);
+}
+
+/* Rank r of a scan needs ranks 0..r-1 only: it waits for the latest of
+   their enters, never for a rank above it.  Enters 300, 100, 200, 500:
+   rank 1 waits for rank 0 (200), rank 2 too but leaves at 250 (a clock
+   condition violation clamps its wait to the call: 50), rank 3 came after
+   them all (0), rank 0 has nobody to wait for although rank 3 is later
+   (an N x N wait would charge ranks 0-2 for rank 3). */
+static void early_scan_waits_for_lower_ranks_only(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, PROCS3 "process 3 threads 1\n" REGIONS
+              LOC("0.0", SCAN(300, 600))
+              LOC("1.0", SCAN(100, 600))
+              LOC("2.0", SCAN(200, 250))
+              LOC("3.0", SCAN(500, 600)));
+  const char *p = "main;MPI_Scan";
+  assert_true(az_run_value(&run, "mpi_earlyscan", p, 0) == 0);
+  assert_true(az_run_value(&run, "mpi_earlyscan", p, 1) == 200e-9);
+  assert_true(az_run_value(&run, "mpi_earlyscan", p, 2) == 50e-9);
+  assert_true(az_run_value(&run, "mpi_earlyscan", p, 3) == 0);
+  assert_true(az_run_total(&run, "mpi_earlyscan") == 250e-9);
+  /* the rest of the call stays collective time */
+  assert_true(az_run_value(&run, "mpi_collective", p, 0) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_collective", p, 1) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_collective", p, 2) == 0);
+  assert_true(az_run_total(&run, "mpi_wait_nxn") == 0);
+  assert_true(az_run_total(&run, "mpi_nxn_completion") == 0);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  az_run_free(&run);
+}
+
+/* MPI_Exscan on comm 2 = world ranks (2, 0, 1): the order is the
+   communicator's.  World 2 (comm rank 0) waits for nobody; world 0 (comm
+   rank 1) for world 2's enter at 250: 150; world 1 (comm rank 2) for the
+   later of both, 250: 50.  In world order nobody would wait (the enters
+   100, 200, 250 rise). */
+static void early_exscan_in_communicator_order(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, PROCS3 "comm 2 ranks 2 0 1\n" REGIONS
+              LOC("0.0", EXSCAN(2, 100, 300))
+              LOC("1.0", EXSCAN(2, 200, 300))
+              LOC("2.0", EXSCAN(2, 250, 300)));
+  const char *p = "main;MPI_Exscan";
+  assert_true(az_run_value(&run, "mpi_earlyscan", p, 0) == 150e-9);
+  assert_true(az_run_value(&run, "mpi_earlyscan", p, 1) == 50e-9);
+  assert_true(az_run_value(&run, "mpi_earlyscan", p, 2) == 0);
+  assert_true(az_run_total(&run, "mpi_earlyscan") == 200e-9);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
   az_run_free(&run);
 }
 
@@ -208,6 +268,8 @@ int main(void) {
       cmocka_unit_test(nxn_wait_and_completion),
       cmocka_unit_test(late_broadcast_at_non_roots_only),
       cmocka_unit_test(early_reduce_at_the_root),
+      cmocka_unit_test(early_scan_waits_for_lower_ranks_only),
+      cmocka_unit_test(early_exscan_in_communicator_order),
       cmocka_unit_test(sub_communicator_root_and_members),
       cmocka_unit_test(instances_match_by_sequence),
       cmocka_unit_test(incomplete_instance_is_reported),

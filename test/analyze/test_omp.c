@@ -1,7 +1,8 @@
 /* OpenMP properties: fork/join management, implicit and explicit barrier
    waits per team instance, critical and lock-API contention from the
    acquisition order, idle threads outside parallel regions, limited
-   parallelism of smaller teams.  Times in ns. */
+   parallelism of smaller teams, the ordered and taskwait buckets.  Times
+   in ns. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -232,12 +233,61 @@ static void tasks_run_in_a_barrier_are_not_waiting(void **state) {
   assert_true(az_run_value(&run, "omp_barrier", IBAR, 0) == 10e-9);
   assert_true(az_run_value(&run, "comp", task, 0) == 50e-9);
   assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 1) == 0);
-  assert_true(az_run_value(&run, "omp_synchronization", twait, 1) == 50e-9);
+  assert_true(az_run_value(&run, "omp_taskwait", twait, 1) == 50e-9);
+  assert_true(az_run_value(&run, "omp_synchronization", twait, 1) == 0);
   assert_true(az_run_value(&run, "comp", PAR ";!$omp taskwait @a.c:45;!$omp task @a.c:40", 1) ==
               50e-9);
   /* nothing counted twice: every location's time is the wall time */
   assert_float_equal(az_run_location_time(&run, 0), 500e-9, 1e-18);
   assert_float_equal(az_run_location_time(&run, 1), 500e-9, 1e-18);
+  az_run_free(&run);
+}
+
+/* Scalasca's buckets of OpenMP synchronization: an ordered region's own
+   time (waiting for the previous iterations; its body is user code) is
+   omp_ordered, a taskwait's own time (the tasks it ran are their own
+   regions) omp_taskwait; atomic stays in omp_synchronization.  Thread 1
+   waits in ordered from 25 until thread 0's body ended (80) and its own
+   body begins at 85; thread 0 waits in taskwait for 60 of its 80 ns. */
+static void ordered_and_taskwait_buckets(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n" REGIONS
+              "region loop openmp loop !$omp for @a.c:50\n"
+              "region ord openmp ordered !$omp ordered @a.c:52\n"
+              "region ordsb openmp ordered_sblock !$omp ordered sblock @a.c:52\n"
+              "region task openmp task !$omp task @a.c:40\n"
+              "region twait openmp task_wait !$omp taskwait @a.c:45\n"
+              "region atom openmp atomic !$omp atomic @a.c:60\n"
+              "loc 0.0\n0 enter main\n10 fork 2\n10 teambegin 5\n10 enter par\n"
+              "15 enter loop\n20 enter ord\n21 enter ordsb\n80 leave\n"
+              "82 leave\n97 leave\n100 enter twait\n110 enter task\n"
+              "130 leave\n180 leave\n300 leave\n300 teamend 5\n300 join\n"
+              "1000 leave\n"
+              "loc 0.1\n10 teambegin 5\n10 enter par\n15 enter loop\n"
+              "25 enter ord\n85 enter ordsb\n95 leave\n96 leave\n97 leave\n"
+              "200 enter atom\n204 leave\n300 leave\n300 teamend 5\n");
+  const char *loop = PAR ";!$omp for @a.c:50";
+  const char *ord = PAR ";!$omp for @a.c:50;!$omp ordered @a.c:52";
+  const char *body = PAR ";!$omp for @a.c:50;!$omp ordered @a.c:52;"
+                     "!$omp ordered sblock @a.c:52";
+  const char *twait = PAR ";!$omp taskwait @a.c:45";
+  assert_true(az_run_value(&run, "omp_ordered", ord, 1) == 61e-9);
+  assert_true(az_run_value(&run, "omp_ordered", ord, 0) == 3e-9);
+  assert_true(az_run_value(&run, "comp", body, 0) == 59e-9);
+  assert_true(az_run_value(&run, "comp", body, 1) == 10e-9);
+  assert_true(az_run_value(&run, "comp", loop, 1) == 11e-9);
+  assert_true(az_run_value(&run, "omp_taskwait", twait, 0) == 60e-9);
+  assert_true(az_run_value(&run, "comp", PAR ";!$omp taskwait @a.c:45;!$omp task @a.c:40", 0) ==
+              20e-9);
+  assert_true(az_run_total(&run, "omp_ordered") == 64e-9);
+  assert_true(az_run_total(&run, "omp_taskwait") == 60e-9);
+  /* neither lands in the parent any more; atomic still does */
+  assert_true(az_run_total(&run, "omp_synchronization") == 4e-9);
+  assert_true(az_run_value(&run, "omp_synchronization", PAR ";!$omp atomic @a.c:60", 1) ==
+              4e-9);
+  assert_float_equal(az_run_location_time(&run, 0), 1000e-9, 1e-18);
+  assert_float_equal(az_run_location_time(&run, 1), 1000e-9, 1e-18);
   az_run_free(&run);
 }
 
@@ -281,6 +331,7 @@ int main(void) {
       cmocka_unit_test(nested_parallel_region_is_flat),
       cmocka_unit_test(nested_region_of_an_extra_thread),
       cmocka_unit_test(tasks_run_in_a_barrier_are_not_waiting),
+      cmocka_unit_test(ordered_and_taskwait_buckets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

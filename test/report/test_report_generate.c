@@ -70,7 +70,7 @@ static void sizes_and_shape(void **state) {
   assert_int_equal(pomp_report_num_metrics(r), 34);
   assert_string_equal(pomp_report_metric(r, 0)->name, "time");
   assert_string_equal(pomp_report_metric(r, 31)->name, "bytes_received");
-  assert_string_equal(pomp_report_metric(r, 33)->name, "synthetic_33");
+  assert_string_equal(pomp_report_metric(r, 33)->name, "omp_ordered");
   /* 30 threads in 8 ranks of 4 (the last has 2), 4 ranks per node */
   int kinds[4] = {0};
   for (int32_t i = 0; i < pomp_report_num_sysnodes(r); i++)

@@ -277,6 +277,10 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"visits", NULL},
       {"bytes_sent", NULL},
       {"bytes_received", NULL},
+      /* Scalasca parity, appended after v1 so that v1's ids stay */
+      {"mpi_earlyscan", "mpi_collective"},
+      {"omp_ordered", "omp_synchronization"},
+      {"omp_taskwait", "omp_synchronization"},
   };
   int n = (int)(sizeof expect / sizeof expect[0]);
   pomp_report *r = pomp_report_new();
@@ -291,10 +295,13 @@ static void catalogue_is_the_architecture_tree(void **state) {
       assert_int_equal(m->parent, -1);
     assert_true(strlen(m->description) > 20);
     assert_true(strlen(m->display) > 0);
-    assert_int_equal(m->unit, i < 29 ? POMP_UNIT_SEC
+    assert_int_equal(m->unit, i < 29 || i > 31 ? POMP_UNIT_SEC
                               : i == 29 ? POMP_UNIT_OCC : POMP_UNIT_BYTES);
   }
   assert_string_equal(pomp_report_metric(r, 10)->display, "Late Sender");
+  assert_string_equal(pomp_report_metric(r, 32)->display, "Early Scan");
+  assert_string_equal(pomp_report_metric(r, 33)->display, "OpenMP Ordered");
+  assert_string_equal(pomp_report_metric(r, 34)->display, "OpenMP Taskwait");
   /* a second catalogue adds nothing: names are unique */
   assert_int_equal(pomp_report_add_catalogue(r), 0);
   pomp_report_free(r);

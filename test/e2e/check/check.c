@@ -15,7 +15,11 @@ static const char *const WAIT_STATES[] = {
     "mpi_earlyreduce",    "mpi_latebroadcast",      "mpi_wait_nxn",
     "mpi_nxn_completion", "mpi_barrier_wait",       "mpi_barrier_completion",
     "omp_ebarrier_wait",  "omp_ibarrier_wait",      "omp_critical_contention",
-    "omp_lock_contention", "omp_idle_threads",      "omp_limited_parallelism"};
+    "omp_lock_contention", "omp_idle_threads",      "omp_limited_parallelism",
+    /* Scalasca parity: Early Scan, and the ordered and taskwait buckets,
+       whose time is waiting (their bodies and tasks are regions of their
+       own) */
+    "mpi_earlyscan",      "omp_ordered",            "omp_taskwait"};
 
 /* Never stricter than this: the clock and the scheduler are not exact. */
 static const double TOLERANCE_FLOOR_S = 0.002;

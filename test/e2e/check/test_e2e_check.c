@@ -252,6 +252,27 @@ static void check_fails_outside_tolerance_and_on_unplanted(void **state) {
       "0.0040 s (large is over 0.0030)\n");
 }
 
+/* The properties added for Scalasca parity are problems when nobody
+   planted them; computation is not. */
+static void new_wait_states_are_checked_too(void **state) {
+  (void)state;
+  char out[1024];
+  const char *csv = "metric,callpath,rank,thread,value\n"
+                    "mpi_earlyscan,main;MPI_Scan,1,0,0.020\n"
+                    "omp_ordered,main;!$omp ordered @a.c:5,0,1,0.030\n"
+                    "omp_taskwait,main;!$omp taskwait @a.c:9,0,0,0.040\n"
+                    "comp,main,0,0,0.500\n";
+  assert_int_equal(run_check("large 0.010\n", csv, out, sizeof out), 3);
+  assert_string_equal(
+      out,
+      "FAIL unplanted mpi_earlyscan at main;MPI_Scan, rank 1 thread 0: "
+      "0.0200 s (large is over 0.0100)\n"
+      "FAIL unplanted omp_ordered at main;!$omp ordered @a.c:5, rank 0 thread "
+      "1: 0.0300 s (large is over 0.0100)\n"
+      "FAIL unplanted omp_taskwait at main;!$omp taskwait @a.c:9, rank 0 "
+      "thread 0: 0.0400 s (large is over 0.0100)\n");
+}
+
 static void check_rejects_locations_outside_the_run(void **state) {
   (void)state;
   char out[512];
@@ -274,6 +295,7 @@ int main(void) {
       cmocka_unit_test(check_passes_within_tolerance),
       cmocka_unit_test(check_fails_outside_tolerance_and_on_unplanted),
       cmocka_unit_test(check_rejects_locations_outside_the_run),
+      cmocka_unit_test(new_wait_states_are_checked_too),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
