@@ -21,6 +21,14 @@
  *   late_broadcast       the root computes LATE_BROADCAST_S before MPI_Bcast.
  *                        -> mpi_latebroadcast 0.360 at
  *                           late_broadcast;MPI_Bcast, every rank but 0.
+ *   early_scan           the inner ranks (neither first nor last) compute
+ *                        EARLY_SCAN_S before MPI_Scan; ranks 0 and last
+ *                        enter at once.  Rank r of a scan needs ranks
+ *                        0..r-1 only: the last rank waits for the inner
+ *                        ones, rank 0 waits for nobody although they come
+ *                        later (an N x N wait would charge it).
+ *                        -> mpi_earlyscan 0.380 at early_scan;MPI_Scan, the
+ *                           last rank only (needs 3+ ranks).
  *
  * With T >= 2 threads, the workers of a waiting master are idle meanwhile
  * (omp_idle_threads at the same call path, threads 1..T-1): for the wait,
@@ -34,6 +42,7 @@ static const double NXN_S = 0.300;
 static const double BARRIER_S = 0.320;
 static const double EARLY_REDUCE_S = 0.340;
 static const double LATE_BROADCAST_S = 0.360;
+static const double EARLY_SCAN_S = 0.380;
 
 enum { ROOT = 0 };
 
@@ -72,6 +81,20 @@ static int late_broadcast(const plant_world *w) {
   return value == 4242;
 }
 
+/* Why the inner ranks and not rank 0 are late: whatever the MPI's scan
+   algorithm, the last rank cannot finish before their contributions came,
+   so it leaves when they arrive and its workers are idle exactly as long
+   as it waits.  Rank 0 may stay in the call too (a recursive doubling
+   exchanges with higher ranks): that is no Early Scan, it stays
+   mpi_collective time. */
+static int early_scan(const plant_world *w) {
+  int inner = w->rank > 0 && w->rank < w->ranks - 1;
+  if (inner) team_work(EARLY_SCAN_S);
+  int mine = w->rank + 1, prefix = 0;
+  MPI_Scan(&mine, &prefix, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  return prefix == (w->rank + 1) * (w->rank + 2) / 2; /* sum of 1..rank+1 */
+}
+
 int main(int argc, char **argv) {
   plant_world w = plant_init(&argc, &argv, "collective_waits");
   int ok = 1;
@@ -84,6 +107,8 @@ int main(int argc, char **argv) {
     ok &= early_reduce(&w);
     start_problem(&w, LATE_BROADCAST_S);
     ok &= late_broadcast(&w);
+    start_problem(&w, EARLY_SCAN_S);
+    ok &= early_scan(&w);
     start_problem(&w, 0.0); /* the last slot ends before the result */
   }
   return plant_finish(&w, "collective_waits", ok);

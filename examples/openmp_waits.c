@@ -32,6 +32,17 @@
  *                       LIMITED_S.
  *                       -> omp_limited_parallelism 0.180 at that parallel
  *                          region, threads 1..T-1.
+ *   ordered_loop        a loop of T iterations, one per thread
+ *                       (schedule(static, 1)), whose ordered part costs
+ *                       ORDERED_S in iteration 0 only: every later
+ *                       iteration waits for it to finish.
+ *                       -> omp_ordered 0.210 at the ordered construct,
+ *                          threads 1..T-1.
+ *   waiting_for_tasks   the master creates T-1 tasks of TASK_S each, waits
+ *                       until each has started (so the workers, waiting in
+ *                       the barrier after it, run them all), then waits
+ *                       for them in a taskwait.
+ *                       -> omp_taskwait 0.230 at the taskwait, thread 0.
  */
 #include "plant.h"
 
@@ -45,6 +56,8 @@ static const double CRITICAL_HOLD_S = 0.240;
 static const double LOCK_HOLD_S = 0.260;
 static const double SERIAL_S = 0.200;
 static const double LIMITED_S = 0.180;
+static const double ORDERED_S = 0.210;
+static const double TASK_S = 0.230;
 /* How often a thread looks whether the holder has taken the lock yet. */
 static const double POLL_S = 0.001;
 
@@ -135,6 +148,52 @@ static int limited_parallelism(void) {
   return members == 1;
 }
 
+static int ordered_loop(const plant_world *w) {
+  int next = 0, in_order = 1;
+#pragma omp parallel
+  {
+    /* One iteration per thread: thread i runs iteration i, and its ordered
+       part waits for iteration i-1's. */
+#pragma omp for ordered schedule(static, 1)
+    for (int i = 0; i < w->threads; i++) {
+#pragma omp ordered
+      {
+        if (i == 0) simulate_work(ORDERED_S);
+        in_order &= next == i;
+        next++;
+      }
+    }
+  }
+  return in_order && next == w->threads;
+}
+
+/* The master waits until every task has started before its taskwait: a
+   task not started yet would be run by the master inside the taskwait
+   (time in the task, not waiting).  The workers are at a scheduling point
+   meanwhile (the barrier), so they take the tasks, one each: a worker
+   busy with one for TASK_S cannot start a second before all have. */
+static int waiting_for_tasks(const plant_world *w) {
+  atomic_int started = 0;
+  int tasks = w->threads - 1;
+#pragma omp parallel
+  {
+#pragma omp master
+    {
+      for (int k = 0; k < tasks; k++) {
+#pragma omp task
+        {
+          atomic_fetch_add(&started, 1);
+          simulate_work(TASK_S);
+        }
+      }
+      while (atomic_load(&started) < tasks) simulate_work(POLL_S);
+#pragma omp taskwait
+    }
+#pragma omp barrier
+  }
+  return atomic_load(&started) == tasks;
+}
+
 int main(int argc, char **argv) {
   plant_world w = plant_init(&argc, &argv, "openmp_waits");
   int ok = 1;
@@ -151,6 +210,10 @@ int main(int argc, char **argv) {
     serial_phase();
     start_problem(&w, LIMITED_S);
     ok &= limited_parallelism();
+    start_problem(&w, ORDERED_S);
+    ok &= ordered_loop(&w);
+    start_problem(&w, TASK_S);
+    ok &= waiting_for_tasks(&w);
     start_problem(&w, 0.0); /* the last slot ends before the result */
   }
   return plant_finish(&w, "openmp_waits", ok);
