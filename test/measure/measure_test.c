@@ -4,7 +4,7 @@
 void mt_read_ok(const sc_result *r, tr_trace *t) {
   if (!WIFEXITED(r->status) || WEXITSTATUS(r->status) != 0) fprintf(stderr, "%s", r->err);
   assert_true(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0);
-  assert_int_equal(tr_read(r->trace, t), 0);
+  assert_int_equal(tr_read(r->trace, t, TR_LINES), 0);
   for (size_t i = 0; i < t->nlocs; i++) {
     assert_int_equal(t->locs[i].decreasing, 0);
     assert_int_equal(t->locs[i].declared_events, t->locs[i].nevents);

@@ -8,11 +8,11 @@
    containing `drop` left out; the orders are appended to orders[]. */
 static char *masked(const tr_location *l, const char *drop, unsigned *orders, size_t *norders) {
   size_t cap = 1;
-  for (size_t i = 0; i < l->nevents; i++) cap += strlen(l->events[i]) + 2;
+  for (size_t i = 0; i < l->nevents; i++) cap += strlen(l->lines[i]) + 2;
   char *s = malloc(cap), *p = s;
   *p = '\0';
   for (size_t i = 0; i < l->nevents; i++) {
-    const char *e = l->events[i];
+    const char *e = l->lines[i];
     if (drop && strstr(e, drop)) continue;
     unsigned lock, order;
     if (sscanf(e, "ThreadAcquireLock %u %u", &lock, &order) == 2) {
@@ -32,8 +32,8 @@ static void assert_releases_match(const tr_location *l) {
   unsigned open_order = 0;
   for (size_t i = 0; i < l->nevents; i++) {
     unsigned lock, order;
-    if (sscanf(l->events[i], "ThreadAcquireLock %u %u", &lock, &order) == 2) open_order = order;
-    if (sscanf(l->events[i], "ThreadReleaseLock %u %u", &lock, &order) == 2)
+    if (sscanf(l->lines[i], "ThreadAcquireLock %u %u", &lock, &order) == 2) open_order = order;
+    if (sscanf(l->lines[i], "ThreadReleaseLock %u %u", &lock, &order) == 2)
       assert_int_equal(order, open_order);
   }
 }

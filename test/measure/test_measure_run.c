@@ -22,7 +22,7 @@ static void check_died(const char *how, int sig, const char *name) {
   assert_true(WIFSIGNALED(r.status));
   assert_int_equal(WTERMSIG(r.status), sig);
   tr_trace t;
-  assert_int_equal(tr_read(r.trace, &t), 0);
+  assert_int_equal(tr_read(r.trace, &t, TR_LINES), 0);
   assert_int_equal(t.nlocs, 1);
   char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
   assert_string_equal(all, died_events);
@@ -63,7 +63,7 @@ static void test_sigterm_while_recording(void **state) {
   assert_true(WIFSIGNALED(r.status));
   assert_int_equal(WTERMSIG(r.status), SIGTERM);
   tr_trace t;
-  assert_int_equal(tr_read(r.trace, &t), 0);
+  assert_int_equal(tr_read(r.trace, &t, TR_LINES), 0);
   assert_int_equal(t.nlocs, 2);
   for (size_t i = 0; i < t.nlocs; i++) {
     tr_location *l = &t.locs[i];
@@ -72,9 +72,9 @@ static void test_sigterm_while_recording(void **state) {
     assert_int_equal(tr_count(l, "Enter spin"), tr_count(l, "Leave spin"));
   }
   /* the interrupted region's team ends on both, the fork joins on the master */
-  assert_string_equal(t.locs[0].events[t.locs[0].nevents - 2], "ThreadTeamEnd OpenMP thread team");
-  assert_string_equal(t.locs[0].events[t.locs[0].nevents - 1], "ThreadJoin");
-  assert_string_equal(t.locs[1].events[t.locs[1].nevents - 1], "ThreadTeamEnd OpenMP thread team");
+  assert_string_equal(t.locs[0].lines[t.locs[0].nevents - 2], "ThreadTeamEnd OpenMP thread team");
+  assert_string_equal(t.locs[0].lines[t.locs[0].nevents - 1], "ThreadJoin");
+  assert_string_equal(t.locs[1].lines[t.locs[1].nevents - 1], "ThreadTeamEnd OpenMP thread team");
   assert_true(tr_count(&t.locs[1], "Enter spin") >= 1000);
   assert_non_null(strstr(sc_file(r.dir, "measure.log"),
                          "trace written; the program dies of SIGTERM\n"));
@@ -157,7 +157,7 @@ static void test_bad_variable_warns(void **state) {
   assert_string_equal(r.err, "libpomp: warning: POMP_BUFFER=lots is not valid; using the "
                              "default 16M\n");
   tr_trace t;
-  assert_int_equal(tr_read(r.trace, &t), 0);
+  assert_int_equal(tr_read(r.trace, &t, TR_LINES), 0);
   assert_int_equal(tr_count(&t.locs[0], "Enter step"), 10);
   /* every variable is documented in the log */
   const char *log = sc_file(r.dir, "measure.log");

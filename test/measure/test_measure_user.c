@@ -31,18 +31,18 @@ static void test_functions_filtered(void **state) {
   /* paradigms: compiler-instrumented functions vs the user region; file
      and line of a function from the DWARF line table (sc_user has -g) */
   for (uint64_t i = 0; i < t.nregions; i++) {
-    if (!strcmp(t.region_names[i], "outer")) {
-      const char *base = strrchr(t.region_files[i], '/');
-      assert_string_equal(base ? base + 1 : t.region_files[i], "sc_user.c");
-      assert_int_equal(t.region_lines[i], 13); /* its definition in sc_user.c */
+    if (!strcmp(t.regions[i].name, "outer")) {
+      const char *base = strrchr(t.regions[i].file, '/');
+      assert_string_equal(base ? base + 1 : t.regions[i].file, "sc_user.c");
+      assert_int_equal(t.regions[i].begin, 13); /* its definition in sc_user.c */
     }
-    if (!strcmp(t.region_names[i], "phase")) {
-      assert_int_equal(t.region_paradigms[i], OTF2_PARADIGM_USER);
-      assert_string_equal(t.region_files[i], "sc_user.c");
+    if (!strcmp(t.regions[i].name, "phase")) {
+      assert_int_equal(t.regions[i].paradigm, OTF2_PARADIGM_USER);
+      assert_string_equal(t.regions[i].file, "sc_user.c");
     } else {
-      assert_int_equal(t.region_paradigms[i], OTF2_PARADIGM_COMPILER);
+      assert_int_equal(t.regions[i].paradigm, OTF2_PARADIGM_COMPILER);
     }
-    assert_int_equal(t.region_roles[i], OTF2_REGION_ROLE_FUNCTION);
+    assert_int_equal(t.regions[i].role, OTF2_REGION_ROLE_FUNCTION);
   }
   assert_non_null(strstr(sc_file(r.dir, "measure.log"), "rules"));
   free(all);
@@ -63,10 +63,10 @@ static void test_functions_unfiltered(void **state) {
      sc_user.c's line sequence ends, yet belongs to sc_user_helper.c */
   int found = 0;
   for (uint64_t i = 0; i < t.nregions; i++) {
-    if (strcmp(t.region_names[i], "helper")) continue;
-    const char *base = strrchr(t.region_files[i], '/');
-    assert_string_equal(base ? base + 1 : t.region_files[i], "sc_user_helper.c");
-    assert_int_equal(t.region_lines[i], 6);
+    if (strcmp(t.regions[i].name, "helper")) continue;
+    const char *base = strrchr(t.regions[i].file, '/');
+    assert_string_equal(base ? base + 1 : t.regions[i].file, "sc_user_helper.c");
+    assert_int_equal(t.regions[i].begin, 6);
     found = 1;
   }
   assert_true(found);
@@ -169,12 +169,12 @@ static void test_buffer_flush_region(void **state) {
   assert_int_equal(tr_count(l, "Enter TRACE BUFFER FLUSH"), flushes);
   assert_int_equal(tr_count(l, "Leave TRACE BUFFER FLUSH"), flushes);
   for (size_t i = 0; i + 1 < l->nevents; i++)
-    if (!strcmp(l->events[i], "Enter TRACE BUFFER FLUSH"))
-      assert_string_equal(l->events[i + 1], "Leave TRACE BUFFER FLUSH");
+    if (!strcmp(l->lines[i], "Enter TRACE BUFFER FLUSH"))
+      assert_string_equal(l->lines[i + 1], "Leave TRACE BUFFER FLUSH");
   for (uint64_t i = 0; i < t.nregions; i++)
-    if (!strcmp(t.region_names[i], "TRACE BUFFER FLUSH")) {
-      assert_int_equal(t.region_paradigms[i], OTF2_PARADIGM_MEASUREMENT_SYSTEM);
-      assert_int_equal(t.region_roles[i], OTF2_REGION_ROLE_ARTIFICIAL);
+    if (!strcmp(t.regions[i].name, "TRACE BUFFER FLUSH")) {
+      assert_int_equal(t.regions[i].paradigm, OTF2_PARADIGM_MEASUREMENT_SYSTEM);
+      assert_int_equal(t.regions[i].role, OTF2_REGION_ROLE_ARTIFICIAL);
     }
   assert_non_null(strstr(sc_file(r.dir, "measure.log"), "buffer of location 0 flushed"));
   tr_free(&t);
