@@ -17,7 +17,8 @@ static const char usage[] =
     "Usage: pomp-report diff A B -o C\n"
     "Writes C = A minus B over the union of both reports' definitions\n"
     "(metrics matched by name, call paths by region names, locations by\n"
-    "rank and thread).  Negative values mean B is larger.\n";
+    "rank and thread).  Negative values mean B is larger.  If A or B comes\n"
+    "from a run that did not finish, C's run_status names it and says how.\n";
 
 /* Ids of B mapped into C (-1: not mapped yet), and C's regions and
    sysnodes by their matching key (region_key, sysnode_key). */
@@ -259,6 +260,29 @@ static int write_difference(const pomp_report *a, const merge *x,
   return failed;
 }
 
+/* C is a difference of two runs, only as complete as both: C starts with
+   A's run_status, and when either run did not finish, C's says which one
+   and how ("incomplete: B (b.pomp): rank 1 called MPI_Abort(...)"), so
+   that stat and pomp-tui warn about C as they would about A or B. */
+static void set_run_status(pomp_report *c, const pomp_report *const in[2],
+                           const char *const path[2]) {
+  static const char *const label[2] = {"A", "B"};
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  if (!out) pu_die(POMP_EXIT_FAILURE, "diff: out of memory");
+  int n = 0;
+  for (int i = 0; i < 2; i++) {
+    const char *why = pomp_report_run_incomplete(in[i]);
+    if (why)
+      fprintf(out, "%s%s (%s): %s", n++ ? "; " : "incomplete: ", label[i],
+              path[i], why);
+  }
+  fclose(out);
+  if (n) pomp_report_set_attr(c, POMP_REPORT_RUN_STATUS, text);
+  free(text);
+}
+
 /* Whether writing out would replace the report that arg names (a report
    file or an experiment directory holding report.pomp).  The output is
    written while A and B are still being read, so that must be refused. */
@@ -303,6 +327,7 @@ int cmd_diff(int argc, char **argv) {
   snprintf(what, len, "%s - %s", pos[0], pos[1]);
   pomp_report_set_attr(x.c, "diff", what);
   free(what);
+  set_run_status(x.c, (const pomp_report *const[2]){a, b}, pos);
   int failed = write_difference(a, &x, out);
   free(x.metric);
   free(x.region);

@@ -47,9 +47,39 @@ typedef struct {
   double total; /* time, metric-inclusive: the 100 % */
   int n;        /* call paths and locations per property */
   double *by_cnode, *by_loc; /* exclusive, [metric][cnode or location] */
+  double *by_region;         /* one property's own part per region */
   char *cp;
   size_t cap;
 } stat_ctx;
+
+/* "MPI_Recv (mpi)": a region and the paradigm it belongs to. */
+static void print_region(const pomp_report *r, int32_t g) {
+  const pomp_region *rg = pomp_report_region(r, g);
+  printf(rg->paradigm && *rg->paradigm ? "%s (%s)" : "%s", rg->name,
+         rg->paradigm);
+}
+
+/* The own part of a parent property is the time of the regions that none
+   of its sub-properties classifies (under execution, a TRACE BUFFER FLUSH
+   of the measurement, say): its name alone does not tell what it is.  So
+   it is summed per region over the call paths, the largest region ends
+   the heading ("mostly" when it holds more than half) and the n largest
+   get a line each.  Returns the number of regions in best[]. */
+static int own_part_regions(stat_ctx *x, const double *cv, double v,
+                            int32_t *best) {
+  const pomp_report *r = x->r;
+  int32_t ng = pomp_report_num_regions(r);
+  memset(x->by_region, 0, (size_t)ng * sizeof *x->by_region);
+  for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++)
+    x->by_region[pomp_report_cnode(r, c)->region] += cv[c];
+  int k = top(x->by_region, ng, x->n, best);
+  if (k > 0 && v > 0 && x->by_region[best[0]] > 0) {
+    fputs(2 * x->by_region[best[0]] > v ? ", mostly " : ", largest part ",
+          stdout);
+    print_region(r, best[0]);
+  }
+  return k;
+}
 
 static void print_property(stat_ctx *x, int rank, int32_t m) {
   const pomp_report *r = x->r;
@@ -57,11 +87,19 @@ static void print_property(stat_ctx *x, int rank, int32_t m) {
   double v = pomp_report_metric_total(r, m, 0);
   /* A property with sub-properties is ranked by its own part only. */
   int parent = pomp_report_metric_children(r, m, NULL, 0) > 0;
-  printf("%2d. %s (%s%s): %.2f %% of time, %.6g s\n", rank, pm->name,
+  printf("%2d. %s (%s%s): %.2f %% of time, %.6g s", rank, pm->name,
          pm->display, parent ? ", own part" : "", 100 * v / x->total, v);
   int32_t nc = pomp_report_num_cnodes(r), nl = pomp_report_num_locations(r);
   int32_t *best = pu_malloc((size_t)x->n * sizeof *best + 1);
   const double *cv = x->by_cnode + (size_t)m * (size_t)nc;
+  int regions = parent ? own_part_regions(x, cv, v, best) : 0;
+  putchar('\n');
+  for (int i = 0; i < regions; i++) {
+    printf("    region    %7.2f %% %12.6g s  ",
+           100 * x->by_region[best[i]] / x->total, x->by_region[best[i]]);
+    print_region(r, best[i]);
+    putchar('\n');
+  }
   for (int i = 0, k = top(cv, nc, x->n, best); i < k; i++)
     printf("    call path %7.2f %% %12.6g s  %s\n", 100 * cv[best[i]] / x->total,
            cv[best[i]], cli_callpath(r, best[i], &x->cp, &x->cap));
@@ -85,6 +123,8 @@ static int tabulate(stat_ctx *x, int32_t time) {
   size_t nl = (size_t)pomp_report_num_locations(r);
   x->by_cnode = pu_calloc(nm * nc + 1, sizeof *x->by_cnode);
   x->by_loc = pu_calloc(nm * nl + 1, sizeof *x->by_loc);
+  x->by_region = pu_calloc((size_t)pomp_report_num_regions(r) + 1,
+                           sizeof *x->by_region);
   for (size_t m = 0; m < nm; m++) {
     if (!in_subtree(r, (int32_t)m, time)) continue;
     pomp_report_cnode_values(r, (int32_t)m, 0, x->by_cnode + m * nc);
@@ -130,8 +170,8 @@ int cmd_stat(int argc, char **argv) {
   if (n > 1000) n = 1000;
   pomp_report *r = cli_open(path);
   int32_t time = cli_metric(r, "time", path);
-  stat_ctx x = {r, pomp_report_metric_total(r, time, 1), (int)n, NULL, NULL,
-                NULL, 0};
+  stat_ctx x = {r,    pomp_report_metric_total(r, time, 1),
+                (int)n, NULL, NULL, NULL, NULL, 0};
   const char *incomplete = pomp_report_run_incomplete(r);
   if (incomplete) print_run_warning(incomplete);
   int rc = tabulate(&x, time);
@@ -153,6 +193,7 @@ int cmd_stat(int argc, char **argv) {
   }
   free(x.by_cnode);
   free(x.by_loc);
+  free(x.by_region);
   free(x.cp);
   pomp_report_free(r);
   return rc ? POMP_EXIT_FAILURE : POMP_EXIT_OK;

@@ -8,7 +8,8 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-cli-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 "$make_fixture" plain f.pomp && "$make_fixture" empty e.pomp &&
-  "$make_fixture" extra x.pomp && "$make_fixture" incomplete i.pomp || { echo "cannot make fixtures"; exit 1; }
+  "$make_fixture" extra x.pomp && "$make_fixture" incomplete i.pomp &&
+  "$make_fixture" own o.pomp || { echo "cannot make fixtures"; exit 1; }
 mkdir exp && cp f.pomp exp/report.pomp
 printf 'not a report at all' > junk.pomp
 head -c 100 f.pomp > short.pomp
@@ -40,6 +41,8 @@ check fold_time 0 "$report" fold f.pomp --metric time
 check fold_visits 0 "$report" fold f.pomp -m visits
 check stat 0 "$report" stat f.pomp -n 2
 check stat_incomplete 0 "$report" stat i.pomp -n 1
+# own parts named by their regions: "mostly" above half, else "largest part"
+check stat_own 0 "$report" stat o.pomp
 check defs 0 "$report" defs f.pomp --compact
 check diff_self 0 "$report" diff f.pomp f.pomp -o d1.pomp
 check diff_self_dump 0 "$report" dump d1.pomp
@@ -47,6 +50,16 @@ check diff_empty 0 "$report" diff f.pomp e.pomp -o d2.pomp
 check diff_empty_dump 0 "$report" dump d2.pomp
 check diff_extra 0 "$report" diff f.pomp x.pomp -o d3.pomp
 check diff_extra_dump 0 "$report" dump d3.pomp
+# a difference is only as complete as both runs: its run_status names the
+# input(s) that did not finish, and stat warns
+check diff_incomplete_b 0 "$report" diff x.pomp i.pomp -o d4.pomp
+check stat_diff_incomplete_b 0 "$report" stat d4.pomp -n 1
+check diff_incomplete_a 0 "$report" diff i.pomp f.pomp -o d5.pomp
+check stat_diff_incomplete_a 0 "$report" stat d5.pomp
+cp i.pomp i2.pomp
+check diff_incomplete_both 0 "$report" diff i.pomp i2.pomp -o d6.pomp
+check stat_diff_incomplete_both 0 "$report" stat d6.pomp
+check stat_diff_complete 0 "$report" stat d1.pomp
 cp f.pomp f2.pomp
 check diff_onto_input 2 "$report" diff f2.pomp e.pomp -o f2.pomp
 check diff_onto_dir_input 2 "$report" diff f.pomp exp -o exp/report.pomp
