@@ -20,12 +20,20 @@
 /* Asserts that the scenario exited with 0 and its trace reads back with
    timestamps that never decrease and event counts as declared. */
 void mt_read_ok(const sc_result *r, tr_trace *t);
+/* Runs the scenario (sc_run), asserts its stdout unless out is NULL, and
+   reads its trace back with mt_read_ok. */
+void mt_run(const char *scenario, const char *tag, const char *const *args,
+            const char *const *env, const char *out, sc_result *r, tr_trace *t);
+/* Asserts the events of l, as tr_join text. */
+void mt_expect_events(const tr_location *l, const char *events);
 /* Runs the scenario without arguments or environment and asserts its
-   output and the events of its only location, as tr_join text. */
+   output and the events of its only location. */
 void mt_expect_single_location(const char *scenario, const char *tag, const char *out,
                                const char *events);
 /* Writes a file into the temporary directory; returns its path. */
 const char *mt_write_file(const char *name, const char *text);
+/* "POMP_FILTER=path" of a filter file written with these rules (static). */
+const char *mt_filter_env(const char *name, const char *rules);
 /* Group teardown: removes the temporary directory. */
 int mt_teardown(void **state);
 

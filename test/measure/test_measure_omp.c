@@ -74,10 +74,8 @@ static const char parallel_worker[] = TEAM_BEGIN_TO_SINGLE CRITICAL_TO_TEAM_END;
 static void test_parallel_region(void **state) {
   (void)state;
   sc_result r;
-  sc_run("sc_parallel", "parallel", NULL, NULL, &r);
-  assert_string_equal(r.out, "sum=2 once=1\n");
   tr_trace t;
-  mt_read_ok(&r, &t);
+  mt_run("sc_parallel", "parallel", NULL, NULL, "sum=2 once=1\n", &r, &t);
   assert_int_equal(t.nlocs, 2);
   assert_int_equal(t.locs[0].id, 0);
   assert_int_equal(t.locs[1].id, 1);
@@ -150,10 +148,8 @@ static const char locks_master_after[] =
 static void test_lock_api(void **state) {
   (void)state;
   sc_result r;
-  sc_run("sc_locks", "locks", NULL, NULL, &r);
-  assert_string_equal(r.out, "count=6\n");
   tr_trace t;
-  mt_read_ok(&r, &t);
+  mt_run("sc_locks", "locks", NULL, NULL, "count=6\n", &r, &t);
   assert_int_equal(t.nlocs, 2);
   /* the test_lock after the region is the 7th acquisition of lock 0 */
   assert_int_equal(tr_count(&t.locs[0], "ThreadAcquireLock 0 7"), 1);
@@ -194,44 +190,33 @@ static void test_lock_api(void **state) {
 static void test_nested_parallel_flattened(void **state) {
   (void)state;
   sc_result r;
-  sc_run("sc_nested", "nested", NULL, NULL, &r);
-  assert_string_equal(r.out, "done\n");
   tr_trace t;
-  mt_read_ok(&r, &t);
+  mt_run("sc_nested", "nested", NULL, NULL, "done\n", &r, &t);
   assert_int_equal(t.nlocs, 4);
-  char *master = tr_join(&t.locs[0], 0, SIZE_MAX);
-  assert_string_equal(master,
-                      "ThreadFork 2\n"
-                      "ThreadTeamBegin OpenMP thread team\n"
-                      "Enter !$omp parallel @sc_nested.c:10\n"
-                      "Enter !$omp parallel @sc_nested.c:12\n"
-                      "Leave !$omp parallel @sc_nested.c:12\n"
-                      "Leave !$omp parallel @sc_nested.c:10\n"
-                      "ThreadTeamEnd OpenMP thread team\n"
-                      "ThreadJoin\n");
-  char *worker = tr_join(&t.locs[1], 0, SIZE_MAX);
-  assert_string_equal(worker,
-                      "ThreadTeamBegin OpenMP thread team\n"
-                      "Enter !$omp parallel @sc_nested.c:10\n"
-                      "Enter !$omp parallel @sc_nested.c:12\n"
-                      "Leave !$omp parallel @sc_nested.c:12\n"
-                      "Leave !$omp parallel @sc_nested.c:10\n"
-                      "ThreadTeamEnd OpenMP thread team\n");
+  mt_expect_events(&t.locs[0], "ThreadFork 2\n"
+                               "ThreadTeamBegin OpenMP thread team\n"
+                               "Enter !$omp parallel @sc_nested.c:10\n"
+                               "Enter !$omp parallel @sc_nested.c:12\n"
+                               "Leave !$omp parallel @sc_nested.c:12\n"
+                               "Leave !$omp parallel @sc_nested.c:10\n"
+                               "ThreadTeamEnd OpenMP thread team\n"
+                               "ThreadJoin\n");
+  mt_expect_events(&t.locs[1], "ThreadTeamBegin OpenMP thread team\n"
+                               "Enter !$omp parallel @sc_nested.c:10\n"
+                               "Enter !$omp parallel @sc_nested.c:12\n"
+                               "Leave !$omp parallel @sc_nested.c:12\n"
+                               "Leave !$omp parallel @sc_nested.c:10\n"
+                               "ThreadTeamEnd OpenMP thread team\n");
   /* the inner teams' other threads: locations of their own */
   for (size_t i = 2; i < 4; i++) {
-    char *extra = tr_join(&t.locs[i], 0, SIZE_MAX);
-    assert_string_equal(extra,
-                        "Enter !$omp parallel @sc_nested.c:12\n"
-                        "Leave !$omp parallel @sc_nested.c:12\n");
-    free(extra);
+    mt_expect_events(&t.locs[i], "Enter !$omp parallel @sc_nested.c:12\n"
+                                 "Leave !$omp parallel @sc_nested.c:12\n");
   }
   assert_int_equal(t.locs[2].id, 4094);
   assert_int_equal(t.locs[3].id, 4095);
   assert_non_null(strstr(sc_file(r.dir, "measure.log"),
                          "nested parallel region at sc_nested.c:12: nested regions are "
                          "recorded flattened"));
-  free(master);
-  free(worker);
   tr_free(&t);
 }
 

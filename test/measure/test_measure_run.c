@@ -24,8 +24,7 @@ static void check_died(const char *how, int sig, const char *name) {
   tr_trace t;
   assert_int_equal(tr_read(r.trace, &t, TR_LINES), 0);
   assert_int_equal(t.nlocs, 1);
-  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
-  assert_string_equal(all, died_events);
+  mt_expect_events(&t.locs[0], died_events);
   char expected[256];
   snprintf(expected, sizeof expected,
            "signal %s received: writing the trace of the events so far\n", name);
@@ -35,7 +34,6 @@ static void check_died(const char *how, int sig, const char *name) {
   assert_non_null(strstr(log, expected));
   snprintf(expected, sizeof expected, "trace written; the program dies of %s\n", name);
   assert_non_null(strstr(log, expected));
-  free(all);
   tr_free(&t);
 }
 
@@ -85,16 +83,7 @@ static void test_sigterm_while_recording(void **state) {
    at its exit: the experiment holds the parent's events only. */
 static void test_forked_child_not_measured(void **state) {
   (void)state;
-  sc_result r;
-  sc_run("sc_fork", "fork", NULL, NULL, &r);
-  tr_trace t;
-  mt_read_ok(&r, &t);
-  assert_string_equal(r.out, "child exit 0\n");
-  assert_int_equal(t.nlocs, 1);
-  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
-  assert_string_equal(all, "Enter parent\nLeave parent\n");
-  free(all);
-  tr_free(&t);
+  mt_expect_single_location("sc_fork", "fork", "child exit 0\n", "Enter parent\nLeave parent\n");
 }
 
 static void test_existing_directory_kept(void **state) {
@@ -127,9 +116,8 @@ static void test_existing_directory_kept(void **state) {
 static void test_explicit_init_finalize(void **state) {
   (void)state;
   sc_result r;
-  sc_run("sc_flush", "explicit", (const char *[]){"7", "explicit", NULL}, NULL, &r);
   tr_trace t;
-  mt_read_ok(&r, &t);
+  mt_run("sc_flush", "explicit", (const char *[]){"7", "explicit", NULL}, NULL, NULL, &r, &t);
   assert_int_equal(tr_count(&t.locs[0], "Enter step"), 7);
   assert_int_equal(tr_count(&t.locs[0], "Leave step"), 7);
   assert_non_null(strstr(sc_file(r.dir, "measure.log"), "measurement finished (POMP_Finalize)"));

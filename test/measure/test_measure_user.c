@@ -13,21 +13,15 @@ static const char outer_calls[] =
 
 static void test_functions_filtered(void **state) {
   (void)state;
-  char env[700];
-  snprintf(env, sizeof env, "POMP_FILTER=%s",
-           mt_write_file("helper.filter", "# no helpers\nexclude help*\n"));
-  const char *envs[] = {env, NULL};
+  const char *envs[] = {mt_filter_env("helper.filter", "# no helpers\nexclude help*\n"), NULL};
   sc_result r;
-  sc_run("sc_user", "user_filtered", NULL, envs, &r);
-  assert_string_equal(r.out, "r=25\n");
   tr_trace t;
-  mt_read_ok(&r, &t);
+  mt_run("sc_user", "user_filtered", NULL, envs, "r=25\n", &r, &t);
   assert_int_equal(t.nlocs, 1);
-  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
   char expected[1024];
   snprintf(expected, sizeof expected, "Enter main\nEnter phase\n%sLeave phase\n%sLeave main\n",
            outer_calls, outer_calls);
-  assert_string_equal(all, expected);
+  mt_expect_events(&t.locs[0], expected);
   /* paradigms: compiler-instrumented functions vs the user region; file
      and line of a function from the DWARF line table (sc_user has -g) */
   for (uint64_t i = 0; i < t.nregions; i++) {
@@ -45,16 +39,14 @@ static void test_functions_filtered(void **state) {
     assert_int_equal(t.regions[i].role, OTF2_REGION_ROLE_FUNCTION);
   }
   assert_non_null(strstr(sc_file(r.dir, "measure.log"), "rules"));
-  free(all);
   tr_free(&t);
 }
 
 static void test_functions_unfiltered(void **state) {
   (void)state;
   sc_result r;
-  sc_run("sc_user", "user_all", NULL, NULL, &r);
   tr_trace t;
-  mt_read_ok(&r, &t);
+  mt_run("sc_user", "user_all", NULL, NULL, NULL, &r, &t);
   /* 2 per outer() call, 2 calls, and one from main */
   assert_int_equal(tr_count(&t.locs[0], "Enter helper"), 5);
   assert_int_equal(tr_count(&t.locs[0], "Leave helper"), 5);
@@ -76,27 +68,19 @@ static void test_functions_unfiltered(void **state) {
 /* Later rules win: exclude everything, then include outer again. */
 static void test_filter_last_rule_wins(void **state) {
   (void)state;
-  char env[700];
-  snprintf(env, sizeof env, "POMP_FILTER=%s",
-           mt_write_file("only_outer.filter", "EXCLUDE *\n  include   outer  # keep\n"));
-  const char *envs[] = {env, NULL};
+  const char *envs[] = {
+      mt_filter_env("only_outer.filter", "EXCLUDE *\n  include   outer  # keep\n"), NULL};
   sc_result r;
-  sc_run("sc_user", "user_only_outer", NULL, envs, &r);
   tr_trace t;
-  mt_read_ok(&r, &t);
-  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
-  assert_string_equal(all, "Enter phase\nEnter outer\nLeave outer\nLeave phase\n"
-                           "Enter outer\nLeave outer\n");
-  free(all);
+  mt_run("sc_user", "user_only_outer", NULL, envs, NULL, &r, &t);
+  mt_expect_events(&t.locs[0], "Enter phase\nEnter outer\nLeave outer\nLeave phase\n"
+                               "Enter outer\nLeave outer\n");
   tr_free(&t);
 }
 
 static void test_bad_filter_disables(void **state) {
   (void)state;
-  char env[700];
-  snprintf(env, sizeof env, "POMP_FILTER=%s",
-           mt_write_file("bad.filter", "exclude a\n\nkeep b\n"));
-  const char *envs[] = {env, NULL};
+  const char *envs[] = {mt_filter_env("bad.filter", "exclude a\n\nkeep b\n"), NULL};
   sc_result r;
   sc_run("sc_user", "user_bad_filter", NULL, envs, &r);
   assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
@@ -112,41 +96,31 @@ static void test_bad_filter_disables(void **state) {
 
 static void test_off_on(void **state) {
   (void)state;
-  char env[700];
-  snprintf(env, sizeof env, "POMP_FILTER=%s", mt_write_file("helper2.filter", "exclude helper\n"));
-  const char *envs[] = {env, NULL};
+  const char *envs[] = {mt_filter_env("helper2.filter", "exclude helper\n"), NULL};
   const char *args[] = {"off", NULL};
   sc_result r;
-  sc_run("sc_user", "user_off", args, envs, &r);
   tr_trace t;
-  mt_read_ok(&r, &t);
-  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
+  mt_run("sc_user", "user_off", args, envs, NULL, &r, &t);
   char expected[1024];
   /* main was entered while on: its Leave is recorded although the
      second outer() ran switched off */
   snprintf(expected, sizeof expected, "Enter main\nEnter phase\n%sLeave phase\nLeave main\n",
            outer_calls);
-  assert_string_equal(all, expected);
-  free(all);
+  mt_expect_events(&t.locs[0], expected);
   tr_free(&t);
 }
 
 static void test_cxx_names_demangled(void **state) {
   (void)state;
   sc_result r;
-  sc_run("sc_cxx", "cxx", NULL, NULL, &r);
-  assert_string_equal(r.out, "12\n");
   tr_trace t;
-  mt_read_ok(&r, &t);
-  char *all = tr_join(&t.locs[0], 0, SIZE_MAX);
-  assert_string_equal(all,
-                      "Enter main\n"
-                      "Enter geometry::Box::volume(int) const\n"
-                      "Leave geometry::Box::volume(int) const\n"
-                      "Enter geometry::scale(int, double)\n"
-                      "Leave geometry::scale(int, double)\n"
-                      "Leave main\n");
-  free(all);
+  mt_run("sc_cxx", "cxx", NULL, NULL, "12\n", &r, &t);
+  mt_expect_events(&t.locs[0], "Enter main\n"
+                               "Enter geometry::Box::volume(int) const\n"
+                               "Leave geometry::Box::volume(int) const\n"
+                               "Enter geometry::scale(int, double)\n"
+                               "Leave geometry::scale(int, double)\n"
+                               "Leave main\n");
   tr_free(&t);
 }
 
@@ -155,9 +129,8 @@ static void test_buffer_flush_region(void **state) {
   const char *envs[] = {"POMP_BUFFER=256k", NULL};
   const char *args[] = {"100000", NULL};
   sc_result r;
-  sc_run("sc_flush", "flush", args, envs, &r);
   tr_trace t;
-  mt_read_ok(&r, &t);
+  mt_run("sc_flush", "flush", args, envs, NULL, &r, &t);
   tr_location *l = &t.locs[0];
   /* nothing dropped */
   assert_int_equal(tr_count(l, "Enter step"), 100000);
