@@ -13,6 +13,7 @@
      prefix (Scan, Exscan): wait = min(latest enter of the lower
                                   communicator ranks, my leave) - my enter */
 #include <otf2/otf2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,35 +73,60 @@ static void rooted(az_analysis *a, const az_coll *g, size_t n) {
   charge(a, r, AZ_MPI_EARLYREDUCE, positive(r->e, until));
 }
 
-/* Scan and Exscan: communicator rank r needs the contributions of ranks
-   0..r-1 only, so it waits for the latest of their enters, not for the
-   ranks above it (Scalasca's Early Scan; the min with my leave clamps
-   clock-condition violations).  The records are put in communicator rank
-   order through the inverse of the communicator's rank -> world map. */
-static void prefix(az_analysis *a, const az_coll *g, size_t n) {
+/* One warning for an instance that is not analysed: why, after the
+   location, event and instance it names. */
+static void not_analysed(az_analysis *a, const az_coll *g, const char *why) {
+  char label[160];
+  az_loc_label(&a->defs, g[0].loc, label, sizeof label);
+  az_warn(&a->diag, AZ_W_UNMATCHED_COLL,
+          "%s: event %llu: collective %llu on communicator %u %s; not "
+          "analysed",
+          label, (unsigned long long)g[0].pos,
+          (unsigned long long)g[0].seq + 1, g[0].comm, why);
+}
+
+/* The records of an instance in communicator rank order, through the
+   inverse of the communicator's rank -> world map; 0 unless every rank
+   has exactly one record (a defective trace). */
+static int in_rank_order(const az_analysis *a, const az_coll *g, size_t n,
+                         const az_coll **by_rank) {
   const az_comm *cm = &a->defs.comms[g[0].comm];
-  if (!cm->defined || cm->self || n != cm->size || n < 2) return;
   size_t nprocs = a->defs.num_procs;
   uint32_t *comm_rank = pu_malloc((nprocs ? nprocs : 1) * sizeof *comm_rank);
-  const az_coll **by_rank = pu_calloc(n, sizeof *by_rank);
   for (size_t p = 0; p < nprocs; p++) comm_rank[p] = UINT32_MAX;
   for (uint32_t r = 0; r < cm->size; r++)
     if (cm->world[r] < nprocs) comm_rank[cm->world[r]] = r;
-  int whole = 1; /* every rank exactly once (else a defective trace) */
+  int whole = 1;
   for (size_t i = 0; i < n && whole; i++) {
     uint32_t r = g[i].proc < nprocs ? comm_rank[g[i].proc] : UINT32_MAX;
     if (r >= n || by_rank[r]) whole = 0;
     else by_rank[r] = &g[i];
   }
-  az_time latest = whole ? by_rank[0]->e : 0;
-  for (size_t r = 1; r < n && whole; r++) {
+  free(comm_rank);
+  return whole;
+}
+
+/* Scan and Exscan: communicator rank r needs the contributions of ranks
+   0..r-1 only, so it waits for the latest of their enters, not for the
+   ranks above it (Scalasca's Early Scan; the min with my leave clamps
+   clock-condition violations). */
+static void prefix(az_analysis *a, const az_coll *g, size_t n) {
+  const az_comm *cm = &a->defs.comms[g[0].comm];
+  if (!cm->defined || cm->self || n != cm->size || n < 2) return;
+  const az_coll **by_rank = pu_calloc(n, sizeof *by_rank);
+  if (!in_rank_order(a, g, n, by_rank)) {
+    not_analysed(a, g, "(a scan) has not one record per rank");
+    free(by_rank);
+    return;
+  }
+  az_time latest = by_rank[0]->e;
+  for (size_t r = 1; r < n; r++) {
     const az_coll *me = by_rank[r];
     az_time until = latest < me->x ? latest : me->x;
     charge(a, me, AZ_MPI_EARLYSCAN, positive(me->e, until));
     if (me->e > latest) latest = me->e;
   }
   free(by_rank);
-  free(comm_rank);
 }
 
 static const char *op_name(const az_analysis *a, const az_coll *c) {
@@ -142,13 +168,9 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
   const az_comm *cm = &a->defs.comms[g[0].comm];
   if (mismatched(a, g, n)) return;
   if (cm->defined && n != cm->size) {
-    char label[160];
-    az_loc_label(&a->defs, g[0].loc, label, sizeof label);
-    az_warn(&a->diag, AZ_W_UNMATCHED_COLL,
-            "%s: event %llu: collective %llu on communicator %u has %zu of "
-            "%u ranks; not analysed",
-            label, (unsigned long long)g[0].pos,
-            (unsigned long long)g[0].seq + 1, g[0].comm, n, cm->size);
+    char why[64];
+    snprintf(why, sizeof why, "has %zu of %u ranks", n, cm->size);
+    not_analysed(a, g, why);
     return;
   }
   if (g[0].op == OTF2_COLLECTIVE_OP_SCAN ||

@@ -31,7 +31,7 @@ static unsigned char *original[NFILES];
 static size_t original_size[NFILES];
 
 static const char *const trace =
-    "process 0 threads 2\nprocess 1 threads 1\nteam 5\n"
+    "process 0 threads 2\nprocess 1 threads 1\nteam 5\ncomm 2 ranks 1 0\n"
     "region main compiler function main\n"
     "region par openmp parallel !$omp parallel @a.c:1\n"
     "region ibar openmp implicit_barrier !$omp implicit barrier @a.c:2\n"
@@ -40,17 +40,20 @@ static const char *const trace =
     "region wait mpi point2point MPI_Wait\n"
     "region recv mpi point2point MPI_Recv\n"
     "region bar mpi barrier MPI_Barrier\n"
+    "region scan mpi coll_other MPI_Scan\n"
     "loc 0.0\n0 enter main\n10 fork 2\n10 teambegin 5\n11 enter par\n"
     "12 enter crit\n13 acquire 1 1\n14 release 1 1\n15 leave\n"
     "20 enter ibar\n30 leave\n40 leave\n40 teamend 5\n41 join\n"
     "50 enter recv\n60 recv 1 0 0 8\n61 leave\n"
-    "70 enter bar\n70 collbegin\n80 collend 0 0 - 0 0\n80 leave\n90 leave\n"
+    "70 enter bar\n70 collbegin\n80 collend 0 0 - 0 0\n80 leave\n"
+    "82 enter scan\n82 collbegin\n88 collend 14 2 - 4 4\n88 leave\n90 leave\n"
     "loc 0.1\n10 teambegin 5\n12 enter par\n13 enter crit\n15 acquire 1 2\n"
     "16 release 1 2\n17 leave\n25 enter ibar\n30 leave\n39 leave\n"
     "39 teamend 5\n"
     "loc 1.0\n0 enter main\n55 enter isend\n56 isend 0 0 0 8 3\n57 leave\n"
     "58 enter wait\n59 isendcomplete 3\n62 leave\n"
-    "75 enter bar\n75 collbegin\n80 collend 0 0 - 0 0\n80 leave\n90 leave\n";
+    "75 enter bar\n75 collbegin\n80 collend 0 0 - 0 0\n80 leave\n"
+    "84 enter scan\n84 collbegin\n88 collend 14 2 - 4 4\n88 leave\n90 leave\n";
 
 static void put(const char *name, const unsigned char *data, size_t n) {
   char path[400];

@@ -151,6 +151,25 @@ static void early_exscan_in_communicator_order(void **state) {
   az_run_free(&run);
 }
 
+/* A defective trace: comm 2 holds world ranks 0 and 1, but world ranks 0
+   and 2 record an MPI_Exscan on it (rank 1 none).  Two records for a
+   communicator of two, yet not one per rank: a warning, no Early Scan
+   for anyone (and no reading of a missing rank 1). */
+static void scan_records_of_a_rank_outside_the_communicator(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, PROCS3 "comm 2 ranks 0 1\n" REGIONS
+              LOC("0.0", EXSCAN(2, 100, 300)) LOC("1.0", "")
+              LOC("2.0", EXSCAN(2, 200, 300)));
+  assert_int_equal(run.status, 0);
+  assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
+  assert_int_equal(az_warn_total(&run.a.diag), 1);
+  assert_true(az_run_total(&run, "mpi_earlyscan") == 0);
+  assert_true(az_run_value(&run, "mpi_collective", "main;MPI_Exscan", 0) ==
+              200e-9);
+  az_run_free(&run);
+}
+
 static void sub_communicator_root_and_members(void **state) {
   (void)state;
   az_run run;
@@ -270,6 +289,7 @@ int main(void) {
       cmocka_unit_test(early_reduce_at_the_root),
       cmocka_unit_test(early_scan_waits_for_lower_ranks_only),
       cmocka_unit_test(early_exscan_in_communicator_order),
+      cmocka_unit_test(scan_records_of_a_rank_outside_the_communicator),
       cmocka_unit_test(sub_communicator_root_and_members),
       cmocka_unit_test(instances_match_by_sequence),
       cmocka_unit_test(incomplete_instance_is_reported),
