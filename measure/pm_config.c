@@ -13,7 +13,7 @@
 
 pm_config pm_cfg;
 
-enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL };
+enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK };
 
 static const struct var {
   const char *name;
@@ -34,6 +34,9 @@ static const struct var {
     {"POMP_PEER_SIGNAL", SIGNAL, "SIGRTMIN+3",
      "signal a dying MPI rank sends the ranks on its node so they write their complete "
      "fragments (number, SIGRTMIN+n; 0 = off)"},
+    {"POMP_CLOCK", CLOCK, "auto",
+     "events' clock: tsc (converted to CLOCK_MONOTONIC ns), monotonic (clock_gettime), "
+     "auto (the TSC where it is invariant and the kernel's clocksource)"},
     {"POMP_VERBOSE", LEVEL, "0", "0 errors only, 1 experiment summary on stderr, 2 debug"},
 };
 
@@ -86,6 +89,13 @@ static int parse_signal(const char *s, int *out) {
   return *out = (int)v, 0;
 }
 
+static int parse_clock(const char *s, int *out) {
+  static const char *names[] = {"auto", "tsc", "monotonic"}; /* enum pm_clock_source */
+  for (int i = 0; i < 3; i++)
+    if (!strcasecmp(s, names[i])) return *out = i, 0;
+  return -1;
+}
+
 static void apply(const struct var *v, const char *s) {
   int b = 0;
   uint64_t n = 0;
@@ -101,6 +111,8 @@ static void apply(const struct var *v, const char *s) {
     if (ok) pm_cfg.buffer = n;
   } else if (v->kind == SIGNAL) {
     ok = parse_signal(s, &pm_cfg.peer_signal) == 0;
+  } else if (v->kind == CLOCK) {
+    ok = parse_clock(s, &pm_cfg.clock) == 0;
   } else if (v->kind == LEVEL) {
     ok = s[0] >= '0' && s[0] <= '2' && !s[1];
     if (ok) pm_cfg.verbose = s[0] - '0';
@@ -115,7 +127,7 @@ static void apply(const struct var *v, const char *s) {
 
 void pm_config_load(void) {
   pm_cfg = (pm_config){.buffer = 16u << 20, .enable = 1, .functions = 1, .signals = 1,
-                       .peer_signal = SIGRTMIN + 3};
+                       .peer_signal = SIGRTMIN + 3, .clock = PM_CLOCK_AUTO};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *s = getenv(vars[i].name);
     if (s) apply(&vars[i], s);

@@ -112,6 +112,7 @@ void pm_mpi_finalize(void) {
     pm_trace_write();
     pm_log("measurement finished (MPI_Finalize)");
     pm_nested_report();
+    pm_clock_report();
     pm_mpi_active = 0; /* after the last lines: they too carry the rank */
   }
   pm_run_unlock();

@@ -69,12 +69,14 @@ static void in_forked_child(void) {
 
 static void begin(void) {
   pm_config_load();
-  pm_start_time = pm_clock();
   if (!pm_cfg.enable) {
+    pm_start_time = pm_clock();
     set_state(PM_DISABLED);
     return;
   }
   log_header();
+  pm_clock_init(pm_cfg.clock);
+  pm_start_time = pm_clock();
   if (pm_user_functions_init() != 0) {
     set_state(PM_DISABLED);
     return;
@@ -118,6 +120,7 @@ void pm_finish_locked(const char *why) {
   pm_trace_write();
   pm_log("measurement finished (%s)", why);
   pm_nested_report();
+  pm_clock_report();
 }
 
 void pm_finish(const char *why) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "pm_clock.h"
 #include "pomp_measure.h"
 
 #define PM_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -62,7 +63,14 @@ void pm_nested_report(void);        /* pm_pomp_parallel.c: log a summary */
    complete fragment. Then, without the lock, pm_peers_alert (pm_peers.c)
    has the ranks on this node write theirs and waits for them (bounded). */
 void pm_finish_alone_locked(const char *reason, int grace_ms);
+/* The rank that finished alone for a peer's death now dies of a signal
+   itself: its complete fragment is rewritten with that reason. */
+void pm_alone_dies_of(const char *reason);
 void pm_peers_alert(const char *reason);
+/* Sends sig, marked PM_PEER_RELEASE, to the peers whose complete fragment
+   is on disk: they die of it at once, all together (pm_signal.c). */
+#define PM_PEER_RELEASE (-0x504f4d50) /* sigqueue value; ranks are >= 0 */
+void pm_peers_release(int sig);
 /* pm_signal.c installed the peer signal's handler: this rank answers. */
 void pm_peers_listening(void);
 
@@ -73,11 +81,7 @@ extern int pm_mpi_active;    /* between pm_mpi_init and pm_mpi_finalize */
 
 /* ------------------------------------------------------------------ clock */
 
-static inline uint64_t pm_clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+/* pm_clock(): pm_clock.h */
 /* pm_clock() when the measurement started: ClockProperties' global offset. */
 extern uint64_t pm_start_time;
 
@@ -92,6 +96,7 @@ typedef struct pm_config {
   int functions;          /* POMP_FUNCTIONS: record -finstrument-functions */
   int signals;            /* POMP_SIGNALS: install the fatal-signal handlers */
   int peer_signal;        /* POMP_PEER_SIGNAL: signal number, 0 = off */
+  int clock;              /* POMP_CLOCK: enum pm_clock_source */
 } pm_config;
 extern pm_config pm_cfg;
 
