@@ -11,10 +11,20 @@
 #include "pm_trace.h"
 #include "pm_unify.h"
 
+/* The locations of the complete fragment: a rank that wrote it for a
+   peer's death and then dies of a signal itself says so (pm_alone_dies_of). */
+static pm_local_location *final_locs;
+static uint32_t final_n;
+
 void pm_finish_alone_locked(const char *reason, int grace_ms) {
   pm_set_state(PM_FINISHED); /* no thread starts a record any more */
   pm_locations_quiesce(grace_ms);
   pm_locations_leave_all(pm_clock());
+  /* closing the writers puts up to POMP_BUFFER per thread on disk, which
+     takes a while: should the rank be killed meanwhile, a fragment must
+     already describe those events (a partial one, unless a flush wrote
+     one with these definitions already) */
+  pm_fragment_periodic();
   uint32_t n;
   pm_local_location *locs = pm_trace_close_writers(&n);
   uint64_t events = 0;
@@ -23,7 +33,13 @@ void pm_finish_alone_locked(const char *reason, int grace_ms) {
     pm_log("%s: rank finished alone, complete fragment written (%u locations, %llu "
            "events); pomp-recover completes the trace",
            reason, n, (unsigned long long)events);
-  free(locs);
+  free(final_locs);
+  final_locs = locs;
+  final_n = n;
+}
+
+void pm_alone_dies_of(const char *reason) {
+  if (final_locs) pm_fragment_write(1, reason, final_locs, final_n);
 }
 
 void pm_rank_ends_alone(const char *reason) {

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +52,55 @@ static int fragment_complete(int rank) {
   close(fd);
   return n == (ssize_t)sizeof head && !memcmp(head, PM_FRAG_MAGIC, 8) &&
          head[PM_FRAG_COMPLETE_AT] == 1;
+}
+
+/* 1 when process pid no longer catches sig (its die_of restored the
+   default: a kill() with sig ends it in the sender's own call), or is
+   gone. From /proc/<pid>/status, SigCgt (hex mask); async-signal-safe. */
+static int lets_sig_kill(int pid, int sig) {
+  char path[64], buf[2048];
+  snprintf(path, sizeof path, "/proc/%d/status", pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 1;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 1;
+  buf[n] = '\0';
+  const char *p = strstr(buf, "SigCgt:\t");
+  if (!p) return 0;
+  p += 8;
+  size_t digits = strspn(p, "0123456789abcdef");
+  int nibble = (sig - 1) / 4; /* from the right */
+  if ((size_t)nibble >= digits) return 1;
+  char c = p[digits - 1 - (size_t)nibble];
+  int v = c <= '9' ? c - '0' : c - 'a' + 10;
+  return !(v >> ((sig - 1) % 4) & 1);
+}
+
+/* The ranks dying of the same signal end at the same moment: hydra
+   SIGKILLs whoever is still alive when the first dies. So once every
+   peer's fragment is complete, this waits (at most RELEASE_WAIT_MS) until
+   each has restored sig's default, then sends them sig, marked
+   PM_PEER_RELEASE (a peer still in our handler dies of it at once,
+   pm_signal.c); the kernel starts each one's exit right in these calls,
+   before this rank dies. */
+#define RELEASE_WAIT_MS 1000
+void pm_peers_release(int sig) {
+  pid_t self = getpid();
+  struct timespec tick = {0, 1000000};
+  for (int waited = 0; waited < RELEASE_WAIT_MS; waited++) {
+    int ready = 1;
+    for (int i = 0; i < npeers && ready; i++)
+      if (peer_pid[i] && peer_pid[i] != self && fragment_complete(peer_rank[i]))
+        ready = lets_sig_kill(peer_pid[i], sig);
+    if (ready) break;
+    nanosleep(&tick, NULL);
+  }
+  for (int i = 0; i < npeers; i++) {
+    if (!peer_pid[i] || peer_pid[i] == self || !fragment_complete(peer_rank[i])) continue;
+    union sigval v = {.sival_int = PM_PEER_RELEASE};
+    sigqueue(peer_pid[i], sig, v);
+  }
 }
 
 void pm_peers_alert(const char *reason) {

@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,11 +58,48 @@ static void say(int sig, const char *what) {
 }
 
 _Atomic int pm_deferred_signal;
-static _Atomic int taken; /* one thread handles a signal, once */
+static _Atomic int taken;          /* one thread handles a signal, once */
+static _Atomic int fragment_done;  /* this rank's complete fragment is on disk */
+static _Atomic int pending_fatal;  /* a fatal signal that came while writing */
+static _Atomic int dying;          /* die_of() started */
+
+/* Lets sig end the process: its previous disposition back (default: the
+   process dies of it) and unblocked on this thread (the handler runs with
+   it blocked). From here on a peer's kill() with sig ends this process at
+   once, and the kernel records sig as the cause, whatever comes next. */
+static void let_kill(int sig) {
+  sigaction(sig, &previous[index_of(sig)], NULL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+/* The end of a rank (or process) that got a fatal signal and has written
+   what it could. An MPI rank first waits for its same-node peers'
+   complete fragments: mpirun (hydra) SIGKILLs every rank still alive as
+   soon as one dies, and reports the OR of all exit statuses (SIGINT 2 |
+   SIGKILL 9 = "signal 11"). On SIGINT and SIGTERM, which mpirun forwards
+   to every rank, the ranks therefore end together: whichever sees every
+   fragment first sends the others that signal (pm_peers_release), so
+   mpirun sees only it, as without pomp. A fault or SIGABRT is one rank's
+   own: the others are left to mpirun, as without pomp. */
+static void die_of(int sig) {
+  atomic_store(&dying, 1);
+  let_kill(sig);
+  if (pm_mpi_active && atomic_load(&fragment_done)) {
+    alarm(10 + 5);
+    pm_peers_alert(signal_name(sig));
+    if (sig == SIGINT || sig == SIGTERM) pm_peers_release(sig);
+  }
+  if (previous[index_of(sig)].sa_handler != SIG_IGN) raise(sig);
+}
 
 /* An MPI rank: complete fragment; peers asked too unless this is the
    peer signal itself. Called under the run lock (the caller's trylock);
-   releases it before waiting for the peers. */
+   releases it. Writing a rank's events may take seconds: the fragment
+   of the events so far comes first (periodic), so a kill during the
+   writing still leaves what reached the disk readable. */
 static void rank_alone(int sig) {
   char reason[64];
   if (sig == peer_signal) {
@@ -73,16 +111,15 @@ static void rank_alone(int sig) {
     snprintf(reason, sizeof reason, "%s", signal_name(sig));
     say(sig, "MPI run: writing this rank's complete fragment");
   }
-  alarm(10 + 15); /* the fragment, then up to 10 s waiting for the peers */
+  alarm(15); /* a deadlock while writing ends the process */
   pm_finish_alone_locked(reason, 2);
+  atomic_store(&fragment_done, 1);
   pm_run_unlock();
-  if (sig != peer_signal) pm_peers_alert(reason);
   alarm(0);
 }
 
 /* Writes what can be written here, then (except for the peer signal)
-   lets the signal's previous disposition run: by default the process
-   dies of it. */
+   dies of the signal (die_of). */
 static void finish_and_die(int sig) {
   int running = atomic_load(&pm_state) == PM_RUNNING;
   if (running && pm_run_trylock() == 0) {
@@ -107,9 +144,30 @@ static void finish_and_die(int sig) {
   } else {
     say(sig, "measurement not running or busy; nothing written");
   }
-  if (sig == peer_signal) return; /* the peer goes on */
-  sigaction(sig, &previous[index_of(sig)], NULL);
-  if (previous[index_of(sig)].sa_handler != SIG_IGN) raise(sig);
+  if (sig == peer_signal && (sig = atomic_exchange(&pending_fatal, 0)))
+    pm_alone_dies_of(signal_name(sig));
+  if (sig) die_of(sig); /* else the peer goes on */
+}
+
+/* A signal while one is handled already. The peer signal: nothing more
+   to do. A fault: it cannot wait (re-running the code faults again), the
+   process dies of it. SIGINT/SIGTERM while writing (Ctrl-C reaches a rank
+   in the middle of its peer-signal fragment, or twice): kept for the end
+   of the writing, which must not be cut short. Once written, it ends the
+   rank as a first one would. */
+static void another_signal(int sig) {
+  if (sig == peer_signal) return;
+  if (synchronous(sig) || atomic_load(&dying)) {
+    let_kill(sig);
+    raise(sig);
+    return;
+  }
+  if (!atomic_load(&fragment_done)) {
+    atomic_store(&pending_fatal, sig);
+    return;
+  }
+  pm_alone_dies_of(signal_name(sig)); /* it was written for a peer's death */
+  die_of(sig);
 }
 
 /* A signal that interrupts its own thread in the middle of a record must
@@ -118,26 +176,36 @@ static void finish_and_die(int sig) {
    the handler returns. A fault there cannot wait: the process just dies. */
 static void on_signal(int sig, siginfo_t *info, void *context) {
   (void)context;
-  if (sig == peer_signal && info && info->si_code == SI_QUEUE)
-    atomic_store(&peer_sender, info->si_value.sival_int);
+  int queued = info && info->si_code == SI_QUEUE;
+  if (queued && sig != peer_signal && info->si_value.sival_int == PM_PEER_RELEASE &&
+      atomic_load(&fragment_done)) { /* a peer's die_of: end now, with it */
+    let_kill(sig);
+    raise(sig);
+    return;
+  }
+  if (sig == peer_signal && queued) atomic_store(&peer_sender, info->si_value.sival_int);
   pm_location *l = pm_tls_location;
   int in_record = l && atomic_load(&l->writing);
   if (in_record && !synchronous(sig)) {
     int none = 0;
     if (atomic_compare_exchange_strong(&pm_deferred_signal, &none, sig)) return;
+    if (sig != peer_signal) atomic_store(&pending_fatal, sig); /* one is deferred already */
+    return;
   }
-  if (atomic_exchange(&taken, 1) || in_record) { /* handled already, or a fault in a record */
-    if (sig == peer_signal) return;
-    sigaction(sig, &previous[index_of(sig)], NULL);
+  if (in_record) { /* a fault in the middle of a record */
+    let_kill(sig);
     raise(sig);
     return;
   }
-  finish_and_die(sig);
+  if (atomic_exchange(&taken, 1)) another_signal(sig);
+  else finish_and_die(sig);
 }
 
 void pm_signal_deferred(void) {
   int sig = atomic_exchange(&pm_deferred_signal, 0);
-  if (sig && !atomic_exchange(&taken, 1)) finish_and_die(sig);
+  if (!sig) return;
+  if (atomic_exchange(&taken, 1)) another_signal(sig);
+  else finish_and_die(sig);
 }
 
 /* dl_iterate_phdr visits the main program first: is addr in one of its

@@ -4,7 +4,9 @@
      rct_die abort|segv|exit|hang [PROBES [READY_FILE]]
    abort: MPI_Abort(MPI_COMM_WORLD, 3); segv: SIGSEGV; exit: returns from
    main without MPI_Finalize; hang: every rank waits after a last barrier
-   (rank 0 then creates READY_FILE) until mpirun is interrupted (Ctrl-C). PROBES MPI_Iprobe calls come first on every
+   (rank 0 then creates READY_FILE) until mpirun is interrupted (Ctrl-C);
+   busy: like hang, but every rank keeps recording (parallel regions,
+   MPI_Allreduce) and rank 0 creates READY_FILE after 50 rounds. PROBES MPI_Iprobe calls come first on every
    rank, so that a small POMP_BUFFER is flushed to disk before the end.
    Built with RCT_OMP (and -fopenmp -finstrument-functions), every rank
    first runs work() on 2 OpenMP threads: a location per thread. */
@@ -42,6 +44,17 @@ int main(int argc, char **argv) {
   if (rank == 1) MPI_Recv(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (!strcmp(how, "busy")) { /* recording all the time when interrupted */
+    for (long i = 0;; i++) {
+#ifdef RCT_OMP
+#pragma omp parallel num_threads(2)
+      work(&x);
+#endif
+      MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      FILE *ready = i == 50 && rank == 0 && argc > 3 ? fopen(argv[3], "w") : NULL;
+      if (ready) fclose(ready);
+    }
+  }
   if (!strcmp(how, "hang")) {
     MPI_Barrier(MPI_COMM_WORLD);
     FILE *ready = rank == 0 && argc > 3 ? fopen(argv[3], "w") : NULL;
