@@ -132,6 +132,8 @@ void pm_clock_init(int requested) {
 
 int pm_clock_source(void) { return source; }
 
+void pm_clock_after_fork(void) { atomic_flag_clear(&anchoring); }
+
 void pm_clock_report(void) {
   if (source == PM_CLOCK_TSC)
     pm_log("clock: %u epochs; largest difference to CLOCK_MONOTONIC found at a re-anchoring "

@@ -80,6 +80,9 @@ static inline uint64_t pm_clock(void) {
    calibrates it (two reference pairs 2 ms apart); logs the choice and
    why. Called once when the measurement begins. */
 void pm_clock_init(int requested);
+/* In a child made by fork(): the anchoring flag may have been held by a
+   thread that does not exist here. */
+void pm_clock_after_fork(void);
 /* Logs how the TSC's conversion fared: epochs, largest error at an anchor. */
 void pm_clock_report(void);
 /* The source in use: PM_CLOCK_TSC or PM_CLOCK_MONOTONIC. */

@@ -63,6 +63,7 @@ static void at_exit(void) { pm_finish("program exit"); }
    its exit. It runs unobserved. */
 static void in_forked_child(void) {
   pthread_mutex_init(&run_lock, NULL); /* may have been held at fork() */
+  pm_clock_after_fork();
   set_state(PM_DISABLED);
   pm_log_forget();
 }
