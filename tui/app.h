@@ -144,7 +144,14 @@ const tui_binding *tui_binding_for(int key);
 /* overlays (overlay*.c) */
 void tui_overlay_clear(tui_overlay *o);
 void tui_overlay_add(tui_overlay *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Adds text broken into lines of at most width columns, each starting with
+   indent (breaks at spaces, else after ';' or '/' in the line's second
+   half, else anywhere but inside a character). */
 void tui_overlay_add_wrapped(tui_overlay *o, const char *indent, const char *text, int width);
+/* The same with a hanging first line: lead ("Call path  ") starts the first
+   line, indent (as wide, usually blanks) the others. */
+void tui_overlay_add_hanging(tui_overlay *o, const char *lead, const char *indent,
+                             const char *text, int width);
 void tui_overlay_key(tui_app *a, int key);
 void tui_overlay_draw(tui_app *a);
 void tui_open_help(tui_app *a);

@@ -24,14 +24,23 @@ static void draw_title(tui_app *a) {
 /* A report of a run that died (MPI_Abort, a killed rank) holds only what
    the trace recorded: say so on a line of its own that stays while
    browsing.  Bold reverse in the error colour; in monochrome the words
-   and the bold bar still carry it. */
+   and the bold bar still carry it.  The description can be long (which
+   ranks are missing comes last): when cut, the line ends with where to
+   read it whole, the details page. */
 static void draw_run_warning(tui_app *a) {
+  static const char hint[] = " (i: details)";
+  const int hint_w = (int)sizeof hint - 1;
   char text[1024];
   snprintf(text, sizeof text, " WARNING: incomplete run: %s; values cover what the trace recorded",
            a->incomplete);
   tui_style st = {TUI_A_BOLD | TUI_A_REVERSE, TUI_C_ERROR, 0, 0};
-  tui_vs_fill(&a->vs, 0, a->warning_y, a->w, ' ', st);
-  tui_vs_put_clipped(&a->vs, 0, a->warning_y, a->w, text, st, a->glyphs->ellipsis);
+  int y = a->warning_y, room = a->w;
+  tui_vs_fill(&a->vs, 0, y, a->w, ' ', st);
+  if (tui_text_width(text) > a->w && a->w >= 2 * hint_w) {
+    room -= hint_w;
+    tui_vs_put(&a->vs, room, y, hint_w, hint, st);
+  }
+  tui_vs_put_clipped(&a->vs, 0, y, room, text, st, a->glyphs->ellipsis);
 }
 
 static void draw_tabs(tui_app *a) {

@@ -23,24 +23,37 @@ void tui_overlay_add(tui_overlay *o, const char *fmt, ...) {
   PU_PUSH(o->lines, o->nlines, o->cap, pu_strdup(buf));
 }
 
-/* Breaks text at spaces into lines of at most width columns. */
-void tui_overlay_add_wrapped(tui_overlay *o, const char *indent, const char *text, int width) {
-  int room = width - tui_text_width(indent);
-  if (room < 10) room = 10;
-  const char *s = text;
-  while (*s) {
-    int len = (int)strlen(s);
-    int cut = len;
-    if (tui_text_width(s) > room) {
-      cut = room < len ? room : len;
-      int sp = cut;
-      while (sp > 0 && s[sp] != ' ') sp--;
-      if (sp > 0) cut = sp;
-    }
-    tui_overlay_add(o, "%s%.*s", indent, cut, s);
-    s += cut;
+/* Where a line that may hold the first fit bytes of s ends: all of s if
+   it fits, else after the last space within the fit, else after the last
+   ';' or '/' in its second half (call paths and file names have no
+   spaces; "/" alone on a line would help nobody), else at the fit (a hard
+   cut). */
+static size_t line_end(const char *s, size_t fit) {
+  if (!s[fit] || s[fit] == ' ') return fit;
+  for (size_t i = fit; i > 0; i--)
+    if (s[i - 1] == ' ') return i;
+  for (size_t i = fit; i > fit / 2; i--)
+    if (s[i - 1] == ';' || s[i - 1] == '/') return i;
+  return fit;
+}
+
+void tui_overlay_add_hanging(tui_overlay *o, const char *lead, const char *indent,
+                             const char *text, int width) {
+  const char *prefix = lead, *s = text;
+  do { /* an empty text still makes its one line */
+    int room = width - tui_text_width(prefix);
+    if (room < 10) room = 10;
+    size_t end = line_end(s, tui_text_fit(s, room)), len = end;
+    while (len > 0 && s[len - 1] == ' ') len--;
+    tui_overlay_add(o, "%s%.*s", prefix, (int)len, s);
+    s += end;
     while (*s == ' ') s++;
-  }
+    prefix = indent;
+  } while (*s);
+}
+
+void tui_overlay_add_wrapped(tui_overlay *o, const char *indent, const char *text, int width) {
+  tui_overlay_add_hanging(o, indent, indent, text, width);
 }
 
 static int32_t page(const tui_app *a) { return a->h - 3 > 1 ? a->h - 3 : 1; }

@@ -77,6 +77,19 @@ int tui_text_width(const char *s) {
   return w;
 }
 
+size_t tui_text_fit(const char *s, int max) {
+  size_t at = 0;
+  int used = 0;
+  while (s[at]) {
+    uint32_t c;
+    int n = tui_utf8_decode(s + at, &c);
+    used += cp_width(printable(c));
+    if (used > max && at > 0) break;
+    at += (size_t)n;
+  }
+  return at;
+}
+
 int tui_vs_put(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style st) {
   if (y < 0 || y >= vs->h || x < 0) return 0;
   if (x + max > vs->w) max = vs->w - x;

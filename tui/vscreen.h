@@ -6,6 +6,7 @@
 #ifndef TUI_VSCREEN_H
 #define TUI_VSCREEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -62,6 +63,9 @@ void tui_vs_print(const tui_vscreen *vs, FILE *out);
 
 /* Display width of UTF-8 text, the way tui_vs_put counts it. */
 int tui_text_width(const char *s);
+/* Bytes of the longest prefix of s within max columns, never cutting a
+   character; at least one character of a non-empty s (wrapping advances). */
+size_t tui_text_fit(const char *s, int max);
 /* Decodes one code point; returns bytes used (invalid byte: 1, *cp = '?'). */
 int tui_utf8_decode(const char *s, uint32_t *cp);
 

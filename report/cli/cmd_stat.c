@@ -64,7 +64,8 @@ static void print_region(const pomp_report *r, int32_t g) {
    of the measurement, say): its name alone does not tell what it is.  So
    it is summed per region over the call paths, the largest region ends
    the heading ("mostly" when it holds more than half) and the n largest
-   get a line each.  Returns the number of regions in best[]. */
+   get a line each (-n 0: the heading still names the largest).  Returns
+   the number of region lines, in best[]. */
 static int own_part_regions(stat_ctx *x, const double *cv, double v,
                             int32_t *best) {
   const pomp_report *r = x->r;
@@ -72,13 +73,13 @@ static int own_part_regions(stat_ctx *x, const double *cv, double v,
   memset(x->by_region, 0, (size_t)ng * sizeof *x->by_region);
   for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++)
     x->by_region[pomp_report_cnode(r, c)->region] += cv[c];
-  int k = top(x->by_region, ng, x->n, best);
+  int k = top(x->by_region, ng, x->n > 0 ? x->n : 1, best);
   if (k > 0 && v > 0 && x->by_region[best[0]] > 0) {
     fputs(2 * x->by_region[best[0]] > v ? ", mostly " : ", largest part ",
           stdout);
     print_region(r, best[0]);
   }
-  return k;
+  return k < x->n ? k : x->n;
 }
 
 static void print_property(stat_ctx *x, int rank, int32_t m) {
@@ -90,7 +91,7 @@ static void print_property(stat_ctx *x, int rank, int32_t m) {
   printf("%2d. %s (%s%s): %.2f %% of time, %.6g s", rank, pm->name,
          pm->display, parent ? ", own part" : "", 100 * v / x->total, v);
   int32_t nc = pomp_report_num_cnodes(r), nl = pomp_report_num_locations(r);
-  int32_t *best = pu_malloc((size_t)x->n * sizeof *best + 1);
+  int32_t *best = pu_malloc(((size_t)x->n + 1) * sizeof *best);
   const double *cv = x->by_cnode + (size_t)m * (size_t)nc;
   int regions = parent ? own_part_regions(x, cv, v, best) : 0;
   putchar('\n');

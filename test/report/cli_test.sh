@@ -43,6 +43,7 @@ check stat 0 "$report" stat f.pomp -n 2
 check stat_incomplete 0 "$report" stat i.pomp -n 1
 # own parts named by their regions: "mostly" above half, else "largest part"
 check stat_own 0 "$report" stat o.pomp
+check stat_own_n0 0 "$report" stat o.pomp -n 0
 check defs 0 "$report" defs f.pomp --compact
 check diff_self 0 "$report" diff f.pomp f.pomp -o d1.pomp
 check diff_self_dump 0 "$report" dump d1.pomp

@@ -91,9 +91,24 @@ static pomp_report *incomplete(void) {
   return r;
 }
 
+/* The same with the kind of description a recovered trace gets, whose
+   tail (the missing ranks) a one-line warning cannot show, and a trace
+   path too long for one line. */
+static pomp_report *incomplete_long(void) {
+  pomp_report *r = small(1);
+  pomp_report_set_attr(r, "trace",
+                       "/scratch/project/user/experiments/pomp_heat_4x2/traces.otf2");
+  pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS,
+                       "incomplete: rank 1 called MPI_Abort(MPI_COMM_WORLD, 3); "
+                       "trace recovered from 4 ranks (1 complete, 0 up to their last "
+                       "flush, 3 missing); missing: ranks 0, 2, 3");
+  return r;
+}
+
 pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "small") == 0) return small(1);
   if (strcmp(name, "incomplete") == 0) return incomplete();
+  if (strcmp(name, "incomplete_long") == 0) return incomplete_long();
   if (strcmp(name, "diff") == 0) return small(-1);
   if (strcmp(name, "wide") == 0) return wide();
   return NULL;

@@ -4,7 +4,8 @@
  * totals exactly 100 s (so % of time equals seconds).  "wide": one process
  * with 12 threads worth 1..12 s (large-node rows).  "diff": negative
  * values (diverging scale).  "incomplete": "small" from a run that did not
- * finish (run_status).
+ * finish (run_status).  "incomplete_long": the same with a recovered
+ * trace's long run_status and a long trace path (wrapping).
  */
 #ifndef TUI_FIXTURE_H
 #define TUI_FIXTURE_H

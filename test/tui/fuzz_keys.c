@@ -45,8 +45,9 @@ static size_t byte_events(const uint8_t *d, size_t n, tui_event *ev) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 3 || size > 4096) return 0;
-  static const char *const fixtures[] = {"small", "wide", "diff", "incomplete"};
-  pomp_report *r = tui_fixture(fixtures[data[0] % 4]);
+  static const char *const fixtures[] = {"small", "wide", "diff", "incomplete",
+                                         "incomplete_long"};
+  pomp_report *r = tui_fixture(fixtures[data[0] % (sizeof fixtures / sizeof *fixtures)]);
   tui_options o;
   tui_options_default(&o);
   o.top_k = 1 + data[1] % 12;

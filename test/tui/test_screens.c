@@ -76,6 +76,13 @@ static const screen_case cases[] = {
     {"incomplete", "incomplete", 160, 14, 10, 0, "E"},
     {"incomplete_narrow", "incomplete", 70, 14, 10, 0, "<click 40,2>"},
     {"incomplete_too_small", "incomplete", 160, 14, 10, 0, "<resize 60x7>"},
+    /* A description too long for the line: cut, with where to read it
+       whole; the details page starts with it, wrapped (attributes too),
+       scrolls, and wraps again for a new width. */
+    {"incomplete_hint", "incomplete_long", 120, 8, 10, 0, ""},
+    {"incomplete_details", "incomplete_long", 80, 30, 10, 0, "i"},
+    {"details_scrolled", "incomplete_long", 60, 12, 10, 0, "i<End>"},
+    {"details_rewrapped", "incomplete_long", 80, 30, 10, 0, "i<resize 50x30>"},
 };
 
 static char *read_file(const char *path) {

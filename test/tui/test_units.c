@@ -132,6 +132,33 @@ static void vscreen_text(void **state) {
   tui_vs_free(&vs);
 }
 
+/* Wrapping for the pages: at spaces (dropped), else after ';' or '/'
+   (kept), else a hard cut that never splits a character; a hanging first
+   line; an empty text is one line of its lead. */
+static void overlay_wrapping(void **state) {
+  (void)state;
+  assert_int_equal(tui_text_fit("漢字ab", 3), 3);   /* 漢 only: 字 would need column 4 */
+  assert_int_equal(tui_text_fit("漢字ab", 5), 7);   /* 漢字a */
+  assert_int_equal(tui_text_fit("漢", 1), 3);       /* one character at least */
+  assert_int_equal(tui_text_fit("", 4), 0);
+  tui_overlay o = {0};
+  tui_overlay_add_hanging(&o, "Run  ", "     ", "rank 1 called MPI_Abort(MPI_COMM_WORLD, 3)", 18);
+  tui_overlay_add_wrapped(&o, "  ", "main;solve;MPI_Recv /a/b/c.c", 14);
+  tui_overlay_add_wrapped(&o, "", "/a/bcdefghijklmnop", 12);
+  tui_overlay_add_wrapped(&o, "", "漢字漢字漢字漢字漢字漢字", 11);
+  tui_overlay_add_hanging(&o, "key  ", "     ", "", 20);
+  static const char *const want[] = {
+      "Run  rank 1 called", "     MPI_Abort(MPI", "     _COMM_WORLD,", "     3)",
+      "  main;solve;", "  MPI_Recv", "  /a/b/c.c", "/a/bcdefghij", "klmnop",
+      "漢字漢字漢", "字漢字漢字", "漢字", "key  "};
+  /* "MPI_Abort(MPI_COMM_WORLD," has no break within 13 columns: a hard
+     cut; a space wins over a '/'; a '/' in the first half of the line is
+     no break; 11 columns hold five wide characters, not five and a half. */
+  assert_int_equal(o.nlines, sizeof want / sizeof want[0]);
+  for (size_t i = 0; i < o.nlines; i++) assert_string_equal(o.lines[i], want[i]);
+  tui_overlay_clear(&o);
+}
+
 static tui_app *small_app(int w, int h) {
   tui_app *a = malloc(sizeof *a);
   tui_options o;
@@ -539,7 +566,7 @@ int main(void) {
       cmocka_unit_test(spectrum_levels),  cmocka_unit_test(key_scripts),
       cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
       cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
-      cmocka_unit_test(run_warning_line),
+      cmocka_unit_test(run_warning_line), cmocka_unit_test(overlay_wrapping),
       cmocka_unit_test(location_values_in_slices), cmocka_unit_test(location_values_cached),
       cmocka_unit_test(summary_rows_wait_for_sums),
       cmocka_unit_test(location_values_match_library),
