@@ -145,6 +145,52 @@ mkdir md && (cd md && "$pcc" gcc -fopenmp -MD ../app.c ../twice.c) || fail "-MD 
 expect_eq "-MD at a link: dependency files" "$(cd md && echo *.d)" "a-app.d a-twice.d"
 expect_eq "-MD at a link: first line" "$(head -n 1 md/a-app.d | cut -d' ' -f1-2)" "app.o: ../app.c"
 
+# -Wp,-MD,FILE / -Wp,-MMD,FILE (kernel-style builds): the preprocessor's
+# own dependency file names the source, with the preprocessor's default
+# target (the source's base name, whatever -o says), in both modes; a
+# second make then has nothing to do
+for np in "" --no-preprocess; do
+  d=wp$np
+  mkdir "$d" && cp app.c "$d"/ && mkdir "$d/sub"
+  printf '%s\n' 'app.o: app.c' '	$(CC) -fopenmp -Wp,-MD,app.d -c app.c' '-include app.d' >"$d/Makefile"
+  (cd "$d" && make -s CC="$pcc $np gcc" >/dev/null) || fail "$d: make"
+  (cd "$d" && make -q CC="$pcc $np gcc") || fail "$d: a second make has work: $(head -n 1 "$d/app.d")"
+  expect_eq "$d: -Wp,-MD first line" "$(head -n 1 "$d/app.d" | cut -d' ' -f1-2)" "app.o: app.c"
+  (cd "$d" && "$pcc" ${np:+"$np"} gcc -fopenmp -Wp,-MMD,x.d,-MP -c app.c -o sub/x.o) || fail "$d: -Wp,-MMD"
+  expect_eq "$d: -Wp,-MMD first line" "$(head -n 1 "$d/x.d" | cut -d' ' -f1-2)" "app.o: app.c"
+  expect_eq "$d: temporary names" "$(cat "$d/app.d" "$d/x.d" | grep -c 'pomp-cc\.')" 0
+done
+
+# --- commands that build nothing behave as the compiler's ------------------
+# -fsyntax-only: checked through preprocessing and pomp-opari, as a build
+# would compile them (pomp-opari's errors show), nothing written
+mkdir syn && cd syn
+for np in "" --no-preprocess; do
+  err=$("$pcc" ${np:+"$np"} gcc -fopenmp -fsyntax-only ../app.c ../twice.c 2>&1); rc=$?
+  expect_eq "-fsyntax-only $np" "$rc:$err:$(ls)" "0::"
+  err=$("$pcc" ${np:+"$np"} gcc -fopenmp -c -fsyntax-only ../bad_omp.c 2>&1); rc=$?
+  expect_eq "-fsyntax-only $np: pomp-opari error" "$rc:$(echo "$err" | head -n 1 | cut -d' ' -f1-2)" \
+    "1:../bad_omp.c:3: error:"
+done
+if command -v gfortran >/dev/null; then
+  err=$("$pcc" gfortran -fopenmp -fsyntax-only ../app.f90 2>&1); rc=$?
+  expect_eq "Fortran -fsyntax-only" "$rc:$err:$(ls)" "0::"
+fi
+# questions to the driver: its answer, nothing compiled
+answer() { "$@" 2>&1 | head -n 1; echo "exit ${PIPESTATUS[0]}"; }
+expect_eq "-print-prog-name with a source" "$(answer "$pcc" gcc -print-prog-name=cc1 ../app.c)" \
+  "$(answer gcc -print-prog-name=cc1)"
+expect_eq "--version with a source" "$(answer "$pcc" gcc --version ../app.c)" "$(answer gcc --version)"
+expect_eq "-dumpmachine with a source" "$(answer "$pcc" gcc -dumpmachine ../app.c)" "$(answer gcc -dumpmachine)"
+err=$("$pcc" gcc -fopenmp -'###' ../app.c 2>&1); rc=$?
+expect_eq "-### exit" "$rc" 0
+expect_eq "-### names the source" "$(echo "$err" | grep -c '/app\.c')" 1
+expect_eq "nothing written" "$(ls)" ""
+# -S: the instrumented assembly, where the compiler writes it
+"$pcc" gcc -fopenmp -S ../app.c || fail "-S"
+expect_eq "-S: fork calls" "$(grep -c 'call.*POMP_Parallel_fork' app.s)" 2
+cd "$work"
+
 # --- make CC="pomp-cc gcc" -----------------------------------------------
 rm -f app.o twice.o
 make -s CC="$pcc gcc" app >/dev/null || fail "make"
@@ -166,6 +212,11 @@ if command -v gfortran >/dev/null; then
   expect_eq "Fortran output" "$out" "sum=36"
   expect_eq "Fortran parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.f90:6"')" 2
   expect_eq "Fortran loops" "$(count "$exp" 'ENTER .*"!\$omp do @app.f90:6"')" 2
+  # the companion file of descriptors is C: gfortran's C compiler, the
+  # user's code-shaping flags only, no warnings
+  err=$("$pcc" --verbose gfortran -fopenmp -O2 -g -fallow-argument-mismatch -c app.f90 -o app_fc.o 2>&1) ||
+    fail "Fortran compile (companion)"
+  expect_eq "Fortran companion command" "$(echo "$err" | grep '\.pomp\.c ' | cut -d' ' -f2-5)" "gcc -w -O2 -g"
 fi
 
 # --- errors ----------------------------------------------------------------
@@ -227,7 +278,8 @@ fi
 # (--no-as-needed); 2 ranks give one experiment pomp_f_2x2 with MPI events
 if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpif90 >/dev/null; then
   mkdir fmpi && cd fmpi
-  "$pcc" mpif90 -fopenmp -o f ../mpi_hyb.f90 || fail "Fortran MPI build"
+  err=$("$pcc" mpif90 -fopenmp -o f ../mpi_hyb.f90 2>&1) || fail "Fortran MPI build: $err"
+  expect_eq "Fortran MPI build: no messages (companion not compiled with Fortran flags)" "$err" ""
   readelf -d f | grep -q 'libpomp-mpi' || fail "Fortran MPI: libpomp-mpi not linked"
   out=$(timeout 60 mpiexec -n 2 ./f 2>&1) || fail "Fortran MPI run: $out"
   expect_eq "Fortran MPI output" "$(echo $out)" "1001000.0000000000"

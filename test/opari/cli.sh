@@ -53,4 +53,13 @@ mkdir "$work/elsewhere"
   fail "the compiler accepted an undeclared name"
 grep -q "pomp.h" "$work/cc.err" && fail "pomp.h not found: $(cat "$work/cc.err")"
 grep -q "lines.c:5:[0-9]*: error: .undeclared_name" "$work/cc.err" || fail "diagnostic not at lines.c:5: $(cat "$work/cc.err")"
+# the documented limit of source input: a directive-making macro defined in
+# the source is warned about at its #define; one from a header cannot be
+# seen (headers are not read): both uses are left as written
+printf '#define HPAR _Pragma("omp parallel")\n' >"$work/macros.h"
+printf '#include "macros.h"\n#define PAR _Pragma("omp parallel")\nvoid f(void) {\nHPAR\n{ }\nPAR\n{ }\n}\n' >"$work/mac.c"
+"$opari" "$work/mac.c" "$work/mac.mod.c" 2>"$work/err" || fail "mac.c"
+[ "$(cut -d' ' -f1-4 "$work/err")" = "$work/mac.c:2: warning: macro 'PAR'" ] ||
+  fail "macro warnings: $(cat "$work/err")"
+[ "$(grep -c "POMP_Parallel_fork(pomp_rd" "$work/mac.mod.c")" = 0 ] || fail "a macro-made directive instrumented"
 exit 0
