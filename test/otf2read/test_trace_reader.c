@@ -105,6 +105,9 @@ static void test_definitions(void **state) {
   assert_int_equal(t.locs[0].id, 0);
   assert_int_equal(t.locs[1].id, 1);
   assert_int_equal(t.locs[2].id, UINT64_C(1) << 32);
+  assert_ptr_equal(tr_location_by_id(&t, UINT64_C(1) << 32), &t.locs[2]);
+  assert_ptr_equal(tr_location_by_id(&t, 0), &t.locs[0]);
+  assert_null(tr_location_by_id(&t, 2));
   assert_string_equal(t.locs[1].name, "OMP thread 1");
   assert_string_equal(t.locs[2].name, "Master thread");
   assert_int_equal(t.locs[2].group, 1);

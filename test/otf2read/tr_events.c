@@ -5,29 +5,16 @@
 #include "pomp_util.h"
 #include "tr_internal.h"
 
-/* Index of location id in t->locs (sorted by id), or -1. */
-static long find(const tr_trace *t, uint64_t id) {
-  size_t lo = 0, hi = t->nlocs;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (t->locs[mid].id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < t->nlocs && t->locs[lo].id == id ? (long)lo : -1;
-}
-
 /* Appends e, on loc at time; e.placeholder for a MpiCollectiveEnd
    outside MpiCollectiveBegin (docs/TRACE.md). Events of locations not
    defined are left out (the global reader reads only defined ones). */
 static OTF2_CallbackCode add(void *u, OTF2_LocationRef loc, OTF2_TimeStamp time, tr_event e) {
   tr_reading *rd = u;
   tr_trace *t = rd->t;
-  long i = find(t, loc);
-  if (i < 0) return OTF2_CALLBACK_SUCCESS;
-  e.time = time, e.loc = (uint32_t)i;
-  uint32_t *open = &rd->in_collective[i];
+  tr_location *l = tr_location_by_id(t, loc);
+  if (!l) return OTF2_CALLBACK_SUCCESS;
+  e.time = time, e.loc = (uint32_t)(l - t->locs);
+  uint32_t *open = &rd->in_collective[e.loc];
   if (e.kind == TR_MPI_COLLECTIVE_BEGIN) ++*open;
   if (e.kind == TR_MPI_COLLECTIVE_END) {
     e.placeholder = !*open;

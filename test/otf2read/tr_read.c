@@ -135,9 +135,15 @@ void tr_free(tr_trace *t) {
 }
 
 tr_location *tr_location_by_id(tr_trace *t, uint64_t id) {
-  for (size_t i = 0; i < t->nlocs; i++)
-    if (t->locs[i].id == id) return &t->locs[i];
-  return NULL;
+  size_t lo = 0, hi = t->nlocs; /* locs are sorted by id */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (t->locs[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < t->nlocs && t->locs[lo].id == id ? &t->locs[lo] : NULL;
 }
 
 const char *tr_string(const tr_trace *t, uint32_t id) {
