@@ -3,7 +3,11 @@
    name the byte where it goes wrong instead of crashing. */
 #include "pm_frag.h"
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <otf2/otf2.h>
 
@@ -22,6 +26,10 @@ void pm_frag_encode(pm_blob *out, const pm_frag *f) {
   uint64_t sizes[4] = {f->evt_chunk, f->def_chunk, f->mono_now, f->real_now};
   for (int i = 0; i < 4; i++) pm_blob_u64(out, sizes[i]);
   pm_blob_str(out, f->reason ? f->reason : "");
+  pm_blob_str(out, f->host ? f->host : "");
+  pm_blob_str(out, f->boot_id ? f->boot_id : "");
+  pm_blob_u32(out, f->pid);
+  pm_blob_u64(out, f->start);
   for (uint32_t i = 0; i < f->noffsets && i < PM_FRAG_MAX_OFFSETS; i++) {
     pm_blob_u64(out, f->offset_time[i]);
     pm_blob_u64(out, (uint64_t)f->offset[i]);
@@ -66,6 +74,12 @@ int pm_frag_decode(const unsigned char *data, size_t len, pm_frag *f, size_t *at
   size_t reason_at = HERE;
   f->reason = pm_get_str(&c);
   if (c.bad) return fail(at, what, reason_at, "reason text is cut or not terminated");
+  size_t host_at = HERE;
+  f->host = pm_get_str(&c);
+  f->boot_id = pm_get_str(&c);
+  if (c.bad) return fail(at, what, host_at, "host or boot id is cut or not terminated");
+  f->pid = pm_get_u32(&c);
+  f->start = pm_get_u64(&c);
   for (uint32_t i = 0; i < f->noffsets; i++) {
     f->offset_time[i] = pm_get_u64(&c);
     f->offset[i] = (int64_t)pm_get_u64(&c);
@@ -87,4 +101,38 @@ int pm_frag_decode(const unsigned char *data, size_t len, pm_frag *f, size_t *at
   return 0;
 #undef CUT
 #undef HERE
+}
+
+/* One small file into buf (NUL-terminated); its length or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buf, size - 1);
+  close(fd);
+  if (n < 0) return -1;
+  buf[n] = '\0';
+  return n;
+}
+
+void pm_frag_boot_id(char *buf, size_t size) {
+  if (read_small("/proc/sys/kernel/random/boot_id", buf, size) < 0) buf[0] = '\0';
+  buf[strcspn(buf, "\n")] = '\0';
+}
+
+int pm_frag_process_start(uint32_t pid, uint64_t *start) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%u/stat", pid);
+  if (read_small(path, buf, sizeof buf) <= 0) return -1;
+  /* "pid (comm) S ...": comm may hold spaces and parentheses; the state
+     follows the last ')', the start time is the 20th field after it */
+  char *p = strrchr(buf, ')');
+  if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X') return -1;
+  p += 2;
+  for (int field = 3; field < 22 && p; field++) {
+    p = strchr(p, ' ');
+    if (p) p++;
+  }
+  if (!p) return -1;
+  *start = strtoull(p, NULL, 10);
+  return 0;
 }

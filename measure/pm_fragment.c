@@ -45,6 +45,22 @@ static int write_all(int fd, const unsigned char *p, size_t n) {
   return 0;
 }
 
+/* This process, as fragments name it (pm_frag.h); read once. */
+static struct {
+  char host[256], boot_id[64];
+  uint64_t start;
+  int known;
+} self;
+
+static void know_self(void) {
+  if (self.known) return;
+  if (gethostname(self.host, sizeof self.host) != 0) self.host[0] = '\0';
+  self.host[sizeof self.host - 1] = '\0';
+  pm_frag_boot_id(self.boot_id, sizeof self.boot_id);
+  if (pm_frag_process_start((uint32_t)getpid(), &self.start) != 0) self.start = 0;
+  self.known = 1;
+}
+
 int pm_fragment_write(int complete, const char *reason, const pm_local_location *locs,
                       uint32_t nlocs) {
   if (!pm_experiment_dir[0]) return -1;
@@ -63,6 +79,13 @@ int pm_fragment_write(int complete, const char *reason, const pm_local_location 
     f.offset[i] = pm_offsets[i].offset;
     f.noffsets++;
   }
+  pthread_mutex_lock(&frag_lock);
+  know_self();
+  pthread_mutex_unlock(&frag_lock);
+  f.host = self.host;
+  f.boot_id = self.boot_id;
+  f.pid = (uint32_t)getpid();
+  f.start = self.start;
   pm_frag_encode(&out, &f);
   char dir[4200], path[4300], tmp[4400];
   dir_path(dir, sizeof dir);
@@ -122,11 +145,15 @@ void pm_fragment_periodic(void) {
 }
 
 void pm_fragment_remove(void) {
-  char dir[4200], path[4300];
+  char dir[4200], path[4300], recovered[4300];
   dir_path(dir, sizeof dir);
   pm_fragment_path(path, sizeof path, pm_coll.rank);
+  snprintf(recovered, sizeof recovered, "%s/RECOVERED", dir);
   pthread_mutex_lock(&frag_lock);
   unlink(path);
+  /* the run finished: a recovery's record (of a pomp-recover from before
+     it refused runs still going) would call it incomplete for ever */
+  unlink(recovered);
   rmdir(dir); /* the last rank to finish finds it empty */
   pthread_mutex_unlock(&frag_lock);
 }

@@ -32,6 +32,9 @@ typedef struct rc_set {
 int rc_load(const char *dir, rc_set *set);
 void rc_free(rc_set *set);
 
+/* -1 (reported) when a rank's process is still alive on this host. */
+int rc_check_finished(const rc_set *set);
+
 /* Writes anchor, global and local definitions into dir (see
    pomp_recover.h); cuts a partial rank's event files to whole chunks.
    0 or -1 (reported). */

@@ -99,7 +99,8 @@ int pomp_recover(const char *dir, pomp_recover_summary *summary) {
   }
   rc_set set;
   if (rc_load(dir, &set) != 0) return -1;
-  int rc = rc_write_archive(&set);
+  int rc = rc_check_finished(&set);
+  if (rc == 0) rc = rc_write_archive(&set);
   if (rc == 0) {
     pomp_recover_summary s;
     summarise(&set, &s);

@@ -30,7 +30,7 @@ POMP_EXPERIMENT=exp timeout 60 mpirun -n 2 "$prog" abort >/dev/null 2>&1
 fresh() { rm -rf "$1" && cp -r exp "$1"; }
 
 fresh cut && truncate -s 100 cut/fragments/1.frag
-expect 1 "pomp-recover: cut/fragments/1.frag: offset 97: fragment ends early (truncated)" -- cut
+expect 1 "pomp-recover: cut/fragments/1.frag: offset 97: host or boot id is cut or not terminated" -- cut
 [ -e cut/traces.otf2 ] && fail "a failed recovery left traces.otf2"
 
 fresh flip && size=$(stat -c %s flip/fragments/0.frag)
@@ -54,6 +54,15 @@ grep -q "^rank 1: missing" missing/fragments/RECOVERED || fail "RECOVERED lacks 
 grep -q "pomp-recover: trace completed from fragments: 2 ranks, 1 complete, 0 partial, 1 missing" \
   missing/measure.log || fail "measure.log lacks the recovery line"
 "$analyze" -q -o missing.pomp missing || fail "pomp-analyze fails on a trace with a missing rank"
+
+# a run still going (stopped, alive) is not recovered; once killed it is
+POMP_EXPERIMENT=live POMP_BUFFER=256k "$killed" 250000 stop >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do case $(ps -o stat= -p "$pid") in T*) break ;; esac; sleep 0.1; done
+expect 1 "pomp-recover: live: the run is still going (rank 0 is pid $pid on this host); recover it once it has ended" -- live
+[ -e live/traces.otf2 ] && fail "a run still going was recovered"
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+"$recover" live >/dev/null 2>&1 || fail "the killed run was not recovered"
 
 # a write cut short by SIGKILL: 1000 bytes of a next chunk
 POMP_EXPERIMENT=cutevt POMP_BUFFER=256k "$killed" 250000 >/dev/null 2>&1

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -46,11 +47,26 @@ static void encode(pm_blob *out, pm_blob *defs, uint32_t rank) {
   describe(defs, rank);
   pm_frag f = {.rank = rank, .nranks = 2, .mpi = 1, .complete = 1, .noffsets = 2,
                .evt_chunk = 1u << 20, .def_chunk = 4u << 20, .mono_now = 7, .real_now = 8,
-               .reason = "MPI_Abort(MPI_COMM_WORLD, 3)", .defs = defs->data,
-               .defs_len = (uint32_t)defs->len};
+               .reason = "MPI_Abort(MPI_COMM_WORLD, 3)", .host = "node7",
+               .boot_id = "0f3c", .pid = 4242, .start = 123456789012ull,
+               .defs = defs->data, .defs_len = (uint32_t)defs->len};
   f.offset_time[0] = 100, f.offset[0] = -5;
   f.offset_time[1] = 200, f.offset[1] = 6;
   pm_frag_encode(out, &f);
+}
+
+/* This process is alive with a start time; a pid that is not is not. */
+static void process_identity(void **state) {
+  (void)state;
+  uint64_t start = 0, again = 1;
+  assert_int_equal(pm_frag_process_start((uint32_t)getpid(), &start), 0);
+  assert_int_equal(pm_frag_process_start((uint32_t)getpid(), &again), 0);
+  assert_int_equal(start, again);
+  assert_true(start > 0);
+  assert_int_equal(pm_frag_process_start(0x3fffffff, &start), -1);
+  char boot[64];
+  pm_frag_boot_id(boot, sizeof boot);
+  assert_int_equal(strlen(boot), 36); /* a UUID */
 }
 
 static void round_trip(void **state) {
@@ -68,6 +84,10 @@ static void round_trip(void **state) {
   assert_int_equal(f.evt_chunk, 1u << 20);
   assert_int_equal(f.def_chunk, 4u << 20);
   assert_string_equal(f.reason, "MPI_Abort(MPI_COMM_WORLD, 3)");
+  assert_string_equal(f.host, "node7");
+  assert_string_equal(f.boot_id, "0f3c");
+  assert_int_equal(f.pid, 4242);
+  assert_int_equal(f.start, 123456789012ull);
   assert_int_equal(f.noffsets, 2);
   assert_int_equal(f.offset[0], -5);
   assert_int_equal(f.offset_time[1], 200);
@@ -168,6 +188,7 @@ static void merge_with_missing_rank(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(process_identity),
       cmocka_unit_test(round_trip),
       cmocka_unit_test(every_truncation_refused),
       cmocka_unit_test(every_bit_flip_refused),

@@ -1,6 +1,7 @@
 /* rct_kill.c -- a process without MPI: argv[1] visits of a user region
    (enough for a small POMP_BUFFER to be flushed), then SIGKILL, or, with
-   argv[2] = "int", SIGINT (libpomp writes the whole trace as before). */
+   argv[2] = "int", SIGINT (libpomp writes the whole trace as before);
+   "stop": SIGSTOP first (the run is still going until it is killed). */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@ int main(int argc, char **argv) {
     POMP_Begin(&step);
     POMP_End(&step);
   }
-  raise(argc > 2 && !strcmp(argv[2], "int") ? SIGINT : SIGKILL);
+  const char *how = argc > 2 ? argv[2] : "kill";
+  if (!strcmp(how, "stop")) raise(SIGSTOP); /* alive, until killed */
+  raise(!strcmp(how, "int") ? SIGINT : SIGKILL);
   return 0;
 }
