@@ -217,6 +217,12 @@ if command -v gfortran >/dev/null; then
   err=$("$pcc" --verbose gfortran -fopenmp -O2 -g -fallow-argument-mismatch -c app.f90 -o app_fc.o 2>&1) ||
     fail "Fortran compile (companion)"
   expect_eq "Fortran companion command" "$(echo "$err" | grep '\.pomp\.c ' | cut -d' ' -f2-5)" "gcc -w -O2 -g"
+  # -Wp,-MD: the preprocessor's default target is the source's, as for C
+  cp app.f90 app_up.F90 && mkdir fsub
+  for np in "" --no-preprocess; do
+    "$pcc" ${np:+"$np"} gfortran -fopenmp -Wp,-MD,f.d -c app_up.F90 -o fsub/x.o || fail "Fortran -Wp,-MD $np"
+    expect_eq "Fortran -Wp,-MD $np: first line" "$(head -n 1 f.d | cut -d' ' -f1-2)" "app_up.o: app_up.F90"
+  done
 fi
 
 # --- errors ----------------------------------------------------------------
