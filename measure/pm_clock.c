@@ -74,7 +74,9 @@ static void tsc_facts(pm_tsc_facts *f) {
 #if PM_HAVE_TSC
   unsigned a, b, c, d;
   f->x86_64 = 1;
-  if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000007u && __get_cpuid(0x80000007u, &a, &b, &c, &d))
+  /* clang's __get_cpuid_max returns int, gcc's unsigned */
+  if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000007u &&
+      __get_cpuid(0x80000007u, &a, &b, &c, &d))
     f->invariant_cpuid = (d >> 8) & 1;
 #endif
   f->cpuinfo_flags = cpuinfo_has_invariant_tsc();
