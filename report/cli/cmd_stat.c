@@ -17,8 +17,10 @@ static const char usage[] =
     "Ranks the properties under 'time' by their exclusive severity (what\n"
     "none of their sub-properties explains) as a share of the total time,\n"
     "each with its N worst call paths and N worst locations (default N = 3),\n"
-    "then prints the totals of the other metrics (visits, bytes).  A report\n"
-    "of a run that did not finish starts with a WARNING line.\n";
+    "then prints the totals of the other metrics (visits, bytes).  The own\n"
+    "part of a parent property (what none of its sub-properties classifies)\n"
+    "is named by its largest region and its N largest regions are listed.\n"
+    "A report of a run that did not finish starts with a WARNING line.\n";
 
 /* The (at most) k largest non-zero entries of v, largest first, ties to the
    lower index.  Returns how many. */
