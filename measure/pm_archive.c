@@ -88,7 +88,13 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 int pm_archive_open(void) {
-  uint64_t chunk = pm_cfg.buffer >= (4u << 20) ? (1u << 20) : OTF2_CHUNK_SIZE_MIN;
+  /* OTF2 keeps writes smaller than its 4 MiB file buffer in memory until
+     the buffer is full (otf2_file_write_buffered): a flush would then not
+     reach the disk, and a SIGKILL would lose it. Chunks of 4 MiB are
+     written straight through (the buffer's threshold), so every buffer
+     flush really reaches the kernel. A POMP_BUFFER below 4 MiB keeps the
+     smallest chunk: up to 4 MiB of its flushes stay in memory. */
+  uint64_t chunk = pm_cfg.buffer >= (4u << 20) ? (4u << 20) : OTF2_CHUNK_SIZE_MIN;
   pm_evt_chunk = chunk;
   pm_def_chunk = 4u << 20;
   OTF2_Archive *a = OTF2_Archive_Open(pm_experiment_dir, "traces", OTF2_FILEMODE_WRITE,

@@ -1,6 +1,8 @@
 /* pm_experiment.c -- the experiment directory (ARCHITECTURE.md section 3):
    named after the program and its shape, created once, never reused. */
+#define _GNU_SOURCE /* dl_iterate_phdr */
 #include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,7 +26,33 @@ static void app_name(char *buf, size_t size) {
   snprintf(buf, size, "%.200s", base); /* a name, not a path: keep it short */
 }
 
+/* Does an object of the program, other than libpomp (which links the
+   OpenMP runtime itself), need an OpenMP runtime? Its DT_NEEDED entries
+   say (glibc has relocated DT_STRTAB in the loaded image). */
+static int needs_openmp(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size, (void)data;
+  const char *name = info->dlpi_name;
+  if (name && (strstr(name, "libpomp") || strstr(name, "libgomp") || strstr(name, "libomp")))
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+    if (p->p_type != PT_DYNAMIC) continue;
+    const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + p->p_vaddr);
+    const char *strtab = NULL;
+    for (const ElfW(Dyn) *e = d; e->d_tag != DT_NULL; e++)
+      if (e->d_tag == DT_STRTAB) strtab = (const char *)e->d_un.d_ptr;
+    if (!strtab || (uintptr_t)strtab < info->dlpi_addr) continue; /* not relocated: unsure */
+    for (const ElfW(Dyn) *e = d; e->d_tag != DT_NULL; e++) {
+      const char *lib = e->d_tag == DT_NEEDED ? strtab + e->d_un.d_val : "";
+      if (strstr(lib, "libgomp") || strstr(lib, "libomp") || strstr(lib, "libiomp")) return 1;
+    }
+  }
+  return 0;
+}
+
 void pm_experiment_name(char *buf, size_t size, int ranks, int threads) {
+  /* OMP_NUM_THREADS=2 says nothing about a program without OpenMP */
+  if (!dl_iterate_phdr(needs_openmp, NULL)) threads = 1;
   if (pm_cfg.experiment) {
     snprintf(buf, size, "%s", pm_cfg.experiment);
     return;

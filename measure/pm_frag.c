@@ -128,11 +128,13 @@ int pm_frag_process_start(uint32_t pid, uint64_t *start) {
   char *p = strrchr(buf, ')');
   if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X') return -1;
   p += 2;
+  unsigned long flags = 0;
   for (int field = 3; field < 22 && p; field++) {
     p = strchr(p, ' ');
     if (p) p++;
+    if (p && field + 1 == 9) flags = strtoul(p, NULL, 10);
   }
-  if (!p) return -1;
+  if (!p || (flags & 0x4)) return -1; /* 0x4: PF_EXITING, killed and on its way out */
   *start = strtoull(p, NULL, 10);
   return 0;
 }

@@ -145,15 +145,18 @@ void pm_fragment_periodic(void) {
 }
 
 void pm_fragment_remove(void) {
-  char dir[4200], path[4300], recovered[4300];
+  char dir[4200], path[4300], other[4300];
   dir_path(dir, sizeof dir);
   pm_fragment_path(path, sizeof path, pm_coll.rank);
-  snprintf(recovered, sizeof recovered, "%s/RECOVERED", dir);
   pthread_mutex_lock(&frag_lock);
   unlink(path);
   /* the run finished: a recovery's record (of a pomp-recover from before
      it refused runs still going) would call it incomplete for ever */
-  unlink(recovered);
+  const char *recovery_files[] = {"RECOVERED", ".lock"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(other, sizeof other, "%s/%s", dir, recovery_files[i]);
+    unlink(other);
+  }
   rmdir(dir); /* the last rank to finish finds it empty */
   pthread_mutex_unlock(&frag_lock);
 }

@@ -212,6 +212,12 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
     else snprintf(name, sizeof name, "OMP thread %u", t);
     loc_names[i] = str_id(m, name);
   }
+  /* a rank recovery found no fragment of has no known host: a node of
+     its own, "unknown host", rather than the machine itself (viewers then
+     showed it as a second machine inside the first) */
+  uint32_t s_unknown = 0, unknown_node = m->nnodes + 1;
+  for (uint32_t r = 0; r < nranks && !s_unknown; r++)
+    if (m->rank_node[r] == 0) s_unknown = str_id(m, "unknown host");
   uint32_t s_mpi_locs = str_id(m, "MPI_COMM_WORLD locations");
   uint32_t s_omp_locs = str_id(m, "OpenMP threads");
 
@@ -219,9 +225,11 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
   OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, s_machine, s_machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   for (uint32_t n = 0; n < m->nnodes; n++)
     OTF2_GlobalDefWriter_WriteSystemTreeNode(w, n + 1, m->node_names[n], s_node, 0);
+  if (s_unknown) OTF2_GlobalDefWriter_WriteSystemTreeNode(w, unknown_node, s_unknown, s_node, 0);
   for (uint32_t r = 0; r < nranks; r++)
     OTF2_GlobalDefWriter_WriteLocationGroup(w, r, group_names[r], OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                            m->rank_node[r], OTF2_UNDEFINED_LOCATION_GROUP);
+                                            m->rank_node[r] ? m->rank_node[r] : unknown_node,
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
   for (size_t i = 0; i < nlocs; i++) {
     const uint64_t *l = &m->locations.v[3 * i];
     OTF2_GlobalDefWriter_WriteLocation(w, l[0], loc_names[i], OTF2_LOCATION_TYPE_CPU_THREAD,

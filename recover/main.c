@@ -8,11 +8,13 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: %s EXPERIMENT_DIR\n"
+          "usage: %s [--skip-damaged] EXPERIMENT_DIR\n"
           "Completes the OTF2 trace of a run that died (MPI_Abort, a signal, exit\n"
           "without MPI_Finalize, SIGKILL) from the fragments its ranks left in\n"
           "EXPERIMENT_DIR/fragments. Prints one line per rank: complete, events up\n"
           "to its last buffer flush, or missing.\n"
+          "  --skip-damaged  a damaged fragment is a warning; its rank is recovered\n"
+          "                  as missing (else recovery stops at it)\n"
           "  --help     this text\n"
           "  --version  the version\n"
           "Exit status: 0 recovered or nothing to recover, 1 failed, 2 usage.\n",
@@ -33,7 +35,12 @@ static void print_ranks(const char *dir) {
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   const char *dir = NULL;
+  int options = 0;
   for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--skip-damaged")) {
+      options |= POMP_RECOVER_SKIP_DAMAGED;
+      continue;
+    }
     if (!strcmp(argv[i], "--help")) {
       usage(stdout);
       return POMP_EXIT_OK;
@@ -53,7 +60,7 @@ int main(int argc, char **argv) {
     return POMP_EXIT_USAGE;
   }
   pomp_recover_summary s;
-  if (pomp_recover(dir, &s) != 0) return POMP_EXIT_FAILURE;
+  if (pomp_recover_with(dir, options, &s) != 0) return POMP_EXIT_FAILURE;
   if (s.ranks == 0) {
     printf("%s: nothing to recover\n", dir);
     return POMP_EXIT_OK;

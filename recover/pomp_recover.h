@@ -32,6 +32,10 @@ int pomp_recover_needed(const char *dir);
    again on a recovered experiment is harmless (nothing to recover). */
 int pomp_recover(const char *dir, pomp_recover_summary *summary);
 
+/* pomp_recover with options (POMP_RECOVER_*; 0 = as pomp_recover). */
+#define POMP_RECOVER_SKIP_DAMAGED 1 /* a damaged fragment: warned, its rank missing */
+int pomp_recover_with(const char *dir, int options, pomp_recover_summary *summary);
+
 #ifdef __cplusplus
 }
 #endif

@@ -136,17 +136,33 @@ static int end_file(const char *path, uint64_t whole, uint64_t chunk, uint64_t *
   return rc;
 }
 
+/* Does an event file closed by OTF2 end as OTF2 ends one (END_OF_FILE,
+   END_OF_BUFFER)? A file cut after closing (disk full, a copy cut short)
+   does not, and OTF2 would read on into memory it never filled. */
+static int ends_whole(const char *path, uint64_t size) {
+  unsigned char tail[2] = {0, 0};
+  FILE *f = size >= 2 ? fopen(path, "rb") : NULL;
+  int ok = f && fseek(f, (long)(size - 2), SEEK_SET) == 0 && fread(tail, 1, 2, f) == 2;
+  if (f) fclose(f);
+  return ok && tail[0] == END_OF_FILE && tail[1] == END_OF_BUFFER;
+}
+
 /* A partial rank's event file: whole chunks only (a SIGKILL may have cut
-   the last one; OTF2 writes 4 MiB at a time, so the events of the last
+   the last one; with POMP_BUFFER below 4 MiB the events of the last
    flushes may be missing too), then the end; *events = the events it
-   holds. Returns 1 when the location has an event file, 0 when it needs
-   an empty one. */
+   holds. A complete rank's file is checked too: one that does not end
+   whole is repaired the same way, with a warning. Returns 1 when the
+   location's file is as its fragment says, 2 when repaired (*events
+   counted), 0 when it needs an empty one. */
 static int check_events(const rc_set *set, const rc_rank *r, uint64_t loc, uint64_t *events) {
   char path[4400];
   snprintf(path, sizeof path, "%s/traces/%llu.evt", set->dir, (unsigned long long)loc);
   struct stat st;
   if (stat(path, &st) != 0) return 0;
-  if (r->frag.complete) return 1; /* closed by OTF2: whole */
+  if (r->frag.complete && ends_whole(path, (uint64_t)st.st_size)) return 1; /* closed by OTF2 */
+  if (r->frag.complete)
+    pu_warn("%s: the event file of a complete rank does not end as OTF2 ends one (cut?); "
+            "repaired as a partial rank's", path);
   uint64_t size = (uint64_t)st.st_size, chunk = set->evt_chunk;
   uint64_t whole = size / chunk * chunk;
   if (size % chunk == HEADER_BYTES + 2 && whole) /* ended by an earlier recovery */
@@ -165,26 +181,29 @@ static int check_events(const rc_set *set, const rc_rank *r, uint64_t loc, uint6
     unlink(path); /* an empty one is written instead */
     return 0;
   }
-  return 1;
+  return 2;
 }
 
 /* The event files of rank r's locations, made readable; a location whose
    count changes (partial rank, or no file) gets it in its copy of the
    definitions (defs, at the rank's place in `all`). needs_empty[i]: the
    location has no event file. */
-static void check_rank(const rc_set *set, uint32_t r, unsigned char *defs, uint32_t len,
+static void check_rank(rc_set *set, uint32_t r, unsigned char *defs, uint32_t len,
                        const uint32_t *threads, uint32_t nthreads, char *needs_empty) {
-  const rc_rank *k = &set->ranks[r];
+  rc_rank *k = &set->ranks[r];
+  k->events = 0;
   for (uint32_t i = 0; i < nthreads; i++) {
     uint64_t events = 0;
-    needs_empty[i] = !check_events(set, k, location_id(r, threads[i]), &events);
-    if (needs_empty[i] || !k->frag.complete) pm_unify_set_events(defs, len, i, events);
+    int found = check_events(set, k, location_id(r, threads[i]), &events);
+    needs_empty[i] = found == 0;
+    if (found != 1 || !k->frag.complete) pm_unify_set_events(defs, len, i, events);
+    k->events += events;
   }
 }
 
 /* Global definitions (all ranks), local ones and missing event files
    (each present rank). */
-static int write_defs(const rc_set *set, OTF2_Archive *a) {
+static int write_defs(rc_set *set, OTF2_Archive *a) {
   uint32_t n = set->nranks;
   uint32_t *sizes = pu_calloc(n, sizeof *sizes);
   pm_blob all = {0};
@@ -284,7 +303,7 @@ static int move_into_place(const char *dir, const char *work) {
   return rc;
 }
 
-int rc_write_archive(const rc_set *set) {
+int rc_write_archive(rc_set *set) {
   char work[4300];
   rc_path(work, sizeof work, set->dir, WORK);
   remove_work(work); /* left over by an interrupted recovery */

@@ -51,6 +51,18 @@ static int read_file(const char *path, unsigned char **bytes, size_t *size) {
   return ok ? 0 : -1;
 }
 
+/* A fragment that cannot be used: the error, or with --skip-damaged a
+   warning, and its rank is then missing. Always -1 to the caller. */
+static int damaged(rc_set *set, const char *path, size_t at, const char *what) {
+  if (set->skip_damaged) {
+    pu_warn("%s: offset %zu: %s; its rank is recovered as missing", path, at, what);
+  } else {
+    pu_error("%s: offset %zu: %s", path, at, what);
+    set->damaged = 1;
+  }
+  return -1;
+}
+
 /* The first fragment fixes the run's shape; every other must agree. */
 static int fits(rc_set *set, const char *path, const pm_frag *f) {
   if (!set->ranks) {
@@ -71,8 +83,7 @@ static int fits(rc_set *set, const char *path, const pm_frag *f) {
   else if (f->mpi != set->mpi) what = "MPI flag differs from the other fragments", at = 20;
   else if (f->evt_chunk != set->evt_chunk) what = "event chunk size differs from the other fragments", at = 32;
   else if (f->def_chunk != set->def_chunk) what = "definition chunk size differs from the other fragments", at = 40;
-  if (what) pu_error("%s: offset %zu: %s", path, at, what);
-  return what ? -1 : 0;
+  return what ? damaged(set, path, at, what) : 0;
 }
 
 /* One file: decoded, its definitions checked, stored at its rank. */
@@ -83,18 +94,20 @@ static int load_one(rc_set *set, const char *path, long named_rank) {
   pm_frag f;
   if (read_file(path, &bytes, &size) != 0) goto fail;
   if (pm_frag_decode(bytes, size, &f, &at, &what) != 0) {
-    pu_error("%s: offset %zu: %s", path, at, what);
+    damaged(set, path, at, what);
     goto fail;
   }
   if ((long)f.rank != named_rank) {
-    pu_error("%s: offset 12: rank %u in a file named for rank %ld", path, f.rank, named_rank);
+    char why[96];
+    snprintf(why, sizeof why, "rank %u in a file named for rank %ld", f.rank, named_rank);
+    damaged(set, path, 12, why);
     goto fail;
   }
   if (fits(set, path, &f) != 0) goto fail;
   pm_merge_error err;
   uint32_t len = f.defs_len;
   if (pm_unify_merge(NULL, f.defs, &len, 1, (int)f.mpi, 0, 0, NULL, &err) != 0) {
-    pu_error("%s: offset %zu: malformed definitions", path, f.defs_at + err.offset);
+    damaged(set, path, f.defs_at + err.offset, "malformed definitions");
     goto fail;
   }
   rc_rank *r = &set->ranks[f.rank];
@@ -109,9 +122,10 @@ fail:
   return -1;
 }
 
-int rc_load(const char *dir, rc_set *set) {
+int rc_load(const char *dir, int skip_damaged, rc_set *set) {
   memset(set, 0, sizeof *set);
   set->dir = dir;
+  set->skip_damaged = skip_damaged;
   char fdir[4200];
   rc_path(fdir, sizeof fdir, dir, "fragments");
   DIR *d = opendir(fdir);
@@ -128,7 +142,8 @@ int rc_load(const char *dir, rc_set *set) {
     rc_path(path, sizeof path, fdir, e->d_name);
     any = 1;
     rc = load_one(set, path, rank);
-    if (rc == 0 && (uint32_t)rank >= set->nranks) {
+    if (rc != 0 && set->skip_damaged) rc = 0; /* its rank stays missing */
+    else if (rc == 0 && (uint32_t)rank >= set->nranks) {
       pu_error("%s: offset 12: rank %ld, but the run had %u ranks", path, rank, set->nranks);
       rc = -1;
     }
@@ -137,7 +152,13 @@ int rc_load(const char *dir, rc_set *set) {
   if (rc == 0 && !any) {
     pu_error("%s: no fragments (<rank>.frag)", fdir);
     rc = -1;
+  } else if (rc == 0 && !set->ranks) {
+    pu_error("%s: no usable fragment", fdir);
+    rc = -1;
   }
+  if (rc != 0 && set->damaged)
+    fprintf(stderr, "%s: hint: --skip-damaged recovers the other ranks, this one as missing\n",
+            pu_progname());
   if (rc != 0) rc_free(set);
   return rc;
 }

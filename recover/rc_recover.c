@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,29 +38,50 @@ static void rank_line(char *buf, size_t size, uint32_t r, const rc_rank *k) {
     snprintf(buf, size, "rank %u: missing (no fragment; its events are not in the trace)", r);
   else if (k->frag.complete)
     snprintf(buf, size, "rank %u: complete (%s)", r, k->frag.reason);
+  else if (k->events)
+    snprintf(buf, size, "rank %u: events up to its last buffer flush: %llu events (%s)", r,
+             (unsigned long long)k->events, k->frag.reason);
   else
-    snprintf(buf, size, "rank %u: events up to its last buffer flush (%s)", r, k->frag.reason);
+    snprintf(buf, size, "rank %u: events up to its last buffer flush: no events on disk (%s)",
+             r, k->frag.reason);
 }
 
 /* The ranks that ended alone for a reason of their own (not a flush, not
-   a peer's death) explain the run's end: the first of them. */
+   a peer's death) explain the run's end: the first of them. When none
+   recorded its end, the fragments are periodic ones: the run was killed
+   (SIGKILL, an own handler calling _exit, ...) and nothing says why. */
 static void summarise(const rc_set *set, pomp_recover_summary *s) {
   memset(s, 0, sizeof *s);
   s->ranks = set->nranks;
-  const rc_rank *why = NULL;
+  const rc_rank *why = NULL, *peer = NULL;
   for (uint32_t r = 0; r < set->nranks; r++) {
     const rc_rank *k = &set->ranks[r];
     if (!k->present) s->ranks_missing++;
     else if (k->frag.complete) s->ranks_complete++;
     else s->ranks_partial++;
-    if (!why && k->present && k->frag.complete &&
-        !strstr(k->frag.reason, "on this node ends alone"))
-      why = k;
+    if (!k->present || !k->frag.complete) continue;
+    if (!strstr(k->frag.reason, "on this node ends alone")) {
+      if (!why) why = k;
+    } else if (!peer) {
+      peer = k;
+    }
   }
-  for (uint32_t r = 0; r < set->nranks && !why; r++)
-    if (set->ranks[r].present) why = &set->ranks[r];
+  if (!why) why = peer; /* the rank that ended it left no fragment of its own */
   if (why)
     snprintf(s->reason, sizeof s->reason, "rank %u: %s", why->frag.rank, why->frag.reason);
+  else
+    snprintf(s->reason, sizeof s->reason, "no rank recorded its end (killed?)");
+}
+
+/* A partial rank whose flushes never reached the disk has nothing in the
+   trace: say so where the user looks (pomp-analyze too). */
+static void warn_empty(const rc_set *set) {
+  for (uint32_t r = 0; r < set->nranks; r++) {
+    const rc_rank *k = &set->ranks[r];
+    if (k->present && !k->frag.complete && !k->events)
+      pu_warn("%s: rank %u has no events on disk (killed before a buffer flush reached "
+              "the disk); see %s/measure.log", set->dir, r, set->dir);
+  }
 }
 
 static void record(const rc_set *set, const pomp_recover_summary *s) {
@@ -88,25 +110,68 @@ static void record(const rc_set *set, const pomp_recover_summary *s) {
   }
 }
 
+/* One recovery at a time: two at once would write the same work files
+   (OTF2 then fails with a screen of errors). The second waits for the
+   first (flock on fragments/.lock, released when the process ends),
+   then finds the trace there. The fd, or -1 (reported). */
+static int take_lock(const char *dir) {
+  char path[4300];
+  rc_path(path, sizeof path, dir, "fragments/.lock");
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    pu_error("%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+  fprintf(stderr, "%s: %s: being recovered by another process; waiting for it\n",
+          pu_progname(), dir);
+  if (flock(fd, LOCK_EX) == 0) return fd;
+  pu_error("%s: cannot lock: %s", path, strerror(errno));
+  close(fd);
+  return -1;
+}
+
 int pomp_recover(const char *dir, pomp_recover_summary *summary) {
+  return pomp_recover_with(dir, 0, summary);
+}
+
+int pomp_recover_with(const char *dir, int options, pomp_recover_summary *summary) {
   pomp_recover_summary none = {0};
   if (summary) *summary = none;
   int needed = pomp_recover_needed(dir);
-  if (needed <= 0) {
-    if (needed == 0) snprintf(summary ? summary->reason : none.reason, sizeof none.reason,
-                              "nothing to recover");
-    return needed;
+  if (needed < 0) return -1;
+  if (!needed && !exists(dir, "traces.otf2")) {
+    /* no trace and no fragment: the run died before its first buffer
+       flush (SIGKILL) or in a way libpomp never saw (an own handler that
+       calls _exit): nothing on disk says more than its log */
+    pu_error("%s: no trace (traces.otf2) and no fragments to recover it from: the run "
+             "ended before writing any (killed early, or its own signal handler exited?); "
+             "see %s/measure.log", dir, dir);
+    return -1;
+  }
+  if (!needed) {
+    snprintf(summary ? summary->reason : none.reason, sizeof none.reason, "nothing to recover");
+    return 0;
   }
   rc_set set;
-  if (rc_load(dir, &set) != 0) return -1;
-  int rc = rc_check_finished(&set);
+  if (rc_load(dir, (options & POMP_RECOVER_SKIP_DAMAGED) != 0, &set) != 0) return -1;
+  int rc = rc_check_finished(&set), lock = -1;
+  if (rc == 0 && (lock = take_lock(dir)) < 0) rc = -1;
+  if (rc == 0 && exists(dir, "traces.otf2")) { /* another one recovered it meanwhile */
+    snprintf(summary ? summary->reason : none.reason, sizeof none.reason, "nothing to recover");
+    close(lock);
+    rc_free(&set);
+    return 0;
+  }
   if (rc == 0) rc = rc_write_archive(&set);
   if (rc == 0) {
     pomp_recover_summary s;
     summarise(&set, &s);
     record(&set, &s);
+    warn_empty(&set);
     if (summary) *summary = s;
   }
+  if (lock >= 0) close(lock); /* and so unlocked */
   rc_free(&set);
   return rc;
 }
