@@ -8,6 +8,7 @@
    seconds. Ranks on other nodes keep their periodic fragments. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,8 +97,15 @@ void pm_peers_release(int sig) {
     if (ready) break;
     nanosleep(&tick, NULL);
   }
-  for (int i = 0; i < npeers; i++) {
-    if (!peer_pid[i] || peer_pid[i] == self || !fragment_complete(peer_rank[i])) continue;
+  /* between the first release and this rank's own raise() nothing may
+     keep it off the CPU (a released peer's death gets it SIGKILLed): the
+     fragment reads first, then the sends back to back on a fresh slice */
+  int release[256], n = 0;
+  for (int i = 0; i < npeers && n < 256; i++)
+    if (peer_pid[i] && peer_pid[i] != self && fragment_complete(peer_rank[i])) release[n++] = i;
+  sched_yield();
+  for (int k = 0; k < n; k++) {
+    int i = release[k];
     union sigval v = {.sival_int = PM_PEER_RELEASE};
     sigqueue(peer_pid[i], sig, v);
   }
