@@ -24,7 +24,7 @@
 #define PAIR_TRIES 5
 
 static int source = PM_CLOCK_MONOTONIC;
-static atomic_flag anchoring = ATOMIC_FLAG_INIT;
+static _Atomic int anchoring; /* 1 while one thread re-anchors */
 
 int pm_clock_decide(int requested, const pm_tsc_facts *f, const char **why) {
   if (requested == PM_CLOCK_MONOTONIC) return *why = "POMP_CLOCK=monotonic", PM_CLOCK_MONOTONIC;
@@ -134,7 +134,7 @@ void pm_clock_init(int requested) {
 
 int pm_clock_source(void) { return source; }
 
-void pm_clock_after_fork(void) { atomic_flag_clear(&anchoring); }
+void pm_clock_after_fork(void) { atomic_store(&anchoring, 0); }
 
 void pm_clock_report(void) {
   if (source == PM_CLOCK_TSC)
@@ -142,17 +142,36 @@ void pm_clock_report(void) {
            "%llu ns", pm_tsc_epochs(), (unsigned long long)pm_tsc_max_error());
 }
 
+/* A thread that finds another one re-anchoring waits for it (a few clock
+   reads) instead of converting with the old line: past the old line's
+   validity that conversion is flat, so after a gap (threads waking
+   together from a long sleep) it would hand out a time up to the gap too
+   early and make a barrier's partner seem to wait. The wait is bounded:
+   the anchoring thread may be preempted, or be the thread a signal
+   handler interrupted, and then the flat value is the answer. */
+#if PM_HAVE_TSC
+static void wait_for_anchor(void) {
+  for (unsigned spins = 0; spins < (1u << 16); spins++) {
+    if (!atomic_load_explicit(&anchoring, memory_order_acquire)) return;
+    _mm_pause();
+  }
+}
+#endif
+
 uint64_t pm_clock_slow(uint64_t ticks) {
 #if PM_HAVE_TSC
   if (source != PM_CLOCK_TSC) return pm_clock_monotonic();
   const pm_clock_epoch *e = atomic_load_explicit(&pm_clock_current, memory_order_acquire);
-  /* one thread re-anchors; the others convert with the current epoch (a
-     signal handler that interrupted the anchoring thread too) */
-  if (ticks >= e->tsc0 && !atomic_flag_test_and_set_explicit(&anchoring, memory_order_acquire)) {
-    uint64_t t, m;
-    reference_pair(&t, &m);
-    pm_tsc_anchor(t, m);
-    atomic_flag_clear_explicit(&anchoring, memory_order_release);
+  /* one thread re-anchors; the others wait for it, then convert */
+  if (ticks >= e->tsc0) {
+    if (!atomic_exchange_explicit(&anchoring, 1, memory_order_acquire)) {
+      uint64_t t, m;
+      reference_pair(&t, &m);
+      pm_tsc_anchor(t, m);
+      atomic_store_explicit(&anchoring, 0, memory_order_release);
+    } else {
+      wait_for_anchor();
+    }
   }
   return pm_tsc_convert(ticks);
 #else
