@@ -152,8 +152,8 @@ static char *line_name_of(const char *path) {
    (Fortran routine names), so that rebuilding gives the same object. */
 static char *source_of_preprocessed(const char *src, size_t len, const char *input) {
   const char *nl = memchr(src, '\n', len);
-  LineMark m;
-  if (len && src[0] == '#' && line_mark_parse(src, nl ? (size_t)(nl - src) : len, &m) &&
+  op_line_mark m;
+  if (len && src[0] == '#' && op_line_mark_parse(src, nl ? (size_t)(nl - src) : len, &m) &&
       m.file.end > m.file.start && src[m.file.start] != '<') {
     char *name = pu_malloc(m.file.end - m.file.start + 1);
     memcpy(name, src + m.file.start, m.file.end - m.file.start);
@@ -165,7 +165,7 @@ static char *source_of_preprocessed(const char *src, size_t len, const char *inp
   return line_name_of(input);
 }
 
-static int instrument(const char *input, const char *output, OpariOptions *opt, int lang) {
+static int instrument(const char *input, const char *output, opari_options *opt, int lang) {
   size_t len;
   char *src = read_file(input, &len);
   if (!src) return POMP_EXIT_FAILURE;
@@ -215,7 +215,7 @@ static int parse_disable(const char *list, void *target, char *why, size_t size)
 
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
-  OpariOptions opt = {0};
+  opari_options opt = {0};
   static const char *const langs[] = {"c", "c++", "f77", "f90", NULL}; /* LANG_* */
   int lang = -1; /* -1: from the extension */
   int nosrc = 0, preprocessed = 0;
