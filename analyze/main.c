@@ -42,14 +42,10 @@ static void parse(int argc, char **argv, cli *c) {
        "of recovering it", PU_FLAG(&c->no_recover, 1)},
       PU_OPT_END};
   const pu_opt_command cmd = {
-      .operands = "EXPERIMENT_DIR|traces.otf2",
-      .min_operands = 1,
-      .max_operands = 1,
-      .summary = summary,
-      .options = options,
+      NULL, "EXPERIMENT_DIR|traces.otf2", 1, 1, .summary = summary,
+      .options = options, .failure = "failure (unreadable or corrupt trace, I/O error)",
       .more = "'--' ends the options (for a directory named '-x').  See "
-              "pomp-analyze(1),\ndocs/PROPERTIES.md.\n",
-      .failure = "failure (unreadable or corrupt trace, I/O error)"};
+              "pomp-analyze(1),\ndocs/PROPERTIES.md.\n"};
   pu_opt_parse(&cmd, argc, argv, &c->input);
   c->top = (int)top;
 }

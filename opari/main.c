@@ -235,13 +235,10 @@ int main(int argc, char **argv) {
        "named after the source in its first line mark",
        PU_FLAG(&preprocessed, 1)},
       PU_OPT_END};
-  const pu_opt_command cmd = {.operands = "INPUT OUTPUT",
-                              .min_operands = 2,
-                              .max_operands = 2,
-                              .summary = summary,
+  const pu_opt_command cmd = {NULL, "INPUT OUTPUT", 2, 2, .summary = summary,
                               .options = options,
-                              .failure = "failure (unreadable INPUT, bad "
-                                         "construct nesting, I/O error)"};
+                              .failure = "failure (unreadable INPUT, bad construct "
+                                         "nesting, I/O error)"};
   const char *files[2];
   pu_opt_parse(&cmd, argc, argv, files);
   opt.nosrc = nosrc;

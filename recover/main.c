@@ -33,14 +33,9 @@ int main(int argc, char **argv) {
        "recovered as missing (else recovery stops at it)",
        PU_FLAG(&options, POMP_RECOVER_SKIP_DAMAGED)},
       PU_OPT_END};
-  const pu_opt_command cmd = {
-      .operands = "EXPERIMENT_DIR",
-      .min_operands = 1,
-      .max_operands = 1,
-      .summary = summary,
-      .options = table,
-      .success = "recovered or nothing to recover",
-      .failure = "failed"};
+  const pu_opt_command cmd = {NULL, "EXPERIMENT_DIR", 1, 1, .summary = summary,
+                              .options = table, .failure = "failed",
+                              .success = "recovered or nothing to recover"};
   pu_opt_parse(&cmd, argc, argv, &dir);
   pomp_recover_summary s;
   if (pomp_recover_with(dir, options, &s) != 0) return POMP_EXIT_FAILURE;

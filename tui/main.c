@@ -62,10 +62,7 @@ static void parse(int argc, char **argv, tui_cli *c) {
       {"top", 0, "N", "location children shown before \"... N more\" "
        "(default 10)", PU_INT(&top, 1, 1000000)},
       PU_OPT_END};
-  const pu_opt_command cmd = {.operands = "EXPERIMENT_DIR|REPORT",
-                              .min_operands = 1,
-                              .max_operands = 1,
-                              .summary = summary,
+  const pu_opt_command cmd = {NULL, "EXPERIMENT_DIR|REPORT", 1, 1, .summary = summary,
                               .options = options,
                               .failure = "failure (unreadable report, no terminal)"};
   pu_opt_parse(&cmd, argc, argv, &c->path);
