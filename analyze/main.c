@@ -9,33 +9,14 @@
 #include "az_output.h"
 #include "az_parallel.h"
 #include "az_recovery.h"
+#include "pomp_opt.h"
 #include "pomp_util.h"
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "Usage: %s [-o FILE] [--quiet|--verbose] [--no-recover] [--]\n"
-          "       EXPERIMENT_DIR|traces.otf2\n"
-          "Replays the OTF2 trace of an experiment and computes the severity of\n"
-          "every performance property for every call path and location.  The\n"
-          "trace of a run that died (fragments, no traces.otf2) is recovered\n"
-          "first, as pomp-recover would, and analysed as far as it goes.\n"
-          "\n"
-          "  -o, --output=FILE  write the report to FILE (default: report.pomp\n"
-          "                     next to the trace; an existing report is\n"
-          "                     overwritten)\n"
-          "  -q, --quiet        print nothing but errors\n"
-          "  -v, --verbose      print every warning about the trace\n"
-          "      --top=N        properties listed in the summary (default 6)\n"
-          "      --no-recover   refuse the trace of a run that died instead of\n"
-          "                     recovering it\n"
-          "  -h, --help         show this help\n"
-          "  -V, --version      show the version\n"
-          "  --                 end of options (for a directory named '-x')\n"
-          "\n"
-          "Exit status: 0 success, 1 failure (unreadable or corrupt trace, I/O\n"
-          "error), 2 bad command line.  See pomp-analyze(1), docs/PROPERTIES.md.\n",
-          pu_progname());
-}
+static const char summary[] =
+    "Replays the OTF2 trace of an experiment and computes the severity of\n"
+    "every performance property for every call path and location.  The\n"
+    "trace of a run that died (fragments, no traces.otf2) is recovered\n"
+    "first, as pomp-recover would, and analysed as far as it goes.\n";
 
 typedef struct {
   const char *input, *output;
@@ -43,73 +24,30 @@ typedef struct {
   int no_recover;
 } cli;
 
-/* The value of an option that takes one, given as "--name VALUE",
-   "--name=VALUE" or "-s VALUE" (short may be 0); NULL when argv[*i] is
-   not that option.  Exits 2 when the value is missing. */
-static const char *option_value(int argc, char **argv, int *i, char short_name,
-                                const char *name) {
-  const char *s = argv[*i];
-  size_t n = strlen(name);
-  if (short_name && s[0] == '-' && s[1] == short_name && !s[2]) {
-    /* a short option's value is the next argument */
-  } else if (!strncmp(s, "--", 2) && !strncmp(s + 2, name, n)) {
-    if (s[2 + n] == '=') return s + 3 + n;
-    if (s[2 + n]) return NULL;
-  } else {
-    return NULL;
-  }
-  if (*i + 1 >= argc) {
-    pu_error("option '%s' needs a value (try --help)", s);
-    exit(POMP_EXIT_USAGE);
-  }
-  return argv[++*i];
-}
-
+/* The command line into c; a bad one ends the program (pomp_opt.h). */
 static void parse(int argc, char **argv, cli *c) {
+  long long top = 6;
   c->verbosity = 1;
-  c->top = 6;
-  int options = 1; /* until "--" */
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i], *v;
-    if (!options || s[0] != '-' || !s[1]) {
-      if (c->input) {
-        pu_error("more than one trace given: '%s' (try --help)", s);
-        exit(POMP_EXIT_USAGE);
-      }
-      c->input = s;
-    } else if (!strcmp(s, "--")) {
-      options = 0;
-    } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-      usage(stdout);
-      exit(POMP_EXIT_OK);
-    } else if (!strcmp(s, "-V") || !strcmp(s, "--version")) {
-      pu_print_version();
-      exit(POMP_EXIT_OK);
-    } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
-      c->verbosity = 0;
-    } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
-      c->verbosity = 2;
-    } else if (!strcmp(s, "--no-recover")) {
-      c->no_recover = 1;
-    } else if ((v = option_value(argc, argv, &i, 'o', "output"))) {
-      c->output = v;
-    } else if ((v = option_value(argc, argv, &i, 0, "top"))) {
-      char *end;
-      long n = strtol(v, &end, 10);
-      if (!*v || *end || n < 0 || n > 1000) {
-        pu_error("--top: not a count between 0 and 1000: '%s'", v);
-        exit(POMP_EXIT_USAGE);
-      }
-      c->top = (int)n;
-    } else {
-      pu_error("unknown option '%s' (try --help)", s);
-      exit(POMP_EXIT_USAGE);
-    }
-  }
-  if (!c->input) {
-    pu_error("no experiment directory or trace given (try --help)");
-    exit(POMP_EXIT_USAGE);
-  }
+  const pu_option options[] = {
+      {"output", 'o', "FILE", "write the report to FILE (default: report.pomp "
+       "next to the trace; an existing report is overwritten)",
+       PU_STRING(&c->output)},
+      {"quiet", 'q', NULL, "print nothing but errors",
+       PU_FLAG(&c->verbosity, 0)},
+      {"verbose", 'v', NULL, "print every warning about the trace",
+       PU_FLAG(&c->verbosity, 2)},
+      {"top", 0, "N", "properties listed in the summary (default 6)",
+       PU_INT(&top, 0, 1000)},
+      {"no-recover", 0, NULL, "refuse the trace of a run that died instead "
+       "of recovering it", PU_FLAG(&c->no_recover, 1)},
+      PU_OPT_END};
+  const pu_opt_command cmd = {
+      NULL, "EXPERIMENT_DIR|traces.otf2", 1, 1, .summary = summary,
+      .options = options, .failure = "failure (unreadable or corrupt trace, I/O error)",
+      .more = "'--' ends the options (for a directory named '-x').  See "
+              "pomp-analyze(1),\ndocs/PROPERTIES.md.\n"};
+  pu_opt_parse(&cmd, argc, argv, &c->input);
+  c->top = (int)top;
 }
 
 /* Anchor file and default report path of an experiment directory or of a

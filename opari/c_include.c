@@ -31,59 +31,59 @@ static const char lock_declarations[] =
 
 /* The POMP lock functions, at the output's position, in a C++ unit inside
    extern "C" (a preprocessed unit has no #ifdef). */
-static void declare_locks_here(Rw *rw) {
-  if (rw->depth != (int)rw->nscope || rw->noinstrument || (rw->opt->disabled & DIS_LOCKS)) return;
+static void declare_locks_here(opc_rw *rw) {
+  if (rw->depth != (int)rw->nscope || rw->noinstrument || (rw->opt->disabled & OPARI_DIS_LOCKS)) return;
   bool pp = rw->opt->preprocessed, cxx = rw->opt->cxx;
-  if (!pp) em_str(&rw->em, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
-  else if (cxx) em_str(&rw->em, "extern \"C\" {\n");
-  em_str(&rw->em, lock_declarations);
-  if (!pp) em_str(&rw->em, "#ifdef __cplusplus\n}\n#endif\n");
-  else if (cxx) em_str(&rw->em, "}\n");
+  if (!pp) op_emit_str(&rw->em, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+  else if (cxx) op_emit_str(&rw->em, "extern \"C\" {\n");
+  op_emit_str(&rw->em, lock_declarations);
+  if (!pp) op_emit_str(&rw->em, "#ifdef __cplusplus\n}\n#endif\n");
+  else if (cxx) op_emit_str(&rw->em, "}\n");
   rw->omp_h_seen = true;
 }
 
 /* After `#include <omp.h>` at file or namespace scope: the POMP lock functions need
    omp_lock_t, so they are declared here rather than in the prelude. */
-void declare_locks(Rw *rw, CTok t) {
-  if (rw->depth != (int)rw->nscope || !instrumenting(rw) || (rw->opt->disabled & DIS_LOCKS))
+void opc_declare_locks(opc_rw *rw, opc_tok t) {
+  if (rw->depth != (int)rw->nscope || !opc_instrumenting(rw) || (rw->opt->disabled & OPARI_DIS_LOCKS))
     return;
-  em_copy_to(&rw->em, t.end);
-  em_str(&rw->em, "\n");
+  op_emit_copy_to(&rw->em, t.end);
+  op_emit_str(&rw->em, "\n");
   declare_locks_here(rw);
-  rw_mark(rw, t.end_line + 1);
-  if (t.end < rw->n && rw->s[t.end] == '\n') em_skip_to(&rw->em, t.end + 1);
+  opc_rw_mark(rw, t.end_line + 1);
+  if (t.end < rw->n && rw->s[t.end] == '\n') op_emit_skip_to(&rw->em, t.end + 1);
 }
 
-void lock_call(Rw *rw, CTok t) {
+void opc_lock_call(opc_rw *rw, opc_tok t) {
   size_t len = t.end - t.start;
   const char *w = rw->s + t.start;
   for (size_t i = 0; i < sizeof lock_calls / sizeof *lock_calls; i++) {
     if (strlen(lock_calls[i][0]) != len || memcmp(w, lock_calls[i][0], len) != 0) continue;
-    if (!ctok_is(&rw->lx, clex_peek(&rw->lx), '(')) return;
+    if (!opc_tok_is(&rw->lx, opc_lex_peek(&rw->lx), '(')) return;
     if (!rw->omp_h_seen) {
       if (!rw->lock_warned)
-        rw_warn(rw, t.line, "'%s' is used before any '#include <omp.h>' in this file: "
+        opc_warn(rw, t.line, "'%s' is used before any '#include <omp.h>' in this file: "
                             "lock calls are not instrumented", lock_calls[i][0]);
       rw->lock_warned = true;
       return;
     }
-    em_copy_to(&rw->em, t.start);
-    em_str(&rw->em, lock_calls[i][1]);
-    em_skip_to(&rw->em, t.end);
+    op_emit_copy_to(&rw->em, t.start);
+    op_emit_str(&rw->em, lock_calls[i][1]);
+    op_emit_skip_to(&rw->em, t.end);
     return;
   }
 }
 
 /* ---- line marks --------------------------------------------------------- */
 
-int rw_line(const Rw *rw, int phys) { return linemap_line(&rw->map, phys); }
+int opc_rw_line(const opc_rw *rw, int phys) { return op_line_map_line(&rw->map, phys); }
 
-void rw_mark(Rw *rw, int phys) { em_line(&rw->em, rw_line(rw, phys)); }
+void opc_rw_mark(opc_rw *rw, int phys) { op_emit_line(&rw->em, opc_rw_line(rw, phys)); }
 
-int rw_descr(Rw *rw, const char *name, const char *sub, size_t sub_len, const Site *site) {
-  int d = descr_add(&rw->descr, name, sub, sub_len, rw_line(rw, site->line),
-                    rw_line(rw, site->end_line));
-  const MarkEntry *e = linemap_find(&rw->map, site->line);
+int opc_rw_descr(opc_rw *rw, const char *name, const char *sub, size_t sub_len, const opc_site *site) {
+  int d = op_descr_add(&rw->descr, name, sub, sub_len, opc_rw_line(rw, site->line),
+                    opc_rw_line(rw, site->end_line));
+  const op_mark_entry *e = op_line_map_find(&rw->map, site->line);
   if (e && e->file >= 0) {
     const char *file = rw->map.files[e->file].raw;
     while (file[0] == '.' && file[1] == '/') file += 2; /* `#include "x.h"` found via -iquote . */
@@ -100,17 +100,17 @@ static bool base_name_is(const char *path, const char *name) {
 /* A line mark.  In preprocessed input, flags 1 and 2 keep the include
    stack: returning from omp.h is where `#include <omp.h>` stood, so the
    POMP lock functions are declared there, before the mark. */
-void line_mark(Rw *rw, CTok t) {
-  LineMark m;
-  if (!line_mark_parse(rw->s + t.start, t.end - t.start, &m)) return;
+void opc_line_mark_directive(opc_rw *rw, opc_tok t) {
+  op_line_mark m;
+  if (!op_line_mark_parse(rw->s + t.start, t.end - t.start, &m)) return;
   if ((m.flags & MARK_RETURN) && rw->nincludes) {
     int left = rw->includes[--rw->nincludes];
     if (left >= 0 && base_name_is(rw->map.files[left].raw, "omp.h")) {
-      em_copy_to(&rw->em, t.start);
+      op_emit_copy_to(&rw->em, t.start);
       declare_locks_here(rw);
     }
   }
-  const MarkEntry *e = linemap_add(&rw->map, rw->s + t.start, &m, t.end_line + 1);
+  const op_mark_entry *e = op_line_map_add(&rw->map, rw->s + t.start, &m, t.end_line + 1);
   if (m.flags & MARK_ENTER) {
     PU_PUSH(rw->includes, rw->nincludes, rw->includes_cap, e->file);
     if (e->file >= 0 && base_name_is(rw->map.files[e->file].raw, "pomp.h")) rw->pomp_h_seen = true;

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-void clex_init(CLexer *lx, const char *s, size_t len, bool cxx) {
-  *lx = (CLexer){.s = s, .len = len, .pos = 0, .line = 1, .bol = true, .cxx = cxx};
+void opc_lex_init(opc_lexer *lx, const char *s, size_t len, bool cxx) {
+  *lx = (opc_lexer){.s = s, .len = len, .pos = 0, .line = 1, .bol = true, .cxx = cxx};
 }
 
 /* Length of a line splice (`\` newline, `\` CR LF) at p, or 0. */
@@ -133,12 +133,12 @@ static size_t skip_number(const char *s, size_t p, size_t n) {
   return p;
 }
 
-CTok clex_next(CLexer *lx) {
+opc_tok opc_lex_next(opc_lexer *lx) {
   const char *s = lx->s;
   size_t n = lx->len, p = lx->pos;
   int line = lx->line;
   bool bol = lx->bol;
-  CTok t;
+  opc_tok t;
   for (;;) {
     if (p >= n) break;
     char c = s[p];
@@ -194,12 +194,12 @@ CTok clex_next(CLexer *lx) {
   return t;
 }
 
-CTok clex_peek(const CLexer *lx) {
-  CLexer copy = *lx;
-  return clex_next(&copy);
+opc_tok opc_lex_peek(const opc_lexer *lx) {
+  opc_lexer copy = *lx;
+  return opc_lex_next(&copy);
 }
 
-bool ctok_word(const CLexer *lx, CTok t, const char *word) {
+bool opc_tok_word(const opc_lexer *lx, opc_tok t, const char *word) {
   size_t n = strlen(word);
   return t.kind == CT_IDENT && t.end - t.start == n && memcmp(lx->s + t.start, word, n) == 0;
 }

@@ -22,14 +22,14 @@ typedef enum {
   CT_CHAR,
   CT_PUNCT,     /* one character */
   CT_DIRECTIVE  /* `#` at the start of a line up to the end of its line */
-} CTokKind;
+} opc_tok_kind;
 
 typedef struct {
-  CTokKind kind;
+  opc_tok_kind kind;
   size_t start, end; /* byte offsets, end exclusive */
   int line;          /* line of the first byte (1-based) */
   int end_line;      /* line of the last byte */
-} CTok;
+} opc_tok;
 
 typedef struct {
   const char *s;
@@ -37,17 +37,17 @@ typedef struct {
   int line;
   bool bol; /* only whitespace/comments since the last newline */
   bool cxx; /* C++: R"(...)" raw strings */
-} CLexer;
+} opc_lexer;
 
-void clex_init(CLexer *lx, const char *s, size_t len, bool cxx);
-CTok clex_next(CLexer *lx);
+void opc_lex_init(opc_lexer *lx, const char *s, size_t len, bool cxx);
+opc_tok opc_lex_next(opc_lexer *lx);
 /* The next token without consuming it. */
-CTok clex_peek(const CLexer *lx);
+opc_tok opc_lex_peek(const opc_lexer *lx);
 
-static inline bool ctok_is(const CLexer *lx, CTok t, char c) {
+static inline bool opc_tok_is(const opc_lexer *lx, opc_tok t, char c) {
   return t.kind == CT_PUNCT && lx->s[t.start] == c;
 }
 /* Whether token t is the identifier or keyword `word`. */
-bool ctok_word(const CLexer *lx, CTok t, const char *word);
+bool opc_tok_word(const opc_lexer *lx, opc_tok t, const char *word);
 
 #endif

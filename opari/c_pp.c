@@ -6,27 +6,27 @@
 #include "directive.h"
 #include "pomp_util.h"
 
-static PPCond literal_cond(const char *t, size_t n, size_t p) {
-  p = dir_skip_gap(t, n, p);
+static opc_pp_cond literal_cond(const char *t, size_t n, size_t p) {
+  p = op_skip_gap(t, n, p);
   if (p < n && (t[p] == '0' || t[p] == '1')) {
     size_t q = p + 1;
     if (q < n && ((t[q] >= '0' && t[q] <= '9') || t[q] == 'x' || t[q] == 'X' ||
                   t[q] == '.' || t[q] == 'u' || t[q] == 'U' || t[q] == 'l' || t[q] == 'L'))
       return COND_UNKNOWN;
-    if (dir_skip_gap(t, n, q) == n) return t[p] == '0' ? COND_FALSE : COND_TRUE;
+    if (op_skip_gap(t, n, q) == n) return t[p] == '0' ? COND_FALSE : COND_TRUE;
   }
   return COND_UNKNOWN;
 }
 
-PPKind pp_pragma_text_family(const char *t, size_t n, size_t *after) {
-  size_t p = dir_skip_gap(t, n, 0), e;
-  if ((e = dir_word_at(t, n, p, "omp"))) { *after = e; return PP_OMP; }
-  if ((e = dir_word_at(t, n, p, "pomp"))) { *after = e; return PP_POMP; }
+opc_pp_kind opc_pp_pragma_text_family(const char *t, size_t n, size_t *after) {
+  size_t p = op_skip_gap(t, n, 0), e;
+  if ((e = op_word_at(t, n, p, "omp"))) { *after = e; return PP_OMP; }
+  if ((e = op_word_at(t, n, p, "pomp"))) { *after = e; return PP_POMP; }
   return PP_OTHER;
 }
 
-PPKind pp_classify(const char *t, size_t n, PPCond *cond, size_t *after) {
-  size_t p = dir_skip_gap(t, n, 1), e = dir_ident_end(t, n, p);
+opc_pp_kind opc_pp_classify(const char *t, size_t n, opc_pp_cond *cond, size_t *after) {
+  size_t p = op_skip_gap(t, n, 1), e = op_ident_end(t, n, p);
   size_t k = e - p;
   if (p < n && t[p] >= '0' && t[p] <= '9') return PP_LINE;
   const char *w = t + p;
@@ -41,12 +41,12 @@ PPKind pp_classify(const char *t, size_t n, PPCond *cond, size_t *after) {
   if (IS("line")) return PP_LINE;
   if (IS("define")) return PP_DEFINE;
   if (IS("pragma")) {
-    PPKind f = pp_pragma_text_family(t + e, n - e, after);
+    opc_pp_kind f = opc_pp_pragma_text_family(t + e, n - e, after);
     *after += e;
     return f;
   }
   if (IS("include")) {
-    size_t q = dir_skip_gap(t, n, e);
+    size_t q = op_skip_gap(t, n, e);
     if (q + 7 <= n && (memcmp(t + q, "<omp.h>", 7) == 0 || memcmp(t + q, "\"omp.h\"", 7) == 0))
       return PP_INCLUDE_OMP;
   }
@@ -54,10 +54,10 @@ PPKind pp_classify(const char *t, size_t n, PPCond *cond, size_t *after) {
   return PP_OTHER;
 }
 
-bool pp_pragma_operator(CLexer *lx, PragmaOp *op) {
-  CLexer look = *lx;
-  CTok open = clex_next(&look), str = clex_next(&look), close = clex_next(&look);
-  if (!ctok_is(&look, open, '(') || str.kind != CT_STRING || !ctok_is(&look, close, ')'))
+bool opc_pp_pragma_operator(opc_lexer *lx, opc_pragma_op *op) {
+  opc_lexer look = *lx;
+  opc_tok open = opc_lex_next(&look), str = opc_lex_next(&look), close = opc_lex_next(&look);
+  if (!opc_tok_is(&look, open, '(') || str.kind != CT_STRING || !opc_tok_is(&look, close, ')'))
     return false;
   const char *s = lx->s;
   size_t p = str.start;
@@ -79,32 +79,32 @@ bool pp_pragma_operator(CLexer *lx, PragmaOp *op) {
   return true;
 }
 
-bool pp_define_makes_directive(const char *t, size_t n, bool cxx, PragmaOp *op, Span *name) {
-  size_t p = dir_skip_gap(t, n, 1);
-  p = dir_skip_gap(t, n, dir_ident_end(t, n, p)); /* after `define` */
-  *name = (Span){p, dir_ident_end(t, n, p)};
-  CLexer lx;
-  clex_init(&lx, t, n, cxx);
+bool opc_pp_define_makes_directive(const char *t, size_t n, bool cxx, opc_pragma_op *op, op_span *name) {
+  size_t p = op_skip_gap(t, n, 1);
+  p = op_skip_gap(t, n, op_ident_end(t, n, p)); /* after `define` */
+  *name = (op_span){p, op_ident_end(t, n, p)};
+  opc_lexer lx;
+  opc_lex_init(&lx, t, n, cxx);
   lx.pos = name->end;
   lx.bol = false;
-  for (CTok k = clex_next(&lx); k.kind != CT_EOF; k = clex_next(&lx)) {
-    if (!ctok_word(&lx, k, "_Pragma")) continue;
+  for (opc_tok k = opc_lex_next(&lx); k.kind != CT_EOF; k = opc_lex_next(&lx)) {
+    if (!opc_tok_word(&lx, k, "_Pragma")) continue;
     size_t after;
-    if (!pp_pragma_operator(&lx, op)) return ctok_is(&lx, clex_peek(&lx), '(');
-    if (pp_pragma_text_family(op->buf, op->len, &after) != PP_OTHER) return true;
+    if (!opc_pp_pragma_operator(&lx, op)) return opc_tok_is(&lx, opc_lex_peek(&lx), '(');
+    if (opc_pp_pragma_text_family(op->buf, op->len, &after) != PP_OTHER) return true;
   }
   return false;
 }
 
-PPKind pp_skip_arm(CLexer *lx, bool stop_at_live_arm, PPCond *cond_out) {
+opc_pp_kind opc_pp_skip_arm(opc_lexer *lx, bool stop_at_live_arm, opc_pp_cond *cond_out) {
   int nest = 0;
   for (;;) {
-    CTok t = clex_next(lx);
+    opc_tok t = opc_lex_next(lx);
     if (t.kind == CT_EOF) return PP_OTHER;
     if (t.kind != CT_DIRECTIVE) continue;
-    PPCond cond;
+    opc_pp_cond cond;
     size_t after;
-    PPKind k = pp_classify(lx->s + t.start, t.end - t.start, &cond, &after);
+    opc_pp_kind k = opc_pp_classify(lx->s + t.start, t.end - t.start, &cond, &after);
     if (k == PP_IF) nest++;
     else if (k == PP_ENDIF) {
       if (nest-- == 0) return k;

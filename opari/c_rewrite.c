@@ -21,13 +21,13 @@
 
 /* Diagnostics name the file and line a line mark says (a header's, in
    preprocessed input). */
-static void diag(const Rw *rw, const char *kind, int line, const char *fmt, va_list ap) {
-  const MarkEntry *e = linemap_find(&rw->map, line);
+static void diag(const opc_rw *rw, const char *kind, int line, const char *fmt, va_list ap) {
+  const op_mark_entry *e = op_line_map_find(&rw->map, line);
   const char *file = e && e->file >= 0 ? rw->map.files[e->file].raw : rw->opt->file_name;
-  opari_vdiag_in(rw->opt, file, kind, rw_line(rw, line), fmt, ap);
+  op_vdiag_in(rw->opt, file, kind, opc_rw_line(rw, line), fmt, ap);
 }
 
-_Noreturn void rw_error(Rw *rw, int line, const char *fmt, ...) {
+_Noreturn void opc_error(opc_rw *rw, int line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   diag(rw, "error", line, fmt, ap);
@@ -35,7 +35,7 @@ _Noreturn void rw_error(Rw *rw, int line, const char *fmt, ...) {
   longjmp(rw->fail, 1);
 }
 
-void rw_warn(Rw *rw, int line, const char *fmt, ...) {
+void opc_warn(opc_rw *rw, int line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   diag(rw, "warning", line, fmt, ap);
@@ -44,26 +44,26 @@ void rw_warn(Rw *rw, int line, const char *fmt, ...) {
 
 /* ---- look-ahead -------------------------------------------------------- */
 
-Body find_body(Rw *rw, const Site *site, const CLexer *from, bool sequence) {
-  static const Body none = {0, 0, 0};
+opc_body opc_find_body(opc_rw *rw, const opc_site *site, const opc_lexer *from, bool sequence) {
+  static const opc_body none = {0, 0, 0};
   if (!sequence && from->pos > rw->chain_start && from->pos <= rw->chain_code &&
       rw->chain_body.end)
     return rw->chain_body;
-  CStmt st;
-  cstmt_init(&st, from, &rw->look_dir, &rw->look_op, &rw->stack, &rw->stack_cap);
+  opc_stmt st;
+  opc_stmt_init(&st, from, &rw->look_dir, &rw->look_op, &rw->stack, &rw->stack_cap);
   st.budget = &rw->look_budget;
-  if (!(sequence ? cstmt_skip_sequence(&st) : cstmt_skip(&st)))
-    rw_error(rw, site->line,
+  if (!(sequence ? opc_stmt_skip_sequence(&st) : opc_stmt_skip(&st)))
+    opc_error(rw, site->line,
              "cannot find the end of the structured block of this directive: %s (line %d)",
-             st.error, rw_line(rw, st.error_line));
-  int arm = cstmt_end_in_arm(&st);
+             st.error, opc_rw_line(rw, st.error_line));
+  int arm = opc_stmt_end_in_arm(&st);
   if (arm)
-    rw_warn(rw, site->line,
+    opc_warn(rw, site->line,
             "the block of this construct ends inside the conditional at line %d, of which "
             "only the first arm is read: built with another arm, its events are misplaced "
             "(preprocess first: pomp-cc does unless --no-preprocess)",
-            rw_line(rw, arm));
-  Body body = {st.end, st.end_line, st.cancel};
+            opc_rw_line(rw, arm));
+  opc_body body = {st.end, st.end_line, st.cancel};
   rw->chain_body = none;
   if (!sequence) {
     rw->chain_start = from->pos;
@@ -73,9 +73,9 @@ Body find_body(Rw *rw, const Site *site, const CLexer *from, bool sequence) {
   return body;
 }
 
-void push_pending(Rw *rw, int kind, int descr, const Site *site, Body body,
+void opc_push_pending(opc_rw *rw, int kind, int descr, const opc_site *site, opc_body body,
                          bool barrier) {
-  Pending p = {.end = body.end, .end_line = body.end_line, .kind = kind, .descr = descr,
+  opc_pending p = {.end = body.end, .end_line = body.end_line, .kind = kind, .descr = descr,
                .line = site->line, .pp_level = (int)rw->npp, .block_depth = -1,
                .barrier = barrier};
   PU_PUSH(rw->pend, rw->npend, rw->pend_cap, p);
@@ -85,32 +85,32 @@ void push_pending(Rw *rw, int kind, int descr, const Site *site, Body body,
 
 /* A construct begun inside the conditional arm that ends here cannot be
    closed consistently in every arm. */
-static void check_arm_end(Rw *rw, CTok t) {
+static void check_arm_end(opc_rw *rw, opc_tok t) {
   if (rw->npend && rw->pend[rw->npend - 1].pp_level >= (int)rw->npp && rw->npp)
-    rw_error(rw, t.line,
+    opc_error(rw, t.line,
              "the OpenMP construct at line %d is not closed before this conditional "
              "directive; move the #if/#else/#endif outside the construct",
-             rw_line(rw, rw->pend[rw->npend - 1].line));
+             opc_rw_line(rw, rw->pend[rw->npend - 1].line));
 }
 
 /* Skips a dead arm (it is copied verbatim, never instrumented). */
-static void dead_arm(Rw *rw) {
-  PPCond cond = COND_UNKNOWN;
-  PPKind k = pp_skip_arm(&rw->lx, true, &cond);
+static void dead_arm(opc_rw *rw) {
+  opc_pp_cond cond = COND_UNKNOWN;
+  opc_pp_kind k = opc_pp_skip_arm(&rw->lx, true, &cond);
   if (k == PP_ENDIF || k == PP_OTHER) rw->npp--;
   else rw->pp[rw->npp - 1].done = k == PP_ELIF && cond == COND_TRUE;
 }
 
-static void conditional(Rw *rw, CTok t, PPKind k, PPCond cond) {
+static void conditional(opc_rw *rw, opc_tok t, opc_pp_kind k, opc_pp_cond cond) {
   if (k == PP_IF) {
-    PPFrame f = {rw->depth, -1, cond == COND_TRUE};
+    opc_pp_frame f = {rw->depth, -1, cond == COND_TRUE};
     PU_PUSH(rw->pp, rw->npp, rw->pp_cap, f);
     if (cond == COND_FALSE) dead_arm(rw);
     return;
   }
   if (!rw->npp) return; /* unbalanced: the compiler will say so */
   check_arm_end(rw, t);
-  PPFrame *f = &rw->pp[rw->npp - 1];
+  opc_pp_frame *f = &rw->pp[rw->npp - 1];
   if (k == PP_ENDIF) {
     if (f->first_end_depth >= 0) rw->depth = f->first_end_depth;
     rw->npp--;
@@ -119,7 +119,7 @@ static void conditional(Rw *rw, CTok t, PPKind k, PPCond cond) {
   if (f->first_end_depth < 0) f->first_end_depth = rw->depth;
   rw->depth = f->depth_at_if;
   if (f->done) {
-    pp_skip_arm(&rw->lx, false, &cond);
+    opc_pp_skip_arm(&rw->lx, false, &cond);
     rw->depth = f->first_end_depth;
     rw->npp--;
   } else if (k == PP_ELIF && cond == COND_FALSE)
@@ -130,22 +130,22 @@ static void conditional(Rw *rw, CTok t, PPKind k, PPCond cond) {
 
 /* Without the preprocessor, a directive made by a macro is invisible:
    at least say so where the macro is defined. */
-static void macro_definition(Rw *rw, CTok t) {
-  Span name;
-  if (rw->opt->preprocessed || !instrumenting(rw) ||
-      !pp_define_makes_directive(rw->s + t.start, t.end - t.start, rw->opt->cxx, &rw->op, &name))
+static void macro_definition(opc_rw *rw, opc_tok t) {
+  op_span name;
+  if (rw->opt->preprocessed || !opc_instrumenting(rw) ||
+      !opc_pp_define_makes_directive(rw->s + t.start, t.end - t.start, rw->opt->cxx, &rw->op, &name))
     return;
-  rw_warn(rw, t.line,
+  opc_warn(rw, t.line,
           "macro '%.*s' makes an OpenMP/POMP directive with _Pragma: it is not instrumented where "
           "the macro is used (preprocess first: pomp-cc does unless --no-preprocess)",
           (int)(name.end - name.start), rw->s + t.start + name.start);
 }
 
-static void directive(Rw *rw, CTok t) {
-  PPCond cond;
+static void directive(opc_rw *rw, opc_tok t) {
+  opc_pp_cond cond;
   size_t after;
-  PPKind k = pp_classify(rw->s + t.start, t.end - t.start, &cond, &after);
-  Site site = {.op = false, .start = t.start, .end = t.end, .line = t.line,
+  opc_pp_kind k = opc_pp_classify(rw->s + t.start, t.end - t.start, &cond, &after);
+  opc_site site = {.op = false, .start = t.start, .end = t.end, .line = t.line,
                .end_line = t.end_line, .text = rw->s + t.start, .len = t.end - t.start,
                .after = after};
   switch (k) {
@@ -153,57 +153,57 @@ static void directive(Rw *rw, CTok t) {
   case PP_ELIF:
   case PP_ELSE:
   case PP_ENDIF: conditional(rw, t, k, cond); break;
-  case PP_INCLUDE_OMP: declare_locks(rw, t); break;
-  case PP_LINE: line_mark(rw, t); break;
+  case PP_INCLUDE_OMP: opc_declare_locks(rw, t); break;
+  case PP_LINE: opc_line_mark_directive(rw, t); break;
   case PP_DEFINE: macro_definition(rw, t); break;
-  case PP_OMP: omp_directive(rw, &site); break;
-  case PP_POMP: pomp_directive(rw, &site); break;
+  case PP_OMP: opc_omp_directive(rw, &site); break;
+  case PP_POMP: opc_inst_directive(rw, &site); break;
   default: break;
   }
 }
 
-static void pragma_operator(Rw *rw, CTok t) {
-  if (!pp_pragma_operator(&rw->lx, &rw->op)) return;
+static void pragma_operator(opc_rw *rw, opc_tok t) {
+  if (!opc_pp_pragma_operator(&rw->lx, &rw->op)) return;
   size_t after;
-  PPKind family = pp_pragma_text_family(rw->op.buf, rw->op.len, &after);
-  Site site = {.op = true, .start = t.start, .end = rw->op.end, .line = t.line,
+  opc_pp_kind family = opc_pp_pragma_text_family(rw->op.buf, rw->op.len, &after);
+  opc_site site = {.op = true, .start = t.start, .end = rw->op.end, .line = t.line,
                .end_line = rw->op.end_line, .text = rw->op.buf, .len = rw->op.len,
                .after = after};
-  if (family == PP_OMP) omp_directive(rw, &site);
-  else if (family == PP_POMP) pomp_directive(rw, &site);
+  if (family == PP_OMP) opc_omp_directive(rw, &site);
+  else if (family == PP_POMP) opc_inst_directive(rw, &site);
 }
 
-static void identifier(Rw *rw, CTok t) {
+static void identifier(opc_rw *rw, opc_tok t) {
   const char *w = rw->s + t.start;
   size_t len = t.end - t.start;
   if (len == 7 && memcmp(w, "_Pragma", 7) == 0) {
     pragma_operator(rw, t);
     return;
   }
-  if (!instrumenting(rw)) return;
-  if (rw->nuser) user_region_word(rw, t);
-  if (len >= 12 && w[0] == 'o' && w[3] == '_' && !(rw->opt->disabled & DIS_LOCKS))
-    lock_call(rw, t);
+  if (!opc_instrumenting(rw)) return;
+  if (rw->nuser) opc_user_region_word(rw, t);
+  if (len >= 12 && w[0] == 'o' && w[3] == '_' && !(rw->opt->disabled & OPARI_DIS_LOCKS))
+    opc_lock_call(rw, t);
 }
 
-static bool punct(const Rw *rw, CTok t, char c) { return ctok_is(&rw->lx, t, c); }
+static bool punct(const opc_rw *rw, opc_tok t, char c) { return opc_tok_is(&rw->lx, t, c); }
 
 /* C++ braces that matter: lambda bodies (a `{` after `]`, after a
    parameter list that follows `]`, or after `mutable`/`noexcept`) and
    namespace or extern "C" blocks. */
-static void track_cxx_braces(Rw *rw, CTok t) {
+static void track_cxx_braces(opc_rw *rw, opc_tok t) {
   bool after_bracket = punct(rw, rw->prev, ']');
   if (punct(rw, t, '(')) {
     PU_PUSH(rw->paren, rw->nparen, rw->paren_cap, after_bracket);
   } else if (punct(rw, t, ')')) {
     rw->closed_lambda_params = rw->nparen && rw->paren[--rw->nparen];
   } else if (punct(rw, t, '{')) {
-    const CLexer *lx = &rw->lx;
+    const opc_lexer *lx = &rw->lx;
     if (after_bracket || (punct(rw, rw->prev, ')') && rw->closed_lambda_params) ||
-        ctok_word(lx, rw->prev, "mutable") || ctok_word(lx, rw->prev, "noexcept"))
+        opc_tok_word(lx, rw->prev, "mutable") || opc_tok_word(lx, rw->prev, "noexcept"))
       PU_PUSH(rw->lambda, rw->nlambda, rw->lambda_cap, rw->depth + 1);
-    else if (rw->prev.kind == CT_STRING || ctok_word(lx, rw->prev, "namespace") ||
-             (rw->prev.kind == CT_IDENT && ctok_word(lx, rw->prev2, "namespace")))
+    else if (rw->prev.kind == CT_STRING || opc_tok_word(lx, rw->prev, "namespace") ||
+             (rw->prev.kind == CT_IDENT && opc_tok_word(lx, rw->prev2, "namespace")))
       PU_PUSH(rw->scope, rw->nscope, rw->scope_cap, rw->depth + 1);
   } else if (punct(rw, t, '}')) {
     if (rw->nlambda && rw->lambda[rw->nlambda - 1] == rw->depth) rw->nlambda--;
@@ -211,15 +211,15 @@ static void track_cxx_braces(Rw *rw, CTok t) {
   }
 }
 
-static void run(Rw *rw) {
+static void run(opc_rw *rw) {
   for (;;) {
-    CTok t = clex_next(&rw->lx);
-    close_pendings(rw, t.start);
+    opc_tok t = opc_lex_next(&rw->lx);
+    opc_close_pendings(rw, t.start);
     if (t.kind == CT_EOF) break;
     if (t.kind != CT_DIRECTIVE && rw->opt->cxx) track_cxx_braces(rw, t);
     if (t.kind == CT_PUNCT && rw->s[t.start] == '{') rw->depth++;
     if (t.kind == CT_PUNCT && rw->s[t.start] == '}') rw->depth--;
-    if (rw->want_brace >= 0) sections_block(rw, t);
+    if (rw->want_brace >= 0) opc_sections_block(rw, t);
     if (t.kind == CT_DIRECTIVE) {
       directive(rw, t);
       continue;
@@ -229,32 +229,32 @@ static void run(Rw *rw) {
     rw->prev = t;
   }
   if (rw->npend) {
-    const Pending *p = &rw->pend[rw->npend - 1];
-    rw_error(rw, p->line, "end of file inside this construct");
+    const opc_pending *p = &rw->pend[rw->npend - 1];
+    opc_error(rw, p->line, "end of file inside this construct");
   }
   if (rw->nuser) {
-    const UserRegion *u = &rw->user[rw->nuser - 1];
-    rw_error(rw, u->line, "user region '%s' is never ended", rw->descr.v[u->descr].sub_name);
+    const opc_user_region *u = &rw->user[rw->nuser - 1];
+    opc_error(rw, u->line, "user region '%s' is never ended", rw->descr.v[u->descr].sub_name);
   }
   if (rw->opt->preprocessed && rw->descr.n && !rw->pomp_h_seen)
-    rw_error(rw, rw->lx.line, "preprocessed input without pomp.h: append '#include <pomp.h>' "
+    opc_error(rw, rw->lx.line, "preprocessed input without pomp.h: append '#include <pomp.h>' "
                               "to the unit before preprocessing (pomp-cc does)");
-  em_copy_to(&rw->em, rw->n);
-  if (rw->n && rw->s[rw->n - 1] != '\n') em_str(&rw->em, "\n");
+  op_emit_copy_to(&rw->em, rw->n);
+  if (rw->n && rw->s[rw->n - 1] != '\n') op_emit_str(&rw->em, "\n");
 }
 
-static void rw_free(Rw *rw) {
-  descr_free(&rw->descr);
+static void rw_free(opc_rw *rw) {
+  op_descr_free(&rw->descr);
   free(rw->pend);
   free(rw->pp);
-  user_free(rw);
-  linemap_free(&rw->map);
+  opc_user_free(rw);
+  op_line_map_free(&rw->map);
   free(rw->includes);
   free(rw->lambda);
   free(rw->paren);
   free(rw->scope);
-  omp_dir_free(&rw->dir);
-  omp_dir_free(&rw->look_dir);
+  op_dir_free(&rw->dir);
+  op_dir_free(&rw->look_dir);
   free(rw->op.buf);
   free(rw->look_op.buf);
   free(rw->stack);
@@ -267,8 +267,8 @@ static void rw_free(Rw *rw) {
 /* End of the line at p (after its newline), if that line is a line mark. */
 static size_t after_mark_line(const char *s, size_t n, size_t p) {
   const char *nl = p < n ? memchr(s + p, '\n', n - p) : NULL;
-  LineMark m;
-  if (!nl || s[p] != '#' || !line_mark_parse(s + p, (size_t)(nl - s) - p, &m)) return p;
+  op_line_mark m;
+  if (!nl || s[p] != '#' || !op_line_mark_parse(s + p, (size_t)(nl - s) - p, &m)) return p;
   return (size_t)(nl - s) + 1;
 }
 
@@ -281,26 +281,26 @@ static size_t preprocessed_head(const char *s, size_t n) {
                                                                                  : first;
 }
 
-bool opari_c(const char *src, size_t n, FILE *out, const OpariOptions *opt) {
-  Rw *rw = pu_calloc(1, sizeof *rw);
+bool opari_c(const char *src, size_t n, FILE *out, const opari_options *opt) {
+  opc_rw *rw = pu_calloc(1, sizeof *rw);
   rw->opt = opt;
   rw->s = src;
   rw->n = n;
   rw->want_brace = -1;
   rw->look_budget = 32 * n + 10000000;
-  clex_init(&rw->lx, src, n, opt->cxx);
-  rw->em = (Emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc,
+  opc_lex_init(&rw->lx, src, n, opt->cxx);
+  rw->em = (op_emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc,
                   .gnu_marks = opt->preprocessed};
-  UnitForm form = !opt->preprocessed ? UNIT_SOURCE
+  op_unit_form form = !opt->preprocessed ? UNIT_SOURCE
                   : opt->cxx         ? UNIT_PREPROCESSED_CXX
                                      : UNIT_PREPROCESSED_C;
   volatile bool ok = false;
   if (setjmp(rw->fail) == 0) {
     long count_pos;
-    if (opt->preprocessed) em_copy_to(&rw->em, preprocessed_head(src, n));
-    unit_prelude(out, form, opt->line_name, opt->nosrc, &count_pos);
+    if (opt->preprocessed) op_emit_copy_to(&rw->em, preprocessed_head(src, n));
+    op_unit_prelude(out, form, opt->line_name, opt->nosrc, &count_pos);
     run(rw);
-    unit_epilogue(out, form, &rw->descr, opt->file_name, count_pos);
+    op_unit_epilogue(out, form, &rw->descr, opt->file_name, count_pos);
     ok = true;
   }
   rw_free(rw);

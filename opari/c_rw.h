@@ -25,25 +25,25 @@ enum { CLOSE_SUPPRESS = 100, CLOSE_RETURN };
 typedef struct {
   size_t end;
   int end_line;
-  int kind; /* OmpKind or CLOSE_* */
+  int kind; /* op_dir_kind or CLOSE_* */
   int descr;
   int descr2;      /* parallel master: the master half's descriptor */
   int line;        /* of the directive, for messages */
   int pp_level;    /* open conditionals when it began */
   int block_depth; /* sections: brace depth inside its block */
   bool barrier;    /* explicit barrier (nowait was added) */
-} Pending;
+} opc_pending;
 
 typedef struct {
   int depth_at_if, first_end_depth;
   bool done; /* an arm known to be true was taken: the rest is dead */
-} PPFrame;
+} opc_pp_frame;
 
 typedef struct {
   int descr, line;
   size_t lambdas; /* C++ lambda bodies open when it began */
   size_t start;   /* offset of its begin directive */
-} UserRegion;
+} opc_user_region;
 
 /* Inside user regions: a loop or switch statement (`break` inside it stays
    inside it), a `goto`, a label. */
@@ -51,19 +51,19 @@ typedef struct {
   size_t end;     /* offset after the statement */
   size_t regions; /* user regions open when it began */
   bool loop;      /* a loop (else switch: `continue` passes it) */
-} Breakable;
+} opc_breakable;
 typedef struct {
   size_t pos, name_start, name_end;
   int line;
   bool warned;
-} Jump;
+} opc_jump;
 
 /* Where a structured block ends, and which cancel directives it holds. */
 typedef struct {
   size_t end;
   int end_line;
   unsigned cancel;
-} Body;
+} opc_body;
 
 /* Where a directive stands: a `#pragma` line or a `_Pragma` operator. */
 typedef struct {
@@ -72,24 +72,24 @@ typedef struct {
   int line, end_line;
   const char *text; /* the directive text (raw line, or destringized) */
   size_t len, after; /* after: offset of the text after the sentinel */
-} Site;
+} opc_site;
 
 typedef struct {
-  const OpariOptions *opt;
+  const opari_options *opt;
   const char *s;
   size_t n;
-  CLexer lx;
-  Emit em;
-  DescrTable descr;
-  Pending *pend;
+  opc_lexer lx;
+  op_emit em;
+  op_descr_table descr;
+  opc_pending *pend;
   size_t npend, pend_cap;
-  PPFrame *pp;
+  opc_pp_frame *pp;
   size_t npp, pp_cap;
-  UserRegion *user;
+  opc_user_region *user;
   size_t nuser, user_cap;
-  Breakable *brk; /* loops and switches begun inside user regions */
+  opc_breakable *brk; /* loops and switches begun inside user regions */
   size_t nbrk, brk_cap;
-  Jump *gotos, *labels; /* inside user regions (labels: name and position) */
+  opc_jump *gotos, *labels; /* inside user regions (labels: name and position) */
   bool altend; /* `altend` gave the innermost region its end: the next
                   jump statement leaves it with no further event or warning */
   size_t ngotos, gotos_cap, nlabels, labels_cap;
@@ -106,18 +106,18 @@ typedef struct {
      prototypes may still go there, as at file scope */
   int *scope;
   size_t nscope, scope_cap;
-  CTok prev, prev2; /* the previous code tokens */
+  opc_tok prev, prev2; /* the previous code tokens */
   bool noinstrument, omp_h_seen, lock_warned;
   /* line marks (#line, and the preprocessor's `# N "file" flags`) */
-  LineMap map;
+  op_line_map map;
   bool in_system;   /* in a system header: nothing is instrumented */
   bool pomp_h_seen; /* pomp.h was entered (preprocessed input) */
   int *includes;    /* file indices of the marks entering included files */
   size_t nincludes, includes_cap;
   int suppress;   /* inside target/simd/... or declare target */
   int want_brace; /* pending sections construct waiting for its '{', or -1 */
-  OmpDir dir, look_dir;
-  PragmaOp op, look_op;
+  op_dir dir, look_dir;
+  opc_pragma_op op, look_op;
   char *stack;
   size_t stack_cap;
   /* The last look-ahead: directives directly before a statement (a chain
@@ -125,65 +125,65 @@ typedef struct {
      statement's end, so each is not scanned again (no quadratic time). */
   size_t chain_start, chain_code;
   size_t look_budget; /* tokens all look-aheads may still read */
-  Body chain_body;
+  opc_body chain_body;
   char *buf; /* directive variants */
   size_t buf_len, buf_cap;
   char *app; /* clauses appended to a directive */
   size_t app_len, app_cap;
-  Span *bl[2]; /* blanked spans of the two halves of a combined directive */
+  op_span *bl[2]; /* blanked spans of the two halves of a combined directive */
   size_t nbl[2], bl_cap[2];
   jmp_buf fail;
-} Rw;
+} opc_rw;
 
-static inline bool instrumenting(const Rw *rw) {
+static inline bool opc_instrumenting(const opc_rw *rw) {
   return !rw->noinstrument && rw->suppress == 0 && !rw->in_system;
 }
 
 /* c_include.c: the line number physical line `phys` of the input has in
    its file (after line marks); a line mark for it in the output; a new
    descriptor for the construct at site, with its file and lines. */
-int rw_line(const Rw *rw, int phys);
-void rw_mark(Rw *rw, int phys);
-int rw_descr(Rw *rw, const char *name, const char *sub, size_t sub_len, const Site *site);
+int opc_rw_line(const opc_rw *rw, int phys);
+void opc_rw_mark(opc_rw *rw, int phys);
+int opc_rw_descr(opc_rw *rw, const char *name, const char *sub, size_t sub_len, const opc_site *site);
 /* c_include.c: a line mark directive; `#include <omp.h>`; an identifier
    that may be an `omp_*_lock` call. */
-void line_mark(Rw *rw, CTok t);
-void declare_locks(Rw *rw, CTok t);
-void lock_call(Rw *rw, CTok t);
+void opc_line_mark_directive(opc_rw *rw, opc_tok t);
+void opc_declare_locks(opc_rw *rw, opc_tok t);
+void opc_lock_call(opc_rw *rw, opc_tok t);
 
 /* c_rewrite.c: diagnostics `file:line: error|warning: ...`; an error
    abandons the unit (longjmp to opari_c). */
-__attribute__((format(printf, 3, 4))) _Noreturn void rw_error(Rw *rw, int line,
+__attribute__((format(printf, 3, 4))) _Noreturn void opc_error(opc_rw *rw, int line,
                                                               const char *fmt, ...);
-__attribute__((format(printf, 3, 4))) void rw_warn(Rw *rw, int line, const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void opc_warn(opc_rw *rw, int line, const char *fmt, ...);
 /* c_rewrite.c: the end of the statement (or, with sequence, of the
    statements up to a `section`) that starts at `from`. */
-Body find_body(Rw *rw, const Site *site, const CLexer *from, bool sequence);
-void push_pending(Rw *rw, int kind, int descr, const Site *site, Body body, bool barrier);
+opc_body opc_find_body(opc_rw *rw, const opc_site *site, const opc_lexer *from, bool sequence);
+void opc_push_pending(opc_rw *rw, int kind, int descr, const opc_site *site, opc_body body, bool barrier);
 
 /* c_site.c: code before a directive goes on a line of its own, then
    `#line`; code after it likewise; _Pragma operators get it inline. */
-size_t line_start(const Rw *rw, size_t pos);
-void pre_begin(Rw *rw, const Site *site);
-void pre_end(Rw *rw, const Site *site);
-void post_begin(Rw *rw, const Site *site);
-void post_end(Rw *rw, const Site *site);
+size_t opc_line_start(const opc_rw *rw, size_t pos);
+void opc_pre_begin(opc_rw *rw, const opc_site *site);
+void opc_pre_end(opc_rw *rw, const opc_site *site);
+void opc_post_begin(opc_rw *rw, const opc_site *site);
+void opc_post_end(opc_rw *rw, const opc_site *site);
 /* c_site.c: a directive with spans blanked and rw->app appended. */
-void app_reset(Rw *rw);
-void app_add(Rw *rw, const char *s, size_t n);
-void make_variant(Rw *rw, const Site *site, const Span *blanks, size_t nblanks);
-void write_variant(Rw *rw, const Site *site);
-void put_variant(Rw *rw, const Site *site, const Span *blanks, size_t nblanks);
+void opc_variant_reset(opc_rw *rw);
+void opc_variant_append(opc_rw *rw, const char *s, size_t n);
+void opc_make_variant(opc_rw *rw, const opc_site *site, const op_span *blanks, size_t nblanks);
+void opc_write_variant(opc_rw *rw, const opc_site *site);
+void opc_put_variant(opc_rw *rw, const opc_site *site, const op_span *blanks, size_t nblanks);
 
 /* c_user.c: POMP directives, user regions and the statements that leave
    them (return, break, continue, goto). */
-void pomp_directive(Rw *rw, const Site *site);
-void user_region_word(Rw *rw, CTok t);
-void user_free(Rw *rw);
+void opc_inst_directive(opc_rw *rw, const opc_site *site);
+void opc_user_region_word(opc_rw *rw, opc_tok t);
+void opc_user_free(opc_rw *rw);
 
 /* c_construct.c */
-void omp_directive(Rw *rw, const Site *site);
-void sections_block(Rw *rw, CTok brace);
-void close_pendings(Rw *rw, size_t pos);
+void opc_omp_directive(opc_rw *rw, const opc_site *site);
+void opc_sections_block(opc_rw *rw, opc_tok brace);
+void opc_close_pendings(opc_rw *rw, size_t pos);
 
 #endif

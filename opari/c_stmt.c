@@ -5,13 +5,13 @@
 
 enum { MAX_NESTING = 400 };
 
-void cstmt_init(CStmt *st, const CLexer *lx, OmpDir *dir, PragmaOp *op, char **stack,
+void opc_stmt_init(opc_stmt *st, const opc_lexer *lx, op_dir *dir, opc_pragma_op *op, char **stack,
                 size_t *stack_cap) {
-  *st = (CStmt){.lx = *lx, .end = lx->pos, .end_line = lx->line, .dir = dir, .op = op,
+  *st = (opc_stmt){.lx = *lx, .end = lx->pos, .end_line = lx->line, .dir = dir, .op = op,
                 .stack = stack, .stack_cap = stack_cap};
 }
 
-static bool fail(CStmt *st, CTok t, const char *msg) {
+static bool fail(opc_stmt *st, opc_tok t, const char *msg) {
   if (!st->error) {
     st->error = msg;
     st->error_line = t.line;
@@ -21,25 +21,25 @@ static bool fail(CStmt *st, CTok t, const char *msg) {
 
 /* An OpenMP directive met while scanning: note cancels; true if it is a
    `section` that ends a sequence. */
-static bool omp_seen(CStmt *st, const char *t, size_t n, size_t after) {
-  if (!omp_dir_parse(st->dir, t, n, after)) return false;
-  if (st->dir->kind == OMP_SECTION) return st->stop_at_section;
+static bool openmp_seen(opc_stmt *st, const char *t, size_t n, size_t after) {
+  if (!op_dir_parse(st->dir, t, n, after)) return false;
+  if (st->dir->kind == OP_DIR_SECTION) return st->stop_at_section;
   /* `cancellation point` too: its construct must not be nowait either */
-  bool cancel = st->dir->kind == OMP_CANCEL ||
-                (st->dir->nwords == 2 && span_is(t, st->dir->words[0], "cancellation"));
+  bool cancel = st->dir->kind == OP_DIR_CANCEL ||
+                (st->dir->nwords == 2 && op_span_is(t, st->dir->words[0], "cancellation"));
   if (cancel && st->dir->nclauses > 0) {
-    Span w = st->dir->clauses[0].name;
-    if (span_is(t, w, "for")) st->cancel |= CANCEL_FOR;
-    else if (span_is(t, w, "sections")) st->cancel |= CANCEL_SECTIONS;
-    else if (span_is(t, w, "parallel")) st->cancel |= CANCEL_PARALLEL;
-    else if (span_is(t, w, "taskgroup")) st->cancel |= CANCEL_TASKGROUP;
+    op_span w = st->dir->clauses[0].name;
+    if (op_span_is(t, w, "for")) st->cancel |= CANCEL_FOR;
+    else if (op_span_is(t, w, "sections")) st->cancel |= CANCEL_SECTIONS;
+    else if (op_span_is(t, w, "parallel")) st->cancel |= CANCEL_PARALLEL;
+    else if (op_span_is(t, w, "taskgroup")) st->cancel |= CANCEL_TASKGROUP;
   }
   return false;
 }
 
 /* Conditional levels entered by the scan; deeper than 64 they are not
    told apart (the outermost unknown one is still reported). */
-static void pp_enter(CStmt *st, bool unknown, int line) {
+static void pp_enter(opc_stmt *st, bool unknown, int line) {
   if (unknown && st->pp_level < 64) {
     st->pp_unknown |= 1ull << st->pp_level;
     if (!st->pp_unknown_line) st->pp_unknown_line = line;
@@ -47,20 +47,20 @@ static void pp_enter(CStmt *st, bool unknown, int line) {
   st->pp_level++;
 }
 
-static void pp_leave(CStmt *st) {
+static void pp_leave(opc_stmt *st) {
   if (st->pp_level == 0) return; /* a conditional begun before the scan */
   st->pp_level--;
   if (st->pp_level < 64) st->pp_unknown &= ~(1ull << st->pp_level);
   if (!st->pp_unknown) st->pp_unknown_line = 0;
 }
 
-int cstmt_end_in_arm(const CStmt *st) { return st->pp_unknown ? st->pp_unknown_line : 0; }
+int opc_stmt_end_in_arm(const opc_stmt *st) { return st->pp_unknown ? st->pp_unknown_line : 0; }
 
 /* The next code token; directives and _Pragma operators are consumed,
    except a `section` directive in sequence mode (returned as CT_DIRECTIVE). */
-static CTok next(CStmt *st) {
+static opc_tok next(opc_stmt *st) {
   for (;;) {
-    CTok t = clex_next(&st->lx);
+    opc_tok t = opc_lex_next(&st->lx);
     if (st->budget) {
       if (*st->budget == 0) {
         fail(st, t, "constructs nested too deeply to find their ends in reasonable time");
@@ -70,23 +70,23 @@ static CTok next(CStmt *st) {
       (*st->budget)--;
     }
     const char *s = st->lx.s;
-    if (t.kind == CT_IDENT && ctok_word(&st->lx, t, "_Pragma")) {
+    if (t.kind == CT_IDENT && opc_tok_word(&st->lx, t, "_Pragma")) {
       size_t after;
-      if (!pp_pragma_operator(&st->lx, st->op)) return t;
-      if (pp_pragma_text_family(st->op->buf, st->op->len, &after) == PP_OMP &&
-          omp_seen(st, st->op->buf, st->op->len, after)) {
+      if (!opc_pp_pragma_operator(&st->lx, st->op)) return t;
+      if (opc_pp_pragma_text_family(st->op->buf, st->op->len, &after) == PP_OMP &&
+          openmp_seen(st, st->op->buf, st->op->len, after)) {
         t.kind = CT_DIRECTIVE;
         return t;
       }
       continue;
     }
     if (t.kind != CT_DIRECTIVE) return t;
-    PPCond cond;
+    opc_pp_cond cond;
     size_t after;
-    switch (pp_classify(s + t.start, t.end - t.start, &cond, &after)) {
+    switch (opc_pp_classify(s + t.start, t.end - t.start, &cond, &after)) {
     case PP_IF:
       if (cond == COND_FALSE) {
-        PPKind arm = pp_skip_arm(&st->lx, true, &cond);
+        opc_pp_kind arm = opc_pp_skip_arm(&st->lx, true, &cond);
         if (arm == PP_ELSE || arm == PP_ELIF)
           pp_enter(st, arm == PP_ELIF && cond != COND_TRUE, t.line);
       } else
@@ -94,14 +94,14 @@ static CTok next(CStmt *st) {
       break;
     case PP_ELIF:
     case PP_ELSE: /* only the first live arm is read */
-      pp_skip_arm(&st->lx, false, &cond);
+      opc_pp_skip_arm(&st->lx, false, &cond);
       pp_leave(st);
       break;
     case PP_ENDIF:
       pp_leave(st);
       break;
     case PP_OMP:
-      if (omp_seen(st, s + t.start, t.end - t.start, after)) return t;
+      if (openmp_seen(st, s + t.start, t.end - t.start, after)) return t;
       break;
     default:
       break;
@@ -109,12 +109,12 @@ static CTok next(CStmt *st) {
   }
 }
 
-static CTok peek(const CStmt *st) {
-  CStmt copy = *st;
+static opc_tok peek(const opc_stmt *st) {
+  opc_stmt copy = *st;
   return next(&copy);
 }
 
-static void done_at(CStmt *st, CTok t) {
+static void done_at(opc_stmt *st, opc_tok t) {
   st->end = t.end;
   st->end_line = t.end_line;
 }
@@ -122,11 +122,11 @@ static void done_at(CStmt *st, CTok t) {
 static char closer_of(char c) { return c == '(' ? ')' : c == '[' ? ']' : '}'; }
 
 /* After an opening bracket `open`: through its matching closer. */
-static bool balanced(CStmt *st, CTok open_tok) {
+static bool balanced(opc_stmt *st, opc_tok open_tok) {
   st->depth = 0;
   PU_PUSH(*st->stack, st->depth, *st->stack_cap, closer_of(st->lx.s[open_tok.start]));
   while (st->depth > 0) {
-    CTok t = next(st);
+    opc_tok t = next(st);
     if (t.kind == CT_EOF) return fail(st, open_tok, "unbalanced brackets: end of file inside a statement");
     if (t.kind != CT_PUNCT) continue;
     char c = st->lx.s[t.start];
@@ -139,21 +139,21 @@ static bool balanced(CStmt *st, CTok open_tok) {
   return true;
 }
 
-static bool expect(CStmt *st, char c, const char *msg) {
-  CTok t = next(st);
-  if (!ctok_is(&st->lx, t, c)) return fail(st, t, msg);
+static bool expect(opc_stmt *st, char c, const char *msg) {
+  opc_tok t = next(st);
+  if (!opc_tok_is(&st->lx, t, c)) return fail(st, t, msg);
   if (c == '(' || c == '{' || c == '[') return balanced(st, t);
   done_at(st, t);
   return true;
 }
 
-static bool statement(CStmt *st, int nest);
+static bool statement(opc_stmt *st, int nest);
 
 /* Through the `;` ending an expression or declaration.  A block right
    after `)` that no operator or punctuation continues, as in
    `FOR_EACH(i, n) { ... }`, is a statement-like macro's body: the
    statement ends with it (it does not swallow the next statement). */
-static bool expression(CStmt *st, CTok t) {
+static bool expression(opc_stmt *st, opc_tok t) {
   bool after_paren = false; /* the last thing read was a (...) group */
   for (;; t = next(st)) {
     if (t.kind == CT_EOF) return fail(st, t, "end of file inside a statement");
@@ -171,8 +171,8 @@ static bool expression(CStmt *st, CTok t) {
     if (c == '(' || c == '[' || c == '{') {
       if (!balanced(st, t)) return false;
       if (c == '{' && after_paren) {
-        CTok n = peek(st);
-        if (n.kind != CT_PUNCT || ctok_is(&st->lx, n, '{') || ctok_is(&st->lx, n, '}'))
+        opc_tok n = peek(st);
+        if (n.kind != CT_PUNCT || opc_tok_is(&st->lx, n, '{') || opc_tok_is(&st->lx, n, '}'))
           return true; /* balanced() noted the end */
       }
     }
@@ -180,8 +180,8 @@ static bool expression(CStmt *st, CTok t) {
   }
 }
 
-static bool statement(CStmt *st, int nest) {
-  CTok t = next(st);
+static bool statement(opc_stmt *st, int nest) {
+  opc_tok t = next(st);
   while (t.kind == CT_DIRECTIVE) t = next(st);
   if (nest == 0) st->first_code = t.start;
   if (nest > MAX_NESTING) return fail(st, t, "statements nested too deeply");
@@ -191,29 +191,29 @@ static bool statement(CStmt *st, int nest) {
     if (c == '{') return balanced(st, t);
     if (c == ')' || c == ']' || c == '}') return fail(st, t, "expected a statement");
   }
-  const CLexer *lx = &st->lx;
-  if (ctok_word(lx, t, "if")) {
-    CTok n = peek(st);
-    if (ctok_word(lx, n, "constexpr") || ctok_word(lx, n, "consteval")) next(st);
+  const opc_lexer *lx = &st->lx;
+  if (opc_tok_word(lx, t, "if")) {
+    opc_tok n = peek(st);
+    if (opc_tok_word(lx, n, "constexpr") || opc_tok_word(lx, n, "consteval")) next(st);
     if (!expect(st, '(', "expected '(' after 'if'") || !statement(st, nest + 1)) return false;
-    if (ctok_word(lx, peek(st), "else")) {
+    if (opc_tok_word(lx, peek(st), "else")) {
       next(st);
       return statement(st, nest + 1);
     }
     return true;
   }
-  if (ctok_word(lx, t, "for") || ctok_word(lx, t, "while") || ctok_word(lx, t, "switch"))
+  if (opc_tok_word(lx, t, "for") || opc_tok_word(lx, t, "while") || opc_tok_word(lx, t, "switch"))
     return expect(st, '(', "expected '(' after a loop or switch keyword") &&
            statement(st, nest + 1);
-  if (ctok_word(lx, t, "do")) {
+  if (opc_tok_word(lx, t, "do")) {
     if (!statement(st, nest + 1)) return false;
-    CTok w = next(st);
-    if (!ctok_word(lx, w, "while")) return fail(st, w, "expected 'while' after a do body");
+    opc_tok w = next(st);
+    if (!opc_tok_word(lx, w, "while")) return fail(st, w, "expected 'while' after a do body");
     return expect(st, '(', "expected '(' after 'while'") && expect(st, ';', "expected ';' after do/while");
   }
-  if (ctok_word(lx, t, "try")) {
+  if (opc_tok_word(lx, t, "try")) {
     if (!expect(st, '{', "expected '{' after 'try'")) return false;
-    while (ctok_word(lx, peek(st), "catch")) {
+    while (opc_tok_word(lx, peek(st), "catch")) {
       next(st);
       if (!expect(st, '(', "expected '(' after 'catch'") ||
           !expect(st, '{', "expected '{' after catch(...)"))
@@ -224,14 +224,14 @@ static bool statement(CStmt *st, int nest) {
   return expression(st, t);
 }
 
-bool cstmt_skip(CStmt *st) { return statement(st, 0); }
+bool opc_stmt_skip(opc_stmt *st) { return statement(st, 0); }
 
-bool cstmt_skip_sequence(CStmt *st) {
+bool opc_stmt_skip_sequence(opc_stmt *st) {
   st->stop_at_section = true;
   for (;;) {
-    CTok t = peek(st);
+    opc_tok t = peek(st);
     if (t.kind == CT_EOF) return fail(st, t, "end of file inside a sections construct");
-    if (t.kind == CT_DIRECTIVE || ctok_is(&st->lx, t, '}')) return true;
+    if (t.kind == CT_DIRECTIVE || opc_tok_is(&st->lx, t, '}')) return true;
     if (!statement(st, 0)) return false;
   }
 }

@@ -19,7 +19,7 @@
 enum { CANCEL_FOR = 1, CANCEL_SECTIONS = 2, CANCEL_PARALLEL = 4, CANCEL_TASKGROUP = 8 };
 
 typedef struct {
-  CLexer lx;            /* position; advanced by the scan */
+  opc_lexer lx;            /* position; advanced by the scan */
   size_t first_code;    /* start of the statement's first token (after any
                            directives before it) */
   size_t end;           /* after the last token read */
@@ -38,23 +38,23 @@ typedef struct {
                            (NULL: unlimited), so nesting cannot make the
                            scans quadratic without bound */
   /* scratch owned by the caller */
-  OmpDir *dir;
-  PragmaOp *op;
+  op_dir *dir;
+  opc_pragma_op *op;
   char **stack;
   size_t *stack_cap;
   size_t depth;
-} CStmt;
+} opc_stmt;
 
 /* A scanner starting at lx; end/end_line start as lx's position. */
-void cstmt_init(CStmt *st, const CLexer *lx, OmpDir *dir, PragmaOp *op, char **stack,
+void opc_stmt_init(opc_stmt *st, const opc_lexer *lx, op_dir *dir, opc_pragma_op *op, char **stack,
                 size_t *stack_cap);
 /* One statement. */
-bool cstmt_skip(CStmt *st);
+bool opc_stmt_skip(opc_stmt *st);
 /* After a scan: the line of the #if/#ifdef whose first arm the statement
    ended in, when its condition is unknown (other arms, other ends), or 0. */
-int cstmt_end_in_arm(const CStmt *st);
+int opc_stmt_end_in_arm(const opc_stmt *st);
 /* Statements up to (not including) a `#pragma omp section` or the `}`
    closing the enclosing block. */
-bool cstmt_skip_sequence(CStmt *st);
+bool opc_stmt_skip_sequence(opc_stmt *st);
 
 #endif

@@ -1,12 +1,12 @@
 /* diag.c -- see diag.h. */
 #include "diag.h"
 
-void opari_vdiag(const OpariOptions *opt, const char *kind, int line, const char *fmt,
+void op_vdiag(const opari_options *opt, const char *kind, int line, const char *fmt,
                  va_list ap) {
-  opari_vdiag_in(opt, opt->file_name, kind, line, fmt, ap);
+  op_vdiag_in(opt, opt->file_name, kind, line, fmt, ap);
 }
 
-void opari_vdiag_in(const OpariOptions *opt, const char *file, const char *kind, int line,
+void op_vdiag_in(const opari_options *opt, const char *file, const char *kind, int line,
                     const char *fmt, va_list ap) {
   if (opt->quiet) return;
   fprintf(stderr, "%s:%d: %s: ", file, line, kind);
@@ -14,9 +14,9 @@ void opari_vdiag_in(const OpariOptions *opt, const char *file, const char *kind,
   fputc('\n', stderr);
 }
 
-void opari_diag(const OpariOptions *opt, const char *kind, int line, const char *fmt, ...) {
+void op_diag(const opari_options *opt, const char *kind, int line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  opari_vdiag(opt, kind, line, fmt, ap);
+  op_vdiag(opt, kind, line, fmt, ap);
   va_end(ap);
 }

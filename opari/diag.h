@@ -9,12 +9,12 @@
 
 #include "opari.h"
 
-void opari_vdiag(const OpariOptions *opt, const char *kind, int line, const char *fmt,
+void op_vdiag(const opari_options *opt, const char *kind, int line, const char *fmt,
                  va_list ap);
 /* The same for a file other than the unit's own (from a line mark). */
-void opari_vdiag_in(const OpariOptions *opt, const char *file, const char *kind, int line,
+void op_vdiag_in(const opari_options *opt, const char *file, const char *kind, int line,
                     const char *fmt, va_list ap);
-void opari_diag(const OpariOptions *opt, const char *kind, int line, const char *fmt, ...)
+void op_diag(const opari_options *opt, const char *kind, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 #endif

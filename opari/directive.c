@@ -11,7 +11,7 @@ static bool ident_char(unsigned char c) {
          c == '_' || c == '$' || c >= 0x80;
 }
 
-size_t dir_skip_gap(const char *t, size_t n, size_t p) {
+size_t op_skip_gap(const char *t, size_t n, size_t p) {
   while (p < n) {
     char c = t[p];
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') p++;
@@ -26,18 +26,18 @@ size_t dir_skip_gap(const char *t, size_t n, size_t p) {
   return p;
 }
 
-size_t dir_ident_end(const char *t, size_t n, size_t p) {
+size_t op_ident_end(const char *t, size_t n, size_t p) {
   if (p >= n || !ident_char((unsigned char)t[p]) || (t[p] >= '0' && t[p] <= '9')) return p;
   while (p < n && ident_char((unsigned char)t[p])) p++;
   return p;
 }
 
-size_t dir_word_at(const char *t, size_t n, size_t p, const char *word) {
-  size_t e = dir_ident_end(t, n, p), k = strlen(word);
+size_t op_word_at(const char *t, size_t n, size_t p, const char *word) {
+  size_t e = op_ident_end(t, n, p), k = strlen(word);
   return e - p == k && memcmp(t + p, word, k) == 0 ? e : 0;
 }
 
-bool span_is(const char *t, Span s, const char *word) {
+bool op_span_is(const char *t, op_span s, const char *word) {
   size_t k = strlen(word);
   return s.end - s.start == k && memcmp(t + s.start, word, k) == 0;
 }
@@ -70,36 +70,36 @@ static const char *const single_word[] = {
     "interop", "dispatch", "assume", "assumes", "tile", "unroll", "scope",
     "taskgroup", "metadirective", NULL};
 
-bool span_in(const char *t, Span w, const char *const *list) {
+bool op_span_in(const char *t, op_span w, const char *const *list) {
   for (; *list; list++)
-    if (span_is(t, w, *list)) return true;
+    if (op_span_is(t, w, *list)) return true;
   return false;
 }
 
-static bool has_word(const OmpDir *d, const char *t, const char *w) {
+static bool has_word(const op_dir *d, const char *t, const char *w) {
   for (int i = 0; i < d->nwords; i++)
-    if (span_is(t, d->words[i], w)) return true;
+    if (op_span_is(t, d->words[i], w)) return true;
   return false;
 }
 
 /* Directive-name words starting at p; returns the position after them. */
-static size_t read_words(OmpDir *d, const char *t, size_t n, size_t p) {
+static size_t read_words(op_dir *d, const char *t, size_t n, size_t p) {
   d->nwords = 0;
   for (;;) {
-    size_t q = dir_skip_gap(t, n, p), e = dir_ident_end(t, n, q);
+    size_t q = op_skip_gap(t, n, p), e = op_ident_end(t, n, q);
     if (e == q) break;
-    Span w = {q, e};
+    op_span w = {q, e};
     if (d->nwords > 0) {
-      Span w0 = d->words[0];
+      op_span w0 = d->words[0];
       bool more = false;
-      if (span_is(t, w0, "declare") || span_is(t, w0, "begin") || span_is(t, w0, "end"))
-        more = d->nwords < 3 && (span_is(t, w, "declare") || span_is(t, w, "target") ||
-                                 span_is(t, w, "variant") || span_is(t, w, "simd") ||
-                                 span_is(t, w, "assumes") || span_is(t, w, "metadirective"));
-      else if (span_is(t, w0, "cancellation"))
-        more = d->nwords == 1 && span_is(t, w, "point");
+      if (op_span_is(t, w0, "declare") || op_span_is(t, w0, "begin") || op_span_is(t, w0, "end"))
+        more = d->nwords < 3 && (op_span_is(t, w, "declare") || op_span_is(t, w, "target") ||
+                                 op_span_is(t, w, "variant") || op_span_is(t, w, "simd") ||
+                                 op_span_is(t, w, "assumes") || op_span_is(t, w, "metadirective"));
+      else if (op_span_is(t, w0, "cancellation"))
+        more = d->nwords == 1 && op_span_is(t, w, "point");
       else
-        more = !span_in(t, w0, single_word) && span_in(t, w, combinable);
+        more = !op_span_in(t, w0, single_word) && op_span_in(t, w, combinable);
       if (!more || d->nwords == 6) break;
     }
     d->words[d->nwords++] = w;
@@ -108,62 +108,62 @@ static size_t read_words(OmpDir *d, const char *t, size_t n, size_t p) {
   return p;
 }
 
-static OmpKind classify(OmpDir *d, const char *t) {
-  static const struct { const char *name; OmpKind kind; bool simd; } table[] = {
-      {"parallel", OMP_PARALLEL, false},
-      {"parallel for", OMP_PARALLEL_FOR, false},
-      {"parallel for simd", OMP_PARALLEL_FOR, true},
-      {"parallel sections", OMP_PARALLEL_SECTIONS, false},
-      {"parallel master", OMP_PARALLEL_MASTER, false},
-      {"parallel masked", OMP_PARALLEL_MASKED, false},
-      {"for", OMP_FOR, false},
-      {"for simd", OMP_FOR, true},
-      {"sections", OMP_SECTIONS, false},
-      {"section", OMP_SECTION, false},
-      {"single", OMP_SINGLE, false},
-      {"master", OMP_MASTER, false},
-      {"critical", OMP_CRITICAL, false},
-      {"atomic", OMP_ATOMIC, false},
-      {"barrier", OMP_BARRIER, false},
-      {"flush", OMP_FLUSH, false},
-      {"ordered", OMP_ORDERED, false},
-      {"task", OMP_TASK, false},
-      {"taskwait", OMP_TASKWAIT, false},
-      {"cancel", OMP_CANCEL, false},
-      {"end declare target", OMP_DECLARE_TARGET_END, false},
-      {"begin declare target", OMP_DECLARE_TARGET_BEGIN, false},
+static op_dir_kind classify(op_dir *d, const char *t) {
+  static const struct { const char *name; op_dir_kind kind; bool simd; } table[] = {
+      {"parallel", OP_DIR_PARALLEL, false},
+      {"parallel for", OP_DIR_PARALLEL_FOR, false},
+      {"parallel for simd", OP_DIR_PARALLEL_FOR, true},
+      {"parallel sections", OP_DIR_PARALLEL_SECTIONS, false},
+      {"parallel master", OP_DIR_PARALLEL_MASTER, false},
+      {"parallel masked", OP_DIR_PARALLEL_MASKED, false},
+      {"for", OP_DIR_FOR, false},
+      {"for simd", OP_DIR_FOR, true},
+      {"sections", OP_DIR_SECTIONS, false},
+      {"section", OP_DIR_SECTION, false},
+      {"single", OP_DIR_SINGLE, false},
+      {"master", OP_DIR_MASTER, false},
+      {"critical", OP_DIR_CRITICAL, false},
+      {"atomic", OP_DIR_ATOMIC, false},
+      {"barrier", OP_DIR_BARRIER, false},
+      {"flush", OP_DIR_FLUSH, false},
+      {"ordered", OP_DIR_ORDERED, false},
+      {"task", OP_DIR_TASK, false},
+      {"taskwait", OP_DIR_TASKWAIT, false},
+      {"cancel", OP_DIR_CANCEL, false},
+      {"end declare target", OP_DIR_DECLARE_TARGET_END, false},
+      {"begin declare target", OP_DIR_DECLARE_TARGET_BEGIN, false},
   };
   char name[96];
-  omp_dir_name(d, t, name, sizeof name);
+  op_dir_name(d, t, name, sizeof name);
   for (size_t i = 0; i < sizeof table / sizeof *table; i++)
     if (strcmp(name, table[i].name) == 0) {
       d->inner_simd = table[i].simd;
       return table[i].kind;
     }
-  if (d->nwords == 0) return OMP_UNKNOWN;
-  if (strcmp(name, "declare target") == 0) return OMP_PASS; /* decided by caller */
+  if (d->nwords == 0) return OP_DIR_UNKNOWN;
+  if (strcmp(name, "declare target") == 0) return OP_DIR_PASS; /* decided by caller */
   if (has_word(d, t, "enter") || has_word(d, t, "exit") || has_word(d, t, "update"))
-    return has_word(d, t, "target") ? OMP_PASS : OMP_UNKNOWN;
+    return has_word(d, t, "target") ? OP_DIR_PASS : OP_DIR_UNKNOWN;
   if (has_word(d, t, "target") || has_word(d, t, "teams") || has_word(d, t, "distribute") ||
-      has_word(d, t, "simd") || has_word(d, t, "loop") || span_is(t, d->words[0], "metadirective"))
-    return span_is(t, d->words[0], "declare") ? OMP_PASS : OMP_PASS_SUPPRESS;
+      has_word(d, t, "simd") || has_word(d, t, "loop") || op_span_is(t, d->words[0], "metadirective"))
+    return op_span_is(t, d->words[0], "declare") ? OP_DIR_PASS : OP_DIR_PASS_SUPPRESS;
   if (has_word(d, t, "taskloop") || has_word(d, t, "masked") || has_word(d, t, "master") ||
       has_word(d, t, "taskgroup") || has_word(d, t, "scope") || has_word(d, t, "workshare") ||
       has_word(d, t, "parallel"))
-    return OMP_PASS_WARN;
+    return OP_DIR_PASS_WARN;
   static const char *const silent[] = {
       "cancellation point", "taskyield", "threadprivate", "requires", "depobj", "scan",
       "allocate", "allocators", "error", "nothing", "assume", "assumes", "interop",
       "dispatch", "tile", "unroll", NULL};
   for (const char *const *s = silent; *s; s++)
-    if (strcmp(name, *s) == 0) return OMP_PASS;
-  if (span_is(t, d->words[0], "declare") || span_is(t, d->words[0], "begin") ||
-      span_is(t, d->words[0], "end"))
-    return OMP_PASS;
-  return OMP_UNKNOWN;
+    if (strcmp(name, *s) == 0) return OP_DIR_PASS;
+  if (op_span_is(t, d->words[0], "declare") || op_span_is(t, d->words[0], "begin") ||
+      op_span_is(t, d->words[0], "end"))
+    return OP_DIR_PASS;
+  return OP_DIR_UNKNOWN;
 }
 
-bool omp_dir_parse(OmpDir *d, const char *t, size_t n, size_t from) {
+bool op_dir_parse(op_dir *d, const char *t, size_t n, size_t from) {
   d->nclauses = 0;
   d->has_paren = false;
   d->inner_simd = false;
@@ -171,43 +171,43 @@ bool omp_dir_parse(OmpDir *d, const char *t, size_t n, size_t from) {
   size_t p = read_words(d, t, n, from);
   d->content_end = d->nwords ? d->words[d->nwords - 1].end : from;
   d->kind = classify(d, t);
-  bool paren = d->kind == OMP_CRITICAL || d->kind == OMP_FLUSH || d->kind == OMP_UNKNOWN ||
-               d->kind == OMP_PASS;
-  if (!omp_dir_parse_rest(d, t, n, p, paren)) return false;
-  if (d->kind == OMP_PASS && d->nwords == 2 && span_is(t, d->words[0], "declare") &&
-      span_is(t, d->words[1], "target") && d->nclauses == 0 && !d->has_paren)
-    d->kind = OMP_DECLARE_TARGET_BEGIN;
+  bool paren = d->kind == OP_DIR_CRITICAL || d->kind == OP_DIR_FLUSH || d->kind == OP_DIR_UNKNOWN ||
+               d->kind == OP_DIR_PASS;
+  if (!op_dir_parse_rest(d, t, n, p, paren)) return false;
+  if (d->kind == OP_DIR_PASS && d->nwords == 2 && op_span_is(t, d->words[0], "declare") &&
+      op_span_is(t, d->words[1], "target") && d->nclauses == 0 && !d->has_paren)
+    d->kind = OP_DIR_DECLARE_TARGET_BEGIN;
   return true;
 }
 
-bool omp_dir_parse_rest(OmpDir *d, const char *t, size_t n, size_t p, bool paren) {
+bool op_dir_parse_rest(op_dir *d, const char *t, size_t n, size_t p, bool paren) {
   d->nclauses = 0;
   d->has_paren = false;
-  p = dir_skip_gap(t, n, p);
+  p = op_skip_gap(t, n, p);
   if (paren && p < n && t[p] == '(') {
     size_t e = match_paren(t, n, p);
     if (!e) { d->error = "unbalanced parentheses in directive"; return false; }
-    d->paren = (Span){p + 1, e};
+    d->paren = (op_span){p + 1, e};
     d->has_paren = true;
     d->content_end = e + 1;
     p = e + 1;
   }
   for (;;) {
-    p = dir_skip_gap(t, n, p);
+    p = op_skip_gap(t, n, p);
     if (p >= n) break;
     if (t[p] == ',') { p++; continue; }
-    size_t e = dir_ident_end(t, n, p);
+    size_t e = op_ident_end(t, n, p);
     if (e == p) {
-      if (d->kind == OMP_UNKNOWN) break; /* passed whole anyway */
+      if (d->kind == OP_DIR_UNKNOWN) break; /* passed whole anyway */
       d->error = "unexpected character in directive";
       return false;
     }
-    OmpClause c = {.name = {p, e}, .whole = {p, e}};
-    size_t q = dir_skip_gap(t, n, e);
+    op_clause c = {.name = {p, e}, .whole = {p, e}};
+    size_t q = op_skip_gap(t, n, e);
     if (q < n && t[q] == '(') {
       size_t close = match_paren(t, n, q);
       if (!close) { d->error = "unbalanced parentheses in clause"; return false; }
-      c.args = (Span){q + 1, close};
+      c.args = (op_span){q + 1, close};
       c.has_args = true;
       c.whole.end = close + 1;
       q = close + 1;
@@ -219,19 +219,19 @@ bool omp_dir_parse_rest(OmpDir *d, const char *t, size_t n, size_t p, bool paren
   return true;
 }
 
-void omp_dir_free(OmpDir *d) {
+void op_dir_free(op_dir *d) {
   free(d->clauses);
   d->clauses = NULL;
   d->nclauses = d->cap = 0;
 }
 
-const OmpClause *omp_dir_clause(const OmpDir *d, const char *t, const char *name) {
+const op_clause *op_dir_clause(const op_dir *d, const char *t, const char *name) {
   for (size_t i = 0; i < d->nclauses; i++)
-    if (span_is(t, d->clauses[i].name, name)) return &d->clauses[i];
+    if (op_span_is(t, d->clauses[i].name, name)) return &d->clauses[i];
   return NULL;
 }
 
-void omp_dir_name(const OmpDir *d, const char *t, char *buf, size_t size) {
+void op_dir_name(const op_dir *d, const char *t, char *buf, size_t size) {
   size_t k = 0;
   buf[0] = 0;
   for (int i = 0; i < d->nwords; i++) {
@@ -244,27 +244,27 @@ void omp_dir_name(const OmpDir *d, const char *t, char *buf, size_t size) {
   }
 }
 
-PompKind pomp_dir_parse(const char *t, size_t n, size_t from, Span *name) {
-  size_t p = dir_skip_gap(t, n, from), e;
-  if ((e = dir_word_at(t, n, p, "noinstrument"))) return POMP_NOINSTRUMENT;
-  if ((e = dir_word_at(t, n, p, "instrument"))) return POMP_INSTRUMENT;
-  if (!(e = dir_word_at(t, n, p, "inst"))) return POMP_BAD;
-  p = dir_skip_gap(t, n, e);
-  static const struct { const char *w; PompKind k; } words[] = {
-      {"init", POMP_INIT}, {"finalize", POMP_FINALIZE}, {"on", POMP_ON},
-      {"off", POMP_OFF},   {"begin", POMP_BEGIN},       {"end", POMP_END},
-      {"altend", POMP_ALTEND}};
+op_inst_kind op_inst_parse(const char *t, size_t n, size_t from, op_span *name) {
+  size_t p = op_skip_gap(t, n, from), e;
+  if ((e = op_word_at(t, n, p, "noinstrument"))) return OP_INST_NOINSTRUMENT;
+  if ((e = op_word_at(t, n, p, "instrument"))) return OP_INST_INSTRUMENT;
+  if (!(e = op_word_at(t, n, p, "inst"))) return OP_INST_BAD;
+  p = op_skip_gap(t, n, e);
+  static const struct { const char *w; op_inst_kind k; } words[] = {
+      {"init", OP_INST_INIT}, {"finalize", OP_INST_FINALIZE}, {"on", OP_INST_ON},
+      {"off", OP_INST_OFF},   {"begin", OP_INST_BEGIN},       {"end", OP_INST_END},
+      {"altend", OP_INST_ALTEND}};
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
-    if (!(e = dir_word_at(t, n, p, words[i].w))) continue;
-    if (words[i].k < POMP_BEGIN || words[i].k > POMP_ALTEND) return words[i].k;
-    p = dir_skip_gap(t, n, e);
-    if (p >= n || t[p] != '(') return POMP_BAD;
+    if (!(e = op_word_at(t, n, p, words[i].w))) continue;
+    if (words[i].k < OP_INST_BEGIN || words[i].k > OP_INST_ALTEND) return words[i].k;
+    p = op_skip_gap(t, n, e);
+    if (p >= n || t[p] != '(') return OP_INST_BAD;
     size_t close = match_paren(t, n, p);
-    if (!close) return POMP_BAD;
-    size_t a = dir_skip_gap(t, n, p + 1), b = dir_ident_end(t, n, a);
-    if (b == a || dir_skip_gap(t, n, b) != close) return POMP_BAD;
-    *name = (Span){a, b};
+    if (!close) return OP_INST_BAD;
+    size_t a = op_skip_gap(t, n, p + 1), b = op_ident_end(t, n, a);
+    if (b == a || op_skip_gap(t, n, b) != close) return OP_INST_BAD;
+    *name = (op_span){a, b};
     return words[i].k;
   }
-  return POMP_BAD;
+  return OP_INST_BAD;
 }

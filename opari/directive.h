@@ -16,88 +16,88 @@
 
 typedef struct {
   size_t start, end;
-} Span;
+} op_span;
 
 typedef enum {
-  OMP_UNKNOWN,       /* not a directive this tool knows: passed, warned */
-  OMP_PARALLEL,
-  OMP_FOR,           /* also `for simd` */
-  OMP_PARALLEL_FOR,  /* also `parallel for simd` */
-  OMP_SECTIONS,
-  OMP_PARALLEL_SECTIONS,
-  OMP_PARALLEL_MASTER,
-  OMP_PARALLEL_MASKED, /* the parallel half is instrumented, masked passed */
-  OMP_SECTION,
-  OMP_SINGLE,
-  OMP_MASTER,
-  OMP_CRITICAL,
-  OMP_ATOMIC,
-  OMP_BARRIER,
-  OMP_FLUSH,
-  OMP_ORDERED,
-  OMP_TASK,
-  OMP_TASKWAIT,
-  OMP_CANCEL,
-  OMP_PASS,          /* stand-alone or declarative, passed silently */
-  OMP_PASS_WARN,     /* has a body, not instrumented, nested ones are */
-  OMP_PASS_SUPPRESS, /* has a body in which nothing may be instrumented
+  OP_DIR_UNKNOWN,       /* not a directive this tool knows: passed, warned */
+  OP_DIR_PARALLEL,
+  OP_DIR_FOR,           /* also `for simd` */
+  OP_DIR_PARALLEL_FOR,  /* also `parallel for simd` */
+  OP_DIR_SECTIONS,
+  OP_DIR_PARALLEL_SECTIONS,
+  OP_DIR_PARALLEL_MASTER,
+  OP_DIR_PARALLEL_MASKED, /* the parallel half is instrumented, masked passed */
+  OP_DIR_SECTION,
+  OP_DIR_SINGLE,
+  OP_DIR_MASTER,
+  OP_DIR_CRITICAL,
+  OP_DIR_ATOMIC,
+  OP_DIR_BARRIER,
+  OP_DIR_FLUSH,
+  OP_DIR_ORDERED,
+  OP_DIR_TASK,
+  OP_DIR_TASKWAIT,
+  OP_DIR_CANCEL,
+  OP_DIR_PASS,          /* stand-alone or declarative, passed silently */
+  OP_DIR_PASS_WARN,     /* has a body, not instrumented, nested ones are */
+  OP_DIR_PASS_SUPPRESS, /* has a body in which nothing may be instrumented
                         (target, teams, distribute, simd, loop) */
-  OMP_DECLARE_TARGET_BEGIN,
-  OMP_DECLARE_TARGET_END
-} OmpKind;
+  OP_DIR_DECLARE_TARGET_BEGIN,
+  OP_DIR_DECLARE_TARGET_END
+} op_dir_kind;
 
 typedef struct {
-  Span name;  /* clause keyword */
-  Span args;  /* inside the parentheses, if has_args */
-  Span whole; /* keyword through the closing parenthesis */
+  op_span name;  /* clause keyword */
+  op_span args;  /* inside the parentheses, if has_args */
+  op_span whole; /* keyword through the closing parenthesis */
   bool has_args;
-} OmpClause;
+} op_clause;
 
 typedef struct {
-  OmpKind kind;
+  op_dir_kind kind;
   bool inner_simd;    /* `for simd`, `parallel for simd` */
-  Span words[6];      /* the directive-name words */
+  op_span words[6];      /* the directive-name words */
   int nwords;
-  Span paren;         /* critical(name), flush(list) */
+  op_span paren;         /* critical(name), flush(list) */
   bool has_paren;
-  OmpClause *clauses; /* owned; reused by the next parse */
+  op_clause *clauses; /* owned; reused by the next parse */
   size_t nclauses, cap;
   size_t content_end; /* just after the last significant byte */
   const char *error;  /* why parsing failed (static string) */
-} OmpDir;
+} op_dir;
 
 /* Parses t[from..n), the text after the `omp` sentinel.  false (with
    d->error set) if the text is malformed, e.g. unbalanced parentheses. */
-bool omp_dir_parse(OmpDir *d, const char *t, size_t n, size_t from);
+bool op_dir_parse(op_dir *d, const char *t, size_t n, size_t from);
 /* The part after the directive name at t[p..): with `paren`, an optional
    parenthesised argument (critical(name)), then the clauses.  Used by the
    Fortran front end, which reads the directive name itself; d->kind is
    left alone. */
-bool omp_dir_parse_rest(OmpDir *d, const char *t, size_t n, size_t p, bool paren);
-void omp_dir_free(OmpDir *d);
+bool op_dir_parse_rest(op_dir *d, const char *t, size_t n, size_t p, bool paren);
+void op_dir_free(op_dir *d);
 /* The clause called `name`, or NULL. */
-const OmpClause *omp_dir_clause(const OmpDir *d, const char *t, const char *name);
+const op_clause *op_dir_clause(const op_dir *d, const char *t, const char *name);
 /* The directive name as written, words joined by one blank, into buf. */
-void omp_dir_name(const OmpDir *d, const char *t, char *buf, size_t size);
+void op_dir_name(const op_dir *d, const char *t, char *buf, size_t size);
 
 typedef enum {
-  POMP_BAD,
-  POMP_INIT, POMP_FINALIZE, POMP_ON, POMP_OFF,
-  POMP_BEGIN, POMP_END, POMP_ALTEND,
-  POMP_NOINSTRUMENT, POMP_INSTRUMENT
-} PompKind;
+  OP_INST_BAD,
+  OP_INST_INIT, OP_INST_FINALIZE, OP_INST_ON, OP_INST_OFF,
+  OP_INST_BEGIN, OP_INST_END, OP_INST_ALTEND,
+  OP_INST_NOINSTRUMENT, OP_INST_INSTRUMENT
+} op_inst_kind;
 
 /* Parses the text after the `pomp` sentinel; name gets begin/end/altend's
    region name (altend: an early exit from the open region, OPARI2's). */
-PompKind pomp_dir_parse(const char *t, size_t n, size_t from, Span *name);
+op_inst_kind op_inst_parse(const char *t, size_t n, size_t from, op_span *name);
 
 /* Sentinel detection shared by the front ends. */
-size_t dir_skip_gap(const char *t, size_t n, size_t p);
+size_t op_skip_gap(const char *t, size_t n, size_t p);
 /* If t[p..) starts with identifier `word` (whole word), its end, else 0. */
-size_t dir_word_at(const char *t, size_t n, size_t p, const char *word);
-size_t dir_ident_end(const char *t, size_t n, size_t p);
-bool span_is(const char *t, Span s, const char *word);
+size_t op_word_at(const char *t, size_t n, size_t p, const char *word);
+size_t op_ident_end(const char *t, size_t n, size_t p);
+bool op_span_is(const char *t, op_span s, const char *word);
 /* Whether t[s] is one of the NULL-terminated list of words. */
-bool span_in(const char *t, Span s, const char *const *list);
+bool op_span_in(const char *t, op_span s, const char *const *list);
 
 #endif

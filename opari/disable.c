@@ -7,18 +7,18 @@ static const struct {
   const char *name;
   unsigned bits;
 } names[] = {
-    {"parallel", DIS_PARALLEL}, {"for", DIS_FOR},
-    {"sections", DIS_SECTIONS}, {"single", DIS_SINGLE},
-    {"master", DIS_MASTER},     {"critical", DIS_CRITICAL},
-    {"atomic", DIS_ATOMIC},     {"barrier", DIS_BARRIER},
-    {"flush", DIS_FLUSH},       {"ordered", DIS_ORDERED},
-    {"task", DIS_TASK},         {"taskwait", DIS_TASKWAIT},
-    {"locks", DIS_LOCKS},       {"region", DIS_REGION},
+    {"parallel", OPARI_DIS_PARALLEL}, {"for", OPARI_DIS_FOR},
+    {"sections", OPARI_DIS_SECTIONS}, {"single", OPARI_DIS_SINGLE},
+    {"master", OPARI_DIS_MASTER},     {"critical", OPARI_DIS_CRITICAL},
+    {"atomic", OPARI_DIS_ATOMIC},     {"barrier", OPARI_DIS_BARRIER},
+    {"flush", OPARI_DIS_FLUSH},       {"ordered", OPARI_DIS_ORDERED},
+    {"task", OPARI_DIS_TASK},         {"taskwait", OPARI_DIS_TASKWAIT},
+    {"locks", OPARI_DIS_LOCKS},       {"region", OPARI_DIS_REGION},
     /* every synchronisation construct, as OPARI's `sync` */
-    {"sync", DIS_MASTER | DIS_CRITICAL | DIS_ATOMIC | DIS_BARRIER | DIS_FLUSH | DIS_ORDERED |
-                 DIS_TASKWAIT | DIS_LOCKS},
+    {"sync", OPARI_DIS_MASTER | OPARI_DIS_CRITICAL | OPARI_DIS_ATOMIC | OPARI_DIS_BARRIER | OPARI_DIS_FLUSH | OPARI_DIS_ORDERED |
+                 OPARI_DIS_TASKWAIT | OPARI_DIS_LOCKS},
     /* everything but parallel regions */
-    {"omp", ~(unsigned)(DIS_PARALLEL | DIS_REGION)},
+    {"omp", ~(unsigned)(OPARI_DIS_PARALLEL | OPARI_DIS_REGION)},
 };
 
 bool opari_parse_disable(const char *list, unsigned *bits, const char **bad, size_t *bad_len) {

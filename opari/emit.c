@@ -3,19 +3,19 @@
 
 #include <string.h>
 
-void em_copy_to(Emit *em, size_t off) {
+void op_emit_copy_to(op_emit *em, size_t off) {
   if (off > em->copied) fwrite(em->src + em->copied, 1, off - em->copied, em->f);
-  em_skip_to(em, off);
+  op_emit_skip_to(em, off);
 }
 
-void em_skip_to(Emit *em, size_t off) {
+void op_emit_skip_to(op_emit *em, size_t off) {
   if (off > em->copied) em->copied = off;
 }
 
-void em_str(Emit *em, const char *s) { fputs(s, em->f); }
-void em_mem(Emit *em, const char *s, size_t n) { fwrite(s, 1, n, em->f); }
+void op_emit_str(op_emit *em, const char *s) { fputs(s, em->f); }
+void op_emit_mem(op_emit *em, const char *s, size_t n) { fwrite(s, 1, n, em->f); }
 
-void em_call(Emit *em, const char *event, int d) {
+void op_emit_call(op_emit *em, const char *event, int d) {
   char num[16], *p = num + sizeof num;
   *--p = 0;
   do *--p = (char)('0' + d % 10);
@@ -27,16 +27,16 @@ void em_call(Emit *em, const char *event, int d) {
   fputs("]);", em->f);
 }
 
-void em_line(Emit *em, int line) {
+void op_emit_line(op_emit *em, int line) {
   if (!em->nosrc)
     fprintf(em->f, "#%s %d \"%s\"\n", em->gnu_marks ? "" : "line", line, em->line_name);
 }
 
-void em_pad(Emit *em, size_t from, size_t to) {
+void op_emit_pad(op_emit *em, size_t from, size_t to) {
   for (size_t i = from; i < to; i++) fputc(em->src[i] == '\t' ? '\t' : ' ', em->f);
 }
 
-void em_c_string(FILE *f, const char *s, size_t n) {
+void op_emit_c_string(FILE *f, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c == '"' || c == '\\') fprintf(f, "\\%c", c);

@@ -16,22 +16,22 @@ typedef struct {
   const char *line_name; /* file name for #line, already a C string literal */
   bool nosrc;            /* no #line marks */
   bool gnu_marks;        /* `# N "file"` (preprocessed output) instead of #line */
-} Emit;
+} op_emit;
 
 /* Writes src[copied..off). */
-void em_copy_to(Emit *em, size_t off);
+void op_emit_copy_to(op_emit *em, size_t off);
 /* Drops src[copied..off) (it was replaced). */
-void em_skip_to(Emit *em, size_t off);
-void em_str(Emit *em, const char *s);
-void em_mem(Emit *em, const char *s, size_t n);
+void op_emit_skip_to(op_emit *em, size_t off);
+void op_emit_str(op_emit *em, const char *s);
+void op_emit_mem(op_emit *em, const char *s, size_t n);
 /* " POMP_<event>(pomp_rd[<d>]);" */
-void em_call(Emit *em, const char *event, int d);
+void op_emit_call(op_emit *em, const char *event, int d);
 /* `#line <line> "<file>"` (or `# <line> "<file>"`) on its own line (the
    caller is at a line start). */
-void em_line(Emit *em, int line);
+void op_emit_line(op_emit *em, int line);
 /* Blanks as wide as src[from..to): tabs kept, everything else a space. */
-void em_pad(Emit *em, size_t from, size_t to);
+void op_emit_pad(op_emit *em, size_t from, size_t to);
 /* s as the contents of a C string literal (escapes `"`, `\` and controls). */
-void em_c_string(FILE *f, const char *s, size_t n);
+void op_emit_c_string(FILE *f, const char *s, size_t n);
 
 #endif

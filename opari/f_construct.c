@@ -24,43 +24,43 @@ typedef struct {
   int end_pre;        /* after the END directive (stand-alone: after it) */
   bool worksharing;   /* implicit barrier at its end */
   bool standalone;
-} Shape;
+} opf_shape;
 
-static const Shape shapes[FC_COUNT] = {
-    [FC_PARALLEL] = {"parallel", DIS_PARALLEL, FE_PARALLEL_FORK, FE_PARALLEL_BEGIN,
+static const opf_shape shapes[FC_COUNT] = {
+    [FC_PARALLEL] = {"parallel", OPARI_DIS_PARALLEL, FE_PARALLEL_FORK, FE_PARALLEL_BEGIN,
                      FE_PARALLEL_END, FE_PARALLEL_JOIN, false, false},
-    [FC_DO] = {"do", DIS_FOR, FE_DO_ENTER, NONE, NONE, FE_DO_EXIT, true, false},
-    [FC_SECTIONS] = {"sections", DIS_SECTIONS, FE_SECTIONS_ENTER, NONE, NONE,
+    [FC_DO] = {"do", OPARI_DIS_FOR, FE_DO_ENTER, NONE, NONE, FE_DO_EXIT, true, false},
+    [FC_SECTIONS] = {"sections", OPARI_DIS_SECTIONS, FE_SECTIONS_ENTER, NONE, NONE,
                      FE_SECTIONS_EXIT, true, false},
-    [FC_SINGLE] = {"single", DIS_SINGLE, FE_SINGLE_ENTER, FE_SINGLE_BEGIN, FE_SINGLE_END,
+    [FC_SINGLE] = {"single", OPARI_DIS_SINGLE, FE_SINGLE_ENTER, FE_SINGLE_BEGIN, FE_SINGLE_END,
                    FE_SINGLE_EXIT, true, false},
-    [FC_WORKSHARE] = {"workshare", DIS_FOR, FE_WORKSHARE_ENTER, NONE, NONE,
+    [FC_WORKSHARE] = {"workshare", OPARI_DIS_FOR, FE_WORKSHARE_ENTER, NONE, NONE,
                       FE_WORKSHARE_EXIT, true, false},
-    [FC_MASTER] = {"master", DIS_MASTER, NONE, FE_MASTER_BEGIN, FE_MASTER_END, NONE, false,
+    [FC_MASTER] = {"master", OPARI_DIS_MASTER, NONE, FE_MASTER_BEGIN, FE_MASTER_END, NONE, false,
                    false},
-    [FC_CRITICAL] = {"critical", DIS_CRITICAL, FE_CRITICAL_ENTER, FE_CRITICAL_BEGIN,
+    [FC_CRITICAL] = {"critical", OPARI_DIS_CRITICAL, FE_CRITICAL_ENTER, FE_CRITICAL_BEGIN,
                      FE_CRITICAL_END, FE_CRITICAL_EXIT, false, false},
-    [FC_ATOMIC] = {"atomic", DIS_ATOMIC, FE_ATOMIC_ENTER, NONE, NONE, FE_ATOMIC_EXIT, false,
+    [FC_ATOMIC] = {"atomic", OPARI_DIS_ATOMIC, FE_ATOMIC_ENTER, NONE, NONE, FE_ATOMIC_EXIT, false,
                    false},
-    [FC_ORDERED] = {"ordered", DIS_ORDERED, FE_ORDERED_ENTER, FE_ORDERED_BEGIN,
+    [FC_ORDERED] = {"ordered", OPARI_DIS_ORDERED, FE_ORDERED_ENTER, FE_ORDERED_BEGIN,
                     FE_ORDERED_END, FE_ORDERED_EXIT, false, false},
-    [FC_TASK] = {"task", DIS_TASK, FE_TASK_CREATE_BEGIN, FE_TASK_BEGIN, FE_TASK_END,
+    [FC_TASK] = {"task", OPARI_DIS_TASK, FE_TASK_CREATE_BEGIN, FE_TASK_BEGIN, FE_TASK_END,
                  FE_TASK_CREATE_END, false, false},
-    [FC_BARRIER] = {"barrier", DIS_BARRIER, FE_BARRIER_ENTER, FE_BARRIER_EXIT, NONE, NONE,
+    [FC_BARRIER] = {"barrier", OPARI_DIS_BARRIER, FE_BARRIER_ENTER, FE_BARRIER_EXIT, NONE, NONE,
                     false, true},
-    [FC_FLUSH] = {"flush", DIS_FLUSH, FE_FLUSH_ENTER, FE_FLUSH_EXIT, NONE, NONE, false, true},
-    [FC_TASKWAIT] = {"taskwait", DIS_TASKWAIT, FE_TASKWAIT_ENTER, FE_TASKWAIT_EXIT, NONE,
+    [FC_FLUSH] = {"flush", OPARI_DIS_FLUSH, FE_FLUSH_ENTER, FE_FLUSH_EXIT, NONE, NONE, false, true},
+    [FC_TASKWAIT] = {"taskwait", OPARI_DIS_TASKWAIT, FE_TASKWAIT_ENTER, FE_TASKWAIT_EXIT, NONE,
                      NONE, false, true},
-    [FC_PARALLEL_DO] = {"paralleldo", DIS_PARALLEL, NONE, NONE, NONE, NONE, true, false},
-    [FC_PARALLEL_SECTIONS] = {"parallelsections", DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
+    [FC_PARALLEL_DO] = {"paralleldo", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, true, false},
+    [FC_PARALLEL_SECTIONS] = {"parallelsections", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
                               false},
-    [FC_PARALLEL_WORKSHARE] = {"parallelworkshare", DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
+    [FC_PARALLEL_WORKSHARE] = {"parallelworkshare", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
                                false},
-    [FC_PARALLEL_MASTER] = {"parallel", DIS_PARALLEL, NONE, NONE, NONE, NONE, false, false},
-    [FC_REGION] = {"region", DIS_REGION, NONE, FE_BEGIN, FE_END, NONE, false, false},
+    [FC_PARALLEL_MASTER] = {"parallel", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, false, false},
+    [FC_REGION] = {"region", OPARI_DIS_REGION, NONE, FE_BEGIN, FE_END, NONE, false, false},
 };
 
-static FConstruct inner_of(FConstruct k) {
+static opf_construct inner_of(opf_construct k) {
   switch (k) {
   case FC_PARALLEL_DO: return FC_DO;
   case FC_PARALLEL_SECTIONS: return FC_SECTIONS;
@@ -70,18 +70,18 @@ static FConstruct inner_of(FConstruct k) {
   }
 }
 
-static void call(FRw *rw, int ev, int d) {
-  if (ev != NONE) f_call(rw, (FEvent)ev, d);
+static void call(opf_rw *rw, int ev, int d) {
+  if (ev != NONE) opf_call(rw, (opf_event)ev, d);
 }
 
-static void barrier(FRw *rw, int d) {
-  f_call(rw, FE_BARRIER_ENTER, d);
-  f_directive(rw, "barrier");
-  f_call(rw, FE_BARRIER_EXIT, d);
+static void barrier(opf_rw *rw, int d) {
+  opf_call(rw, FE_BARRIER_ENTER, d);
+  opf_directive(rw, "barrier");
+  opf_call(rw, FE_BARRIER_EXIT, d);
 }
 
 /* The directive's name words ("parallel do simd") into buf. */
-static void words_of(const FDir *fd, char *buf, size_t size) {
+static void words_of(const opf_dir *fd, char *buf, size_t size) {
   size_t k = 0;
   buf[0] = 0;
   for (int i = 0; i < fd->nwords; i++) {
@@ -93,30 +93,30 @@ static void words_of(const FDir *fd, char *buf, size_t size) {
   }
 }
 
-static bool has_clause(const FRw *rw, const char *name) {
-  return omp_dir_clause(&rw->fd.dir, rw->fd.clean, name) != NULL;
+static bool has_clause(const opf_rw *rw, const char *name) {
+  return op_dir_clause(&rw->fd.dir, rw->fd.clean, name) != NULL;
 }
 
 /* ---- closing ------------------------------------------------------------ */
 
-static void set_end_lines(FRw *rw, int d, size_t a, size_t b) {
+static void set_end_lines(opf_rw *rw, int d, size_t a, size_t b) {
   rw->descr.v[d].end_line1 = rw->lines[a].line;
   rw->descr.v[d].end_lineN = rw->lines[b].line;
 }
 
 /* Closes o, whose END directive is lines [a..b] (has_dir), or which ends
    after line b without one. */
-static void close_construct(FRw *rw, const FOpen *o, size_t a, size_t b, bool has_dir) {
+static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, bool has_dir) {
   int d = o->descr, din = o->descr2 >= 0 ? o->descr2 : d; /* inner half's */
   set_end_lines(rw, d, a, b);
   set_end_lines(rw, din, a, b);
-  FConstruct inner = inner_of(o->kind);
+  opf_construct inner = inner_of(o->kind);
   bool combined = inner != o->kind;
-  const Shape *sh = &shapes[inner];
+  const opf_shape *sh = &shapes[inner];
   bool bar = sh->worksharing && !o->cancelled &&
              !(has_dir && (has_clause(rw, "nowait") || has_clause(rw, "copyprivate")));
-  f_sync(rw, has_dir ? a : b + 1);
-  if (o->section_open) f_call(rw, FE_SECTION_END, d);
+  opf_sync(rw, has_dir ? a : b + 1);
+  if (o->section_open) opf_call(rw, FE_SECTION_END, d);
   if (o->kind == FC_PARALLEL) barrier(rw, d); /* inside the team, before its end */
   call(rw, sh->end_post, din);
   if (!has_dir || bar || combined) {
@@ -124,24 +124,24 @@ static void close_construct(FRw *rw, const FOpen *o, size_t a, size_t b, bool ha
       char text[64];
       const char *w = combined ? strchr(o->words, ' ') + 1 : o->words;
       snprintf(text, sizeof text, "end %s%s", w, bar ? " nowait" : "");
-      f_directive(rw, text);
+      opf_directive(rw, text);
     }
     if (bar || (combined && !sh->worksharing)) barrier(rw, d);
     if (combined) {
       call(rw, sh->end_pre, d);
-      f_call(rw, FE_PARALLEL_END, d);
-      f_directive(rw, "end parallel");
-      f_call(rw, FE_PARALLEL_JOIN, d);
+      opf_call(rw, FE_PARALLEL_END, d);
+      opf_directive(rw, "end parallel");
+      opf_call(rw, FE_PARALLEL_JOIN, d);
     }
-    if (has_dir) f_skip(rw, b + 1);
-  } else f_sync(rw, b + 1);
+    if (has_dir) opf_skip(rw, b + 1);
+  } else opf_sync(rw, b + 1);
   if (!combined) call(rw, sh->end_pre, d);
 }
 
-void f_close_implicit(FRw *rw, size_t li) {
+void opf_close_implicit(opf_rw *rw, size_t li) {
   while (rw->nopen && rw->open[rw->nopen - 1].implicit_end == li) {
-    FOpen o = rw->open[--rw->nopen];
-    f_set_indent(rw, li); /* that of the loop's last statement */
+    opf_open o = rw->open[--rw->nopen];
+    opf_set_indent(rw, li); /* that of the loop's last statement */
     if (!o.passed) close_construct(rw, &o, li, li, false);
   }
 }
@@ -156,15 +156,15 @@ static const char *const kind_words[FC_COUNT] = {
     [FC_REGION] = "region", [FC_DEVICE] = "target",
     [FC_BARRIER] = "barrier", [FC_FLUSH] = "flush", [FC_TASKWAIT] = "taskwait"};
 
-static void end_directive(FRw *rw) {
-  const FDir *fd = &rw->fd;
+static void end_directive(opf_rw *rw) {
+  const opf_dir *fd = &rw->fd;
   if (fd->kind == FC_OTHER) return;
   if (!rw->nopen)
-    f_error(rw, fd->first, "'!$omp end %s' without an open '%s' construct",
+    opf_error(rw, fd->first, "'!$omp end %s' without an open '%s' construct",
             kind_words[fd->kind], kind_words[fd->kind]);
-  FOpen o = rw->open[rw->nopen - 1];
+  opf_open o = rw->open[rw->nopen - 1];
   if (o.kind != fd->kind)
-    f_error(rw, fd->first, "'!$omp end %s' does not match the open '%s' (line %d)",
+    opf_error(rw, fd->first, "'!$omp end %s' does not match the open '%s' (line %d)",
             kind_words[fd->kind], kind_words[o.kind], rw->lines[o.line].line);
   rw->nopen--;
   if (!o.passed) close_construct(rw, &o, fd->first, fd->last, true);
@@ -172,32 +172,32 @@ static void end_directive(FRw *rw) {
 
 /* ---- sections ----------------------------------------------------------- */
 
-static FOpen *open_sections(FRw *rw) {
-  FOpen *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
+static opf_open *open_sections(opf_rw *rw) {
+  opf_open *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
   return o && (o->kind == FC_SECTIONS || o->kind == FC_PARALLEL_SECTIONS) ? o : NULL;
 }
 
-void f_statement_seen(FRw *rw, size_t li) {
-  FOpen *o = open_sections(rw);
+void opf_statement_seen(opf_rw *rw, size_t li) {
+  opf_open *o = open_sections(rw);
   if (!o || !o->first_section) return;
   o->first_section = false;
   if (o->passed) return;
-  f_sync(rw, li);
-  f_call(rw, FE_SECTION_BEGIN, o->descr);
+  opf_sync(rw, li);
+  opf_call(rw, FE_SECTION_BEGIN, o->descr);
   o->section_open = true;
   rw->descr.v[o->descr].num_sections++;
 }
 
-static void section(FRw *rw) {
-  const FDir *fd = &rw->fd;
-  FOpen *o = open_sections(rw);
-  if (!o) f_error(rw, fd->first, "'!$omp section' outside a sections construct");
+static void section(opf_rw *rw) {
+  const opf_dir *fd = &rw->fd;
+  opf_open *o = open_sections(rw);
+  if (!o) opf_error(rw, fd->first, "'!$omp section' outside a sections construct");
   o->first_section = false;
   if (o->passed) return;
-  f_sync(rw, fd->first);
-  if (o->section_open) f_call(rw, FE_SECTION_END, o->descr);
-  f_sync(rw, fd->last + 1);
-  f_call(rw, FE_SECTION_BEGIN, o->descr);
+  opf_sync(rw, fd->first);
+  if (o->section_open) opf_call(rw, FE_SECTION_END, o->descr);
+  opf_sync(rw, fd->last + 1);
+  opf_call(rw, FE_SECTION_BEGIN, o->descr);
   o->section_open = true;
   rw->descr.v[o->descr].num_sections++;
 }
@@ -206,12 +206,12 @@ static void section(FRw *rw) {
 
 /* A descriptor for the construct at physical lines [first..last], in the
    file a `# N "file"` mark names, if any (its C escapes undone). */
-static int add_descr(FRw *rw, const char *name, const char *sub, size_t sub_len, size_t first,
+static int add_descr(opf_rw *rw, const char *name, const char *sub, size_t sub_len, size_t first,
                      size_t last) {
-  int d = descr_add(&rw->descr, name, sub, sub_len, rw->lines[first].line, rw->lines[last].line);
+  int d = op_descr_add(&rw->descr, name, sub, sub_len, rw->lines[first].line, rw->lines[last].line);
   unsigned file = rw->lines[first].file;
   if (file) {
-    Span s = rw->files[file - 1];
+    op_span s = rw->files[file - 1];
     char *out = pu_malloc(s.end - s.start + 1), *o = out;
     for (size_t i = s.start; i < s.end; i++) {
       if (rw->src[i] == '\\' && i + 1 < s.end) i++;
@@ -225,15 +225,15 @@ static int add_descr(FRw *rw, const char *name, const char *sub, size_t sub_len,
 
 /* Which half of a combined construct a clause belongs to: 1 inner, 0
    PARALLEL, -1 unknown. */
-static int clause_half(const FRw *rw, const OmpClause *c) {
+static int clause_half(const opf_rw *rw, const op_clause *c) {
   static const char *const outer[] = {"if", "num_threads", "default", "shared", "private",
                                       "firstprivate", "copyin", "reduction", "proc_bind",
                                       "allocate", NULL};
   static const char *const inner[] = {"lastprivate", "schedule", "ordered", "collapse",
                                       "linear", "order", "safelen", "simdlen", "aligned",
                                       "nontemporal", NULL};
-  if (span_in(rw->fd.clean, c->name, outer)) return 0;
-  if (span_in(rw->fd.clean, c->name, inner)) return 1;
+  if (op_span_in(rw->fd.clean, c->name, outer)) return 0;
+  if (op_span_in(rw->fd.clean, c->name, inner)) return 1;
   return -1;
 }
 
@@ -241,8 +241,8 @@ static int clause_half(const FRw *rw, const OmpClause *c) {
    source line of each clause, so that no line grows.  (Blanking clauses
    in place could leave an empty `!$omp` continuation line, which ends
    the directive for gfortran.) */
-static void directive_with(FRw *rw, const char *words, const Span *clauses, size_t n) {
-  const FDir *fd = &rw->fd;
+static void directive_with(opf_rw *rw, const char *words, const op_span *clauses, size_t n) {
+  const opf_dir *fd = &rw->fd;
   FILE *f = rw->em.f;
   fprintf(f, "%s!$omp %s", rw->fixed ? "" : rw->indent, words);
   for (size_t i = 0; i < n; i++)
@@ -265,19 +265,19 @@ static void directive_with(FRw *rw, const char *words, const Span *clauses, size
 
 /* PARALLEL DO|SECTIONS|WORKSHARE: `!$omp parallel` with its clauses, the
    begin and enter events, then the inner directive with its clauses. */
-static void split_combined(FRw *rw, int d, int d2, FConstruct inner) {
-  const FDir *fd = &rw->fd;
-  Span *halves[2] = {pu_malloc(fd->dir.nclauses * sizeof(Span) + 1),
-                     pu_malloc(fd->dir.nclauses * sizeof(Span) + 1)};
+static void split_combined(opf_rw *rw, int d, int d2, opf_construct inner) {
+  const opf_dir *fd = &rw->fd;
+  op_span *halves[2] = {pu_malloc(fd->dir.nclauses * sizeof(op_span) + 1),
+                     pu_malloc(fd->dir.nclauses * sizeof(op_span) + 1)};
   size_t n[2] = {0, 0};
   for (size_t i = 0; i < fd->dir.nclauses; i++) {
-    const OmpClause *c = &fd->dir.clauses[i];
+    const op_clause *c = &fd->dir.clauses[i];
     int half = clause_half(rw, c) == 1;
     halves[half][n[half]++] = c->whole;
   }
   directive_with(rw, "parallel", halves[0], n[0]);
-  f_skip(rw, fd->last + 1);
-  f_call(rw, FE_PARALLEL_BEGIN, d);
+  opf_skip(rw, fd->last + 1);
+  opf_call(rw, FE_PARALLEL_BEGIN, d);
   call(rw, shapes[inner].pre, d);
   char words[40];
   words_of(fd, words, sizeof words);
@@ -289,46 +289,46 @@ static void split_combined(FRw *rw, int d, int d2, FConstruct inner) {
 
 /* Where a construct without END directive closes: the last line of its DO
    loop or atomic statement, unless the optional END directive follows. */
-static size_t implicit_end(FRw *rw, FConstruct kind, const char *words) {
-  const FDir *fd = &rw->fd;
-  size_t s = f_next_significant(rw, fd->last + 1), last;
+static size_t implicit_end(opf_rw *rw, opf_construct kind, const char *words) {
+  const opf_dir *fd = &rw->fd;
+  size_t s = opf_next_significant(rw, fd->last + 1), last;
   if (kind == FC_ATOMIC) {
     if (has_clause(rw, "capture")) return (size_t)-1; /* END ATOMIC required */
-    if (s >= rw->nlines || f_classify(rw, s).kind != FL_CODE)
-      f_error(rw, fd->first, "'!$omp atomic' must be followed by a statement");
-    last = f_stmt_last(rw, s);
-  } else last = f_loop_last(rw, s, fd->first);
-  return f_is_end_directive(rw, f_next_significant(rw, last + 1), words) ? (size_t)-1 : last;
+    if (s >= rw->nlines || opf_classify(rw, s).kind != FL_CODE)
+      opf_error(rw, fd->first, "'!$omp atomic' must be followed by a statement");
+    last = opf_stmt_last(rw, s);
+  } else last = opf_loop_last(rw, s, fd->first);
+  return opf_is_end_directive(rw, opf_next_significant(rw, last + 1), words) ? (size_t)-1 : last;
 }
 
 /* Whether the innermost instrumented construct is a WORKSHARE, whose
    block may not hold CALL statements: what opens in it is not
    instrumented (a PARALLEL in it makes CALLs legal again). */
-static bool in_workshare(const FRw *rw) {
+static bool in_workshare(const opf_rw *rw) {
   for (size_t i = rw->nopen; i-- > 0;) {
-    const FOpen *o = &rw->open[i];
+    const opf_open *o = &rw->open[i];
     if (o->kind == FC_WORKSHARE || o->kind == FC_PARALLEL_WORKSHARE) return !o->passed;
     if (o->kind == FC_PARALLEL) return false;
   }
   return false;
 }
 
-static void open_construct(FRw *rw) {
-  const FDir *fd = &rw->fd;
-  FConstruct kind = fd->kind, inner = inner_of(kind);
-  const Shape *sh = &shapes[kind];
-  FOpen o = {.kind = kind, .descr2 = -1, .line = fd->first, .implicit_end = (size_t)-1};
+static void open_construct(opf_rw *rw) {
+  const opf_dir *fd = &rw->fd;
+  opf_construct kind = fd->kind, inner = inner_of(kind);
+  const opf_shape *sh = &shapes[kind];
+  opf_open o = {.kind = kind, .descr2 = -1, .line = fd->first, .implicit_end = (size_t)-1};
   words_of(fd, o.words, sizeof o.words);
   bool unknown_clause = false;
   if (inner != kind)
     for (size_t i = 0; i < fd->dir.nclauses; i++)
       if (clause_half(rw, &fd->dir.clauses[i]) < 0) unknown_clause = true;
   if (unknown_clause)
-    f_warn(rw, fd->first, "'!$omp %s' with a clause this tool cannot place: not instrumented",
+    opf_warn(rw, fd->first, "'!$omp %s' with a clause this tool cannot place: not instrumented",
            o.words);
   o.passed = unknown_clause || (rw->opt->disabled & sh->disable) ||
              (inner != kind && (rw->opt->disabled & shapes[inner].disable)) ||
-             in_workshare(rw) || f_in_device(rw);
+             in_workshare(rw) || opf_in_device(rw);
   if (kind == FC_DO || kind == FC_PARALLEL_DO || kind == FC_ATOMIC)
     o.implicit_end = implicit_end(rw, kind, o.words);
   if (kind == FC_SECTIONS || kind == FC_PARALLEL_SECTIONS) o.first_section = true;
@@ -336,20 +336,20 @@ static void open_construct(FRw *rw) {
     const char *sub = "";
     size_t sub_len = 0;
     if (kind == FC_CRITICAL && fd->dir.has_paren) {
-      size_t a = dir_skip_gap(fd->clean, fd->len, fd->dir.paren.start);
+      size_t a = op_skip_gap(fd->clean, fd->len, fd->dir.paren.start);
       sub = fd->clean + a; /* lower case: Fortran names ignore case */
-      sub_len = dir_ident_end(fd->clean, fd->len, a) - a;
+      sub_len = op_ident_end(fd->clean, fd->len, a) - a;
     }
     o.descr = add_descr(rw, sh->descr, sub, sub_len, fd->first, fd->last);
-    f_sync(rw, fd->first);
+    opf_sync(rw, fd->first);
     if (kind == FC_PARALLEL_MASTER)
       o.descr2 = add_descr(rw, "master", "", 0, fd->first, fd->last);
     if (inner != kind) {
-      f_call(rw, FE_PARALLEL_FORK, o.descr);
+      opf_call(rw, FE_PARALLEL_FORK, o.descr);
       split_combined(rw, o.descr, o.descr2, inner);
     } else {
       call(rw, sh->pre, o.descr);
-      f_sync(rw, fd->last + 1);
+      opf_sync(rw, fd->last + 1);
       call(rw, sh->post, o.descr);
     }
   }
@@ -358,16 +358,16 @@ static void open_construct(FRw *rw) {
 
 /* `!$omp cancel do|sections`: the construct it cancels keeps its
    implicit barrier (a cancelled worksharing construct may not be NOWAIT). */
-static void cancel(FRw *rw) {
-  const FDir *fd = &rw->fd;
-  size_t p = dir_skip_gap(fd->clean, fd->len, 0), e = dir_word_at(fd->clean, fd->len, p, "cancel");
+static void cancel(opf_rw *rw) {
+  const opf_dir *fd = &rw->fd;
+  size_t p = op_skip_gap(fd->clean, fd->len, 0), e = op_word_at(fd->clean, fd->len, p, "cancel");
   if (!e) return;
-  p = dir_skip_gap(fd->clean, fd->len, e);
-  bool loop = dir_word_at(fd->clean, fd->len, p, "do") != 0;
-  if (!loop && !dir_word_at(fd->clean, fd->len, p, "sections")) return;
+  p = op_skip_gap(fd->clean, fd->len, e);
+  bool loop = op_word_at(fd->clean, fd->len, p, "do") != 0;
+  if (!loop && !op_word_at(fd->clean, fd->len, p, "sections")) return;
   for (size_t i = rw->nopen; i-- > 0;) {
-    FOpen *o = &rw->open[i];
-    FConstruct inner = inner_of(o->kind);
+    opf_open *o = &rw->open[i];
+    opf_construct inner = inner_of(o->kind);
     if (inner == (loop ? FC_DO : FC_SECTIONS)) {
       o->cancelled = true;
       return;
@@ -375,13 +375,13 @@ static void cancel(FRw *rw) {
   }
 }
 
-void f_omp_directive(FRw *rw, size_t li) {
-  f_read_directive(rw, li);
-  const FDir *fd = &rw->fd;
-  f_set_indent(rw, fd->first);
+void opf_omp_directive(opf_rw *rw, size_t li) {
+  opf_read_directive(rw, li);
+  const opf_dir *fd = &rw->fd;
+  opf_set_indent(rw, fd->first);
   if (fd->kind != FC_SECTION && !(fd->end && (fd->kind == FC_SECTIONS || fd->kind == FC_PARALLEL_SECTIONS)))
-    f_statement_seen(rw, fd->first);
-  if (fd->kind == FC_OTHER && f_device_directive(rw)) return;
+    opf_statement_seen(rw, fd->first);
+  if (fd->kind == FC_OTHER && opf_device_directive(rw)) return;
   if (fd->end) end_directive(rw);
   else if (fd->kind == FC_SECTION) section(rw);
   else if (fd->kind == FC_ORDERED && (has_clause(rw, "depend") || has_clause(rw, "doacross")))
@@ -389,21 +389,21 @@ void f_omp_directive(FRw *rw, size_t li) {
   else if (fd->kind == FC_OTHER) {
     cancel(rw);
     if (fd->nwords == 2 && strcmp(fd->wordv[0], "parallel") == 0)
-      f_warn(rw, fd->first, "'!$omp parallel %s' is not instrumented", fd->wordv[1]);
-    if (fd->nwords == 0 && dir_ident_end(fd->clean, fd->len, dir_skip_gap(fd->clean, fd->len, 0)) ==
-                               dir_skip_gap(fd->clean, fd->len, 0))
-      f_error(rw, fd->first, "empty '!$omp' directive");
+      opf_warn(rw, fd->first, "'!$omp parallel %s' is not instrumented", fd->wordv[1]);
+    if (fd->nwords == 0 && op_ident_end(fd->clean, fd->len, op_skip_gap(fd->clean, fd->len, 0)) ==
+                               op_skip_gap(fd->clean, fd->len, 0))
+      opf_error(rw, fd->first, "empty '!$omp' directive");
   } else open_construct(rw);
 }
 
 /* POMP user regions share the open-construct stack. */
-void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
-  FOpen o = {.kind = FC_REGION, .descr2 = -1, .line = li, .implicit_end = (size_t)-1,
+void opf_region_begin(opf_rw *rw, size_t li, const char *name, size_t len) {
+  opf_open o = {.kind = FC_REGION, .descr2 = -1, .line = li, .implicit_end = (size_t)-1,
              .name = name, .name_len = len};
-  o.passed = (rw->opt->disabled & DIS_REGION) || f_in_device(rw);
+  o.passed = (rw->opt->disabled & OPARI_DIS_REGION) || opf_in_device(rw);
   if (!o.passed) {
     o.descr = add_descr(rw, "region", name, len, li, li);
-    f_sync(rw, li + 1);
+    opf_sync(rw, li + 1);
     call(rw, shapes[FC_REGION].post, o.descr);
   }
   PU_PUSH(rw->open, rw->nopen, rw->open_cap, o);
@@ -411,54 +411,54 @@ void f_region_begin(FRw *rw, size_t li, const char *name, size_t len) {
 
 /* The innermost open construct, which must be the region `end(name)` or
    `altend(name)` names. */
-static FOpen *named_region(FRw *rw, size_t li, const char *name, size_t len, const char *what) {
-  FOpen *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
+static opf_open *named_region(opf_rw *rw, size_t li, const char *name, size_t len, const char *what) {
+  opf_open *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
   if (!o || o->kind != FC_REGION || o->name_len != len || strncasecmp(o->name, name, len) != 0)
-    f_error(rw, li, "'%s(%.*s)' without a matching 'begin(%.*s)'", what, (int)len, name,
+    opf_error(rw, li, "'%s(%.*s)' without a matching 'begin(%.*s)'", what, (int)len, name,
             (int)len, name);
   return o;
 }
 
-void f_region_end(FRw *rw, size_t li, const char *name, size_t len) {
-  FOpen *o = named_region(rw, li, name, len, "end");
+void opf_region_end(opf_rw *rw, size_t li, const char *name, size_t len) {
+  opf_open *o = named_region(rw, li, name, len, "end");
   rw->nopen--;
   if (!o->passed) close_construct(rw, o, li, li, true);
 }
 
 /* An early exit the user marked: an end event before the directive (a
    comment for the compiler); the region stays open. */
-void f_region_altend(FRw *rw, size_t li, const char *name, size_t len) {
-  FOpen *o = named_region(rw, li, name, len, "altend");
+void opf_region_altend(opf_rw *rw, size_t li, const char *name, size_t len) {
+  opf_open *o = named_region(rw, li, name, len, "altend");
   if (o->passed) return;
-  f_sync(rw, li);
-  f_set_indent(rw, li);
-  f_call(rw, FE_END, o->descr);
+  opf_sync(rw, li);
+  opf_set_indent(rw, li);
+  opf_call(rw, FE_END, o->descr);
 }
 
-void f_return(FRw *rw, size_t li) {
+void opf_return(opf_rw *rw, size_t li) {
   int kind = -1;
   for (size_t i = rw->nopen; i-- > 0;) {
-    const FOpen *o = &rw->open[i];
+    const opf_open *o = &rw->open[i];
     if (o->kind != FC_REGION || o->passed) continue;
-    if (kind < 0) kind = f_return_at(rw, li);
+    if (kind < 0) kind = opf_return_at(rw, li);
     if (kind == 0) return;
     if (kind == 2) {
-      f_warn(rw, li, "this RETURN leaves the user region '%.*s' without its end event",
+      opf_warn(rw, li, "this RETURN leaves the user region '%.*s' without its end event",
              (int)o->name_len, o->name);
       return;
     }
-    f_sync(rw, li);
-    f_set_indent(rw, li);
-    f_call(rw, FE_END, o->descr);
+    opf_sync(rw, li);
+    opf_set_indent(rw, li);
+    opf_call(rw, FE_END, o->descr);
   }
 }
 
-void f_check_closed(FRw *rw) {
+void opf_check_closed(opf_rw *rw) {
   if (!rw->nopen) return;
-  const FOpen *o = &rw->open[rw->nopen - 1];
+  const opf_open *o = &rw->open[rw->nopen - 1];
   if (o->kind == FC_REGION)
-    f_error(rw, o->line, "'begin(%.*s)' has no matching 'end(%.*s)'", (int)o->name_len, o->name,
+    opf_error(rw, o->line, "'begin(%.*s)' has no matching 'end(%.*s)'", (int)o->name_len, o->name,
             (int)o->name_len, o->name);
-  f_error(rw, o->line, "'!$omp %s' is not closed by '!$omp end %s'", o->words,
+  opf_error(rw, o->line, "'!$omp %s' is not closed by '!$omp end %s'", o->words,
           kind_words[o->kind]);
 }

@@ -29,7 +29,7 @@ static bool ci_prefix(const char *s, size_t len, const char *word) {
 typedef struct {
   bool parent_dead, dead;
   int literal; /* 0, 1, or -1 unknown */
-} Cond;
+} opf_cond;
 
 static size_t skip_blanks(const char *s, size_t p, size_t len) {
   while (p < len && blank(s[p])) p++;
@@ -44,7 +44,7 @@ static bool word_at(const char *s, size_t p, size_t len, const char *w) {
 
 /* Updates the conditional stack for the preprocessor line s; returns
    whether the lines after it are dead. */
-static bool conditional(Cond *stack, int *depth, const char *s, size_t len) {
+static bool conditional(opf_cond *stack, int *depth, const char *s, size_t len) {
   enum { MAX_DEPTH = 64 };
   size_t p = skip_blanks(s, 1, len);
   bool dead = *depth ? stack[*depth - 1].dead : false;
@@ -56,28 +56,28 @@ static bool conditional(Cond *stack, int *depth, const char *s, size_t len) {
           (q + 1 == len || blank(s[q + 1]) || s[q + 1] == '/'))
         literal = s[q] - '0';
     }
-    if (*depth < MAX_DEPTH) stack[(*depth)++] = (Cond){dead, dead || literal == 0, literal};
+    if (*depth < MAX_DEPTH) stack[(*depth)++] = (opf_cond){dead, dead || literal == 0, literal};
   } else if (*depth && (word_at(s, p, len, "else") || word_at(s, p, len, "elif"))) {
-    Cond *c = &stack[*depth - 1];
+    opf_cond *c = &stack[*depth - 1];
     c->dead = c->parent_dead || c->literal == 1;
     c->literal = c->literal == 1 ? 1 : -1; /* after a true arm, all are dead */
   } else if (*depth && word_at(s, p, len, "endif")) (*depth)--;
   return *depth ? stack[*depth - 1].dead : false;
 }
 
-void f_split_lines(FRw *rw) {
+void opf_split_lines(opf_rw *rw) {
   int logical = 1, depth = 0;
   unsigned file = 0;
-  Cond stack[64];
+  opf_cond stack[64];
   bool dead = false;
   for (size_t p = 0; p < rw->n;) {
     const char *nl = memchr(rw->src + p, '\n', rw->n - p);
     size_t end = nl ? (size_t)(nl - rw->src) : rw->n;
-    FLine l = {p, end, nl ? end + 1 : rw->n, logical++, dead, file};
+    opf_line l = {p, end, nl ? end + 1 : rw->n, logical++, dead, file};
     if (rw->src[p] == '#') {
-      LineMark lm;
-      int mark = line_mark_parse(rw->src + p, end - p, &lm) ? lm.line : 0;
-      Span name = lm.file;
+      op_line_mark lm;
+      int mark = op_line_mark_parse(rw->src + p, end - p, &lm) ? lm.line : 0;
+      op_span name = lm.file;
       if (mark) logical = mark;
       if (mark && name.end) {
         name.start += p;
@@ -93,66 +93,66 @@ void f_split_lines(FRw *rw) {
   }
 }
 
-static FClass classify_fixed(const char *s, size_t len) {
-  FClass c = {FL_CODE, false, 0, 0, false};
+static opf_line_class classify_fixed(const char *s, size_t len) {
+  opf_line_class c = {FL_CODE, false, 0, 0, false};
   size_t p = 0;
   while (p < len && blank(s[p])) p++;
-  if (p == len) return (FClass){FL_BLANK, false, 0, 0, false};
-  if (s[0] == '#') return (FClass){FL_CPP, false, 0, 0, false};
+  if (p == len) return (opf_line_class){FL_BLANK, false, 0, 0, false};
+  if (s[0] == '#') return (opf_line_class){FL_CPP, false, 0, 0, false};
   if (strchr("cC*!", s[0])) {
     bool cont6 = len > 5 && !blank(s[5]) && s[5] != '0';
     if (len >= 5 && s[1] == '$' && ci_prefix(s + 2, len - 2, "omp"))
-      return (FClass){FL_OMP, cont6, 0, len > 5 ? 6 : len, false};
+      return (opf_line_class){FL_OMP, cont6, 0, len > 5 ? 6 : len, false};
     if (len >= 6 && s[1] == '$' && ci_prefix(s + 2, len - 2, "pomp") &&
         (len == 6 || blank(s[6])))
-      return (FClass){FL_POMP, false, 0, 6, false};
+      return (opf_line_class){FL_POMP, false, 0, 6, false};
     if (len >= 3 && (s[1] == 'p' || s[1] == 'P') && s[2] == '$')
-      return (FClass){FL_CODE, cont6, 0, 3, true};
+      return (opf_line_class){FL_CODE, cont6, 0, 3, true};
     /* OpenMP conditional compilation (`!$`, `C$`, `*$` then blanks or a
        label up to column 5): code when compiled with OpenMP */
     bool cond = len >= 2 && s[1] == '$';
     for (size_t i = 2; cond && i < len && i < 5; i++)
       cond = blank(s[i]) || (s[i] >= '0' && s[i] <= '9');
-    if (cond) return (FClass){FL_CODE, cont6, 0, 2, false};
-    return (FClass){FL_COMMENT, false, 0, 0, false};
+    if (cond) return (opf_line_class){FL_CODE, cont6, 0, 2, false};
+    return (opf_line_class){FL_COMMENT, false, 0, 0, false};
   }
-  if (s[p] == '!' && p != 5) return (FClass){FL_COMMENT, false, 0, 0, false};
+  if (s[p] == '!' && p != 5) return (opf_line_class){FL_COMMENT, false, 0, 0, false};
   if (s[0] == '\t') c.cont = len > 1 && s[1] >= '1' && s[1] <= '9';
   else c.cont = len > 5 && !blank(s[5]) && s[5] != '0';
   c.body = p;
   return c;
 }
 
-static FClass classify_free(const char *s, size_t len) {
+static opf_line_class classify_free(const char *s, size_t len) {
   size_t p = 0;
   while (p < len && blank(s[p])) p++;
-  if (p == len) return (FClass){FL_BLANK, false, 0, 0, false};
-  if (s[0] == '#') return (FClass){FL_CPP, false, 0, 0, false};
-  if (s[p] != '!') return (FClass){FL_CODE, false, 0, p, false};
+  if (p == len) return (opf_line_class){FL_BLANK, false, 0, 0, false};
+  if (s[0] == '#') return (opf_line_class){FL_CPP, false, 0, 0, false};
+  if (s[p] != '!') return (opf_line_class){FL_CODE, false, 0, p, false};
   const char *t = s + p;
   size_t k = len - p;
   if (ci_prefix(t, k, "!$omp") && (k == 5 || blank(t[5]) || t[5] == '&'))
-    return (FClass){FL_OMP, false, p, p + 5, false};
+    return (opf_line_class){FL_OMP, false, p, p + 5, false};
   if (ci_prefix(t, k, "!$pomp") && (k == 6 || blank(t[6])))
-    return (FClass){FL_POMP, false, p, p + 6, false};
+    return (opf_line_class){FL_POMP, false, p, p + 6, false};
   if (ci_prefix(t, k, "!p$") && (k == 3 || blank(t[3])))
-    return (FClass){FL_CODE, false, p, p + 3, true};
+    return (opf_line_class){FL_CODE, false, p, p + 3, true};
   /* OpenMP conditional compilation: code when compiled with OpenMP */
   if (k >= 2 && t[1] == '$' && (k == 2 || blank(t[2])))
-    return (FClass){FL_CODE, false, p, p + 2, false};
-  return (FClass){FL_COMMENT, false, 0, 0, false};
+    return (opf_line_class){FL_CODE, false, p, p + 2, false};
+  return (opf_line_class){FL_COMMENT, false, 0, 0, false};
 }
 
-FClass f_classify(const FRw *rw, size_t li) {
-  const FLine *l = &rw->lines[li];
-  if (l->dead) return (FClass){FL_COMMENT, false, 0, 0, false};
+opf_line_class opf_classify(const opf_rw *rw, size_t li) {
+  const opf_line *l = &rw->lines[li];
+  if (l->dead) return (opf_line_class){FL_COMMENT, false, 0, 0, false};
   const char *s = rw->src + l->start;
   size_t len = l->end - l->start;
   return rw->fixed ? classify_fixed(s, len) : classify_free(s, len);
 }
 
-void f_set_indent(FRw *rw, size_t li) {
-  const FLine *l = &rw->lines[li];
+void opf_set_indent(opf_rw *rw, size_t li) {
+  const opf_line *l = &rw->lines[li];
   size_t k = 0;
   if (!rw->fixed)
     while (l->start + k < l->end && k + 1 < sizeof rw->indent && blank(rw->src[l->start + k]) &&
@@ -162,7 +162,7 @@ void f_set_indent(FRw *rw, size_t li) {
   rw->indent[k] = 0;
 }
 
-size_t f_code_end(const char *s, size_t from, size_t end, char *quote) {
+size_t opf_code_end(const char *s, size_t from, size_t end, char *quote) {
   for (size_t i = from; i < end; i++) {
     char c = s[i];
     if (*quote) {
@@ -182,36 +182,36 @@ static size_t last_significant(const char *s, size_t from, size_t to) {
   return to > from ? to - 1 : (size_t)-1;
 }
 
-size_t f_stmt_last(const FRw *rw, size_t li) {
+size_t opf_stmt_last(const opf_rw *rw, size_t li) {
   size_t last = li;
   char quote = 0;
   for (;;) {
     size_t k = last + 1;
     while (k < rw->nlines) {
-      FKind kind = f_classify(rw, k).kind;
+      opf_line_kind kind = opf_classify(rw, k).kind;
       if (kind != FL_BLANK && kind != FL_COMMENT && kind != FL_CPP) break;
       k++;
     }
     if (rw->fixed) {
-      if (k < rw->nlines && f_classify(rw, k).cont && f_classify(rw, k).kind == FL_CODE) {
+      if (k < rw->nlines && opf_classify(rw, k).cont && opf_classify(rw, k).kind == FL_CODE) {
         last = k;
         continue;
       }
       return last;
     }
-    const FLine *l = &rw->lines[last];
+    const opf_line *l = &rw->lines[last];
     size_t from = l->start;
-    FClass c = f_classify(rw, last);
+    opf_line_class c = opf_classify(rw, last);
     if (!quote && c.kind == FL_CODE) from += c.body; /* after a `!$` sentinel */
     while (from < l->end && blank(rw->src[from])) from++;
     if (last != li && from < l->end && rw->src[from] == '&') from++;
-    size_t e = f_code_end(rw->src, from, l->end, &quote);
+    size_t e = opf_code_end(rw->src, from, l->end, &quote);
     size_t amp = last_significant(rw->src, from, e);
     if (amp == (size_t)-1 || rw->src[amp] != '&') return last;
     /* a character context goes on in the very next line, whatever it
        looks like; otherwise comment lines may come in between */
     if (quote) k = last + 1;
-    if (k >= rw->nlines || (!quote && f_classify(rw, k).kind != FL_CODE)) return last;
+    if (k >= rw->nlines || (!quote && opf_classify(rw, k).kind != FL_CODE)) return last;
     last = k;
   }
 }
@@ -220,9 +220,9 @@ size_t f_stmt_last(const FRw *rw, size_t li) {
 
 /* Cleans the text of line li (copied at clean[off..]) after its sentinel:
    returns whether it ends with a free-form continuation `&`. */
-static bool clean_line(FRw *rw, size_t li, size_t off, bool cont) {
-  const FLine *l = &rw->lines[li];
-  FClass c = f_classify(rw, li);
+static bool clean_line(opf_rw *rw, size_t li, size_t off, bool cont) {
+  const opf_line *l = &rw->lines[li];
+  opf_line_class c = opf_classify(rw, li);
   char *t = rw->fd.clean + off;
   size_t len = l->end - l->start, body = c.body;
   memset(t, ' ', body);
@@ -232,7 +232,7 @@ static bool clean_line(FRw *rw, size_t li, size_t off, bool cont) {
     if (p < len && t[p] == '&') t[p] = ' ';
   }
   char quote = 0;
-  size_t e = f_code_end(t, body, len, &quote);
+  size_t e = opf_code_end(t, body, len, &quote);
   if (rw->fixed && e > 72) e = 72; /* columns after 72 are ignored */
   memset(t + e, ' ', len - e);
   for (size_t i = body; i < e; i++) {
@@ -254,39 +254,39 @@ static bool clean_line(FRw *rw, size_t li, size_t off, bool cont) {
 /* ---- directive names ---------------------------------------------------- */
 
 typedef struct {
-  FRw *rw;
+  opf_rw *rw;
   size_t pos; /* in clean */
-} Words;
+} opf_words;
 
 /* Takes `w` at the cursor: a whole identifier, or the front of one for
    `end` and `parallel` (OpenMP allows `enddo`, `paralleldo`, ...). */
-static bool take(Words *w, const char *word) {
-  FDir *fd = &w->rw->fd;
-  size_t q = dir_skip_gap(fd->clean, fd->len, w->pos), e = dir_ident_end(fd->clean, fd->len, q);
+static bool take(opf_words *w, const char *word) {
+  opf_dir *fd = &w->rw->fd;
+  size_t q = op_skip_gap(fd->clean, fd->len, w->pos), e = op_ident_end(fd->clean, fd->len, q);
   size_t k = strlen(word);
   bool glue = strcmp(word, "end") == 0 || strcmp(word, "parallel") == 0;
   if (e - q < k || memcmp(fd->clean + q, word, k) != 0) return false;
-  if (e - q > k && (!glue || dir_ident_end(fd->clean, fd->len, q + k) != e)) return false;
+  if (e - q > k && (!glue || op_ident_end(fd->clean, fd->len, q + k) != e)) return false;
   if (fd->nwords < 6) {
-    fd->words[fd->nwords] = (Span){q, q + k};
+    fd->words[fd->nwords] = (op_span){q, q + k};
     fd->wordv[fd->nwords++] = word;
   }
   w->pos = q + k;
   return true;
 }
 
-static FConstruct read_name(FRw *rw) {
-  static const struct { const char *word; FConstruct kind; } single[] = {
+static opf_construct read_name(opf_rw *rw) {
+  static const struct { const char *word; opf_construct kind; } single[] = {
       {"sections", FC_SECTIONS}, {"section", FC_SECTION},   {"single", FC_SINGLE},
       {"workshare", FC_WORKSHARE}, {"master", FC_MASTER},   {"critical", FC_CRITICAL},
       {"atomic", FC_ATOMIC},     {"barrier", FC_BARRIER},   {"flush", FC_FLUSH},
       {"ordered", FC_ORDERED},   {"task", FC_TASK},         {"taskwait", FC_TASKWAIT}};
-  FDir *fd = &rw->fd;
-  Words w = {rw, 0};
+  opf_dir *fd = &rw->fd;
+  opf_words w = {rw, 0};
   fd->nwords = 0;
   fd->end = take(&w, "end");
   size_t after_end = fd->nwords;
-  FConstruct kind = FC_OTHER;
+  opf_construct kind = FC_OTHER;
   if (take(&w, "parallel")) {
     if (take(&w, "do")) {
       kind = FC_PARALLEL_DO;
@@ -312,15 +312,15 @@ static FConstruct read_name(FRw *rw) {
     memmove(fd->wordv, fd->wordv + 1, (size_t)(fd->nwords - 1) * sizeof *fd->wordv);
     fd->nwords--;
   }
-  fd->dir.kind = kind == FC_OTHER ? OMP_UNKNOWN : OMP_PARALLEL; /* strict clause parsing */
+  fd->dir.kind = kind == FC_OTHER ? OP_DIR_UNKNOWN : OP_DIR_PARALLEL; /* strict clause parsing */
   bool paren = kind == FC_CRITICAL || kind == FC_FLUSH;
-  if (!omp_dir_parse_rest(&fd->dir, fd->clean, fd->len, w.pos, paren) && kind != FC_OTHER)
-    f_error(rw, fd->first, "%s", fd->dir.error);
+  if (!op_dir_parse_rest(&fd->dir, fd->clean, fd->len, w.pos, paren) && kind != FC_OTHER)
+    opf_error(rw, fd->first, "%s", fd->dir.error);
   return kind;
 }
 
-void f_read_directive(FRw *rw, size_t li) {
-  FDir *fd = &rw->fd;
+void opf_read_directive(opf_rw *rw, size_t li) {
+  opf_dir *fd = &rw->fd;
   fd->first = fd->last = li;
   fd->start = rw->lines[li].start;
   for (;;) {
@@ -329,14 +329,14 @@ void f_read_directive(FRw *rw, size_t li) {
       fd->cap = need * 2;
       fd->clean = pu_realloc(fd->clean, fd->cap);
     }
-    const FLine *l = &rw->lines[fd->last];
+    const opf_line *l = &rw->lines[fd->last];
     memcpy(fd->clean + (l->start - fd->start), rw->src + l->start, l->end - l->start);
     if (l->next > l->end) fd->clean[l->end - fd->start] = '\n';
     fd->len = l->end - fd->start;
     bool amp = clean_line(rw, fd->last, l->start - fd->start, fd->last != li);
     size_t k = fd->last + 1;
     if (rw->fixed) {
-      if (k < rw->nlines && f_classify(rw, k).kind == FL_OMP && f_classify(rw, k).cont) {
+      if (k < rw->nlines && opf_classify(rw, k).kind == FL_OMP && opf_classify(rw, k).cont) {
         fd->len++;
         fd->last = k;
         continue;
@@ -344,8 +344,8 @@ void f_read_directive(FRw *rw, size_t li) {
       break;
     }
     if (!amp) break;
-    if (k >= rw->nlines || f_classify(rw, k).kind != FL_OMP)
-      f_error(rw, fd->last, "the directive continues with '&' but the next line is no '!$omp' line");
+    if (k >= rw->nlines || opf_classify(rw, k).kind != FL_OMP)
+      opf_error(rw, fd->last, "the directive continues with '&' but the next line is no '!$omp' line");
     fd->len++;
     fd->last = k;
   }

@@ -10,9 +10,9 @@
 
 #include "f_rw.h"
 
-size_t f_next_significant(const FRw *rw, size_t li) {
+size_t opf_next_significant(const opf_rw *rw, size_t li) {
   for (; li < rw->nlines; li++) {
-    FKind k = f_classify(rw, li).kind;
+    opf_line_kind k = opf_classify(rw, li).kind;
     if (k == FL_CODE || k == FL_OMP || k == FL_POMP) break;
   }
   return li;
@@ -24,7 +24,7 @@ typedef struct {
   long do_label; /* its terminating label, or -1 (block DO) */
   bool is_enddo; /* END DO */
   int ret;       /* 1: a RETURN statement, 2: a logical IF whose action is RETURN */
-} Stmt;
+} opf_stmt;
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
@@ -77,10 +77,10 @@ static int return_kind(const char *w, bool fixed) {
 
 /* The first line of the statement at code line li, read for its label and
    its keyword (lower case; without blanks in fixed form). */
-static Stmt stmt_at(const FRw *rw, size_t li) {
-  Stmt st = {-1, false, -1, false, 0};
-  const FLine *l = &rw->lines[li];
-  size_t len = l->end - l->start, from = f_classify(rw, li).body;
+static opf_stmt stmt_at(const opf_rw *rw, size_t li) {
+  opf_stmt st = {-1, false, -1, false, 0};
+  const opf_line *l = &rw->lines[li];
+  size_t len = l->end - l->start, from = opf_classify(rw, li).body;
   const char *s = rw->src + l->start;
   char text[160];
   size_t k = 0;
@@ -145,18 +145,18 @@ static Stmt stmt_at(const FRw *rw, size_t li) {
   return st;
 }
 
-size_t f_loop_last(FRw *rw, size_t li, size_t dir_line) {
-  if (li >= rw->nlines || f_classify(rw, li).kind != FL_CODE || !stmt_at(rw, li).is_do)
-    f_error(rw, dir_line, "this directive must be followed by a DO loop");
-  Stmt first = stmt_at(rw, li);
+size_t opf_loop_last(opf_rw *rw, size_t li, size_t dir_line) {
+  if (li >= rw->nlines || opf_classify(rw, li).kind != FL_CODE || !stmt_at(rw, li).is_do)
+    opf_error(rw, dir_line, "this directive must be followed by a DO loop");
+  opf_stmt first = stmt_at(rw, li);
   int depth = 1;
-  for (size_t k = f_stmt_last(rw, li) + 1; (k = f_next_significant(rw, k)) < rw->nlines;) {
-    if (f_classify(rw, k).kind != FL_CODE) {
+  for (size_t k = opf_stmt_last(rw, li) + 1; (k = opf_next_significant(rw, k)) < rw->nlines;) {
+    if (opf_classify(rw, k).kind != FL_CODE) {
       k++;
       continue;
     }
-    Stmt st = stmt_at(rw, k);
-    size_t last = f_stmt_last(rw, k);
+    opf_stmt st = stmt_at(rw, k);
+    size_t last = opf_stmt_last(rw, k);
     if (first.do_label >= 0) {
       if (st.label == first.do_label) return last;
     } else if (st.is_do && st.do_label < 0) depth++;
@@ -164,16 +164,16 @@ size_t f_loop_last(FRw *rw, size_t li, size_t dir_line) {
     k = last + 1;
   }
   if (first.do_label >= 0)
-    f_error(rw, dir_line, "cannot find the statement labelled %ld that ends the DO loop",
+    opf_error(rw, dir_line, "cannot find the statement labelled %ld that ends the DO loop",
             first.do_label);
-  f_error(rw, dir_line, "cannot find the END DO of the loop after this directive");
+  opf_error(rw, dir_line, "cannot find the END DO of the loop after this directive");
 }
 
-bool f_is_end_directive(FRw *rw, size_t li, const char *words) {
+bool opf_is_end_directive(opf_rw *rw, size_t li, const char *words) {
   if (li >= rw->nlines) return false;
-  FClass c = f_classify(rw, li);
+  opf_line_class c = opf_classify(rw, li);
   if (c.kind != FL_OMP || c.cont) return false;
-  const FLine *l = &rw->lines[li];
+  const opf_line *l = &rw->lines[li];
   char want[48] = "end", got[48];
   size_t k = 3;
   for (const char *w = words; *w && k + 1 < sizeof want; w++)
@@ -191,7 +191,7 @@ bool f_is_end_directive(FRw *rw, size_t li, const char *words) {
   return strncmp(got, want, k) == 0 && (!ident_char(got[k]) || strncmp(got + k, "nowait", 6) == 0);
 }
 
-int f_return_at(const FRw *rw, size_t li) {
-  Stmt st = stmt_at(rw, li);
+int opf_return_at(const opf_rw *rw, size_t li) {
+  opf_stmt st = stmt_at(rw, li);
   return st.ret == 1 && st.label >= 0 ? 2 : st.ret;
 }

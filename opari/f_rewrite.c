@@ -24,54 +24,54 @@
 #include "f_rw.h"
 #include "pomp_util.h"
 
-int f_line_no(const FRw *rw, size_t li) { return li < rw->nlines ? rw->lines[li].line : 0; }
+int opf_line_no(const opf_rw *rw, size_t li) { return li < rw->nlines ? rw->lines[li].line : 0; }
 
 /* ---- output ------------------------------------------------------------- */
 
 /* Source bytes (or their replacement) follow: the mark of inserted lines
    goes first.  Inserted lines always end at a line start, copied_line. */
-void f_copy_to(FRw *rw, size_t off) {
+void opf_copy_to(opf_rw *rw, size_t off) {
   if (rw->need_mark && !rw->opt->nosrc && rw->copied_line < rw->nlines) {
-    const FLine *l = &rw->lines[rw->copied_line];
+    const opf_line *l = &rw->lines[rw->copied_line];
     if (l->file) {
-      Span name = rw->files[l->file - 1];
+      op_span name = rw->files[l->file - 1];
       fprintf(rw->em.f, "# %d \"%.*s\"\n", l->line, (int)(name.end - name.start),
               rw->src + name.start);
     } else fprintf(rw->em.f, "# %d \"%s\"\n", l->line, rw->opt->line_name);
   }
   rw->need_mark = false;
-  em_copy_to(&rw->em, off);
+  op_emit_copy_to(&rw->em, off);
 }
 
-void f_sync(FRw *rw, size_t li) {
+void opf_sync(opf_rw *rw, size_t li) {
   if (li <= rw->copied_line) return;
-  f_copy_to(rw, li < rw->nlines ? rw->lines[li].start : rw->n);
+  opf_copy_to(rw, li < rw->nlines ? rw->lines[li].start : rw->n);
   rw->copied_line = li;
 }
 
-void f_skip(FRw *rw, size_t li) {
-  em_skip_to(&rw->em, li < rw->nlines ? rw->lines[li].start : rw->n);
+void opf_skip(opf_rw *rw, size_t li) {
+  op_emit_skip_to(&rw->em, li < rw->nlines ? rw->lines[li].start : rw->n);
   rw->copied_line = li;
 }
 
-static const char *indent(const FRw *rw) { return rw->fixed ? "      " : rw->indent; }
+static const char *indent(const opf_rw *rw) { return rw->fixed ? "      " : rw->indent; }
 
 /* Inserted lines after a last line without line end need one first. */
-static void line_start(FRw *rw) {
+static void opc_line_start(opf_rw *rw) {
   if (rw->em.copied == rw->n && rw->n && rw->src[rw->n - 1] != '\n' && !rw->final_newline) {
     fputc('\n', rw->em.f);
     rw->final_newline = true;
   }
 }
 
-void f_call(FRw *rw, FEvent ev, int d) {
+void opf_call(opf_rw *rw, opf_event ev, int d) {
   FILE *f = rw->em.f;
-  line_start(rw);
+  opc_line_start(rw);
   rw->used[ev] = true;
   /* plain puts: this is the bulk of the output (fprintf cost 15%) */
   fputs(indent(rw), f);
   fputs(rw->call_prefix, f);
-  fputs(f_event_fortran_name(ev), f);
+  fputs(opf_event_fortran_name(ev), f);
   if (ev <= FE_OFF) {
     fputs("()\n", f);
   } else {
@@ -87,44 +87,44 @@ void f_call(FRw *rw, FEvent ev, int d) {
   rw->need_mark = true;
 }
 
-void f_directive(FRw *rw, const char *text) {
-  line_start(rw);
+void opf_directive(opf_rw *rw, const char *text) {
+  opc_line_start(rw);
   fprintf(rw->em.f, "%s!$omp %s\n", rw->fixed ? "" : rw->indent, text);
   rw->need_mark = true;
 }
 
 /* ---- POMP directives ------------------------------------------------------ */
 
-static void pomp_directive(FRw *rw, size_t li) {
-  const FLine *l = &rw->lines[li];
-  FClass c = f_classify(rw, li);
+static void opf_inst_directive(opf_rw *rw, size_t li) {
+  const opf_line *l = &rw->lines[li];
+  opf_line_class c = opf_classify(rw, li);
   size_t from = l->start + c.body, len = l->end - from;
   char *text = pu_malloc(len + 1);
   for (size_t i = 0; i < len; i++) text[i] = (char)tolower((unsigned char)rw->src[from + i]);
   text[len] = 0;
   char quote = 0;
-  len = f_code_end(text, 0, len, &quote); /* a trailing comment */
-  Span name = {0, 0};
-  PompKind k = pomp_dir_parse(text, len, 0, &name);
+  len = opf_code_end(text, 0, len, &quote); /* a trailing comment */
+  op_span name = {0, 0};
+  op_inst_kind k = op_inst_parse(text, len, 0, &name);
   free(text);
   const char *nm = rw->src + from + name.start;
   size_t nlen = name.end - name.start;
-  f_set_indent(rw, li);
-  f_statement_seen(rw, li);
+  opf_set_indent(rw, li);
+  opf_statement_seen(rw, li);
   switch (k) {
-  case POMP_BEGIN: f_region_begin(rw, li, nm, nlen); return;
-  case POMP_END: f_region_end(rw, li, nm, nlen); return;
-  case POMP_ALTEND: f_region_altend(rw, li, nm, nlen); return;
-  case POMP_INIT: case POMP_FINALIZE: case POMP_ON: case POMP_OFF:
-    f_sync(rw, li + 1);
-    f_call(rw, k == POMP_INIT ? FE_INIT : k == POMP_FINALIZE ? FE_FINALIZE : k == POMP_ON ? FE_ON : FE_OFF, 0);
+  case OP_INST_BEGIN: opf_region_begin(rw, li, nm, nlen); return;
+  case OP_INST_END: opf_region_end(rw, li, nm, nlen); return;
+  case OP_INST_ALTEND: opf_region_altend(rw, li, nm, nlen); return;
+  case OP_INST_INIT: case OP_INST_FINALIZE: case OP_INST_ON: case OP_INST_OFF:
+    opf_sync(rw, li + 1);
+    opf_call(rw, k == OP_INST_INIT ? FE_INIT : k == OP_INST_FINALIZE ? FE_FINALIZE : k == OP_INST_ON ? FE_ON : FE_OFF, 0);
     return;
-  case POMP_NOINSTRUMENT: case POMP_INSTRUMENT:
-    f_warn(rw, li, "'!$pomp %sinstrument' is not supported in Fortran: ignored",
-           k == POMP_NOINSTRUMENT ? "no" : "");
+  case OP_INST_NOINSTRUMENT: case OP_INST_INSTRUMENT:
+    opf_warn(rw, li, "'!$pomp %sinstrument' is not supported in Fortran: ignored",
+           k == OP_INST_NOINSTRUMENT ? "no" : "");
     return;
-  case POMP_BAD:
-    f_error(rw, li, "unknown POMP directive (expected inst init|finalize|on|off|begin(name)|end(name))");
+  case OP_INST_BAD:
+    opf_error(rw, li, "unknown POMP directive (expected inst init|finalize|on|off|begin(name)|end(name))");
   }
 }
 
@@ -140,7 +140,7 @@ static bool ci_equal(const char *s, const char *word, size_t n) {
 
 /* `call omp_<op>_lock` and omp_test_[nest_]lock references in the code
    bytes [from, to) of the source. */
-static void replace_locks(FRw *rw, size_t from, size_t to) {
+static void replace_locks(opf_rw *rw, size_t from, size_t to) {
   const char *s = rw->src;
   for (size_t p = from; p < to;) {
     if (!ident_char(s[p]) || (p > from && ident_char(s[p - 1]))) {
@@ -159,12 +159,12 @@ static void replace_locks(FRw *rw, size_t from, size_t to) {
     bool after_call = b >= from + 4 && ci_equal(s + b - 4, "call", 4) &&
                       (b == from + 4 || !ident_char(s[b - 5]));
     for (int k = 0; after_call && k < FLOCK_COUNT; k++) {
-      const char *omp = f_lock_names[k][0];
+      const char *omp = opf_lock_names[k][0];
       if (strlen(omp) != e - p || !ci_equal(s + p, omp, e - p)) continue;
-      if ((rw->opt->disabled & DIS_LOCKS) || f_in_device(rw)) break;
-      f_copy_to(rw, p);
-      em_str(&rw->em, f_lock_names[k][1]);
-      em_skip_to(&rw->em, e);
+      if ((rw->opt->disabled & OPARI_DIS_LOCKS) || opf_in_device(rw)) break;
+      opf_copy_to(rw, p);
+      op_emit_str(&rw->em, opf_lock_names[k][1]);
+      op_emit_skip_to(&rw->em, e);
       rw->locks_used[k] = true;
     }
     /* a test function stays as written (see f_unit.c); any mention in
@@ -172,22 +172,22 @@ static void replace_locks(FRw *rw, size_t from, size_t to) {
        line): a companion definition no call needs is harmless */
     bool test = (e - p == 13 && ci_equal(s + p, "omp_test_lock", 13)) ||
                 (e - p == 18 && ci_equal(s + p, "omp_test_nest_lock", 18));
-    if (test && !(rw->opt->disabled & DIS_LOCKS) && !f_in_device(rw))
+    if (test && !(rw->opt->disabled & OPARI_DIS_LOCKS) && !opf_in_device(rw))
       rw->test_locks_used[e - p == 18] = true;
     p = e;
   }
 }
 
-static void code_lines(FRw *rw, size_t first, size_t last) {
+static void code_lines(opf_rw *rw, size_t first, size_t last) {
   char quote = 0;
   for (size_t li = first; li <= last; li++) {
-    FClass c = f_classify(rw, li);
+    opf_line_class c = opf_classify(rw, li);
     if (c.kind != FL_CODE) continue;
-    const FLine *l = &rw->lines[li];
+    const opf_line *l = &rw->lines[li];
     if (c.condcomp) {
-      f_copy_to(rw, l->start + c.sentinel);
-      em_str(&rw->em, "   ");
-      em_skip_to(&rw->em, l->start + c.sentinel + 3);
+      opf_copy_to(rw, l->start + c.sentinel);
+      op_emit_str(&rw->em, "   ");
+      op_emit_skip_to(&rw->em, l->start + c.sentinel + 3);
     }
     /* fixed form: code starts in column 7 (after a tab: 2, or 3 with a
        continuation digit); the label and continuation fields are skipped */
@@ -195,62 +195,62 @@ static void code_lines(FRw *rw, size_t first, size_t last) {
     size_t from = l->start + (rw->fixed ? fixed_from : c.body);
     size_t end = rw->fixed && l->end - l->start > 72 ? l->start + 72 : l->end;
     if (from > end) from = end;
-    size_t code = f_code_end(rw->src, from, end, &quote);
+    size_t code = opf_code_end(rw->src, from, end, &quote);
     replace_locks(rw, from, code);
   }
 }
 
-static void rewrite(FRw *rw) {
-  f_split_lines(rw);
+static void rewrite(opf_rw *rw) {
+  opf_split_lines(rw);
   for (size_t li = 0; li < rw->nlines;) {
-    FClass c = f_classify(rw, li);
+    opf_line_class c = opf_classify(rw, li);
     switch (c.kind) {
     case FL_OMP:
-      if (c.cont) f_error(rw, li, "continuation line without a directive to continue");
-      f_omp_directive(rw, li);
+      if (c.cont) opf_error(rw, li, "continuation line without a directive to continue");
+      opf_omp_directive(rw, li);
       li = rw->fd.last + 1;
       break;
     case FL_POMP:
-      pomp_directive(rw, li);
+      opf_inst_directive(rw, li);
       li++;
       break;
     case FL_CODE: {
-      size_t last = f_stmt_last(rw, li);
-      f_statement_seen(rw, li);
-      f_return(rw, li);
+      size_t last = opf_stmt_last(rw, li);
+      opf_statement_seen(rw, li);
+      opf_return(rw, li);
       code_lines(rw, li, last);
-      f_close_implicit(rw, last);
+      opf_close_implicit(rw, last);
       li = last + 1;
       break;
     }
     default: li++;
     }
   }
-  f_check_closed(rw);
-  f_sync(rw, rw->nlines);
+  opf_check_closed(rw);
+  opf_sync(rw, rw->nlines);
 }
 
-bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion, const OpariOptions *opt) {
-  FRw *rw = pu_calloc(1, sizeof *rw);
+bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion, const opari_options *opt) {
+  opf_rw *rw = pu_calloc(1, sizeof *rw);
   rw->src = src;
   rw->n = n;
   rw->opt = opt;
   rw->fixed = opt->fixed_form;
   rw->unit_id = opt->unit_id;
   snprintf(rw->call_prefix, sizeof rw->call_prefix, "call pomp_%08x_", rw->unit_id);
-  rw->em = (Emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc};
+  rw->em = (op_emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc};
   volatile bool ok = false;
   if (!setjmp(rw->fail)) {
     rewrite(rw);
-    f_companion(companion, rw);
+    opf_companion(companion, rw);
     ok = true;
   }
-  omp_dir_free(&rw->fd.dir);
+  op_dir_free(&rw->fd.dir);
   free(rw->fd.clean);
   free(rw->lines);
   free(rw->files);
   free(rw->open);
-  descr_free(&rw->descr);
+  op_descr_free(&rw->descr);
   free(rw);
   return ok;
 }

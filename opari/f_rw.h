@@ -29,7 +29,7 @@ typedef struct {
   int line;          /* logical line number (after `# N "file"` marks) */
   bool dead;         /* in an `#if 0` arm: not looked at */
   unsigned file;     /* 0: the input, k: the file named by rw->files[k-1] */
-} FLine;
+} opf_line;
 
 typedef enum {
   FL_BLANK,   /* empty or blanks only */
@@ -38,15 +38,15 @@ typedef enum {
   FL_CODE,    /* Fortran source (also after a `!P$` sentinel) */
   FL_OMP,     /* `!$OMP` directive line */
   FL_POMP     /* `!$POMP` directive line */
-} FKind;
+} opf_line_kind;
 
 typedef struct {
-  FKind kind;
+  opf_line_kind kind;
   bool cont;       /* fixed form: continuation mark in column 6 */
   size_t sentinel; /* offset in the line of the sentinel (OMP, POMP, `!P$`) */
   size_t body;     /* offset in the line of the text after the sentinel */
   bool condcomp;   /* a `!P$` line: the sentinel is blanked in the output */
-} FClass;
+} opf_line_class;
 
 /* The Fortran constructs. */
 typedef enum {
@@ -58,7 +58,7 @@ typedef enum {
   FC_REGION, /* !$POMP INST BEGIN(name) */
   FC_DEVICE, /* target/teams: passed, nothing inside instrumented */
   FC_COUNT
-} FConstruct;
+} opf_construct;
 
 /* The events the generated `call` lines can name (f_unit.c's table). */
 typedef enum {
@@ -73,11 +73,11 @@ typedef enum {
   FE_ORDERED_EXIT, FE_TASK_CREATE_BEGIN, FE_TASK_CREATE_END, FE_TASK_BEGIN, FE_TASK_END,
   FE_TASKWAIT_ENTER, FE_TASKWAIT_EXIT,
   FE_COUNT
-} FEvent;
+} opf_event;
 
 /* The lock routines replaced by POMP twins (same length: no column moves). */
 enum { FLOCK_COUNT = 8 };
-extern const char *const f_lock_names[FLOCK_COUNT][2]; /* {omp name, pomp name} */
+extern const char *const opf_lock_names[FLOCK_COUNT][2]; /* {omp name, pomp name} */
 
 /* One directive read from its lines, with a cleaned copy of its text. */
 typedef struct {
@@ -87,16 +87,16 @@ typedef struct {
                            comments blanked, lower case; same offsets */
   size_t len, cap;
   bool end;             /* an END directive */
-  FConstruct kind;
-  Span words[6];        /* name words after `end` (in clean) */
+  opf_construct kind;
+  op_span words[6];        /* name words after `end` (in clean) */
   const char *wordv[6]; /* canonical names of those words */
   int nwords;
-  OmpDir dir;           /* clauses (offsets into clean) */
-} FDir;
+  op_dir dir;           /* clauses (offsets into clean) */
+} opf_dir;
 
 /* An open construct. */
 typedef struct {
-  FConstruct kind;
+  opf_construct kind;
   int descr;
   int descr2;         /* PARALLEL MASTER: the master half's descriptor */
   size_t line;        /* physical line of its directive */
@@ -109,101 +109,101 @@ typedef struct {
   char words[40];     /* canonical name words of the directive, for END */
   const char *name;   /* user region: its name in the source */
   size_t name_len;
-} FOpen;
+} opf_open;
 
 typedef struct {
   const char *src;
   size_t n;
-  const OpariOptions *opt;
+  const opari_options *opt;
   bool fixed;
   unsigned unit_id;
-  FLine *lines;
+  opf_line *lines;
   size_t nlines, lines_cap;
-  Span *files;         /* names in `# N "file"` marks (escaped as in C) */
+  op_span *files;         /* names in `# N "file"` marks (escaped as in C) */
   size_t nfiles, files_cap;
-  Emit em;
+  op_emit em;
   size_t copied_line;  /* output holds src before line copied_line */
   bool need_mark;      /* inserted text: `# N` before the next source line */
   char indent[64];     /* indentation of inserted lines (free form) */
   char call_prefix[32]; /* "call pomp_<unit id>_" */
-  FDir fd;
-  FOpen *open;
+  opf_dir fd;
+  opf_open *open;
   size_t nopen, open_cap;
-  DescrTable descr;
+  op_descr_table descr;
   bool used[FE_COUNT];
   bool locks_used[FLOCK_COUNT];
   bool test_locks_used[2]; /* omp_test_lock, omp_test_nest_lock (f_unit.c) */
   bool final_newline;  /* added after a last line without one */
   jmp_buf fail;
-} FRw;
+} opf_rw;
 
 /* f_rewrite.c */
 /* The logical line number of physical line li, for messages. */
-int f_line_no(const FRw *rw, size_t li);
+int opf_line_no(const opf_rw *rw, size_t li);
 /* "file:line: error: ..." about physical line li, then the unit fails. */
-#define f_error(rw, li, ...) \
-  (opari_diag((rw)->opt, "error", f_line_no(rw, li), __VA_ARGS__), longjmp((rw)->fail, 1))
-#define f_warn(rw, li, ...) opari_diag((rw)->opt, "warning", f_line_no(rw, li), __VA_ARGS__)
+#define opf_error(rw, li, ...) \
+  (op_diag((rw)->opt, "error", opf_line_no(rw, li), __VA_ARGS__), longjmp((rw)->fail, 1))
+#define opf_warn(rw, li, ...) op_diag((rw)->opt, "warning", opf_line_no(rw, li), __VA_ARGS__)
 /* Output reaches the start of physical line li (a `# N` mark first if due). */
-void f_sync(FRw *rw, size_t li);
+void opf_sync(opf_rw *rw, size_t li);
 /* Copies source up to offset off (a `# N` mark first if due). */
-void f_copy_to(FRw *rw, size_t off);
+void opf_copy_to(opf_rw *rw, size_t off);
 /* Drops source lines up to (not including) li: they were replaced. */
-void f_skip(FRw *rw, size_t li);
+void opf_skip(opf_rw *rw, size_t li);
 /* `call pomp_<unit>_<event>(d)` on its own line at the output position. */
-void f_call(FRw *rw, FEvent ev, int d);
+void opf_call(opf_rw *rw, opf_event ev, int d);
 /* `!$omp <text>` on its own line at the output position. */
-void f_directive(FRw *rw, const char *text);
+void opf_directive(opf_rw *rw, const char *text);
 
 /* f_lines.c */
-void f_split_lines(FRw *rw);
-FClass f_classify(const FRw *rw, size_t li);
+void opf_split_lines(opf_rw *rw);
+opf_line_class opf_classify(const opf_rw *rw, size_t li);
 /* Reads the directive starting at line li (an initial FL_OMP line) with its
    continuation lines into rw->fd; errors are fatal. */
-void f_read_directive(FRw *rw, size_t li);
+void opf_read_directive(opf_rw *rw, size_t li);
 /* Sets rw->indent from line li. */
-void f_set_indent(FRw *rw, size_t li);
+void opf_set_indent(opf_rw *rw, size_t li);
 /* Where the comment of code bytes s[from..end) starts (or end); *quote
    carries an open character context from line to line (0: none). */
-size_t f_code_end(const char *s, size_t from, size_t end, char *quote);
+size_t opf_code_end(const char *s, size_t from, size_t end, char *quote);
 /* Last line of the statement starting at code line li (continuations). */
-size_t f_stmt_last(const FRw *rw, size_t li);
+size_t opf_stmt_last(const opf_rw *rw, size_t li);
 
 /* f_look.c */
 /* The first line at or after li that is code or a directive, or nlines. */
-size_t f_next_significant(const FRw *rw, size_t li);
+size_t opf_next_significant(const opf_rw *rw, size_t li);
 /* The last line of the DO loop whose DO statement starts at line li. */
-size_t f_loop_last(FRw *rw, size_t li, size_t dir_line);
+size_t opf_loop_last(opf_rw *rw, size_t li, size_t dir_line);
 /* Whether the statement at code line li returns: 0 no, 1 an unlabelled
    RETURN statement, 2 a labelled one or a logical IF's RETURN. */
-int f_return_at(const FRw *rw, size_t li);
+int opf_return_at(const opf_rw *rw, size_t li);
 /* Whether line li starts an OMP END directive named `words` ("do", ...). */
-bool f_is_end_directive(FRw *rw, size_t li, const char *words);
+bool opf_is_end_directive(opf_rw *rw, size_t li, const char *words);
 
 /* f_construct.c */
-void f_omp_directive(FRw *rw, size_t li);
+void opf_omp_directive(opf_rw *rw, size_t li);
 /* Closes the constructs that end without END directive after line li. */
-void f_close_implicit(FRw *rw, size_t li);
+void opf_close_implicit(opf_rw *rw, size_t li);
 /* Called at each statement line: the implicit first section. */
-void f_statement_seen(FRw *rw, size_t li);
+void opf_statement_seen(opf_rw *rw, size_t li);
 /* `!$POMP INST BEGIN(name)` / `END(name)` at line li (name: source bytes). */
-void f_region_begin(FRw *rw, size_t li, const char *name, size_t len);
-void f_region_end(FRw *rw, size_t li, const char *name, size_t len);
-void f_region_altend(FRw *rw, size_t li, const char *name, size_t len);
+void opf_region_begin(opf_rw *rw, size_t li, const char *name, size_t len);
+void opf_region_end(opf_rw *rw, size_t li, const char *name, size_t len);
+void opf_region_altend(opf_rw *rw, size_t li, const char *name, size_t len);
 /* A RETURN statement at code line li: user regions open around it end first. */
-void f_return(FRw *rw, size_t li);
+void opf_return(opf_rw *rw, size_t li);
 /* Error for a construct still open at the end of the unit. */
-void f_check_closed(FRw *rw);
+void opf_check_closed(opf_rw *rw);
 
 /* f_device.c */
 /* Handles the directive in rw->fd if it opens or ends a device construct. */
-bool f_device_directive(FRw *rw);
+bool opf_device_directive(opf_rw *rw);
 /* Whether a device construct is open. */
-bool f_in_device(const FRw *rw);
+bool opf_in_device(const opf_rw *rw);
 
 /* f_unit.c */
-void f_companion(FILE *f, const FRw *rw);
-const char *f_event_name(FEvent ev);         /* "Parallel_fork" */
-const char *f_event_fortran_name(FEvent ev); /* "parallel_fork" */
+void opf_companion(FILE *f, const opf_rw *rw);
+const char *opf_event_name(opf_event ev);         /* "Parallel_fork" */
+const char *opf_event_fortran_name(opf_event ev); /* "parallel_fork" */
 
 #endif

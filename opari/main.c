@@ -21,30 +21,14 @@
 
 #include "mark.h"
 #include "opari.h"
+#include "pomp_opt.h"
 #include "pomp_util.h"
 
-static void usage(FILE *f) {
-  fprintf(f,
-          "usage: %s [--lang=c|c++|f77|f90] [--pomp-disable=CONSTRUCT,...] [--nosrc]\n"
-          "       [--preprocessed] INPUT OUTPUT\n"
-          "Rewrites the OpenMP constructs of the C/C++ unit INPUT into POMP-instrumented\n"
-          "form (pomp.h) and writes OUTPUT; compile OUTPUT with -I<dir of INPUT>\n"
-          "-I<pomp include dir>.  For a Fortran unit it also writes OUTPUT.pomp.c, the C\n"
-          "file of its descriptors, to be compiled with -I<pomp include dir> and linked.\n"
-          "  --lang=c|c++|f77|f90 language: f77 is fixed form, f90 free form (default:\n"
-          "                       from INPUT's extension: .f .for .f77 fixed, .f90 ... free)\n"
-          "  --pomp-disable=LIST  leave constructs uninstrumented: parallel, for, sections,\n"
-          "                       single, master, critical, atomic, barrier, flush, ordered,\n"
-          "                       task, taskwait, locks, region, sync, omp\n"
-          "  --nosrc              no #line directives\n"
-          "  --preprocessed       INPUT is the preprocessor's output (cc -E): C/C++ of a unit\n"
-          "                       ending in '#include <pomp.h>', OUTPUT is to be compiled as\n"
-          "                       such (.i/.ii, without the preprocessor), directives in\n"
-          "                       system headers are not instrumented; Fortran (cpp -E):\n"
-          "                       the unit is named after the source in its first line mark\n"
-          "  --help, --version\n",
-          pu_progname());
-}
+static const char summary[] =
+    "Rewrites the OpenMP constructs of the C/C++ unit INPUT into POMP-instrumented\n"
+    "form (pomp.h) and writes OUTPUT; compile OUTPUT with -I<dir of INPUT>\n"
+    "-I<pomp include dir>.  For a Fortran unit it also writes OUTPUT.pomp.c, the C\n"
+    "file of its descriptors, to be compiled with -I<pomp include dir> and linked.\n";
 
 enum { LANG_C, LANG_CXX, LANG_F77, LANG_F90 };
 
@@ -168,8 +152,8 @@ static char *line_name_of(const char *path) {
    (Fortran routine names), so that rebuilding gives the same object. */
 static char *source_of_preprocessed(const char *src, size_t len, const char *input) {
   const char *nl = memchr(src, '\n', len);
-  LineMark m;
-  if (len && src[0] == '#' && line_mark_parse(src, nl ? (size_t)(nl - src) : len, &m) &&
+  op_line_mark m;
+  if (len && src[0] == '#' && op_line_mark_parse(src, nl ? (size_t)(nl - src) : len, &m) &&
       m.file.end > m.file.start && src[m.file.start] != '<') {
     char *name = pu_malloc(m.file.end - m.file.start + 1);
     memcpy(name, src + m.file.start, m.file.end - m.file.start);
@@ -181,7 +165,7 @@ static char *source_of_preprocessed(const char *src, size_t len, const char *inp
   return line_name_of(input);
 }
 
-static int instrument(const char *input, const char *output, OpariOptions *opt, int lang) {
+static int instrument(const char *input, const char *output, opari_options *opt, int lang) {
   size_t len;
   char *src = read_file(input, &len);
   if (!src) return POMP_EXIT_FAILURE;
@@ -220,52 +204,44 @@ static int instrument(const char *input, const char *output, OpariOptions *opt, 
   return ok ? POMP_EXIT_OK : POMP_EXIT_FAILURE;
 }
 
+/* A --pomp-disable list into the unsigned DIS_* bits at target. */
+static int parse_disable(const char *list, void *target, char *why, size_t size) {
+  const char *bad;
+  size_t bad_len;
+  if (opari_parse_disable(list, target, &bad, &bad_len)) return 0;
+  snprintf(why, size, "unknown construct '%.*s'", (int)bad_len, bad);
+  return -1;
+}
+
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
-  OpariOptions opt = {0};
+  opari_options opt = {0};
+  static const char *const langs[] = {"c", "c++", "f77", "f90", NULL}; /* LANG_* */
   int lang = -1; /* -1: from the extension */
+  int nosrc = 0, preprocessed = 0;
+  const pu_option options[] = {
+      {"lang", 0, "c|c++|f77|f90", "language: f77 is fixed form, f90 free form "
+       "(default: from INPUT's extension: .f .for .f77 fixed, .f90 ... free)",
+       PU_CHOICE(&lang, langs)},
+      {"pomp-disable", 0, "LIST", "leave constructs uninstrumented: parallel, "
+       "for, sections, single, master, critical, atomic, barrier, flush, "
+       "ordered, task, taskwait, locks, region, sync, omp (comma-separated)",
+       PU_CALL(parse_disable, &opt.disabled)},
+      {"nosrc", 0, NULL, "no #line directives", PU_FLAG(&nosrc, 1)},
+      {"preprocessed", 0, NULL, "INPUT is the preprocessor's output (cc -E): "
+       "C/C++ of a unit ending in '#include <pomp.h>', OUTPUT is to be "
+       "compiled as such (.i/.ii, without the preprocessor), directives in "
+       "system headers are not instrumented; Fortran (cpp -E): the unit is "
+       "named after the source in its first line mark",
+       PU_FLAG(&preprocessed, 1)},
+      PU_OPT_END};
+  const pu_opt_command cmd = {NULL, "INPUT OUTPUT", 2, 2, .summary = summary,
+                              .options = options,
+                              .failure = "failure (unreadable INPUT, bad construct "
+                                         "nesting, I/O error)"};
   const char *files[2];
-  int nfiles = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage(stdout);
-      return POMP_EXIT_OK;
-    } else if (strcmp(a, "--version") == 0) {
-      pu_print_version();
-      return POMP_EXIT_OK;
-    } else if (strcmp(a, "--lang=c") == 0) {
-      lang = LANG_C;
-    } else if (strcmp(a, "--lang=c++") == 0) {
-      lang = LANG_CXX;
-    } else if (strcmp(a, "--lang=f77") == 0) {
-      lang = LANG_F77;
-    } else if (strcmp(a, "--lang=f90") == 0) {
-      lang = LANG_F90;
-    } else if (strncmp(a, "--pomp-disable=", 15) == 0) {
-      const char *bad;
-      size_t bad_len;
-      if (!opari_parse_disable(a + 15, &opt.disabled, &bad, &bad_len)) {
-        pu_error("unknown construct '%.*s' in --pomp-disable", (int)bad_len, bad);
-        return POMP_EXIT_USAGE;
-      }
-    } else if (strcmp(a, "--nosrc") == 0) {
-      opt.nosrc = true;
-    } else if (strcmp(a, "--preprocessed") == 0) {
-      opt.preprocessed = true;
-    } else if (a[0] == '-' && a[1]) {
-      pu_error("unknown option '%s' (try --help)", a);
-      return POMP_EXIT_USAGE;
-    } else if (nfiles < 2) {
-      files[nfiles++] = a;
-    } else {
-      pu_error("too many arguments (try --help)");
-      return POMP_EXIT_USAGE;
-    }
-  }
-  if (nfiles != 2) {
-    usage(stderr);
-    return POMP_EXIT_USAGE;
-  }
+  pu_opt_parse(&cmd, argc, argv, files);
+  opt.nosrc = nosrc;
+  opt.preprocessed = preprocessed;
   return instrument(files[0], files[1], &opt, lang < 0 ? lang_of_name(files[0]) : lang);
 }

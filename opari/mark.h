@@ -20,40 +20,40 @@ enum { MARK_ENTER = 1, MARK_RETURN = 2, MARK_SYSTEM = 4, MARK_EXTERN_C = 8 };
 
 typedef struct {
   int line;       /* N: the number of the line after the mark */
-  Span file;      /* the name between the quotes, escapes kept; empty: none */
+  op_span file;      /* the name between the quotes, escapes kept; empty: none */
   unsigned flags; /* MARK_* bits */
-} LineMark;
+} op_line_mark;
 
 /* Whether directive text s[0..len) (from its `#`) is a line mark; the
    number stops growing at 10^8 (a longer one is not a mark). */
-bool line_mark_parse(const char *s, size_t len, LineMark *m);
+bool op_line_mark_parse(const char *s, size_t len, op_line_mark *m);
 
 typedef struct {
   int phys;    /* first physical line the mark describes */
   int line;    /* its number */
-  int file;    /* index into LineMap.files, -1: the input itself */
+  int file;    /* index into op_line_map.files, -1: the input itself */
   bool system; /* in a system header */
-} MarkEntry;
+} op_mark_entry;
 
 typedef struct {
   char *esc; /* as written in the mark: a C string literal's contents */
   char *raw; /* escapes resolved: the name itself */
-} MarkFile;
+} op_mark_file;
 
 typedef struct {
-  MarkEntry *v;
+  op_mark_entry *v;
   size_t n, cap;
-  MarkFile *files;
+  op_mark_file *files;
   size_t nfiles, files_cap;
-} LineMap;
+} op_line_map;
 
 /* Records mark m, parsed from directive text s, for the physical lines
    from phys on (marks come in increasing phys).  Returns its entry. */
-const MarkEntry *linemap_add(LineMap *lm, const char *s, const LineMark *m, int phys);
+const op_mark_entry *op_line_map_add(op_line_map *lm, const char *s, const op_line_mark *m, int phys);
 /* The entry in effect at physical line phys, NULL before the first mark. */
-const MarkEntry *linemap_find(const LineMap *lm, int phys);
+const op_mark_entry *op_line_map_find(const op_line_map *lm, int phys);
 /* The line number physical line phys has in its file. */
-int linemap_line(const LineMap *lm, int phys);
-void linemap_free(LineMap *lm);
+int op_line_map_line(const op_line_map *lm, int phys);
+void op_line_map_free(op_line_map *lm);
 
 #endif

@@ -11,10 +11,10 @@
 
 /* Constructs that --pomp-disable can leave uninstrumented. */
 enum {
-  DIS_PARALLEL = 1 << 0, DIS_FOR = 1 << 1, DIS_SECTIONS = 1 << 2, DIS_SINGLE = 1 << 3,
-  DIS_MASTER = 1 << 4, DIS_CRITICAL = 1 << 5, DIS_ATOMIC = 1 << 6, DIS_BARRIER = 1 << 7,
-  DIS_FLUSH = 1 << 8, DIS_ORDERED = 1 << 9, DIS_TASK = 1 << 10, DIS_TASKWAIT = 1 << 11,
-  DIS_LOCKS = 1 << 12, DIS_REGION = 1 << 13
+  OPARI_DIS_PARALLEL = 1 << 0, OPARI_DIS_FOR = 1 << 1, OPARI_DIS_SECTIONS = 1 << 2, OPARI_DIS_SINGLE = 1 << 3,
+  OPARI_DIS_MASTER = 1 << 4, OPARI_DIS_CRITICAL = 1 << 5, OPARI_DIS_ATOMIC = 1 << 6, OPARI_DIS_BARRIER = 1 << 7,
+  OPARI_DIS_FLUSH = 1 << 8, OPARI_DIS_ORDERED = 1 << 9, OPARI_DIS_TASK = 1 << 10, OPARI_DIS_TASKWAIT = 1 << 11,
+  OPARI_DIS_LOCKS = 1 << 12, OPARI_DIS_REGION = 1 << 13
 };
 
 typedef struct {
@@ -29,18 +29,18 @@ typedef struct {
   unsigned disabled;     /* DIS_* bits */
   bool fixed_form;       /* Fortran: fixed source form (else free form) */
   unsigned unit_id;      /* Fortran: names this unit's pomp_<id>_* routines */
-} OpariOptions;
+} opari_options;
 
 /* Instruments the C/C++ unit src[0..n) into out, which must be seekable.
    Returns true on success; otherwise an error `file:line: error: ...` was
    printed on stderr (unless quiet) and out holds garbage. */
-bool opari_c(const char *src, size_t n, FILE *out, const OpariOptions *opt);
+bool opari_c(const char *src, size_t n, FILE *out, const opari_options *opt);
 
 /* Instruments the Fortran unit src[0..n) into out, and writes its
    descriptors and the routines the instrumented code calls as C into
    companion (f_unit.c).  Same contract as opari_c(). */
 bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion,
-                   const OpariOptions *opt);
+                   const opari_options *opt);
 
 /* Parses a --pomp-disable list ("critical,locks,sync"); false on an
    unknown name (reported in *bad, a pointer into list). */

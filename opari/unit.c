@@ -8,9 +8,9 @@
 #include "pomp.h"
 #include "pomp_util.h"
 
-int descr_add(DescrTable *t, const char *name, const char *sub, size_t sub_len, int line1,
+int op_descr_add(op_descr_table *t, const char *name, const char *sub, size_t sub_len, int line1,
               int lineN) {
-  Descr d = {.name = name, .begin_line1 = line1, .begin_lineN = lineN};
+  op_descr d = {.name = name, .begin_line1 = line1, .begin_lineN = lineN};
   d.sub_name = pu_malloc(sub_len + 1);
   memcpy(d.sub_name, sub, sub_len);
   d.sub_name[sub_len] = 0;
@@ -18,13 +18,13 @@ int descr_add(DescrTable *t, const char *name, const char *sub, size_t sub_len, 
   return (int)t->n - 1;
 }
 
-void descr_free(DescrTable *t) {
+void op_descr_free(op_descr_table *t) {
   for (size_t i = 0; i < t->n; i++) {
     free(t->v[i].sub_name);
     free(t->v[i].file_name);
   }
   free(t->v);
-  *t = (DescrTable){0};
+  *t = (op_descr_table){0};
 }
 
 /* Room for the decimal table size, patched in by the epilogue. */
@@ -40,7 +40,7 @@ static const char *const events[] = {
     "Ordered_exit", "Task_create_begin", "Task_create_end", "Task_begin", "Task_end",
     "Taskwait_enter", "Taskwait_exit", NULL};
 
-void unit_prelude(FILE *f, UnitForm form, const char *line_name, int nosrc, long *count_pos) {
+void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, long *count_pos) {
   if (form == UNIT_SOURCE) fprintf(f, "#define _POMP %d\n", POMP_API_VERSION);
   fputs("struct ompregdescr;\n", f);
   *count_pos = -1;
@@ -68,19 +68,19 @@ static void table_initialiser(FILE *f, size_t n) {
   fputs(n ? "};\n" : "0};\n", f);
 }
 
-void unit_epilogue(FILE *f, UnitForm form, const DescrTable *t, const char *file_name,
+void op_unit_epilogue(FILE *f, op_unit_form form, const op_descr_table *t, const char *file_name,
                    long count_pos) {
   fputs(form == UNIT_SOURCE ? "\n#include <pomp.h>\n" : "\n", f);
   if (t->n) {
     fputs("static OMPRegDescr pomp_rd_data[] = {\n", f);
     for (size_t i = 0; i < t->n; i++) {
-      const Descr *d = &t->v[i];
+      const op_descr *d = &t->v[i];
       fprintf(f, "  {\"%s\", \"", d->name);
-      em_c_string(f, d->sub_name, strlen(d->sub_name));
+      op_emit_c_string(f, d->sub_name, strlen(d->sub_name));
       fputs("\", ", f);
       fprintf(f, "%d, \"", d->num_sections);
       const char *file = d->file_name ? d->file_name : file_name;
-      em_c_string(f, file, strlen(file));
+      op_emit_c_string(f, file, strlen(file));
       fprintf(f, "\", %d, %d, %d, %d, {0, 0, 0, 0}, 0},\n", d->begin_line1, d->begin_lineN,
               d->end_line1, d->end_lineN);
     }

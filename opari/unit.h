@@ -22,28 +22,28 @@ typedef struct {
   int num_sections;
   int begin_line1, begin_lineN, end_line1, end_lineN;
   char *file_name;  /* owned; NULL: the unit's file (else from a line mark) */
-} Descr;
+} op_descr;
 
 typedef struct {
-  Descr *v;
+  op_descr *v;
   size_t n, cap;
-} DescrTable;
+} op_descr_table;
 
-int descr_add(DescrTable *t, const char *name, const char *sub, size_t sub_len, int line1,
+int op_descr_add(op_descr_table *t, const char *name, const char *sub, size_t sub_len, int line1,
               int lineN);
-void descr_free(DescrTable *t);
+void op_descr_free(op_descr_table *t);
 
 /* What the frame may use: a source unit gets `#ifdef __cplusplus` arms,
    `_POMP` and `#include <pomp.h>`; a preprocessed unit (compiled without
    the preprocessor) gets only its language's text and must contain pomp.h
    already (pomp-cc appends `#include <pomp.h>` before preprocessing). */
-typedef enum { UNIT_SOURCE, UNIT_PREPROCESSED_C, UNIT_PREPROCESSED_CXX } UnitForm;
+typedef enum { UNIT_SOURCE, UNIT_PREPROCESSED_C, UNIT_PREPROCESSED_CXX } op_unit_form;
 
 /* Writes the prelude; *count_pos receives where the table size goes (-1:
    nowhere, C++ sizes it by its initialiser). */
-void unit_prelude(FILE *f, UnitForm form, const char *line_name, int nosrc, long *count_pos);
+void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, long *count_pos);
 /* Writes the epilogue and fills in the table size at count_pos. */
-void unit_epilogue(FILE *f, UnitForm form, const DescrTable *t, const char *file_name,
+void op_unit_epilogue(FILE *f, op_unit_form form, const op_descr_table *t, const char *file_name,
                    long count_pos);
 
 #endif

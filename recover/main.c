@@ -4,22 +4,14 @@
 #include <string.h>
 
 #include "pomp_recover.h"
+#include "pomp_opt.h"
 #include "pomp_util.h"
 
-static void usage(FILE *f) {
-  fprintf(f,
-          "usage: %s [--skip-damaged] EXPERIMENT_DIR\n"
-          "Completes the OTF2 trace of a run that died (MPI_Abort, a signal, exit\n"
-          "without MPI_Finalize, SIGKILL) from the fragments its ranks left in\n"
-          "EXPERIMENT_DIR/fragments. Prints one line per rank: complete, events up\n"
-          "to its last buffer flush, or missing.\n"
-          "  --skip-damaged  a damaged fragment is a warning; its rank is recovered\n"
-          "                  as missing (else recovery stops at it)\n"
-          "  --help     this text\n"
-          "  --version  the version\n"
-          "Exit status: 0 recovered or nothing to recover, 1 failed, 2 usage.\n",
-          pu_progname());
-}
+static const char summary[] =
+    "Completes the OTF2 trace of a run that died (MPI_Abort, a signal, exit\n"
+    "without MPI_Finalize, SIGKILL) from the fragments its ranks left in\n"
+    "EXPERIMENT_DIR/fragments. Prints one line per rank: complete, events up\n"
+    "to its last buffer flush, or missing.\n";
 
 /* The per-rank lines recovery recorded. */
 static void print_ranks(const char *dir) {
@@ -36,29 +28,15 @@ int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   const char *dir = NULL;
   int options = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--skip-damaged")) {
-      options |= POMP_RECOVER_SKIP_DAMAGED;
-      continue;
-    }
-    if (!strcmp(argv[i], "--help")) {
-      usage(stdout);
-      return POMP_EXIT_OK;
-    }
-    if (!strcmp(argv[i], "--version")) {
-      pu_print_version();
-      return POMP_EXIT_OK;
-    }
-    if ((argv[i][0] == '-' && argv[i][1]) || dir) {
-      usage(stderr);
-      return POMP_EXIT_USAGE;
-    }
-    dir = argv[i];
-  }
-  if (!dir) {
-    usage(stderr);
-    return POMP_EXIT_USAGE;
-  }
+  const pu_option table[] = {
+      {"skip-damaged", 0, NULL, "a damaged fragment is a warning; its rank is "
+       "recovered as missing (else recovery stops at it)",
+       PU_FLAG(&options, POMP_RECOVER_SKIP_DAMAGED)},
+      PU_OPT_END};
+  const pu_opt_command cmd = {NULL, "EXPERIMENT_DIR", 1, 1, .summary = summary,
+                              .options = table, .failure = "failed",
+                              .success = "recovered or nothing to recover"};
+  pu_opt_parse(&cmd, argc, argv, &dir);
   pomp_recover_summary s;
   if (pomp_recover_with(dir, options, &s) != 0) return POMP_EXIT_FAILURE;
   if (s.ranks == 0) {

@@ -10,122 +10,100 @@
 
 #include "app.h"
 #include "batch.h"
+#include "pomp_opt.h"
 #include "pomp_util.h"
 #include "term.h"
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "Usage: %s [OPTION]... EXPERIMENT_DIR|REPORT\n"
-          "Browse a pomp report: property, call and location trees, linked.\n"
-          "\n"
-          "  --batch          no terminal: replay --keys, print the screen, exit\n"
-          "  --keys SCRIPT    keys to replay in batch mode (\"jj<Enter>\", <Down>, <dump>)\n"
-          "  --size WxH       batch screen size (default 160x48)\n"
-          "  --mono           no colours (also when NO_COLOR is set)\n"
-          "  --ascii          ASCII line drawing and weight glyphs\n"
-          "  --no-mouse       leave the mouse to the terminal (text selection)\n"
-          "  --top N          location children shown before \"... N more\" (default 10)\n"
-          "  --help           this help\n"
-          "  --version        version\n"
-          "\n"
-          "Press ? inside for the keys.  Exit status: 0 ok, 1 failure, 2 usage.\n",
-          pu_progname());
-}
+static const char summary[] =
+    "Browse a pomp report: property, call and location trees, linked.\n"
+    "Press ? inside for the keys.\n";
 
-static _Noreturn void usage_error(const char *fmt, const char *arg) {
-  fprintf(stderr, "%s: ", pu_progname());
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nTry '%s --help'.\n", pu_progname());
-  exit(POMP_EXIT_USAGE);
-}
-
-static void parse_size(const char *s, int *w, int *h) {
+/* "WxH" into int[2]. */
+static int parse_size(const char *s, void *target, char *why, size_t size) {
+  int *wh = target;
   char *end;
-  long x = strtol(s, &end, 10);
-  if (end == s || *end != 'x') usage_error("--size: expected WxH, got '%s'", s);
-  const char *t = end + 1;
-  long y = strtol(t, &end, 10);
-  if (end == t || *end || x < 1 || y < 1 || x > 10000 || y > 10000)
-    usage_error("--size: expected WxH, got '%s'", s);
-  *w = (int)x;
-  *h = (int)y;
+  long x = strtol(s, &end, 10), y = 0;
+  if (end != s && *end == 'x') {
+    const char *t = end + 1;
+    y = strtol(t, &end, 10);
+    if (end == t) y = 0;
+  }
+  if (*end || x < 1 || y < 1 || x > 10000 || y > 10000) {
+    snprintf(why, size, "'%s' is not WxH (1 to 10000 each)", s);
+    return -1;
+  }
+  wh[0] = (int)x;
+  wh[1] = (int)y;
+  return 0;
+}
+
+typedef struct {
+  tui_options opt;
+  int batch, mono, size[2];
+  const char *keys, *path;
+} tui_cli;
+
+/* The command line into c; a bad one ends the program (pomp_opt.h). */
+static void parse(int argc, char **argv, tui_cli *c) {
+  long long top = c->opt.top_k;
+  const pu_option options[] = {
+      {"batch", 0, NULL, "no terminal: replay --keys, print the screen, exit",
+       PU_FLAG(&c->batch, 1)},
+      {"keys", 0, "SCRIPT", "keys to replay in batch mode (\"jj<Enter>\", "
+       "<Down>, <dump>)", PU_STRING(&c->keys)},
+      {"size", 0, "WxH", "batch screen size (default 160x48)",
+       PU_CALL(parse_size, c->size)},
+      {"mono", 0, NULL, "no colours (also when NO_COLOR is set)",
+       PU_FLAG(&c->mono, 1)},
+      {"ascii", 0, NULL, "ASCII line drawing and weight glyphs",
+       PU_FLAG(&c->opt.ascii, 1)},
+      {"no-mouse", 0, NULL, "leave the mouse to the terminal (text selection)",
+       PU_FLAG(&c->opt.mouse, 0)},
+      {"top", 0, "N", "location children shown before \"... N more\" "
+       "(default 10)", PU_INT(&top, 1, 1000000)},
+      PU_OPT_END};
+  const pu_opt_command cmd = {NULL, "EXPERIMENT_DIR|REPORT", 1, 1, .summary = summary,
+                              .options = options,
+                              .failure = "failure (unreadable report, no terminal)"};
+  pu_opt_parse(&cmd, argc, argv, &c->path);
+  c->opt.top_k = (int32_t)top;
+  if (c->keys && !c->batch) pu_usage_error(NULL, "option '--keys' needs --batch");
 }
 
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   setlocale(LC_ALL, "");
-  tui_options opt;
-  tui_options_default(&opt);
-  int batch = 0, mono = 0, w = 160, h = 48;
-  const char *keys = NULL, *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--help") == 0) {
-      usage(stdout);
-      return POMP_EXIT_OK;
-    } else if (strcmp(a, "--version") == 0) {
-      pu_print_version();
-      return POMP_EXIT_OK;
-    } else if (strcmp(a, "--batch") == 0) {
-      batch = 1;
-    } else if (strcmp(a, "--mono") == 0) {
-      mono = 1;
-    } else if (strcmp(a, "--ascii") == 0) {
-      opt.ascii = 1;
-    } else if (strcmp(a, "--no-mouse") == 0) {
-      opt.mouse = 0;
-    } else if (strcmp(a, "--keys") == 0 || strcmp(a, "--size") == 0 || strcmp(a, "--top") == 0) {
-      if (!next) usage_error("%s needs an argument", a);
-      i++;
-      if (a[2] == 'k') {
-        keys = next;
-      } else if (a[2] == 's') {
-        parse_size(next, &w, &h);
-      } else {
-        char *end;
-        long k = strtol(next, &end, 10);
-        if (end == next || *end || k < 1 || k > 1000000) usage_error("--top: bad count '%s'", next);
-        opt.top_k = (int32_t)k;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      usage_error("unknown option '%s'", a);
-    } else if (path) {
-      usage_error("one report only (extra '%s')", a);
-    } else {
-      path = a;
-    }
-  }
-  if (!path) usage_error("%s", "missing EXPERIMENT_DIR or REPORT operand");
-  if (keys && !batch) usage_error("%s", "--keys needs --batch");
+  tui_cli c = {.size = {160, 48}};
+  tui_options_default(&c.opt);
+  parse(argc, argv, &c);
   tui_event *events = NULL;
   size_t nevents = 0;
   char err[256];
-  if (keys && tui_parse_keys(keys, &events, &nevents, err, sizeof err) != 0)
-    usage_error("--keys: %s", err);
+  if (c.keys && tui_parse_keys(c.keys, &events, &nevents, err, sizeof err) != 0)
+    pu_usage_error(NULL, "option '--keys': %s", err);
   /* Glyphs follow the locale: UTF-8 line drawing only where it can show. */
-  if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) opt.ascii = 1;
+  if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) c.opt.ascii = 1;
 
   /* The file first: what is wrong with it matters more than where the
      output goes. */
   pomp_report_error rerr = {0};
-  pomp_report *r = pomp_report_open(path, &rerr);
+  pomp_report *r = pomp_report_open(c.path, &rerr);
   if (!r) {
     pu_error("%s", rerr.message[0] ? rerr.message : "cannot open report");
     free(events);
     return POMP_EXIT_FAILURE;
   }
-  if (!batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+  if (!c.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
     pu_error("not a terminal; use --batch for scripted output");
     pomp_report_free(r);
     free(events);
     return POMP_EXIT_FAILURE;
   }
   tui_app app;
-  tui_app_init(&app, r, path, &opt);
+  tui_app_init(&app, r, c.path, &c.opt);
   int rc = POMP_EXIT_OK;
-  if (batch) rc = tui_run_batch(&app, events, nevents, w, h, stdout);
-  else rc = tui_run_terminal(&app, mono);
+  if (c.batch) rc = tui_run_batch(&app, events, nevents, c.size[0], c.size[1], stdout);
+  else rc = tui_run_terminal(&app, c.mono);
   tui_app_free(&app);
   free(events);
   if (fflush(stdout) != 0) {

@@ -4,17 +4,19 @@
 #include "cli.h"
 #include "pomp_util.h"
 
-static const char usage[] =
-    "Usage: pomp-report defs REPORT [--compact]\n"
+static const char summary[] =
     "Prints the definitions of REPORT (metrics, regions, call tree, system\n"
     "tree, attributes) as JSON, e.g. for jq.\n";
 
 int cmd_defs(int argc, char **argv) {
   const char *path;
-  int got, compact = 0;
-  cli_option opts[] = {{"compact", 'c', NULL, &compact}, {NULL, 0, NULL, NULL}};
-  cli_parse(argc, argv, opts, &path, 1, &got, usage);
-  if (got != 1) cli_usage_error("defs", "needs one REPORT");
+  int compact = 0;
+  const pu_option options[] = {
+      {"compact", 'c', NULL, "one line, no indentation", PU_FLAG(&compact, 1)},
+      PU_OPT_END};
+  const pu_opt_command cmd = {"defs", "REPORT", 1, 1, .summary = summary,
+                              .options = options, .failure = CLI_FAILURE};
+  pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
   char *json = pomp_report_defs_json(r, !compact);
   puts(json);

@@ -13,8 +13,7 @@
 #include "pomp_util.h"
 #include "report_strmap.h"
 
-static const char usage[] =
-    "Usage: pomp-report diff A B -o C\n"
+static const char summary[] =
     "Writes C = A minus B over the union of both reports' definitions\n"
     "(metrics matched by name, call paths by region names, locations by\n"
     "rank and thread).  Negative values mean B is larger.  If A or B comes\n"
@@ -302,11 +301,13 @@ static int is_same_file(const char *arg, const char *out) {
 
 int cmd_diff(int argc, char **argv) {
   const char *out = NULL, *pos[2];
-  int got;
-  cli_option opts[] = {{"output", 'o', &out, NULL}, {NULL, 0, NULL, NULL}};
-  cli_parse(argc, argv, opts, pos, 2, &got, usage);
-  if (got != 2) cli_usage_error("diff", "needs two reports A and B");
-  if (!out) cli_usage_error("diff", "needs -o C");
+  const pu_option options[] = {
+      {"output", 'o', "C", "the report to write (not A or B)", PU_STRING(&out),
+       .required = 1},
+      PU_OPT_END};
+  const pu_opt_command cmd = {"diff", "A B", 2, 2, .summary = summary,
+                              .options = options, .failure = CLI_FAILURE};
+  pu_opt_parse(&cmd, argc, argv, pos);
   for (int i = 0; i < 2; i++)
     if (is_same_file(pos[i], out))
       pu_die(POMP_EXIT_USAGE, "diff: output %s would overwrite input %s",

@@ -8,8 +8,7 @@
 #include "cli.h"
 #include "pomp_util.h"
 
-static const char usage[] =
-    "Usage: pomp-report dump REPORT [--metric M] [--format csv|json]\n"
+static const char summary[] =
     "Prints every stored value (exclusive in metric and call tree), one per\n"
     "(metric, call path, location), in metric then call-path order.\n"
     "CSV header: metric,callpath,rank,thread,value (callpath: region names\n"
@@ -44,16 +43,18 @@ static void put_json_string(const char *s) {
 }
 
 int cmd_dump(int argc, char **argv) {
-  const char *metric_name = NULL, *format = "csv", *path;
-  int got;
-  cli_option opts[] = {{"metric", 'm', &metric_name, NULL},
-                       {"format", 'f', &format, NULL},
-                       {NULL, 0, NULL, NULL}};
-  cli_parse(argc, argv, opts, &path, 1, &got, usage);
-  if (got != 1) cli_usage_error("dump", "needs one REPORT");
-  int json = strcmp(format, "json") == 0;
-  if (!json && strcmp(format, "csv") != 0)
-    cli_usage_error("dump", "unknown format '%s' (csv or json)", format);
+  static const char *const formats[] = {"csv", "json", NULL};
+  const char *path, *metric_name = NULL;
+  int json = 0; /* index in formats */
+  const pu_option options[] = {
+      {"metric", 'm', "M", "only the values of metric M",
+       PU_STRING(&metric_name)},
+      {"format", 'f', "csv|json", "output format (default csv)",
+       PU_CHOICE(&json, formats)},
+      PU_OPT_END};
+  const pu_opt_command cmd = {"dump", "REPORT", 1, 1, .summary = summary,
+                              .options = options, .failure = CLI_FAILURE};
+  pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
   int32_t only = metric_name ? cli_metric(r, metric_name, path) : -1;
 

@@ -9,8 +9,7 @@
 #include "cli.h"
 #include "pomp_util.h"
 
-static const char usage[] =
-    "Usage: pomp-report fold REPORT --metric M\n"
+static const char summary[] =
     "Prints one line 'callpath value' per call path with a non-zero value\n"
     "of metric M (M and its sub-metrics, exclusive in the call tree, summed\n"
     "over all locations).  Time metrics are printed in integer\n"
@@ -18,11 +17,13 @@ static const char usage[] =
 
 int cmd_fold(int argc, char **argv) {
   const char *path, *metric = NULL;
-  int got;
-  cli_option opts[] = {{"metric", 'm', &metric, NULL}, {NULL, 0, NULL, NULL}};
-  cli_parse(argc, argv, opts, &path, 1, &got, usage);
-  if (got != 1) cli_usage_error("fold", "needs one REPORT");
-  if (!metric) cli_usage_error("fold", "needs --metric M");
+  const pu_option options[] = {
+      {"metric", 'm', "M", "the metric whose values are folded",
+       PU_STRING(&metric), .required = 1},
+      PU_OPT_END};
+  const pu_opt_command cmd = {"fold", "REPORT", 1, 1, .summary = summary,
+                              .options = options, .failure = CLI_FAILURE};
+  pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
   int32_t m = cli_metric(r, metric, path);
   int32_t nc = pomp_report_num_cnodes(r);

@@ -12,8 +12,7 @@
 #include "cli.h"
 #include "pomp_util.h"
 
-static const char usage[] =
-    "Usage: pomp-report stat REPORT [-n N]\n"
+static const char summary[] =
     "Ranks the properties under 'time' by their exclusive severity (what\n"
     "none of their sub-properties explains) as a share of the total time,\n"
     "each with its N worst call paths and N worst locations (default N = 3),\n"
@@ -164,12 +163,15 @@ static void print_other_metrics(const pomp_report *r, int32_t time) {
 }
 
 int cmd_stat(int argc, char **argv) {
-  const char *path, *n_text = "3";
-  int got;
-  cli_option opts[] = {{"top", 'n', &n_text, NULL}, {NULL, 0, NULL, NULL}};
-  cli_parse(argc, argv, opts, &path, 1, &got, usage);
-  if (got != 1) cli_usage_error("stat", "needs one REPORT");
-  long long n = cli_integer("stat", "-n", n_text);
+  const char *path;
+  long long n = 3;
+  const pu_option options[] = {
+      {"top", 'n', "N", "call paths and locations per property (default 3, "
+       "at most 1000 are shown)", PU_INT(&n, 0, LLONG_MAX)},
+      PU_OPT_END};
+  const pu_opt_command cmd = {"stat", "REPORT", 1, 1, .summary = summary,
+                              .options = options, .failure = CLI_FAILURE};
+  pu_opt_parse(&cmd, argc, argv, &path);
   if (n > 1000) n = 1000;
   pomp_report *r = cli_open(path);
   int32_t time = cli_metric(r, "time", path);

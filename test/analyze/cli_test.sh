@@ -27,22 +27,29 @@ EOT
 }
 
 expect 0 "$analyze" --help
-head -n 1 "$work/out" | grep -q '^Usage: pomp-analyze \[-o FILE\]' || fail "--help"
+head -n 1 "$work/out" | grep -q '^Usage: pomp-analyze \[OPTION\]... EXPERIMENT_DIR|traces.otf2$' || fail "--help"
+grep -q '^  -o, --output=FILE  write the report to FILE' "$work/out" || fail "--help: -o"
 expect 0 "$analyze" --version
 same "$work/out" "pomp-analyze (pomp) 0.1.0"
 expect 2 "$analyze"
-same "$work/err" "pomp-analyze: no experiment directory or trace given (try --help)"
+same "$work/err" "pomp-analyze: missing EXPERIMENT_DIR|traces.otf2
+Try 'pomp-analyze --help'."
 # an unknown option: one line and a hint, not the whole help
 expect 2 "$analyze" --bogus x
-same "$work/err" "pomp-analyze: unknown option '--bogus' (try --help)"
+same "$work/err" "pomp-analyze: unknown option '--bogus'
+Try 'pomp-analyze --help'."
 expect 2 "$analyze" x -o
-same "$work/err" "pomp-analyze: option '-o' needs a value (try --help)"
+same "$work/err" "pomp-analyze: option '-o' needs a value
+Try 'pomp-analyze --help'."
 expect 2 "$analyze" --top= x
-same "$work/err" "pomp-analyze: --top: not a count between 0 and 1000: ''"
+same "$work/err" "pomp-analyze: option '--top': '' is not a whole number between 0 and 1000
+Try 'pomp-analyze --help'."
 expect 2 "$analyze" --topx=1 x
-same "$work/err" "pomp-analyze: unknown option '--topx=1' (try --help)"
+same "$work/err" "pomp-analyze: unknown option '--topx=1'
+Try 'pomp-analyze --help'."
 expect 2 "$analyze" a b
-same "$work/err" "pomp-analyze: more than one trace given: 'b' (try --help)"
+same "$work/err" "pomp-analyze: unexpected argument 'b'
+Try 'pomp-analyze --help'."
 
 # input problems name the file and say why (errno where there is one)
 expect 1 "$analyze" "$work/nothing"

@@ -32,16 +32,20 @@ run() {
 out=$("$pcc" --help); rc=$?
 expect_eq "--help exit" "$rc" 0
 expect_eq "--help first line" "$(echo "$out" | head -n 1)" \
-  "usage: pomp-cc [options] <compiler> <compiler arguments...>"
+  "Usage: pomp-cc [OPTION]... COMPILER [ARG]..."
 expect_eq "--version" "$("$pcc" --version)" "pomp-cc (pomp) 0.1.0"
 err=$("$pcc" 2>&1 >/dev/null); rc=$?
 expect_eq "no compiler exit" "$rc" 2
-expect_eq "no compiler message" "$(echo "$err" | head -n 1)" \
-  "pomp-cc: error: missing the compiler (e.g. pomp-cc gcc -o app app.c)"
+expect_eq "no compiler message" "$err" \
+  "pomp-cc: missing COMPILER
+Try 'pomp-cc --help'."
 err=$("$pcc" --frobnicate gcc app.c 2>&1); rc=$?
 expect_eq "unknown option exit" "$rc" 2
-expect_eq "unknown option message" "$(echo "$err" | head -n 1)" \
-  "pomp-cc: error: unknown option '--frobnicate'"
+expect_eq "unknown option message" "$err" \
+  "pomp-cc: unknown option '--frobnicate'
+Try 'pomp-cc --help'."
+err=$("$pcc" -V); rc=$?
+expect_eq "-V" "$rc $err" "0 pomp-cc (pomp) 0.1.0"
 err=$("$pcc" no-such-cc app.c 2>&1); rc=$?
 expect_eq "missing compiler exit" "$rc" 1
 expect_eq "missing compiler message" "$err" "pomp-cc: error: compiler 'no-such-cc' not found"

@@ -14,12 +14,15 @@ expect() { # expect STATUS STDERR-PATTERN ARGS...
   [ $got -eq "$want" ] || fail "'$*' exited $got, not $want"
   grep -q -- "$pattern" "$work/err" || fail "'$*': stderr lacks '$pattern': $(cat "$work/err")"
 }
-"$opari" --help | grep -q '^usage: pomp-opari' || fail "--help"
+"$opari" --help | grep -q '^Usage: pomp-opari \[OPTION\]... INPUT OUTPUT$' || fail "--help"
+"$opari" --help | grep -q '^      --nosrc  *no #line directives$' || fail "--help: --nosrc"
 "$opari" --version | grep -q '^pomp-opari (pomp) ' || fail "--version"
-expect 2 'pomp-opari: unknown option' --frob a b
-expect 2 "pomp-opari: unknown construct 'frob' in --pomp-disable" --pomp-disable=for,frob a b
-expect 2 'usage:' only-one-file
-expect 2 'too many arguments' a b c
+expect 2 "pomp-opari: unknown option '--frob'" --frob a b
+grep -qx "Try 'pomp-opari --help'." "$work/err" || fail "no hint after a usage error"
+expect 2 "pomp-opari: option '--pomp-disable': unknown construct 'frob'" --pomp-disable=for,frob a b
+expect 2 "pomp-opari: option '--lang': 'f66' is not one of c, c++, f77, f90" --lang=f66 a b
+expect 2 'pomp-opari: missing OUTPUT' only-one-file
+expect 2 "pomp-opari: unexpected argument 'c'" a b c
 expect 1 'pomp-opari: .*missing.c: No such file' "$work/missing.c" "$work/out.c"
 # only regular files are read: devices and FIFOs would never end or block
 expect 1 'pomp-opari: /dev/zero: not a regular file' /dev/zero "$work/z.c"

@@ -17,10 +17,10 @@
 /* The kinds and texts of all tokens of src, as "K:text " items. */
 static char *tokens(const char *src, bool cxx) {
   static char out[4096];
-  CLexer lx;
-  clex_init(&lx, src, strlen(src), cxx);
+  opc_lexer lx;
+  opc_lex_init(&lx, src, strlen(src), cxx);
   out[0] = 0;
-  for (CTok t; (t = clex_next(&lx)).kind != CT_EOF;) {
+  for (opc_tok t; (t = opc_lex_next(&lx)).kind != CT_EOF;) {
     static const char kinds[] = "EINSCPD";
     size_t k = strlen(out);
     snprintf(out + k, sizeof out - k, "%c:%.*s@%d ", kinds[t.kind], (int)(t.end - t.start),
@@ -60,103 +60,103 @@ static void lexer_unterminated_literals_end_at_newline(void **state) {
   assert_string_equal(tokens("'abc\nx /* open", false), "C:'abc@1 I:x@2 ");
 }
 
-static OmpDir parse(const char *text) {
-  OmpDir d = {0};
+static op_dir parse(const char *text) {
+  op_dir d = {0};
   size_t after;
-  PPCond cond;
-  assert_int_equal(pp_classify(text, strlen(text), &cond, &after), PP_OMP);
-  omp_dir_parse(&d, text, strlen(text), after);
+  opc_pp_cond cond;
+  assert_int_equal(opc_pp_classify(text, strlen(text), &cond, &after), PP_OMP);
+  op_dir_parse(&d, text, strlen(text), after);
   return d;
 }
 
 static void directive_names_and_clauses(void **state) {
   (void)state;
   const char *t = "#pragma omp parallel for simd if(simd: a) reduction(+:s), nowait // x";
-  OmpDir d = parse(t);
-  assert_int_equal(d.kind, OMP_PARALLEL_FOR);
+  op_dir d = parse(t);
+  assert_int_equal(d.kind, OP_DIR_PARALLEL_FOR);
   assert_true(d.inner_simd);
   assert_int_equal(d.nwords, 3);
   assert_int_equal(d.nclauses, 3);
-  assert_true(span_is(t, d.clauses[0].args, "simd: a"));
-  assert_true(span_is(t, d.clauses[1].whole, "reduction(+:s)"));
-  assert_true(span_is(t, d.clauses[2].name, "nowait"));
+  assert_true(op_span_is(t, d.clauses[0].args, "simd: a"));
+  assert_true(op_span_is(t, d.clauses[1].whole, "reduction(+:s)"));
+  assert_true(op_span_is(t, d.clauses[2].name, "nowait"));
   assert_int_equal(d.content_end, strlen(t) - 5);
-  omp_dir_free(&d);
+  op_dir_free(&d);
 }
 
 static void directive_kinds(void **state) {
   (void)state;
-  static const struct { const char *text; OmpKind kind; } cases[] = {
-      {"#pragma omp critical (name) hint(1)", OMP_CRITICAL},
-      {"# pragma omp cancel for", OMP_CANCEL},
-      {"#pragma omp cancellation point for", OMP_PASS},
-      {"#pragma omp target teams distribute parallel for", OMP_PASS_SUPPRESS},
-      {"#pragma omp target update to(a)", OMP_PASS},
-      {"#pragma omp taskloop simd", OMP_PASS_SUPPRESS},
-      {"#pragma omp parallel masked", OMP_PARALLEL_MASKED},
-      {"#pragma omp parallel master taskloop", OMP_PASS_WARN},
-      {"#pragma omp declare target", OMP_DECLARE_TARGET_BEGIN},
-      {"#pragma omp declare target to(f)", OMP_PASS},
-      {"#pragma omp end declare target", OMP_DECLARE_TARGET_END},
-      {"#pragma omp declare reduction(m : int : omp_out += omp_in)", OMP_PASS},
-      {"#pragma omp frobnicate", OMP_UNKNOWN},
-      {"#pragma omp ordered depend(sink: i-1)", OMP_ORDERED},
+  static const struct { const char *text; op_dir_kind kind; } cases[] = {
+      {"#pragma omp critical (name) hint(1)", OP_DIR_CRITICAL},
+      {"# pragma omp cancel for", OP_DIR_CANCEL},
+      {"#pragma omp cancellation point for", OP_DIR_PASS},
+      {"#pragma omp target teams distribute parallel for", OP_DIR_PASS_SUPPRESS},
+      {"#pragma omp target update to(a)", OP_DIR_PASS},
+      {"#pragma omp taskloop simd", OP_DIR_PASS_SUPPRESS},
+      {"#pragma omp parallel masked", OP_DIR_PARALLEL_MASKED},
+      {"#pragma omp parallel master taskloop", OP_DIR_PASS_WARN},
+      {"#pragma omp declare target", OP_DIR_DECLARE_TARGET_BEGIN},
+      {"#pragma omp declare target to(f)", OP_DIR_PASS},
+      {"#pragma omp end declare target", OP_DIR_DECLARE_TARGET_END},
+      {"#pragma omp declare reduction(m : int : omp_out += omp_in)", OP_DIR_PASS},
+      {"#pragma omp frobnicate", OP_DIR_UNKNOWN},
+      {"#pragma omp ordered depend(sink: i-1)", OP_DIR_ORDERED},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    OmpDir d = parse(cases[i].text);
+    op_dir d = parse(cases[i].text);
     if (d.kind != cases[i].kind) fail_msg("%s: kind %d", cases[i].text, d.kind);
-    omp_dir_free(&d);
+    op_dir_free(&d);
   }
 }
 
 static void directive_errors(void **state) {
   (void)state;
-  OmpDir d = parse("#pragma omp parallel num_threads(4");
+  op_dir d = parse("#pragma omp parallel num_threads(4");
   assert_string_equal(d.error, "unbalanced parentheses in clause");
-  omp_dir_free(&d);
+  op_dir_free(&d);
   d = parse("#pragma omp for ; x");
   assert_string_equal(d.error, "unexpected character in directive");
-  omp_dir_free(&d);
+  op_dir_free(&d);
 }
 
 static void pomp_directives(void **state) {
   (void)state;
-  Span name;
+  op_span name;
   const char *t = "inst begin ( solver )";
-  assert_int_equal(pomp_dir_parse(t, strlen(t), 0, &name), POMP_BEGIN);
-  assert_true(span_is(t, name, "solver"));
-  assert_int_equal(pomp_dir_parse("inst end(a b)", 13, 0, &name), POMP_BAD);
-  assert_int_equal(pomp_dir_parse(" noinstrument", 13, 0, &name), POMP_NOINSTRUMENT);
-  assert_int_equal(pomp_dir_parse("inst finalize", 13, 0, &name), POMP_FINALIZE);
+  assert_int_equal(op_inst_parse(t, strlen(t), 0, &name), OP_INST_BEGIN);
+  assert_true(op_span_is(t, name, "solver"));
+  assert_int_equal(op_inst_parse("inst end(a b)", 13, 0, &name), OP_INST_BAD);
+  assert_int_equal(op_inst_parse(" noinstrument", 13, 0, &name), OP_INST_NOINSTRUMENT);
+  assert_int_equal(op_inst_parse("inst finalize", 13, 0, &name), OP_INST_FINALIZE);
 }
 
 static void conditionals(void **state) {
   (void)state;
-  PPCond c;
+  opc_pp_cond c;
   size_t a;
-  assert_int_equal(pp_classify("#if 0 /* off */", 15, &c, &a), PP_IF);
+  assert_int_equal(opc_pp_classify("#if 0 /* off */", 15, &c, &a), PP_IF);
   assert_int_equal(c, COND_FALSE);
-  assert_int_equal(pp_classify("#  elif 1", 9, &c, &a), PP_ELIF);
+  assert_int_equal(opc_pp_classify("#  elif 1", 9, &c, &a), PP_ELIF);
   assert_int_equal(c, COND_TRUE);
-  assert_int_equal(pp_classify("#if 0x0", 7, &c, &a), PP_IF);
+  assert_int_equal(opc_pp_classify("#if 0x0", 7, &c, &a), PP_IF);
   assert_int_equal(c, COND_UNKNOWN);
-  assert_int_equal(pp_classify("#include <omp.h>", 16, &c, &a), PP_INCLUDE_OMP);
-  assert_int_equal(pp_classify("#pragma pomp inst on", 20, &c, &a), PP_POMP);
+  assert_int_equal(opc_pp_classify("#include <omp.h>", 16, &c, &a), PP_INCLUDE_OMP);
+  assert_int_equal(opc_pp_classify("#pragma pomp inst on", 20, &c, &a), PP_POMP);
 }
 
 /* Offset just after the statement that starts src. */
 static long stmt_end(const char *src, bool sequence, unsigned *cancel) {
-  CLexer lx;
-  clex_init(&lx, src, strlen(src), true);
-  OmpDir dir = {0};
-  PragmaOp op = {0};
+  opc_lexer lx;
+  opc_lex_init(&lx, src, strlen(src), true);
+  op_dir dir = {0};
+  opc_pragma_op op = {0};
   char *stack = NULL;
   size_t cap = 0;
-  CStmt st;
-  cstmt_init(&st, &lx, &dir, &op, &stack, &cap);
-  bool ok = sequence ? cstmt_skip_sequence(&st) : cstmt_skip(&st);
+  opc_stmt st;
+  opc_stmt_init(&st, &lx, &dir, &op, &stack, &cap);
+  bool ok = sequence ? opc_stmt_skip_sequence(&st) : opc_stmt_skip(&st);
   if (cancel) *cancel = st.cancel;
-  omp_dir_free(&dir);
+  op_dir_free(&dir);
   free(op.buf);
   free(stack);
   return ok ? (long)st.end : -1;
@@ -210,11 +210,11 @@ static void disable_list(void **state) {
   const char *bad = NULL;
   size_t len = 0;
   assert_true(opari_parse_disable("critical,locks", &bits, &bad, &len));
-  assert_int_equal(bits, DIS_CRITICAL | DIS_LOCKS);
+  assert_int_equal(bits, OPARI_DIS_CRITICAL | OPARI_DIS_LOCKS);
   bits = 0;
   assert_true(opari_parse_disable("sync", &bits, &bad, &len));
-  assert_true(bits & DIS_BARRIER);
-  assert_false(bits & DIS_PARALLEL);
+  assert_true(bits & OPARI_DIS_BARRIER);
+  assert_false(bits & OPARI_DIS_PARALLEL);
   assert_false(opari_parse_disable("for,frob,x", &bits, &bad, &len));
   assert_int_equal(len, 4);
   assert_memory_equal(bad, "frob", 4);

@@ -15,12 +15,12 @@
 #include "opari.h"
 #include "read_back.h"
 
-static bool parse(const char *s, LineMark *m) { return line_mark_parse(s, strlen(s), m); }
+static bool parse(const char *s, op_line_mark *m) { return op_line_mark_parse(s, strlen(s), m); }
 
 static void parses_marks(void **state) {
   (void)state;
   const char *s = "# 12 \"dir/file.h\" 1 3";
-  LineMark m;
+  op_line_mark m;
   assert_true(parse(s, &m));
   assert_int_equal(m.line, 12);
   assert_int_equal(m.file.start, 6);
@@ -48,41 +48,41 @@ static void parses_marks(void **state) {
 
 static void maps_lines_to_files(void **state) {
   (void)state;
-  LineMap lm = {0};
-  assert_null(linemap_find(&lm, 5));
-  assert_int_equal(linemap_line(&lm, 5), 5);
+  op_line_map lm = {0};
+  assert_null(op_line_map_find(&lm, 5));
+  assert_int_equal(op_line_map_line(&lm, 5), 5);
   const char *a = "# 1 \"app.c\"", *h = "# 1 \"sys/x\\\\y.h\" 1 3", *b = "# 4 \"app.c\" 2";
-  LineMark m;
+  op_line_mark m;
   assert_true(parse(a, &m));
-  linemap_add(&lm, a, &m, 2);
+  op_line_map_add(&lm, a, &m, 2);
   assert_true(parse(h, &m));
-  const MarkEntry *e = linemap_add(&lm, h, &m, 10);
+  const op_mark_entry *e = op_line_map_add(&lm, h, &m, 10);
   assert_true(e->system);
   assert_string_equal(lm.files[e->file].esc, "sys/x\\\\y.h");
   assert_string_equal(lm.files[e->file].raw, "sys/x\\y.h");
   assert_true(parse(b, &m));
-  e = linemap_add(&lm, b, &m, 30);
+  e = op_line_map_add(&lm, b, &m, 30);
   assert_int_equal(e->file, 0); /* the same name: the same file */
   assert_false(e->system);
   assert_int_equal(lm.nfiles, 2);
-  assert_int_equal(linemap_line(&lm, 1), 1);  /* before the first mark */
-  assert_int_equal(linemap_line(&lm, 2), 1);
-  assert_int_equal(linemap_line(&lm, 9), 8);
-  assert_int_equal(linemap_line(&lm, 12), 3);
-  assert_int_equal(linemap_find(&lm, 29)->file, 1);
-  assert_int_equal(linemap_line(&lm, 31), 5);
+  assert_int_equal(op_line_map_line(&lm, 1), 1);  /* before the first mark */
+  assert_int_equal(op_line_map_line(&lm, 2), 1);
+  assert_int_equal(op_line_map_line(&lm, 9), 8);
+  assert_int_equal(op_line_map_line(&lm, 12), 3);
+  assert_int_equal(op_line_map_find(&lm, 29)->file, 1);
+  assert_int_equal(op_line_map_line(&lm, 31), 5);
   /* a mark without a name keeps the file */
   assert_true(parse("#line 100", &m));
-  e = linemap_add(&lm, "#line 100", &m, 40);
+  e = op_line_map_add(&lm, "#line 100", &m, 40);
   assert_int_equal(e->file, 0);
-  assert_int_equal(linemap_line(&lm, 41), 101);
-  linemap_free(&lm);
+  assert_int_equal(op_line_map_line(&lm, 41), 101);
+  op_line_map_free(&lm);
 }
 
 /* The epilogue's descriptor lines of a preprocessed unit. */
 static void descriptors(const char *src, char *out, size_t size) {
   FILE *f = tmpfile();
-  OpariOptions opt = {.file_name = "t.i", .line_name = "t.i", .quiet = true,
+  opari_options opt = {.file_name = "t.i", .line_name = "t.i", .quiet = true,
                       .preprocessed = true};
   assert_true(opari_c(src, strlen(src), f, &opt));
   char *all = read_back(f);

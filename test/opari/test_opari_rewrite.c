@@ -16,7 +16,7 @@
 /* The instrumented text between the prelude's #line and the epilogue. */
 static bool instrument(const char *src, unsigned disabled, char *out, size_t size) {
   FILE *f = tmpfile();
-  OpariOptions opt = {.file_name = "t.c", .line_name = "t.c", .quiet = true,
+  opari_options opt = {.file_name = "t.c", .line_name = "t.c", .quiet = true,
                       .disabled = disabled};
   bool ok = opari_c(src, strlen(src), f, &opt);
   char *all = read_back(f);
@@ -72,7 +72,7 @@ static void disabled_constructs_are_copied(void **state) {
   (void)state;
   char out[512];
   const char *src = "#pragma omp critical\nx++;\n#pragma omp barrier\n";
-  assert_true(instrument(src, DIS_CRITICAL | DIS_BARRIER, out, sizeof out));
+  assert_true(instrument(src, OPARI_DIS_CRITICAL | OPARI_DIS_BARRIER, out, sizeof out));
   assert_string_equal(out, src);
 }
 

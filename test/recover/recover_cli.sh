@@ -16,11 +16,13 @@ expect() { # expect STATUS "STDERR" -- ARGS...
   [ "$out" = "$err" ] || fail "pomp-recover $*: '$out', expected '$err'"
 }
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-"$recover" --help | grep -q '^usage: pomp-recover \[--skip-damaged\] EXPERIMENT_DIR$' || fail "--help"
+"$recover" --help | grep -q '^Usage: pomp-recover \[OPTION\]... EXPERIMENT_DIR$' || fail "--help"
 "$recover" --version | grep -q '^pomp-recover (pomp) ' || fail "--version"
 out=$("$recover" 2>&1); [ $? = 2 ] || fail "no argument: not exit 2"
 out=$("$recover" a b 2>&1); [ $? = 2 ] || fail "two arguments: not exit 2"
 out=$("$recover" --bogus 2>&1); [ $? = 2 ] || fail "unknown option: not exit 2"
+[ "$out" = "pomp-recover: unknown option '--bogus'
+Try 'pomp-recover --help'." ] || fail "unknown option: $out"
 expect 1 "pomp-recover: nowhere: No such file or directory" -- nowhere
 touch file && expect 1 "pomp-recover: file: not an experiment directory" -- file
 # no trace and nothing to recover it from (a run killed before its first

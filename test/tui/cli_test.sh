@@ -45,17 +45,17 @@ grep -q "^Usage: pomp-tui \[OPTION\]... EXPERIMENT_DIR|REPORT" out.txt || { echo
 expect 0 "" "$tui" --version
 [ "$(cat out.txt)" = "pomp-tui (pomp) 0.1.0" ] || { echo "FAIL: --version text"; failures=$((failures + 1)); }
 
-expect 2 "pomp-tui: missing EXPERIMENT_DIR or REPORT operand
+expect 2 "pomp-tui: missing EXPERIMENT_DIR|REPORT
 Try 'pomp-tui --help'." "$tui" --batch
 expect 2 "pomp-tui: unknown option '--frobnicate'
 Try 'pomp-tui --help'." "$tui" --frobnicate small.pomp
-expect 2 "pomp-tui: --size: expected WxH, got '80by24'
+expect 2 "pomp-tui: option '--size': '80by24' is not WxH (1 to 10000 each)
 Try 'pomp-tui --help'." "$tui" --batch --size 80by24 small.pomp
-expect 2 "pomp-tui: --keys: offset 1: unknown key token starting '<Nope>'
+expect 2 "pomp-tui: option '--keys': offset 1: unknown key token starting '<Nope>'
 Try 'pomp-tui --help'." "$tui" --batch --keys "j<Nope>" small.pomp
-expect 2 "pomp-tui: --keys needs --batch
+expect 2 "pomp-tui: option '--keys' needs --batch
 Try 'pomp-tui --help'." "$tui" --keys j small.pomp
-expect 2 "pomp-tui: one report only (extra 'b.pomp')
+expect 2 "pomp-tui: unexpected argument 'b.pomp'
 Try 'pomp-tui --help'." "$tui" --batch small.pomp b.pomp
 
 # Bad input: a message naming the file (and the offset), exit 1, and

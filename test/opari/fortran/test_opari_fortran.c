@@ -19,7 +19,7 @@
 static bool instrument(const char *src, bool fixed, unsigned disabled, char **out,
                        char **companion) {
   FILE *f = tmpfile(), *c = tmpfile();
-  OpariOptions opt = {.file_name = "t.f", .line_name = "t.f", .quiet = true, .nosrc = true,
+  opari_options opt = {.file_name = "t.f", .line_name = "t.f", .quiet = true, .nosrc = true,
                       .fixed_form = fixed, .unit_id = 0xab, .disabled = disabled};
   bool ok = opari_fortran(src, strlen(src), f, c, &opt);
   *out = read_back(f);
