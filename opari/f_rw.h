@@ -203,7 +203,6 @@ bool f_in_device(const FRw *rw);
 
 /* f_unit.c */
 void f_companion(FILE *f, const FRw *rw);
-const char *f_event_name(FEvent ev);         /* "Parallel_fork" */
 const char *f_event_fortran_name(FEvent ev); /* "parallel_fork" */
 
 #endif
