@@ -2,7 +2,8 @@
 # test_check_layers.sh CHECK_LAYERS ARCHITECTURE_MD -- tools/check-layers
 # on small trees made in a temporary folder, under the repository's own
 # component table: a clean tree passes, each planted violation is named by
-# file:line and edge, and a document without the table is a usage error.
+# file:line and edge, and a document without the table, or with a cycle in
+# it, is a usage error.
 set -u
 check=$1 doc=$2
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
@@ -58,6 +59,12 @@ expect "the allow-list covers only the listed headers" 1 \
 'recover/rc_more.c:1: #include "pm_trace.h": recover -> measure is not an allowed dependency (recover may include: common, unify)'
 
 rm "$tmp/tree"/recover/rc_more.c
+sed 's/^| measure | `measure\/` \(.*\)| include, common, unify |$/| measure | `measure\/` \1| include, common, unify, mpiwrap |/' \
+  "$doc" >"$tmp/tree/docs/ARCHITECTURE.md"
+expect "a table whose dependencies form a cycle is a usage error" 2 ""
+if ! grep -q "'measure' may include 'mpiwrap', which is not above it" "$tmp/stderr"
+then echo "FAIL the cycle is not named"; failures=$((failures + 1)); fi
+
 printf '# no table here\n' >"$tmp/tree/docs/ARCHITECTURE.md"
 expect "a document without the table is a usage error" 2 ""
 
