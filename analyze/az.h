@@ -440,10 +440,9 @@ void az_p2p_answered(az_msg *send, az_time posted);
 void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls,
                       int last);
 
-/* collective.c: wait states of the collective instances in a->mpi.colls.
-   Each severity goes through az_charge. */
-void az_collective_analyze(az_analysis *a);
-/* Complete instances only, which are then freed (last: all). */
+/* collective.c: wait states of the collective instances in a->mpi.colls,
+   complete instances only, which are then freed (last: all). Each
+   severity goes through az_charge. */
 void az_collective_step(az_analysis *a, int last);
 
 /* nested.c: after the replay, the call paths of the extra threads of a

@@ -5,8 +5,6 @@
 
 #include "az.h"
 
-/* 1 when started by an MPI launcher (mpirun/mpiexec). */
-int az_parallel_launched(void);
 /* Under a launcher with more than one process: initialises MPI and returns
    this analysis process's rank; otherwise -1 (serial analysis). */
 int az_parallel_begin(void);

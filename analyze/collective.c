@@ -237,5 +237,3 @@ void az_collective_step(az_analysis *a, int last) {
   free(g);
   free(idx);
 }
-
-void az_collective_analyze(az_analysis *a) { az_collective_step(a, 1); }

@@ -34,7 +34,8 @@ typedef struct {
   int *owner; /* trace process -> analysis process */
 } team;
 
-int az_parallel_launched(void) {
+/* 1 when started by an MPI launcher (mpirun/mpiexec). */
+static int launched(void) {
   /* MPICH/Hydra, Open MPI and PMIx launchers */
   return getenv("PMI_SIZE") || getenv("OMPI_COMM_WORLD_SIZE") ||
          getenv("PMIX_RANK");
@@ -497,7 +498,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor,
 }
 
 int az_parallel_begin(void) {
-  if (!az_parallel_launched()) return -1;
+  if (!launched()) return -1;
   int rank, size;
   MPI_Init(NULL, NULL);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

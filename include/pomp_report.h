@@ -5,7 +5,7 @@
  * pomp-tui and pomp-report (read).  File layout: docs/FORMAT.md.
  *
  * Model
- *   metric tree   time > execution > comp ... (ARCHITECTURE.md section 4)
+ *   metric tree   time > execution > comp ... (docs/ARCHITECTURE.md §4)
  *   region table  name, file, lines, paradigm, role
  *   call tree     call-tree nodes ("cnodes"): (region, parent cnode)
  *   system tree   machine > node > process > thread; the threads are the
@@ -273,7 +273,7 @@ pomp_report_status pomp_report_generate(const pomp_report_synth *p,
                                         const char *path,
                                         pomp_report_error *err);
 
-/* The metric catalogue of ARCHITECTURE.md section 4, added to r in order;
+/* The metric catalogue of docs/ARCHITECTURE.md §4, added to r in order;
    returns the number of metrics added. */
 int32_t pomp_report_add_catalogue(pomp_report *r);
 /* Size of the catalogue, and adding only its first n metrics (a prefix is

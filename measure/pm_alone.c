@@ -49,5 +49,3 @@ void pm_rank_ends_alone(const char *reason) {
   pm_run_unlock();
   if (mine) pm_peers_alert(reason);
 }
-
-void pm_abort_flush(void) { pm_rank_ends_alone("MPI_Abort"); }

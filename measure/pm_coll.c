@@ -91,7 +91,3 @@ int pm_coll_scatterv(const void *in, const uint32_t *counts, void *out, uint32_t
   return ok(pm_coll.cb->otf2_scatterv(pm_coll.data, pm_coll.ctx, in, counts, out, n,
                                       OTF2_TYPE_UINT8, 0));
 }
-
-int pm_coll_barrier(void) {
-  return ok(pm_coll.cb->otf2_barrier(pm_coll.data, pm_coll.ctx));
-}

@@ -32,13 +32,6 @@ uint32_t pm_comm_count(void) {
   return n;
 }
 
-const pm_comm_def *pm_comm_get(uint32_t id) {
-  pthread_mutex_lock(&comm_lock);
-  const pm_comm_def *c = id < ncomms ? &comms[id] : NULL;
-  pthread_mutex_unlock(&comm_lock);
-  return c;
-}
-
 void pm_comm_serialise_all(pm_blob *b) {
   pthread_mutex_lock(&comm_lock); /* PU_PUSH may move the table */
   pm_blob_u32(b, (uint32_t)ncomms);

@@ -38,7 +38,6 @@ typedef struct pm_comm_def {
   int is_self;
 } pm_comm_def;
 uint32_t pm_comm_count(void);
-const pm_comm_def *pm_comm_get(uint32_t id);
 /* u32 count + every comm (name, parent, is_self, size, world ranks), under
    the table's lock (any thread, any time). */
 void pm_comm_serialise_all(struct pm_blob *b);

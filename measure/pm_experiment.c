@@ -1,4 +1,4 @@
-/* pm_experiment.c -- the experiment directory (ARCHITECTURE.md section 3):
+/* pm_experiment.c -- the experiment directory (docs/ARCHITECTURE.md §3):
    named after the program and its shape, created once, never reused. */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include <errno.h>

@@ -35,13 +35,6 @@ uint64_t pm_leave(pm_location *l, uint32_t region) {
   return t;
 }
 
-OTF2_EvtWriter *pm_evt_writer(pm_location *l) {
-  if (!l->writer || atomic_load_explicit(&pm_state, memory_order_relaxed) != PM_RUNNING)
-    return NULL;
-  if (PM_UNLIKELY(l->flush_pending)) pm_write_flush_region(l);
-  return l->writer;
-}
-
 void pm_mpi_expected(void) { pm_mpi_waiting = 1; }
 
 void pm_clock_offset(uint64_t time, int64_t offset) {

@@ -31,7 +31,6 @@ int pm_coll_bcast(void *data, uint32_t n);
 int pm_coll_gather_u64(uint64_t value, uint64_t *all);
 int pm_coll_gatherv(const void *in, uint32_t n, void *out, const uint32_t *counts);
 int pm_coll_scatterv(const void *in, const uint32_t *counts, void *out, uint32_t n);
-int pm_coll_barrier(void);
 
 /* Experiment directory: "$POMP_EXPERIMENT" or pomp_<app>_<ranks>x<threads>. */
 void pm_experiment_name(char *buf, size_t size, int ranks, int threads);

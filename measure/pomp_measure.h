@@ -31,13 +31,13 @@
  *
  *   pm_location *l = pm_location_recording();
  *   if (!l) return PMPI_Send(...);        // off, not started, or re-entered
- *   pm_enter(l, region_send);             // region id cached by the wrapper
+ *   uint64_t t = pm_enter(l, region_send); // region id cached by the wrapper
+ *   OTF2_EvtWriter *w = pm_evt_writer_at(l, &t); // right before each record
+ *   if (w) OTF2_EvtWriter_MpiSend(w, NULL, t, dest, comm, tag, bytes);
  *   pm_pause(l);                          // MPI calls made inside are not recorded
  *   int rc = PMPI_Send(...);
  *   pm_resume(l);
- *   OTF2_EvtWriter *w = pm_evt_writer(l); // fetch right before each record
- *   if (w) OTF2_EvtWriter_MpiSend(w, NULL, pm_now(), dest, comm, tag, bytes);
- *   pm_leave(l, region_send);
+ *   pm_leave_at(l, region_send, pm_now());
  *
  * Thread safety: every function may be called from any thread. The event
  * functions touch only the calling thread's location (no lock).
@@ -96,26 +96,22 @@ uint32_t pm_region_define(const char *name, const char *file,
 uint64_t pm_enter(pm_location *l, uint32_t region);
 uint64_t pm_leave(pm_location *l, uint32_t region);
 
-/* The OTF2 event writer of l, for records libpomp has no function for
+/* Enter/Leave at a timestamp t the caller read with pm_now(), and the
+   OTF2 event writer of l for the records libpomp has no function for
    (MpiSend, MpiRecv, MpiIsend, MpiIsendComplete, MpiIrecvRequest, MpiIrecv,
-   MpiRequestTest, MpiRequestCancelled, MpiCollectiveBegin/End). Fetch it
-   immediately before each record and take the record's timestamp with
-   pm_now() after the previous record: the call first writes any pending
-   `TRACE BUFFER FLUSH` Enter/Leave of a buffer flush that the previous
-   record caused, keeping timestamps non-decreasing. NULL before
-   pm_mpi_init (events before it are kept in memory and only Enter/Leave
-   and thread events can be recorded then). Communicator arguments of MPI
-   records are the local comm ids of pm_comm_register. */
-OTF2_EvtWriter *pm_evt_writer(pm_location *l);
-
-/* The same at a timestamp t the caller read with pm_now(), so that records
-   of one instant share one clock read (libpomp-mpi: an MPI call's Enter
-   and the MPI records before its PMPI call; the records after the call and
-   its Leave). t must not be below the location's previous record. When a
-   pending buffer-flush region is written first, it ends after t: the
-   record then takes the flush's end instead. pm_enter_at / pm_leave_at
-   return the timestamp written; pm_evt_writer_at moves *t (use *t for the
-   record, and for the next ones of the same instant). */
+   MpiRequestTest, MpiRequestCancelled, MpiCollectiveBegin/End), so that
+   records of one instant share one clock read (libpomp-mpi: an MPI call's
+   Enter and the MPI records before its PMPI call; the records after the
+   call and its Leave). t must not be below the location's previous record.
+   Fetch the writer immediately before each record: the call first writes
+   any pending `TRACE BUFFER FLUSH` Enter/Leave of a buffer flush that the
+   previous record caused, which ends after t: the record then takes the
+   flush's end instead. pm_enter_at / pm_leave_at return the timestamp
+   written; pm_evt_writer_at moves *t (use *t for the record, and for the
+   next ones of the same instant). The writer is NULL before pm_mpi_init
+   (events before it are kept in memory and only Enter/Leave and thread
+   events can be recorded then). Communicator arguments of MPI records are
+   the local comm ids of pm_comm_register. */
 uint64_t pm_enter_at(pm_location *l, uint32_t region, uint64_t t);
 uint64_t pm_leave_at(pm_location *l, uint32_t region, uint64_t t);
 OTF2_EvtWriter *pm_evt_writer_at(pm_location *l, uint64_t *t);
@@ -181,10 +177,8 @@ void pm_mpi_finalize(void);
    recording, closes its event writers and writes its complete fragment
    (docs/TRACE.md, "Unfinished runs and fragments"), then has the ranks on
    its node write theirs (pm_mpi_node_peers) and waits for them, at most
-   10 s. pomp-recover completes the trace afterwards. */
-void pm_abort_flush(void);
-/* The same with the reason recorded in the fragment and measure.log, e.g.
-   "MPI_Abort(MPI_COMM_WORLD, 3)". */
+   10 s. pomp-recover completes the trace afterwards. The reason is recorded
+   in the fragment and measure.log, e.g. "MPI_Abort(MPI_COMM_WORLD, 3)". */
 void pm_rank_ends_alone(const char *reason);
 
 /* The pid to hand to the ranks on this node: getpid() when this process

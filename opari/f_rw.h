@@ -203,7 +203,6 @@ bool opf_in_device(const opf_rw *rw);
 
 /* f_unit.c */
 void opf_companion(FILE *f, const opf_rw *rw);
-const char *opf_event_name(opf_event ev);         /* "Parallel_fork" */
 const char *opf_event_fortran_name(opf_event ev); /* "parallel_fork" */
 
 #endif

@@ -28,8 +28,6 @@ static const char *const event_names[FE_COUNT] = {
     "Ordered_exit", "Task_create_begin", "Task_create_end", "Task_begin", "Task_end",
     "Taskwait_enter", "Taskwait_exit"};
 
-const char *opf_event_name(opf_event ev) { return event_names[ev]; }
-
 const char *opf_event_fortran_name(opf_event ev) {
   static char lower_names[FE_COUNT][24];
   if (!lower_names[ev][0])

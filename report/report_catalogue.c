@@ -1,7 +1,7 @@
-/* report_catalogue.c -- the performance-property tree of ARCHITECTURE.md
-   section 4: names (what scripts use), display names, units and the
-   formula of each property.  Values are stored metric-exclusive: a parent's
-   own value is what none of its children explains. */
+/* report_catalogue.c -- the performance-property tree of
+   docs/ARCHITECTURE.md §4: names (what scripts use), display names, units
+   and the formula of each property.  Values are stored metric-exclusive: a
+   parent's own value is what none of its children explains. */
 #include "report_internal.h"
 
 typedef struct {

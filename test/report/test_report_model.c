@@ -241,7 +241,7 @@ static void inclusive_helpers(void **state) {
   pomp_report_free(r);
 }
 
-/* The exact tree of ARCHITECTURE.md section 4, as (name, parent) pairs. */
+/* The exact tree of docs/ARCHITECTURE.md §4, as (name, parent) pairs. */
 static void catalogue_is_the_architecture_tree(void **state) {
   (void)state;
   static const char *const expect[][2] = {

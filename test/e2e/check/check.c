@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Properties the `large` check looks at: the wait states and idle time of
-   the catalogue (ARCHITECTURE.md section 4).  Time, computation, management
+   the catalogue (docs/ARCHITECTURE.md §4).  Time, computation, management
    (MPI_Init alone takes a while), visits and bytes are not problems. */
 static const char *const WAIT_STATES[] = {
     "mpi_latesender",     "mpi_latesender_wo",      "mpi_latereceiver",
