@@ -4,8 +4,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "pm_blob.h"
 #include "pm_defs.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;

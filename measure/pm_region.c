@@ -3,8 +3,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "pm_blob.h"
 #include "pm_defs.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 static pthread_mutex_t region_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "pm_blob.h"
 #include "pm_defs.h"
 #include "pm_user.h"
+#include "pomp_unify.h"
 
 static void test_filter_rules(void **state) {
   (void)state;
