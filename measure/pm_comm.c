@@ -32,11 +32,12 @@ uint32_t pm_comm_count(void) {
   return n;
 }
 
-const pm_comm_def *pm_comm_get(uint32_t id) {
+int pm_comm_get(uint32_t id, pm_comm_def *out) {
   pthread_mutex_lock(&comm_lock);
-  const pm_comm_def *c = id < ncomms ? &comms[id] : NULL;
+  int found = id < ncomms;
+  if (found) *out = comms[id]; /* a copy: PU_PUSH may move the table */
   pthread_mutex_unlock(&comm_lock);
-  return c;
+  return found ? 0 : -1;
 }
 
 void pm_comm_serialise_all(pm_blob *b) {

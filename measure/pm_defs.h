@@ -19,10 +19,12 @@ typedef struct pm_region_def {
   OTF2_RegionRole role;
 } pm_region_def;
 
-/* Regions defined so far (pm_region_define); read only when no thread
-   records any more. */
+/* Regions defined so far (pm_region_define); any thread, any time. */
 uint32_t pm_region_count(void);
-const pm_region_def *pm_region_get(uint32_t id);
+/* Copies region id's definition into *out under the table's lock (the
+   table moves when it grows; the strings do not, and live as long as the
+   process). 0, or -1 when there is no such region. */
+int pm_region_get(uint32_t id, pm_region_def *out);
 /* Appends the definition to b (the key of the table and the form ranks
    exchange at unification). */
 void pm_region_serialise(pm_blob *b, const pm_region_def *r);
@@ -38,7 +40,10 @@ typedef struct pm_comm_def {
   int is_self;
 } pm_comm_def;
 uint32_t pm_comm_count(void);
-const pm_comm_def *pm_comm_get(uint32_t id);
+/* Copies comm id's definition into *out under the table's lock (the
+   table moves when it grows; name and world_ranks do not, and live as
+   long as the process). 0, or -1 when there is no such comm. */
+int pm_comm_get(uint32_t id, pm_comm_def *out);
 /* u32 count + every comm (name, parent, is_self, size, world ranks), under
    the table's lock (any thread, any time). */
 void pm_comm_serialise_all(pm_blob *b);
