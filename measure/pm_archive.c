@@ -75,7 +75,7 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
     uint64_t events = 0;
     if (l && OTF2_EvtWriter_GetNumberOfEvents(caller, &events) == OTF2_SUCCESS)
       atomic_store_explicit(&l->flushed_events, events, memory_order_relaxed);
-    before_flush();
+    if (before_flush) before_flush();
     pm_location_flush_began(loc);
   }
   return OTF2_FLUSH;
