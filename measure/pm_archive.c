@@ -7,11 +7,13 @@
 
 #include "pm_location.h"
 #include "pm_trace.h"
-#include "pm_unify.h"
 #include "pomp_util.h"
 
 OTF2_Archive *pm_archive;
 uint64_t pm_evt_chunk, pm_def_chunk;
+/* What runs before a full event buffer reaches the disk, given by the
+   life-cycle code that opens the archive (the periodic fragment). */
+static void (*before_flush)(void);
 
 /* Chunks of one OTF2 buffer, linked through a header in front of each. */
 enum { CHUNK_HEADER = 64 }; /* keeps the chunk cache-line aligned */
@@ -60,10 +62,11 @@ static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc,
 
 static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all};
 
-/* A full event buffer is about to reach the disk: first the periodic
-   fragment, so that the definitions of every event in it are on disk
-   before the events are (a later SIGKILL leaves them readable). Called by
-   the buffer's own thread; final flushes (closing) need no fragment. */
+/* A full event buffer is about to reach the disk: first before_flush (the
+   periodic fragment, so that the definitions of every event in it are on
+   disk before the events are: a later SIGKILL leaves them readable).
+   Called by the buffer's own thread; final flushes (closing) need no
+   fragment. */
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc,
                                 void *caller, bool final) {
   (void)user;
@@ -72,7 +75,7 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
     uint64_t events = 0;
     if (l && OTF2_EvtWriter_GetNumberOfEvents(caller, &events) == OTF2_SUCCESS)
       atomic_store_explicit(&l->flushed_events, events, memory_order_relaxed);
-    pm_fragment_periodic();
+    if (before_flush) before_flush();
     pm_location_flush_began(loc);
   }
   return OTF2_FLUSH;
@@ -87,7 +90,7 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
-int pm_archive_open(void) {
+int pm_archive_open(void (*flush_hook)(void)) {
   /* OTF2 keeps writes smaller than its 4 MiB file buffer in memory until
      the buffer is full (otf2_file_write_buffered): a flush would then not
      reach the disk, and a SIGKILL would lose it. Chunks of 4 MiB are
@@ -117,6 +120,7 @@ int pm_archive_open(void) {
     OTF2_Archive_Close(a);
     return -1;
   }
+  before_flush = flush_hook;
   pm_archive = a;
   pm_locations_open_writers();
   return 0;

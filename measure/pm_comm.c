@@ -4,8 +4,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "pm_blob.h"
 #include "pm_defs.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -30,6 +30,14 @@ uint32_t pm_comm_count(void) {
   uint32_t n = (uint32_t)ncomms;
   pthread_mutex_unlock(&comm_lock);
   return n;
+}
+
+int pm_comm_get(uint32_t id, pm_comm_def *out) {
+  pthread_mutex_lock(&comm_lock);
+  int found = id < ncomms;
+  if (found) *out = comms[id]; /* a copy: PU_PUSH may move the table */
+  pthread_mutex_unlock(&comm_lock);
+  return found ? 0 : -1;
 }
 
 void pm_comm_serialise_all(pm_blob *b) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "pomp_measure.h"
+#include "pomp_unify.h" /* pm_blob, PM_TEAM_COMM_BASE */
 
 typedef struct pm_region_def {
   char *name, *file;
@@ -18,16 +19,17 @@ typedef struct pm_region_def {
   OTF2_RegionRole role;
 } pm_region_def;
 
-/* Regions defined so far (pm_region_define); read only when no thread
-   records any more. */
+/* Regions defined so far (pm_region_define); any thread, any time. */
 uint32_t pm_region_count(void);
-const pm_region_def *pm_region_get(uint32_t id);
+/* Copies region id's definition into *out under the table's lock (the
+   table moves when it grows; the strings do not, and live as long as the
+   process). 0, or -1 when there is no such region. */
+int pm_region_get(uint32_t id, pm_region_def *out);
 /* Appends the definition to b (the key of the table and the form ranks
    exchange at unification). */
-struct pm_blob;
-void pm_region_serialise(struct pm_blob *b, const pm_region_def *r);
+void pm_region_serialise(pm_blob *b, const pm_region_def *r);
 /* u32 count + every region, under the table's lock (any thread, any time). */
-void pm_region_serialise_all(struct pm_blob *b);
+void pm_region_serialise_all(pm_blob *b);
 
 /* MPI communicators of pm_comm_register, in registration order. */
 typedef struct pm_comm_def {
@@ -38,13 +40,17 @@ typedef struct pm_comm_def {
   int is_self;
 } pm_comm_def;
 uint32_t pm_comm_count(void);
+/* Copies comm id's definition into *out under the table's lock (the
+   table moves when it grows; name and world_ranks do not, and live as
+   long as the process). 0, or -1 when there is no such comm. */
+int pm_comm_get(uint32_t id, pm_comm_def *out);
 /* u32 count + every comm (name, parent, is_self, size, world ranks), under
    the table's lock (any thread, any time). */
-void pm_comm_serialise_all(struct pm_blob *b);
+void pm_comm_serialise_all(pm_blob *b);
 
 /* OpenMP team comms: one per team size, local ids from PM_TEAM_COMM_BASE
-   so they never collide with the MPI comm ids of libpomp-mpi. */
-#define PM_TEAM_COMM_BASE 0x40000000u
+   (pomp_unify.h) so they never collide with the MPI comm ids of
+   libpomp-mpi. */
 uint32_t pm_team_comm(uint32_t team_size);
 /* The team sizes of the team comms, by local id - PM_TEAM_COMM_BASE. */
 uint32_t pm_team_comm_count(void);

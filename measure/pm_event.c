@@ -9,6 +9,16 @@
 
 static uint32_t flush_region = PM_NO_REGION;
 
+/* A signal taken in the middle of a record waits for its end: the handler
+   stores it here, and the record's end calls what the signal code
+   registered (pm_ev_on_deferred_signal), so the event path calls nothing
+   above it. The test of the flag was always there; only its rare path
+   goes through the pointer. */
+_Atomic int pm_deferred_signal;
+static void (*deferred_signal_handler)(void);
+
+void pm_ev_on_deferred_signal(void (*handler)(void)) { deferred_signal_handler = handler; }
+
 /* The writer of a location is busy while `writing` is set. Whoever
    finishes the measurement while other threads may still record (exit,
    a signal) first sets the state to PM_FINISHED, then waits until no
@@ -26,7 +36,7 @@ static inline int begin_write(pm_location *l) {
 static inline void end_write(pm_location *l) {
   atomic_store_explicit(&l->writing, 0, memory_order_release);
   if (PM_UNLIKELY(atomic_load_explicit(&pm_deferred_signal, memory_order_relaxed)))
-    pm_signal_deferred();
+    deferred_signal_handler();
 }
 
 /* One record as it is; the caller owns the writer. */

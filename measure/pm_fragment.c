@@ -1,4 +1,4 @@
-/* pm_fragment.c -- this rank's fragment on disk (format: pm_frag.h,
+/* pm_fragment.c -- this rank's fragment on disk (format: pomp_unify.h,
    docs/TRACE.md). Written at every buffer flush, before the chunks reach
    the disk, so every flushed event has its definitions on disk even if the
    process is killed with SIGKILL later; written complete when the rank
@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "pm_defs.h"
-#include "pm_frag.h"
 #include "pm_location.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 /* One writer at a time: two threads may flush at once, and they share
@@ -45,7 +45,7 @@ static int write_all(int fd, const unsigned char *p, size_t n) {
   return 0;
 }
 
-/* This process, as fragments name it (pm_frag.h); read once. */
+/* This process, as fragments name it (pomp_unify.h); read once. */
 static struct {
   char host[256], boot_id[64];
   uint64_t start;

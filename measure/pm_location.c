@@ -92,8 +92,7 @@ pm_location *pm_bind_extra(void) {
    omp_get_ancestor_thread_num(1) of the outermost team when every level
    below that number is thread 0 (the encountering thread of each nested
    team runs on the same OS thread). */
-pm_location *pm_self_slow(void) {
-  if (!pm_running()) return NULL;
+pm_location *pm_bind_self(void) {
   int level = omp_get_level();
   if (level == 0)
     return pthread_equal(pthread_self(), main_thread) ? pm_bind_team_member(0)

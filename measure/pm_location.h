@@ -58,9 +58,12 @@ struct pm_location {
   size_t nkept, cap_kept;
 };
 
-/* A signal taken in the middle of a record, to be handled at its end. */
+/* A signal taken in the middle of a record, to be handled at its end:
+   the signal handler sets pm_deferred_signal (pm_event.c owns it), and
+   the record's end then calls handler, which the signal code registers
+   before it installs its handlers (pm_signal.c). */
 extern _Atomic int pm_deferred_signal;
-void pm_signal_deferred(void);
+void pm_ev_on_deferred_signal(void (*handler)(void));
 
 /* The location the calling thread writes to (NULL before its first event).
    initial-exec: a plain %fs-relative load instead of __tls_get_addr on the
@@ -69,7 +72,8 @@ void pm_signal_deferred(void);
 extern _Thread_local pm_location *pm_tls_location PM_TLS;
 
 /* The calling thread's location, created at its first event; NULL when
-   the measurement is not running. Starts the measurement if needed. */
+   the measurement is not running. Starts the measurement if needed
+   (pm_runtime.c: the location table itself never starts anything). */
 pm_location *pm_self_slow(void);
 static inline pm_location *pm_self(void) {
   pm_location *l = pm_tls_location;
@@ -82,6 +86,9 @@ static inline pm_location *pm_self(void) {
    of a nested team that is not the encountering thread). */
 pm_location *pm_bind_team_member(uint32_t thread);
 pm_location *pm_bind_extra(void);
+/* The calling thread's binding from its OpenMP level: a team member, or
+   an extra location (pm_self_slow, once the measurement runs). */
+pm_location *pm_bind_self(void);
 
 /* Location T of the process (0 <= T < PM_MAX_LOCATIONS), or NULL. */
 pm_location *pm_location_get(uint32_t thread);

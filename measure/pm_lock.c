@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm_blob.h"
 #include "pm_pomp.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;

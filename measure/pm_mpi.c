@@ -6,6 +6,7 @@
 
 #include "pm_location.h"
 #include "pm_trace.h"
+#include "pm_unify.h"
 #include "pomp_util.h"
 
 int pm_rank;
@@ -85,7 +86,7 @@ int pm_mpi_init(const pm_mpi_handover *h) {
     pm_log("MPI rank %d of %d, thread level MPI_THREAD_%s", h->rank, h->size,
            h->thread_level >= 0 && h->thread_level < 4 ? levels[h->thread_level] : "?");
     if (h->rank == 0) pm_info(1, "experiment directory %s", pm_experiment_dir);
-    rc = pm_archive_open();
+    rc = pm_archive_open(pm_fragment_periodic);
     if (pm_cfg.signals) pm_signals_after_mpi_init();
   }
   if (rc != 0) {

@@ -15,10 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pm_frag.h"
 #include "pm_runtime.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 #define PEER_WAIT_S 10

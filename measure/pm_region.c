@@ -3,8 +3,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "pm_blob.h"
 #include "pm_defs.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 static pthread_mutex_t region_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,11 +48,12 @@ uint32_t pm_region_count(void) {
   return n;
 }
 
-const pm_region_def *pm_region_get(uint32_t id) {
+int pm_region_get(uint32_t id, pm_region_def *out) {
   pthread_mutex_lock(&region_lock);
-  const pm_region_def *r = id < nregions ? &regions[id] : NULL;
+  int found = id < nregions;
+  if (found) *out = regions[id]; /* a copy: PU_PUSH may move the table */
   pthread_mutex_unlock(&region_lock);
-  return r;
+  return found ? 0 : -1;
 }
 
 void pm_region_serialise_all(pm_blob *b) {

@@ -12,6 +12,7 @@
 
 #include "pm_location.h"
 #include "pm_trace.h"
+#include "pm_unify.h"
 #include "pomp.h"
 #include "pomp_util.h"
 
@@ -53,7 +54,7 @@ int pm_open_single_process(void) {
   if (pm_experiment_create(pm_experiment_dir) != 0) return -1;
   pm_log_open(pm_experiment_dir);
   pm_info(1, "experiment directory %s", pm_experiment_dir);
-  return pm_archive_open();
+  return pm_archive_open(pm_fragment_periodic);
 }
 
 static void at_exit(void) { pm_finish("program exit"); }
@@ -98,6 +99,13 @@ bool pm_start(void) {
   if (atomic_load(&pm_state) == PM_UNSTARTED) begin();
   pthread_mutex_unlock(&run_lock);
   return atomic_load(&pm_state) == PM_RUNNING;
+}
+
+/* A thread without a location: the measurement starts at the first event
+   of the program, then the thread is bound. */
+pm_location *pm_self_slow(void) {
+  if (!pm_running()) return NULL;
+  return pm_bind_self();
 }
 
 /* Under run_lock, state PM_RUNNING: stop recording, close the open regions

@@ -57,7 +57,6 @@ static void say(int sig, const char *what) {
   pm_log_signal_line(parts, 4);
 }
 
-_Atomic int pm_deferred_signal;
 static _Atomic int taken;          /* one thread handles a signal, once */
 static _Atomic int fragment_done;  /* this rank's complete fragment is on disk */
 static _Atomic int pending_fatal;  /* a fatal signal that came while writing */
@@ -172,7 +171,7 @@ static void another_signal(int sig) {
 
 /* A signal that interrupts its own thread in the middle of a record must
    not write the trace under that record's feet: it is handed to the end
-   of the record (pm_signal_deferred), which the thread reaches as soon as
+   of the record (handle_deferred), which the thread reaches as soon as
    the handler returns. A fault there cannot wait: the process just dies. */
 static void on_signal(int sig, siginfo_t *info, void *context) {
   (void)context;
@@ -201,7 +200,9 @@ static void on_signal(int sig, siginfo_t *info, void *context) {
   else finish_and_die(sig);
 }
 
-void pm_signal_deferred(void) {
+/* Registered with the event path (pm_ev_on_deferred_signal): runs at the
+   end of the record a signal interrupted. */
+static void handle_deferred(void) {
   int sig = atomic_exchange(&pm_deferred_signal, 0);
   if (!sig) return;
   if (atomic_exchange(&taken, 1)) another_signal(sig);
@@ -244,6 +245,7 @@ static int install(int sig, struct sigaction *prev) {
 }
 
 void pm_signals_install(void) {
+  pm_ev_on_deferred_signal(handle_deferred); /* before any handler can defer */
   for (int i = 0; i < NFATAL; i++) installed[i] = install(fatal[i], &previous[i]);
   int p = pm_cfg.peer_signal;
   if (p > 0 && index_of(p) == NFATAL && install(p, &previous[NFATAL])) {

@@ -41,8 +41,12 @@ int pm_experiment_create(const char *dir);
 extern char pm_experiment_dir[4096];
 
 /* Opens the archive in pm_experiment_dir, collectively over pm_coll, and
-   gives every existing location its writer. 0 or -1 (reported). */
-int pm_archive_open(void);
+   gives every existing location its writer. 0 or -1 (reported).
+   before_flush (NULL: nothing) runs on a thread whose full event buffer
+   is about to be written to disk, before it is (pm_fragment_periodic):
+   the archive is below the life-cycle code and calls it only through
+   this hook. */
+int pm_archive_open(void (*before_flush)(void));
 /* The OTF2 chunk sizes the archive was opened with (fragments record them:
    the recovered anchor must name the ones the event files were cut in). */
 extern uint64_t pm_evt_chunk, pm_def_chunk;

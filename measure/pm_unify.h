@@ -2,16 +2,16 @@
  * pm_unify.h -- definition unification. Every rank describes its
  * definitions in a blob (pm_unify_describe, here); rank 0 merges the blobs
  * into global definitions and answers each rank with its mapping of local
- * to global ids (pm_unify_merge, pm_merge.h: also used by pomp-recover).
- * The blob formats are described in pm_merge.h. Internal to measure/.
+ * to global ids (pm_unify_merge, unify/pomp_unify.h: also used by
+ * pomp-recover). The blob formats are described there. Internal to measure/.
  */
 #ifndef PM_UNIFY_H
 #define PM_UNIFY_H
 
 #include <stdint.h>
 
-#include "pm_merge.h"
 #include "pomp_measure.h"
+#include "pomp_unify.h"
 
 typedef struct pm_local_location {
   uint32_t thread;

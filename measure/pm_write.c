@@ -6,10 +6,10 @@
 #include <time.h>
 
 #include "pm_defs.h"
-#include "pm_localdefs.h"
 #include "pm_location.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 pm_offset pm_offsets[PM_MAX_OFFSETS];

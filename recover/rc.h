@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pm_frag.h"
+#include "pomp_unify.h"
 
 /* One rank's fragment, read and checked. */
 typedef struct rc_rank {

@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pm_localdefs.h"
-#include "pm_merge.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 #include "rc.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pm_merge.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 #include "rc.h"
 

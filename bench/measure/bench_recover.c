@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pm_frag.h"
 #include "pomp_recover.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 #define ROUNDS 9
@@ -27,7 +27,7 @@ static double now(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* A rank's definitions (measure/pm_merge.h): nthreads locations, nregions
+/* A rank's definitions (unify/pomp_unify.h): nthreads locations, nregions
    regions, MPI_COMM_WORLD and MPI_COMM_SELF, one team comm. */
 static void rank_defs(pm_blob *b, uint32_t rank, uint32_t nranks, uint32_t nregions) {
   pm_blob_str(b, "benchnode");

@@ -1,7 +1,10 @@
 /* test_measure_units.c -- libpomp internals in-process: the filter rules,
-   the ELF symbol reader, the definition blobs and the region table. */
+   the ELF symbol reader, the definition blobs, the region and comm tables. */
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "pm_blob.h"
 #include "pm_defs.h"
 #include "pm_user.h"
+#include "pomp_unify.h"
 
 static void test_filter_rules(void **state) {
   (void)state;
@@ -136,8 +139,46 @@ static void test_region_define_dedups(void **state) {
   assert_int_equal(a, b);
   assert_int_equal(c, a + 1);
   assert_int_equal(d, a + 2);
-  assert_string_equal(pm_region_get(d)->file, "");
+  pm_region_def def;
+  assert_int_equal(pm_region_get(d, &def), 0);
+  assert_string_equal(def.file, "");
   assert_int_equal(pm_region_count(), a + 3);
+  assert_int_equal(pm_region_get(a + 3, &def), -1);
+}
+
+/* pm_comm_get once returned a pointer into the table, which the next
+   registration may move (realloc): reading it while another thread
+   registers read freed memory (ASan: heap-use-after-free). A copy taken
+   under the lock stays valid while the table grows. */
+enum { COMMS_REGISTERED = 20000 };
+static atomic_int reader_started;
+static void *register_comms(void *arg) {
+  (void)arg;
+  while (!atomic_load(&reader_started)) sched_yield(); /* registers while it reads */
+  uint32_t world[2] = {0, 1};
+  for (int i = 0; i < COMMS_REGISTERED; i++) pm_comm_register("other", 0, 2, world, 0);
+  return NULL;
+}
+
+static void test_comm_copy_stays_valid_while_the_table_grows(void **state) {
+  (void)state;
+  uint32_t world[2] = {0, 1};
+  uint32_t first = pm_comm_register("MPI_COMM_WORLD", OTF2_UNDEFINED_COMM, 2, world, 0);
+  pthread_t registrar;
+  assert_int_equal(pthread_create(&registrar, NULL, register_comms, NULL), 0);
+  pm_comm_def c;
+  atomic_store(&reader_started, 1);
+  do {
+    assert_int_equal(pm_comm_get(first, &c), 0);
+    assert_string_equal(c.name, "MPI_COMM_WORLD");
+    assert_int_equal(c.size, 2);
+    assert_int_equal(c.world_ranks[1], 1);
+  } while (pm_comm_count() < first + 1 + COMMS_REGISTERED);
+  pthread_join(registrar, NULL);
+  assert_int_equal(pm_comm_get(first, &c), 0);
+  assert_string_equal(c.name, "MPI_COMM_WORLD");
+  assert_int_equal(c.parent, OTF2_UNDEFINED_COMM);
+  assert_int_equal(pm_comm_get(first + 1 + COMMS_REGISTERED, &c), -1);
 }
 
 int main(void) {
@@ -149,6 +190,7 @@ int main(void) {
       cmocka_unit_test(test_blob_round_trip_and_bounds),
       cmocka_unit_test(test_map_intern),
       cmocka_unit_test(test_region_define_dedups),
+      cmocka_unit_test(test_comm_copy_stays_valid_while_the_table_grows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
-/* pm_frag.c -- see pm_frag.h. The reader trusts nothing: a fragment may
+/* pm_frag.c -- the fragment codec (pomp_unify.h). The reader trusts nothing: a fragment may
    be cut short by a kill, or damaged on disk, and pomp-recover must then
    name the byte where it goes wrong instead of crashing. */
-#include "pm_frag.h"
+#include "pomp_unify.h"
 
 #include <fcntl.h>
 #include <stdio.h>

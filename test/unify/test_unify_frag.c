@@ -1,4 +1,4 @@
-/* test_recover_frag.c -- the fragment format (measure/pm_frag.c) and the
+/* test_unify_frag.c -- the fragment format (unify/pm_frag.c) and the
    definition merge pomp-recover runs on it: a fragment decodes to what
    was encoded; every truncation and every single-bit flip is refused with
    an offset inside the fragment; the merge accepts a missing rank. */
@@ -12,11 +12,9 @@
 
 #include <cmocka.h>
 
-#include "pm_frag.h"
-#include "pm_localdefs.h"
-#include "pm_merge.h"
+#include "pomp_unify.h"
 
-/* A rank's definitions as libpomp describes them (pm_merge.h): host,
+/* A rank's definitions as libpomp describes them (pomp_unify.h): host,
    start, end, 2 locations, 1 region, MPI_COMM_WORLD of 2, 1 team comm. */
 static void describe(pm_blob *b, uint32_t rank) {
   pm_blob_str(b, "node7");

@@ -1,5 +1,5 @@
-/* pm_blob.c -- see pm_blob.h. */
-#include "pm_blob.h"
+/* pm_blob.c -- byte blobs, cursors and the byte-string map (pomp_unify.h). */
+#include "pomp_unify.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,9 @@
-/* pm_localdefs.c -- see pm_localdefs.h. */
-#include "pm_localdefs.h"
+/* pm_localdefs.c -- one rank's local definitions (pomp_unify.h). */
+#include "pomp_unify.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm_defs.h" /* PM_TEAM_COMM_BASE */
 #include "pomp_util.h"
 
 /* Reads "u32 n, u32 ids[n]" from the map blob. */

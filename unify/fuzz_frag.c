@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm_frag.h"
-#include "pm_merge.h"
+#include "pomp_unify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pm_frag f;

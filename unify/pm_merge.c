@@ -1,4 +1,4 @@
-/* pm_merge.c -- see pm_merge.h. Global ids are handed out in rank order,
+/* pm_merge.c -- the merge (pomp_unify.h). Global ids are handed out in rank order,
    so rank 0's definitions keep their local ids (no mapping table needed
    for a process alone) and MPI_COMM_WORLD / MPI_COMM_SELF become comms 0
    and 1 (docs/TRACE.md). A missing rank (recovery) leaves no gap: the next
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm_merge.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 /* Ids of the OTF2_IdMap / comm tables are uint32: blobs come from
