@@ -21,6 +21,9 @@ static const char usage[] =
     "  generate -o FILE [--cnodes N --locations L --threads T --metrics M\n"
     "           --density D --seed S]   a deterministic synthetic report\n"
     "  defs REPORT       the definitions as JSON\n"
+    "  score REPORT [-n N] [--suggest-filter]\n"
+    "                    estimated trace size, the regions that make it,\n"
+    "                    and a POMP_FILTER file that leaves the small ones out\n"
     "\n"
     "Options: --help (also after a command), --version.\n"
     "Exit status: 0 success, 1 failure (bad or unreadable report), 2 usage.\n";
@@ -30,7 +33,8 @@ static const struct {
   int (*run)(int argc, char **argv);
 } commands[] = {{"dump", cmd_dump}, {"stat", cmd_stat},
                 {"fold", cmd_fold}, {"diff", cmd_diff},
-                {"generate", cmd_generate}, {"defs", cmd_defs}};
+                {"generate", cmd_generate}, {"defs", cmd_defs},
+                {"score", cmd_score}};
 
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
