@@ -16,22 +16,7 @@ cd "$dir" || exit 1
   mkdir exp && cp s.pomp exp/report.pomp || { echo "cannot make fixtures"; exit 1; }
 failures=0
 
-# check NAME STATUS CMD...: stdout must equal golden/NAME.out (if it
-# exists), stderr golden/NAME.err (if it exists), the status STATUS.
-check() {
-  name=$1 want=$2
-  shift 2
-  "$@" > out 2> err
-  got=$?
-  ok=1
-  [ "$got" -eq "$want" ] || { echo "$name: exit status $got, want $want"; ok=0; }
-  for s in out err; do
-    if [ -f "$golden/$name.$s" ] && ! diff -u "$golden/$name.$s" $s; then
-      echo "$name: std$s differs"; ok=0
-    fi
-  done
-  [ $ok -eq 1 ] || failures=$((failures + 1))
-}
+. "$(dirname "$0")/check.sh"
 
 check score 0 "$report" score s.pomp
 check score_dir_top3 0 "$report" score exp -n 3
@@ -54,12 +39,7 @@ check stat_perturbed 0 "$report" stat s.pomp -n 1
 check summary_perturbed 0 "$summary" s.pomp 3
 # 4.3 % of flushes: no warning
 check summary_own 0 "$summary" o.pomp 2
-for case in "start:2" "hottest:2x"; do
-  name=${case%%:*} keys=${case#*:}
-  "$tui" --batch --size 100x18 --keys "$keys" s.pomp >"tui_$name.txt" 2>err.txt ||
-    { echo "tui_$name: pomp-tui exited $?: $(cat err.txt)"; failures=$((failures + 1)); }
-  diff -u "$golden/score_tui_$name.txt" "tui_$name.txt" ||
-    { echo "tui_$name: screen differs"; failures=$((failures + 1)); }
-done
+check_screen score_tui_start.txt "$tui" 100x18 2 s.pomp
+check_screen score_tui_hottest.txt "$tui" 100x18 2x s.pomp
 echo "$failures failures"
 [ "$failures" -eq 0 ]
