@@ -262,8 +262,10 @@ char *pomp_report_defs_json(const pomp_report *r, int pretty);
 /* The label a summary shows for a region, written like snprintf (returns
    the length it needs): a function (paradigm compiler or user) without its
    C++ parameter list and qualifiers ("Domain::x(int) const" -> "Domain::x"),
-   GCC's static-initialiser functions as "static init (FILE)" /
-   "static init"; any other region by its name. */
+   GCC's static-initialiser functions as "static init (FILE)" (the
+   region's source file or GCC's file key), "static init (file of F)"
+   (GCC keyed it to function F's mangled name) or "static init"; any
+   other region by its name. */
 size_t pomp_report_region_label(const pomp_report *r, int32_t region,
                                 char *buf, size_t size);
 /* Whether a region is one of GCC's static-initialiser functions

@@ -41,6 +41,43 @@ static size_t without_parameters(const char *name) {
   return n;
 }
 
+/* The source name of a simple mangled C++ function name, the key GCC
+   gives a translation unit's static constructors when it has no file
+   name to use: "_Z14CalcElemVolumePKd" -> "CalcElemVolume",
+   "_ZN6Domain1xEi" -> "Domain::x".  Returns 0 (nothing written) for
+   anything else. */
+static int unmangled_function(const char *key, char *buf, size_t size) {
+  if (strncmp(key, "_Z", 2) != 0) return 0;
+  const char *c = key + 2;
+  int nested = *c == 'N';
+  if (nested) c++;
+  while (nested && (*c == 'K' || *c == 'V' || *c == 'r')) c++;
+  size_t used = 0;
+  do {
+    char *end;
+    unsigned long len = strtoul(c, &end, 10);
+    if (end == c || len == 0 || strlen(end) < len) return 0;
+    int n = snprintf(buf + used, size > used ? size - used : 0, "%s%.*s",
+                     used ? "::" : "", (int)len, end);
+    used += (size_t)n;
+    c = end + len;
+  } while (nested && *c != 'E' && *c);
+  return !nested || *c == 'E';
+}
+
+/* "static init (lulesh.cc)": the file GCC named the function after, the
+   region's source file, or the function its mangled key names. */
+static size_t static_init_label(const pomp_region *g, const char *key, char *buf,
+                                size_t size) {
+  char function[256];
+  const char *slash = strrchr(g->file, '/');
+  if (*g->file) return (size_t)snprintf(buf, size, "static init (%s)", slash ? slash + 1 : g->file);
+  if (!*key) return (size_t)snprintf(buf, size, "static init");
+  if (unmangled_function(key, function, sizeof function))
+    return (size_t)snprintf(buf, size, "static init (file of %s)", function);
+  return (size_t)snprintf(buf, size, "static init (%s)", key);
+}
+
 static int is_function(const pomp_region *g) {
   return strcmp(g->paradigm, "compiler") == 0 || strcmp(g->paradigm, "user") == 0;
 }
@@ -52,9 +89,9 @@ size_t pomp_report_region_label(const pomp_report *r, int32_t region, char *buf,
   if (!is_function(g)) return (size_t)snprintf(buf, size, "%s", g->name);
   size_t prefix = sizeof global_init_prefix - 1;
   if (strncmp(g->name, global_init_prefix, prefix) == 0)
-    return (size_t)snprintf(buf, size, "static init (%s)", g->name + prefix);
+    return static_init_label(g, g->name + prefix, buf, size);
   if (strncmp(g->name, static_init_name, sizeof static_init_name - 1) == 0)
-    return (size_t)snprintf(buf, size, "static init");
+    return static_init_label(g, "", buf, size);
   return (size_t)snprintf(buf, size, "%.*s", (int)without_parameters(g->name), g->name);
 }
 

@@ -44,8 +44,6 @@ static const char usage[] =
 
 typedef enum {
   REC_NONE = 0,
-  REC_ENTER,
-  REC_LEAVE,
   REC_FORK,
   REC_JOIN,
   REC_TEAM_BEGIN,
@@ -63,20 +61,50 @@ typedef enum {
   NREC
 } score_record;
 
-/* Bytes of each record kind, its timestamp included where it has one. */
-static void record_sizes(const pomp_report *r, double *bytes) {
+static OTF2_EventSizeEstimator *new_estimator(const pomp_report *r, uint32_t regions) {
   OTF2_EventSizeEstimator *e = OTF2_EventSizeEstimator_New();
   if (!e) pu_die(POMP_EXIT_FAILURE, "out of memory");
-  OTF2_EventSizeEstimator_SetNumberOfRegionDefinitions(
-      e, (uint32_t)pomp_report_num_regions(r) + 1); /* + TRACE BUFFER FLUSH */
+  OTF2_EventSizeEstimator_SetNumberOfRegionDefinitions(e, regions);
   OTF2_EventSizeEstimator_SetNumberOfLocationDefinitions(
       e, (uint64_t)pomp_report_num_locations(r));
+  return e;
+}
+
+/* OTF2 writes a region reference in as few bytes as its value needs: the
+   Enter and Leave of region 300 take one byte more than those of region
+   30.  The estimator sizes a reference by the number of definitions, so
+   it is asked once per width with the smallest count that needs it
+   (pomp-analyze numbers the regions as the trace does, near enough:
+   LULESH, 265 regions, came within 0.6 % of its event files). */
+enum { REF_WIDTHS = 5 };
+static const uint32_t ref_width_count[REF_WIDTHS] = {1, 2, 1u << 8 | 1, 1u << 16 | 1,
+                                                     1u << 24 | 1};
+
+static int ref_width(int32_t region) {
+  int w = 0;
+  while (w + 1 < REF_WIDTHS && (uint32_t)region + 1 >= ref_width_count[w + 1]) w++;
+  return w;
+}
+
+/* Bytes of an Enter plus a Leave (each with its timestamp) per width. */
+static void enter_leave_sizes(const pomp_report *r, double *bytes) {
+  for (int w = 0; w < REF_WIDTHS; w++) {
+    OTF2_EventSizeEstimator *e = new_estimator(r, ref_width_count[w]);
+    bytes[w] = 2 * (double)OTF2_EventSizeEstimator_GetSizeOfTimestamp(e) +
+               (double)OTF2_EventSizeEstimator_GetSizeOfEnterEvent(e) +
+               (double)OTF2_EventSizeEstimator_GetSizeOfLeaveEvent(e);
+    OTF2_EventSizeEstimator_Delete(e);
+  }
+}
+
+/* Bytes of each other record kind, its timestamp included where it has
+   one. */
+static void record_sizes(const pomp_report *r, double *bytes) {
+  OTF2_EventSizeEstimator *e = new_estimator(r, (uint32_t)pomp_report_num_regions(r) + 1);
   /* communicators, teams and locks: rarely more than 255 */
   OTF2_EventSizeEstimator_SetNumberOfCommDefinitions(e, 255);
   double ts = (double)OTF2_EventSizeEstimator_GetSizeOfTimestamp(e);
   bytes[REC_NONE] = 0;
-  bytes[REC_ENTER] = ts + (double)OTF2_EventSizeEstimator_GetSizeOfEnterEvent(e);
-  bytes[REC_LEAVE] = ts + (double)OTF2_EventSizeEstimator_GetSizeOfLeaveEvent(e);
   bytes[REC_FORK] = ts + (double)OTF2_EventSizeEstimator_GetSizeOfThreadForkEvent(e);
   bytes[REC_JOIN] = ts + (double)OTF2_EventSizeEstimator_GetSizeOfThreadJoinEvent(e);
   bytes[REC_TEAM_BEGIN] = (double)OTF2_EventSizeEstimator_GetSizeOfThreadTeamBeginEvent(e);
@@ -170,6 +198,7 @@ typedef struct {
 typedef struct {
   const pomp_report *r;
   double record[NREC];
+  double enter_leave[REF_WIDTHS];
   score_region *regions;
   double *loc_bytes;
   double type_events[NTYPE], type_bytes[NTYPE], type_visits[NTYPE], type_time[NTYPE];
@@ -202,9 +231,8 @@ static int is_outermost_parallel(const pomp_report *r, int32_t cnode) {
 static void visit_cost(const score_ctx *x, int32_t cnode, score_cost *all,
                        score_cost *master) {
   const pomp_region *g = pomp_report_region(x->r, pomp_report_cnode(x->r, cnode)->region);
-  *all = *master = (score_cost){0, 0};
-  add_record(x, all, REC_ENTER);
-  add_record(x, all, REC_LEAVE);
+  *master = (score_cost){0, 0};
+  *all = (score_cost){2, x->enter_leave[ref_width(pomp_report_cnode(x->r, cnode)->region)]};
   if (is_outermost_parallel(x->r, cnode)) {
     add_record(x, all, REC_TEAM_BEGIN);
     add_record(x, all, REC_TEAM_END);
@@ -488,6 +516,7 @@ int cmd_score(int argc, char **argv) {
   int32_t visits = cli_metric(r, "visits", path);
   score_ctx x = {.r = r};
   record_sizes(r, x.record);
+  enter_leave_sizes(r, x.enter_leave);
   x.regions = pu_calloc((size_t)pomp_report_num_regions(r) + 1, sizeof *x.regions);
   x.loc_bytes = pu_calloc((size_t)pomp_report_num_locations(r) + 1, sizeof *x.loc_bytes);
   int rc = count_events(&x, visits);

@@ -42,12 +42,27 @@ static void static_initialisers_are_named(void **state) {
   pomp_report *r = pomp_report_new();
   assert_string_equal(label_of(r, "_GLOBAL__sub_I_lulesh.cc", "compiler"),
                       "static init (lulesh.cc)");
+  assert_string_equal(label_of(r, "_GLOBAL__sub_I__Z14CalcElemVolumePKdS0_S0_", "compiler"),
+                      "static init (file of CalcElemVolume)");
+  assert_string_equal(label_of(r, "_GLOBAL__sub_I__ZN6Domain1xEi", "compiler"),
+                      "static init (file of Domain::x)");
+  assert_string_equal(label_of(r, "_GLOBAL__sub_I__Z99x", "compiler"),
+                      "static init (_Z99x)");
+  assert_string_equal(label_of(r, "_GLOBAL__sub_I__ZN6Domain", "compiler"),
+                      "static init (_ZN6Domain)");
   assert_string_equal(
       label_of(r, "__static_initialization_and_destruction_0(int, int)", "compiler"),
       "static init");
+  int32_t g = pomp_report_add_region(r, "_GLOBAL__sub_I_x", "/src/app/grid.cc", 1, 9,
+                                     "compiler", "function");
+  char buf[64];
+  pomp_report_region_label(r, g, buf, sizeof buf);
+  assert_string_equal(buf, "static init (grid.cc)");
   assert_true(pomp_report_is_static_init(r, 0));
-  assert_false(pomp_report_is_static_init(r, 2));
+  assert_true(pomp_report_is_static_init(r, 5));
   assert_false(pomp_report_is_static_init(r, 99));
+  assert_string_equal(label_of(r, "main", "compiler"), "main");
+  assert_false(pomp_report_is_static_init(r, 7));
   pomp_report_free(r);
 }
 
