@@ -10,59 +10,48 @@
 
 #include "fixture.h"
 
-static const char *label_of(pomp_report *r, const char *name, const char *paradigm) {
-  static char buf[256];
-  int32_t g = pomp_report_add_region(r, name, "", 0, 0, paradigm, "function");
-  pomp_report_region_label(r, g, buf, sizeof buf);
-  return buf;
-}
+/* Region name, paradigm, the label summaries show. */
+static const struct {
+  const char *name, *paradigm, *label;
+} labels[] = {
+    {"Domain::x(int)", "compiler", "Domain::x"},
+    {"Vec<double>::at(unsigned long) const &", "compiler", "Vec<double>::at"},
+    {"Functor::operator()(int, double)", "compiler", "Functor::operator()"},
+    {"(anonymous namespace)::f(void (*)(int))", "compiler", "(anonymous namespace)::f"},
+    {"solver::step", "compiler", "solver::step"},
+    {"loop(x)", "user", "loop"},
+    /* not functions: names as they are */
+    {"!$omp critical (lock) @a.c:3", "openmp", "!$omp critical (lock) @a.c:3"},
+    {"(broken", "compiler", "(broken"},
+    {"(int)", "compiler", "(int)"},
+    /* GCC's static initialisers, keyed by a file or a mangled function */
+    {"_GLOBAL__sub_I_lulesh.cc", "compiler", "static init (lulesh.cc)"},
+    {"_GLOBAL__sub_I__Z14CalcElemVolumePKdS0_S0_", "compiler",
+     "static init (file of CalcElemVolume)"},
+    {"_GLOBAL__sub_I__ZN6Domain1xEi", "compiler", "static init (file of Domain::x)"},
+    {"_GLOBAL__sub_I__Z99x", "compiler", "static init (_Z99x)"},
+    {"_GLOBAL__sub_I__ZN6Domain", "compiler", "static init (_ZN6Domain)"},
+    {"__static_initialization_and_destruction_0(int, int)", "compiler", "static init"},
+};
 
-static void function_labels_drop_parameter_lists(void **state) {
+static void regions_are_labelled_for_summaries(void **state) {
   (void)state;
   pomp_report *r = pomp_report_new();
-  assert_string_equal(label_of(r, "Domain::x(int)", "compiler"), "Domain::x");
-  assert_string_equal(label_of(r, "Vec<double>::at(unsigned long) const &", "compiler"),
-                      "Vec<double>::at");
-  assert_string_equal(label_of(r, "Functor::operator()(int, double)", "compiler"),
-                      "Functor::operator()");
-  assert_string_equal(label_of(r, "(anonymous namespace)::f(void (*)(int))", "compiler"),
-                      "(anonymous namespace)::f");
-  assert_string_equal(label_of(r, "solver::step", "compiler"), "solver::step");
-  assert_string_equal(label_of(r, "loop(x)", "user"), "loop");
-  /* not functions: names as they are */
-  assert_string_equal(label_of(r, "!$omp critical (lock) @a.c:3", "openmp"),
-                      "!$omp critical (lock) @a.c:3");
-  assert_string_equal(label_of(r, "(broken", "compiler"), "(broken");
-  assert_string_equal(label_of(r, "(int)", "compiler"), "(int)");
-  pomp_report_free(r);
-}
-
-static void static_initialisers_are_named(void **state) {
-  (void)state;
-  pomp_report *r = pomp_report_new();
-  assert_string_equal(label_of(r, "_GLOBAL__sub_I_lulesh.cc", "compiler"),
-                      "static init (lulesh.cc)");
-  assert_string_equal(label_of(r, "_GLOBAL__sub_I__Z14CalcElemVolumePKdS0_S0_", "compiler"),
-                      "static init (file of CalcElemVolume)");
-  assert_string_equal(label_of(r, "_GLOBAL__sub_I__ZN6Domain1xEi", "compiler"),
-                      "static init (file of Domain::x)");
-  assert_string_equal(label_of(r, "_GLOBAL__sub_I__Z99x", "compiler"),
-                      "static init (_Z99x)");
-  assert_string_equal(label_of(r, "_GLOBAL__sub_I__ZN6Domain", "compiler"),
-                      "static init (_ZN6Domain)");
-  assert_string_equal(
-      label_of(r, "__static_initialization_and_destruction_0(int, int)", "compiler"),
-      "static init");
+  char buf[256];
+  for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+    int32_t g = pomp_report_add_region(r, labels[i].name, "", 0, 0, labels[i].paradigm,
+                                       "function");
+    pomp_report_region_label(r, g, buf, sizeof buf);
+    assert_string_equal(buf, labels[i].label);
+    assert_int_equal(pomp_report_is_static_init(r, g),
+                     strncmp(labels[i].label, "static init", 11) == 0);
+  }
+  assert_false(pomp_report_is_static_init(r, 99));
+  /* a static initialiser whose source file is known is named after it */
   int32_t g = pomp_report_add_region(r, "_GLOBAL__sub_I_x", "/src/app/grid.cc", 1, 9,
                                      "compiler", "function");
-  char buf[64];
   pomp_report_region_label(r, g, buf, sizeof buf);
   assert_string_equal(buf, "static init (grid.cc)");
-  assert_true(pomp_report_is_static_init(r, 0));
-  assert_true(pomp_report_is_static_init(r, 5));
-  assert_false(pomp_report_is_static_init(r, 99));
-  assert_string_equal(label_of(r, "main", "compiler"), "main");
-  assert_false(pomp_report_is_static_init(r, 7));
   pomp_report_free(r);
 }
 
@@ -108,8 +97,7 @@ static void perturbation_warns_above_five_percent(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(function_labels_drop_parameter_lists),
-      cmocka_unit_test(static_initialisers_are_named),
+      cmocka_unit_test(regions_are_labelled_for_summaries),
       cmocka_unit_test(long_call_paths_keep_their_leaf),
       cmocka_unit_test(perturbation_warns_above_five_percent),
   };
