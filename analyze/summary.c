@@ -1,12 +1,16 @@
 /* summary.c -- the few lines pomp-analyze prints after writing a report:
    how the run ended if it did not finish, the time-like properties with
    the largest exclusive totals, their share of total time and the call
-   path where each costs most. */
+   path where each costs most; a warning when buffer flushes took a
+   noticeable share of the time (the measurement perturbed the run). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "az_output.h"
 #include "pomp_util.h"
+
+/* Characters of the worst call path shown: the line stays readable. */
+enum { SUMMARY_PATH_WIDTH = 100 };
 
 typedef struct {
   int32_t metric;
@@ -26,9 +30,11 @@ static void print_worst(const pomp_report *r, int32_t metric, double *buf,
   for (int32_t c = 0; c < n; c++)
     if (worst < 0 || buf[c] > buf[worst]) worst = c;
   if (worst < 0) return;
-  char path[512];
-  size_t need = pomp_report_callpath(r, worst, ";", path, sizeof path);
-  fprintf(out, "  %s%s", path, need >= sizeof path ? "..." : "");
+  /* Function names without their parameter lists; a long path is cut at
+     the root end so that the leaf, where the time is, stays. */
+  char path[SUMMARY_PATH_WIDTH + 1];
+  pomp_report_callpath_label(r, worst, ";", SUMMARY_PATH_WIDTH, path, sizeof path);
+  fprintf(out, "  %s", path);
 }
 
 void az_summary_print(const pomp_report *r, int top, FILE *out) {
@@ -49,6 +55,9 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
     fprintf(out, "%s\n", status);
   fprintf(out, "total time %.6g s over %d locations\n", total,
           pomp_report_num_locations(r));
+  char perturbation[256];
+  if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))
+    fprintf(out, "warning: %s\n", perturbation);
   fprintf(out, "  %-26s %12s %7s  %s\n", "property", "seconds", "% time",
           "worst call path");
   double *buf = pu_malloc((size_t)(pomp_report_num_cnodes(r) + 1) * sizeof *buf);

@@ -257,6 +257,41 @@ double pomp_report_metric_total(const pomp_report *r, int32_t metric,
    section), pretty-printed or compact; free() the result (added). */
 char *pomp_report_defs_json(const pomp_report *r, int pretty);
 
+/* ---- display helpers shared by the viewers (added) --------------------- */
+
+/* The label a summary shows for a region, written like snprintf (returns
+   the length it needs): a function (paradigm compiler or user) without its
+   C++ parameter list and qualifiers ("Domain::x(int) const" -> "Domain::x"),
+   GCC's static-initialiser functions as "static init (FILE)" (the
+   region's source file or GCC's file key), "static init (file of F)"
+   (GCC keyed it to function F's mangled name) or "static init"; any
+   other region by its name. */
+size_t pomp_report_region_label(const pomp_report *r, int32_t region,
+                                char *buf, size_t size);
+/* Whether a region is one of GCC's static-initialiser functions
+   (_GLOBAL__sub_I_*, __static_initialization_and_destruction_*). */
+int pomp_report_is_static_init(const pomp_report *r, int32_t region);
+/* The call path of region labels joined by sep, at most width characters:
+   where it is longer, the root end is cut and "...<sep>" stands for it,
+   so the leaf stays ("...;solve;MPI_Recv"); a leaf longer than width
+   keeps its end.  Written like snprintf. */
+size_t pomp_report_callpath_label(const pomp_report *r, int32_t cnode,
+                                  const char *sep, size_t width, char *buf,
+                                  size_t size);
+
+/* Measurement perturbation: the share (0..1) of the total time (metric
+   "time", inclusive) spent in regions of paradigm "measurement" (the
+   TRACE BUFFER FLUSH region), 0 without time. */
+double pomp_report_measurement_share(const pomp_report *r);
+/* Above this share the viewers warn. */
+#define POMP_REPORT_PERTURBATION_LIMIT 0.05
+/* Fills buf with the one-line warning ("measurement perturbation: 14.2 %
+   of the time is trace buffer flushes; see pomp-report score /
+   POMP_FILTER") and returns 1 when the share is above the limit; else
+   buf = "" and 0. */
+int pomp_report_perturbation_warning(const pomp_report *r, char *buf,
+                                     size_t size);
+
 /* ---- synthetic reports (tests, benchmarks) ---------------------------- */
 
 typedef struct {

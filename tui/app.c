@@ -27,6 +27,17 @@ static char *directory_of(const char *path) {
   return d;
 }
 
+/* The call pane starts on the heaviest root (main, rather than a C++
+   static initialiser that ran first), so that x follows the hot path. */
+static void start_at_heaviest_root(tui_app *a) {
+  tui_app_ready(a, TUI_PANE_CALL);
+  const tui_tree *t = a->pane[TUI_PANE_CALL].tree;
+  int32_t best = -1;
+  for (int32_t i = 0; i < t->nroots; i++)
+    if (best < 0 || t->incl[t->roots[i]] > t->incl[best]) best = t->roots[i];
+  if (best >= 0) a->pane[TUI_PANE_CALL].sel.node = best;
+}
+
 void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_options *o) {
   memset(a, 0, sizeof *a);
   a->opt = *o;
@@ -35,6 +46,7 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
   a->source_dir = directory_of(path);
   tui_model_init(&a->model, r);
   a->incomplete = pomp_report_run_incomplete(r);
+  pomp_report_perturbation_warning(r, a->perturbation, sizeof a->perturbation);
   /* Properties keep the catalogue order (it is meaningful), call paths
      come hottest first, locations in rank order. */
   static const tui_sort initial_sort[TUI_NPANES] = {TUI_SORT_DEFINITION, TUI_SORT_VALUE,
@@ -45,6 +57,7 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
     tui_pane_init(&a->pane[p], &a->model.tree[p], initial_sort[p],
                   p == TUI_PANE_SYSTEM ? o->top_k : TUI_TREE_FANOUT, p == TUI_PANE_SYSTEM);
   tui_app_resize(a, 80, 24);
+  start_at_heaviest_root(a);
 }
 
 void tui_app_free(tui_app *a) {
@@ -57,17 +70,19 @@ void tui_app_free(tui_app *a) {
   free(a->source_dir);
 }
 
-/* Title line, the warning line of an incomplete run, then either one
+/* Title line, the warning lines of an incomplete run and of a perturbed
+   one, then either one
    header line (three panes) or tabs and a header (one pane); the legend
    and the status line at the bottom. */
 void tui_app_resize(tui_app *a, int w, int h) {
   a->w = w < 1 ? 1 : w;
   a->h = h < 1 ? 1 : h;
   tui_vs_resize(&a->vs, a->w, a->h);
-  int top = a->incomplete ? 2 : 1; /* lines above the tabs or headers */
+  int top = 1; /* lines above the tabs or headers */
+  a->warning_y = a->incomplete ? top++ : -1;
+  a->perturbation_y = a->perturbation[0] ? top++ : -1;
   a->too_small = a->w < 24 || a->h < 6 + top;
   a->narrow = a->w < a->opt.narrow_below;
-  a->warning_y = a->incomplete ? 1 : -1;
   a->tabs_y = a->narrow ? top : -1;
   a->rows_y = top + (a->narrow ? 2 : 1);
   a->rows_h = a->h - a->rows_y - 2;

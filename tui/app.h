@@ -77,7 +77,10 @@ typedef struct tui_app {
   const char *incomplete;
   /* layout */
   int narrow, too_small;
-  int warning_y, tabs_y; /* -1 when not shown */
+  /* Measurement perturbation (buffer flushes above the limit of
+     pomp_report_perturbation_warning), "" when none. */
+  char perturbation[256];
+  int warning_y, perturbation_y, tabs_y; /* -1 when not shown */
   int rows_y, rows_h;
   int pane_x[TUI_NPANES], pane_w[TUI_NPANES];
   /* modes */

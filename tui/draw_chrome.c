@@ -1,6 +1,7 @@
-/* draw_chrome.c -- everything around the panes: title, the warning line
-   of a run that did not finish, tabs (narrow layout), separators, the
-   colour legend and the status line. */
+/* draw_chrome.c -- everything around the panes: title, the warning lines
+   of a run that did not finish and of one perturbed by its measurement,
+   tabs (narrow layout), separators, the colour legend and the status
+   line. */
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,17 @@ static void draw_run_warning(tui_app *a) {
     tui_vs_put(&a->vs, room, y, hint_w, hint, st);
   }
   tui_vs_put_clipped(&a->vs, 0, y, room, text, st, a->glyphs->ellipsis);
+}
+
+/* Buffer flushes took a noticeable share of the time: the values are
+   perturbed by the measurement.  Reverse in the error colour, like the
+   warning of an incomplete run, without the bold. */
+static void draw_perturbation_warning(tui_app *a) {
+  char text[300];
+  snprintf(text, sizeof text, " WARNING: %s", a->perturbation);
+  tui_style st = {TUI_A_REVERSE, TUI_C_ERROR, 0, 0};
+  tui_vs_fill(&a->vs, 0, a->perturbation_y, a->w, ' ', st);
+  tui_vs_put_clipped(&a->vs, 0, a->perturbation_y, a->w, text, st, a->glyphs->ellipsis);
 }
 
 static void draw_tabs(tui_app *a) {
@@ -135,6 +147,7 @@ static void draw_status(tui_app *a) {
 void tui_draw_chrome(tui_app *a) {
   draw_title(a);
   if (a->incomplete) draw_run_warning(a);
+  if (a->perturbation[0]) draw_perturbation_warning(a);
   if (a->narrow) draw_tabs(a);
   else draw_separators(a);
   draw_legend(a);

@@ -23,7 +23,12 @@ typedef struct {
   int32_t *roots;       /* nodes with parent -1, definition order */
   int32_t nroots;
   int32_t *depth;
-  const char **name; /* points into the report, which outlives the tree */
+  const char **name; /* points into the report, which outlives the tree,
+                        or into labels */
+  /* Names made for display: GCC's static initialisers as "static init
+     (FILE)" (pomp_report_region_label), owned by the tree. */
+  char **labels;
+  int32_t nlabels;
   /* Values of the current weighting.  excl is NAN where a node has no value
      of its own (inner nodes of the system tree: only threads are locations). */
   double *excl;

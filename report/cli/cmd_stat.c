@@ -5,7 +5,8 @@
    sums: the ranked shares add up to 100 % of time.  Each property comes
    with the call paths and locations where it is worst, like the
    "top N" listings of cube_stat and the summary of scalasca -examine -s.
-   A report of a run that did not finish says so on its first line. */
+   A report of a run that did not finish says so on its first line, one
+   perturbed by its measurement (buffer flushes) on the next. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,10 @@ static const char summary[] =
     "then prints the totals of the other metrics (visits, bytes).  The own\n"
     "part of a parent property (what none of its sub-properties classifies)\n"
     "is named by its largest region and its N largest regions are listed.\n"
-    "A report of a run that did not finish starts with a WARNING line.\n";
+    "Functions are shown without their parameter lists; a call path longer\n"
+    "than 100 characters keeps its leaf end (\"...;solve;MPI_Recv\").\n"
+    "A report of a run that did not finish starts with a WARNING line, as\n"
+    "does one whose buffer flushes took more than 5 % of the time.\n";
 
 /* The (at most) k largest non-zero entries of v, largest first, ties to the
    lower index.  Returns how many. */
@@ -49,15 +53,22 @@ typedef struct {
   int n;        /* call paths and locations per property */
   double *by_cnode, *by_loc; /* exclusive, [metric][cnode or location] */
   double *by_region;         /* one property's own part per region */
-  char *cp;
-  size_t cap;
 } stat_ctx;
 
-/* "MPI_Recv (mpi)": a region and the paradigm it belongs to. */
+/* "MPI_Recv (mpi)": a region and the paradigm it belongs to; functions
+   without their parameter lists (pomp_report_region_label). */
 static void print_region(const pomp_report *r, int32_t g) {
   const pomp_region *rg = pomp_report_region(r, g);
-  printf(rg->paradigm && *rg->paradigm ? "%s (%s)" : "%s", rg->name,
-         rg->paradigm);
+  char label[512];
+  pomp_report_region_label(r, g, label, sizeof label);
+  printf(rg->paradigm && *rg->paradigm ? "%s (%s)" : "%s", label, rg->paradigm);
+}
+
+/* A call path of labels, cut at the root end beyond STAT_PATH_WIDTH. */
+enum { STAT_PATH_WIDTH = 100 };
+static const char *path_label(const pomp_report *r, int32_t cnode, char *buf) {
+  pomp_report_callpath_label(r, cnode, ";", STAT_PATH_WIDTH, buf, STAT_PATH_WIDTH + 1);
+  return buf;
 }
 
 /* The own part of a parent property is the time of the regions that none
@@ -102,9 +113,10 @@ static void print_property(stat_ctx *x, int rank, int32_t m) {
     print_region(r, best[i]);
     putchar('\n');
   }
+  char path[STAT_PATH_WIDTH + 1];
   for (int i = 0, k = top(cv, nc, x->n, best); i < k; i++)
     printf("    call path %7.2f %% %12.6g s  %s\n", 100 * cv[best[i]] / x->total,
-           cv[best[i]], cli_callpath(r, best[i], &x->cp, &x->cap));
+           cv[best[i]], path_label(r, best[i], path));
   const double *lv = x->by_loc + (size_t)m * (size_t)nl;
   for (int i = 0, k = top(lv, nl, x->n, best); i < k; i++) {
     const pomp_sysnode *t =
@@ -175,10 +187,12 @@ int cmd_stat(int argc, char **argv) {
   if (n > 1000) n = 1000;
   pomp_report *r = cli_open(path);
   int32_t time = cli_metric(r, "time", path);
-  stat_ctx x = {r,    pomp_report_metric_total(r, time, 1),
-                (int)n, NULL, NULL, NULL, NULL, 0};
+  stat_ctx x = {r, pomp_report_metric_total(r, time, 1), (int)n, NULL, NULL, NULL};
   const char *incomplete = pomp_report_run_incomplete(r);
   if (incomplete) print_run_warning(incomplete);
+  char perturbation[256];
+  if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))
+    printf("WARNING: %s\n", perturbation);
   int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);
@@ -199,7 +213,6 @@ int cmd_stat(int argc, char **argv) {
   free(x.by_cnode);
   free(x.by_loc);
   free(x.by_region);
-  free(x.cp);
   pomp_report_free(r);
   return rc ? POMP_EXIT_FAILURE : POMP_EXIT_OK;
 }

@@ -28,7 +28,10 @@ static const struct {
      cmd_diff},
     {"generate", "generate -o FILE [--cnodes N ...]",
      "a deterministic synthetic report", cmd_generate},
-    {"defs", "defs REPORT [--compact]", "the definitions as JSON", cmd_defs}};
+    {"defs", "defs REPORT [--compact]", "the definitions as JSON", cmd_defs},
+    {"score", "score REPORT [-n N] [--suggest-filter]",
+     "estimated trace size, the regions that make it, and a POMP_FILTER "
+     "file that leaves the small ones out", cmd_score}};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* The commands section of --help, from the table above. */

@@ -15,22 +15,7 @@ printf 'not a report at all' > junk.pomp
 head -c 100 f.pomp > short.pomp
 failures=0
 
-# check NAME STATUS CMD...: stdout must equal golden/NAME.out (if it
-# exists), stderr golden/NAME.err (if it exists), the status STATUS.
-check() {
-  name=$1 want=$2
-  shift 2
-  "$@" > out 2> err
-  got=$?
-  ok=1
-  [ "$got" -eq "$want" ] || { echo "$name: exit status $got, want $want"; ok=0; }
-  for s in out err; do
-    if [ -f "$golden/$name.$s" ] && ! diff -u "$golden/$name.$s" $s; then
-      echo "$name: std$s differs"; ok=0
-    fi
-  done
-  [ $ok -eq 1 ] || failures=$((failures + 1))
-}
+. "$(dirname "$0")/check.sh"
 
 check dump_csv 0 "$report" dump f.pomp
 check dump_csv_dir 0 "$report" dump exp

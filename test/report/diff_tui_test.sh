@@ -11,12 +11,8 @@ cd "$dir" || exit 1
 "$make_fixture" plain f.pomp && "$make_fixture" incomplete i.pomp &&
   "$report" diff f.pomp i.pomp -o d.pomp || { echo "cannot make the difference"; exit 1; }
 failures=0
-for case in "warning:" "details:i"; do
-  name=${case%%:*} keys=${case#*:}
-  "$tui" --batch --size 100x16 --keys "$keys" d.pomp >"$name.txt" 2>err.txt ||
-    { echo "$name: pomp-tui exited $?: $(cat err.txt)"; failures=$((failures + 1)); }
-  diff -u "$golden/diff_tui_$name.txt" "$name.txt" ||
-    { echo "$name: screen differs"; failures=$((failures + 1)); }
-done
+. "$(dirname "$0")/check.sh"
+check_screen diff_tui_warning.txt "$tui" 100x16 "" d.pomp
+check_screen diff_tui_details.txt "$tui" 100x16 i d.pomp
 echo "$failures failures"
 [ "$failures" -eq 0 ]
