@@ -1,5 +1,6 @@
 /* az_output.h -- what pomp-analyze produces from an analysis: the report
-   (output.c) and the summary printed after it (summary.c). */
+   (output.c) and the summary printed after it (summary.c).  Internal to
+   pomp-analyze (not installed). */
 #ifndef POMP_AZ_OUTPUT_H
 #define POMP_AZ_OUTPUT_H
 
