@@ -15,7 +15,8 @@
 /* The passes of an analysis, in order. */
 static const az_pass *const passes[] = {&az_pass_waits};
 
-static int replay_all(az_analysis *a, OTF2_Reader *reader) {
+static int replay_all(az_analysis *a, OTF2_Reader *reader,
+                      const az_pass *const *passes, size_t npasses) {
   for (size_t i = 0; i < a->defs.num_locs; i++)
     OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
   /* a missing local definition file is found location by location */
@@ -24,18 +25,19 @@ static int replay_all(az_analysis *a, OTF2_Reader *reader) {
     az_fail(&a->diag, "cannot open the event files");
     return -1;
   }
-  int rc = az_replay_run(a, reader, NULL, passes,
-                         sizeof passes / sizeof *passes);
+  int rc = az_replay_run(a, reader, NULL, passes, npasses);
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
   OTF2_Reader_CloseEvtFiles(reader);
   return rc;
 }
 
-int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
+int az_analyze_passes(az_analysis *a, const char *anchor,
+                      const az_options *opt, const az_pass *const *passes,
+                      size_t npasses) {
   OTF2_Reader *reader = az_open(a, anchor, opt);
   if (!reader) return -1;
   int rc = az_check_open_files(a, a->defs.num_locs, anchor);
-  if (!rc) rc = replay_all(a, reader);
+  if (!rc) rc = replay_all(a, reader, passes, npasses);
   OTF2_Reader_Close(reader);
   if (!rc) {
     for (size_t l = 0; l < a->defs.num_locs; l++)
@@ -44,6 +46,11 @@ int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
   }
   az_progress_done(a);
   return rc;
+}
+
+int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
+  return az_analyze_passes(a, anchor, opt, passes,
+                           sizeof passes / sizeof *passes);
 }
 
 void az_analysis_free(az_analysis *a) {

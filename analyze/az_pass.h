@@ -146,11 +146,17 @@ static inline int az_cursor_at(az_cursor *c, az_time *t, uint64_t pos) {
 
 /* Runs the passes in order over the locations of the trace processes p
    with mine[p] (all when mine is NULL), each pass all locations together
-   in windows of time, master first in each process; 0 on success. */
+   in windows of time, master first in each process; 0 on success.  The
+   first pass counts the events in a->events_read. */
 struct OTF2_Reader_struct;
 int az_replay_run(az_analysis *a, struct OTF2_Reader_struct *reader,
                   const uint8_t *mine, const az_pass *const *passes,
                   size_t npasses);
+
+/* analyze.c: az_analyze with other passes than its own (tests). */
+int az_analyze_passes(az_analysis *a, const char *anchor,
+                      const az_options *opt, const az_pass *const *passes,
+                      size_t npasses);
 
 /* The passes, one file each. */
 /* pass_waits.c: call paths, time, visits and bytes per (call path,

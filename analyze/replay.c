@@ -358,7 +358,12 @@ static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
 int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
                   const az_pass *const *passes, size_t npasses) {
   int rc = 0;
-  for (size_t i = 0; i < npasses && !rc; i++)
+  for (size_t i = 0; i < npasses && !rc; i++) {
+    /* events_read stays the number of events in the trace (the summary
+       says it; the progress bar stays full during later passes) */
+    uint64_t events = a->events_read;
     rc = run_pass(a, reader, mine, passes[i]);
+    if (i) a->events_read = events;
+  }
   return rc;
 }
