@@ -7,10 +7,16 @@
 
 #include "az.h"
 #include "az_archive.h"
+#include "az_calltree.h"
+#include "az_cells.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_metrics.h"
 #include "az_nested.h"
 #include "az_p2p.h"
 #include "az_pass.h"
 #include "az_progress.h"
+#include "az_records.h"
 
 /* The passes of an analysis, in order. */
 static const az_pass *const passes[] = {&az_pass_waits};

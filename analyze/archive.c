@@ -10,7 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "az.h"
 #include "az_archive.h"
+#include "az_calltree.h"
+#include "az_defs.h"
+#include "az_diag.h"
 #include "pomp_util.h"
 
 static OTF2_ErrorCode quiet_otf2(void *u, const char *file, uint64_t line,

@@ -20,9 +20,10 @@
 
 #include <stdint.h>
 
+/* the members of az_analysis, and the metric slots (az_value) and
+   warning kinds (diag.count) its users ask about */
 #include "az_calltree.h"
 #include "az_cells.h"
-#include "az_common.h"
 #include "az_defs.h"
 #include "az_diag.h"
 #include "az_metrics.h"

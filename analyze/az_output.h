@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "az.h"
+#include "az_calltree.h"
 #include "pomp_report.h"
 
 /* New report of the analysis; trace names the archive (attribute).  If

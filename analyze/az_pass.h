@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "az.h"
+#include "az_common.h"
 #include "az_progress.h"
 
 /* Only forward passes are driven today; a backward pass (issue 15) reads

@@ -16,6 +16,7 @@
 #include "az_calltree.h"
 #include "az_cells.h"
 #include "az_defs.h"
+#include "az_metrics.h"
 #include "az_nested.h"
 #include "pomp_util.h"
 

@@ -13,10 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "az.h"
+#include "az_calltree.h"
+#include "az_cells.h"
 #include "az_collective.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_metrics.h"
 #include "az_omp.h"
 #include "az_p2p.h"
 #include "az_pass.h"
+#include "az_records.h"
 #include "pomp_util.h"
 
 enum { NO_INST = SIZE_MAX };

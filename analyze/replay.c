@@ -15,7 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "az.h"
 #include "az_archive.h"
+#include "az_common.h"
+#include "az_defs.h"
 #include "az_diag.h"
 #include "az_pass.h"
 #include "pomp_util.h"

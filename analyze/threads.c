@@ -22,6 +22,7 @@
 
 #include "az.h"
 #include "az_cells.h"
+#include "az_common.h"
 #include "az_defs.h"
 #include "az_metrics.h"
 #include "az_omp.h"
