@@ -10,7 +10,7 @@
  * az_pass: its state per location (which starts with the driver's
  * az_cursor), a handler per event kind it needs, and what it does when it
  * begins, after each window, when a location's events end and when it
- * ends.  az_replay runs a list of passes in order, each over the whole
+ * ends.  az_replay_run runs a list of passes in order, each over the whole
  * trace; a later pass reads what an earlier one left in the analysis.
  *
  * Serial and MPI-parallel (parallel.c): within a window each analysis
