@@ -1,11 +1,13 @@
 /* az_output.h -- what pomp-analyze produces from an analysis: the report
-   (output.c) and the summary printed after it (summary.c). */
+   (output.c) and the summary printed after it (summary.c).  Internal to
+   pomp-analyze (not installed). */
 #ifndef POMP_AZ_OUTPUT_H
 #define POMP_AZ_OUTPUT_H
 
 #include <stdio.h>
 
 #include "az.h"
+#include "az_calltree.h"
 #include "pomp_report.h"
 
 /* New report of the analysis; trace names the archive (attribute).  If

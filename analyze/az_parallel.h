@@ -1,5 +1,6 @@
 /* az_parallel.h -- the parallel analysis under mpirun (parallel.c; only
-   in the pomp-analyze executable, which links MPI). */
+   in the pomp-analyze executable, which links MPI).  Internal to
+   pomp-analyze (not installed). */
 #ifndef POMP_AZ_PARALLEL_H
 #define POMP_AZ_PARALLEL_H
 

@@ -1,5 +1,6 @@
 /* az_recovery.h -- how the measured run ended (recovery.c; only in the
-   pomp-analyze executable, which links pomp-recover's library). */
+   pomp-analyze executable, which links pomp-recover's library).  Internal
+   to pomp-analyze (not installed). */
 #ifndef POMP_AZ_RECOVERY_H
 #define POMP_AZ_RECOVERY_H
 

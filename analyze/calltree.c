@@ -3,7 +3,7 @@
    Enter costs one hash probe. */
 #include <stdlib.h>
 
-#include "az.h"
+#include "az_calltree.h"
 #include "pomp_util.h"
 
 static size_t hash_pair(int32_t region, int32_t parent, size_t mask) {

@@ -4,6 +4,10 @@
 #include <string.h>
 
 #include "az.h"
+#include "az_calltree.h"
+#include "az_cells.h"
+#include "az_defs.h"
+#include "az_metrics.h"
 #include "pomp_util.h"
 
 int64_t *az_cell(az_cells *c, int32_t cnode) {
@@ -57,15 +61,4 @@ void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
                int64_t v) {
   if (a->charge_hook) a->charge_hook(a, loc, cnode, metric, v);
   else az_cell(&a->cells[loc], cnode)[metric] += v;
-}
-
-size_t az_slot_take(void **arr, size_t *len, size_t *cap, size_t elem,
-                    az_slots *released) {
-  if (released->n) return released->idx[--released->n];
-  pu_reserve(arr, cap, *len + 1, elem);
-  return (*len)++;
-}
-
-void az_slot_give(az_slots *released, size_t i) {
-  PU_PUSH(released->idx, released->n, released->cap, i);
 }

@@ -18,6 +18,12 @@
 #include <string.h>
 
 #include "az.h"
+#include "az_collective.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_metrics.h"
+#include "az_records.h"
 #include "pomp_util.h"
 
 static int cmp_instance(const void *pa, const void *pb) {
@@ -237,3 +243,4 @@ void az_collective_step(az_analysis *a, int last) {
   free(g);
   free(idx);
 }
+

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "az.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
 #include "pomp_util.h"
 
 /* Definition ids are meant to be dense; anything beyond this is taken as a

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "az.h"
+#include "az_diag.h"
 #include "pomp_util.h"
 
 enum { AZ_WARN_PRINT_MAX = 5 }; /* examples printed per kind */

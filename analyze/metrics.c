@@ -1,9 +1,7 @@
-/* metrics.c -- the catalogue names behind the cell slots of az.h.  The
+/* metrics.c -- the catalogue names behind the cell slots of az_metrics.h.  The
    metric tree itself (parents, descriptions, units) comes from
    pomp_report_add_catalogue; these names only locate our slots in it. */
-#include <stdlib.h>
-
-#include "az.h"
+#include "az_metrics.h"
 
 const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_TIME] = "time",
@@ -60,9 +58,4 @@ int az_metric_is_part(int m) {
   default:
     return 0;
   }
-}
-
-void az_sort(void *base, size_t n, size_t size,
-             int (*cmp)(const void *, const void *)) {
-  if (n > 1) qsort(base, n, size, cmp);
 }

@@ -13,6 +13,11 @@
 #include <string.h>
 
 #include "az.h"
+#include "az_calltree.h"
+#include "az_cells.h"
+#include "az_defs.h"
+#include "az_metrics.h"
+#include "az_nested.h"
 #include "pomp_util.h"
 
 /* The one non-root call path of root r's parallel region, or -1. */

@@ -5,6 +5,13 @@
 #include <string.h>
 
 #include "az.h"
+#include "az_cells.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_metrics.h"
+#include "az_omp.h"
+#include "az_records.h"
 #include "pomp_util.h"
 
 size_t az_omp_add_instance(az_omp_process *o, const az_team_instance *in) {

@@ -10,6 +10,12 @@
 #include <string.h>
 
 #include "az.h"
+#include "az_calltree.h"
+#include "az_cells.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_metrics.h"
 #include "az_output.h"
 #include "otf2_names.h"
 #include "pomp_util.h"

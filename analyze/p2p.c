@@ -10,6 +10,13 @@
 #include <string.h>
 
 #include "az.h"
+#include "az_cells.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_metrics.h"
+#include "az_p2p.h"
+#include "az_records.h"
 #include "pomp_util.h"
 
 enum { AZ_WO_WINDOW = 100 }; /* LS instances a receiver remembers */

@@ -24,7 +24,20 @@
 #include <time.h>
 
 #include "az.h"
+#include "az_archive.h"
+#include "az_calltree.h"
+#include "az_cells.h"
+#include "az_collective.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_metrics.h"
+#include "az_nested.h"
+#include "az_p2p.h"
 #include "az_parallel.h"
+#include "az_pass.h"
+#include "az_progress.h"
+#include "az_records.h"
 #include "pomp_util.h"
 
 enum { AZ_PARALLEL_WINDOW_EVENTS = 1 << 20 };
@@ -310,19 +323,22 @@ static void coll_window(az_analysis *a, par_state *ps, int last) {
 }
 
 /* After each window, all analysis processes agree on going on (any of
-   them still reading, none failed) and evaluate what is complete. */
-static int parallel_window(az_analysis *a, int active, int *failed) {
+   them still reading) and on failure (any of them failed). */
+static int agree(az_analysis *a, int active, int *failed) {
+  (void)a;
   int in[2] = {active != 0, *failed != 0}, out[2];
   MPI_Request req;
   MPI_Iallreduce(in, out, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
   wait_for(&req);
   *failed = out[1];
-  if (out[1]) return 0;
-  if (out[0]) {
-    p2p_window(a, a->window_data, 0);
-    coll_window(a, a->window_data, 0);
-  }
-  return out[0];
+  return out[1] ? 0 : out[0];
+}
+
+/* The MPI version of the wait-state pass's exchange (pass_waits.c): what
+   is complete in this window, among all analysis processes. */
+static void exchange_waits(az_analysis *a, int last) {
+  p2p_window(a, a->exchange_data, last);
+  coll_window(a, a->exchange_data, last);
 }
 
 static void free_par_state(par_state *ps) {
@@ -441,8 +457,13 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
   int rc = OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS ? 0 : -1;
   if (rc) az_fail(&a->diag, "cannot open the event files");
   if (!rc) rc = az_check_open_files(a, locations, "the trace");
-  if (!rc) rc = az_replay(a, reader, mine);
-  else parallel_window(a, 0, &rc); /* the others learn it at their window */
+  /* the passes of az_analyze, each with its MPI exchange */
+  az_pass waits = az_pass_waits;
+  waits.exchange = exchange_waits;
+  const az_pass *passes[] = {&waits};
+  if (!rc)
+    rc = az_replay_run(a, reader, mine, passes, sizeof passes / sizeof *passes);
+  else agree(a, 0, &rc); /* the others learn it at their window */
   free(mine);
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
   OTF2_Reader_CloseEvtFiles(reader);
@@ -468,15 +489,11 @@ int az_analyze_parallel(az_analysis *a, const char *anchor,
   if (!failed) {
     assign(&t, &a->defs);
     par_state ps = {.t = &t};
-    a->window_hook = parallel_window;
-    a->window_data = &ps;
+    a->agree_hook = agree;
+    a->exchange_data = &ps;
     failed = replay_own(a, reader, &t) != 0;
     OTF2_Reader_Close(reader);
-    if (!failed) {
-      p2p_window(a, &ps, 1);
-      coll_window(a, &ps, 1);
-    }
-    a->window_hook = NULL;
+    a->agree_hook = NULL;
     free_par_state(&ps);
   }
   if (failed) {

@@ -4,7 +4,8 @@
 #include <otf2/otf2.h>
 #include <string.h>
 
-#include "az.h"
+#include "az_defs.h"
+#include "az_metrics.h"
 
 static int has_prefix(const char *s, const char *p) {
   return strncmp(s, p, strlen(p)) == 0;

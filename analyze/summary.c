@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "az_common.h"
 #include "az_output.h"
 #include "pomp_util.h"
 

@@ -21,6 +21,11 @@
 #include <stdlib.h>
 
 #include "az.h"
+#include "az_cells.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_metrics.h"
+#include "az_omp.h"
 #include "pomp_util.h"
 
 /* Length of [from, to) after end. */

@@ -1,0 +1,47 @@
+/* az_metrics.h -- the cell slots: one per catalogue metric, then the
+   internal slots the finishing step needs (metrics.c names them).
+   Internal to pomp-analyze (not installed). */
+#ifndef POMP_AZ_METRICS_H
+#define POMP_AZ_METRICS_H
+
+/* Cell slots.  The first AZ_NUM_METRICS are the catalogue metrics (names in
+   metrics.c, which must exist in pomp_report_add_catalogue), stored
+   exclusive along the metric tree.  The internal slots after them feed the
+   finishing step (cells.c). */
+enum {
+  AZ_TIME, AZ_EXECUTION, AZ_COMP, AZ_MPI, AZ_MPI_MANAGEMENT,
+  AZ_MPI_SYNCHRONIZATION, AZ_MPI_BARRIER_WAIT, AZ_MPI_BARRIER_COMPLETION,
+  AZ_MPI_COMMUNICATION, AZ_MPI_POINT2POINT, AZ_MPI_LATESENDER,
+  AZ_MPI_LATESENDER_WO, AZ_MPI_LATERECEIVER, AZ_MPI_COLLECTIVE,
+  AZ_MPI_EARLYREDUCE, AZ_MPI_EARLYSCAN, AZ_MPI_LATEBROADCAST, AZ_MPI_WAIT_NXN,
+  AZ_MPI_NXN_COMPLETION, AZ_OMP, AZ_OMP_MANAGEMENT, AZ_OMP_SYNCHRONIZATION,
+  AZ_OMP_BARRIER, AZ_OMP_EBARRIER_WAIT, AZ_OMP_IBARRIER_WAIT,
+  AZ_OMP_CRITICAL_CONTENTION, AZ_OMP_LOCK_CONTENTION, AZ_OMP_ORDERED,
+  AZ_OMP_TASKWAIT, AZ_OMP_FLUSH,
+  AZ_OMP_IDLE_THREADS, AZ_OMP_LIMITED_PARALLELISM, AZ_VISITS,
+  AZ_BYTES_SENT, AZ_BYTES_RECEIVED,
+  AZ_NUM_METRICS,
+  /* internal: call-exclusive time the location really executed here */
+  AZ_X_RUN = AZ_NUM_METRICS,
+  /* internal: the part of AZ_X_RUN outside any parallel region (master) */
+  AZ_X_SERIAL,
+  /* internal: time of the outermost team instances forked here (master) */
+  AZ_X_TEAM,
+  /* internal: the part of AZ_X_TEAM this location took part in (worker),
+     and, for a worker whose record was cut off, the team time after its
+     end, which it is not charged for either */
+  AZ_X_MEMBER,
+  /* internal: for a worker whose record was cut off by the end of the
+     run, the master's AZ_X_SERIAL time after its end (not idle: unknown) */
+  AZ_X_AFTER_END,
+  AZ_NUM_SLOTS
+};
+
+extern const char *const az_metric_name[AZ_NUM_METRICS];
+/* 1 for metrics measured in clock ticks (converted to seconds). */
+int az_metric_is_time(int m);
+/* Metric slots that are a part of execution time, carved out of the
+   bucket of their cell (wait states, management). */
+int az_metric_is_part(int m);
+
+#endif

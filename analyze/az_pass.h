@@ -1,0 +1,167 @@
+/*
+ * az_pass.h -- replay passes and the driver that runs them (replay.c).
+ * Internal to pomp-analyze (not installed).
+ *
+ * A pass is one traversal of the events of every location, all locations
+ * together in windows of time, so that memory holds what is in flight, not
+ * the trace.  The driver owns the reading: the event files, the windows,
+ * the clock checks, unreadable and cut-off files and their messages.  A
+ * pass owns the meaning: it is one file (pass_*.c) that defines a const
+ * az_pass: its state per location (which starts with the driver's
+ * az_cursor), a handler per event kind it needs, and what it does when it
+ * begins, after each window, when a location's events end and when it
+ * ends.  az_replay_run runs a list of passes in order, each over the whole
+ * trace; a later pass reads what an earlier one left in the analysis.
+ *
+ * Serial and MPI-parallel (parallel.c): within a window each analysis
+ * process replays its own processes' locations; what needs the records of
+ * several processes (message matching, collectives) is the pass's
+ * `exchange`, which a parallel analysis replaces by its MPI version.
+ * analyze/README.md, "Adding a pass", says how to write one.
+ */
+#ifndef POMP_AZ_PASS_H
+#define POMP_AZ_PASS_H
+
+#include <otf2/otf2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "az.h"
+#include "az_common.h"
+#include "az_progress.h"
+
+/* Only forward passes are driven today; a backward pass (issue 15) reads
+   each location's events from its end (OTF2_Reader_ReadLocalEventsBackward)
+   in windows of decreasing time, and its handlers see time go down. */
+enum az_direction { AZ_FORWARD, AZ_BACKWARD };
+
+/* The driver's part of a location's state, the first member of every
+   pass's per-location state: handlers get it as their user data. */
+typedef struct {
+  az_analysis *a;
+  uint32_t proc, loc;      /* process index, location index */
+  char label[160];         /* "rank 1 thread 0", for messages */
+  OTF2_EvtReader *er;
+  az_time stop;            /* end of the current window */
+  az_time last;            /* timestamp of the latest event (clamped) */
+  az_time prev;            /* ... of the one before it */
+  uint64_t pos;            /* position of the latest event */
+  int done;                /* all events read */
+  int failed;              /* a handler met an error (az_fail said why) */
+  int stale;               /* a run that did not finish: time went backwards,
+                              OTF2 reads stale bytes after a cut-off chunk */
+  uint64_t limit;          /* events its chunks hold (replay.c) */
+  int limit_is_size;       /* ... not known: its size in bytes */
+  int cut_file;            /* its file lacks OTF2's closing records */
+} az_cursor;
+
+/* The events a pass handles, OTF2's callback types (NULL: skipped; an
+   unknown record type gets one warning from the driver). */
+typedef struct {
+  OTF2_EvtReaderCallback_Enter enter;
+  OTF2_EvtReaderCallback_Leave leave;
+  OTF2_EvtReaderCallback_ThreadFork thread_fork;
+  OTF2_EvtReaderCallback_ThreadJoin thread_join;
+  OTF2_EvtReaderCallback_ThreadTeamBegin team_begin;
+  OTF2_EvtReaderCallback_ThreadTeamEnd team_end;
+  OTF2_EvtReaderCallback_ThreadAcquireLock acquire_lock;
+  OTF2_EvtReaderCallback_ThreadReleaseLock release_lock;
+  OTF2_EvtReaderCallback_MpiSend mpi_send;
+  OTF2_EvtReaderCallback_MpiIsend mpi_isend;
+  OTF2_EvtReaderCallback_MpiIsendComplete mpi_isend_complete;
+  OTF2_EvtReaderCallback_MpiIrecvRequest mpi_irecv_request;
+  OTF2_EvtReaderCallback_MpiRecv mpi_recv;
+  OTF2_EvtReaderCallback_MpiIrecv mpi_irecv;
+  OTF2_EvtReaderCallback_MpiRequestCancelled mpi_request_cancelled;
+  OTF2_EvtReaderCallback_MpiCollectiveEnd mpi_collective_end;
+} az_event_handlers;
+
+typedef struct az_replay az_replay;
+
+typedef struct az_pass {
+  const char *name;
+  enum az_direction direction;
+  size_t loc_size;         /* bytes of per-location state, az_cursor first */
+  az_event_handlers on;
+  /* Before the first event: the pass's own state (r->data); the cursors
+     of the locations replayed here are set (az_replay_loc). */
+  void (*begin)(az_replay *r);
+  /* After each window (not after a failure): what the locations of one
+     trace process completed up to stop, on this analysis process. */
+  void (*window)(az_replay *r, az_time stop);
+  /* After each window (last 0) and after the pass (last 1), not after a
+     failure: what needs the records of several trace processes.  NULL:
+     nothing.  A parallel analysis calls its MPI version instead. */
+  void (*exchange)(az_analysis *a, int last);
+  /* A location's events are all read.  cut: NULL, or why the record of a
+     run that did not finish ends early ("PATH: LABEL: event N: ..."). */
+  void (*loc_end)(az_replay *r, az_cursor *c, const char *cut);
+  /* After the last window (ok: 0 after a failure): the last evaluations;
+     frees the pass's state. */
+  void (*end)(az_replay *r, int ok);
+} az_pass;
+
+struct az_replay {         /* one pass being run */
+  az_analysis *a;
+  const az_pass *pass;
+  const uint8_t *mine;     /* trace processes replayed here (NULL: all) */
+  char *locs;              /* per location loc_size bytes; a location not
+                              replayed here has a NULL cursor.a */
+  void *data;              /* the pass's own state */
+};
+
+static inline az_cursor *az_replay_loc(const az_replay *r, uint32_t l) {
+  return (az_cursor *)(void *)(r->locs + (size_t)l * r->pass->loc_size);
+}
+
+/* 1 when trace process p is replayed by this analysis process. */
+static inline int az_replay_mine(const az_replay *r, uint32_t p) {
+  return !r->mine || r->mine[p];
+}
+
+/* What every handler returns: stop the reader once the location reached
+   the end of the current window (the window is resumed later), or failed. */
+static inline OTF2_CallbackCode az_next(const az_cursor *c) {
+  return c->failed || c->stale || c->last >= c->stop ? OTF2_CALLBACK_INTERRUPT
+                                                     : OTF2_CALLBACK_SUCCESS;
+}
+
+/* A timestamp that goes backwards (replay.c): stale, or warned and
+   clamped. */
+int az_cursor_backwards(az_cursor *c, az_time *t, uint64_t pos);
+
+/* What every handler does first with its event's time and position:
+   counts the event; timestamps must not decrease per location, a
+   violation is reported and the time clamped, so durations never become
+   negative.  1 when the event must not be used (stale: the location ends
+   before it).  Afterwards c->last is *t and c->prev the time before. */
+static inline int az_cursor_at(az_cursor *c, az_time *t, uint64_t pos) {
+  if (*t < c->last && az_cursor_backwards(c, t, pos)) return 1;
+  c->pos = pos;
+  if (++c->a->events_read % 65536 == 0 && c->a->progress)
+    az_progress_draw(c->a);
+  c->prev = c->last;
+  c->last = *t;
+  return 0;
+}
+
+/* Runs the passes in order over the locations of the trace processes p
+   with mine[p] (all when mine is NULL), each pass all locations together
+   in windows of time, master first in each process; 0 on success.  The
+   first pass counts the events in a->events_read. */
+struct OTF2_Reader_struct;
+int az_replay_run(az_analysis *a, struct OTF2_Reader_struct *reader,
+                  const uint8_t *mine, const az_pass *const *passes,
+                  size_t npasses);
+
+/* analyze.c: az_analyze with other passes than its own (tests). */
+int az_analyze_passes(az_analysis *a, const char *anchor,
+                      const az_options *opt, const az_pass *const *passes,
+                      size_t npasses);
+
+/* The passes, one file each. */
+/* pass_waits.c: call paths, time, visits and bytes per (call path,
+   location), and every wait state of docs/PROPERTIES.md. */
+extern const az_pass az_pass_waits;
+
+#endif

@@ -1,0 +1,789 @@
+/* pass_waits.c -- the first forward pass: call paths, time, visits and
+ * bytes per (call path, location), and the synchronisation records of the
+ * wait-state analyses, which it evaluates after each window (OpenMP here,
+ * point-to-point and collectives in its exchange).
+ *
+ * Per location it keeps a call stack and turns Enter/Leave into exclusive
+ * time and visits per call path; the other events become the compact
+ * synchronisation records of az_records.h and az_omp.h.  The driver
+ * replays the master first, so that a worker meeting its k-th
+ * ThreadTeamBegin finds the master's k-th fork: the fork time, the join
+ * time and the call path the team runs under. */
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "az.h"
+#include "az_calltree.h"
+#include "az_cells.h"
+#include "az_collective.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_metrics.h"
+#include "az_omp.h"
+#include "az_p2p.h"
+#include "az_pass.h"
+#include "az_records.h"
+#include "pomp_util.h"
+
+enum { NO_INST = SIZE_MAX };
+
+typedef struct {
+  int32_t cnode;
+  uint32_t region;
+  az_time start, child;
+  size_t inst;          /* parallel frame bound to a team instance */
+} frame;
+
+enum { PEND_SEND, PEND_RECV, PEND_COLL, PEND_BAR };
+
+typedef struct {        /* a record waiting for its call's Leave time */
+  uint8_t kind;
+  size_t index, depth;
+} pending;
+
+typedef struct {        /* an outstanding request */
+  uint64_t id;
+  int is_send;
+  size_t send;          /* send record (Isend) */
+  az_time e_post;       /* Irecv: enter of the posting call */
+  uint64_t pos;         /* Irecv: position of MpiIrecvRequest */
+} request;
+
+typedef struct {
+  az_cursor cur;        /* the driver's part (first: the handlers' data) */
+  az_omp_process *omp;
+  int team_pending;     /* a ThreadTeamBegin whose fork the master has not
+                           reached yet (both in the same window) */
+  uint32_t pending_team;
+  uint64_t pending_k;
+  az_cells *cells;
+  frame *stack; size_t depth, capstack;
+  pending *pend; size_t npend, cappend;
+  request *reqs; size_t nreqs, capreqs;
+  uint64_t *team_count; /* per Comm id: ThreadTeamBegins seen here */
+  uint64_t *coll_seq;   /* per Comm id: collectives of this process */
+  int parallel_depth;
+  int is_master;        /* the first location of its process */
+  int fork_span;        /* master: between ThreadFork and ThreadJoin */
+  int keep_serial;      /* master of a run that did not finish: its time
+                           outside parallel regions goes to threads.c */
+  int cut;              /* its record ends early (the run did not finish) */
+  int fork_pending;
+  az_time fork_time;
+  size_t cur_inst;      /* instance of the team this location is in */
+  size_t closed_inst;   /* master: parallel left, join not yet seen */
+  az_time closed_leave;
+  uint32_t bar_seq;
+} loc_state;
+
+static OTF2_CallbackCode next(void *u) { return az_next(u); }
+
+static frame *top(loc_state *s) {
+  return s->depth ? &s->stack[s->depth - 1] : NULL;
+}
+
+static void join_instance(loc_state *s, az_team_instance *in);
+
+/* The driver's time check, then what this pass does with every event: a
+   worker joins the team instance its master forked meanwhile; the master
+   of a run that did not finish keeps its serial time (threads.c).  1 when
+   the event must not be used. */
+static int at(loc_state *s, az_time *t, uint64_t pos) {
+  if (az_cursor_at(&s->cur, t, pos)) return 1;
+  if (s->team_pending) {
+    az_team_instance *in =
+        az_omp_instance(s->omp, s->pending_team, s->pending_k);
+    if (in) join_instance(s, in);
+  }
+  /* the same time as AZ_X_SERIAL: outside fork..join, in some region */
+  if (s->keep_serial && s->depth && !s->parallel_depth && !s->fork_span)
+    az_threads_serial(s->cur.a, s->omp, s->cur.prev, *t, top(s)->cnode);
+  return 0;
+}
+
+
+/* The innermost region, required by the MPI and lock events. */
+static frame *enclosing(loc_state *s, const char *what) {
+  frame *f = top(s);
+  if (!f)
+    az_warn(&s->cur.a->diag, AZ_W_NESTING,
+            "%s: event %llu: %s outside of any region; ignored", s->cur.label,
+            (unsigned long long)s->cur.pos, what);
+  return f;
+}
+
+static void add_pending(loc_state *s, int kind, size_t index) {
+  pending p = {(uint8_t)kind, index, s->depth};
+  PU_PUSH(s->pend, s->npend, s->cappend, p);
+}
+
+static int valid_comm(loc_state *s, uint32_t comm) {
+  if (comm < s->cur.a->defs.num_comms) return 1;
+  az_warn(&s->cur.a->diag, AZ_W_DEFS,
+          "%s: event %llu: undefined communicator %u",
+          s->cur.label, (unsigned long long)s->cur.pos, comm);
+  return 0;
+}
+
+/* ---- Enter / Leave ----------------------------------------------------- */
+
+static void bind_parallel(loc_state *s, frame *f, az_time t) {
+  if (s->cur_inst == NO_INST || s->parallel_depth != 1) return;
+  az_team_instance *in = &s->omp->inst[s->cur_inst];
+  if (s->is_master) in->cnode = f->cnode;
+  f->inst = s->cur_inst;
+  if (in->fork <= t) { /* fork overhead: from the master's fork to here */
+    f->start = in->fork;
+    az_cell(s->cells, f->cnode)[AZ_OMP_MANAGEMENT] += (int64_t)(t - in->fork);
+  }
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                  uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef r) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  const az_defs *d = &s->cur.a->defs;
+  if (r >= d->num_regions || !d->regions[r].defined) {
+    az_fail(&s->cur.a->diag, "%s: event %llu: Enter of undefined region %u",
+            s->cur.label, (unsigned long long)pos, r);
+    s->cur.failed = 1;
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+  int32_t parent = -1;
+  if (s->depth) parent = top(s)->cnode;
+  else if (s->cur_inst != NO_INST) /* worker: under the master's path */
+    parent = s->omp->inst[s->cur_inst].parent_cnode;
+  frame f = {az_calltree_child(&s->cur.a->tree, parent, (int32_t)r), r, t, 0,
+             NO_INST};
+  az_cell(s->cells, f.cnode)[AZ_VISITS]++;
+  const az_region *reg = &d->regions[r];
+  if (reg->kind == AZ_RK_PARALLEL) {
+    s->parallel_depth++;
+    bind_parallel(s, &f, t);
+  }
+  PU_PUSH(s->stack, s->depth, s->capstack, f);
+  if ((reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) &&
+      s->parallel_depth == 1 && s->cur_inst != NO_INST) {
+    az_barrier b = {s->omp->inst[s->cur_inst].team, (uint32_t)s->cur_inst,
+                    s->bar_seq++, s->cur.loc, t, t, f.cnode,
+                    reg->kind == AZ_RK_IBARRIER, 0, 0, 0};
+    az_omp_process *o = s->omp;
+    o->inst[s->cur_inst].open_bars++;
+    size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars,
+                            sizeof b, &o->free_bars);
+    o->bars[i] = b;
+    add_pending(s, PEND_BAR, i);
+  }
+  return next(u);
+}
+
+/* Records of the call being left get its Leave time (and a barrier the
+   time its callees took: tasks it ran meanwhile, child). */
+static void finish_pending(loc_state *s, az_time t, az_time child) {
+  az_mpi_records *m = &s->cur.a->mpi;
+  while (s->npend && s->pend[s->npend - 1].depth >= s->depth) {
+    pending p = s->pend[--s->npend];
+    switch (p.kind) {
+    case PEND_SEND:
+      m->sends[p.index].x_done = t;
+      m->sends[p.index].left = 1;
+      break;
+    case PEND_RECV:
+      m->recvs[p.index].x_done = t;
+      m->recvs[p.index].left = 1;
+      break;
+    case PEND_COLL:
+      m->colls[p.index].x = t;
+      m->colls[p.index].left = 1;
+      break;
+    default:
+      s->omp->bars[p.index].x = t;
+      s->omp->bars[p.index].busy = child;
+      s->omp->bars[p.index].left = 1;
+      break;
+    }
+  }
+}
+
+static void charge_join(int64_t *v, az_time join, az_time leave) {
+  if (join <= leave) return;
+  v[AZ_X_RUN] += (int64_t)(join - leave);
+  v[AZ_OMP_MANAGEMENT] += (int64_t)(join - leave);
+}
+
+static void close_frame(loc_state *s, az_time t) {
+  frame f = s->stack[s->depth - 1];
+  finish_pending(s, t, f.child);
+  s->depth--;
+  az_time dur = t - f.start;
+  int64_t excl = (int64_t)dur - (int64_t)f.child;
+  int64_t *v = az_cell(s->cells, f.cnode);
+  v[AZ_X_RUN] += excl;
+  const az_region *reg = &s->cur.a->defs.regions[f.region];
+  if (reg->kind == AZ_RK_PARALLEL) s->parallel_depth--;
+  else if (s->parallel_depth == 0) v[AZ_X_SERIAL] += excl;
+  if (s->depth) top(s)->child += dur;
+  if (f.inst == NO_INST) return;
+  az_team_instance *in = &s->omp->inst[f.inst];
+  if (s->is_master) {
+    s->closed_inst = f.inst; /* the join follows */
+    s->closed_leave = t;
+  } else if (s->cut) { /* worker cut off: nothing after its end */
+  } else if (in->joined) { /* worker: join overhead up to the join */
+    charge_join(v, in->join, t);
+  } else { /* the master's join comes later: it charges this */
+    az_leave lv = {f.inst, s->cur.loc, t};
+    PU_PUSH(s->omp->leaves, s->omp->nleaves, s->omp->capleaves, lv);
+  }
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                  uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef r) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  if (!s->depth) {
+    az_warn(&s->cur.a->diag, AZ_W_NESTING,
+            "%s: event %llu: Leave without a matching Enter; ignored",
+            s->cur.label, (unsigned long long)pos);
+    return next(u);
+  }
+  if (top(s)->region != r)
+    az_warn(&s->cur.a->diag, AZ_W_NESTING,
+            "%s: event %llu: Leave of region %u inside region %u", s->cur.label,
+            (unsigned long long)pos, r, top(s)->region);
+  close_frame(s, t);
+  return next(u);
+}
+
+/* ---- OpenMP: fork, join, teams, locks --------------------------------- */
+
+static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                 uint64_t pos, void *u, OTF2_AttributeList *al,
+                                 OTF2_Paradigm model, uint32_t n) {
+  (void)l; (void)al; (void)model; (void)n;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  s->fork_time = t;
+  s->fork_pending = 1;
+  s->fork_span = 1;
+  return next(u);
+}
+
+static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                 uint64_t pos, void *u, OTF2_AttributeList *al,
+                                 OTF2_Paradigm model) {
+  (void)l; (void)al; (void)model;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  s->fork_span = 0;
+  if (s->closed_inst == NO_INST) {
+    az_warn(&s->cur.a->diag, AZ_W_TEAM,
+            "%s: event %llu: ThreadJoin without a parallel region",
+            s->cur.label,
+            (unsigned long long)pos);
+    return next(u);
+  }
+  az_team_instance *in = &s->omp->inst[s->closed_inst];
+  in->join = t;
+  in->joined = 1;
+  az_omp_process *o = s->omp;
+  for (size_t i = 0; i < o->nleaves;) { /* workers that left before */
+    if (o->leaves[i].inst != s->closed_inst) {
+      i++;
+      continue;
+    }
+    charge_join(az_cell(&s->cur.a->cells[o->leaves[i].loc], in->cnode), t,
+                o->leaves[i].t);
+    o->leaves[i] = o->leaves[--o->nleaves];
+  }
+  int64_t join = (int64_t)(t - s->closed_leave);
+  int64_t *v = az_cell(s->cells, in->cnode);
+  v[AZ_X_RUN] += join;
+  v[AZ_OMP_MANAGEMENT] += join;
+  if (s->depth) top(s)->child += (az_time)join;
+  s->closed_inst = NO_INST;
+  return next(u);
+}
+
+static int team_ok(loc_state *s, uint32_t team) {
+  if (team < s->omp->nteams) return 1;
+  az_warn(&s->cur.a->diag, AZ_W_DEFS,
+          "%s: event %llu: undefined thread team %u",
+          s->cur.label, (unsigned long long)s->cur.pos, team);
+  return 0;
+}
+
+static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                       uint64_t pos, void *u,
+                                       OTF2_AttributeList *al,
+                                       OTF2_CommRef team) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  if (!team_ok(s, team)) return next(u);
+  uint64_t k = s->team_count[team]++;
+  s->bar_seq = 0;
+  if (s->fork_pending) { /* master: a new instance */
+    az_team_instance in = {team, -1, s->depth ? top(s)->cnode : -1,
+                           s->fork_time, s->fork_time, 1, 0, 0, 0,
+                           NULL, 0, 0};
+    s->cur_inst = az_omp_add_instance(s->omp, &in);
+    s->fork_pending = 0;
+    return next(u);
+  }
+  az_team_instance *in = az_omp_instance(s->omp, team, k);
+  if (in) {
+    join_instance(s, in);
+  } else { /* the master may not have reached its fork in this window */
+    s->team_pending = 1;
+    s->pending_team = team;
+    s->pending_k = k;
+  }
+  return next(u);
+}
+
+static void join_instance(loc_state *s, az_team_instance *in) {
+  s->team_pending = 0;
+  s->cur_inst = (size_t)(in - s->omp->inst);
+  in->members++;
+  uint32_t first = s->cur.a->defs.procs[s->cur.proc].first_loc;
+  s->omp->team_thread[s->cur.loc - first] = 1;
+  PU_PUSH(in->workers, in->nworkers, in->capworkers, s->cur.loc);
+}
+
+static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                     uint64_t pos, void *u,
+                                     OTF2_AttributeList *al,
+                                     OTF2_CommRef team) {
+  (void)l; (void)al; (void)team;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  s->cur_inst = NO_INST;
+  return next(u);
+}
+
+static void lock_event(loc_state *s, az_time t, uint32_t lock, uint32_t order,
+                       int release) {
+  frame *f = top(s);
+  az_lock_event e = {lock, order, s->cur.loc, t, t, -1, 0, (uint8_t)release,
+                     s->cur.pos};
+  if (f && !release) {
+    uint8_t kind = s->cur.a->defs.regions[f->region].kind;
+    if (kind == AZ_RK_CRITICAL || kind == AZ_RK_LOCK_SET) {
+      e.e_region = f->start;
+      e.cnode = f->cnode;
+      e.critical = kind == AZ_RK_CRITICAL;
+    }
+  }
+  PU_PUSH(s->omp->locks, s->omp->nlocks, s->omp->caplocks, e);
+}
+
+static OTF2_CallbackCode on_acquire(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                    uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, OTF2_Paradigm m,
+                                    uint32_t lock, uint32_t order) {
+  (void)l; (void)al; (void)m;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  lock_event(s, t, lock, order, 0);
+  return next(u);
+}
+
+static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                    uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, OTF2_Paradigm m,
+                                    uint32_t lock, uint32_t order) {
+  (void)l; (void)al; (void)m;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  lock_event(s, t, lock, order, 1);
+  return next(u);
+}
+
+/* ---- MPI ------------------------------------------------------------- */
+
+static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer,
+                      uint32_t tag, const frame *f) {
+  az_mpi_records *m = &s->cur.a->mpi;
+  uint32_t world = az_comm_world(&s->cur.a->defs, comm, peer, s->cur.proc);
+  if (world == UINT32_MAX)
+    az_warn(&s->cur.a->diag, AZ_W_DEFS,
+            "%s: event %llu: rank %u is not in communicator %u", s->cur.label,
+            (unsigned long long)s->cur.pos, peer, comm);
+  az_msg msg = {.comm = comm, .tag = tag, .loc = s->cur.loc,
+                .src = is_send ? s->cur.proc : world,
+                .dst = is_send ? world : s->cur.proc,
+                .cnode_done = f->cnode,
+                .e_post = f->start, .e_done = f->start, .x_done = f->start,
+ .pos = s->cur.pos};
+  size_t i;
+  if (is_send) {
+    i = az_slot_take((void **)&m->sends, &m->nsends, &m->capsends,
+                     sizeof msg, &m->free_sends);
+    m->sends[i] = msg;
+  } else {
+    i = az_slot_take((void **)&m->recvs, &m->nrecvs, &m->caprecvs,
+                     sizeof msg, &m->free_recvs);
+    m->recvs[i] = msg;
+  }
+  return i;
+}
+
+/* A message is completed by the call f. */
+static void complete(loc_state *s, az_msg *msg, const frame *f) {
+  const az_region *r = &s->cur.a->defs.regions[f->region];
+  msg->cnode_done = f->cnode;
+  msg->e_done = f->start;
+  msg->x_done = f->start;
+  msg->state = AZ_MSG_DONE;
+  msg->by_test = strncmp(r->name, "MPI_Test", 8) == 0;
+}
+
+/* The region of an MPI event on comm, after the common checks. */
+static frame *mpi_frame(loc_state *s, az_time t, uint64_t pos, uint32_t comm,
+                        const char *what) {
+  if (at(s, &t, pos)) return NULL;
+  frame *f = enclosing(s, what);
+  return f && valid_comm(s, comm) ? f : NULL;
+}
+
+/* MpiSend (blocking: completed by its own call) and MpiIsend (completed
+   later by the call that records MpiIsendComplete for req). */
+static void send_event(loc_state *s, az_time t, uint64_t pos, uint32_t dest,
+                       uint32_t comm, uint32_t tag, uint64_t bytes,
+                       int blocking, uint64_t req) {
+  frame *f = mpi_frame(s, t, pos, comm, blocking ? "MpiSend" : "MpiIsend");
+  if (!f) return;
+  size_t i = new_msg(s, 1, comm, dest, tag, f);
+  if (blocking) {
+    complete(s, &s->cur.a->mpi.sends[i], f);
+    add_pending(s, PEND_SEND, i);
+  } else {
+    request q = {req, 1, i, 0, 0};
+    PU_PUSH(s->reqs, s->nreqs, s->capreqs, q);
+  }
+  az_cell(s->cells, f->cnode)[AZ_BYTES_SENT] += (int64_t)bytes;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                 uint64_t pos, void *u, OTF2_AttributeList *al,
+                                 uint32_t dest, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t bytes) {
+  (void)l; (void)al;
+  send_event(u, t, pos, dest, comm, tag, bytes, 1, 0);
+  return next(u);
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                  uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t dest,
+                                  OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t bytes, uint64_t req) {
+  (void)l; (void)al;
+  send_event(u, t, pos, dest, comm, tag, bytes, 0, req);
+  return next(u);
+}
+
+/* Removes and returns an outstanding request (0 if unknown). */
+static int take_request(loc_state *s, uint64_t id, request *out) {
+  for (size_t i = s->nreqs; i-- > 0;)
+    if (s->reqs[i].id == id) {
+      *out = s->reqs[i];
+      s->reqs[i] = s->reqs[--s->nreqs];
+      return 1;
+    }
+  az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG,
+          "%s: event %llu: unknown request %llu", s->cur.label,
+          (unsigned long long)s->cur.pos, (unsigned long long)id);
+  return 0;
+}
+
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l,
+                                           OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al,
+                                           uint64_t req) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  frame *f = enclosing(s, "MpiIsendComplete");
+  request q;
+  if (!f || !take_request(s, req, &q)) return next(u);
+  if (!q.is_send) return next(u);
+  complete(s, &s->cur.a->mpi.sends[q.send], f);
+  add_pending(s, PEND_SEND, q.send);
+  return next(u);
+}
+
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l,
+                                          OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *al,
+                                          uint64_t req) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  frame *f = enclosing(s, "MpiIrecvRequest");
+  if (!f) return next(u);
+  request q = {req, 0, 0, f->start, pos};
+  PU_PUSH(s->reqs, s->nreqs, s->capreqs, q);
+  return next(u);
+}
+
+static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src,
+                    uint32_t comm, uint32_t tag, uint64_t bytes,
+                    const request *posted) {
+  frame *f = mpi_frame(s, t, pos, comm, "MpiRecv");
+  if (!f) return;
+  size_t i = new_msg(s, 0, comm, src, tag, f);
+  az_msg *msg = &s->cur.a->mpi.recvs[i];
+  if (posted) {
+    msg->e_post = posted->e_post;
+    msg->pos = posted->pos;
+  }
+  complete(s, msg, f);
+  add_pending(s, PEND_RECV, i);
+  az_cell(s->cells, f->cnode)[AZ_BYTES_RECEIVED] += (int64_t)bytes;
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                 uint64_t pos, void *u, OTF2_AttributeList *al,
+                                 uint32_t src, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t bytes) {
+  (void)l; (void)al;
+  receive(u, t, pos, src, comm, tag, bytes, NULL);
+  return next(u);
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                  uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t src,
+                                  OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t bytes, uint64_t req) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  s->cur.pos = pos; /* for the message of take_request */
+  request q;
+  int known = take_request(s, req, &q) && !q.is_send;
+  receive(s, t, pos, src, comm, tag, bytes, known ? &q : NULL);
+  return next(u);
+}
+
+static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                      uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, uint64_t req) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  request q;
+  if (take_request(s, req, &q) && q.is_send)
+    s->cur.a->mpi.sends[q.send].state = AZ_MSG_CANCELLED;
+  return next(u);
+}
+
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                     uint64_t pos, void *u,
+                                     OTF2_AttributeList *al,
+                                     OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                     uint32_t root, uint64_t sent,
+                                     uint64_t received) {
+  (void)l; (void)al;
+  loc_state *s = u;
+  const frame *in = top(s);
+  if (!in || s->cur.a->defs.regions[in->region].paradigm != OTF2_PARADIGM_MPI) {
+    /* a placeholder for `root` collectives run while recording was off
+       (docs/TRACE.md): they keep their instance numbers, so that the next
+       recorded one pairs right; none of them is analysed */
+    if (at(s, &t, pos)) return next(u);
+    if (valid_comm(s, comm)) s->coll_seq[comm] += root;
+    return next(u);
+  }
+  frame *f = mpi_frame(s, t, pos, comm, "MpiCollectiveEnd");
+  if (!f) return next(u);
+  int64_t *v = az_cell(s->cells, f->cnode);
+  v[AZ_BYTES_SENT] += (int64_t)sent;
+  v[AZ_BYTES_RECEIVED] += (int64_t)received;
+  /* one participant: nothing to wait for, and nothing to match */
+  if (s->cur.a->defs.comms[comm].self) return next(u);
+  az_mpi_records *m = &s->cur.a->mpi;
+  az_coll c = {comm, s->cur.loc, s->cur.proc, root, s->coll_seq[comm]++,
+               f->start,
+               f->start, f->cnode,
+               (uint8_t)s->cur.a->defs.regions[f->region].role, (uint8_t)op, 0,
+               0, pos};
+  size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls,
+                          sizeof c, &m->free_colls);
+  m->colls[i] = c;
+  add_pending(s, PEND_COLL, i);
+  return next(u);
+}
+
+/* The record of a run that did not finish ends early: regions still open
+   close at its last timestamp, and a worker's idle time stops there too.
+   One warning per location (why: a cut-off last chunk, or the end). */
+static void ended_early(loc_state *s, const char *cut_chunk) {
+  const az_defs *d = &s->cur.a->defs;
+  char open[300] = "";
+  if (s->depth)
+    snprintf(open, sizeof open, ", inside %s (%zu region%s open end there)",
+             d->regions[top(s)->region].name, s->depth,
+             s->depth == 1 ? "" : "s");
+  if (cut_chunk && !s->cur.pos)
+    az_warn(&s->cur.a->diag, AZ_W_ENDED,
+            "%s; the run ended before any of its events was written",
+            cut_chunk);
+  else if (cut_chunk)
+    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s; the run ended after event %llu%s",
+            cut_chunk, (unsigned long long)s->cur.pos, open);
+  else if (s->depth)
+    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s: the run ended after event %llu%s",
+            s->cur.label, (unsigned long long)s->cur.pos, open);
+  s->cut = 1;
+  if (!s->is_master) az_threads_cut(s->cur.a, s->omp, s->cur.loc, s->cur.last);
+}
+
+/* The end of a location's events: regions still open end at its last
+   timestamp.  cut_chunk: the event file of a run that did not finish ends
+   in an unreadable chunk (the message says where). */
+static void loc_end(az_replay *r, az_cursor *c, const char *cut_chunk) {
+  (void)r;
+  loc_state *s = (loc_state *)c;
+  if (s->cur.a->incomplete && (s->depth || cut_chunk))
+    ended_early(s, cut_chunk);
+  else if (s->depth)
+    az_warn(&s->cur.a->diag, AZ_W_NESTING,
+            "%s: %zu regions still open at the end; closed at the last "
+            "timestamp",
+            s->cur.label, s->depth);
+  while (s->depth) close_frame(s, s->cur.last);
+  if (s->nreqs)
+    az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG,
+            "%s: %zu requests never completed", s->cur.label, s->nreqs);
+  if (s->team_pending)
+    az_warn(&s->cur.a->diag, AZ_W_TEAM,
+            "%s: thread team instance %llu has no fork on the master",
+            s->cur.label, (unsigned long long)s->pending_k + 1);
+}
+
+/* ---- the pass ---------------------------------------------------------- */
+
+typedef struct {
+  az_omp_process omp;
+  uint64_t *coll_seq;
+} proc_state;
+
+static loc_state *loc_of(const az_replay *r, uint32_t l) {
+  return (loc_state *)az_replay_loc(r, l);
+}
+
+static void begin(az_replay *r) {
+  az_analysis *a = r->a;
+  size_t ncomms = a->defs.num_comms;
+  proc_state *ps = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1,
+                             sizeof *ps);
+  r->data = ps;
+  for (uint32_t p = 0; p < a->defs.num_procs; p++) {
+    if (!az_replay_mine(r, p)) continue;
+    ps[p].omp.proc = p;
+    ps[p].omp.nteams = ncomms;
+    ps[p].omp.by_team = pu_calloc(ncomms, sizeof *ps[p].omp.by_team);
+    ps[p].coll_seq = pu_calloc(ncomms, sizeof *ps[p].coll_seq);
+    const az_process *pr = &a->defs.procs[p];
+    ps[p].omp.team_thread = pu_calloc(pr->num_locs ? pr->num_locs : 1, 1);
+    for (uint32_t i = 0; i < pr->num_locs; i++) {
+      loc_state *s = loc_of(r, pr->first_loc + i);
+      s->omp = &ps[p].omp;
+      s->cells = &a->cells[s->cur.loc];
+      s->is_master = i == 0;
+      s->keep_serial = a->incomplete && i == 0 && pr->num_locs > 1;
+      s->cur_inst = s->closed_inst = NO_INST;
+      s->team_count = pu_calloc(ncomms, sizeof *s->team_count);
+      s->coll_seq = ps[p].coll_seq;
+    }
+  }
+}
+
+/* A run that did not finish: the master's serial time is kept only as long
+   as an unfinished worker of the process may still end before it. */
+static void forget_serial(const az_replay *r, az_omp_process *o,
+                          const az_process *pr) {
+  az_time horizon = UINT64_MAX;
+  for (uint32_t i = 1; i < pr->num_locs; i++) {
+    const az_cursor *w = az_replay_loc(r, pr->first_loc + i);
+    if (!w->done && w->last < horizon) horizon = w->last;
+  }
+  az_threads_forget(o, horizon);
+}
+
+/* Every location of a process was read up to stop: its OpenMP barriers,
+   locks and team instances over by then are evaluated. */
+static void window(az_replay *r, az_time stop) {
+  proc_state *ps = r->data;
+  for (uint32_t p = 0; p < r->a->defs.num_procs; p++) {
+    if (!az_replay_mine(r, p)) continue;
+    if (r->a->incomplete) forget_serial(r, &ps[p].omp, &r->a->defs.procs[p]);
+    az_omp_step(r->a, &ps[p].omp, stop, 0);
+  }
+}
+
+/* Messages and collective instances complete on every process (serial
+   analysis: all processes are here). */
+static void exchange(az_analysis *a, int last) {
+  az_p2p_step(a, last);
+  az_collective_step(a, last);
+}
+
+/* Per process, once all is read: the last OpenMP wait states, then
+   workers left out of team instances and idle threads; then the states
+   are freed. */
+static void end(az_replay *r, int ok) {
+  az_analysis *a = r->a;
+  proc_state *ps = r->data;
+  for (uint32_t p = 0; p < a->defs.num_procs; p++) {
+    if (!az_replay_mine(r, p)) continue;
+    const az_process *pr = &a->defs.procs[p];
+    for (uint32_t i = 0; i < pr->num_locs; i++) {
+      loc_state *s = loc_of(r, pr->first_loc + i);
+      free(s->stack);
+      free(s->pend);
+      free(s->reqs);
+      free(s->team_count);
+    }
+    az_omp_step(a, &ps[p].omp, UINT64_MAX, 1); /* every instance retired */
+    if (ok) az_threads_finish(a, &ps[p].omp);
+    az_omp_finish(&ps[p].omp);
+    free(ps[p].coll_seq);
+  }
+  free(ps);
+}
+
+const az_pass az_pass_waits = {
+    .name = "waits",
+    .direction = AZ_FORWARD,
+    .loc_size = sizeof(loc_state),
+    .on = {.enter = on_enter,
+           .leave = on_leave,
+           .thread_fork = on_fork,
+           .thread_join = on_join,
+           .team_begin = on_team_begin,
+           .team_end = on_team_end,
+           .acquire_lock = on_acquire,
+           .release_lock = on_release,
+           .mpi_send = on_send,
+           .mpi_isend = on_isend,
+           .mpi_isend_complete = on_isend_complete,
+           .mpi_irecv_request = on_irecv_request,
+           .mpi_recv = on_recv,
+           .mpi_irecv = on_irecv,
+           .mpi_request_cancelled = on_cancelled,
+           .mpi_collective_end = on_coll_end},
+    .begin = begin,
+    .window = window,
+    .exchange = exchange,
+    .loc_end = loc_end,
+    .end = end,
+};
