@@ -52,7 +52,7 @@ static void add_ranks(text *t, const char *what, const unsigned *ranks,
    "rank R: events up to its last buffer flush (...)" or "rank R: missing
    (...)"); NULL when there is none. */
 static char *status_from_record(const char *dir) {
-  char path[4300], line[1024], reason[1024] = "";
+  char path[PU_PATH_MAX], line[1024], reason[1024] = "";
   snprintf(path, sizeof path, "%s/fragments/RECOVERED", dir);
   FILE *f = fopen(path, "r");
   if (!f) return NULL;
@@ -104,7 +104,7 @@ static char *directory_of(const char *anchor) {
 }
 
 static int has(const char *dir, const char *name) {
-  char path[4300];
+  char path[PU_PATH_MAX];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   return access(path, F_OK) == 0;
 }

@@ -19,6 +19,17 @@ enum {
   POMP_EXIT_USAGE = 2    /* bad command line */
 };
 
+/* Path buffers, one size per depth below an experiment directory.  A
+   directory holds at most PATH_MAX (4096) bytes plus room; each level adds
+   room for a file name or a suffix, so that snprintf("%s/%s", dir, name)
+   into the next size cannot be truncated and GCC's -Wformat-truncation
+   can prove it. */
+enum {
+  PU_DIR_MAX = 4200,                /* an experiment directory */
+  PU_PATH_MAX = PU_DIR_MAX + 100,   /* a file in it (or in fragments/) */
+  PU_TMP_PATH_MAX = PU_PATH_MAX + 100 /* that file with a suffix (".tmp") */
+};
+
 /* Set once from main(argv[0]); every diagnostic starts with it. */
 void pu_set_progname(const char *argv0);
 const char *pu_progname(void);

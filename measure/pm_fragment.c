@@ -87,7 +87,7 @@ int pm_fragment_write(int complete, const char *reason, const pm_local_location 
   f.pid = (uint32_t)getpid();
   f.start = self.start;
   pm_frag_encode(&out, &f);
-  char dir[4200], path[4300], tmp[4400];
+  char dir[PU_DIR_MAX], path[PU_PATH_MAX], tmp[PU_TMP_PATH_MAX];
   dir_path(dir, sizeof dir);
   pm_fragment_path(path, sizeof path, f.rank);
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -145,7 +145,7 @@ void pm_fragment_periodic(void) {
 }
 
 void pm_fragment_remove(void) {
-  char dir[4200], path[4300], other[4300];
+  char dir[PU_DIR_MAX], path[PU_PATH_MAX], other[PU_PATH_MAX];
   dir_path(dir, sizeof dir);
   pm_fragment_path(path, sizeof path, pm_coll.rank);
   pthread_mutex_lock(&frag_lock);

@@ -44,7 +44,7 @@ void pm_mpi_node_peers(int n, const int *world_ranks, const int *pids) {
 
 /* 1 when the rank's fragment says complete (async-signal-safe reads). */
 static int fragment_complete(int rank) {
-  char path[4300];
+  char path[PU_PATH_MAX];
   pm_fragment_path(path, sizeof path, (uint32_t)rank);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;

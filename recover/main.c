@@ -15,7 +15,7 @@ static const char summary[] =
 
 /* The per-rank lines recovery recorded. */
 static void print_ranks(const char *dir) {
-  char path[4300], line[1024];
+  char path[PU_PATH_MAX], line[1024];
   snprintf(path, sizeof path, "%s/fragments/RECOVERED", dir);
   FILE *f = fopen(path, "r");
   if (!f) return;

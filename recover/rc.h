@@ -9,11 +9,12 @@
 #include <stdint.h>
 
 #include "pomp_unify.h"
+#include "pomp_util.h"
 
 /* One rank's fragment, read and checked. */
 typedef struct rc_rank {
   int present;
-  char path[4400];
+  char path[PU_TMP_PATH_MAX];
   unsigned char *bytes; /* the whole file; frag points into it */
   size_t size;
   pm_frag frag;

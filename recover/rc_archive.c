@@ -84,7 +84,7 @@ static const OTF2_MemoryCallbacks memory_callbacks = {pool_allocate, pool_free_a
 static void remove_work(const char *work) {
   const char *subs[] = {"traces", ""};
   for (int s = 0; s < 2; s++) {
-    char d[4300];
+    char d[PU_PATH_MAX];
     snprintf(d, sizeof d, "%s/%s", work, subs[s]);
     DIR *dir = opendir(d);
     if (!dir) continue;
@@ -154,7 +154,7 @@ static int ends_whole(const char *path, uint64_t size) {
    location's file is as its fragment says, 2 when repaired (*events
    counted), 0 when it needs an empty one. */
 static int check_events(const rc_set *set, const rc_rank *r, uint64_t loc, uint64_t *events) {
-  char path[4400];
+  char path[PU_TMP_PATH_MAX];
   snprintf(path, sizeof path, "%s/traces/%llu.evt", set->dir, (unsigned long long)loc);
   struct stat st;
   if (stat(path, &st) != 0) return 0;
@@ -267,7 +267,7 @@ static int write_defs(rc_set *set, OTF2_Archive *a) {
 /* work/traces/<loc>.{def,evt} -> dir/traces/, then traces.def, then the
    anchor. An event file of the run is never replaced. */
 static int move_into_place(const char *dir, const char *work) {
-  char from[4400], to[4400];
+  char from[PU_TMP_PATH_MAX], to[PU_TMP_PATH_MAX];
   snprintf(to, sizeof to, "%s/traces", dir);
   if (mkdir(to, 0755) != 0 && errno != EEXIST) {
     pu_error("%s: cannot create: %s", to, strerror(errno));
@@ -303,7 +303,7 @@ static int move_into_place(const char *dir, const char *work) {
 }
 
 int rc_write_archive(rc_set *set) {
-  char work[4300];
+  char work[PU_PATH_MAX];
   rc_path(work, sizeof work, set->dir, WORK);
   remove_work(work); /* left over by an interrupted recovery */
   OTF2_Archive *a = OTF2_Archive_Open(work, "traces", OTF2_FILEMODE_WRITE, set->evt_chunk,

@@ -126,7 +126,7 @@ int rc_load(const char *dir, int skip_damaged, rc_set *set) {
   memset(set, 0, sizeof *set);
   set->dir = dir;
   set->skip_damaged = skip_damaged;
-  char fdir[4200];
+  char fdir[PU_DIR_MAX];
   rc_path(fdir, sizeof fdir, dir, "fragments");
   DIR *d = opendir(fdir);
   if (!d) {
@@ -138,7 +138,7 @@ int rc_load(const char *dir, int skip_damaged, rc_set *set) {
   while ((e = readdir(d)) && rc == 0) {
     long rank = rank_of_name(e->d_name);
     if (rank < 0) continue; /* RECOVERED, *.tmp, the work directory */
-    char path[4300];
+    char path[PU_PATH_MAX];
     rc_path(path, sizeof path, fdir, e->d_name);
     any = 1;
     rc = load_one(set, path, rank);

@@ -14,7 +14,7 @@
 #include "rc.h"
 
 static int exists(const char *dir, const char *name) {
-  char p[4300];
+  char p[PU_PATH_MAX];
   rc_path(p, sizeof p, dir, name);
   return access(p, F_OK) == 0;
 }
@@ -85,7 +85,7 @@ static void warn_empty(const rc_set *set) {
 }
 
 static void record(const rc_set *set, const pomp_recover_summary *s) {
-  char path[4300], line[600];
+  char path[PU_PATH_MAX], line[600];
   rc_path(path, sizeof path, set->dir, "fragments/RECOVERED");
   FILE *f = fopen(path, "w");
   if (f) {
@@ -115,7 +115,7 @@ static void record(const rc_set *set, const pomp_recover_summary *s) {
    first (flock on fragments/.lock, released when the process ends),
    then finds the trace there. The fd, or -1 (reported). */
 static int take_lock(const char *dir) {
-  char path[4300];
+  char path[PU_PATH_MAX];
   rc_path(path, sizeof path, dir, "fragments/.lock");
   int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
