@@ -21,8 +21,8 @@
 /* The passes of an analysis, in order. */
 static const az_pass *const passes[] = {&az_pass_waits};
 
-static int replay_all(az_analysis *a, OTF2_Reader *reader,
-                      const az_pass *const *passes, size_t npasses) {
+static int replay_all(az_analysis *a, OTF2_Reader *reader, const az_pass *const *passes,
+                      size_t npasses) {
   for (size_t i = 0; i < a->defs.num_locs; i++)
     OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
   /* a missing local definition file is found location by location */
@@ -37,17 +37,15 @@ static int replay_all(az_analysis *a, OTF2_Reader *reader,
   return rc;
 }
 
-int az_analyze_passes(az_analysis *a, const char *anchor,
-                      const az_options *opt, const az_pass *const *passes,
-                      size_t npasses) {
+int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
+                      const az_pass *const *passes, size_t npasses) {
   OTF2_Reader *reader = az_open(a, anchor, opt);
   if (!reader) return -1;
   int rc = az_check_open_files(a, a->defs.num_locs, anchor);
   if (!rc) rc = replay_all(a, reader, passes, npasses);
   OTF2_Reader_Close(reader);
   if (!rc) {
-    for (size_t l = 0; l < a->defs.num_locs; l++)
-      az_cells_finish(&a->cells[l], &a->tree, &a->defs);
+    for (size_t l = 0; l < a->defs.num_locs; l++) az_cells_finish(&a->cells[l], &a->tree, &a->defs);
     az_nested_graft(a);
   }
   az_progress_done(a);
@@ -55,8 +53,7 @@ int az_analyze_passes(az_analysis *a, const char *anchor,
 }
 
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
-  return az_analyze_passes(a, anchor, opt, passes,
-                           sizeof passes / sizeof *passes);
+  return az_analyze_passes(a, anchor, opt, passes, sizeof passes / sizeof *passes);
 }
 
 void az_analysis_free(az_analysis *a) {
@@ -72,8 +69,7 @@ void az_analysis_free(az_analysis *a) {
   memset(a, 0, sizeof *a);
 }
 
-double az_value(const az_analysis *a, int metric, int32_t cnode,
-                uint32_t loc) {
+double az_value(const az_analysis *a, int metric, int32_t cnode, uint32_t loc) {
   if (loc >= a->defs.num_locs || cnode < 0) return 0;
   const az_cells *c = &a->cells[loc];
   if ((size_t)cnode >= c->nrow_of || !c->row_of[cnode]) return 0;

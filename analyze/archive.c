@@ -17,10 +17,14 @@
 #include "az_diag.h"
 #include "pomp_util.h"
 
-static OTF2_ErrorCode quiet_otf2(void *u, const char *file, uint64_t line,
-                                 const char *fn, OTF2_ErrorCode code,
-                                 const char *fmt, va_list va) {
-  (void)u; (void)file; (void)line; (void)fn; (void)fmt; (void)va;
+static OTF2_ErrorCode quiet_otf2(void *u, const char *file, uint64_t line, const char *fn,
+                                 OTF2_ErrorCode code, const char *fmt, va_list va) {
+  (void)u;
+  (void)file;
+  (void)line;
+  (void)fn;
+  (void)fmt;
+  (void)va;
   return code;
 }
 
@@ -45,10 +49,9 @@ int az_check_open_files(az_analysis *a, size_t locations, const char *anchor) {
   return -1;
 }
 
-const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext,
-                        char *buf, size_t size) {
-  snprintf(buf, size, "%s/%llu.%s", a->files ? a->files : "traces",
-           (unsigned long long)id, ext);
+const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext, char *buf,
+                        size_t size) {
+  snprintf(buf, size, "%s/%llu.%s", a->files ? a->files : "traces", (unsigned long long)id, ext);
   return buf;
 }
 
@@ -61,8 +64,7 @@ static int check_anchor(az_analysis *a, const char *anchor) {
   if (stat(anchor, &st) == 0) {
     if (!S_ISREG(st.st_mode)) {
       az_fail(&a->diag, "%s: %s", anchor,
-              S_ISDIR(st.st_mode) ? strerror(EISDIR)
-                                  : "not a trace archive (not a regular file)");
+              S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a trace archive (not a regular file)");
       return -1;
     }
     if (access(anchor, R_OK) == 0) return 0;
@@ -73,19 +75,16 @@ static int check_anchor(az_analysis *a, const char *anchor) {
   const char *slash = strrchr(anchor, '/');
   size_t dir = slash ? (size_t)(slash - anchor) : 0;
   char *log = pu_malloc(dir + 16);
-  snprintf(log, dir + 16, "%.*s%smeasure.log", (int)dir, anchor,
-           slash ? "/" : "");
+  snprintf(log, dir + 16, "%.*s%smeasure.log", (int)dir, anchor, slash ? "/" : "");
   if (err == ENOENT && access(log, F_OK) == 0)
-    az_fail(&a->diag, "%.*s: no trace was written; see %s",
-            slash ? (int)dir : 1, slash ? anchor : ".", log);
-  else
-    az_fail(&a->diag, "%s: %s", anchor, strerror(err));
+    az_fail(&a->diag, "%.*s: no trace was written; see %s", slash ? (int)dir : 1,
+            slash ? anchor : ".", log);
+  else az_fail(&a->diag, "%s: %s", anchor, strerror(err));
   free(log);
   return -1;
 }
 
-OTF2_Reader *az_open(az_analysis *a, const char *anchor,
-                     const az_options *opt) {
+OTF2_Reader *az_open(az_analysis *a, const char *anchor, const az_options *opt) {
   memset(a, 0, sizeof *a);
   a->diag.verbosity = opt->verbosity;
   a->progress = opt->progress;
@@ -101,8 +100,7 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor,
   OTF2_Error_RegisterCallback(quiet_otf2, NULL);
   OTF2_Reader *reader = OTF2_Reader_Open(anchor);
   if (!reader) {
-    az_fail(&a->diag, "%s: cannot open the trace archive (corrupt anchor file)",
-            anchor);
+    az_fail(&a->diag, "%s: cannot open the trace archive (corrupt anchor file)", anchor);
     return NULL;
   }
   OTF2_Reader_SetSerialCollectiveCallbacks(reader);

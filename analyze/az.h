@@ -33,34 +33,32 @@ typedef struct az_analysis {
   az_defs defs;
   az_diag diag;
   az_calltree tree;
-  az_cells *cells;         /* per location */
+  az_cells *cells; /* per location */
   az_mpi_records mpi;
   uint64_t events_read;
-  int progress;            /* draw a progress bar on stderr */
+  int progress; /* draw a progress bar on stderr */
   /* parallel analysis: charges for locations of other processes */
-  void (*charge_hook)(struct az_analysis *a, uint32_t loc, int32_t cnode,
-                      int metric, int64_t v);
+  void (*charge_hook)(struct az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t v);
   void *hook_data;
-  uint64_t window_events;  /* events per replay window; 0 = default */
+  uint64_t window_events; /* events per replay window; 0 = default */
   /* parallel analysis (parallel.c), after each replay window: all
      analysis processes agree on going on (active: any location of this
      one still reading) and on failure; returns whether to go on.  NULL:
      a serial analysis, which goes on while active. */
   int (*agree_hook)(struct az_analysis *a, int active, int *failed);
-  void *exchange_data;     /* parallel.c: what its exchanges keep */
-  void *wo;                /* p2p.c: per-location wrong-order windows */
-  int incomplete;          /* the run did not finish (a recovered trace):
+  void *exchange_data; /* parallel.c: what its exchanges keep */
+  void *wo;            /* p2p.c: per-location wrong-order windows */
+  int incomplete;      /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not
                               finish" */
-  char *run_status;        /* "complete" or "incomplete: ..." (report) */
-  char *files;             /* the archive's directory of per-location
+  char *run_status;    /* "complete" or "incomplete: ..." (report) */
+  char *files;         /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
 } az_analysis;
 
 /* Adds v to metric at (loc, cnode): directly, or through a->charge_hook
    when the location is analysed by another process (cells.c). */
-void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
-               int64_t v);
+void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t v);
 
 /* analyze.c: the whole analysis of one archive.  Returns 0 on success;
    on failure a->diag.first_error says why. */

@@ -12,14 +12,12 @@
 
 /* Resets a, then opens the archive: reader, definitions, empty cells.
    NULL on failure (a->diag says why). */
-struct OTF2_Reader_struct *az_open(az_analysis *a, const char *anchor,
-                                   const az_options *opt);
+struct OTF2_Reader_struct *az_open(az_analysis *a, const char *anchor, const az_options *opt);
 /* Raises the open-file limit for the event files of `locations`; -1 (and
    a->diag says why) when the system does not allow as many. */
 int az_check_open_files(az_analysis *a, size_t locations, const char *anchor);
 /* Path of a location's file in the archive ("DIR/traces/0.evt" for ext
    "evt") in buf, for messages and checks. */
-const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext,
-                        char *buf, size_t size);
+const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext, char *buf, size_t size);
 
 #endif

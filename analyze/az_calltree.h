@@ -12,9 +12,11 @@ typedef struct {
 } az_cnode;
 
 typedef struct az_calltree {
-  az_cnode *nodes; size_t len, cap;
-  int32_t *slots; size_t nslots; /* open addressing over (region, parent) */
-  uint8_t *dead;   /* NULL, or per node: grafted away, not reported */
+  az_cnode *nodes;
+  size_t len, cap;
+  int32_t *slots;
+  size_t nslots; /* open addressing over (region, parent) */
+  uint8_t *dead; /* NULL, or per node: grafted away, not reported */
 } az_calltree;
 
 void az_calltree_init(az_calltree *t);

@@ -12,8 +12,11 @@
 typedef int64_t az_row[AZ_NUM_SLOTS];
 
 typedef struct {
-  int32_t *row_of; size_t nrow_of; /* cnode -> row index + 1 (0 = none) */
-  az_row *rows; int32_t *row_cnode; size_t nrows, caprows;
+  int32_t *row_of;
+  size_t nrow_of; /* cnode -> row index + 1 (0 = none) */
+  az_row *rows;
+  int32_t *row_cnode;
+  size_t nrows, caprows;
 } az_cells;
 
 void az_cells_free(az_cells *c);
@@ -22,7 +25,6 @@ int64_t *az_cell(az_cells *c, int32_t cnode);
 /* Turns the AZ_X_RUN remainder into the bucket metric of each row. */
 struct az_calltree;
 struct az_defs;
-void az_cells_finish(az_cells *c, const struct az_calltree *t,
-                     const struct az_defs *d);
+void az_cells_finish(az_cells *c, const struct az_calltree *t, const struct az_defs *d);
 
 #endif

@@ -10,12 +10,12 @@
 
 enum az_region_kind {
   AZ_RK_PLAIN = 0,
-  AZ_RK_PARALLEL,     /* OpenMP parallel region */
-  AZ_RK_EBARRIER,     /* explicit OpenMP barrier */
-  AZ_RK_IBARRIER,     /* implicit OpenMP barrier */
-  AZ_RK_CRITICAL,     /* critical construct (waits for its lock) */
-  AZ_RK_LOCK_SET,     /* omp_set_lock / omp_set_nest_lock */
-  AZ_RK_MPI_COLL      /* MPI collective or barrier */
+  AZ_RK_PARALLEL, /* OpenMP parallel region */
+  AZ_RK_EBARRIER, /* explicit OpenMP barrier */
+  AZ_RK_IBARRIER, /* implicit OpenMP barrier */
+  AZ_RK_CRITICAL, /* critical construct (waits for its lock) */
+  AZ_RK_LOCK_SET, /* omp_set_lock / omp_set_nest_lock */
+  AZ_RK_MPI_COLL  /* MPI collective or barrier */
 };
 
 typedef struct {
@@ -28,25 +28,25 @@ typedef struct {
 } az_region;
 
 typedef struct {
-  uint64_t id;       /* OTF2 location id */
+  uint64_t id; /* OTF2 location id */
   const char *name;
-  uint32_t process;  /* index into az_defs.procs */
-  uint32_t thread;   /* position inside its process */
-  uint64_t events;   /* as declared in the definitions */
+  uint32_t process; /* index into az_defs.procs */
+  uint32_t thread;  /* position inside its process */
+  uint64_t events;  /* as declared in the definitions */
 } az_location;
 
 typedef struct {
-  uint64_t id;       /* OTF2 location-group id */
+  uint64_t id; /* OTF2 location-group id */
   const char *name;
-  uint32_t node;     /* system-tree node id of its host */
+  uint32_t node;                /* system-tree node id of its host */
   uint32_t first_loc, num_locs; /* locations are numbered process by process */
 } az_process;
 
 typedef struct {
   uint32_t size;
-  uint32_t *world;   /* communicator rank -> process index (world rank) */
+  uint32_t *world; /* communicator rank -> process index (world rank) */
   int defined;
-  int self;          /* MPI_COMM_SELF: rank 0 is the calling process */
+  int self; /* MPI_COMM_SELF: rank 0 is the calling process */
 } az_comm;
 
 typedef struct {
@@ -56,12 +56,18 @@ typedef struct {
 
 typedef struct az_defs {
   uint64_t resolution, global_offset, trace_length;
-  char **strings; size_t num_strings;
-  az_region *regions; size_t num_regions;
-  az_location *locs; size_t num_locs;   /* sorted by (process, thread) */
-  az_process *procs; size_t num_procs;  /* sorted by group id = rank */
-  az_comm *comms; size_t num_comms;     /* indexed by Comm id */
-  az_sysnode *nodes; size_t num_nodes;
+  char **strings;
+  size_t num_strings;
+  az_region *regions;
+  size_t num_regions;
+  az_location *locs;
+  size_t num_locs; /* sorted by (process, thread) */
+  az_process *procs;
+  size_t num_procs; /* sorted by group id = rank */
+  az_comm *comms;
+  size_t num_comms; /* indexed by Comm id */
+  az_sysnode *nodes;
+  size_t num_nodes;
   uint64_t total_events;
 } az_defs;
 
@@ -72,14 +78,13 @@ void az_region_classify(az_region *r);
    messages); 0 on success, else diag says why. */
 struct OTF2_Reader_struct;
 struct az_diag;
-int az_defs_read(az_defs *defs, struct OTF2_Reader_struct *reader,
-                 const char *file, struct az_diag *diag);
+int az_defs_read(az_defs *defs, struct OTF2_Reader_struct *reader, const char *file,
+                 struct az_diag *diag);
 void az_defs_free(az_defs *defs);
 const char *az_defs_string(const az_defs *defs, uint32_t id);
 /* World rank (process index) of a communicator rank, as seen by process
    caller, or UINT32_MAX. */
-uint32_t az_comm_world(const az_defs *defs, uint32_t comm, uint32_t rank,
-                       uint32_t caller);
+uint32_t az_comm_world(const az_defs *defs, uint32_t comm, uint32_t rank, uint32_t caller);
 /* Human name of a location for messages: "rank 1 thread 0". */
 void az_loc_label(const az_defs *defs, uint32_t loc, char *buf, size_t size);
 

@@ -7,17 +7,23 @@
 #include <stdio.h>
 
 enum az_warn_kind {
-  AZ_W_UNKNOWN_RECORD, AZ_W_UNMATCHED_MSG, AZ_W_UNMATCHED_COLL,
-  AZ_W_CLOCK, AZ_W_NESTING, AZ_W_TEAM, AZ_W_DEFS, AZ_W_LOCK,
-  AZ_W_BARRIER,                /* an OpenMP barrier not every member reached */
-  AZ_W_ENDED,                  /* a location's record ends early (the run
+  AZ_W_UNKNOWN_RECORD,
+  AZ_W_UNMATCHED_MSG,
+  AZ_W_UNMATCHED_COLL,
+  AZ_W_CLOCK,
+  AZ_W_NESTING,
+  AZ_W_TEAM,
+  AZ_W_DEFS,
+  AZ_W_LOCK,
+  AZ_W_BARRIER, /* an OpenMP barrier not every member reached */
+  AZ_W_ENDED,   /* a location's record ends early (the run
                                   did not finish) */
   AZ_W_NUM_KINDS
 };
 
 typedef struct az_diag {
-  int verbosity;               /* 0 quiet, 1 normal, 2 verbose */
-  int incomplete;              /* the run did not finish: operations whose
+  int verbosity;  /* 0 quiet, 1 normal, 2 verbose */
+  int incomplete; /* the run did not finish: operations whose
                                   partner never came are expected, counted
                                   and summed up, listed only when verbose */
   uint64_t count[AZ_W_NUM_KINDS];
@@ -26,11 +32,9 @@ typedef struct az_diag {
 } az_diag;
 
 /* Counts a warning; prints it unless too many of its kind were printed. */
-void az_warn(az_diag *d, int kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void az_warn(az_diag *d, int kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Records a fatal problem of the input (the analysis result is invalid). */
-void az_fail(az_diag *d, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void az_fail(az_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint64_t az_warn_total(const az_diag *d);
 void az_diag_summary(const az_diag *d, FILE *out);
 /* The kinds of warning a run that did not finish is expected to cause

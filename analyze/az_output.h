@@ -13,8 +13,7 @@
 /* New report of the analysis; trace names the archive (attribute).  If
    cnode_map is given it receives the report cnode id of each call-tree
    node (free it). */
-pomp_report *az_report_build(const az_analysis *a, const char *trace,
-                             int32_t **cnode_map);
+pomp_report *az_report_build(const az_analysis *a, const char *trace, int32_t **cnode_map);
 /* Report id of each call-tree node: depth first, siblings by region id;
    -1 for nodes grafted away (az_calltree.dead). */
 int32_t *az_canonical_order(const az_calltree *t);

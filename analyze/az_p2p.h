@@ -21,11 +21,11 @@ void az_p2p_step(struct az_analysis *a, int last);
 void az_p2p_free(struct az_analysis *a);
 
 typedef struct {
-  az_time posted;   /* enter of the call that posted the matching receive */
+  az_time posted; /* enter of the call that posted the matching receive */
   uint8_t matched;
 } az_p2p_answer;
 
-typedef struct {    /* a completing call: location, enter, leave */
+typedef struct { /* a completing call: location, enter, leave */
   uint32_t loc;
   az_time e, x;
 } az_call_key;
@@ -36,11 +36,10 @@ typedef struct {    /* a completing call: location, enter, leave */
    posted; matched pool records are released to release_to (unless NULL).
    Returns the calls holding a Late Sender (sorted; free it).  Sender half:
    Late Receiver of a->mpi.sends, once az_p2p_answered was told. */
-az_call_key *az_p2p_receive_step(struct az_analysis *a, az_msg *pool,
-                                 size_t npool, az_slots *release_to, int last,
-                                 az_p2p_answer *answer, size_t *nls);
+az_call_key *az_p2p_receive_step(struct az_analysis *a, az_msg *pool, size_t npool,
+                                 az_slots *release_to, int last, az_p2p_answer *answer,
+                                 size_t *nls);
 void az_p2p_answered(az_msg *send, az_time posted);
-void az_p2p_send_step(struct az_analysis *a, const az_call_key *ls,
-                      size_t nls, int last);
+void az_p2p_send_step(struct az_analysis *a, const az_call_key *ls, size_t nls, int last);
 
 #endif

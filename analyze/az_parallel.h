@@ -18,7 +18,6 @@ void az_parallel_end(void);
 /* The analysis divided among the processes of MPI_COMM_WORLD (MPI must be
    initialised).  On analysis process 0, a holds the whole result, as
    az_analyze would; elsewhere only a part.  0 on success everywhere. */
-int az_analyze_parallel(az_analysis *a, const char *anchor,
-                        const az_options *opt);
+int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *opt);
 
 #endif

@@ -39,20 +39,20 @@ enum az_direction { AZ_FORWARD, AZ_BACKWARD };
    pass's per-location state: handlers get it as their user data. */
 typedef struct {
   az_analysis *a;
-  uint32_t proc, loc;      /* process index, location index */
-  char label[160];         /* "rank 1 thread 0", for messages */
+  uint32_t proc, loc; /* process index, location index */
+  char label[160];    /* "rank 1 thread 0", for messages */
   OTF2_EvtReader *er;
-  az_time stop;            /* end of the current window */
-  az_time last;            /* timestamp of the latest event (clamped) */
-  az_time prev;            /* ... of the one before it */
-  uint64_t pos;            /* position of the latest event */
-  int done;                /* all events read */
-  int failed;              /* a handler met an error (az_fail said why) */
-  int stale;               /* a run that did not finish: time went backwards,
+  az_time stop;      /* end of the current window */
+  az_time last;      /* timestamp of the latest event (clamped) */
+  az_time prev;      /* ... of the one before it */
+  uint64_t pos;      /* position of the latest event */
+  int done;          /* all events read */
+  int failed;        /* a handler met an error (az_fail said why) */
+  int stale;         /* a run that did not finish: time went backwards,
                               OTF2 reads stale bytes after a cut-off chunk */
-  uint64_t limit;          /* events its chunks hold (replay.c) */
-  int limit_is_size;       /* ... not known: its size in bytes */
-  int cut_file;            /* its file lacks OTF2's closing records */
+  uint64_t limit;    /* events its chunks hold (replay.c) */
+  int limit_is_size; /* ... not known: its size in bytes */
+  int cut_file;      /* its file lacks OTF2's closing records */
 } az_cursor;
 
 /* The events a pass handles, OTF2's callback types (NULL: skipped; an
@@ -81,7 +81,7 @@ typedef struct az_replay az_replay;
 typedef struct az_pass {
   const char *name;
   enum az_direction direction;
-  size_t loc_size;         /* bytes of per-location state, az_cursor first */
+  size_t loc_size; /* bytes of per-location state, az_cursor first */
   az_event_handlers on;
   /* Before the first event: the pass's own state (r->data); the cursors
      of the locations replayed here are set (az_replay_loc). */
@@ -101,13 +101,13 @@ typedef struct az_pass {
   void (*end)(az_replay *r, int ok);
 } az_pass;
 
-struct az_replay {         /* one pass being run */
+struct az_replay { /* one pass being run */
   az_analysis *a;
   const az_pass *pass;
-  const uint8_t *mine;     /* trace processes replayed here (NULL: all) */
-  char *locs;              /* per location loc_size bytes; a location not
+  const uint8_t *mine; /* trace processes replayed here (NULL: all) */
+  char *locs;          /* per location loc_size bytes; a location not
                               replayed here has a NULL cursor.a */
-  void *data;              /* the pass's own state */
+  void *data;          /* the pass's own state */
 };
 
 static inline az_cursor *az_replay_loc(const az_replay *r, uint32_t l) {
@@ -115,9 +115,7 @@ static inline az_cursor *az_replay_loc(const az_replay *r, uint32_t l) {
 }
 
 /* 1 when trace process p is replayed by this analysis process. */
-static inline int az_replay_mine(const az_replay *r, uint32_t p) {
-  return !r->mine || r->mine[p];
-}
+static inline int az_replay_mine(const az_replay *r, uint32_t p) { return !r->mine || r->mine[p]; }
 
 /* What every handler returns: stop the reader once the location reached
    the end of the current window (the window is resumed later), or failed. */
@@ -138,8 +136,7 @@ int az_cursor_backwards(az_cursor *c, az_time *t, uint64_t pos);
 static inline int az_cursor_at(az_cursor *c, az_time *t, uint64_t pos) {
   if (*t < c->last && az_cursor_backwards(c, t, pos)) return 1;
   c->pos = pos;
-  if (++c->a->events_read % 65536 == 0 && c->a->progress)
-    az_progress_draw(c->a);
+  if (++c->a->events_read % 65536 == 0 && c->a->progress) az_progress_draw(c->a);
   c->prev = c->last;
   c->last = *t;
   return 0;
@@ -150,14 +147,12 @@ static inline int az_cursor_at(az_cursor *c, az_time *t, uint64_t pos) {
    in windows of time, master first in each process; 0 on success.  The
    first pass counts the events in a->events_read. */
 struct OTF2_Reader_struct;
-int az_replay_run(az_analysis *a, struct OTF2_Reader_struct *reader,
-                  const uint8_t *mine, const az_pass *const *passes,
-                  size_t npasses);
+int az_replay_run(az_analysis *a, struct OTF2_Reader_struct *reader, const uint8_t *mine,
+                  const az_pass *const *passes, size_t npasses);
 
 /* analyze.c: az_analyze with other passes than its own (tests). */
-int az_analyze_passes(az_analysis *a, const char *anchor,
-                      const az_options *opt, const az_pass *const *passes,
-                      size_t npasses);
+int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
+                      const az_pass *const *passes, size_t npasses);
 
 /* The passes, one file each. */
 /* pass_waits.c: call paths, time, visits and bytes per (call path,

@@ -11,38 +11,42 @@
 
 #include "az_common.h"
 
-typedef struct {           /* one end of a point-to-point message */
+typedef struct {                /* one end of a point-to-point message */
   uint32_t comm, src, dst, tag; /* src/dst: world ranks */
-  uint32_t loc : 25;       /* (at most 2^25 locations) */
-  uint32_t shipped : 1;    /* sent to the analysis process of dst */
-  uint32_t state : 2;      /* AZ_MSG_* */
-  uint32_t by_test : 1;    /* completed by MPI_Test*: no wait state there */
-  uint32_t left : 1;       /* the completing call was left: x_done known */
-  uint32_t matched : 1;    /* send matched; e_post is now the receive's
+  uint32_t loc : 25;            /* (at most 2^25 locations) */
+  uint32_t shipped : 1;         /* sent to the analysis process of dst */
+  uint32_t state : 2;           /* AZ_MSG_* */
+  uint32_t by_test : 1;         /* completed by MPI_Test*: no wait state there */
+  uint32_t left : 1;            /* the completing call was left: x_done known */
+  uint32_t matched : 1;         /* send matched; e_post is now the receive's
                               posting time (windowed replay) */
-  uint32_t ls_call : 1;    /* its completing call holds a Late Sender */
-  int32_t cnode_done;      /* call path of the completing call */
-  az_time e_post;          /* enter of the Send/Isend/Recv/Irecv call */
-  az_time e_done, x_done;  /* enter/leave of the completing call: with loc
+  uint32_t ls_call : 1;         /* its completing call holds a Late Sender */
+  int32_t cnode_done;           /* call path of the completing call */
+  az_time e_post;               /* enter of the Send/Isend/Recv/Irecv call */
+  az_time e_done, x_done;       /* enter/leave of the completing call: with loc
                               they name the call (two calls can only share
                               them if both last 0 ticks, and then neither
                               holds a wait state) */
-  uint64_t pos;            /* event position of the posting record (the
+  uint64_t pos;                 /* event position of the posting record (the
                               MpiIrecvRequest of an Irecv): posting order */
-} az_msg;                  /* 56 bytes */
+} az_msg;                       /* 56 bytes */
 
-enum { AZ_MSG_OPEN = 0, AZ_MSG_DONE, AZ_MSG_CANCELLED,
-       AZ_MSG_FREE /* a released slot (see az_slots) */ };
+enum {
+  AZ_MSG_OPEN = 0,
+  AZ_MSG_DONE,
+  AZ_MSG_CANCELLED,
+  AZ_MSG_FREE /* a released slot (see az_slots) */
+};
 
 typedef struct {
   uint32_t comm, loc, proc, root;
-  uint64_t seq;            /* instance number of comm in its process */
+  uint64_t seq; /* instance number of comm in its process */
   az_time e, x;
   int32_t cnode;
-  uint8_t role;            /* OTF2 region role of the operation */
-  uint8_t op;              /* OTF2_CollectiveOp: instances pair only equals */
-  uint8_t left;            /* the operation was left: x known */
-  uint8_t free;            /* a released slot */
+  uint8_t role; /* OTF2 region role of the operation */
+  uint8_t op;   /* OTF2_CollectiveOp: instances pair only equals */
+  uint8_t left; /* the operation was left: x known */
+  uint8_t free; /* a released slot */
   uint64_t pos;
 } az_coll;
 
@@ -50,21 +54,24 @@ typedef struct {
    request, a call waiting for its Leave); evaluated ones are released and
    their slots reused, so the arrays only grow to the records in flight. */
 typedef struct {
-  size_t *idx; size_t n, cap;
+  size_t *idx;
+  size_t n, cap;
 } az_slots;
 
 /* Index of a new element of *arr: a released slot, or a new one at the
    end (the array grows). */
-size_t az_slot_take(void **arr, size_t *len, size_t *cap, size_t elem,
-                    az_slots *released);
+size_t az_slot_take(void **arr, size_t *len, size_t *cap, size_t elem, az_slots *released);
 void az_slot_give(az_slots *released, size_t i);
 
 typedef struct {
-  az_msg *sends; size_t nsends, capsends;
-  az_msg *recvs; size_t nrecvs, caprecvs;
-  az_coll *colls; size_t ncolls, capcolls;
+  az_msg *sends;
+  size_t nsends, capsends;
+  az_msg *recvs;
+  size_t nrecvs, caprecvs;
+  az_coll *colls;
+  size_t ncolls, capcolls;
   az_slots free_sends, free_recvs, free_colls;
-  uint8_t *coll_broken;    /* per Comm id: its collectives stopped pairing
+  uint8_t *coll_broken; /* per Comm id: its collectives stopped pairing
                               (different operations in one instance) */
 } az_mpi_records;
 

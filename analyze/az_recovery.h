@@ -13,7 +13,6 @@ typedef struct {
    fragments, completes its trace first (or refuses, with o->recover 0).
    *status: NULL for a run that finished, else the malloc'd run_status
    line ("incomplete: ...").  0, or -1 after an error message. */
-int az_run_ended(const char *anchor, const az_recovery_options *o,
-                 char **status);
+int az_run_ended(const char *anchor, const az_recovery_options *o, char **status);
 
 #endif

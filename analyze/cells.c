@@ -23,8 +23,7 @@ int64_t *az_cell(az_cells *c, int32_t cnode) {
     size_t old_cap = c->caprows;
     pu_reserve((void **)&c->rows, &c->caprows, c->nrows + 1, sizeof *c->rows);
     if (c->caprows != old_cap) /* row_cnode has the capacity of rows */
-      c->row_cnode =
-          pu_realloc(c->row_cnode, c->caprows * sizeof *c->row_cnode);
+      c->row_cnode = pu_realloc(c->row_cnode, c->caprows * sizeof *c->row_cnode);
     memset(c->rows[c->nrows], 0, sizeof *c->rows);
     c->row_cnode[c->nrows] = cnode;
     c->row_of[i] = (int32_t)++c->nrows;
@@ -50,15 +49,13 @@ void az_cells_finish(az_cells *c, const az_calltree *t, const az_defs *d) {
       if (az_metric_is_part(m)) rest -= v[m];
     if (rest < 0) rest = 0; /* overlapping waits of one Sendrecv */
     int32_t region = t->nodes[c->row_cnode[r]].region;
-    int bucket = region >= 0 && (size_t)region < d->num_regions
-                     ? d->regions[region].bucket
-                     : AZ_COMP;
+    int bucket =
+        region >= 0 && (size_t)region < d->num_regions ? d->regions[region].bucket : AZ_COMP;
     v[bucket] += rest;
   }
 }
 
-void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
-               int64_t v) {
+void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t v) {
   if (a->charge_hook) a->charge_hook(a, loc, cnode, metric, v);
   else az_cell(&a->cells[loc], cnode)[metric] += v;
 }

@@ -33,16 +33,13 @@ static int cmp_instance(const void *pa, const void *pb) {
   return (a->loc > b->loc) - (a->loc < b->loc);
 }
 
-static int64_t positive(az_time from, az_time to) {
-  return to > from ? (int64_t)(to - from) : 0;
-}
+static int64_t positive(az_time from, az_time to) { return to > from ? (int64_t)(to - from) : 0; }
 
 static void charge(az_analysis *a, const az_coll *c, int metric, int64_t v) {
   if (v > 0) az_charge(a, c->loc, c->cnode, metric, v);
 }
 
-static void nxn(az_analysis *a, const az_coll *g, size_t n, int wait_m,
-                int completion_m) {
+static void nxn(az_analysis *a, const az_coll *g, size_t n, int wait_m, int completion_m) {
   az_time latest = g[0].e, earliest_x = g[0].x;
   for (size_t i = 1; i < n; i++) {
     if (g[i].e > latest) latest = g[i].e;
@@ -51,8 +48,7 @@ static void nxn(az_analysis *a, const az_coll *g, size_t n, int wait_m,
   for (size_t i = 0; i < n; i++) {
     az_time begin = latest < g[i].x ? latest : g[i].x;
     charge(a, &g[i], wait_m, positive(g[i].e, begin));
-    charge(a, &g[i], completion_m,
-           positive(earliest_x > begin ? earliest_x : begin, g[i].x));
+    charge(a, &g[i], completion_m, positive(earliest_x > begin ? earliest_x : begin, g[i].x));
   }
 }
 
@@ -87,8 +83,7 @@ static void not_analysed(az_analysis *a, const az_coll *g, const char *why) {
   az_warn(&a->diag, AZ_W_UNMATCHED_COLL,
           "%s: event %llu: collective %llu on communicator %u %s; not "
           "analysed",
-          label, (unsigned long long)g[0].pos,
-          (unsigned long long)g[0].seq + 1, g[0].comm, why);
+          label, (unsigned long long)g[0].pos, (unsigned long long)g[0].seq + 1, g[0].comm, why);
 }
 
 /* The records of an instance in communicator rank order, through the
@@ -137,9 +132,7 @@ static void prefix(az_analysis *a, const az_coll *g, size_t n) {
 
 static const char *op_name(const az_analysis *a, const az_coll *c) {
   int32_t region = a->tree.nodes[c->cnode].region;
-  return region >= 0 && (size_t)region < a->defs.num_regions
-             ? a->defs.regions[region].name
-             : "?";
+  return region >= 0 && (size_t)region < a->defs.num_regions ? a->defs.regions[region].name : "?";
 }
 
 /* Instances pair the k-th collectives of every rank.  When a rank skipped
@@ -150,8 +143,7 @@ static const char *op_name(const az_analysis *a, const az_coll *c) {
    is not to be analysed. */
 static int mismatched(az_analysis *a, const az_coll *g, size_t n) {
   az_mpi_records *m = &a->mpi;
-  if (!m->coll_broken)
-    m->coll_broken = pu_calloc(a->defs.num_comms ? a->defs.num_comms : 1, 1);
+  if (!m->coll_broken) m->coll_broken = pu_calloc(a->defs.num_comms ? a->defs.num_comms : 1, 1);
   if (m->coll_broken[g[0].comm]) return 1;
   size_t k = 1;
   while (k < n && g[k].op == g[0].op && g[k].role == g[0].role) k++;
@@ -164,9 +156,8 @@ static int mismatched(az_analysis *a, const az_coll *g, size_t n) {
           "%s: event %llu: collective %llu on communicator %u is %s, but on "
           "%s (event %llu) %s; this communicator's collectives are not "
           "analysed from here on",
-          label, (unsigned long long)g[0].pos,
-          (unsigned long long)g[0].seq + 1, g[0].comm, op_name(a, &g[0]),
-          other, (unsigned long long)g[k].pos, op_name(a, &g[k]));
+          label, (unsigned long long)g[0].pos, (unsigned long long)g[0].seq + 1, g[0].comm,
+          op_name(a, &g[0]), other, (unsigned long long)g[k].pos, op_name(a, &g[k]));
   return 1;
 }
 
@@ -179,8 +170,7 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
     not_analysed(a, g, why);
     return;
   }
-  if (g[0].op == OTF2_COLLECTIVE_OP_SCAN ||
-      g[0].op == OTF2_COLLECTIVE_OP_EXSCAN) {
+  if (g[0].op == OTF2_COLLECTIVE_OP_SCAN || g[0].op == OTF2_COLLECTIVE_OP_EXSCAN) {
     prefix(a, g, n);
     return;
   }
@@ -188,14 +178,10 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
   case OTF2_REGION_ROLE_BARRIER:
     nxn(a, g, n, AZ_MPI_BARRIER_WAIT, AZ_MPI_BARRIER_COMPLETION);
     break;
-  case OTF2_REGION_ROLE_COLL_ALL2ALL:
-    nxn(a, g, n, AZ_MPI_WAIT_NXN, AZ_MPI_NXN_COMPLETION);
-    break;
-  case OTF2_REGION_ROLE_COLL_ONE2ALL: case OTF2_REGION_ROLE_COLL_ALL2ONE:
-    rooted(a, g, n);
-    break;
-  default: /* other operations: time only */
-    break;
+  case OTF2_REGION_ROLE_COLL_ALL2ALL: nxn(a, g, n, AZ_MPI_WAIT_NXN, AZ_MPI_NXN_COMPLETION); break;
+  case OTF2_REGION_ROLE_COLL_ONE2ALL:
+  case OTF2_REGION_ROLE_COLL_ALL2ONE: rooted(a, g, n); break;
+  default: /* other operations: time only */ break;
   }
 }
 
@@ -211,8 +197,7 @@ static int complete(const az_analysis *a, const az_coll *g, size_t n) {
 static const az_coll *sort_colls; /* qsort context */
 
 static int cmp_instance_index(const void *pa, const void *pb) {
-  return cmp_instance(&sort_colls[*(const size_t *)pa],
-                      &sort_colls[*(const size_t *)pb]);
+  return cmp_instance(&sort_colls[*(const size_t *)pa], &sort_colls[*(const size_t *)pb]);
 }
 
 void az_collective_step(az_analysis *a, int last) {
@@ -227,9 +212,8 @@ void az_collective_step(az_analysis *a, int last) {
   size_t cap = 0;
   for (size_t i = 0, j; i < n; i = j) {
     const az_coll *first = &m->colls[idx[i]];
-    for (j = i + 1; j < n && m->colls[idx[j]].comm == first->comm &&
-                    m->colls[idx[j]].seq == first->seq;
-         j++) {
+    for (j = i + 1;
+         j < n && m->colls[idx[j]].comm == first->comm && m->colls[idx[j]].seq == first->seq; j++) {
     }
     pu_reserve((void **)&g, &cap, j - i, sizeof *g);
     for (size_t k = i; k < j; k++) g[k - i] = m->colls[idx[k]];
@@ -243,4 +227,3 @@ void az_collective_step(az_analysis *a, int last) {
   free(g);
   free(idx);
 }
-

@@ -17,7 +17,7 @@
    corrupt file rather than a reason to allocate gigabytes. */
 enum { AZ_MAX_DEF_ID = 1 << 24 };
 
-typedef struct {        /* a location as defined, before sorting */
+typedef struct { /* a location as defined, before sorting */
   uint64_t id, group, events;
   uint32_t name;
 } raw_loc;
@@ -36,10 +36,14 @@ typedef struct {
 typedef struct {
   az_defs *d;
   az_diag *diag;
-  raw_loc *locs; size_t nlocs, caplocs;
-  raw_group *groups; size_t ngroups, capgroups;
-  raw_commgroup *cgroups; size_t ncgroups, capcgroups;
-  uint32_t *comm_group; size_t ncomm_group; /* Comm id -> Group id + 1 */
+  raw_loc *locs;
+  size_t nlocs, caplocs;
+  raw_group *groups;
+  size_t ngroups, capgroups;
+  raw_commgroup *cgroups;
+  size_t ncgroups, capcgroups;
+  uint32_t *comm_group;
+  size_t ncomm_group; /* Comm id -> Group id + 1 */
   size_t capnodes;
 } defs_ctx;
 
@@ -59,8 +63,8 @@ const char *az_defs_string(const az_defs *d, uint32_t id) {
   return "";
 }
 
-static OTF2_CallbackCode on_clock(void *u, uint64_t res, uint64_t off,
-                                  uint64_t len, uint64_t realtime) {
+static OTF2_CallbackCode on_clock(void *u, uint64_t res, uint64_t off, uint64_t len,
+                                  uint64_t realtime) {
   (void)realtime;
   az_defs *d = ((defs_ctx *)u)->d;
   d->resolution = res;
@@ -78,16 +82,15 @@ static OTF2_CallbackCode on_string(void *u, OTF2_StringRef id, const char *s) {
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef id,
-                                   OTF2_StringRef name, OTF2_StringRef canon,
-                                   OTF2_StringRef desc, OTF2_RegionRole role,
-                                   OTF2_Paradigm paradigm, OTF2_RegionFlag fl,
-                                   OTF2_StringRef file, uint32_t begin,
-                                   uint32_t end) {
-  (void)canon; (void)desc; (void)fl;
+static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef id, OTF2_StringRef name,
+                                   OTF2_StringRef canon, OTF2_StringRef desc, OTF2_RegionRole role,
+                                   OTF2_Paradigm paradigm, OTF2_RegionFlag fl, OTF2_StringRef file,
+                                   uint32_t begin, uint32_t end) {
+  (void)canon;
+  (void)desc;
+  (void)fl;
   defs_ctx *c = u;
-  if (grow_to((void **)&c->d->regions, &c->d->num_regions, id,
-              sizeof(az_region)))
+  if (grow_to((void **)&c->d->regions, &c->d->num_regions, id, sizeof(az_region)))
     return OTF2_CALLBACK_INTERRUPT;
   az_region *r = &c->d->regions[id];
   /* strings precede regions in OTF2's global definitions */
@@ -102,20 +105,16 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef id,
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_node(void *u, OTF2_SystemTreeNodeRef id,
-                                 OTF2_StringRef name, OTF2_StringRef cls,
-                                 OTF2_SystemTreeNodeRef parent) {
+static OTF2_CallbackCode on_node(void *u, OTF2_SystemTreeNodeRef id, OTF2_StringRef name,
+                                 OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent) {
   defs_ctx *c = u;
-  az_sysnode n = {id, parent, az_defs_string(c->d, name),
-                  az_defs_string(c->d, cls)};
+  az_sysnode n = {id, parent, az_defs_string(c->d, name), az_defs_string(c->d, cls)};
   PU_PUSH(c->d->nodes, c->d->num_nodes, c->capnodes, n);
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef id,
-                                  OTF2_StringRef name,
-                                  OTF2_LocationGroupType type,
-                                  OTF2_SystemTreeNodeRef parent,
+static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef id, OTF2_StringRef name,
+                                  OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
                                   OTF2_LocationGroupRef creator) {
   (void)creator;
   defs_ctx *c = u;
@@ -125,8 +124,7 @@ static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef id,
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef id,
-                                     OTF2_StringRef name,
+static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef id, OTF2_StringRef name,
                                      OTF2_LocationType type, uint64_t events,
                                      OTF2_LocationGroupRef group) {
   defs_ctx *c = u;
@@ -136,12 +134,12 @@ static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef id,
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_commgroup(void *u, OTF2_GroupRef id,
-                                      OTF2_StringRef name, OTF2_GroupType type,
-                                      OTF2_Paradigm paradigm,
-                                      OTF2_GroupFlag flags, uint32_t n,
-                                      const uint64_t *members) {
-  (void)name; (void)paradigm; (void)flags;
+static OTF2_CallbackCode on_commgroup(void *u, OTF2_GroupRef id, OTF2_StringRef name,
+                                      OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                      OTF2_GroupFlag flags, uint32_t n, const uint64_t *members) {
+  (void)name;
+  (void)paradigm;
+  (void)flags;
   defs_ctx *c = u;
   if (type != OTF2_GROUP_TYPE_COMM_GROUP && type != OTF2_GROUP_TYPE_COMM_SELF)
     return OTF2_CALLBACK_SUCCESS;
@@ -154,10 +152,11 @@ static OTF2_CallbackCode on_commgroup(void *u, OTF2_GroupRef id,
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef id, OTF2_StringRef name,
-                                 OTF2_GroupRef group, OTF2_CommRef parent,
-                                 OTF2_CommFlag flags) {
-  (void)name; (void)parent; (void)flags;
+static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef id, OTF2_StringRef name, OTF2_GroupRef group,
+                                 OTF2_CommRef parent, OTF2_CommFlag flags) {
+  (void)name;
+  (void)parent;
+  (void)flags;
   defs_ctx *c = u;
   if (grow_to((void **)&c->comm_group, &c->ncomm_group, id, sizeof(uint32_t)))
     return OTF2_CALLBACK_INTERRUPT;
@@ -249,13 +248,11 @@ static void build_comms(defs_ctx *c) {
     cm->size = g->size;
     cm->world = pu_malloc((g->size ? g->size : 1) * sizeof *cm->world);
     for (uint32_t r = 0; r < g->size; r++)
-      cm->world[r] = g->members[r] < d->num_procs ? (uint32_t)g->members[r]
-                                                  : UINT32_MAX;
+      cm->world[r] = g->members[r] < d->num_procs ? (uint32_t)g->members[r] : UINT32_MAX;
   }
 }
 
-uint32_t az_comm_world(const az_defs *d, uint32_t comm, uint32_t rank,
-                       uint32_t caller) {
+uint32_t az_comm_world(const az_defs *d, uint32_t comm, uint32_t rank, uint32_t caller) {
   if (comm >= d->num_comms || !d->comms[comm].defined) return UINT32_MAX;
   const az_comm *c = &d->comms[comm];
   if (c->self) return rank == 0 ? caller : UINT32_MAX;
@@ -267,13 +264,11 @@ void az_loc_label(const az_defs *d, uint32_t loc, char *buf, size_t size) {
     snprintf(buf, size, "location #%u", loc);
     return;
   }
-  snprintf(buf, size, "rank %u thread %u (location %llu)",
-           d->locs[loc].process, d->locs[loc].thread,
-           (unsigned long long)d->locs[loc].id);
+  snprintf(buf, size, "rank %u thread %u (location %llu)", d->locs[loc].process,
+           d->locs[loc].thread, (unsigned long long)d->locs[loc].id);
 }
 
-int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *file,
-                 az_diag *diag) {
+int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *file, az_diag *diag) {
   defs_ctx c = {.d = d, .diag = diag};
   d->resolution = 1000000000;
   struct stat st;
@@ -302,11 +297,9 @@ int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *file,
   OTF2_Reader_CloseGlobalDefReader(reader, gdr);
   int ok = rc == OTF2_SUCCESS;
   if (!ok)
-    az_fail(diag, "%s: global definition %llu: %s", file,
-            (unsigned long long)n + 1,
-            rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK
-                ? "definition id out of range"
-                : OTF2_Error_GetDescription(rc));
+    az_fail(diag, "%s: global definition %llu: %s", file, (unsigned long long)n + 1,
+            rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK ? "definition id out of range"
+                                                     : OTF2_Error_GetDescription(rc));
   if (ok && d->resolution == 0) {
     az_fail(diag, "%s: clock resolution is 0", file);
     ok = 0;

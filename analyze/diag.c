@@ -23,8 +23,8 @@ static const char *const kind_name[AZ_W_NUM_KINDS] = {
 };
 
 int az_warn_is_end_effect(int kind) {
-  return kind == AZ_W_UNMATCHED_MSG || kind == AZ_W_UNMATCHED_COLL ||
-         kind == AZ_W_TEAM || kind == AZ_W_LOCK || kind == AZ_W_BARRIER;
+  return kind == AZ_W_UNMATCHED_MSG || kind == AZ_W_UNMATCHED_COLL || kind == AZ_W_TEAM ||
+         kind == AZ_W_LOCK || kind == AZ_W_BARRIER;
 }
 
 /* A run that did not finish leaves operations whose partner never came,
@@ -46,8 +46,7 @@ void az_warn(az_diag *d, int kind, const char *fmt, ...) {
   va_end(ap);
   pu_warn("%s", buf);
   if (n == AZ_WARN_PRINT_MAX && d->verbosity < 2)
-    pu_warn("further %s are only counted (--verbose shows all)",
-            kind_name[kind]);
+    pu_warn("further %s are only counted (--verbose shows all)", kind_name[kind]);
 }
 
 void az_fail(az_diag *d, const char *fmt, ...) {
@@ -69,19 +68,17 @@ uint64_t az_warn_total(const az_diag *d) {
 void az_diag_summary(const az_diag *d, FILE *out) {
   uint64_t total = az_warn_total(d);
   if (!total) return;
-  fprintf(out, "%s: %llu warning%s:", pu_progname(),
-          (unsigned long long)total, total == 1 ? "" : "s");
+  fprintf(out, "%s: %llu warning%s:", pu_progname(), (unsigned long long)total,
+          total == 1 ? "" : "s");
   const char *sep = " ";
   for (int k = 0; k < AZ_W_NUM_KINDS; k++) {
     if (!d->count[k]) continue;
-    fprintf(out, "%s%llu %s", sep, (unsigned long long)d->count[k],
-            kind_name[k]);
+    fprintf(out, "%s%llu %s", sep, (unsigned long long)d->count[k], kind_name[k]);
     sep = ", ";
   }
   fputc('\n', out);
   int effects = 0;
-  for (int k = 0; k < AZ_W_NUM_KINDS; k++)
-    effects |= az_warn_is_end_effect(k) && d->count[k];
+  for (int k = 0; k < AZ_W_NUM_KINDS; k++) effects |= az_warn_is_end_effect(k) && d->count[k];
   if (d->incomplete && effects && d->verbosity < 2)
     fprintf(out,
             "%s: the run did not finish: operations whose partner never came "

@@ -29,23 +29,27 @@ static void parse(int argc, char **argv, cli *c) {
   long long top = 6;
   c->verbosity = 1;
   const pu_option options[] = {
-      {"output", 'o', "FILE", "write the report to FILE (default: report.pomp "
+      {"output", 'o', "FILE",
+       "write the report to FILE (default: report.pomp "
        "next to the trace; an existing report is overwritten)",
        PU_STRING(&c->output)},
-      {"quiet", 'q', NULL, "print nothing but errors",
-       PU_FLAG(&c->verbosity, 0)},
-      {"verbose", 'v', NULL, "print every warning about the trace",
-       PU_FLAG(&c->verbosity, 2)},
-      {"top", 0, "N", "properties listed in the summary (default 6)",
-       PU_INT(&top, 0, 1000)},
-      {"no-recover", 0, NULL, "refuse the trace of a run that died instead "
-       "of recovering it", PU_FLAG(&c->no_recover, 1)},
+      {"quiet", 'q', NULL, "print nothing but errors", PU_FLAG(&c->verbosity, 0)},
+      {"verbose", 'v', NULL, "print every warning about the trace", PU_FLAG(&c->verbosity, 2)},
+      {"top", 0, "N", "properties listed in the summary (default 6)", PU_INT(&top, 0, 1000)},
+      {"no-recover", 0, NULL,
+       "refuse the trace of a run that died instead "
+       "of recovering it",
+       PU_FLAG(&c->no_recover, 1)},
       PU_OPT_END};
-  const pu_opt_command cmd = {
-      NULL, "EXPERIMENT_DIR|traces.otf2", 1, 1, .summary = summary,
-      .options = options, .failure = "failure (unreadable or corrupt trace, I/O error)",
-      .more = "'--' ends the options (for a directory named '-x').  See "
-              "pomp-analyze(1),\ndocs/PROPERTIES.md.\n"};
+  const pu_opt_command cmd = {NULL,
+                              "EXPERIMENT_DIR|traces.otf2",
+                              1,
+                              1,
+                              .summary = summary,
+                              .options = options,
+                              .failure = "failure (unreadable or corrupt trace, I/O error)",
+                              .more = "'--' ends the options (for a directory named '-x').  See "
+                                      "pomp-analyze(1),\ndocs/PROPERTIES.md.\n"};
   pu_opt_parse(&cmd, argc, argv, &c->input);
   c->top = (int)top;
 }
@@ -92,7 +96,7 @@ int main(int argc, char **argv) {
   az_analysis a;
   memset(&a, 0, sizeof a);
   int status = POMP_EXIT_OK;
-  int failed = refused ? -1
+  int failed = refused    ? -1
                : rank < 0 ? az_analyze(&a, anchor, &opt)
                           : az_analyze_parallel(&a, anchor, &opt);
   if (refused) {

@@ -41,21 +41,25 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_BYTES_RECEIVED] = "bytes_received",
 };
 
-int az_metric_is_time(int m) {
-  return m >= 0 && m < AZ_VISITS;
-}
+int az_metric_is_time(int m) { return m >= 0 && m < AZ_VISITS; }
 
 int az_metric_is_part(int m) {
   switch (m) {
-  case AZ_MPI_BARRIER_WAIT: case AZ_MPI_BARRIER_COMPLETION:
-  case AZ_MPI_LATESENDER: case AZ_MPI_LATESENDER_WO:
-  case AZ_MPI_LATERECEIVER: case AZ_MPI_EARLYREDUCE:
-  case AZ_MPI_LATEBROADCAST: case AZ_MPI_WAIT_NXN: case AZ_MPI_EARLYSCAN:
-  case AZ_MPI_NXN_COMPLETION: case AZ_OMP_MANAGEMENT:
-  case AZ_OMP_EBARRIER_WAIT: case AZ_OMP_IBARRIER_WAIT:
-  case AZ_OMP_CRITICAL_CONTENTION: case AZ_OMP_LOCK_CONTENTION:
-    return 1;
-  default:
-    return 0;
+  case AZ_MPI_BARRIER_WAIT:
+  case AZ_MPI_BARRIER_COMPLETION:
+  case AZ_MPI_LATESENDER:
+  case AZ_MPI_LATESENDER_WO:
+  case AZ_MPI_LATERECEIVER:
+  case AZ_MPI_EARLYREDUCE:
+  case AZ_MPI_LATEBROADCAST:
+  case AZ_MPI_WAIT_NXN:
+  case AZ_MPI_EARLYSCAN:
+  case AZ_MPI_NXN_COMPLETION:
+  case AZ_OMP_MANAGEMENT:
+  case AZ_OMP_EBARRIER_WAIT:
+  case AZ_OMP_IBARRIER_WAIT:
+  case AZ_OMP_CRITICAL_CONTENTION:
+  case AZ_OMP_LOCK_CONTENTION: return 1;
+  default: return 0;
   }
 }

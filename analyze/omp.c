@@ -15,16 +15,15 @@
 #include "pomp_util.h"
 
 size_t az_omp_add_instance(az_omp_process *o, const az_team_instance *in) {
-  size_t i = az_slot_take((void **)&o->inst, &o->ninst, &o->capinst,
-                          sizeof *o->inst, &o->free_inst);
+  size_t i =
+      az_slot_take((void **)&o->inst, &o->ninst, &o->capinst, sizeof *o->inst, &o->free_inst);
   o->inst[i] = *in;
   az_index_list *l = &o->by_team[in->team];
   PU_PUSH(l->idx, l->n, l->cap, i);
   return i;
 }
 
-az_team_instance *az_omp_instance(az_omp_process *o, uint32_t team,
-                                  uint64_t k) {
+az_team_instance *az_omp_instance(az_omp_process *o, uint32_t team, uint64_t k) {
   if (team >= o->nteams) return NULL;
   const az_index_list *l = &o->by_team[team];
   if (k < l->base || k - l->base >= l->n) return NULL;
@@ -34,8 +33,7 @@ az_team_instance *az_omp_instance(az_omp_process *o, uint32_t team,
 /* Instances whose join lies before stop are over on every location of
    the process (each read up to stop): limited parallelism, then their
    slots are released.  A team's instances end in order. */
-static void retire_instances(az_analysis *a, az_omp_process *o, az_time stop,
-                             int last) {
+static void retire_instances(az_analysis *a, az_omp_process *o, az_time stop, int last) {
   for (size_t t = 0; t < o->nteams; t++) {
     az_index_list *l = &o->by_team[t];
     size_t done = 0;
@@ -67,8 +65,7 @@ static int cmp_barrier(const void *pa, const void *pb) {
 
 /* A barrier is complete when every member of its team instance left it
    (and the instance is over, so that the member count is final). */
-static int barrier_complete(const az_omp_process *o, const size_t *g,
-                            size_t n) {
+static int barrier_complete(const az_omp_process *o, const size_t *g, size_t n) {
   const az_team_instance *in = &o->inst[o->bars[g[0]].instance];
   if (!in->joined || n != in->members) return 0;
   for (size_t k = 0; k < n; k++)
@@ -80,16 +77,14 @@ static int barrier_complete(const az_omp_process *o, const size_t *g,
    before: a run that did not finish; or a defective trace): whom the
    others waited for is unknown, so nobody gets a wait state, as for a
    collective operation some ranks never entered. */
-static void unreached(az_analysis *a, const az_omp_process *o,
-                      const az_barrier *b, size_t n) {
+static void unreached(az_analysis *a, const az_omp_process *o, const az_barrier *b, size_t n) {
   char label[160];
   az_loc_label(&a->defs, b->loc, label, sizeof label);
   int32_t region = a->tree.nodes[b->cnode].region;
   az_warn(&a->diag, AZ_W_BARRIER,
           "%s: %s (barrier %u of its team instance) was reached by %zu of "
           "%u threads; no wait state",
-          label, a->defs.regions[region].name, b->seq + 1, n,
-          o->inst[b->instance].members);
+          label, a->defs.regions[region].name, b->seq + 1, n, o->inst[b->instance].members);
 }
 
 /* The j-th barrier of each member of one team instance is one barrier;
@@ -104,9 +99,8 @@ static void barrier_waits(az_analysis *a, az_omp_process *o, int last) {
   for (size_t i = 0, j; i < n; i = j) {
     const az_barrier *first = &o->bars[g[i]];
     az_time latest = first->e;
-    for (j = i; j < n && o->bars[g[j]].instance == first->instance &&
-                o->bars[g[j]].seq == first->seq;
-         j++)
+    for (j = i;
+         j < n && o->bars[g[j]].instance == first->instance && o->bars[g[j]].seq == first->seq; j++)
       if (o->bars[g[j]].e > latest) latest = o->bars[g[j]].e;
     if (!last && !barrier_complete(o, g + i, j - i)) continue;
     int whole = j - i == o->inst[first->instance].members;
@@ -117,8 +111,7 @@ static void barrier_waits(az_analysis *a, az_omp_process *o, int last) {
       int m = b->implicit ? AZ_OMP_IBARRIER_WAIT : AZ_OMP_EBARRIER_WAIT;
       /* tasks it ran while the others were late are not waiting */
       if (whole && until > b->e + b->busy)
-        az_cell(&a->cells[b->loc], b->cnode)[m] +=
-            (int64_t)(until - b->e - b->busy);
+        az_cell(&a->cells[b->loc], b->cnode)[m] += (int64_t)(until - b->e - b->busy);
       o->inst[b->instance].open_bars--;
       b->free = 1;
       az_slot_give(&o->free_bars, g[k]);

@@ -29,9 +29,7 @@ static int cmp_sibling(const void *pa, const void *pb) {
   return 0;
 }
 
-static int live(const az_calltree *t, size_t i) {
-  return !t->dead || !t->dead[i];
-}
+static int live(const az_calltree *t, size_t i) { return !t->dead || !t->dead[i]; }
 
 int32_t *az_canonical_order(const az_calltree *t) {
   size_t n = t->len;
@@ -73,23 +71,21 @@ static void add_regions(pomp_report *r, const az_defs *d, int32_t *map) {
     const az_region *g = &d->regions[i];
     map[i] = -1;
     if (!g->defined) continue;
-    map[i] = pomp_report_add_region(r, g->name, g->file, (int32_t)g->begin_line,
-                                    (int32_t)g->end_line,
-                                    pu_paradigm_name(g->paradigm),
-                                    pu_role_name(g->role));
+    map[i] =
+        pomp_report_add_region(r, g->name, g->file, (int32_t)g->begin_line, (int32_t)g->end_line,
+                               pu_paradigm_name(g->paradigm), pu_role_name(g->role));
   }
 }
 
-static void add_cnodes(pomp_report *r, const az_calltree *t,
-                       const int32_t *newid, const int32_t *region_map) {
+static void add_cnodes(pomp_report *r, const az_calltree *t, const int32_t *newid,
+                       const int32_t *region_map) {
   int32_t *byid = pu_malloc((t->len ? t->len : 1) * sizeof *byid);
   size_t live = 0;
   for (size_t i = 0; i < t->len; i++)
     if (newid[i] >= 0) byid[newid[i]] = (int32_t)i, live++;
   for (size_t k = 0; k < live; k++) {
     const az_cnode *c = &t->nodes[byid[k]];
-    pomp_report_add_cnode(r, region_map[c->region],
-                          c->parent < 0 ? -1 : newid[c->parent]);
+    pomp_report_add_cnode(r, region_map[c->region], c->parent < 0 ? -1 : newid[c->parent]);
   }
   free(byid);
 }
@@ -98,8 +94,7 @@ static void add_cnodes(pomp_report *r, const az_calltree *t,
 static void add_system(pomp_report *r, const az_defs *d) {
   const char *machine = "machine";
   for (size_t i = 0; i < d->num_nodes; i++)
-    if (d->nodes[i].parent == OTF2_UNDEFINED_SYSTEM_TREE_NODE)
-      machine = d->nodes[i].name;
+    if (d->nodes[i].parent == OTF2_UNDEFINED_SYSTEM_TREE_NODE) machine = d->nodes[i].name;
   int32_t mid = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, machine, -1, -1, -1);
   int32_t node = -1;
   uint32_t node_id = UINT32_MAX;
@@ -112,12 +107,10 @@ static void add_system(pomp_report *r, const az_defs *d) {
       node = pomp_report_add_sysnode(r, POMP_SYS_NODE, host, mid, -1, -1);
       node_id = pr->node;
     }
-    int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, pr->name, node,
-                                           (int32_t)p, -1);
+    int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, pr->name, node, (int32_t)p, -1);
     for (uint32_t t = 0; t < pr->num_locs; t++)
-      pomp_report_add_sysnode(r, POMP_SYS_THREAD,
-                              d->locs[pr->first_loc + t].name, proc,
-                              (int32_t)p, (int32_t)t);
+      pomp_report_add_sysnode(r, POMP_SYS_THREAD, d->locs[pr->first_loc + t].name, proc, (int32_t)p,
+                              (int32_t)t);
   }
 }
 
@@ -136,12 +129,10 @@ static void add_attrs(pomp_report *r, const az_analysis *a, const char *trace) {
   snprintf(buf, sizeof buf, "%llu", (unsigned long long)az_warn_total(&a->diag));
   pomp_report_set_attr(r, "analysis_warnings", buf);
   pomp_report_set_attr(r, "analyzer", "pomp-analyze " POMP_VERSION_STRING);
-  pomp_report_set_attr(r, "run_status", a->run_status ? a->run_status
-                                                      : "complete");
+  pomp_report_set_attr(r, "run_status", a->run_status ? a->run_status : "complete");
 }
 
-pomp_report *az_report_build(const az_analysis *a, const char *trace,
-                             int32_t **cnode_map) {
+pomp_report *az_report_build(const az_analysis *a, const char *trace, int32_t **cnode_map) {
   pomp_report *r = pomp_report_new();
   pomp_report_add_catalogue(r);
   int32_t metric[AZ_NUM_METRICS];
@@ -166,8 +157,7 @@ pomp_report *az_report_build(const az_analysis *a, const char *trace,
         int64_t v = c->rows[k][m];
         if (!v) continue;
         double x = az_metric_is_time(m) ? (double)v / res : (double)v;
-        pomp_report_add_value(r, metric[m], newid[c->row_cnode[k]],
-                              (int32_t)l, x);
+        pomp_report_add_value(r, metric[m], newid[c->row_cnode[k]], (int32_t)l, x);
       }
   }
   free(region_map);

@@ -56,8 +56,8 @@ static int cmp_done(const void *pa, const void *pb) {
    cancelled), receives whose completing call was left (all when last). */
 static int sendable(const az_msg *m, int last) {
   (void)last;
-  return m->state != AZ_MSG_CANCELLED && !m->matched &&
-         m->src != UINT32_MAX && m->dst != UINT32_MAX;
+  return m->state != AZ_MSG_CANCELLED && !m->matched && m->src != UINT32_MAX &&
+         m->dst != UINT32_MAX;
 }
 
 static int receivable(const az_msg *m, int last) {
@@ -73,10 +73,8 @@ static void release(az_msg *m, size_t i, az_slots *released) {
 /* Indices of the messages (those with ok(m, last), or all) in the order of
    cmp.  A replay appends most of them in completion order already: then no
    sort is needed. */
-static size_t *sorted_indices(const az_msg *m, size_t n,
-                              int (*cmp)(const void *, const void *),
-                              int (*ok)(const az_msg *, int), int last,
-                              size_t *count) {
+static size_t *sorted_indices(const az_msg *m, size_t n, int (*cmp)(const void *, const void *),
+                              int (*ok)(const az_msg *, int), int last, size_t *count) {
   size_t *idx = pu_malloc((n ? n : 1) * sizeof *idx);
   size_t k = 0;
   int sorted = 1;
@@ -99,16 +97,14 @@ static void unmatched(az_analysis *a, const az_msg *m, int is_send) {
           "%s: event %llu: %s rank %u (communicator %u, tag %u) has no "
           "matching %s",
           label, (unsigned long long)m->pos, is_send ? "send to" : "receive from",
-          is_send ? m->dst : m->src, m->comm, m->tag,
-          is_send ? "receive" : "send");
+          is_send ? m->dst : m->src, m->comm, m->tag, is_send ? "receive" : "send");
 }
 
 /* match[r] = index of the send received by r, or SIZE_MAX.  What stays
    unmatched is reported only at the last step: a later window may still
    bring its partner. */
-static size_t *match_messages(az_analysis *a, const az_msg *sends,
-                              size_t nsends, const az_msg *recvs,
-                              size_t nrecvs, int last) {
+static size_t *match_messages(az_analysis *a, const az_msg *sends, size_t nsends,
+                              const az_msg *recvs, size_t nrecvs, int last) {
   size_t ns, nr;
   size_t *s = sorted_indices(sends, nsends, cmp_match, sendable, last, &ns);
   size_t *r = sorted_indices(recvs, nrecvs, cmp_match, receivable, last, &nr);
@@ -116,9 +112,7 @@ static size_t *match_messages(az_analysis *a, const az_msg *sends,
   for (size_t i = 0; i < nrecvs; i++) match[i] = SIZE_MAX;
   size_t i = 0, j = 0;
   while (i < ns || j < nr) {
-    int c = i == ns   ? 1
-            : j == nr ? -1
-                      : cmp_key(&sends[s[i]], &recvs[r[j]]);
+    int c = i == ns ? 1 : j == nr ? -1 : cmp_key(&sends[s[i]], &recvs[r[j]]);
     if (c < 0) {
       if (last) unmatched(a, &sends[s[i]], 1);
       i++;
@@ -173,8 +167,7 @@ static void reclassify(az_cells *cells, wo_window *w, az_time m_send) {
       v[AZ_MPI_LATESENDER_WO] += w->buf[i].idle;
       continue;
     }
-    if (w->buf[i].send_enter > w->latest_send)
-      w->latest_send = w->buf[i].send_enter;
+    if (w->buf[i].send_enter > w->latest_send) w->latest_send = w->buf[i].send_enter;
     w->buf[k++] = w->buf[i];
   }
   w->n = k;
@@ -197,16 +190,14 @@ static void check_clock(az_analysis *a, const az_msg *r, const az_msg *s) {
   az_warn(&a->diag, AZ_W_CLOCK,
           "%s: event %llu: receive ends %llu ticks before its send began "
           "(clock condition violation)",
-          label, (unsigned long long)r->pos,
-          (unsigned long long)(s->e_post - r->x_done));
+          label, (unsigned long long)r->pos, (unsigned long long)(s->e_post - r->x_done));
 }
 
 /* Late Sender and wrong order, receivers in completion order.  Fills
    posted/has for every matched send and returns the completing calls that
    hold a Late Sender (sorted). */
-static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
-                                const az_msg *recvs, size_t nrecvs,
-                                const size_t *match, az_p2p_answer *answer,
+static az_call_key *late_sender(az_analysis *a, const az_msg *sends, const az_msg *recvs,
+                                size_t nrecvs, const size_t *match, az_p2p_answer *answer,
                                 size_t *nkeys, wo_window **kept) {
   size_t n;
   size_t *r = sorted_indices(recvs, nrecvs, cmp_done, NULL, 0, &n);
@@ -248,8 +239,8 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends,
 
 /* Late Receiver of one completing call (sends s[i..j)): the largest wait
    for a receive to be posted among its matched sends. */
-static int64_t late_receiver(const az_msg *sends, const size_t *s, size_t i,
-                             size_t j, const az_p2p_answer *answer) {
+static int64_t late_receiver(const az_msg *sends, const size_t *s, size_t i, size_t j,
+                             const az_p2p_answer *answer) {
   int64_t worst = 0;
   for (size_t k = i; k < j; k++) {
     const az_msg *m = &sends[s[k]];
@@ -262,17 +253,14 @@ static int64_t late_receiver(const az_msg *sends, const size_t *s, size_t i,
   return worst;
 }
 
-static int holds_late_sender(const az_msg *first, const az_call_key *ls,
-                             size_t nls) {
+static int holds_late_sender(const az_msg *first, const az_call_key *ls, size_t nls) {
   az_call_key key = {first->loc, first->e_done, first->x_done};
-  return first->ls_call ||
-         (nls && bsearch(&key, ls, nls, sizeof *ls, cmp_call_key));
+  return first->ls_call || (nls && bsearch(&key, ls, nls, sizeof *ls, cmp_call_key));
 }
 
 /* A completing call's sends can be evaluated once it was left and all of
    them are matched (or cancelled); at the last step, whatever there is. */
-static int group_ready(const az_msg *sends, const size_t *s, size_t i,
-                       size_t j, int last) {
+static int group_ready(const az_msg *sends, const size_t *s, size_t i, size_t j, int last) {
   if (last) return 1;
   for (size_t k = i; k < j; k++) {
     const az_msg *m = &sends[s[k]];
@@ -282,28 +270,24 @@ static int group_ready(const az_msg *sends, const size_t *s, size_t i,
   return 1;
 }
 
-az_call_key *az_p2p_receive_step(az_analysis *a, az_msg *pool, size_t npool,
-                                  az_slots *release_to, int last,
-                                  az_p2p_answer *answer, size_t *nls) {
+az_call_key *az_p2p_receive_step(az_analysis *a, az_msg *pool, size_t npool, az_slots *release_to,
+                                 int last, az_p2p_answer *answer, size_t *nls) {
   az_mpi_records *mp = &a->mpi;
   if (!a->wo) a->wo = pu_calloc(a->defs.num_locs + 1, sizeof(wo_window *));
   size_t *match = match_messages(a, pool, npool, mp->recvs, mp->nrecvs, last);
   memset(answer, 0, npool * sizeof *answer);
-  az_call_key *ls = late_sender(a, pool, mp->recvs, mp->nrecvs, match, answer,
-                                nls, a->wo);
+  az_call_key *ls = late_sender(a, pool, mp->recvs, mp->nrecvs, match, answer, nls, a->wo);
   for (size_t i = 0; i < mp->nrecvs; i++)
     if (mp->recvs[i].state != AZ_MSG_FREE && (last || match[i] != SIZE_MAX))
       release(mp->recvs, i, &mp->free_recvs);
   if (release_to)
     for (size_t i = 0; i < npool; i++)
-      if (pool[i].state != AZ_MSG_FREE && (last || answer[i].matched))
-        release(pool, i, release_to);
+      if (pool[i].state != AZ_MSG_FREE && (last || answer[i].matched)) release(pool, i, release_to);
   free(match);
   return ls;
 }
 
-void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls,
-                      int last) {
+void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls, int last) {
   az_mpi_records *mp = &a->mpi;
   size_t n;
   size_t *s = sorted_indices(mp->sends, mp->nsends, cmp_done, NULL, 0, &n);
@@ -315,8 +299,7 @@ void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls,
     int ready = group_ready(mp->sends, s, i, j, last);
     int64_t worst = ready ? late_receiver(mp->sends, s, i, j, NULL) : 0;
     if (worst > 0 && !has_ls)
-      az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] +=
-          worst;
+      az_cell(&a->cells[first->loc], first->cnode_done)[AZ_MPI_LATERECEIVER] += worst;
     for (size_t k = i; k < j; k++) {
       mp->sends[s[k]].ls_call |= (unsigned)has_ls;
       if (ready || mp->sends[s[k]].state == AZ_MSG_CANCELLED)
@@ -333,11 +316,9 @@ void az_p2p_answered(az_msg *send, az_time posted) {
 
 void az_p2p_step(az_analysis *a, int last) {
   az_mpi_records *mp = &a->mpi;
-  az_p2p_answer *answer =
-      pu_calloc(mp->nsends ? mp->nsends : 1, sizeof *answer);
+  az_p2p_answer *answer = pu_calloc(mp->nsends ? mp->nsends : 1, sizeof *answer);
   size_t nls;
-  az_call_key *ls = az_p2p_receive_step(a, mp->sends, mp->nsends, NULL, last,
-                                        answer, &nls);
+  az_call_key *ls = az_p2p_receive_step(a, mp->sends, mp->nsends, NULL, last, answer, &nls);
   for (size_t i = 0; i < mp->nsends; i++)
     if (answer[i].matched) az_p2p_answered(&mp->sends[i], answer[i].posted);
   az_p2p_send_step(a, ls, nls, last);

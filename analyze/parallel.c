@@ -50,8 +50,7 @@ typedef struct {
 /* 1 when started by an MPI launcher (mpirun/mpiexec). */
 static int launched(void) {
   /* MPICH/Hydra, Open MPI and PMIx launchers */
-  return getenv("PMI_SIZE") || getenv("OMPI_COMM_WORLD_SIZE") ||
-         getenv("PMIX_RANK");
+  return getenv("PMI_SIZE") || getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK");
 }
 
 /* Completes a request without busy-waiting.  A blocking MPI call polls
@@ -91,11 +90,10 @@ static void assign(team *t, const az_defs *d) {
 /* All-to-all of variable-size blocks: counts[d] elements of elem bytes for
    each destination, laid out by destination in out.  Returns the received
    elements (by source) and their number; rcounts[s] per source. */
-static void *exchange(const team *t, const void *out, const int *counts,
-                      size_t elem, int *rcounts, size_t *nrecv) {
+static void *exchange(const team *t, const void *out, const int *counts, size_t elem, int *rcounts,
+                      size_t *nrecv) {
   int *sdispl = pu_malloc((size_t)t->size * sizeof(int) * 4);
-  int *rdispl = sdispl + t->size, *sbytes = rdispl + t->size,
-      *rbytes = sbytes + t->size;
+  int *rdispl = sdispl + t->size, *sbytes = rdispl + t->size, *rbytes = sbytes + t->size;
   MPI_Request req;
   MPI_Ialltoall(counts, 1, MPI_INT, rcounts, 1, MPI_INT, MPI_COMM_WORLD, &req);
   wait_for(&req);
@@ -109,8 +107,7 @@ static void *exchange(const team *t, const void *out, const int *counts,
     ro += (size_t)rbytes[r];
   }
   void *in = pu_malloc(ro ? ro : 1);
-  MPI_Ialltoallv(out, sbytes, sdispl, MPI_BYTE, in, rbytes, rdispl, MPI_BYTE,
-                 MPI_COMM_WORLD, &req);
+  MPI_Ialltoallv(out, sbytes, sdispl, MPI_BYTE, in, rbytes, rdispl, MPI_BYTE, MPI_COMM_WORLD, &req);
   wait_for(&req);
   free(sdispl);
   *nrecv = ro / elem;
@@ -119,9 +116,8 @@ static void *exchange(const team *t, const void *out, const int *counts,
 
 /* Orders items (elem bytes each) by destination; perm[k] = source index of
    output slot k. */
-static void *by_destination(const team *t, const void *items, size_t n,
-                            size_t elem, const int *dest, int *counts,
-                            size_t *perm) {
+static void *by_destination(const team *t, const void *items, size_t n, size_t elem,
+                            const int *dest, int *counts, size_t *perm) {
   memset(counts, 0, (size_t)t->size * sizeof *counts);
   for (size_t i = 0; i < n; i++) counts[dest[i]]++;
   size_t *next = pu_calloc((size_t)t->size, sizeof *next);
@@ -136,12 +132,12 @@ static void *by_destination(const team *t, const void *items, size_t n,
   return out;
 }
 
-typedef struct {          /* a send travelling to the owner of its dst */
+typedef struct { /* a send travelling to the owner of its dst */
   az_msg msg;
-  uint64_t slot;          /* its slot at the origin */
+  uint64_t slot; /* its slot at the origin */
 } shipped_send;
 
-typedef struct {          /* when the receive of a shipped send was posted */
+typedef struct { /* when the receive of a shipped send was posted */
   uint64_t slot;
   az_time posted;
 } answer_back;
@@ -157,15 +153,20 @@ typedef struct {
    it owns. */
 typedef struct {
   const team *t;
-  az_msg *pool; size_t npool, cappool; az_slots free_pool;
-  int *from_rank; uint64_t *from_slot; size_t capfrom;
-  az_coll *cpool; size_t ncpool, capcpool; az_slots free_cpool;
-  remote_charge *c; size_t nc, capc; /* charges for other processes */
+  az_msg *pool;
+  size_t npool, cappool;
+  az_slots free_pool;
+  int *from_rank;
+  uint64_t *from_slot;
+  size_t capfrom;
+  az_coll *cpool;
+  size_t ncpool, capcpool;
+  az_slots free_cpool;
+  remote_charge *c;
+  size_t nc, capc; /* charges for other processes */
 } par_state;
 
-static int *alloc_counts(const team *t) {
-  return pu_malloc((size_t)t->size * 2 * sizeof(int));
-}
+static int *alloc_counts(const team *t) { return pu_malloc((size_t)t->size * 2 * sizeof(int)); }
 
 /* Sends not shipped yet go to the analysis process of their destination,
    which keeps them until they are matched. */
@@ -177,8 +178,7 @@ static void ship_sends(az_analysis *a, par_state *ps, int *counts) {
   size_t n = 0, cap = 0, capd = 0, nd = 0;
   for (size_t i = 0; i < m->nsends; i++) {
     az_msg *s = &m->sends[i];
-    if (s->state == AZ_MSG_FREE || s->state == AZ_MSG_CANCELLED || s->shipped)
-      continue;
+    if (s->state == AZ_MSG_FREE || s->state == AZ_MSG_CANCELLED || s->shipped) continue;
     s->shipped = 1;
     if (s->dst >= a->defs.num_procs) continue; /* cannot be matched */
     shipped_send item = {*s, i};
@@ -186,20 +186,18 @@ static void ship_sends(az_analysis *a, par_state *ps, int *counts) {
     PU_PUSH(dest, nd, capd, t->owner[s->dst]);
   }
   int *rcounts = counts + t->size;
-  shipped_send *out = by_destination(t, items, n, sizeof *out, dest, counts,
-                                     NULL);
+  shipped_send *out = by_destination(t, items, n, sizeof *out, dest, counts, NULL);
   size_t nr;
   shipped_send *in = exchange(t, out, counts, sizeof *in, rcounts, &nr);
   size_t k = 0;
   for (int r = 0; r < t->size; r++)
     for (int c = 0; c < rcounts[r]; c++, k++) {
-      size_t slot = az_slot_take((void **)&ps->pool, &ps->npool, &ps->cappool,
-                                 sizeof *ps->pool, &ps->free_pool);
+      size_t slot = az_slot_take((void **)&ps->pool, &ps->npool, &ps->cappool, sizeof *ps->pool,
+                                 &ps->free_pool);
       if (ps->npool > ps->capfrom) {
         ps->capfrom = ps->cappool;
         ps->from_rank = pu_realloc(ps->from_rank, ps->capfrom * sizeof(int));
-        ps->from_slot =
-            pu_realloc(ps->from_slot, ps->capfrom * sizeof(uint64_t));
+        ps->from_slot = pu_realloc(ps->from_slot, ps->capfrom * sizeof(uint64_t));
       }
       ps->pool[slot] = in[k].msg;
       ps->from_rank[slot] = r;
@@ -217,11 +215,9 @@ static void p2p_window(az_analysis *a, par_state *ps, int last) {
   const team *t = ps->t;
   int *counts = alloc_counts(t), *rcounts = counts + t->size;
   ship_sends(a, ps, counts);
-  az_p2p_answer *answer =
-      pu_calloc(ps->npool ? ps->npool : 1, sizeof *answer);
+  az_p2p_answer *answer = pu_calloc(ps->npool ? ps->npool : 1, sizeof *answer);
   size_t nls;
-  az_call_key *ls = az_p2p_receive_step(a, ps->pool, ps->npool,
-                                        &ps->free_pool, last, answer, &nls);
+  az_call_key *ls = az_p2p_receive_step(a, ps->pool, ps->npool, &ps->free_pool, last, answer, &nls);
   answer_back *back = NULL;
   int *dest = NULL;
   size_t n = 0, cap = 0, nd = 0, capd = 0;
@@ -231,12 +227,10 @@ static void p2p_window(az_analysis *a, par_state *ps, int last) {
     PU_PUSH(back, n, cap, b);
     PU_PUSH(dest, nd, capd, ps->from_rank[i]);
   }
-  answer_back *out = by_destination(t, back, n, sizeof *out, dest, counts,
-                                    NULL);
+  answer_back *out = by_destination(t, back, n, sizeof *out, dest, counts, NULL);
   size_t nr;
   answer_back *in = exchange(t, out, counts, sizeof *in, rcounts, &nr);
-  for (size_t k = 0; k < nr; k++)
-    az_p2p_answered(&a->mpi.sends[in[k].slot], in[k].posted);
+  for (size_t k = 0; k < nr; k++) az_p2p_answered(&a->mpi.sends[in[k].slot], in[k].posted);
   az_p2p_send_step(a, ls, nls, last);
   free(in);
   free(out);
@@ -247,8 +241,7 @@ static void p2p_window(az_analysis *a, par_state *ps, int last) {
   free(counts);
 }
 
-static void collect(az_analysis *a, uint32_t loc, int32_t cnode, int metric,
-                    int64_t v) {
+static void collect(az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t v) {
   par_state *ps = a->hook_data;
   if (ps->t->owner[a->defs.locs[loc].process] == ps->t->rank) {
     az_cell(&a->cells[loc], cnode)[metric] += v;
@@ -292,8 +285,7 @@ static void coll_window(az_analysis *a, par_state *ps, int last) {
   size_t nr;
   az_coll *in = exchange(t, out, counts, sizeof *in, rcounts, &nr);
   for (size_t k = 0; k < nr; k++) {
-    size_t slot = az_slot_take((void **)&ps->cpool, &ps->ncpool,
-                               &ps->capcpool, sizeof *ps->cpool,
+    size_t slot = az_slot_take((void **)&ps->cpool, &ps->ncpool, &ps->capcpool, sizeof *ps->cpool,
                                &ps->free_cpool);
     ps->cpool[slot] = in[k];
   }
@@ -305,10 +297,8 @@ static void coll_window(az_analysis *a, par_state *ps, int last) {
   swap_colls(m, ps);
   free(dest);
   dest = pu_malloc((ps->nc ? ps->nc : 1) * sizeof *dest);
-  for (size_t i = 0; i < ps->nc; i++)
-    dest[i] = t->owner[a->defs.locs[ps->c[i].loc].process];
-  remote_charge *cout = by_destination(t, ps->c, ps->nc, sizeof *cout, dest,
-                                       counts, NULL);
+  for (size_t i = 0; i < ps->nc; i++) dest[i] = t->owner[a->defs.locs[ps->c[i].loc].process];
+  remote_charge *cout = by_destination(t, ps->c, ps->nc, sizeof *cout, dest, counts, NULL);
   remote_charge *cin = exchange(t, cout, counts, sizeof *cin, rcounts, &nr);
   for (size_t i = 0; i < nr; i++)
     az_cell(&a->cells[cin[i].loc], cin[i].cnode)[cin[i].metric] += cin[i].v;
@@ -354,7 +344,8 @@ static void free_par_state(par_state *ps) {
 /* ---- gathering the result on analysis process 0 ----------------------- */
 
 typedef struct {
-  char *p; size_t len, cap;
+  char *p;
+  size_t len, cap;
 } bytes;
 
 static void put(bytes *b, const void *data, size_t n) {
@@ -390,8 +381,7 @@ static void unpack_result(az_analysis *a, const char *p, size_t len) {
     az_cnode c;
     memcpy(&c, q, sizeof c);
     /* parents precede their children in every call tree */
-    map[i] = az_calltree_child(&a->tree, c.parent < 0 ? -1 : map[c.parent],
-                               c.region);
+    map[i] = az_calltree_child(&a->tree, c.parent < 0 ? -1 : map[c.parent], c.region);
   }
   while (q < p + len) {
     uint32_t loc;
@@ -436,8 +426,7 @@ static void reduce_diag(az_analysis *a, const team *t) {
   memcpy(local, a->diag.count, sizeof a->diag.count);
   local[AZ_W_NUM_KINDS] = a->events_read;
   MPI_Request req;
-  MPI_Ireduce(local, sum, AZ_W_NUM_KINDS + 1, MPI_UINT64_T, MPI_SUM, 0,
-              MPI_COMM_WORLD, &req);
+  MPI_Ireduce(local, sum, AZ_W_NUM_KINDS + 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD, &req);
   wait_for(&req);
   if (t->rank) return;
   memcpy(a->diag.count, sum, sizeof a->diag.count);
@@ -448,11 +437,9 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
   uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
   size_t locations = 0;
   for (uint32_t p = 0; p < a->defs.num_procs; p++)
-    if ((mine[p] = t->owner[p] == t->rank))
-      locations += a->defs.procs[p].num_locs;
+    if ((mine[p] = t->owner[p] == t->rank)) locations += a->defs.procs[p].num_locs;
   for (size_t i = 0; i < a->defs.num_locs; i++)
-    if (mine[a->defs.locs[i].process])
-      OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
+    if (mine[a->defs.locs[i].process]) OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
   int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
   int rc = OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS ? 0 : -1;
   if (rc) az_fail(&a->diag, "cannot open the event files");
@@ -461,8 +448,7 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
   az_pass waits = az_pass_waits;
   waits.exchange = exchange_waits;
   const az_pass *passes[] = {&waits};
-  if (!rc)
-    rc = az_replay_run(a, reader, mine, passes, sizeof passes / sizeof *passes);
+  if (!rc) rc = az_replay_run(a, reader, mine, passes, sizeof passes / sizeof *passes);
   else agree(a, 0, &rc); /* the others learn it at their window */
   free(mine);
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
@@ -470,8 +456,7 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
   return rc;
 }
 
-int az_analyze_parallel(az_analysis *a, const char *anchor,
-                        const az_options *opt) {
+int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *opt) {
   team t;
   MPI_Comm_rank(MPI_COMM_WORLD, &t.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &t.size);
@@ -498,8 +483,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor,
   }
   if (failed) {
     if (!a->diag.errors)
-      az_fail(&a->diag, "%s: the analysis failed in another analysis process",
-              anchor);
+      az_fail(&a->diag, "%s: the analysis failed in another analysis process", anchor);
     free(t.owner);
     return -1;
   }

@@ -33,56 +33,57 @@ typedef struct {
   int32_t cnode;
   uint32_t region;
   az_time start, child;
-  size_t inst;          /* parallel frame bound to a team instance */
+  size_t inst; /* parallel frame bound to a team instance */
 } frame;
 
 enum { PEND_SEND, PEND_RECV, PEND_COLL, PEND_BAR };
 
-typedef struct {        /* a record waiting for its call's Leave time */
+typedef struct { /* a record waiting for its call's Leave time */
   uint8_t kind;
   size_t index, depth;
 } pending;
 
-typedef struct {        /* an outstanding request */
+typedef struct { /* an outstanding request */
   uint64_t id;
   int is_send;
-  size_t send;          /* send record (Isend) */
-  az_time e_post;       /* Irecv: enter of the posting call */
-  uint64_t pos;         /* Irecv: position of MpiIrecvRequest */
+  size_t send;    /* send record (Isend) */
+  az_time e_post; /* Irecv: enter of the posting call */
+  uint64_t pos;   /* Irecv: position of MpiIrecvRequest */
 } request;
 
 typedef struct {
-  az_cursor cur;        /* the driver's part (first: the handlers' data) */
+  az_cursor cur; /* the driver's part (first: the handlers' data) */
   az_omp_process *omp;
-  int team_pending;     /* a ThreadTeamBegin whose fork the master has not
+  int team_pending; /* a ThreadTeamBegin whose fork the master has not
                            reached yet (both in the same window) */
   uint32_t pending_team;
   uint64_t pending_k;
   az_cells *cells;
-  frame *stack; size_t depth, capstack;
-  pending *pend; size_t npend, cappend;
-  request *reqs; size_t nreqs, capreqs;
+  frame *stack;
+  size_t depth, capstack;
+  pending *pend;
+  size_t npend, cappend;
+  request *reqs;
+  size_t nreqs, capreqs;
   uint64_t *team_count; /* per Comm id: ThreadTeamBegins seen here */
   uint64_t *coll_seq;   /* per Comm id: collectives of this process */
   int parallel_depth;
-  int is_master;        /* the first location of its process */
-  int fork_span;        /* master: between ThreadFork and ThreadJoin */
-  int keep_serial;      /* master of a run that did not finish: its time
+  int is_master;   /* the first location of its process */
+  int fork_span;   /* master: between ThreadFork and ThreadJoin */
+  int keep_serial; /* master of a run that did not finish: its time
                            outside parallel regions goes to threads.c */
-  int cut;              /* its record ends early (the run did not finish) */
+  int cut;         /* its record ends early (the run did not finish) */
   int fork_pending;
   az_time fork_time;
-  size_t cur_inst;      /* instance of the team this location is in */
-  size_t closed_inst;   /* master: parallel left, join not yet seen */
+  size_t cur_inst;    /* instance of the team this location is in */
+  size_t closed_inst; /* master: parallel left, join not yet seen */
   az_time closed_leave;
   uint32_t bar_seq;
 } loc_state;
 
 static OTF2_CallbackCode next(void *u) { return az_next(u); }
 
-static frame *top(loc_state *s) {
-  return s->depth ? &s->stack[s->depth - 1] : NULL;
-}
+static frame *top(loc_state *s) { return s->depth ? &s->stack[s->depth - 1] : NULL; }
 
 static void join_instance(loc_state *s, az_team_instance *in);
 
@@ -93,8 +94,7 @@ static void join_instance(loc_state *s, az_team_instance *in);
 static int at(loc_state *s, az_time *t, uint64_t pos) {
   if (az_cursor_at(&s->cur, t, pos)) return 1;
   if (s->team_pending) {
-    az_team_instance *in =
-        az_omp_instance(s->omp, s->pending_team, s->pending_k);
+    az_team_instance *in = az_omp_instance(s->omp, s->pending_team, s->pending_k);
     if (in) join_instance(s, in);
   }
   /* the same time as AZ_X_SERIAL: outside fork..join, in some region */
@@ -103,14 +103,12 @@ static int at(loc_state *s, az_time *t, uint64_t pos) {
   return 0;
 }
 
-
 /* The innermost region, required by the MPI and lock events. */
 static frame *enclosing(loc_state *s, const char *what) {
   frame *f = top(s);
   if (!f)
-    az_warn(&s->cur.a->diag, AZ_W_NESTING,
-            "%s: event %llu: %s outside of any region; ignored", s->cur.label,
-            (unsigned long long)s->cur.pos, what);
+    az_warn(&s->cur.a->diag, AZ_W_NESTING, "%s: event %llu: %s outside of any region; ignored",
+            s->cur.label, (unsigned long long)s->cur.pos, what);
   return f;
 }
 
@@ -121,9 +119,8 @@ static void add_pending(loc_state *s, int kind, size_t index) {
 
 static int valid_comm(loc_state *s, uint32_t comm) {
   if (comm < s->cur.a->defs.num_comms) return 1;
-  az_warn(&s->cur.a->diag, AZ_W_DEFS,
-          "%s: event %llu: undefined communicator %u",
-          s->cur.label, (unsigned long long)s->cur.pos, comm);
+  az_warn(&s->cur.a->diag, AZ_W_DEFS, "%s: event %llu: undefined communicator %u", s->cur.label,
+          (unsigned long long)s->cur.pos, comm);
   return 0;
 }
 
@@ -140,16 +137,16 @@ static void bind_parallel(loc_state *s, frame *f, az_time t) {
   }
 }
 
-static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                  uint64_t pos, void *u,
+static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
-  (void)l; (void)al;
+  (void)l;
+  (void)al;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   const az_defs *d = &s->cur.a->defs;
   if (r >= d->num_regions || !d->regions[r].defined) {
-    az_fail(&s->cur.a->diag, "%s: event %llu: Enter of undefined region %u",
-            s->cur.label, (unsigned long long)pos, r);
+    az_fail(&s->cur.a->diag, "%s: event %llu: Enter of undefined region %u", s->cur.label,
+            (unsigned long long)pos, r);
     s->cur.failed = 1;
     return OTF2_CALLBACK_INTERRUPT;
   }
@@ -157,8 +154,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
   if (s->depth) parent = top(s)->cnode;
   else if (s->cur_inst != NO_INST) /* worker: under the master's path */
     parent = s->omp->inst[s->cur_inst].parent_cnode;
-  frame f = {az_calltree_child(&s->cur.a->tree, parent, (int32_t)r), r, t, 0,
-             NO_INST};
+  frame f = {az_calltree_child(&s->cur.a->tree, parent, (int32_t)r), r, t, 0, NO_INST};
   az_cell(s->cells, f.cnode)[AZ_VISITS]++;
   const az_region *reg = &d->regions[r];
   if (reg->kind == AZ_RK_PARALLEL) {
@@ -166,15 +162,22 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t,
     bind_parallel(s, &f, t);
   }
   PU_PUSH(s->stack, s->depth, s->capstack, f);
-  if ((reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) &&
-      s->parallel_depth == 1 && s->cur_inst != NO_INST) {
-    az_barrier b = {s->omp->inst[s->cur_inst].team, (uint32_t)s->cur_inst,
-                    s->bar_seq++, s->cur.loc, t, t, f.cnode,
-                    reg->kind == AZ_RK_IBARRIER, 0, 0, 0};
+  if ((reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) && s->parallel_depth == 1 &&
+      s->cur_inst != NO_INST) {
+    az_barrier b = {s->omp->inst[s->cur_inst].team,
+                    (uint32_t)s->cur_inst,
+                    s->bar_seq++,
+                    s->cur.loc,
+                    t,
+                    t,
+                    f.cnode,
+                    reg->kind == AZ_RK_IBARRIER,
+                    0,
+                    0,
+                    0};
     az_omp_process *o = s->omp;
     o->inst[s->cur_inst].open_bars++;
-    size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars,
-                            sizeof b, &o->free_bars);
+    size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars, sizeof b, &o->free_bars);
     o->bars[i] = b;
     add_pending(s, PEND_BAR, i);
   }
@@ -232,7 +235,7 @@ static void close_frame(loc_state *s, az_time t) {
   if (s->is_master) {
     s->closed_inst = f.inst; /* the join follows */
     s->closed_leave = t;
-  } else if (s->cut) { /* worker cut off: nothing after its end */
+  } else if (s->cut) {     /* worker cut off: nothing after its end */
   } else if (in->joined) { /* worker: join overhead up to the join */
     charge_join(v, in->join, t);
   } else { /* the master's join comes later: it charges this */
@@ -241,32 +244,33 @@ static void close_frame(loc_state *s, az_time t) {
   }
 }
 
-static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                  uint64_t pos, void *u,
+static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
-  (void)l; (void)al;
+  (void)l;
+  (void)al;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   if (!s->depth) {
     az_warn(&s->cur.a->diag, AZ_W_NESTING,
-            "%s: event %llu: Leave without a matching Enter; ignored",
-            s->cur.label, (unsigned long long)pos);
+            "%s: event %llu: Leave without a matching Enter; ignored", s->cur.label,
+            (unsigned long long)pos);
     return next(u);
   }
   if (top(s)->region != r)
-    az_warn(&s->cur.a->diag, AZ_W_NESTING,
-            "%s: event %llu: Leave of region %u inside region %u", s->cur.label,
-            (unsigned long long)pos, r, top(s)->region);
+    az_warn(&s->cur.a->diag, AZ_W_NESTING, "%s: event %llu: Leave of region %u inside region %u",
+            s->cur.label, (unsigned long long)pos, r, top(s)->region);
   close_frame(s, t);
   return next(u);
 }
 
 /* ---- OpenMP: fork, join, teams, locks --------------------------------- */
 
-static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                 uint64_t pos, void *u, OTF2_AttributeList *al,
-                                 OTF2_Paradigm model, uint32_t n) {
-  (void)l; (void)al; (void)model; (void)n;
+static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t n) {
+  (void)l;
+  (void)al;
+  (void)model;
+  (void)n;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   s->fork_time = t;
@@ -275,18 +279,17 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t,
   return next(u);
 }
 
-static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                 uint64_t pos, void *u, OTF2_AttributeList *al,
-                                 OTF2_Paradigm model) {
-  (void)l; (void)al; (void)model;
+static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_Paradigm model) {
+  (void)l;
+  (void)al;
+  (void)model;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   s->fork_span = 0;
   if (s->closed_inst == NO_INST) {
-    az_warn(&s->cur.a->diag, AZ_W_TEAM,
-            "%s: event %llu: ThreadJoin without a parallel region",
-            s->cur.label,
-            (unsigned long long)pos);
+    az_warn(&s->cur.a->diag, AZ_W_TEAM, "%s: event %llu: ThreadJoin without a parallel region",
+            s->cur.label, (unsigned long long)pos);
     return next(u);
   }
   az_team_instance *in = &s->omp->inst[s->closed_inst];
@@ -298,8 +301,7 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t,
       i++;
       continue;
     }
-    charge_join(az_cell(&s->cur.a->cells[o->leaves[i].loc], in->cnode), t,
-                o->leaves[i].t);
+    charge_join(az_cell(&s->cur.a->cells[o->leaves[i].loc], in->cnode), t, o->leaves[i].t);
     o->leaves[i] = o->leaves[--o->nleaves];
   }
   int64_t join = (int64_t)(t - s->closed_leave);
@@ -313,26 +315,24 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t,
 
 static int team_ok(loc_state *s, uint32_t team) {
   if (team < s->omp->nteams) return 1;
-  az_warn(&s->cur.a->diag, AZ_W_DEFS,
-          "%s: event %llu: undefined thread team %u",
-          s->cur.label, (unsigned long long)s->cur.pos, team);
+  az_warn(&s->cur.a->diag, AZ_W_DEFS, "%s: event %llu: undefined thread team %u", s->cur.label,
+          (unsigned long long)s->cur.pos, team);
   return 0;
 }
 
-static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                       uint64_t pos, void *u,
-                                       OTF2_AttributeList *al,
-                                       OTF2_CommRef team) {
-  (void)l; (void)al;
+static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                       OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)l;
+  (void)al;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   if (!team_ok(s, team)) return next(u);
   uint64_t k = s->team_count[team]++;
   s->bar_seq = 0;
   if (s->fork_pending) { /* master: a new instance */
-    az_team_instance in = {team, -1, s->depth ? top(s)->cnode : -1,
-                           s->fork_time, s->fork_time, 1, 0, 0, 0,
-                           NULL, 0, 0};
+    az_team_instance in = {
+        team, -1, s->depth ? top(s)->cnode : -1, s->fork_time, s->fork_time, 1, 0, 0, 0, NULL,
+        0,    0};
     s->cur_inst = az_omp_add_instance(s->omp, &in);
     s->fork_pending = 0;
     return next(u);
@@ -357,22 +357,20 @@ static void join_instance(loc_state *s, az_team_instance *in) {
   PU_PUSH(in->workers, in->nworkers, in->capworkers, s->cur.loc);
 }
 
-static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                     uint64_t pos, void *u,
-                                     OTF2_AttributeList *al,
-                                     OTF2_CommRef team) {
-  (void)l; (void)al; (void)team;
+static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)l;
+  (void)al;
+  (void)team;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   s->cur_inst = NO_INST;
   return next(u);
 }
 
-static void lock_event(loc_state *s, az_time t, uint32_t lock, uint32_t order,
-                       int release) {
+static void lock_event(loc_state *s, az_time t, uint32_t lock, uint32_t order, int release) {
   frame *f = top(s);
-  az_lock_event e = {lock, order, s->cur.loc, t, t, -1, 0, (uint8_t)release,
-                     s->cur.pos};
+  az_lock_event e = {lock, order, s->cur.loc, t, t, -1, 0, (uint8_t)release, s->cur.pos};
   if (f && !release) {
     uint8_t kind = s->cur.a->defs.regions[f->region].kind;
     if (kind == AZ_RK_CRITICAL || kind == AZ_RK_LOCK_SET) {
@@ -384,22 +382,24 @@ static void lock_event(loc_state *s, az_time t, uint32_t lock, uint32_t order,
   PU_PUSH(s->omp->locks, s->omp->nlocks, s->omp->caplocks, e);
 }
 
-static OTF2_CallbackCode on_acquire(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                    uint64_t pos, void *u,
-                                    OTF2_AttributeList *al, OTF2_Paradigm m,
-                                    uint32_t lock, uint32_t order) {
-  (void)l; (void)al; (void)m;
+static OTF2_CallbackCode on_acquire(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, OTF2_Paradigm m, uint32_t lock,
+                                    uint32_t order) {
+  (void)l;
+  (void)al;
+  (void)m;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   lock_event(s, t, lock, order, 0);
   return next(u);
 }
 
-static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                    uint64_t pos, void *u,
-                                    OTF2_AttributeList *al, OTF2_Paradigm m,
-                                    uint32_t lock, uint32_t order) {
-  (void)l; (void)al; (void)m;
+static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, OTF2_Paradigm m, uint32_t lock,
+                                    uint32_t order) {
+  (void)l;
+  (void)al;
+  (void)m;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   lock_event(s, t, lock, order, 1);
@@ -408,28 +408,29 @@ static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t,
 
 /* ---- MPI ------------------------------------------------------------- */
 
-static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer,
-                      uint32_t tag, const frame *f) {
+static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer, uint32_t tag,
+                      const frame *f) {
   az_mpi_records *m = &s->cur.a->mpi;
   uint32_t world = az_comm_world(&s->cur.a->defs, comm, peer, s->cur.proc);
   if (world == UINT32_MAX)
-    az_warn(&s->cur.a->diag, AZ_W_DEFS,
-            "%s: event %llu: rank %u is not in communicator %u", s->cur.label,
-            (unsigned long long)s->cur.pos, peer, comm);
-  az_msg msg = {.comm = comm, .tag = tag, .loc = s->cur.loc,
+    az_warn(&s->cur.a->diag, AZ_W_DEFS, "%s: event %llu: rank %u is not in communicator %u",
+            s->cur.label, (unsigned long long)s->cur.pos, peer, comm);
+  az_msg msg = {.comm = comm,
+                .tag = tag,
+                .loc = s->cur.loc,
                 .src = is_send ? s->cur.proc : world,
                 .dst = is_send ? world : s->cur.proc,
                 .cnode_done = f->cnode,
-                .e_post = f->start, .e_done = f->start, .x_done = f->start,
- .pos = s->cur.pos};
+                .e_post = f->start,
+                .e_done = f->start,
+                .x_done = f->start,
+                .pos = s->cur.pos};
   size_t i;
   if (is_send) {
-    i = az_slot_take((void **)&m->sends, &m->nsends, &m->capsends,
-                     sizeof msg, &m->free_sends);
+    i = az_slot_take((void **)&m->sends, &m->nsends, &m->capsends, sizeof msg, &m->free_sends);
     m->sends[i] = msg;
   } else {
-    i = az_slot_take((void **)&m->recvs, &m->nrecvs, &m->caprecvs,
-                     sizeof msg, &m->free_recvs);
+    i = az_slot_take((void **)&m->recvs, &m->nrecvs, &m->caprecvs, sizeof msg, &m->free_recvs);
     m->recvs[i] = msg;
   }
   return i;
@@ -446,8 +447,7 @@ static void complete(loc_state *s, az_msg *msg, const frame *f) {
 }
 
 /* The region of an MPI event on comm, after the common checks. */
-static frame *mpi_frame(loc_state *s, az_time t, uint64_t pos, uint32_t comm,
-                        const char *what) {
+static frame *mpi_frame(loc_state *s, az_time t, uint64_t pos, uint32_t comm, const char *what) {
   if (at(s, &t, pos)) return NULL;
   frame *f = enclosing(s, what);
   return f && valid_comm(s, comm) ? f : NULL;
@@ -455,9 +455,8 @@ static frame *mpi_frame(loc_state *s, az_time t, uint64_t pos, uint32_t comm,
 
 /* MpiSend (blocking: completed by its own call) and MpiIsend (completed
    later by the call that records MpiIsendComplete for req). */
-static void send_event(loc_state *s, az_time t, uint64_t pos, uint32_t dest,
-                       uint32_t comm, uint32_t tag, uint64_t bytes,
-                       int blocking, uint64_t req) {
+static void send_event(loc_state *s, az_time t, uint64_t pos, uint32_t dest, uint32_t comm,
+                       uint32_t tag, uint64_t bytes, int blocking, uint64_t req) {
   frame *f = mpi_frame(s, t, pos, comm, blocking ? "MpiSend" : "MpiIsend");
   if (!f) return;
   size_t i = new_msg(s, 1, comm, dest, tag, f);
@@ -471,21 +470,20 @@ static void send_event(loc_state *s, az_time t, uint64_t pos, uint32_t dest,
   az_cell(s->cells, f->cnode)[AZ_BYTES_SENT] += (int64_t)bytes;
 }
 
-static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                 uint64_t pos, void *u, OTF2_AttributeList *al,
-                                 uint32_t dest, OTF2_CommRef comm,
+static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, uint32_t dest, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t bytes) {
-  (void)l; (void)al;
+  (void)l;
+  (void)al;
   send_event(u, t, pos, dest, comm, tag, bytes, 1, 0);
   return next(u);
 }
 
-static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                  uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, uint32_t dest,
-                                  OTF2_CommRef comm, uint32_t tag,
-                                  uint64_t bytes, uint64_t req) {
-  (void)l; (void)al;
+static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t dest, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)l;
+  (void)al;
   send_event(u, t, pos, dest, comm, tag, bytes, 0, req);
   return next(u);
 }
@@ -498,17 +496,15 @@ static int take_request(loc_state *s, uint64_t id, request *out) {
       s->reqs[i] = s->reqs[--s->nreqs];
       return 1;
     }
-  az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG,
-          "%s: event %llu: unknown request %llu", s->cur.label,
+  az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG, "%s: event %llu: unknown request %llu", s->cur.label,
           (unsigned long long)s->cur.pos, (unsigned long long)id);
   return 0;
 }
 
-static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l,
-                                           OTF2_TimeStamp t, uint64_t pos,
-                                           void *u, OTF2_AttributeList *al,
-                                           uint64_t req) {
-  (void)l; (void)al;
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)l;
+  (void)al;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "MpiIsendComplete");
@@ -520,11 +516,10 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l,
   return next(u);
 }
 
-static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l,
-                                          OTF2_TimeStamp t, uint64_t pos,
-                                          void *u, OTF2_AttributeList *al,
-                                          uint64_t req) {
-  (void)l; (void)al;
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)l;
+  (void)al;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "MpiIrecvRequest");
@@ -534,9 +529,8 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l,
   return next(u);
 }
 
-static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src,
-                    uint32_t comm, uint32_t tag, uint64_t bytes,
-                    const request *posted) {
+static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src, uint32_t comm,
+                    uint32_t tag, uint64_t bytes, const request *posted) {
   frame *f = mpi_frame(s, t, pos, comm, "MpiRecv");
   if (!f) return;
   size_t i = new_msg(s, 0, comm, src, tag, f);
@@ -550,21 +544,20 @@ static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src,
   az_cell(s->cells, f->cnode)[AZ_BYTES_RECEIVED] += (int64_t)bytes;
 }
 
-static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                 uint64_t pos, void *u, OTF2_AttributeList *al,
-                                 uint32_t src, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t bytes) {
-  (void)l; (void)al;
+static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, uint32_t src, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t bytes) {
+  (void)l;
+  (void)al;
   receive(u, t, pos, src, comm, tag, bytes, NULL);
   return next(u);
 }
 
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                  uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, uint32_t src,
-                                  OTF2_CommRef comm, uint32_t tag,
-                                  uint64_t bytes, uint64_t req) {
-  (void)l; (void)al;
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t src, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)l;
+  (void)al;
   loc_state *s = u;
   s->cur.pos = pos; /* for the message of take_request */
   request q;
@@ -573,25 +566,23 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t,
   return next(u);
 }
 
-static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                      uint64_t pos, void *u,
+static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                       OTF2_AttributeList *al, uint64_t req) {
-  (void)l; (void)al;
+  (void)l;
+  (void)al;
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   request q;
-  if (take_request(s, req, &q) && q.is_send)
-    s->cur.a->mpi.sends[q.send].state = AZ_MSG_CANCELLED;
+  if (take_request(s, req, &q) && q.is_send) s->cur.a->mpi.sends[q.send].state = AZ_MSG_CANCELLED;
   return next(u);
 }
 
-static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                     uint64_t pos, void *u,
-                                     OTF2_AttributeList *al,
-                                     OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                     uint32_t root, uint64_t sent,
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                      uint64_t received) {
-  (void)l; (void)al;
+  (void)l;
+  (void)al;
   loc_state *s = u;
   const frame *in = top(s);
   if (!in || s->cur.a->defs.regions[in->region].paradigm != OTF2_PARADIGM_MPI) {
@@ -610,13 +601,20 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t,
   /* one participant: nothing to wait for, and nothing to match */
   if (s->cur.a->defs.comms[comm].self) return next(u);
   az_mpi_records *m = &s->cur.a->mpi;
-  az_coll c = {comm, s->cur.loc, s->cur.proc, root, s->coll_seq[comm]++,
+  az_coll c = {comm,
+               s->cur.loc,
+               s->cur.proc,
+               root,
+               s->coll_seq[comm]++,
                f->start,
-               f->start, f->cnode,
-               (uint8_t)s->cur.a->defs.regions[f->region].role, (uint8_t)op, 0,
-               0, pos};
-  size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls,
-                          sizeof c, &m->free_colls);
+               f->start,
+               f->cnode,
+               (uint8_t)s->cur.a->defs.regions[f->region].role,
+               (uint8_t)op,
+               0,
+               0,
+               pos};
+  size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls, sizeof c, &m->free_colls);
   m->colls[i] = c;
   add_pending(s, PEND_COLL, i);
   return next(u);
@@ -630,18 +628,16 @@ static void ended_early(loc_state *s, const char *cut_chunk) {
   char open[300] = "";
   if (s->depth)
     snprintf(open, sizeof open, ", inside %s (%zu region%s open end there)",
-             d->regions[top(s)->region].name, s->depth,
-             s->depth == 1 ? "" : "s");
+             d->regions[top(s)->region].name, s->depth, s->depth == 1 ? "" : "s");
   if (cut_chunk && !s->cur.pos)
-    az_warn(&s->cur.a->diag, AZ_W_ENDED,
-            "%s; the run ended before any of its events was written",
+    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s; the run ended before any of its events was written",
             cut_chunk);
   else if (cut_chunk)
-    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s; the run ended after event %llu%s",
-            cut_chunk, (unsigned long long)s->cur.pos, open);
+    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s; the run ended after event %llu%s", cut_chunk,
+            (unsigned long long)s->cur.pos, open);
   else if (s->depth)
-    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s: the run ended after event %llu%s",
-            s->cur.label, (unsigned long long)s->cur.pos, open);
+    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s: the run ended after event %llu%s", s->cur.label,
+            (unsigned long long)s->cur.pos, open);
   s->cut = 1;
   if (!s->is_master) az_threads_cut(s->cur.a, s->omp, s->cur.loc, s->cur.last);
 }
@@ -652,8 +648,7 @@ static void ended_early(loc_state *s, const char *cut_chunk) {
 static void loc_end(az_replay *r, az_cursor *c, const char *cut_chunk) {
   (void)r;
   loc_state *s = (loc_state *)c;
-  if (s->cur.a->incomplete && (s->depth || cut_chunk))
-    ended_early(s, cut_chunk);
+  if (s->cur.a->incomplete && (s->depth || cut_chunk)) ended_early(s, cut_chunk);
   else if (s->depth)
     az_warn(&s->cur.a->diag, AZ_W_NESTING,
             "%s: %zu regions still open at the end; closed at the last "
@@ -661,11 +656,10 @@ static void loc_end(az_replay *r, az_cursor *c, const char *cut_chunk) {
             s->cur.label, s->depth);
   while (s->depth) close_frame(s, s->cur.last);
   if (s->nreqs)
-    az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG,
-            "%s: %zu requests never completed", s->cur.label, s->nreqs);
+    az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG, "%s: %zu requests never completed", s->cur.label,
+            s->nreqs);
   if (s->team_pending)
-    az_warn(&s->cur.a->diag, AZ_W_TEAM,
-            "%s: thread team instance %llu has no fork on the master",
+    az_warn(&s->cur.a->diag, AZ_W_TEAM, "%s: thread team instance %llu has no fork on the master",
             s->cur.label, (unsigned long long)s->pending_k + 1);
 }
 
@@ -683,8 +677,7 @@ static loc_state *loc_of(const az_replay *r, uint32_t l) {
 static void begin(az_replay *r) {
   az_analysis *a = r->a;
   size_t ncomms = a->defs.num_comms;
-  proc_state *ps = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1,
-                             sizeof *ps);
+  proc_state *ps = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, sizeof *ps);
   r->data = ps;
   for (uint32_t p = 0; p < a->defs.num_procs; p++) {
     if (!az_replay_mine(r, p)) continue;
@@ -709,8 +702,7 @@ static void begin(az_replay *r) {
 
 /* A run that did not finish: the master's serial time is kept only as long
    as an unfinished worker of the process may still end before it. */
-static void forget_serial(const az_replay *r, az_omp_process *o,
-                          const az_process *pr) {
+static void forget_serial(const az_replay *r, az_omp_process *o, const az_process *pr) {
   az_time horizon = UINT64_MAX;
   for (uint32_t i = 1; i < pr->num_locs; i++) {
     const az_cursor *w = az_replay_loc(r, pr->first_loc + i);

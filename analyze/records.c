@@ -7,8 +7,7 @@
 #include "az_records.h"
 #include "pomp_util.h"
 
-size_t az_slot_take(void **arr, size_t *len, size_t *cap, size_t elem,
-                    az_slots *released) {
+size_t az_slot_take(void **arr, size_t *len, size_t *cap, size_t elem, az_slots *released) {
   if (released->n) return released->idx[--released->n];
   pu_reserve(arr, cap, *len + 1, elem);
   return (*len)++;

@@ -22,7 +22,8 @@
 enum { AZ_RANKS_LISTED = 8 }; /* ranks named per kind in the status */
 
 typedef struct {
-  char *p; size_t len, cap;
+  char *p;
+  size_t len, cap;
 } text;
 
 static void add(text *t, const char *s) {
@@ -33,8 +34,7 @@ static void add(text *t, const char *s) {
 }
 
 /* "; up to their last flush: ranks 0, 2" for the ranks of one kind. */
-static void add_ranks(text *t, const char *what, const unsigned *ranks,
-                      unsigned n) {
+static void add_ranks(text *t, const char *what, const unsigned *ranks, unsigned n) {
   if (!n) return;
   char buf[32];
   add(t, "; ");
@@ -64,15 +64,12 @@ static char *status_from_record(const char *dir) {
     char word[16];
     const char *counts = strstr(line, ": ");
     if (!strncmp(line, "recovered by ", 13) && counts)
-      sscanf(counts, ": %u ranks, %u complete, %u partial, %u missing", &n,
-             &complete, &partial, &missing);
-    else if (!strncmp(line, "reason: ", 8))
-      snprintf(reason, sizeof reason, "%s", line + 8);
-    else if (sscanf(line, "rank %u: %15s", &r, word) == 2 &&
-             !strcmp(word, "events"))
+      sscanf(counts, ": %u ranks, %u complete, %u partial, %u missing", &n, &complete, &partial,
+             &missing);
+    else if (!strncmp(line, "reason: ", 8)) snprintf(reason, sizeof reason, "%s", line + 8);
+    else if (sscanf(line, "rank %u: %15s", &r, word) == 2 && !strcmp(word, "events"))
       PU_PUSH(part, npart, cap_part, r);
-    else if (sscanf(line, "rank %u: %15s", &r, word) == 2 &&
-             !strcmp(word, "missing"))
+    else if (sscanf(line, "rank %u: %15s", &r, word) == 2 && !strcmp(word, "missing"))
       PU_PUSH(miss, nmiss, cap_miss, r);
   }
   fclose(f);
@@ -112,8 +109,7 @@ static int has(const char *dir, const char *name) {
 #ifdef POMP_HAVE_RECOVER
 /* The trace of a run that died is completed first; *status says how it
    ended, should the record not be readable. */
-static int recover(const char *dir, const az_recovery_options *o,
-                   char **status) {
+static int recover(const char *dir, const az_recovery_options *o, char **status) {
   if (!o->recover) {
     pu_error("%s: the run did not finish and its trace was not recovered: "
              "run 'pomp-recover %s' (or pomp-analyze without --no-recover)",
@@ -126,8 +122,7 @@ static int recover(const char *dir, const az_recovery_options *o,
   snprintf(line, sizeof line,
            "the run did not finish (%s); trace recovered from %u ranks (%u "
            "complete, %u up to their last flush, %u missing)",
-           s.reason, s.ranks, s.ranks_complete, s.ranks_partial,
-           s.ranks_missing);
+           s.reason, s.ranks, s.ranks_complete, s.ranks_partial, s.ranks_missing);
   if (o->verbosity > 0) fprintf(stderr, "%s: %s: %s\n", pu_progname(), dir, line);
   *status = pu_malloc(strlen(line) + 16);
   sprintf(*status, "incomplete: %s", line);
@@ -140,8 +135,8 @@ static int recover(const char *dir, const az_recovery_options *o,
 static int needs_recovery(const char *anchor, const char *dir) {
   const char *base = strrchr(anchor, '/');
   struct stat st;
-  if (strcmp(base ? base + 1 : anchor, "traces.otf2") ||
-      stat(anchor, &st) == 0 || !has(dir, "fragments"))
+  if (strcmp(base ? base + 1 : anchor, "traces.otf2") || stat(anchor, &st) == 0 ||
+      !has(dir, "fragments"))
     return 0;
 #ifdef POMP_HAVE_RECOVER
   return pomp_recover_needed(dir); /* -1: said why */
@@ -150,8 +145,7 @@ static int needs_recovery(const char *anchor, const char *dir) {
 #endif
 }
 
-int az_run_ended(const char *anchor, const az_recovery_options *o,
-                 char **status) {
+int az_run_ended(const char *anchor, const az_recovery_options *o, char **status) {
   *status = NULL;
   char *dir = directory_of(anchor);
   int rc = needs_recovery(anchor, dir);

@@ -25,14 +25,15 @@
 
 static char otf2_message[256]; /* last error text from OTF2 */
 
-static OTF2_ErrorCode on_otf2_error(void *u, const char *file, uint64_t line,
-                                    const char *fn, OTF2_ErrorCode code,
-                                    const char *fmt, va_list va) {
-  (void)u; (void)file; (void)line; (void)fn;
+static OTF2_ErrorCode on_otf2_error(void *u, const char *file, uint64_t line, const char *fn,
+                                    OTF2_ErrorCode code, const char *fmt, va_list va) {
+  (void)u;
+  (void)file;
+  (void)line;
+  (void)fn;
   vsnprintf(otf2_message, sizeof otf2_message, fmt, va);
   return code;
 }
-
 
 int az_cursor_backwards(az_cursor *c, az_time *t, uint64_t pos) {
   if (c->a->incomplete || c->cut_file) {
@@ -44,28 +45,27 @@ int az_cursor_backwards(az_cursor *c, az_time *t, uint64_t pos) {
     *t = c->last;
     return 1;
   }
-  az_warn(&c->a->diag, AZ_W_CLOCK,
-          "%s: event %llu: timestamp goes backwards by %llu ticks", c->label,
-          (unsigned long long)pos, (unsigned long long)(c->last - *t));
+  az_warn(&c->a->diag, AZ_W_CLOCK, "%s: event %llu: timestamp goes backwards by %llu ticks",
+          c->label, (unsigned long long)pos, (unsigned long long)(c->last - *t));
   *t = c->last;
   return 0;
 }
 
-static OTF2_CallbackCode on_unknown(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                    uint64_t pos, void *u,
+static OTF2_CallbackCode on_unknown(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                     OTF2_AttributeList *al) {
-  (void)l; (void)t; (void)al;
+  (void)l;
+  (void)t;
+  (void)al;
   az_cursor *s = u;
-  az_warn(&s->a->diag, AZ_W_UNKNOWN_RECORD,
-          "%s: event %llu: unknown record type; skipped", s->label,
-          (unsigned long long)pos);
+  az_warn(&s->a->diag, AZ_W_UNKNOWN_RECORD, "%s: event %llu: unknown record type; skipped",
+          s->label, (unsigned long long)pos);
   return az_next(s);
 }
 
 /* OTF2's callbacks for the events the pass handles. */
 static OTF2_EvtReaderCallbacks *make_callbacks(const az_event_handlers *on) {
   OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
-#define AZ_SET(kind, handler)                                                \
+#define AZ_SET(kind, handler)                                                                      \
   if (on->handler) OTF2_EvtReaderCallbacks_Set##kind##Callback(cb, on->handler)
   AZ_SET(Enter, enter);
   AZ_SET(Leave, leave);
@@ -103,14 +103,12 @@ static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
   OTF2_DefReader *dr = why ? NULL : OTF2_Reader_GetDefReader(reader, id);
   if (!why && !dr) why = "cannot open the local definitions";
   uint64_t n = 0;
-  if (!why && OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) !=
-                  OTF2_SUCCESS)
+  if (!why && OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS)
     why = "truncated or corrupt";
   if (dr) OTF2_Reader_CloseDefReader(reader, dr);
   if (!why) return 0;
-  az_fail(&s->a->diag, "%s: %s: local definitions: %s%s%s%s", path, s->label,
-          why, otf2_message[0] ? " (" : "", otf2_message,
-          otf2_message[0] ? ")" : "");
+  az_fail(&s->a->diag, "%s: %s: local definitions: %s%s%s%s", path, s->label, why,
+          otf2_message[0] ? " (" : "", otf2_message, otf2_message[0] ? ")" : "");
   s->failed = 1;
   return -1;
 }
@@ -118,16 +116,15 @@ static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
 /* Why the event file of a location cannot be read (any further), with
    the file, the location and the position after the last good event:
    "PATH: LABEL: event N: WHAT (OTF2's words)". */
-static void unreadable_text(az_cursor *s, const char *why,
-                            const char *missing_what, const char *bad_what,
-                            char *buf, size_t size) {
+static void unreadable_text(az_cursor *s, const char *why, const char *missing_what,
+                            const char *bad_what, char *buf, size_t size) {
   char path[4096];
   az_loc_file(s->a, s->a->defs.locs[s->loc].id, "evt", path, sizeof path);
   struct stat st;
   int missing = stat(path, &st) != 0;
   snprintf(buf, size, "%s: %s: event %llu: %s%s%s (%s)", path, s->label,
-           (unsigned long long)s->pos + 1, missing ? missing_what : bad_what,
-           missing ? ": " : "", missing ? strerror(errno) : "", why);
+           (unsigned long long)s->pos + 1, missing ? missing_what : bad_what, missing ? ": " : "",
+           missing ? strerror(errno) : "", why);
 }
 
 /* OTF2's words for a failed read, or the code's description. */
@@ -140,8 +137,7 @@ static const char *otf2_why(OTF2_ErrorCode rc) {
 static void unreadable(az_cursor *s, const char *otf2_text) {
   char msg[4600];
   unreadable_text(s, otf2_text, "cannot read the event file",
-                  "cannot read the event file: truncated or corrupt", msg,
-                  sizeof msg);
+                  "cannot read the event file: truncated or corrupt", msg, sizeof msg);
   az_fail(&s->a->diag, "%s", msg);
   s->failed = 1;
 }
@@ -172,16 +168,14 @@ static uint64_t chunk_limit(az_cursor *s, OTF2_Reader *reader) {
   if (stat(path, &st) != 0 || st.st_size <= 0) return UINT64_MAX;
   uint64_t size = (uint64_t)st.st_size;
   s->limit_is_size = 1; /* unless a chunk header says better */
-  if (OTF2_Reader_GetChunkSize(reader, &chunk, &def_chunk) != OTF2_SUCCESS ||
-      !chunk)
-    return size;
+  if (OTF2_Reader_GetChunkSize(reader, &chunk, &def_chunk) != OTF2_SUCCESS || !chunk) return size;
   FILE *f = fopen(path, "rb");
   unsigned char h[18], end[2];
   int ok = f && !fseeko(f, (off_t)((size - 1) / chunk * chunk), SEEK_SET) &&
            fread(h, 1, sizeof h, f) == sizeof h && h[0] == 3;
   /* OTF2 closes a file with its end-of-file and end-of-buffer records */
-  s->cut_file = !f || fseeko(f, -2, SEEK_END) || fread(end, 1, 2, f) != 2 ||
-                end[0] != 2 || end[1] != 1;
+  s->cut_file =
+      !f || fseeko(f, -2, SEEK_END) || fread(end, 1, 2, f) != 2 || end[0] != 2 || end[1] != 1;
   if (f) fclose(f);
   uint64_t last = 0;
   for (int i = 7; ok && i >= 0; i--) last = last << 8 | h[10 + i];
@@ -190,8 +184,7 @@ static uint64_t chunk_limit(az_cursor *s, OTF2_Reader *reader) {
   return last;
 }
 
-static int open_location(az_cursor *s, OTF2_Reader *reader,
-                         OTF2_EvtReaderCallbacks *cb) {
+static int open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb) {
   otf2_message[0] = 0;
   if (read_local_defs(s, reader)) return -1;
   otf2_message[0] = 0;
@@ -210,15 +203,12 @@ static int open_location(az_cursor *s, OTF2_Reader *reader,
    definitions declare.  A run that did not finish: one warning naming
    the file and position (why: msg) and the location ends there.
    Otherwise an error.  0 when the location is finished. */
-static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader,
-                       const char *why) {
+static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const char *why) {
   uint64_t declared = s->a->defs.locs[s->loc].events;
   char detail[160];
-  if (!why && s->cut_file)
-    why = "it lacks OTF2's closing records";
+  if (!why && s->cut_file) why = "it lacks OTF2's closing records";
   if (!why && declared > s->pos) {
-    snprintf(detail, sizeof detail,
-             "it holds %llu of the %llu events the definitions declare",
+    snprintf(detail, sizeof detail, "it holds %llu of the %llu events the definitions declare",
              (unsigned long long)s->pos, (unsigned long long)declared);
     why = detail;
   }
@@ -232,31 +222,25 @@ static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader,
   }
   /* a process killed while writing leaves a cut-off last chunk */
   char msg[4600];
-  unreadable_text(s, why, "no event file",
-                  "the event file ends in a cut-off chunk", msg, sizeof msg);
+  unreadable_text(s, why, "no event file", "the event file ends in a cut-off chunk", msg,
+                  sizeof msg);
   finish_location(r, s, reader, msg);
   return 0;
 }
 
 /* Reads the location's events up to the end of the window (and never
    beyond the events its chunks hold). */
-static int advance(az_replay *r, az_cursor *s, OTF2_Reader *reader,
-                   az_time stop) {
+static int advance(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_time stop) {
   s->stop = stop;
   uint64_t n = 0, want = s->limit > s->pos ? s->limit - s->pos : 0;
   otf2_message[0] = 0;
-  OTF2_ErrorCode rc =
-      want ? OTF2_Reader_ReadLocalEvents(reader, s->er, want, &n)
-           : OTF2_SUCCESS;
+  OTF2_ErrorCode rc = want ? OTF2_Reader_ReadLocalEvents(reader, s->er, want, &n) : OTF2_SUCCESS;
   if (s->failed) return -1;
   if (s->stale) return end_of_file(r, s, reader, "timestamps go backwards");
   if (rc == OTF2_SUCCESS)
-    return end_of_file(r, s, reader,
-                       n == want && s->limit_is_size
-                           ? "more events than the file has bytes"
-                           : NULL);
-  if (rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
-    return end_of_file(r, s, reader, otf2_why(rc));
+    return end_of_file(
+        r, s, reader, n == want && s->limit_is_size ? "more events than the file has bytes" : NULL);
+  if (rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) return end_of_file(r, s, reader, otf2_why(rc));
   return 0;
 }
 
@@ -294,8 +278,7 @@ static void init_cursors(az_replay *r) {
 
 /* Reads one window: every location up to stop.  Returns whether any is
    still reading; *failed on an error. */
-static int read_window(az_replay *r, OTF2_Reader *reader, az_time stop,
-                       int *failed) {
+static int read_window(az_replay *r, OTF2_Reader *reader, az_time stop, int *failed) {
   int any = 0;
   for (uint32_t l = 0; l < r->a->defs.num_locs && !*failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
@@ -323,12 +306,10 @@ static int end_window(az_replay *r, az_time stop, int any, int *failed) {
   return active;
 }
 
-static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
-                    const az_pass *pass) {
+static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, const az_pass *pass) {
   const az_defs *d = &a->defs;
   if (pass->direction != AZ_FORWARD) {
-    az_fail(&a->diag, "replay pass '%s': only forward passes are driven",
-            pass->name);
+    az_fail(&a->diag, "replay pass '%s': only forward passes are driven", pass->name);
     return -1;
   }
   az_replay r = {a, pass, mine, NULL, NULL};
@@ -339,8 +320,7 @@ static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
   OTF2_EvtReaderCallbacks *cb = make_callbacks(&pass->on);
   int failed = 0;
   for (uint32_t l = 0; l < d->num_locs && !failed; l++)
-    if (az_replay_loc(&r, l)->a)
-      failed = open_location(az_replay_loc(&r, l), reader, cb);
+    if (az_replay_loc(&r, l)->a) failed = open_location(az_replay_loc(&r, l), reader, cb);
   az_time length = window_length(a), stop = d->global_offset;
   for (int active = 1; active;) {
     stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
@@ -348,8 +328,7 @@ static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
     active = end_window(&r, stop, any, &failed);
   }
   for (uint32_t l = 0; l < d->num_locs; l++)
-    if (az_replay_loc(&r, l)->er)
-      OTF2_Reader_CloseEvtReader(reader, az_replay_loc(&r, l)->er);
+    if (az_replay_loc(&r, l)->er) OTF2_Reader_CloseEvtReader(reader, az_replay_loc(&r, l)->er);
   OTF2_EvtReaderCallbacks_Delete(cb);
   OTF2_Error_RegisterCallback(old, NULL);
   if (pass->end) pass->end(&r, !failed);

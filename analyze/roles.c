@@ -7,16 +7,14 @@
 #include "az_defs.h"
 #include "az_metrics.h"
 
-static int has_prefix(const char *s, const char *p) {
-  return strncmp(s, p, strlen(p)) == 0;
-}
+static int has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
 /* MPI set-up and communicator/group/topology handling. */
 static int is_mpi_management(const char *name) {
   static const char *const prefixes[] = {
-      "MPI_Init", "MPI_Finalize", "MPI_Comm_", "MPI_Group_", "MPI_Cart_",
-      "MPI_Graph", "MPI_Dist_graph", "MPI_Intercomm_", "MPI_Topo_test",
-      "MPI_Dims_create", "MPI_Is_thread_main", "MPI_Query_thread"};
+      "MPI_Init",      "MPI_Finalize",    "MPI_Comm_",          "MPI_Group_",
+      "MPI_Cart_",     "MPI_Graph",       "MPI_Dist_graph",     "MPI_Intercomm_",
+      "MPI_Topo_test", "MPI_Dims_create", "MPI_Is_thread_main", "MPI_Query_thread"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
     if (has_prefix(name, prefixes[i])) return 1;
   return 0;
@@ -28,16 +26,15 @@ static void classify_mpi(az_region *r) {
     r->bucket = AZ_MPI_SYNCHRONIZATION;
     r->kind = AZ_RK_MPI_COLL;
     return;
-  case OTF2_REGION_ROLE_POINT2POINT:
-    r->bucket = AZ_MPI_POINT2POINT;
-    return;
-  case OTF2_REGION_ROLE_COLL_ONE2ALL: case OTF2_REGION_ROLE_COLL_ALL2ONE:
-  case OTF2_REGION_ROLE_COLL_ALL2ALL: case OTF2_REGION_ROLE_COLL_OTHER:
+  case OTF2_REGION_ROLE_POINT2POINT: r->bucket = AZ_MPI_POINT2POINT; return;
+  case OTF2_REGION_ROLE_COLL_ONE2ALL:
+  case OTF2_REGION_ROLE_COLL_ALL2ONE:
+  case OTF2_REGION_ROLE_COLL_ALL2ALL:
+  case OTF2_REGION_ROLE_COLL_OTHER:
     r->bucket = AZ_MPI_COLLECTIVE;
     r->kind = AZ_RK_MPI_COLL;
     return;
-  default:
-    break;
+  default: break;
   }
   if (is_mpi_management(r->name)) r->bucket = AZ_MPI_MANAGEMENT;
   else if (has_prefix(r->name, "MPI_Wait") || has_prefix(r->name, "MPI_Test"))
@@ -63,26 +60,15 @@ static void classify_openmp(az_region *r) {
     r->kind = AZ_RK_CRITICAL;
     r->bucket = AZ_OMP_SYNCHRONIZATION;
     return;
-  case OTF2_REGION_ROLE_ATOMIC:
-    r->bucket = AZ_OMP_SYNCHRONIZATION;
-    return;
+  case OTF2_REGION_ROLE_ATOMIC: r->bucket = AZ_OMP_SYNCHRONIZATION; return;
   /* Scalasca's own buckets: the exclusive time of the region is waiting
      for the previous iteration / for child tasks (the ordered body and the
      tasks run meanwhile are regions of their own) */
-  case OTF2_REGION_ROLE_ORDERED:
-    r->bucket = AZ_OMP_ORDERED;
-    return;
-  case OTF2_REGION_ROLE_TASK_WAIT:
-    r->bucket = AZ_OMP_TASKWAIT;
-    return;
-  case OTF2_REGION_ROLE_FLUSH:
-    r->bucket = AZ_OMP_FLUSH;
-    return;
-  case OTF2_REGION_ROLE_TASK_CREATE:
-    r->bucket = AZ_OMP;
-    return;
-  default:
-    break;
+  case OTF2_REGION_ROLE_ORDERED: r->bucket = AZ_OMP_ORDERED; return;
+  case OTF2_REGION_ROLE_TASK_WAIT: r->bucket = AZ_OMP_TASKWAIT; return;
+  case OTF2_REGION_ROLE_FLUSH: r->bucket = AZ_OMP_FLUSH; return;
+  case OTF2_REGION_ROLE_TASK_CREATE: r->bucket = AZ_OMP; return;
+  default: break;
   }
   if (has_prefix(r->name, "omp_") && strstr(r->name, "lock")) {
     r->bucket = AZ_OMP_SYNCHRONIZATION;

@@ -24,8 +24,7 @@ static int cmp_ranked(const void *pa, const void *pb) {
   return (a->metric > b->metric) - (a->metric < b->metric);
 }
 
-static void print_worst(const pomp_report *r, int32_t metric, double *buf,
-                        FILE *out) {
+static void print_worst(const pomp_report *r, int32_t metric, double *buf, FILE *out) {
   pomp_report_cnode_values(r, metric, 0, buf);
   int32_t n = pomp_report_num_cnodes(r), worst = -1;
   for (int32_t c = 0; c < n; c++)
@@ -52,15 +51,12 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
   az_sort(list, (size_t)n, sizeof *list, cmp_ranked);
   /* a run that did not finish: the values cover what it recorded */
   const char *status = pomp_report_attr(r, "run_status");
-  if (status && *status && strcmp(status, "complete"))
-    fprintf(out, "%s\n", status);
-  fprintf(out, "total time %.6g s over %d locations\n", total,
-          pomp_report_num_locations(r));
+  if (status && *status && strcmp(status, "complete")) fprintf(out, "%s\n", status);
+  fprintf(out, "total time %.6g s over %d locations\n", total, pomp_report_num_locations(r));
   char perturbation[256];
   if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))
     fprintf(out, "warning: %s\n", perturbation);
-  fprintf(out, "  %-26s %12s %7s  %s\n", "property", "seconds", "% time",
-          "worst call path");
+  fprintf(out, "  %-26s %12s %7s  %s\n", "property", "seconds", "% time", "worst call path");
   double *buf = pu_malloc((size_t)(pomp_report_num_cnodes(r) + 1) * sizeof *buf);
   for (int i = 0; i < n && i < top; i++) {
     fprintf(out, "  %-26s %12.6g %6.2f%%", pomp_report_metric(r, list[i].metric)->name,

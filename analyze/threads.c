@@ -40,8 +40,7 @@ static int is_worker(const az_team_instance *in, uint32_t loc) {
   return 0;
 }
 
-void az_threads_instance(az_analysis *a, const az_omp_process *o,
-                         const az_team_instance *in) {
+void az_threads_instance(az_analysis *a, const az_omp_process *o, const az_team_instance *in) {
   if (in->cnode < 0 || in->join <= in->fork) return;
   int64_t length = (int64_t)(in->join - in->fork);
   uint32_t master = a->defs.procs[o->proc].first_loc;
@@ -59,8 +58,7 @@ void az_threads_instance(az_analysis *a, const az_omp_process *o,
   }
 }
 
-void az_threads_serial(az_analysis *a, az_omp_process *o, az_time from,
-                       az_time to, int32_t cnode) {
+void az_threads_serial(az_analysis *a, az_omp_process *o, az_time from, az_time to, int32_t cnode) {
   if (to <= from) return;
   for (size_t k = 0; k < o->ncut; k++) {
     int64_t v = after(from, to, o->cut[k].end);
@@ -75,8 +73,7 @@ void az_threads_serial(az_analysis *a, az_omp_process *o, az_time from,
   PU_PUSH(o->spans, o->nspans, o->capspans, sp);
 }
 
-void az_threads_cut(az_analysis *a, az_omp_process *o, uint32_t loc,
-                    az_time end) {
+void az_threads_cut(az_analysis *a, az_omp_process *o, uint32_t loc, az_time end) {
   for (size_t i = 0; i < o->nspans; i++) {
     int64_t v = after(o->spans[i].from, o->spans[i].to, end);
     if (v) az_cell(&a->cells[loc], o->spans[i].cnode)[AZ_X_AFTER_END] += v;
@@ -111,8 +108,7 @@ void az_threads_finish(az_analysis *a, const az_omp_process *o) {
       int64_t idle = serial - peek(c, cnode, AZ_X_AFTER_END);
       if (idle > 0) az_cell(c, cnode)[AZ_OMP_IDLE_THREADS] += idle;
       int64_t left_out = team - peek(c, cnode, AZ_X_MEMBER);
-      if (left_out > 0)
-        az_cell(c, cnode)[AZ_OMP_LIMITED_PARALLELISM] += left_out;
+      if (left_out > 0) az_cell(c, cnode)[AZ_OMP_LIMITED_PARALLELISM] += left_out;
     }
   }
 }

@@ -25,8 +25,8 @@ static _Noreturn void vusage_error(const char *subcommand, const char *fmt, va_l
   fprintf(stderr, "%s: ", pu_progname());
   if (subcommand) fprintf(stderr, "%s: ", subcommand);
   vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\nTry '%s %s%s--help'.\n", pu_progname(),
-          subcommand ? subcommand : "", subcommand ? " " : "");
+  fprintf(stderr, "\nTry '%s %s%s--help'.\n", pu_progname(), subcommand ? subcommand : "",
+          subcommand ? " " : "");
   exit(POMP_EXIT_USAGE);
 }
 
@@ -49,8 +49,7 @@ static void fault(const pu_opt_command *cmd, const char *fmt, ...) {
 
 /* ---- finding the option an argument names ---- */
 
-static const pu_option *find_long(const pu_option *table, const char *name,
-                                  size_t len) {
+static const pu_option *find_long(const pu_option *table, const char *name, size_t len) {
   for (const pu_option *o = table; o && o->name; o++)
     if (strlen(o->name) == len && memcmp(o->name, name, len) == 0) return o;
   return NULL;
@@ -86,44 +85,39 @@ static named_option name_option(const pu_opt_command *cmd, const char *arg) {
     snprintf(n.spelling, sizeof n.spelling, "-%c", arg[1]);
   }
   /* "-qv" is not "-q" given a value: short flags are not bundled */
-  if (n.opt && !n.opt->value_name && arg[1] != '-' && n.inline_value)
-    n.opt = NULL;
+  if (n.opt && !n.opt->value_name && arg[1] != '-' && n.inline_value) n.opt = NULL;
   return n;
 }
 
 /* ---- storing a value ---- */
 
-static void store_int(const pu_opt_command *cmd, const named_option *n,
-                      const char *v) {
+static void store_int(const pu_opt_command *cmd, const named_option *n, const char *v) {
   const pu_option *o = n->opt;
   char *end;
   errno = 0;
   long long x = strtoll(v, &end, 10);
   if (errno || end == v || *end || x < o->min || x > o->max) {
     if (o->max == LLONG_MAX)
-      fault(cmd, "option '%s': '%s' is not a whole number of at least %lld",
-            n->spelling, v, o->min);
-    fault(cmd, "option '%s': '%s' is not a whole number between %lld and %lld",
-          n->spelling, v, o->min, o->max);
+      fault(cmd, "option '%s': '%s' is not a whole number of at least %lld", n->spelling, v,
+            o->min);
+    fault(cmd, "option '%s': '%s' is not a whole number between %lld and %lld", n->spelling, v,
+          o->min, o->max);
   }
   *(long long *)o->target = x;
 }
 
-static void store_number(const pu_opt_command *cmd, const named_option *n,
-                         const char *v) {
+static void store_number(const pu_opt_command *cmd, const named_option *n, const char *v) {
   const pu_option *o = n->opt;
   char *end;
   errno = 0;
   double x = strtod(v, &end);
-  if (errno || end == v || *end || !isfinite(x) || x < (double)o->min ||
-      x > (double)o->max)
-    fault(cmd, "option '%s': '%s' is not a number between %lld and %lld",
-          n->spelling, v, o->min, o->max);
+  if (errno || end == v || *end || !isfinite(x) || x < (double)o->min || x > (double)o->max)
+    fault(cmd, "option '%s': '%s' is not a number between %lld and %lld", n->spelling, v, o->min,
+          o->max);
   *(double *)o->target = x;
 }
 
-static void store_choice(const pu_opt_command *cmd, const named_option *n,
-                         const char *v) {
+static void store_choice(const pu_opt_command *cmd, const named_option *n, const char *v) {
   const char *const *c = n->opt->choices;
   for (int k = 0; c[k]; k++)
     if (strcmp(c[k], v) == 0) {
@@ -138,8 +132,7 @@ static void store_choice(const pu_opt_command *cmd, const named_option *n,
   fault(cmd, "option '%s': '%s' is not one of %s", n->spelling, v, list);
 }
 
-static void store(const pu_opt_command *cmd, const named_option *n,
-                  const char *v) {
+static void store(const pu_opt_command *cmd, const named_option *n, const char *v) {
   const pu_option *o = n->opt;
   char why[256];
   switch (o->kind) {
@@ -159,17 +152,14 @@ static void store(const pu_opt_command *cmd, const named_option *n,
 /* ---- the parse ---- */
 
 static void run_builtin(const pu_opt_command *cmd, const pu_option *o) {
-  if (o == &builtins[0])
-    pu_opt_help(cmd, stdout);
-  else
-    pu_print_version();
+  if (o == &builtins[0]) pu_opt_help(cmd, stdout);
+  else pu_print_version();
   exit(fflush(stdout) == 0 ? POMP_EXIT_OK : POMP_EXIT_FAILURE);
 }
 
 /* Takes the option argv[*i] (and its value); advances *i past the value.
    Returns the option. */
-static const pu_option *take_option(const pu_opt_command *cmd, int argc, char **argv,
-                        int *i) {
+static const pu_option *take_option(const pu_opt_command *cmd, int argc, char **argv, int *i) {
   const char *arg = argv[*i];
   named_option n = name_option(cmd, arg);
   if (!n.opt) fault(cmd, "unknown option '%s'", arg);
@@ -189,8 +179,7 @@ static const pu_option *take_option(const pu_opt_command *cmd, int argc, char **
 }
 
 /* Bit k set: o is option k of the table. */
-static unsigned long long option_bit(const pu_option *table,
-                                    const pu_option *o) {
+static unsigned long long option_bit(const pu_option *table, const pu_option *o) {
   for (int k = 0; table && table[k].name && k < 64; k++)
     if (o == &table[k]) return 1ull << k;
   return 0;
@@ -204,8 +193,7 @@ static unsigned long long required_options(const pu_option *table) {
   return bits;
 }
 
-static void check_required(const pu_opt_command *cmd,
-                           unsigned long long missing) {
+static void check_required(const pu_opt_command *cmd, unsigned long long missing) {
   for (int k = 0; missing; k++, missing >>= 1)
     if (missing & 1) fault(cmd, "missing option '--%s'", cmd->options[k].name);
 }
@@ -226,8 +214,7 @@ static void operand_name(const char *synopsis, int k, char *buf, size_t size) {
   }
 }
 
-int pu_opt_parse(const pu_opt_command *cmd, int argc, char **argv,
-                 const char **operands) {
+int pu_opt_parse(const pu_opt_command *cmd, int argc, char **argv, const char **operands) {
   int n = 0, options = 1; /* options: until "--" */
   unsigned long long missing = required_options(cmd->options);
   for (int i = 1; i < argc; i++) {
@@ -312,16 +299,15 @@ static void put_options(FILE *out, const pu_option *table, int at) {
   for (const pu_option *o = table; o && o->name; o++) {
     option_left(o, left, sizeof left);
     char help[512];
-    snprintf(help, sizeof help, "%s%s", o->help ? o->help : "",
-             o->required ? " (required)" : "");
+    snprintf(help, sizeof help, "%s%s", o->help ? o->help : "", o->required ? " (required)" : "");
     pu_opt_help_row(out, left, help, at);
   }
 }
 
 void pu_opt_help(const pu_opt_command *cmd, FILE *out) {
-  fprintf(out, "Usage: %s%s%s [OPTION]...%s%s\n", pu_progname(),
-          cmd->subcommand ? " " : "", cmd->subcommand ? cmd->subcommand : "",
-          cmd->operands ? " " : "", cmd->operands ? cmd->operands : "");
+  fprintf(out, "Usage: %s%s%s [OPTION]...%s%s\n", pu_progname(), cmd->subcommand ? " " : "",
+          cmd->subcommand ? cmd->subcommand : "", cmd->operands ? " " : "",
+          cmd->operands ? cmd->operands : "");
   if (cmd->summary) fputs(cmd->summary, out);
   fputs("\nOptions:\n", out);
   int at = left_width(builtins, left_width(cmd->options, 0)) + 2;
@@ -333,10 +319,8 @@ void pu_opt_help(const pu_opt_command *cmd, FILE *out) {
     cmd->more_fn(out);
   }
   char status[256];
-  snprintf(status, sizeof status,
-           "Exit status: 0 %s, 1 %s, 2 bad command line.",
-           cmd->success ? cmd->success : "success",
-           cmd->failure ? cmd->failure : "failure");
+  snprintf(status, sizeof status, "Exit status: 0 %s, 1 %s, 2 bad command line.",
+           cmd->success ? cmd->success : "success", cmd->failure ? cmd->failure : "failure");
   fputc('\n', out);
   put_wrapped(out, status, 0, 0);
 }

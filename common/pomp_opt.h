@@ -40,8 +40,7 @@ typedef enum {
 
 /* A value parser of PU_OPT_CALL: 0 on success; otherwise -1 with the
    reason (without the option's name) in why. */
-typedef int (*pu_opt_parse_fn)(const char *value, void *target, char *why,
-                               size_t why_size);
+typedef int (*pu_opt_parse_fn)(const char *value, void *target, char *why, size_t why_size);
 
 typedef struct {
   const char *name;       /* long name without "--"; NULL ends the table */
@@ -50,11 +49,11 @@ typedef struct {
   const char *help;       /* for --help: one line, wrapped when long */
   pu_opt_kind kind;
   void *target;
-  int flag_value;                /* PU_OPT_FLAG */
-  long long min, max;            /* PU_OPT_INT and PU_OPT_NUMBER */
-  const char *const *choices;    /* PU_OPT_CHOICE, NULL-terminated */
-  pu_opt_parse_fn parse;         /* PU_OPT_CALL */
-  int required;                  /* missing: a fault (at most 64 per table) */
+  int flag_value;             /* PU_OPT_FLAG */
+  long long min, max;         /* PU_OPT_INT and PU_OPT_NUMBER */
+  const char *const *choices; /* PU_OPT_CHOICE, NULL-terminated */
+  pu_opt_parse_fn parse;      /* PU_OPT_CALL */
+  int required;               /* missing: a fault (at most 64 per table) */
 } pu_option;
 
 /* The tail of a table entry after {name, short, value name, help, ...}:
@@ -63,11 +62,11 @@ typedef struct {
 #define PU_FLAG(var, value) .kind = PU_OPT_FLAG, .target = (var), .flag_value = (value)
 #define PU_STRING(var) .kind = PU_OPT_STRING, .target = (var)
 #define PU_INT(var, lo, hi) .kind = PU_OPT_INT, .target = (var), .min = (lo), .max = (hi)
-#define PU_NUMBER(var, lo, hi) \
-  .kind = PU_OPT_NUMBER, .target = (var), .min = (lo), .max = (hi)
+#define PU_NUMBER(var, lo, hi) .kind = PU_OPT_NUMBER, .target = (var), .min = (lo), .max = (hi)
 #define PU_CHOICE(var, list) .kind = PU_OPT_CHOICE, .target = (var), .choices = (list)
 #define PU_CALL(fn, var) .kind = PU_OPT_CALL, .target = (var), .parse = (fn)
-#define PU_OPT_END {0}
+#define PU_OPT_END                                                                                 \
+  { 0 }
 
 /* A command (or a subcommand such as "pomp-report dump"). */
 typedef struct {
@@ -83,10 +82,10 @@ typedef struct {
   int stop_at_operand;
   const char *summary; /* after the usage line; lines end in '\n' */
   const pu_option *options;
-  const char *more;    /* printed after the options (may be NULL) */
+  const char *more;           /* printed after the options (may be NULL) */
   void (*more_fn)(FILE *out); /* prints more after that (may be NULL) */
-  const char *success; /* what exit status 0 means (NULL: "success") */
-  const char *failure; /* what exit status 1 means (NULL: "failure") */
+  const char *success;        /* what exit status 0 means (NULL: "success") */
+  const char *failure;        /* what exit status 1 means (NULL: "failure") */
 } pu_opt_command;
 
 /* Parses argv[1..argc).  The operands are stored in order in operands[]
@@ -94,8 +93,7 @@ typedef struct {
    stop_at_operand, where the operands are the last n entries of argv);
    returns their number n.  --help prints the generated help on stdout,
    --version the version, and exit 0; every fault exits 2 (see above). */
-int pu_opt_parse(const pu_opt_command *cmd, int argc, char **argv,
-                 const char **operands);
+int pu_opt_parse(const pu_opt_command *cmd, int argc, char **argv, const char **operands);
 
 /* The generated help: usage line, summary, options ("(required)" added to
    the help of a required one), more, exit status. */

@@ -65,6 +65,4 @@ void pu_reserve(void **p, size_t *cap, size_t need, size_t elem) {
   *cap = n;
 }
 
-void pu_print_version(void) {
-  printf("%s (pomp) %s\n", progname, POMP_VERSION_STRING);
-}
+void pu_print_version(void) { printf("%s (pomp) %s\n", progname, POMP_VERSION_STRING); }

@@ -25,8 +25,8 @@ enum {
    into the next size cannot be truncated and GCC's -Wformat-truncation
    can prove it. */
 enum {
-  PU_DIR_MAX = 4200,                /* an experiment directory */
-  PU_PATH_MAX = PU_DIR_MAX + 100,   /* a file in it (or in fragments/) */
+  PU_DIR_MAX = 4200,                  /* an experiment directory */
+  PU_PATH_MAX = PU_DIR_MAX + 100,     /* a file in it (or in fragments/) */
   PU_TMP_PATH_MAX = PU_PATH_MAX + 100 /* that file with a suffix (".tmp") */
 };
 
@@ -38,8 +38,7 @@ const char *pu_progname(void);
 void pu_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* pu_error, then exit(code). */
-_Noreturn void pu_die(int code, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+_Noreturn void pu_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Allocation that cannot return NULL: out of memory ends the program with a
    message, because no caller can do anything sensible about it. */
@@ -50,10 +49,10 @@ char *pu_strdup(const char *s);
 
 /* Grows *p (of *cap elements of elem bytes) so that it holds need elements. */
 void pu_reserve(void **p, size_t *cap, size_t need, size_t elem);
-#define PU_PUSH(arr, len, cap, value)                                        \
-  do {                                                                       \
-    pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));           \
-    (arr)[(len)++] = (value);                                                \
+#define PU_PUSH(arr, len, cap, value)                                                              \
+  do {                                                                                             \
+    pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));                                 \
+    (arr)[(len)++] = (value);                                                                      \
   } while (0)
 
 /* Prints "prog (pomp) VERSION" to stdout. */

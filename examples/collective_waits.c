@@ -47,9 +47,7 @@ static const double EARLY_SCAN_S = 0.380;
 enum { ROOT = 0 };
 
 /* Sum of 1..ranks, what the reductions below must produce. */
-static int rank_sum(const plant_world *w) {
-  return w->ranks * (w->ranks + 1) / 2;
-}
+static int rank_sum(const plant_world *w) { return w->ranks * (w->ranks + 1) / 2; }
 
 static int allreduce_imbalance(const plant_world *w) {
   if (w->rank == w->ranks - 1) team_work(NXN_S);

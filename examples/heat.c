@@ -38,7 +38,7 @@
 #include <stdlib.h>
 
 enum {
-  GRID = 258,          /* points per side, edge included: 256 interior rows */
+  GRID = 258, /* points per side, edge included: 256 interior rows */
   STEPS = 30,
   CHECKPOINT_EVERY = 10
 };
@@ -62,7 +62,7 @@ typedef struct {
 
 /* Row i of a block's field.  A macro, not a function: -finstrument-functions
    would record every call, millions per run. */
-#define row(field, i) ((field) + (size_t)(i) * GRID)
+#define row(field, i) ((field) + (size_t)(i)*GRID)
 
 static block init_field(const plant_world *w) {
   block b;
@@ -83,14 +83,10 @@ static block init_field(const plant_world *w) {
 
 static void exchange_halos(block *b) {
   MPI_Request req[4];
-  MPI_Irecv(row(b->old, 0), GRID, MPI_DOUBLE, b->up, TAG_DOWN, MPI_COMM_WORLD,
-            &req[0]);
-  MPI_Irecv(row(b->old, b->rows + 1), GRID, MPI_DOUBLE, b->down, TAG_UP,
-            MPI_COMM_WORLD, &req[1]);
-  MPI_Isend(row(b->old, 1), GRID, MPI_DOUBLE, b->up, TAG_UP, MPI_COMM_WORLD,
-            &req[2]);
-  MPI_Isend(row(b->old, b->rows), GRID, MPI_DOUBLE, b->down, TAG_DOWN,
-            MPI_COMM_WORLD, &req[3]);
+  MPI_Irecv(row(b->old, 0), GRID, MPI_DOUBLE, b->up, TAG_DOWN, MPI_COMM_WORLD, &req[0]);
+  MPI_Irecv(row(b->old, b->rows + 1), GRID, MPI_DOUBLE, b->down, TAG_UP, MPI_COMM_WORLD, &req[1]);
+  MPI_Isend(row(b->old, 1), GRID, MPI_DOUBLE, b->up, TAG_UP, MPI_COMM_WORLD, &req[2]);
+  MPI_Isend(row(b->old, b->rows), GRID, MPI_DOUBLE, b->down, TAG_DOWN, MPI_COMM_WORLD, &req[3]);
   /* A real status array: GCC warns about MPICH's MPI_STATUSES_IGNORE. */
   MPI_Status status[4];
   MPI_Waitall(4, req, status);
@@ -99,8 +95,7 @@ static void exchange_halos(block *b) {
 static void jacobi_sweep(block *b) {
 #pragma omp parallel for schedule(static)
   for (int i = 1; i <= b->rows; i++) {
-    const double *above = row(b->old, i - 1), *here = row(b->old, i),
-                 *below = row(b->old, i + 1);
+    const double *above = row(b->old, i - 1), *here = row(b->old, i), *below = row(b->old, i + 1);
     double *out = row(b->next, i);
     for (int j = 1; j < GRID - 1; j++)
       out[j] = 0.25 * (above[j] + below[j] + here[j - 1] + here[j + 1]);
@@ -121,9 +116,7 @@ static double global_residual(const block *b) {
 }
 
 /* The planted bottleneck: serial output on one thread of one rank. */
-static void write_checkpoint(const run_options *o) {
-  simulate_work(o->checkpoint_s);
-}
+static void write_checkpoint(const run_options *o) { simulate_work(o->checkpoint_s); }
 
 static double solve(const plant_world *w, const run_options *o, block *b) {
   double residual = 0.0;
@@ -164,9 +157,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
   }
   if (argc > 2) {
     o->checkpoint_s = strtod(argv[2], &end);
-    if (end == argv[2] || *end || !(o->checkpoint_s >= 0.0) ||
-        o->checkpoint_s > 10.0)
-      return -1;
+    if (end == argv[2] || *end || !(o->checkpoint_s >= 0.0) || o->checkpoint_s > 10.0) return -1;
   }
   return 0;
 }
@@ -190,8 +181,7 @@ int main(int argc, char **argv) {
   double residual = solve(&w, &o, &b);
   double mean = mean_temperature(&b);
   if (w.rank == 0)
-    printf("heat: %d steps, residual %.6e, mean temperature %.6e\n", o.steps,
-           residual, mean);
+    printf("heat: %d steps, residual %.6e, mean temperature %.6e\n", o.steps, residual, mean);
   free(b.old);
   free(b.next);
   /* The mean is reduced to rank 0 only. */

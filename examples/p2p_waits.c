@@ -48,8 +48,7 @@ static int partner_of(const plant_world *w) {
 static int late_sender(const plant_world *w, int partner) {
   int value = 0;
   if (w->rank % 2 == 0) {
-    MPI_Recv(&value, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    MPI_Recv(&value, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return value == partner + 1000;
   }
   team_work(LATE_SENDER_S);
@@ -66,18 +65,15 @@ static int late_receiver(const plant_world *w, int partner) {
     return 1;
   }
   team_work(LATE_RECEIVER_S);
-  MPI_Recv(&value, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD,
-           MPI_STATUS_IGNORE);
+  MPI_Recv(&value, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   return value == partner + 2000;
 }
 
 static int wrong_order(const plant_world *w, int partner) {
   int a = 0, b = 0;
   if (w->rank % 2 == 0) {
-    MPI_Recv(&a, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
-    MPI_Recv(&b, 1, MPI_INT, partner, TAG_B, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    MPI_Recv(&a, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&b, 1, MPI_INT, partner, TAG_B, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return a == 'A' && b == 'B';
   }
   /* Small messages go out eagerly: B is delivered before A is even sent. */
@@ -94,8 +90,7 @@ int main(int argc, char **argv) {
   int ok = 1;
   if (plant_needs(&w, 2, 1, "point-to-point wait states")) {
     int partner = partner_of(&w);
-    if (partner < 0)
-      printf("rank %d: no partner, sits out\n", w.rank);
+    if (partner < 0) printf("rank %d: no partner, sits out\n", w.rank);
     start_problem(&w, LATE_SENDER_S);
     if (partner >= 0) ok &= late_sender(&w, partner);
     start_problem(&w, LATE_RECEIVER_S);

@@ -42,8 +42,7 @@ plant_world plant_init(int *argc, char ***argv, const char *program) {
 #pragma omp single
     w.threads = omp_get_num_threads();
   }
-  if (w.rank == 0)
-    printf("%s: %dx%d (ranks x threads)\n", program, w.ranks, w.threads);
+  if (w.rank == 0) printf("%s: %dx%d (ranks x threads)\n", program, w.ranks, w.threads);
   /* Processes start at different times (hundreds of ms apart on a loaded
      machine); this barrier takes that skew so that no planted problem does. */
   MPI_Barrier(MPI_COMM_WORLD);
@@ -66,12 +65,10 @@ int plant_finish(const plant_world *w, const char *program, int ok) {
   return all_ok ? 0 : 1;
 }
 
-int plant_needs(const plant_world *w, int min_ranks, int min_threads,
-                const char *problem) {
+int plant_needs(const plant_world *w, int min_ranks, int min_threads, const char *problem) {
   if (w->ranks >= min_ranks && w->threads >= min_threads) return 1;
   if (w->rank == 0)
-    printf("skipped %s: needs %d+ ranks and %d+ threads\n", problem,
-           min_ranks, min_threads);
+    printf("skipped %s: needs %d+ ranks and %d+ threads\n", problem, min_ranks, min_threads);
   return 0;
 }
 

@@ -17,9 +17,9 @@
 
 /* The rank/thread configuration of this run. */
 typedef struct {
-  int rank;    /* rank in MPI_COMM_WORLD */
-  int ranks;   /* size of MPI_COMM_WORLD */
-  int threads; /* OpenMP team size of a parallel region (OMP_NUM_THREADS) */
+  int rank;          /* rank in MPI_COMM_WORLD */
+  int ranks;         /* size of MPI_COMM_WORLD */
+  int threads;       /* OpenMP team size of a parallel region (OMP_NUM_THREADS) */
   double next_start; /* real-time clock instant of the next problem's start */
 } plant_world;
 
@@ -35,8 +35,7 @@ int plant_finish(const plant_world *w, const char *program, int ok);
 
 /* 1 when the run has at least min_ranks ranks and min_threads threads;
    otherwise rank 0 prints why PROBLEM is skipped and 0 is returned. */
-int plant_needs(const plant_world *w, int min_ranks, int min_threads,
-                const char *problem);
+int plant_needs(const plant_world *w, int min_ranks, int min_threads, const char *problem);
 
 /* Starts a planted problem on every rank at the same instant, and books a
    time slot for it of planted_seconds plus a margin, after which the next

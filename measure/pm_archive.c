@@ -27,14 +27,13 @@ typedef struct buffer_memory {
 
 /* Called by the buffer's own writer thread only, so no locking. A NULL
    answer for a full event buffer makes OTF2 flush it to disk. */
-static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc,
-                          void **per_buffer, uint64_t size) {
+static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                          uint64_t size) {
   (void)user, (void)loc;
   buffer_memory *b = *per_buffer;
   if (!b) *per_buffer = b = calloc(1, sizeof *b);
   if (!b) return NULL;
-  if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer)
-    return NULL;
+  if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer) return NULL;
   chunk *c = malloc(CHUNK_HEADER + size);
   if (!c) return NULL; /* OTF2 flushes and retries */
   c->next = b->chunks;
@@ -43,8 +42,8 @@ static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc,
   return (char *)c + CHUNK_HEADER;
 }
 
-static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc,
-                         void **per_buffer, bool final) {
+static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                         bool final) {
   (void)user, (void)type, (void)loc;
   buffer_memory *b = *per_buffer;
   if (!b) return;
@@ -67,8 +66,8 @@ static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all
    disk before the events are: a later SIGKILL leaves them readable).
    Called by the buffer's own thread; final flushes (closing) need no
    fragment. */
-static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc,
-                                void *caller, bool final) {
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
+                                bool final) {
   (void)user;
   if (type == OTF2_FILETYPE_EVENTS && !final) {
     pm_location *l = pm_location_get((uint32_t)loc);
@@ -100,9 +99,8 @@ int pm_archive_open(void (*flush_hook)(void)) {
   uint64_t chunk = pm_cfg.buffer >= (4u << 20) ? (4u << 20) : OTF2_CHUNK_SIZE_MIN;
   pm_evt_chunk = chunk;
   pm_def_chunk = 4u << 20;
-  OTF2_Archive *a = OTF2_Archive_Open(pm_experiment_dir, "traces", OTF2_FILEMODE_WRITE,
-                                      chunk, pm_def_chunk, OTF2_SUBSTRATE_POSIX,
-                                      OTF2_COMPRESSION_NONE);
+  OTF2_Archive *a = OTF2_Archive_Open(pm_experiment_dir, "traces", OTF2_FILEMODE_WRITE, chunk,
+                                      pm_def_chunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!a) {
     pm_err("cannot open the OTF2 archive in '%s'; measurement disabled", pm_experiment_dir);
     return -1;
@@ -115,8 +113,8 @@ int pm_archive_open(void (*flush_hook)(void)) {
   if (rc == OTF2_SUCCESS) rc = OTF2_Archive_SetCreator(a, "libpomp " POMP_VERSION_STRING);
   if (rc == OTF2_SUCCESS) rc = OTF2_Archive_OpenEvtFiles(a);
   if (rc != OTF2_SUCCESS) {
-    pm_err("cannot set up the OTF2 archive in '%s': %s; measurement disabled",
-           pm_experiment_dir, OTF2_Error_GetDescription(rc));
+    pm_err("cannot set up the OTF2 archive in '%s': %s; measurement disabled", pm_experiment_dir,
+           OTF2_Error_GetDescription(rc));
     OTF2_Archive_Close(a);
     return -1;
   }

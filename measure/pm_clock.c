@@ -33,11 +33,12 @@ int pm_clock_decide(int requested, const pm_tsc_facts *f, const char **why) {
   int kernel = !strcmp(f->clocksource, "tsc");
   if (requested == PM_CLOCK_TSC) {
     if (!invariant) return *why = "POMP_CLOCK=tsc although the TSC is not invariant", PM_CLOCK_TSC;
-    if (!kernel) return *why = "POMP_CLOCK=tsc although the kernel's clocksource is not tsc",
-                  PM_CLOCK_TSC;
+    if (!kernel)
+      return *why = "POMP_CLOCK=tsc although the kernel's clocksource is not tsc", PM_CLOCK_TSC;
     return *why = "POMP_CLOCK=tsc", PM_CLOCK_TSC;
   }
-  if (!invariant) return *why = "the TSC is not invariant (cpuid, /proc/cpuinfo)", PM_CLOCK_MONOTONIC;
+  if (!invariant)
+    return *why = "the TSC is not invariant (cpuid, /proc/cpuinfo)", PM_CLOCK_MONOTONIC;
   if (!kernel)
     return *why = "the kernel does not keep time with the TSC (clocksource is not tsc)",
            PM_CLOCK_MONOTONIC;
@@ -80,8 +81,8 @@ static void tsc_facts(pm_tsc_facts *f) {
     f->invariant_cpuid = (d >> 8) & 1;
 #endif
   f->cpuinfo_flags = cpuinfo_has_invariant_tsc();
-  read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
-            f->clocksource, sizeof f->clocksource);
+  read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", f->clocksource,
+            sizeof f->clocksource);
 }
 
 #if PM_HAVE_TSC
@@ -128,8 +129,7 @@ void pm_clock_init(int requested) {
     pm_log("clock: TSC converted to CLOCK_MONOTONIC ns (%s; cpuid invariant %d, cpuinfo "
            "constant_tsc+nonstop_tsc %d, clocksource '%s')",
            why, f.invariant_cpuid, f.cpuinfo_flags, f.clocksource);
-  else
-    pm_log("clock: CLOCK_MONOTONIC through clock_gettime (%s)", why);
+  else pm_log("clock: CLOCK_MONOTONIC through clock_gettime (%s)", why);
 }
 
 int pm_clock_source(void) { return source; }
@@ -139,7 +139,8 @@ void pm_clock_after_fork(void) { atomic_store(&anchoring, 0); }
 void pm_clock_report(void) {
   if (source == PM_CLOCK_TSC)
     pm_log("clock: %u epochs; largest difference to CLOCK_MONOTONIC found at a re-anchoring "
-           "%llu ns", pm_tsc_epochs(), (unsigned long long)pm_tsc_max_error());
+           "%llu ns",
+           pm_tsc_epochs(), (unsigned long long)pm_tsc_max_error());
 }
 
 /* A thread that finds another one re-anchoring waits for it (a few clock

@@ -38,10 +38,10 @@
 /* One line of the conversion; the hot path reads only the first four
    fields (one cache line with the rest). */
 typedef struct pm_clock_epoch {
-  uint64_t tsc0, ns0;   /* the line passes (tsc0, ns0) ... */
-  uint64_t mult;        /* ... with slope mult / 2^32 ns per tick */
-  uint64_t refresh;     /* ticks after tsc0 from which a new epoch is made */
-  uint64_t valid;       /* ticks after tsc0 up to which this line is used */
+  uint64_t tsc0, ns0;                      /* the line passes (tsc0, ns0) ... */
+  uint64_t mult;                           /* ... with slope mult / 2^32 ns per tick */
+  uint64_t refresh;                        /* ticks after tsc0 from which a new epoch is made */
+  uint64_t valid;                          /* ticks after tsc0 up to which this line is used */
   uint64_t prev_tsc0, prev_ns0, prev_mult; /* the line before tsc0 */
 } pm_clock_epoch;
 
@@ -92,9 +92,9 @@ int pm_clock_source(void);
 
 /* What the machine says about its TSC. */
 typedef struct pm_tsc_facts {
-  int x86_64;          /* built for x86-64 (rdtsc exists) */
-  int invariant_cpuid; /* cpuid 0x80000007 EDX bit 8 */
-  int cpuinfo_flags;   /* /proc/cpuinfo: constant_tsc and nonstop_tsc */
+  int x86_64;           /* built for x86-64 (rdtsc exists) */
+  int invariant_cpuid;  /* cpuid 0x80000007 EDX bit 8 */
+  int cpuinfo_flags;    /* /proc/cpuinfo: constant_tsc and nonstop_tsc */
   char clocksource[32]; /* the kernel's current clocksource ("" unknown) */
 } pm_tsc_facts;
 

@@ -7,9 +7,13 @@
 
 static size_t type_size(OTF2_Type t) {
   switch (t) {
-  case OTF2_TYPE_UINT8: case OTF2_TYPE_INT8: return 1;
-  case OTF2_TYPE_UINT16: case OTF2_TYPE_INT16: return 2;
-  case OTF2_TYPE_UINT32: case OTF2_TYPE_INT32: case OTF2_TYPE_FLOAT: return 4;
+  case OTF2_TYPE_UINT8:
+  case OTF2_TYPE_INT8: return 1;
+  case OTF2_TYPE_UINT16:
+  case OTF2_TYPE_INT16: return 2;
+  case OTF2_TYPE_UINT32:
+  case OTF2_TYPE_INT32:
+  case OTF2_TYPE_FLOAT: return 4;
   default: return 8;
   }
 }
@@ -31,29 +35,28 @@ static OTF2_CallbackCode s_barrier(void *u, OTF2_CollectiveContext *c) {
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode s_bcast(void *u, OTF2_CollectiveContext *c, void *d,
-                                 uint32_t n, OTF2_Type t, uint32_t root) {
+static OTF2_CallbackCode s_bcast(void *u, OTF2_CollectiveContext *c, void *d, uint32_t n,
+                                 OTF2_Type t, uint32_t root) {
   (void)u, (void)c, (void)d, (void)n, (void)t, (void)root;
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode s_copy(void *u, OTF2_CollectiveContext *c, const void *in,
-                                void *out, uint32_t n, OTF2_Type t, uint32_t root) {
+static OTF2_CallbackCode s_copy(void *u, OTF2_CollectiveContext *c, const void *in, void *out,
+                                uint32_t n, OTF2_Type t, uint32_t root) {
   (void)u, (void)c, (void)root;
   if (n) memmove(out, in, n * type_size(t));
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode s_gatherv(void *u, OTF2_CollectiveContext *c, const void *in,
-                                   uint32_t n, void *out, const uint32_t *counts,
-                                   OTF2_Type t, uint32_t root) {
+static OTF2_CallbackCode s_gatherv(void *u, OTF2_CollectiveContext *c, const void *in, uint32_t n,
+                                   void *out, const uint32_t *counts, OTF2_Type t, uint32_t root) {
   (void)counts;
   return s_copy(u, c, in, out, n, t, root);
 }
 
 static OTF2_CallbackCode s_scatterv(void *u, OTF2_CollectiveContext *c, const void *in,
-                                    const uint32_t *counts, void *out, uint32_t n,
-                                    OTF2_Type t, uint32_t root) {
+                                    const uint32_t *counts, void *out, uint32_t n, OTF2_Type t,
+                                    uint32_t root) {
   (void)counts;
   return s_copy(u, c, in, out, n, t, root);
 }
@@ -78,16 +81,16 @@ int pm_coll_bcast(void *data, uint32_t n) {
 }
 
 int pm_coll_gather_u64(uint64_t value, uint64_t *all) {
-  return ok(pm_coll.cb->otf2_gather(pm_coll.data, pm_coll.ctx, &value, all, 1,
-                                    OTF2_TYPE_UINT64, 0));
+  return ok(
+      pm_coll.cb->otf2_gather(pm_coll.data, pm_coll.ctx, &value, all, 1, OTF2_TYPE_UINT64, 0));
 }
 
 int pm_coll_gatherv(const void *in, uint32_t n, void *out, const uint32_t *counts) {
-  return ok(pm_coll.cb->otf2_gatherv(pm_coll.data, pm_coll.ctx, in, n, out, counts,
-                                     OTF2_TYPE_UINT8, 0));
+  return ok(
+      pm_coll.cb->otf2_gatherv(pm_coll.data, pm_coll.ctx, in, n, out, counts, OTF2_TYPE_UINT8, 0));
 }
 
 int pm_coll_scatterv(const void *in, const uint32_t *counts, void *out, uint32_t n) {
-  return ok(pm_coll.cb->otf2_scatterv(pm_coll.data, pm_coll.ctx, in, counts, out, n,
-                                      OTF2_TYPE_UINT8, 0));
+  return ok(
+      pm_coll.cb->otf2_scatterv(pm_coll.data, pm_coll.ctx, in, counts, out, n, OTF2_TYPE_UINT8, 0));
 }

@@ -78,8 +78,6 @@ uint32_t pm_team_comm(uint32_t team_size) {
   return PM_TEAM_COMM_BASE + i - 1;
 }
 
-uint32_t pm_team_comm_count(void) {
-  return atomic_load_explicit(&nteams, memory_order_acquire);
-}
+uint32_t pm_team_comm_count(void) { return atomic_load_explicit(&nteams, memory_order_acquire); }
 
 uint32_t pm_team_comm_size(uint32_t index) { return team_sizes[index]; }

@@ -59,9 +59,18 @@ static int parse_size(const char *s, uint64_t *out) {
   uint64_t mult = 1;
   switch (tolower((unsigned char)*end)) {
   case '\0': break;
-  case 'k': mult = 1ull << 10; end++; break;
-  case 'm': mult = 1ull << 20; end++; break;
-  case 'g': mult = 1ull << 30; end++; break;
+  case 'k':
+    mult = 1ull << 10;
+    end++;
+    break;
+  case 'm':
+    mult = 1ull << 20;
+    end++;
+    break;
+  case 'g':
+    mult = 1ull << 30;
+    end++;
+    break;
   default: return -1;
   }
   if (*end == 'b' || *end == 'B') end++;
@@ -126,8 +135,12 @@ static void apply(const struct var *v, const char *s) {
 }
 
 void pm_config_load(void) {
-  pm_cfg = (pm_config){.buffer = 16u << 20, .enable = 1, .functions = 1, .signals = 1,
-                       .peer_signal = SIGRTMIN + 3, .clock = PM_CLOCK_AUTO};
+  pm_cfg = (pm_config){.buffer = 16u << 20,
+                       .enable = 1,
+                       .functions = 1,
+                       .signals = 1,
+                       .peer_signal = SIGRTMIN + 3,
+                       .clock = PM_CLOCK_AUTO};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *s = getenv(vars[i].name);
     if (s) apply(&vars[i], s);
@@ -138,7 +151,7 @@ void pm_config_log(void) {
   pm_log("configuration (environment variables):");
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *s = getenv(vars[i].name);
-    pm_log("  %-16s %-30s %s (default %s)", vars[i].name, s ? s : "(unset)",
-           vars[i].meaning, vars[i].deflt);
+    pm_log("  %-16s %-30s %s (default %s)", vars[i].name, s ? s : "(unset)", vars[i].meaning,
+           vars[i].deflt);
   }
 }

@@ -59,8 +59,7 @@ uint32_t pm_descr_region_slow(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole
     char name[1024];
     if (critical && *sub)
       snprintf(name, sizeof name, "!$omp %s (%s) @%s:%u", construct_word(d, role), sub, base, line);
-    else
-      snprintf(name, sizeof name, "!$omp %s @%s:%u", construct_word(d, role), base, line);
+    else snprintf(name, sizeof name, "!$omp %s @%s:%u", construct_word(d, role), base, line);
     uint32_t end = implicit ? line : (uint32_t)d->end_lineN;
     id = pm_region_define(name, file, line, end, OTF2_PARADIGM_OPENMP, role);
   }

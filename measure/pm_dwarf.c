@@ -81,9 +81,8 @@ static int section_named(const unsigned char *img, size_t size, const char *name
   for (size_t i = 0; i < eh.e_shnum; i++) {
     Elf64_Shdr sh;
     memcpy(&sh, img + eh.e_shoff + i * sizeof sh, sizeof sh);
-    if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
-        sh.sh_offset > size || sh.sh_size > size - sh.sh_offset ||
-        strcmp(str_at(&strs, sh.sh_name), name))
+    if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) || sh.sh_offset > size ||
+        sh.sh_size > size - sh.sh_offset || strcmp(str_at(&strs, sh.sh_name), name))
       continue;
     *out = (rd){img + sh.sh_offset, img + sh.sh_offset + sh.sh_size, 0};
     return 1;
@@ -121,16 +120,16 @@ static const char *form_value(ctx *c, rd *r, const unit *u, uint64_t form, uint6
   size_t off = u->offset64 ? 8 : 4;
   *num = 0;
   switch (form) {
-  case 0x08: return cstr(r);                             /* DW_FORM_string */
-  case 0x1f: return str_at(&c->line_str, take(r, off));  /* DW_FORM_line_strp */
-  case 0x0e: return str_at(&c->str, take(r, off));       /* DW_FORM_strp */
-  case 0x0f: *num = uleb(r); return NULL;                /* DW_FORM_udata */
-  case 0x0b: *num = take(r, 1); return NULL;             /* DW_FORM_data1 */
-  case 0x05: *num = take(r, 2); return NULL;             /* DW_FORM_data2 */
-  case 0x06: *num = take(r, 4); return NULL;             /* DW_FORM_data4 */
-  case 0x07: *num = take(r, 8); return NULL;             /* DW_FORM_data8 */
-  case 0x1e: take(r, 16); return NULL;                   /* DW_FORM_data16 */
-  case 0x09: {                                           /* DW_FORM_block */
+  case 0x08: return cstr(r);                            /* DW_FORM_string */
+  case 0x1f: return str_at(&c->line_str, take(r, off)); /* DW_FORM_line_strp */
+  case 0x0e: return str_at(&c->str, take(r, off));      /* DW_FORM_strp */
+  case 0x0f: *num = uleb(r); return NULL;               /* DW_FORM_udata */
+  case 0x0b: *num = take(r, 1); return NULL;            /* DW_FORM_data1 */
+  case 0x05: *num = take(r, 2); return NULL;            /* DW_FORM_data2 */
+  case 0x06: *num = take(r, 4); return NULL;            /* DW_FORM_data4 */
+  case 0x07: *num = take(r, 8); return NULL;            /* DW_FORM_data8 */
+  case 0x1e: take(r, 16); return NULL;                  /* DW_FORM_data16 */
+  case 0x09: {                                          /* DW_FORM_block */
     uint64_t n = uleb(r);
     if (n > (uint64_t)(r->end - r->p)) r->bad = 1;
     else r->p += n;
@@ -156,7 +155,7 @@ static void entries_v5(ctx *c, rd *r, unit *u, int files) {
       uint64_t num;
       const char *s = form_value(c, r, u, fmt[2 * i + 1], &num);
       if (fmt[2 * i] == 1 && s) path = s; /* DW_LNCT_path */
-      if (fmt[2 * i] == 2) dir = num;      /* DW_LNCT_directory_index */
+      if (fmt[2 * i] == 2) dir = num;     /* DW_LNCT_directory_index */
     }
     if (files) {
       PU_PUSH(u->files, u->nfiles, u->cap_files, path);
@@ -252,13 +251,13 @@ static void run_program(ctx *c, rd *r, const unit *u) {
       r->p = next;
       break;
     }
-    case 1: row(c, u, addr, file, line); break;           /* copy */
-    case 2: addr += uleb(r) * u->min_inst; break;          /* advance_pc */
-    case 3: line += sleb(r); break;                       /* advance_line */
-    case 4: file = uleb(r); break;                        /* set_file */
+    case 1: row(c, u, addr, file, line); break;   /* copy */
+    case 2: addr += uleb(r) * u->min_inst; break; /* advance_pc */
+    case 3: line += sleb(r); break;               /* advance_line */
+    case 4: file = uleb(r); break;                /* set_file */
     case 8: addr += ((255 - u->opcode_base) / u->line_range) * u->min_inst; break;
-    case 9: addr += take(r, 2); break;                    /* fixed_advance_pc */
-    default:                                              /* skip the ULEB operands */
+    case 9: addr += take(r, 2); break; /* fixed_advance_pc */
+    default:                           /* skip the ULEB operands */
       for (unsigned i = 0; i < u->std_lengths[op]; i++) uleb(r);
     }
   }
@@ -299,8 +298,8 @@ static int one_unit(ctx *c, rd *r) {
   return 1;
 }
 
-char **pm_dwarf_lines(const unsigned char *img, size_t size, pm_elf_symbol *syms,
-                      size_t nsyms, size_t *nfiles) {
+char **pm_dwarf_lines(const unsigned char *img, size_t size, pm_elf_symbol *syms, size_t nsyms,
+                      size_t *nfiles) {
   strings out = {0};
   ctx c = {.syms = syms, .nsyms = nsyms, .out = &out};
   rd lines;

@@ -9,8 +9,8 @@
 #include "pomp_util.h"
 
 /* The section header i, if the table and the section's bytes fit. */
-static int section(const unsigned char *img, size_t size, const Elf64_Ehdr *eh,
-                   size_t i, Elf64_Shdr *sh) {
+static int section(const unsigned char *img, size_t size, const Elf64_Ehdr *eh, size_t i,
+                   Elf64_Shdr *sh) {
   if (i >= eh->e_shnum) return 0;
   memcpy(sh, img + eh->e_shoff + i * sizeof *sh, sizeof *sh);
   if (sh->sh_type == SHT_NOBITS) return 0;
@@ -53,9 +53,8 @@ size_t pm_elf_symbols(const unsigned char *img, size_t size, pm_elf_symbol **out
     Elf64_Sym s;
     memcpy(&s, img + syms.sh_offset + off, sizeof s);
     int type = ELF64_ST_TYPE(s.st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
-        s.st_value == 0 || s.st_name >= strs.sh_size ||
-        !memchr(strtab + s.st_name, '\0', strs.sh_size - s.st_name))
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || s.st_value == 0 ||
+        s.st_name >= strs.sh_size || !memchr(strtab + s.st_name, '\0', strs.sh_size - s.st_name))
       continue;
     pm_elf_symbol e = {s.st_value, s.st_size, strtab + s.st_name, NULL, 0};
     PU_PUSH(v, n, cap, e);

@@ -40,8 +40,8 @@ static inline void end_write(pm_location *l) {
 }
 
 /* One record as it is; the caller owns the writer. */
-static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t,
-                         uint32_t a, uint32_t b) {
+static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a,
+                         uint32_t b) {
   OTF2_EvtWriter *w = l->writer;
   if (PM_UNLIKELY(!w)) {
     pm_kept_event e = {t, a, b, kind};
@@ -65,8 +65,7 @@ static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t,
   }
 }
 
-void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t,
-                 uint32_t a, uint32_t b) {
+void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a, uint32_t b) {
   if (!begin_write(l)) return;
   write_record(l, kind, t, a, b);
   end_write(l);
@@ -80,8 +79,8 @@ void pm_locations_quiesce(int grace_ms) {
   for (uint32_t i = 0; i < PM_MAX_LOCATIONS; i++) {
     pm_location *l = pm_location_get(i);
     /* a record takes well under a microsecond; give up after ~1 s */
-    for (int spins = 0; l && spins < 10000 &&
-                        atomic_load_explicit(&l->writing, memory_order_acquire); spins++) {
+    for (int spins = 0;
+         l && spins < 10000 && atomic_load_explicit(&l->writing, memory_order_acquire); spins++) {
       struct timespec pause = {0, 100000};
       nanosleep(&pause, NULL);
     }
@@ -92,8 +91,7 @@ void pm_write_flush_region(pm_location *l) {
   l->flush_pending = 0;
   if (flush_region == PM_NO_REGION)
     flush_region = pm_region_define("TRACE BUFFER FLUSH", NULL, 0, 0,
-                                    OTF2_PARADIGM_MEASUREMENT_SYSTEM,
-                                    OTF2_REGION_ROLE_ARTIFICIAL);
+                                    OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_REGION_ROLE_ARTIFICIAL);
   OTF2_EvtWriter_Enter(l->writer, NULL, l->flush_begin, flush_region);
   OTF2_EvtWriter_Leave(l->writer, NULL, l->flush_end, flush_region);
 }
@@ -108,10 +106,8 @@ static int enter(pm_location *l, uint32_t region, uint32_t mark, uint64_t t) {
   }
   l->stack[l->depth++] = region | (rec ? mark : PM_HIDDEN_ENTER);
   if (!rec) return 0;
-  if (PM_LIKELY(l->writer && !l->flush_pending))
-    OTF2_EvtWriter_Enter(l->writer, NULL, t, region);
-  else
-    write_record(l, PM_EV_ENTER, t, region, 0);
+  if (PM_LIKELY(l->writer && !l->flush_pending)) OTF2_EvtWriter_Enter(l->writer, NULL, t, region);
+  else write_record(l, PM_EV_ENTER, t, region, 0);
   return 1;
 }
 
@@ -154,10 +150,8 @@ static int leave(pm_location *l, uint32_t region, uint64_t t) {
   }
   l->depth--;
   if (top & PM_HIDDEN_ENTER) return 0;
-  if (PM_LIKELY(l->writer && !l->flush_pending))
-    OTF2_EvtWriter_Leave(l->writer, NULL, t, region);
-  else
-    write_record(l, PM_EV_LEAVE, t, region, 0);
+  if (PM_LIKELY(l->writer && !l->flush_pending)) OTF2_EvtWriter_Leave(l->writer, NULL, t, region);
+  else write_record(l, PM_EV_LEAVE, t, region, 0);
   return 1;
 }
 
@@ -209,8 +203,7 @@ void pm_ev_join(pm_location *l, uint64_t t) {
   end_write(l);
 }
 
-void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t,
-                  uint32_t a, uint32_t b) {
+void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a, uint32_t b) {
   if (pm_location_records(l)) pm_ev_write(l, kind, t, a, b);
 }
 

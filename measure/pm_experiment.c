@@ -66,7 +66,8 @@ int pm_experiment_create(const char *dir) {
   if (mkdir(dir, 0755) == 0) return 0;
   if (errno == EEXIST)
     pm_err("experiment directory '%s' exists; measurement disabled (remove it or "
-           "set POMP_EXPERIMENT)", dir);
+           "set POMP_EXPERIMENT)",
+           dir);
   else
     pm_err("cannot create experiment directory '%s': %s; measurement disabled", dir,
            strerror(errno));

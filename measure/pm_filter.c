@@ -48,8 +48,8 @@ static int parse_line(char *s, const char *path, unsigned lineno) {
   if (kw == 7 && !strncasecmp(s, "include", 7)) include = 1;
   else if (kw == 7 && !strncasecmp(s, "exclude", 7)) include = 0;
   else {
-    fprintf(stderr, "%s:%u: error: unknown rule '%.*s' (expected include or exclude)\n",
-            path, lineno, (int)(kw > 40 ? 40 : kw), s);
+    fprintf(stderr, "%s:%u: error: unknown rule '%.*s' (expected include or exclude)\n", path,
+            lineno, (int)(kw > 40 ? 40 : kw), s);
     return -1;
   }
   char *glob = s + kw;

@@ -30,7 +30,7 @@ enum { FORTRAN_LOCK_KIND = 4, FORTRAN_NEST_LOCK_KIND = 8 };
 #define C_LOCK(type, kind, f) (IN_PLACE(type, kind) ? (type *)(f) : *(type **)(f))
 
 /* A fresh C lock for an init: in place, or allocated like libgomp does. */
-#define NEW_LOCK(type, kind, f)                                       \
+#define NEW_LOCK(type, kind, f)                                                                    \
   (IN_PLACE(type, kind) ? (type *)(f) : (*(type **)(f) = malloc(sizeof(type))))
 
 static void no_memory(void) { abort(); /* as libgomp's allocation failure */ }
@@ -48,11 +48,11 @@ void POMP_Fortran_destroy_lock(void *f) {
 
 void POMP_Fortran_set_lock(void *f) { POMP_Set_lock(C_LOCK(omp_lock_t, FORTRAN_LOCK_KIND, f)); }
 
-void POMP_Fortran_unset_lock(void *f) {
-  POMP_Unset_lock(C_LOCK(omp_lock_t, FORTRAN_LOCK_KIND, f));
-}
+void POMP_Fortran_unset_lock(void *f) { POMP_Unset_lock(C_LOCK(omp_lock_t, FORTRAN_LOCK_KIND, f)); }
 
-int POMP_Fortran_test_lock(void *f) { return POMP_Test_lock(C_LOCK(omp_lock_t, FORTRAN_LOCK_KIND, f)); }
+int POMP_Fortran_test_lock(void *f) {
+  return POMP_Test_lock(C_LOCK(omp_lock_t, FORTRAN_LOCK_KIND, f));
+}
 
 void POMP_Fortran_init_nest_lock(void *f) {
   omp_nest_lock_t *l = NEW_LOCK(omp_nest_lock_t, FORTRAN_NEST_LOCK_KIND, f);

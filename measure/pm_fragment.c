@@ -68,10 +68,16 @@ int pm_fragment_write(int complete, const char *reason, const pm_local_location 
   pm_unify_describe_self(&defs, pm_clock(), locs, nlocs);
   struct timespec rt;
   clock_gettime(CLOCK_REALTIME, &rt);
-  pm_frag f = {.rank = pm_coll.rank, .nranks = pm_coll.size, .mpi = pm_mpi_active != 0,
-               .complete = complete != 0, .evt_chunk = pm_evt_chunk,
-               .def_chunk = pm_def_chunk, .mono_now = pm_clock(), .reason = reason,
-               .defs = defs.data, .defs_len = (uint32_t)defs.len};
+  pm_frag f = {.rank = pm_coll.rank,
+               .nranks = pm_coll.size,
+               .mpi = pm_mpi_active != 0,
+               .complete = complete != 0,
+               .evt_chunk = pm_evt_chunk,
+               .def_chunk = pm_def_chunk,
+               .mono_now = pm_clock(),
+               .reason = reason,
+               .defs = defs.data,
+               .defs_len = (uint32_t)defs.len};
   f.real_now = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
   int noffsets = atomic_load(&pm_noffsets);
   for (int i = 0; i < noffsets && i < PM_FRAG_MAX_OFFSETS; i++) {

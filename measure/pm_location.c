@@ -95,8 +95,7 @@ pm_location *pm_bind_extra(void) {
 pm_location *pm_bind_self(void) {
   int level = omp_get_level();
   if (level == 0)
-    return pthread_equal(pthread_self(), main_thread) ? pm_bind_team_member(0)
-                                                       : pm_bind_extra();
+    return pthread_equal(pthread_self(), main_thread) ? pm_bind_team_member(0) : pm_bind_extra();
   int k = level;
   while (k > 1 && omp_get_ancestor_thread_num(k) == 0) k--;
   if (k == 1) return pm_bind_team_member((uint32_t)omp_get_ancestor_thread_num(1));
@@ -113,8 +112,7 @@ void pm_locations_open_writers(void) {
     size_t n = l->nkept;
     l->kept = NULL;
     l->nkept = l->cap_kept = 0;
-    for (size_t i = 0; i < n; i++)
-      pm_ev_write(l, kept[i].kind, kept[i].time, kept[i].a, kept[i].b);
+    for (size_t i = 0; i < n; i++) pm_ev_write(l, kept[i].kind, kept[i].time, kept[i].a, kept[i].b);
     free(kept);
   }
   pthread_mutex_unlock(&loc_lock);
@@ -134,7 +132,6 @@ void pm_location_flush_ended(uint64_t location_id, uint64_t end) {
   l->flush_end = end;
   l->flush_pending = 1;
   l->nflushes++;
-  pm_info(1, "buffer of location %u flushed to disk (%.3f ms, flush %llu)",
-          l->thread, (double)(end - l->flush_begin) / 1e6,
-          (unsigned long long)l->nflushes);
+  pm_info(1, "buffer of location %u flushed to disk (%.3f ms, flush %llu)", l->thread,
+          (double)(end - l->flush_begin) / 1e6, (unsigned long long)l->nflushes);
 }

@@ -15,7 +15,7 @@
 
 #include "pm_runtime.h"
 
-#define PM_MAX_LOCATIONS 4096u /* threads per process */
+#define PM_MAX_LOCATIONS 4096u      /* threads per process */
 #define PM_HIDDEN_ENTER 0x80000000u /* stack mark: Enter not recorded */
 #define PM_TEAM_ENTER 0x40000000u   /* stack mark: the Enter of a team's parallel region */
 #define PM_REGION_MASK 0x3fffffffu  /* the region id of a stack entry */
@@ -24,7 +24,7 @@
 enum pm_event_kind {
   PM_EV_ENTER,
   PM_EV_LEAVE,
-  PM_EV_FORK,         /* a = requested threads */
+  PM_EV_FORK, /* a = requested threads */
   PM_EV_JOIN,
   PM_EV_TEAM_BEGIN,   /* a = team comm */
   PM_EV_TEAM_END,     /* a = team comm */
@@ -43,18 +43,18 @@ struct pm_location {
   OTF2_EvtWriter *writer; /* NULL until the archive is open */
   uint32_t *stack;        /* region ids entered, | PM_HIDDEN_ENTER */
   uint32_t depth, cap;
-  int paused;             /* pm_pause nesting */
-  _Atomic int writing;    /* a record is being written (pm_event.c) */
-  int in_flush;           /* between the pre- and post-flush callbacks */
+  int paused;                      /* pm_pause nesting */
+  _Atomic int writing;             /* a record is being written (pm_event.c) */
+  int in_flush;                    /* between the pre- and post-flush callbacks */
   _Atomic uint64_t flushed_events; /* events on disk (periodic fragment) */
-  int flush_pending;      /* a buffer flush waits to be written as a region */
+  int flush_pending;               /* a buffer flush waits to be written as a region */
   uint64_t flush_begin, flush_end;
   uint64_t nflushes;
-  uint64_t unmatched;     /* Leaves without their Enter (ignored) */
-  uint32_t thread;        /* T of the location id (rank << 32) | T */
-  uint32_t team_comm;     /* comm of the team this location is in (TeamBegin) */
-  int forked;             /* ThreadFork written, ThreadJoin not yet */
-  pm_kept_event *kept;    /* events before the archive opened */
+  uint64_t unmatched;  /* Leaves without their Enter (ignored) */
+  uint32_t thread;     /* T of the location id (rank << 32) | T */
+  uint32_t team_comm;  /* comm of the team this location is in (TeamBegin) */
+  int forked;          /* ThreadFork written, ThreadJoin not yet */
+  pm_kept_event *kept; /* events before the archive opened */
   size_t nkept, cap_kept;
 };
 
@@ -115,16 +115,14 @@ void pm_ev_team_end(pm_location *l, uint32_t region, uint64_t t);
 void pm_ev_fork(pm_location *l, uint32_t threads, uint64_t t);
 void pm_ev_join(pm_location *l, uint64_t t);
 /* Any other event, written if the location records now. */
-void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t,
-                  uint32_t a, uint32_t b);
+void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a, uint32_t b);
 /* True when l records now (measurement running, POMP_On, not paused). */
 static inline int pm_location_records(const pm_location *l) {
   return atomic_load_explicit(&pm_recording, memory_order_relaxed) && !l->paused;
 }
 /* Writes one event as it is (kept in memory before the archive opens);
    nothing once the measurement is no longer running. */
-void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t,
-                 uint32_t a, uint32_t b);
+void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a, uint32_t b);
 /* After the state left PM_RUNNING: waits grace_ms, then until no location
    is in the middle of a record (at most ~1 s each). */
 void pm_locations_quiesce(int grace_ms);

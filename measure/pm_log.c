@@ -87,7 +87,8 @@ static size_t rank_prefix(char *out, size_t size) {
   char digits[12];
   size_t nd = 0;
   unsigned r = pm_rank < 0 ? 0u : (unsigned)pm_rank;
-  do digits[nd++] = (char)('0' + r % 10); while ((r /= 10) && nd < sizeof digits);
+  do digits[nd++] = (char)('0' + r % 10);
+  while ((r /= 10) && nd < sizeof digits);
   static const char head[] = "[rank ";
   size_t n = 0;
   for (size_t i = 0; head[i] && n < size; i++) out[n++] = head[i];
@@ -143,7 +144,7 @@ void pm_log_signal_line(const char *const parts[], int nparts) {
 
 void pm_log_forget(void) {
   pthread_mutex_init(&log_lock, NULL); /* may have been held at fork() */
-  log_fd = -1;                          /* the parent's log, not ours */
+  log_fd = -1;                         /* the parent's log, not ours */
   log_closed = 1;
 }
 

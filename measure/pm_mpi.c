@@ -62,8 +62,7 @@ static int agree(const pm_mpi_handover *h, int local_ok, char *dir, size_t size)
     if (!all)
       pm_err("measurement is disabled on some ranks (POMP_ENABLE, POMP_FILTER?); "
              "disabled on all");
-    else
-      verdict.ok = pm_experiment_create(verdict.dir) == 0;
+    else verdict.ok = pm_experiment_create(verdict.dir) == 0;
   }
   free(oks);
   pm_coll_bcast(&verdict, sizeof verdict);
@@ -75,8 +74,8 @@ int pm_mpi_init(const pm_mpi_handover *h) {
   int local_ok = pm_running();
   pm_run_lock();
   pm_rank = h->rank;
-  pm_coll = (pm_collectives){h->collectives, h->collectives_data, h->world,
-                             (uint32_t)h->rank, (uint32_t)h->size};
+  pm_coll = (pm_collectives){h->collectives, h->collectives_data, h->world, (uint32_t)h->rank,
+                             (uint32_t)h->size};
   int rc = -1;
   if (agree(h, local_ok, pm_experiment_dir, sizeof pm_experiment_dir)) {
     pm_mpi_waiting = 0;

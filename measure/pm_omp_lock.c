@@ -9,17 +9,16 @@
 
 enum api { INIT, DESTROY, SET, UNSET, TEST, NINIT, NDESTROY, NSET, NUNSET, NTEST, NAPI };
 static const char *const api_names[NAPI] = {
-    "omp_init_lock",      "omp_destroy_lock",      "omp_set_lock",
-    "omp_unset_lock",     "omp_test_lock",         "omp_init_nest_lock",
-    "omp_destroy_nest_lock", "omp_set_nest_lock",  "omp_unset_nest_lock",
-    "omp_test_nest_lock"};
+    "omp_init_lock",       "omp_destroy_lock",   "omp_set_lock",          "omp_unset_lock",
+    "omp_test_lock",       "omp_init_nest_lock", "omp_destroy_nest_lock", "omp_set_nest_lock",
+    "omp_unset_nest_lock", "omp_test_nest_lock"};
 static _Atomic uint32_t api_regions[NAPI]; /* region id + 1 */
 
 static uint32_t api_region(enum api a) {
   uint32_t v = atomic_load_explicit(&api_regions[a], memory_order_acquire);
   if (PM_LIKELY(v)) return v - 1;
-  uint32_t id = pm_region_define(api_names[a], NULL, 0, 0, OTF2_PARADIGM_OPENMP,
-                                 OTF2_REGION_ROLE_FUNCTION);
+  uint32_t id =
+      pm_region_define(api_names[a], NULL, 0, 0, OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_FUNCTION);
   atomic_store_explicit(&api_regions[a], id + 1, memory_order_release);
   return id;
 }
@@ -36,23 +35,23 @@ static void api_leave(pm_location *l, enum api a, uint64_t t) {
 }
 
 /* Init and destroy: a fresh lock id at init (the address may be reused). */
-#define INIT_DESTROY(type, init_fn, destroy_fn, omp_init, omp_destroy, a_init, a_destroy) \
-  void init_fn(type *s) {                                                      \
-    pm_location *l = api_enter(a_init);                                        \
-    omp_init(s);                                                               \
-    pm_lock_variable(s, 1);                                                    \
-    api_leave(l, a_init, pm_clock());                                          \
-  }                                                                            \
-  void destroy_fn(type *s) {                                                   \
-    pm_location *l = api_enter(a_destroy);                                     \
-    omp_destroy(s);                                                            \
-    api_leave(l, a_destroy, pm_clock());                                       \
+#define INIT_DESTROY(type, init_fn, destroy_fn, omp_init, omp_destroy, a_init, a_destroy)          \
+  void init_fn(type *s) {                                                                          \
+    pm_location *l = api_enter(a_init);                                                            \
+    omp_init(s);                                                                                   \
+    pm_lock_variable(s, 1);                                                                        \
+    api_leave(l, a_init, pm_clock());                                                              \
+  }                                                                                                \
+  void destroy_fn(type *s) {                                                                       \
+    pm_location *l = api_enter(a_destroy);                                                         \
+    omp_destroy(s);                                                                                \
+    api_leave(l, a_destroy, pm_clock());                                                           \
   }
 
-INIT_DESTROY(omp_lock_t, POMP_Init_lock, POMP_Destroy_lock, omp_init_lock,
-             omp_destroy_lock, INIT, DESTROY)
-INIT_DESTROY(omp_nest_lock_t, POMP_Init_nest_lock, POMP_Destroy_nest_lock,
-             omp_init_nest_lock, omp_destroy_nest_lock, NINIT, NDESTROY)
+INIT_DESTROY(omp_lock_t, POMP_Init_lock, POMP_Destroy_lock, omp_init_lock, omp_destroy_lock, INIT,
+             DESTROY)
+INIT_DESTROY(omp_nest_lock_t, POMP_Init_nest_lock, POMP_Destroy_nest_lock, omp_init_nest_lock,
+             omp_destroy_nest_lock, NINIT, NDESTROY)
 
 void POMP_Set_lock(omp_lock_t *s) {
   pm_location *l = api_enter(SET);

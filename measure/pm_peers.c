@@ -130,13 +130,13 @@ void pm_peers_alert(const char *reason) {
       /* done: fragment complete, or the peer is gone */
       if (fragment_complete(peer_rank[i]) || (kill(peer_pid[i], 0) != 0 && errno == ESRCH))
         pending[k] = pending[--npending];
-      else
-        k++;
+      else k++;
     }
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!npending || now.tv_sec - t0.tv_sec >= PEER_WAIT_S) break;
     nanosleep(&tick, NULL);
   }
   pm_log("%s: %d peer(s) on this node asked for their fragments, %d did not answer "
-         "within %d s", reason, asked, npending, PEER_WAIT_S);
+         "within %d s",
+         reason, asked, npending, PEER_WAIT_S);
 }

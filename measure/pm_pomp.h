@@ -20,8 +20,7 @@ enum pm_slot { PM_SLOT_MAIN, PM_SLOT_BODY, PM_SLOT_IBARRIER, PM_SLOT_EXTRA };
 
 /* The region of d in slot with role (docs/TRACE.md names it). */
 uint32_t pm_descr_region_slow(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole role);
-static inline uint32_t pm_descr_region(OMPRegDescr *d, enum pm_slot slot,
-                                       OTF2_RegionRole role) {
+static inline uint32_t pm_descr_region(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole role) {
   uintptr_t v = __atomic_load_n(&d->data[slot], __ATOMIC_ACQUIRE);
   if (PM_LIKELY(v != 0)) return (uint32_t)(v - 1);
   return pm_descr_region_slow(d, slot, role);
@@ -39,7 +38,7 @@ typedef struct pm_lock {
   uint32_t holder_order;         /* the order of the current holder */
   int depth;                     /* nesting of a nest lock */
 } pm_lock;
-pm_lock *pm_lock_critical(OMPRegDescr *d); /* by sub_name, cached in d */
+pm_lock *pm_lock_critical(OMPRegDescr *d);                 /* by sub_name, cached in d */
 pm_lock *pm_lock_variable(const void *address, int fresh); /* fresh: init */
 /* Records the acquisition / release of k by l at t (per docs/TRACE.md). */
 void pm_lock_acquired(pm_location *l, pm_lock *k, uint64_t t);

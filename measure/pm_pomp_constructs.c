@@ -14,8 +14,8 @@ static enum pm_slot ws_slot(const OMPRegDescr *d) {
 }
 
 /* Two-event constructs: one region, entered and left. */
-#define ENTER_EXIT(enter_fn, exit_fn, slot, role)                              \
-  void enter_fn(OMPRegDescr *d) { pm_descr_enter(d, slot, R(role)); }         \
+#define ENTER_EXIT(enter_fn, exit_fn, slot, role)                                                  \
+  void enter_fn(OMPRegDescr *d) { pm_descr_enter(d, slot, R(role)); }                              \
   void exit_fn(OMPRegDescr *d) { pm_descr_leave(d, slot, R(role)); }
 
 ENTER_EXIT(POMP_For_enter, POMP_For_exit, ws_slot(d), LOOP)

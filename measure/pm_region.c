@@ -22,11 +22,10 @@ void pm_region_serialise(pm_blob *b, const pm_region_def *r) {
   pm_blob_u32(b, (uint32_t)r->role);
 }
 
-uint32_t pm_region_define(const char *name, const char *file,
-                          uint32_t begin_line, uint32_t end_line,
-                          OTF2_Paradigm paradigm, OTF2_RegionRole role) {
-  pm_region_def def = {(char *)(name ? name : ""), (char *)(file ? file : ""),
-                       begin_line, end_line, paradigm, role};
+uint32_t pm_region_define(const char *name, const char *file, uint32_t begin_line,
+                          uint32_t end_line, OTF2_Paradigm paradigm, OTF2_RegionRole role) {
+  pm_region_def def = {
+      (char *)(name ? name : ""), (char *)(file ? file : ""), begin_line, end_line, paradigm, role};
   pm_blob key = {0};
   pm_region_serialise(&key, &def);
   pthread_mutex_lock(&region_lock);

@@ -25,8 +25,7 @@ static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Under run_lock. */
 static void set_state(int s) {
   atomic_store_explicit(&pm_state, s, memory_order_release);
-  atomic_store_explicit(&pm_recording, s == PM_RUNNING && atomic_load(&on),
-                        memory_order_release);
+  atomic_store_explicit(&pm_recording, s == PM_RUNNING && atomic_load(&on), memory_order_release);
 }
 
 void pm_run_lock(void) { pthread_mutex_lock(&run_lock); }

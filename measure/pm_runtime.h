@@ -52,11 +52,11 @@ void pm_finish_locked(const char *why);
 int pm_open_single_process(void);
 
 /* Parts started by the runtime. */
-int pm_user_functions_init(void);   /* filter + symbol tables; -1: disable */
-void pm_signals_install(void);      /* pm_signal.c */
+int pm_user_functions_init(void);     /* filter + symbol tables; -1: disable */
+void pm_signals_install(void);        /* pm_signal.c */
 void pm_signals_after_mpi_init(void); /* ours back over MPI's own (UCX) */
-int pm_registered_descriptors(void); /* pm_descr.c */
-void pm_nested_report(void);        /* pm_pomp_parallel.c: log a summary */
+int pm_registered_descriptors(void);  /* pm_descr.c */
+void pm_nested_report(void);          /* pm_pomp_parallel.c: log a summary */
 
 /* An MPI rank ending without MPI_Finalize (pm_alone.c): under the run
    lock, state PM_RUNNING: stop, close the event writers, write the
@@ -75,9 +75,9 @@ void pm_peers_release(int sig);
 void pm_peers_listening(void);
 
 /* MPI hand-over state (pm_mpi.c). */
-extern int pm_rank;          /* rank in MPI_COMM_WORLD, 0 without MPI */
-extern int pm_mpi_waiting;   /* pm_mpi_expected() called, pm_mpi_init not yet */
-extern int pm_mpi_active;    /* between pm_mpi_init and pm_mpi_finalize */
+extern int pm_rank;        /* rank in MPI_COMM_WORLD, 0 without MPI */
+extern int pm_mpi_waiting; /* pm_mpi_expected() called, pm_mpi_init not yet */
+extern int pm_mpi_active;  /* between pm_mpi_init and pm_mpi_finalize */
 
 /* ------------------------------------------------------------------ clock */
 

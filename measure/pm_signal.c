@@ -27,12 +27,12 @@
 
 #define NFATAL 7
 static const int fatal[NFATAL] = {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-static const char *const fatal_names[NFATAL] = {"SIGINT",  "SIGTERM", "SIGABRT", "SIGSEGV",
-                                                "SIGBUS",  "SIGFPE",  "SIGILL"};
+static const char *const fatal_names[NFATAL] = {"SIGINT", "SIGTERM", "SIGABRT", "SIGSEGV",
+                                                "SIGBUS", "SIGFPE",  "SIGILL"};
 static struct sigaction previous[NFATAL + 1]; /* + the peer signal */
-static int installed[NFATAL];                   /* ours is (was) in place */
-static int peer_signal;                         /* 0 = none */
-static _Atomic int peer_sender = -1;            /* rank that sent it (sigqueue) */
+static int installed[NFATAL];                 /* ours is (was) in place */
+static int peer_signal;                       /* 0 = none */
+static _Atomic int peer_sender = -1;          /* rank that sent it (sigqueue) */
 
 static int index_of(int sig) {
   for (int i = 0; i < NFATAL; i++)
@@ -57,10 +57,10 @@ static void say(int sig, const char *what) {
   pm_log_signal_line(parts, 4);
 }
 
-static _Atomic int taken;          /* one thread handles a signal, once */
-static _Atomic int fragment_done;  /* this rank's complete fragment is on disk */
-static _Atomic int pending_fatal;  /* a fatal signal that came while writing */
-static _Atomic int dying;          /* die_of() started */
+static _Atomic int taken;         /* one thread handles a signal, once */
+static _Atomic int fragment_done; /* this rank's complete fragment is on disk */
+static _Atomic int pending_fatal; /* a fatal signal that came while writing */
+static _Atomic int dying;         /* die_of() started */
 
 /* Lets sig end the process: its previous disposition back (default: the
    process dies of it) and unblocked on this thread (the handler runs with
@@ -131,7 +131,7 @@ static void finish_and_die(int sig) {
       say(sig, "writing the trace of the events so far");
       alarm(10);
       pm_set_state(PM_FINISHED); /* no thread starts a record any more */
-      pm_locations_quiesce(2);    /* records in flight finish */
+      pm_locations_quiesce(2);   /* records in flight finish */
       pm_finish_locked(signal_name(sig));
       pm_run_unlock();
       alarm(0);
@@ -226,8 +226,8 @@ static int in_program(struct dl_phdr_info *info, size_t size, void *data) {
    links (UCX puts its own on the fault signals, for backtraces) is
    chained: ours runs first, then theirs. */
 static int programs_own(const struct sigaction *sa) {
-  uintptr_t addr = (sa->sa_flags & SA_SIGINFO) ? (uintptr_t)sa->sa_sigaction
-                                               : (uintptr_t)sa->sa_handler;
+  uintptr_t addr =
+      (sa->sa_flags & SA_SIGINFO) ? (uintptr_t)sa->sa_sigaction : (uintptr_t)sa->sa_handler;
   if (sa->sa_handler == SIG_DFL || sa->sa_handler == SIG_IGN) return sa->sa_handler == SIG_IGN;
   return dl_iterate_phdr(in_program, &addr) == 1;
 }

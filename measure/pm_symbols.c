@@ -102,8 +102,7 @@ static void demangle(const char *name, char *buf, size_t size) {
   free(d);
 }
 
-void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file,
-                      uint32_t *line) {
+void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file, uint32_t *line) {
   struct where w = {addr, 0, NULL, 0};
   *file = NULL;
   *line = 0;

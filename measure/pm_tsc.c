@@ -16,11 +16,11 @@
 #include "pm_clock.h"
 
 #define EPOCHS 4096
-#define FIRST_INTERVAL_NS 10000000ull  /* 10 ms: the first re-anchor */
-#define MAX_INTERVAL_NS 1000000000ull  /* 1 s while epochs are plenty */
-#define MAX_SLEW_SHIFT 10              /* slope within rate +- rate/1024 */
-#define STEP_NS 100000                 /* behind by more: jump forward */
-#define NEVER (1ull << 62)             /* refresh/valid of the last epoch */
+#define FIRST_INTERVAL_NS 10000000ull /* 10 ms: the first re-anchor */
+#define MAX_INTERVAL_NS 1000000000ull /* 1 s while epochs are plenty */
+#define MAX_SLEW_SHIFT 10             /* slope within rate +- rate/1024 */
+#define STEP_NS 100000                /* behind by more: jump forward */
+#define NEVER (1ull << 62)            /* refresh/valid of the last epoch */
 
 static const pm_clock_epoch monotonic_epoch; /* refresh 0: always slow */
 const pm_clock_epoch *_Atomic pm_clock_current = &monotonic_epoch;
@@ -68,8 +68,8 @@ void pm_tsc_start(uint64_t t0, uint64_t m0, uint64_t t1, uint64_t m1) {
   first_m = m0;
   max_error = 0;
   uint64_t rate = rate_between(t0, m0, t1, m1);
-  epochs[0] = (pm_clock_epoch){.tsc0 = t1, .ns0 = m1, .mult = rate,
-                               .prev_tsc0 = t1, .prev_ns0 = m1, .prev_mult = rate};
+  epochs[0] = (pm_clock_epoch){
+      .tsc0 = t1, .ns0 = m1, .mult = rate, .prev_tsc0 = t1, .prev_ns0 = m1, .prev_mult = rate};
   publish(0, ticks_of(FIRST_INTERVAL_NS, rate));
 }
 
@@ -104,8 +104,12 @@ void pm_tsc_anchor(uint64_t t, uint64_t m) {
     ns0 = want;
     mult = rate;
   }
-  epochs[n] = (pm_clock_epoch){.tsc0 = v, .ns0 = ns0, .mult = mult, .prev_tsc0 = e->tsc0,
-                               .prev_ns0 = e->ns0, .prev_mult = e->mult};
+  epochs[n] = (pm_clock_epoch){.tsc0 = v,
+                               .ns0 = ns0,
+                               .mult = mult,
+                               .prev_tsc0 = e->tsc0,
+                               .prev_ns0 = e->ns0,
+                               .prev_mult = e->mult};
   publish(n, interval);
 }
 

@@ -8,8 +8,8 @@
 #include "pm_trace.h"
 #include "pm_unify.h"
 
-void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end,
-                       const pm_local_location *locs, uint32_t nlocs) {
+void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end, const pm_local_location *locs,
+                       uint32_t nlocs) {
   char host[256];
   if (gethostname(host, sizeof host) != 0) strcpy(host, "localhost");
   host[sizeof host - 1] = '\0';
@@ -29,7 +29,6 @@ void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end,
   pm_blob_u32(b, n);
   for (uint32_t i = 0; i < n; i++) pm_blob_u32(b, pm_team_comm_size(i));
 }
-
 
 void pm_unify_describe_self(pm_blob *b, uint64_t end, const pm_local_location *locs,
                             uint32_t nlocs) {

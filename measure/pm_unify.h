@@ -18,8 +18,8 @@ typedef struct pm_local_location {
   uint64_t events;
 } pm_local_location;
 
-void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end,
-                       const pm_local_location *locs, uint32_t nlocs);
+void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end, const pm_local_location *locs,
+                       uint32_t nlocs);
 /* The same for this process, from its start to `end` (pm_clock), shifted
    into rank 0's clock by the clock offsets so far. */
 void pm_unify_describe_self(pm_blob *b, uint64_t end, const pm_local_location *locs,

@@ -26,8 +26,8 @@
 
 #define CACHE_BITS 16
 #define CACHE_SIZE (1u << CACHE_BITS)
-#define FILTERED UINT32_MAX       /* not recorded */
-#define MISS (UINT32_MAX - 1)     /* not resolved yet */
+#define FILTERED UINT32_MAX   /* not recorded */
+#define MISS (UINT32_MAX - 1) /* not resolved yet */
 
 typedef struct slot {
   _Atomic uintptr_t fn;
@@ -49,8 +49,8 @@ static _Thread_local int resolving PM_TLS; /* instrumented code called while res
 
 /* Functions never recorded: compiler-outlined OpenMP bodies (they run
    before POMP_Parallel_begin binds the thread) and opari's registration. */
-static const char *const builtin_excludes[] = {"*._omp_fn.*", "*._omp_cpyfn.*",
-                                               "*.omp_outlined*", "POMP_*", "pomp_*"};
+static const char *const builtin_excludes[] = {"*._omp_fn.*", "*._omp_cpyfn.*", "*.omp_outlined*",
+                                               "POMP_*", "pomp_*"};
 
 /* Functions are 16-byte aligned in most builds: shifting the alignment
    away spreads them well, and costs less than a multiplicative hash. */
@@ -102,7 +102,8 @@ static uint32_t resolve(uintptr_t fn) {
       atomic_store_explicit(filtered_slot(fn), fn, memory_order_relaxed);
     if (atomic_load_explicit(&cached, memory_order_relaxed) < CACHE_FULL) {
       size_t i = hash(fn);
-      while (atomic_load_explicit(&cache[i].fn, memory_order_relaxed)) i = (i + 1) & (CACHE_SIZE - 1);
+      while (atomic_load_explicit(&cache[i].fn, memory_order_relaxed))
+        i = (i + 1) & (CACHE_SIZE - 1);
       atomic_store_explicit(&cache[i].region, region, memory_order_relaxed);
       atomic_store_explicit(&cache[i].fn, fn, memory_order_release);
       atomic_fetch_add(&cached, 1);
@@ -116,9 +117,7 @@ static uint32_t resolve(uintptr_t fn) {
   return region;
 }
 
-int pm_user_functions_init(void) {
-  return pm_cfg.filter ? pm_filter_load(pm_cfg.filter) : 0;
-}
+int pm_user_functions_init(void) { return pm_cfg.filter ? pm_filter_load(pm_cfg.filter) : 0; }
 
 /* The hooks: the common case (a cached verdict) stays in a prologue-free
    fast path; everything else is a tail call. */

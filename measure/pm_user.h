@@ -33,8 +33,8 @@ size_t pm_elf_symbols(const unsigned char *image, size_t size, pm_elf_symbol **o
 /* Sets file and line of the symbols (sorted) from the DWARF line tables of
    the image. Returns the file paths it allocated (*nfiles of them; free
    each and the array), or NULL when the image has no usable line table. */
-char **pm_dwarf_lines(const unsigned char *image, size_t size, pm_elf_symbol *syms,
-                      size_t nsyms, size_t *nfiles);
+char **pm_dwarf_lines(const unsigned char *image, size_t size, pm_elf_symbol *syms, size_t nsyms,
+                      size_t *nfiles);
 
 /* The symbol containing addr in a sorted table, or NULL. */
 const pm_elf_symbol *pm_elf_find(const pm_elf_symbol *syms, size_t n, uint64_t addr);
@@ -43,8 +43,7 @@ const pm_elf_symbol *pm_elf_find(const pm_elf_symbol *syms, size_t n, uint64_t a
    or "<object>+0x<offset>" when there is no symbol; and its source file
    (NULL if unknown; valid for the process's life) and line (0). Callers
    serialise calls. */
-void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file,
-                      uint32_t *line);
+void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file, uint32_t *line);
 
 /* -------------------------------------------------------------- filter */
 

@@ -95,8 +95,7 @@ static void write_local_defs(const pm_blob *map, const pm_local_location *locs, 
     offsets[k] = pm_offsets[k].offset;
   }
   OTF2_Archive_OpenDefFiles(pm_archive);
-  pm_write_local_defs(pm_archive, (uint32_t)pm_rank, map, threads, n, times, offsets,
-                      noffsets);
+  pm_write_local_defs(pm_archive, (uint32_t)pm_rank, map, threads, n, times, offsets, noffsets);
   OTF2_Archive_CloseDefFiles(pm_archive);
   free(threads);
 }

@@ -87,9 +87,8 @@ void pm_resume(pm_location *l);
    (written as ""), lines 0 when unknown. Ids are unified across ranks by
    libpomp at pm_mpi_finalize; the trace carries mapping tables. */
 #define PM_NO_REGION UINT32_MAX
-uint32_t pm_region_define(const char *name, const char *file,
-                          uint32_t begin_line, uint32_t end_line,
-                          OTF2_Paradigm paradigm, OTF2_RegionRole role);
+uint32_t pm_region_define(const char *name, const char *file, uint32_t begin_line,
+                          uint32_t end_line, OTF2_Paradigm paradigm, OTF2_RegionRole role);
 
 /* Enter / Leave of a region on the calling thread's location l (from
    pm_location_recording on this thread). Timestamp = pm_now(), returned. */
@@ -137,11 +136,11 @@ void pm_mpi_expected(void);
    rank 0 decides for all, the reason goes to stderr and the program goes
    on). Call it on every rank, whatever pm_location_recording says. */
 typedef struct pm_mpi_handover {
-  int rank, size;    /* in MPI_COMM_WORLD */
-  int thread_level;  /* provided: 0 SINGLE, 1 FUNNELED, 2 SERIALIZED, 3 MULTIPLE */
+  int rank, size;   /* in MPI_COMM_WORLD */
+  int thread_level; /* provided: 0 SINGLE, 1 FUNNELED, 2 SERIALIZED, 3 MULTIPLE */
   const OTF2_CollectiveCallbacks *collectives;
-  void *collectives_data;          /* userData of every callback */
-  OTF2_CollectiveContext *world;   /* commContext for MPI_COMM_WORLD */
+  void *collectives_data;        /* userData of every callback */
+  OTF2_CollectiveContext *world; /* commContext for MPI_COMM_WORLD */
 } pm_mpi_handover;
 int pm_mpi_init(const pm_mpi_handover *h);
 

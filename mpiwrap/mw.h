@@ -31,13 +31,13 @@
 typedef struct mw_frame {
   pm_location *l;
   uint32_t region;
-  uint64_t t;             /* timestamp of the records at the current end */
-  MPI_Comm comm;          /* comm of a matched message (Mrecv, Imrecv) */
-  int nsnap;              /* requests in snap */
-  MPI_Request *snap;      /* requests as they were before Wait/Test */
-  int nheap;              /* scratch arrays to free at mw_end */
+  uint64_t t;        /* timestamp of the records at the current end */
+  MPI_Comm comm;     /* comm of a matched message (Mrecv, Imrecv) */
+  int nsnap;         /* requests in snap */
+  MPI_Request *snap; /* requests as they were before Wait/Test */
+  int nheap;         /* scratch arrays to free at mw_end */
   void *heap[2];
-  MPI_Status status;      /* stands in for MPI_STATUS_IGNORE */
+  MPI_Status status; /* stands in for MPI_STATUS_IGNORE */
   MPI_Request snap_small[MW_SMALL];
   MPI_Status statuses_small[MW_SMALL];
 } mw_frame;
@@ -61,7 +61,7 @@ static inline int mw_enter(mw_frame *f, enum mw_fn fn) {
   if (!f->l) return 0;
   f->region = mw_region(fn);
   f->nheap = 0;
-  f->t = pm_enter(f->l, f->region);   /* returns the Enter's timestamp */
+  f->t = pm_enter(f->l, f->region); /* returns the Enter's timestamp */
   return 1;
 }
 
@@ -94,16 +94,12 @@ static inline void mw_leave(mw_frame *f) {
 
 /* True between a successful hand-over at MPI_Init and MPI_Finalize. */
 extern _Atomic int mw_running;
-static inline int mw_live(void) {
-  return atomic_load_explicit(&mw_running, memory_order_relaxed);
-}
+static inline int mw_live(void) { return atomic_load_explicit(&mw_running, memory_order_relaxed); }
 
 /* Event writer for one more record, stamped f->t, or NULL (before
    pm_mpi_init). Fetch it right before the record: it may move f->t
    (pm_evt_writer_at). */
-static inline OTF2_EvtWriter *mw_writer(mw_frame *f) {
-  return pm_evt_writer_at(f->l, &f->t);
-}
+static inline OTF2_EvtWriter *mw_writer(mw_frame *f) { return pm_evt_writer_at(f->l, &f->t); }
 
 /* Scratch array of n elements of size elem: `small` (an array of the
    frame) when n <= MW_SMALL, else from the heap until mw_end; at most two
@@ -126,28 +122,26 @@ typedef struct mw_comm {
   _Atomic uint64_t instances, accounted;
 } mw_comm;
 
-void mw_comm_init(void);  /* registers WORLD (0) and SELF (1) */
-const mw_comm *mw_comm_of(MPI_Comm comm);  /* NULL if unknown */
+void mw_comm_init(void);                  /* registers WORLD (0) and SELF (1) */
+const mw_comm *mw_comm_of(MPI_Comm comm); /* NULL if unknown */
 /* Index in the comm's registered group of `rank` as MPI sees it in comm
    (the remote group of an intercomm). */
 uint32_t mw_comm_peer(const mw_comm *c, int rank);
-static inline uint32_t mw_comm_ref(const mw_comm *c) {
-  return c ? c->id : OTF2_UNDEFINED_COMM;
-}
+static inline uint32_t mw_comm_ref(const mw_comm *c) { return c ? c->id : OTF2_UNDEFINED_COMM; }
 void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of);
 void mw_comm_free(MPI_Comm comm);
 /* What the bytes of a collective on comm depend on. Taken from the table,
    where the communicator's creation stored it (asking MPI costs a library
    call per item and collective); asked of MPI for a comm the table lacks. */
 typedef struct mw_shape {
-  int inter;            /* an intercommunicator */
-  int rank;             /* own rank in the (local) group */
-  int peers;            /* processes a collective exchanges with: the
+  int inter; /* an intercommunicator */
+  int rank;  /* own rank in the (local) group */
+  int peers; /* processes a collective exchanges with: the
                            size, or the remote group's size (intercomm) */
 } mw_shape;
 mw_shape mw_comm_shape(MPI_Comm comm);
 static inline int mw_comm_peers(MPI_Comm comm) { return mw_comm_shape(comm).peers; }
-void mw_comm_fini(void);   /* after pm_mpi_finalize: frees the table */
+void mw_comm_fini(void); /* after pm_mpi_finalize: frees the table */
 
 /* ------------------------------------------------------- point-to-point */
 
@@ -158,8 +152,7 @@ uint64_t mw_status_bytes(const MPI_Status *s);
 void mw_fast_check(void);
 MPI_Status *mw_status(mw_frame *f, MPI_Status *s);
 MPI_Status *mw_statuses(mw_frame *f, int n, MPI_Status *s);
-void mw_send(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
-             MPI_Datatype type);
+void mw_send(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type);
 void mw_recv(mw_frame *f, MPI_Comm comm, const MPI_Status *s);
 void mw_message_put(MPI_Message msg, MPI_Comm comm);
 MPI_Comm mw_message_take(MPI_Message msg);
@@ -168,21 +161,19 @@ void mw_messages_fini(void);
 
 /* ------------------------------------------------------------- requests */
 
-void mw_isend(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
-              MPI_Datatype type, MPI_Request req);
+void mw_isend(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type,
+              MPI_Request req);
 void mw_irecv(mw_frame *f, MPI_Comm comm, int source, MPI_Request req);
-void mw_isendrecv(mw_frame *f, MPI_Comm comm, int dest, int tag,
-                  MPI_Count count, MPI_Datatype type, int source, int rtag,
-                  MPI_Count rcount, MPI_Datatype rtype, MPI_Request req);
-void mw_psend_init(mw_frame *f, MPI_Comm comm, int dest, int tag,
-                   MPI_Count count, MPI_Datatype type, MPI_Request req);
+void mw_isendrecv(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type,
+                  int source, int rtag, MPI_Count rcount, MPI_Datatype rtype, MPI_Request req);
+void mw_psend_init(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
+                   MPI_Datatype type, MPI_Request req);
 void mw_precv_init(mw_frame *f, MPI_Comm comm, int source, MPI_Request req);
 void mw_start(mw_frame *f, int n, const MPI_Request *reqs);
 void mw_snap(mw_frame *f, int n, const MPI_Request *reqs);
 void mw_complete(mw_frame *f, int i, const MPI_Status *s);
 void mw_complete_all(mw_frame *f, int n, const MPI_Status *s);
-void mw_complete_some(mw_frame *f, int n, const int *indices,
-                      const MPI_Status *s);
+void mw_complete_some(mw_frame *f, int n, const int *indices, const MPI_Status *s);
 void mw_tested(mw_frame *f);
 void mw_tested_one(mw_frame *f, MPI_Request req);
 void mw_requests_init(void);
@@ -202,13 +193,9 @@ typedef struct mw_counts {
   const int *i;
   const MPI_Count *c;
 } mw_counts;
-static inline mw_counts mw_counts_int(const int *p) {
-  return (mw_counts){p, NULL};
-}
-static inline mw_counts mw_counts_big(const MPI_Count *p) {
-  return (mw_counts){NULL, p};
-}
-#define MW_COUNTS(p)                                                      \
+static inline mw_counts mw_counts_int(const int *p) { return (mw_counts){p, NULL}; }
+static inline mw_counts mw_counts_big(const MPI_Count *p) { return (mw_counts){NULL, p}; }
+#define MW_COUNTS(p)                                                                               \
   _Generic((p), const int *: mw_counts_int, int *: mw_counts_int,         \
            const MPI_Count *: mw_counts_big, MPI_Count *: mw_counts_big)(p)
 
@@ -216,58 +203,48 @@ static inline mw_counts mw_counts_big(const MPI_Count *p) {
    when it is not recorded, writes the placeholder of instances that were
    not (docs/TRACE.md) before the Enter, and MpiCollectiveBegin after it. */
 int mw_begin_coll(mw_frame *f, enum mw_fn fn, MPI_Comm comm);
-void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root,
-                 mw_xfer x);
-void mw_icoll(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root,
-              mw_xfer x, MPI_Request req, int persistent);
+void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_xfer x);
+void mw_icoll(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_xfer x,
+              MPI_Request req, int persistent);
 uint32_t mw_root(MPI_Comm comm, int root);
 
 mw_xfer mw_xfer_none(void);
 mw_xfer mw_xfer_bcast(MPI_Comm comm, int root, MPI_Count count, MPI_Datatype t);
-mw_xfer mw_xfer_scatter(MPI_Comm comm, int root, MPI_Count scount,
-                        MPI_Datatype st, const void *recvbuf, MPI_Count rcount,
-                        MPI_Datatype rt);
-mw_xfer mw_xfer_scatterv(MPI_Comm comm, int root, mw_counts scounts,
-                         MPI_Datatype st, const void *recvbuf,
-                         MPI_Count rcount, MPI_Datatype rt);
-mw_xfer mw_xfer_gather(MPI_Comm comm, int root, const void *sendbuf,
-                       MPI_Count scount, MPI_Datatype st, MPI_Count rcount,
-                       MPI_Datatype rt);
-mw_xfer mw_xfer_gatherv(MPI_Comm comm, int root, const void *sendbuf,
-                        MPI_Count scount, MPI_Datatype st, mw_counts rcounts,
-                        MPI_Datatype rt);
-mw_xfer mw_xfer_reduce(MPI_Comm comm, int root, const void *sendbuf,
-                       MPI_Count count, MPI_Datatype t);
-mw_xfer mw_xfer_allgather(MPI_Comm comm, const void *sendbuf, MPI_Count scount,
-                          MPI_Datatype st, MPI_Count rcount, MPI_Datatype rt);
-mw_xfer mw_xfer_allgatherv(MPI_Comm comm, const void *sendbuf,
-                           MPI_Count scount, MPI_Datatype st,
+mw_xfer mw_xfer_scatter(MPI_Comm comm, int root, MPI_Count scount, MPI_Datatype st,
+                        const void *recvbuf, MPI_Count rcount, MPI_Datatype rt);
+mw_xfer mw_xfer_scatterv(MPI_Comm comm, int root, mw_counts scounts, MPI_Datatype st,
+                         const void *recvbuf, MPI_Count rcount, MPI_Datatype rt);
+mw_xfer mw_xfer_gather(MPI_Comm comm, int root, const void *sendbuf, MPI_Count scount,
+                       MPI_Datatype st, MPI_Count rcount, MPI_Datatype rt);
+mw_xfer mw_xfer_gatherv(MPI_Comm comm, int root, const void *sendbuf, MPI_Count scount,
+                        MPI_Datatype st, mw_counts rcounts, MPI_Datatype rt);
+mw_xfer mw_xfer_reduce(MPI_Comm comm, int root, const void *sendbuf, MPI_Count count,
+                       MPI_Datatype t);
+mw_xfer mw_xfer_allgather(MPI_Comm comm, const void *sendbuf, MPI_Count scount, MPI_Datatype st,
+                          MPI_Count rcount, MPI_Datatype rt);
+mw_xfer mw_xfer_allgatherv(MPI_Comm comm, const void *sendbuf, MPI_Count scount, MPI_Datatype st,
                            mw_counts rcounts, MPI_Datatype rt);
-mw_xfer mw_xfer_allreduce(MPI_Comm comm, const void *sendbuf, MPI_Count count,
-                          MPI_Datatype t);
-mw_xfer mw_xfer_alltoall(MPI_Comm comm, const void *sendbuf, MPI_Count scount,
-                         MPI_Datatype st, MPI_Count rcount, MPI_Datatype rt);
-mw_xfer mw_xfer_alltoallv(MPI_Comm comm, const void *sendbuf,
-                          mw_counts scounts, MPI_Datatype st,
+mw_xfer mw_xfer_allreduce(MPI_Comm comm, const void *sendbuf, MPI_Count count, MPI_Datatype t);
+mw_xfer mw_xfer_alltoall(MPI_Comm comm, const void *sendbuf, MPI_Count scount, MPI_Datatype st,
+                         MPI_Count rcount, MPI_Datatype rt);
+mw_xfer mw_xfer_alltoallv(MPI_Comm comm, const void *sendbuf, mw_counts scounts, MPI_Datatype st,
                           mw_counts rcounts, MPI_Datatype rt);
-mw_xfer mw_xfer_alltoallw(MPI_Comm comm, const void *sendbuf,
-                          mw_counts scounts, const MPI_Datatype *sts,
-                          mw_counts rcounts, const MPI_Datatype *rts);
-mw_xfer mw_xfer_reduce_scatter(MPI_Comm comm, const void *sendbuf,
-                               mw_counts rcounts, MPI_Datatype t);
-mw_xfer mw_xfer_reduce_scatter_block(MPI_Comm comm, const void *sendbuf,
-                                     MPI_Count rcount, MPI_Datatype t);
-mw_xfer mw_xfer_scan(MPI_Comm comm, const void *sendbuf, MPI_Count count,
-                     MPI_Datatype t, int exclusive);
-mw_xfer mw_xfer_neighbor(MPI_Comm comm, MPI_Count scount, MPI_Datatype st,
-                         MPI_Count rcount, MPI_Datatype rt);
-mw_xfer mw_xfer_neighbor_v(MPI_Comm comm, MPI_Count scount, MPI_Datatype st,
-                           mw_counts rcounts, MPI_Datatype rt);
-mw_xfer mw_xfer_neighbor_vv(MPI_Comm comm, mw_counts scounts, MPI_Datatype st,
-                            mw_counts rcounts, MPI_Datatype rt);
-mw_xfer mw_xfer_neighbor_w(MPI_Comm comm, mw_counts scounts,
-                           const MPI_Datatype *sts, mw_counts rcounts,
-                           const MPI_Datatype *rts);
+mw_xfer mw_xfer_alltoallw(MPI_Comm comm, const void *sendbuf, mw_counts scounts,
+                          const MPI_Datatype *sts, mw_counts rcounts, const MPI_Datatype *rts);
+mw_xfer mw_xfer_reduce_scatter(MPI_Comm comm, const void *sendbuf, mw_counts rcounts,
+                               MPI_Datatype t);
+mw_xfer mw_xfer_reduce_scatter_block(MPI_Comm comm, const void *sendbuf, MPI_Count rcount,
+                                     MPI_Datatype t);
+mw_xfer mw_xfer_scan(MPI_Comm comm, const void *sendbuf, MPI_Count count, MPI_Datatype t,
+                     int exclusive);
+mw_xfer mw_xfer_neighbor(MPI_Comm comm, MPI_Count scount, MPI_Datatype st, MPI_Count rcount,
+                         MPI_Datatype rt);
+mw_xfer mw_xfer_neighbor_v(MPI_Comm comm, MPI_Count scount, MPI_Datatype st, mw_counts rcounts,
+                           MPI_Datatype rt);
+mw_xfer mw_xfer_neighbor_vv(MPI_Comm comm, mw_counts scounts, MPI_Datatype st, mw_counts rcounts,
+                            MPI_Datatype rt);
+mw_xfer mw_xfer_neighbor_w(MPI_Comm comm, mw_counts scounts, const MPI_Datatype *sts,
+                           mw_counts rcounts, const MPI_Datatype *rts);
 
 /* ------------------------------------------------ clock and finalisation */
 

@@ -17,11 +17,11 @@
 #include "pomp_util.h"
 
 #define ROUNDS 10
-#define TAG 1   /* comm is libpomp-mpi's own duplicate of MPI_COMM_WORLD */
+#define TAG 1 /* comm is libpomp-mpi's own duplicate of MPI_COMM_WORLD */
 
 static void ping_pong_master(MPI_Comm comm, int peer) {
   uint64_t best_rtt = UINT64_MAX;
-  int64_t answer[2] = {0, 0};  /* round of the best exchange, offset */
+  int64_t answer[2] = {0, 0}; /* round of the best exchange, offset */
   for (int k = 0; k < ROUNDS; k++) {
     uint64_t reply;
     uint64_t t1 = pm_now();

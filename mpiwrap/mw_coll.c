@@ -25,11 +25,11 @@
    OTF2_UNDEFINED_UINT32 would read as "no root": split). */
 static void unrecorded(mw_frame *f, const mw_comm *c, uint64_t n) {
   OTF2_EvtWriter *w;
-  f->t = pm_now();   /* before the Enter, which reads the clock again */
+  f->t = pm_now(); /* before the Enter, which reads the clock again */
   for (uint64_t part; n && (w = mw_writer(f)); n -= part) {
     part = n < OTF2_UNDEFINED_UINT32 - 1 ? n : OTF2_UNDEFINED_UINT32 - 1;
-    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, f->t, OTF2_COLLECTIVE_OP_BARRIER,
-                                    c->id, (uint32_t)part, 0, 0);
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, f->t, OTF2_COLLECTIVE_OP_BARRIER, c->id,
+                                    (uint32_t)part, 0, 0);
   }
 }
 
@@ -75,20 +75,17 @@ uint32_t mw_root(MPI_Comm comm, int root) {
   return root >= 0 ? mw_comm_peer(c, root) : OTF2_UNDEFINED_UINT32;
 }
 
-void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root,
-                 mw_xfer x) {
+void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_xfer x) {
   const mw_comm *c = mw_comm_of(comm);
   OTF2_EvtWriter *w = mw_writer(f);
   if (w)
-    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, f->t, op, mw_comm_ref(c),
-                                    mw_root(comm, root), x.sent, x.received);
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, f->t, op, mw_comm_ref(c), mw_root(comm, root), x.sent,
+                                    x.received);
 }
 
 /* ------------------------------------------------------------ the bytes */
 
-static mw_xfer xfer(uint64_t sent, uint64_t received) {
-  return (mw_xfer){sent, received};
-}
+static mw_xfer xfer(uint64_t sent, uint64_t received) { return (mw_xfer){sent, received}; }
 
 mw_xfer mw_xfer_none(void) { return xfer(0, 0); }
 
@@ -125,16 +122,15 @@ mw_xfer mw_xfer_bcast(MPI_Comm comm, int root, MPI_Count count, MPI_Datatype t) 
 /* A rooted collective from this process's side: `own` is the block it
    contributes or takes (not moved by the root itself when in place, nor
    on the root side of an intercomm), `at_root` what the root moves in all. */
-static mw_xfer rooted(MPI_Comm comm, enum role r, int in_place, uint64_t own,
-                      uint64_t at_root, int to_root) {
+static mw_xfer rooted(MPI_Comm comm, enum role r, int in_place, uint64_t own, uint64_t at_root,
+                      int to_root) {
   uint64_t mine = r == MEMBER || (r == ROOT && !in_place && !is_inter(comm)) ? own : 0;
   uint64_t many = r == ROOT ? at_root : 0;
   return to_root ? xfer(mine, many) : xfer(many, mine);
 }
 
-mw_xfer mw_xfer_scatter(MPI_Comm comm, int root, MPI_Count scount,
-                        MPI_Datatype st, const void *recvbuf, MPI_Count rcount,
-                        MPI_Datatype rt) {
+mw_xfer mw_xfer_scatter(MPI_Comm comm, int root, MPI_Count scount, MPI_Datatype st,
+                        const void *recvbuf, MPI_Count rcount, MPI_Datatype rt) {
   int n, in_place = recvbuf == MPI_IN_PLACE;
   enum role r = role_of(comm, root, &n);
   return rooted(comm, r, in_place, mw_type_bytes(rcount, rt),
@@ -142,73 +138,66 @@ mw_xfer mw_xfer_scatter(MPI_Comm comm, int root, MPI_Count scount,
 }
 
 /* The counts array is significant at the root only. */
-mw_xfer mw_xfer_scatterv(MPI_Comm comm, int root, mw_counts scounts,
-                         MPI_Datatype st, const void *recvbuf,
-                         MPI_Count rcount, MPI_Datatype rt) {
+mw_xfer mw_xfer_scatterv(MPI_Comm comm, int root, mw_counts scounts, MPI_Datatype st,
+                         const void *recvbuf, MPI_Count rcount, MPI_Datatype rt) {
   int n, in_place = recvbuf == MPI_IN_PLACE;
   enum role r = role_of(comm, root, &n);
   uint64_t all = r == ROOT ? sum(scounts, n, in_place ? rank_in(comm) : -1) : 0;
-  return rooted(comm, r, in_place, mw_type_bytes(rcount, rt),
-                mw_type_bytes((MPI_Count)all, st), 0);
+  return rooted(comm, r, in_place, mw_type_bytes(rcount, rt), mw_type_bytes((MPI_Count)all, st), 0);
 }
 
-mw_xfer mw_xfer_gather(MPI_Comm comm, int root, const void *sendbuf,
-                       MPI_Count scount, MPI_Datatype st, MPI_Count rcount,
-                       MPI_Datatype rt) {
+mw_xfer mw_xfer_gather(MPI_Comm comm, int root, const void *sendbuf, MPI_Count scount,
+                       MPI_Datatype st, MPI_Count rcount, MPI_Datatype rt) {
   int n, in_place = sendbuf == MPI_IN_PLACE;
   enum role r = role_of(comm, root, &n);
   return rooted(comm, r, in_place, mw_type_bytes(scount, st),
                 (uint64_t)(n - in_place) * mw_type_bytes(rcount, rt), 1);
 }
 
-mw_xfer mw_xfer_gatherv(MPI_Comm comm, int root, const void *sendbuf,
-                        MPI_Count scount, MPI_Datatype st, mw_counts rcounts,
-                        MPI_Datatype rt) {
+mw_xfer mw_xfer_gatherv(MPI_Comm comm, int root, const void *sendbuf, MPI_Count scount,
+                        MPI_Datatype st, mw_counts rcounts, MPI_Datatype rt) {
   int n, in_place = sendbuf == MPI_IN_PLACE;
   enum role r = role_of(comm, root, &n);
   uint64_t all = r == ROOT ? sum(rcounts, n, in_place ? rank_in(comm) : -1) : 0;
-  return rooted(comm, r, in_place, mw_type_bytes(scount, st),
-                mw_type_bytes((MPI_Count)all, rt), 1);
+  return rooted(comm, r, in_place, mw_type_bytes(scount, st), mw_type_bytes((MPI_Count)all, rt), 1);
 }
 
-mw_xfer mw_xfer_reduce(MPI_Comm comm, int root, const void *sendbuf,
-                       MPI_Count count, MPI_Datatype t) {
+mw_xfer mw_xfer_reduce(MPI_Comm comm, int root, const void *sendbuf, MPI_Count count,
+                       MPI_Datatype t) {
   return mw_xfer_gather(comm, root, sendbuf, count, t, count, t);
 }
 
 /* The all-to-all family: n blocks out and n in, minus the own block when
    it stays in place. */
-static mw_xfer all(MPI_Comm comm, const void *sendbuf, uint64_t out_block,
-                   uint64_t in_block) {
+static mw_xfer all(MPI_Comm comm, const void *sendbuf, uint64_t out_block, uint64_t in_block) {
   int n = mw_comm_peers(comm);
-  if (sendbuf == MPI_IN_PLACE) return xfer((uint64_t)(n - 1) * in_block, (uint64_t)(n - 1) * in_block);
+  if (sendbuf == MPI_IN_PLACE)
+    return xfer((uint64_t)(n - 1) * in_block, (uint64_t)(n - 1) * in_block);
   return xfer((uint64_t)n * out_block, (uint64_t)n * in_block);
 }
 
-mw_xfer mw_xfer_allgather(MPI_Comm comm, const void *sendbuf, MPI_Count scount,
-                          MPI_Datatype st, MPI_Count rcount, MPI_Datatype rt) {
+mw_xfer mw_xfer_allgather(MPI_Comm comm, const void *sendbuf, MPI_Count scount, MPI_Datatype st,
+                          MPI_Count rcount, MPI_Datatype rt) {
   return all(comm, sendbuf, mw_type_bytes(scount, st), mw_type_bytes(rcount, rt));
 }
 
-mw_xfer mw_xfer_alltoall(MPI_Comm comm, const void *sendbuf, MPI_Count scount,
-                         MPI_Datatype st, MPI_Count rcount, MPI_Datatype rt) {
+mw_xfer mw_xfer_alltoall(MPI_Comm comm, const void *sendbuf, MPI_Count scount, MPI_Datatype st,
+                         MPI_Count rcount, MPI_Datatype rt) {
   return all(comm, sendbuf, mw_type_bytes(scount, st), mw_type_bytes(rcount, rt));
 }
 
-mw_xfer mw_xfer_allreduce(MPI_Comm comm, const void *sendbuf, MPI_Count count,
-                          MPI_Datatype t) {
+mw_xfer mw_xfer_allreduce(MPI_Comm comm, const void *sendbuf, MPI_Count count, MPI_Datatype t) {
   uint64_t b = mw_type_bytes(count, t);
   return all(comm, sendbuf, b, b);
 }
 
-mw_xfer mw_xfer_reduce_scatter_block(MPI_Comm comm, const void *sendbuf,
-                                     MPI_Count rcount, MPI_Datatype t) {
+mw_xfer mw_xfer_reduce_scatter_block(MPI_Comm comm, const void *sendbuf, MPI_Count rcount,
+                                     MPI_Datatype t) {
   uint64_t b = mw_type_bytes(rcount, t);
   return all(comm, sendbuf, b, b);
 }
 
-mw_xfer mw_xfer_allgatherv(MPI_Comm comm, const void *sendbuf,
-                           MPI_Count scount, MPI_Datatype st,
+mw_xfer mw_xfer_allgatherv(MPI_Comm comm, const void *sendbuf, MPI_Count scount, MPI_Datatype st,
                            mw_counts rcounts, MPI_Datatype rt) {
   int n = mw_comm_peers(comm);
   if (sendbuf != MPI_IN_PLACE)
@@ -216,12 +205,10 @@ mw_xfer mw_xfer_allgatherv(MPI_Comm comm, const void *sendbuf,
                 mw_type_bytes((MPI_Count)sum(rcounts, n, -1), rt));
   int me = rank_in(comm);
   uint64_t own = mw_type_bytes((MPI_Count)count_at(rcounts, me), rt);
-  return xfer((uint64_t)(n - 1) * own,
-              mw_type_bytes((MPI_Count)sum(rcounts, n, me), rt));
+  return xfer((uint64_t)(n - 1) * own, mw_type_bytes((MPI_Count)sum(rcounts, n, me), rt));
 }
 
-mw_xfer mw_xfer_alltoallv(MPI_Comm comm, const void *sendbuf,
-                          mw_counts scounts, MPI_Datatype st,
+mw_xfer mw_xfer_alltoallv(MPI_Comm comm, const void *sendbuf, mw_counts scounts, MPI_Datatype st,
                           mw_counts rcounts, MPI_Datatype rt) {
   int n = mw_comm_peers(comm);
   if (sendbuf != MPI_IN_PLACE)
@@ -232,17 +219,15 @@ mw_xfer mw_xfer_alltoallv(MPI_Comm comm, const void *sendbuf,
 }
 
 /* Sum of counts[i] x size(types[i]) over i < n except skip. */
-static uint64_t typed_sum(mw_counts counts, const MPI_Datatype *types, int n,
-                          int skip) {
+static uint64_t typed_sum(mw_counts counts, const MPI_Datatype *types, int n, int skip) {
   uint64_t s = 0;
   for (int i = 0; i < n; i++)
     if (i != skip) s += mw_type_bytes((MPI_Count)count_at(counts, i), types[i]);
   return s;
 }
 
-mw_xfer mw_xfer_alltoallw(MPI_Comm comm, const void *sendbuf,
-                          mw_counts scounts, const MPI_Datatype *sts,
-                          mw_counts rcounts, const MPI_Datatype *rts) {
+mw_xfer mw_xfer_alltoallw(MPI_Comm comm, const void *sendbuf, mw_counts scounts,
+                          const MPI_Datatype *sts, mw_counts rcounts, const MPI_Datatype *rts) {
   int n = mw_comm_peers(comm);
   if (sendbuf != MPI_IN_PLACE)
     return xfer(typed_sum(scounts, sts, n, -1), typed_sum(rcounts, rts, n, -1));
@@ -250,8 +235,8 @@ mw_xfer mw_xfer_alltoallw(MPI_Comm comm, const void *sendbuf,
   return xfer(b, b);
 }
 
-mw_xfer mw_xfer_reduce_scatter(MPI_Comm comm, const void *sendbuf,
-                               mw_counts rcounts, MPI_Datatype t) {
+mw_xfer mw_xfer_reduce_scatter(MPI_Comm comm, const void *sendbuf, mw_counts rcounts,
+                               MPI_Datatype t) {
   int n = mw_comm_peers(comm);
   int me = rank_in(comm);
   uint64_t own = mw_type_bytes((MPI_Count)count_at(rcounts, me), t);
@@ -260,12 +245,12 @@ mw_xfer mw_xfer_reduce_scatter(MPI_Comm comm, const void *sendbuf,
   return xfer(mw_type_bytes((MPI_Count)sum(rcounts, n, me), t), (uint64_t)(n - 1) * own);
 }
 
-mw_xfer mw_xfer_scan(MPI_Comm comm, const void *sendbuf, MPI_Count count,
-                     MPI_Datatype t, int exclusive) {
+mw_xfer mw_xfer_scan(MPI_Comm comm, const void *sendbuf, MPI_Count count, MPI_Datatype t,
+                     int exclusive) {
   int n = mw_comm_peers(comm);
   int me = rank_in(comm);
   uint64_t b = mw_type_bytes(count, t);
-  int self = !exclusive && sendbuf != MPI_IN_PLACE;  /* own block counted */
+  int self = !exclusive && sendbuf != MPI_IN_PLACE; /* own block counted */
   return xfer((uint64_t)(n - me - 1 + self) * b, (uint64_t)(me + self) * b);
 }
 
@@ -287,33 +272,31 @@ static void degrees(MPI_Comm comm, int *in, int *out) {
   }
 }
 
-mw_xfer mw_xfer_neighbor(MPI_Comm comm, MPI_Count scount, MPI_Datatype st,
-                         MPI_Count rcount, MPI_Datatype rt) {
+mw_xfer mw_xfer_neighbor(MPI_Comm comm, MPI_Count scount, MPI_Datatype st, MPI_Count rcount,
+                         MPI_Datatype rt) {
   int in, out;
   degrees(comm, &in, &out);
-  return xfer((uint64_t)out * mw_type_bytes(scount, st),
-              (uint64_t)in * mw_type_bytes(rcount, rt));
+  return xfer((uint64_t)out * mw_type_bytes(scount, st), (uint64_t)in * mw_type_bytes(rcount, rt));
 }
 
-mw_xfer mw_xfer_neighbor_v(MPI_Comm comm, MPI_Count scount, MPI_Datatype st,
-                           mw_counts rcounts, MPI_Datatype rt) {
+mw_xfer mw_xfer_neighbor_v(MPI_Comm comm, MPI_Count scount, MPI_Datatype st, mw_counts rcounts,
+                           MPI_Datatype rt) {
   int in, out;
   degrees(comm, &in, &out);
   return xfer((uint64_t)out * mw_type_bytes(scount, st),
               mw_type_bytes((MPI_Count)sum(rcounts, in, -1), rt));
 }
 
-mw_xfer mw_xfer_neighbor_vv(MPI_Comm comm, mw_counts scounts, MPI_Datatype st,
-                            mw_counts rcounts, MPI_Datatype rt) {
+mw_xfer mw_xfer_neighbor_vv(MPI_Comm comm, mw_counts scounts, MPI_Datatype st, mw_counts rcounts,
+                            MPI_Datatype rt) {
   int in, out;
   degrees(comm, &in, &out);
   return xfer(mw_type_bytes((MPI_Count)sum(scounts, out, -1), st),
               mw_type_bytes((MPI_Count)sum(rcounts, in, -1), rt));
 }
 
-mw_xfer mw_xfer_neighbor_w(MPI_Comm comm, mw_counts scounts,
-                           const MPI_Datatype *sts, mw_counts rcounts,
-                           const MPI_Datatype *rts) {
+mw_xfer mw_xfer_neighbor_w(MPI_Comm comm, mw_counts scounts, const MPI_Datatype *sts,
+                           mw_counts rcounts, const MPI_Datatype *rts) {
   int in, out;
   degrees(comm, &in, &out);
   return xfer(typed_sum(scounts, sts, out, -1), typed_sum(rcounts, rts, in, -1));

@@ -21,7 +21,7 @@ typedef struct slot {
   _Atomic(mw_comm *) comm;
 } slot;
 
-typedef struct owned {   /* every mw_comm ever made, freed at the end */
+typedef struct owned { /* every mw_comm ever made, freed at the end */
   struct owned *next;
   mw_comm comm;
   uint32_t peer[];
@@ -69,7 +69,8 @@ static void set_slot(uint64_t key, mw_comm *c) {
   if (n == SLOTS) {
     if (c && !warned++)
       pu_warn("more than %d communicators: later ones are recorded without "
-              "a communicator", SLOTS);
+              "a communicator",
+              SLOTS);
   } else {
     atomic_store_explicit(&slots[i].comm, c, memory_order_release);
     atomic_store_explicit(&slots[i].key, key, memory_order_release);
@@ -101,8 +102,7 @@ void mw_comm_init(void) {
   for (int i = 0; i < size; i++) ranks[i] = (uint32_t)i;
   world.size = world.peers = size;
   world.rank = rank;
-  world.id = pm_comm_register("MPI_COMM_WORLD", OTF2_UNDEFINED_COMM,
-                              (uint32_t)size, ranks, 0);
+  world.id = pm_comm_register("MPI_COMM_WORLD", OTF2_UNDEFINED_COMM, (uint32_t)size, ranks, 0);
   ranks[0] = (uint32_t)rank;
   self.id = pm_comm_register("MPI_COMM_SELF", OTF2_UNDEFINED_COMM, 1, ranks, 1);
   free(ranks);
@@ -129,16 +129,15 @@ void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of) {
     ok = world_ranks(g, nremote, ranks + nlocal);
     PMPI_Group_free(&g);
     int remote_first = ok && ranks[nlocal] < ranks[0];
-    if (remote_first) {   /* rotate to remote, local */
+    if (remote_first) { /* rotate to remote, local */
       uint32_t *tmp = pu_malloc((size_t)n * sizeof *tmp);
       for (int i = 0; i < n; i++) tmp[i] = ranks[(i + nlocal) % n];
       free(ranks);
       ranks = tmp;
     }
-    for (int r = 0; r < nremote; r++)
-      o->peer[r] = (uint32_t)(remote_first ? r : nlocal + r);
+    for (int r = 0; r < nremote; r++) o->peer[r] = (uint32_t)(remote_first ? r : nlocal + r);
   }
-  if (!ok) {   /* not expressible in world ranks: recorded without comm */
+  if (!ok) { /* not expressible in world ranks: recorded without comm */
     free(ranks);
     free(o);
     return;
@@ -160,8 +159,7 @@ void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of) {
 }
 
 void mw_comm_free(MPI_Comm comm) {
-  if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF &&
-      mw_comm_of(comm))
+  if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF && mw_comm_of(comm))
     set_slot(key_of(comm), NULL);
 }
 
@@ -171,10 +169,8 @@ mw_shape mw_comm_shape(MPI_Comm comm) {
   mw_shape s = {0, 0, 0};
   PMPI_Comm_test_inter(comm, &s.inter);
   PMPI_Comm_rank(comm, &s.rank);
-  if (s.inter)
-    PMPI_Comm_remote_size(comm, &s.peers);
-  else
-    PMPI_Comm_size(comm, &s.peers);
+  if (s.inter) PMPI_Comm_remote_size(comm, &s.peers);
+  else PMPI_Comm_size(comm, &s.peers);
   return s;
 }
 

@@ -52,9 +52,10 @@ static void hand_over(int provided) {
   int64_t offset = mw_clock_offset(world, &when);
   pm_clock_offset(when, offset);
   world_context = mw_otf2_context(world);
-  handover.thread_level = provided == MPI_THREAD_MULTIPLE ? 3
+  handover.thread_level = provided == MPI_THREAD_MULTIPLE     ? 3
                           : provided == MPI_THREAD_SERIALIZED ? 2
-                          : provided == MPI_THREAD_FUNNELED ? 1 : 0;
+                          : provided == MPI_THREAD_FUNNELED   ? 1
+                                                              : 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &handover.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &handover.size);
   handover.collectives = &mw_otf2_collectives;
@@ -68,13 +69,12 @@ static void hand_over(int provided) {
 }
 
 /* MPI_Init and MPI_Init_thread differ only in the PMPI call. */
-static int init(enum mw_fn fn, int *argc, char ***argv, int required,
-                int *provided) {
+static int init(enum mw_fn fn, int *argc, char ***argv, int required, int *provided) {
   mw_frame f;
   int recording = mw_begin(&f, fn);
   if (recording) pm_pause(f.l);
-  int rc = fn == MW_FN_Init ? PMPI_Init(argc, argv)
-                            : PMPI_Init_thread(argc, argv, required, provided);
+  int rc =
+      fn == MW_FN_Init ? PMPI_Init(argc, argv) : PMPI_Init_thread(argc, argv, required, provided);
   if (recording) pm_resume(f.l);
   if (rc == MPI_SUCCESS) {
     int level = MPI_THREAD_SINGLE;
@@ -96,7 +96,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 int MPI_Finalize(void) {
   if (world != MPI_COMM_NULL) {
     mw_frame f;
-    mw_begin(&f, MW_FN_Finalize);   /* left by pm_mpi_finalize */
+    mw_begin(&f, MW_FN_Finalize); /* left by pm_mpi_finalize */
     uint64_t when;
     int64_t offset = mw_clock_offset(world, &when);
     pm_clock_offset(when, offset);

@@ -31,8 +31,7 @@ static MPI_Status *status_of(MPI_Fint *s) {
 }
 
 static MPI_Status *statuses_of(MPI_Fint *s) {
-  return (MPI_F08_status *)s == MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE
-                                                        : (MPI_Status *)s;
+  return (MPI_F08_status *)s == MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (MPI_Status *)s;
 }
 
 static MPI_Comm comm_of(const MPI_Fint *c) { return MPI_Comm_f2c(*c); }
@@ -78,15 +77,15 @@ void mpi_waitall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statu
   done(ierror, MPI_Waitall(*count, requests_of(requests), statuses_of(statuses)));
 }
 
-void mpi_waitany_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                      MPI_Fint *status, MPI_Fint *ierror) {
+void mpi_waitany_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status,
+                      MPI_Fint *ierror) {
   done(ierror, MPI_Waitany(*count, requests_of(requests), index, status_of(status)));
 }
 
 void mpi_waitsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                        MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror) {
-  done(ierror, MPI_Waitsome(*incount, requests_of(requests), outcount, indices,
-                            statuses_of(statuses)));
+  done(ierror,
+       MPI_Waitsome(*incount, requests_of(requests), outcount, indices, statuses_of(statuses)));
 }
 
 /* Fortran LOGICAL results: gfortran's .true. is 1, as C's flags are. */
@@ -94,20 +93,20 @@ void mpi_test_f08_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint
   done(ierror, MPI_Test(requests_of(request), flag, status_of(status)));
 }
 
-void mpi_testall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
-                      MPI_Fint *statuses, MPI_Fint *ierror) {
+void mpi_testall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses,
+                      MPI_Fint *ierror) {
   done(ierror, MPI_Testall(*count, requests_of(requests), flag, statuses_of(statuses)));
 }
 
-void mpi_testany_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                      MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror) {
+void mpi_testany_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
+                      MPI_Fint *status, MPI_Fint *ierror) {
   done(ierror, MPI_Testany(*count, requests_of(requests), index, flag, status_of(status)));
 }
 
 void mpi_testsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                        MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror) {
-  done(ierror, MPI_Testsome(*incount, requests_of(requests), outcount, indices,
-                            statuses_of(statuses)));
+  done(ierror,
+       MPI_Testsome(*incount, requests_of(requests), outcount, indices, statuses_of(statuses)));
 }
 
 void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror) {
@@ -172,9 +171,8 @@ void mpi_comm_split_f08_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_
   comm_done(newcomm, &c, ierror, MPI_Comm_split(comm_of(comm), *color, *key, &c));
 }
 
-void mpi_comm_split_type_f08_(const MPI_Fint *comm, const MPI_Fint *split_type,
-                              const MPI_Fint *key, const MPI_Fint *info, MPI_Fint *newcomm,
-                              MPI_Fint *ierror) {
+void mpi_comm_split_type_f08_(const MPI_Fint *comm, const MPI_Fint *split_type, const MPI_Fint *key,
+                              const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror) {
   MPI_Comm c = MPI_COMM_NULL;
   comm_done(newcomm, &c, ierror,
             MPI_Comm_split_type(comm_of(comm), *split_type, *key, MPI_Info_f2c(*info), &c));
@@ -198,9 +196,9 @@ void mpi_comm_free_f08_(MPI_Fint *comm, MPI_Fint *ierror) {
   comm_done(comm, &c, ierror, MPI_Comm_free(&c));
 }
 
-void mpi_cart_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *ndims,
-                          const MPI_Fint *dims, const MPI_Fint *periods,
-                          const MPI_Fint *reorder, MPI_Fint *comm_cart, MPI_Fint *ierror) {
+void mpi_cart_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *ndims, const MPI_Fint *dims,
+                          const MPI_Fint *periods, const MPI_Fint *reorder, MPI_Fint *comm_cart,
+                          MPI_Fint *ierror) {
   MPI_Comm c = MPI_COMM_NULL;
   comm_done(comm_cart, &c, ierror,
             MPI_Cart_create(comm_of(comm_old), *ndims, dims, periods, *reorder, &c));
@@ -212,9 +210,9 @@ void mpi_cart_sub_f08_(const MPI_Fint *comm, const MPI_Fint *remain_dims, MPI_Fi
   comm_done(newcomm, &c, ierror, MPI_Cart_sub(comm_of(comm), remain_dims, &c));
 }
 
-void mpi_graph_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *nnodes,
-                           const MPI_Fint *index, const MPI_Fint *edges, const MPI_Fint *reorder,
-                           MPI_Fint *comm_graph, MPI_Fint *ierror) {
+void mpi_graph_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *nnodes, const MPI_Fint *index,
+                           const MPI_Fint *edges, const MPI_Fint *reorder, MPI_Fint *comm_graph,
+                           MPI_Fint *ierror) {
   MPI_Comm c = MPI_COMM_NULL;
   comm_done(comm_graph, &c, ierror,
             MPI_Graph_create(comm_of(comm_old), *nnodes, index, edges, *reorder, &c));
@@ -240,18 +238,16 @@ void mpi_intercomm_merge_f08_(const MPI_Fint *intercomm, const MPI_Fint *high,
 static MPI_Win win_of(const MPI_Fint *w) { return MPI_Win_f2c(*w); }
 
 /* The window calls by the arguments they take before the window. */
-#define WIN_ONLY(fname, call)                                                  \
-  void fname(const MPI_Fint *win, MPI_Fint *ierror) {                          \
-    done(ierror, call(win_of(win)));                                           \
+#define WIN_ONLY(fname, call)                                                                      \
+  void fname(const MPI_Fint *win, MPI_Fint *ierror) { done(ierror, call(win_of(win))); }
+#define WIN_INT(fname, call)                                                                       \
+  void fname(const MPI_Fint *i, const MPI_Fint *win, MPI_Fint *ierror) {                           \
+    done(ierror, call(*i, win_of(win)));                                                           \
   }
-#define WIN_INT(fname, call)                                                   \
-  void fname(const MPI_Fint *i, const MPI_Fint *win, MPI_Fint *ierror) {       \
-    done(ierror, call(*i, win_of(win)));                                       \
-  }
-#define WIN_GROUP(fname, call)                                                 \
-  void fname(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win, \
-             MPI_Fint *ierror) {                                               \
-    done(ierror, call(MPI_Group_f2c(*group), *assert, win_of(win)));           \
+#define WIN_GROUP(fname, call)                                                                     \
+  void fname(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win,                   \
+             MPI_Fint *ierror) {                                                                   \
+    done(ierror, call(MPI_Group_f2c(*group), *assert, win_of(win)));                               \
   }
 
 WIN_ONLY(mpi_win_unlock_all_f08_, MPI_Win_unlock_all)
@@ -260,10 +256,10 @@ WIN_ONLY(mpi_win_flush_local_all_f08_, MPI_Win_flush_local_all)
 WIN_ONLY(mpi_win_sync_f08_, MPI_Win_sync)
 WIN_ONLY(mpi_win_complete_f08_, MPI_Win_complete)
 WIN_ONLY(mpi_win_wait_f08_, MPI_Win_wait)
-WIN_INT(mpi_win_fence_f08_, MPI_Win_fence)          /* assert */
-WIN_INT(mpi_win_lock_all_f08_, MPI_Win_lock_all)    /* assert */
-WIN_INT(mpi_win_unlock_f08_, MPI_Win_unlock)        /* rank */
-WIN_INT(mpi_win_flush_f08_, MPI_Win_flush)          /* rank */
+WIN_INT(mpi_win_fence_f08_, MPI_Win_fence)       /* assert */
+WIN_INT(mpi_win_lock_all_f08_, MPI_Win_lock_all) /* assert */
+WIN_INT(mpi_win_unlock_f08_, MPI_Win_unlock)     /* rank */
+WIN_INT(mpi_win_flush_f08_, MPI_Win_flush)       /* rank */
 WIN_INT(mpi_win_flush_local_f08_, MPI_Win_flush_local)
 WIN_GROUP(mpi_win_post_f08_, MPI_Win_post)
 WIN_GROUP(mpi_win_start_f08_, MPI_Win_start)

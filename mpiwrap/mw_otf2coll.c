@@ -33,10 +33,13 @@ static MPI_Datatype mpi_type(OTF2_Type t) {
   case OTF2_TYPE_FLOAT: return MPI_FLOAT;
   case OTF2_TYPE_DOUBLE: return MPI_DOUBLE;
   case OTF2_TYPE_LOCATION: return MPI_UINT64_T;
-  case OTF2_TYPE_STRING: case OTF2_TYPE_ATTRIBUTE: case OTF2_TYPE_REGION:
-  case OTF2_TYPE_GROUP: case OTF2_TYPE_METRIC: case OTF2_TYPE_COMM:
-  case OTF2_TYPE_PARAMETER:
-    return MPI_UINT32_T;   /* definition references */
+  case OTF2_TYPE_STRING:
+  case OTF2_TYPE_ATTRIBUTE:
+  case OTF2_TYPE_REGION:
+  case OTF2_TYPE_GROUP:
+  case OTF2_TYPE_METRIC:
+  case OTF2_TYPE_COMM:
+  case OTF2_TYPE_PARAMETER: return MPI_UINT32_T; /* definition references */
   default: return MPI_DATATYPE_NULL;
   }
 }
@@ -46,7 +49,7 @@ static OTF2_CallbackCode result(int rc) {
 }
 
 static void release(void *u, OTF2_CollectiveContext *g, OTF2_CollectiveContext *l) {
-  (void)u, (void)g, (void)l;   /* contexts are freed by their creators */
+  (void)u, (void)g, (void)l; /* contexts are freed by their creators */
 }
 
 static OTF2_CallbackCode get_size(void *u, OTF2_CollectiveContext *c, uint32_t *size) {
@@ -66,10 +69,9 @@ static OTF2_CallbackCode get_rank(void *u, OTF2_CollectiveContext *c, uint32_t *
 }
 
 static OTF2_CallbackCode create_local(void *u, OTF2_CollectiveContext **local,
-                                      OTF2_CollectiveContext *global,
-                                      uint32_t grank, uint32_t gsize,
-                                      uint32_t lrank, uint32_t lsize,
-                                      uint32_t file, uint32_t nfiles) {
+                                      OTF2_CollectiveContext *global, uint32_t grank,
+                                      uint32_t gsize, uint32_t lrank, uint32_t lsize, uint32_t file,
+                                      uint32_t nfiles) {
   (void)u, (void)grank, (void)gsize, (void)lsize, (void)nfiles;
   MPI_Comm comm;
   int rc = PMPI_Comm_split(global->comm, (int)file, (int)lrank, &comm);
@@ -89,31 +91,27 @@ static OTF2_CallbackCode barrier(void *u, OTF2_CollectiveContext *c) {
   return result(PMPI_Barrier(c->comm));
 }
 
-static OTF2_CallbackCode bcast(void *u, OTF2_CollectiveContext *c, void *data,
-                               uint32_t n, OTF2_Type t, uint32_t root) {
+static OTF2_CallbackCode bcast(void *u, OTF2_CollectiveContext *c, void *data, uint32_t n,
+                               OTF2_Type t, uint32_t root) {
   (void)u;
   return result(PMPI_Bcast(data, (int)n, mpi_type(t), (int)root, c->comm));
 }
 
-static OTF2_CallbackCode gather(void *u, OTF2_CollectiveContext *c,
-                                const void *in, void *out, uint32_t n,
-                                OTF2_Type t, uint32_t root) {
+static OTF2_CallbackCode gather(void *u, OTF2_CollectiveContext *c, const void *in, void *out,
+                                uint32_t n, OTF2_Type t, uint32_t root) {
   (void)u;
-  return result(PMPI_Gather(in, (int)n, mpi_type(t), out, (int)n, mpi_type(t),
-                            (int)root, c->comm));
+  return result(PMPI_Gather(in, (int)n, mpi_type(t), out, (int)n, mpi_type(t), (int)root, c->comm));
 }
 
-static OTF2_CallbackCode scatter(void *u, OTF2_CollectiveContext *c,
-                                 const void *in, void *out, uint32_t n,
-                                 OTF2_Type t, uint32_t root) {
+static OTF2_CallbackCode scatter(void *u, OTF2_CollectiveContext *c, const void *in, void *out,
+                                 uint32_t n, OTF2_Type t, uint32_t root) {
   (void)u;
-  return result(PMPI_Scatter(in, (int)n, mpi_type(t), out, (int)n, mpi_type(t),
-                             (int)root, c->comm));
+  return result(
+      PMPI_Scatter(in, (int)n, mpi_type(t), out, (int)n, mpi_type(t), (int)root, c->comm));
 }
 
 /* Counts and displacements as MPI wants them (only the root has them). */
-static int *counts_displs(OTF2_CollectiveContext *c, const uint32_t *counts,
-                          uint32_t root) {
+static int *counts_displs(OTF2_CollectiveContext *c, const uint32_t *counts, uint32_t root) {
   int rank, size;
   PMPI_Comm_rank(c->comm, &rank);
   PMPI_Comm_size(c->comm, &size);
@@ -126,30 +124,27 @@ static int *counts_displs(OTF2_CollectiveContext *c, const uint32_t *counts,
   return cd;
 }
 
-static OTF2_CallbackCode gatherv(void *u, OTF2_CollectiveContext *c,
-                                 const void *in, uint32_t nin, void *out,
-                                 const uint32_t *nout, OTF2_Type t,
-                                 uint32_t root) {
+static OTF2_CallbackCode gatherv(void *u, OTF2_CollectiveContext *c, const void *in, uint32_t nin,
+                                 void *out, const uint32_t *nout, OTF2_Type t, uint32_t root) {
   (void)u;
   int size;
   PMPI_Comm_size(c->comm, &size);
   int *cd = counts_displs(c, nout, root);
-  int rc = PMPI_Gatherv(in, (int)nin, mpi_type(t), out, cd, cd ? cd + size : NULL,
-                        mpi_type(t), (int)root, c->comm);
+  int rc = PMPI_Gatherv(in, (int)nin, mpi_type(t), out, cd, cd ? cd + size : NULL, mpi_type(t),
+                        (int)root, c->comm);
   free(cd);
   return result(rc);
 }
 
-static OTF2_CallbackCode scatterv(void *u, OTF2_CollectiveContext *c,
-                                  const void *in, const uint32_t *nin,
-                                  void *out, uint32_t nout, OTF2_Type t,
+static OTF2_CallbackCode scatterv(void *u, OTF2_CollectiveContext *c, const void *in,
+                                  const uint32_t *nin, void *out, uint32_t nout, OTF2_Type t,
                                   uint32_t root) {
   (void)u;
   int size;
   PMPI_Comm_size(c->comm, &size);
   int *cd = counts_displs(c, nin, root);
-  int rc = PMPI_Scatterv(in, cd, cd ? cd + size : NULL, mpi_type(t), out,
-                         (int)nout, mpi_type(t), (int)root, c->comm);
+  int rc = PMPI_Scatterv(in, cd, cd ? cd + size : NULL, mpi_type(t), out, (int)nout, mpi_type(t),
+                         (int)root, c->comm);
   free(cd);
   return result(rc);
 }

@@ -15,15 +15,16 @@ static int fast;
 static int builtin(MPI_Datatype t) { return ((unsigned)t >> 30) == 1; }
 static uint64_t builtin_size(MPI_Datatype t) { return ((unsigned)t >> 8) & 0xff; }
 static uint64_t status_bytes(const MPI_Status *s) {
-  return (uint64_t)(unsigned)s->count_lo |
-         (uint64_t)((unsigned)s->count_hi_and_cancelled >> 1) << 32;
+  return (uint64_t)(unsigned)s->count_lo | (uint64_t)((unsigned)s->count_hi_and_cancelled >> 1)
+                                               << 32;
 }
 #endif
 
 void mw_fast_check(void) {
 #ifdef MPICH
-  const MPI_Datatype types[] = {MPI_BYTE, MPI_CHAR, MPI_INT, MPI_LONG_LONG, MPI_DOUBLE,
-                                MPI_LONG_DOUBLE, MPI_2INT, MPI_C_DOUBLE_COMPLEX, MPI_LB};
+  const MPI_Datatype types[] = {MPI_BYTE,   MPI_CHAR,        MPI_INT,  MPI_LONG_LONG,
+                                MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_2INT, MPI_C_DOUBLE_COMPLEX,
+                                MPI_LB};
   int ok = 1;
   for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
     MPI_Count size = -1;
@@ -69,14 +70,12 @@ MPI_Status *mw_statuses(mw_frame *f, int n, MPI_Status *s) {
   return mw_scratch(f, f->statuses_small, n, sizeof *s);
 }
 
-void mw_send(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
-             MPI_Datatype type) {
-  if (dest == MPI_PROC_NULL) return;   /* no message: no record */
+void mw_send(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type) {
+  if (dest == MPI_PROC_NULL) return; /* no message: no record */
   const mw_comm *c = mw_comm_of(comm);
   OTF2_EvtWriter *w = mw_writer(f);
   if (w)
-    OTF2_EvtWriter_MpiSend(w, NULL, f->t, mw_comm_peer(c, dest),
-                           mw_comm_ref(c), (uint32_t)tag,
+    OTF2_EvtWriter_MpiSend(w, NULL, f->t, mw_comm_peer(c, dest), mw_comm_ref(c), (uint32_t)tag,
                            mw_type_bytes(count, type));
 }
 
@@ -85,9 +84,8 @@ void mw_recv(mw_frame *f, MPI_Comm comm, const MPI_Status *s) {
   const mw_comm *c = mw_comm_of(comm);
   OTF2_EvtWriter *w = mw_writer(f);
   if (w)
-    OTF2_EvtWriter_MpiRecv(w, NULL, f->t, mw_comm_peer(c, s->MPI_SOURCE),
-                           mw_comm_ref(c), (uint32_t)s->MPI_TAG,
-                           mw_status_bytes(s));
+    OTF2_EvtWriter_MpiRecv(w, NULL, f->t, mw_comm_peer(c, s->MPI_SOURCE), mw_comm_ref(c),
+                           (uint32_t)s->MPI_TAG, mw_status_bytes(s));
 }
 
 /* ----------------------------------------------- matched probe (Mprobe) */

@@ -8,8 +8,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define BUCKETS 4096   /* power of two */
-#define STRIPES 64     /* divides BUCKETS */
+#define BUCKETS 4096 /* power of two */
+#define STRIPES 64   /* divides BUCKETS */
 
 typedef struct node {
   struct node *next;
@@ -19,7 +19,7 @@ typedef struct node {
 
 typedef struct stripe {
   atomic_flag lock;
-  node *free;        /* recycled nodes */
+  node *free; /* recycled nodes */
   uint64_t count;
 } stripe;
 
@@ -33,9 +33,7 @@ static unsigned bucket_of(uint64_t key) {
   return (unsigned)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 52) & (BUCKETS - 1);
 }
 
-static stripe *stripe_of(mw_reqtable *t, unsigned b) {
-  return &t->stripes[b % STRIPES];
-}
+static stripe *stripe_of(mw_reqtable *t, unsigned b) { return &t->stripes[b % STRIPES]; }
 
 /* A stripe is held for a few dozen instructions and threads rarely meet on
    one, so a test-and-set lock beats a mutex: one locked instruction to take
@@ -48,9 +46,7 @@ static void lock(stripe *s) {
     if (spins % 64 == 0) sched_yield();
 }
 
-static void unlock(stripe *s) {
-  atomic_flag_clear_explicit(&s->lock, memory_order_release);
-}
+static void unlock(stripe *s) { atomic_flag_clear_explicit(&s->lock, memory_order_release); }
 
 mw_reqtable *mw_reqtable_new(void) {
   mw_reqtable *t = calloc(1, sizeof *t);
@@ -79,8 +75,7 @@ void mw_reqtable_put(mw_reqtable *t, uint64_t key, const mw_req *r) {
   stripe *s = stripe_of(t, b);
   lock(s);
   node *n = s->free;
-  if (n)
-    s->free = n->next;
+  if (n) s->free = n->next;
   else if (!(n = malloc(sizeof *n))) {
     /* Out of memory: the request goes unrecorded rather than the program
        dying inside MPI; its completion then finds no entry. */
@@ -90,7 +85,7 @@ void mw_reqtable_put(mw_reqtable *t, uint64_t key, const mw_req *r) {
   n->next = NULL;
   n->key = key;
   n->req = *r;
-  node **tail = &t->bucket[b];   /* append: entries of a key stay FIFO */
+  node **tail = &t->bucket[b]; /* append: entries of a key stay FIFO */
   while (*tail) tail = &(*tail)->next;
   *tail = n;
   s->count++;
@@ -102,7 +97,7 @@ void mw_reqtable_put(mw_reqtable *t, uint64_t key, const mw_req *r) {
 static _Thread_local char self __attribute__((tls_model("initial-exec")));
 
 uintptr_t mw_reqtable_thread(void) {
-  return (uintptr_t)&self;   /* its address tells threads apart */
+  return (uintptr_t)&self; /* its address tells threads apart */
 }
 
 /* The link pointing at owner's oldest node of key, else at key's oldest,
@@ -128,11 +123,10 @@ static void unlink_node(stripe *s, node **p) {
 
 /* Runs op on the node lookup() picks, under its stripe's lock; 0 if key
    has none. Every lookup below is one of these ops. */
-typedef void (*node_op)(stripe *s, node **p, mw_req *io, void (*fn)(mw_req *, void *),
-                        void *arg);
+typedef void (*node_op)(stripe *s, node **p, mw_req *io, void (*fn)(mw_req *, void *), void *arg);
 
-static int with_entry(mw_reqtable *t, uint64_t key, uintptr_t owner, node_op op,
-                      mw_req *io, void (*fn)(mw_req *, void *), void *arg) {
+static int with_entry(mw_reqtable *t, uint64_t key, uintptr_t owner, node_op op, mw_req *io,
+                      void (*fn)(mw_req *, void *), void *arg) {
   unsigned b = bucket_of(key);
   stripe *s = stripe_of(t, b);
   lock(s);
@@ -142,25 +136,20 @@ static int with_entry(mw_reqtable *t, uint64_t key, uintptr_t owner, node_op op,
   return p != NULL;
 }
 
-static void op_take(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *),
-                    void *arg) {
+static void op_take(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *), void *arg) {
   (void)fn, (void)arg;
   if (out) *out = (*p)->req;
   unlink_node(s, p);
 }
 
-static void op_finish(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *),
-                      void *arg) {
+static void op_finish(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *), void *arg) {
   (void)fn, (void)arg;
   *out = (*p)->req;
-  if ((*p)->req.persistent)
-    (*p)->req.active = 0;
-  else
-    unlink_node(s, p);
+  if ((*p)->req.persistent) (*p)->req.active = 0;
+  else unlink_node(s, p);
 }
 
-static void op_find(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *),
-                    void *arg) {
+static void op_find(stripe *s, node **p, mw_req *out, void (*fn)(mw_req *, void *), void *arg) {
   (void)s, (void)fn, (void)arg;
   if (out) *out = (*p)->req;
 }
@@ -175,8 +164,7 @@ int mw_reqtable_take(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out)
   return with_entry(t, key, owner, op_take, out, NULL, NULL);
 }
 
-int mw_reqtable_finish(mw_reqtable *t, uint64_t key, uintptr_t owner,
-                       mw_req *out) {
+int mw_reqtable_finish(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out) {
   return with_entry(t, key, owner, op_finish, out, NULL, NULL);
 }
 

@@ -20,8 +20,12 @@
 #include <stdint.h>
 
 /* Kinds of request (bit set: an Isendrecv is SEND|RECV). */
-enum { MW_REQ_SEND = 1, MW_REQ_RECV = 2, MW_REQ_COLL = 4,
-       MW_REQ_ENVELOPE = 8 /* receive's source/tag/bytes kept from the call */ };
+enum {
+  MW_REQ_SEND = 1,
+  MW_REQ_RECV = 2,
+  MW_REQ_COLL = 4,
+  MW_REQ_ENVELOPE = 8 /* receive's source/tag/bytes kept from the call */
+};
 
 struct mw_comm;
 
@@ -37,7 +41,7 @@ typedef struct mw_req {
   intptr_t handle;            /* message table: the MPI_Comm, cast */
   uint8_t kind, op;           /* MW_REQ_* bits; OTF2_CollectiveOp */
   uint8_t persistent, active, cancelled;
-  uintptr_t owner;            /* issuing thread (mw_reqtable_thread), 0: any */
+  uintptr_t owner; /* issuing thread (mw_reqtable_thread), 0: any */
 } mw_req;
 
 typedef struct mw_reqtable mw_reqtable;
@@ -61,8 +65,7 @@ int mw_reqtable_take(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out)
 /* A completion: copies the entry of key to *out, then removes it, or, if
    it is persistent, keeps it and marks it inactive; 0 if none. One lock
    round trip, as it is on the path of every Wait/Test. */
-int mw_reqtable_finish(mw_reqtable *t, uint64_t key, uintptr_t owner,
-                       mw_req *out);
+int mw_reqtable_finish(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out);
 /* Copies the entry of key to *out without removing it; 0 if none. */
 int mw_reqtable_find(mw_reqtable *t, uint64_t key, uintptr_t owner, mw_req *out);
 /* Calls fn(entry, arg) on the entry of key under its lock, so a

@@ -8,7 +8,7 @@
 #include "mw_reqtable.h"
 
 static mw_reqtable *requests;
-static _Atomic uint64_t next_block;   /* ids handed out in blocks, from 1 */
+static _Atomic uint64_t next_block; /* ids handed out in blocks, from 1 */
 
 void mw_requests_init(void) {
   if (!requests) requests = mw_reqtable_new();
@@ -46,8 +46,7 @@ static uint64_t new_id(void) {
 static void started(mw_frame *f, const mw_req *r) {
   OTF2_EvtWriter *w;
   if (r->kind & MW_REQ_SEND && (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiIsend(w, NULL, f->t, r->peer, mw_comm_ref(r->comm),
-                            r->tag, r->bytes, r->id);
+    OTF2_EvtWriter_MpiIsend(w, NULL, f->t, r->peer, mw_comm_ref(r->comm), r->tag, r->bytes, r->id);
   if (r->kind & MW_REQ_RECV && (w = mw_writer(f)))
     OTF2_EvtWriter_MpiIrecvRequest(w, NULL, f->t, r->recv_id);
   if (r->kind & MW_REQ_COLL && (w = mw_writer(f)))
@@ -65,8 +64,7 @@ static void track(mw_frame *f, MPI_Request req, mw_req *r) {
 }
 
 /* A send to MPI_PROC_NULL moves no data: it is not tracked at all. */
-static void send_part(mw_req *r, int dest, int tag, MPI_Count count,
-                      MPI_Datatype type) {
+static void send_part(mw_req *r, int dest, int tag, MPI_Count count, MPI_Datatype type) {
   if (dest == MPI_PROC_NULL) return;
   r->kind |= MW_REQ_SEND;
   r->peer = mw_comm_peer(r->comm, dest);
@@ -74,8 +72,8 @@ static void send_part(mw_req *r, int dest, int tag, MPI_Count count,
   r->bytes = mw_type_bytes(count, type);
 }
 
-void mw_isend(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
-              MPI_Datatype type, MPI_Request req) {
+void mw_isend(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type,
+              MPI_Request req) {
   mw_req r = {.comm = mw_comm_of(comm)};
   send_part(&r, dest, tag, count, type);
   track(f, req, &r);
@@ -91,18 +89,19 @@ void mw_irecv(mw_frame *f, MPI_Comm comm, int source, MPI_Request req) {
    (source 0, tag 0, any count), so the receive's envelope and size are
    kept from the call (the buffer's size: a shorter message is recorded
    as the full buffer) and the status is used only to resolve wildcards. */
-void mw_isendrecv(mw_frame *f, MPI_Comm comm, int dest, int tag,
-                  MPI_Count count, MPI_Datatype type, int source, int rtag,
-                  MPI_Count rcount, MPI_Datatype rtype, MPI_Request req) {
-  mw_req r = {.comm = mw_comm_of(comm), .source = source, .recv_tag = rtag,
+void mw_isendrecv(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type,
+                  int source, int rtag, MPI_Count rcount, MPI_Datatype rtype, MPI_Request req) {
+  mw_req r = {.comm = mw_comm_of(comm),
+              .source = source,
+              .recv_tag = rtag,
               .received = mw_type_bytes(rcount, rtype)};
   send_part(&r, dest, tag, count, type);
   if (source != MPI_PROC_NULL) r.kind |= MW_REQ_RECV | MW_REQ_ENVELOPE;
   track(f, req, &r);
 }
 
-void mw_psend_init(mw_frame *f, MPI_Comm comm, int dest, int tag,
-                   MPI_Count count, MPI_Datatype type, MPI_Request req) {
+void mw_psend_init(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count,
+                   MPI_Datatype type, MPI_Request req) {
   mw_req r = {.comm = mw_comm_of(comm), .persistent = 1};
   send_part(&r, dest, tag, count, type);
   track(f, req, &r);
@@ -114,11 +113,15 @@ void mw_precv_init(mw_frame *f, MPI_Comm comm, int source, MPI_Request req) {
   track(f, req, &r);
 }
 
-void mw_icoll(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root,
-              mw_xfer x, MPI_Request req, int persistent) {
-  mw_req r = {.comm = mw_comm_of(comm), .kind = MW_REQ_COLL, .op = op,
-              .root = mw_root(comm, root), .bytes = x.sent,
-              .received = x.received, .persistent = (uint8_t)persistent};
+void mw_icoll(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_xfer x,
+              MPI_Request req, int persistent) {
+  mw_req r = {.comm = mw_comm_of(comm),
+              .kind = MW_REQ_COLL,
+              .op = op,
+              .root = mw_root(comm, root),
+              .bytes = x.sent,
+              .received = x.received,
+              .persistent = (uint8_t)persistent};
   track(f, req, &r);
 }
 
@@ -135,8 +138,7 @@ static void activate(mw_req *r, void *out) {
 void mw_start(mw_frame *f, int n, const MPI_Request *reqs) {
   for (int i = 0; i < n && requests; i++) {
     mw_req r;
-    if (mw_reqtable_update(requests, key_of(reqs[i]), me(), activate, &r))
-      started(f, &r);
+    if (mw_reqtable_update(requests, key_of(reqs[i]), me(), activate, &r)) started(f, &r);
   }
 }
 
@@ -152,8 +154,7 @@ void mw_snap(mw_frame *f, int n, const MPI_Request *reqs) {
    persistent request kept but inactive. 0 if nothing is to be recorded:
    unknown, or an inactive persistent request (which completes empty). */
 static int finished(MPI_Request req, mw_req *r) {
-  if (!requests || req == MPI_REQUEST_NULL ||
-      !mw_reqtable_finish(requests, key_of(req), me(), r))
+  if (!requests || req == MPI_REQUEST_NULL || !mw_reqtable_finish(requests, key_of(req), me(), r))
     return 0;
   return r->active;
 }
@@ -165,14 +166,14 @@ static void received(mw_frame *f, const mw_req *r, const MPI_Status *s) {
   if (r->kind & MW_REQ_ENVELOPE) {
     if (r->source != MPI_ANY_SOURCE) source = r->source;
     if (r->recv_tag != MPI_ANY_TAG) tag = r->recv_tag;
-    bytes = r->received;   /* the status's count is garbage too */
+    bytes = r->received; /* the status's count is garbage too */
   } else {
     bytes = mw_status_bytes(s);
   }
   OTF2_EvtWriter *w;
   if (source != MPI_PROC_NULL && (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiIrecv(w, NULL, f->t, mw_comm_peer(r->comm, source),
-                            mw_comm_ref(r->comm), (uint32_t)tag, bytes, r->recv_id);
+    OTF2_EvtWriter_MpiIrecv(w, NULL, f->t, mw_comm_peer(r->comm, source), mw_comm_ref(r->comm),
+                            (uint32_t)tag, bytes, r->recv_id);
 }
 
 void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
@@ -189,17 +190,16 @@ void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
     OTF2_EvtWriter_MpiIsendComplete(w, NULL, f->t, r.id);
   if (r.kind & MW_REQ_RECV) received(f, &r, s);
   if (r.kind & MW_REQ_COLL && (w = mw_writer(f)))
-    OTF2_EvtWriter_NonBlockingCollectiveComplete(
-        w, NULL, f->t, (OTF2_CollectiveOp)r.op, mw_comm_ref(r.comm), r.root,
-        r.bytes, r.received, r.id);
+    OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, f->t, (OTF2_CollectiveOp)r.op,
+                                                 mw_comm_ref(r.comm), r.root, r.bytes, r.received,
+                                                 r.id);
 }
 
 void mw_complete_all(mw_frame *f, int n, const MPI_Status *s) {
   for (int i = 0; i < n; i++) mw_complete(f, i, &s[i]);
 }
 
-void mw_complete_some(mw_frame *f, int n, const int *indices,
-                      const MPI_Status *s) {
+void mw_complete_some(mw_frame *f, int n, const int *indices, const MPI_Status *s) {
   if (n == MPI_UNDEFINED) return;
   for (int k = 0; k < n; k++) mw_complete(f, indices[k], &s[k]);
 }
@@ -207,9 +207,8 @@ void mw_complete_some(mw_frame *f, int n, const int *indices,
 void mw_tested_one(mw_frame *f, MPI_Request req) {
   mw_req r;
   OTF2_EvtWriter *w;
-  if (requests && req != MPI_REQUEST_NULL &&
-      mw_reqtable_find(requests, key_of(req), me(), &r) && r.active &&
-      (w = mw_writer(f)))
+  if (requests && req != MPI_REQUEST_NULL && mw_reqtable_find(requests, key_of(req), me(), &r) &&
+      r.active && (w = mw_writer(f)))
     OTF2_EvtWriter_MpiRequestTest(w, NULL, f->t, r.id);
 }
 
@@ -229,6 +228,5 @@ void mw_cancel(MPI_Request req) {
 
 /* A freed request completes unseen: forget it. */
 void mw_request_free(MPI_Request req) {
-  if (requests && req != MPI_REQUEST_NULL)
-    mw_reqtable_take(requests, key_of(req), me(), NULL);
+  if (requests && req != MPI_REQUEST_NULL) mw_reqtable_take(requests, key_of(req), me(), NULL);
 }

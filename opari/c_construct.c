@@ -23,29 +23,30 @@ typedef struct {
 
 static const opc_shape shapes[] = {
     [OP_DIR_PARALLEL] = {"parallel", OPARI_DIS_PARALLEL, "Parallel_fork", "Parallel_begin",
-                      "Parallel_end", "Parallel_join", true, false},
+                         "Parallel_end", "Parallel_join", true, false},
     [OP_DIR_FOR] = {"for", OPARI_DIS_FOR, "For_enter", NULL, NULL, "For_exit", false, false},
     [OP_DIR_SECTIONS] = {"sections", OPARI_DIS_SECTIONS, "Sections_enter", NULL, NULL,
-                      "Sections_exit", false, false},
+                         "Sections_exit", false, false},
     [OP_DIR_SECTION] = {"section", OPARI_DIS_SECTIONS, NULL, "Section_begin", "Section_end", NULL,
-                     false, false},
+                        false, false},
     [OP_DIR_SINGLE] = {"single", OPARI_DIS_SINGLE, "Single_enter", "Single_begin", "Single_end",
-                    "Single_exit", false, false},
+                       "Single_exit", false, false},
     [OP_DIR_MASTER] = {"master", OPARI_DIS_MASTER, NULL, "Master_begin", "Master_end", NULL, false,
-                    false},
+                       false},
     [OP_DIR_CRITICAL] = {"critical", OPARI_DIS_CRITICAL, "Critical_enter", "Critical_begin",
-                      "Critical_end", "Critical_exit", false, false},
+                         "Critical_end", "Critical_exit", false, false},
     [OP_DIR_ATOMIC] = {"atomic", OPARI_DIS_ATOMIC, "Atomic_enter", NULL, NULL, "Atomic_exit", false,
-                    false},
+                       false},
     [OP_DIR_ORDERED] = {"ordered", OPARI_DIS_ORDERED, "Ordered_enter", "Ordered_begin",
-                     "Ordered_end", "Ordered_exit", false, false},
+                        "Ordered_end", "Ordered_exit", false, false},
     [OP_DIR_TASK] = {"task", OPARI_DIS_TASK, "Task_create_begin", "Task_begin", "Task_end",
-                  "Task_create_end", false, false},
+                     "Task_create_end", false, false},
     [OP_DIR_BARRIER] = {"barrier", OPARI_DIS_BARRIER, "Barrier_enter", NULL, NULL, "Barrier_exit",
-                     false, true},
-    [OP_DIR_FLUSH] = {"flush", OPARI_DIS_FLUSH, "Flush_enter", NULL, NULL, "Flush_exit", false, true},
+                        false, true},
+    [OP_DIR_FLUSH] = {"flush", OPARI_DIS_FLUSH, "Flush_enter", NULL, NULL, "Flush_exit", false,
+                      true},
     [OP_DIR_TASKWAIT] = {"taskwait", OPARI_DIS_TASKWAIT, "Taskwait_enter", NULL, NULL,
-                      "Taskwait_exit", false, true},
+                         "Taskwait_exit", false, true},
 };
 
 /* ---- closing ------------------------------------------------------------ */
@@ -60,8 +61,7 @@ static void emit_barrier(opc_rw *rw, int d, int line) {
   if (rw->opt->preprocessed) {
     op_emit_str(&rw->em, "\n#pragma omp barrier\n");
     opc_rw_mark(rw, line);
-  } else
-    op_emit_str(&rw->em, " _Pragma(\"omp barrier\")");
+  } else op_emit_str(&rw->em, " _Pragma(\"omp barrier\")");
   op_emit_call(&rw->em, "Barrier_exit", d);
   op_emit_str(&rw->em, " }");
 }
@@ -114,8 +114,7 @@ static void emit_close(opc_rw *rw, const opc_pending *p) {
       close_shape(rw, &shapes[OP_DIR_MASTER], p->descr2, false, line);
     }
     close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, true, line);
-  } else
-    close_shape(rw, &shapes[p->kind], p->descr, p->barrier, line);
+  } else close_shape(rw, &shapes[p->kind], p->descr, p->barrier, line);
 }
 
 /* Closes every construct whose block ended before `pos`. */
@@ -139,7 +138,9 @@ static void add_shared_table(opc_rw *rw, const opc_site *site) {
   if (has_clause(rw, site, "default")) opc_variant_append(rw, " shared(pomp_rd)", 16);
 }
 
-static opc_body body_after(opc_rw *rw, const opc_site *site) { return opc_find_body(rw, site, &rw->lx, false); }
+static opc_body body_after(opc_rw *rw, const opc_site *site) {
+  return opc_find_body(rw, site, &rw->lx, false);
+}
 
 static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
   const opc_shape *sh = &shapes[kind];
@@ -159,7 +160,9 @@ static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
   if (kind == OP_DIR_PARALLEL || kind == OP_DIR_TASK) add_shared_table(rw, site);
   if (kind == OP_DIR_PARALLEL) barrier = true;
   if (kind == OP_DIR_FOR || kind == OP_DIR_SECTIONS || kind == OP_DIR_SINGLE) {
-    unsigned cancel = kind == OP_DIR_FOR ? CANCEL_FOR : kind == OP_DIR_SECTIONS ? CANCEL_SECTIONS : 0;
+    unsigned cancel = kind == OP_DIR_FOR        ? CANCEL_FOR
+                      : kind == OP_DIR_SECTIONS ? CANCEL_SECTIONS
+                                                : 0;
     barrier = !has_clause(rw, site, "nowait") && !has_clause(rw, site, "copyprivate") &&
               !(body.cancel & cancel);
     if (barrier) opc_variant_append(rw, " nowait", 7);
@@ -192,12 +195,12 @@ enum { TO_OUTER, TO_INNER, TO_UNKNOWN };
 
 /* Which half of `parallel for|sections [simd]` a clause belongs to. */
 static int clause_target(const char *t, size_t n, const op_clause *c, bool simd) {
-  static const char *const outer[] = {"num_threads", "default", "shared", "private",
-                                      "firstprivate", "copyin", "proc_bind", "allocate",
-                                      NULL};
-  static const char *const inner[] = {"lastprivate", "schedule", "ordered", "collapse",
-                                      "linear", "order", "safelen", "simdlen", "aligned",
-                                      "nontemporal", "nowait", NULL};
+  static const char *const outer[] = {"num_threads", "default",      "shared",
+                                      "private",     "firstprivate", "copyin",
+                                      "proc_bind",   "allocate",     NULL};
+  static const char *const inner[] = {"lastprivate", "schedule",    "ordered", "collapse",
+                                      "linear",      "order",       "safelen", "simdlen",
+                                      "aligned",     "nontemporal", "nowait",  NULL};
   if (op_span_is(t, c->name, "if") && c->has_args) {
     size_t a = op_skip_gap(t, n, c->args.start), e = op_ident_end(t, n, a);
     size_t q = op_skip_gap(t, n, e);
@@ -260,9 +263,9 @@ static void instrument_combined(opc_rw *rw, const opc_site *site, op_dir_kind ki
       to = op_span_is(t, c->name, "filter") ? TO_INNER : to == TO_OUTER ? TO_OUTER : TO_UNKNOWN;
     if (to == TO_UNKNOWN) {
       opc_warn(rw, site->line,
-              "clause '%.*s' cannot be assigned to one half of a combined construct: "
-              "directive passed through uninstrumented",
-              (int)(c->name.end - c->name.start), t + c->name.start);
+               "clause '%.*s' cannot be assigned to one half of a combined construct: "
+               "directive passed through uninstrumented",
+               (int)(c->name.end - c->name.start), t + c->name.start);
       return;
     }
     push_blank(rw, to == TO_OUTER ? 1 : 0, c->whole);
@@ -282,7 +285,8 @@ static void instrument_combined(opc_rw *rw, const opc_site *site, op_dir_kind ki
   bool barrier = worksharing && !has_clause(rw, site, "nowait") && !(body.cancel & cancel);
   static const char *const names[] = {[OP_DIR_FOR] = "parallelfor",
                                       [OP_DIR_SECTIONS] = "parallelsections",
-                                      [OP_DIR_MASTER] = "parallel", [OP_DIR_UNKNOWN] = "parallel"};
+                                      [OP_DIR_MASTER] = "parallel",
+                                      [OP_DIR_UNKNOWN] = "parallel"};
   int d = opc_rw_descr(rw, names[inner], "", 0, site);
   int d2 = inner == OP_DIR_MASTER ? opc_rw_descr(rw, "master", "", 0, site) : -1;
   opc_pre_begin(rw, site);
@@ -392,8 +396,7 @@ void opc_omp_directive(opc_rw *rw, const opc_site *site) {
   case OP_DIR_PASS:
   case OP_DIR_CANCEL:
   case OP_DIR_DECLARE_TARGET_BEGIN:
-  case OP_DIR_DECLARE_TARGET_END:
-    return;
+  case OP_DIR_DECLARE_TARGET_END: return;
   case OP_DIR_PASS_WARN:
     pass_warning(rw, site, "passed through unchanged (constructs inside it are instrumented)");
     return;
@@ -414,14 +417,11 @@ void opc_omp_directive(opc_rw *rw, const opc_site *site) {
     if (!(rw->opt->disabled & bits)) instrument_combined(rw, site, kind);
     return;
   }
-  case OP_DIR_SECTION:
-    section(rw, site);
-    return;
+  case OP_DIR_SECTION: section(rw, site); return;
   case OP_DIR_ORDERED:
     if (has_clause(rw, site, "depend") || has_clause(rw, site, "doacross")) return;
     break;
-  default:
-    break;
+  default: break;
   }
   if (!(rw->opt->disabled & shapes[kind].disable)) instrument(rw, site, kind);
 }

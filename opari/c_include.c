@@ -14,13 +14,16 @@
 
 /* ---- locks ------------------------------------------------------------- */
 
-static const char *const lock_calls[][2] = {
-    {"omp_init_lock", "POMP_Init_lock"},         {"omp_destroy_lock", "POMP_Destroy_lock"},
-    {"omp_set_lock", "POMP_Set_lock"},           {"omp_unset_lock", "POMP_Unset_lock"},
-    {"omp_test_lock", "POMP_Test_lock"},         {"omp_init_nest_lock", "POMP_Init_nest_lock"},
-    {"omp_destroy_nest_lock", "POMP_Destroy_nest_lock"},
-    {"omp_set_nest_lock", "POMP_Set_nest_lock"}, {"omp_unset_nest_lock", "POMP_Unset_nest_lock"},
-    {"omp_test_nest_lock", "POMP_Test_nest_lock"}};
+static const char *const lock_calls[][2] = {{"omp_init_lock", "POMP_Init_lock"},
+                                            {"omp_destroy_lock", "POMP_Destroy_lock"},
+                                            {"omp_set_lock", "POMP_Set_lock"},
+                                            {"omp_unset_lock", "POMP_Unset_lock"},
+                                            {"omp_test_lock", "POMP_Test_lock"},
+                                            {"omp_init_nest_lock", "POMP_Init_nest_lock"},
+                                            {"omp_destroy_nest_lock", "POMP_Destroy_nest_lock"},
+                                            {"omp_set_nest_lock", "POMP_Set_nest_lock"},
+                                            {"omp_unset_nest_lock", "POMP_Unset_nest_lock"},
+                                            {"omp_test_nest_lock", "POMP_Test_nest_lock"}};
 
 static const char lock_declarations[] =
     "void POMP_Init_lock(omp_lock_t *), POMP_Destroy_lock(omp_lock_t *), "
@@ -32,7 +35,8 @@ static const char lock_declarations[] =
 /* The POMP lock functions, at the output's position, in a C++ unit inside
    extern "C" (a preprocessed unit has no #ifdef). */
 static void declare_locks_here(opc_rw *rw) {
-  if (rw->depth != (int)rw->nscope || rw->noinstrument || (rw->opt->disabled & OPARI_DIS_LOCKS)) return;
+  if (rw->depth != (int)rw->nscope || rw->noinstrument || (rw->opt->disabled & OPARI_DIS_LOCKS))
+    return;
   bool pp = rw->opt->preprocessed, cxx = rw->opt->cxx;
   if (!pp) op_emit_str(&rw->em, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
   else if (cxx) op_emit_str(&rw->em, "extern \"C\" {\n");
@@ -45,7 +49,8 @@ static void declare_locks_here(opc_rw *rw) {
 /* After `#include <omp.h>` at file or namespace scope: the POMP lock functions need
    omp_lock_t, so they are declared here rather than in the prelude. */
 void opc_declare_locks(opc_rw *rw, opc_tok t) {
-  if (rw->depth != (int)rw->nscope || !opc_instrumenting(rw) || (rw->opt->disabled & OPARI_DIS_LOCKS))
+  if (rw->depth != (int)rw->nscope || !opc_instrumenting(rw) ||
+      (rw->opt->disabled & OPARI_DIS_LOCKS))
     return;
   op_emit_copy_to(&rw->em, t.end);
   op_emit_str(&rw->em, "\n");
@@ -62,8 +67,10 @@ void opc_lock_call(opc_rw *rw, opc_tok t) {
     if (!opc_tok_is(&rw->lx, opc_lex_peek(&rw->lx), '(')) return;
     if (!rw->omp_h_seen) {
       if (!rw->lock_warned)
-        opc_warn(rw, t.line, "'%s' is used before any '#include <omp.h>' in this file: "
-                            "lock calls are not instrumented", lock_calls[i][0]);
+        opc_warn(rw, t.line,
+                 "'%s' is used before any '#include <omp.h>' in this file: "
+                 "lock calls are not instrumented",
+                 lock_calls[i][0]);
       rw->lock_warned = true;
       return;
     }
@@ -80,9 +87,10 @@ int opc_rw_line(const opc_rw *rw, int phys) { return op_line_map_line(&rw->map, 
 
 void opc_rw_mark(opc_rw *rw, int phys) { op_emit_line(&rw->em, opc_rw_line(rw, phys)); }
 
-int opc_rw_descr(opc_rw *rw, const char *name, const char *sub, size_t sub_len, const opc_site *site) {
+int opc_rw_descr(opc_rw *rw, const char *name, const char *sub, size_t sub_len,
+                 const opc_site *site) {
   int d = op_descr_add(&rw->descr, name, sub, sub_len, opc_rw_line(rw, site->line),
-                    opc_rw_line(rw, site->end_line));
+                       opc_rw_line(rw, site->end_line));
   const op_mark_entry *e = op_line_map_find(&rw->map, site->line);
   if (e && e->file >= 0) {
     const char *file = rw->map.files[e->file].raw;
@@ -118,4 +126,3 @@ void opc_line_mark_directive(opc_rw *rw, opc_tok t) {
   rw->in_system = e->system;
   rw->em.line_name = e->file >= 0 ? rw->map.files[e->file].esc : rw->opt->line_name;
 }
-

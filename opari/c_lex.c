@@ -27,8 +27,10 @@ static size_t skip_block_comment(const char *s, size_t p, size_t n, int *line) {
 static size_t skip_line_comment(const char *s, size_t p, size_t n, int *line) {
   for (p += 2; p < n; p++) {
     size_t sp = splice_at(s, p, n);
-    if (sp) { p += sp - 1; (*line)++; }
-    else if (s[p] == '\n') return p;
+    if (sp) {
+      p += sp - 1;
+      (*line)++;
+    } else if (s[p] == '\n') return p;
   }
   return n;
 }
@@ -40,8 +42,10 @@ static size_t skip_quoted(const char *s, size_t p, size_t n, int *line) {
   for (p++; p < n; p++) {
     if (s[p] == '\\' && p + 1 < n) {
       size_t sp = splice_at(s, p, n);
-      if (sp) { p += sp - 1; (*line)++; }
-      else p++;
+      if (sp) {
+        p += sp - 1;
+        (*line)++;
+      } else p++;
     } else if (s[p] == q) return p + 1;
     else if (s[p] == '\n') return p;
   }
@@ -54,8 +58,8 @@ static size_t skip_raw(const char *s, size_t p, size_t n, int *line) {
   size_t d = p + 1, k = d;
   while (k < n && k - d <= 16 && s[k] != '(') {
     char c = s[k];
-    if (c == ' ' || c == ')' || c == '\\' || c == '\t' || c == '\n' ||
-        c == '\r' || c == '"' || c == '\v' || c == '\f')
+    if (c == ' ' || c == ')' || c == '\\' || c == '\t' || c == '\n' || c == '\r' || c == '"' ||
+        c == '\v' || c == '\f')
       return 0;
     k++;
   }
@@ -76,8 +80,10 @@ static size_t skip_directive(const char *s, size_t p, size_t n, int *line) {
     char c = s[p];
     size_t sp;
     if (c == '\n') return p;
-    if ((sp = splice_at(s, p, n))) { p += sp; (*line)++; }
-    else if (c == '/' && p + 1 < n && s[p + 1] == '*') p = skip_block_comment(s, p, n, line);
+    if ((sp = splice_at(s, p, n))) {
+      p += sp;
+      (*line)++;
+    } else if (c == '/' && p + 1 < n && s[p + 1] == '*') p = skip_block_comment(s, p, n, line);
     else if (c == '/' && p + 1 < n && s[p + 1] == '/') p = skip_line_comment(s, p, n, line);
     else if (c == '"' || c == '\'') p = skip_quoted(s, p, n, line);
     else p++;
@@ -88,25 +94,28 @@ static size_t skip_directive(const char *s, size_t p, size_t n, int *line) {
 /* Character classes, by table: the lexer's inner loops are the hot path. */
 enum { C_SPACE = 1, C_IDENT = 2, C_DIGIT = 4 };
 static const unsigned char cls[256] = {
-    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\f'] = C_SPACE, ['\v'] = C_SPACE,
-    ['_'] = C_IDENT, ['$'] = C_IDENT,
-#define R10(c) [c] = C_IDENT | C_DIGIT, [c + 1] = C_IDENT | C_DIGIT, [c + 2] = C_IDENT | C_DIGIT, \
-               [c + 3] = C_IDENT | C_DIGIT, [c + 4] = C_IDENT | C_DIGIT, [c + 5] = C_IDENT | C_DIGIT, \
-               [c + 6] = C_IDENT | C_DIGIT, [c + 7] = C_IDENT | C_DIGIT, [c + 8] = C_IDENT | C_DIGIT, \
-               [c + 9] = C_IDENT | C_DIGIT
+    [' '] = C_SPACE,  ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\f'] = C_SPACE,
+    ['\v'] = C_SPACE, ['_'] = C_IDENT,  ['$'] = C_IDENT,
+#define R10(c)                                                                                     \
+  [c] = C_IDENT | C_DIGIT, [c + 1] = C_IDENT | C_DIGIT, [c + 2] = C_IDENT | C_DIGIT,               \
+  [c + 3] = C_IDENT | C_DIGIT, [c + 4] = C_IDENT | C_DIGIT, [c + 5] = C_IDENT | C_DIGIT,           \
+  [c + 6] = C_IDENT | C_DIGIT, [c + 7] = C_IDENT | C_DIGIT, [c + 8] = C_IDENT | C_DIGIT,           \
+  [c + 9] = C_IDENT | C_DIGIT
     R10('0'),
 #undef R10
-#define L13(c) [c] = C_IDENT, [c + 1] = C_IDENT, [c + 2] = C_IDENT, [c + 3] = C_IDENT, \
-               [c + 4] = C_IDENT, [c + 5] = C_IDENT, [c + 6] = C_IDENT, [c + 7] = C_IDENT, \
-               [c + 8] = C_IDENT, [c + 9] = C_IDENT, [c + 10] = C_IDENT, [c + 11] = C_IDENT, \
-               [c + 12] = C_IDENT
-    L13('a'), L13('n'), L13('A'), L13('N'),
+#define L13(c)                                                                                     \
+  [c] = C_IDENT, [c + 1] = C_IDENT, [c + 2] = C_IDENT, [c + 3] = C_IDENT, [c + 4] = C_IDENT,       \
+  [c + 5] = C_IDENT, [c + 6] = C_IDENT, [c + 7] = C_IDENT, [c + 8] = C_IDENT, [c + 9] = C_IDENT,   \
+  [c + 10] = C_IDENT, [c + 11] = C_IDENT, [c + 12] = C_IDENT
+    L13('a'),         L13('n'),         L13('A'),         L13('N'),
 #undef L13
-#define H16(c) [c] = C_IDENT, [c + 1] = C_IDENT, [c + 2] = C_IDENT, [c + 3] = C_IDENT, \
-               [c + 4] = C_IDENT, [c + 5] = C_IDENT, [c + 6] = C_IDENT, [c + 7] = C_IDENT, \
-               [c + 8] = C_IDENT, [c + 9] = C_IDENT, [c + 10] = C_IDENT, [c + 11] = C_IDENT, \
-               [c + 12] = C_IDENT, [c + 13] = C_IDENT, [c + 14] = C_IDENT, [c + 15] = C_IDENT
-    H16(0x80), H16(0x90), H16(0xa0), H16(0xb0), H16(0xc0), H16(0xd0), H16(0xe0), H16(0xf0),
+#define H16(c)                                                                                     \
+  [c] = C_IDENT, [c + 1] = C_IDENT, [c + 2] = C_IDENT, [c + 3] = C_IDENT, [c + 4] = C_IDENT,       \
+  [c + 5] = C_IDENT, [c + 6] = C_IDENT, [c + 7] = C_IDENT, [c + 8] = C_IDENT, [c + 9] = C_IDENT,   \
+  [c + 10] = C_IDENT, [c + 11] = C_IDENT, [c + 12] = C_IDENT, [c + 13] = C_IDENT,                  \
+  [c + 14] = C_IDENT, [c + 15] = C_IDENT
+    H16(0x80),        H16(0x90),        H16(0xa0),        H16(0xb0),
+    H16(0xc0),        H16(0xd0),        H16(0xe0),        H16(0xf0),
 #undef H16
 };
 
@@ -144,9 +153,14 @@ opc_tok opc_lex_next(opc_lexer *lx) {
     char c = s[p];
     size_t sp;
     if (cls[(unsigned char)c] & C_SPACE) p++;
-    else if (c == '\n') { line++; bol = true; p++; }
-    else if ((sp = splice_at(s, p, n))) { p += sp; line++; }
-    else if (c == '/' && p + 1 < n && s[p + 1] == '*') p = skip_block_comment(s, p, n, &line);
+    else if (c == '\n') {
+      line++;
+      bol = true;
+      p++;
+    } else if ((sp = splice_at(s, p, n))) {
+      p += sp;
+      line++;
+    } else if (c == '/' && p + 1 < n && s[p + 1] == '*') p = skip_block_comment(s, p, n, &line);
     else if (c == '/' && p + 1 < n && s[p + 1] == '/') p = skip_line_comment(s, p, n, &line);
     else break;
   }

@@ -18,10 +18,10 @@ typedef enum {
   CT_EOF,
   CT_IDENT,
   CT_NUMBER,
-  CT_STRING,    /* also raw strings */
+  CT_STRING, /* also raw strings */
   CT_CHAR,
-  CT_PUNCT,     /* one character */
-  CT_DIRECTIVE  /* `#` at the start of a line up to the end of its line */
+  CT_PUNCT,    /* one character */
+  CT_DIRECTIVE /* `#` at the start of a line up to the end of its line */
 } opc_tok_kind;
 
 typedef struct {

@@ -10,8 +10,8 @@ static opc_pp_cond literal_cond(const char *t, size_t n, size_t p) {
   p = op_skip_gap(t, n, p);
   if (p < n && (t[p] == '0' || t[p] == '1')) {
     size_t q = p + 1;
-    if (q < n && ((t[q] >= '0' && t[q] <= '9') || t[q] == 'x' || t[q] == 'X' ||
-                  t[q] == '.' || t[q] == 'u' || t[q] == 'U' || t[q] == 'l' || t[q] == 'L'))
+    if (q < n && ((t[q] >= '0' && t[q] <= '9') || t[q] == 'x' || t[q] == 'X' || t[q] == '.' ||
+                  t[q] == 'u' || t[q] == 'U' || t[q] == 'l' || t[q] == 'L'))
       return COND_UNKNOWN;
     if (op_skip_gap(t, n, q) == n) return t[p] == '0' ? COND_FALSE : COND_TRUE;
   }
@@ -20,8 +20,14 @@ static opc_pp_cond literal_cond(const char *t, size_t n, size_t p) {
 
 opc_pp_kind opc_pp_pragma_text_family(const char *t, size_t n, size_t *after) {
   size_t p = op_skip_gap(t, n, 0), e;
-  if ((e = op_word_at(t, n, p, "omp"))) { *after = e; return PP_OMP; }
-  if ((e = op_word_at(t, n, p, "pomp"))) { *after = e; return PP_POMP; }
+  if ((e = op_word_at(t, n, p, "omp"))) {
+    *after = e;
+    return PP_OMP;
+  }
+  if ((e = op_word_at(t, n, p, "pomp"))) {
+    *after = e;
+    return PP_POMP;
+  }
   return PP_OTHER;
 }
 
@@ -32,9 +38,15 @@ opc_pp_kind opc_pp_classify(const char *t, size_t n, opc_pp_cond *cond, size_t *
   const char *w = t + p;
   *cond = COND_UNKNOWN;
 #define IS(word) (k == sizeof(word) - 1 && memcmp(w, word, k) == 0)
-  if (IS("if")) { *cond = literal_cond(t, n, e); return PP_IF; }
+  if (IS("if")) {
+    *cond = literal_cond(t, n, e);
+    return PP_IF;
+  }
   if (IS("ifdef") || IS("ifndef")) return PP_IF;
-  if (IS("elif")) { *cond = literal_cond(t, n, e); return PP_ELIF; }
+  if (IS("elif")) {
+    *cond = literal_cond(t, n, e);
+    return PP_ELIF;
+  }
   if (IS("elifdef") || IS("elifndef")) return PP_ELIF;
   if (IS("else")) return PP_ELSE;
   if (IS("endif")) return PP_ENDIF;
@@ -61,7 +73,7 @@ bool opc_pp_pragma_operator(opc_lexer *lx, opc_pragma_op *op) {
     return false;
   const char *s = lx->s;
   size_t p = str.start;
-  while (s[p] != '"') p++; /* skip an encoding prefix */
+  while (s[p] != '"') p++;                            /* skip an encoding prefix */
   if (p > str.start && s[p - 1] == 'R') return false; /* raw strings are not allowed */
   size_t q = str.end - 1;
   if (q <= p || s[q] != '"') return false; /* unterminated */
@@ -79,7 +91,8 @@ bool opc_pp_pragma_operator(opc_lexer *lx, opc_pragma_op *op) {
   return true;
 }
 
-bool opc_pp_define_makes_directive(const char *t, size_t n, bool cxx, opc_pragma_op *op, op_span *name) {
+bool opc_pp_define_makes_directive(const char *t, size_t n, bool cxx, opc_pragma_op *op,
+                                   op_span *name) {
   size_t p = op_skip_gap(t, n, 1);
   p = op_skip_gap(t, n, op_ident_end(t, n, p)); /* after `define` */
   *name = (op_span){p, op_ident_end(t, n, p)};

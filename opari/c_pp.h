@@ -15,15 +15,15 @@
 
 typedef enum {
   PP_OTHER,
-  PP_IF,      /* #if #ifdef #ifndef */
-  PP_ELIF,    /* #elif #elifdef #elifndef */
+  PP_IF,   /* #if #ifdef #ifndef */
+  PP_ELIF, /* #elif #elifdef #elifndef */
   PP_ELSE,
   PP_ENDIF,
-  PP_OMP,     /* #pragma omp */
-  PP_POMP,    /* #pragma pomp */
+  PP_OMP,         /* #pragma omp */
+  PP_POMP,        /* #pragma pomp */
   PP_INCLUDE_OMP, /* #include <omp.h> or "omp.h" */
-  PP_LINE,    /* #line N "file", or the preprocessor's # N "file" flags */
-  PP_DEFINE   /* #define */
+  PP_LINE,        /* #line N "file", or the preprocessor's # N "file" flags */
+  PP_DEFINE       /* #define */
 } opc_pp_kind;
 
 typedef enum { COND_UNKNOWN, COND_FALSE, COND_TRUE } opc_pp_cond;
@@ -39,7 +39,7 @@ opc_pp_kind opc_pp_classify(const char *t, size_t n, opc_pp_cond *cond, size_t *
 typedef struct {
   char *buf;
   size_t len, cap;
-  size_t end;   /* offset after `)` */
+  size_t end; /* offset after `)` */
   int end_line;
 } opc_pragma_op;
 bool opc_pp_pragma_operator(opc_lexer *lx, opc_pragma_op *op);
@@ -49,7 +49,8 @@ bool opc_pp_pragma_operator(opc_lexer *lx, opc_pragma_op *op);
    plain string literal (built from the macro's parameters, as in
    `_Pragma(#x)`): a directive only the preprocessor can show.  *name gets
    the macro's name. */
-bool opc_pp_define_makes_directive(const char *t, size_t n, bool cxx, opc_pragma_op *op, op_span *name);
+bool opc_pp_define_makes_directive(const char *t, size_t n, bool cxx, opc_pragma_op *op,
+                                   op_span *name);
 
 /* Family of a destringized _Pragma text: PP_OMP, PP_POMP or PP_OTHER. */
 opc_pp_kind opc_pp_pragma_text_family(const char *t, size_t n, size_t *after);

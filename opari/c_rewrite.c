@@ -46,23 +46,22 @@ void opc_warn(opc_rw *rw, int line, const char *fmt, ...) {
 
 opc_body opc_find_body(opc_rw *rw, const opc_site *site, const opc_lexer *from, bool sequence) {
   static const opc_body none = {0, 0, 0};
-  if (!sequence && from->pos > rw->chain_start && from->pos <= rw->chain_code &&
-      rw->chain_body.end)
+  if (!sequence && from->pos > rw->chain_start && from->pos <= rw->chain_code && rw->chain_body.end)
     return rw->chain_body;
   opc_stmt st;
   opc_stmt_init(&st, from, &rw->look_dir, &rw->look_op, &rw->stack, &rw->stack_cap);
   st.budget = &rw->look_budget;
   if (!(sequence ? opc_stmt_skip_sequence(&st) : opc_stmt_skip(&st)))
     opc_error(rw, site->line,
-             "cannot find the end of the structured block of this directive: %s (line %d)",
-             st.error, opc_rw_line(rw, st.error_line));
+              "cannot find the end of the structured block of this directive: %s (line %d)",
+              st.error, opc_rw_line(rw, st.error_line));
   int arm = opc_stmt_end_in_arm(&st);
   if (arm)
     opc_warn(rw, site->line,
-            "the block of this construct ends inside the conditional at line %d, of which "
-            "only the first arm is read: built with another arm, its events are misplaced "
-            "(preprocess first: pomp-cc does unless --no-preprocess)",
-            opc_rw_line(rw, arm));
+             "the block of this construct ends inside the conditional at line %d, of which "
+             "only the first arm is read: built with another arm, its events are misplaced "
+             "(preprocess first: pomp-cc does unless --no-preprocess)",
+             opc_rw_line(rw, arm));
   opc_body body = {st.end, st.end_line, st.cancel};
   rw->chain_body = none;
   if (!sequence) {
@@ -74,10 +73,15 @@ opc_body opc_find_body(opc_rw *rw, const opc_site *site, const opc_lexer *from, 
 }
 
 void opc_push_pending(opc_rw *rw, int kind, int descr, const opc_site *site, opc_body body,
-                         bool barrier) {
-  opc_pending p = {.end = body.end, .end_line = body.end_line, .kind = kind, .descr = descr,
-               .line = site->line, .pp_level = (int)rw->npp, .block_depth = -1,
-               .barrier = barrier};
+                      bool barrier) {
+  opc_pending p = {.end = body.end,
+                   .end_line = body.end_line,
+                   .kind = kind,
+                   .descr = descr,
+                   .line = site->line,
+                   .pp_level = (int)rw->npp,
+                   .block_depth = -1,
+                   .barrier = barrier};
   PU_PUSH(rw->pend, rw->npend, rw->pend_cap, p);
 }
 
@@ -88,9 +92,9 @@ void opc_push_pending(opc_rw *rw, int kind, int descr, const opc_site *site, opc
 static void check_arm_end(opc_rw *rw, opc_tok t) {
   if (rw->npend && rw->pend[rw->npend - 1].pp_level >= (int)rw->npp && rw->npp)
     opc_error(rw, t.line,
-             "the OpenMP construct at line %d is not closed before this conditional "
-             "directive; move the #if/#else/#endif outside the construct",
-             opc_rw_line(rw, rw->pend[rw->npend - 1].line));
+              "the OpenMP construct at line %d is not closed before this conditional "
+              "directive; move the #if/#else/#endif outside the construct",
+              opc_rw_line(rw, rw->pend[rw->npend - 1].line));
 }
 
 /* Skips a dead arm (it is copied verbatim, never instrumented). */
@@ -122,10 +126,8 @@ static void conditional(opc_rw *rw, opc_tok t, opc_pp_kind k, opc_pp_cond cond) 
     opc_pp_skip_arm(&rw->lx, false, &cond);
     rw->depth = f->first_end_depth;
     rw->npp--;
-  } else if (k == PP_ELIF && cond == COND_FALSE)
-    dead_arm(rw);
-  else if (k == PP_ELIF && cond == COND_TRUE)
-    f->done = true;
+  } else if (k == PP_ELIF && cond == COND_FALSE) dead_arm(rw);
+  else if (k == PP_ELIF && cond == COND_TRUE) f->done = true;
 }
 
 /* Without the preprocessor, a directive made by a macro is invisible:
@@ -133,21 +135,27 @@ static void conditional(opc_rw *rw, opc_tok t, opc_pp_kind k, opc_pp_cond cond) 
 static void macro_definition(opc_rw *rw, opc_tok t) {
   op_span name;
   if (rw->opt->preprocessed || !opc_instrumenting(rw) ||
-      !opc_pp_define_makes_directive(rw->s + t.start, t.end - t.start, rw->opt->cxx, &rw->op, &name))
+      !opc_pp_define_makes_directive(rw->s + t.start, t.end - t.start, rw->opt->cxx, &rw->op,
+                                     &name))
     return;
   opc_warn(rw, t.line,
-          "macro '%.*s' makes an OpenMP/POMP directive with _Pragma: it is not instrumented where "
-          "the macro is used (preprocess first: pomp-cc does unless --no-preprocess)",
-          (int)(name.end - name.start), rw->s + t.start + name.start);
+           "macro '%.*s' makes an OpenMP/POMP directive with _Pragma: it is not instrumented where "
+           "the macro is used (preprocess first: pomp-cc does unless --no-preprocess)",
+           (int)(name.end - name.start), rw->s + t.start + name.start);
 }
 
 static void directive(opc_rw *rw, opc_tok t) {
   opc_pp_cond cond;
   size_t after;
   opc_pp_kind k = opc_pp_classify(rw->s + t.start, t.end - t.start, &cond, &after);
-  opc_site site = {.op = false, .start = t.start, .end = t.end, .line = t.line,
-               .end_line = t.end_line, .text = rw->s + t.start, .len = t.end - t.start,
-               .after = after};
+  opc_site site = {.op = false,
+                   .start = t.start,
+                   .end = t.end,
+                   .line = t.line,
+                   .end_line = t.end_line,
+                   .text = rw->s + t.start,
+                   .len = t.end - t.start,
+                   .after = after};
   switch (k) {
   case PP_IF:
   case PP_ELIF:
@@ -166,9 +174,14 @@ static void pragma_operator(opc_rw *rw, opc_tok t) {
   if (!opc_pp_pragma_operator(&rw->lx, &rw->op)) return;
   size_t after;
   opc_pp_kind family = opc_pp_pragma_text_family(rw->op.buf, rw->op.len, &after);
-  opc_site site = {.op = true, .start = t.start, .end = rw->op.end, .line = t.line,
-               .end_line = rw->op.end_line, .text = rw->op.buf, .len = rw->op.len,
-               .after = after};
+  opc_site site = {.op = true,
+                   .start = t.start,
+                   .end = rw->op.end,
+                   .line = t.line,
+                   .end_line = rw->op.end_line,
+                   .text = rw->op.buf,
+                   .len = rw->op.len,
+                   .after = after};
   if (family == PP_OMP) opc_omp_directive(rw, &site);
   else if (family == PP_POMP) opc_inst_directive(rw, &site);
 }
@@ -237,8 +250,9 @@ static void run(opc_rw *rw) {
     opc_error(rw, u->line, "user region '%s' is never ended", rw->descr.v[u->descr].sub_name);
   }
   if (rw->opt->preprocessed && rw->descr.n && !rw->pomp_h_seen)
-    opc_error(rw, rw->lx.line, "preprocessed input without pomp.h: append '#include <pomp.h>' "
-                              "to the unit before preprocessing (pomp-cc does)");
+    opc_error(rw, rw->lx.line,
+              "preprocessed input without pomp.h: append '#include <pomp.h>' "
+              "to the unit before preprocessing (pomp-cc does)");
   op_emit_copy_to(&rw->em, rw->n);
   if (rw->n && rw->s[rw->n - 1] != '\n') op_emit_str(&rw->em, "\n");
 }
@@ -277,8 +291,7 @@ static size_t after_mark_line(const char *s, size_t n, size_t p) {
    with -g): the prelude goes after them. */
 static size_t preprocessed_head(const char *s, size_t n) {
   size_t first = after_mark_line(s, n, 0), second = after_mark_line(s, n, first);
-  return second > first && second >= 4 && memcmp(s + second - 4, "//\"", 3) == 0 ? second
-                                                                                 : first;
+  return second > first && second >= 4 && memcmp(s + second - 4, "//\"", 3) == 0 ? second : first;
 }
 
 bool opari_c(const char *src, size_t n, FILE *out, const opari_options *opt) {
@@ -289,11 +302,14 @@ bool opari_c(const char *src, size_t n, FILE *out, const opari_options *opt) {
   rw->want_brace = -1;
   rw->look_budget = 32 * n + 10000000;
   opc_lex_init(&rw->lx, src, n, opt->cxx);
-  rw->em = (op_emit){.f = out, .src = src, .line_name = opt->line_name, .nosrc = opt->nosrc,
-                  .gnu_marks = opt->preprocessed};
+  rw->em = (op_emit){.f = out,
+                     .src = src,
+                     .line_name = opt->line_name,
+                     .nosrc = opt->nosrc,
+                     .gnu_marks = opt->preprocessed};
   op_unit_form form = !opt->preprocessed ? UNIT_SOURCE
-                  : opt->cxx         ? UNIT_PREPROCESSED_CXX
-                                     : UNIT_PREPROCESSED_C;
+                      : opt->cxx         ? UNIT_PREPROCESSED_CXX
+                                         : UNIT_PREPROCESSED_C;
   volatile bool ok = false;
   if (setjmp(rw->fail) == 0) {
     long count_pos;

@@ -70,7 +70,7 @@ typedef struct {
   bool op;
   size_t start, end;
   int line, end_line;
-  const char *text; /* the directive text (raw line, or destringized) */
+  const char *text;  /* the directive text (raw line, or destringized) */
   size_t len, after; /* after: offset of the text after the sentinel */
 } opc_site;
 
@@ -90,7 +90,7 @@ typedef struct {
   opc_breakable *brk; /* loops and switches begun inside user regions */
   size_t nbrk, brk_cap;
   opc_jump *gotos, *labels; /* inside user regions (labels: name and position) */
-  bool altend; /* `altend` gave the innermost region its end: the next
+  bool altend;              /* `altend` gave the innermost region its end: the next
                   jump statement leaves it with no further event or warning */
   size_t ngotos, gotos_cap, nlabels, labels_cap;
   int depth; /* brace depth */
@@ -144,7 +144,8 @@ static inline bool opc_instrumenting(const opc_rw *rw) {
    descriptor for the construct at site, with its file and lines. */
 int opc_rw_line(const opc_rw *rw, int phys);
 void opc_rw_mark(opc_rw *rw, int phys);
-int opc_rw_descr(opc_rw *rw, const char *name, const char *sub, size_t sub_len, const opc_site *site);
+int opc_rw_descr(opc_rw *rw, const char *name, const char *sub, size_t sub_len,
+                 const opc_site *site);
 /* c_include.c: a line mark directive; `#include <omp.h>`; an identifier
    that may be an `omp_*_lock` call. */
 void opc_line_mark_directive(opc_rw *rw, opc_tok t);
@@ -154,12 +155,13 @@ void opc_lock_call(opc_rw *rw, opc_tok t);
 /* c_rewrite.c: diagnostics `file:line: error|warning: ...`; an error
    abandons the unit (longjmp to opari_c). */
 __attribute__((format(printf, 3, 4))) _Noreturn void opc_error(opc_rw *rw, int line,
-                                                              const char *fmt, ...);
+                                                               const char *fmt, ...);
 __attribute__((format(printf, 3, 4))) void opc_warn(opc_rw *rw, int line, const char *fmt, ...);
 /* c_rewrite.c: the end of the statement (or, with sequence, of the
    statements up to a `section`) that starts at `from`. */
 opc_body opc_find_body(opc_rw *rw, const opc_site *site, const opc_lexer *from, bool sequence);
-void opc_push_pending(opc_rw *rw, int kind, int descr, const opc_site *site, opc_body body, bool barrier);
+void opc_push_pending(opc_rw *rw, int kind, int descr, const opc_site *site, opc_body body,
+                      bool barrier);
 
 /* c_site.c: code before a directive goes on a line of its own, then
    `#line`; code after it likewise; _Pragma operators get it inline. */

@@ -23,8 +23,7 @@ void opc_pre_begin(opc_rw *rw, const opc_site *site) {
   if (site->op || !blank_prefix(rw, site)) {
     op_emit_copy_to(&rw->em, site->start);
     if (!site->op) op_emit_str(&rw->em, "\n");
-  } else
-    op_emit_copy_to(&rw->em, opc_line_start(rw, site->start));
+  } else op_emit_copy_to(&rw->em, opc_line_start(rw, site->start));
 }
 
 void opc_pre_end(opc_rw *rw, const opc_site *site) {
@@ -84,8 +83,7 @@ void opc_write_variant(opc_rw *rw, const opc_site *site) {
     op_emit_str(&rw->em, "_Pragma(\"");
     op_emit_c_string(rw->em.f, rw->buf, rw->buf_len);
     op_emit_str(&rw->em, "\")");
-  } else
-    op_emit_mem(&rw->em, rw->buf, rw->buf_len);
+  } else op_emit_mem(&rw->em, rw->buf, rw->buf_len);
 }
 
 /* Replaces the directive in the output by its variant. */

@@ -6,9 +6,14 @@
 enum { MAX_NESTING = 400 };
 
 void opc_stmt_init(opc_stmt *st, const opc_lexer *lx, op_dir *dir, opc_pragma_op *op, char **stack,
-                size_t *stack_cap) {
-  *st = (opc_stmt){.lx = *lx, .end = lx->pos, .end_line = lx->line, .dir = dir, .op = op,
-                .stack = stack, .stack_cap = stack_cap};
+                   size_t *stack_cap) {
+  *st = (opc_stmt){.lx = *lx,
+                   .end = lx->pos,
+                   .end_line = lx->line,
+                   .dir = dir,
+                   .op = op,
+                   .stack = stack,
+                   .stack_cap = stack_cap};
 }
 
 static bool fail(opc_stmt *st, opc_tok t, const char *msg) {
@@ -89,22 +94,18 @@ static opc_tok next(opc_stmt *st) {
         opc_pp_kind arm = opc_pp_skip_arm(&st->lx, true, &cond);
         if (arm == PP_ELSE || arm == PP_ELIF)
           pp_enter(st, arm == PP_ELIF && cond != COND_TRUE, t.line);
-      } else
-        pp_enter(st, cond == COND_UNKNOWN, t.line);
+      } else pp_enter(st, cond == COND_UNKNOWN, t.line);
       break;
     case PP_ELIF:
     case PP_ELSE: /* only the first live arm is read */
       opc_pp_skip_arm(&st->lx, false, &cond);
       pp_leave(st);
       break;
-    case PP_ENDIF:
-      pp_leave(st);
-      break;
+    case PP_ENDIF: pp_leave(st); break;
     case PP_OMP:
       if (openmp_seen(st, s + t.start, t.end - t.start, after)) return t;
       break;
-    default:
-      break;
+    default: break;
     }
   }
 }
@@ -127,10 +128,12 @@ static bool balanced(opc_stmt *st, opc_tok open_tok) {
   PU_PUSH(*st->stack, st->depth, *st->stack_cap, closer_of(st->lx.s[open_tok.start]));
   while (st->depth > 0) {
     opc_tok t = next(st);
-    if (t.kind == CT_EOF) return fail(st, open_tok, "unbalanced brackets: end of file inside a statement");
+    if (t.kind == CT_EOF)
+      return fail(st, open_tok, "unbalanced brackets: end of file inside a statement");
     if (t.kind != CT_PUNCT) continue;
     char c = st->lx.s[t.start];
-    if (c == '(' || c == '[' || c == '{') PU_PUSH(*st->stack, st->depth, *st->stack_cap, closer_of(c));
+    if (c == '(' || c == '[' || c == '{')
+      PU_PUSH(*st->stack, st->depth, *st->stack_cap, closer_of(c));
     else if (c == ')' || c == ']' || c == '}') {
       if ((*st->stack)[st->depth - 1] != c) return fail(st, t, "mismatched closing bracket");
       if (--st->depth == 0) done_at(st, t);
@@ -209,7 +212,8 @@ static bool statement(opc_stmt *st, int nest) {
     if (!statement(st, nest + 1)) return false;
     opc_tok w = next(st);
     if (!opc_tok_word(lx, w, "while")) return fail(st, w, "expected 'while' after a do body");
-    return expect(st, '(', "expected '(' after 'while'") && expect(st, ';', "expected ';' after do/while");
+    return expect(st, '(', "expected '(' after 'while'") &&
+           expect(st, ';', "expected ';' after do/while");
   }
   if (opc_tok_word(lx, t, "try")) {
     if (!expect(st, '{', "expected '{' after 'try'")) return false;

@@ -19,10 +19,10 @@
 enum { CANCEL_FOR = 1, CANCEL_SECTIONS = 2, CANCEL_PARALLEL = 4, CANCEL_TASKGROUP = 8 };
 
 typedef struct {
-  opc_lexer lx;            /* position; advanced by the scan */
-  size_t first_code;    /* start of the statement's first token (after any
+  opc_lexer lx;      /* position; advanced by the scan */
+  size_t first_code; /* start of the statement's first token (after any
                            directives before it) */
-  size_t end;           /* after the last token read */
+  size_t end;        /* after the last token read */
   int end_line;
   unsigned cancel;      /* CANCEL_* bits of cancel directives read */
   bool stop_at_section; /* a `section` directive ends a sequence */
@@ -32,9 +32,9 @@ typedef struct {
   int pp_level;
   unsigned long long pp_unknown;
   int pp_unknown_line;
-  const char *error;    /* what was wrong, and where */
+  const char *error; /* what was wrong, and where */
   int error_line;
-  size_t *budget;       /* tokens the caller lets all its scans read
+  size_t *budget; /* tokens the caller lets all its scans read
                            (NULL: unlimited), so nesting cannot make the
                            scans quadratic without bound */
   /* scratch owned by the caller */
@@ -47,7 +47,7 @@ typedef struct {
 
 /* A scanner starting at lx; end/end_line start as lx's position. */
 void opc_stmt_init(opc_stmt *st, const opc_lexer *lx, op_dir *dir, opc_pragma_op *op, char **stack,
-                size_t *stack_cap);
+                   size_t *stack_cap);
 /* One statement. */
 bool opc_stmt_skip(opc_stmt *st);
 /* After a scan: the line of the #if/#ifdef whose first arm the statement

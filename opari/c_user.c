@@ -49,10 +49,11 @@ static void check_gotos(opc_rw *rw) {
     }
     if (inside) continue;
     j->warned = true;
-    opc_warn(rw, j->line, "'goto %.*s' leaves user region '%s' (line %d): its end event is missed "
-            "(mark the exit with '#pragma pomp inst altend(%s)')",
-            (int)len, rw->s + j->name_start, region_name(rw, rw->nuser - 1),
-            rw->descr.v[u->descr].begin_line1, region_name(rw, rw->nuser - 1));
+    opc_warn(rw, j->line,
+             "'goto %.*s' leaves user region '%s' (line %d): its end event is missed "
+             "(mark the exit with '#pragma pomp inst altend(%s)')",
+             (int)len, rw->s + j->name_start, region_name(rw, rw->nuser - 1),
+             rw->descr.v[u->descr].begin_line1, region_name(rw, rw->nuser - 1));
   }
 }
 
@@ -62,11 +63,11 @@ static int named_region(opc_rw *rw, const opc_site *site, op_span name, const ch
   int len = (int)(name.end - name.start);
   if (!rw->nuser)
     opc_error(rw, site->line, "'%s(%.*s)' without a matching 'begin(%.*s)'", what, len,
-             t + name.start, len, t + name.start);
+              t + name.start, len, t + name.start);
   const op_descr *d = &rw->descr.v[rw->user[rw->nuser - 1].descr];
   if (strlen(d->sub_name) != (size_t)len || memcmp(d->sub_name, t + name.start, len) != 0)
-    opc_error(rw, site->line, "'%s(%.*s)' does not match the open region '%s' (line %d)", what,
-             len, t + name.start, d->sub_name, d->begin_line1);
+    opc_error(rw, site->line, "'%s(%.*s)' does not match the open region '%s' (line %d)", what, len,
+              t + name.start, d->sub_name, d->begin_line1);
   return rw->user[rw->nuser - 1].descr;
 }
 
@@ -92,8 +93,8 @@ void opc_inst_directive(opc_rw *rw, const opc_site *site) {
   switch (k) {
   case OP_INST_BAD:
     opc_error(rw, site->line,
-             "malformed POMP directive (expected 'inst init|finalize|on|off|begin(name)|"
-             "end(name)', 'noinstrument' or 'instrument')");
+              "malformed POMP directive (expected 'inst init|finalize|on|off|begin(name)|"
+              "end(name)', 'noinstrument' or 'instrument')");
   case OP_INST_NOINSTRUMENT:
     rw->noinstrument = true;
     replace_directive(rw, site, "", NULL, 0);
@@ -119,8 +120,7 @@ void opc_inst_directive(opc_rw *rw, const opc_site *site) {
     replace_directive(rw, site, "", "End", named_region(rw, site, name, "altend"));
     rw->altend = true;
     return;
-  case OP_INST_INSTRUMENT:
-    break;
+  case OP_INST_INSTRUMENT: break;
   }
   replace_directive(rw, site, "", NULL, 0); /* a disabled user region */
 }
@@ -163,18 +163,19 @@ static void leaving_jump(opc_rw *rw, opc_tok t, bool is_break) {
   if (i > 0 && rw->brk[i - 1].regions == rw->nuser) return;
   const opc_user_region *u = &rw->user[rw->nuser - 1];
   opc_warn(rw, t.line,
-          "'%s' leaves user region '%s' (line %d): its end event is missed (mark the exit "
-          "with '#pragma pomp inst altend(%s)')",
-          is_break ? "break" : "continue", region_name(rw, rw->nuser - 1),
-          rw->descr.v[u->descr].begin_line1, region_name(rw, rw->nuser - 1));
+           "'%s' leaves user region '%s' (line %d): its end event is missed (mark the exit "
+           "with '#pragma pomp inst altend(%s)')",
+           is_break ? "break" : "continue", region_name(rw, rw->nuser - 1),
+           rw->descr.v[u->descr].begin_line1, region_name(rw, rw->nuser - 1));
 }
-
 
 static void goto_statement(opc_rw *rw, opc_tok t) {
   opc_tok name = opc_lex_peek(&rw->lx);
   if (name.kind != CT_IDENT) { /* GNU computed goto: its target is unknown */
-    opc_warn(rw, t.line, "computed 'goto' inside user region '%s': if it leaves the region, "
-                        "its end event is missed", region_name(rw, rw->nuser - 1));
+    opc_warn(rw, t.line,
+             "computed 'goto' inside user region '%s': if it leaves the region, "
+             "its end event is missed",
+             region_name(rw, rw->nuser - 1));
     return;
   }
   opc_jump j = {t.start, name.start, name.end, t.line, false};
@@ -185,8 +186,8 @@ static void goto_statement(opc_rw *rw, opc_tok t) {
    value, a bit-field width, a ternary's arm or a C++ `::`). */
 static void maybe_label(opc_rw *rw, opc_tok t) {
   const opc_lexer *lx = &rw->lx;
-  if (!opc_tok_is(lx, rw->prev, ';') && !opc_tok_is(lx, rw->prev, '{') && !opc_tok_is(lx, rw->prev, '}') &&
-      !opc_tok_is(lx, rw->prev, ':'))
+  if (!opc_tok_is(lx, rw->prev, ';') && !opc_tok_is(lx, rw->prev, '{') &&
+      !opc_tok_is(lx, rw->prev, '}') && !opc_tok_is(lx, rw->prev, ':'))
     return;
   opc_lexer look = *lx;
   opc_tok colon = opc_lex_next(&look);

@@ -9,11 +9,10 @@
 
 #include "opari.h"
 
-void op_vdiag(const opari_options *opt, const char *kind, int line, const char *fmt,
-                 va_list ap);
+void op_vdiag(const opari_options *opt, const char *kind, int line, const char *fmt, va_list ap);
 /* The same for a file other than the unit's own (from a line mark). */
 void op_vdiag_in(const opari_options *opt, const char *file, const char *kind, int line,
-                    const char *fmt, va_list ap);
+                 const char *fmt, va_list ap);
 void op_diag(const opari_options *opt, const char *kind, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -7,8 +7,8 @@
 #include "pomp_util.h"
 
 static bool ident_char(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '$' || c >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || c >= 0x80;
 }
 
 size_t op_skip_gap(const char *t, size_t n, size_t p) {
@@ -59,16 +59,17 @@ static size_t match_paren(const char *t, size_t n, size_t p) {
 }
 
 /* Words that can follow another one in a combined directive name. */
-static const char *const combinable[] = {
-    "parallel", "for", "simd", "target", "teams", "distribute", "loop", "taskloop",
-    "masked", "master", "sections", "workshare", "data", "enter", "exit", "update", NULL};
+static const char *const combinable[] = {"parallel",   "for",       "simd",     "target", "teams",
+                                         "distribute", "loop",      "taskloop", "masked", "master",
+                                         "sections",   "workshare", "data",     "enter",  "exit",
+                                         "update",     NULL};
 /* First words that never combine with a following word. */
 static const char *const single_word[] = {
-    "atomic", "critical", "flush", "barrier", "taskwait", "taskyield", "single",
-    "section", "sections", "cancel", "ordered", "threadprivate", "requires",
-    "allocate", "allocators", "depobj", "scan", "error", "nothing", "task",
-    "interop", "dispatch", "assume", "assumes", "tile", "unroll", "scope",
-    "taskgroup", "metadirective", NULL};
+    "atomic",   "critical", "flush",      "barrier",   "taskwait",      "taskyield",
+    "single",   "section",  "sections",   "cancel",    "ordered",       "threadprivate",
+    "requires", "allocate", "allocators", "depobj",    "scan",          "error",
+    "nothing",  "task",     "interop",    "dispatch",  "assume",        "assumes",
+    "tile",     "unroll",   "scope",      "taskgroup", "metadirective", NULL};
 
 bool op_span_in(const char *t, op_span w, const char *const *list) {
   for (; *list; list++)
@@ -98,8 +99,7 @@ static size_t read_words(op_dir *d, const char *t, size_t n, size_t p) {
                                  op_span_is(t, w, "assumes") || op_span_is(t, w, "metadirective"));
       else if (op_span_is(t, w0, "cancellation"))
         more = d->nwords == 1 && op_span_is(t, w, "point");
-      else
-        more = !op_span_in(t, w0, single_word) && op_span_in(t, w, combinable);
+      else more = !op_span_in(t, w0, single_word) && op_span_in(t, w, combinable);
       if (!more || d->nwords == 6) break;
     }
     d->words[d->nwords++] = w;
@@ -109,7 +109,11 @@ static size_t read_words(op_dir *d, const char *t, size_t n, size_t p) {
 }
 
 static op_dir_kind classify(op_dir *d, const char *t) {
-  static const struct { const char *name; op_dir_kind kind; bool simd; } table[] = {
+  static const struct {
+    const char *name;
+    op_dir_kind kind;
+    bool simd;
+  } table[] = {
       {"parallel", OP_DIR_PARALLEL, false},
       {"parallel for", OP_DIR_PARALLEL_FOR, false},
       {"parallel for simd", OP_DIR_PARALLEL_FOR, true},
@@ -145,16 +149,30 @@ static op_dir_kind classify(op_dir *d, const char *t) {
   if (has_word(d, t, "enter") || has_word(d, t, "exit") || has_word(d, t, "update"))
     return has_word(d, t, "target") ? OP_DIR_PASS : OP_DIR_UNKNOWN;
   if (has_word(d, t, "target") || has_word(d, t, "teams") || has_word(d, t, "distribute") ||
-      has_word(d, t, "simd") || has_word(d, t, "loop") || op_span_is(t, d->words[0], "metadirective"))
+      has_word(d, t, "simd") || has_word(d, t, "loop") ||
+      op_span_is(t, d->words[0], "metadirective"))
     return op_span_is(t, d->words[0], "declare") ? OP_DIR_PASS : OP_DIR_PASS_SUPPRESS;
   if (has_word(d, t, "taskloop") || has_word(d, t, "masked") || has_word(d, t, "master") ||
       has_word(d, t, "taskgroup") || has_word(d, t, "scope") || has_word(d, t, "workshare") ||
       has_word(d, t, "parallel"))
     return OP_DIR_PASS_WARN;
-  static const char *const silent[] = {
-      "cancellation point", "taskyield", "threadprivate", "requires", "depobj", "scan",
-      "allocate", "allocators", "error", "nothing", "assume", "assumes", "interop",
-      "dispatch", "tile", "unroll", NULL};
+  static const char *const silent[] = {"cancellation point",
+                                       "taskyield",
+                                       "threadprivate",
+                                       "requires",
+                                       "depobj",
+                                       "scan",
+                                       "allocate",
+                                       "allocators",
+                                       "error",
+                                       "nothing",
+                                       "assume",
+                                       "assumes",
+                                       "interop",
+                                       "dispatch",
+                                       "tile",
+                                       "unroll",
+                                       NULL};
   for (const char *const *s = silent; *s; s++)
     if (strcmp(name, *s) == 0) return OP_DIR_PASS;
   if (op_span_is(t, d->words[0], "declare") || op_span_is(t, d->words[0], "begin") ||
@@ -186,7 +204,10 @@ bool op_dir_parse_rest(op_dir *d, const char *t, size_t n, size_t p, bool paren)
   p = op_skip_gap(t, n, p);
   if (paren && p < n && t[p] == '(') {
     size_t e = match_paren(t, n, p);
-    if (!e) { d->error = "unbalanced parentheses in directive"; return false; }
+    if (!e) {
+      d->error = "unbalanced parentheses in directive";
+      return false;
+    }
     d->paren = (op_span){p + 1, e};
     d->has_paren = true;
     d->content_end = e + 1;
@@ -195,7 +216,10 @@ bool op_dir_parse_rest(op_dir *d, const char *t, size_t n, size_t p, bool paren)
   for (;;) {
     p = op_skip_gap(t, n, p);
     if (p >= n) break;
-    if (t[p] == ',') { p++; continue; }
+    if (t[p] == ',') {
+      p++;
+      continue;
+    }
     size_t e = op_ident_end(t, n, p);
     if (e == p) {
       if (d->kind == OP_DIR_UNKNOWN) break; /* passed whole anyway */
@@ -206,7 +230,10 @@ bool op_dir_parse_rest(op_dir *d, const char *t, size_t n, size_t p, bool paren)
     size_t q = op_skip_gap(t, n, e);
     if (q < n && t[q] == '(') {
       size_t close = match_paren(t, n, q);
-      if (!close) { d->error = "unbalanced parentheses in clause"; return false; }
+      if (!close) {
+        d->error = "unbalanced parentheses in clause";
+        return false;
+      }
       c.args = (op_span){q + 1, close};
       c.has_args = true;
       c.whole.end = close + 1;
@@ -250,10 +277,12 @@ op_inst_kind op_inst_parse(const char *t, size_t n, size_t from, op_span *name) 
   if ((e = op_word_at(t, n, p, "instrument"))) return OP_INST_INSTRUMENT;
   if (!(e = op_word_at(t, n, p, "inst"))) return OP_INST_BAD;
   p = op_skip_gap(t, n, e);
-  static const struct { const char *w; op_inst_kind k; } words[] = {
-      {"init", OP_INST_INIT}, {"finalize", OP_INST_FINALIZE}, {"on", OP_INST_ON},
-      {"off", OP_INST_OFF},   {"begin", OP_INST_BEGIN},       {"end", OP_INST_END},
-      {"altend", OP_INST_ALTEND}};
+  static const struct {
+    const char *w;
+    op_inst_kind k;
+  } words[] = {{"init", OP_INST_INIT},    {"finalize", OP_INST_FINALIZE}, {"on", OP_INST_ON},
+               {"off", OP_INST_OFF},      {"begin", OP_INST_BEGIN},       {"end", OP_INST_END},
+               {"altend", OP_INST_ALTEND}};
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
     if (!(e = op_word_at(t, n, p, words[i].w))) continue;
     if (words[i].k < OP_INST_BEGIN || words[i].k > OP_INST_ALTEND) return words[i].k;

@@ -19,10 +19,10 @@ typedef struct {
 } op_span;
 
 typedef enum {
-  OP_DIR_UNKNOWN,       /* not a directive this tool knows: passed, warned */
+  OP_DIR_UNKNOWN, /* not a directive this tool knows: passed, warned */
   OP_DIR_PARALLEL,
-  OP_DIR_FOR,           /* also `for simd` */
-  OP_DIR_PARALLEL_FOR,  /* also `parallel for simd` */
+  OP_DIR_FOR,          /* also `for simd` */
+  OP_DIR_PARALLEL_FOR, /* also `parallel for simd` */
   OP_DIR_SECTIONS,
   OP_DIR_PARALLEL_SECTIONS,
   OP_DIR_PARALLEL_MASTER,
@@ -55,10 +55,10 @@ typedef struct {
 
 typedef struct {
   op_dir_kind kind;
-  bool inner_simd;    /* `for simd`, `parallel for simd` */
-  op_span words[6];      /* the directive-name words */
+  bool inner_simd;  /* `for simd`, `parallel for simd` */
+  op_span words[6]; /* the directive-name words */
   int nwords;
-  op_span paren;         /* critical(name), flush(list) */
+  op_span paren; /* critical(name), flush(list) */
   bool has_paren;
   op_clause *clauses; /* owned; reused by the next parse */
   size_t nclauses, cap;
@@ -82,9 +82,15 @@ void op_dir_name(const op_dir *d, const char *t, char *buf, size_t size);
 
 typedef enum {
   OP_INST_BAD,
-  OP_INST_INIT, OP_INST_FINALIZE, OP_INST_ON, OP_INST_OFF,
-  OP_INST_BEGIN, OP_INST_END, OP_INST_ALTEND,
-  OP_INST_NOINSTRUMENT, OP_INST_INSTRUMENT
+  OP_INST_INIT,
+  OP_INST_FINALIZE,
+  OP_INST_ON,
+  OP_INST_OFF,
+  OP_INST_BEGIN,
+  OP_INST_END,
+  OP_INST_ALTEND,
+  OP_INST_NOINSTRUMENT,
+  OP_INST_INSTRUMENT
 } op_inst_kind;
 
 /* Parses the text after the `pomp` sentinel; name gets begin/end/altend's

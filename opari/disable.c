@@ -7,16 +7,23 @@ static const struct {
   const char *name;
   unsigned bits;
 } names[] = {
-    {"parallel", OPARI_DIS_PARALLEL}, {"for", OPARI_DIS_FOR},
-    {"sections", OPARI_DIS_SECTIONS}, {"single", OPARI_DIS_SINGLE},
-    {"master", OPARI_DIS_MASTER},     {"critical", OPARI_DIS_CRITICAL},
-    {"atomic", OPARI_DIS_ATOMIC},     {"barrier", OPARI_DIS_BARRIER},
-    {"flush", OPARI_DIS_FLUSH},       {"ordered", OPARI_DIS_ORDERED},
-    {"task", OPARI_DIS_TASK},         {"taskwait", OPARI_DIS_TASKWAIT},
-    {"locks", OPARI_DIS_LOCKS},       {"region", OPARI_DIS_REGION},
+    {"parallel", OPARI_DIS_PARALLEL},
+    {"for", OPARI_DIS_FOR},
+    {"sections", OPARI_DIS_SECTIONS},
+    {"single", OPARI_DIS_SINGLE},
+    {"master", OPARI_DIS_MASTER},
+    {"critical", OPARI_DIS_CRITICAL},
+    {"atomic", OPARI_DIS_ATOMIC},
+    {"barrier", OPARI_DIS_BARRIER},
+    {"flush", OPARI_DIS_FLUSH},
+    {"ordered", OPARI_DIS_ORDERED},
+    {"task", OPARI_DIS_TASK},
+    {"taskwait", OPARI_DIS_TASKWAIT},
+    {"locks", OPARI_DIS_LOCKS},
+    {"region", OPARI_DIS_REGION},
     /* every synchronisation construct, as OPARI's `sync` */
-    {"sync", OPARI_DIS_MASTER | OPARI_DIS_CRITICAL | OPARI_DIS_ATOMIC | OPARI_DIS_BARRIER | OPARI_DIS_FLUSH | OPARI_DIS_ORDERED |
-                 OPARI_DIS_TASKWAIT | OPARI_DIS_LOCKS},
+    {"sync", OPARI_DIS_MASTER | OPARI_DIS_CRITICAL | OPARI_DIS_ATOMIC | OPARI_DIS_BARRIER |
+                 OPARI_DIS_FLUSH | OPARI_DIS_ORDERED | OPARI_DIS_TASKWAIT | OPARI_DIS_LOCKS},
     /* everything but parallel regions */
     {"omp", ~(unsigned)(OPARI_DIS_PARALLEL | OPARI_DIS_REGION)},
 };

@@ -17,12 +17,12 @@
 enum { NONE = FE_COUNT };
 
 typedef struct {
-  const char *descr;  /* descriptor name */
-  unsigned disable;   /* DIS_* bit */
-  int pre, post;      /* before / after the opening directive */
-  int end_post;       /* before the END directive */
-  int end_pre;        /* after the END directive (stand-alone: after it) */
-  bool worksharing;   /* implicit barrier at its end */
+  const char *descr; /* descriptor name */
+  unsigned disable;  /* DIS_* bit */
+  int pre, post;     /* before / after the opening directive */
+  int end_post;      /* before the END directive */
+  int end_pre;       /* after the END directive (stand-alone: after it) */
+  bool worksharing;  /* implicit barrier at its end */
   bool standalone;
 } opf_shape;
 
@@ -34,8 +34,8 @@ static const opf_shape shapes[FC_COUNT] = {
                      FE_SECTIONS_EXIT, true, false},
     [FC_SINGLE] = {"single", OPARI_DIS_SINGLE, FE_SINGLE_ENTER, FE_SINGLE_BEGIN, FE_SINGLE_END,
                    FE_SINGLE_EXIT, true, false},
-    [FC_WORKSHARE] = {"workshare", OPARI_DIS_FOR, FE_WORKSHARE_ENTER, NONE, NONE,
-                      FE_WORKSHARE_EXIT, true, false},
+    [FC_WORKSHARE] = {"workshare", OPARI_DIS_FOR, FE_WORKSHARE_ENTER, NONE, NONE, FE_WORKSHARE_EXIT,
+                      true, false},
     [FC_MASTER] = {"master", OPARI_DIS_MASTER, NONE, FE_MASTER_BEGIN, FE_MASTER_END, NONE, false,
                    false},
     [FC_CRITICAL] = {"critical", OPARI_DIS_CRITICAL, FE_CRITICAL_ENTER, FE_CRITICAL_BEGIN,
@@ -54,8 +54,8 @@ static const opf_shape shapes[FC_COUNT] = {
     [FC_PARALLEL_DO] = {"paralleldo", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, true, false},
     [FC_PARALLEL_SECTIONS] = {"parallelsections", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
                               false},
-    [FC_PARALLEL_WORKSHARE] = {"parallelworkshare", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
-                               false},
+    [FC_PARALLEL_WORKSHARE] = {"parallelworkshare", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE,
+                               true, false},
     [FC_PARALLEL_MASTER] = {"parallel", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, false, false},
     [FC_REGION] = {"region", OPARI_DIS_REGION, NONE, FE_BEGIN, FE_END, NONE, false, false},
 };
@@ -146,26 +146,37 @@ void opf_close_implicit(opf_rw *rw, size_t li) {
   }
 }
 
-static const char *const kind_words[FC_COUNT] = {
-    [FC_PARALLEL] = "parallel", [FC_DO] = "do", [FC_SECTIONS] = "sections",
-    [FC_SECTION] = "section", [FC_SINGLE] = "single", [FC_WORKSHARE] = "workshare",
-    [FC_MASTER] = "master", [FC_CRITICAL] = "critical", [FC_ATOMIC] = "atomic",
-    [FC_ORDERED] = "ordered", [FC_TASK] = "task", [FC_PARALLEL_DO] = "parallel do",
-    [FC_PARALLEL_SECTIONS] = "parallel sections",
-    [FC_PARALLEL_WORKSHARE] = "parallel workshare", [FC_PARALLEL_MASTER] = "parallel master",
-    [FC_REGION] = "region", [FC_DEVICE] = "target",
-    [FC_BARRIER] = "barrier", [FC_FLUSH] = "flush", [FC_TASKWAIT] = "taskwait"};
+static const char *const kind_words[FC_COUNT] = {[FC_PARALLEL] = "parallel",
+                                                 [FC_DO] = "do",
+                                                 [FC_SECTIONS] = "sections",
+                                                 [FC_SECTION] = "section",
+                                                 [FC_SINGLE] = "single",
+                                                 [FC_WORKSHARE] = "workshare",
+                                                 [FC_MASTER] = "master",
+                                                 [FC_CRITICAL] = "critical",
+                                                 [FC_ATOMIC] = "atomic",
+                                                 [FC_ORDERED] = "ordered",
+                                                 [FC_TASK] = "task",
+                                                 [FC_PARALLEL_DO] = "parallel do",
+                                                 [FC_PARALLEL_SECTIONS] = "parallel sections",
+                                                 [FC_PARALLEL_WORKSHARE] = "parallel workshare",
+                                                 [FC_PARALLEL_MASTER] = "parallel master",
+                                                 [FC_REGION] = "region",
+                                                 [FC_DEVICE] = "target",
+                                                 [FC_BARRIER] = "barrier",
+                                                 [FC_FLUSH] = "flush",
+                                                 [FC_TASKWAIT] = "taskwait"};
 
 static void end_directive(opf_rw *rw) {
   const opf_dir *fd = &rw->fd;
   if (fd->kind == FC_OTHER) return;
   if (!rw->nopen)
-    opf_error(rw, fd->first, "'!$omp end %s' without an open '%s' construct",
-            kind_words[fd->kind], kind_words[fd->kind]);
+    opf_error(rw, fd->first, "'!$omp end %s' without an open '%s' construct", kind_words[fd->kind],
+              kind_words[fd->kind]);
   opf_open o = rw->open[rw->nopen - 1];
   if (o.kind != fd->kind)
     opf_error(rw, fd->first, "'!$omp end %s' does not match the open '%s' (line %d)",
-            kind_words[fd->kind], kind_words[o.kind], rw->lines[o.line].line);
+              kind_words[fd->kind], kind_words[o.kind], rw->lines[o.line].line);
   rw->nopen--;
   if (!o.passed) close_construct(rw, &o, fd->first, fd->last, true);
 }
@@ -226,12 +237,12 @@ static int add_descr(opf_rw *rw, const char *name, const char *sub, size_t sub_l
 /* Which half of a combined construct a clause belongs to: 1 inner, 0
    PARALLEL, -1 unknown. */
 static int clause_half(const opf_rw *rw, const op_clause *c) {
-  static const char *const outer[] = {"if", "num_threads", "default", "shared", "private",
-                                      "firstprivate", "copyin", "reduction", "proc_bind",
-                                      "allocate", NULL};
-  static const char *const inner[] = {"lastprivate", "schedule", "ordered", "collapse",
-                                      "linear", "order", "safelen", "simdlen", "aligned",
-                                      "nontemporal", NULL};
+  static const char *const outer[] = {"if",        "num_threads",  "default", "shared",
+                                      "private",   "firstprivate", "copyin",  "reduction",
+                                      "proc_bind", "allocate",     NULL};
+  static const char *const inner[] = {"lastprivate", "schedule",    "ordered", "collapse",
+                                      "linear",      "order",       "safelen", "simdlen",
+                                      "aligned",     "nontemporal", NULL};
   if (op_span_in(rw->fd.clean, c->name, outer)) return 0;
   if (op_span_in(rw->fd.clean, c->name, inner)) return 1;
   return -1;
@@ -268,7 +279,7 @@ static void directive_with(opf_rw *rw, const char *words, const op_span *clauses
 static void split_combined(opf_rw *rw, int d, int d2, opf_construct inner) {
   const opf_dir *fd = &rw->fd;
   op_span *halves[2] = {pu_malloc(fd->dir.nclauses * sizeof(op_span) + 1),
-                     pu_malloc(fd->dir.nclauses * sizeof(op_span) + 1)};
+                        pu_malloc(fd->dir.nclauses * sizeof(op_span) + 1)};
   size_t n[2] = {0, 0};
   for (size_t i = 0; i < fd->dir.nclauses; i++) {
     const op_clause *c = &fd->dir.clauses[i];
@@ -325,10 +336,10 @@ static void open_construct(opf_rw *rw) {
       if (clause_half(rw, &fd->dir.clauses[i]) < 0) unknown_clause = true;
   if (unknown_clause)
     opf_warn(rw, fd->first, "'!$omp %s' with a clause this tool cannot place: not instrumented",
-           o.words);
+             o.words);
   o.passed = unknown_clause || (rw->opt->disabled & sh->disable) ||
-             (inner != kind && (rw->opt->disabled & shapes[inner].disable)) ||
-             in_workshare(rw) || opf_in_device(rw);
+             (inner != kind && (rw->opt->disabled & shapes[inner].disable)) || in_workshare(rw) ||
+             opf_in_device(rw);
   if (kind == FC_DO || kind == FC_PARALLEL_DO || kind == FC_ATOMIC)
     o.implicit_end = implicit_end(rw, kind, o.words);
   if (kind == FC_SECTIONS || kind == FC_PARALLEL_SECTIONS) o.first_section = true;
@@ -342,8 +353,7 @@ static void open_construct(opf_rw *rw) {
     }
     o.descr = add_descr(rw, sh->descr, sub, sub_len, fd->first, fd->last);
     opf_sync(rw, fd->first);
-    if (kind == FC_PARALLEL_MASTER)
-      o.descr2 = add_descr(rw, "master", "", 0, fd->first, fd->last);
+    if (kind == FC_PARALLEL_MASTER) o.descr2 = add_descr(rw, "master", "", 0, fd->first, fd->last);
     if (inner != kind) {
       opf_call(rw, FE_PARALLEL_FORK, o.descr);
       split_combined(rw, o.descr, o.descr2, inner);
@@ -379,7 +389,8 @@ void opf_omp_directive(opf_rw *rw, size_t li) {
   opf_read_directive(rw, li);
   const opf_dir *fd = &rw->fd;
   opf_set_indent(rw, fd->first);
-  if (fd->kind != FC_SECTION && !(fd->end && (fd->kind == FC_SECTIONS || fd->kind == FC_PARALLEL_SECTIONS)))
+  if (fd->kind != FC_SECTION &&
+      !(fd->end && (fd->kind == FC_SECTIONS || fd->kind == FC_PARALLEL_SECTIONS)))
     opf_statement_seen(rw, fd->first);
   if (fd->kind == FC_OTHER && opf_device_directive(rw)) return;
   if (fd->end) end_directive(rw);
@@ -398,8 +409,12 @@ void opf_omp_directive(opf_rw *rw, size_t li) {
 
 /* POMP user regions share the open-construct stack. */
 void opf_region_begin(opf_rw *rw, size_t li, const char *name, size_t len) {
-  opf_open o = {.kind = FC_REGION, .descr2 = -1, .line = li, .implicit_end = (size_t)-1,
-             .name = name, .name_len = len};
+  opf_open o = {.kind = FC_REGION,
+                .descr2 = -1,
+                .line = li,
+                .implicit_end = (size_t)-1,
+                .name = name,
+                .name_len = len};
   o.passed = (rw->opt->disabled & OPARI_DIS_REGION) || opf_in_device(rw);
   if (!o.passed) {
     o.descr = add_descr(rw, "region", name, len, li, li);
@@ -411,11 +426,12 @@ void opf_region_begin(opf_rw *rw, size_t li, const char *name, size_t len) {
 
 /* The innermost open construct, which must be the region `end(name)` or
    `altend(name)` names. */
-static opf_open *named_region(opf_rw *rw, size_t li, const char *name, size_t len, const char *what) {
+static opf_open *named_region(opf_rw *rw, size_t li, const char *name, size_t len,
+                              const char *what) {
   opf_open *o = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
   if (!o || o->kind != FC_REGION || o->name_len != len || strncasecmp(o->name, name, len) != 0)
-    opf_error(rw, li, "'%s(%.*s)' without a matching 'begin(%.*s)'", what, (int)len, name,
-            (int)len, name);
+    opf_error(rw, li, "'%s(%.*s)' without a matching 'begin(%.*s)'", what, (int)len, name, (int)len,
+              name);
   return o;
 }
 
@@ -444,7 +460,7 @@ void opf_return(opf_rw *rw, size_t li) {
     if (kind == 0) return;
     if (kind == 2) {
       opf_warn(rw, li, "this RETURN leaves the user region '%.*s' without its end event",
-             (int)o->name_len, o->name);
+               (int)o->name_len, o->name);
       return;
     }
     opf_sync(rw, li);
@@ -458,7 +474,7 @@ void opf_check_closed(opf_rw *rw) {
   const opf_open *o = &rw->open[rw->nopen - 1];
   if (o->kind == FC_REGION)
     opf_error(rw, o->line, "'begin(%.*s)' has no matching 'end(%.*s)'", (int)o->name_len, o->name,
-            (int)o->name_len, o->name);
+              (int)o->name_len, o->name);
   opf_error(rw, o->line, "'!$omp %s' is not closed by '!$omp end %s'", o->words,
-          kind_words[o->kind]);
+            kind_words[o->kind]);
 }

@@ -12,7 +12,7 @@
 
 /* Words of device directive names, and the ones that make it a loop. */
 static const char *const device_words[] = {"target", "teams", "distribute", "parallel",
-                                           "do", "simd", "loop", NULL};
+                                           "do",     "simd",  "loop",       NULL};
 static const char *const loop_words[] = {"distribute", "do", "simd", "loop", NULL};
 
 /* The name words at the cursor into buf (joined by blanks); returns
@@ -52,8 +52,11 @@ bool opf_device_directive(opf_rw *rw) {
     op_span w = {q, op_ident_end(fd->clean, fd->len, q)};
     if (op_span_in(fd->clean, w, host)) return false;
   }
-  opf_open o = {.kind = FC_DEVICE, .descr2 = -1, .line = fd->first, .passed = true,
-             .implicit_end = (size_t)-1};
+  opf_open o = {.kind = FC_DEVICE,
+                .descr2 = -1,
+                .line = fd->first,
+                .passed = true,
+                .implicit_end = (size_t)-1};
   bool loop = read_words(fd, p, o.words, sizeof o.words);
   if (fd->end) {
     const opf_open *top = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
@@ -61,14 +64,15 @@ bool opf_device_directive(opf_rw *rw) {
       opf_error(rw, fd->first, "'!$omp end %s' without an open '%s' construct", o.words, o.words);
     if (top->kind != FC_DEVICE || strcmp(top->words, o.words) != 0)
       opf_error(rw, fd->first, "'!$omp end %s' does not match the open '%s' (line %d)", o.words,
-              top->kind == FC_DEVICE || top->kind == FC_REGION ? top->words : "construct",
-              opf_line_no(rw, top->line));
+                top->kind == FC_DEVICE || top->kind == FC_REGION ? top->words : "construct",
+                opf_line_no(rw, top->line));
     rw->nopen--;
     return true;
   }
   if (loop) {
     size_t last = opf_loop_last(rw, opf_next_significant(rw, fd->last + 1), fd->first);
-    if (!opf_is_end_directive(rw, opf_next_significant(rw, last + 1), o.words)) o.implicit_end = last;
+    if (!opf_is_end_directive(rw, opf_next_significant(rw, last + 1), o.words))
+      o.implicit_end = last;
   }
   PU_PUSH(rw->open, rw->nopen, rw->open_cap, o);
   return true;

@@ -9,8 +9,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static FILE *sink;
   if (!sink) sink = fopen("/dev/null", "w");
-  opari_options opt = {.file_name = "fuzz.f", .line_name = "fuzz.f", .quiet = true,
-                      .fixed_form = size && (data[0] & 1), .unit_id = 0x1234abcd};
+  opari_options opt = {.file_name = "fuzz.f",
+                       .line_name = "fuzz.f",
+                       .quiet = true,
+                       .fixed_form = size && (data[0] & 1),
+                       .unit_id = 0x1234abcd};
   opari_fortran((const char *)data, size, sink, sink, &opt);
   return 0;
 }

@@ -103,8 +103,7 @@ static opf_line_class classify_fixed(const char *s, size_t len) {
     bool cont6 = len > 5 && !blank(s[5]) && s[5] != '0';
     if (len >= 5 && s[1] == '$' && ci_prefix(s + 2, len - 2, "omp"))
       return (opf_line_class){FL_OMP, cont6, 0, len > 5 ? 6 : len, false};
-    if (len >= 6 && s[1] == '$' && ci_prefix(s + 2, len - 2, "pomp") &&
-        (len == 6 || blank(s[6])))
+    if (len >= 6 && s[1] == '$' && ci_prefix(s + 2, len - 2, "pomp") && (len == 6 || blank(s[6])))
       return (opf_line_class){FL_POMP, false, 0, 6, false};
     if (len >= 3 && (s[1] == 'p' || s[1] == 'P') && s[2] == '$')
       return (opf_line_class){FL_CODE, cont6, 0, 3, true};
@@ -238,7 +237,8 @@ static bool clean_line(opf_rw *rw, size_t li, size_t off, bool cont) {
   for (size_t i = body; i < e; i++) {
     if (t[i] == '\'' || t[i] == '"') {
       char q = t[i];
-      for (i++; i < e && t[i] != q; i++) {}
+      for (i++; i < e && t[i] != q; i++) {
+      }
     } else if (t[i] == '\r' || t[i] == '\t') t[i] = ' ';
     else t[i] = (char)tolower((unsigned char)t[i]);
   }
@@ -276,11 +276,13 @@ static bool take(opf_words *w, const char *word) {
 }
 
 static opf_construct read_name(opf_rw *rw) {
-  static const struct { const char *word; opf_construct kind; } single[] = {
-      {"sections", FC_SECTIONS}, {"section", FC_SECTION},   {"single", FC_SINGLE},
-      {"workshare", FC_WORKSHARE}, {"master", FC_MASTER},   {"critical", FC_CRITICAL},
-      {"atomic", FC_ATOMIC},     {"barrier", FC_BARRIER},   {"flush", FC_FLUSH},
-      {"ordered", FC_ORDERED},   {"task", FC_TASK},         {"taskwait", FC_TASKWAIT}};
+  static const struct {
+    const char *word;
+    opf_construct kind;
+  } single[] = {{"sections", FC_SECTIONS},   {"section", FC_SECTION}, {"single", FC_SINGLE},
+                {"workshare", FC_WORKSHARE}, {"master", FC_MASTER},   {"critical", FC_CRITICAL},
+                {"atomic", FC_ATOMIC},       {"barrier", FC_BARRIER}, {"flush", FC_FLUSH},
+                {"ordered", FC_ORDERED},     {"task", FC_TASK},       {"taskwait", FC_TASKWAIT}};
   opf_dir *fd = &rw->fd;
   opf_words w = {rw, 0};
   fd->nwords = 0;
@@ -345,7 +347,8 @@ void opf_read_directive(opf_rw *rw, size_t li) {
     }
     if (!amp) break;
     if (k >= rw->nlines || opf_classify(rw, k).kind != FL_OMP)
-      opf_error(rw, fd->last, "the directive continues with '&' but the next line is no '!$omp' line");
+      opf_error(rw, fd->last,
+                "the directive continues with '&' but the next line is no '!$omp' line");
     fd->len++;
     fd->last = k;
   }

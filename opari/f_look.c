@@ -30,7 +30,8 @@ static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 static long digits(const char *s, size_t *p) {
   long v = -1;
-  while (isdigit((unsigned char)s[*p]) && v < 100000000) v = (v < 0 ? 0 : v * 10) + (s[(*p)++] - '0');
+  while (isdigit((unsigned char)s[*p]) && v < 100000000)
+    v = (v < 0 ? 0 : v * 10) + (s[(*p)++] - '0');
   return v;
 }
 
@@ -64,7 +65,8 @@ static int return_kind(const char *w, bool fixed) {
       else if (*p == ')' && --depth == 0) break;
     }
     if (!*p) return 0;
-    for (p++; *p == ' ' || *p == '\t'; p++) {}
+    for (p++; *p == ' ' || *p == '\t'; p++) {
+    }
     w = p;
     kind = 2;
   }
@@ -87,7 +89,8 @@ static opf_stmt stmt_at(const opf_rw *rw, size_t li) {
   if (rw->fixed) {
     size_t p = 0;
     while (p < len && p < 5 && s[p] != '\t') {
-      if (isdigit((unsigned char)s[p])) st.label = (st.label < 0 ? 0 : st.label * 10) + (s[p] - '0');
+      if (isdigit((unsigned char)s[p]))
+        st.label = (st.label < 0 ? 0 : st.label * 10) + (s[p] - '0');
       p++;
     }
     from = p < len && s[p] == '\t' ? p + 1 : 6;
@@ -165,7 +168,7 @@ size_t opf_loop_last(opf_rw *rw, size_t li, size_t dir_line) {
   }
   if (first.do_label >= 0)
     opf_error(rw, dir_line, "cannot find the statement labelled %ld that ends the DO loop",
-            first.do_label);
+              first.do_label);
   opf_error(rw, dir_line, "cannot find the END DO of the loop after this directive");
 }
 

@@ -115,16 +115,26 @@ static void opf_inst_directive(opf_rw *rw, size_t li) {
   case OP_INST_BEGIN: opf_region_begin(rw, li, nm, nlen); return;
   case OP_INST_END: opf_region_end(rw, li, nm, nlen); return;
   case OP_INST_ALTEND: opf_region_altend(rw, li, nm, nlen); return;
-  case OP_INST_INIT: case OP_INST_FINALIZE: case OP_INST_ON: case OP_INST_OFF:
+  case OP_INST_INIT:
+  case OP_INST_FINALIZE:
+  case OP_INST_ON:
+  case OP_INST_OFF:
     opf_sync(rw, li + 1);
-    opf_call(rw, k == OP_INST_INIT ? FE_INIT : k == OP_INST_FINALIZE ? FE_FINALIZE : k == OP_INST_ON ? FE_ON : FE_OFF, 0);
+    opf_call(rw,
+             k == OP_INST_INIT       ? FE_INIT
+             : k == OP_INST_FINALIZE ? FE_FINALIZE
+             : k == OP_INST_ON       ? FE_ON
+                                     : FE_OFF,
+             0);
     return;
-  case OP_INST_NOINSTRUMENT: case OP_INST_INSTRUMENT:
+  case OP_INST_NOINSTRUMENT:
+  case OP_INST_INSTRUMENT:
     opf_warn(rw, li, "'!$pomp %sinstrument' is not supported in Fortran: ignored",
-           k == OP_INST_NOINSTRUMENT ? "no" : "");
+             k == OP_INST_NOINSTRUMENT ? "no" : "");
     return;
   case OP_INST_BAD:
-    opf_error(rw, li, "unknown POMP directive (expected inst init|finalize|on|off|begin(name)|end(name))");
+    opf_error(rw, li,
+              "unknown POMP directive (expected inst init|finalize|on|off|begin(name)|end(name))");
   }
 }
 
@@ -156,8 +166,8 @@ static void replace_locks(opf_rw *rw, size_t from, size_t to) {
     /* the word before must be CALL */
     size_t b = p;
     while (b > from && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
-    bool after_call = b >= from + 4 && ci_equal(s + b - 4, "call", 4) &&
-                      (b == from + 4 || !ident_char(s[b - 5]));
+    bool after_call =
+        b >= from + 4 && ci_equal(s + b - 4, "call", 4) && (b == from + 4 || !ident_char(s[b - 5]));
     for (int k = 0; after_call && k < FLOCK_COUNT; k++) {
       const char *omp = opf_lock_names[k][0];
       if (strlen(omp) != e - p || !ci_equal(s + p, omp, e - p)) continue;
@@ -230,7 +240,8 @@ static void rewrite(opf_rw *rw) {
   opf_sync(rw, rw->nlines);
 }
 
-bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion, const opari_options *opt) {
+bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion,
+                   const opari_options *opt) {
   opf_rw *rw = pu_calloc(1, sizeof *rw);
   rw->src = src;
   rw->n = n;

@@ -51,27 +51,75 @@ typedef struct {
 /* The Fortran constructs. */
 typedef enum {
   FC_OTHER, /* not instrumented: passed unchanged */
-  FC_PARALLEL, FC_DO, FC_SECTIONS, FC_SECTION, FC_SINGLE, FC_WORKSHARE, FC_MASTER,
-  FC_CRITICAL, FC_ATOMIC, FC_BARRIER, FC_FLUSH, FC_ORDERED, FC_TASK, FC_TASKWAIT,
-  FC_PARALLEL_DO, FC_PARALLEL_SECTIONS, FC_PARALLEL_WORKSHARE,
+  FC_PARALLEL,
+  FC_DO,
+  FC_SECTIONS,
+  FC_SECTION,
+  FC_SINGLE,
+  FC_WORKSHARE,
+  FC_MASTER,
+  FC_CRITICAL,
+  FC_ATOMIC,
+  FC_BARRIER,
+  FC_FLUSH,
+  FC_ORDERED,
+  FC_TASK,
+  FC_TASKWAIT,
+  FC_PARALLEL_DO,
+  FC_PARALLEL_SECTIONS,
+  FC_PARALLEL_WORKSHARE,
   FC_PARALLEL_MASTER, /* OpenMP 5.0; descriptors "parallel" and "master" */
-  FC_REGION, /* !$POMP INST BEGIN(name) */
-  FC_DEVICE, /* target/teams: passed, nothing inside instrumented */
+  FC_REGION,          /* !$POMP INST BEGIN(name) */
+  FC_DEVICE,          /* target/teams: passed, nothing inside instrumented */
   FC_COUNT
 } opf_construct;
 
 /* The events the generated `call` lines can name (f_unit.c's table). */
 typedef enum {
-  FE_INIT, FE_FINALIZE, FE_ON, FE_OFF, FE_BEGIN, FE_END,
-  FE_PARALLEL_FORK, FE_PARALLEL_BEGIN, FE_PARALLEL_END, FE_PARALLEL_JOIN,
-  FE_DO_ENTER, FE_DO_EXIT, FE_SECTIONS_ENTER, FE_SECTIONS_EXIT, FE_SECTION_BEGIN,
-  FE_SECTION_END, FE_SINGLE_ENTER, FE_SINGLE_BEGIN, FE_SINGLE_END, FE_SINGLE_EXIT,
-  FE_WORKSHARE_ENTER, FE_WORKSHARE_EXIT, FE_MASTER_BEGIN, FE_MASTER_END,
-  FE_CRITICAL_ENTER, FE_CRITICAL_BEGIN, FE_CRITICAL_END, FE_CRITICAL_EXIT,
-  FE_ATOMIC_ENTER, FE_ATOMIC_EXIT, FE_BARRIER_ENTER, FE_BARRIER_EXIT,
-  FE_FLUSH_ENTER, FE_FLUSH_EXIT, FE_ORDERED_ENTER, FE_ORDERED_BEGIN, FE_ORDERED_END,
-  FE_ORDERED_EXIT, FE_TASK_CREATE_BEGIN, FE_TASK_CREATE_END, FE_TASK_BEGIN, FE_TASK_END,
-  FE_TASKWAIT_ENTER, FE_TASKWAIT_EXIT,
+  FE_INIT,
+  FE_FINALIZE,
+  FE_ON,
+  FE_OFF,
+  FE_BEGIN,
+  FE_END,
+  FE_PARALLEL_FORK,
+  FE_PARALLEL_BEGIN,
+  FE_PARALLEL_END,
+  FE_PARALLEL_JOIN,
+  FE_DO_ENTER,
+  FE_DO_EXIT,
+  FE_SECTIONS_ENTER,
+  FE_SECTIONS_EXIT,
+  FE_SECTION_BEGIN,
+  FE_SECTION_END,
+  FE_SINGLE_ENTER,
+  FE_SINGLE_BEGIN,
+  FE_SINGLE_END,
+  FE_SINGLE_EXIT,
+  FE_WORKSHARE_ENTER,
+  FE_WORKSHARE_EXIT,
+  FE_MASTER_BEGIN,
+  FE_MASTER_END,
+  FE_CRITICAL_ENTER,
+  FE_CRITICAL_BEGIN,
+  FE_CRITICAL_END,
+  FE_CRITICAL_EXIT,
+  FE_ATOMIC_ENTER,
+  FE_ATOMIC_EXIT,
+  FE_BARRIER_ENTER,
+  FE_BARRIER_EXIT,
+  FE_FLUSH_ENTER,
+  FE_FLUSH_EXIT,
+  FE_ORDERED_ENTER,
+  FE_ORDERED_BEGIN,
+  FE_ORDERED_END,
+  FE_ORDERED_EXIT,
+  FE_TASK_CREATE_BEGIN,
+  FE_TASK_CREATE_END,
+  FE_TASK_BEGIN,
+  FE_TASK_END,
+  FE_TASKWAIT_ENTER,
+  FE_TASKWAIT_EXIT,
   FE_COUNT
 } opf_event;
 
@@ -81,33 +129,33 @@ extern const char *const opf_lock_names[FLOCK_COUNT][2]; /* {omp name, pomp name
 
 /* One directive read from its lines, with a cleaned copy of its text. */
 typedef struct {
-  size_t first, last;   /* its physical lines */
-  size_t start;         /* source offset of clean[0] (start of line `first`) */
-  char *clean;          /* src[start..end of line last): sentinels, `&`,
+  size_t first, last; /* its physical lines */
+  size_t start;       /* source offset of clean[0] (start of line `first`) */
+  char *clean;        /* src[start..end of line last): sentinels, `&`,
                            comments blanked, lower case; same offsets */
   size_t len, cap;
-  bool end;             /* an END directive */
+  bool end; /* an END directive */
   opf_construct kind;
-  op_span words[6];        /* name words after `end` (in clean) */
+  op_span words[6];     /* name words after `end` (in clean) */
   const char *wordv[6]; /* canonical names of those words */
   int nwords;
-  op_dir dir;           /* clauses (offsets into clean) */
+  op_dir dir; /* clauses (offsets into clean) */
 } opf_dir;
 
 /* An open construct. */
 typedef struct {
   opf_construct kind;
   int descr;
-  int descr2;         /* PARALLEL MASTER: the master half's descriptor */
-  size_t line;        /* physical line of its directive */
-  bool passed;        /* not instrumented (disabled or unknown half) */
-  bool cancelled;     /* holds a CANCEL for it: NOWAIT would be illegal */
-  bool section_open;  /* sections: a section is running */
-  bool first_section; /* sections: no statement seen yet */
+  int descr2;          /* PARALLEL MASTER: the master half's descriptor */
+  size_t line;         /* physical line of its directive */
+  bool passed;         /* not instrumented (disabled or unknown half) */
+  bool cancelled;      /* holds a CANCEL for it: NOWAIT would be illegal */
+  bool section_open;   /* sections: a section is running */
+  bool first_section;  /* sections: no statement seen yet */
   size_t implicit_end; /* line after which it closes without an END
                           directive (DO without END DO, ATOMIC), else -1 */
-  char words[40];     /* canonical name words of the directive, for END */
-  const char *name;   /* user region: its name in the source */
+  char words[40];      /* canonical name words of the directive, for END */
+  const char *name;    /* user region: its name in the source */
   size_t name_len;
 } opf_open;
 
@@ -119,12 +167,12 @@ typedef struct {
   unsigned unit_id;
   opf_line *lines;
   size_t nlines, lines_cap;
-  op_span *files;         /* names in `# N "file"` marks (escaped as in C) */
+  op_span *files; /* names in `# N "file"` marks (escaped as in C) */
   size_t nfiles, files_cap;
   op_emit em;
-  size_t copied_line;  /* output holds src before line copied_line */
-  bool need_mark;      /* inserted text: `# N` before the next source line */
-  char indent[64];     /* indentation of inserted lines (free form) */
+  size_t copied_line;   /* output holds src before line copied_line */
+  bool need_mark;       /* inserted text: `# N` before the next source line */
+  char indent[64];      /* indentation of inserted lines (free form) */
   char call_prefix[32]; /* "call pomp_<unit id>_" */
   opf_dir fd;
   opf_open *open;
@@ -133,7 +181,7 @@ typedef struct {
   bool used[FE_COUNT];
   bool locks_used[FLOCK_COUNT];
   bool test_locks_used[2]; /* omp_test_lock, omp_test_nest_lock (f_unit.c) */
-  bool final_newline;  /* added after a last line without one */
+  bool final_newline;      /* added after a last line without one */
   jmp_buf fail;
 } opf_rw;
 
@@ -141,7 +189,7 @@ typedef struct {
 /* The logical line number of physical line li, for messages. */
 int opf_line_no(const opf_rw *rw, size_t li);
 /* "file:line: error: ..." about physical line li, then the unit fails. */
-#define opf_error(rw, li, ...) \
+#define opf_error(rw, li, ...)                                                                     \
   (op_diag((rw)->opt, "error", opf_line_no(rw, li), __VA_ARGS__), longjmp((rw)->fail, 1))
 #define opf_warn(rw, li, ...) op_diag((rw)->opt, "warning", opf_line_no(rw, li), __VA_ARGS__)
 /* Output reaches the start of physical line li (a `# N` mark first if due). */

@@ -16,17 +16,50 @@
 
 #include "f_rw.h"
 
-static const char *const event_names[FE_COUNT] = {
-    "Init", "Finalize", "On", "Off", "Begin", "End",
-    "Parallel_fork", "Parallel_begin", "Parallel_end", "Parallel_join",
-    "Do_enter", "Do_exit", "Sections_enter", "Sections_exit", "Section_begin",
-    "Section_end", "Single_enter", "Single_begin", "Single_end", "Single_exit",
-    "Workshare_enter", "Workshare_exit", "Master_begin", "Master_end",
-    "Critical_enter", "Critical_begin", "Critical_end", "Critical_exit",
-    "Atomic_enter", "Atomic_exit", "Barrier_enter", "Barrier_exit",
-    "Flush_enter", "Flush_exit", "Ordered_enter", "Ordered_begin", "Ordered_end",
-    "Ordered_exit", "Task_create_begin", "Task_create_end", "Task_begin", "Task_end",
-    "Taskwait_enter", "Taskwait_exit"};
+static const char *const event_names[FE_COUNT] = {"Init",
+                                                  "Finalize",
+                                                  "On",
+                                                  "Off",
+                                                  "Begin",
+                                                  "End",
+                                                  "Parallel_fork",
+                                                  "Parallel_begin",
+                                                  "Parallel_end",
+                                                  "Parallel_join",
+                                                  "Do_enter",
+                                                  "Do_exit",
+                                                  "Sections_enter",
+                                                  "Sections_exit",
+                                                  "Section_begin",
+                                                  "Section_end",
+                                                  "Single_enter",
+                                                  "Single_begin",
+                                                  "Single_end",
+                                                  "Single_exit",
+                                                  "Workshare_enter",
+                                                  "Workshare_exit",
+                                                  "Master_begin",
+                                                  "Master_end",
+                                                  "Critical_enter",
+                                                  "Critical_begin",
+                                                  "Critical_end",
+                                                  "Critical_exit",
+                                                  "Atomic_enter",
+                                                  "Atomic_exit",
+                                                  "Barrier_enter",
+                                                  "Barrier_exit",
+                                                  "Flush_enter",
+                                                  "Flush_exit",
+                                                  "Ordered_enter",
+                                                  "Ordered_begin",
+                                                  "Ordered_end",
+                                                  "Ordered_exit",
+                                                  "Task_create_begin",
+                                                  "Task_create_end",
+                                                  "Task_begin",
+                                                  "Task_end",
+                                                  "Taskwait_enter",
+                                                  "Taskwait_exit"};
 
 const char *opf_event_fortran_name(opf_event ev) {
   static char lower_names[FE_COUNT][24];
@@ -76,6 +109,7 @@ void opf_companion(FILE *f, const opf_rw *rw) {
   static const char *const tests[2] = {"test_lock", "test_nest_lock"};
   for (int t = 0; t < 2; t++)
     if (rw->test_locks_used[t])
-      fprintf(f, "__attribute__((weak)) int omp_%s_(void *lock) { return POMP_Fortran_%s(lock); }\n",
+      fprintf(f,
+              "__attribute__((weak)) int omp_%s_(void *lock) { return POMP_Fortran_%s(lock); }\n",
               tests[t], tests[t]);
 }

@@ -10,8 +10,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static FILE *sink;
   if (!sink) sink = fopen("/dev/null", "w");
-  opari_options opt = {.file_name = "fuzz.cpp", .line_name = "fuzz.cpp", .cxx = size & 1,
-                      .preprocessed = (size >> 1) & 1, .quiet = true};
+  opari_options opt = {.file_name = "fuzz.cpp",
+                       .line_name = "fuzz.cpp",
+                       .cxx = size & 1,
+                       .preprocessed = (size >> 1) & 1,
+                       .quiet = true};
   opari_c((const char *)data, size, sink, &opt);
   return 0;
 }

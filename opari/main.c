@@ -40,12 +40,15 @@ static bool has_ext(const char *path, const char *const *ext) {
 }
 
 static int lang_of_name(const char *path) {
-  static const char *const cxx[] = {".cc", ".cpp", ".cxx", ".C", ".c++", ".CPP", ".cp", ".ii", NULL};
+  static const char *const cxx[] = {".cc",  ".cpp", ".cxx", ".C", ".c++",
+                                    ".CPP", ".cp",  ".ii",  NULL};
   static const char *const fixed[] = {".f", ".F", ".f77", ".F77", ".for", ".FOR", NULL};
-  static const char *const free_form[] = {".f90", ".F90", ".f95", ".F95", ".f03", ".F03",
-                                          ".f08", ".F08", NULL};
-  return has_ext(path, cxx) ? LANG_CXX : has_ext(path, fixed) ? LANG_F77
-         : has_ext(path, free_form) ? LANG_F90 : LANG_C;
+  static const char *const free_form[] = {".f90", ".F90", ".f95", ".F95", ".f03",
+                                          ".F03", ".f08", ".F08", NULL};
+  return has_ext(path, cxx)         ? LANG_CXX
+         : has_ext(path, fixed)     ? LANG_F77
+         : has_ext(path, free_form) ? LANG_F90
+                                    : LANG_C;
 }
 
 /* A temporary file next to path, for an atomic rename; NULL after a message. */
@@ -99,8 +102,7 @@ static char *read_file(const char *path, size_t *len) {
     return NULL;
   }
   if (!S_ISREG(st.st_mode)) {
-    pu_error("%s: %s", path,
-             S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+    pu_error("%s: %s", path, S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
     return NULL;
   }
   FILE *f = fopen(path, "rb");
@@ -139,8 +141,10 @@ static char *line_name_of(const char *path) {
   char *out = pu_malloc(strlen(name) * 4 + 1), *o = out;
   for (const char *p = name; *p; p++) {
     unsigned char c = (unsigned char)*p;
-    if (c == '"' || c == '\\') { *o++ = '\\'; *o++ = (char)c; }
-    else if (c < 0x20) o += sprintf(o, "\\%03o", c);
+    if (c == '"' || c == '\\') {
+      *o++ = '\\';
+      *o++ = (char)c;
+    } else if (c < 0x20) o += sprintf(o, "\\%03o", c);
     else *o++ = (char)c;
   }
   *o = 0;
@@ -188,8 +192,7 @@ static int instrument(const char *input, const char *output, opari_options *opt,
       char *source = source_of_preprocessed(src, len, input);
       opt->unit_id = unit_id_of(source, output);
       free(source);
-    } else
-      opt->unit_id = unit_id_of(line_name, output);
+    } else opt->unit_id = unit_id_of(line_name, output);
     ok = fortran ? opari_fortran(src, len, out, cout, opt) : opari_c(src, len, out, opt);
   }
   bool companion_written = false;
@@ -217,25 +220,32 @@ int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   opari_options opt = {0};
   static const char *const langs[] = {"c", "c++", "f77", "f90", NULL}; /* LANG_* */
-  int lang = -1; /* -1: from the extension */
+  int lang = -1;                                                       /* -1: from the extension */
   int nosrc = 0, preprocessed = 0;
   const pu_option options[] = {
-      {"lang", 0, "c|c++|f77|f90", "language: f77 is fixed form, f90 free form "
+      {"lang", 0, "c|c++|f77|f90",
+       "language: f77 is fixed form, f90 free form "
        "(default: from INPUT's extension: .f .for .f77 fixed, .f90 ... free)",
        PU_CHOICE(&lang, langs)},
-      {"pomp-disable", 0, "LIST", "leave constructs uninstrumented: parallel, "
+      {"pomp-disable", 0, "LIST",
+       "leave constructs uninstrumented: parallel, "
        "for, sections, single, master, critical, atomic, barrier, flush, "
        "ordered, task, taskwait, locks, region, sync, omp (comma-separated)",
        PU_CALL(parse_disable, &opt.disabled)},
       {"nosrc", 0, NULL, "no #line directives", PU_FLAG(&nosrc, 1)},
-      {"preprocessed", 0, NULL, "INPUT is the preprocessor's output (cc -E): "
+      {"preprocessed", 0, NULL,
+       "INPUT is the preprocessor's output (cc -E): "
        "C/C++ of a unit ending in '#include <pomp.h>', OUTPUT is to be "
        "compiled as such (.i/.ii, without the preprocessor), directives in "
        "system headers are not instrumented; Fortran (cpp -E): the unit is "
        "named after the source in its first line mark",
        PU_FLAG(&preprocessed, 1)},
       PU_OPT_END};
-  const pu_opt_command cmd = {NULL, "INPUT OUTPUT", 2, 2, .summary = summary,
+  const pu_opt_command cmd = {NULL,
+                              "INPUT OUTPUT",
+                              2,
+                              2,
+                              .summary = summary,
                               .options = options,
                               .failure = "failure (unreadable INPUT, bad construct "
                                          "nesting, I/O error)"};

@@ -39,7 +39,10 @@ bool op_line_mark_parse(const char *s, size_t len, op_line_mark *m) {
 static char *unescape(const char *s, size_t n) {
   char *out = pu_malloc(n + 1), *o = out;
   for (size_t i = 0; i < n; i++) {
-    if (s[i] != '\\' || i + 1 >= n) { *o++ = s[i]; continue; }
+    if (s[i] != '\\' || i + 1 >= n) {
+      *o++ = s[i];
+      continue;
+    }
     i++;
     if (s[i] >= '0' && s[i] <= '7') {
       int v = 0;
@@ -67,9 +70,10 @@ static int file_index(op_line_map *lm, const char *s, op_span span) {
   return (int)lm->nfiles - 1;
 }
 
-const op_mark_entry *op_line_map_add(op_line_map *lm, const char *s, const op_line_mark *m, int phys) {
+const op_mark_entry *op_line_map_add(op_line_map *lm, const char *s, const op_line_mark *m,
+                                     int phys) {
   op_mark_entry e = {phys, m->line, lm->n ? lm->v[lm->n - 1].file : -1,
-                 (m->flags & MARK_SYSTEM) != 0};
+                     (m->flags & MARK_SYSTEM) != 0};
   if (m->file.end) e.file = file_index(lm, s, m->file);
   PU_PUSH(lm->v, lm->n, lm->cap, e);
   return &lm->v[lm->n - 1];

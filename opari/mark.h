@@ -20,7 +20,7 @@ enum { MARK_ENTER = 1, MARK_RETURN = 2, MARK_SYSTEM = 4, MARK_EXTERN_C = 8 };
 
 typedef struct {
   int line;       /* N: the number of the line after the mark */
-  op_span file;      /* the name between the quotes, escapes kept; empty: none */
+  op_span file;   /* the name between the quotes, escapes kept; empty: none */
   unsigned flags; /* MARK_* bits */
 } op_line_mark;
 
@@ -49,7 +49,8 @@ typedef struct {
 
 /* Records mark m, parsed from directive text s, for the physical lines
    from phys on (marks come in increasing phys).  Returns its entry. */
-const op_mark_entry *op_line_map_add(op_line_map *lm, const char *s, const op_line_mark *m, int phys);
+const op_mark_entry *op_line_map_add(op_line_map *lm, const char *s, const op_line_mark *m,
+                                     int phys);
 /* The entry in effect at physical line phys, NULL before the first mark. */
 const op_mark_entry *op_line_map_find(const op_line_map *lm, int phys);
 /* The line number physical line phys has in its file. */

@@ -11,10 +11,20 @@
 
 /* Constructs that --pomp-disable can leave uninstrumented. */
 enum {
-  OPARI_DIS_PARALLEL = 1 << 0, OPARI_DIS_FOR = 1 << 1, OPARI_DIS_SECTIONS = 1 << 2, OPARI_DIS_SINGLE = 1 << 3,
-  OPARI_DIS_MASTER = 1 << 4, OPARI_DIS_CRITICAL = 1 << 5, OPARI_DIS_ATOMIC = 1 << 6, OPARI_DIS_BARRIER = 1 << 7,
-  OPARI_DIS_FLUSH = 1 << 8, OPARI_DIS_ORDERED = 1 << 9, OPARI_DIS_TASK = 1 << 10, OPARI_DIS_TASKWAIT = 1 << 11,
-  OPARI_DIS_LOCKS = 1 << 12, OPARI_DIS_REGION = 1 << 13
+  OPARI_DIS_PARALLEL = 1 << 0,
+  OPARI_DIS_FOR = 1 << 1,
+  OPARI_DIS_SECTIONS = 1 << 2,
+  OPARI_DIS_SINGLE = 1 << 3,
+  OPARI_DIS_MASTER = 1 << 4,
+  OPARI_DIS_CRITICAL = 1 << 5,
+  OPARI_DIS_ATOMIC = 1 << 6,
+  OPARI_DIS_BARRIER = 1 << 7,
+  OPARI_DIS_FLUSH = 1 << 8,
+  OPARI_DIS_ORDERED = 1 << 9,
+  OPARI_DIS_TASK = 1 << 10,
+  OPARI_DIS_TASKWAIT = 1 << 11,
+  OPARI_DIS_LOCKS = 1 << 12,
+  OPARI_DIS_REGION = 1 << 13
 };
 
 typedef struct {
@@ -39,8 +49,7 @@ bool opari_c(const char *src, size_t n, FILE *out, const opari_options *opt);
 /* Instruments the Fortran unit src[0..n) into out, and writes its
    descriptors and the routines the instrumented code calls as C into
    companion (f_unit.c).  Same contract as opari_c(). */
-bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion,
-                   const opari_options *opt);
+bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion, const opari_options *opt);
 
 /* Parses a --pomp-disable list ("critical,locks,sync"); false on an
    unknown name (reported in *bad, a pointer into list). */

@@ -9,7 +9,7 @@
 #include "pomp_util.h"
 
 int op_descr_add(op_descr_table *t, const char *name, const char *sub, size_t sub_len, int line1,
-              int lineN) {
+                 int lineN) {
   op_descr d = {.name = name, .begin_line1 = line1, .begin_lineN = lineN};
   d.sub_name = pu_malloc(sub_len + 1);
   memcpy(d.sub_name, sub, sub_len);
@@ -30,17 +30,48 @@ void op_descr_free(op_descr_table *t) {
 /* Room for the decimal table size, patched in by the epilogue. */
 enum { COUNT_WIDTH = 10 };
 
-static const char *const events[] = {
-    "Begin", "End", "Parallel_fork", "Parallel_begin", "Parallel_end", "Parallel_join",
-    "For_enter", "For_exit", "Sections_enter", "Sections_exit", "Section_begin",
-    "Section_end", "Single_enter", "Single_begin", "Single_end", "Single_exit",
-    "Master_begin", "Master_end", "Critical_enter", "Critical_begin", "Critical_end",
-    "Critical_exit", "Atomic_enter", "Atomic_exit", "Barrier_enter", "Barrier_exit",
-    "Flush_enter", "Flush_exit", "Ordered_enter", "Ordered_begin", "Ordered_end",
-    "Ordered_exit", "Task_create_begin", "Task_create_end", "Task_begin", "Task_end",
-    "Taskwait_enter", "Taskwait_exit", NULL};
+static const char *const events[] = {"Begin",
+                                     "End",
+                                     "Parallel_fork",
+                                     "Parallel_begin",
+                                     "Parallel_end",
+                                     "Parallel_join",
+                                     "For_enter",
+                                     "For_exit",
+                                     "Sections_enter",
+                                     "Sections_exit",
+                                     "Section_begin",
+                                     "Section_end",
+                                     "Single_enter",
+                                     "Single_begin",
+                                     "Single_end",
+                                     "Single_exit",
+                                     "Master_begin",
+                                     "Master_end",
+                                     "Critical_enter",
+                                     "Critical_begin",
+                                     "Critical_end",
+                                     "Critical_exit",
+                                     "Atomic_enter",
+                                     "Atomic_exit",
+                                     "Barrier_enter",
+                                     "Barrier_exit",
+                                     "Flush_enter",
+                                     "Flush_exit",
+                                     "Ordered_enter",
+                                     "Ordered_begin",
+                                     "Ordered_end",
+                                     "Ordered_exit",
+                                     "Task_create_begin",
+                                     "Task_create_end",
+                                     "Task_begin",
+                                     "Task_end",
+                                     "Taskwait_enter",
+                                     "Taskwait_exit",
+                                     NULL};
 
-void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, long *count_pos) {
+void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc,
+                     long *count_pos) {
   if (form == UNIT_SOURCE) fprintf(f, "#define _POMP %d\n", POMP_API_VERSION);
   fputs("struct ompregdescr;\n", f);
   *count_pos = -1;
@@ -69,7 +100,7 @@ static void table_initialiser(FILE *f, size_t n) {
 }
 
 void op_unit_epilogue(FILE *f, op_unit_form form, const op_descr_table *t, const char *file_name,
-                   long count_pos) {
+                      long count_pos) {
   fputs(form == UNIT_SOURCE ? "\n#include <pomp.h>\n" : "\n", f);
   if (t->n) {
     fputs("static OMPRegDescr pomp_rd_data[] = {\n", f);

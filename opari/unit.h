@@ -21,7 +21,7 @@ typedef struct {
   char *sub_name;   /* owned */
   int num_sections;
   int begin_line1, begin_lineN, end_line1, end_lineN;
-  char *file_name;  /* owned; NULL: the unit's file (else from a line mark) */
+  char *file_name; /* owned; NULL: the unit's file (else from a line mark) */
 } op_descr;
 
 typedef struct {
@@ -30,7 +30,7 @@ typedef struct {
 } op_descr_table;
 
 int op_descr_add(op_descr_table *t, const char *name, const char *sub, size_t sub_len, int line1,
-              int lineN);
+                 int lineN);
 void op_descr_free(op_descr_table *t);
 
 /* What the frame may use: a source unit gets `#ifdef __cplusplus` arms,
@@ -44,6 +44,6 @@ typedef enum { UNIT_SOURCE, UNIT_PREPROCESSED_C, UNIT_PREPROCESSED_CXX } op_unit
 void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, long *count_pos);
 /* Writes the epilogue and fills in the table size at count_pos. */
 void op_unit_epilogue(FILE *f, op_unit_form form, const op_descr_table *t, const char *file_name,
-                   long count_pos);
+                      long count_pos);
 
 #endif

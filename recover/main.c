@@ -28,13 +28,18 @@ int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   const char *dir = NULL;
   int options = 0;
-  const pu_option table[] = {
-      {"skip-damaged", 0, NULL, "a damaged fragment is a warning; its rank is "
-       "recovered as missing (else recovery stops at it)",
-       PU_FLAG(&options, POMP_RECOVER_SKIP_DAMAGED)},
-      PU_OPT_END};
-  const pu_opt_command cmd = {NULL, "EXPERIMENT_DIR", 1, 1, .summary = summary,
-                              .options = table, .failure = "failed",
+  const pu_option table[] = {{"skip-damaged", 0, NULL,
+                              "a damaged fragment is a warning; its rank is "
+                              "recovered as missing (else recovery stops at it)",
+                              PU_FLAG(&options, POMP_RECOVER_SKIP_DAMAGED)},
+                             PU_OPT_END};
+  const pu_opt_command cmd = {NULL,
+                              "EXPERIMENT_DIR",
+                              1,
+                              1,
+                              .summary = summary,
+                              .options = table,
+                              .failure = "failed",
                               .success = "recovered or nothing to recover"};
   pu_opt_parse(&cmd, argc, argv, &dir);
   pomp_recover_summary s;
@@ -44,7 +49,7 @@ int main(int argc, char **argv) {
     return POMP_EXIT_OK;
   }
   print_ranks(dir);
-  printf("%s: trace recovered: %u ranks, %u complete, %u partial, %u missing (%s)\n", dir,
-         s.ranks, s.ranks_complete, s.ranks_partial, s.ranks_missing, s.reason);
+  printf("%s: trace recovered: %u ranks, %u complete, %u partial, %u missing (%s)\n", dir, s.ranks,
+         s.ranks_complete, s.ranks_partial, s.ranks_missing, s.reason);
   return POMP_EXIT_OK;
 }

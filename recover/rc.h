@@ -25,7 +25,7 @@ typedef struct rc_set {
   const char *dir;
   uint32_t nranks, mpi;
   uint64_t evt_chunk, def_chunk;
-  rc_rank *ranks; /* nranks entries */
+  rc_rank *ranks;   /* nranks entries */
   int skip_damaged; /* a damaged fragment is warned about, its rank missing */
   int damaged;      /* one was refused (the error said so) */
 } rc_set;

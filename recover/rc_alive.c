@@ -38,7 +38,8 @@ int rc_check_finished(const rc_set *set) {
       nanosleep(&tick, NULL);
     if (!alive(k, host, boot_id)) continue;
     pu_error("%s: the run is still going (rank %u is pid %u on this host); recover it "
-             "once it has ended", set->dir, r, k->frag.pid);
+             "once it has ended",
+             set->dir, r, k->frag.pid);
     return -1;
   }
   return 0;

@@ -62,7 +62,7 @@ static void *pool_allocate(void *u, OTF2_FileType t, OTF2_LocationRef l, void **
 }
 
 static void pool_free_all(void *u, OTF2_FileType t, OTF2_LocationRef l, void **mine, bool final) {
-  (void)u, (void)t, (void)l, (void)final;
+  (void)u, (void)t, (void)l, (void) final;
   for (pool_chunk *c = *mine, *next; c; c = next) {
     next = c->next;
     c->next = pool;
@@ -117,8 +117,9 @@ static int end_file(const char *path, uint64_t whole, uint64_t chunk, uint64_t *
   unsigned char head[HEADER_BYTES];
   if (!f) return -1;
   int rc = -1;
-  if (fseek(f, (long)(whole - chunk), SEEK_SET) == 0 && fread(head, 1, sizeof head, f) == sizeof head &&
-      head[0] == CHUNK_HEADER && head[1] == 0x42 /* little-endian, as written here */) {
+  if (fseek(f, (long)(whole - chunk), SEEK_SET) == 0 &&
+      fread(head, 1, sizeof head, f) == sizeof head && head[0] == CHUNK_HEADER &&
+      head[1] == 0x42 /* little-endian, as written here */) {
     uint64_t last;
     memcpy(&last, head + 10, 8);
     *events = last; /* events are numbered from 1 */
@@ -129,7 +130,8 @@ static int end_file(const char *path, uint64_t whole, uint64_t chunk, uint64_t *
     tail[18] = END_OF_FILE;
     tail[19] = END_OF_BUFFER;
     rc = fseek(f, (long)whole, SEEK_SET) == 0 && fwrite(tail, 1, sizeof tail, f) == sizeof tail
-             ? 0 : -1;
+             ? 0
+             : -1;
   }
   if (fclose(f) != 0) rc = -1;
   return rc;
@@ -161,7 +163,8 @@ static int check_events(const rc_set *set, const rc_rank *r, uint64_t loc, uint6
   if (r->frag.complete && ends_whole(path, (uint64_t)st.st_size)) return 1; /* closed by OTF2 */
   if (r->frag.complete)
     pu_warn("%s: the event file of a complete rank does not end as OTF2 ends one (cut?); "
-            "repaired as a partial rank's", path);
+            "repaired as a partial rank's",
+            path);
   uint64_t size = (uint64_t)st.st_size, chunk = set->evt_chunk;
   uint64_t whole = size / chunk * chunk;
   if (size % chunk == HEADER_BYTES + 2 && whole) /* ended by an earlier recovery */
@@ -227,8 +230,9 @@ static int write_defs(rc_set *set, OTF2_Archive *a) {
   pm_merge_error err;
   int rc = pm_unify_merge(gw, all.data, sizes, n, (int)set->mpi,
                           clock_from->mono_now + (uint64_t)shift, clock_from->real_now, maps, &err);
-  if (rc != 0) pu_error("%s: offset %zu: malformed definitions", set->ranks[err.rank].path,
-                        set->ranks[err.rank].frag.defs_at + err.offset);
+  if (rc != 0)
+    pu_error("%s: offset %zu: malformed definitions", set->ranks[err.rank].path,
+             set->ranks[err.rank].frag.defs_at + err.offset);
   OTF2_Archive_CloseGlobalDefWriter(a, gw);
   if (rc == 0) OTF2_Archive_OpenDefFiles(a);
   int evt_open = 0;
@@ -307,8 +311,7 @@ int rc_write_archive(rc_set *set) {
   rc_path(work, sizeof work, set->dir, WORK);
   remove_work(work); /* left over by an interrupted recovery */
   OTF2_Archive *a = OTF2_Archive_Open(work, "traces", OTF2_FILEMODE_WRITE, set->evt_chunk,
-                                      set->def_chunk, OTF2_SUBSTRATE_POSIX,
-                                      OTF2_COMPRESSION_NONE);
+                                      set->def_chunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!a) {
     pu_error("%s: cannot create the OTF2 archive", work);
     return -1;

@@ -13,8 +13,8 @@
 #include "pomp_util.h"
 #include "rc.h"
 
-#define MAX_RANKS (1u << 22)         /* a sanity bound before allocating */
-#define MAX_FRAGMENT (1ull << 31)    /* bytes */
+#define MAX_RANKS (1u << 22)      /* a sanity bound before allocating */
+#define MAX_FRAGMENT (1ull << 31) /* bytes */
 
 void rc_path(char *buf, size_t size, const char *dir, const char *name) {
   snprintf(buf, size, "%s/%s", dir, name);
@@ -81,8 +81,10 @@ static int fits(rc_set *set, const char *path, const pm_frag *f) {
   size_t at = 0;
   if (f->nranks != set->nranks) what = "number of ranks differs from the other fragments", at = 16;
   else if (f->mpi != set->mpi) what = "MPI flag differs from the other fragments", at = 20;
-  else if (f->evt_chunk != set->evt_chunk) what = "event chunk size differs from the other fragments", at = 32;
-  else if (f->def_chunk != set->def_chunk) what = "definition chunk size differs from the other fragments", at = 40;
+  else if (f->evt_chunk != set->evt_chunk)
+    what = "event chunk size differs from the other fragments", at = 32;
+  else if (f->def_chunk != set->def_chunk)
+    what = "definition chunk size differs from the other fragments", at = 40;
   return what ? damaged(set, path, at, what) : 0;
 }
 

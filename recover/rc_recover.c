@@ -36,14 +36,13 @@ int pomp_recover_needed(const char *dir) {
 static void rank_line(char *buf, size_t size, uint32_t r, const rc_rank *k) {
   if (!k->present)
     snprintf(buf, size, "rank %u: missing (no fragment; its events are not in the trace)", r);
-  else if (k->frag.complete)
-    snprintf(buf, size, "rank %u: complete (%s)", r, k->frag.reason);
+  else if (k->frag.complete) snprintf(buf, size, "rank %u: complete (%s)", r, k->frag.reason);
   else if (k->events)
     snprintf(buf, size, "rank %u: events up to its last buffer flush: %llu events (%s)", r,
              (unsigned long long)k->events, k->frag.reason);
   else
-    snprintf(buf, size, "rank %u: events up to its last buffer flush: no events on disk (%s)",
-             r, k->frag.reason);
+    snprintf(buf, size, "rank %u: events up to its last buffer flush: no events on disk (%s)", r,
+             k->frag.reason);
 }
 
 /* The ranks that ended alone for a reason of their own (not a flush, not
@@ -67,10 +66,8 @@ static void summarise(const rc_set *set, pomp_recover_summary *s) {
     }
   }
   if (!why) why = peer; /* the rank that ended it left no fragment of its own */
-  if (why)
-    snprintf(s->reason, sizeof s->reason, "rank %u: %s", why->frag.rank, why->frag.reason);
-  else
-    snprintf(s->reason, sizeof s->reason, "no rank recorded its end (killed?)");
+  if (why) snprintf(s->reason, sizeof s->reason, "rank %u: %s", why->frag.rank, why->frag.reason);
+  else snprintf(s->reason, sizeof s->reason, "no rank recorded its end (killed?)");
 }
 
 /* A partial rank whose flushes never reached the disk has nothing in the
@@ -80,7 +77,8 @@ static void warn_empty(const rc_set *set) {
     const rc_rank *k = &set->ranks[r];
     if (k->present && !k->frag.complete && !k->events)
       pu_warn("%s: rank %u has no events on disk (killed before a buffer flush reached "
-              "the disk); see %s/measure.log", set->dir, r, set->dir);
+              "the disk); see %s/measure.log",
+              set->dir, r, set->dir);
   }
 }
 
@@ -89,9 +87,11 @@ static void record(const rc_set *set, const pomp_recover_summary *s) {
   rc_path(path, sizeof path, set->dir, "fragments/RECOVERED");
   FILE *f = fopen(path, "w");
   if (f) {
-    fprintf(f, "recovered by pomp-recover %s: %u ranks, %u complete, %u partial, %u missing\n"
-               "reason: %s\n", POMP_VERSION_STRING, s->ranks, s->ranks_complete,
-            s->ranks_partial, s->ranks_missing, s->reason);
+    fprintf(f,
+            "recovered by pomp-recover %s: %u ranks, %u complete, %u partial, %u missing\n"
+            "reason: %s\n",
+            POMP_VERSION_STRING, s->ranks, s->ranks_complete, s->ranks_partial, s->ranks_missing,
+            s->reason);
     for (uint32_t r = 0; r < set->nranks; r++) {
       rank_line(line, sizeof line, r, &set->ranks[r]);
       fprintf(f, "%s\n", line);
@@ -123,8 +123,8 @@ static int take_lock(const char *dir) {
     return -1;
   }
   if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
-  fprintf(stderr, "%s: %s: being recovered by another process; waiting for it\n",
-          pu_progname(), dir);
+  fprintf(stderr, "%s: %s: being recovered by another process; waiting for it\n", pu_progname(),
+          dir);
   if (flock(fd, LOCK_EX) == 0) return fd;
   pu_error("%s: cannot lock: %s", path, strerror(errno));
   close(fd);
@@ -146,7 +146,8 @@ int pomp_recover_with(const char *dir, int options, pomp_recover_summary *summar
        calls _exit): nothing on disk says more than its log */
     pu_error("%s: no trace (traces.otf2) and no fragments to recover it from: the run "
              "ended before writing any (killed early, or its own signal handler exited?); "
-             "see %s/measure.log", dir, dir);
+             "see %s/measure.log",
+             dir, dir);
     return -1;
   }
   if (!needed) {

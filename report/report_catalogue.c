@@ -28,26 +28,22 @@ static const catalogue_entry catalogue[] = {
      "Time in MPI_Init, MPI_Finalize and communicator or group creation."},
     {"mpi_synchronization", "mpi", "MPI Synchronization", POMP_UNIT_SEC,
      "Time in MPI operations that only synchronize (MPI_Barrier)."},
-    {"mpi_barrier_wait", "mpi_synchronization", "Wait at MPI Barrier",
-     POMP_UNIT_SEC,
+    {"mpi_barrier_wait", "mpi_synchronization", "Wait at MPI Barrier", POMP_UNIT_SEC,
      "Idle time in MPI_Barrier waiting for the last process: latest enter of "
      "all participants - own enter, if positive."},
-    {"mpi_barrier_completion", "mpi_synchronization",
-     "MPI Barrier Completion", POMP_UNIT_SEC,
+    {"mpi_barrier_completion", "mpi_synchronization", "MPI Barrier Completion", POMP_UNIT_SEC,
      "Time to leave MPI_Barrier after the last process entered: own exit - "
      "max(earliest exit, latest enter), if positive."},
     {"mpi_communication", "mpi", "MPI Communication", POMP_UNIT_SEC,
      "Time in MPI operations that move data: point-to-point and collective."},
-    {"mpi_point2point", "mpi_communication", "MPI Point-to-point",
-     POMP_UNIT_SEC,
+    {"mpi_point2point", "mpi_communication", "MPI Point-to-point", POMP_UNIT_SEC,
      "Time in point-to-point operations (send, receive, wait, test); its own "
      "value is the part not lost to wait states."},
     {"mpi_latesender", "mpi_point2point", "Late Sender", POMP_UNIT_SEC,
      "A receive posted before the matching send: min(send enter, receive "
      "exit) - receive enter, if positive, charged to the receiver's call "
      "path of the receive or wait."},
-    {"mpi_latesender_wo", "mpi_latesender", "Late Sender, Wrong Order",
-     POMP_UNIT_SEC,
+    {"mpi_latesender_wo", "mpi_latesender", "Late Sender, Wrong Order", POMP_UNIT_SEC,
      "Late Sender time of messages received in a different order than they "
      "were sent: the receiver waited for a message sent after another one "
      "it could have received first."},
@@ -68,8 +64,7 @@ static const catalogue_entry catalogue[] = {
     {"mpi_wait_nxn", "mpi_collective", "Wait at N x N", POMP_UNIT_SEC,
      "Idle time in an N-to-N operation (Allreduce, Alltoall, Allgather): "
      "min(latest enter, own exit) - own enter, if positive."},
-    {"mpi_nxn_completion", "mpi_collective", "N x N Completion",
-     POMP_UNIT_SEC,
+    {"mpi_nxn_completion", "mpi_collective", "N x N Completion", POMP_UNIT_SEC,
      "Time to leave an N-to-N operation after the last process entered: own "
      "exit - max(earliest exit, latest enter), if positive."},
     {"omp", "execution", "OpenMP", POMP_UNIT_SEC,
@@ -84,30 +79,24 @@ static const catalogue_entry catalogue[] = {
     {"omp_barrier", "omp_synchronization", "OpenMP Barrier", POMP_UNIT_SEC,
      "Time in OpenMP barriers; its own value is the part not spent waiting "
      "for other threads."},
-    {"omp_ebarrier_wait", "omp_barrier", "Wait at Explicit OpenMP Barrier",
-     POMP_UNIT_SEC,
+    {"omp_ebarrier_wait", "omp_barrier", "Wait at Explicit OpenMP Barrier", POMP_UNIT_SEC,
      "Idle time in an explicit barrier: latest enter of the team - own "
      "enter."},
-    {"omp_ibarrier_wait", "omp_barrier", "Wait at Implicit OpenMP Barrier",
-     POMP_UNIT_SEC,
+    {"omp_ibarrier_wait", "omp_barrier", "Wait at Implicit OpenMP Barrier", POMP_UNIT_SEC,
      "Idle time in the implicit barrier at the end of a worksharing "
      "construct or parallel region (made explicit by pomp-opari): latest "
      "enter of the team - own enter."},
-    {"omp_critical_contention", "omp_synchronization",
-     "Critical Section Contention", POMP_UNIT_SEC,
+    {"omp_critical_contention", "omp_synchronization", "Critical Section Contention", POMP_UNIT_SEC,
      "Waiting to enter a critical section held by another thread: last "
      "release by another thread - own enter, if positive."},
-    {"omp_lock_contention", "omp_synchronization", "Lock Contention",
-     POMP_UNIT_SEC,
+    {"omp_lock_contention", "omp_synchronization", "Lock Contention", POMP_UNIT_SEC,
      "Waiting in omp_set_lock for a lock held by another thread: last "
      "release by another thread - own enter of omp_set_lock, if positive."},
-    {"omp_flush", "omp", "OpenMP Flush", POMP_UNIT_SEC,
-     "Time in OpenMP flush operations."},
+    {"omp_flush", "omp", "OpenMP Flush", POMP_UNIT_SEC, "Time in OpenMP flush operations."},
     {"omp_idle_threads", "time", "Idle Threads", POMP_UNIT_SEC,
      "Worker threads idle outside parallel regions: the master's exclusive "
      "time on each serial call path, copied to every worker thread."},
-    {"omp_limited_parallelism", "omp_idle_threads", "Limited Parallelism",
-     POMP_UNIT_SEC,
+    {"omp_limited_parallelism", "omp_idle_threads", "Limited Parallelism", POMP_UNIT_SEC,
      "Workers idle inside a parallel region that ran with fewer threads: "
      "master's inclusive time in the region - this worker's inclusive time."},
     {"visits", NULL, "Visits", POMP_UNIT_OCC,
@@ -140,8 +129,7 @@ int32_t pomp_report_add_catalogue_n(pomp_report *r, int32_t n) {
     const catalogue_entry *c = &catalogue[i];
     int32_t parent = c->parent ? pomp_report_find_metric(r, c->parent) : -1;
     if (c->parent && parent < 0) continue; /* parent refused: skip subtree */
-    if (pomp_report_add_metric(r, c->name, c->display, c->unit,
-                               c->description, parent) >= 0)
+    if (pomp_report_add_metric(r, c->name, c->display, c->unit, c->description, parent) >= 0)
       added++;
   }
   return added;

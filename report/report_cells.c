@@ -13,14 +13,13 @@ void report_cells_free(report_cells *c) {
 }
 
 static size_t cell_hash(int32_t m, int32_t n, int32_t l, size_t mask) {
-  uint64_t k = ((uint64_t)(uint32_t)m * 0x9e3779b97f4a7c15u) ^
-               ((uint64_t)(uint32_t)n << 21) ^ (uint64_t)(uint32_t)l;
+  uint64_t k = ((uint64_t)(uint32_t)m * 0x9e3779b97f4a7c15u) ^ ((uint64_t)(uint32_t)n << 21) ^
+               (uint64_t)(uint32_t)l;
   k *= 0xff51afd7ed558ccdu;
   return (size_t)(k ^ k >> 32) & mask;
 }
 
-static uint32_t *cell_slot(const report_cells *c, int32_t m, int32_t n,
-                           int32_t l) {
+static uint32_t *cell_slot(const report_cells *c, int32_t m, int32_t n, int32_t l) {
   size_t mask = c->nslots - 1;
   for (size_t i = cell_hash(m, n, l, mask);; i = (i + 1) & mask) {
     uint32_t *s = &c->slots[i];
@@ -41,10 +40,8 @@ void report_cells_rehash(report_cells *c, size_t nslots) {
   }
 }
 
-void report_cells_add(report_cells *c, int32_t metric, int32_t cnode,
-                      int32_t location, double v) {
-  if (2 * (c->ncells + 1) > c->nslots)
-    report_cells_rehash(c, c->nslots ? 2 * c->nslots : 1024);
+void report_cells_add(report_cells *c, int32_t metric, int32_t cnode, int32_t location, double v) {
+  if (2 * (c->ncells + 1) > c->nslots) report_cells_rehash(c, c->nslots ? 2 * c->nslots : 1024);
   uint32_t *s = cell_slot(c, metric, cnode, location);
   if (*s) {
     c->cells[*s - 1].value += v;
@@ -58,12 +55,10 @@ void report_cells_add(report_cells *c, int32_t metric, int32_t cnode,
   *s = (uint32_t)c->ncells;
 }
 
-pomp_report_status pomp_report_add_value(pomp_report *r, int32_t metric,
-                                         int32_t cnode, int32_t location,
-                                         double v) {
-  if (r->readonly || metric < 0 || (size_t)metric >= r->nmetrics ||
-      cnode < 0 || (size_t)cnode >= r->ncnodes || location < 0 ||
-      (size_t)location >= r->nlocations)
+pomp_report_status pomp_report_add_value(pomp_report *r, int32_t metric, int32_t cnode,
+                                         int32_t location, double v) {
+  if (r->readonly || metric < 0 || (size_t)metric >= r->nmetrics || cnode < 0 ||
+      (size_t)cnode >= r->ncnodes || location < 0 || (size_t)location >= r->nlocations)
     return POMP_REPORT_ERR_ARG;
   report_cells_add(&r->cells, metric, cnode, location, v);
   r->frozen_stale = 1;

@@ -60,12 +60,11 @@ static int valid_parent(int32_t parent, size_t n) {
   return parent == -1 || (parent >= 0 && (size_t)parent < n);
 }
 
-int32_t pomp_report_add_metric(pomp_report *r, const char *name,
-                               const char *display, pomp_unit unit,
-                               const char *description, int32_t parent) {
+int32_t pomp_report_add_metric(pomp_report *r, const char *name, const char *display,
+                               pomp_unit unit, const char *description, int32_t parent) {
   if (r->readonly || !name || !*name || r->nmetrics >= INT32_MAX ||
-      !valid_parent(parent, r->nmetrics) ||
-      pomp_report_find_metric(r, name) >= 0 || (unsigned)unit > POMP_UNIT_BYTES)
+      !valid_parent(parent, r->nmetrics) || pomp_report_find_metric(r, name) >= 0 ||
+      (unsigned)unit > POMP_UNIT_BYTES)
     return -1;
   pomp_metric m = {dup_or_empty(name), dup_or_empty(display ? display : name),
                    dup_or_empty(description), unit, parent};
@@ -77,14 +76,12 @@ int32_t pomp_report_add_metric(pomp_report *r, const char *name,
   return id;
 }
 
-int32_t pomp_report_add_region(pomp_report *r, const char *name,
-                               const char *file, int32_t begin_line,
-                               int32_t end_line, const char *paradigm,
+int32_t pomp_report_add_region(pomp_report *r, const char *name, const char *file,
+                               int32_t begin_line, int32_t end_line, const char *paradigm,
                                const char *role) {
   if (r->readonly || !name || r->nregions >= INT32_MAX) return -1;
-  pomp_region g = {dup_or_empty(name),     dup_or_empty(file), begin_line,
-                   end_line,               dup_or_empty(paradigm),
-                   dup_or_empty(role)};
+  pomp_region g = {dup_or_empty(name), dup_or_empty(file),     begin_line,
+                   end_line,           dup_or_empty(paradigm), dup_or_empty(role)};
   PU_PUSH(r->regions, r->nregions, r->regions_cap, g);
   return (int32_t)r->nregions - 1;
 }
@@ -97,8 +94,7 @@ static size_t cnode_hash(int32_t region, int32_t parent, size_t mask) {
   return (size_t)(k >> 29) & mask;
 }
 
-static int32_t *cnode_slot(const pomp_report *r, int32_t region,
-                           int32_t parent) {
+static int32_t *cnode_slot(const pomp_report *r, int32_t region, int32_t parent) {
   size_t mask = r->cnode_nslots - 1;
   for (size_t i = cnode_hash(region, parent, mask);; i = (i + 1) & mask) {
     int32_t *s = &r->cnode_slots[i];
@@ -134,16 +130,13 @@ int32_t pomp_report_add_cnode(pomp_report *r, int32_t region, int32_t parent) {
 
 /* ---- system tree: machine > node > process > thread --------------------- */
 
-int32_t pomp_report_add_sysnode(pomp_report *r, pomp_sys_kind kind,
-                                const char *name, int32_t parent,
-                                int32_t rank, int32_t thread) {
-  if (r->readonly || (unsigned)kind > POMP_SYS_THREAD ||
-      !valid_parent(parent, r->nsysnodes) || r->nsysnodes >= INT32_MAX)
+int32_t pomp_report_add_sysnode(pomp_report *r, pomp_sys_kind kind, const char *name,
+                                int32_t parent, int32_t rank, int32_t thread) {
+  if (r->readonly || (unsigned)kind > POMP_SYS_THREAD || !valid_parent(parent, r->nsysnodes) ||
+      r->nsysnodes >= INT32_MAX)
     return -1;
   /* Each level hangs under the level above it; only machines are roots. */
-  if (parent < 0 ? kind != POMP_SYS_MACHINE
-                 : r->sysnodes[parent].kind != kind - 1)
-    return -1;
+  if (parent < 0 ? kind != POMP_SYS_MACHINE : r->sysnodes[parent].kind != kind - 1) return -1;
   int32_t id = (int32_t)r->nsysnodes;
   pomp_sysnode s = {dup_or_empty(name), kind, parent, -1, -1, -1};
   if (kind >= POMP_SYS_PROCESS) s.rank = rank;
@@ -178,9 +171,7 @@ const char *pomp_report_attr(const pomp_report *r, const char *key) {
   return i >= 0 ? r->attrs[i].value : NULL;
 }
 
-int32_t pomp_report_num_attrs(const pomp_report *r) {
-  return (int32_t)r->nattrs;
-}
+int32_t pomp_report_num_attrs(const pomp_report *r) { return (int32_t)r->nattrs; }
 
 const char *pomp_report_attr_key(const pomp_report *r, int32_t i) {
   return i >= 0 && (size_t)i < r->nattrs ? r->attrs[i].key : NULL;
@@ -196,24 +187,13 @@ const char *pomp_report_run_incomplete(const pomp_report *r) {
 
 /* ---- accessors ---------------------------------------------------------- */
 
-int32_t pomp_report_num_metrics(const pomp_report *r) {
-  return (int32_t)r->nmetrics;
-}
-int32_t pomp_report_num_regions(const pomp_report *r) {
-  return (int32_t)r->nregions;
-}
-int32_t pomp_report_num_cnodes(const pomp_report *r) {
-  return (int32_t)r->ncnodes;
-}
-int32_t pomp_report_num_sysnodes(const pomp_report *r) {
-  return (int32_t)r->nsysnodes;
-}
-int32_t pomp_report_num_locations(const pomp_report *r) {
-  return (int32_t)r->nlocations;
-}
+int32_t pomp_report_num_metrics(const pomp_report *r) { return (int32_t)r->nmetrics; }
+int32_t pomp_report_num_regions(const pomp_report *r) { return (int32_t)r->nregions; }
+int32_t pomp_report_num_cnodes(const pomp_report *r) { return (int32_t)r->ncnodes; }
+int32_t pomp_report_num_sysnodes(const pomp_report *r) { return (int32_t)r->nsysnodes; }
+int32_t pomp_report_num_locations(const pomp_report *r) { return (int32_t)r->nlocations; }
 
-#define CHECKED_GET(array, count, id) \
-  ((id) >= 0 && (size_t)(id) < (count) ? &(array)[id] : NULL)
+#define CHECKED_GET(array, count, id) ((id) >= 0 && (size_t)(id) < (count) ? &(array)[id] : NULL)
 
 const pomp_metric *pomp_report_metric(const pomp_report *r, int32_t id) {
   return CHECKED_GET(r->metrics, r->nmetrics, id);
@@ -238,27 +218,25 @@ int32_t pomp_report_find_metric(const pomp_report *r, const char *name) {
 }
 
 /* Children of node, or the roots for node -1; 0 for a bad id. */
-static int32_t children(const report_tree *t, size_t n, int32_t node,
-                        int32_t *out, int32_t cap) {
+static int32_t children(const report_tree *t, size_t n, int32_t node, int32_t *out, int32_t cap) {
   if (node < -1 || (node >= 0 && (size_t)node >= n)) return 0;
   return report_tree_children(t, node, out, cap);
 }
 
-int32_t pomp_report_metric_children(const pomp_report *r, int32_t metric,
-                                    int32_t *out, int32_t cap) {
+int32_t pomp_report_metric_children(const pomp_report *r, int32_t metric, int32_t *out,
+                                    int32_t cap) {
   return children(&r->metric_tree, r->nmetrics, metric, out, cap);
 }
-int32_t pomp_report_cnode_children(const pomp_report *r, int32_t cnode,
-                                   int32_t *out, int32_t cap) {
+int32_t pomp_report_cnode_children(const pomp_report *r, int32_t cnode, int32_t *out, int32_t cap) {
   return children(&r->cnode_tree, r->ncnodes, cnode, out, cap);
 }
-int32_t pomp_report_sysnode_children(const pomp_report *r, int32_t sysnode,
-                                     int32_t *out, int32_t cap) {
+int32_t pomp_report_sysnode_children(const pomp_report *r, int32_t sysnode, int32_t *out,
+                                     int32_t cap) {
   return children(&r->sysnode_tree, r->nsysnodes, sysnode, out, cap);
 }
 
-size_t pomp_report_callpath(const pomp_report *r, int32_t cnode,
-                            const char *sep, char *buf, size_t size) {
+size_t pomp_report_callpath(const pomp_report *r, int32_t cnode, const char *sep, char *buf,
+                            size_t size) {
   if (!sep) sep = ";";
   if (cnode < 0 || (size_t)cnode >= r->ncnodes) {
     if (size) buf[0] = '\0';
@@ -267,8 +245,7 @@ size_t pomp_report_callpath(const pomp_report *r, int32_t cnode,
   /* Length first (walking up), then fill from the end backwards. */
   size_t seplen = strlen(sep), need = 0;
   for (int32_t c = cnode; c >= 0; c = r->cnodes[c].parent)
-    need += strlen(r->regions[r->cnodes[c].region].name) +
-            (c == cnode ? 0 : seplen);
+    need += strlen(r->regions[r->cnodes[c].region].name) + (c == cnode ? 0 : seplen);
   if (size == 0) return need;
   size_t end = need; /* exclusive end of the part still to write */
   for (int32_t c = cnode; c >= 0; c = r->cnodes[c].parent) {

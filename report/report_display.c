@@ -30,13 +30,11 @@ static int is_qualifier_tail(const char *s, size_t n) {
 static size_t without_parameters(const char *name) {
   size_t n = strlen(name);
   const char *close = strrchr(name, ')');
-  if (!close || !is_qualifier_tail(close + 1, n - (size_t)(close + 1 - name)))
-    return n;
+  if (!close || !is_qualifier_tail(close + 1, n - (size_t)(close + 1 - name))) return n;
   int depth = 0;
   for (const char *c = close; c >= name; c--) {
     if (*c == ')') depth++;
-    else if (*c == '(' && --depth == 0)
-      return c > name ? (size_t)(c - name) : n;
+    else if (*c == '(' && --depth == 0) return c > name ? (size_t)(c - name) : n;
   }
   return n;
 }
@@ -57,8 +55,8 @@ static int unmangled_function(const char *key, char *buf, size_t size) {
     char *end;
     unsigned long len = strtoul(c, &end, 10);
     if (end == c || len == 0 || strlen(end) < len) return 0;
-    int n = snprintf(buf + used, size > used ? size - used : 0, "%s%.*s",
-                     used ? "::" : "", (int)len, end);
+    int n = snprintf(buf + used, size > used ? size - used : 0, "%s%.*s", used ? "::" : "",
+                     (int)len, end);
     used += (size_t)n;
     c = end + len;
   } while (nested && *c != 'E' && *c);
@@ -67,8 +65,7 @@ static int unmangled_function(const char *key, char *buf, size_t size) {
 
 /* "static init (lulesh.cc)": the file GCC named the function after, the
    region's source file, or the function its mangled key names. */
-static size_t static_init_label(const pomp_region *g, const char *key, char *buf,
-                                size_t size) {
+static size_t static_init_label(const pomp_region *g, const char *key, char *buf, size_t size) {
   char function[256];
   const char *slash = strrchr(g->file, '/');
   if (*g->file) return (size_t)snprintf(buf, size, "static init (%s)", slash ? slash + 1 : g->file);
@@ -82,8 +79,7 @@ static int is_function(const pomp_region *g) {
   return strcmp(g->paradigm, "compiler") == 0 || strcmp(g->paradigm, "user") == 0;
 }
 
-size_t pomp_report_region_label(const pomp_report *r, int32_t region, char *buf,
-                                size_t size) {
+size_t pomp_report_region_label(const pomp_report *r, int32_t region, char *buf, size_t size) {
   const pomp_region *g = pomp_report_region(r, region);
   if (!g) return (size_t)snprintf(buf, size, "%s", "");
   if (!is_function(g)) return (size_t)snprintf(buf, size, "%s", g->name);
@@ -106,8 +102,7 @@ int pomp_report_is_static_init(const pomp_report *r, int32_t region) {
 static char **labels_leaf_first(const pomp_report *r, int32_t cnode, int *n) {
   char **labels = NULL, label[512];
   size_t count = 0, cap = 0;
-  for (int32_t c = cnode; c >= 0 && pomp_report_cnode(r, c);
-       c = pomp_report_cnode(r, c)->parent) {
+  for (int32_t c = cnode; c >= 0 && pomp_report_cnode(r, c); c = pomp_report_cnode(r, c)->parent) {
     pomp_report_region_label(r, pomp_report_cnode(r, c)->region, label, sizeof label);
     char *copy = pu_strdup(label);
     PU_PUSH(labels, count, cap, copy);
@@ -160,8 +155,8 @@ double pomp_report_measurement_share(const pomp_report *r) {
   double *v = pu_malloc((size_t)(nc > 0 ? nc : 1) * sizeof *v), in = 0;
   pomp_report_cnode_values(r, time, 1, v);
   for (int32_t c = 0; c < nc; c++)
-    if (strcmp(pomp_report_region(r, pomp_report_cnode(r, c)->region)->paradigm,
-               "measurement") == 0)
+    if (strcmp(pomp_report_region(r, pomp_report_cnode(r, c)->region)->paradigm, "measurement") ==
+        0)
       in += v[c];
   free(v);
   return in / total;

@@ -4,8 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-pomp_report_status report_fail(pomp_report_error *err,
-                               pomp_report_status status, const char *fmt,
+pomp_report_status report_fail(pomp_report_error *err, pomp_report_status status, const char *fmt,
                                ...) {
   if (err) {
     va_list ap;

@@ -37,8 +37,7 @@ uint64_t report_checksum(const unsigned char *p, size_t n) {
   uint64_t lane[4] = {0x9e3779b97f4a7c15u ^ (uint64_t)n, 1, 2, 3};
   size_t i = 0;
   for (; i + 32 <= n; i += 32)
-    for (int k = 0; k < 4; k++)
-      lane[k] = check_step(lane[k], le_get64(p + i + 8 * (size_t)k));
+    for (int k = 0; k < 4; k++) lane[k] = check_step(lane[k], le_get64(p + i + 8 * (size_t)k));
   uint64_t h = lane[0];
   for (int k = 1; k < 4; k++) h = check_step(h, lane[k]);
   for (; i + 8 <= n; i += 8) h = check_step(h, le_get64(p + i));
@@ -73,16 +72,14 @@ static int section_fits(uint64_t off, uint64_t len, uint64_t size) {
   return off <= size && len <= size - off;
 }
 
-pomp_report_status report_header_decode(const unsigned char *p,
-                                        uint64_t file_size, const char *path,
-                                        report_header *h,
+pomp_report_status report_header_decode(const unsigned char *p, uint64_t file_size,
+                                        const char *path, report_header *h,
                                         pomp_report_error *err) {
   if (file_size < 8 || memcmp(p + H_MAGIC, REPORT_MAGIC, 8) != 0)
-    return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset 0: not a pomp report (bad magic)", path);
+    return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset 0: not a pomp report (bad magic)",
+                       path);
   if (file_size < REPORT_HEADER_SIZE)
-    return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %llu: header truncated", path,
+    return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset %llu: header truncated", path,
                        (unsigned long long)file_size);
   h->major = le_get16(p + H_MAJOR);
   h->minor = le_get16(p + H_MINOR);
@@ -90,17 +87,15 @@ pomp_report_status report_header_decode(const unsigned char *p,
     return report_fail(err, POMP_REPORT_ERR_VERSION,
                        "%s: offset %d: format version %u.%u is newer than "
                        "this reader (%d.%d)",
-                       path, H_MAJOR, h->major, h->minor,
-                       POMP_REPORT_VERSION_MAJOR, POMP_REPORT_VERSION_MINOR);
+                       path, H_MAJOR, h->major, h->minor, POMP_REPORT_VERSION_MAJOR,
+                       POMP_REPORT_VERSION_MINOR);
   if (!REPORT_CHECKSUM_OK(le_get64(p + H_CHECKSUM), report_checksum(p, H_CHECKSUM)))
-    return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %d: header checksum mismatch", path,
+    return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset %d: header checksum mismatch", path,
                        H_CHECKSUM);
   if (h->major < 1 || le_get32(p + H_HEADER_SIZE) != REPORT_HEADER_SIZE ||
       le_get32(p + H_ENTRY_SIZE) != REPORT_INDEX_ENTRY)
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %d: unsupported header or entry size",
-                       path, H_HEADER_SIZE);
+                       "%s: offset %d: unsupported header or entry size", path, H_HEADER_SIZE);
   h->defs_offset = le_get64(p + H_DEFS_OFFSET);
   h->defs_length = le_get64(p + H_DEFS_LENGTH);
   h->values_offset = le_get64(p + H_VALUES_OFFSET);
@@ -113,22 +108,18 @@ pomp_report_status report_header_decode(const unsigned char *p,
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset %llu: definitions run past the end of the "
                        "file (%llu bytes; truncated?)",
-                       path, (unsigned long long)h->defs_offset,
-                       (unsigned long long)file_size);
+                       path, (unsigned long long)h->defs_offset, (unsigned long long)file_size);
   if (!section_fits(h->values_offset, h->values_length, file_size))
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset %llu: values run past the end of the file "
                        "(%llu bytes; truncated?)",
-                       path, (unsigned long long)h->values_offset,
-                       (unsigned long long)file_size);
+                       path, (unsigned long long)h->values_offset, (unsigned long long)file_size);
   if (h->index_count > UINT64_MAX / REPORT_INDEX_ENTRY ||
-      !section_fits(h->index_offset, h->index_count * REPORT_INDEX_ENTRY,
-                    file_size))
+      !section_fits(h->index_offset, h->index_count * REPORT_INDEX_ENTRY, file_size))
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset %llu: row index runs past the end of the "
                        "file (%llu bytes; truncated?)",
-                       path, (unsigned long long)h->index_offset,
-                       (unsigned long long)file_size);
+                       path, (unsigned long long)h->index_offset, (unsigned long long)file_size);
   return POMP_REPORT_OK;
 }
 

@@ -18,12 +18,9 @@
 #define REPORT_INDEX_ENTRY 40
 
 /* Little-endian access, independent of the host byte order. */
-static inline uint16_t le_get16(const unsigned char *p) {
-  return (uint16_t)(p[0] | p[1] << 8);
-}
+static inline uint16_t le_get16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static inline uint32_t le_get32(const unsigned char *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-         (uint32_t)p[3] << 24;
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 static inline uint64_t le_get64(const unsigned char *p) {
   return (uint64_t)le_get32(p) | (uint64_t)le_get32(p + 4) << 32;
@@ -62,10 +59,8 @@ typedef struct {
 void report_header_encode(const report_header *h, unsigned char *out);
 /* Checks magic, version, header checksum and that every section lies
    inside file_size. */
-pomp_report_status report_header_decode(const unsigned char *p,
-                                        uint64_t file_size, const char *path,
-                                        report_header *h,
-                                        pomp_report_error *err);
+pomp_report_status report_header_decode(const unsigned char *p, uint64_t file_size,
+                                        const char *path, report_header *h, pomp_report_error *err);
 
 /* The checksum of the definitions, the index and each row (FORMAT.md). */
 uint64_t report_checksum(const unsigned char *p, size_t n);
@@ -87,8 +82,7 @@ typedef struct {
   uint64_t check; /* report_checksum of the row's bytes */
 } report_entry;
 
-static inline void report_entry_get(const unsigned char *index, uint64_t i,
-                                    report_entry *e) {
+static inline void report_entry_get(const unsigned char *index, uint64_t i, report_entry *e) {
   const unsigned char *p = index + i * REPORT_INDEX_ENTRY;
   e->metric = (int32_t)le_get32(p);
   e->cnode = (int32_t)le_get32(p + 4);
@@ -116,21 +110,19 @@ uint64_t report_row_size(int encoding, uint64_t count, uint64_t nlocations);
 int report_row_choose(const int32_t *locs, size_t n, int32_t nlocations);
 /* Writes the row into out (report_row_size bytes) and sets e->count,
    encoding, sum (values added in location order) and check. */
-void report_row_encode(report_entry *e, int encoding, const int32_t *locs,
-                       const double *vals, size_t n, int32_t nlocations,
-                       unsigned char *out);
+void report_row_encode(report_entry *e, int encoding, const int32_t *locs, const double *vals,
+                       size_t n, int32_t nlocations, unsigned char *out);
 /* Decodes and checks a row (checksum, locations increasing and in range,
    bitmap count, sum).  Fills locs/vals (count entries) unless they are NULL
    (a check only).  Returns 0 or a message describing the fault in why[128]. */
-int report_row_decode(const report_entry *e, const unsigned char *p,
-                      int32_t nlocations, int32_t *locs, double *vals,
-                      char why[128]);
+int report_row_decode(const report_entry *e, const unsigned char *p, int32_t nlocations,
+                      int32_t *locs, double *vals, char why[128]);
 
 /* The value of one location of a row that report_row_decode has checked,
    read in place: dense and range by position, idx16/idx32 by binary
    search, bitmap by counting the set bits below it.  Returns 0 when the
    row holds no value there.  location < nlocations. */
-int report_row_find(const report_entry *e, const unsigned char *p,
-                    int32_t nlocations, int32_t location, double *value);
+int report_row_find(const report_entry *e, const unsigned char *p, int32_t nlocations,
+                    int32_t location, double *value);
 
 #endif /* REPORT_FORMAT_H */

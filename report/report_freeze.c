@@ -34,8 +34,7 @@ void report_rows_metric_ranges(report_rows *rows, size_t nmetrics) {
   rows->metric_begin = pu_malloc((nmetrics + 1) * sizeof *rows->metric_begin);
   uint64_t i = 0;
   for (size_t m = 0; m <= nmetrics; m++) {
-    while (i < rows->nrows &&
-           (size_t)(int32_t)le_get32(rows->index + i * REPORT_INDEX_ENTRY) < m)
+    while (i < rows->nrows && (size_t)(int32_t)le_get32(rows->index + i * REPORT_INDEX_ENTRY) < m)
       i++;
     rows->metric_begin[m] = i;
   }
@@ -44,31 +43,26 @@ void report_rows_metric_ranges(report_rows *rows, size_t nmetrics) {
   rows->checked = pu_calloc(rows->nrows / 64 + 1, sizeof *rows->checked);
 }
 
-int64_t report_rows_find(const report_rows *rows, int32_t metric,
-                         int32_t cnode) {
+int64_t report_rows_find(const report_rows *rows, int32_t metric, int32_t cnode) {
   uint64_t lo = rows->metric_begin[metric], hi = rows->metric_begin[metric + 1];
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
     int32_t c = (int32_t)le_get32(rows->index + mid * REPORT_INDEX_ENTRY + 4);
     if (c == cnode) return (int64_t)mid;
-    if (c < cnode)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (c < cnode) lo = mid + 1;
+    else hi = mid;
   }
   return -1;
 }
 
 /* Encodes one row (zeros already dropped) at the end of values and its
    entry at the end of index. */
-static void append_row(report_buf *values, report_buf *index, int32_t metric,
-                       int32_t cnode, const int32_t *locs, const double *vals,
-                       size_t n, int32_t nloc) {
+static void append_row(report_buf *values, report_buf *index, int32_t metric, int32_t cnode,
+                       const int32_t *locs, const double *vals, size_t n, int32_t nloc) {
   int enc = report_row_choose(locs, n, nloc);
   uint64_t size = report_row_size(enc, n, (uint64_t)nloc);
   report_entry e = {.metric = metric, .cnode = cnode, .offset = values->len};
-  report_row_encode(&e, enc, locs, vals, n, nloc,
-                    report_buf_grow(values, size));
+  report_row_encode(&e, enc, locs, vals, n, nloc, report_buf_grow(values, size));
   report_entry_put(report_buf_grow(index, REPORT_INDEX_ENTRY), &e);
 }
 
@@ -93,9 +87,7 @@ void report_freeze(const pomp_report *cr) {
         locs[n] = c->cells[j].location;
         vals[n++] = c->cells[j].value;
       }
-    if (n)
-      append_row(&values, &index, c->cells[i].metric, c->cells[i].cnode, locs,
-                 vals, n, nloc);
+    if (n) append_row(&values, &index, c->cells[i].metric, c->cells[i].cnode, locs, vals, n, nloc);
     i = j;
   }
   free(locs);

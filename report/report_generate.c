@@ -37,21 +37,18 @@ static uint64_t below(uint64_t *s, uint64_t n) { return n ? mix(s) % n : 0; }
 /* ---- definitions ---------------------------------------------------------- */
 
 static const char *const user_names[] = {
-    "init",        "read_input",   "setup_mesh",  "solve",
-    "compute_flux", "update_cells", "apply_bc",   "exchange_halo",
-    "residual",    "smooth",       "restrict",    "prolongate",
-    "write_output", "checkpoint",  "assemble",    "precondition"};
+    "init",         "read_input",    "setup_mesh", "solve",       "compute_flux", "update_cells",
+    "apply_bc",     "exchange_halo", "residual",   "smooth",      "restrict",     "prolongate",
+    "write_output", "checkpoint",    "assemble",   "precondition"};
 static const struct {
   const char *name, *role;
-} mpi_calls[] = {
-    {"MPI_Send", "point2point"},      {"MPI_Recv", "point2point"},
-    {"MPI_Isend", "point2point"},     {"MPI_Irecv", "point2point"},
-    {"MPI_Wait", "point2point"},      {"MPI_Waitall", "point2point"},
-    {"MPI_Allreduce", "coll_all2all"}, {"MPI_Barrier", "barrier"},
-    {"MPI_Bcast", "coll_one2all"},    {"MPI_Reduce", "coll_all2one"}};
-static const char *const omp_roles[] = {"parallel", "loop", "barrier",
-                                        "implicit_barrier", "critical",
-                                        "single"};
+} mpi_calls[] = {{"MPI_Send", "point2point"},       {"MPI_Recv", "point2point"},
+                 {"MPI_Isend", "point2point"},      {"MPI_Irecv", "point2point"},
+                 {"MPI_Wait", "point2point"},       {"MPI_Waitall", "point2point"},
+                 {"MPI_Allreduce", "coll_all2all"}, {"MPI_Barrier", "barrier"},
+                 {"MPI_Bcast", "coll_one2all"},     {"MPI_Reduce", "coll_all2one"}};
+static const char *const omp_roles[] = {"parallel",         "loop",     "barrier",
+                                        "implicit_barrier", "critical", "single"};
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Regions: main, the MPI calls, then numbered user functions and OpenMP
@@ -59,8 +56,7 @@ static const char *const omp_roles[] = {"parallel", "loop", "barrier",
 static void add_regions(pomp_report *r, int32_t n, uint64_t seed) {
   pomp_report_add_region(r, "main", "main.c", 1, 200, "user", "function");
   for (int i = 0; i < COUNT(mpi_calls); i++)
-    pomp_report_add_region(r, mpi_calls[i].name, "", 0, 0, "mpi",
-                           mpi_calls[i].role);
+    pomp_report_add_region(r, mpi_calls[i].name, "", 0, 0, "mpi", mpi_calls[i].role);
   uint64_t s = seed ^ 0x5e910;
   char name[96], file[32];
   for (int32_t i = pomp_report_num_regions(r); i < n; i++) {
@@ -71,10 +67,8 @@ static void add_regions(pomp_report *r, int32_t n, uint64_t seed) {
       snprintf(name, sizeof name, "!$omp %s @%s:%d", role, file, (int)line);
       pomp_report_add_region(r, name, file, line, line + 20, "openmp", role);
     } else {
-      snprintf(name, sizeof name, "%s_%d",
-               user_names[below(&s, COUNT(user_names))], (int)i);
-      pomp_report_add_region(r, name, file, line, line + 80, "user",
-                             "function");
+      snprintf(name, sizeof name, "%s_%d", user_names[below(&s, COUNT(user_names))], (int)i);
+      pomp_report_add_region(r, name, file, line, line + 80, "user", "function");
     }
   }
 }
@@ -97,8 +91,7 @@ static int region_kind(const pomp_region *g) {
 static void add_call_tree(pomp_report *r, int32_t n, uint64_t seed) {
   int32_t nregions = pomp_report_num_regions(r);
   int32_t *by_kind[REG_KINDS], count[REG_KINDS] = {0};
-  for (int k = 0; k < REG_KINDS; k++)
-    by_kind[k] = pu_malloc((size_t)nregions * sizeof *by_kind[k]);
+  for (int k = 0; k < REG_KINDS; k++) by_kind[k] = pu_malloc((size_t)nregions * sizeof *by_kind[k]);
   for (int32_t g = 1; g < nregions; g++) {
     int k = region_kind(&r->regions[g]);
     by_kind[k][count[k]++] = g;
@@ -109,8 +102,7 @@ static void add_call_tree(pomp_report *r, int32_t n, uint64_t seed) {
   while (pomp_report_num_cnodes(r) < n) {
     int32_t i = pomp_report_num_cnodes(r);
     int32_t parent = (int32_t)below(&s, (uint64_t)i);
-    int pk = parent ? region_kind(&r->regions[r->cnodes[parent].region])
-                    : REG_USER;
+    int pk = parent ? region_kind(&r->regions[r->cnodes[parent].region]) : REG_USER;
     if (pk == REG_MPI || pk == REG_LEAF_OMP) continue;
     uint64_t d = below(&s, 20);
     int kind = d < 6    ? REG_MPI
@@ -127,8 +119,7 @@ static void add_call_tree(pomp_report *r, int32_t n, uint64_t seed) {
 }
 
 static void add_system(pomp_report *r, int32_t locations, int32_t threads) {
-  int32_t machine =
-      pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
+  int32_t machine = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
   int32_t node = -1, process = -1;
   char name[48];
   for (int32_t l = 0; l < locations; l++) {
@@ -139,8 +130,7 @@ static void add_system(pomp_report *r, int32_t locations, int32_t threads) {
         node = pomp_report_add_sysnode(r, POMP_SYS_NODE, name, machine, -1, -1);
       }
       snprintf(name, sizeof name, "rank %d", (int)rank);
-      process = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, name, node, rank,
-                                        -1);
+      process = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, name, node, rank, -1);
     }
     snprintf(name, sizeof name, "thread %d", (int)thread);
     pomp_report_add_sysnode(r, POMP_SYS_THREAD, name, process, rank, thread);
@@ -152,16 +142,15 @@ static void add_metrics(pomp_report *r, int32_t n) {
   char name[32];
   for (int32_t i = pomp_report_num_metrics(r); i < n; i++) {
     snprintf(name, sizeof name, "synthetic_%d", (int)i);
-    pomp_report_add_metric(r, name, name, POMP_UNIT_OCC,
-                           "A synthetic counter of the generator.", -1);
+    pomp_report_add_metric(r, name, name, POMP_UNIT_OCC, "A synthetic counter of the generator.",
+                           -1);
   }
 }
 
 /* ---- rows ----------------------------------------------------------------- */
 
 /* Locations of one row, increasing; returns how many. */
-static size_t row_locations(uint64_t *s, const pomp_report_synth *p,
-                            int32_t *locs) {
+static size_t row_locations(uint64_t *s, const pomp_report_synth *p, int32_t *locs) {
   int32_t nloc = p->locations;
   double want = p->density * nloc * (0.5 + uniform(s));
   size_t k = want >= nloc ? (size_t)nloc : (size_t)want;
@@ -172,18 +161,15 @@ static size_t row_locations(uint64_t *s, const pomp_report_synth *p,
   }
   uint64_t shape = below(s, 4);
   size_t n = 0;
-  if (shape == 2 && p->threads > 1 &&
-      k <= (size_t)((nloc + p->threads - 1) / p->threads)) {
+  if (shape == 2 && p->threads > 1 && k <= (size_t)((nloc + p->threads - 1) / p->threads)) {
     /* master threads of k consecutive ranks */
     int32_t ranks = (nloc + p->threads - 1) / p->threads;
     int32_t first = (int32_t)below(s, (uint64_t)(ranks - (int32_t)k + 1));
-    for (size_t i = 0; i < k; i++)
-      locs[n++] = (first + (int32_t)i) * p->threads;
+    for (size_t i = 0; i < k; i++) locs[n++] = (first + (int32_t)i) * p->threads;
   } else if (shape == 3) {
     /* scattered: gaps drawn from the geometric distribution */
     double q = log1p(-(double)k / nloc);
-    for (double l = floor(log1p(-uniform(s)) / q); l < nloc;
-         l += 1 + floor(log1p(-uniform(s)) / q))
+    for (double l = floor(log1p(-uniform(s)) / q); l < nloc; l += 1 + floor(log1p(-uniform(s)) / q))
       locs[n++] = (int32_t)l;
   } else {
     /* a block of consecutive locations (all threads of some ranks) */
@@ -206,10 +192,8 @@ static double row_value(uint64_t *s, pomp_unit unit, double scale) {
    constructs, computation on user code, the rest (idle threads, visits,
    synthetic counters) everywhere. */
 static char metric_paradigm(const char *name) {
-  if (strncmp(name, "mpi", 3) == 0 || strncmp(name, "bytes_", 6) == 0)
-    return 'm';
-  if (strncmp(name, "omp_idle", 8) == 0 || strncmp(name, "omp_limited", 11) == 0)
-    return 0;
+  if (strncmp(name, "mpi", 3) == 0 || strncmp(name, "bytes_", 6) == 0) return 'm';
+  if (strncmp(name, "omp_idle", 8) == 0 || strncmp(name, "omp_limited", 11) == 0) return 0;
   if (strncmp(name, "omp", 3) == 0) return 'o';
   if (strcmp(name, "comp") == 0) return 'u';
   return 0;
@@ -224,10 +208,8 @@ static int row_allowed(const pomp_report *r, int32_t m, int32_t c) {
   return !want || r->regions[r->cnodes[c].region].paradigm[0] == want;
 }
 
-static pomp_report_status write_rows(pomp_report_writer *w,
-                                     const pomp_report *r,
-                                     const pomp_report_synth *p,
-                                     pomp_report_error *err) {
+static pomp_report_status write_rows(pomp_report_writer *w, const pomp_report *r,
+                                     const pomp_report_synth *p, pomp_report_error *err) {
   /* Rows only where they make sense; their density is raised so that the
      report still holds density x all cells. */
   double allowed = 0;
@@ -247,8 +229,7 @@ static pomp_report_status write_rows(pomp_report_writer *w,
       uint64_t cs = p->seed ^ (uint64_t)c;
       double scale = pow(10.0, -6.0 + 7.0 * uniform(&cs));
       size_t n = row_locations(&s, &q, locs);
-      for (size_t i = 0; i < n; i++)
-        vals[i] = row_value(&s, r->metrics[m].unit, scale);
+      for (size_t i = 0; i < n; i++) vals[i] = row_value(&s, r->metrics[m].unit, scale);
       st = pomp_report_write_row(w, m, c, locs, vals, n, err);
     }
   free(locs);
@@ -256,11 +237,10 @@ static pomp_report_status write_rows(pomp_report_writer *w,
   return st;
 }
 
-pomp_report_status pomp_report_generate(const pomp_report_synth *p,
-                                        const char *path,
+pomp_report_status pomp_report_generate(const pomp_report_synth *p, const char *path,
                                         pomp_report_error *err) {
-  if (p->cnodes < 1 || p->locations < 1 || p->threads < 1 ||
-      p->metrics < 1 || !(p->density >= 0 && p->density <= 1))
+  if (p->cnodes < 1 || p->locations < 1 || p->threads < 1 || p->metrics < 1 ||
+      !(p->density >= 0 && p->density <= 1))
     return report_fail(err, POMP_REPORT_ERR_ARG,
                        "generate: need cnodes, locations, threads, metrics "
                        ">= 1 and 0 <= density <= 1");
@@ -269,8 +249,7 @@ pomp_report_status pomp_report_generate(const pomp_report_synth *p,
   pomp_report_set_attr(r, "application", "synthetic");
   snprintf(text, sizeof text, "%llu", (unsigned long long)p->seed);
   pomp_report_set_attr(r, "seed", text);
-  snprintf(text, sizeof text, "%d", (int)((p->locations + p->threads - 1) /
-                                         p->threads));
+  snprintf(text, sizeof text, "%d", (int)((p->locations + p->threads - 1) / p->threads));
   pomp_report_set_attr(r, "ranks", text);
   snprintf(text, sizeof text, "%d", (int)p->threads);
   pomp_report_set_attr(r, "threads", text);
@@ -283,10 +262,8 @@ pomp_report_status pomp_report_generate(const pomp_report_synth *p,
   pomp_report_writer *w = pomp_report_write_begin(r, path, err);
   if (w) {
     st = write_rows(w, r, p, err);
-    if (st)
-      pomp_report_write_abort(w);
-    else
-      st = pomp_report_write_end(w, err);
+    if (st) pomp_report_write_abort(w);
+    else st = pomp_report_write_end(w, err);
   }
   pomp_report_free(r);
   return st;

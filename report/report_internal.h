@@ -80,13 +80,13 @@ struct pomp_report {
 
   struct report_attr {
     char *key, *value;
-  } *attrs;
+  } * attrs;
   size_t nattrs, attrs_cap;
   report_strmap attr_ids; /* key -> index */
 
   report_cells cells;
-  int frozen_stale;    /* cells changed since the row store was made */
-  int readonly;        /* opened from a file: no additions */
+  int frozen_stale; /* cells changed since the row store was made */
+  int readonly;     /* opened from a file: no additions */
   report_rows rows;
   unsigned char *owned_values, *owned_index; /* frozen in memory */
   void *map;                                 /* mapped file (owned) */
@@ -99,19 +99,16 @@ struct pomp_report {
 /* report_tree.c */
 void report_tree_free(report_tree *t);
 void report_tree_link(report_tree *t, int32_t id, int32_t parent);
-int32_t report_tree_children(const report_tree *t, int32_t node, int32_t *out,
-                             int32_t cap);
+int32_t report_tree_children(const report_tree *t, int32_t node, int32_t *out, int32_t cap);
 
 /* report_error.c: fills err (if not NULL) and returns status. */
-pomp_report_status report_fail(pomp_report_error *err,
-                               pomp_report_status status, const char *fmt,
+pomp_report_status report_fail(pomp_report_error *err, pomp_report_status status, const char *fmt,
                                ...) __attribute__((format(printf, 3, 4)));
 
 /* report_cells.c */
 void report_cells_free(report_cells *c);
 void report_cells_rehash(report_cells *c, size_t nslots);
-void report_cells_add(report_cells *c, int32_t metric, int32_t cnode,
-                      int32_t location, double v);
+void report_cells_add(report_cells *c, int32_t metric, int32_t cnode, int32_t location, double v);
 
 /* A growable byte buffer. */
 typedef struct {
@@ -127,15 +124,12 @@ void report_freeze(const pomp_report *r);
    row unchecked. */
 void report_rows_metric_ranges(report_rows *rows, size_t nmetrics);
 /* Row index i of (metric, cnode), or -1. */
-int64_t report_rows_find(const report_rows *rows, int32_t metric,
-                         int32_t cnode);
+int64_t report_rows_find(const report_rows *rows, int32_t metric, int32_t cnode);
 
 /* report_json.c: the definitions section.  to_json returns a malloc'd
    string (cJSON allocator, free with free()). */
 char *report_defs_to_json(const pomp_report *r, int pretty);
-pomp_report_status report_defs_from_json(pomp_report *r, const char *text,
-                                         size_t len, const char *path,
-                                         uint64_t offset,
-                                         pomp_report_error *err);
+pomp_report_status report_defs_from_json(pomp_report *r, const char *text, size_t len,
+                                         const char *path, uint64_t offset, pomp_report_error *err);
 
 #endif /* REPORT_INTERNAL_H */

@@ -11,8 +11,7 @@
 #include "report_internal.h"
 
 static const char *const unit_names[] = {"sec", "occ", "bytes"};
-static const char *const kind_names[] = {"machine", "node", "process",
-                                         "thread"};
+static const char *const kind_names[] = {"machine", "node", "process", "thread"};
 
 static int name_index(const char *const *names, int n, const char *s) {
   for (int i = 0; s && i < n; i++)
@@ -67,17 +66,13 @@ char *report_defs_to_json(const pomp_report *r, int pretty) {
   for (size_t i = 0; i < r->nattrs; i++)
     cJSON_AddStringToObject(attrs, r->attrs[i].key, r->attrs[i].value);
   cJSON *a = cJSON_AddArrayToObject(root, "metrics");
-  for (size_t i = 0; i < r->nmetrics; i++)
-    cJSON_AddItemToArray(a, metric_json(&r->metrics[i]));
+  for (size_t i = 0; i < r->nmetrics; i++) cJSON_AddItemToArray(a, metric_json(&r->metrics[i]));
   a = cJSON_AddArrayToObject(root, "regions");
-  for (size_t i = 0; i < r->nregions; i++)
-    cJSON_AddItemToArray(a, region_json(&r->regions[i]));
+  for (size_t i = 0; i < r->nregions; i++) cJSON_AddItemToArray(a, region_json(&r->regions[i]));
   a = cJSON_AddArrayToObject(root, "cnodes");
-  for (size_t i = 0; i < r->ncnodes; i++)
-    cJSON_AddItemToArray(a, cnode_json(&r->cnodes[i]));
+  for (size_t i = 0; i < r->ncnodes; i++) cJSON_AddItemToArray(a, cnode_json(&r->cnodes[i]));
   a = cJSON_AddArrayToObject(root, "system");
-  for (size_t i = 0; i < r->nsysnodes; i++)
-    cJSON_AddItemToArray(a, sysnode_json(&r->sysnodes[i]));
+  for (size_t i = 0; i < r->nsysnodes; i++) cJSON_AddItemToArray(a, sysnode_json(&r->sysnodes[i]));
   cJSON_AddNumberToObject(root, "locations", (double)r->nlocations);
   char *text = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
   cJSON_Delete(root);
@@ -97,11 +92,9 @@ typedef struct {
   pomp_report_error *err;
 } defs_ctx;
 
-static pomp_report_status bad(const defs_ctx *x, const char *what,
-                              const char *array, int i) {
-  return report_fail(x->err, POMP_REPORT_ERR_FORMAT,
-                     "%s: offset %llu: definitions: %s[%d]: %s", x->path,
-                     (unsigned long long)x->offset, array, i, what);
+static pomp_report_status bad(const defs_ctx *x, const char *what, const char *array, int i) {
+  return report_fail(x->err, POMP_REPORT_ERR_FORMAT, "%s: offset %llu: definitions: %s[%d]: %s",
+                     x->path, (unsigned long long)x->offset, array, i, what);
 }
 
 static const char *get_str(const cJSON *o, const char *key) {
@@ -125,41 +118,35 @@ static const cJSON *get_array(const cJSON *root, const char *key) {
   return cJSON_IsArray(a) ? a : NULL;
 }
 
-static pomp_report_status read_metrics(pomp_report *r, const cJSON *a,
-                                       const defs_ctx *x) {
+static pomp_report_status read_metrics(pomp_report *r, const cJSON *a, const defs_ctx *x) {
   int i = 0;
   for (const cJSON *o = a->child; o; o = o->next, i++) {
     int ok = 1;
     int32_t parent = get_int(o, "parent", &ok);
     int unit = name_index(unit_names, 3, get_str(o, "unit"));
-    if (!ok || unit < 0 || !get_str(o, "name"))
-      return bad(x, "missing or bad field", "metrics", i);
-    if (pomp_report_add_metric(r, get_str(o, "name"), get_str(o, "display"),
-                               (pomp_unit)unit, get_str(o, "description"),
-                               parent) != i)
+    if (!ok || unit < 0 || !get_str(o, "name")) return bad(x, "missing or bad field", "metrics", i);
+    if (pomp_report_add_metric(r, get_str(o, "name"), get_str(o, "display"), (pomp_unit)unit,
+                               get_str(o, "description"), parent) != i)
       return bad(x, "duplicate name or bad parent", "metrics", i);
   }
   return POMP_REPORT_OK;
 }
 
-static pomp_report_status read_regions(pomp_report *r, const cJSON *a,
-                                       const defs_ctx *x) {
+static pomp_report_status read_regions(pomp_report *r, const cJSON *a, const defs_ctx *x) {
   int i = 0;
   for (const cJSON *o = a->child; o; o = o->next, i++) {
     int ok = 1;
     int32_t begin = get_int(o, "begin_line", &ok);
     int32_t end = get_int(o, "end_line", &ok);
     if (!ok || !get_str(o, "name") ||
-        pomp_report_add_region(r, get_str(o, "name"), get_str(o, "file"),
-                               begin, end, get_str(o, "paradigm"),
-                               get_str(o, "role")) != i)
+        pomp_report_add_region(r, get_str(o, "name"), get_str(o, "file"), begin, end,
+                               get_str(o, "paradigm"), get_str(o, "role")) != i)
       return bad(x, "missing or bad field", "regions", i);
   }
   return POMP_REPORT_OK;
 }
 
-static pomp_report_status read_cnodes(pomp_report *r, const cJSON *a,
-                                      const defs_ctx *x) {
+static pomp_report_status read_cnodes(pomp_report *r, const cJSON *a, const defs_ctx *x) {
   int i = 0;
   for (const cJSON *o = a->child; o; o = o->next, i++) {
     int ok = 1;
@@ -171,8 +158,7 @@ static pomp_report_status read_cnodes(pomp_report *r, const cJSON *a,
   return POMP_REPORT_OK;
 }
 
-static pomp_report_status read_system(pomp_report *r, const cJSON *a,
-                                      const defs_ctx *x) {
+static pomp_report_status read_system(pomp_report *r, const cJSON *a, const defs_ctx *x) {
   int i = 0;
   for (const cJSON *o = a->child; o; o = o->next, i++) {
     int ok = 1;
@@ -181,36 +167,30 @@ static pomp_report_status read_system(pomp_report *r, const cJSON *a,
     int32_t rank = get_int(o, "rank", &ok);
     int32_t thread = get_int(o, "thread", &ok);
     if (!ok || kind < 0 ||
-        pomp_report_add_sysnode(r, (pomp_sys_kind)kind, get_str(o, "name"),
-                                parent, rank, thread) != i)
+        pomp_report_add_sysnode(r, (pomp_sys_kind)kind, get_str(o, "name"), parent, rank, thread) !=
+            i)
       return bad(x, "bad kind, parent or field", "system", i);
   }
   return POMP_REPORT_OK;
 }
 
-pomp_report_status report_defs_from_json(pomp_report *r, const char *text,
-                                         size_t len, const char *path,
-                                         uint64_t offset,
+pomp_report_status report_defs_from_json(pomp_report *r, const char *text, size_t len,
+                                         const char *path, uint64_t offset,
                                          pomp_report_error *err) {
   defs_ctx x = {path, offset, err};
   cJSON *root = cJSON_ParseWithLength(text, len);
   if (!root) {
     const char *at = cJSON_GetErrorPtr();
-    uint64_t pos = offset + (at && at >= text && at <= text + len
-                                 ? (uint64_t)(at - text)
-                                 : 0);
+    uint64_t pos = offset + (at && at >= text && at <= text + len ? (uint64_t)(at - text) : 0);
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %llu: definitions are not valid JSON",
-                       path, (unsigned long long)pos);
+                       "%s: offset %llu: definitions are not valid JSON", path,
+                       (unsigned long long)pos);
   }
   pomp_report_status st = POMP_REPORT_OK;
-  const cJSON *metrics = get_array(root, "metrics"),
-              *regions = get_array(root, "regions"),
-              *cnodes = get_array(root, "cnodes"),
-              *system = get_array(root, "system");
+  const cJSON *metrics = get_array(root, "metrics"), *regions = get_array(root, "regions"),
+              *cnodes = get_array(root, "cnodes"), *system = get_array(root, "system");
   const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(root, "attrs");
-  if (!cJSON_IsObject(root) || !metrics || !regions || !cnodes || !system ||
-      !cJSON_IsObject(attrs))
+  if (!cJSON_IsObject(root) || !metrics || !regions || !cnodes || !system || !cJSON_IsObject(attrs))
     st = report_fail(err, POMP_REPORT_ERR_FORMAT,
                      "%s: offset %llu: definitions lack metrics, regions, "
                      "cnodes, system or attrs",

@@ -30,24 +30,19 @@ static char *report_file(const char *path) {
    and opening a device can have side effects.  O_NONBLOCK covers a file
    swapped for a FIFO in between (it changes nothing for a regular file);
    fstat then checks what was really opened. */
-static pomp_report_status open_regular(const pomp_report *r, int *fd,
-                                       struct stat *st,
+static pomp_report_status open_regular(const pomp_report *r, int *fd, struct stat *st,
                                        pomp_report_error *err) {
   *fd = -1;
   if (stat(r->path, st) != 0)
-    return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", r->path,
-                       strerror(errno));
+    return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", r->path, strerror(errno));
   if (S_ISREG(st->st_mode)) {
     *fd = open(r->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (*fd < 0)
-      return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", r->path,
-                         strerror(errno));
+    if (*fd < 0) return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", r->path, strerror(errno));
     if (fstat(*fd, st) == 0 && S_ISREG(st->st_mode)) return POMP_REPORT_OK;
     close(*fd);
     *fd = -1;
   }
-  return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: not a regular file",
-                     r->path);
+  return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: not a regular file", r->path);
 }
 
 static pomp_report_status map_file(pomp_report *r, pomp_report_error *err) {
@@ -65,8 +60,7 @@ static pomp_report_status map_file(pomp_report *r, pomp_report_error *err) {
   void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
   if (map == MAP_FAILED)
-    return report_fail(err, POMP_REPORT_ERR_IO, "%s: mmap: %s", r->path,
-                       strerror(errno));
+    return report_fail(err, POMP_REPORT_ERR_IO, "%s: mmap: %s", r->path, strerror(errno));
   r->map = map;
   r->map_len = (size_t)st.st_size;
   r->bytes = map;
@@ -86,17 +80,15 @@ static int64_t first_nonzero(const unsigned char *p, uint64_t n) {
 /* The sections follow each other exactly as the writer lays them out
    (FORMAT.md): no gaps but zero padding to 8 bytes, nothing after the
    index.  So every byte of a file is checked by something. */
-static pomp_report_status check_layout(const pomp_report *r,
-                                       const report_header *h,
+static pomp_report_status check_layout(const pomp_report *r, const report_header *h,
                                        pomp_report_error *err) {
   const unsigned char *base = r->bytes;
   uint64_t defs_end = h->defs_offset + h->defs_length;
   uint64_t values_end = h->values_offset + h->values_length;
-  if (h->defs_offset != REPORT_HEADER_SIZE ||
-      h->values_offset != align8(defs_end) ||
+  if (h->defs_offset != REPORT_HEADER_SIZE || h->values_offset != align8(defs_end) ||
       h->index_offset != align8(values_end))
-    return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset 16: sections out of place", r->path);
+    return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset 16: sections out of place",
+                       r->path);
   int64_t bad = first_nonzero(base + defs_end, h->values_offset - defs_end);
   uint64_t at = defs_end + (uint64_t)bad;
   if (bad < 0) {
@@ -104,16 +96,14 @@ static pomp_report_status check_layout(const pomp_report *r,
     at = values_end + (uint64_t)bad;
   }
   if (bad >= 0)
-    return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %llu: padding is not zero", r->path,
+    return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset %llu: padding is not zero", r->path,
                        (unsigned long long)at);
   uint64_t end = h->index_offset + h->index_count * REPORT_INDEX_ENTRY;
   if (end != r->nbytes)
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
                        "%s: offset %llu: %llu unexpected bytes after the "
                        "row index",
-                       r->path, (unsigned long long)end,
-                       (unsigned long long)(r->nbytes - end));
+                       r->path, (unsigned long long)end, (unsigned long long)(r->nbytes - end));
   return POMP_REPORT_OK;
 }
 
@@ -135,8 +125,7 @@ static int spans_overlap(span *s, uint64_t n) {
   return 0;
 }
 
-static pomp_report_status check_index(const pomp_report *r,
-                                      const report_header *h,
+static pomp_report_status check_index(const pomp_report *r, const report_header *h,
                                       pomp_report_error *err) {
   const unsigned char *index = r->rows.index;
   uint64_t n = h->index_count, prev_end = 0;
@@ -146,25 +135,21 @@ static pomp_report_status check_index(const pomp_report *r,
   for (uint64_t i = 0; i < n; i++) {
     report_entry e;
     report_entry_get(index, i, &e);
-    uint64_t size = e.encoding < REPORT_ENC_COUNT && e.count >= 1 &&
-                            e.count <= r->nlocations
+    uint64_t size = e.encoding < REPORT_ENC_COUNT && e.count >= 1 && e.count <= r->nlocations
                         ? report_row_size(e.encoding, e.count, r->nlocations)
                         : 0;
-    const char *why =
-        e.metric < 0 || (size_t)e.metric >= r->nmetrics ? "bad metric id"
-        : e.cnode < 0 || (size_t)e.cnode >= r->ncnodes  ? "bad cnode id"
-        : e.metric < pm || (e.metric == pm && e.cnode <= pc)
-            ? "rows not sorted by (metric, cnode)"
-        : !size ? "bad encoding or count"
-        : e.offset > h->values_length || size > h->values_length - e.offset
-            ? "row runs past the values section"
-            : NULL;
+    const char *why = e.metric < 0 || (size_t)e.metric >= r->nmetrics ? "bad metric id"
+                      : e.cnode < 0 || (size_t)e.cnode >= r->ncnodes  ? "bad cnode id"
+                      : e.metric < pm || (e.metric == pm && e.cnode <= pc)
+                          ? "rows not sorted by (metric, cnode)"
+                      : !size ? "bad encoding or count"
+                      : e.offset > h->values_length || size > h->values_length - e.offset
+                          ? "row runs past the values section"
+                          : NULL;
     if (why) {
       free(spans);
-      return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                         "%s: offset %llu: row index entry %llu: %s", r->path,
-                         (unsigned long long)(h->index_offset +
-                                              i * REPORT_INDEX_ENTRY),
+      return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset %llu: row index entry %llu: %s",
+                         r->path, (unsigned long long)(h->index_offset + i * REPORT_INDEX_ENTRY),
                          (unsigned long long)i, why);
     }
     pm = e.metric;
@@ -176,9 +161,7 @@ static pomp_report_status check_index(const pomp_report *r,
       for (uint64_t j = 0; j < i; j++) {
         report_entry f;
         report_entry_get(index, j, &f);
-        spans[j] = (span){f.offset, f.offset + report_row_size(
-                                                   f.encoding, f.count,
-                                                   r->nlocations)};
+        spans[j] = (span){f.offset, f.offset + report_row_size(f.encoding, f.count, r->nlocations)};
       }
     }
     if (spans) spans[i] = (span){e.offset, e.offset + size};
@@ -186,9 +169,8 @@ static pomp_report_status check_index(const pomp_report *r,
   int overlap = spans && spans_overlap(spans, n);
   free(spans);
   if (overlap)
-    return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %llu: row index: rows overlap", r->path,
-                       (unsigned long long)h->index_offset);
+    return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset %llu: row index: rows overlap",
+                       r->path, (unsigned long long)h->index_offset);
   return POMP_REPORT_OK;
 }
 
@@ -200,19 +182,16 @@ static pomp_report_status load(pomp_report *r, pomp_report_error *err) {
   if ((st = report_header_decode(base, r->nbytes, r->path, &h, err)) ||
       (st = check_layout(r, &h, err)))
     return st;
-  if (!REPORT_CHECKSUM_OK(h.defs_checksum,
-                          report_checksum(base + h.defs_offset, h.defs_length)))
+  if (!REPORT_CHECKSUM_OK(h.defs_checksum, report_checksum(base + h.defs_offset, h.defs_length)))
     return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %llu: definitions checksum mismatch",
-                       r->path, (unsigned long long)h.defs_offset);
-  if ((st = report_defs_from_json(r, (const char *)base + h.defs_offset,
-                                  h.defs_length, r->path, h.defs_offset, err)))
+                       "%s: offset %llu: definitions checksum mismatch", r->path,
+                       (unsigned long long)h.defs_offset);
+  if ((st = report_defs_from_json(r, (const char *)base + h.defs_offset, h.defs_length, r->path,
+                                  h.defs_offset, err)))
     return st;
-  if (!REPORT_CHECKSUM_OK(h.index_checksum,
-                          report_checksum(base + h.index_offset,
-                                          h.index_count * REPORT_INDEX_ENTRY)))
-    return report_fail(err, POMP_REPORT_ERR_FORMAT,
-                       "%s: offset %llu: row index checksum mismatch",
+  if (!REPORT_CHECKSUM_OK(h.index_checksum, report_checksum(base + h.index_offset,
+                                                            h.index_count * REPORT_INDEX_ENTRY)))
+    return report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset %llu: row index checksum mismatch",
                        r->path, (unsigned long long)h.index_offset);
   r->rows.values = base + h.values_offset;
   r->rows.values_len = h.values_length;
@@ -237,21 +216,19 @@ pomp_report *pomp_report_open(const char *path, pomp_report_error *err) {
   return r;
 }
 
-pomp_report *pomp_report_open_memory(const void *data, size_t size,
-                                     const char *name,
+pomp_report *pomp_report_open_memory(const void *data, size_t size, const char *name,
                                      pomp_report_error *err) {
   pomp_report *r = pomp_report_new();
   free(r->path);
   r->path = pu_strdup(name ? name : "(memory)");
   r->bytes = data;
   r->nbytes = size;
-  pomp_report_status st =
-      size < REPORT_HEADER_SIZE
-          ? report_fail(err, POMP_REPORT_ERR_FORMAT,
-                        "%s: offset %zu: not a pomp report (shorter than the "
-                        "header)",
-                        r->path, size)
-          : load(r, err);
+  pomp_report_status st = size < REPORT_HEADER_SIZE
+                              ? report_fail(err, POMP_REPORT_ERR_FORMAT,
+                                            "%s: offset %zu: not a pomp report (shorter than the "
+                                            "header)",
+                                            r->path, size)
+                              : load(r, err);
   if (st != POMP_REPORT_OK) {
     pomp_report_free(r);
     return NULL;

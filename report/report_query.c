@@ -14,27 +14,21 @@ static const report_rows *rows_of(const pomp_report *r) {
   return &r->rows;
 }
 
-static int metric_ok(const pomp_report *r, int32_t m) {
-  return m >= 0 && (size_t)m < r->nmetrics;
-}
-static int cnode_ok(const pomp_report *r, int32_t c) {
-  return c >= 0 && (size_t)c < r->ncnodes;
-}
+static int metric_ok(const pomp_report *r, int32_t m) { return m >= 0 && (size_t)m < r->nmetrics; }
+static int cnode_ok(const pomp_report *r, int32_t c) { return c >= 0 && (size_t)c < r->ncnodes; }
 
 /* Decodes row i into locs/vals (num_locations entries each); returns its
    count or -1 with err filled. */
-static int64_t decode_row(const pomp_report *r, uint64_t i, int32_t *locs,
-                          double *vals, pomp_report_error *err) {
+static int64_t decode_row(const pomp_report *r, uint64_t i, int32_t *locs, double *vals,
+                          pomp_report_error *err) {
   const report_rows *rows = &r->rows;
   report_entry e;
   report_entry_get(rows->index, i, &e);
   char why[128];
-  if (report_row_decode(&e, rows->values + e.offset,
-                        (int32_t)r->nlocations, locs, vals, why) != 0) {
-    report_fail(err, POMP_REPORT_ERR_FORMAT,
-                "%s: offset %llu: row (metric %d, cnode %d): %s", r->path,
-                (unsigned long long)(rows->values_pos + e.offset), e.metric,
-                e.cnode, why);
+  if (report_row_decode(&e, rows->values + e.offset, (int32_t)r->nlocations, locs, vals, why) !=
+      0) {
+    report_fail(err, POMP_REPORT_ERR_FORMAT, "%s: offset %llu: row (metric %d, cnode %d): %s",
+                r->path, (unsigned long long)(rows->values_pos + e.offset), e.metric, e.cnode, why);
     return -1;
   }
   return e.count;
@@ -56,19 +50,17 @@ static void scratch_free(row_scratch *s) {
 }
 
 /* Adds row i into acc; 0 or -1 on a corrupt row. */
-static int add_row(const pomp_report *r, uint64_t i, row_scratch *s,
-                   double *acc, pomp_report_error *err) {
+static int add_row(const pomp_report *r, uint64_t i, row_scratch *s, double *acc,
+                   pomp_report_error *err) {
   int64_t n = decode_row(r, i, s->locs, s->vals, err);
   for (int64_t k = 0; k < n; k++) acc[s->locs[k]] += s->vals[k];
   return n < 0 ? -1 : 0;
 }
 
-int64_t pomp_report_num_rows(const pomp_report *r) {
-  return (int64_t)rows_of(r)->nrows;
-}
+int64_t pomp_report_num_rows(const pomp_report *r) { return (int64_t)rows_of(r)->nrows; }
 
-int pomp_report_row_at(const pomp_report *r, int64_t i, int32_t *metric,
-                       int32_t *cnode, int32_t *count, double *sum) {
+int pomp_report_row_at(const pomp_report *r, int64_t i, int32_t *metric, int32_t *cnode,
+                       int32_t *count, double *sum) {
   const report_rows *rows = rows_of(r);
   if (i < 0 || (uint64_t)i >= rows->nrows) return 0;
   report_entry e;
@@ -80,12 +72,10 @@ int pomp_report_row_at(const pomp_report *r, int64_t i, int32_t *metric,
   return 1;
 }
 
-int32_t pomp_report_row_get(const pomp_report *r, int32_t metric,
-                            int32_t cnode, int32_t *locations, double *values,
-                            pomp_report_error *err) {
+int32_t pomp_report_row_get(const pomp_report *r, int32_t metric, int32_t cnode, int32_t *locations,
+                            double *values, pomp_report_error *err) {
   if (!metric_ok(r, metric) || !cnode_ok(r, cnode)) {
-    report_fail(err, POMP_REPORT_ERR_ARG, "bad metric %d or cnode %d", metric,
-                cnode);
+    report_fail(err, POMP_REPORT_ERR_ARG, "bad metric %d or cnode %d", metric, cnode);
     return -1;
   }
   int64_t i = report_rows_find(rows_of(r), metric, cnode);
@@ -96,8 +86,7 @@ int32_t pomp_report_row_get(const pomp_report *r, int32_t metric,
    time any of its cells is asked for (a corrupt row gives 0, as before),
    then read in place (report_row_find).  Threads racing on the same row
    may both check it; the mark only ever goes from 0 to 1. */
-double pomp_report_value(const pomp_report *r, int32_t metric, int32_t cnode,
-                         int32_t location) {
+double pomp_report_value(const pomp_report *r, int32_t metric, int32_t cnode, int32_t location) {
   if (!metric_ok(r, metric) || !cnode_ok(r, cnode) || location < 0 ||
       (size_t)location >= r->nlocations)
     return 0.0;
@@ -110,8 +99,7 @@ double pomp_report_value(const pomp_report *r, int32_t metric, int32_t cnode,
   uint64_t *word = &rows->checked[(uint64_t)i / 64], bit = 1ull << (i % 64);
   if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & bit)) {
     char why[128];
-    if (report_row_decode(&e, p, (int32_t)r->nlocations, NULL, NULL, why) != 0)
-      return 0.0;
+    if (report_row_decode(&e, p, (int32_t)r->nlocations, NULL, NULL, why) != 0) return 0.0;
     __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
   }
   double v = 0.0;
@@ -119,8 +107,7 @@ double pomp_report_value(const pomp_report *r, int32_t metric, int32_t cnode,
   return v;
 }
 
-double pomp_report_row_sum(const pomp_report *r, int32_t metric,
-                           int32_t cnode) {
+double pomp_report_row_sum(const pomp_report *r, int32_t metric, int32_t cnode) {
   if (!metric_ok(r, metric) || !cnode_ok(r, cnode)) return 0.0;
   const report_rows *rows = rows_of(r);
   int64_t i = report_rows_find(rows, metric, cnode);
@@ -130,11 +117,10 @@ double pomp_report_row_sum(const pomp_report *r, int32_t metric,
   return e.sum;
 }
 
-int pomp_report_row_add(const pomp_report *r, int32_t metric, int32_t cnode,
-                        double *acc, pomp_report_error *err) {
+int pomp_report_row_add(const pomp_report *r, int32_t metric, int32_t cnode, double *acc,
+                        pomp_report_error *err) {
   if (!metric_ok(r, metric) || !cnode_ok(r, cnode)) {
-    report_fail(err, POMP_REPORT_ERR_ARG, "bad metric %d or cnode %d", metric,
-                cnode);
+    report_fail(err, POMP_REPORT_ERR_ARG, "bad metric %d or cnode %d", metric, cnode);
     return 0;
   }
   int64_t i = report_rows_find(rows_of(r), metric, cnode);
@@ -156,45 +142,37 @@ void pomp_report_accumulate(const int32_t *parents, int32_t n, double *v) {
    inclusive), or every node for node -1.  parent(i) is the int32 at
    array + i * stride + offset; parents come before children, so one
    forward pass suffices. */
-static char *selection_mask(const void *array, size_t stride, size_t offset,
-                            size_t n, int32_t node, int inclusive) {
+static char *selection_mask(const void *array, size_t stride, size_t offset, size_t n, int32_t node,
+                            int inclusive) {
   char *mask = pu_calloc(n + 1, 1);
   for (size_t i = 0; i < n; i++) {
     int32_t parent;
     memcpy(&parent, (const char *)array + i * stride + offset, sizeof parent);
-    mask[i] = node < 0 || (int32_t)i == node ||
-              (inclusive && parent >= 0 && mask[parent]);
+    mask[i] = node < 0 || (int32_t)i == node || (inclusive && parent >= 0 && mask[parent]);
   }
   return mask;
 }
 
 static char *metric_mask(const pomp_report *r, int32_t metric, int incl) {
-  return selection_mask(r->metrics, sizeof *r->metrics,
-                        offsetof(pomp_metric, parent), r->nmetrics, metric,
-                        incl);
+  return selection_mask(r->metrics, sizeof *r->metrics, offsetof(pomp_metric, parent), r->nmetrics,
+                        metric, incl);
 }
 
-pomp_report_status pomp_report_location_values(const pomp_report *r,
-                                               const pomp_report_selection *s,
-                                               double *out,
-                                               pomp_report_error *err) {
-  if ((s->metric != -1 && !metric_ok(r, s->metric)) ||
-      (s->cnode != -1 && !cnode_ok(r, s->cnode)))
-    return report_fail(err, POMP_REPORT_ERR_ARG,
-                       "bad selection: metric %d, cnode %d", s->metric,
+pomp_report_status pomp_report_location_values(const pomp_report *r, const pomp_report_selection *s,
+                                               double *out, pomp_report_error *err) {
+  if ((s->metric != -1 && !metric_ok(r, s->metric)) || (s->cnode != -1 && !cnode_ok(r, s->cnode)))
+    return report_fail(err, POMP_REPORT_ERR_ARG, "bad selection: metric %d, cnode %d", s->metric,
                        s->cnode);
   const report_rows *rows = rows_of(r);
   memset(out, 0, r->nlocations * sizeof *out);
   char *mmask = metric_mask(r, s->metric, s->metric_inclusive);
-  char *cmask = selection_mask(r->cnodes, sizeof *r->cnodes,
-                               offsetof(pomp_cnode, parent), r->ncnodes,
-                               s->cnode, s->cnode_inclusive);
+  char *cmask = selection_mask(r->cnodes, sizeof *r->cnodes, offsetof(pomp_cnode, parent),
+                               r->ncnodes, s->cnode, s->cnode_inclusive);
   row_scratch scratch = scratch_new(r);
   pomp_report_status st = POMP_REPORT_OK;
   for (size_t m = 0; m < r->nmetrics && st == POMP_REPORT_OK; m++) {
     if (!mmask[m]) continue;
-    for (uint64_t i = rows->metric_begin[m]; i < rows->metric_begin[m + 1];
-         i++) {
+    for (uint64_t i = rows->metric_begin[m]; i < rows->metric_begin[m + 1]; i++) {
       int32_t c = (int32_t)le_get32(rows->index + i * REPORT_INDEX_ENTRY + 4);
       if (cmask[c] && add_row(r, i, &scratch, out, err) != 0) {
         st = POMP_REPORT_ERR_FORMAT;
@@ -208,16 +186,15 @@ pomp_report_status pomp_report_location_values(const pomp_report *r,
   return st;
 }
 
-void pomp_report_cnode_values(const pomp_report *r, int32_t metric,
-                              int metric_inclusive, double *out) {
+void pomp_report_cnode_values(const pomp_report *r, int32_t metric, int metric_inclusive,
+                              double *out) {
   memset(out, 0, r->ncnodes * sizeof *out);
   if (metric != -1 && !metric_ok(r, metric)) return;
   const report_rows *rows = rows_of(r);
   char *mmask = metric_mask(r, metric, metric_inclusive);
   for (size_t m = 0; m < r->nmetrics; m++) {
     if (!mmask[m]) continue;
-    for (uint64_t i = rows->metric_begin[m]; i < rows->metric_begin[m + 1];
-         i++) {
+    for (uint64_t i = rows->metric_begin[m]; i < rows->metric_begin[m + 1]; i++) {
       report_entry e;
       report_entry_get(rows->index, i, &e);
       out[e.cnode] += e.sum;
@@ -226,8 +203,7 @@ void pomp_report_cnode_values(const pomp_report *r, int32_t metric,
   free(mmask);
 }
 
-void pomp_report_sysnode_values(const pomp_report *r, const double *per_loc,
-                                double *out) {
+void pomp_report_sysnode_values(const pomp_report *r, const double *per_loc, double *out) {
   memset(out, 0, r->nsysnodes * sizeof *out);
   int32_t *parents = pu_malloc((r->nsysnodes + 1) * sizeof *parents);
   for (size_t i = 0; i < r->nsysnodes; i++) parents[i] = r->sysnodes[i].parent;
@@ -236,15 +212,13 @@ void pomp_report_sysnode_values(const pomp_report *r, const double *per_loc,
   free(parents);
 }
 
-double pomp_report_metric_total(const pomp_report *r, int32_t metric,
-                                int metric_inclusive) {
+double pomp_report_metric_total(const pomp_report *r, int32_t metric, int metric_inclusive) {
   if (metric != -1 && !metric_ok(r, metric)) return 0.0;
   const report_rows *rows = rows_of(r);
   char *mmask = metric_mask(r, metric, metric_inclusive);
   double total = 0.0;
   for (size_t m = 0; m < r->nmetrics; m++)
-    for (uint64_t i = rows->metric_begin[m];
-         mmask[m] && i < rows->metric_begin[m + 1]; i++)
+    for (uint64_t i = rows->metric_begin[m]; mmask[m] && i < rows->metric_begin[m + 1]; i++)
       total += le_getd(rows->index + i * REPORT_INDEX_ENTRY + 24);
   free(mmask);
   return total;

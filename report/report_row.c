@@ -22,8 +22,7 @@ int report_row_choose(const int32_t *locs, size_t n, int32_t nlocations) {
   uint64_t best_size = report_row_size(best, n, (uint64_t)nlocations);
   /* Ties go to the earlier (simpler) encoding. */
   for (int enc = REPORT_ENC_BITMAP; enc >= REPORT_ENC_DENSE; enc--) {
-    if (enc == REPORT_ENC_IDX32 || (enc == REPORT_ENC_RANGE && !contiguous))
-      continue;
+    if (enc == REPORT_ENC_IDX32 || (enc == REPORT_ENC_RANGE && !contiguous)) continue;
     uint64_t size = report_row_size(enc, n, (uint64_t)nlocations);
     if (size && size <= best_size) {
       best = enc;
@@ -33,9 +32,8 @@ int report_row_choose(const int32_t *locs, size_t n, int32_t nlocations) {
   return best;
 }
 
-void report_row_encode(report_entry *e, int encoding, const int32_t *locs,
-                       const double *vals, size_t n, int32_t nlocations,
-                       unsigned char *out) {
+void report_row_encode(report_entry *e, int encoding, const int32_t *locs, const double *vals,
+                       size_t n, int32_t nlocations, unsigned char *out) {
   unsigned char *v = out;
   switch (encoding) {
   case REPORT_ENC_RANGE:
@@ -53,8 +51,7 @@ void report_row_encode(report_entry *e, int encoding, const int32_t *locs,
   case REPORT_ENC_BITMAP: {
     size_t bytes = ((size_t)nlocations + 7) / 8;
     memset(out, 0, bytes);
-    for (size_t i = 0; i < n; i++)
-      out[locs[i] / 8] |= (unsigned char)(1u << (locs[i] % 8));
+    for (size_t i = 0; i < n; i++) out[locs[i] / 8] |= (unsigned char)(1u << (locs[i] % 8));
     v = out + bytes;
     break;
   }
@@ -68,16 +65,13 @@ void report_row_encode(report_entry *e, int encoding, const int32_t *locs,
   e->count = (uint32_t)n;
   e->encoding = (uint8_t)encoding;
   e->sum = sum;
-  e->check = report_checksum(
-      out, (size_t)report_row_size(encoding, n, (uint64_t)nlocations));
+  e->check = report_checksum(out, (size_t)report_row_size(encoding, n, (uint64_t)nlocations));
 }
 
 /* Reads the locations of a row into locs; returns the start of the values
    or NULL with why set. */
-static const unsigned char *decode_locations(const report_entry *e,
-                                             const unsigned char *p,
-                                             int32_t nloc, int32_t *locs,
-                                             char why[128]) {
+static const unsigned char *decode_locations(const report_entry *e, const unsigned char *p,
+                                             int32_t nloc, int32_t *locs, char why[128]) {
   uint32_t n = e->count;
   switch (e->encoding) {
   case REPORT_ENC_DENSE:
@@ -86,8 +80,7 @@ static const unsigned char *decode_locations(const report_entry *e,
   case REPORT_ENC_RANGE: {
     uint32_t first = le_get32(p);
     if (first > (uint32_t)nloc || n > (uint32_t)nloc - first) {
-      snprintf(why, 128, "location range %u+%u beyond %d locations", first,
-               n, nloc);
+      snprintf(why, 128, "location range %u+%u beyond %d locations", first, n, nloc);
       return NULL;
     }
     for (uint32_t i = 0; locs && i < n; i++) locs[i] = (int32_t)(first + i);
@@ -100,8 +93,7 @@ static const unsigned char *decode_locations(const report_entry *e,
     for (uint32_t i = 0; i < n; i++) {
       int64_t l = wide ? le_get32(p + 4 * (size_t)i) : le_get16(p + 2 * (size_t)i);
       if (l <= prev || l >= nloc) {
-        snprintf(why, 128, "location %lld at entry %u out of order or range",
-                 (long long)l, i);
+        snprintf(why, 128, "location %lld at entry %u out of order or range", (long long)l, i);
         return NULL;
       }
       if (locs) locs[i] = (int32_t)l;
@@ -119,8 +111,10 @@ static const unsigned char *decode_locations(const report_entry *e,
       for (uint64_t word = le_get64(chunk); word; word &= word - 1) {
         int64_t l = (int64_t)(w * 8) + __builtin_ctzll(word);
         if (l >= nloc || k == n) {
-          snprintf(why, 128, "bitmap holds more than %u locations or bits "
-                   "beyond %d", n, nloc);
+          snprintf(why, 128,
+                   "bitmap holds more than %u locations or bits "
+                   "beyond %d",
+                   n, nloc);
           return NULL;
         }
         if (locs) locs[k] = (int32_t)l;
@@ -133,17 +127,13 @@ static const unsigned char *decode_locations(const report_entry *e,
     }
     return p + bytes;
   }
-  default:
-    snprintf(why, 128, "unknown encoding %u", e->encoding);
-    return NULL;
+  default: snprintf(why, 128, "unknown encoding %u", e->encoding); return NULL;
   }
 }
 
-int report_row_decode(const report_entry *e, const unsigned char *p,
-                      int32_t nlocations, int32_t *locs, double *vals,
-                      char why[128]) {
-  size_t size = (size_t)report_row_size(e->encoding, e->count,
-                                        (uint64_t)nlocations);
+int report_row_decode(const report_entry *e, const unsigned char *p, int32_t nlocations,
+                      int32_t *locs, double *vals, char why[128]) {
+  size_t size = (size_t)report_row_size(e->encoding, e->count, (uint64_t)nlocations);
   if (!REPORT_CHECKSUM_OK(e->check, report_checksum(p, size))) {
     snprintf(why, 128, "row checksum mismatch");
     return -1;
@@ -167,16 +157,13 @@ int report_row_decode(const report_entry *e, const unsigned char *p,
 
 /* Index of the first entry >= location among n sorted locations of width
    2 or 4 bytes. */
-static uint32_t lower_bound(const unsigned char *p, uint32_t n, int wide,
-                            uint32_t location) {
+static uint32_t lower_bound(const unsigned char *p, uint32_t n, int wide, uint32_t location) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
     uint32_t l = wide ? le_get32(p + 4 * (size_t)mid) : le_get16(p + 2 * (size_t)mid);
-    if (l < location)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (l < location) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -190,14 +177,12 @@ static uint32_t bits_before(const unsigned char *p, uint32_t location) {
   return k + (uint32_t)__builtin_popcount(p[byte] & ((1u << (location % 8)) - 1));
 }
 
-int report_row_find(const report_entry *e, const unsigned char *p,
-                    int32_t nlocations, int32_t location, double *value) {
+int report_row_find(const report_entry *e, const unsigned char *p, int32_t nlocations,
+                    int32_t location, double *value) {
   uint32_t n = e->count, l = (uint32_t)location, k;
   const unsigned char *v;
   switch (e->encoding) {
-  case REPORT_ENC_DENSE:
-    k = l, v = p;
-    break;
+  case REPORT_ENC_DENSE: k = l, v = p; break;
   case REPORT_ENC_RANGE: {
     uint32_t first = le_get32(p);
     if (l < first || l - first >= n) return 0;
@@ -208,8 +193,7 @@ int report_row_find(const report_entry *e, const unsigned char *p,
   case REPORT_ENC_IDX32: {
     int wide = e->encoding == REPORT_ENC_IDX32;
     k = lower_bound(p, n, wide, l);
-    if (k == n || (wide ? le_get32(p + 4 * (size_t)k) : le_get16(p + 2 * (size_t)k)) != l)
-      return 0;
+    if (k == n || (wide ? le_get32(p + 4 * (size_t)k) : le_get16(p + 2 * (size_t)k)) != l) return 0;
     v = p + (size_t)n * (wide ? 4 : 2);
     break;
   }

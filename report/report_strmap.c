@@ -19,12 +19,10 @@ void report_strmap_free(report_strmap *m) {
   *m = (report_strmap){0};
 }
 
-static struct report_strmap_slot *find(const report_strmap *m,
-                                       const char *key) {
+static struct report_strmap_slot *find(const report_strmap *m, const char *key) {
   size_t mask = m->nslots - 1;
   for (size_t i = hash(key) & mask;; i = (i + 1) & mask)
-    if (!m->slots[i].key || strcmp(m->slots[i].key, key) == 0)
-      return &m->slots[i];
+    if (!m->slots[i].key || strcmp(m->slots[i].key, key) == 0) return &m->slots[i];
 }
 
 int32_t report_strmap_get(const report_strmap *m, const char *key) {

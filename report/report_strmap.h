@@ -14,7 +14,7 @@ typedef struct {
   struct report_strmap_slot {
     char *key; /* NULL: empty */
     int32_t value;
-  } *slots;
+  } * slots;
   size_t nslots, count;
 } report_strmap;
 

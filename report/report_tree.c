@@ -27,19 +27,15 @@ void report_tree_link(report_tree *t, int32_t id, int32_t parent) {
   t->first[id] = t->last[id] = t->next[id] = -1;
   int32_t *first = parent < 0 ? &t->root_first : &t->first[parent];
   int32_t *last = parent < 0 ? &t->root_last : &t->last[parent];
-  if (*last < 0)
-    *first = id;
-  else
-    t->next[*last] = id;
+  if (*last < 0) *first = id;
+  else t->next[*last] = id;
   *last = id;
 }
 
-int32_t report_tree_children(const report_tree *t, int32_t node, int32_t *out,
-                             int32_t cap) {
+int32_t report_tree_children(const report_tree *t, int32_t node, int32_t *out, int32_t cap) {
   if (!t->cap) return 0;
   int32_t n = 0;
-  for (int32_t c = node < 0 ? t->root_first : t->first[node]; c >= 0;
-       c = t->next[c]) {
+  for (int32_t c = node < 0 ? t->root_first : t->first[node]; c >= 0; c = t->next[c]) {
     if (n < cap) out[n] = c;
     n++;
   }

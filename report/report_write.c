@@ -18,20 +18,18 @@ struct pomp_report_writer {
   FILE *f;
   char *path, *tmp;
   report_header h;
-  report_buf index, row;  /* entries; one encoded row */
-  int32_t *locs;          /* one row without its zeros */
+  report_buf index, row; /* entries; one encoded row */
+  int32_t *locs;         /* one row without its zeros */
   double *vals;
-  char *iobuf;            /* stdio buffer: few, large write calls */
-  int sorted;             /* rows arrived in (metric, cnode) order */
+  char *iobuf; /* stdio buffer: few, large write calls */
+  int sorted;  /* rows arrived in (metric, cnode) order */
   int32_t last_metric, last_cnode;
 };
 
 static const unsigned char zeros[8];
 
-static pomp_report_status io_fail(pomp_report_writer *w,
-                                  pomp_report_error *err) {
-  return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", w->path,
-                     strerror(errno ? errno : EIO));
+static pomp_report_status io_fail(pomp_report_writer *w, pomp_report_error *err) {
+  return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", w->path, strerror(errno ? errno : EIO));
 }
 
 static void writer_free(pomp_report_writer *w, int remove_tmp) {
@@ -54,8 +52,7 @@ static int pad8(FILE *f, uint64_t *pos) {
   return fwrite(zeros, 1, n, f) == n;
 }
 
-pomp_report_writer *pomp_report_write_begin(const pomp_report *r,
-                                            const char *path,
+pomp_report_writer *pomp_report_write_begin(const pomp_report *r, const char *path,
                                             pomp_report_error *err) {
   pomp_report_writer *w = pu_calloc(1, sizeof *w);
   w->r = r;
@@ -85,8 +82,7 @@ pomp_report_writer *pomp_report_write_begin(const pomp_report *r,
   unsigned char header[REPORT_HEADER_SIZE] = {0}; /* rewritten at the end */
   uint64_t pos = REPORT_HEADER_SIZE + w->h.defs_length;
   int ok = fwrite(header, 1, sizeof header, w->f) == sizeof header &&
-           fwrite(defs, 1, w->h.defs_length, w->f) == w->h.defs_length &&
-           pad8(w->f, &pos);
+           fwrite(defs, 1, w->h.defs_length, w->f) == w->h.defs_length && pad8(w->f, &pos);
   free(defs);
   w->h.values_offset = pos;
   if (!ok) {
@@ -98,31 +94,26 @@ pomp_report_writer *pomp_report_write_begin(const pomp_report *r,
 }
 
 /* Appends one encoded row (w->row) with its entry. */
-static pomp_report_status put_row(pomp_report_writer *w, report_entry *e,
-                                  pomp_report_error *err) {
-  if (e->metric < w->last_metric ||
-      (e->metric == w->last_metric && e->cnode <= w->last_cnode))
+static pomp_report_status put_row(pomp_report_writer *w, report_entry *e, pomp_report_error *err) {
+  if (e->metric < w->last_metric || (e->metric == w->last_metric && e->cnode <= w->last_cnode))
     w->sorted = 0;
   w->last_metric = e->metric;
   w->last_cnode = e->cnode;
   e->offset = w->h.values_length;
   errno = 0;
-  if (fwrite(w->row.data, 1, w->row.len, w->f) != w->row.len)
-    return io_fail(w, err);
+  if (fwrite(w->row.data, 1, w->row.len, w->f) != w->row.len) return io_fail(w, err);
   w->h.values_length += w->row.len;
   report_entry_put(report_buf_grow(&w->index, REPORT_INDEX_ENTRY), e);
   return POMP_REPORT_OK;
 }
 
-pomp_report_status pomp_report_write_row(pomp_report_writer *w, int32_t metric,
-                                         int32_t cnode, const int32_t *locations,
-                                         const double *values, size_t n,
+pomp_report_status pomp_report_write_row(pomp_report_writer *w, int32_t metric, int32_t cnode,
+                                         const int32_t *locations, const double *values, size_t n,
                                          pomp_report_error *err) {
   const pomp_report *r = w->r;
-  if (metric < 0 || (size_t)metric >= r->nmetrics || cnode < 0 ||
-      (size_t)cnode >= r->ncnodes || n > r->nlocations)
-    return report_fail(err, POMP_REPORT_ERR_ARG,
-                       "%s: row (metric %d, cnode %d): bad id or size",
+  if (metric < 0 || (size_t)metric >= r->nmetrics || cnode < 0 || (size_t)cnode >= r->ncnodes ||
+      n > r->nlocations)
+    return report_fail(err, POMP_REPORT_ERR_ARG, "%s: row (metric %d, cnode %d): bad id or size",
                        w->path, metric, cnode);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
@@ -142,8 +133,7 @@ pomp_report_status pomp_report_write_row(pomp_report_writer *w, int32_t metric,
   int32_t nloc = (int32_t)r->nlocations;
   int enc = report_row_choose(w->locs, k, nloc);
   w->row.len = 0;
-  unsigned char *p = report_buf_grow(
-      &w->row, (size_t)report_row_size(enc, k, (uint64_t)nloc));
+  unsigned char *p = report_buf_grow(&w->row, (size_t)report_row_size(enc, k, (uint64_t)nloc));
   report_entry e = {.metric = metric, .cnode = cnode};
   report_row_encode(&e, enc, w->locs, w->vals, k, nloc, p);
   return put_row(w, &e, err);
@@ -157,19 +147,17 @@ static int entry_order(const void *a, const void *b) {
   return (cx > cy) - (cx < cy);
 }
 
-pomp_report_status pomp_report_write_end(pomp_report_writer *w,
-                                         pomp_report_error *err) {
+pomp_report_status pomp_report_write_end(pomp_report_writer *w, pomp_report_error *err) {
   size_t nrows = w->index.len / REPORT_INDEX_ENTRY;
   if (!w->sorted) {
     qsort(w->index.data, nrows, REPORT_INDEX_ENTRY, entry_order);
     for (size_t i = 1; i < nrows; i++)
       if (entry_order(w->index.data + (i - 1) * REPORT_INDEX_ENTRY,
                       w->index.data + i * REPORT_INDEX_ENTRY) == 0) {
-        pomp_report_status st = report_fail(
-            err, POMP_REPORT_ERR_ARG,
-            "%s: row (metric %d, cnode %d) written twice", w->path,
-            (int32_t)le_get32(w->index.data + i * REPORT_INDEX_ENTRY),
-            (int32_t)le_get32(w->index.data + i * REPORT_INDEX_ENTRY + 4));
+        pomp_report_status st =
+            report_fail(err, POMP_REPORT_ERR_ARG, "%s: row (metric %d, cnode %d) written twice",
+                        w->path, (int32_t)le_get32(w->index.data + i * REPORT_INDEX_ENTRY),
+                        (int32_t)le_get32(w->index.data + i * REPORT_INDEX_ENTRY + 4));
         writer_free(w, 1);
         return st;
       }
@@ -182,11 +170,8 @@ pomp_report_status pomp_report_write_end(pomp_report_writer *w,
   w->h.index_checksum = report_checksum(w->index.data, w->index.len);
   unsigned char header[REPORT_HEADER_SIZE];
   report_header_encode(&w->h, header);
-  ok = ok &&
-       (!w->index.len ||
-        fwrite(w->index.data, 1, w->index.len, w->f) == w->index.len) &&
-       fseek(w->f, 0, SEEK_SET) == 0 &&
-       fwrite(header, 1, sizeof header, w->f) == sizeof header;
+  ok = ok && (!w->index.len || fwrite(w->index.data, 1, w->index.len, w->f) == w->index.len) &&
+       fseek(w->f, 0, SEEK_SET) == 0 && fwrite(header, 1, sizeof header, w->f) == sizeof header;
   ok = fclose(w->f) == 0 && ok;
   w->f = NULL;
   if (!ok || rename(w->tmp, w->path) != 0) {

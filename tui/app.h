@@ -54,9 +54,9 @@ typedef struct {
 #define TUI_TREE_FANOUT 200
 
 typedef struct {
-  int32_t top_k;  /* location children shown before "... N more" (default 10) */
-  int ascii;      /* ASCII glyphs */
-  int mouse;      /* mouse enabled (front end) */
+  int32_t top_k;    /* location children shown before "... N more" (default 10) */
+  int ascii;        /* ASCII glyphs */
+  int mouse;        /* mouse enabled (front end) */
   int narrow_below; /* one pane with tabs below this width (default 110) */
   double budget;    /* seconds per key or frame (TUI_FRAME_BUDGET); 0 = no limit,
                        location values are summed at once */
@@ -91,7 +91,7 @@ typedef struct tui_app {
   char message[512];
   int message_is_error;
   int quit;
-  double key_start; /* when the current event began (tui_clock) */
+  double key_start;     /* when the current event began (tui_clock) */
   char clipboard[2400]; /* text for the terminal's clipboard (y), sent once */
   int clipboard_pending;
 } tui_app;
@@ -153,8 +153,8 @@ void tui_overlay_add(tui_overlay *o, const char *fmt, ...) __attribute__((format
 void tui_overlay_add_wrapped(tui_overlay *o, const char *indent, const char *text, int width);
 /* The same with a hanging first line: lead ("Call path  ") starts the first
    line, indent (as wide, usually blanks) the others. */
-void tui_overlay_add_hanging(tui_overlay *o, const char *lead, const char *indent,
-                             const char *text, int width);
+void tui_overlay_add_hanging(tui_overlay *o, const char *lead, const char *indent, const char *text,
+                             int width);
 void tui_overlay_key(tui_app *a, int key);
 void tui_overlay_draw(tui_app *a);
 void tui_open_help(tui_app *a);

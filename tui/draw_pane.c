@@ -25,16 +25,15 @@ static void draw_header(tui_app *a, int p, int x, int w, int y) {
   const char *cname = c >= 0 ? a->model.tree[1].name[c] : "-";
   const char *mstate = m >= 0 && !tui_pane_is_inclusive(mp, m) ? " excl" : " incl";
   const char *cstate = c >= 0 && !tui_pane_is_inclusive(cp, c) ? " excl" : " incl";
-  if (p == TUI_PANE_METRIC)
-    snprintf(text, sizeof text, "%s [%s]", tui_pane_title[p], label);
+  if (p == TUI_PANE_METRIC) snprintf(text, sizeof text, "%s [%s]", tui_pane_title[p], label);
   else if (p == TUI_PANE_CALL)
     snprintf(text, sizeof text, "%s [%s] %s%s", tui_pane_title[p], label, mname, mstate);
   else if (tui_app_busy(a))
     snprintf(text, sizeof text, "%s [%s] computing %.0f%%", tui_pane_title[p], label,
              100 * tui_model_progress(&a->model));
   else
-    snprintf(text, sizeof text, "%s [%s] %s%s @ %s%s", tui_pane_title[p], label, mname,
-             mstate, cname, cstate);
+    snprintf(text, sizeof text, "%s [%s] %s%s @ %s%s", tui_pane_title[p], label, mname, mstate,
+             cname, cstate);
   tui_style st = {TUI_A_BOLD, 0, 0, 0};
   if (p == a->focus) st.attr |= TUI_A_REVERSE;
   tui_vs_fill(&a->vs, x, y, w, ' ', st);
@@ -139,15 +138,15 @@ static void draw_row(tui_app *a, int p, const tui_row *r, int x, int y, int w) {
   } else {
     int32_t n = r->node;
     const char *exp = !tui_pane_has_children(pn, n) ? (t->depth[n] ? a->glyphs->leaf : " ")
-                      : pn->expanded[n]              ? a->glyphs->expanded
-                                                     : a->glyphs->collapsed;
+                      : pn->expanded[n]             ? a->glyphs->expanded
+                                                    : a->glyphs->collapsed;
     put(a, &col, y, end, exp, plain);
     draw_weight(a, p, n, tui_pane_value(pn, n), summing(a, p, n, tui_pane_is_inclusive(pn, n)),
                 &col, y, end);
     tui_style name = {0, pn->match && pn->match[n] ? TUI_C_MATCH : 0, 0, 0};
     if (name.color) name.attr = TUI_A_BOLD | TUI_A_UNDERLINE;
-    if (col < end) tui_vs_put_clipped(&a->vs, col, y, end - col, t->name[n], name,
-                                      a->glyphs->ellipsis);
+    if (col < end)
+      tui_vs_put_clipped(&a->vs, col, y, end - col, t->name[n], name, a->glyphs->ellipsis);
   }
   if (pn->rows + pn->cur == r) {
     if (p == a->focus) {

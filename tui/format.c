@@ -25,7 +25,10 @@ void tui_format_absolute(char *buf, size_t size, double v, pomp_unit unit) {
     snprintf(buf, size, "-");
     return;
   }
-  typedef struct { double factor; const char *name; } step;
+  typedef struct {
+    double factor;
+    const char *name;
+  } step;
   static const step sec[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
   static const step bytes[] = {
       {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}, {1, "B"}};

@@ -69,8 +69,7 @@ void tui_app_event(tui_app *a, const tui_event *ev) {
       a->overlay.top = top;
     }
     return;
-  case TUI_EV_DUMP:
-    return;
+  case TUI_EV_DUMP: return;
   case TUI_EV_CLICK:
     if (a->overlay.kind == TUI_OVERLAY_NONE && !a->prompt) click(a, ev->x, ev->y);
     return;
@@ -88,8 +87,7 @@ void tui_app_event(tui_app *a, const tui_event *ev) {
     tui_pane_scroll(&a->pane[p], delta);
     return;
   }
-  case TUI_EV_KEY:
-    break;
+  case TUI_EV_KEY: break;
   }
   if (a->prompt) {
     prompt_key(a, ev->key);
@@ -110,4 +108,3 @@ void tui_app_event(tui_app *a, const tui_event *ev) {
   tui_app_ready(a, a->focus);
   b->action(a);
 }
-

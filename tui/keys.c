@@ -13,12 +13,12 @@ static const struct {
   int key;
   const char *name;
 } names[] = {
-    {TUI_KEY_UP, "Up"},       {TUI_KEY_DOWN, "Down"},   {TUI_KEY_LEFT, "Left"},
-    {TUI_KEY_RIGHT, "Right"}, {TUI_KEY_PGUP, "PgUp"},   {TUI_KEY_PGDN, "PgDn"},
-    {TUI_KEY_HOME, "Home"},   {TUI_KEY_END, "End"},     {TUI_KEY_ENTER, "Enter"},
-    {TUI_KEY_TAB, "Tab"},     {TUI_KEY_BTAB, "S-Tab"},  {TUI_KEY_ESC, "Esc"},
+    {TUI_KEY_UP, "Up"},        {TUI_KEY_DOWN, "Down"},  {TUI_KEY_LEFT, "Left"},
+    {TUI_KEY_RIGHT, "Right"},  {TUI_KEY_PGUP, "PgUp"},  {TUI_KEY_PGDN, "PgDn"},
+    {TUI_KEY_HOME, "Home"},    {TUI_KEY_END, "End"},    {TUI_KEY_ENTER, "Enter"},
+    {TUI_KEY_TAB, "Tab"},      {TUI_KEY_BTAB, "S-Tab"}, {TUI_KEY_ESC, "Esc"},
     {TUI_KEY_BACKSPACE, "BS"}, {TUI_KEY_F1, "F1"},      {TUI_KEY_F3, "F3"},
-    {TUI_KEY_SF3, "S-F3"},    {' ', "Space"},           {'<', "lt"},
+    {TUI_KEY_SF3, "S-F3"},     {' ', "Space"},          {'<', "lt"},
 };
 
 const char *tui_key_name(int key, char *buf, size_t size) {
@@ -34,8 +34,9 @@ const char *tui_key_name(int key, char *buf, size_t size) {
   if (size < 5) return "?";
   if (c < 0x80) *o++ = (char)c;
   else if (c < 0x800) *o++ = (char)(0xC0 | (c >> 6)), *o++ = (char)(0x80 | (c & 0x3F));
-  else *o++ = (char)(0xE0 | (c >> 12)), *o++ = (char)(0x80 | ((c >> 6) & 0x3F)),
-       *o++ = (char)(0x80 | (c & 0x3F));
+  else
+    *o++ = (char)(0xE0 | (c >> 12)), *o++ = (char)(0x80 | ((c >> 6) & 0x3F)),
+    *o++ = (char)(0x80 | (c & 0x3F));
   *o = 0;
   return buf;
 }
@@ -59,9 +60,14 @@ static int parse_token(const char *tok, size_t len, tui_event *ev) {
   while (wl < len && tok[wl] != ' ' && wl < sizeof word - 1) word[wl] = tok[wl], wl++;
   word[wl] = 0;
   const char *arg = tok + wl + 1; /* after the space, ends at '>' */
-  static const struct { const char *word; tui_event_type type; char sep; } pointer[] = {
-      {"resize", TUI_EV_RESIZE, 'x'}, {"click", TUI_EV_CLICK, ','},
-      {"wheelup", TUI_EV_WHEEL_UP, ','}, {"wheeldown", TUI_EV_WHEEL_DOWN, ','}};
+  static const struct {
+    const char *word;
+    tui_event_type type;
+    char sep;
+  } pointer[] = {{"resize", TUI_EV_RESIZE, 'x'},
+                 {"click", TUI_EV_CLICK, ','},
+                 {"wheelup", TUI_EV_WHEEL_UP, ','},
+                 {"wheeldown", TUI_EV_WHEEL_DOWN, ','}};
   for (size_t i = 0; i < sizeof pointer / sizeof pointer[0]; i++)
     if (strcmp(word, pointer[i].word) == 0) {
       ev->type = pointer[i].type;
@@ -85,8 +91,7 @@ static int parse_token(const char *tok, size_t len, tui_event *ev) {
   return -1;
 }
 
-int tui_parse_keys(const char *script, tui_event **events, size_t *n, char *err,
-                   size_t errsize) {
+int tui_parse_keys(const char *script, tui_event **events, size_t *n, char *err, size_t errsize) {
   size_t cap = 0;
   *events = NULL;
   *n = 0;
@@ -106,8 +111,10 @@ int tui_parse_keys(const char *script, tui_event **events, size_t *n, char *err,
     } else {
       uint32_t cp;
       s += tui_utf8_decode(s, &cp);
-      ev.key = cp == '\n' || cp == '\r' ? TUI_KEY_ENTER : cp == '\t' ? TUI_KEY_TAB
-             : cp == 27 ? TUI_KEY_ESC : (int)cp;
+      ev.key = cp == '\n' || cp == '\r' ? TUI_KEY_ENTER
+               : cp == '\t'             ? TUI_KEY_TAB
+               : cp == 27               ? TUI_KEY_ESC
+                                        : (int)cp;
     }
     PU_PUSH(*events, *n, cap, ev);
   }

@@ -51,7 +51,6 @@ const char *tui_key_name(int key, char *buf, size_t size);
    special key (tui_key_name spelling); <resize WxH>, <click X,Y>,
    <wheelup X,Y>, <wheeldown X,Y> (0-based cells) and <dump>.  Returns 0,
    or -1 with "offset N: ..." in err. */
-int tui_parse_keys(const char *script, tui_event **events, size_t *n, char *err,
-                   size_t errsize);
+int tui_parse_keys(const char *script, tui_event **events, size_t *n, char *err, size_t errsize);
 
 #endif

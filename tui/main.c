@@ -14,9 +14,8 @@
 #include "pomp_util.h"
 #include "term.h"
 
-static const char summary[] =
-    "Browse a pomp report: property, call and location trees, linked.\n"
-    "Press ? inside for the keys.\n";
+static const char summary[] = "Browse a pomp report: property, call and location trees, linked.\n"
+                              "Press ? inside for the keys.\n";
 
 /* "WxH" into int[2]. */
 static int parse_size(const char *s, void *target, char *why, size_t size) {
@@ -49,20 +48,25 @@ static void parse(int argc, char **argv, tui_cli *c) {
   const pu_option options[] = {
       {"batch", 0, NULL, "no terminal: replay --keys, print the screen, exit",
        PU_FLAG(&c->batch, 1)},
-      {"keys", 0, "SCRIPT", "keys to replay in batch mode (\"jj<Enter>\", "
-       "<Down>, <dump>)", PU_STRING(&c->keys)},
-      {"size", 0, "WxH", "batch screen size (default 160x48)",
-       PU_CALL(parse_size, c->size)},
-      {"mono", 0, NULL, "no colours (also when NO_COLOR is set)",
-       PU_FLAG(&c->mono, 1)},
-      {"ascii", 0, NULL, "ASCII line drawing and weight glyphs",
-       PU_FLAG(&c->opt.ascii, 1)},
+      {"keys", 0, "SCRIPT",
+       "keys to replay in batch mode (\"jj<Enter>\", "
+       "<Down>, <dump>)",
+       PU_STRING(&c->keys)},
+      {"size", 0, "WxH", "batch screen size (default 160x48)", PU_CALL(parse_size, c->size)},
+      {"mono", 0, NULL, "no colours (also when NO_COLOR is set)", PU_FLAG(&c->mono, 1)},
+      {"ascii", 0, NULL, "ASCII line drawing and weight glyphs", PU_FLAG(&c->opt.ascii, 1)},
       {"no-mouse", 0, NULL, "leave the mouse to the terminal (text selection)",
        PU_FLAG(&c->opt.mouse, 0)},
-      {"top", 0, "N", "location children shown before \"... N more\" "
-       "(default 10)", PU_INT(&top, 1, 1000000)},
+      {"top", 0, "N",
+       "location children shown before \"... N more\" "
+       "(default 10)",
+       PU_INT(&top, 1, 1000000)},
       PU_OPT_END};
-  const pu_opt_command cmd = {NULL, "EXPERIMENT_DIR|REPORT", 1, 1, .summary = summary,
+  const pu_opt_command cmd = {NULL,
+                              "EXPERIMENT_DIR|REPORT",
+                              1,
+                              1,
+                              .summary = summary,
                               .options = options,
                               .failure = "failure (unreadable report, no terminal)"};
   pu_opt_parse(&cmd, argc, argv, &c->path);

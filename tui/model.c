@@ -19,8 +19,7 @@ void tui_model_init(tui_model *m, pomp_report *r) {
   tui_tree_build(&m->tree[TUI_PANE_SYSTEM], TUI_TREE_SYSTEM, r);
   /* The property tree is leftmost: its values never change. */
   tui_tree *mt = &m->tree[TUI_PANE_METRIC];
-  for (int32_t i = 0; i < mt->n; i++)
-    mt->excl[i] = pomp_report_metric_total(r, i, 0);
+  for (int32_t i = 0; i < mt->n; i++) mt->excl[i] = pomp_report_metric_total(r, i, 0);
   tui_tree_accumulate(mt);
   m->call_metric = -2;
   m->loc_sel.metric = -2;
@@ -52,16 +51,13 @@ int tui_model_weigh_calls(tui_model *m, int32_t metric, int metric_incl) {
   m->call_metric = metric;
   m->call_metric_incl = metric_incl;
   tui_tree *ct = &m->tree[TUI_PANE_CALL];
-  if (metric < 0)
-    memset(ct->excl, 0, sizeof *ct->excl * (size_t)ct->n);
-  else
-    pomp_report_cnode_values(m->report, metric, metric_incl, ct->excl);
+  if (metric < 0) memset(ct->excl, 0, sizeof *ct->excl * (size_t)ct->n);
+  else pomp_report_cnode_values(m->report, metric, metric_incl, ct->excl);
   tui_tree_accumulate(ct);
   return 1;
 }
 
-static int same_selection(const pomp_report_selection *a,
-                          const pomp_report_selection *b) {
+static int same_selection(const pomp_report_selection *a, const pomp_report_selection *b) {
   return a->metric == b->metric && a->metric_inclusive == b->metric_inclusive &&
          a->cnode == b->cnode && a->cnode_inclusive == b->cnode_inclusive;
 }
@@ -84,10 +80,8 @@ static int64_t row_at_or_after(const pomp_report *r, int32_t metric, int32_t cno
     int64_t mid = lo + (hi - lo) / 2;
     int32_t m, c;
     pomp_report_row_at(r, mid, &m, &c, NULL, NULL);
-    if (m < metric || (m == metric && c < cnode))
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (m < metric || (m == metric && c < cnode)) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -126,8 +120,7 @@ static void job_plan(tui_model *m, const pomp_report_selection *s) {
   j->cnode_in = mark(ct, s->cnode, s->cnode_inclusive);
   int64_t scan = 0, nmetrics = 0, ncnodes = 0;
   for (int32_t i = 0; i < mt->n; i++)
-    if (metric_in[i])
-      nmetrics++, scan += row_at_or_after(r, i + 1, -1) - row_at_or_after(r, i, -1);
+    if (metric_in[i]) nmetrics++, scan += row_at_or_after(r, i + 1, -1) - row_at_or_after(r, i, -1);
   for (int32_t c = 0; c < ct->n; c++) ncnodes += j->cnode_in[c];
   int by_pairs = nmetrics * ncnodes * 20 < scan;
   for (int32_t first = 0; first < mt->n; first++) {

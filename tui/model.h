@@ -31,15 +31,15 @@ typedef struct {
 
 typedef struct {
   int active;
-  uint8_t *cnode_in;   /* [cnode]: in the selection */
+  uint8_t *cnode_in; /* [cnode]: in the selection */
   tui_row_range *ranges;
   size_t nranges, ranges_cap, range; /* ranges, the one being summed */
-  int64_t next;        /* next index row of that range */
-  size_t done, total;  /* selected rows added / in all */
-  double *acc;         /* per location */
-  int32_t *locs;       /* one decoded row */
+  int64_t next;                      /* next index row of that range */
+  size_t done, total;                /* selected rows added / in all */
+  double *acc;                       /* per location */
+  int32_t *locs;                     /* one decoded row */
   double *vals;
-  int failed;          /* a row could not be read: the sum is partial */
+  int failed; /* a row could not be read: the sum is partial */
 } tui_location_job;
 
 /* Location values of recent selections, so that going back to a call path
@@ -67,7 +67,7 @@ typedef struct {
   int ncache, cache_cap; /* cache_cap: entries within TUI_CACHE_BYTES */
   uint64_t tick;
   char error[512]; /* last weighting error (corrupt row), "" if none */
-  int errors;       /* weightings that failed so far */
+  int errors;      /* weightings that failed so far */
   char first_error[512];
 } tui_model;
 

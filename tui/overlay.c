@@ -37,8 +37,8 @@ static size_t line_end(const char *s, size_t fit) {
   return fit;
 }
 
-void tui_overlay_add_hanging(tui_overlay *o, const char *lead, const char *indent,
-                             const char *text, int width) {
+void tui_overlay_add_hanging(tui_overlay *o, const char *lead, const char *indent, const char *text,
+                             int width) {
   const char *prefix = lead, *s = text;
   do { /* an empty text still makes its one line */
     int room = width - tui_text_width(prefix);
@@ -63,18 +63,25 @@ void tui_overlay_key(tui_app *a, int key) {
   int32_t max_top = (int32_t)o->nlines - page(a);
   if (max_top < 0) max_top = 0;
   switch (key) {
-  case TUI_KEY_UP: case 'k': o->top--; break;
-  case TUI_KEY_DOWN: case 'j': o->top++; break;
+  case TUI_KEY_UP:
+  case 'k': o->top--; break;
+  case TUI_KEY_DOWN:
+  case 'j': o->top++; break;
   case TUI_KEY_PGUP: o->top -= page(a) - 1; break;
-  case TUI_KEY_PGDN: case ' ': o->top += page(a) - 1; break;
-  case TUI_KEY_HOME: case 'g': o->top = 0; break;
-  case TUI_KEY_END: case 'G': o->top = max_top; break;
-  case 'q': case TUI_KEY_ESC: case TUI_KEY_ENTER: case '?': case 'i': case 'v': case TUI_KEY_F1:
-    tui_overlay_clear(o);
-    return;
-  default:
-    tui_app_message(a, 0, "q or Esc closes this page");
-    return;
+  case TUI_KEY_PGDN:
+  case ' ': o->top += page(a) - 1; break;
+  case TUI_KEY_HOME:
+  case 'g': o->top = 0; break;
+  case TUI_KEY_END:
+  case 'G': o->top = max_top; break;
+  case 'q':
+  case TUI_KEY_ESC:
+  case TUI_KEY_ENTER:
+  case '?':
+  case 'i':
+  case 'v':
+  case TUI_KEY_F1: tui_overlay_clear(o); return;
+  default: tui_app_message(a, 0, "q or Esc closes this page"); return;
   }
   if (o->top > max_top) o->top = max_top;
   if (o->top < 0) o->top = 0;

@@ -46,8 +46,7 @@ static void add_call_path(tui_app *a, int32_t c, int width) {
                   rg->role ? rg->role : "");
   if (rg->file && *rg->file)
     tui_overlay_add(o, "Source     %s:%d-%d", rg->file, (int)rg->begin_line, (int)rg->end_line);
-  else
-    tui_overlay_add(o, "Source     unknown");
+  else tui_overlay_add(o, "Source     unknown");
 }
 
 static void add_location(tui_app *a, int32_t s, int width) {

@@ -19,7 +19,8 @@ void tui_open_help(tui_app *a) {
     tui_overlay_add(o, "  %-12s %s", keys, b->help);
   }
   tui_overlay_add(o, "%s", "");
-  tui_overlay_add(o, "  %s", "Mouse: click selects, click on the selection toggles it, wheel scrolls.");
+  tui_overlay_add(o, "  %s",
+                  "Mouse: click selects, click on the selection toggles it, wheel scrolls.");
   tui_overlay_add(o, "  %s", "Collapsed rows show inclusive values, expanded rows exclusive ones.");
   tui_overlay_add(o, "  %s", "The call pane is weighted by the selected property, the location");
   tui_overlay_add(o, "  %s", "pane by that property at the selected call path.");

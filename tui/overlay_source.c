@@ -52,7 +52,8 @@ static void add_line(tui_overlay *o, int number, const char *line) {
   size_t n = (size_t)snprintf(out, sizeof out, "%6d  ", number), col = 0;
   for (const char *s = line; *s && *s != '\n' && *s != '\r' && n < sizeof out - 9; s++) {
     if (*s == '\t') {
-      do out[n++] = ' '; while (++col % 8);
+      do out[n++] = ' ';
+      while (++col % 8);
     } else {
       out[n++] = *s;
       col++;

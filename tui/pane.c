@@ -6,8 +6,7 @@
 
 #include "pomp_util.h"
 
-void tui_pane_init(tui_pane *p, tui_tree *t, tui_sort sort, int32_t top_k,
-                   int summaries) {
+void tui_pane_init(tui_pane *p, tui_tree *t, tui_sort sort, int32_t top_k, int summaries) {
   memset(p, 0, sizeof *p);
   p->tree = t;
   size_t n = (size_t)t->n;
@@ -113,10 +112,8 @@ void tui_pane_left(tui_pane *p) {
   if (node < 0) return;
   if (p->sel.kind == TUI_ROW_NODE && p->expanded[node] && tui_pane_has_children(p, node))
     set_expanded(p, node, 0);
-  else if (p->sel.kind != TUI_ROW_NODE)
-    select_node(p, node);
-  else if (p->tree->parent[node] >= 0)
-    select_node(p, p->tree->parent[node]);
+  else if (p->sel.kind != TUI_ROW_NODE) select_node(p, node);
+  else if (p->tree->parent[node] >= 0) select_node(p, p->tree->parent[node]);
 }
 
 void tui_pane_right(tui_pane *p) {
@@ -136,10 +133,8 @@ void tui_pane_right(tui_pane *p) {
 
 void tui_pane_toggle(tui_pane *p) {
   if (p->sel.node < 0) return;
-  if (p->sel.kind == TUI_ROW_MORE)
-    open_more(p);
-  else if (p->sel.kind == TUI_ROW_NODE)
-    set_expanded(p, p->sel.node, !p->expanded[p->sel.node]);
+  if (p->sel.kind == TUI_ROW_MORE) open_more(p);
+  else if (p->sel.kind == TUI_ROW_NODE) set_expanded(p, p->sel.node, !p->expanded[p->sel.node]);
 }
 
 void tui_pane_expand(tui_pane *p) {

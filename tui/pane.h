@@ -31,10 +31,10 @@ typedef enum {
 } tui_row_kind;
 
 typedef struct {
-  int32_t node;   /* the node; for SUMMARY and MORE rows, their parent */
-  uint8_t kind;   /* tui_row_kind */
-  uint8_t last;   /* last row among its siblings (tree glyphs) */
-  int32_t hidden; /* MORE: children left out */
+  int32_t node;        /* the node; for SUMMARY and MORE rows, their parent */
+  uint8_t kind;        /* tui_row_kind */
+  uint8_t last;        /* last row among its siblings (tree glyphs) */
+  int32_t hidden;      /* MORE: children left out */
   double hidden_value; /* MORE: their inclusive sum */
 } tui_row;
 
@@ -47,17 +47,17 @@ typedef struct {
   uint8_t *match;    /* search hits (owned by the search), or NULL */
   tui_row *rows;
   size_t nrows, cap;
-  tui_row sel;  /* the selected row, by identity */
-  int32_t cur;  /* its index in rows */
+  tui_row sel;      /* the selected row, by identity */
+  int32_t cur;      /* its index in rows */
   int32_t want_row; /* select this row after the next rebuild, -1 = keep sel */
   int center;       /* after the next rebuild, put the selection mid-screen */
-  int32_t top;  /* first row on screen */
-  int32_t height; /* rows on screen, set by the layout */
+  int32_t top;      /* first row on screen */
+  int32_t height;   /* rows on screen, set by the layout */
   tui_mode mode;
   tui_sort sort;
-  int32_t top_k;  /* children shown before a "... N more" row */
-  int summaries;  /* add SUMMARY rows (location tree) */
-  int stale;      /* rows must be rebuilt before use */
+  int32_t top_k; /* children shown before a "... N more" row */
+  int summaries; /* add SUMMARY rows (location tree) */
+  int stale;     /* rows must be rebuilt before use */
   /* scratch for building rows */
   int32_t *scratch;
   size_t scratch_cap;
@@ -65,8 +65,7 @@ typedef struct {
   size_t stack_cap;
 } tui_pane;
 
-void tui_pane_init(tui_pane *p, tui_tree *t, tui_sort sort, int32_t top_k,
-                   int summaries);
+void tui_pane_init(tui_pane *p, tui_tree *t, tui_sort sort, int32_t top_k, int summaries);
 void tui_pane_free(tui_pane *p);
 
 /* Rebuilds rows if stale, keeping the selection and its screen line. */
@@ -88,8 +87,8 @@ void tui_pane_move(tui_pane *p, int32_t delta);
 void tui_pane_scroll(tui_pane *p, int32_t delta);
 
 /* Tree operations on the selection; they mark the pane stale. */
-void tui_pane_left(tui_pane *p);   /* collapse, else go to the parent */
-void tui_pane_right(tui_pane *p);  /* expand, else go to the first child */
+void tui_pane_left(tui_pane *p);  /* collapse, else go to the parent */
+void tui_pane_right(tui_pane *p); /* expand, else go to the first child */
 void tui_pane_toggle(tui_pane *p);
 void tui_pane_expand(tui_pane *p);
 void tui_pane_collapse(tui_pane *p);

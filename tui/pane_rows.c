@@ -52,8 +52,9 @@ static void push_children(tui_pane *p, int32_t parent, size_t *sp) {
     more.hidden = n - shown;
     for (int32_t i = shown; i < n; i++) more.hidden_value += t->incl[p->scratch[i]];
   }
-  int (*cmp)(const void *, const void *) =
-      p->sort == TUI_SORT_VALUE ? by_value : p->sort == TUI_SORT_NAME ? by_name : by_id;
+  int (*cmp)(const void *, const void *) = p->sort == TUI_SORT_VALUE  ? by_value
+                                           : p->sort == TUI_SORT_NAME ? by_name
+                                                                      : by_id;
   qsort(p->scratch, (size_t)shown, sizeof *p->scratch, cmp);
   if (more.hidden) push_row(&p->stack, sp, &p->stack_cap, more);
   for (int32_t i = shown - 1; i >= 0; i--) {
@@ -98,8 +99,8 @@ void tui_pane_refresh(tui_pane *p) {
   }
   /* Find the selection again; if it disappeared (a collapsed ancestor or
      a "more" row), the nearest shown ancestor takes its place. */
-  int32_t at = p->want_row >= 0 && p->want_row < (int32_t)p->nrows ? p->want_row
-                                                                   : find_row(p, p->sel);
+  int32_t at =
+      p->want_row >= 0 && p->want_row < (int32_t)p->nrows ? p->want_row : find_row(p, p->sel);
   p->want_row = -1;
   for (int32_t n = p->sel.node; at < 0 && n >= 0; n = t->parent[n]) at = p->row_of[n];
   if (at < 0) at = 0;
@@ -111,4 +112,3 @@ void tui_pane_refresh(tui_pane *p) {
   p->top = p->cur - (screen_line >= 0 && screen_line < p->height ? screen_line : 0);
   tui_pane_scroll_to_cur(p);
 }
-

@@ -29,7 +29,8 @@ static int pair_of(tui_style st) {
   if (depth == TUI_COLOR_MONO) return 0;
   if (st.level) return 1 + tui_level_color(st.level, st.diverging, depth);
   switch (st.color) {
-  case TUI_C_MATCH: case TUI_C_HOT: return 1 + COLOR_YELLOW;
+  case TUI_C_MATCH:
+  case TUI_C_HOT: return 1 + COLOR_YELLOW;
   case TUI_C_ERROR: return 1 + COLOR_RED;
   default: return 0;
   }
@@ -94,10 +95,12 @@ static int translate_key(int rc, wint_t ch) {
     }
   }
   switch (ch) {
-  case '\n': case '\r': return TUI_KEY_ENTER;
+  case '\n':
+  case '\r': return TUI_KEY_ENTER;
   case '\t': return TUI_KEY_TAB;
   case 27: return TUI_KEY_ESC;
-  case 127: case 8: return TUI_KEY_BACKSPACE;
+  case 127:
+  case 8: return TUI_KEY_BACKSPACE;
   default: return (int)ch;
   }
 }

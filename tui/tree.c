@@ -16,8 +16,7 @@ static int32_t tree_size(tui_tree_kind kind, const pomp_report *r) {
 }
 
 /* Parent and display name of node i of the given report tree. */
-static int32_t node_parent(tui_tree_kind kind, const pomp_report *r, int32_t i,
-                           const char **name) {
+static int32_t node_parent(tui_tree_kind kind, const pomp_report *r, int32_t i, const char **name) {
   switch (kind) {
   case TUI_TREE_METRIC: {
     const pomp_metric *m = pomp_report_metric(r, i);
@@ -72,10 +71,8 @@ void tui_tree_build(tui_tree *t, tui_tree_kind kind, const pomp_report *r) {
     if (p < -1 || p >= i) p = -1; /* defensive: treat as a root */
     t->parent[i] = p;
     t->depth[i] = p < 0 ? 0 : t->depth[p] + 1;
-    if (p < 0)
-      t->roots[t->nroots++] = i;
-    else
-      t->child_start[p + 2]++;
+    if (p < 0) t->roots[t->nroots++] = i;
+    else t->child_start[p + 2]++;
   }
   if (kind == TUI_TREE_CALL) label_static_inits(t, r);
   for (int32_t i = 0; i < n; i++) {

@@ -33,8 +33,8 @@ typedef struct {
      of its own (inner nodes of the system tree: only threads are locations). */
   double *excl;
   double *incl;
-  double max_abs;    /* largest |incl| */
-  int has_negative;  /* a diff report: diverging colour scale */
+  double max_abs;   /* largest |incl| */
+  int has_negative; /* a diff report: diverging colour scale */
   /* Smallest and largest inclusive value among the nodes of each depth
      (peers): the colour range in absolute mode, where a thread is compared
      with threads, not with the whole machine. */

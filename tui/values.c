@@ -107,8 +107,7 @@ const char *tui_mode_label(const tui_app *a, int p, char *buf, size_t size) {
     if (p == TUI_PANE_METRIC || m < 0) return "% of root";
     snprintf(buf, size, "%% of %s", mt->name[tui_tree_root_of(mt, m)]);
     return buf;
-  case TUI_MODE_SELECTION:
-    return "% of selection";
+  case TUI_MODE_SELECTION: return "% of selection";
   default: {
     static const char *const units[] = {"seconds", "occurrences", "bytes"};
     pomp_unit u = m >= 0 ? pomp_report_metric(a->model.report, m)->unit : POMP_UNIT_SEC;
@@ -135,8 +134,8 @@ void tui_app_describe(tui_app *a, char *text, size_t size) {
     snprintf(text, size, "%s: %d children", name, (int)tui_tree_nchildren(pn->tree, r->node));
   } else if (r->kind == TUI_ROW_MORE) {
     tui_app_format(a, p, r->node, r->hidden_value, value, sizeof value);
-    snprintf(text, size, "%s: %d more children, %s [%s] - Enter shows them", name,
-             (int)r->hidden, value, tui_mode_label(a, p, mode, sizeof mode));
+    snprintf(text, size, "%s: %d more children, %s [%s] - Enter shows them", name, (int)r->hidden,
+             value, tui_mode_label(a, p, mode, sizeof mode));
   } else {
     int incl = tui_pane_is_inclusive(pn, r->node);
     tui_app_format(a, p, r->node, tui_pane_value(pn, r->node), value, sizeof value);

@@ -32,8 +32,11 @@ void tui_vs_clear(tui_vscreen *vs) {
 
 int tui_utf8_decode(const char *s, uint32_t *cp) {
   const unsigned char *u = (const unsigned char *)s;
-  int n = u[0] < 0x80 ? 1 : (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3
-        : (u[0] & 0xF8) == 0xF0 ? 4 : 0;
+  int n = u[0] < 0x80             ? 1
+          : (u[0] & 0xE0) == 0xC0 ? 2
+          : (u[0] & 0xF0) == 0xE0 ? 3
+          : (u[0] & 0xF8) == 0xF0 ? 4
+                                  : 0;
   if (n == 0) goto bad;
   uint32_t c = n == 1 ? u[0] : u[0] & (0x7F >> n);
   for (int i = 1; i < n; i++) {
@@ -54,18 +57,15 @@ bad:
    table rather than wcwidth(), so output does not depend on the locale. */
 static int cp_width(uint32_t c) {
   static const uint32_t wide[][2] = {
-      {0x1100, 0x115F}, {0x2E80, 0x303E}, {0x3041, 0x33FF}, {0x3400, 0x4DBF},
-      {0x4E00, 0x9FFF}, {0xA000, 0xA4CF}, {0xAC00, 0xD7A3}, {0xF900, 0xFAFF},
-      {0xFE30, 0xFE4F}, {0xFF00, 0xFF60}, {0xFFE0, 0xFFE6}, {0x1F300, 0x1F64F},
-      {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD}};
+      {0x1100, 0x115F}, {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},  {0x4E00, 0x9FFF},
+      {0xA000, 0xA4CF}, {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE30, 0xFE4F},  {0xFF00, 0xFF60},
+      {0xFFE0, 0xFFE6}, {0x1F300, 0x1F64F}, {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD}};
   for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
     if (c >= wide[i][0] && c <= wide[i][1]) return 2;
   return 1;
 }
 
-static uint32_t printable(uint32_t c) {
-  return (c < 0x20 || (c >= 0x7F && c < 0xA0)) ? '?' : c;
-}
+static uint32_t printable(uint32_t c) { return (c < 0x20 || (c >= 0x7F && c < 0xA0)) ? '?' : c; }
 
 int tui_text_width(const char *s) {
   int w = 0;
@@ -112,8 +112,8 @@ int tui_vs_put(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style 
   return used;
 }
 
-int tui_vs_put_clipped(tui_vscreen *vs, int x, int y, int max, const char *s,
-                       tui_style st, const char *ellipsis) {
+int tui_vs_put_clipped(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style st,
+                       const char *ellipsis) {
   if (max <= 0) return 0;
   if (tui_text_width(s) <= max) return tui_vs_put(vs, x, y, max, s, st);
   int used = tui_vs_put(vs, x, y, max - 1, s, st);
@@ -131,8 +131,7 @@ void tui_vs_fill(tui_vscreen *vs, int x, int y, int n, uint32_t ch, tui_style st
 
 void tui_vs_add_attr(tui_vscreen *vs, int x, int y, int n, uint8_t attr) {
   if (y < 0 || y >= vs->h) return;
-  for (int i = x < 0 ? 0 : x; i < x + n && i < vs->w; i++)
-    tui_vs_at(vs, i, y)->st.attr |= attr;
+  for (int i = x < 0 ? 0 : x; i < x + n && i < vs->w; i++) tui_vs_at(vs, i, y)->st.attr |= attr;
 }
 
 static void put_utf8(uint32_t c, FILE *out) {

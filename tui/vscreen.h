@@ -11,18 +11,18 @@
 #include <stdio.h>
 
 enum { /* attribute bits */
-  TUI_A_BOLD = 1,
-  TUI_A_DIM = 2,
-  TUI_A_REVERSE = 4,
-  TUI_A_UNDERLINE = 8
+       TUI_A_BOLD = 1,
+       TUI_A_DIM = 2,
+       TUI_A_REVERSE = 4,
+       TUI_A_UNDERLINE = 8
 };
 
 typedef enum { /* text colours; weight levels override them */
-  TUI_C_DEFAULT = 0,
-  TUI_C_MATCH,  /* search hit */
-  TUI_C_ERROR,
-  TUI_C_HOT,    /* the selected region's lines in the source view */
-  TUI_NCOLORS
+               TUI_C_DEFAULT = 0,
+               TUI_C_MATCH, /* search hit */
+               TUI_C_ERROR,
+               TUI_C_HOT, /* the selected region's lines in the source view */
+               TUI_NCOLORS
 } tui_color;
 
 typedef struct {
@@ -53,8 +53,8 @@ static inline tui_cell *tui_vs_at(tui_vscreen *vs, int x, int y) {
    Invalid bytes and control characters show as '?'. */
 int tui_vs_put(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style st);
 /* Like tui_vs_put, but a text wider than max ends in the ellipsis. */
-int tui_vs_put_clipped(tui_vscreen *vs, int x, int y, int max, const char *s,
-                       tui_style st, const char *ellipsis);
+int tui_vs_put_clipped(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style st,
+                       const char *ellipsis);
 void tui_vs_fill(tui_vscreen *vs, int x, int y, int n, uint32_t ch, tui_style st);
 /* Adds attribute bits to n cells (selection bars). */
 void tui_vs_add_attr(tui_vscreen *vs, int x, int y, int n, uint8_t attr);

@@ -7,8 +7,7 @@
 #include "app.h"
 
 size_t tui_base64(const char *in, size_t n, char *out) {
-  static const char digits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const unsigned char *u = (const unsigned char *)in;
   size_t o = 0;
   for (size_t i = 0; i < n; i += 3) {

@@ -16,9 +16,9 @@ static uint32_t *read_ids(pm_cursor *c, uint32_t *n) {
   return ids;
 }
 
-int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map,
-                        const uint32_t *threads, uint32_t nthreads,
-                        const uint64_t *offset_time, const int64_t *offset, int noffsets) {
+int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, const uint32_t *threads,
+                        uint32_t nthreads, const uint64_t *offset_time, const int64_t *offset,
+                        int noffsets) {
   pm_cursor c = {map->data, map->data + map->len, 0};
   uint32_t nreg, ncomm, nteam;
   uint32_t *reg = read_ids(&c, &nreg), *comm = read_ids(&c, &ncomm), *team = read_ids(&c, &nteam);
@@ -28,7 +28,8 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map,
   if (!rc && ncomm + nteam) {
     comms = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, ncomm + nteam);
     for (uint32_t i = 0; i < ncomm; i++) OTF2_IdMap_AddIdPair(comms, i, comm[i]);
-    for (uint32_t i = 0; i < nteam; i++) OTF2_IdMap_AddIdPair(comms, PM_TEAM_COMM_BASE + i, team[i]);
+    for (uint32_t i = 0; i < nteam; i++)
+      OTF2_IdMap_AddIdPair(comms, PM_TEAM_COMM_BASE + i, team[i]);
   }
   for (uint32_t i = 0; i < nthreads && !rc; i++) {
     OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(a, (uint64_t)rank << 32 | threads[i]);
@@ -47,8 +48,7 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map,
   return rc;
 }
 
-int pm_unify_threads(const unsigned char *blob, uint32_t len, uint32_t **threads,
-                     uint32_t *n) {
+int pm_unify_threads(const unsigned char *blob, uint32_t len, uint32_t **threads, uint32_t *n) {
   pm_cursor c = {blob, blob + len, 0};
   pm_get_str(&c); /* host */
   pm_get_u64(&c); /* start */

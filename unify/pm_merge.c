@@ -113,8 +113,10 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map) {
     uint32_t id = pm_map_intern(&m->comms, key.data, key.len, (uint32_t)m->ngcomms);
     pm_blob_free(&key);
     if (id == m->ngcomms) {
-      ggroup g = {str_id(m, ""), is_self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
-                  OTF2_PARADIGM_MPI, {0}};
+      ggroup g = {str_id(m, ""),
+                  is_self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
+                  OTF2_PARADIGM_MPI,
+                  {0}};
       for (uint32_t k = 0; k < size && !is_self; k++) {
         uint32_t r;
         memcpy(&r, ranks + 4 * k, 4);
@@ -185,9 +187,8 @@ static int merge_rank(merge *m, uint32_t rank, pm_cursor *c, pm_blob *map) {
 }
 
 static void write_group(OTF2_GlobalDefWriter *w, uint32_t id, const ggroup *g) {
-  OTF2_GlobalDefWriter_WriteGroup(w, id, g->name, g->type, g->paradigm,
-                                  OTF2_GROUP_FLAG_NONE, (uint32_t)g->members.n,
-                                  g->members.v);
+  OTF2_GlobalDefWriter_WriteGroup(w, id, g->name, g->type, g->paradigm, OTF2_GROUP_FLAG_NONE,
+                                  (uint32_t)g->members.n, g->members.v);
 }
 
 static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mpi,
@@ -221,8 +222,10 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
   uint32_t s_mpi_locs = str_id(m, "MPI_COMM_WORLD locations");
   uint32_t s_omp_locs = str_id(m, "OpenMP threads");
 
-  for (size_t i = 0; i < m->nstrs; i++) OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, m->strs[i]);
-  OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, s_machine, s_machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  for (size_t i = 0; i < m->nstrs; i++)
+    OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, m->strs[i]);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, s_machine, s_machine,
+                                           OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   for (uint32_t n = 0; n < m->nnodes; n++)
     OTF2_GlobalDefWriter_WriteSystemTreeNode(w, n + 1, m->node_names[n], s_node, 0);
   if (s_unknown) OTF2_GlobalDefWriter_WriteSystemTreeNode(w, unknown_node, s_unknown, s_node, 0);
@@ -232,13 +235,14 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
                                             OTF2_UNDEFINED_LOCATION_GROUP);
   for (size_t i = 0; i < nlocs; i++) {
     const uint64_t *l = &m->locations.v[3 * i];
-    OTF2_GlobalDefWriter_WriteLocation(w, l[0], loc_names[i], OTF2_LOCATION_TYPE_CPU_THREAD,
-                                       l[1], (uint32_t)l[2]);
+    OTF2_GlobalDefWriter_WriteLocation(w, l[0], loc_names[i], OTF2_LOCATION_TYPE_CPU_THREAD, l[1],
+                                       (uint32_t)l[2]);
   }
   const uint32_t *rd = (const uint32_t *)m->region_defs.data;
   for (uint32_t i = 0; i < m->nregions; i++, rd += 6)
     OTF2_GlobalDefWriter_WriteRegion(w, i, rd[0], rd[0], 0, (OTF2_RegionRole)rd[5],
-                                     (OTF2_Paradigm)rd[4], OTF2_REGION_FLAG_NONE, rd[1], rd[2], rd[3]);
+                                     (OTF2_Paradigm)rd[4], OTF2_REGION_FLAG_NONE, rd[1], rd[2],
+                                     rd[3]);
 
   /* groups: MPI locations, MPI comm groups, OpenMP locations, team groups */
   uint32_t gid = 0, mpi_base = 0, omp_base = 0;
@@ -252,7 +256,8 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
     for (size_t i = 0; i < m->nmpi_groups; i++) write_group(w, gid++, &m->mpi_groups[i]);
   }
   if (m->nomp_groups) {
-    ggroup all = {s_omp_locs, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP, m->omp_locations};
+    ggroup all = {s_omp_locs, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP,
+                  m->omp_locations};
     write_group(w, gid++, &all);
     omp_base = gid;
     for (size_t i = 0; i < m->nomp_groups; i++) write_group(w, gid++, &m->omp_groups[i]);
@@ -286,9 +291,9 @@ static void merge_free(merge *m) {
   free(m->rank_node);
 }
 
-int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs,
-                   const uint32_t *sizes, uint32_t nranks, int mpi, uint64_t mono_now,
-                   uint64_t real_now, pm_blob *maps, pm_merge_error *err) {
+int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs, const uint32_t *sizes,
+                   uint32_t nranks, int mpi, uint64_t mono_now, uint64_t real_now, pm_blob *maps,
+                   pm_merge_error *err) {
   merge m = {0};
   m.rank_node = pu_calloc(nranks ? nranks : 1, sizeof *m.rank_node);
   str_id(&m, ""); /* string 0: the empty string */

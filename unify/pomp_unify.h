@@ -87,9 +87,9 @@ typedef struct pm_merge_error {
    clock and on CLOCK_REALTIME, for ClockProperties' realtime of the trace
    start. Returns 0, or -1 when a blob is malformed (*err says where).
    Global ids are handed out in rank order: rank 0 keeps its local ids. */
-int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs,
-                   const uint32_t *sizes, uint32_t nranks, int mpi, uint64_t mono_now,
-                   uint64_t real_now, pm_blob *maps, pm_merge_error *err);
+int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs, const uint32_t *sizes,
+                   uint32_t nranks, int mpi, uint64_t mono_now, uint64_t real_now, pm_blob *maps,
+                   pm_merge_error *err);
 
 /* ------------------------------------------------------ local definitions */
 
@@ -98,14 +98,13 @@ int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs,
    be open (OTF2_Archive_OpenDefFiles). threads[i]: T of the location
    (rank << 32) | T. 0, or -1 when the map is malformed (nothing
    written). */
-int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map,
-                        const uint32_t *threads, uint32_t nthreads,
-                        const uint64_t *offset_time, const int64_t *offset, int noffsets);
+int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, const uint32_t *threads,
+                        uint32_t nthreads, const uint64_t *offset_time, const int64_t *offset,
+                        int noffsets);
 
 /* The threads (T) of the locations in a rank blob; n of them in *threads
    (malloc'd, the caller frees). -1 if malformed. */
-int pm_unify_threads(const unsigned char *blob, uint32_t len, uint32_t **threads,
-                     uint32_t *n);
+int pm_unify_threads(const unsigned char *blob, uint32_t len, uint32_t **threads, uint32_t *n);
 
 /* Sets the event count of the index-th location of a rank blob in place
    (a partial rank's files hold fewer events than its last flush counted).
@@ -142,15 +141,15 @@ int pm_unify_set_events(unsigned char *blob, uint32_t len, uint32_t index, uint6
 typedef struct pm_frag {
   uint32_t rank, nranks, mpi, complete, noffsets;
   uint64_t evt_chunk, def_chunk, mono_now, real_now;
-  const char *reason;   /* decoded: points into the fragment's bytes */
+  const char *reason;         /* decoded: points into the fragment's bytes */
   const char *host, *boot_id; /* the writing process (decoded: likewise) */
   uint32_t pid;
-  uint64_t start;       /* its start time, clock ticks after boot */
+  uint64_t start; /* its start time, clock ticks after boot */
   uint64_t offset_time[PM_FRAG_MAX_OFFSETS];
   int64_t offset[PM_FRAG_MAX_OFFSETS];
   const unsigned char *defs;
   uint32_t defs_len;
-  size_t defs_at;       /* decoded: byte offset of defs in the fragment */
+  size_t defs_at; /* decoded: byte offset of defs in the fragment */
 } pm_frag;
 
 /* Appends the encoded fragment (checksum included) to out. */

@@ -123,46 +123,45 @@ static void iteration(gen *g, int ranks, uint64_t it, uint64_t *t) {
     OTF2_EvtWriter *w = g->w[r];
     OTF2_EvtWriter_Enter(w, NULL, t[r], (OTF2_RegionRef)g->allreduce);
     OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t[r]);
-    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, latest + 10,
-                                    OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, latest + 10, OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
                                     OTF2_UNDEFINED_UINT32, 8, 8);
     OTF2_EvtWriter_Leave(w, NULL, latest + 10, (OTF2_RegionRef)g->allreduce);
     t[r] = latest + 11;
   }
 }
 
-static void generate(const char *dir, uint64_t events, int ranks,
-                     int threads) {
+static void generate(const char *dir, uint64_t events, int ranks, int threads) {
   char err[512];
   tg_writer *w = tg_open(dir, err, sizeof err);
   if (!w) pu_die(POMP_EXIT_FAILURE, "%s", err);
   char line[128];
   for (int r = 0; r < ranks; r++) {
-    snprintf(line, sizeof line, "process %d threads %d host node%d", r,
-             threads, r / 4);
+    snprintf(line, sizeof line, "process %d threads %d host node%d", r, threads, r / 4);
     if (tg_line(w, line, 0, err, sizeof err)) pu_die(1, "%s", err);
   }
-  const char *decl =
-      "region main compiler function main\n"
-      "region compute user function compute\n"
-      "region isend mpi point2point MPI_Isend\n"
-      "region recv mpi point2point MPI_Recv\n"
-      "region wait mpi point2point MPI_Wait\n"
-      "region allreduce mpi coll_all2all MPI_Allreduce\n"
-      "region par openmp parallel !$omp parallel @bench.c:1\n"
-      "region ibar openmp implicit_barrier !$omp implicit barrier @bench.c:2\n"
-      "team 5\n";
+  const char *decl = "region main compiler function main\n"
+                     "region compute user function compute\n"
+                     "region isend mpi point2point MPI_Isend\n"
+                     "region recv mpi point2point MPI_Recv\n"
+                     "region wait mpi point2point MPI_Wait\n"
+                     "region allreduce mpi coll_all2all MPI_Allreduce\n"
+                     "region par openmp parallel !$omp parallel @bench.c:1\n"
+                     "region ibar openmp implicit_barrier !$omp implicit barrier @bench.c:2\n"
+                     "team 5\n";
   if (tg_text(w, decl, err, sizeof err)) pu_die(1, "%s", err);
-  gen g = {.compute = tg_region(w, "compute"), .isend = tg_region(w, "isend"),
-           .recv = tg_region(w, "recv"), .wait = tg_region(w, "wait"),
-           .allreduce = tg_region(w, "allreduce"), .par = tg_region(w, "par"),
-           .ibar = tg_region(w, "ibar"), .threads = threads};
+  gen g = {.compute = tg_region(w, "compute"),
+           .isend = tg_region(w, "isend"),
+           .recv = tg_region(w, "recv"),
+           .wait = tg_region(w, "wait"),
+           .allreduce = tg_region(w, "allreduce"),
+           .par = tg_region(w, "par"),
+           .ibar = tg_region(w, "ibar"),
+           .threads = threads};
   int64_t main_region = tg_region(w, "main");
   uint64_t t[MAX_RANKS];
   for (int r = 0; r < ranks; r++) {
     g.w[r] = tg_evt_writer(w, (uint32_t)r, 0);
-    for (int k = 1; k < threads; k++)
-      g.worker[r][k] = tg_evt_writer(w, (uint32_t)r, (uint32_t)k);
+    for (int k = 1; k < threads; k++) g.worker[r][k] = tg_evt_writer(w, (uint32_t)r, (uint32_t)k);
     t[r] = 1000;
     OTF2_EvtWriter_Enter(g.w[r], NULL, t[r]++, (OTF2_RegionRef)main_region);
   }
@@ -181,31 +180,35 @@ static void generate(const char *dir, uint64_t events, int ranks,
 
 /* One counting callback per event type of the trace: the reader decodes
    each record and hands it over; nothing else is done with it. */
-#define COUNTER(name, unused, ...)                                          \
-  static OTF2_CallbackCode name(OTF2_LocationRef l, OTF2_TimeStamp t,       \
-                                uint64_t pos, void *u,                      \
-                                OTF2_AttributeList *al, __VA_ARGS__) {      \
-    (void)l; (void)t; (void)pos; (void)al; unused;                          \
-    ++*(uint64_t *)u;                                                       \
-    return OTF2_CALLBACK_SUCCESS;                                           \
+#define COUNTER(name, unused, ...)                                                                 \
+  static OTF2_CallbackCode name(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,       \
+                                OTF2_AttributeList *al, __VA_ARGS__) {                             \
+    (void)l;                                                                                       \
+    (void)t;                                                                                       \
+    (void)pos;                                                                                     \
+    (void)al;                                                                                      \
+    unused;                                                                                        \
+    ++*(uint64_t *)u;                                                                              \
+    return OTF2_CALLBACK_SUCCESS;                                                                  \
   }
 COUNTER(count_region, (void)r, OTF2_RegionRef r)
-COUNTER(count_isend, ((void)a, (void)b, (void)c, (void)d, (void)e),
-        uint32_t a, OTF2_CommRef b, uint32_t c, uint64_t d, uint64_t e)
-COUNTER(count_recv, ((void)a, (void)b, (void)c, (void)d), uint32_t a,
-        OTF2_CommRef b, uint32_t c, uint64_t d)
+COUNTER(count_isend, ((void)a, (void)b, (void)c, (void)d, (void)e), uint32_t a, OTF2_CommRef b,
+        uint32_t c, uint64_t d, uint64_t e)
+COUNTER(count_recv, ((void)a, (void)b, (void)c, (void)d), uint32_t a, OTF2_CommRef b, uint32_t c,
+        uint64_t d)
 COUNTER(count_request, (void)q, uint64_t q)
 COUNTER(count_fork, ((void)p, (void)n), OTF2_Paradigm p, uint32_t n)
 COUNTER(count_join, (void)p, OTF2_Paradigm p)
 COUNTER(count_team, (void)c, OTF2_CommRef c)
-COUNTER(count_coll_end, ((void)a, (void)b, (void)c, (void)d, (void)e),
-        OTF2_CollectiveOp a, OTF2_CommRef b, uint32_t c, uint64_t d,
-        uint64_t e)
+COUNTER(count_coll_end, ((void)a, (void)b, (void)c, (void)d, (void)e), OTF2_CollectiveOp a,
+        OTF2_CommRef b, uint32_t c, uint64_t d, uint64_t e)
 
-static OTF2_CallbackCode count_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                          uint64_t pos, void *u,
-                                          OTF2_AttributeList *al) {
-  (void)l; (void)t; (void)pos; (void)al;
+static OTF2_CallbackCode count_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *al) {
+  (void)l;
+  (void)t;
+  (void)pos;
+  (void)al;
   ++*(uint64_t *)u;
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -215,10 +218,12 @@ typedef struct {
   size_t n, cap;
 } loc_list;
 
-static OTF2_CallbackCode on_loc(void *u, OTF2_LocationRef id, OTF2_StringRef n,
-                                OTF2_LocationType t, uint64_t ev,
-                                OTF2_LocationGroupRef g) {
-  (void)n; (void)t; (void)ev; (void)g;
+static OTF2_CallbackCode on_loc(void *u, OTF2_LocationRef id, OTF2_StringRef n, OTF2_LocationType t,
+                                uint64_t ev, OTF2_LocationGroupRef g) {
+  (void)n;
+  (void)t;
+  (void)ev;
+  (void)g;
   loc_list *l = u;
   PU_PUSH(l->ids, l->n, l->cap, id);
   return OTF2_CALLBACK_SUCCESS;
@@ -365,8 +370,7 @@ static void parallel_speedup(const char *dir) {
   char out[600];
   snprintf(out, sizeof out, "%s/bench.pomp", dir);
   char *serial[] = {POMP_ANALYZE, "-q", "-o", out, (char *)dir, NULL};
-  char *par[] = {MPIEXEC, "-n", "2", POMP_ANALYZE, "-q", "-o", out,
-                 (char *)dir, NULL};
+  char *par[] = {MPIEXEC, "-n", "2", POMP_ANALYZE, "-q", "-o", out, (char *)dir, NULL};
   timing s = {1e30, 0}, p = {1e30, 0};
   double load[1] = {0};
   for (int rep = 0; rep < 3; rep++) {
@@ -375,9 +379,11 @@ static void parallel_speedup(const char *dir) {
   }
   if (getloadavg(load, 1) < 1) load[0] = -1;
   printf("pomp-analyze command: serial %.3f s, mpiexec -n 2 %.3f s: "
-         "speed-up %.2fx (target >= 1.6x)\n", s.wall, p.wall, s.wall / p.wall);
+         "speed-up %.2fx (target >= 1.6x)\n",
+         s.wall, p.wall, s.wall / p.wall);
   printf("  CPU time: serial %.3f s, mpiexec -n 2 %.3f s (%.2fx); "
-         "load average %.2f\n", s.cpu, p.cpu, p.cpu / s.cpu, load[0]);
+         "load average %.2f\n",
+         s.cpu, p.cpu, p.cpu / s.cpu, load[0]);
   remove(out);
 }
 
@@ -405,10 +411,8 @@ int main(int argc, char **argv) {
   uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 8000000;
   int ranks = argc > 2 ? atoi(argv[2]) : 8;
   int threads = argc > 4 ? atoi(argv[4]) : 1;
-  if (ranks < 2 || ranks > MAX_RANKS || events < 1000 || threads < 1 ||
-      threads > MAX_THREADS)
-    pu_die(POMP_EXIT_USAGE,
-           "usage: %s [EVENTS>=1000 [RANKS 2..64 [DIR [THREADS 1..16]]]]",
+  if (ranks < 2 || ranks > MAX_RANKS || events < 1000 || threads < 1 || threads > MAX_THREADS)
+    pu_die(POMP_EXIT_USAGE, "usage: %s [EVENTS>=1000 [RANKS 2..64 [DIR [THREADS 1..16]]]]",
            pu_progname());
   char dir[512];
   if (argc > 3) snprintf(dir, sizeof dir, "%s", argv[3]);
@@ -435,18 +439,15 @@ int main(int argc, char **argv) {
   }
   printf("trace: %llu events, %d ranks x %d threads, %.1f MB on disk "
          "(generated in %.1f s)\n",
-         (unsigned long long)an.events, ranks, threads, (double)bytes / 1e6,
-         gen_s);
+         (unsigned long long)an.events, ranks, threads, (double)bytes / 1e6, gen_s);
   printf("bare OTF2 read loop: %.3f s  %.1f M events/s  %.1f ns/event  peak RSS %.1f MB\n",
          base.seconds, (double)base.events / base.seconds / 1e6,
          base.seconds * 1e9 / (double)base.events, base.max_rss_kb / 1024.0);
   printf("pomp-analyze replay: %.3f s  %.1f M events/s  %.1f ns/event  peak RSS %.1f MB\n",
-         an.seconds, (double)an.events / an.seconds / 1e6,
-         an.seconds * 1e9 / (double)an.events, an.max_rss_kb / 1024.0);
-  printf("ratio analysis / bare read: %.2fx (target <= 3x)\n",
-         an.seconds / base.seconds);
-  printf("peak RSS / trace size: %.3f\n",
-         an.max_rss_kb * 1024.0 / (double)bytes);
+         an.seconds, (double)an.events / an.seconds / 1e6, an.seconds * 1e9 / (double)an.events,
+         an.max_rss_kb / 1024.0);
+  printf("ratio analysis / bare read: %.2fx (target <= 3x)\n", an.seconds / base.seconds);
+  printf("peak RSS / trace size: %.3f\n", an.max_rss_kb * 1024.0 / (double)bytes);
   printf("as a run that did not finish: %.3f s  peak RSS %.1f MB  "
          "CPU %.3f s vs %.3f s finished: %.2fx (target ~1.0x)\n",
          un.seconds, un.max_rss_kb / 1024.0, un_cpu, an_cpu, un_cpu / an_cpu);

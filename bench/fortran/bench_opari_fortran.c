@@ -89,7 +89,10 @@ static const char *const fixed_body[] = {
 static long generate(const char *path, const char *const *body, size_t nbody, long want,
                      long *directives) {
   FILE *f = fopen(path, "w");
-  if (!f) { perror(path); exit(1); }
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
   long lines = 0;
   *directives = 0;
   for (long k = 0; lines < want; k++)
@@ -132,8 +135,8 @@ static Run run(char *const argv[]) {
   return best;
 }
 
-static void bench(const char *opari, const char *form, const char *ext,
-                  const char *const *body, size_t nbody, long want) {
+static void bench(const char *opari, const char *form, const char *ext, const char *const *body,
+                  size_t nbody, long want) {
   char in[64], out[64], copy[64];
   snprintf(in, sizeof in, "/tmp/bench-opari-f-%d.%s", (int)getpid(), ext);
   snprintf(out, sizeof out, "/tmp/bench-opari-f-%d.mod.%s", (int)getpid(), ext);

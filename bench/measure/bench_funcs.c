@@ -6,9 +6,7 @@
 __attribute__((noinline)) void recorded_fn(void) { __asm__ volatile(""); }
 __attribute__((noinline)) void filtered_fn(void) { __asm__ volatile(""); }
 /* the same empty function without instrumentation: the call's own cost */
-__attribute__((noinline, no_instrument_function)) void plain_fn(void) {
-  __asm__ volatile("");
-}
+__attribute__((noinline, no_instrument_function)) void plain_fn(void) { __asm__ volatile(""); }
 
 void call_recorded(long n) {
   for (long i = 0; i < n; i++) recorded_fn();

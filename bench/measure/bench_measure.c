@@ -26,8 +26,8 @@
 
 #include "pomp.h"
 
-#define ROUNDS 3     /* per child */
-#define CHILDREN 5   /* per clock */
+#define ROUNDS 3   /* per child */
+#define CHILDREN 5 /* per clock */
 
 void call_recorded(long n);
 void call_filtered(long n);
@@ -143,8 +143,8 @@ static int child(long n) {
   long long events = 2LL * ROUNDS * n * 2 + 2LL * ROUNDS * n * 2;
   g.per_event = (double)event_file_bytes(dir) / (double)events;
   clock_line(dir, used, sizeof used);
-  printf("%f %f %f %f %f %f %f %f %s\n", g.clock_ns, g.fn_ns, g.pair_ns, g.filtered_ns,
-         g.plain_ns, g.both_ns, g.per_event, g.write_s, used);
+  printf("%f %f %f %f %f %f %f %f %s\n", g.clock_ns, g.fn_ns, g.pair_ns, g.filtered_ns, g.plain_ns,
+         g.both_ns, g.per_event, g.write_s, used);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, filter);
   return system(cmd) == 0 ? 0 : 1;
@@ -162,7 +162,8 @@ static int run_child(const char *self, long n, const char *clock, figures *best,
     got = sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %n", &g.clock_ns, &g.fn_ns, &g.pair_ns,
                  &g.filtered_ns, &g.plain_ns, &g.both_ns, &g.per_event, &g.write_s, &at) == 8;
   if (p && pclose(p) != 0) got = 0;
-  if (!got) return fprintf(stderr, "bench-measure: the child for POMP_CLOCK=%s failed\n", clock), -1;
+  if (!got)
+    return fprintf(stderr, "bench-measure: the child for POMP_CLOCK=%s failed\n", clock), -1;
   line[strcspn(line, "\n")] = '\0';
   snprintf(used, size, "%s", line + at);
   best->clock_ns = min2(best->clock_ns, g.clock_ns);
@@ -213,8 +214,7 @@ int main(int argc, char **argv) {
   printf("recorded event, tsc vs monotonic: %.2fx\n", best[1].fn_ns / best[0].fn_ns);
   printf("empty function without instrumentation: %.2f ns per call (baseline)\n", plain_ns);
   printf("filtered-out function: %.2f ns per call (target <= 5 ns)\n", filtered_ns);
-  printf("filtered-out function, instrumentation only: %.2f ns per call\n",
-         filtered_ns - plain_ns);
+  printf("filtered-out function, instrumentation only: %.2f ns per call\n", filtered_ns - plain_ns);
   printf("trace bytes per Enter/Leave: %.2f B (OTF2 minimum %.0f B)\n", best[1].per_event,
          otf2_min);
   printf("trace size vs OTF2 minimum: %.2fx (target <= 1.5x)\n", best[1].per_event / otf2_min);

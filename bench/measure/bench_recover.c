@@ -65,10 +65,18 @@ static void rank_defs(pm_blob *b, uint32_t rank, uint32_t nranks, uint32_t nregi
 static void fragment(pm_blob *out, uint32_t rank, uint32_t nranks, uint32_t nregions) {
   pm_blob defs = {0};
   rank_defs(&defs, rank, nranks, nregions);
-  pm_frag f = {.rank = rank, .nranks = nranks, .mpi = 1, .complete = 1, .noffsets = 1,
-               .evt_chunk = 1u << 20, .def_chunk = 4u << 20, .mono_now = 9000000,
-               .real_now = 1700000000000000000ull, .reason = "MPI_Abort(MPI_COMM_WORLD, 3)",
-               .defs = defs.data, .defs_len = (uint32_t)defs.len};
+  pm_frag f = {.rank = rank,
+               .nranks = nranks,
+               .mpi = 1,
+               .complete = 1,
+               .noffsets = 1,
+               .evt_chunk = 1u << 20,
+               .def_chunk = 4u << 20,
+               .mono_now = 9000000,
+               .real_now = 1700000000000000000ull,
+               .reason = "MPI_Abort(MPI_COMM_WORLD, 3)",
+               .defs = defs.data,
+               .defs_len = (uint32_t)defs.len};
   pm_frag_encode(out, &f);
   pm_blob_free(&defs);
 }
@@ -151,7 +159,8 @@ int main(int argc, char **argv) {
     double t = best_recover(base, sizes[i], nregions);
     if (i == 0) per_rank4 = t / sizes[i];
     printf("pomp_recover of %u ranks x 4 threads: %.1f ms (%.2f ms per rank, %.2fx per rank "
-           "vs 4 ranks)\n", sizes[i], t * 1e3, t * 1e3 / sizes[i], t / sizes[i] / per_rank4);
+           "vs 4 ranks)\n",
+           sizes[i], t * 1e3, t * 1e3 / sizes[i], t / sizes[i] / per_rank4);
   }
   free(buffer);
   pm_blob_free(&frag);

@@ -35,7 +35,7 @@
 
 #include "pomp.h"
 
-#define BLOCKS 25   /* short blocks: on a busy machine some run undisturbed */
+#define BLOCKS 25 /* short blocks: on a busy machine some run undisturbed */
 
 enum variant { PLAIN, TRACED, OFF, VARIANTS };
 static const char *names[VARIANTS] = {"PMPI ns", "record ns", "Off ns"};
@@ -102,10 +102,8 @@ static double iprobe(int calls, int traced) {
   int flag;
   double t0 = now();
   for (int i = 0; i < calls; i++) {
-    if (traced)
-      MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
-    else
-      PMPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+    if (traced) MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+    else PMPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
   }
   return (now() - t0) / calls;
 }
@@ -114,10 +112,8 @@ static double iprobe(int calls, int traced) {
 static double barrier_on(MPI_Comm comm, int rounds, int traced) {
   double t0 = now();
   for (int i = 0; i < rounds; i++) {
-    if (traced)
-      MPI_Barrier(comm);
-    else
-      PMPI_Barrier(comm);
+    if (traced) MPI_Barrier(comm);
+    else PMPI_Barrier(comm);
   }
   return (now() - t0) / rounds;
 }
@@ -128,10 +124,8 @@ static double self_coll(int calls, int traced, int reduce) {
   double t0 = now();
   for (int i = 0; i < calls; i++) {
     if (reduce) {
-      if (traced)
-        MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
-      else
-        PMPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
+      if (traced) MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
+      else PMPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
     } else if (traced) {
       MPI_Bcast(&in, 1, MPI_DOUBLE, 0, MPI_COMM_SELF);
     } else {
@@ -149,22 +143,29 @@ static double barrier(int rounds, int traced) {
 static double min(double a, double b) { return a < b ? a : b; }
 
 enum pattern {
-  PINGPONG, EXCHANGE, IPROBE, BARRIER, SELF_EXCHANGE, SELF_BARRIER, SELF_BCAST,
-  SELF_ALLREDUCE, PATTERNS
+  PINGPONG,
+  EXCHANGE,
+  IPROBE,
+  BARRIER,
+  SELF_EXCHANGE,
+  SELF_BARRIER,
+  SELF_BCAST,
+  SELF_ALLREDUCE,
+  PATTERNS
 };
 static const struct {
   const char *name;
-  int calls;   /* wrapped calls per timed unit on the critical path */
-  int rank0;   /* timed on rank 0 alone */
+  int calls; /* wrapped calls per timed unit on the critical path */
+  int rank0; /* timed on rank 0 alone */
 } patterns[PATTERNS] = {
-  [PINGPONG] = {"8-byte ping-pong RTT", 4, 0},
-  [EXCHANGE] = {"Irecv+Isend+Waitall exchange", 3, 0},
-  [IPROBE] = {"MPI_Iprobe finding nothing", 1, 1},
-  [BARRIER] = {"MPI_Barrier of 2 ranks", 1, 0},
-  [SELF_EXCHANGE] = {"exchange on MPI_COMM_SELF", 3, 1},
-  [SELF_BARRIER] = {"MPI_Barrier(MPI_COMM_SELF)", 1, 1},
-  [SELF_BCAST] = {"MPI_Bcast(MPI_COMM_SELF)", 1, 1},
-  [SELF_ALLREDUCE] = {"MPI_Allreduce(MPI_COMM_SELF)", 1, 1},
+    [PINGPONG] = {"8-byte ping-pong RTT", 4, 0},
+    [EXCHANGE] = {"Irecv+Isend+Waitall exchange", 3, 0},
+    [IPROBE] = {"MPI_Iprobe finding nothing", 1, 1},
+    [BARRIER] = {"MPI_Barrier of 2 ranks", 1, 0},
+    [SELF_EXCHANGE] = {"exchange on MPI_COMM_SELF", 3, 1},
+    [SELF_BARRIER] = {"MPI_Barrier(MPI_COMM_SELF)", 1, 1},
+    [SELF_BCAST] = {"MPI_Bcast(MPI_COMM_SELF)", 1, 1},
+    [SELF_ALLREDUCE] = {"MPI_Allreduce(MPI_COMM_SELF)", 1, 1},
 };
 
 /* ns per timed unit of pattern p (rank 0's figure for rank-0 patterns). */
@@ -208,8 +209,8 @@ int main(int argc, char **argv) {
     printf("bench-mpiwrap: %d rounds per block (Iprobe, self collectives: %d), best of %d "
            "blocks; +ns/call = (variant - PMPI) / wrapped calls per unit\n",
            rounds, 5 * rounds, BLOCKS);
-    printf("%-30s %5s %9s %9s %9s %9s %9s\n", "pattern", "calls", names[PLAIN],
-           names[TRACED], "+ns/call", names[OFF], "+ns/call");
+    printf("%-30s %5s %9s %9s %9s %9s %9s\n", "pattern", "calls", names[PLAIN], names[TRACED],
+           "+ns/call", names[OFF], "+ns/call");
     for (int p = 0; p < PATTERNS; p++) {
       const double *t = best[p];
       printf("%-30s %5d %9.1f %9.1f %9.1f %9.1f %9.1f\n", patterns[p].name, patterns[p].calls,

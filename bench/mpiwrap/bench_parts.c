@@ -27,13 +27,13 @@
 
 enum part { EMPTY, CLOCK, ENTER_LEAVE, MPI_RECORD, GUARD, RECORDING, REQUEST, PARTS };
 static const char *names[PARTS] = {
-  [EMPTY] = "empty loop (baseline)",
-  [CLOCK] = "clock read (pm_now)",
-  [ENTER_LEAVE] = "Enter+Leave records, no clock",
-  [MPI_RECORD] = "MpiSend record, no clock",
-  [GUARD] = "pm_pause + pm_resume",
-  [RECORDING] = "pm_location_recording",
-  [REQUEST] = "request table put + finish",
+    [EMPTY] = "empty loop (baseline)",
+    [CLOCK] = "clock read (pm_now)",
+    [ENTER_LEAVE] = "Enter+Leave records, no clock",
+    [MPI_RECORD] = "MpiSend record, no clock",
+    [GUARD] = "pm_pause + pm_resume",
+    [RECORDING] = "pm_location_recording",
+    [REQUEST] = "request table put + finish",
 };
 
 static double now(void) {
@@ -45,8 +45,7 @@ static double now(void) {
 /* Keeps the compiler from dropping a loop whose result is unused. */
 static volatile uint64_t sink;
 
-static double run(enum part p, pm_location *l, uint32_t region, mw_reqtable *table,
-                  int calls) {
+static double run(enum part p, pm_location *l, uint32_t region, mw_reqtable *table, int calls) {
   uint64_t t = pm_now(), acc = 0;
   double t0 = now();
   for (int i = 0; i < calls; i++) {
@@ -93,8 +92,8 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return calls <= 0 ? 2 : 1;
   }
-  uint32_t region = pm_region_define("bench part", NULL, 0, 0, OTF2_PARADIGM_USER,
-                                     OTF2_REGION_ROLE_FUNCTION);
+  uint32_t region =
+      pm_region_define("bench part", NULL, 0, 0, OTF2_PARADIGM_USER, OTF2_REGION_ROLE_FUNCTION);
   mw_reqtable *table = mw_reqtable_new();
   double best[PARTS];
   for (int p = 0; p < PARTS; p++) best[p] = 1e30;

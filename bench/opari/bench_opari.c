@@ -27,8 +27,8 @@
 
 static void report(const char *what, Run r, double base, long lines) {
   printf("%-16s cpu %6.3f s (%5.1f x copy, %5.2f s per M lines)  wall %6.3f s  RSS %6.1f MB%s\n",
-         what, r.seconds, r.seconds / base, r.seconds / (lines / 1e6), r.wall,
-         r.rss_kb / 1024.0, r.status ? "  (FAILED)" : "");
+         what, r.seconds, r.seconds / base, r.seconds / (lines / 1e6), r.wall, r.rss_kb / 1024.0,
+         r.status ? "  (FAILED)" : "");
 }
 
 int main(int argc, char **argv) {
@@ -45,7 +45,10 @@ int main(int argc, char **argv) {
     else want = atol(argv[i]);
   }
   char dir[] = "/tmp/bench-opari-XXXXXX";
-  if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
   char in[64], out[64], cmd[256];
   snprintf(in, sizeof in, "%s/gen.c", dir);
   snprintf(out, sizeof out, "%s/gen.mod.c", dir);
@@ -74,8 +77,8 @@ int main(int argc, char **argv) {
     char *argv2[] = {(char *)opari2, in, out, NULL};
     Run o = bench_run(argv2);
     report("opari2", o, base.seconds, lines);
-    printf("  pomp-opari is %.2fx as fast as OPARI2 (cpu), %.2fx (wall)\n",
-           o.seconds / r.seconds, o.wall / r.wall);
+    printf("  pomp-opari is %.2fx as fast as OPARI2 (cpu), %.2fx (wall)\n", o.seconds / r.seconds,
+           o.wall / r.wall);
   }
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0) return 1;

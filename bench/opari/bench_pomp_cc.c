@@ -24,18 +24,30 @@
 static void compile(const char *what, const char *pomp_cc, const char *cc, const char *src,
                     const char *obj) {
   char *plain[] = {(char *)cc, "-fopenmp", "-O2", "-c", (char *)src, "-o", (char *)obj, NULL};
-  char *pp[] = {(char *)pomp_cc, "--no-functions", (char *)cc, "-fopenmp", "-O2", "-c",
-                (char *)src, "-o", (char *)obj, NULL};
-  char *nopp[] = {(char *)pomp_cc, "--no-functions", "--no-preprocess", (char *)cc,
-                  "-fopenmp", "-O2", "-c", (char *)src, "-o", (char *)obj, NULL};
+  char *pp[] = {(char *)pomp_cc, "--no-functions",
+                (char *)cc,      "-fopenmp",
+                "-O2",           "-c",
+                (char *)src,     "-o",
+                (char *)obj,     NULL};
+  char *nopp[] = {(char *)pomp_cc,
+                  "--no-functions",
+                  "--no-preprocess",
+                  (char *)cc,
+                  "-fopenmp",
+                  "-O2",
+                  "-c",
+                  (char *)src,
+                  "-o",
+                  (char *)obj,
+                  NULL};
   Run base = bench_run(plain), a = bench_run(pp), b = bench_run(nopp);
   printf("%s\n", what);
   printf("  %-34s cpu %6.3f s  wall %6.3f s%s\n", "cc -c (baseline)", base.seconds, base.wall,
          base.status ? "  (FAILED)" : "");
   printf("  %-34s cpu %6.3f s  wall %6.3f s  %5.2f x cc%s\n", "pomp-cc (preprocess first)",
          a.seconds, a.wall, a.seconds / base.seconds, a.status ? "  (FAILED)" : "");
-  printf("  %-34s cpu %6.3f s  wall %6.3f s  %5.2f x cc%s\n", "pomp-cc --no-preprocess",
-         b.seconds, b.wall, b.seconds / base.seconds, b.status ? "  (FAILED)" : "");
+  printf("  %-34s cpu %6.3f s  wall %6.3f s  %5.2f x cc%s\n", "pomp-cc --no-preprocess", b.seconds,
+         b.wall, b.seconds / base.seconds, b.status ? "  (FAILED)" : "");
   printf("  preprocessing first costs %.2f x the source-mode pomp-cc (+%.3f s cpu)\n",
          a.seconds / b.seconds, a.seconds - b.seconds);
 }
@@ -47,7 +59,10 @@ int main(int argc, char **argv) {
   }
   long want = argc > 4 ? atol(argv[4]) : 10000, lines, pragmas;
   char dir[] = "/tmp/bench-pomp-cc-XXXXXX";
-  if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
   char gen[64], obj[64], cmd[96];
   snprintf(gen, sizeof gen, "%s/gen.c", dir);
   snprintf(obj, sizeof obj, "%s/x.o", dir);

@@ -47,7 +47,8 @@ static long write_function(FILE *f, long k, long *pragmas) {
     fprintf(f, body[i], k);
     fputc('\n', f);
   }
-  for (; lines < 99; lines++) fprintf(f, "  s = s * 1.0001 + a[%ld %% (n + 1)] - %ld.0;\n", lines, k);
+  for (; lines < 99; lines++)
+    fprintf(f, "  s = s * 1.0001 + a[%ld %% (n + 1)] - %ld.0;\n", lines, k);
   fputs("}\n", f);
   *pragmas += 5;
   return lines + 1;
@@ -55,7 +56,10 @@ static long write_function(FILE *f, long k, long *pragmas) {
 
 void bench_generate(const char *path, long want, long *lines, long *pragmas) {
   FILE *f = fopen(path, "w");
-  if (!f) { perror(path); exit(1); }
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
   fputs("#include <omp.h>\n", f);
   *lines = 1;
   *pragmas = 0;
@@ -88,4 +92,3 @@ Run bench_run(char *const argv[]) {
   }
   return best;
 }
-

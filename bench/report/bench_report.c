@@ -73,13 +73,12 @@ int main(int argc, char **argv) {
   int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
   const char *dir = argc > 1 + quick ? argv[1 + quick] : getenv("TMPDIR");
   if (!dir) dir = "/tmp";
-  pomp_report_synth p = {quick ? 5000 : 50000, quick ? 512 : 4096, 4, 25,
-                         0.05, 1};
+  pomp_report_synth p = {quick ? 5000 : 50000, quick ? 512 : 4096, 4, 25, 0.05, 1};
   char path[512], raw[512];
   snprintf(path, sizeof path, "%s/bench_report.pomp", dir);
   snprintf(raw, sizeof raw, "%s/bench_report.raw", dir);
-  printf("report: %d call paths x %d locations x %d metrics, density %.2f\n",
-         (int)p.cnodes, (int)p.locations, (int)p.metrics, p.density);
+  printf("report: %d call paths x %d locations x %d metrics, density %.2f\n", (int)p.cnodes,
+         (int)p.locations, (int)p.metrics, p.density);
 
   pomp_report_error err;
   double t_write = now(), c_write = cpu();
@@ -145,24 +144,23 @@ int main(int argc, char **argv) {
   sink += cv[0];
 
   printf("values held      %.0f (%.1f MB raw)\n", cells, raw_bytes / 1e6);
-  printf("write            %8.3f s  raw fwrite %8.3f s  ratio %.2f\n",
-         t_write, t_raw_write, t_write / t_raw_write);
-  printf("  of it CPU       %8.3f s  raw fwrite %8.3f s  (the rest is disk)\n",
-         c_write, c_raw_write);
+  printf("write            %8.3f s  raw fwrite %8.3f s  ratio %.2f\n", t_write, t_raw_write,
+         t_write / t_raw_write);
+  printf("  of it CPU       %8.3f s  raw fwrite %8.3f s  (the rest is disk)\n", c_write,
+         c_raw_write);
   printf("rewrite (copy)   %8.3f s  raw fwrite %8.3f s  ratio %.2f  "
          "(CPU %.3f s; pomp_report_write of the opened report)\n",
          t_copy, t_raw_write, t_copy / t_raw_write, c_copy);
   printf("open             %8.3f s  (definitions + index of %lld rows; "
-         "target < 0.3 s)\n", t_open, (long long)pomp_report_num_rows(r));
+         "target < 0.3 s)\n",
+         t_open, (long long)pomp_report_num_rows(r));
   printf("file size        %8.1f MB  raw %8.1f MB  ratio %.3f (target <= 1.5)\n",
-         (double)st.st_size / 1e6, raw_bytes / 1e6,
-         (double)st.st_size / raw_bytes);
+         (double)st.st_size / 1e6, raw_bytes / 1e6, (double)st.st_size / raw_bytes);
   printf("decode metric    %8.3f s  raw fread  %8.3f s  ratio %.2f  "
-         "(%s: %.0f values, %.0f M values/s)\n", t_decode, t_raw_read,
-         t_decode / t_raw_read, pomp_report_metric(r, big)->name, big_cells,
+         "(%s: %.0f values, %.0f M values/s)\n",
+         t_decode, t_raw_read, t_decode / t_raw_read, pomp_report_metric(r, big)->name, big_cells,
          big_cells / t_decode / 1e6);
-  printf("cnode sums       %8.4f s  (row index only, metric-inclusive time)\n",
-         t_sums);
+  printf("cnode sums       %8.4f s  (row index only, metric-inclusive time)\n", t_sums);
   fprintf(stderr, "(checksum %g)\n", sink);
   free(out);
   free(cv);

@@ -156,7 +156,8 @@ int main(int argc, char **argv) {
   printf("cold (row check)  %9.1f ns/lookup  x%.1f array  (first lookup of a row)\n", ns_cold,
          ns_cold / ns_array);
   printf("whole-row decode  %9.1f ns/lookup  x%.1f array  (the former pomp_report_value, "
-         "%zu lookups)\n", ns_row, ns_row / ns_array, nrow);
+         "%zu lookups)\n",
+         ns_row, ns_row / ns_array, nrow);
   printf("speed-up warm vs whole-row decode: x%.0f\n", ns_row / ns_warm);
   free(per_metric);
   free(dense);

@@ -62,11 +62,12 @@ static int visible_known(const tui_app *a) {
 /* A browsing session: moves in every pane, expansions, the hottest path,
    modes, sorting, search, help, narrow layout. */
 static const char *const script[] = {
-    "<Down>", "<Down>", "<Down>", "<Tab>",  "x",     "<Up>",   "<Up>",    "<Home>",
-    "<Right>", "<Down>", "<Down>", "<Tab>", "E",     "<End>",  "<PgUp>",  "m",
-    "<S-Tab>", "s",      "<End>",  "<Home>", "E",     "<PgDn>", "C",       "<S-Tab>",
-    "<Down>",  "<Down>", "<Enter>", "<Tab>",
-    "*",       "<PgDn>", "/MPI_Wait<Enter>", "n", "?",  "q",     "<resize 80x24>", "<Tab>",
+    "<Down>", "<Down>",  "<Down>",           "<Tab>",  "x",      "<Up>",    "<Up>",
+    "<Home>", "<Right>", "<Down>",           "<Down>", "<Tab>",  "E",       "<End>",
+    "<PgUp>", "m",       "<S-Tab>",          "s",      "<End>",  "<Home>",  "E",
+    "<PgDn>", "C",       "<S-Tab>",          "<Down>", "<Down>", "<Enter>", "<Tab>",
+    "*",      "<PgDn>",  "/MPI_Wait<Enter>", "n",      "?",      "q",       "<resize 80x24>",
+    "<Tab>",
 };
 
 int main(int argc, char **argv) {
@@ -179,8 +180,9 @@ int main(int argc, char **argv) {
     double t1 = now();
     int busy = tui_app_busy(&app);
     while (tui_app_busy(&app)) tui_app_work(&app, 0);
-    if (busy) printf("  %-18s %8.2f ms  (location values completed after the frame)\n", "",
-                     (now() - t1) * 1e3);
+    if (busy)
+      printf("  %-18s %8.2f ms  (location values completed after the frame)\n", "",
+             (now() - t1) * 1e3);
     total += d;
     if (d > worst) worst = d, worst_key = script[k];
     printf("  %-18s %8.2f ms  (x%.0f baseline)\n", script[k], d * 1e3, d / idle);

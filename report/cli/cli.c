@@ -37,8 +37,7 @@ void cli_format_double(char *buf, size_t size, double v) {
   }
 }
 
-const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf,
-                         size_t *cap) {
+const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf, size_t *cap) {
   size_t need = pomp_report_callpath(r, cnode, ";", NULL, 0) + 1;
   if (need > *cap) {
     *buf = pu_realloc(*buf, need);

@@ -21,8 +21,7 @@ int32_t cli_metric(const pomp_report *r, const char *name, const char *path);
 /* Shortest text that reads back as the same double. */
 void cli_format_double(char *buf, size_t size, double v);
 /* The call path joined with ';' into a growing buffer (freed by caller). */
-const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf,
-                         size_t *cap);
+const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf, size_t *cap);
 
 int cmd_dump(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

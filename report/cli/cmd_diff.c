@@ -41,17 +41,14 @@ static void copy_definitions(pomp_report *c, const pomp_report *a) {
   }
   for (int32_t i = 0; i < pomp_report_num_metrics(a); i++) {
     const pomp_metric *m = pomp_report_metric(a, i);
-    pomp_report_add_metric(c, m->name, m->display, m->unit, m->description,
-                           m->parent);
+    pomp_report_add_metric(c, m->name, m->display, m->unit, m->description, m->parent);
   }
   for (int32_t i = 0; i < pomp_report_num_regions(a); i++) {
     const pomp_region *g = pomp_report_region(a, i);
-    pomp_report_add_region(c, g->name, g->file, g->begin_line, g->end_line,
-                           g->paradigm, g->role);
+    pomp_report_add_region(c, g->name, g->file, g->begin_line, g->end_line, g->paradigm, g->role);
   }
   for (int32_t i = 0; i < pomp_report_num_cnodes(a); i++)
-    pomp_report_add_cnode(c, pomp_report_cnode(a, i)->region,
-                          pomp_report_cnode(a, i)->parent);
+    pomp_report_add_cnode(c, pomp_report_cnode(a, i)->region, pomp_report_cnode(a, i)->parent);
   for (int32_t i = 0; i < pomp_report_num_sysnodes(a); i++) {
     const pomp_sysnode *s = pomp_report_sysnode(a, i);
     pomp_report_add_sysnode(c, s->kind, s->name, s->parent, s->rank, s->thread);
@@ -69,16 +66,12 @@ static const char *region_key(const pomp_region *g, char **buf, size_t *cap) {
 /* Sysnodes match like this: threads by (rank, thread), processes by rank
    (whatever host they ran on), nodes and machines by name under the same
    (C) parent. */
-static const char *sysnode_key(const pomp_sysnode *s, int32_t parent,
-                               char **buf, size_t *cap) {
+static const char *sysnode_key(const pomp_sysnode *s, int32_t parent, char **buf, size_t *cap) {
   size_t need = strlen(s->name) + 40;
   if (need > *cap) *buf = pu_realloc(*buf, *cap = need);
-  if (s->kind == POMP_SYS_THREAD)
-    snprintf(*buf, *cap, "t%d.%d", (int)s->rank, (int)s->thread);
-  else if (s->kind == POMP_SYS_PROCESS)
-    snprintf(*buf, *cap, "p%d", (int)s->rank);
-  else
-    snprintf(*buf, *cap, "%d:%d:%s", (int)s->kind, (int)parent, s->name);
+  if (s->kind == POMP_SYS_THREAD) snprintf(*buf, *cap, "t%d.%d", (int)s->rank, (int)s->thread);
+  else if (s->kind == POMP_SYS_PROCESS) snprintf(*buf, *cap, "p%d", (int)s->rank);
+  else snprintf(*buf, *cap, "%d:%d:%s", (int)s->kind, (int)parent, s->name);
   return *buf;
 }
 
@@ -94,16 +87,14 @@ static int32_t map_sysnode(merge *x, int32_t i, key_buf *k) {
   if (x->sysnode[i] >= 0) return x->sysnode[i];
   const pomp_sysnode *s = pomp_report_sysnode(x->b, i);
   int32_t found = s->kind >= POMP_SYS_PROCESS
-                      ? report_strmap_get(&x->sysnodes,
-                                          sysnode_key(s, -1, &k->buf, &k->cap))
+                      ? report_strmap_get(&x->sysnodes, sysnode_key(s, -1, &k->buf, &k->cap))
                       : -1;
   if (found < 0) {
     int32_t parent = s->parent >= 0 ? map_sysnode(x, s->parent, k) : -1;
     const char *key = sysnode_key(s, parent, &k->buf, &k->cap);
     found = report_strmap_get(&x->sysnodes, key);
     if (found < 0) {
-      found = pomp_report_add_sysnode(x->c, s->kind, s->name, parent, s->rank,
-                                      s->thread);
+      found = pomp_report_add_sysnode(x->c, s->kind, s->name, parent, s->rank, s->thread);
       report_strmap_put(&x->sysnodes, key, found);
     }
   }
@@ -113,14 +104,11 @@ static int32_t map_sysnode(merge *x, int32_t i, key_buf *k) {
 /* Indexes C's regions and sysnodes (A's, before B is merged). */
 static void index_c(merge *x, key_buf *k) {
   for (int32_t i = 0; i < pomp_report_num_regions(x->c); i++)
-    report_strmap_put(&x->regions,
-                      region_key(pomp_report_region(x->c, i), &k->buf, &k->cap),
-                      i);
+    report_strmap_put(&x->regions, region_key(pomp_report_region(x->c, i), &k->buf, &k->cap), i);
   for (int32_t i = 0; i < pomp_report_num_sysnodes(x->c); i++) {
     const pomp_sysnode *s = pomp_report_sysnode(x->c, i);
     const char *key = sysnode_key(s, s->parent, &k->buf, &k->cap);
-    if (report_strmap_get(&x->sysnodes, key) < 0)
-      report_strmap_put(&x->sysnodes, key, i);
+    if (report_strmap_get(&x->sysnodes, key) < 0) report_strmap_put(&x->sysnodes, key, i);
   }
 }
 
@@ -132,17 +120,15 @@ static void merge_definitions(merge *x) {
     const pomp_metric *m = pomp_report_metric(b, i);
     x->metric[i] = pomp_report_find_metric(x->c, m->name);
     if (x->metric[i] < 0)
-      x->metric[i] = pomp_report_add_metric(
-          x->c, m->name, m->display, m->unit, m->description,
-          m->parent >= 0 ? x->metric[m->parent] : -1);
+      x->metric[i] = pomp_report_add_metric(x->c, m->name, m->display, m->unit, m->description,
+                                            m->parent >= 0 ? x->metric[m->parent] : -1);
   }
   for (int32_t i = 0; i < pomp_report_num_regions(b); i++) {
     const pomp_region *g = pomp_report_region(b, i);
     const char *key = region_key(g, &k.buf, &k.cap);
     x->region[i] = report_strmap_get(&x->regions, key);
     if (x->region[i] < 0) {
-      x->region[i] = pomp_report_add_region(x->c, g->name, g->file,
-                                            g->begin_line, g->end_line,
+      x->region[i] = pomp_report_add_region(x->c, g->name, g->file, g->begin_line, g->end_line,
                                             g->paradigm, g->role);
       report_strmap_put(&x->regions, key, x->region[i]);
     }
@@ -153,8 +139,7 @@ static void merge_definitions(merge *x) {
                                         n->parent >= 0 ? x->cnode[n->parent] : -1);
   }
   for (int32_t i = 0; i < pomp_report_num_sysnodes(b); i++)
-    if (pomp_report_sysnode(b, i)->kind == POMP_SYS_THREAD)
-      map_sysnode(x, i, &k);
+    if (pomp_report_sysnode(b, i)->kind == POMP_SYS_THREAD) map_sysnode(x, i, &k);
   free(k.buf);
 }
 
@@ -175,8 +160,8 @@ typedef struct {
 
 /* Adds sign x row (m, c) of src, its locations mapped by loc (NULL: same
    ids), into the accumulator.  Returns 0, or 1 on a corrupt row. */
-static int add_row(row_acc *a, const pomp_report *src, int32_t m, int32_t c,
-                   const int32_t *loc, double sign) {
+static int add_row(row_acc *a, const pomp_report *src, int32_t m, int32_t c, const int32_t *loc,
+                   double sign) {
   pomp_report_error err;
   int32_t n = pomp_report_row_get(src, m, c, a->locs, a->vals, &err);
   if (n < 0) {
@@ -200,8 +185,7 @@ static int int32_order(const void *p, const void *q) {
 }
 
 /* Writes the accumulated row and clears the accumulator. */
-static pomp_report_status flush_row(row_acc *a, pomp_report_writer *w,
-                                    int32_t m, int32_t c,
+static pomp_report_status flush_row(row_acc *a, pomp_report_writer *w, int32_t m, int32_t c,
                                     pomp_report_error *err) {
   qsort(a->list, (size_t)a->nlist, sizeof *a->list, int32_order);
   for (int32_t k = 0; k < a->nlist; k++) {
@@ -209,14 +193,12 @@ static pomp_report_status flush_row(row_acc *a, pomp_report_writer *w,
     a->acc[a->list[k]] = 0;
     a->touched[a->list[k]] = 0;
   }
-  pomp_report_status st =
-      pomp_report_write_row(w, m, c, a->list, a->vals, (size_t)a->nlist, err);
+  pomp_report_status st = pomp_report_write_row(w, m, c, a->list, a->vals, (size_t)a->nlist, err);
   a->nlist = 0;
   return st;
 }
 
-static int write_difference(const pomp_report *a, const merge *x,
-                            const char *out) {
+static int write_difference(const pomp_report *a, const merge *x, const char *out) {
   const pomp_report *c = x->c;
   int32_t nm = pomp_report_num_metrics(c), nc = pomp_report_num_cnodes(c);
   int32_t nl = pomp_report_num_locations(c), nb = pomp_report_num_locations(x->b);
@@ -224,13 +206,13 @@ static int write_difference(const pomp_report *a, const merge *x,
   int32_t *b_cnode = inverse(x->cnode, pomp_report_num_cnodes(x->b), nc);
   int32_t *b_loc = pu_malloc(((size_t)nb + 1) * sizeof *b_loc);
   for (int32_t l = 0; l < nb; l++)
-    b_loc[l] = pomp_report_sysnode(
-        c, x->sysnode[pomp_report_location_sysnode(x->b, l)])->location;
+    b_loc[l] = pomp_report_sysnode(c, x->sysnode[pomp_report_location_sysnode(x->b, l)])->location;
   int32_t big = nl > nb ? nl : nb;
   row_acc acc = {pu_calloc((size_t)nl + 1, sizeof(double)),
                  pu_calloc((size_t)nl + 1, 1),
                  pu_malloc(((size_t)big + 1) * sizeof(int32_t)),
-                 pu_malloc(((size_t)nl + 1) * sizeof(int32_t)), 0,
+                 pu_malloc(((size_t)nl + 1) * sizeof(int32_t)),
+                 0,
                  pu_malloc(((size_t)big + 1) * sizeof(double))};
   pomp_report_error err = {0};
   pomp_report_writer *w = pomp_report_write_begin(c, out, &err);
@@ -243,10 +225,8 @@ static int write_difference(const pomp_report *a, const merge *x,
         failed = add_row(&acc, x->b, b_metric[m], b_cnode[n], b_loc, -1.0);
       if (!failed && acc.nlist) failed = flush_row(&acc, w, m, n, &err) != 0;
     }
-  if (w && failed)
-    pomp_report_write_abort(w);
-  else if (w && pomp_report_write_end(w, &err))
-    failed = 1;
+  if (w && failed) pomp_report_write_abort(w);
+  else if (w && pomp_report_write_end(w, &err)) failed = 1;
   if (failed && err.message[0]) pu_error("%s", err.message);
   free(b_metric);
   free(b_cnode);
@@ -273,9 +253,7 @@ static void set_run_status(pomp_report *c, const pomp_report *const in[2],
   int n = 0;
   for (int i = 0; i < 2; i++) {
     const char *why = pomp_report_run_incomplete(in[i]);
-    if (why)
-      fprintf(out, "%s%s (%s): %s", n++ ? "; " : "incomplete: ", label[i],
-              path[i], why);
+    if (why) fprintf(out, "%s%s (%s): %s", n++ ? "; " : "incomplete: ", label[i], path[i], why);
   }
   fclose(out);
   if (n) pomp_report_set_attr(c, POMP_REPORT_RUN_STATUS, text);
@@ -302,16 +280,14 @@ static int is_same_file(const char *arg, const char *out) {
 int cmd_diff(int argc, char **argv) {
   const char *out = NULL, *pos[2];
   const pu_option options[] = {
-      {"output", 'o', "C", "the report to write (not A or B)", PU_STRING(&out),
-       .required = 1},
+      {"output", 'o', "C", "the report to write (not A or B)", PU_STRING(&out), .required = 1},
       PU_OPT_END};
-  const pu_opt_command cmd = {"diff", "A B", 2, 2, .summary = summary,
-                              .options = options, .failure = CLI_FAILURE};
+  const pu_opt_command cmd = {
+      "diff", "A B", 2, 2, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, pos);
   for (int i = 0; i < 2; i++)
     if (is_same_file(pos[i], out))
-      pu_die(POMP_EXIT_USAGE, "diff: output %s would overwrite input %s",
-             out, pos[i]);
+      pu_die(POMP_EXIT_USAGE, "diff: output %s would overwrite input %s", out, pos[i]);
   pomp_report *a = cli_open(pos[0]), *b = cli_open(pos[1]);
   merge x = {b,
              pomp_report_new(),

@@ -32,12 +32,9 @@ static void put_json_string(const char *s) {
   putchar('"');
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      printf("\\%c", c);
-    else if (c < 0x20)
-      printf("\\u%04x", c);
-    else
-      putchar(c);
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
   }
   putchar('"');
 }
@@ -47,13 +44,11 @@ int cmd_dump(int argc, char **argv) {
   const char *path, *metric_name = NULL;
   int json = 0; /* index in formats */
   const pu_option options[] = {
-      {"metric", 'm', "M", "only the values of metric M",
-       PU_STRING(&metric_name)},
-      {"format", 'f', "csv|json", "output format (default csv)",
-       PU_CHOICE(&json, formats)},
+      {"metric", 'm', "M", "only the values of metric M", PU_STRING(&metric_name)},
+      {"format", 'f', "csv|json", "output format (default csv)", PU_CHOICE(&json, formats)},
       PU_OPT_END};
-  const pu_opt_command cmd = {"dump", "REPORT", 1, 1, .summary = summary,
-                              .options = options, .failure = CLI_FAILURE};
+  const pu_opt_command cmd = {
+      "dump", "REPORT", 1, 1, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
   int32_t only = metric_name ? cli_metric(r, metric_name, path) : -1;
@@ -78,8 +73,7 @@ int cmd_dump(int argc, char **argv) {
     const char *metric = pomp_report_metric(r, m)->name;
     const char *callpath = cli_callpath(r, c, &cp, &cap);
     for (int32_t k = 0; k < n; k++) {
-      const pomp_sysnode *t =
-          pomp_report_sysnode(r, pomp_report_location_sysnode(r, locs[k]));
+      const pomp_sysnode *t = pomp_report_sysnode(r, pomp_report_location_sysnode(r, locs[k]));
       cli_format_double(num, sizeof num, vals[k]);
       if (json && !isfinite(vals[k])) strcpy(num, "null"); /* not JSON */
       if (json) {
@@ -88,8 +82,7 @@ int cmd_dump(int argc, char **argv) {
         put_json_string(metric);
         fputs(",\"callpath\":", stdout);
         put_json_string(callpath);
-        printf(",\"rank\":%d,\"thread\":%d,\"value\":%s}", (int)t->rank,
-               (int)t->thread, num);
+        printf(",\"rank\":%d,\"thread\":%d,\"value\":%s}", (int)t->rank, (int)t->thread, num);
       } else {
         put_csv(metric);
         putchar(',');

@@ -18,11 +18,10 @@ static const char summary[] =
 int cmd_fold(int argc, char **argv) {
   const char *path, *metric = NULL;
   const pu_option options[] = {
-      {"metric", 'm', "M", "the metric whose values are folded",
-       PU_STRING(&metric), .required = 1},
+      {"metric", 'm', "M", "the metric whose values are folded", PU_STRING(&metric), .required = 1},
       PU_OPT_END};
-  const pu_opt_command cmd = {"fold", "REPORT", 1, 1, .summary = summary,
-                              .options = options, .failure = CLI_FAILURE};
+  const pu_opt_command cmd = {
+      "fold", "REPORT", 1, 1, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
   int32_t m = cli_metric(r, metric, path);
@@ -34,8 +33,7 @@ int cmd_fold(int argc, char **argv) {
   size_t cap = 0;
   for (int32_t c = 0; c < nc; c++) {
     double x = round(v[c] * scale);
-    if (x != 0)
-      printf("%s %.0f\n", cli_callpath(r, c, &cp, &cap), x);
+    if (x != 0) printf("%s %.0f\n", cli_callpath(r, c, &cp, &cap), x);
   }
   free(cp);
   free(v);

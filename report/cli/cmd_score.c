@@ -61,8 +61,7 @@ static OTF2_EventSizeEstimator *new_estimator(const pomp_report *r, uint32_t reg
   OTF2_EventSizeEstimator *e = OTF2_EventSizeEstimator_New();
   if (!e) pu_die(POMP_EXIT_FAILURE, "out of memory");
   OTF2_EventSizeEstimator_SetNumberOfRegionDefinitions(e, regions);
-  OTF2_EventSizeEstimator_SetNumberOfLocationDefinitions(
-      e, (uint64_t)pomp_report_num_locations(r));
+  OTF2_EventSizeEstimator_SetNumberOfLocationDefinitions(e, (uint64_t)pomp_report_num_locations(r));
   return e;
 }
 
@@ -74,8 +73,7 @@ static OTF2_EventSizeEstimator *new_estimator(const pomp_report *r, uint32_t reg
    LULESH, 265 regions, came within 0.6 % of its event files). */
 enum { REF_WIDTHS = 5 };
 enum { TEAM_COMM_BASE = 0x40000000 };
-static const uint32_t ref_width_count[REF_WIDTHS] = {1, 2, 1u << 8 | 1, 1u << 16 | 1,
-                                                     1u << 24 | 1};
+static const uint32_t ref_width_count[REF_WIDTHS] = {1, 2, 1u << 8 | 1, 1u << 16 | 1, 1u << 24 | 1};
 
 static int ref_width(int32_t region) {
   int w = 0;
@@ -110,24 +108,18 @@ static void record_sizes(const pomp_report *r, double *bytes) {
      the estimate was 3 % short of a filtered trace without this). */
   OTF2_EventSizeEstimator *team = new_estimator(r, 1);
   OTF2_EventSizeEstimator_SetNumberOfCommDefinitions(team, TEAM_COMM_BASE + 1);
-  bytes[REC_TEAM_BEGIN] =
-      (double)OTF2_EventSizeEstimator_GetSizeOfThreadTeamBeginEvent(team);
+  bytes[REC_TEAM_BEGIN] = (double)OTF2_EventSizeEstimator_GetSizeOfThreadTeamBeginEvent(team);
   bytes[REC_TEAM_END] = (double)OTF2_EventSizeEstimator_GetSizeOfThreadTeamEndEvent(team);
   OTF2_EventSizeEstimator_Delete(team);
-  bytes[REC_ACQUIRE] =
-      ts + (double)OTF2_EventSizeEstimator_GetSizeOfThreadAcquireLockEvent(e);
-  bytes[REC_RELEASE] =
-      ts + (double)OTF2_EventSizeEstimator_GetSizeOfThreadReleaseLockEvent(e);
+  bytes[REC_ACQUIRE] = ts + (double)OTF2_EventSizeEstimator_GetSizeOfThreadAcquireLockEvent(e);
+  bytes[REC_RELEASE] = ts + (double)OTF2_EventSizeEstimator_GetSizeOfThreadReleaseLockEvent(e);
   bytes[REC_SEND] = (double)OTF2_EventSizeEstimator_GetSizeOfMpiSendEvent(e);
   bytes[REC_RECV] = (double)OTF2_EventSizeEstimator_GetSizeOfMpiRecvEvent(e);
   bytes[REC_ISEND] = (double)OTF2_EventSizeEstimator_GetSizeOfMpiIsendEvent(e);
-  bytes[REC_ISEND_DONE] =
-      (double)OTF2_EventSizeEstimator_GetSizeOfMpiIsendCompleteEvent(e);
-  bytes[REC_IRECV_REQUEST] =
-      (double)OTF2_EventSizeEstimator_GetSizeOfMpiIrecvRequestEvent(e);
+  bytes[REC_ISEND_DONE] = (double)OTF2_EventSizeEstimator_GetSizeOfMpiIsendCompleteEvent(e);
+  bytes[REC_IRECV_REQUEST] = (double)OTF2_EventSizeEstimator_GetSizeOfMpiIrecvRequestEvent(e);
   bytes[REC_IRECV] = (double)OTF2_EventSizeEstimator_GetSizeOfMpiIrecvEvent(e);
-  bytes[REC_COLL_BEGIN] =
-      (double)OTF2_EventSizeEstimator_GetSizeOfMpiCollectiveBeginEvent(e);
+  bytes[REC_COLL_BEGIN] = (double)OTF2_EventSizeEstimator_GetSizeOfMpiCollectiveBeginEvent(e);
   bytes[REC_COLL_END] = (double)OTF2_EventSizeEstimator_GetSizeOfMpiCollectiveEndEvent(e);
   OTF2_EventSizeEstimator_Delete(e);
 }
@@ -225,16 +217,14 @@ static int is_parallel(const pomp_report *r, int32_t cnode) {
    or join records. */
 static int is_outermost_parallel(const pomp_report *r, int32_t cnode) {
   if (!is_parallel(r, cnode)) return 0;
-  for (int32_t c = pomp_report_cnode(r, cnode)->parent; c >= 0;
-       c = pomp_report_cnode(r, c)->parent)
+  for (int32_t c = pomp_report_cnode(r, cnode)->parent; c >= 0; c = pomp_report_cnode(r, c)->parent)
     if (is_parallel(r, c)) return 0;
   return 1;
 }
 
 /* What one visit of cnode writes on every location (all) and, in
    addition, on a master thread (master). */
-static void visit_cost(const score_ctx *x, int32_t cnode, score_cost *all,
-                       score_cost *master) {
+static void visit_cost(const score_ctx *x, int32_t cnode, score_cost *all, score_cost *master) {
   const pomp_region *g = pomp_report_region(x->r, pomp_report_cnode(x->r, cnode)->region);
   *master = (score_cost){0, 0};
   *all = (score_cost){2, x->enter_leave[ref_width(pomp_report_cnode(x->r, cnode)->region)]};
@@ -299,8 +289,7 @@ static int count_events(score_ctx *x, int32_t visits) {
 }
 
 static int has_ancestor_region(const pomp_report *r, int32_t cnode, int32_t region) {
-  for (int32_t c = pomp_report_cnode(r, cnode)->parent; c >= 0;
-       c = pomp_report_cnode(r, c)->parent)
+  for (int32_t c = pomp_report_cnode(r, cnode)->parent; c >= 0; c = pomp_report_cnode(r, c)->parent)
     if (pomp_report_cnode(r, c)->region == region) return 1;
   return 0;
 }
@@ -398,23 +387,20 @@ static void print_largest_location(const score_ctx *x) {
   human_bytes(size, sizeof size, x->loc_bytes[best]);
   double flushes = floor(x->loc_bytes[best] / (16.0 * 1024 * 1024));
   printf("largest location: rank %d thread %d, %s: ", (int)t->rank, (int)t->thread, size);
-  if (flushes > 0)
-    printf("about %.0f buffer flushes with POMP_BUFFER=16M\n", flushes);
-  else
-    printf("no buffer flush with POMP_BUFFER=16M\n");
+  if (flushes > 0) printf("about %.0f buffer flushes with POMP_BUFFER=16M\n", flushes);
+  else printf("no buffer flush with POMP_BUFFER=16M\n");
 }
 
 static void print_types(const score_ctx *x) {
-  printf("\n%-12s %14s %16s %9s %14s %12s\n", "type", "events", "bytes", "bytes %",
-         "visits", "time [s]");
+  printf("\n%-12s %14s %16s %9s %14s %12s\n", "type", "events", "bytes", "bytes %", "visits",
+         "time [s]");
   double visits = 0, time = 0;
   for (int t = 0; t < NTYPE; t++) visits += x->type_visits[t], time += x->type_time[t];
   printf("%-12s %14.0f %16.0f %7.2f %% %14.0f %12.6g\n", "all", x->events, x->bytes,
          share(x->bytes, x->bytes), visits, time);
   for (int t = 0; t < NTYPE; t++)
     printf("%-12s %14.0f %16.0f %7.2f %% %14.0f %12.6g\n", type_names[t], x->type_events[t],
-           x->type_bytes[t], share(x->type_bytes[t], x->bytes), x->type_visits[t],
-           x->type_time[t]);
+           x->type_bytes[t], share(x->type_bytes[t], x->bytes), x->type_visits[t], x->type_time[t]);
 }
 
 /* Regions by events, more first, ties to the lower id. */
@@ -441,14 +427,14 @@ static int32_t *ranked_regions(const score_ctx *x, int32_t *n) {
 static void print_ranking(const score_ctx *x, long long top, const score_thresholds *th) {
   int32_t n;
   int32_t *order = ranked_regions(x, &n);
-  printf("\n%-3s %14s %16s %9s %14s %12s %12s  %-11s %s\n", "flt", "events", "bytes",
-         "bytes %", "visits", "us/visit", "time [s]", "type", "region");
+  printf("\n%-3s %14s %16s %9s %14s %12s %12s  %-11s %s\n", "flt", "events", "bytes", "bytes %",
+         "visits", "us/visit", "time [s]", "type", "region");
   for (int32_t i = 0; i < n && i < top; i++) {
     const score_region *s = &x->regions[order[i]];
     const pomp_region *g = pomp_report_region(x->r, order[i]);
-    printf("%-3s %14.0f %16.0f %7.2f %% %14.0f %12.3f %12.6g  %-11s %s\n",
-           s->exclude ? "-" : "", s->events, s->bytes, share(s->bytes, x->bytes), s->visits,
-           time_per_visit_us(s), s->time, type_names[type_of(g)], g->name);
+    printf("%-3s %14.0f %16.0f %7.2f %% %14.0f %12.3f %12.6g  %-11s %s\n", s->exclude ? "-" : "",
+           s->events, s->bytes, share(s->bytes, x->bytes), s->visits, time_per_visit_us(s), s->time,
+           type_names[type_of(g)], g->name);
   }
   if (n > top) printf("... %d more regions (-n)\n", (int)(n - top));
   double events, bytes;
@@ -481,18 +467,17 @@ static void print_filter(const score_ctx *x, const char *path, const score_thres
   human_bytes(before, sizeof before, x->bytes);
   human_bytes(after, sizeof after, x->bytes - bytes);
   printf("# POMP_FILTER file suggested by pomp-report score from %s:\n", path);
-  printf("# functions with >= %g %% of the trace bytes and <= %g us per visit,\n",
-         th->min_share, th->max_time_per_visit);
-  printf("# none with MPI or OpenMP events below it.  Estimated trace: %s -> %s\n", before,
-         after);
+  printf("# functions with >= %g %% of the trace bytes and <= %g us per visit,\n", th->min_share,
+         th->max_time_per_visit);
+  printf("# none with MPI or OpenMP events below it.  Estimated trace: %s -> %s\n", before, after);
   int32_t n;
   int32_t *order = ranked_regions(x, &n);
   for (int32_t i = 0; i < n; i++) {
     const score_region *s = &x->regions[order[i]];
     const char *name = pomp_report_region(x->r, order[i])->name;
     if (!s->exclude) continue;
-    printf("# %.2f %% of the bytes, %.0f visits, %.3f us per visit\n",
-           share(s->bytes, x->bytes), s->visits, time_per_visit_us(s));
+    printf("# %.2f %% of the bytes, %.0f visits, %.3f us per visit\n", share(s->bytes, x->bytes),
+           s->visits, time_per_visit_us(s));
     if (strchr(name, '#') || strchr(name, '\n')) { /* a rule cannot say it */
       printf("# (cannot be written as a rule) %s\n", name);
       continue;
@@ -520,8 +505,13 @@ int cmd_score(int argc, char **argv) {
        "exclude only functions taking at most US microseconds per visit (default 1)",
        PU_NUMBER(&th.max_time_per_visit, 0, LLONG_MAX)},
       PU_OPT_END};
-  const pu_opt_command cmd = {"score", "REPORT", 1, 1, .summary = summary,
-                              .options = options, .more = more,
+  const pu_opt_command cmd = {"score",
+                              "REPORT",
+                              1,
+                              1,
+                              .summary = summary,
+                              .options = options,
+                              .more = more,
                               .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
@@ -541,8 +531,8 @@ int cmd_score(int argc, char **argv) {
     } else {
       char size[32];
       human_bytes(size, sizeof size, x.bytes);
-      printf("%s: estimated trace size %s (%.0f bytes), %.0f events on %d locations\n", path,
-             size, x.bytes, x.events, (int)pomp_report_num_locations(r));
+      printf("%s: estimated trace size %s (%.0f bytes), %.0f events on %d locations\n", path, size,
+             x.bytes, x.events, (int)pomp_report_num_locations(r));
       print_largest_location(&x);
       print_types(&x);
       print_ranking(&x, top, &th);

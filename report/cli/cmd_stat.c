@@ -49,8 +49,8 @@ static int in_subtree(const pomp_report *r, int32_t m, int32_t root) {
 
 typedef struct {
   const pomp_report *r;
-  double total; /* time, metric-inclusive: the 100 % */
-  int n;        /* call paths and locations per property */
+  double total;              /* time, metric-inclusive: the 100 % */
+  int n;                     /* call paths and locations per property */
   double *by_cnode, *by_loc; /* exclusive, [metric][cnode or location] */
   double *by_region;         /* one property's own part per region */
 } stat_ctx;
@@ -78,8 +78,7 @@ static const char *path_label(const pomp_report *r, int32_t cnode, char *buf) {
    the heading ("mostly" when it holds more than half) and the n largest
    get a line each (-n 0: the heading still names the largest).  Returns
    the number of region lines, in best[]. */
-static int own_part_regions(stat_ctx *x, const double *cv, double v,
-                            int32_t *best) {
+static int own_part_regions(stat_ctx *x, const double *cv, double v, int32_t *best) {
   const pomp_report *r = x->r;
   int32_t ng = pomp_report_num_regions(r);
   memset(x->by_region, 0, (size_t)ng * sizeof *x->by_region);
@@ -87,8 +86,7 @@ static int own_part_regions(stat_ctx *x, const double *cv, double v,
     x->by_region[pomp_report_cnode(r, c)->region] += cv[c];
   int k = top(x->by_region, ng, x->n > 0 ? x->n : 1, best);
   if (k > 0 && v > 0 && x->by_region[best[0]] > 0) {
-    fputs(2 * x->by_region[best[0]] > v ? ", mostly " : ", largest part ",
-          stdout);
+    fputs(2 * x->by_region[best[0]] > v ? ", mostly " : ", largest part ", stdout);
     print_region(r, best[0]);
   }
   return k < x->n ? k : x->n;
@@ -100,30 +98,28 @@ static void print_property(stat_ctx *x, int rank, int32_t m) {
   double v = pomp_report_metric_total(r, m, 0);
   /* A property with sub-properties is ranked by its own part only. */
   int parent = pomp_report_metric_children(r, m, NULL, 0) > 0;
-  printf("%2d. %s (%s%s): %.2f %% of time, %.6g s", rank, pm->name,
-         pm->display, parent ? ", own part" : "", 100 * v / x->total, v);
+  printf("%2d. %s (%s%s): %.2f %% of time, %.6g s", rank, pm->name, pm->display,
+         parent ? ", own part" : "", 100 * v / x->total, v);
   int32_t nc = pomp_report_num_cnodes(r), nl = pomp_report_num_locations(r);
   int32_t *best = pu_malloc(((size_t)x->n + 1) * sizeof *best);
   const double *cv = x->by_cnode + (size_t)m * (size_t)nc;
   int regions = parent ? own_part_regions(x, cv, v, best) : 0;
   putchar('\n');
   for (int i = 0; i < regions; i++) {
-    printf("    region    %7.2f %% %12.6g s  ",
-           100 * x->by_region[best[i]] / x->total, x->by_region[best[i]]);
+    printf("    region    %7.2f %% %12.6g s  ", 100 * x->by_region[best[i]] / x->total,
+           x->by_region[best[i]]);
     print_region(r, best[i]);
     putchar('\n');
   }
   char path[STAT_PATH_WIDTH + 1];
   for (int i = 0, k = top(cv, nc, x->n, best); i < k; i++)
-    printf("    call path %7.2f %% %12.6g s  %s\n", 100 * cv[best[i]] / x->total,
-           cv[best[i]], path_label(r, best[i], path));
+    printf("    call path %7.2f %% %12.6g s  %s\n", 100 * cv[best[i]] / x->total, cv[best[i]],
+           path_label(r, best[i], path));
   const double *lv = x->by_loc + (size_t)m * (size_t)nl;
   for (int i = 0, k = top(lv, nl, x->n, best); i < k; i++) {
-    const pomp_sysnode *t =
-        pomp_report_sysnode(r, pomp_report_location_sysnode(r, best[i]));
-    printf("    location  %7.2f %% %12.6g s  rank %d thread %d\n",
-           100 * lv[best[i]] / x->total, lv[best[i]], (int)t->rank,
-           (int)t->thread);
+    const pomp_sysnode *t = pomp_report_sysnode(r, pomp_report_location_sysnode(r, best[i]));
+    printf("    location  %7.2f %% %12.6g s  rank %d thread %d\n", 100 * lv[best[i]] / x->total,
+           lv[best[i]], (int)t->rank, (int)t->thread);
   }
   free(best);
 }
@@ -137,8 +133,7 @@ static int tabulate(stat_ctx *x, int32_t time) {
   size_t nl = (size_t)pomp_report_num_locations(r);
   x->by_cnode = pu_calloc(nm * nc + 1, sizeof *x->by_cnode);
   x->by_loc = pu_calloc(nm * nl + 1, sizeof *x->by_loc);
-  x->by_region = pu_calloc((size_t)pomp_report_num_regions(r) + 1,
-                           sizeof *x->by_region);
+  x->by_region = pu_calloc((size_t)pomp_report_num_regions(r) + 1, sizeof *x->by_region);
   for (size_t m = 0; m < nm; m++) {
     if (!in_subtree(r, (int32_t)m, time)) continue;
     pomp_report_cnode_values(r, (int32_t)m, 0, x->by_cnode + m * nc);
@@ -156,8 +151,7 @@ static int tabulate(stat_ctx *x, int32_t time) {
    characters shown as '?' (the report may come from anywhere). */
 static void print_run_warning(const char *status) {
   fputs("WARNING: incomplete run: ", stdout);
-  for (const char *c = status; *c; c++)
-    putchar((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
+  for (const char *c = status; *c; c++) putchar((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
   fputs("\n", stdout);
 }
 
@@ -169,20 +163,21 @@ static void print_other_metrics(const pomp_report *r, int32_t time) {
     if (pm->parent >= 0 || m == time) continue;
     char num[40];
     cli_format_double(num, sizeof num, pomp_report_metric_total(r, m, 1));
-    printf("%s%s (%s): %s %s\n", other++ ? "" : "\nother metrics:\n",
-           pm->name, pm->display, num, units[pm->unit]);
+    printf("%s%s (%s): %s %s\n", other++ ? "" : "\nother metrics:\n", pm->name, pm->display, num,
+           units[pm->unit]);
   }
 }
 
 int cmd_stat(int argc, char **argv) {
   const char *path;
   long long n = 3;
-  const pu_option options[] = {
-      {"top", 'n', "N", "call paths and locations per property (default 3, "
-       "at most 1000 are shown)", PU_INT(&n, 0, LLONG_MAX)},
-      PU_OPT_END};
-  const pu_opt_command cmd = {"stat", "REPORT", 1, 1, .summary = summary,
-                              .options = options, .failure = CLI_FAILURE};
+  const pu_option options[] = {{"top", 'n', "N",
+                                "call paths and locations per property (default 3, "
+                                "at most 1000 are shown)",
+                                PU_INT(&n, 0, LLONG_MAX)},
+                               PU_OPT_END};
+  const pu_opt_command cmd = {
+      "stat", "REPORT", 1, 1, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   if (n > 1000) n = 1000;
   pomp_report *r = cli_open(path);
@@ -196,9 +191,8 @@ int cmd_stat(int argc, char **argv) {
   int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);
-    printf("%s: total time %.6g s on %d locations, %d call paths\n\n", path,
-           x.total, (int)pomp_report_num_locations(r),
-           (int)pomp_report_num_cnodes(r));
+    printf("%s: total time %.6g s on %d locations, %d call paths\n\n", path, x.total,
+           (int)pomp_report_num_locations(r), (int)pomp_report_num_cnodes(r));
     /* properties under time, by exclusive total, largest first */
     double *own = pu_calloc((size_t)nm + 1, sizeof *own);
     for (int32_t m = 0; m < nm; m++)

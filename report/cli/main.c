@@ -21,23 +21,22 @@ static const struct {
      "every stored (exclusive) value, one per line", cmd_dump},
     {"stat", "stat REPORT [-n N]",
      "properties ranked by share of total time, with their N worst call "
-     "paths and locations", cmd_stat},
-    {"fold", "fold REPORT --metric M",
-     "folded stacks for flamegraph.pl and speedscope", cmd_fold},
-    {"diff", "diff A B -o C", "C = A minus B over the union of definitions",
-     cmd_diff},
-    {"generate", "generate -o FILE [--cnodes N ...]",
-     "a deterministic synthetic report", cmd_generate},
+     "paths and locations",
+     cmd_stat},
+    {"fold", "fold REPORT --metric M", "folded stacks for flamegraph.pl and speedscope", cmd_fold},
+    {"diff", "diff A B -o C", "C = A minus B over the union of definitions", cmd_diff},
+    {"generate", "generate -o FILE [--cnodes N ...]", "a deterministic synthetic report",
+     cmd_generate},
     {"defs", "defs REPORT [--compact]", "the definitions as JSON", cmd_defs},
     {"score", "score REPORT [-n N] [--suggest-filter]",
      "estimated trace size, the regions that make it, and a POMP_FILTER "
-     "file that leaves the small ones out", cmd_score}};
+     "file that leaves the small ones out",
+     cmd_score}};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* The commands section of --help, from the table above. */
 static void print_commands(FILE *out) {
-  fputs("Commands ('pomp-report COMMAND --help' lists a command's options):\n",
-        out);
+  fputs("Commands ('pomp-report COMMAND --help' lists a command's options):\n", out);
   for (size_t i = 0; i < NCOMMANDS; i++) {
     char left[80];
     snprintf(left, sizeof left, "  %s", commands[i].synopsis);

@@ -32,8 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pomp_report_location_values(r, &all, vals, &err);
   double *sys = malloc(((size_t)pomp_report_num_sysnodes(r) + 1) * sizeof *sys);
   pomp_report_sysnode_values(r, vals, sys);
-  for (int32_t m = 0; m < pomp_report_num_metrics(r); m++)
-    pomp_report_metric_total(r, m, 1);
+  for (int32_t m = 0; m < pomp_report_num_metrics(r); m++) pomp_report_metric_total(r, m, 1);
   char path[256];
   if (pomp_report_num_cnodes(r) > 0)
     pomp_report_callpath(r, pomp_report_num_cnodes(r) - 1, ";", path, sizeof path);

@@ -20,9 +20,7 @@
    global definitions (found by fuzz_trace.c): the leak checker of the
    sanitizer build looks past allocations made inside OTF2 only. */
 const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void) {
-  return "leak:libopen-trace-format2\n";
-}
+const char *__lsan_default_suppressions(void) { return "leak:libopen-trace-format2\n"; }
 
 void az_run_mkdir(az_run *run) {
   memset(run, 0, sizeof *run);
@@ -47,8 +45,7 @@ static void assert_same_reports(const pomp_report *x, const pomp_report *y) {
         if (pomp_report_value(x, m, c, l) != pomp_report_value(y, m, c, l))
           fail_msg("%s at %s, location %d: %g in one window, %g in windows "
                    "of 2 events",
-                   pomp_report_metric(x, m)->name, px, l,
-                   pomp_report_value(x, m, c, l),
+                   pomp_report_metric(x, m)->name, px, l, pomp_report_value(x, m, c, l),
                    pomp_report_value(y, m, c, l));
   }
 }
@@ -101,9 +98,10 @@ void az_run_text(az_run *run, const char *text) {
   az_run_dir(run);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-                        struct FTW *ftw) {
-  (void)st; (void)flag; (void)ftw;
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
   return remove(path);
 }
 
@@ -123,8 +121,7 @@ static int32_t find_cnode(const pomp_report *r, const char *path) {
   return -1;
 }
 
-double az_run_value(const az_run *run, const char *metric, const char *path,
-                    int loc) {
+double az_run_value(const az_run *run, const char *metric, const char *path, int loc) {
   if (!run->report) fail_msg("analysis failed: %s", run->a.diag.first_error);
   int32_t m = pomp_report_find_metric(run->report, metric);
   int32_t c = find_cnode(run->report, path);

@@ -40,8 +40,7 @@ void az_run_mkdir(az_run *run);
 void az_run_free(az_run *run);
 /* Exclusive value of metric at the call path "a;b;c" and location;
    fails the test if the metric or call path does not exist. */
-double az_run_value(const az_run *run, const char *metric, const char *path,
-                    int loc);
+double az_run_value(const az_run *run, const char *metric, const char *path, int loc);
 /* Sum of an exclusive metric over every call path and location. */
 double az_run_total(const az_run *run, const char *metric);
 /* All time of one location (every time metric, every call path): at most

@@ -18,14 +18,11 @@
 #include "tracegen.h"
 
 const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void) {
-  return "leak:libopen-trace-format2\n";
-}
+const char *__lsan_default_suppressions(void) { return "leak:libopen-trace-format2\n"; }
 
 static char dir[256];
-static const char *const files[] = {"traces/0.evt", "traces/1.evt",
-                                    "traces/4294967296.evt", "traces.def",
-                                    "traces/0.def"};
+static const char *const files[] = {"traces/0.evt", "traces/1.evt", "traces/4294967296.evt",
+                                    "traces.def", "traces/0.def"};
 enum { NFILES = sizeof files / sizeof *files };
 static unsigned char *original[NFILES];
 static size_t original_size[NFILES];
@@ -65,9 +62,9 @@ static void put(const char *name, const unsigned char *data, size_t n) {
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc; (void)argv;
-  snprintf(dir, sizeof dir, "%s/pomp-fuzz-XXXXXX",
-           getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  (void)argc;
+  (void)argv;
+  snprintf(dir, sizeof dir, "%s/pomp-fuzz-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   char err[256];
   if (!mkdtemp(dir) || tg_write(dir, trace, err, sizeof err)) abort();
   for (int i = 0; i < NFILES; i++) {
@@ -94,8 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   az_analysis a;
   /* also as the trace of a run that did not finish, where a cut-off
      event file is a warning instead of an error */
-  az_options opt = {.run_status = (data[0] / NFILES) & 1 ? "incomplete: fuzz"
-                                                         : NULL};
+  az_options opt = {.run_status = (data[0] / NFILES) & 1 ? "incomplete: fuzz" : NULL};
   if (az_analyze(&a, anchor, &opt) == 0) {
     pomp_report *r = az_report_build(&a, anchor, NULL);
     pomp_report_free(r);

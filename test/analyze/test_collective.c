@@ -10,22 +10,20 @@
 
 #include "az_test.h"
 
-#define PROCS3 \
-  "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n"
-#define REGIONS                                                           \
-  "region main compiler function main\n"                                  \
-  "region barrier mpi barrier MPI_Barrier\n"                              \
-  "region allreduce mpi coll_all2all MPI_Allreduce\n"                     \
-  "region bcast mpi coll_one2all MPI_Bcast\n"                             \
-  "region reduce mpi coll_all2one MPI_Reduce\n"                           \
-  "region scan mpi coll_other MPI_Scan\n"                                 \
+#define PROCS3 "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n"
+#define REGIONS                                                                                    \
+  "region main compiler function main\n"                                                           \
+  "region barrier mpi barrier MPI_Barrier\n"                                                       \
+  "region allreduce mpi coll_all2all MPI_Allreduce\n"                                              \
+  "region bcast mpi coll_one2all MPI_Bcast\n"                                                      \
+  "region reduce mpi coll_all2one MPI_Reduce\n"                                                    \
+  "region scan mpi coll_other MPI_Scan\n"                                                          \
   "region exscan mpi coll_other MPI_Exscan\n"
 
 /* One call of region R, collective operation OP (OTF2_CollectiveOp), on
    communicator C (root ROOT) from E to X. */
-#define CALL_OP(R, OP, C, ROOT, E, X)                                 \
-  #E " enter " R "\n" #E " collbegin\n" #X " collend " #OP " " #C " " ROOT \
-     " 8 8\n" #X " leave\n"
+#define CALL_OP(R, OP, C, ROOT, E, X)                                                              \
+#E " enter " R "\n" #E " collbegin\n" #X " collend " #OP " " #C " " ROOT " 8 8\n" #X " leave\n"
 #define CALL(R, C, ROOT, E, X) CALL_OP(R, 0, C, ROOT, E, X)
 /* OTF2_COLLECTIVE_OP_SCAN, _EXSCAN */
 #define SCAN(E, X) CALL_OP("scan", 14, 0, "-", E, X)
@@ -33,11 +31,9 @@
 #define LOC(N, BODY) "loc " N "\n0 enter main\n" BODY "1000 leave\n"
 
 /* enters 100, 150, 300; leaves 320, 330, 310 */
-#define NXN(R)                                  \
-  PROCS3 REGIONS                                \
-  LOC("0.0", CALL(R, 0, "-", 100, 320))         \
-  LOC("1.0", CALL(R, 0, "-", 150, 330))         \
-  LOC("2.0", CALL(R, 0, "-", 300, 310))
+#define NXN(R)                                                                                     \
+  PROCS3 REGIONS LOC("0.0", CALL(R, 0, "-", 100, 320)) LOC("1.0", CALL(R, 0, "-", 150, 330))       \
+      LOC("2.0", CALL(R, 0, "-", 300, 310))
 
 static void barrier_wait_and_completion(void **state) {
   (void)state;
@@ -73,10 +69,9 @@ static void nxn_wait_and_completion(void **state) {
 static void late_broadcast_at_non_roots_only(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS3 REGIONS
-              LOC("0.0", CALL("bcast", 0, "1", 100, 260))
-              LOC("1.0", CALL("bcast", 0, "1", 250, 255))
-              LOC("2.0", CALL("bcast", 0, "1", 300, 310)));
+  az_run_text(&run, PROCS3 REGIONS LOC("0.0", CALL("bcast", 0, "1", 100, 260))
+                        LOC("1.0", CALL("bcast", 0, "1", 250, 255))
+                            LOC("2.0", CALL("bcast", 0, "1", 300, 310)));
   const char *p = "main;MPI_Bcast";
   assert_true(az_run_value(&run, "mpi_latebroadcast", p, 0) == 150e-9);
   assert_true(az_run_value(&run, "mpi_latebroadcast", p, 1) == 0);
@@ -88,10 +83,9 @@ static void late_broadcast_at_non_roots_only(void **state) {
 static void early_reduce_at_the_root(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS3 REGIONS
-              LOC("0.0", CALL("reduce", 0, "0", 100, 400))
-              LOC("1.0", CALL("reduce", 0, "0", 200, 210))
-              LOC("2.0", CALL("reduce", 0, "0", 350, 360)));
+  az_run_text(&run, PROCS3 REGIONS LOC("0.0", CALL("reduce", 0, "0", 100, 400))
+                        LOC("1.0", CALL("reduce", 0, "0", 200, 210))
+                            LOC("2.0", CALL("reduce", 0, "0", 350, 360)));
   const char *p = "main;MPI_Reduce";
   /* the root waits until the latest sender entered */
   assert_true(az_run_value(&run, "mpi_earlyreduce", p, 0) == 250e-9);
@@ -109,11 +103,9 @@ static void early_reduce_at_the_root(void **state) {
 static void early_scan_waits_for_lower_ranks_only(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS3 "process 3 threads 1\n" REGIONS
-              LOC("0.0", SCAN(300, 600))
-              LOC("1.0", SCAN(100, 600))
-              LOC("2.0", SCAN(200, 250))
-              LOC("3.0", SCAN(500, 600)));
+  az_run_text(&run,
+              PROCS3 "process 3 threads 1\n" REGIONS LOC("0.0", SCAN(300, 600))
+                  LOC("1.0", SCAN(100, 600)) LOC("2.0", SCAN(200, 250)) LOC("3.0", SCAN(500, 600)));
   const char *p = "main;MPI_Scan";
   assert_true(az_run_value(&run, "mpi_earlyscan", p, 0) == 0);
   assert_true(az_run_value(&run, "mpi_earlyscan", p, 1) == 200e-9);
@@ -138,10 +130,8 @@ static void early_scan_waits_for_lower_ranks_only(void **state) {
 static void early_exscan_in_communicator_order(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS3 "comm 2 ranks 2 0 1\n" REGIONS
-              LOC("0.0", EXSCAN(2, 100, 300))
-              LOC("1.0", EXSCAN(2, 200, 300))
-              LOC("2.0", EXSCAN(2, 250, 300)));
+  az_run_text(&run, PROCS3 "comm 2 ranks 2 0 1\n" REGIONS LOC("0.0", EXSCAN(2, 100, 300))
+                        LOC("1.0", EXSCAN(2, 200, 300)) LOC("2.0", EXSCAN(2, 250, 300)));
   const char *p = "main;MPI_Exscan";
   assert_true(az_run_value(&run, "mpi_earlyscan", p, 0) == 150e-9);
   assert_true(az_run_value(&run, "mpi_earlyscan", p, 1) == 50e-9);
@@ -158,15 +148,13 @@ static void early_exscan_in_communicator_order(void **state) {
 static void scan_records_of_a_rank_outside_the_communicator(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS3 "comm 2 ranks 0 1\n" REGIONS
-              LOC("0.0", EXSCAN(2, 100, 300)) LOC("1.0", "")
-              LOC("2.0", EXSCAN(2, 200, 300)));
+  az_run_text(&run, PROCS3 "comm 2 ranks 0 1\n" REGIONS LOC("0.0", EXSCAN(2, 100, 300))
+                        LOC("1.0", "") LOC("2.0", EXSCAN(2, 200, 300)));
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
   assert_int_equal(az_warn_total(&run.a.diag), 1);
   assert_true(az_run_total(&run, "mpi_earlyscan") == 0);
-  assert_true(az_run_value(&run, "mpi_collective", "main;MPI_Exscan", 0) ==
-              200e-9);
+  assert_true(az_run_value(&run, "mpi_collective", "main;MPI_Exscan", 0) == 200e-9);
   az_run_free(&run);
 }
 
@@ -174,10 +162,8 @@ static void sub_communicator_root_and_members(void **state) {
   (void)state;
   az_run run;
   /* comm 2 = world ranks (0, 2); its rank 1 (world 2) is the root */
-  az_run_text(&run, PROCS3 "comm 2 ranks 0 2\n" REGIONS
-              LOC("0.0", CALL("bcast", 2, "1", 100, 200))
-              LOC("1.0", "")
-              LOC("2.0", CALL("bcast", 2, "1", 180, 190)));
+  az_run_text(&run, PROCS3 "comm 2 ranks 0 2\n" REGIONS LOC("0.0", CALL("bcast", 2, "1", 100, 200))
+                        LOC("1.0", "") LOC("2.0", CALL("bcast", 2, "1", 180, 190)));
   assert_true(az_run_value(&run, "mpi_latebroadcast", "main;MPI_Bcast", 0) == 80e-9);
   assert_true(az_run_total(&run, "mpi_latebroadcast") == 80e-9);
   assert_int_equal(az_warn_total(&run.a.diag), 0);
@@ -188,11 +174,10 @@ static void instances_match_by_sequence(void **state) {
   (void)state;
   az_run run;
   /* two barriers: rank 1 is late for the first, rank 0 for the second */
-  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
-              LOC("0.0", CALL("barrier", 0, "-", 100, 200)
-                             CALL("barrier", 0, "-", 500, 510))
-              LOC("1.0", CALL("barrier", 0, "-", 190, 200)
-                             CALL("barrier", 0, "-", 300, 510)));
+  az_run_text(&run,
+              "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+                  "0.0", CALL("barrier", 0, "-", 100, 200) CALL("barrier", 0, "-", 500, 510))
+                  LOC("1.0", CALL("barrier", 0, "-", 190, 200) CALL("barrier", 0, "-", 300, 510)));
   const char *p = "main;MPI_Barrier";
   assert_true(az_run_value(&run, "mpi_barrier_wait", p, 0) == 90e-9);
   assert_true(az_run_value(&run, "mpi_barrier_wait", p, 1) == 200e-9);
@@ -203,10 +188,8 @@ static void instances_match_by_sequence(void **state) {
 static void incomplete_instance_is_reported(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS3 REGIONS
-              LOC("0.0", CALL("barrier", 0, "-", 100, 320))
-              LOC("1.0", CALL("barrier", 0, "-", 150, 330))
-              LOC("2.0", ""));
+  az_run_text(&run, PROCS3 REGIONS LOC("0.0", CALL("barrier", 0, "-", 100, 320))
+                        LOC("1.0", CALL("barrier", 0, "-", 150, 330)) LOC("2.0", ""));
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
   assert_true(az_run_total(&run, "mpi_barrier_wait") == 0);
@@ -223,10 +206,10 @@ static void incomplete_instance_is_reported(void **state) {
 static void different_operations_never_pair(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
-              LOC("0.0", CALL("barrier", 0, "-", 100, 500))
-              LOC("1.0", CALL("allreduce", 0, "-", 100, 110)
-                             CALL("barrier", 0, "-", 450, 500)));
+  az_run_text(
+      &run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+                "0.0", CALL("barrier", 0, "-", 100, 500))
+                LOC("1.0", CALL("allreduce", 0, "-", 100, 110) CALL("barrier", 0, "-", 450, 500)));
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
   assert_int_equal(az_warn_total(&run.a.diag), 1);
@@ -247,11 +230,10 @@ static void different_operations_never_pair(void **state) {
 static void placeholder_keeps_instance_numbers(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
-              LOC("0.0", "90 collend 0 0 1 0 0\n"
-                             CALL("barrier", 0, "-", 100, 500))
-              LOC("1.0", CALL("allreduce", 0, "-", 100, 110)
-                             CALL("barrier", 0, "-", 450, 500)));
+  az_run_text(
+      &run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+                "0.0", "90 collend 0 0 1 0 0\n" CALL("barrier", 0, "-", 100, 500))
+                LOC("1.0", CALL("allreduce", 0, "-", 100, 110) CALL("barrier", 0, "-", 450, 500)));
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
   assert_int_equal(az_warn_total(&run.a.diag), 1);
@@ -271,9 +253,9 @@ static void self_communicator_needs_no_partner(void **state) {
   (void)state;
   az_run run;
   /* comm 1 is MPI_COMM_SELF: each rank alone, at different times */
-  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
-              LOC("0.0", CALL("allreduce", 1, "-", 100, 120))
-              LOC("1.0", CALL("allreduce", 1, "-", 300, 310)));
+  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+                        "0.0", CALL("allreduce", 1, "-", 100, 120))
+                        LOC("1.0", CALL("allreduce", 1, "-", 300, 310)));
   assert_int_equal(az_warn_total(&run.a.diag), 0);
   assert_true(az_run_total(&run, "mpi_wait_nxn") == 0);
   assert_true(az_run_value(&run, "mpi_collective", "main;MPI_Allreduce", 0) == 20e-9);

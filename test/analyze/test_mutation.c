@@ -61,8 +61,7 @@ static void load(const char *dir, file_image *img) {
   }
 }
 
-static void store(const char *dir, const file_image *img,
-                  const unsigned char *data) {
+static void store(const char *dir, const file_image *img, const unsigned char *data) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", dir, img->name);
   FILE *f = fopen(path, "wb");
@@ -73,17 +72,14 @@ static void store(const char *dir, const file_image *img,
 
 /* A fresh directory per round: OTF2 caches what it read of a file path
    within a process, so a damaged file must have a new path. */
-static void write_round(const char *base, int round, const file_image *img,
-                        int which, const unsigned char *damaged,
-                        char *dir, size_t size) {
-  if ((size_t)snprintf(dir, size, "%s/round-%d", base, round) >= size)
-    fail_msg("path too long");
+static void write_round(const char *base, int round, const file_image *img, int which,
+                        const unsigned char *damaged, char *dir, size_t size) {
+  if ((size_t)snprintf(dir, size, "%s/round-%d", base, round) >= size) fail_msg("path too long");
   char traces[1024];
   snprintf(traces, sizeof traces, "%s/traces", dir);
   assert_int_equal(mkdir(dir, 0700), 0);
   assert_int_equal(mkdir(traces, 0700), 0);
-  for (int i = 0; i < NFILES; i++)
-    store(dir, &img[i], i == which ? damaged : img[i].data);
+  for (int i = 0; i < NFILES; i++) store(dir, &img[i], i == which ? damaged : img[i].data);
 }
 
 static void mutated_traces_never_crash(void **state) {
@@ -109,8 +105,7 @@ static void mutated_traces_never_crash(void **state) {
     file_image *f = &img[which];
     unsigned char *copy = pu_malloc(f->size + 1);
     memcpy(copy, f->data, f->size);
-    for (int k = 1 + rand() % 3; k-- > 0;)
-      copy[(size_t)rand() % f->size] = (unsigned char)rand();
+    for (int k = 1 + rand() % 3; k-- > 0;) copy[(size_t)rand() % f->size] = (unsigned char)rand();
     az_run r;
     memset(&r, 0, sizeof r);
     write_round(run.dir, round, img, which, copy, r.dir, sizeof r.dir);

@@ -9,26 +9,24 @@
 
 #include "az_test.h"
 
-#define PROCS2                                                          \
-  "process 0 threads 1\nprocess 1 threads 1\n"
-#define REGIONS                                                         \
-  "region main compiler function main\n"                                \
-  "region send mpi point2point MPI_Send\n"                              \
-  "region recv mpi point2point MPI_Recv\n"                              \
-  "region isend mpi point2point MPI_Isend\n"                            \
-  "region irecv mpi point2point MPI_Irecv\n"                            \
-  "region wait mpi point2point MPI_Wait\n"                              \
-  "region waitall mpi point2point MPI_Waitall\n"                        \
+#define PROCS2 "process 0 threads 1\nprocess 1 threads 1\n"
+#define REGIONS                                                                                    \
+  "region main compiler function main\n"                                                           \
+  "region send mpi point2point MPI_Send\n"                                                         \
+  "region recv mpi point2point MPI_Recv\n"                                                         \
+  "region isend mpi point2point MPI_Isend\n"                                                       \
+  "region irecv mpi point2point MPI_Irecv\n"                                                       \
+  "region wait mpi point2point MPI_Wait\n"                                                         \
+  "region waitall mpi point2point MPI_Waitall\n"                                                   \
   "region test mpi point2point MPI_Test\n"
 
 static void late_sender_at_blocking_receive(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS2 REGIONS
-              "loc 0.0\n0 enter main\n100 enter recv\n160 recv 1 0 0 8\n"
-              "170 leave\n200 leave\n"
-              "loc 1.0\n0 enter main\n150 enter send\n155 send 0 0 0 8\n"
-              "158 leave\n200 leave\n");
+  az_run_text(&run, PROCS2 REGIONS "loc 0.0\n0 enter main\n100 enter recv\n160 recv 1 0 0 8\n"
+                                   "170 leave\n200 leave\n"
+                                   "loc 1.0\n0 enter main\n150 enter send\n155 send 0 0 0 8\n"
+                                   "158 leave\n200 leave\n");
   assert_int_equal(run.status, 0);
   assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 0) == 50e-9);
   /* the rest of the receive is point-to-point time, the rest of main comp */
@@ -46,11 +44,10 @@ static void late_sender_at_blocking_receive(void **state) {
 static void send_before_receive_is_late_receiver(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS2 REGIONS
-              "loc 0.0\n0 enter main\n100 enter recv\n110 recv 1 0 0 8\n"
-              "115 leave\n200 leave\n"
-              "loc 1.0\n0 enter main\n50 enter send\n55 send 0 0 0 8\n"
-              "120 leave\n200 leave\n");
+  az_run_text(&run, PROCS2 REGIONS "loc 0.0\n0 enter main\n100 enter recv\n110 recv 1 0 0 8\n"
+                                   "115 leave\n200 leave\n"
+                                   "loc 1.0\n0 enter main\n50 enter send\n55 send 0 0 0 8\n"
+                                   "120 leave\n200 leave\n");
   assert_true(az_run_total(&run, "mpi_latesender") == 0);
   /* the receive was posted at 100, the send waited from 50 */
   assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Send", 1) == 50e-9);
@@ -80,15 +77,15 @@ static void waitall_takes_the_latest_sender(void **state) {
   (void)state;
   az_run run;
   az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n"
-              "process 2 threads 1\n" REGIONS
-              "loc 0.0\n0 enter main\n10 enter irecv\n11 irecvreq 1\n12 leave\n"
-              "14 enter irecv\n15 irecvreq 2\n16 leave\n"
-              "20 enter waitall\n190 irecv 1 0 0 8 1\n195 irecv 2 0 0 8 2\n"
-              "200 leave\n300 leave\n"
-              "loc 1.0\n0 enter main\n100 enter send\n101 send 0 0 0 8\n"
-              "102 leave\n300 leave\n"
-              "loc 2.0\n0 enter main\n150 enter send\n151 send 0 0 0 8\n"
-              "152 leave\n300 leave\n");
+                    "process 2 threads 1\n" REGIONS
+                    "loc 0.0\n0 enter main\n10 enter irecv\n11 irecvreq 1\n12 leave\n"
+                    "14 enter irecv\n15 irecvreq 2\n16 leave\n"
+                    "20 enter waitall\n190 irecv 1 0 0 8 1\n195 irecv 2 0 0 8 2\n"
+                    "200 leave\n300 leave\n"
+                    "loc 1.0\n0 enter main\n100 enter send\n101 send 0 0 0 8\n"
+                    "102 leave\n300 leave\n"
+                    "loc 2.0\n0 enter main\n150 enter send\n151 send 0 0 0 8\n"
+                    "152 leave\n300 leave\n");
   /* 130 (waiting for rank 2), not 80 + 130 */
   assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Waitall", 0) == 130e-9);
   assert_true(az_run_value(&run, "mpi_point2point", "main;MPI_Waitall", 0) == 50e-9);
@@ -100,12 +97,11 @@ static void waitall_takes_the_latest_sender(void **state) {
 static void isend_wait_late_receiver(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS2 REGIONS
-              "loc 1.0\n0 enter main\n10 enter isend\n11 isend 0 0 0 8 5\n"
-              "12 leave\n20 enter wait\n99 isendcomplete 5\n100 leave\n"
-              "200 leave\n"
-              "loc 0.0\n0 enter main\n80 enter recv\n85 recv 1 0 0 8\n"
-              "90 leave\n200 leave\n");
+  az_run_text(&run, PROCS2 REGIONS "loc 1.0\n0 enter main\n10 enter isend\n11 isend 0 0 0 8 5\n"
+                                   "12 leave\n20 enter wait\n99 isendcomplete 5\n100 leave\n"
+                                   "200 leave\n"
+                                   "loc 0.0\n0 enter main\n80 enter recv\n85 recv 1 0 0 8\n"
+                                   "90 leave\n200 leave\n");
   /* receive posted at 80, the wait completing the Isend entered at 20 */
   assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Wait", 1) == 60e-9);
   assert_true(az_run_value(&run, "mpi_point2point", "main;MPI_Wait", 1) == 20e-9);
@@ -117,12 +113,12 @@ static void isend_wait_late_receiver(void **state) {
 static void test_completion_is_no_wait_state(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS2 REGIONS
-              "loc 0.0\n0 enter main\n10 enter irecv\n11 irecvreq 1\n12 leave\n"
-              "20 enter test\n21 test 1\n22 leave\n"
-              "30 enter test\n190 irecv 1 0 0 8 1\n200 leave\n300 leave\n"
-              "loc 1.0\n0 enter main\n100 enter send\n101 send 0 0 0 8\n"
-              "102 leave\n300 leave\n");
+  az_run_text(&run,
+              PROCS2 REGIONS "loc 0.0\n0 enter main\n10 enter irecv\n11 irecvreq 1\n12 leave\n"
+                             "20 enter test\n21 test 1\n22 leave\n"
+                             "30 enter test\n190 irecv 1 0 0 8 1\n200 leave\n300 leave\n"
+                             "loc 1.0\n0 enter main\n100 enter send\n101 send 0 0 0 8\n"
+                             "102 leave\n300 leave\n");
   assert_true(az_run_total(&run, "mpi_latesender") == 0);
   assert_true(az_run_value(&run, "visits", "main;MPI_Test", 0) == 2);
   assert_true(az_run_value(&run, "mpi_point2point", "main;MPI_Test", 0) == 172e-9);
@@ -134,12 +130,12 @@ static void sub_communicator_ranks_are_translated(void **state) {
   az_run run;
   /* comm 2 = world ranks (2, 0): comm rank 0 is world 2, rank 1 world 0 */
   az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n"
-              "process 2 threads 1\ncomm 2 ranks 2 0\n" REGIONS
-              "loc 0.0\n0 enter main\n100 enter recv\n160 recv 0 2 7 8\n"
-              "170 leave\n200 leave\n"
-              "loc 2.0\n0 enter main\n140 enter send\n141 send 1 2 7 8\n"
-              "142 leave\n200 leave\n"
-              "loc 1.0\n0 enter main\n200 leave\n");
+                    "process 2 threads 1\ncomm 2 ranks 2 0\n" REGIONS
+                    "loc 0.0\n0 enter main\n100 enter recv\n160 recv 0 2 7 8\n"
+                    "170 leave\n200 leave\n"
+                    "loc 2.0\n0 enter main\n140 enter send\n141 send 1 2 7 8\n"
+                    "142 leave\n200 leave\n"
+                    "loc 1.0\n0 enter main\n200 leave\n");
   assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 0) == 40e-9);
   assert_int_equal(az_warn_total(&run.a.diag), 0);
   az_run_free(&run);
@@ -150,10 +146,10 @@ static void clock_offsets_are_applied(void **state) {
   az_run run;
   /* rank 1's clock is 1000 behind: its send at 150 happened at 1150 */
   az_run_text(&run, PROCS2 REGIONS "offset 1 0 1000\noffset 1 100000 1000\n"
-              "loc 0.0\n1000 enter main\n1100 enter recv\n1160 recv 1 0 0 8\n"
-              "1170 leave\n1200 leave\n"
-              "loc 1.0\n0 enter main\n150 enter send\n151 send 0 0 0 8\n"
-              "152 leave\n200 leave\n");
+                                   "loc 0.0\n1000 enter main\n1100 enter recv\n1160 recv 1 0 0 8\n"
+                                   "1170 leave\n1200 leave\n"
+                                   "loc 1.0\n0 enter main\n150 enter send\n151 send 0 0 0 8\n"
+                                   "152 leave\n200 leave\n");
   assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 0) == 50e-9);
   assert_int_equal(run.a.diag.count[AZ_W_CLOCK], 0);
   az_run_free(&run);
@@ -162,11 +158,10 @@ static void clock_offsets_are_applied(void **state) {
 static void clock_violation_is_reported_and_clamped(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS2 REGIONS
-              "loc 0.0\n0 enter main\n100 enter recv\n110 recv 1 0 0 8\n"
-              "120 leave\n200 leave\n"
-              "loc 1.0\n0 enter main\n150 enter send\n151 send 0 0 0 8\n"
-              "152 leave\n200 leave\n");
+  az_run_text(&run, PROCS2 REGIONS "loc 0.0\n0 enter main\n100 enter recv\n110 recv 1 0 0 8\n"
+                                   "120 leave\n200 leave\n"
+                                   "loc 1.0\n0 enter main\n150 enter send\n151 send 0 0 0 8\n"
+                                   "152 leave\n200 leave\n");
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_CLOCK], 1);
   /* waiting cannot exceed the receive itself */
@@ -177,11 +172,10 @@ static void clock_violation_is_reported_and_clamped(void **state) {
 static void unmatched_messages_are_counted(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS2 REGIONS
-              "loc 0.0\n0 enter main\n100 enter recv\n110 recv 1 0 3 8\n"
-              "120 leave\n200 leave\n"
-              "loc 1.0\n0 enter main\n150 enter send\n151 send 0 0 4 8\n"
-              "152 leave\n200 leave\n");
+  az_run_text(&run, PROCS2 REGIONS "loc 0.0\n0 enter main\n100 enter recv\n110 recv 1 0 3 8\n"
+                                   "120 leave\n200 leave\n"
+                                   "loc 1.0\n0 enter main\n150 enter send\n151 send 0 0 4 8\n"
+                                   "152 leave\n200 leave\n");
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_MSG], 2);
   assert_true(az_run_total(&run, "mpi_latesender") == 0);

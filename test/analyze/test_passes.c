@@ -28,21 +28,21 @@ static const char *const two_ranks =
 
 enum { EVENTS = 14 };
 
-typedef struct {           /* per location */
+typedef struct { /* per location */
   az_cursor cur;
   uint64_t events, ends;
   az_time latest;
   int out_of_order, past_window;
 } count_loc;
 
-typedef struct {           /* the pass's own state */
-  uint64_t events_before;  /* a->events_read when it began */
-  size_t cnodes_before;    /* call-tree nodes the earlier pass made */
+typedef struct {          /* the pass's own state */
+  uint64_t events_before; /* a->events_read when it began */
+  size_t cnodes_before;   /* call-tree nodes the earlier pass made */
   int windows, exchanges, last_exchanges, ended;
   uint64_t events, loc_ends;
 } count_data;
 
-static count_data seen;    /* what the counting pass saw, for the test */
+static count_data seen; /* what the counting pass saw, for the test */
 
 /* Every event of the kinds in two_ranks: counted, in time order, and
    none read after one that reached the end of the window. */
@@ -57,20 +57,23 @@ static OTF2_CallbackCode count(void *u, OTF2_TimeStamp t, uint64_t pos) {
   return az_next(&s->cur);
 }
 
-static OTF2_CallbackCode count_region(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                      uint64_t pos, void *u,
-                                      OTF2_AttributeList *al,
-                                      OTF2_RegionRef r) {
-  (void)l; (void)al; (void)r;
+static OTF2_CallbackCode count_region(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, OTF2_RegionRef r) {
+  (void)l;
+  (void)al;
+  (void)r;
   return count(u, t, pos);
 }
 
-static OTF2_CallbackCode count_send(OTF2_LocationRef l, OTF2_TimeStamp t,
-                                    uint64_t pos, void *u,
-                                    OTF2_AttributeList *al, uint32_t peer,
-                                    OTF2_CommRef c, uint32_t tag,
-                                    uint64_t bytes) {
-  (void)l; (void)al; (void)peer; (void)c; (void)tag; (void)bytes;
+static OTF2_CallbackCode count_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef c,
+                                    uint32_t tag, uint64_t bytes) {
+  (void)l;
+  (void)al;
+  (void)peer;
+  (void)c;
+  (void)tag;
+  (void)bytes;
   return count(u, t, pos);
 }
 
@@ -121,8 +124,7 @@ static const az_pass count_pass = {
     .name = "count",
     .direction = AZ_FORWARD,
     .loc_size = sizeof(count_loc),
-    .on = {.enter = count_region, .leave = count_region,
-           .mpi_send = count_send},
+    .on = {.enter = count_region, .leave = count_region, .mpi_send = count_send},
     .begin = count_begin,
     .window = count_window,
     .exchange = count_exchange,
@@ -130,8 +132,7 @@ static const az_pass count_pass = {
     .end = count_end,
 };
 
-static void analyse(az_run *run, const az_pass *const *passes, size_t n,
-                    uint64_t window_events) {
+static void analyse(az_run *run, const az_pass *const *passes, size_t n, uint64_t window_events) {
   az_run_write(run, two_ranks);
   char anchor[300];
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", run->dir);
@@ -158,8 +159,7 @@ static void passes_run_in_order_over_every_event(void **state) {
   assert_int_equal(seen.ended, 1);
   assert_int_equal(seen.last_exchanges, 1);
   /* the first pass's result is untouched by the second */
-  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 1) ==
-              45e-9);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 1) == 45e-9);
   assert_true(az_run_value(&run, "visits", "main;work", 0) == 1);
   az_run_free(&run);
 }

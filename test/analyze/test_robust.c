@@ -29,8 +29,7 @@ static void missing_archive(void **state) {
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
   char want[600];
-  snprintf(want, sizeof want, "%s/traces.otf2: No such file or directory",
-           run.dir);
+  snprintf(want, sizeof want, "%s/traces.otf2: No such file or directory", run.dir);
   assert_string_equal(run.a.diag.first_error, want);
   az_run_free(&run);
 }
@@ -49,16 +48,15 @@ static void log_without_trace(void **state) {
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
   char want[900];
-  snprintf(want, sizeof want, "%s: no trace was written; see %s", run.dir,
-           log);
+  snprintf(want, sizeof want, "%s: no trace was written; see %s", run.dir, log);
   assert_string_equal(run.a.diag.first_error, want);
   unlink(log);
   az_run_free(&run);
 }
 
 /* traces/ID.def of the location, or its .evt */
-static void loc_file(const az_run *run, unsigned long long id, const char *ext,
-                     char *buf, size_t size) {
+static void loc_file(const az_run *run, unsigned long long id, const char *ext, char *buf,
+                     size_t size) {
   snprintf(buf, size, "%s/traces/%llu.%s", run->dir, id, ext);
 }
 
@@ -134,11 +132,10 @@ static void truncated_event_file(void **state) {
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
   char want[900];
-  snprintf(want, sizeof want,
-           "%s: rank 0 thread 0 (location 0): event ", evt);
+  snprintf(want, sizeof want, "%s: rank 0 thread 0 (location 0): event ", evt);
   assert_memory_equal(run.a.diag.first_error, want, strlen(want));
-  assert_non_null(strstr(run.a.diag.first_error,
-                         ": cannot read the event file: truncated or corrupt ("));
+  assert_non_null(
+      strstr(run.a.diag.first_error, ": cannot read the event file: truncated or corrupt ("));
   az_run_free(&run);
 }
 
@@ -148,16 +145,18 @@ static void undefined_region(void **state) {
   az_run_mkdir(&run);
   char err[256];
   tg_writer *w = tg_open(run.dir, err, sizeof err);
-  assert_int_equal(tg_text(w, "process 0 threads 1\n"
-                              "region main compiler function main\n"
-                              "loc 0.0\n0 enter main\n", err, sizeof err), 0);
+  assert_int_equal(tg_text(w,
+                           "process 0 threads 1\n"
+                           "region main compiler function main\n"
+                           "loc 0.0\n0 enter main\n",
+                           err, sizeof err),
+                   0);
   OTF2_EvtWriter_Enter(tg_evt_writer(w, 0, 0), NULL, 5, 99);
   assert_int_equal(tg_close(w, err, sizeof err), 0);
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
-  assert_string_equal(run.a.diag.first_error,
-                      "rank 0 thread 0 (location 0): event 2: Enter of "
-                      "undefined region 99");
+  assert_string_equal(run.a.diag.first_error, "rank 0 thread 0 (location 0): event 2: Enter of "
+                                              "undefined region 99");
   az_run_free(&run);
 }
 
@@ -166,10 +165,10 @@ static void bad_nesting_is_repaired(void **state) {
   az_run run;
   /* a Leave too many, and main never left */
   az_run_text(&run, "process 0 threads 1\n"
-              "region main compiler function main\n"
-              "region f user function f\n"
-              "loc 0.0\n0 leave main\n10 enter main\n20 enter f\n30 leave f\n"
-              "100 enter f\n");
+                    "region main compiler function main\n"
+                    "region f user function f\n"
+                    "loc 0.0\n0 leave main\n10 enter main\n20 enter f\n30 leave f\n"
+                    "100 enter f\n");
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_NESTING], 2);
   /* the open regions end at the last timestamp */
@@ -186,10 +185,8 @@ int main(void) {
                                       az_run_cross_check_again),
       cmocka_unit_test_setup_teardown(truncated_definition_file, az_run_once,
                                       az_run_cross_check_again),
-      cmocka_unit_test_setup_teardown(missing_event_file, az_run_once,
-                                      az_run_cross_check_again),
-      cmocka_unit_test_setup_teardown(truncated_event_file, az_run_once,
-                                      az_run_cross_check_again),
+      cmocka_unit_test_setup_teardown(missing_event_file, az_run_once, az_run_cross_check_again),
+      cmocka_unit_test_setup_teardown(truncated_event_file, az_run_once, az_run_cross_check_again),
       cmocka_unit_test(undefined_region),
       cmocka_unit_test(bad_nesting_is_repaired),
   };

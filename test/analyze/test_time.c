@@ -32,13 +32,11 @@ static void regions_go_to_their_buckets(void **state) {
   assert_true(az_run_value(&run, "mpi_management", "main;MPI_Init", 0) == 20e-9);
   assert_true(az_run_value(&run, "mpi_management", "main;MPI_Comm_rank", 0) == 3e-9);
   assert_true(az_run_value(&run, "mpi", "main;MPI_Wtime", 0) == 1e-9);
-  assert_true(az_run_value(&run, "omp_flush", "main;solve;!$omp flush @a.c:5", 0) ==
-              5e-9);
-  assert_true(az_run_value(&run, "omp_synchronization",
-                           "main;solve;!$omp atomic @a.c:6", 0) == 2e-9);
+  assert_true(az_run_value(&run, "omp_flush", "main;solve;!$omp flush @a.c:5", 0) == 5e-9);
+  assert_true(az_run_value(&run, "omp_synchronization", "main;solve;!$omp atomic @a.c:6", 0) ==
+              2e-9);
   /* measurement overhead is execution time outside comp, mpi and omp */
-  assert_true(az_run_value(&run, "execution", "main;solve;TRACE BUFFER FLUSH", 0) ==
-              100e-9);
+  assert_true(az_run_value(&run, "execution", "main;solve;TRACE BUFFER FLUSH", 0) == 100e-9);
   /* solve: 140 + 10 minus 5 + 2 + 100 in children */
   assert_true(az_run_value(&run, "comp", "main;solve", 0) == 43e-9);
   assert_true(az_run_value(&run, "visits", "main;solve", 0) == 2);
@@ -55,12 +53,12 @@ static void call_tree_is_canonical(void **state) {
   /* rank 1 discovers solve before MPI_Init; the report orders siblings by
      region definition order, whatever the replay met first */
   az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n"
-              "region main compiler function main\n"
-              "region init mpi function MPI_Init\n"
-              "region solve user function solve\n"
-              "loc 1.0\n0 enter main\n1 enter solve\n2 leave\n3 enter init\n"
-              "4 leave\n5 leave\n"
-              "loc 0.0\n0 enter main\n1 enter init\n2 leave\n5 leave\n");
+                    "region main compiler function main\n"
+                    "region init mpi function MPI_Init\n"
+                    "region solve user function solve\n"
+                    "loc 1.0\n0 enter main\n1 enter solve\n2 leave\n3 enter init\n"
+                    "4 leave\n5 leave\n"
+                    "loc 0.0\n0 enter main\n1 enter init\n2 leave\n5 leave\n");
   char path[64];
   const char *want[] = {"main", "main;MPI_Init", "main;solve"};
   assert_int_equal(pomp_report_num_cnodes(run.report), 3);

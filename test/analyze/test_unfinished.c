@@ -28,11 +28,11 @@ static void run_unfinished(az_run *run, const char *text) {
   az_run_status = NULL;
 }
 
-#define REGIONS                                                         \
-  "region main compiler function main\n"                                \
-  "region send mpi point2point MPI_Send\n"                              \
-  "region recv mpi point2point MPI_Recv\n"                              \
-  "region barrier mpi barrier MPI_Barrier\n"                            \
+#define REGIONS                                                                                    \
+  "region main compiler function main\n"                                                           \
+  "region send mpi point2point MPI_Send\n"                                                         \
+  "region recv mpi point2point MPI_Recv\n"                                                         \
+  "region barrier mpi barrier MPI_Barrier\n"                                                       \
   "region work user function work\n"
 
 /* Rank 1's record ends inside MPI_Send at 250 (its events after its last
@@ -88,14 +88,13 @@ static void finished_run_keeps_nesting_warning(void **state) {
 static void partner_never_came(void **state) {
   (void)state;
   az_run run;
-  run_unfinished(&run,
-                 "process 0 threads 1\nprocess 1 threads 1\n"
-                 "process 2 threads 1\n" REGIONS
-                 "loc 0.0\n0 enter main\n100 enter recv\n180 recv 2 0 7 8\n"
-                 "190 leave\n250 enter work\n"
-                 "loc 1.0\n0 enter main\n200 enter send\n205 send 0 0 3 4\n"
-                 "300 leave\n400 leave\n"
-                 "loc 2.0\n0 enter main\n90 enter work\n");
+  run_unfinished(&run, "process 0 threads 1\nprocess 1 threads 1\n"
+                       "process 2 threads 1\n" REGIONS
+                       "loc 0.0\n0 enter main\n100 enter recv\n180 recv 2 0 7 8\n"
+                       "190 leave\n250 enter work\n"
+                       "loc 1.0\n0 enter main\n200 enter send\n205 send 0 0 3 4\n"
+                       "300 leave\n400 leave\n"
+                       "loc 2.0\n0 enter main\n90 enter work\n");
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_MSG], 2);
   assert_int_equal(run.a.diag.count[AZ_W_ENDED], 2);
@@ -118,13 +117,12 @@ static void collective_some_never_entered(void **state) {
   az_run run;
   run_unfinished(&run,
                  "process 0 threads 1\nprocess 1 threads 1\n"
-                 "process 2 threads 1\n" REGIONS
-                 "loc 0.0\n0 enter main\n" BARRIER(100, 140)
-                 BARRIER(200, 260) "300 leave\n"
-                 "loc 1.0\n0 enter main\n" BARRIER(110, 140)
-                 BARRIER(210, 260) "300 leave\n"
-                 "loc 2.0\n0 enter main\n" BARRIER(130, 140)
-                 "190 enter work\n");
+                 "process 2 threads 1\n" REGIONS "loc 0.0\n0 enter main\n" BARRIER(100, 140)
+                     BARRIER(200, 260) "300 leave\n"
+                                       "loc 1.0\n0 enter main\n" BARRIER(110, 140)
+                                           BARRIER(210, 260) "300 leave\n"
+                                                             "loc 2.0\n0 enter main\n" BARRIER(
+                                                                 130, 140) "190 enter work\n");
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
   const char *b = "main;MPI_Barrier";
@@ -143,22 +141,19 @@ static void collective_some_never_entered(void **state) {
    scan, yet the instance is not analysed: with a rank missing, the
    communicator order of the records that are there is not known to be
    whole, and the other collectives treat a missing member alike. */
-#define SCAN(e, x)                                                      \
-  #e " enter scan\n" #x " collend 14 0 - 8 8\n" #x " leave\n"
+#define SCAN(e, x) #e " enter scan\n" #x " collend 14 0 - 8 8\n" #x " leave\n"
 
 static void scan_some_never_entered(void **state) {
   (void)state;
   az_run run;
-  run_unfinished(&run,
-                 "process 0 threads 1\nprocess 1 threads 1\n"
-                 "process 2 threads 1\n" REGIONS
-                 "region scan mpi coll_other MPI_Scan\n"
-                 "loc 0.0\n0 enter main\n" SCAN(130, 140)
-                 SCAN(250, 260) "300 leave\n"
-                 "loc 1.0\n0 enter main\n" SCAN(110, 140)
-                 SCAN(200, 260) "300 leave\n"
-                 "loc 2.0\n0 enter main\n" SCAN(135, 140)
-                 "190 enter work\n");
+  run_unfinished(&run, "process 0 threads 1\nprocess 1 threads 1\n"
+                       "process 2 threads 1\n" REGIONS "region scan mpi coll_other MPI_Scan\n"
+                       "loc 0.0\n0 enter main\n" SCAN(130, 140)
+                           SCAN(250, 260) "300 leave\n"
+                                          "loc 1.0\n0 enter main\n" SCAN(110, 140)
+                                              SCAN(200, 260) "300 leave\n"
+                                                             "loc 2.0\n0 enter main\n" SCAN(
+                                                                 135, 140) "190 enter work\n");
   assert_int_equal(run.status, 0);
   assert_int_equal(run.a.diag.count[AZ_W_UNMATCHED_COLL], 1);
   const char *p = "main;MPI_Scan";
@@ -170,14 +165,14 @@ static void scan_some_never_entered(void **state) {
   az_run_free(&run);
 }
 
-#define OMP_REGIONS                                                     \
-  "region main compiler function main\n"                                \
-  "region par openmp parallel !$omp parallel @a.c:10\n"                 \
-  "region par2 openmp parallel !$omp parallel @a.c:30\n"                \
-  "region bar openmp barrier !$omp barrier @a.c:15\n"                   \
-  "region setlock openmp function omp_set_lock\n"                       \
-  "region unsetlock openmp function omp_unset_lock\n"                   \
-  "region work user function work\n"                                   \
+#define OMP_REGIONS                                                                                \
+  "region main compiler function main\n"                                                           \
+  "region par openmp parallel !$omp parallel @a.c:10\n"                                            \
+  "region par2 openmp parallel !$omp parallel @a.c:30\n"                                           \
+  "region bar openmp barrier !$omp barrier @a.c:15\n"                                              \
+  "region setlock openmp function omp_set_lock\n"                                                  \
+  "region unsetlock openmp function omp_unset_lock\n"                                              \
+  "region work user function work\n"                                                               \
   "team 5\nteam 6\n"
 
 #define PAR "main;!$omp parallel @a.c:10"
@@ -222,8 +217,7 @@ static void team_member_ended_early(void **state) {
   assert_true(az_run_value(&run, "omp_barrier", BAR, 1) == 20e-9);
   /* the lock's release 1 is lost: no contention for acquisition 2 */
   assert_true(az_run_total(&run, "omp_lock_contention") == 0);
-  assert_true(az_run_value(&run, "omp_synchronization", PAR ";omp_set_lock", 0) ==
-              11e-9);
+  assert_true(az_run_value(&run, "omp_synchronization", PAR ";omp_set_lock", 0) == 11e-9);
   /* idle threads: the master's 590 ns outside parallel regions; thread 2
      only for the 100 before its end */
   assert_true(az_run_value(&run, "omp_idle_threads", "main", 1) == 590e-9);
@@ -260,10 +254,13 @@ static void write_chunked(az_run *run, char *evt, size_t size) {
   char err[256];
   tg_writer *w = tg_open_chunks(run->dir, CHUNK, err, sizeof err);
   assert_non_null(w);
-  assert_int_equal(tg_text(w, "process 0 threads 1\n"
-                              "region main compiler function main\n"
-                              "region f user function f\n"
-                              "loc 0.0\n0 enter main\n", err, sizeof err), 0);
+  assert_int_equal(tg_text(w,
+                           "process 0 threads 1\n"
+                           "region main compiler function main\n"
+                           "region f user function f\n"
+                           "loc 0.0\n0 enter main\n",
+                           err, sizeof err),
+                   0);
   OTF2_EvtWriter *ew = tg_evt_writer(w, 0, 0);
   for (uint64_t i = 0; i < PAIRS; i++) {
     OTF2_EvtWriter_Enter(ew, NULL, 10 + 10 * i, 1);
@@ -353,8 +350,7 @@ static void summary_starts_with_the_status(void **state) {
   az_summary_print(run.report, 1, out);
   fclose(out);
   char want[400];
-  snprintf(want, sizeof want, "%s\ntotal time 5.5e-07 s over 2 locations\n",
-           status);
+  snprintf(want, sizeof want, "%s\ntotal time 5.5e-07 s over 2 locations\n", status);
   assert_memory_equal(text, want, strlen(want));
   free(text);
   az_run_free(&run);
@@ -370,10 +366,10 @@ int main(void) {
       cmocka_unit_test(team_member_ended_early),
       cmocka_unit_test(team_member_of_a_finished_run),
       /* OTF2 caches a damaged file's reads within a process */
-      cmocka_unit_test_setup_teardown(cut_off_chunk_is_a_warning,
-                                      az_run_once, az_run_cross_check_again),
-      cmocka_unit_test_setup_teardown(cut_off_chunk_of_a_finished_run,
-                                      az_run_once, az_run_cross_check_again),
+      cmocka_unit_test_setup_teardown(cut_off_chunk_is_a_warning, az_run_once,
+                                      az_run_cross_check_again),
+      cmocka_unit_test_setup_teardown(cut_off_chunk_of_a_finished_run, az_run_once,
+                                      az_run_cross_check_again),
       cmocka_unit_test(summary_starts_with_the_status),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,7 +32,8 @@ typedef struct {
 typedef struct {
   uint32_t rank, thread;
   OTF2_EvtWriter *w;
-  uint32_t *stack; size_t depth, cap;
+  uint32_t *stack;
+  size_t depth, cap;
   uint64_t events;
 } tg_loc;
 
@@ -45,27 +46,36 @@ typedef struct {
 struct tg_writer {
   OTF2_Archive *ar;
   uint64_t res;
-  tg_proc *procs; size_t nprocs, capprocs;
-  tg_region_def *regions; size_t nregions, capregions;
-  tg_comm *comms; size_t ncomms, capcomms;
-  tg_offset *offsets; size_t noffsets, capoffsets;
-  tg_loc *locs; size_t nlocs, caplocs;
+  tg_proc *procs;
+  size_t nprocs, capprocs;
+  tg_region_def *regions;
+  size_t nregions, capregions;
+  tg_comm *comms;
+  size_t ncomms, capcomms;
+  tg_offset *offsets;
+  size_t noffsets, capoffsets;
+  tg_loc *locs;
+  size_t nlocs, caplocs;
   size_t cur; /* index into locs + 1, 0 = none */
   int events_started;
   uint64_t tmin, tmax;
-  char **strings; size_t nstrings, capstrings;
+  char **strings;
+  size_t nstrings, capstrings;
 };
 
-static OTF2_FlushType pre_flush(void *u, OTF2_FileType t, OTF2_LocationRef l,
-                                void *caller, bool final) {
-  (void)u; (void)t; (void)l; (void)caller; (void)final;
+static OTF2_FlushType pre_flush(void *u, OTF2_FileType t, OTF2_LocationRef l, void *caller,
+                                bool final) {
+  (void)u;
+  (void)t;
+  (void)l;
+  (void)caller;
+  (void) final;
   return OTF2_FLUSH;
 }
 
 static OTF2_FlushCallbacks flush_callbacks = {pre_flush, NULL};
 
-static int fail(char *err, size_t n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t n, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -78,12 +88,9 @@ tg_writer *tg_open(const char *dir, char *err, size_t errsize) {
   return tg_open_chunks(dir, 1024 * 1024, err, errsize);
 }
 
-tg_writer *tg_open_chunks(const char *dir, uint64_t chunk, char *err,
-                          size_t errsize) {
-  OTF2_Archive *ar =
-      OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, chunk,
-                        4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
-                        OTF2_COMPRESSION_NONE);
+tg_writer *tg_open_chunks(const char *dir, uint64_t chunk, char *err, size_t errsize) {
+  OTF2_Archive *ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, chunk, 4 * 1024 * 1024,
+                                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!ar) {
     fail(err, errsize, "%s: cannot create the archive", dir);
     return NULL;
@@ -145,11 +152,9 @@ static int parse_u32(const char *s, uint32_t *out) {
   return 0;
 }
 
-static int declare(tg_writer *w, tokens *t, const char *orig, char *err,
-                   size_t n, int ln) {
+static int declare(tg_writer *w, tokens *t, const char *orig, char *err, size_t n, int ln) {
   const char *kw = t->tok[0];
-  if (w->events_started)
-    return fail(err, n, "line %d: '%s' after the first event", ln, kw);
+  if (w->events_started) return fail(err, n, "line %d: '%s' after the first event", ln, kw);
   if (!strcmp(kw, "clock") && t->n == 2) {
     if (parse_u64(t->tok[1], &w->res) || !w->res)
       return fail(err, n, "line %d: bad clock resolution", ln);
@@ -157,27 +162,26 @@ static int declare(tg_writer *w, tokens *t, const char *orig, char *err,
   }
   if (!strcmp(kw, "process") && t->n >= 4 && !strcmp(t->tok[2], "threads")) {
     uint32_t r, th;
-    if (parse_u32(t->tok[1], &r) || parse_u32(t->tok[3], &th) || !th ||
-        r != w->nprocs)
-      return fail(err, n, "line %d: processes must be declared in rank order "
-                          "with at least one thread", ln);
-    tg_proc p = {th, pu_strdup(t->n >= 6 && !strcmp(t->tok[4], "host")
-                                   ? t->tok[5] : "node0")};
+    if (parse_u32(t->tok[1], &r) || parse_u32(t->tok[3], &th) || !th || r != w->nprocs)
+      return fail(err, n,
+                  "line %d: processes must be declared in rank order "
+                  "with at least one thread",
+                  ln);
+    tg_proc p = {th, pu_strdup(t->n >= 6 && !strcmp(t->tok[4], "host") ? t->tok[5] : "node0")};
     PU_PUSH(w->procs, w->nprocs, w->capprocs, p);
     return 0;
   }
   if (!strcmp(kw, "region") && t->n >= 4) {
     int par = pu_paradigm_by_name(t->tok[2]);
     int role = pu_role_by_name(t->tok[3]);
-    if (par < 0 || role < 0)
-      return fail(err, n, "line %d: unknown paradigm or role", ln);
+    if (par < 0 || role < 0) return fail(err, n, "line %d: unknown paradigm or role", ln);
     if (tg_region(w, t->tok[1]) >= 0)
       return fail(err, n, "line %d: region '%s' declared twice", ln, t->tok[1]);
     /* the name is the rest of the original line after the role */
     const char *name = t->tok[1];
     if (t->n >= 5) name = orig + (t->rest[4] - t->tok[0]);
-    tg_region_def r = {pu_strdup(t->tok[1]), pu_strdup(name),
-                       (OTF2_Paradigm)par, (OTF2_RegionRole)role};
+    tg_region_def r = {pu_strdup(t->tok[1]), pu_strdup(name), (OTF2_Paradigm)par,
+                       (OTF2_RegionRole)role};
     PU_PUSH(w->regions, w->nregions, w->capregions, r);
     return 0;
   }
@@ -209,8 +213,7 @@ static int declare(tg_writer *w, tokens *t, const char *orig, char *err,
 /* comm 0 (world) and 1 (self) unless declared. */
 static void default_comms(tg_writer *w) {
   if (!find_comm(w, 0)) {
-    tg_comm c = {0, (uint32_t)w->nprocs,
-                 pu_malloc((w->nprocs + 1) * sizeof(uint32_t)), 0};
+    tg_comm c = {0, (uint32_t)w->nprocs, pu_malloc((w->nprocs + 1) * sizeof(uint32_t)), 0};
     for (uint32_t r = 0; r < w->nprocs; r++) c.ranks[r] = r;
     PU_PUSH(w->comms, w->ncomms, w->capcomms, c);
   }
@@ -222,15 +225,14 @@ static void default_comms(tg_writer *w) {
 
 static tg_loc *get_loc(tg_writer *w, uint32_t rank, uint32_t thread) {
   for (size_t i = 0; i < w->nlocs; i++)
-    if (w->locs[i].rank == rank && w->locs[i].thread == thread)
-      return &w->locs[i];
+    if (w->locs[i].rank == rank && w->locs[i].thread == thread) return &w->locs[i];
   if (!w->events_started) {
     w->events_started = 1;
     default_comms(w);
   }
-  tg_loc l = {rank, thread,
-              OTF2_Archive_GetEvtWriter(w->ar, ((uint64_t)rank << 32) | thread),
-              NULL, 0, 0, 0};
+  tg_loc l = {rank, thread, OTF2_Archive_GetEvtWriter(w->ar, ((uint64_t)rank << 32) | thread),
+              NULL, 0,      0,
+              0};
   PU_PUSH(w->locs, w->nlocs, w->caplocs, l);
   return &w->locs[w->nlocs - 1];
 }
@@ -259,8 +261,7 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
   tg_loc *l = &w->locs[w->cur - 1];
   OTF2_EvtWriter *ew = l->w;
   uint64_t ts;
-  if (parse_u64(t->tok[0], &ts))
-    return fail(err, n, "line %d: bad timestamp '%s'", ln, t->tok[0]);
+  if (parse_u64(t->tok[0], &ts)) return fail(err, n, "line %d: bad timestamp '%s'", ln, t->tok[0]);
   tg_time_span(w, ts);
   const char *ev = t->n > 1 ? t->tok[1] : "";
   int bad = 0;
@@ -279,8 +280,7 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
     return 0;
   }
   uint32_t a2 = (uint32_t)arg(t, 2, &bad);
-  if (!strcmp(ev, "send") || !strcmp(ev, "recv") || !strcmp(ev, "isend") ||
-      !strcmp(ev, "irecv")) {
+  if (!strcmp(ev, "send") || !strcmp(ev, "recv") || !strcmp(ev, "isend") || !strcmp(ev, "irecv")) {
     uint32_t comm = (uint32_t)arg(t, 3, &bad), tag = (uint32_t)arg(t, 4, &bad);
     uint64_t bytes = arg(t, 5, &bad), req = 0;
     if (ev[0] == 'i') req = arg(t, 6, &bad);
@@ -296,8 +296,7 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
     if (t->n > 4 && strcmp(t->tok[4], "-")) root = (uint32_t)arg(t, 4, &bad);
     uint64_t sent = arg(t, 5, &bad), recvd = arg(t, 6, &bad);
     if (bad) return fail(err, n, "line %d: bad collend arguments", ln);
-    OTF2_EvtWriter_MpiCollectiveEnd(ew, NULL, ts, (OTF2_CollectiveOp)a2, comm,
-                                    root, sent, recvd);
+    OTF2_EvtWriter_MpiCollectiveEnd(ew, NULL, ts, (OTF2_CollectiveOp)a2, comm, root, sent, recvd);
     return 0;
   }
   if (!strcmp(ev, "collbegin")) {
@@ -321,8 +320,7 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
     if (bad) return fail(err, n, "line %d: bad lock arguments", ln);
     if (ev[0] == 'a')
       OTF2_EvtWriter_ThreadAcquireLock(ew, NULL, ts, OTF2_PARADIGM_OPENMP, a2, order);
-    else
-      OTF2_EvtWriter_ThreadReleaseLock(ew, NULL, ts, OTF2_PARADIGM_OPENMP, a2, order);
+    else OTF2_EvtWriter_ThreadReleaseLock(ew, NULL, ts, OTF2_PARADIGM_OPENMP, a2, order);
   } else {
     return fail(err, n, "line %d: unknown event '%s'", ln, ev);
   }
@@ -342,8 +340,8 @@ int tg_line(tg_writer *w, const char *line, int ln, char *err, size_t n) {
   size_t lead = (size_t)(first - buf);
   if (!strcmp(t.tok[0], "loc")) {
     uint32_t r, th;
-    if (t.n != 2 || sscanf(t.tok[1], "%" SCNu32 ".%" SCNu32, &r, &th) != 2 ||
-        r >= w->nprocs || th >= w->procs[r].threads)
+    if (t.n != 2 || sscanf(t.tok[1], "%" SCNu32 ".%" SCNu32, &r, &th) != 2 || r >= w->nprocs ||
+        th >= w->procs[r].threads)
       return fail(err, n, "line %d: 'loc R.T' names no declared thread", ln);
     get_loc(w, r, th);
     for (size_t i = 0; i < w->nlocs; i++)
@@ -385,16 +383,14 @@ static void write_local_defs(tg_writer *w) {
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(w->ar, id);
     for (size_t k = 0; k < w->noffsets; k++)
       if (w->offsets[k].rank == w->locs[i].rank)
-        OTF2_DefWriter_WriteClockOffset(dw, w->offsets[k].time,
-                                        w->offsets[k].offset, 0.0);
+        OTF2_DefWriter_WriteClockOffset(dw, w->offsets[k].time, w->offsets[k].offset, 0.0);
     OTF2_Archive_CloseDefWriter(w->ar, dw);
   }
   OTF2_Archive_CloseDefFiles(w->ar);
 }
 
 static void write_system(tg_writer *w, OTF2_GlobalDefWriter *d) {
-  OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, str(w, d, "machine"),
-                                           str(w, d, "machine"),
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, str(w, d, "machine"), str(w, d, "machine"),
                                            OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   uint32_t *node = pu_malloc((w->nprocs + 1) * sizeof *node);
   uint32_t nodes = 0;
@@ -404,17 +400,16 @@ static void write_system(tg_writer *w, OTF2_GlobalDefWriter *d) {
       if (!strcmp(w->procs[q].host, w->procs[p].host)) node[p] = node[q];
     if (!node[p]) {
       node[p] = ++nodes;
-      OTF2_GlobalDefWriter_WriteSystemTreeNode(d, node[p],
-                                               str(w, d, w->procs[p].host),
+      OTF2_GlobalDefWriter_WriteSystemTreeNode(d, node[p], str(w, d, w->procs[p].host),
                                                str(w, d, "node"), 0);
     }
   }
   for (size_t p = 0; p < w->nprocs; p++) {
     char name[64];
     snprintf(name, sizeof name, "MPI Rank %zu", p);
-    OTF2_GlobalDefWriter_WriteLocationGroup(
-        d, (OTF2_LocationGroupRef)p, str(w, d, name),
-        OTF2_LOCATION_GROUP_TYPE_PROCESS, node[p], OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocationGroup(d, (OTF2_LocationGroupRef)p, str(w, d, name),
+                                            OTF2_LOCATION_GROUP_TYPE_PROCESS, node[p],
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
   }
   free(node);
   for (size_t i = 0; i < w->nlocs; i++) {
@@ -422,35 +417,30 @@ static void write_system(tg_writer *w, OTF2_GlobalDefWriter *d) {
     char name[64];
     if (l->thread) snprintf(name, sizeof name, "OMP thread %u", l->thread);
     else snprintf(name, sizeof name, "Master thread");
-    OTF2_GlobalDefWriter_WriteLocation(
-        d, ((uint64_t)l->rank << 32) | l->thread, str(w, d, name),
-        OTF2_LOCATION_TYPE_CPU_THREAD, l->events, l->rank);
+    OTF2_GlobalDefWriter_WriteLocation(d, ((uint64_t)l->rank << 32) | l->thread, str(w, d, name),
+                                       OTF2_LOCATION_TYPE_CPU_THREAD, l->events, l->rank);
   }
 }
 
 static void write_comms(tg_writer *w, OTF2_GlobalDefWriter *d) {
   uint64_t *members = pu_malloc((w->nprocs + 24) * sizeof *members);
   for (size_t p = 0; p < w->nprocs; p++) members[p] = (uint64_t)p << 32;
-  OTF2_GlobalDefWriter_WriteGroup(d, 0, str(w, d, "MPI locations"),
-                                  OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                  (uint32_t)w->nprocs, members);
+  OTF2_GlobalDefWriter_WriteGroup(d, 0, str(w, d, "MPI locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)w->nprocs,
+                                  members);
   for (size_t i = 0; i < w->ncomms; i++) {
     const tg_comm *c = &w->comms[i];
     for (uint32_t k = 0; k < c->n; k++) members[k] = c->ranks[k];
-    OTF2_GroupType type = c->id == 1 && !c->team ? OTF2_GROUP_TYPE_COMM_SELF
-                                                 : OTF2_GROUP_TYPE_COMM_GROUP;
-    OTF2_GlobalDefWriter_WriteGroup(
-        d, (OTF2_GroupRef)(i + 1), str(w, d, ""), type,
-        c->team ? OTF2_PARADIGM_OPENMP : OTF2_PARADIGM_MPI,
-        OTF2_GROUP_FLAG_NONE, c->n, members);
+    OTF2_GroupType type =
+        c->id == 1 && !c->team ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP;
+    OTF2_GlobalDefWriter_WriteGroup(d, (OTF2_GroupRef)(i + 1), str(w, d, ""), type,
+                                    c->team ? OTF2_PARADIGM_OPENMP : OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, c->n, members);
   }
   for (size_t i = 0; i < w->ncomms; i++) {
     char name[32];
-    snprintf(name, sizeof name, "%s %u", w->comms[i].team ? "team" : "comm",
-             w->comms[i].id);
-    OTF2_GlobalDefWriter_WriteComm(d, w->comms[i].id, str(w, d, name),
-                                   (OTF2_GroupRef)(i + 1),
+    snprintf(name, sizeof name, "%s %u", w->comms[i].team ? "team" : "comm", w->comms[i].id);
+    OTF2_GlobalDefWriter_WriteComm(d, w->comms[i].id, str(w, d, name), (OTF2_GroupRef)(i + 1),
                                    OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   }
   free(members);
@@ -491,9 +481,8 @@ int tg_close(tg_writer *w, char *err, size_t n) {
   for (size_t i = 0; i < w->nregions; i++) {
     const tg_region_def *r = &w->regions[i];
     OTF2_StringRef name = str(w, d, r->name);
-    OTF2_GlobalDefWriter_WriteRegion(d, (OTF2_RegionRef)i, name, name,
-                                     str(w, d, ""), r->role, r->paradigm,
-                                     OTF2_REGION_FLAG_NONE, str(w, d, "test.c"),
+    OTF2_GlobalDefWriter_WriteRegion(d, (OTF2_RegionRef)i, name, name, str(w, d, ""), r->role,
+                                     r->paradigm, OTF2_REGION_FLAG_NONE, str(w, d, "test.c"),
                                      (uint32_t)i + 1, (uint32_t)i + 1);
   }
   write_comms(w, d);

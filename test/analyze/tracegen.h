@@ -47,11 +47,9 @@ tg_writer *tg_open(const char *dir, char *err, size_t errsize);
 /* The same with event chunks of `chunk` bytes (OTF2 allows 256 KiB to
    16 MiB; tg_open: 1 MiB): a test cutting off the last chunk of an event
    file needs files of several chunks. */
-tg_writer *tg_open_chunks(const char *dir, uint64_t chunk, char *err,
-                          size_t errsize);
+tg_writer *tg_open_chunks(const char *dir, uint64_t chunk, char *err, size_t errsize);
 /* One statement; line_no is used in the message.  0 on success. */
-int tg_line(tg_writer *w, const char *line, int line_no, char *err,
-            size_t errsize);
+int tg_line(tg_writer *w, const char *line, int line_no, char *err, size_t errsize);
 /* Many statements separated by newlines.  0 on success. */
 int tg_text(tg_writer *w, const char *text, char *err, size_t errsize);
 /* Writes the definitions and closes the archive; frees w.  0 on success. */

@@ -11,7 +11,8 @@ int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   if (argc == 2 && !strcmp(argv[1], "--help")) {
     printf("Usage: %s DESCRIPTION DIR\nWrites DIR/traces.otf2 from a trace "
-           "description (see test/analyze/tracegen.h).\n", pu_progname());
+           "description (see test/analyze/tracegen.h).\n",
+           pu_progname());
     return POMP_EXIT_OK;
   }
   if (argc == 2 && !strcmp(argv[1], "--version")) {

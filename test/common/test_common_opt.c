@@ -38,8 +38,7 @@ static int parse_even(const char *v, void *target, char *why, size_t size) {
 static const char *const formats[] = {"csv", "json", NULL};
 
 /* The test command: two operands IN OUT, one of each kind of option. */
-static int parse(values *v, const char *sub, int argc, char **argv,
-                 const char **operands) {
+static int parse(values *v, const char *sub, int argc, char **argv, const char **operands) {
   const pu_option options[] = {
       {"output", 'o', "FILE", "where to write", PU_STRING(&v->output)},
       {"quiet", 'q', NULL, "say nothing", PU_FLAG(&v->verbosity, 0)},
@@ -108,8 +107,7 @@ static outcome run(const char *sub, ...) {
   arguments a = {sub, 1, {"prog"}};
   va_list ap;
   va_start(ap, sub);
-  for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-    a.argv[a.argc++] = (char *)s;
+  for (const char *s; (s = va_arg(ap, const char *)) != NULL;) a.argv[a.argc++] = (char *)s;
   va_end(ap);
   return in_child(parse_arguments, &a);
 }
@@ -128,8 +126,8 @@ static int setup(void **state) {
 
 static void every_value_form_is_accepted(void **state) {
   (void)state;
-  char *argv[] = {"prog", "--output=a", "in", "-n", "3", "--density", "0.5",
-                  "--format=json", "--size=4", "-q", "out", NULL};
+  char *argv[] = {"prog", "--output=a",    "in",       "-n", "3",   "--density",
+                  "0.5",  "--format=json", "--size=4", "-q", "out", NULL};
   values v = {.verbosity = 1};
   const char *ops[2];
   assert_int_equal(parse(&v, NULL, 11, argv, ops), 2);
@@ -177,13 +175,11 @@ static void unknown_options_are_named_with_a_hint(void **state) {
   (void)state;
   expect_fault(run(NULL, "in", "--bogus", NULL),
                "prog: unknown option '--bogus'\nTry 'prog --help'.\n");
-  expect_fault(run(NULL, "-x", NULL),
-               "prog: unknown option '-x'\nTry 'prog --help'.\n");
+  expect_fault(run(NULL, "-x", NULL), "prog: unknown option '-x'\nTry 'prog --help'.\n");
   /* no abbreviations, no bundled short flags */
   expect_fault(run(NULL, "--out=a", "in", NULL),
                "prog: unknown option '--out=a'\nTry 'prog --help'.\n");
-  expect_fault(run(NULL, "-qV", "in", NULL),
-               "prog: unknown option '-qV'\nTry 'prog --help'.\n");
+  expect_fault(run(NULL, "-qV", "in", NULL), "prog: unknown option '-qV'\nTry 'prog --help'.\n");
 }
 
 static void a_missing_value_is_a_fault(void **state) {
@@ -231,24 +227,21 @@ static void a_value_parser_says_why(void **state) {
 
 static void operands_are_counted(void **state) {
   (void)state;
-  expect_fault(run(NULL, NULL),
-               "prog: missing IN\nTry 'prog --help'.\n");
+  expect_fault(run(NULL, NULL), "prog: missing IN\nTry 'prog --help'.\n");
   expect_fault(run(NULL, "a", "b", "c", NULL),
                "prog: unexpected argument 'c'\nTry 'prog --help'.\n");
 }
 
 static void a_subcommand_is_named_in_faults(void **state) {
   (void)state;
-  expect_fault(run("dump", "--bogus", NULL),
-               "prog: dump: unknown option '--bogus'\n"
-               "Try 'prog dump --help'.\n");
+  expect_fault(run("dump", "--bogus", NULL), "prog: dump: unknown option '--bogus'\n"
+                                             "Try 'prog dump --help'.\n");
 }
 
 /* "prog diff [-o FILE]" with -o required. */
 static int parse_required(int argc, char **argv, const char **out) {
-  const pu_option options[] = {
-      {"output", 'o', "FILE", "where", PU_STRING(out), .required = 1},
-      PU_OPT_END};
+  const pu_option options[] = {{"output", 'o', "FILE", "where", PU_STRING(out), .required = 1},
+                               PU_OPT_END};
   const pu_opt_command cmd = {"diff", NULL, 0, 0, .options = options};
   return pu_opt_parse(&cmd, argc, argv, NULL);
 }
@@ -266,16 +259,14 @@ static void a_required_option_must_be_given(void **state) {
   char *given[] = {"diff", "-o", "x", NULL};
   assert_int_equal(parse_required(3, given, &out), 0);
   assert_string_equal(out, "x");
-  expect_fault(in_child(parse_required_without, NULL),
-               "prog: diff: missing option '--output'\n"
-               "Try 'prog diff --help'.\n");
+  expect_fault(in_child(parse_required_without, NULL), "prog: diff: missing option '--output'\n"
+                                                       "Try 'prog diff --help'.\n");
 }
 
 static void parsing_stops_at_a_subcommand(void **state) {
   (void)state;
   static const pu_option none[] = {PU_OPT_END};
-  const pu_opt_command cmd = {NULL, "COMMAND [ARG]...", 1, -1, 1,
-                              .options = none};
+  const pu_opt_command cmd = {NULL, "COMMAND [ARG]...", 1, -1, 1, .options = none};
   char *argv[] = {"prog", "dump", "--metric", "x", NULL};
   int n = pu_opt_parse(&cmd, 4, argv, NULL);
   assert_int_equal(n, 3);
@@ -287,22 +278,20 @@ static void help_is_generated_from_the_table(void **state) {
   outcome o = run(NULL, "in", "--help", "--bogus", NULL);
   assert_int_equal(o.status, POMP_EXIT_OK);
   assert_string_equal(o.err, "");
-  assert_string_equal(
-      o.out,
-      "Usage: prog [OPTION]... IN OUT\n"
-      "\n"
-      "Options:\n"
-      "  -o, --output=FILE      where to write\n"
-      "  -q, --quiet            say nothing\n"
-      "      --verbose          say more\n"
-      "  -n, --top=N            how many\n"
-      "      --density=D        a fraction\n"
-      "      --format=csv|json  the format\n"
-      "      --size=EVEN        an even number\n"
-      "  -h, --help             show this help and exit\n"
-      "  -V, --version          show the version and exit\n"
-      "\n"
-      "Exit status: 0 success, 1 failure, 2 bad command line.\n");
+  assert_string_equal(o.out, "Usage: prog [OPTION]... IN OUT\n"
+                             "\n"
+                             "Options:\n"
+                             "  -o, --output=FILE      where to write\n"
+                             "  -q, --quiet            say nothing\n"
+                             "      --verbose          say more\n"
+                             "  -n, --top=N            how many\n"
+                             "      --density=D        a fraction\n"
+                             "      --format=csv|json  the format\n"
+                             "      --size=EVEN        an even number\n"
+                             "  -h, --help             show this help and exit\n"
+                             "  -V, --version          show the version and exit\n"
+                             "\n"
+                             "Exit status: 0 success, 1 failure, 2 bad command line.\n");
   static const char usage[] = "Usage: prog dump [OPTION]... IN OUT\n";
   outcome h = run("dump", "-h", NULL);
   assert_int_equal(h.status, POMP_EXIT_OK);
@@ -314,16 +303,17 @@ static void long_help_wraps_under_its_column(void **state) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  pu_opt_help_row(f, "  -x", "one two three four five six seven eight nine "
-                  "ten eleven twelve thirteen fourteen fifteen sixteen", 8);
+  pu_opt_help_row(f, "  -x",
+                  "one two three four five six seven eight nine "
+                  "ten eleven twelve thirteen fourteen fifteen sixteen",
+                  8);
   pu_opt_help_row(f, "  --a-very-long-option", "short", 8);
   fclose(f);
-  assert_string_equal(buf,
-                      "  -x    one two three four five six seven eight nine "
-                      "ten eleven twelve thirteen\n"
-                      "        fourteen fifteen sixteen\n"
-                      "  --a-very-long-option\n"
-                      "        short\n");
+  assert_string_equal(buf, "  -x    one two three four five six seven eight nine "
+                           "ten eleven twelve thirteen\n"
+                           "        fourteen fifteen sixteen\n"
+                           "  --a-very-long-option\n"
+                           "        short\n");
   free(buf);
 }
 
@@ -343,9 +333,8 @@ static void say_keys_need_batch(void *arg) {
 
 static void usage_errors_after_parsing_look_the_same(void **state) {
   (void)state;
-  expect_fault(in_child(say_keys_need_batch, NULL),
-               "prog: fold: option '--keys' needs --batch\n"
-               "Try 'prog fold --help'.\n");
+  expect_fault(in_child(say_keys_need_batch, NULL), "prog: fold: option '--keys' needs --batch\n"
+                                                    "Try 'prog fold --help'.\n");
 }
 
 int main(void) {

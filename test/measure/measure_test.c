@@ -33,8 +33,8 @@ int mt_teardown(void **state) {
   return 0;
 }
 
-void mt_run(const char *scenario, const char *tag, const char *const *args,
-            const char *const *env, const char *out, sc_result *r, tr_trace *t) {
+void mt_run(const char *scenario, const char *tag, const char *const *args, const char *const *env,
+            const char *out, sc_result *r, tr_trace *t) {
   sc_run(scenario, tag, args, env, r);
   if (out) assert_string_equal(r->out, out);
   mt_read_ok(r, t);

@@ -22,8 +22,8 @@
 void mt_read_ok(const sc_result *r, tr_trace *t);
 /* Runs the scenario (sc_run), asserts its stdout unless out is NULL, and
    reads its trace back with mt_read_ok. */
-void mt_run(const char *scenario, const char *tag, const char *const *args,
-            const char *const *env, const char *out, sc_result *r, tr_trace *t);
+void mt_run(const char *scenario, const char *tag, const char *const *args, const char *const *env,
+            const char *out, sc_result *r, tr_trace *t);
 /* Asserts the events of l, as tr_join text. */
 void mt_expect_events(const tr_location *l, const char *events);
 /* Runs the scenario without arguments or environment and asserts its

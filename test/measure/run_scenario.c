@@ -40,8 +40,8 @@ const char *sc_file(const char *dir, const char *name) {
   return buf;
 }
 
-void sc_run(const char *program, const char *tag, const char *const *args,
-            const char *const *env, sc_result *r) {
+void sc_run(const char *program, const char *tag, const char *const *args, const char *const *env,
+            sc_result *r) {
   memset(r, 0, sizeof *r);
   snprintf(r->dir, sizeof r->dir, "%s/%s", sc_tmpdir(), tag);
   snprintf(r->trace, sizeof r->trace, "%s/traces.otf2", r->dir);

@@ -7,18 +7,18 @@
 #define RUN_SCENARIO_H
 
 typedef struct sc_result {
-  int status;       /* as waitpid returns it */
-  char dir[512];    /* the experiment directory */
-  char trace[600];  /* dir/traces.otf2 */
-  char out[8192];   /* stdout */
-  char err[8192];   /* stderr */
+  int status;      /* as waitpid returns it */
+  char dir[512];   /* the experiment directory */
+  char trace[600]; /* dir/traces.otf2 */
+  char out[8192];  /* stdout */
+  char err[8192];  /* stderr */
 } sc_result;
 
 /* Runs SCENARIO_DIR/program with args (NULL-terminated, may be NULL) and
    extra environment "NAME=value" entries (NULL-terminated, may be NULL).
    The experiment is <tmp>/<tag>; a directory already there is kept. */
-void sc_run(const char *program, const char *tag, const char *const *args,
-            const char *const *env, sc_result *r);
+void sc_run(const char *program, const char *tag, const char *const *args, const char *const *env,
+            sc_result *r);
 
 /* The private temporary directory (created at the first call). */
 const char *sc_tmpdir(void);

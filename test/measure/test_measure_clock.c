@@ -178,7 +178,7 @@ static void test_tsc_after_a_gap(void **state) {
 #define WINDOW 256
 
 typedef struct probe {
-  uint64_t max_dev;  /* of the best-bracketed triple of each window */
+  uint64_t max_dev; /* of the best-bracketed triple of each window */
   int windows, decreases;
 } probe;
 
@@ -224,8 +224,8 @@ static void test_clock_against_clock_gettime(void **state) {
   }
   assert_true(pm_tsc_epochs() >= 3); /* re-anchored during the run */
   printf("real TSC: %u epochs in 300 ms, max deviation %llu ns outside the bracket, "
-         "max error at an anchor %llu ns\n", pm_tsc_epochs(), (unsigned long long)max_dev,
-         (unsigned long long)pm_tsc_max_error());
+         "max error at an anchor %llu ns\n",
+         pm_tsc_epochs(), (unsigned long long)max_dev, (unsigned long long)pm_tsc_max_error());
 }
 
 int main(void) {

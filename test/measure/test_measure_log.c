@@ -71,9 +71,8 @@ static void test_kept_lines_one_write_each(void **state) {
   pm_log("configuration (environment variables):");
   be_rank(3, 1); /* MPI_Init came: the rank is known when the log opens */
   open_log();
-  expect_writes(2, (const char *const[]){
-                       "[rank 3] libpomp 0.1.0: measurement of './ab' (pid 42)\n",
-                       "[rank 3] configuration (environment variables):\n"});
+  expect_writes(2, (const char *const[]){"[rank 3] libpomp 0.1.0: measurement of './ab' (pid 42)\n",
+                                         "[rank 3] configuration (environment variables):\n"});
   close_log();
 }
 
@@ -83,9 +82,9 @@ static void test_logged_lines_one_write_each(void **state) {
   open_log();
   pm_log("measurement finished (%s)", "MPI_Finalize");
   pm_info(9, "%d descriptors registered by instrumented units", 17);
-  expect_writes(2, (const char *const[]){
-                       "[rank 12] measurement finished (MPI_Finalize)\n",
-                       "[rank 12] 17 descriptors registered by instrumented units\n"});
+  expect_writes(
+      2, (const char *const[]){"[rank 12] measurement finished (MPI_Finalize)\n",
+                               "[rank 12] 17 descriptors registered by instrumented units\n"});
   close_log();
 }
 
@@ -114,10 +113,10 @@ static void test_signal_line_prefixed_one_write(void **state) {
   be_rank(0, 0); /* a run without MPI: no prefix */
   const char *done[] = {"trace written; the program dies of ", "SIGTERM"};
   pm_log_signal_line(done, 2);
-  expect_writes(2, (const char *const[]){
-                       "[rank 1] signal SIGINT received: MPI run, the trace cannot be "
-                       "unified without MPI_Finalize; not written\n",
-                       "trace written; the program dies of SIGTERM\n"});
+  expect_writes(
+      2, (const char *const[]){"[rank 1] signal SIGINT received: MPI run, the trace cannot be "
+                               "unified without MPI_Finalize; not written\n",
+                               "trace written; the program dies of SIGTERM\n"});
   close_log();
 }
 

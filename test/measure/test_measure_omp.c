@@ -40,34 +40,33 @@ static void assert_releases_match(const tr_location *l) {
 
 /* The expected events of a team member; the master adds fork/join and
    its master construct. */
-#define TEAM_BEGIN_TO_SINGLE                                   \
-  "ThreadTeamBegin OpenMP thread team\n"                       \
-  "Enter !$omp parallel @sc_parallel.c:10\n"                   \
-  "Enter !$omp for @sc_parallel.c:12\n"                        \
-  "Enter !$omp implicit barrier @sc_parallel.c:14\n"           \
-  "Leave !$omp implicit barrier @sc_parallel.c:14\n"           \
-  "Leave !$omp for @sc_parallel.c:12\n"                        \
-  "Enter !$omp single @sc_parallel.c:16\n"                     \
-  "Enter !$omp implicit barrier @sc_parallel.c:18\n"           \
-  "Leave !$omp implicit barrier @sc_parallel.c:18\n"           \
+#define TEAM_BEGIN_TO_SINGLE                                                                       \
+  "ThreadTeamBegin OpenMP thread team\n"                                                           \
+  "Enter !$omp parallel @sc_parallel.c:10\n"                                                       \
+  "Enter !$omp for @sc_parallel.c:12\n"                                                            \
+  "Enter !$omp implicit barrier @sc_parallel.c:14\n"                                               \
+  "Leave !$omp implicit barrier @sc_parallel.c:14\n"                                               \
+  "Leave !$omp for @sc_parallel.c:12\n"                                                            \
+  "Enter !$omp single @sc_parallel.c:16\n"                                                         \
+  "Enter !$omp implicit barrier @sc_parallel.c:18\n"                                               \
+  "Leave !$omp implicit barrier @sc_parallel.c:18\n"                                               \
   "Leave !$omp single @sc_parallel.c:16\n"
-#define CRITICAL_TO_TEAM_END                                   \
-  "Enter !$omp critical (acc) @sc_parallel.c:23\n"             \
-  "ThreadAcquireLock 0 #\n"                                    \
-  "Enter !$omp critical sblock (acc) @sc_parallel.c:23\n"      \
-  "Leave !$omp critical sblock (acc) @sc_parallel.c:23\n"      \
-  "ThreadReleaseLock 0 #\n"                                    \
-  "Leave !$omp critical (acc) @sc_parallel.c:23\n"             \
-  "Enter !$omp barrier @sc_parallel.c:27\n"                    \
-  "Leave !$omp barrier @sc_parallel.c:27\n"                    \
-  "Enter !$omp implicit barrier @sc_parallel.c:40\n"           \
-  "Leave !$omp implicit barrier @sc_parallel.c:40\n"           \
-  "Leave !$omp parallel @sc_parallel.c:10\n"                   \
+#define CRITICAL_TO_TEAM_END                                                                       \
+  "Enter !$omp critical (acc) @sc_parallel.c:23\n"                                                 \
+  "ThreadAcquireLock 0 #\n"                                                                        \
+  "Enter !$omp critical sblock (acc) @sc_parallel.c:23\n"                                          \
+  "Leave !$omp critical sblock (acc) @sc_parallel.c:23\n"                                          \
+  "ThreadReleaseLock 0 #\n"                                                                        \
+  "Leave !$omp critical (acc) @sc_parallel.c:23\n"                                                 \
+  "Enter !$omp barrier @sc_parallel.c:27\n"                                                        \
+  "Leave !$omp barrier @sc_parallel.c:27\n"                                                        \
+  "Enter !$omp implicit barrier @sc_parallel.c:40\n"                                               \
+  "Leave !$omp implicit barrier @sc_parallel.c:40\n"                                               \
+  "Leave !$omp parallel @sc_parallel.c:10\n"                                                       \
   "ThreadTeamEnd OpenMP thread team\n"
 
 static const char parallel_master[] =
-    "ThreadFork 2\n" TEAM_BEGIN_TO_SINGLE
-    "Enter !$omp master @sc_parallel.c:20\n"
+    "ThreadFork 2\n" TEAM_BEGIN_TO_SINGLE "Enter !$omp master @sc_parallel.c:20\n"
     "Leave !$omp master @sc_parallel.c:20\n" CRITICAL_TO_TEAM_END "ThreadJoin\n";
 static const char parallel_worker[] = TEAM_BEGIN_TO_SINGLE CRITICAL_TO_TEAM_END;
 
@@ -105,45 +104,42 @@ static void test_parallel_region(void **state) {
   tr_free(&t);
 }
 
-static const char locks_master_before[] =
-    "Enter omp_init_lock\n"
-    "Leave omp_init_lock\n"
-    "ThreadFork 2\n"
-    "ThreadTeamBegin OpenMP thread team\n"
-    "Enter !$omp parallel @sc_locks.c:10\n";
-static const char locks_set_unset[] =
-    "Enter omp_set_lock\n"
-    "ThreadAcquireLock 0 #\n"
-    "Leave omp_set_lock\n"
-    "Enter omp_unset_lock\n"
-    "ThreadReleaseLock 0 #\n"
-    "Leave omp_unset_lock\n";
-static const char locks_master_after[] =
-    "Leave !$omp parallel @sc_locks.c:10\n"
-    "ThreadTeamEnd OpenMP thread team\n"
-    "ThreadJoin\n"
-    "Enter omp_test_lock\n"
-    "ThreadAcquireLock 0 #\n"
-    "Leave omp_test_lock\n"
-    "Enter omp_unset_lock\n"
-    "ThreadReleaseLock 0 #\n"
-    "Leave omp_unset_lock\n"
-    "Enter omp_destroy_lock\n"
-    "Leave omp_destroy_lock\n"
-    "Enter omp_init_nest_lock\n"
-    "Leave omp_init_nest_lock\n"
-    "Enter omp_set_nest_lock\n"
-    "ThreadAcquireLock 1 #\n"
-    "Leave omp_set_nest_lock\n"
-    "Enter omp_set_nest_lock\n"
-    "Leave omp_set_nest_lock\n"
-    "Enter omp_unset_nest_lock\n"
-    "Leave omp_unset_nest_lock\n"
-    "Enter omp_unset_nest_lock\n"
-    "ThreadReleaseLock 1 #\n"
-    "Leave omp_unset_nest_lock\n"
-    "Enter omp_destroy_nest_lock\n"
-    "Leave omp_destroy_nest_lock\n";
+static const char locks_master_before[] = "Enter omp_init_lock\n"
+                                          "Leave omp_init_lock\n"
+                                          "ThreadFork 2\n"
+                                          "ThreadTeamBegin OpenMP thread team\n"
+                                          "Enter !$omp parallel @sc_locks.c:10\n";
+static const char locks_set_unset[] = "Enter omp_set_lock\n"
+                                      "ThreadAcquireLock 0 #\n"
+                                      "Leave omp_set_lock\n"
+                                      "Enter omp_unset_lock\n"
+                                      "ThreadReleaseLock 0 #\n"
+                                      "Leave omp_unset_lock\n";
+static const char locks_master_after[] = "Leave !$omp parallel @sc_locks.c:10\n"
+                                         "ThreadTeamEnd OpenMP thread team\n"
+                                         "ThreadJoin\n"
+                                         "Enter omp_test_lock\n"
+                                         "ThreadAcquireLock 0 #\n"
+                                         "Leave omp_test_lock\n"
+                                         "Enter omp_unset_lock\n"
+                                         "ThreadReleaseLock 0 #\n"
+                                         "Leave omp_unset_lock\n"
+                                         "Enter omp_destroy_lock\n"
+                                         "Leave omp_destroy_lock\n"
+                                         "Enter omp_init_nest_lock\n"
+                                         "Leave omp_init_nest_lock\n"
+                                         "Enter omp_set_nest_lock\n"
+                                         "ThreadAcquireLock 1 #\n"
+                                         "Leave omp_set_nest_lock\n"
+                                         "Enter omp_set_nest_lock\n"
+                                         "Leave omp_set_nest_lock\n"
+                                         "Enter omp_unset_nest_lock\n"
+                                         "Leave omp_unset_nest_lock\n"
+                                         "Enter omp_unset_nest_lock\n"
+                                         "ThreadReleaseLock 1 #\n"
+                                         "Leave omp_unset_nest_lock\n"
+                                         "Enter omp_destroy_nest_lock\n"
+                                         "Leave omp_destroy_nest_lock\n";
 
 static void test_lock_api(void **state) {
   (void)state;

@@ -74,8 +74,8 @@ static void test_sigterm_while_recording(void **state) {
   assert_string_equal(t.locs[0].lines[t.locs[0].nevents - 1], "ThreadJoin");
   assert_string_equal(t.locs[1].lines[t.locs[1].nevents - 1], "ThreadTeamEnd OpenMP thread team");
   assert_true(tr_count(&t.locs[1], "Enter spin") >= 1000);
-  assert_non_null(strstr(sc_file(r.dir, "measure.log"),
-                         "trace written; the program dies of SIGTERM\n"));
+  assert_non_null(
+      strstr(sc_file(r.dir, "measure.log"), "trace written; the program dies of SIGTERM\n"));
   tr_free(&t);
 }
 
@@ -103,7 +103,8 @@ static void test_existing_directory_kept(void **state) {
   char expected[1024];
   snprintf(expected, sizeof expected,
            "libpomp: error: experiment directory '%s' exists; measurement disabled "
-           "(remove it or set POMP_EXPERIMENT)\n", dir);
+           "(remove it or set POMP_EXPERIMENT)\n",
+           dir);
   assert_string_equal(r.err, expected);
   assert_string_equal(sc_file(dir, "mine.txt"), "precious\n");
   struct stat st;
@@ -149,8 +150,8 @@ static void test_bad_variable_warns(void **state) {
   assert_int_equal(tr_count(&t.locs[0], "Enter step"), 10);
   /* every variable is documented in the log */
   const char *log = sc_file(r.dir, "measure.log");
-  const char *vars[] = {"POMP_ENABLE", "POMP_EXPERIMENT", "POMP_FILTER", "POMP_BUFFER",
-                        "POMP_FUNCTIONS", "POMP_SIGNALS", "POMP_VERBOSE"};
+  const char *vars[] = {"POMP_ENABLE",    "POMP_EXPERIMENT", "POMP_FILTER", "POMP_BUFFER",
+                        "POMP_FUNCTIONS", "POMP_SIGNALS",    "POMP_VERBOSE"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) assert_non_null(strstr(log, vars[i]));
   tr_free(&t);
 }

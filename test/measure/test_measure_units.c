@@ -89,8 +89,10 @@ static void test_elf_symbols_of_this_program(void **state) {
 
 static void test_elf_find(void **state) {
   (void)state;
-  pm_elf_symbol syms[] = {{100, 10, "a", NULL, 0}, {100, 10, "a_alias", NULL, 0},
-                          {200, 0, "b", NULL, 0}, {300, 50, "c", NULL, 0}};
+  pm_elf_symbol syms[] = {{100, 10, "a", NULL, 0},
+                          {100, 10, "a_alias", NULL, 0},
+                          {200, 0, "b", NULL, 0},
+                          {300, 50, "c", NULL, 0}};
   assert_null(pm_elf_find(syms, 4, 99));
   assert_string_equal(pm_elf_find(syms, 4, 100)->name, "a");
   assert_string_equal(pm_elf_find(syms, 4, 109)->name, "a");

@@ -3,13 +3,12 @@
    and buffer flushes recorded as TRACE BUFFER FLUSH regions. */
 #include "measure_test.h"
 
-static const char outer_calls[] =
-    "Enter outer\n"
-    "Enter inner\n"
-    "Leave inner\n"
-    "Enter inner\n"
-    "Leave inner\n"
-    "Leave outer\n";
+static const char outer_calls[] = "Enter outer\n"
+                                  "Enter inner\n"
+                                  "Leave inner\n"
+                                  "Enter inner\n"
+                                  "Leave inner\n"
+                                  "Leave outer\n";
 
 static void test_functions_filtered(void **state) {
   (void)state;

@@ -48,33 +48,33 @@
 #include "pomp_util.h"
 #include "trace_reader.h"
 
-typedef struct message {    /* one send or one receive */
+typedef struct message { /* one send or one receive */
   uint32_t comm, src, dst, tag;
   uint64_t seq, bytes;
 } message;
 
-typedef struct coll {       /* one member's record of one collective */
+typedef struct coll { /* one member's record of one collective */
   uint32_t comm, rank, op, root;
   uint64_t seq, sent, received;
-  int done;                 /* non-blocking: completion seen */
-  int nbc;                  /* non-blocking: its own sequence of instances */
-  int unrecorded;           /* stands in for an instance not recorded */
+  int done;       /* non-blocking: completion seen */
+  int nbc;        /* non-blocking: its own sequence of instances */
+  int unrecorded; /* stands in for an instance not recorded */
 } coll;
 
-typedef struct pending {    /* an open request */
+typedef struct pending { /* an open request */
   uint64_t loc, id;
-  int kind;                 /* 0 isend, 1 irecv, 2 collective */
-  size_t coll;              /* index in colls for kind 2 */
+  int kind;    /* 0 isend, 1 irecv, 2 collective */
+  size_t coll; /* index in colls for kind 2 */
 } pending;
 
-typedef struct loc_order {  /* one location's records so far */
-  uint64_t last;            /* latest timestamp */
-  uint32_t mpi_depth;       /* MPI regions entered and not left */
+typedef struct loc_order { /* one location's records so far */
+  uint64_t last;           /* latest timestamp */
+  uint32_t mpi_depth;      /* MPI regions entered and not left */
   uint64_t flushes, flushes_in_mpi;
 } loc_order;
 
 typedef struct check {
-  const tr_trace *t;        /* definitions and records (trace_reader.h) */
+  const tr_trace *t; /* definitions and records (trace_reader.h) */
   message *sends, *recvs;
   size_t nsends, cap_sends, nrecvs, cap_recvs;
   coll *colls;
@@ -83,8 +83,8 @@ typedef struct check {
   size_t nopen, cap_open;
   uint64_t seq;
   int tag_is_thread, clock_offsets, complete_on_issuer, flushes;
-  loc_order *order;         /* by index in t->locs */
-  uint64_t seen_ranks[64];  /* bit set of ranks with events (< 4096) */
+  loc_order *order;        /* by index in t->locs */
+  uint64_t seen_ranks[64]; /* bit set of ranks with events (< 4096) */
   int errors;
 } check;
 
@@ -119,8 +119,8 @@ static uint32_t world_rank(check *c, uint64_t loc, uint32_t comm, uint32_t index
   }
   if (g->type == OTF2_GROUP_TYPE_COMM_SELF) return rank_of(loc);
   if (index >= g->n) {
-    fail(c, "location %llu: rank %u outside communicator %u of %u members",
-         (unsigned long long)loc, index, comm, g->n);
+    fail(c, "location %llu: rank %u outside communicator %u of %u members", (unsigned long long)loc,
+         index, comm, g->n);
     return UINT32_MAX;
   }
   return (uint32_t)g->members[index];
@@ -143,19 +143,17 @@ static void check_rank0_offsets(check *c) {
 static loc_order *ordered(check *c, const tr_event *e) {
   loc_order *o = &c->order[e->loc];
   if (e->time < o->last)
-    fail(c, "location %llu: timestamp %llu after %llu",
-         (unsigned long long)c->t->locs[e->loc].id, (unsigned long long)e->time,
-         (unsigned long long)o->last);
-  else
-    o->last = e->time;
+    fail(c, "location %llu: timestamp %llu after %llu", (unsigned long long)c->t->locs[e->loc].id,
+         (unsigned long long)e->time, (unsigned long long)o->last);
+  else o->last = e->time;
   return o;
 }
 
 /* An MPI record: in order, and inside an MPI call. */
 static void in_call(check *c, const tr_event *e) {
   if (!ordered(c, e)->mpi_depth)
-    fail(c, "location %llu: %s outside any MPI region",
-         (unsigned long long)c->t->locs[e->loc].id, tr_kind_name(e->kind));
+    fail(c, "location %llu: %s outside any MPI region", (unsigned long long)c->t->locs[e->loc].id,
+         tr_kind_name(e->kind));
 }
 
 /* Enter (+1) or Leave (-1) of e's region. */
@@ -171,8 +169,7 @@ static void nest(check *c, const tr_event *e, int step) {
   if (step < 0 && !o->mpi_depth)
     fail(c, "location %llu: Leave of an MPI region not entered",
          (unsigned long long)c->t->locs[e->loc].id);
-  else
-    o->mpi_depth += (uint32_t)step;
+  else o->mpi_depth += (uint32_t)step;
 }
 
 /* ----------------------------------------------------------------- records */
@@ -187,14 +184,12 @@ static void p2p(check *c, uint64_t loc, const tr_event *e) {
   int is_send = e->kind == TR_MPI_SEND || e->kind == TR_MPI_ISEND;
   seen(c, loc);
   if (c->tag_is_thread && e->tag != thread_of(loc))
-    fail(c, "location %llu: message with tag %u recorded on thread %u",
-         (unsigned long long)loc, e->tag, thread_of(loc));
+    fail(c, "location %llu: message with tag %u recorded on thread %u", (unsigned long long)loc,
+         e->tag, thread_of(loc));
   uint32_t me = rank_of(loc), other = world_rank(c, loc, e->comm, e->peer);
   message m = {e->comm, is_send ? me : other, is_send ? other : me, e->tag, c->seq++, e->bytes};
-  if (is_send)
-    PU_PUSH(c->sends, c->nsends, c->cap_sends, m);
-  else
-    PU_PUSH(c->recvs, c->nrecvs, c->cap_recvs, m);
+  if (is_send) PU_PUSH(c->sends, c->nsends, c->cap_sends, m);
+  else PU_PUSH(c->recvs, c->nrecvs, c->cap_recvs, m);
 }
 
 static void open_request(check *c, uint64_t loc, uint64_t id, int kind, size_t coll) {
@@ -215,12 +210,11 @@ static int close_request(check *c, uint64_t loc, uint64_t id, int kind, pending 
       c->open[i] = c->open[--c->nopen];
       if (c->complete_on_issuer && out->loc != loc)
         fail(c, "location %llu: completes request %llu issued on location %llu",
-             (unsigned long long)loc, (unsigned long long)id,
-             (unsigned long long)out->loc);
+             (unsigned long long)loc, (unsigned long long)id, (unsigned long long)out->loc);
       return 1;
     }
-  fail(c, "location %llu: completion of request %llu that is not open",
-       (unsigned long long)loc, (unsigned long long)id);
+  fail(c, "location %llu: completion of request %llu that is not open", (unsigned long long)loc,
+       (unsigned long long)id);
   return 0;
 }
 
@@ -248,9 +242,7 @@ static void replay(check *c, const tr_event *e) {
   pending p;
   switch (e->kind) {
   case TR_ENTER:
-  case TR_LEAVE:
-    nest(c, e, e->kind == TR_ENTER ? 1 : -1);
-    break;
+  case TR_LEAVE: nest(c, e, e->kind == TR_ENTER ? 1 : -1); break;
   case TR_MPI_SEND:
   case TR_MPI_RECV:
     in_call(c, e);
@@ -275,9 +267,7 @@ static void replay(check *c, const tr_event *e) {
     p2p(c, loc, e);
     break;
   case TR_MPI_REQUEST_TEST:
-  case TR_MPI_COLLECTIVE_BEGIN:
-    in_call(c, e);
-    break;
+  case TR_MPI_COLLECTIVE_BEGIN: in_call(c, e); break;
   case TR_MPI_REQUEST_CANCELLED:
     in_call(c, e);
     /* a cancelled collective request would leave a hole in its instance */
@@ -285,9 +275,7 @@ static void replay(check *c, const tr_event *e) {
       fail(c, "location %llu: collective request %llu cancelled", (unsigned long long)loc,
            (unsigned long long)e->request);
     break;
-  case TR_MPI_COLLECTIVE_END:
-    collective_end(c, loc, e);
-    break;
+  case TR_MPI_COLLECTIVE_END: collective_end(c, loc, e); break;
   case TR_NBC_REQUEST: { /* takes its place in the order at the request */
     in_call(c, e);
     coll k = {UINT32_MAX, rank_of(loc), 0, 0, c->seq++, 0, 0, 0, 1, 0};
@@ -303,8 +291,7 @@ static void replay(check *c, const tr_event *e) {
       k->sent = e->bytes, k->received = e->received, k->done = 1;
     }
     break;
-  default: /* OpenMP and measurement records: not checked */
-    break;
+  default: /* OpenMP and measurement records: not checked */ break;
   }
 }
 
@@ -335,8 +322,8 @@ static uint64_t match_messages(check *c) {
     int cmp = !s ? 1 : !r ? -1 : same_key(s, r) ? 0 : by_key(s, r);
     if (cmp == 0) {
       if (s->bytes != r->bytes)
-        fail(c, "comm %u %u->%u tag %u: %llu bytes sent, %llu received", s->comm, s->src,
-             s->dst, s->tag, (unsigned long long)s->bytes, (unsigned long long)r->bytes);
+        fail(c, "comm %u %u->%u tag %u: %llu bytes sent, %llu received", s->comm, s->src, s->dst,
+             s->tag, (unsigned long long)s->bytes, (unsigned long long)r->bytes);
       matched++, i++, j++;
     } else if (cmp < 0) {
       fail(c, "comm %u %u->%u tag %u: send without receive", s->comm, s->src, s->dst, s->tag);
@@ -393,8 +380,8 @@ static void match_collectives(check *c) {
       uneven = c->colls[i + per - 1].rank != c->colls[i].rank ||
                c->colls[i + per].rank == c->colls[i].rank;
     if ((end - at) != per * members || uneven)
-      fail(c, "comm %u: %zu collective records, expected %zu instances x %u members",
-           comm, end - at, per, members);
+      fail(c, "comm %u: %zu collective records, expected %zu instances x %u members", comm,
+           end - at, per, members);
     else
       for (size_t k = 0; k < per; k++) {
         if (any_unrecorded(&c->colls[at + k], per, members)) continue;
@@ -406,8 +393,8 @@ static void match_collectives(check *c) {
           int roots_differ = x->root != first->root && x->root != OTF2_UNDEFINED_UINT32 &&
                              first->root != OTF2_UNDEFINED_UINT32;
           if (x->op != first->op || roots_differ)
-            fail(c, "comm %u instance %zu: rank %u has op %u root %u, rank %u op %u root %u",
-                 comm, k, first->rank, first->op, first->root, x->rank, x->op, x->root);
+            fail(c, "comm %u instance %zu: rank %u has op %u root %u, rank %u op %u root %u", comm,
+                 k, first->rank, first->op, first->root, x->rank, x->op, x->root);
           sent += x->sent, received += x->received;
         }
         if (sent != received)
@@ -447,9 +434,10 @@ static void write_dump(const tr_trace *t, const char *path) {
 }
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]\n"
-             "       [--complete-on-issuer] [--flushes] [--dump FILE] ARCHIVE\n"
-             "Checks the MPI records of a libpomp-mpi trace (traces.otf2).\n",
+  fprintf(f,
+          "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]\n"
+          "       [--complete-on-issuer] [--flushes] [--dump FILE] ARCHIVE\n"
+          "Checks the MPI records of a libpomp-mpi trace (traces.otf2).\n",
           pu_progname());
 }
 
@@ -500,8 +488,8 @@ int main(int argc, char **argv) {
   uint64_t messages = match_messages(&c);
   match_collectives(&c);
   for (size_t i = 0; i < c.nopen; i++)
-    fail(&c, "location %llu: request %llu never completed",
-         (unsigned long long)c.open[i].loc, (unsigned long long)c.open[i].id);
+    fail(&c, "location %llu: request %llu never completed", (unsigned long long)c.open[i].loc,
+         (unsigned long long)c.open[i].id);
   if (ranks >= 0)
     for (int r = 0; r < 4096; r++) {
       int has = (c.seen_ranks[r / 64] >> (r % 64)) & 1;
@@ -509,8 +497,8 @@ int main(int argc, char **argv) {
     }
   for (size_t i = 0; i < t.nlocs && c.clock_offsets; i++)
     if (t.locs[i].noffsets != 2)
-      fail(&c, "location %llu: %zu clock offsets, expected 2",
-           (unsigned long long)t.locs[i].id, t.locs[i].noffsets);
+      fail(&c, "location %llu: %zu clock offsets, expected 2", (unsigned long long)t.locs[i].id,
+           t.locs[i].noffsets);
   if (c.flushes) {
     uint64_t all = 0, in_mpi = 0;
     for (size_t i = 0; i < t.nlocs; i++)
@@ -520,8 +508,8 @@ int main(int argc, char **argv) {
     if (!in_mpi) fail(&c, "no buffer flush inside an MPI call");
   }
   size_t recorded = c.ncolls - c.nunrecorded;
-  printf("messages %llu\ncollectives %zu\nunrecorded %zu\n", (unsigned long long)messages,
-         recorded, c.nunrecorded);
+  printf("messages %llu\ncollectives %zu\nunrecorded %zu\n", (unsigned long long)messages, recorded,
+         c.nunrecorded);
   if (expect) {
     long long m = expected(expect, "messages", -1), k = expected(expect, "collectives", -1);
     long long u = expected(expect, "unrecorded", 0);
@@ -529,8 +517,8 @@ int main(int argc, char **argv) {
       fail(&c, "%zu collective instances not recorded in the trace, the program says %lld",
            c.nunrecorded, u);
     if (m != (long long)messages)
-      fail(&c, "%llu messages in the trace, the program sent %lld",
-           (unsigned long long)messages, m);
+      fail(&c, "%llu messages in the trace, the program sent %lld", (unsigned long long)messages,
+           m);
     if (k != (long long)recorded)
       fail(&c, "%zu collective records in the trace, the program recorded %lld", recorded, k);
   }

@@ -84,9 +84,9 @@ static void test_finish(void **state) {
   assert_int_equal(r.active, 1);
   assert_int_equal(mw_reqtable_find(t, 5, 0, &r), 0);
   assert_int_equal(mw_reqtable_finish(t, 6, 0, &r), 1);
-  assert_int_equal(r.active, 1);   /* as it was when it completed */
+  assert_int_equal(r.active, 1); /* as it was when it completed */
   assert_int_equal(mw_reqtable_finish(t, 6, 0, &r), 1);
-  assert_int_equal(r.active, 0);   /* now inactive: completes empty */
+  assert_int_equal(r.active, 0); /* now inactive: completes empty */
   assert_int_equal(r.id, 2);
   assert_int_equal(mw_reqtable_count(t), 1);
   assert_int_equal(mw_reqtable_finish(t, 7, 0, &r), 0);
@@ -101,8 +101,8 @@ static void test_owner_first(void **state) {
   mw_reqtable *t = mw_reqtable_new();
   const uintptr_t a = 0x1000, b = 0x2000, c = 0x3000;
   const uint64_t h = 0x6c000001;
-  mw_req ra1 = {.id = 1, .owner = a}, rb = {.id = 2, .owner = b},
-         ra2 = {.id = 3, .owner = a}, rb2 = {.id = 4, .owner = b};
+  mw_req ra1 = {.id = 1, .owner = a}, rb = {.id = 2, .owner = b}, ra2 = {.id = 3, .owner = a},
+         rb2 = {.id = 4, .owner = b};
   mw_reqtable_put(t, h, &ra1);
   mw_reqtable_put(t, h, &rb);
   mw_reqtable_put(t, h, &ra2);
@@ -113,13 +113,13 @@ static void test_owner_first(void **state) {
   assert_int_equal(mw_reqtable_finish(t, h, b, &r), 1);
   assert_int_equal(r.id, 2);
   uint64_t by = 10;
-  assert_int_equal(mw_reqtable_update(t, h, b, bump, &by), 1);   /* 4 -> 14 */
+  assert_int_equal(mw_reqtable_update(t, h, b, bump, &by), 1); /* 4 -> 14 */
   assert_int_equal(mw_reqtable_finish(t, h, a, &r), 1);
   assert_int_equal(r.id, 1);
   /* c issued none of them: it completes the oldest (another thread's) */
   assert_int_equal(mw_reqtable_take(t, h, c, &r), 1);
   assert_int_equal(r.id, 3);
-  assert_int_equal(mw_reqtable_take(t, h, a, &r), 1);   /* a has none left */
+  assert_int_equal(mw_reqtable_take(t, h, a, &r), 1); /* a has none left */
   assert_int_equal(r.id, 14);
   assert_int_equal(r.owner, b);
   assert_int_equal(mw_reqtable_count(t), 0);
@@ -205,8 +205,7 @@ static void *shared_handle_worker(void *p) {
     mw_reqtable_put(a->t, 0x6c000001, &r2);
     for (uint64_t k = 0; k < 2; k++) {
       mw_req r;
-      if (!mw_reqtable_finish(a->t, 0x6c000001, self, &r) || r.id != first + k)
-        a->mismatches++;
+      if (!mw_reqtable_finish(a->t, 0x6c000001, self, &r) || r.id != first + k) a->mismatches++;
     }
   }
   return NULL;

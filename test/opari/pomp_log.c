@@ -51,8 +51,7 @@ static void event(const char *what, const OMPRegDescr *d) {
   file = file ? file + 1 : d->file_name;
   if (d->sub_name[0])
     add("POMP_%s(%s(%s)@%s:%d)", what, d->name, d->sub_name, file, d->begin_line1);
-  else
-    add("POMP_%s(%s@%s:%d)", what, d->name, file, d->begin_line1);
+  else add("POMP_%s(%s@%s:%d)", what, d->name, file, d->begin_line1);
 }
 
 static int by_text(const void *a, const void *b) {
@@ -82,7 +81,8 @@ __attribute__((destructor)) static void dump(void) {
   const char *sorted = getenv("POMP_LOG_SORTED");
   if (sorted && strcmp(sorted, "1") == 0) dump_sorted(f);
   else
-    for (int t = 0; t < MAX_THREADS; t++) fwrite(logs[t].text ? logs[t].text : "", 1, logs[t].len, f);
+    for (int t = 0; t < MAX_THREADS; t++)
+      fwrite(logs[t].text ? logs[t].text : "", 1, logs[t].len, f);
   if (f != stderr) fclose(f);
   for (int t = 0; t < MAX_THREADS; t++) free(logs[t].text);
 }
@@ -98,36 +98,38 @@ void POMP_Finalize(void) { add("POMP_Finalize"); }
 void POMP_On(void) { add("POMP_On"); }
 void POMP_Off(void) { add("POMP_Off"); }
 
-#define EVENT(fn) \
+#define EVENT(fn)                                                                                  \
   void POMP_##fn(OMPRegDescr *d) { event(#fn, d); }
-EVENT(Begin) EVENT(End)
-EVENT(Parallel_fork) EVENT(Parallel_begin) EVENT(Parallel_end) EVENT(Parallel_join)
-EVENT(For_enter) EVENT(For_exit) EVENT(Do_enter) EVENT(Do_exit)
-EVENT(Sections_enter) EVENT(Sections_exit) EVENT(Section_begin) EVENT(Section_end)
-EVENT(Single_enter) EVENT(Single_begin) EVENT(Single_end) EVENT(Single_exit)
-EVENT(Workshare_enter) EVENT(Workshare_exit)
-EVENT(Master_begin) EVENT(Master_end)
-EVENT(Critical_enter) EVENT(Critical_begin) EVENT(Critical_end) EVENT(Critical_exit)
-EVENT(Atomic_enter) EVENT(Atomic_exit) EVENT(Barrier_enter) EVENT(Barrier_exit)
-EVENT(Flush_enter) EVENT(Flush_exit)
-EVENT(Ordered_enter) EVENT(Ordered_begin) EVENT(Ordered_end) EVENT(Ordered_exit)
-EVENT(Task_create_begin) EVENT(Task_create_end) EVENT(Task_begin) EVENT(Task_end)
-EVENT(Taskwait_enter) EVENT(Taskwait_exit)
+EVENT(Begin)
+EVENT(End) EVENT(Parallel_fork) EVENT(Parallel_begin) EVENT(Parallel_end) EVENT(Parallel_join)
+    EVENT(For_enter) EVENT(For_exit) EVENT(Do_enter) EVENT(Do_exit) EVENT(Sections_enter)
+        EVENT(Sections_exit) EVENT(Section_begin) EVENT(Section_end) EVENT(Single_enter) EVENT(
+            Single_begin) EVENT(Single_end) EVENT(Single_exit) EVENT(Workshare_enter)
+            EVENT(Workshare_exit) EVENT(Master_begin) EVENT(Master_end) EVENT(Critical_enter) EVENT(
+                Critical_begin) EVENT(Critical_end) EVENT(Critical_exit) EVENT(Atomic_enter)
+                EVENT(Atomic_exit) EVENT(Barrier_enter) EVENT(Barrier_exit) EVENT(Flush_enter)
+                    EVENT(Flush_exit) EVENT(Ordered_enter) EVENT(Ordered_begin) EVENT(Ordered_end)
+                        EVENT(Ordered_exit) EVENT(Task_create_begin) EVENT(Task_create_end) EVENT(
+                            Task_begin) EVENT(Task_end) EVENT(Taskwait_enter) EVENT(Taskwait_exit)
 
-#define LOCK(fn, type, call)          \
-  void POMP_##fn(type *s) {          \
-    add("POMP_" #fn);                \
-    call(s);                         \
+#define LOCK(fn, type, call)                                                                       \
+  void POMP_##fn(type *s) {                                                                        \
+    add("POMP_" #fn);                                                                              \
+    call(s);                                                                                       \
   }
-LOCK(Init_lock, omp_lock_t, omp_init_lock)
-LOCK(Destroy_lock, omp_lock_t, omp_destroy_lock)
-LOCK(Set_lock, omp_lock_t, omp_set_lock)
-LOCK(Unset_lock, omp_lock_t, omp_unset_lock)
-LOCK(Init_nest_lock, omp_nest_lock_t, omp_init_nest_lock)
-LOCK(Destroy_nest_lock, omp_nest_lock_t, omp_destroy_nest_lock)
-LOCK(Set_nest_lock, omp_nest_lock_t, omp_set_nest_lock)
-LOCK(Unset_nest_lock, omp_nest_lock_t, omp_unset_nest_lock)
-int POMP_Test_lock(omp_lock_t *s) {
+                            LOCK(Init_lock, omp_lock_t,
+                                 omp_init_lock) LOCK(Destroy_lock, omp_lock_t, omp_destroy_lock)
+                                LOCK(Set_lock, omp_lock_t,
+                                     omp_set_lock) LOCK(Unset_lock, omp_lock_t,
+                                                        omp_unset_lock) LOCK(Init_nest_lock,
+                                                                             omp_nest_lock_t,
+                                                                             omp_init_nest_lock)
+                                    LOCK(Destroy_nest_lock, omp_nest_lock_t,
+                                         omp_destroy_nest_lock) LOCK(Set_nest_lock, omp_nest_lock_t,
+                                                                     omp_set_nest_lock)
+                                        LOCK(
+                                            Unset_nest_lock, omp_nest_lock_t,
+                                            omp_unset_nest_lock) int POMP_Test_lock(omp_lock_t *s) {
   add("POMP_Test_lock");
   return omp_test_lock(s);
 }

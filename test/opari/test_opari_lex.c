@@ -42,7 +42,8 @@ static void lexer_directives_span_continuations(void **state) {
   assert_string_equal(tokens("  #pragma omp parallel \\\n  private(x)\nx;", false),
                       "D:#pragma omp parallel \\\n  private(x)@1 I:x@3 P:;@3 ");
   /* a # that is not first on its line is no directive */
-  assert_string_equal(tokens("a # b\n/* c */ #define X\n", false), "I:a@1 P:#@1 I:b@1 D:#define X@2 ");
+  assert_string_equal(tokens("a # b\n/* c */ #define X\n", false),
+                      "I:a@1 P:#@1 I:b@1 D:#define X@2 ");
   /* a string continued with \ does not start a directive on its next line */
   assert_string_equal(tokens("\"a\\\n#pragma omp\" b", false), "S:\"a\\\n#pragma omp\"@1 I:b@2 ");
 }
@@ -52,7 +53,8 @@ static void lexer_raw_strings_only_in_cxx(void **state) {
   assert_string_equal(tokens("R\"x(\n#pragma omp )\" )x\" y", true),
                       "S:R\"x(\n#pragma omp )\" )x\"@1 I:y@2 ");
   assert_string_equal(tokens("R\"(a)\"", false), "I:R@1 S:\"(a)\"@1 ");
-  assert_string_equal(tokens("1'000'000 0x1p-3 .5e+2", true), "N:1'000'000@1 N:0x1p-3@1 N:.5e+2@1 ");
+  assert_string_equal(tokens("1'000'000 0x1p-3 .5e+2", true),
+                      "N:1'000'000@1 N:0x1p-3@1 N:.5e+2@1 ");
 }
 
 static void lexer_unterminated_literals_end_at_newline(void **state) {
@@ -86,7 +88,10 @@ static void directive_names_and_clauses(void **state) {
 
 static void directive_kinds(void **state) {
   (void)state;
-  static const struct { const char *text; op_dir_kind kind; } cases[] = {
+  static const struct {
+    const char *text;
+    op_dir_kind kind;
+  } cases[] = {
       {"#pragma omp critical (name) hint(1)", OP_DIR_CRITICAL},
       {"# pragma omp cancel for", OP_DIR_CANCEL},
       {"#pragma omp cancellation point for", OP_DIR_PASS},
@@ -164,7 +169,10 @@ static long stmt_end(const char *src, bool sequence, unsigned *cancel) {
 
 static void statements(void **state) {
   (void)state;
-  static const struct { const char *src; const char *rest; } cases[] = {
+  static const struct {
+    const char *src;
+    const char *rest;
+  } cases[] = {
       {"x = f(a, {1, 2});y", "y"},
       {"if (a) b(); else if (c) d(); else { e(); } f", " f"},
       {"for (auto &x : v) for (;;) { g(); } h", " h"},

@@ -65,7 +65,7 @@ static void maps_lines_to_files(void **state) {
   assert_int_equal(e->file, 0); /* the same name: the same file */
   assert_false(e->system);
   assert_int_equal(lm.nfiles, 2);
-  assert_int_equal(op_line_map_line(&lm, 1), 1);  /* before the first mark */
+  assert_int_equal(op_line_map_line(&lm, 1), 1); /* before the first mark */
   assert_int_equal(op_line_map_line(&lm, 2), 1);
   assert_int_equal(op_line_map_line(&lm, 9), 8);
   assert_int_equal(op_line_map_line(&lm, 12), 3);
@@ -82,8 +82,7 @@ static void maps_lines_to_files(void **state) {
 /* The epilogue's descriptor lines of a preprocessed unit. */
 static void descriptors(const char *src, char *out, size_t size) {
   FILE *f = tmpfile();
-  opari_options opt = {.file_name = "t.i", .line_name = "t.i", .quiet = true,
-                      .preprocessed = true};
+  opari_options opt = {.file_name = "t.i", .line_name = "t.i", .quiet = true, .preprocessed = true};
   assert_true(opari_c(src, strlen(src), f, &opt));
   char *all = read_back(f);
   const char *from = strstr(all, "pomp_rd_data[] = {\n"), *to = strstr(all, "};\n");
@@ -111,9 +110,8 @@ static void preprocessed_units(void **state) {
               "# 1 \"/x/pomp.h\" 1\n"
               "# 9 \"m.c\" 2\n",
               out, sizeof out);
-  assert_string_equal(out,
-                      "  {\"barrier\", \"\", 0, \"u.h\", 2, 2, 0, 0, {0, 0, 0, 0}, 0},\n"
-                      "  {\"parallel\", \"\", 0, \"m.c\", 5, 5, 6, 6, {0, 0, 0, 0}, 0},\n");
+  assert_string_equal(out, "  {\"barrier\", \"\", 0, \"u.h\", 2, 2, 0, 0, {0, 0, 0, 0}, 0},\n"
+                           "  {\"parallel\", \"\", 0, \"m.c\", 5, 5, 6, 6, {0, 0, 0, 0}, 0},\n");
 }
 
 int main(void) {

@@ -16,8 +16,7 @@
 /* The instrumented text between the prelude's #line and the epilogue. */
 static bool instrument(const char *src, unsigned disabled, char *out, size_t size) {
   FILE *f = tmpfile();
-  opari_options opt = {.file_name = "t.c", .line_name = "t.c", .quiet = true,
-                      .disabled = disabled};
+  opari_options opt = {.file_name = "t.c", .line_name = "t.c", .quiet = true, .disabled = disabled};
   bool ok = opari_c(src, strlen(src), f, &opt);
   char *all = read_back(f);
   const char *from = strstr(all, "#line 1 \"t.c\"\n"), *to = strstr(all, "\n#include <pomp.h>");

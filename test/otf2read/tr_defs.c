@@ -35,8 +35,8 @@ static OTF2_CallbackCode def_location(void *u, OTF2_LocationRef self, OTF2_Strin
                                       OTF2_LocationGroupRef group) {
   tr_reading *rd = u;
   tr_trace *t = rd->t;
-  tr_location l = {.id = self, .name_id = name, .type = type, .group = group,
-                   .declared_events = events};
+  tr_location l = {
+      .id = self, .name_id = name, .type = type, .group = group, .declared_events = events};
   PU_PUSH(t->locs, t->nlocs, rd->cap_locs, l);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -56,8 +56,8 @@ static OTF2_CallbackCode def_location_group(void *u, OTF2_LocationGroupRef self,
 static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
                                     OTF2_StringRef canonical, OTF2_StringRef descr,
                                     OTF2_RegionRole role, OTF2_Paradigm paradigm,
-                                    OTF2_RegionFlag flags, OTF2_StringRef file,
-                                    uint32_t begin, uint32_t end) {
+                                    OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin,
+                                    uint32_t end) {
   (void)canonical, (void)descr, (void)flags;
   tr_trace *t = ((tr_reading *)u)->t;
   static const tr_region blank = {UNDEF, UNDEF, NULL, NULL, 0, 0, -1, -1};

@@ -26,11 +26,11 @@ static OTF2_CallbackCode add(void *u, OTF2_LocationRef loc, OTF2_TimeStamp time,
 
 /* ev_NAME(the callback's own parameters): one event, fields as given. */
 #define PARAMS(...) __VA_ARGS__
-#define EV(name, params, ...)                                                           \
-  static OTF2_CallbackCode ev_##name(OTF2_LocationRef loc, OTF2_TimeStamp time, void *u, \
-                                     OTF2_AttributeList *attrs, PARAMS params) {         \
-    (void)attrs;                                                                         \
-    return add(u, loc, time, (tr_event){__VA_ARGS__});                                   \
+#define EV(name, params, ...)                                                                      \
+  static OTF2_CallbackCode ev_##name(OTF2_LocationRef loc, OTF2_TimeStamp time, void *u,           \
+                                     OTF2_AttributeList *attrs, PARAMS params) {                   \
+    (void)attrs;                                                                                   \
+    return add(u, loc, time, (tr_event){__VA_ARGS__});                                             \
   }
 #define UNUSED __attribute__((unused))
 
@@ -41,14 +41,14 @@ EV(fork, (OTF2_Paradigm p UNUSED, uint32_t n), .kind = TR_THREAD_FORK, .threads 
 EV(join, (OTF2_Paradigm p UNUSED), .kind = TR_THREAD_JOIN)
 EV(team_begin, (OTF2_CommRef c), .kind = TR_THREAD_TEAM_BEGIN, .comm = c)
 EV(team_end, (OTF2_CommRef c), .kind = TR_THREAD_TEAM_END, .comm = c)
-EV(acquire, (OTF2_Paradigm p UNUSED, uint32_t lock, uint32_t order),
-   .kind = TR_THREAD_ACQUIRE_LOCK, .lock = lock, .order = order)
-EV(release, (OTF2_Paradigm p UNUSED, uint32_t lock, uint32_t order),
-   .kind = TR_THREAD_RELEASE_LOCK, .lock = lock, .order = order)
-EV(send, (uint32_t peer, OTF2_CommRef c, uint32_t tag, uint64_t len),
-   .kind = TR_MPI_SEND, .peer = peer, .comm = c, .tag = tag, .bytes = len)
-EV(recv, (uint32_t peer, OTF2_CommRef c, uint32_t tag, uint64_t len),
-   .kind = TR_MPI_RECV, .peer = peer, .comm = c, .tag = tag, .bytes = len)
+EV(acquire, (OTF2_Paradigm p UNUSED, uint32_t lock, uint32_t order), .kind = TR_THREAD_ACQUIRE_LOCK,
+   .lock = lock, .order = order)
+EV(release, (OTF2_Paradigm p UNUSED, uint32_t lock, uint32_t order), .kind = TR_THREAD_RELEASE_LOCK,
+   .lock = lock, .order = order)
+EV(send, (uint32_t peer, OTF2_CommRef c, uint32_t tag, uint64_t len), .kind = TR_MPI_SEND,
+   .peer = peer, .comm = c, .tag = tag, .bytes = len)
+EV(recv, (uint32_t peer, OTF2_CommRef c, uint32_t tag, uint64_t len), .kind = TR_MPI_RECV,
+   .peer = peer, .comm = c, .tag = tag, .bytes = len)
 EV(isend, (uint32_t peer, OTF2_CommRef c, uint32_t tag, uint64_t len, uint64_t id),
    .kind = TR_MPI_ISEND, .peer = peer, .comm = c, .tag = tag, .bytes = len, .request = id)
 EV(isend_complete, (uint64_t id), .kind = TR_MPI_ISEND_COMPLETE, .request = id)
@@ -57,15 +57,16 @@ EV(irecv, (uint32_t peer, OTF2_CommRef c, uint32_t tag, uint64_t len, uint64_t i
    .kind = TR_MPI_IRECV, .peer = peer, .comm = c, .tag = tag, .bytes = len, .request = id)
 EV(request_test, (uint64_t id), .kind = TR_MPI_REQUEST_TEST, .request = id)
 EV(cancelled, (uint64_t id), .kind = TR_MPI_REQUEST_CANCELLED, .request = id)
-EV(coll_end, (OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t sent,
-              uint64_t received),
+EV(coll_end,
+   (OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t sent, uint64_t received),
    .kind = TR_MPI_COLLECTIVE_END, .op = op, .comm = c, .root = root, .bytes = sent,
    .received = received)
 EV(nbc_request, (uint64_t id), .kind = TR_NBC_REQUEST, .request = id)
-EV(nbc_complete, (OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t sent,
-                  uint64_t received, uint64_t id),
-   .kind = TR_NBC_COMPLETE, .op = op, .comm = c, .root = root, .bytes = sent,
-   .received = received, .request = id)
+EV(nbc_complete,
+   (OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t sent, uint64_t received,
+    uint64_t id),
+   .kind = TR_NBC_COMPLETE, .op = op, .comm = c, .root = root, .bytes = sent, .received = received,
+   .request = id)
 
 /* MpiCollectiveBegin has no parameters of its own. */
 static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, void *u,

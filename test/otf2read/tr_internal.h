@@ -9,7 +9,7 @@
 typedef struct tr_reading {
   tr_trace *t;
   size_t cap_events, cap_locs;
-  size_t def_loc;         /* index of the location whose local definitions
+  size_t def_loc;          /* index of the location whose local definitions
                              are being read */
   uint32_t *in_collective; /* per location: MpiCollectiveBegin not yet ended */
 } tr_reading;

@@ -138,10 +138,8 @@ tr_location *tr_location_by_id(tr_trace *t, uint64_t id) {
   size_t lo = 0, hi = t->nlocs; /* locs are sorted by id */
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (t->locs[mid].id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (t->locs[mid].id < id) lo = mid + 1;
+    else hi = mid;
   }
   return lo < t->nlocs && t->locs[lo].id == id ? &t->locs[lo] : NULL;
 }

@@ -9,20 +9,48 @@
 #include "trace_reader.h"
 
 /* The OTF2 record names, by tr_kind. */
-static const char *const kind_names[] = {
-    "Enter", "Leave", "BufferFlush", "ThreadFork", "ThreadJoin", "ThreadTeamBegin",
-    "ThreadTeamEnd", "ThreadAcquireLock", "ThreadReleaseLock", "MpiSend", "MpiRecv",
-    "MpiIsend", "MpiIsendComplete", "MpiIrecvRequest", "MpiIrecv", "MpiRequestTest",
-    "MpiRequestCancelled", "MpiCollectiveBegin", "MpiCollectiveEnd",
-    "NonBlockingCollectiveRequest", "NonBlockingCollectiveComplete"};
+static const char *const kind_names[] = {"Enter",
+                                         "Leave",
+                                         "BufferFlush",
+                                         "ThreadFork",
+                                         "ThreadJoin",
+                                         "ThreadTeamBegin",
+                                         "ThreadTeamEnd",
+                                         "ThreadAcquireLock",
+                                         "ThreadReleaseLock",
+                                         "MpiSend",
+                                         "MpiRecv",
+                                         "MpiIsend",
+                                         "MpiIsendComplete",
+                                         "MpiIrecvRequest",
+                                         "MpiIrecv",
+                                         "MpiRequestTest",
+                                         "MpiRequestCancelled",
+                                         "MpiCollectiveBegin",
+                                         "MpiCollectiveEnd",
+                                         "NonBlockingCollectiveRequest",
+                                         "NonBlockingCollectiveComplete"};
 
 const char *tr_kind_name(int kind) { return kind_names[kind]; }
 
 static const char *op_name(uint32_t op) {
-  static const char *const names[] = {
-      "BARRIER", "BCAST", "GATHER", "GATHERV", "SCATTER", "SCATTERV", "ALLGATHER",
-      "ALLGATHERV", "ALLTOALL", "ALLTOALLV", "ALLTOALLW", "ALLREDUCE", "REDUCE",
-      "REDUCE_SCATTER", "SCAN", "EXSCAN", "REDUCE_SCATTER_BLOCK"};
+  static const char *const names[] = {"BARRIER",
+                                      "BCAST",
+                                      "GATHER",
+                                      "GATHERV",
+                                      "SCATTER",
+                                      "SCATTERV",
+                                      "ALLGATHER",
+                                      "ALLGATHERV",
+                                      "ALLTOALL",
+                                      "ALLTOALLV",
+                                      "ALLTOALLW",
+                                      "ALLREDUCE",
+                                      "REDUCE",
+                                      "REDUCE_SCATTER",
+                                      "SCAN",
+                                      "EXSCAN",
+                                      "REDUCE_SCATTER_BLOCK"};
   return op < sizeof names / sizeof *names ? names[op] : "OTHER";
 }
 
@@ -56,21 +84,22 @@ static void field(text *x, const char *key, const char *fmt, ...) {
 
 /* A communicator: its name in the plain form, its id in the dump form. */
 static void comm_field(text *x, const tr_trace *t, uint32_t comm) {
-  if (x->dump)
-    field(x, "comm", "%u", comm);
-  else
-    field(x, NULL, "%s", tr_comm_name(t, comm));
+  if (x->dump) field(x, "comm", "%u", comm);
+  else field(x, NULL, "%s", tr_comm_name(t, comm));
 }
 
 /* The records that carry a request id: it ends their line. */
 static int has_request(const tr_event *e) {
   switch (e->kind) {
-  case TR_MPI_ISEND: case TR_MPI_ISEND_COMPLETE: case TR_MPI_IRECV_REQUEST: case TR_MPI_IRECV:
-  case TR_MPI_REQUEST_TEST: case TR_MPI_REQUEST_CANCELLED: case TR_NBC_REQUEST:
-  case TR_NBC_COMPLETE:
-    return 1;
-  default:
-    return 0;
+  case TR_MPI_ISEND:
+  case TR_MPI_ISEND_COMPLETE:
+  case TR_MPI_IRECV_REQUEST:
+  case TR_MPI_IRECV:
+  case TR_MPI_REQUEST_TEST:
+  case TR_MPI_REQUEST_CANCELLED:
+  case TR_NBC_REQUEST:
+  case TR_NBC_COMPLETE: return 1;
+  default: return 0;
   }
 }
 
@@ -79,16 +108,10 @@ static void format(text *x, const tr_trace *t, const tr_event *e) {
   x->len = (size_t)snprintf(x->buf, x->size, "%s", tr_kind_name(e->kind));
   switch (e->kind) {
   case TR_ENTER:
-  case TR_LEAVE:
-    field(x, NULL, "%s", tr_region_name(t, e->region));
-    break;
-  case TR_THREAD_FORK:
-    field(x, NULL, "%u", e->threads);
-    break;
+  case TR_LEAVE: field(x, NULL, "%s", tr_region_name(t, e->region)); break;
+  case TR_THREAD_FORK: field(x, NULL, "%u", e->threads); break;
   case TR_THREAD_TEAM_BEGIN:
-  case TR_THREAD_TEAM_END:
-    comm_field(x, t, e->comm);
-    break;
+  case TR_THREAD_TEAM_END: comm_field(x, t, e->comm); break;
   case TR_THREAD_ACQUIRE_LOCK:
   case TR_THREAD_RELEASE_LOCK:
     field(x, "lock", "%u", e->lock);
@@ -111,8 +134,7 @@ static void format(text *x, const tr_trace *t, const tr_event *e) {
     field(x, "sent", "%llu", (unsigned long long)e->bytes);
     field(x, "received", "%llu", (unsigned long long)e->received);
     break;
-  default: /* the name (and the request) alone */
-    break;
+  default: /* the name (and the request) alone */ break;
   }
   if (has_request(e)) field(x, "req", "%llu", (unsigned long long)e->request);
 }
@@ -127,8 +149,7 @@ int tr_dump(const tr_trace *t, const tr_event *e, char *buf, size_t size) {
     return 0; /* OpenMP and measurement records are not in the MPI dump */
   if (e->kind == TR_MPI_COLLECTIVE_END && e->placeholder) /* root = instances */
     snprintf(buf, size, "unrecorded collectives comm=%u count=%u", e->comm, e->root);
-  else
-    format(&(text){1, buf, size, 0}, t, e);
+  else format(&(text){1, buf, size, 0}, t, e);
   return 1;
 }
 

@@ -20,33 +20,51 @@
 #include <otf2/otf2.h>
 
 typedef enum tr_kind {
-  TR_ENTER, TR_LEAVE, TR_BUFFER_FLUSH,
-  TR_THREAD_FORK, TR_THREAD_JOIN, TR_THREAD_TEAM_BEGIN, TR_THREAD_TEAM_END,
-  TR_THREAD_ACQUIRE_LOCK, TR_THREAD_RELEASE_LOCK,
-  TR_MPI_SEND, TR_MPI_RECV, TR_MPI_ISEND, TR_MPI_ISEND_COMPLETE,
-  TR_MPI_IRECV_REQUEST, TR_MPI_IRECV, TR_MPI_REQUEST_TEST, TR_MPI_REQUEST_CANCELLED,
-  TR_MPI_COLLECTIVE_BEGIN, TR_MPI_COLLECTIVE_END,
-  TR_NBC_REQUEST, TR_NBC_COMPLETE
+  TR_ENTER,
+  TR_LEAVE,
+  TR_BUFFER_FLUSH,
+  TR_THREAD_FORK,
+  TR_THREAD_JOIN,
+  TR_THREAD_TEAM_BEGIN,
+  TR_THREAD_TEAM_END,
+  TR_THREAD_ACQUIRE_LOCK,
+  TR_THREAD_RELEASE_LOCK,
+  TR_MPI_SEND,
+  TR_MPI_RECV,
+  TR_MPI_ISEND,
+  TR_MPI_ISEND_COMPLETE,
+  TR_MPI_IRECV_REQUEST,
+  TR_MPI_IRECV,
+  TR_MPI_REQUEST_TEST,
+  TR_MPI_REQUEST_CANCELLED,
+  TR_MPI_COLLECTIVE_BEGIN,
+  TR_MPI_COLLECTIVE_END,
+  TR_NBC_REQUEST,
+  TR_NBC_COMPLETE
 } tr_kind;
 
 /* One event; which fields hold something depends on kind. */
 typedef struct tr_event {
   uint64_t time;
-  uint32_t loc;            /* index in tr_trace.locs */
-  uint8_t kind;            /* tr_kind */
-  uint8_t placeholder;     /* MPI_COLLECTIVE_END outside MpiCollectiveBegin:
+  uint32_t loc;        /* index in tr_trace.locs */
+  uint8_t kind;        /* tr_kind */
+  uint8_t placeholder; /* MPI_COLLECTIVE_END outside MpiCollectiveBegin:
                               stands for `root` unrecorded instances */
-  uint32_t region;         /* ENTER, LEAVE */
-  uint32_t comm;           /* MPI records; THREAD_TEAM_*: the team */
+  uint32_t region;     /* ENTER, LEAVE */
+  uint32_t comm;       /* MPI records; THREAD_TEAM_*: the team */
   union {
-    struct { uint32_t peer, tag; };   /* point to point */
-    struct { uint32_t lock, order; }; /* THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK */
-    uint32_t threads;                 /* THREAD_FORK */
+    struct {
+      uint32_t peer, tag;
+    }; /* point to point */
+    struct {
+      uint32_t lock, order;
+    };                /* THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK */
+    uint32_t threads; /* THREAD_FORK */
   };
-  uint32_t op, root;       /* collectives */
-  uint64_t bytes;          /* point to point; collectives: bytes sent */
-  uint64_t received;       /* collectives */
-  uint64_t request;        /* requests */
+  uint32_t op, root; /* collectives */
+  uint64_t bytes;    /* point to point; collectives: bytes sent */
+  uint64_t received; /* collectives */
+  uint64_t request;  /* requests */
 } tr_event;
 
 typedef struct tr_clock_offset {
@@ -55,8 +73,8 @@ typedef struct tr_clock_offset {
 } tr_clock_offset;
 
 typedef struct tr_location {
-  uint64_t id;              /* (rank << 32) | thread */
-  uint32_t name_id;         /* string id; name is its text */
+  uint64_t id;      /* (rank << 32) | thread */
+  uint32_t name_id; /* string id; name is its text */
   const char *name;
   int type;                 /* OTF2_LocationType */
   uint32_t group;           /* location group id */
@@ -71,15 +89,15 @@ typedef struct tr_location {
 
 typedef struct tr_region {
   uint32_t name_id, file_id;
-  const char *name, *file;  /* the strings' text, "?" when undefined */
-  uint32_t begin, end;      /* source lines */
-  int paradigm, role;       /* OTF2_Paradigm, OTF2_RegionRole */
+  const char *name, *file; /* the strings' text, "?" when undefined */
+  uint32_t begin, end;     /* source lines */
+  int paradigm, role;      /* OTF2_Paradigm, OTF2_RegionRole */
 } tr_region;
 
-typedef struct tr_group {   /* Group definitions (communicators' members) */
+typedef struct tr_group { /* Group definitions (communicators' members) */
   uint32_t name_id;
   const char *name;
-  int type;                 /* OTF2_GroupType */
+  int type; /* OTF2_GroupType */
   uint32_t n;
   uint64_t *members;
 } tr_group;
@@ -87,20 +105,20 @@ typedef struct tr_group {   /* Group definitions (communicators' members) */
 typedef struct tr_comm {
   uint32_t name_id;
   const char *name;
-  uint32_t group, parent;   /* OTF2_UNDEFINED_UINT32 when none */
+  uint32_t group, parent; /* OTF2_UNDEFINED_UINT32 when none */
 } tr_comm;
 
 typedef struct tr_location_group {
   uint32_t name_id;
   const char *name;
-  int type;                 /* OTF2_LocationGroupType */
-  uint32_t parent;          /* system tree node */
+  int type;        /* OTF2_LocationGroupType */
+  uint32_t parent; /* system tree node */
 } tr_location_group;
 
 typedef struct tr_trace {
-  char **strings;           /* by string id; NULL where undefined */
+  char **strings; /* by string id; NULL where undefined */
   size_t nstrings;
-  tr_location *locs;        /* sorted by id */
+  tr_location *locs; /* sorted by id */
   size_t nlocs;
   /* by id, as are the arrays below; ids never defined have undefined
      string and reference ids (OTF2_UNDEFINED_UINT32), name "?" */
@@ -112,7 +130,7 @@ typedef struct tr_trace {
   size_t ngroups;
   tr_comm *comms;
   size_t ncomms;
-  tr_event *events;         /* every event, in the global reader's order */
+  tr_event *events; /* every event, in the global reader's order */
   size_t nevents;
 } tr_trace;
 

@@ -22,7 +22,6 @@ pomp_report *fixture_new(void);
 /* A unique temporary file name (caller frees); removed by the caller. */
 char *fixture_tmpname(const char *tag);
 
-
 /* Asserts (cmocka) that two reports hold the same definitions, attributes
    and rows, values compared bit for bit. */
 void fixture_assert_same(const pomp_report *a, const pomp_report *b);

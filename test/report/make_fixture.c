@@ -39,32 +39,61 @@ typedef struct {
 static const score_path score_paths[] = {
     /* C++ static initialisers run first: the first root */
     /* 0 */ {"_GLOBAL__sub_I_a.cc", "compiler", "function", -1, {1, 0}, "comp", {0.001, 0}},
-    /* 1 */ {"__static_initialization_and_destruction_0(int, int)", "compiler", "function",
-             0, {1, 0}, "comp", {0.001, 0}},
+    /* 1 */
+    {"__static_initialization_and_destruction_0(int, int)",
+     "compiler",
+     "function",
+     0,
+     {1, 0},
+     "comp",
+     {0.001, 0}},
     /* 2 */ {"main", "compiler", "function", -1, {1, 0}, "comp", {0.1, 0}},
     /* 3 */ {"solve", "compiler", "function", 2, {1, 0}, "comp", {0.2, 0}},
     /* 4 */ {"tiny", "compiler", "function", 3, {1e6, 0}, "comp", {0.05, 0}},
-    /* 5 */ {"Vec<double>::operator[](unsigned long) const", "compiler", "function", 3,
-             {4e5, 0}, "comp", {0.02, 0}},
+    /* 5 */
+    {"Vec<double>::operator[](unsigned long) const",
+     "compiler",
+     "function",
+     3,
+     {4e5, 0},
+     "comp",
+     {0.02, 0}},
     /* 6 */ {"exchange(int*)", "compiler", "function", 3, {5e5, 0}, "comp", {0.1, 0}},
     /* 7 */ {"exchange(int*)", "compiler", "function", 2, {10, 0}, "comp", {0.001, 0}},
     /* 8 */ {"MPI_Send", "mpi", "point2point", 7, {10, 0}, "mpi_point2point", {0.004, 0}},
-    /* 9 */ {"!$omp parallel @a.c:10", "openmp", "parallel", 2, {1, 1}, "omp_management",
-             {0.01, 0.01}},
+    /* 9 */
+    {"!$omp parallel @a.c:10", "openmp", "parallel", 2, {1, 1}, "omp_management", {0.01, 0.01}},
     /* 10 */ {"kernel", "compiler", "function", 9, {100, 100}, "comp", {0.1, 0.1}},
     /* 11 */ {"helper", "compiler", "function", 10, {2e5, 2e5}, "comp", {0.1, 0.1}},
-    /* 12 */ {"TRACE BUFFER FLUSH", "measurement", "artificial", 4, {2, 0}, "execution",
-              {0.1, 0}},
+    /* 12 */ {"TRACE BUFFER FLUSH", "measurement", "artificial", 4, {2, 0}, "execution", {0.1, 0}},
     /* serial time: the worker idles while the master flushes */
-    /* 13 */ {"TRACE BUFFER FLUSH", "measurement", "artificial", 4, {0, 0},
-              "omp_idle_threads", {0, 0.1}},
+    /* 13 */
+    {"TRACE BUFFER FLUSH", "measurement", "artificial", 4, {0, 0}, "omp_idle_threads", {0, 0.1}},
     /* a deep C++ path whose summary line is cut at the root end */
-    /* 14 */ {"physics::hydro::LagrangeNodal(physics::Domain&, double)", "compiler",
-              "function", 3, {1, 0}, "comp", {0, 0}},
-    /* 15 */ {"physics::hydro::CalcForceForNodes(physics::Domain&)", "compiler", "function",
-              14, {1, 0}, "comp", {0, 0}},
-    /* 16 */ {"physics::hydro::CalcVolumeForceForElems(physics::Domain&, int)", "compiler",
-              "function", 15, {1, 0}, "comp", {0, 0}},
+    /* 14 */
+    {"physics::hydro::LagrangeNodal(physics::Domain&, double)",
+     "compiler",
+     "function",
+     3,
+     {1, 0},
+     "comp",
+     {0, 0}},
+    /* 15 */
+    {"physics::hydro::CalcForceForNodes(physics::Domain&)",
+     "compiler",
+     "function",
+     14,
+     {1, 0},
+     "comp",
+     {0, 0}},
+    /* 16 */
+    {"physics::hydro::CalcVolumeForceForElems(physics::Domain&, int)",
+     "compiler",
+     "function",
+     15,
+     {1, 0},
+     "comp",
+     {0, 0}},
     /* 17 */ {"MPI_Allreduce", "mpi", "coll_all2all", 16, {1, 0}, "mpi_wait_nxn", {0.3, 0}},
 };
 
@@ -88,8 +117,7 @@ static pomp_report *score_fixture(void) {
     for (int32_t l = 0; l < 2; l++) {
       if (s->visits[l] > 0) pomp_report_add_value(r, visits, cnode[i], l, s->visits[l]);
       if (s->value[l] > 0)
-        pomp_report_add_value(r, pomp_report_find_metric(r, s->metric), cnode[i], l,
-                              s->value[l]);
+        pomp_report_add_value(r, pomp_report_find_metric(r, s->metric), cnode[i], l, s->value[l]);
     }
   }
   pomp_report_set_attr(r, "application", "score");
@@ -110,24 +138,21 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "extra") == 0) {
     pomp_report_add_value(r, 1, 1, 0, 1.0);
-    int32_t bytes = pomp_report_add_metric(r, "bytes_sent", "Bytes Sent",
-                                           POMP_UNIT_BYTES, "", -1);
-    int32_t send = pomp_report_add_region(r, "MPI_Send", "", 0, 0, "mpi",
-                                          "point2point");
+    int32_t bytes = pomp_report_add_metric(r, "bytes_sent", "Bytes Sent", POMP_UNIT_BYTES, "", -1);
+    int32_t send = pomp_report_add_region(r, "MPI_Send", "", 0, 0, "mpi", "point2point");
     int32_t cnode = pomp_report_add_cnode(r, send, 0);
     int32_t p = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "rank 2", 1, 2, -1);
     pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", p, 2, 0);
     pomp_report_add_value(r, bytes, cnode, 4, 64.0);
   }
   if (strcmp(argv[1], "own") == 0) {
-    int32_t flush = pomp_report_add_region(r, "TRACE BUFFER FLUSH", "", 0, 0,
-                                           "measurement", "artificial");
+    int32_t flush =
+        pomp_report_add_region(r, "TRACE BUFFER FLUSH", "", 0, 0, "measurement", "artificial");
     pomp_report_add_value(r, 0, pomp_report_add_cnode(r, flush, 0), 2, 0.5);
     pomp_report_add_value(r, 0, pomp_report_add_cnode(r, flush, 1), 0, 0.25);
     static const char *const mpi_calls[] = {"MPI_Init", "MPI_Barrier"};
     for (int i = 0; i < 2; i++) {
-      int32_t g = pomp_report_add_region(r, mpi_calls[i], "", 0, 0, "mpi",
-                                         "function");
+      int32_t g = pomp_report_add_region(r, mpi_calls[i], "", 0, 0, "mpi", "function");
       pomp_report_add_value(r, 2, pomp_report_add_cnode(r, g, 0), 0, 0.6);
     }
   }

@@ -39,8 +39,7 @@ static void regions_are_labelled_for_summaries(void **state) {
   pomp_report *r = pomp_report_new();
   char buf[256];
   for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
-    int32_t g = pomp_report_add_region(r, labels[i].name, "", 0, 0, labels[i].paradigm,
-                                       "function");
+    int32_t g = pomp_report_add_region(r, labels[i].name, "", 0, 0, labels[i].paradigm, "function");
     pomp_report_region_label(r, g, buf, sizeof buf);
     assert_string_equal(buf, labels[i].label);
     assert_int_equal(pomp_report_is_static_init(r, g),
@@ -48,8 +47,8 @@ static void regions_are_labelled_for_summaries(void **state) {
   }
   assert_false(pomp_report_is_static_init(r, 99));
   /* a static initialiser whose source file is known is named after it */
-  int32_t g = pomp_report_add_region(r, "_GLOBAL__sub_I_x", "/src/app/grid.cc", 1, 9,
-                                     "compiler", "function");
+  int32_t g = pomp_report_add_region(r, "_GLOBAL__sub_I_x", "/src/app/grid.cc", 1, 9, "compiler",
+                                     "function");
   pomp_report_region_label(r, g, buf, sizeof buf);
   assert_string_equal(buf, "static init (grid.cc)");
   pomp_report_free(r);
@@ -81,8 +80,8 @@ static void perturbation_warns_above_five_percent(void **state) {
   assert_true(pomp_report_measurement_share(r) == 0);
   assert_int_equal(pomp_report_perturbation_warning(r, text, sizeof text), 0);
   assert_string_equal(text, "");
-  int32_t flush = pomp_report_add_region(r, "TRACE BUFFER FLUSH", "", 0, 0, "measurement",
-                                         "artificial");
+  int32_t flush =
+      pomp_report_add_region(r, "TRACE BUFFER FLUSH", "", 0, 0, "measurement", "artificial");
   int32_t c = pomp_report_add_cnode(r, flush, 1);
   /* 4.9 % is not above the limit */
   pomp_report_add_value(r, 0, c, 0, 0.8);

@@ -45,8 +45,7 @@ static pomp_report *flat_report(int32_t nloc) {
   int32_t m = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "m", -1, -1, -1);
   int32_t n = pomp_report_add_sysnode(r, POMP_SYS_NODE, "n", m, -1, -1);
   int32_t p = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "p", n, 0, -1);
-  for (int32_t t = 0; t < nloc; t++)
-    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "t", p, 0, t);
+  for (int32_t t = 0; t < nloc; t++) pomp_report_add_sysnode(r, POMP_SYS_THREAD, "t", p, 0, t);
   return r;
 }
 
@@ -60,9 +59,8 @@ static uint64_t rng(void) { /* splitmix64 */
 
 /* A non-NaN, finite double from random bits, or one of the hard cases. */
 static double odd_double(void) {
-  static const double special[] = {-0.0, 5e-324, DBL_MIN / 3, DBL_MIN,
-                                   DBL_MAX, -DBL_MAX, 1e-300, 1e300,
-                                   0.1, -7.25};
+  static const double special[] = {-0.0,     5e-324, DBL_MIN / 3, DBL_MIN, DBL_MAX,
+                                   -DBL_MAX, 1e-300, 1e300,       0.1,     -7.25};
   uint64_t k = rng();
   if (k % 3 == 0) return special[(k >> 8) % 10];
   uint64_t bits = rng();
@@ -252,8 +250,7 @@ static void open_errors_name_file_and_offset(void **state) {
   pomp_report_error err;
   assert_null(pomp_report_open("/nonexistent/report.pomp", &err));
   assert_int_equal(err.status, POMP_REPORT_ERR_IO);
-  assert_string_equal(err.message,
-                      "/nonexistent/report.pomp: No such file or directory");
+  assert_string_equal(err.message, "/nonexistent/report.pomp: No such file or directory");
   /* an experiment directory is opened through its report.pomp */
   char *dir = fixture_tmpname("dir");
   assert_int_equal(mkdir(dir, 0700), 0);
@@ -274,8 +271,7 @@ static void open_errors_name_file_and_offset(void **state) {
   assert_int_equal(err.status, POMP_REPORT_ERR_VERSION);
   char expect[700];
   snprintf(expect, sizeof expect,
-           "%s: offset 8: format version 2.0 is newer than this reader (1.0)",
-           file);
+           "%s: offset 8: format version 2.0 is newer than this reader (1.0)", file);
   assert_string_equal(err.message, expect);
   remove(file);
   rmdir(dir);
@@ -344,8 +340,7 @@ static int load_fails_cleanly(const unsigned char *b, size_t n) {
   }
   free(copy);
   if (!bad) return 1;
-  if (err.status != POMP_REPORT_ERR_FORMAT && err.status != POMP_REPORT_ERR_VERSION)
-    return 1;
+  if (err.status != POMP_REPORT_ERR_FORMAT && err.status != POMP_REPORT_ERR_VERSION) return 1;
   return strncmp(err.message, "mem.pomp: offset ", 17) != 0;
 }
 
@@ -368,11 +363,11 @@ static void damaged_row_reported_on_decode(void **state) {
   char expect[128];
   snprintf(expect, sizeof expect,
            "mem.pomp: offset %llu: row (metric 0, cnode 0): row checksum "
-           "mismatch", (unsigned long long)values);
+           "mismatch",
+           (unsigned long long)values);
   assert_string_equal(err.message, expect);
   pomp_report_selection all = {-1, 1, -1, 1};
-  assert_int_equal(pomp_report_location_values(r, &all, acc, &err),
-                   POMP_REPORT_ERR_FORMAT);
+  assert_int_equal(pomp_report_location_values(r, &all, acc, &err), POMP_REPORT_ERR_FORMAT);
   assert_true(pomp_report_value(r, 0, 0, 0) == 0.0);
   assert_true(pomp_report_value(r, 0, 0, 0) == 0.0); /* never marked checked */
   assert_true(pomp_report_value(r, 1, 1, 0) == 4.0);
@@ -400,8 +395,7 @@ static void every_corrupted_byte_is_an_error(void **state) {
   for (size_t i = 0; i < size; i++) {
     for (int flip = 0x01; flip <= 0x80; flip <<= 7) { /* 0x01 and 0x80 */
       b[i] ^= (unsigned char)flip;
-      if (load_fails_cleanly(b, size))
-        fail_msg("byte %zu ^ 0x%02x: accepted", i, flip);
+      if (load_fails_cleanly(b, size)) fail_msg("byte %zu ^ 0x%02x: accepted", i, flip);
       b[i] ^= (unsigned char)flip;
     }
   }

@@ -94,8 +94,8 @@ static void sizes_and_shape(void **state) {
     int depth = 0, parallels = 0;
     for (int32_t p = c; p >= 0; p = pomp_report_cnode(r, p)->parent) {
       depth++;
-      parallels += strcmp(pomp_report_region(r, pomp_report_cnode(r, p)->region)->role,
-                          "parallel") == 0;
+      parallels +=
+          strcmp(pomp_report_region(r, pomp_report_cnode(r, p)->region)->role, "parallel") == 0;
     }
     assert_true(parallels <= 1); /* no parallel region inside another */
     if (depth > max_depth) max_depth = depth;
@@ -152,14 +152,11 @@ static void bad_parameters_refused(void **state) {
   pomp_report_synth p = params;
   p.density = 1.5;
   pomp_report_error err;
-  assert_int_equal(pomp_report_generate(&p, "/nonexistent/x.pomp", &err),
-                   POMP_REPORT_ERR_ARG);
+  assert_int_equal(pomp_report_generate(&p, "/nonexistent/x.pomp", &err), POMP_REPORT_ERR_ARG);
   p = params;
   p.threads = 0;
-  assert_int_equal(pomp_report_generate(&p, "/nonexistent/x.pomp", &err),
-                   POMP_REPORT_ERR_ARG);
-  assert_int_equal(pomp_report_generate(&params, "/nonexistent/x.pomp", &err),
-                   POMP_REPORT_ERR_IO);
+  assert_int_equal(pomp_report_generate(&p, "/nonexistent/x.pomp", &err), POMP_REPORT_ERR_ARG);
+  assert_int_equal(pomp_report_generate(&params, "/nonexistent/x.pomp", &err), POMP_REPORT_ERR_IO);
 }
 
 int main(void) {

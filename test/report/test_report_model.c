@@ -142,10 +142,8 @@ static void run_status_names_incomplete_runs(void **state) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS, cases[i][0]);
     const char *got = pomp_report_run_incomplete(r);
-    if (cases[i][1])
-      assert_string_equal(got, cases[i][1]);
-    else
-      assert_null(got);
+    if (cases[i][1]) assert_string_equal(got, cases[i][1]);
+    else assert_null(got);
   }
   pomp_report_free(r);
 }
@@ -217,8 +215,7 @@ static void inclusive_helpers(void **state) {
 
   double lv[4];
   pomp_report_selection all_time = {0, 1, -1, 1};
-  assert_int_equal(pomp_report_location_values(r, &all_time, lv, NULL),
-                   POMP_REPORT_OK);
+  assert_int_equal(pomp_report_location_values(r, &all_time, lv, NULL), POMP_REPORT_OK);
   assert_true(lv[0] == 4.875 && lv[1] == 4.5 && lv[2] == 4.5 && lv[3] == 1.75);
   pomp_report_selection mpi_solve = {2, 1, 1, 1};
   pomp_report_location_values(r, &mpi_solve, lv, NULL);
@@ -228,16 +225,14 @@ static void inclusive_helpers(void **state) {
   assert_true(lv[0] == 0 && lv[1] == 0 && lv[2] == 0 && lv[3] == 0);
   pomp_report_selection bad = {9, 1, 0, 1};
   pomp_report_error err;
-  assert_int_equal(pomp_report_location_values(r, &bad, lv, &err),
-                   POMP_REPORT_ERR_ARG);
+  assert_int_equal(pomp_report_location_values(r, &bad, lv, &err), POMP_REPORT_ERR_ARG);
   assert_int_equal(err.status, POMP_REPORT_ERR_ARG);
 
   pomp_report_location_values(r, &all_time, lv, NULL);
   double sv[8];
   pomp_report_sysnode_values(r, lv, sv);
-  assert_true(sv[0] == 15.625 && sv[1] == 15.625 && sv[2] == 9.375 &&
-              sv[3] == 4.875 && sv[4] == 4.5 && sv[5] == 6.25 &&
-              sv[6] == 4.5 && sv[7] == 1.75);
+  assert_true(sv[0] == 15.625 && sv[1] == 15.625 && sv[2] == 9.375 && sv[3] == 4.875 &&
+              sv[4] == 4.5 && sv[5] == 6.25 && sv[6] == 4.5 && sv[7] == 1.75);
   pomp_report_free(r);
 }
 
@@ -289,14 +284,13 @@ static void catalogue_is_the_architecture_tree(void **state) {
   for (int i = 0; i < n; i++) {
     const pomp_metric *m = pomp_report_metric(r, i);
     assert_string_equal(m->name, expect[i][0]);
-    if (expect[i][1])
-      assert_string_equal(pomp_report_metric(r, m->parent)->name, expect[i][1]);
-    else
-      assert_int_equal(m->parent, -1);
+    if (expect[i][1]) assert_string_equal(pomp_report_metric(r, m->parent)->name, expect[i][1]);
+    else assert_int_equal(m->parent, -1);
     assert_true(strlen(m->description) > 20);
     assert_true(strlen(m->display) > 0);
     assert_int_equal(m->unit, i < 29 || i > 31 ? POMP_UNIT_SEC
-                              : i == 29 ? POMP_UNIT_OCC : POMP_UNIT_BYTES);
+                              : i == 29        ? POMP_UNIT_OCC
+                                               : POMP_UNIT_BYTES);
   }
   assert_string_equal(pomp_report_metric(r, 10)->display, "Late Sender");
   assert_string_equal(pomp_report_metric(r, 32)->display, "Early Scan");

@@ -14,8 +14,8 @@ static void add4(pomp_report *r, int32_t metric, int32_t cnode, double a, double
 
 static pomp_report *small(double sign) {
   pomp_report *r = pomp_report_new();
-  int32_t time = pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC,
-                                        "Total CPU allocation time.", -1);
+  int32_t time =
+      pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC, "Total CPU allocation time.", -1);
   int32_t exec = pomp_report_add_metric(r, "execution", "Execution", POMP_UNIT_SEC,
                                         "Time spent executing the program.", time);
   int32_t comp = pomp_report_add_metric(r, "comp", "Computation", POMP_UNIT_SEC,
@@ -96,8 +96,7 @@ static pomp_report *incomplete(void) {
    path too long for one line. */
 static pomp_report *incomplete_long(void) {
   pomp_report *r = small(1);
-  pomp_report_set_attr(r, "trace",
-                       "/scratch/project/user/experiments/pomp_heat_4x2/traces.otf2");
+  pomp_report_set_attr(r, "trace", "/scratch/project/user/experiments/pomp_heat_4x2/traces.otf2");
   pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS,
                        "incomplete: rank 1 called MPI_Abort(MPI_COMM_WORLD, 3); "
                        "trace recovered from 4 ranks (1 complete, 0 up to their last "

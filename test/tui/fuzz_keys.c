@@ -14,11 +14,45 @@
 #include "batch.h"
 #include "fixture.h"
 
-static const int keys[] = {
-    TUI_KEY_UP, TUI_KEY_DOWN, TUI_KEY_LEFT, TUI_KEY_RIGHT, TUI_KEY_PGUP, TUI_KEY_PGDN,
-    TUI_KEY_HOME, TUI_KEY_END, TUI_KEY_ENTER, TUI_KEY_TAB, TUI_KEY_BTAB, TUI_KEY_ESC,
-    TUI_KEY_BACKSPACE, TUI_KEY_F1, TUI_KEY_F3, TUI_KEY_SF3, ' ', '+', '-', '*', 'E', 'C', 'x',
-    '/', 'n', 'N', 's', 'm', 'i', 'v', '?', 'q', '1', '2', '3', 'a', 'M', '(', 0x6F22};
+static const int keys[] = {TUI_KEY_UP,
+                           TUI_KEY_DOWN,
+                           TUI_KEY_LEFT,
+                           TUI_KEY_RIGHT,
+                           TUI_KEY_PGUP,
+                           TUI_KEY_PGDN,
+                           TUI_KEY_HOME,
+                           TUI_KEY_END,
+                           TUI_KEY_ENTER,
+                           TUI_KEY_TAB,
+                           TUI_KEY_BTAB,
+                           TUI_KEY_ESC,
+                           TUI_KEY_BACKSPACE,
+                           TUI_KEY_F1,
+                           TUI_KEY_F3,
+                           TUI_KEY_SF3,
+                           ' ',
+                           '+',
+                           '-',
+                           '*',
+                           'E',
+                           'C',
+                           'x',
+                           '/',
+                           'n',
+                           'N',
+                           's',
+                           'm',
+                           'i',
+                           'v',
+                           '?',
+                           'q',
+                           '1',
+                           '2',
+                           '3',
+                           'a',
+                           'M',
+                           '(',
+                           0x6F22};
 enum { NKEYS = sizeof keys / sizeof keys[0] };
 
 static size_t byte_events(const uint8_t *d, size_t n, tui_event *ev) {
@@ -45,8 +79,7 @@ static size_t byte_events(const uint8_t *d, size_t n, tui_event *ev) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 3 || size > 4096) return 0;
-  static const char *const fixtures[] = {"small", "wide", "diff", "incomplete",
-                                         "incomplete_long"};
+  static const char *const fixtures[] = {"small", "wide", "diff", "incomplete", "incomplete_long"};
   pomp_report *r = tui_fixture(fixtures[data[0] % (sizeof fixtures / sizeof *fixtures)]);
   tui_options o;
   tui_options_default(&o);

@@ -38,13 +38,23 @@ static void percent_format(void **state) {
 
 static void absolute_format(void **state) {
   (void)state;
-  static const struct { double v; pomp_unit u; const char *want; } cases[] = {
-      {1.234, POMP_UNIT_SEC, "1.23 s"},     {0.0456, POMP_UNIT_SEC, "45.6 ms"},
-      {789e-6, POMP_UNIT_SEC, "789 µs"},    {3e-9, POMP_UNIT_SEC, "3.00 ns"},
-      {1234, POMP_UNIT_SEC, "1234 s"},      {0, POMP_UNIT_SEC, "0"},
-      {52, POMP_UNIT_OCC, "52"},            {3400, POMP_UNIT_OCC, "3.40 k"},
-      {12288, POMP_UNIT_BYTES, "12.0 KiB"}, {512, POMP_UNIT_BYTES, "512 B"},
-      {-2.5, POMP_UNIT_SEC, "-2.50 s"},     {2e12, POMP_UNIT_SEC, "2.0e+12"},
+  static const struct {
+    double v;
+    pomp_unit u;
+    const char *want;
+  } cases[] = {
+      {1.234, POMP_UNIT_SEC, "1.23 s"},
+      {0.0456, POMP_UNIT_SEC, "45.6 ms"},
+      {789e-6, POMP_UNIT_SEC, "789 µs"},
+      {3e-9, POMP_UNIT_SEC, "3.00 ns"},
+      {1234, POMP_UNIT_SEC, "1234 s"},
+      {0, POMP_UNIT_SEC, "0"},
+      {52, POMP_UNIT_OCC, "52"},
+      {3400, POMP_UNIT_OCC, "3.40 k"},
+      {12288, POMP_UNIT_BYTES, "12.0 KiB"},
+      {512, POMP_UNIT_BYTES, "512 B"},
+      {-2.5, POMP_UNIT_SEC, "-2.50 s"},
+      {2e12, POMP_UNIT_SEC, "2.0e+12"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char b[32];
@@ -87,8 +97,9 @@ static void key_scripts(void **state) {
   tui_event *ev;
   size_t n;
   char err[128];
-  assert_int_equal(tui_parse_keys("j<Down><S-Tab><lt><resize 80x24><click 3,4><dump>\n", &ev,
-                                  &n, err, sizeof err), 0);
+  assert_int_equal(tui_parse_keys("j<Down><S-Tab><lt><resize 80x24><click 3,4><dump>\n", &ev, &n,
+                                  err, sizeof err),
+                   0);
   assert_int_equal(n, 8);
   assert_int_equal(ev[0].key, 'j');
   assert_int_equal(ev[1].key, TUI_KEY_DOWN);
@@ -137,9 +148,9 @@ static void vscreen_text(void **state) {
    line; an empty text is one line of its lead. */
 static void overlay_wrapping(void **state) {
   (void)state;
-  assert_int_equal(tui_text_fit("漢字ab", 3), 3);   /* 漢 only: 字 would need column 4 */
-  assert_int_equal(tui_text_fit("漢字ab", 5), 7);   /* 漢字a */
-  assert_int_equal(tui_text_fit("漢", 1), 3);       /* one character at least */
+  assert_int_equal(tui_text_fit("漢字ab", 3), 3); /* 漢 only: 字 would need column 4 */
+  assert_int_equal(tui_text_fit("漢字ab", 5), 7); /* 漢字a */
+  assert_int_equal(tui_text_fit("漢", 1), 3);     /* one character at least */
   assert_int_equal(tui_text_fit("", 4), 0);
   tui_overlay o = {0};
   tui_overlay_add_hanging(&o, "Run  ", "     ", "rank 1 called MPI_Abort(MPI_COMM_WORLD, 3)", 18);
@@ -147,10 +158,19 @@ static void overlay_wrapping(void **state) {
   tui_overlay_add_wrapped(&o, "", "/a/bcdefghijklmnop", 12);
   tui_overlay_add_wrapped(&o, "", "漢字漢字漢字漢字漢字漢字", 11);
   tui_overlay_add_hanging(&o, "key  ", "     ", "", 20);
-  static const char *const want[] = {
-      "Run  rank 1 called", "     MPI_Abort(MPI", "     _COMM_WORLD,", "     3)",
-      "  main;solve;", "  MPI_Recv", "  /a/b/c.c", "/a/bcdefghij", "klmnop",
-      "漢字漢字漢", "字漢字漢字", "漢字", "key  "};
+  static const char *const want[] = {"Run  rank 1 called",
+                                     "     MPI_Abort(MPI",
+                                     "     _COMM_WORLD,",
+                                     "     3)",
+                                     "  main;solve;",
+                                     "  MPI_Recv",
+                                     "  /a/b/c.c",
+                                     "/a/bcdefghij",
+                                     "klmnop",
+                                     "漢字漢字漢",
+                                     "字漢字漢字",
+                                     "漢字",
+                                     "key  "};
   /* "MPI_Abort(MPI_COMM_WORLD," has no break within 13 columns: a hard
      cut; a space wins over a '/'; a '/' in the first half of the line is
      no break; 11 columns hold five wide characters, not five and a half. */
@@ -287,8 +307,9 @@ static void row_text(const tui_vscreen *vs, int x, int y, int n, char *buf) {
     uint32_t c = vs->cells[(size_t)y * (size_t)vs->w + (size_t)i].ch;
     if (c < 0x80) *o++ = (char)c;
     else if (c < 0x800) *o++ = (char)(0xC0 | (c >> 6)), *o++ = (char)(0x80 | (c & 0x3F));
-    else *o++ = (char)(0xE0 | (c >> 12)), *o++ = (char)(0x80 | ((c >> 6) & 0x3F)),
-         *o++ = (char)(0x80 | (c & 0x3F));
+    else
+      *o++ = (char)(0xE0 | (c >> 12)), *o++ = (char)(0x80 | ((c >> 6) & 0x3F)),
+      *o++ = (char)(0x80 | (c & 0x3F));
   }
   *o = 0;
 }
@@ -340,20 +361,19 @@ static void summary_rows_wait_for_sums(void **state) {
   char text[512];
   int x = a.pane_x[TUI_PANE_SYSTEM];
   /* rank 0's top thread is the first of equals until the values are in */
-  static const char *const busy[] = {
-      "▾         … cluster",      "└▾         … node0",     " ├≡ min …  mean …  max …",
-      " ├▾         … rank 0",     " │├≡ min …  mean …  max …", " │├─         … thread 0",
-      " │└▸         … … 1 more", " └▸         … … 1 more"};
+  static const char *const busy[] = {"▾         … cluster",       "└▾         … node0",
+                                     " ├≡ min …  mean …  max …",  " ├▾         … rank 0",
+                                     " │├≡ min …  mean …  max …", " │├─         … thread 0",
+                                     " │└▸         … … 1 more",   " └▸         … … 1 more"};
   for (int y = 2; y < 10; y++) {
     row_text(&a.vs, x, y, tui_text_width(busy[y - 2]), text);
     assert_string_equal(text, busy[y - 2]);
   }
   assert_int_equal(tui_app_work(&a, 0), 1);
   tui_app_render(&a);
-  static const char *const done[] = {" ├≡ min 40.00  mean 50.00  max 60.00  imbalance 17%",
-                                     " ├▾         - rank 0",
-                                     " │├≡ min 29.50  mean 30.00  max 30.50  imbalance 2%",
-                                     " │├─ ▃   30.50 thread 1"};
+  static const char *const done[] = {
+      " ├≡ min 40.00  mean 50.00  max 60.00  imbalance 17%", " ├▾         - rank 0",
+      " │├≡ min 29.50  mean 30.00  max 30.50  imbalance 2%", " │├─ ▃   30.50 thread 1"};
   for (int y = 4; y < 8; y++) {
     row_text(&a.vs, x, y, tui_text_width(done[y - 4]), text);
     assert_string_equal(text, done[y - 4]);
@@ -368,7 +388,7 @@ static void location_values_cached(void **state) {
   tui_app_render(a); /* Time incl @ main incl: 6 metrics x 5 call paths */
   assert_int_equal(a->model.ncache, 1);
   run_keys(a, "<Tab><Right>"); /* main excl (each run_keys draws a frame) */
-  run_keys(a, "<Down>");        /* solve incl */
+  run_keys(a, "<Down>");       /* solve incl */
   assert_int_equal(a->model.ncache, 3);
   const tui_tree *st = &a->model.tree[TUI_PANE_SYSTEM];
   assert_true(st->incl[0] == 64); /* solve: 42 + 6 + 10 + 6 */
@@ -562,17 +582,25 @@ static void report_truncated_while_open(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(percent_format),   cmocka_unit_test(absolute_format),
-      cmocka_unit_test(spectrum_levels),  cmocka_unit_test(key_scripts),
-      cmocka_unit_test(vscreen_text),     cmocka_unit_test(weighting_values),
-      cmocka_unit_test(attributes),       cmocka_unit_test(search_marks_matches),
-      cmocka_unit_test(run_warning_line), cmocka_unit_test(overlay_wrapping),
-      cmocka_unit_test(location_values_in_slices), cmocka_unit_test(location_values_cached),
+      cmocka_unit_test(percent_format),
+      cmocka_unit_test(absolute_format),
+      cmocka_unit_test(spectrum_levels),
+      cmocka_unit_test(key_scripts),
+      cmocka_unit_test(vscreen_text),
+      cmocka_unit_test(weighting_values),
+      cmocka_unit_test(attributes),
+      cmocka_unit_test(search_marks_matches),
+      cmocka_unit_test(run_warning_line),
+      cmocka_unit_test(overlay_wrapping),
+      cmocka_unit_test(location_values_in_slices),
+      cmocka_unit_test(location_values_cached),
       cmocka_unit_test(summary_rows_wait_for_sums),
       cmocka_unit_test(location_values_match_library),
       cmocka_unit_test(source_view_refuses_special_files),
-      cmocka_unit_test(navigation_over_special_rows), cmocka_unit_test(base64),
-      cmocka_unit_test(yank_copies_selection), cmocka_unit_test(quit_key),
+      cmocka_unit_test(navigation_over_special_rows),
+      cmocka_unit_test(base64),
+      cmocka_unit_test(yank_copies_selection),
+      cmocka_unit_test(quit_key),
       cmocka_unit_test(report_truncated_while_open),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,11 +43,22 @@ static void describe(pm_blob *b, uint32_t rank) {
 
 static void encode(pm_blob *out, pm_blob *defs, uint32_t rank) {
   describe(defs, rank);
-  pm_frag f = {.rank = rank, .nranks = 2, .mpi = 1, .complete = 1, .noffsets = 2,
-               .evt_chunk = 1u << 20, .def_chunk = 4u << 20, .mono_now = 7, .real_now = 8,
-               .reason = "MPI_Abort(MPI_COMM_WORLD, 3)", .host = "node7",
-               .boot_id = "0f3c", .pid = 4242, .start = 123456789012ull,
-               .defs = defs->data, .defs_len = (uint32_t)defs->len};
+  pm_frag f = {.rank = rank,
+               .nranks = 2,
+               .mpi = 1,
+               .complete = 1,
+               .noffsets = 2,
+               .evt_chunk = 1u << 20,
+               .def_chunk = 4u << 20,
+               .mono_now = 7,
+               .real_now = 8,
+               .reason = "MPI_Abort(MPI_COMM_WORLD, 3)",
+               .host = "node7",
+               .boot_id = "0f3c",
+               .pid = 4242,
+               .start = 123456789012ull,
+               .defs = defs->data,
+               .defs_len = (uint32_t)defs->len};
   f.offset_time[0] = 100, f.offset[0] = -5;
   f.offset_time[1] = 200, f.offset[1] = 6;
   pm_frag_encode(out, &f);
@@ -186,12 +197,9 @@ static void merge_with_missing_rank(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(process_identity),
-      cmocka_unit_test(round_trip),
-      cmocka_unit_test(every_truncation_refused),
-      cmocka_unit_test(every_bit_flip_refused),
-      cmocka_unit_test(exact_messages),
-      cmocka_unit_test(merge_with_missing_rank),
+      cmocka_unit_test(process_identity),         cmocka_unit_test(round_trip),
+      cmocka_unit_test(every_truncation_refused), cmocka_unit_test(every_bit_flip_refused),
+      cmocka_unit_test(exact_messages),           cmocka_unit_test(merge_with_missing_rank),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

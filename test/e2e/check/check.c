@@ -11,15 +11,14 @@
    the catalogue (docs/ARCHITECTURE.md §4).  Time, computation, management
    (MPI_Init alone takes a while), visits and bytes are not problems. */
 static const char *const WAIT_STATES[] = {
-    "mpi_latesender",     "mpi_latesender_wo",      "mpi_latereceiver",
-    "mpi_earlyreduce",    "mpi_latebroadcast",      "mpi_wait_nxn",
-    "mpi_nxn_completion", "mpi_barrier_wait",       "mpi_barrier_completion",
-    "omp_ebarrier_wait",  "omp_ibarrier_wait",      "omp_critical_contention",
-    "omp_lock_contention", "omp_idle_threads",      "omp_limited_parallelism",
+    "mpi_latesender", "mpi_latesender_wo", "mpi_latereceiver", "mpi_earlyreduce",
+    "mpi_latebroadcast", "mpi_wait_nxn", "mpi_nxn_completion", "mpi_barrier_wait",
+    "mpi_barrier_completion", "omp_ebarrier_wait", "omp_ibarrier_wait", "omp_critical_contention",
+    "omp_lock_contention", "omp_idle_threads", "omp_limited_parallelism",
     /* Scalasca parity: Early Scan, and the ordered and taskwait buckets,
        whose time is waiting (their bodies and tasks are regions of their
        own) */
-    "mpi_earlyscan",      "omp_ordered",            "omp_taskwait"};
+    "mpi_earlyscan", "omp_ordered", "omp_taskwait"};
 
 /* Never stricter than this: the clock and the scheduler are not exact. */
 static const double TOLERANCE_FLOOR_S = 0.002;
@@ -32,31 +31,25 @@ int e2e_is_wait_state(const char *property) {
 
 /* A value in its property's unit: "0.3000 s", "2 visits", "4 bytes". */
 static const char *show(char *buf, size_t len, const char *property, double v) {
-  if (strcmp(property, "visits") == 0)
-    snprintf(buf, len, "%.0f visits", v);
-  else if (strncmp(property, "bytes_", 6) == 0)
-    snprintf(buf, len, "%.0f bytes", v);
-  else
-    snprintf(buf, len, "%.4f s", v);
+  if (strcmp(property, "visits") == 0) snprintf(buf, len, "%.0f visits", v);
+  else if (strncmp(property, "bytes_", 6) == 0) snprintf(buf, len, "%.0f bytes", v);
+  else snprintf(buf, len, "%.4f s", v);
   return buf;
 }
 
-static int row_selected(const e2e_expectation *e, const e2e_row *r, int ranks,
-                        int threads) {
-  return strcmp(r->metric, e->property) == 0 &&
-         e2e_selector_matches(e->ranks, r->rank, ranks) &&
+static int row_selected(const e2e_expectation *e, const e2e_row *r, int ranks, int threads) {
+  return strcmp(r->metric, e->property) == 0 && e2e_selector_matches(e->ranks, r->rank, ranks) &&
          e2e_selector_matches(e->threads, r->thread, threads) &&
          e2e_callpath_ends_with(r->callpath, e->callpath);
 }
 
 /* Checks one expectation at one location; marks the rows it used. */
-static int check_location(const e2e_expectation *e, e2e_rows *rows, int rank,
-                          int thread, int ranks, int threads, FILE *out) {
+static int check_location(const e2e_expectation *e, e2e_rows *rows, int rank, int thread, int ranks,
+                          int threads, FILE *out) {
   double got = 0.0;
   for (size_t i = 0; i < rows->n; i++) {
     e2e_row *r = &rows->rows[i];
-    if (r->rank == rank && r->thread == thread &&
-        row_selected(e, r, ranks, threads)) {
+    if (r->rank == rank && r->thread == thread && row_selected(e, r, ranks, threads)) {
       got += r->value;
       r->covered = 1;
     }
@@ -72,29 +65,26 @@ static int check_location(const e2e_expectation *e, e2e_rows *rows, int rank,
   return !ok;
 }
 
-static int check_expectation(const e2e_expectation *e, e2e_rows *rows,
-                             int ranks, int threads, FILE *out) {
+static int check_expectation(const e2e_expectation *e, e2e_rows *rows, int ranks, int threads,
+                             FILE *out) {
   if (!e2e_conditions_hold(e, ranks, threads)) {
-    fprintf(out, "skip line %d: %s at %s (not for %dx%d)\n", e->line,
-            e->property, e->callpath, ranks, threads);
+    fprintf(out, "skip line %d: %s at %s (not for %dx%d)\n", e->line, e->property, e->callpath,
+            ranks, threads);
     return 0;
   }
   int failures = 0;
   for (int r = 0; r < ranks; r++)
     for (int t = 0; t < threads; t++)
-      if (e2e_selector_matches(e->ranks, r, ranks) &&
-          e2e_selector_matches(e->threads, t, threads))
+      if (e2e_selector_matches(e->ranks, r, ranks) && e2e_selector_matches(e->threads, t, threads))
         failures += check_location(e, rows, r, t, ranks, threads, out);
   return failures;
 }
 
-static int ignored(const e2e_spec *spec, const e2e_row *r, int ranks,
-                   int threads) {
+static int ignored(const e2e_spec *spec, const e2e_row *r, int ranks, int threads) {
   for (size_t i = 0; i < spec->nignore; i++) {
     const e2e_expectation *g = &spec->ignore[i];
     if ((strcmp(g->property, "*") == 0 || strcmp(g->property, r->metric) == 0) &&
-        e2e_conditions_hold(g, ranks, threads) &&
-        e2e_callpath_ends_with(r->callpath, g->callpath))
+        e2e_conditions_hold(g, ranks, threads) && e2e_callpath_ends_with(r->callpath, g->callpath))
       return 1;
   }
   return 0;
@@ -102,23 +92,24 @@ static int ignored(const e2e_spec *spec, const e2e_row *r, int ranks,
 
 /* A wait-state value outside the run's locations is a failure too: the
    report would be describing another run. */
-static int check_unplanted(const e2e_spec *spec, const e2e_rows *rows,
-                           int ranks, int threads, FILE *out) {
+static int check_unplanted(const e2e_spec *spec, const e2e_rows *rows, int ranks, int threads,
+                           FILE *out) {
   int failures = 0;
   for (size_t i = 0; i < rows->n; i++) {
     const e2e_row *r = &rows->rows[i];
     if (r->rank >= ranks || r->thread >= threads) {
-      fprintf(out, "FAIL location rank %d thread %d is outside a %dx%d run\n",
-              r->rank, r->thread, ranks, threads);
+      fprintf(out, "FAIL location rank %d thread %d is outside a %dx%d run\n", r->rank, r->thread,
+              ranks, threads);
       failures++;
       continue;
     }
-    if (r->covered || !e2e_is_wait_state(r->metric) ||
-        fabs(r->value) <= spec->large || ignored(spec, r, ranks, threads))
+    if (r->covered || !e2e_is_wait_state(r->metric) || fabs(r->value) <= spec->large ||
+        ignored(spec, r, ranks, threads))
       continue;
     char shown[64];
-    fprintf(out, "FAIL unplanted %s at %s, rank %d thread %d: %s "
-                 "(large is over %.4f)\n",
+    fprintf(out,
+            "FAIL unplanted %s at %s, rank %d thread %d: %s "
+            "(large is over %.4f)\n",
             r->metric, r->callpath, r->rank, r->thread,
             show(shown, sizeof shown, r->metric, r->value), spec->large);
     failures++;
@@ -126,8 +117,7 @@ static int check_unplanted(const e2e_spec *spec, const e2e_rows *rows,
   return failures;
 }
 
-int e2e_check(const e2e_spec *spec, e2e_rows *rows, int ranks, int threads,
-              FILE *out) {
+int e2e_check(const e2e_spec *spec, e2e_rows *rows, int ranks, int threads, FILE *out) {
   int failures = 0;
   for (size_t i = 0; i < rows->n; i++) rows->rows[i].covered = 0;
   for (size_t i = 0; i < spec->nexpect; i++)

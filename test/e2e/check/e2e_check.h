@@ -87,8 +87,7 @@ typedef struct {
 
 /* Parses an expectation file's text.  On error returns -1 and writes
    "FILE:LINE: error: ..." into err. */
-int e2e_spec_parse(e2e_spec *spec, const char *text, const char *file,
-                   char *err, size_t errlen);
+int e2e_spec_parse(e2e_spec *spec, const char *text, const char *file, char *err, size_t errlen);
 void e2e_spec_free(e2e_spec *spec);
 
 /* Whether the conditions of a line hold for a run of ranks x threads. */
@@ -117,8 +116,7 @@ typedef struct {
 /* Parses CSV with the header metric,callpath,rank,thread,value (fields may
    be double-quoted, "" for a quote).  On error returns -1 and writes
    "FILE:LINE: error: ..." into err. */
-int e2e_rows_parse(e2e_rows *rows, const char *text, const char *file,
-                   char *err, size_t errlen);
+int e2e_rows_parse(e2e_rows *rows, const char *text, const char *file, char *err, size_t errlen);
 void e2e_rows_free(e2e_rows *rows);
 
 /* Where a parser is, and where its error message goes. */
@@ -131,15 +129,13 @@ typedef struct {
 
 /* Writes "FILE:LINE: error: MESSAGE" into w->err; returns -1 (for
    "return e2e_fail(...)" in parsers). */
-int e2e_fail(const e2e_where *w, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int e2e_fail(const e2e_where *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Whether a property is a wait state that the `large` check looks at. */
 int e2e_is_wait_state(const char *property);
 
 /* Checks rows against spec for a run of ranks x threads; prints one line per
    check and per failure to out.  Returns the number of failures. */
-int e2e_check(const e2e_spec *spec, e2e_rows *rows, int ranks, int threads,
-              FILE *out);
+int e2e_check(const e2e_spec *spec, e2e_rows *rows, int ranks, int threads, FILE *out);
 
 #endif /* E2E_CHECK_H */

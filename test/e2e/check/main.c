@@ -94,8 +94,8 @@ int main(int argc, char **argv) {
       pu_error("%s", err);
     } else {
       int failures = e2e_check(&spec, &rows, ranks, threads, stdout);
-      printf("%s: %d failure%s at %dx%d\n", failures ? "FAILED" : "PASSED",
-             failures, failures == 1 ? "" : "s", ranks, threads);
+      printf("%s: %d failure%s at %dx%d\n", failures ? "FAILED" : "PASSED", failures,
+             failures == 1 ? "" : "s", ranks, threads);
       status = failures ? POMP_EXIT_FAILURE : POMP_EXIT_OK;
       e2e_rows_free(&rows);
     }

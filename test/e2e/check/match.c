@@ -15,8 +15,7 @@ static int parse_index(const char *text) {
   if (!*text) return -1;
   char *end;
   long v = strtol(text, &end, 10);
-  if (*end || v < 0 || v > 1000000 || text[0] == '-' || text[0] == '+')
-    return -1;
+  if (*end || v < 0 || v > 1000000 || text[0] == '-' || text[0] == '+') return -1;
   return (int)v;
 }
 
@@ -24,9 +23,8 @@ int e2e_selector_parse(const char *text, e2e_selector *out) {
   static const struct {
     const char *word;
     e2e_sel_kind kind;
-  } words[] = {{"*", E2E_SEL_ALL},   {"even", E2E_SEL_EVEN},
-               {"odd", E2E_SEL_ODD}, {"last", E2E_SEL_LAST},
-               {"!last", E2E_SEL_ALL_BUT_LAST}, {"inner", E2E_SEL_INNER}};
+  } words[] = {{"*", E2E_SEL_ALL},     {"even", E2E_SEL_EVEN},          {"odd", E2E_SEL_ODD},
+               {"last", E2E_SEL_LAST}, {"!last", E2E_SEL_ALL_BUT_LAST}, {"inner", E2E_SEL_INNER}};
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
     if (strcmp(text, words[i].word) == 0) {
       out->kind = words[i].kind;
@@ -59,9 +57,7 @@ int e2e_conditions_hold(const e2e_expectation *e, int ranks, int threads) {
   for (int i = 0; i < e->nconds; i++) {
     const e2e_condition *c = &e->cond[i];
     int have = c->what == 'r' ? ranks : threads;
-    int ok = c->op == '>'   ? have >= c->n
-             : c->op == '<' ? have <= c->n
-                            : have == c->n;
+    int ok = c->op == '>' ? have >= c->n : c->op == '<' ? have <= c->n : have == c->n;
     if (!ok) return 0;
   }
   return 1;
@@ -88,8 +84,7 @@ static int split_components(const char *text, components *c) {
 }
 
 /* fnmatch on a component that is not NUL-terminated. */
-static int component_matches(const char *pat, size_t patlen, const char *s,
-                             size_t slen) {
+static int component_matches(const char *pat, size_t patlen, const char *s, size_t slen) {
   char pbuf[1024], sbuf[1024];
   if (patlen >= sizeof pbuf || slen >= sizeof sbuf) return 0;
   memcpy(pbuf, pat, patlen);
@@ -116,11 +111,9 @@ static int suffix_matches(suffix_match *m, int np, int nc) {
   size_t plen = m->pat.len[np - 1];
   int yes;
   if (plen == 2 && p[0] == '*' && p[1] == '*')
-    yes = suffix_matches(m, np - 1, nc) ||
-          (nc > 0 && suffix_matches(m, np, nc - 1));
+    yes = suffix_matches(m, np - 1, nc) || (nc > 0 && suffix_matches(m, np, nc - 1));
   else
-    yes = nc > 0 &&
-          component_matches(p, plen, m->path.at[nc - 1], m->path.len[nc - 1]) &&
+    yes = nc > 0 && component_matches(p, plen, m->path.at[nc - 1], m->path.len[nc - 1]) &&
           suffix_matches(m, np - 1, nc - 1);
   *known = yes ? 2 : 1;
   return yes;
@@ -128,8 +121,7 @@ static int suffix_matches(suffix_match *m, int np, int nc) {
 
 int e2e_callpath_ends_with(const char *callpath, const char *pattern) {
   suffix_match m;
-  if (!split_components(callpath, &m.path) || !split_components(pattern, &m.pat))
-    return 0;
+  if (!split_components(callpath, &m.path) || !split_components(pattern, &m.pat)) return 0;
   m.memo = pu_calloc((size_t)(m.pat.n + 1) * (size_t)(m.path.n + 1), 1);
   int yes = suffix_matches(&m, m.pat.n, m.path.n);
   free(m.memo);

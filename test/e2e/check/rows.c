@@ -72,8 +72,7 @@ static int parse_row(const e2e_where *w, const char *line, e2e_row *row) {
   if (rc == 0 && (n != FIELDS || (*p && *p != '\n' && *p != '\r')))
     rc = e2e_fail(w, "want 5 fields (%s)", HEADER);
   char *end = NULL;
-  if (rc == 0 && (parse_int(f[2], &row->rank) < 0 ||
-                  parse_int(f[3], &row->thread) < 0))
+  if (rc == 0 && (parse_int(f[2], &row->rank) < 0 || parse_int(f[3], &row->thread) < 0))
     rc = e2e_fail(w, "rank and thread must be counts");
   if (rc == 0) {
     row->value = strtod(f[4], &end);
@@ -89,8 +88,7 @@ static int parse_row(const e2e_where *w, const char *line, e2e_row *row) {
   return rc;
 }
 
-int e2e_rows_parse(e2e_rows *rows, const char *text, const char *file,
-                   char *err, size_t errlen) {
+int e2e_rows_parse(e2e_rows *rows, const char *text, const char *file, char *err, size_t errlen) {
   memset(rows, 0, sizeof *rows);
   e2e_where w = {file, 1, err, errlen};
   size_t len = strcspn(text, "\r\n");

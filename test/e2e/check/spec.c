@@ -59,25 +59,21 @@ static int parse_tolerance(e2e_where *c, const char *text, e2e_expectation *e) {
   return 0;
 }
 
-static int parse_locations(e2e_where *c, const char *text,
-                           e2e_expectation *e) {
+static int parse_locations(e2e_where *c, const char *text, e2e_expectation *e) {
   char buf[64];
   const char *colon = strchr(text, ':');
   size_t len = colon ? (size_t)(colon - text) : 0;
-  if (!colon || len >= sizeof buf)
-    return e2e_fail(c, "locations '%s': want RANKS:THREADS", text);
+  if (!colon || len >= sizeof buf) return e2e_fail(c, "locations '%s': want RANKS:THREADS", text);
   memcpy(buf, text, len);
   buf[len] = '\0';
-  if (e2e_selector_parse(buf, &e->ranks) < 0)
-    return e2e_fail(c, "bad rank selector '%s'", buf);
+  if (e2e_selector_parse(buf, &e->ranks) < 0) return e2e_fail(c, "bad rank selector '%s'", buf);
   if (e2e_selector_parse(colon + 1, &e->threads) < 0)
     return e2e_fail(c, "bad thread selector '%s'", colon + 1);
   return 0;
 }
 
 /* "ranks>=2,threads==1" */
-static int parse_conditions(e2e_where *c, const char *text,
-                            e2e_expectation *e) {
+static int parse_conditions(e2e_where *c, const char *text, e2e_expectation *e) {
   const char *p = text;
   while (*p) {
     if (e->nconds == E2E_MAX_CONDITIONS) return e2e_fail(c, "too many conditions");
@@ -107,14 +103,14 @@ static int parse_conditions(e2e_where *c, const char *text,
   return 0;
 }
 
-static int parse_expectation(e2e_where *c, char **f, int n,
-                             e2e_expectation *e) {
+static int parse_expectation(e2e_where *c, char **f, int n, e2e_expectation *e) {
   if (n < 5 || n > 6)
-    return e2e_fail(c, "want PROPERTY CALLPATH LOCATIONS VALUE TOLERANCE "
-                   "[REQUIRES], got %d fields", n);
+    return e2e_fail(c,
+                    "want PROPERTY CALLPATH LOCATIONS VALUE TOLERANCE "
+                    "[REQUIRES], got %d fields",
+                    n);
   if (parse_locations(c, f[2], e) < 0 || parse_seconds(c, f[3], &e->value) < 0 ||
-      parse_tolerance(c, f[4], e) < 0 ||
-      (n == 6 && parse_conditions(c, f[5], e) < 0))
+      parse_tolerance(c, f[4], e) < 0 || (n == 6 && parse_conditions(c, f[5], e) < 0))
     return -1;
   e->property = pu_strdup(f[0]);
   e->callpath = pu_strdup(f[1]);
@@ -122,8 +118,7 @@ static int parse_expectation(e2e_where *c, char **f, int n,
 }
 
 static int parse_ignore(e2e_where *c, char **f, int n, e2e_expectation *e) {
-  if (n < 3 || n > 4)
-    return e2e_fail(c, "want ignore PROPERTY CALLPATH [REQUIRES]");
+  if (n < 3 || n > 4) return e2e_fail(c, "want ignore PROPERTY CALLPATH [REQUIRES]");
   if (n == 4 && parse_conditions(c, f[3], e) < 0) return -1;
   e->property = pu_strdup(f[1]);
   e->callpath = pu_strdup(f[2]);
@@ -149,8 +144,7 @@ static int parse_line(e2e_where *c, e2e_spec *spec, char *line) {
   return 0;
 }
 
-int e2e_spec_parse(e2e_spec *spec, const char *text, const char *file,
-                   char *err, size_t errlen) {
+int e2e_spec_parse(e2e_spec *spec, const char *text, const char *file, char *err, size_t errlen) {
   memset(spec, 0, sizeof *spec);
   spec->large = 0.010;
   e2e_where c = {file, 0, err, errlen};

@@ -15,9 +15,8 @@ static void selectors_pick_the_right_indices(void **state) {
   static const struct {
     const char *text;
     const char *picks; /* of 4: '1' picked, '0' not */
-  } cases[] = {{"*", "1111"},    {"2", "0010"},   {"!0", "0111"},
-               {"even", "1010"}, {"odd", "0101"}, {"last", "0001"},
-               {"!last", "1110"}, {"inner", "0110"}};
+  } cases[] = {{"*", "1111"},   {"2", "0010"},    {"!0", "0111"},    {"even", "1010"},
+               {"odd", "0101"}, {"last", "0001"}, {"!last", "1110"}, {"inner", "0110"}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     e2e_selector s;
     assert_int_equal(e2e_selector_parse(cases[c].text, &s), 0);
@@ -45,8 +44,8 @@ static void callpath_suffixes_match_whole_components(void **state) {
   assert_false(e2e_callpath_ends_with(path, "MPI_Send"));
   const char *omp = "main;loop;!$omp parallel @a.c:12;!$omp for @a.c:14;"
                     "!$omp implicit barrier @a.c:18";
-  assert_true(e2e_callpath_ends_with(
-      omp, "loop;!$omp parallel @*;!$omp for @*;!$omp implicit barrier @*"));
+  assert_true(
+      e2e_callpath_ends_with(omp, "loop;!$omp parallel @*;!$omp for @*;!$omp implicit barrier @*"));
   assert_false(e2e_callpath_ends_with(omp, "loop;!$omp for @*;!$omp implicit "
                                            "barrier @*"));
   assert_true(e2e_callpath_ends_with(omp, "loop;**"));
@@ -59,8 +58,7 @@ static void callpath_suffixes_match_whole_components(void **state) {
 
 static void conditions_select_configurations(void **state) {
   (void)state;
-  e2e_expectation e = {.nconds = 2,
-                       .cond = {{'r', '>', 2}, {'t', '=', 1}}};
+  e2e_expectation e = {.nconds = 2, .cond = {{'r', '>', 2}, {'t', '=', 1}}};
   assert_true(e2e_conditions_hold(&e, 2, 1));
   assert_true(e2e_conditions_hold(&e, 8, 1));
   assert_false(e2e_conditions_hold(&e, 1, 1));
@@ -71,13 +69,12 @@ static void conditions_select_configurations(void **state) {
 
 static void spec_reads_every_kind_of_line(void **state) {
   (void)state;
-  const char *text =
-      "# planted\n"
-      "large 0.02\n"
-      "mpi_latesender late_sender;MPI_Recv even:0 0.120 10% ranks>=2\n"
-      "omp_ibarrier_wait \"f;!$omp for @*\" *:!0 0.1 0.005  # comment\n"
-      "ignore * \"*;MPI_Init_thread\"\n"
-      "\n";
+  const char *text = "# planted\n"
+                     "large 0.02\n"
+                     "mpi_latesender late_sender;MPI_Recv even:0 0.120 10% ranks>=2\n"
+                     "omp_ibarrier_wait \"f;!$omp for @*\" *:!0 0.1 0.005  # comment\n"
+                     "ignore * \"*;MPI_Init_thread\"\n"
+                     "\n";
   e2e_spec spec;
   char err[256];
   assert_int_equal(e2e_spec_parse(&spec, text, "x.txt", err, sizeof err), 0);
@@ -109,8 +106,8 @@ typedef struct {
 } error_case;
 
 /* Each case must fail to parse with exactly its message. */
-static void assert_errors(int (*parse)(const char *, char *, size_t),
-                          const error_case *cases, size_t n) {
+static void assert_errors(int (*parse)(const char *, char *, size_t), const error_case *cases,
+                          size_t n) {
   for (size_t c = 0; c < n; c++) {
     char err[256];
     assert_int_equal(parse(cases[c].text, err, sizeof err), -1);
@@ -137,8 +134,7 @@ static void spec_errors_name_file_and_line(void **state) {
       {"m p q:0 0.1 10%\n", "x.txt:1: error: bad rank selector 'q'"},
       {"m p 0:0 x 10%\n", "x.txt:1: error: 'x' is not a number of seconds"},
       {"m p 0:0 1 %\n", "x.txt:1: error: bad tolerance '%' (want 10% or 0.005)"},
-      {"m p 0:0 1 1% cores>=2\n",
-       "x.txt:1: error: condition 'cores>=2': want ranks or threads"},
+      {"m p 0:0 1 1% cores>=2\n", "x.txt:1: error: condition 'cores>=2': want ranks or threads"},
       {"m \"p 0:0 1 1%\n", "x.txt:1: error: unterminated quote"},
       {"large\n", "x.txt:1: error: want large SECONDS"},
   };
@@ -181,8 +177,7 @@ static void rows_errors_name_file_and_line(void **state) {
 
 /* Runs the check of spec text against CSV text for a 2x2 run; returns the
    failures and leaves the printed lines in out. */
-static int run_check(const char *spec_text, const char *csv, char *out,
-                     size_t outlen) {
+static int run_check(const char *spec_text, const char *csv, char *out, size_t outlen) {
   e2e_spec spec;
   e2e_rows rows;
   char err[256];
@@ -197,16 +192,15 @@ static int run_check(const char *spec_text, const char *csv, char *out,
   return failures;
 }
 
-static const char CSV[] =
-    "metric,callpath,rank,thread,value\n"
-    "time,main,0,0,9\n"
-    "mpi_latesender,main;ls;MPI_Recv,0,0,0.100\n"
-    "mpi_latesender,main;ls;MPI_Recv,0,0,0.011\n" /* summed: 0.111 */
-    "mpi_latesender,main;x;ls;MPI_Recv,1,0,0.095\n"
-    "omp_idle_threads,main;MPI_Init,0,1,0.500\n"
-    "mpi_barrier_wait,main;MPI_Barrier,1,1,0.004\n"
-    "visits,main,1,0,3\n"
-    "bytes_sent,main,1,0,8\n";
+static const char CSV[] = "metric,callpath,rank,thread,value\n"
+                          "time,main,0,0,9\n"
+                          "mpi_latesender,main;ls;MPI_Recv,0,0,0.100\n"
+                          "mpi_latesender,main;ls;MPI_Recv,0,0,0.011\n" /* summed: 0.111 */
+                          "mpi_latesender,main;x;ls;MPI_Recv,1,0,0.095\n"
+                          "omp_idle_threads,main;MPI_Init,0,1,0.500\n"
+                          "mpi_barrier_wait,main;MPI_Barrier,1,1,0.004\n"
+                          "visits,main,1,0,3\n"
+                          "bytes_sent,main,1,0,8\n";
 
 static void check_passes_within_tolerance(void **state) {
   (void)state;
@@ -216,16 +210,15 @@ static void check_passes_within_tolerance(void **state) {
                      "visits main 1:0 3 0\n"
                      "bytes_sent main 1:0 8 0\n";
   assert_int_equal(run_check(spec, CSV, out, sizeof out), 0);
-  assert_string_equal(
-      out,
-      "ok   line 1: mpi_latesender at ls;MPI_Recv, rank 0 thread 0: 0.1110 s "
-      "(want 0.1000 s +- 0.0120)\n"
-      "ok   line 1: mpi_latesender at ls;MPI_Recv, rank 1 thread 0: 0.0950 s "
-      "(want 0.1000 s +- 0.0120)\n"
-      "ok   line 3: visits at main, rank 1 thread 0: 3 visits (want 3 visits "
-      "+- 0.0020)\n"
-      "ok   line 4: bytes_sent at main, rank 1 thread 0: 8 bytes (want 8 bytes "
-      "+- 0.0020)\n");
+  assert_string_equal(out,
+                      "ok   line 1: mpi_latesender at ls;MPI_Recv, rank 0 thread 0: 0.1110 s "
+                      "(want 0.1000 s +- 0.0120)\n"
+                      "ok   line 1: mpi_latesender at ls;MPI_Recv, rank 1 thread 0: 0.0950 s "
+                      "(want 0.1000 s +- 0.0120)\n"
+                      "ok   line 3: visits at main, rank 1 thread 0: 3 visits (want 3 visits "
+                      "+- 0.0020)\n"
+                      "ok   line 4: bytes_sent at main, rank 1 thread 0: 8 bytes (want 8 bytes "
+                      "+- 0.0020)\n");
 }
 
 static void check_fails_outside_tolerance_and_on_unplanted(void **state) {
@@ -237,19 +230,17 @@ static void check_fails_outside_tolerance_and_on_unplanted(void **state) {
                      "omp_lock_contention f;omp_set_lock *:* 0.05 10% "
                      "threads>=4\n";
   assert_int_equal(run_check(spec, CSV, out, sizeof out), 4);
-  assert_string_equal(
-      out,
-      "FAIL line 2: mpi_latesender at ls;MPI_Recv, rank 0 thread 0: 0.1110 s "
-      "(want 0.1000 s +- 0.0100)\n"
-      "ok   line 2: mpi_latesender at ls;MPI_Recv, rank 1 thread 0: 0.0950 s "
-      "(want 0.1000 s +- 0.0100)\n"
-      "FAIL line 3: mpi_latesender at ls;MPI_Recv, rank 0 thread 1: 0.0000 s "
-      "(want 0.0500 s +- 0.0050)\n"
-      "skip line 4: omp_lock_contention at f;omp_set_lock (not for 2x2)\n"
-      "FAIL unplanted omp_idle_threads at main;MPI_Init, rank 0 thread 1: "
-      "0.5000 s (large is over 0.0030)\n"
-      "FAIL unplanted mpi_barrier_wait at main;MPI_Barrier, rank 1 thread 1: "
-      "0.0040 s (large is over 0.0030)\n");
+  assert_string_equal(out, "FAIL line 2: mpi_latesender at ls;MPI_Recv, rank 0 thread 0: 0.1110 s "
+                           "(want 0.1000 s +- 0.0100)\n"
+                           "ok   line 2: mpi_latesender at ls;MPI_Recv, rank 1 thread 0: 0.0950 s "
+                           "(want 0.1000 s +- 0.0100)\n"
+                           "FAIL line 3: mpi_latesender at ls;MPI_Recv, rank 0 thread 1: 0.0000 s "
+                           "(want 0.0500 s +- 0.0050)\n"
+                           "skip line 4: omp_lock_contention at f;omp_set_lock (not for 2x2)\n"
+                           "FAIL unplanted omp_idle_threads at main;MPI_Init, rank 0 thread 1: "
+                           "0.5000 s (large is over 0.0030)\n"
+                           "FAIL unplanted mpi_barrier_wait at main;MPI_Barrier, rank 1 thread 1: "
+                           "0.0040 s (large is over 0.0030)\n");
 }
 
 /* The properties added for Scalasca parity are problems when nobody
@@ -263,14 +254,12 @@ static void new_wait_states_are_checked_too(void **state) {
                     "omp_taskwait,main;!$omp taskwait @a.c:9,0,0,0.040\n"
                     "comp,main,0,0,0.500\n";
   assert_int_equal(run_check("large 0.010\n", csv, out, sizeof out), 3);
-  assert_string_equal(
-      out,
-      "FAIL unplanted mpi_earlyscan at main;MPI_Scan, rank 1 thread 0: "
-      "0.0200 s (large is over 0.0100)\n"
-      "FAIL unplanted omp_ordered at main;!$omp ordered @a.c:5, rank 0 thread "
-      "1: 0.0300 s (large is over 0.0100)\n"
-      "FAIL unplanted omp_taskwait at main;!$omp taskwait @a.c:9, rank 0 "
-      "thread 0: 0.0400 s (large is over 0.0100)\n");
+  assert_string_equal(out, "FAIL unplanted mpi_earlyscan at main;MPI_Scan, rank 1 thread 0: "
+                           "0.0200 s (large is over 0.0100)\n"
+                           "FAIL unplanted omp_ordered at main;!$omp ordered @a.c:5, rank 0 thread "
+                           "1: 0.0300 s (large is over 0.0100)\n"
+                           "FAIL unplanted omp_taskwait at main;!$omp taskwait @a.c:9, rank 0 "
+                           "thread 0: 0.0400 s (large is over 0.0100)\n");
 }
 
 static void check_rejects_locations_outside_the_run(void **state) {
@@ -279,8 +268,7 @@ static void check_rejects_locations_outside_the_run(void **state) {
   const char *csv = "metric,callpath,rank,thread,value\n"
                     "time,main,2,0,1\n";
   assert_int_equal(run_check("", csv, out, sizeof out), 1);
-  assert_string_equal(out,
-                      "FAIL location rank 2 thread 0 is outside a 2x2 run\n");
+  assert_string_equal(out, "FAIL location rank 2 thread 0 is outside a 2x2 run\n");
 }
 
 int main(void) {
