@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pm_location.h"
+#include "pm_throttle.h"
 #include "pm_trace.h"
 #include "pomp_util.h"
 
@@ -112,6 +113,7 @@ void pm_mpi_finalize(void) {
     pm_trace_write();
     pm_log("measurement finished (MPI_Finalize)");
     pm_nested_report();
+    pm_throttle_report();
     pm_clock_report();
     pm_mpi_active = 0; /* after the last lines: they too carry the rank */
   }
