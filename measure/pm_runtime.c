@@ -76,6 +76,11 @@ static void begin(void) {
     set_state(PM_DISABLED);
     return;
   }
+  if (pm_mpi_unbound_check() != 0) {
+    pm_start_time = pm_clock();
+    set_state(PM_DISABLED);
+    return;
+  }
   log_header();
   pm_clock_init(pm_cfg.clock);
   pm_start_time = pm_clock();
