@@ -121,6 +121,7 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor,
   a->files = pu_strdup(anchor);
   if (n > 5 && !strcmp(anchor + n - 5, ".otf2")) a->files[n - 5] = 0;
   if (check_anchor(a, anchor)) return NULL;
+  a->throttled = az_throttled_read(anchor, &a->diag);
   /* OTF2 would print its own errors; ours name the location and event */
   OTF2_Error_RegisterCallback(quiet_otf2, NULL);
   OTF2_Reader *reader = OTF2_Reader_Open(anchor);
@@ -185,6 +186,7 @@ void az_analysis_free(az_analysis *a) {
   az_defs_free(&a->defs);
   free(a->files);
   free(a->run_status);
+  free(a->throttled);
   memset(a, 0, sizeof *a);
 }
 

@@ -296,6 +296,7 @@ typedef struct az_analysis {
                               docs/PROPERTIES.md, "Runs that did not
                               finish" */
   char *run_status;        /* "complete" or "incomplete: ..." (report) */
+  char *throttled;         /* az_throttled_read's line, or NULL (report) */
   char *files;             /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
 } az_analysis;
@@ -469,6 +470,11 @@ typedef struct {
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
 /* The first steps of every analysis: reader, definitions, empty cells.
    NULL on failure (a->diag says why). */
+/* The functions the measurement switched off (throttled.txt next to the
+   anchor, docs/TRACE.md) as one line, summed over the ranks (malloc'd), or
+   NULL when there is no such file; a malformed line is warned about. */
+char *az_throttled_read(const char *anchor, az_diag *diag);
+
 struct OTF2_Reader_struct *az_open(az_analysis *a, const char *anchor,
                                    const az_options *opt);
 /* Raises the open-file limit for the event files of `locations`; -1 (and

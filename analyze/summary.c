@@ -49,6 +49,8 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
     fprintf(out, "%s\n", status);
   fprintf(out, "total time %.6g s over %d locations\n", total,
           pomp_report_num_locations(r));
+  const char *throttled = pomp_report_attr(r, "throttled");
+  if (throttled) fprintf(out, "throttled (POMP_THROTTLE): %s\n", throttled);
   fprintf(out, "  %-26s %12s %7s  %s\n", "property", "seconds", "% time",
           "worst call path");
   double *buf = pu_malloc((size_t)(pomp_report_num_cnodes(r) + 1) * sizeof *buf);
