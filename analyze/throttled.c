@@ -32,8 +32,18 @@ static void add(throttled_list *l, const char *name, unsigned long long recorded
   PU_PUSH(l->v, l->n, l->cap, f);
 }
 
+/* Functions named in the line (the most calls not recorded first). */
+#define NAMED 10
+
+static int by_dropped_descending(const void *pa, const void *pb) {
+  const throttled_fn *a = pa, *b = pb;
+  if (a->dropped != b->dropped) return a->dropped < b->dropped ? 1 : -1;
+  return strcmp(a->name, b->name);
+}
+
 /* "2 functions, 400000 calls not recorded: tiny (200000), solve (200000)" */
-static char *one_line(const throttled_list *l) {
+static char *one_line(throttled_list *l) {
+  qsort(l->v, l->n, sizeof *l->v, by_dropped_descending);
   unsigned long long dropped = 0;
   size_t size = 96;
   for (size_t i = 0; i < l->n; i++) {
@@ -43,9 +53,10 @@ static char *one_line(const throttled_list *l) {
   char *line = pu_malloc(size);
   size_t used = (size_t)snprintf(line, size, "%zu function%s, %llu calls not recorded: ", l->n,
                                  l->n > 1 ? "s" : "", dropped);
-  for (size_t i = 0; i < l->n; i++)
+  for (size_t i = 0; i < l->n && i < NAMED; i++)
     used += (size_t)snprintf(line + used, size - used, "%s%s (%llu)", i ? ", " : "",
                              l->v[i].name, l->v[i].dropped);
+  if (l->n > NAMED) snprintf(line + used, size - used, ", ...");
   return line;
 }
 

@@ -116,10 +116,16 @@ static void write_throttled_file(const fn_list *list) {
   close(fd);
 }
 
+static int by_dropped_descending(const void *pa, const void *pb) {
+  const fn_count *a = pa, *b = pb;
+  return a->dropped < b->dropped ? 1 : a->dropped > b->dropped ? -1 : (a->region > b->region);
+}
+
 static void report_throttled(void) {
   fn_list list = {0};
   pm_user_each_throttled(add_throttled, &list);
   if (!list.n) return;
+  qsort(list.v, list.n, sizeof *list.v, by_dropped_descending); /* the costliest first */
   uint64_t dropped = 0;
   for (size_t i = 0; i < list.n; i++) {
     dropped += list.v[i].dropped;
