@@ -35,8 +35,7 @@ struct pm_fn_stats *pm_fn_stats_grow(pm_location *l, uint32_t r) {
     pm_fn_stat *from = &old->fn[i], *to = &s->fn[i];
     atomic_init(&to->entered, atomic_load_explicit(&from->entered, memory_order_relaxed));
     atomic_init(&to->finished, atomic_load_explicit(&from->finished, memory_order_relaxed));
-    atomic_init(&to->enter_sum, atomic_load_explicit(&from->enter_sum, memory_order_relaxed));
-    atomic_init(&to->leave_sum, atomic_load_explicit(&from->leave_sum, memory_order_relaxed));
+    atomic_init(&to->time_sum, atomic_load_explicit(&from->time_sum, memory_order_relaxed));
   }
   l->fn_stats = s; /* read by other threads only once recording stopped */
   return s;

@@ -3,9 +3,9 @@
  * counts behind the end-of-run advice. Internal to measure/.
  *
  * Each location counts, per user-function region, the calls it entered
- * and finished and the sums of their Enter and Leave times: the inclusive
- * time of the finished calls is the difference of the sums (calls still
- * open are counted as ending now). The counters live in the location and
+ * and finished and the sum of their Leave times minus their Enter times:
+ * the inclusive time of the finished calls (calls still open are counted
+ * as ending now). The counters live in the location and
  * only its thread writes them (relaxed atomic loads and stores, no read-
  * modify-write), so a recorded call pays a few adds and no shared cache
  * line. When a location has finished POMP_THROTTLE's number of calls of a
@@ -24,7 +24,7 @@
 /* One function's counters on one location. */
 typedef struct pm_fn_stat {
   _Atomic uint64_t entered, finished;
-  _Atomic uint64_t enter_sum, leave_sum; /* ns, modulo 2^64: only differences matter */
+  _Atomic uint64_t time_sum; /* Leave times - Enter times (ns, modulo 2^64) */
 } pm_fn_stat;
 
 /* A location's counters, indexed by region id. Grown by the owning thread
@@ -57,7 +57,7 @@ static inline void pm_fn_entered(pm_location *l, uint32_t r, uint64_t t) {
   struct pm_fn_stats *s = l->fn_stats;
   if (PM_UNLIKELY(!s || r >= s->cap) && !(s = pm_fn_stats_grow(l, r))) return;
   pm_counter_add(&s->fn[r].entered, 1);
-  pm_counter_add(&s->fn[r].enter_sum, t);
+  pm_counter_add(&s->fn[r].time_sum, -t);
 }
 
 /* A user function's Leave at t on l. True when the function is to be
@@ -68,11 +68,11 @@ static inline int pm_fn_left(pm_location *l, uint32_t r, uint64_t t) {
   pm_fn_stat *f = &s->fn[r];
   uint64_t done = atomic_load_explicit(&f->finished, memory_order_relaxed) + 1;
   atomic_store_explicit(&f->finished, done, memory_order_relaxed);
-  pm_counter_add(&f->leave_sum, t);
+  uint64_t sum = atomic_load_explicit(&f->time_sum, memory_order_relaxed) + t;
+  atomic_store_explicit(&f->time_sum, sum, memory_order_relaxed);
   if (PM_LIKELY(done < pm_throttle.calls) || !pm_throttle.calls) return 0;
   uint64_t open = atomic_load_explicit(&f->entered, memory_order_relaxed) - done;
-  uint64_t inclusive = atomic_load_explicit(&f->leave_sum, memory_order_relaxed) + open * t -
-                       atomic_load_explicit(&f->enter_sum, memory_order_relaxed);
+  uint64_t inclusive = sum + open * t;
   return inclusive / done < pm_throttle.ns; /* a wrapped (odd) sum is huge: kept */
 }
 
