@@ -30,6 +30,7 @@ struct pm_fn_stats *pm_fn_stats_grow(pm_location *l, uint32_t r) {
   struct pm_fn_stats *s = calloc(1, sizeof *s + (size_t)cap * sizeof s->fn[0]);
   if (!s) return NULL;
   s->cap = cap;
+  s->limit = pm_throttle.calls ? pm_throttle.calls : UINT64_MAX;
   s->older = old;
   for (uint32_t i = 0; old && i < old->cap; i++) {
     pm_fn_stat *from = &old->fn[i], *to = &s->fn[i];

@@ -32,6 +32,7 @@ typedef struct pm_fn_stat {
    thread reading a location may hold either. */
 struct pm_fn_stats {
   uint32_t cap;
+  uint64_t limit; /* pm_throttle.calls, UINT64_MAX when off: one load on the Leave path */
   struct pm_fn_stats *older;
   pm_fn_stat fn[];
 };
@@ -70,7 +71,7 @@ static inline int pm_fn_left(pm_location *l, uint32_t r, uint64_t t) {
   atomic_store_explicit(&f->finished, done, memory_order_relaxed);
   uint64_t sum = atomic_load_explicit(&f->time_sum, memory_order_relaxed) + t;
   atomic_store_explicit(&f->time_sum, sum, memory_order_relaxed);
-  if (PM_LIKELY(done < pm_throttle.calls) || !pm_throttle.calls) return 0;
+  if (PM_LIKELY(done < s->limit)) return 0;
   uint64_t open = atomic_load_explicit(&f->entered, memory_order_relaxed) - done;
   uint64_t inclusive = sum + open * t;
   return inclusive / done < pm_throttle.ns; /* a wrapped (odd) sum is huge: kept */

@@ -219,8 +219,8 @@ __attribute__((noinline)) static void enter_slow(uintptr_t fn, uint32_t r) {
   pm_location *l = pm_self();
   if (!l) return;
   uint64_t t = pm_clock();
+  pm_fn_entered(l, r, t); /* first: the record is then a tail call */
   pm_ev_enter(l, r, t);
-  pm_fn_entered(l, r, t);
 }
 
 __attribute__((noinline)) static void exit_slow(uintptr_t fn, uint32_t r) {
@@ -231,8 +231,12 @@ __attribute__((noinline)) static void exit_slow(uintptr_t fn, uint32_t r) {
   pm_location *l = pm_tls_location;
   if (!l) return;
   uint64_t t = pm_clock();
-  pm_ev_leave(l, r, t);
-  if (PM_UNLIKELY(pm_fn_left(l, r, t))) switch_off(fn, r);
+  if (PM_LIKELY(!pm_fn_left(l, r, t))) { /* first: the record is then a tail call */
+    pm_ev_leave(l, r, t);
+    return;
+  }
+  pm_ev_leave(l, r, t); /* the last call recorded */
+  switch_off(fn, r);
 }
 
 __attribute__((noinline)) static void enter_lookup(uintptr_t fn) {
