@@ -160,6 +160,7 @@ static void report_heavy_functions(void) {
     events += c.calls;
     PU_PUSH(list.v, list.n, list.cap, c);
   }
+  if (!list.n) return;
   qsort(list.v, list.n, sizeof *list.v, by_calls_descending);
   uint64_t top = 0;
   size_t ntop = list.n < ADVICE_TOP ? list.n : ADVICE_TOP;
