@@ -96,6 +96,7 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor, const az_options *opt) 
   a->files = pu_strdup(anchor);
   if (n > 5 && !strcmp(anchor + n - 5, ".otf2")) a->files[n - 5] = 0;
   if (check_anchor(a, anchor)) return NULL;
+  a->throttled = az_throttled_read(anchor, &a->diag);
   /* OTF2 would print its own errors; ours name the location and event */
   OTF2_Error_RegisterCallback(quiet_otf2, NULL);
   OTF2_Reader *reader = OTF2_Reader_Open(anchor);

@@ -52,6 +52,7 @@ typedef struct az_analysis {
                               docs/PROPERTIES.md, "Runs that did not
                               finish" */
   char *run_status;    /* "complete" or "incomplete: ..." (report) */
+  char *throttled;     /* az_throttled_read's line, or NULL (report) */
   char *files;         /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
 } az_analysis;

@@ -19,5 +19,10 @@ int az_check_open_files(az_analysis *a, size_t locations, const char *anchor);
 /* Path of a location's file in the archive ("DIR/traces/0.evt" for ext
    "evt") in buf, for messages and checks. */
 const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext, char *buf, size_t size);
+/* throttled.c: the functions the measurement switched off (throttled.txt
+   next to the anchor, docs/TRACE.md) as one line, summed over the ranks
+   (malloc'd), or NULL when there is no such file; a malformed line is
+   warned about. */
+char *az_throttled_read(const char *anchor, az_diag *diag);
 
 #endif

@@ -56,6 +56,8 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
   char perturbation[256];
   if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))
     fprintf(out, "warning: %s\n", perturbation);
+  const char *throttled = pomp_report_attr(r, "throttled");
+  if (throttled) fprintf(out, "throttled (POMP_THROTTLE): %s\n", throttled);
   fprintf(out, "  %-26s %12s %7s  %s\n", "property", "seconds", "% time", "worst call path");
   double *buf = pu_malloc((size_t)(pomp_report_num_cnodes(r) + 1) * sizeof *buf);
   for (int i = 0; i < n && i < top; i++) {

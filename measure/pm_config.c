@@ -8,12 +8,13 @@
 #include <strings.h>
 
 #include "pm_runtime.h"
+#include "pm_throttle.h"
 
 #define PM_MIN_BUFFER (256u * 1024u) /* OTF2_CHUNK_SIZE_MIN */
 
 pm_config pm_cfg;
 
-enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK };
+enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE };
 
 static const struct var {
   const char *name;
@@ -34,6 +35,9 @@ static const struct var {
     {"POMP_PEER_SIGNAL", SIGNAL, "SIGRTMIN+3",
      "signal a dying MPI rank sends the ranks on its node so they write their complete "
      "fragments (number, SIGRTMIN+n; 0 = off)"},
+    {"POMP_THROTTLE", THROTTLE, "100000,10",
+     "CALLS,US: a user function is switched off once a thread finished CALLS calls of it "
+     "averaging under US microseconds (0 = never)"},
     {"POMP_CLOCK", CLOCK, "auto",
      "events' clock: tsc (converted to CLOCK_MONOTONIC ns), monotonic (clock_gettime), "
      "auto (the TSC where it is invariant and the kernel's clocksource)"},
@@ -105,6 +109,22 @@ static int parse_clock(const char *s, int *out) {
   return -1;
 }
 
+/* "100000,10" (calls, microseconds; a fraction allowed: "50000,2.5"), or
+   "0"/"off": never. */
+static int parse_throttle(const char *s, pm_throttle_rule *out) {
+  int b;
+  if (!parse_bool(s, &b) && !b) return *out = (pm_throttle_rule){0, 0}, 0;
+  errno = 0;
+  char *end;
+  unsigned long long calls = strtoull(s, &end, 10);
+  if (end == s || *end != ',' || errno || *s == '-' || !calls) return -1;
+  const char *us_text = end + 1;
+  double us = strtod(us_text, &end);
+  if (end == us_text || *end || !(us >= 0 && us <= 1e6)) return -1;
+  *out = (pm_throttle_rule){calls, (uint64_t)(us * 1e3 + 0.5)};
+  return 0;
+}
+
 static void apply(const struct var *v, const char *s) {
   int b = 0;
   uint64_t n = 0;
@@ -120,6 +140,8 @@ static void apply(const struct var *v, const char *s) {
     if (ok) pm_cfg.buffer = n;
   } else if (v->kind == SIGNAL) {
     ok = parse_signal(s, &pm_cfg.peer_signal) == 0;
+  } else if (v->kind == THROTTLE) {
+    ok = parse_throttle(s, &pm_throttle) == 0;
   } else if (v->kind == CLOCK) {
     ok = parse_clock(s, &pm_cfg.clock) == 0;
   } else if (v->kind == LEVEL) {
@@ -141,6 +163,7 @@ void pm_config_load(void) {
                        .signals = 1,
                        .peer_signal = SIGRTMIN + 3,
                        .clock = PM_CLOCK_AUTO};
+  pm_throttle = PM_THROTTLE_DEFAULT;
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *s = getenv(vars[i].name);
     if (s) apply(&vars[i], s);

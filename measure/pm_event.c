@@ -71,6 +71,11 @@ void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a
   end_write(l);
 }
 
+void pm_ev_write_owned(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a,
+                       uint32_t b) {
+  write_record(l, kind, t, a, b);
+}
+
 void pm_locations_quiesce(int grace_ms) {
   if (grace_ms > 0) {
     struct timespec grace = {0, grace_ms * 1000000L};

@@ -112,7 +112,12 @@ void pm_locations_open_writers(void) {
     size_t n = l->nkept;
     l->kept = NULL;
     l->nkept = l->cap_kept = 0;
-    for (size_t i = 0; i < n; i++) pm_ev_write(l, kept[i].kind, kept[i].time, kept[i].a, kept[i].b);
+    /* a process that never reached MPI_Init opens its archive when the
+       measurement has finished: it owns the (quiesced) locations then */
+    int owned = atomic_load(&pm_state) != PM_RUNNING;
+    for (size_t i = 0; i < n; i++)
+      (owned ? pm_ev_write_owned : pm_ev_write)(l, kept[i].kind, kept[i].time, kept[i].a,
+                                                kept[i].b);
     free(kept);
   }
   pthread_mutex_unlock(&loc_lock);

@@ -19,6 +19,7 @@
 #define PM_HIDDEN_ENTER 0x80000000u /* stack mark: Enter not recorded */
 #define PM_TEAM_ENTER 0x40000000u   /* stack mark: the Enter of a team's parallel region */
 #define PM_REGION_MASK 0x3fffffffu  /* the region id of a stack entry */
+#define PM_FAST_SLOTS 1024u         /* pm_user.c's table of filtered-out function addresses */
 
 /* Thread events other than Enter/Leave (one record function for all). */
 enum pm_event_kind {
@@ -56,6 +57,10 @@ struct pm_location {
   int forked;          /* ThreadFork written, ThreadJoin not yet */
   pm_kept_event *kept; /* events before the archive opened */
   size_t nkept, cap_kept;
+  struct pm_fn_stats *fn_stats; /* user functions' calls and times (pm_throttle.h) */
+  /* calls that pm_user.c's filtered-address table dropped, by its slot:
+     the calls not recorded of switched-off functions (pm_throttle.c) */
+  _Atomic uint64_t dropped[PM_FAST_SLOTS];
 };
 
 /* A signal taken in the middle of a record, to be handled at its end:
@@ -123,6 +128,9 @@ static inline int pm_location_records(const pm_location *l) {
 /* Writes one event as it is (kept in memory before the archive opens);
    nothing once the measurement is no longer running. */
 void pm_ev_write(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a, uint32_t b);
+/* The same without the guard, for the thread that owns every location
+   (the measurement finished and the locations are quiesced). */
+void pm_ev_write_owned(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a, uint32_t b);
 /* After the state left PM_RUNNING: waits grace_ms, then until no location
    is in the middle of a record (at most ~1 s each). */
 void pm_locations_quiesce(int grace_ms);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pm_location.h"
+#include "pm_throttle.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
 #include "pomp_util.h"
@@ -37,6 +38,35 @@ uint64_t pm_leave(pm_location *l, uint32_t region) {
 }
 
 void pm_mpi_expected(void) { pm_mpi_waiting = 1; }
+
+static int unbound; /* pm_mpi_unbound was called */
+
+/* The rank the MPI launcher gives this process, -1 if none says. */
+static long launcher_rank(void) {
+  static const char *const vars[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *v = getenv(vars[i]);
+    char *end;
+    long rank = v ? strtol(v, &end, 10) : -1;
+    if (v && *v && !*end && rank >= 0) return rank;
+  }
+  return -1;
+}
+
+/* Said at once (before main: a program that records nothing is told too);
+   measure.log gets the line when it opens. */
+void pm_mpi_unbound(const char *library) {
+  unbound = 1;
+  long rank = launcher_rank();
+  if (rank > 0) return; /* rank 0 measures and tells */
+  pm_warn("MPI calls are NOT recorded: this program's MPI_Init is %s's, not libpomp-mpi's (the "
+          "MPI library comes first on the link line). Link with pomp-cc, which puts "
+          "libpomp-mpi first, or run with LD_PRELOAD=libpomp-mpi.so. Measuring this process "
+          "as one without MPI%s",
+          library ? library : "?", rank == 0 ? " (rank 0 only)" : "");
+}
+
+int pm_mpi_unbound_check(void) { return unbound && launcher_rank() > 0 ? -1 : 0; }
 
 void pm_clock_offset(uint64_t time, int64_t offset) {
   int n = atomic_load(&pm_noffsets);
@@ -105,6 +135,7 @@ void pm_mpi_finalize(void) {
     pm_trace_write();
     pm_log("measurement finished (MPI_Finalize)");
     pm_nested_report();
+    pm_throttle_report();
     pm_clock_report();
     pm_mpi_active = 0; /* after the last lines: they too carry the rank */
   }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pm_location.h"
+#include "pm_throttle.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
 #include "pomp.h"
@@ -75,6 +76,11 @@ static void begin(void) {
     set_state(PM_DISABLED);
     return;
   }
+  if (pm_mpi_unbound_check() != 0) {
+    pm_start_time = pm_clock();
+    set_state(PM_DISABLED);
+    return;
+  }
   log_header();
   pm_clock_init(pm_cfg.clock);
   pm_start_time = pm_clock();
@@ -123,11 +129,14 @@ void pm_finish_locked(const char *why) {
   if (!pm_archive) { /* an MPI program that never called MPI_Init */
     pm_mpi_waiting = 0;
     if (pm_open_single_process() != 0) return;
+    pm_warn("this program links libpomp-mpi but never called MPI_Init: no MPI events; its "
+            "trace is written as that of a process without MPI");
   }
   pm_locations_leave_all(pm_clock());
   pm_trace_write();
   pm_log("measurement finished (%s)", why);
   pm_nested_report();
+  pm_throttle_report();
   pm_clock_report();
 }
 

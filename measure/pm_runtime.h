@@ -78,6 +78,9 @@ void pm_peers_listening(void);
 extern int pm_rank;        /* rank in MPI_COMM_WORLD, 0 without MPI */
 extern int pm_mpi_waiting; /* pm_mpi_expected() called, pm_mpi_init not yet */
 extern int pm_mpi_active;  /* between pm_mpi_init and pm_mpi_finalize */
+/* At start: after pm_mpi_unbound, warns (or on ranks > 0 returns -1: this
+   process is not measured); 0 otherwise. */
+int pm_mpi_unbound_check(void);
 
 /* ------------------------------------------------------------------ clock */
 

@@ -121,6 +121,10 @@ void pm_trace_write(void) {
   for (uint32_t i = 0; i < n; i++) events += locs[i].events;
   pm_info(1, "trace written to %s: %u locations, %llu events", pm_experiment_dir, n,
           (unsigned long long)events);
+  if (!events)
+    pm_warn("the trace in %s has no events: no instrumented code ran while measuring "
+            "(built with pomp-cc? POMP_FUNCTIONS, POMP_FILTER?)",
+            pm_experiment_dir);
   /* counted here, not at start: the program's constructors register
      their units after libpomp has started */
   pm_log("%d descriptors registered by instrumented units", pm_registered_descriptors());

@@ -122,6 +122,13 @@ OTF2_EvtWriter *pm_evt_writer_at(pm_location *l, uint64_t *t);
    a single-process archive at the first event. If MPI_Init never comes,
    the trace is written at exit as a single process. */
 void pm_mpi_expected(void);
+/* Called instead by that constructor when the program's MPI_Init is not
+   libpomp-mpi's (library: the object it binds to; the MPI library came
+   first on the link line): MPI calls cannot be recorded. libpomp says so
+   loudly (stderr, measure.log) and measures the process as one without
+   MPI; where the launcher's environment gives a rank (PMI_RANK,
+   OMPI_COMM_WORLD_RANK, PMIX_RANK), only rank 0 measures and warns. */
+void pm_mpi_unbound(const char *library);
 
 /* Hand-over at the end of the MPI_Init / MPI_Init_thread wrapper (after
    PMPI_Init*). collectives implement OTF2's collective callbacks with PMPI

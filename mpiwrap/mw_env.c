@@ -3,6 +3,8 @@
    clock offset, the ranks on this node), MPI_Finalize has libpomp write
    the trace, MPI_Abort has the rank finish alone (its fragment, for
    pomp-recover), MPI_Pcontrol switches recording. */
+#define _GNU_SOURCE /* dladdr, RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,7 +19,19 @@ static OTF2_CollectiveContext *world_context;
 static pm_mpi_handover handover;
 _Atomic int mw_running;
 
-static void __attribute__((constructor)) expect_mpi(void) { pm_mpi_expected(); }
+/* The program's MPI_Init must be ours: a build system that links the MPI
+   library before libpomp-mpi binds every MPI_* to the MPI library, and
+   nothing would be recorded without a word. */
+static void __attribute__((constructor)) expect_mpi(void) {
+  Dl_info ours, bound;
+  void *init = dlsym(RTLD_DEFAULT, "MPI_Init");
+  if (init && dladdr((void *)expect_mpi, &ours) && dladdr(init, &bound) &&
+      ours.dli_fbase != bound.dli_fbase) {
+    pm_mpi_unbound(bound.dli_fname);
+    return;
+  }
+  pm_mpi_expected();
+}
 
 /* The processes on this node (world rank, pid if it answers libpomp's
    peer signal): a rank that dies alone asks them to write their complete

@@ -5,6 +5,7 @@
 
 __attribute__((noinline)) void recorded_fn(void) { __asm__ volatile(""); }
 __attribute__((noinline)) void filtered_fn(void) { __asm__ volatile(""); }
+__attribute__((noinline)) void throttled_fn(void) { __asm__ volatile(""); }
 /* the same empty function without instrumentation: the call's own cost */
 __attribute__((noinline, no_instrument_function)) void plain_fn(void) { __asm__ volatile(""); }
 
@@ -14,6 +15,10 @@ void call_recorded(long n) {
 
 void call_filtered(long n) {
   for (long i = 0; i < n; i++) filtered_fn();
+}
+
+void call_throttled(long n) {
+  for (long i = 0; i < n; i++) throttled_fn();
 }
 
 void call_plain(long n) {

@@ -76,6 +76,18 @@ total time 4e-07 s over 2 locations
   mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv"
 [ -s "$work/err" ] && fail "stderr not empty: $(cat "$work/err")"
 
+# functions libpomp switched off (throttled.txt): summed over the ranks
+# into the report's "throttled" attribute and the summary; a bad line is
+# named and ignored
+cp -r "$work/exp" "$work/thr" && rm "$work/thr/report.pomp"
+printf '# pomp throttled functions 1: rank, ...\n0\t100000\t200000\ttiny\n1\t100000\t50\ttiny\n1\t100000\t7\tns::get(int) const\nbroken\n' \
+  >"$work/thr/throttled.txt"
+expect 0 "$analyze" "$work/thr"
+[ "$(sed -n 3p "$work/out")" = "throttled (POMP_THROTTLE): 2 functions, 200057 calls not recorded: tiny (200050), ns::get(int) const (7)" ] ||
+  fail "throttled summary: $(sed -n 3p "$work/out")"
+grep -q "^pomp-analyze: warning: $work/thr/throttled.txt:5: not a line of rank, calls recorded, calls not recorded and function; ignored$" "$work/err" ||
+  fail "throttled.txt bad line: $(cat "$work/err")"
+
 # overwriting the report is fine; -o and --quiet; the anchor file works too
 expect 0 "$analyze" --quiet -o "$work/other.pomp" "$work/exp/traces.otf2"
 [ -s "$work/out" ] && fail "--quiet printed something"

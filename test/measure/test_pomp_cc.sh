@@ -7,6 +7,7 @@ pcc=$1 src=$2 build=$3
 work=$(mktemp -d /tmp/pomp-cc-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cp "$src"/*.c "$src"/*.cpp "$src"/*.f90 "$src"/Makefile "$work"/
+cp -r "$src"/launcher "$work"/
 cd "$work"
 export OMP_NUM_THREADS=2
 failures=0
@@ -283,6 +284,44 @@ if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpicc >/dev/null; then
   [ -f "$exp/fragments/0.frag" ] && [ -f "$exp/fragments/1.frag" ] ||
     fail "MPI run killed by a signal left no fragments"
 fi
+
+# --- MPI whatever the link order -----------------------------------------
+if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpicc >/dev/null; then
+  # CMake with pomp-cc as launcher: MPI::MPI_C's full-path libmpich.so
+  # comes before what pomp-cc adds, directly and through response files
+  for rsp in OFF ON; do
+    cmake -S launcher -B "launcher-$rsp" -DCMAKE_C_COMPILER_LAUNCHER="$pcc" \
+      -DCMAKE_C_LINKER_LAUNCHER="$pcc" -DCMAKE_C_USE_RESPONSE_FILE_FOR_LIBRARIES=$rsp \
+      -DCMAKE_C_USE_RESPONSE_FILE_FOR_OBJECTS=$rsp >/dev/null 2>&1 &&
+      cmake --build "launcher-$rsp" >/dev/null 2>&1 || fail "CMake launcher build ($rsp)"
+    exp=$work/exp_launcher_$rsp
+    POMP_EXPERIMENT=$exp timeout 60 mpiexec -n 2 "launcher-$rsp/mpi_app" || fail "launcher run ($rsp)"
+    expect_eq "launcher ($rsp): MPI sends" "$(count "$exp" '^MPI_SEND ')" 1
+    expect_eq "launcher ($rsp): MPI receives" "$(count "$exp" '^MPI_RECV ')" 1
+  done
+  # linked by hand with the MPI library first: MPI_* are not ours; rank 0
+  # says so loudly and measures itself as a process without MPI
+  mpicc -finstrument-functions -c mpi_app.c -o mpi_first.o &&
+    gcc -o mpi_first mpi_first.o $(mpicc -show | cut -d' ' -f2-) -Wl,--no-as-needed \
+      -L"$build/mpiwrap" -Wl,-rpath,"$build/mpiwrap" -lpomp-mpi \
+      -L"$build/measure" -Wl,-rpath,"$build/measure" -lpomp || fail "MPI-first build"
+  exp=$work/exp_mpi_first
+  err=$(POMP_EXPERIMENT=$exp timeout 60 mpiexec -n 2 ./mpi_first 2>&1) || fail "MPI-first run"
+  expect_eq "MPI-first: one warning (rank 0)" "$(echo "$err" | grep -c 'MPI calls are NOT recorded')" 1
+  expect_eq "MPI-first: in measure.log" "$(grep -c 'MPI calls are NOT recorded' "$exp/measure.log")" 1
+  expect_eq "MPI-first: no MPI events" "$(count "$exp" '^MPI_')" 0
+  # pomp-cc mpicc, no MPI_Init: the OpenMP events are kept, and it says so
+  "$pcc" mpicc -fopenmp -o no_init no_init.c || fail "no-MPI_Init build"
+  exp=$work/exp_no_init
+  err=$(POMP_EXPERIMENT=$exp ./no_init 2>&1 >/dev/null) || fail "no-MPI_Init run"
+  expect_eq "no MPI_Init: parallel regions entered" "$(count "$exp" '^ENTER .*"!\$omp parallel @no_init.c:7"')" 2
+  expect_eq "no MPI_Init: warning" "$err" \
+    "libpomp: warning: this program links libpomp-mpi but never called MPI_Init: no MPI events; its trace is written as that of a process without MPI"
+fi
+# a run that recorded nothing says so
+"$pcc" --no-opari gcc -o no_events twice.c app.c -fopenmp 2>/dev/null
+err=$(POMP_EXPERIMENT=$work/exp_no_events POMP_FUNCTIONS=0 ./no_events 2>&1 >/dev/null)
+expect_eq "0 events: warning" "$(echo "$err" | grep -c 'libpomp: warning: the trace in .* has no events')" 1
 
 # --- Fortran MPI: nothing calls a C MPI_ symbol, libpomp-mpi kept anyway ----
 # (--no-as-needed); 2 ranks give one experiment pomp_f_2x2 with MPI events
