@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pm_location.h"
+#include "pm_profile.h"
 #include "pm_trace.h"
 #include "pomp.h"
 #include "pomp_util.h"
@@ -53,7 +54,7 @@ int pm_open_single_process(void) {
   if (pm_experiment_create(pm_experiment_dir) != 0) return -1;
   pm_log_open(pm_experiment_dir);
   pm_info(1, "experiment directory %s", pm_experiment_dir);
-  return pm_archive_open();
+  return pm_profiling() ? 0 : pm_archive_open();
 }
 
 static void at_exit(void) { pm_finish("program exit"); }
@@ -113,12 +114,13 @@ void pm_finish_locked(const char *why) {
     return;
   }
   pm_locations_quiesce(0);
-  if (!pm_archive) { /* an MPI program that never called MPI_Init */
+  if (!pm_archive && pm_mpi_waiting) { /* an MPI program that never called MPI_Init */
     pm_mpi_waiting = 0;
     if (pm_open_single_process() != 0) return;
   }
   pm_locations_leave_all(pm_clock());
   pm_trace_write();
+  pm_profile_write();
   pm_log("measurement finished (%s)", why);
   pm_nested_report();
   pm_clock_report();

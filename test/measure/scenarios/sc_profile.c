@@ -1,0 +1,51 @@
+/* sc_profile.c -- a call tree with known visits for POMP_MODE=profile:
+   main calls nap once and step 3 times; each step runs a parallel region
+   of 2 threads in which every thread calls work 5 times (work calls leaf
+   twice) and meets an explicit barrier, then the region's implicit one.
+   User functions through -finstrument-functions, OpenMP by hand as
+   pomp-opari would instrument it. */
+#include <omp.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "sc.h"
+
+DESCR(par, "parallel", "", "sc_profile.c", 30, 45);
+DESCR(bar, "barrier", "", "sc_profile.c", 38, 38);
+
+static void __attribute__((noinline)) leaf(volatile int *x) { (*x)++; }
+static void __attribute__((noinline)) work(volatile int *x) {
+  leaf(x);
+  leaf(x);
+}
+
+/* 20 ms of exclusive time on the master */
+static void __attribute__((noinline)) nap(void) {
+  struct timespec d = {0, 20000000L};
+  nanosleep(&d, NULL);
+}
+
+static void __attribute__((noinline)) step(void) {
+  POMP_Parallel_fork(&par);
+#pragma omp parallel num_threads(2)
+  {
+    POMP_Parallel_begin(&par);
+    volatile int x = 0;
+    for (int i = 0; i < 5; i++) work(&x);
+    POMP_Barrier_enter(&bar);
+#pragma omp barrier
+    POMP_Barrier_exit(&bar);
+    POMP_Barrier_enter(&par);
+#pragma omp barrier
+    POMP_Barrier_exit(&par);
+    POMP_Parallel_end(&par);
+  }
+  POMP_Parallel_join(&par);
+}
+
+int main(void) {
+  nap();
+  for (int k = 0; k < 3; k++) step();
+  printf("done\n");
+  return 0;
+}
