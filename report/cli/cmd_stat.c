@@ -177,6 +177,8 @@ int cmd_stat(int argc, char **argv) {
                 (int)n, NULL, NULL, NULL, NULL, 0};
   const char *incomplete = pomp_report_run_incomplete(r);
   if (incomplete) print_run_warning(incomplete);
+  const char *mode_note = pomp_report_mode_note(r);
+  if (mode_note) printf("%s\n", mode_note);
   int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);
