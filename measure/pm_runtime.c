@@ -87,7 +87,10 @@ static void begin(void) {
     set_state(PM_DISABLED);
     return;
   }
-  if (pm_mpi_waiting) pm_log("MPI program: events kept in memory until MPI_Init");
+  if (pm_profiling())
+    pm_log("profile mode: a call-path profile per thread, written as report.pomp at the end "
+           "(MPI: at MPI_Finalize, by rank 0); no trace");
+  else if (pm_mpi_waiting) pm_log("MPI program: events kept in memory until MPI_Init");
   atexit(at_exit);
   pthread_atfork(NULL, NULL, in_forked_child);
   if (pm_cfg.signals) pm_signals_install();
