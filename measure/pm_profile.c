@@ -11,6 +11,7 @@
    writer puts the worker's parallel region under the master's call path,
    as pomp-analyze's call tree does. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pm_profile.h"
 #include "pomp_util.h"
@@ -23,8 +24,11 @@ typedef struct frame {
   uint64_t t;
 } frame;
 
+/* Each location's on its own cache lines (threads record side by side). */
+#define PM_PROFILE_ALIGN 128
+
 struct pm_profile {
-  pm_pnode *nodes;
+  _Alignas(PM_PROFILE_ALIGN) pm_pnode *nodes;
   uint32_t n, cap;
   uint32_t cur;     /* node of the innermost open region, 0 at the top */
   int team_next;    /* the next Enter begins a team's parallel region */
@@ -33,6 +37,23 @@ struct pm_profile {
   uint64_t dropped;
 };
 
+/* Zeroed memory of n bytes, from a cache-line boundary, its size rounded
+   up to whole lines, so no other thread's data shares them. */
+static void *own_lines(size_t n) {
+  n = (n + PM_PROFILE_ALIGN - 1) / PM_PROFILE_ALIGN * PM_PROFILE_ALIGN;
+  void *p = aligned_alloc(PM_PROFILE_ALIGN, n);
+  if (!p) pu_die(POMP_EXIT_FAILURE, "out of memory (%zu bytes)", n);
+  return memset(p, 0, n);
+}
+
+/* *p (old bytes) grown to n bytes on lines of its own. */
+static void *grow_lines(void *p, size_t old, size_t n) {
+  void *q = own_lines(n);
+  if (p) memcpy(q, p, old);
+  free(p);
+  return q;
+}
+
 static pm_profile *profiles[PM_MAX_LOCATIONS];
 /* The master's node where the outermost team forked (a node of location 0). */
 static _Atomic uint32_t fork_node;
@@ -40,8 +61,9 @@ static _Atomic uint32_t fork_node;
 static uint32_t add_node(pm_profile *p, uint32_t parent, uint32_t region, uint32_t graft) {
   if (p->n == p->cap) {
     if (p->cap >= PM_PROFILE_MAX_NODES) return NONE;
-    p->cap = p->cap ? p->cap * 2 : 64;
-    p->nodes = pu_realloc(p->nodes, p->cap * sizeof *p->nodes);
+    uint32_t cap = p->cap ? p->cap * 2 : 64;
+    p->nodes = grow_lines(p->nodes, p->cap * sizeof *p->nodes, cap * sizeof *p->nodes);
+    p->cap = cap;
   }
   uint32_t i = p->n++;
   p->nodes[i] = (pm_pnode){region, parent, NONE, NONE, graft, 0, 0, 0, 0};
@@ -55,7 +77,7 @@ static uint32_t add_node(pm_profile *p, uint32_t parent, uint32_t region, uint32
 static pm_profile *profile(pm_location *l) {
   pm_profile *p = profiles[l->thread];
   if (PM_LIKELY(p != NULL)) return p;
-  p = pu_calloc(1, sizeof *p);
+  p = own_lines(sizeof *p);
   add_node(p, NONE, PM_NO_REGION, NONE);
   profiles[l->thread] = p;
   return p;
@@ -80,8 +102,9 @@ static uint32_t child(pm_profile *p, uint32_t parent, uint32_t region, uint32_t 
 
 static void push(pm_profile *p, uint32_t node, uint32_t folded, uint64_t t) {
   if (p->depth == p->stack_cap) {
-    p->stack_cap = p->stack_cap ? p->stack_cap * 2 : 32;
-    p->stack = pu_realloc(p->stack, p->stack_cap * sizeof *p->stack);
+    uint32_t cap = p->stack_cap ? p->stack_cap * 2 : 32;
+    p->stack = grow_lines(p->stack, p->stack_cap * sizeof *p->stack, cap * sizeof *p->stack);
+    p->stack_cap = cap;
   }
   p->stack[p->depth++] = (frame){node, folded, t};
 }
