@@ -139,15 +139,22 @@ static int read_tree(pm_cursor *c, tree *t) {
   return c->bad ? -1 : 0;
 }
 
+/* The master's cnodes (thread 0 of the rank: its tree comes first), by
+   node index of its tree. */
+typedef struct master_map {
+  int32_t *cnode;
+  uint32_t n;
+} master_map;
+
 /* The report's cnode of every node of a location's tree: the root is
    "none" (-1); a graft stands for the master's node it forked at. */
 static int32_t *place_tree(builder *bd, const tree *t, const int32_t *regions,
-                           uint32_t nregions, const int32_t *master) {
+                           uint32_t nregions, const master_map *master) {
   int32_t *cnode = pu_malloc(t->n * sizeof *cnode);
   cnode[0] = -1;
   for (uint32_t i = 1; i < t->n; i++) {
     if (t->region[i] == PM_NO_REGION) {
-      cnode[i] = master && t->graft[i] < t->n ? master[t->graft[i]] : -1;
+      cnode[i] = t->graft[i] < master->n ? master->cnode[t->graft[i]] : -1;
       continue;
     }
     int32_t region = t->region[i] < nregions ? regions[t->region[i]] : -1;
@@ -198,7 +205,7 @@ static int add_rank(builder *bd, const unsigned char *data, size_t len, uint32_t
   uint32_t nregions;
   int32_t *metric = NULL, *regions = read_regions(bd, &c, &metric, &nregions);
   uint32_t nlocs = regions ? pm_get_u32(&c) : 0;
-  int32_t *master = NULL;
+  master_map master = {NULL, 0};
   for (uint32_t k = 0; k < nlocs && !c.bad; k++) {
     uint32_t thread = pm_get_u32(&c);
     bd->dropped += pm_get_u64(&c);
@@ -207,15 +214,15 @@ static int add_rank(builder *bd, const unsigned char *data, size_t len, uint32_t
       if (thread == 0) snprintf(name, sizeof name, "Master thread");
       else snprintf(name, sizeof name, "OMP thread %u", thread);
       pomp_report_add_sysnode(bd->r, POMP_SYS_THREAD, name, proc, (int32_t)rank, (int32_t)thread);
-      int32_t *cnode = place_tree(bd, &t, regions, nregions, master);
+      int32_t *cnode = place_tree(bd, &t, regions, nregions, &master);
       add_values(bd, &t, cnode, metric, nregions, bd->nlocations++);
-      if (k == 0 && thread == 0) master = cnode; /* trees come by thread number */
+      if (k == 0 && thread == 0) master = (master_map){cnode, t.n}; /* trees come by thread */
       else free(cnode);
       if ((int32_t)k + 1 > bd->max_threads) bd->max_threads = (int32_t)k + 1;
     }
     tree_free(&t);
   }
-  free(master);
+  free(master.cnode);
   free(regions);
   free(metric);
   return c.bad || !regions ? -1 : 0;

@@ -2,8 +2,8 @@
    pm_profile.c fed with events at known times (exact visits, inclusive
    times, grafting of a worker onto the master's path, the bound on call
    paths), and the report a hand-instrumented OpenMP program writes
-   (scenarios/sc_profile.c: exact visits per call path and thread, times
-   that add up, no trace). */
+   (scenarios/sc_profile.c: exact visits per call path and thread, the
+   worker's paths under the master's, times that add up, no trace). */
 #include <unistd.h>
 
 #include "measure_test.h"
@@ -152,13 +152,14 @@ static void an_openmp_program_writes_its_profile_as_a_report(void **state) {
   assert_string_equal(pomp_report_mode_note(r),
                       "profile: wait-state properties need a trace (POMP_MODE=trace)");
   assert_int_equal(pomp_report_num_locations(r), 2);
-  assert_int_equal(pomp_report_num_cnodes(r), 8);
+  assert_int_equal(pomp_report_num_cnodes(r), 12);
   int32_t visits = pomp_report_find_metric(r, "visits");
   static const struct {
     const char *path;
     double master, worker;
   } expect[] = {
       {"main", 1, 0},          {"main;nap", 1, 0},
+      {"main;nap;nap;nap;nap;nap", 1, 0},
       {"main;step", 3, 0},     {PAR, 3, 3},
       {PAR ";work", 15, 15},   {PAR ";work;leaf", 30, 30},
       {PAR ";!$omp barrier @sc_profile.c:38", 3, 3},
@@ -169,8 +170,9 @@ static void an_openmp_program_writes_its_profile_as_a_report(void **state) {
     assert_true(pomp_report_value(r, visits, c, 0) == expect[i].master);
     assert_true(pomp_report_value(r, visits, c, 1) == expect[i].worker);
   }
-  /* nap sleeps 20 ms: its own time, comp, on the master */
-  double nap = pomp_report_value(r, pomp_report_find_metric(r, "comp"), cnode_of(r, "main;nap"), 0);
+  /* nap sleeps 20 ms at the deepest level: its own time, comp, on the master */
+  double nap = pomp_report_value(r, pomp_report_find_metric(r, "comp"),
+                                 cnode_of(r, "main;nap;nap;nap;nap;nap"), 0);
   assert_true(nap >= 0.020);
   /* the worker's part of the region lies inside the master's step; each
      path's inclusive time covers its children's */

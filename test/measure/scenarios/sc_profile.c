@@ -1,5 +1,6 @@
 /* sc_profile.c -- a call tree with known visits for POMP_MODE=profile:
-   main calls nap once and step 3 times; each step runs a parallel region
+   main calls nap once (which recurses 5 deep: 5 call paths, so that the
+   master's tree has more nodes than a worker's) and step 3 times; each step runs a parallel region
    of 2 threads in which every thread calls work 5 times (work calls leaf
    twice) and meets an explicit barrier, then the region's implicit one.
    User functions through -finstrument-functions, OpenMP by hand as
@@ -19,8 +20,13 @@ static void __attribute__((noinline)) work(volatile int *x) {
   leaf(x);
 }
 
-/* 20 ms of exclusive time on the master */
-static void __attribute__((noinline)) nap(void) {
+/* 20 ms of exclusive time on the master, at the deepest level */
+static void __attribute__((noinline)) nap(int depth) {
+  if (depth > 1) {
+    nap(depth - 1);
+    __asm__ volatile(""); /* not a tail call */
+    return;
+  }
   struct timespec d = {0, 20000000L};
   nanosleep(&d, NULL);
 }
@@ -44,7 +50,7 @@ static void __attribute__((noinline)) step(void) {
 }
 
 int main(void) {
-  nap();
+  nap(5);
   for (int k = 0; k < 3; k++) step();
   printf("done\n");
   return 0;
