@@ -2,9 +2,9 @@
 # run_profile_test.sh PROGRAM POMP-REPORT POMP-ANALYZE POMP-TUI WORKDIR
 # POMP_MODE=profile on 2 MPI ranks (progs/mwt_profile.c): no trace, one
 # report.pomp written by rank 0 with the exact visits and bytes of every
-# MPI call path on each rank; pomp-analyze says it is a profile (exit 0),
-# pomp-report stat and pomp-tui open it and say that wait states need a
-# trace.
+# MPI call path on each rank, the same as pomp-analyze finds in a trace of
+# the same program; pomp-analyze says it is a profile (exit 0), pomp-report
+# stat and pomp-tui open it and say that wait states need a trace.
 set -euo pipefail
 prog=$1 report=$2 analyze=$3 tui=$4 work=$5
 rm -rf "$work"
@@ -46,6 +46,12 @@ visits,MPI_Waitall,0,0,1
 visits,MPI_Waitall,1,0,1
 END
 diff -u "$work/expected" "$work/dump" || fail "visits or bytes differ"
+# the same run traced and analysed: the same call paths, visits and bytes
+POMP_EXPERIMENT="$work/trace" timeout 60 mpirun -n 2 "$prog" >/dev/null
+"$analyze" -q "$work/trace"
+"$report" dump "$work/trace" | grep -E '^(visits|bytes_sent|bytes_received),' | sort \
+  >"$work/dump.trace"
+diff -u "$work/dump.trace" "$work/dump" || fail "the profile differs from the trace's report"
 "$report" stat "$exp" >"$work/stat"
 grep -q '^profile: wait-state properties need a trace (POMP_MODE=trace)$' "$work/stat" \
   || fail "pomp-report stat does not say it is a profile"
