@@ -1,7 +1,9 @@
 /* pm_profile.c -- the call-path tree of each location in profile mode
    (pm_profile.h). Node 0 is the root; a node's children are a singly
-   linked list, the child found last moved to its front (a loop entering
-   the same callee again finds it first). Memory grows with the number of
+   linked list, the child found last moved to its front, and in front of
+   the lists a direct-mapped cache (parent, region) -> child: a loop body
+   calling a dozen accessors in turn (LULESH) would otherwise walk a
+   dozen list entries per call. Memory grows with the number of
    distinct call paths, never with the run's length, up to
    PM_PROFILE_MAX_NODES per location.
 
@@ -26,6 +28,7 @@ typedef struct frame {
 
 /* Each location's on its own cache lines (threads record side by side). */
 #define PM_PROFILE_ALIGN 128
+#define CACHE_SLOTS 4096u /* 16 KiB per location */
 
 struct pm_profile {
   _Alignas(PM_PROFILE_ALIGN) pm_pnode *nodes;
@@ -35,6 +38,7 @@ struct pm_profile {
   frame *stack;
   uint32_t depth, stack_cap;
   uint64_t dropped;
+  uint32_t cache[CACHE_SLOTS]; /* node index or NONE */
 };
 
 /* Zeroed memory of n bytes, from a cache-line boundary, its size rounded
@@ -78,26 +82,38 @@ static pm_profile *profile(pm_location *l) {
   pm_profile *p = profiles[l->thread];
   if (PM_LIKELY(p != NULL)) return p;
   p = own_lines(sizeof *p);
+  memset(p->cache, 0xff, sizeof p->cache); /* NONE */
   add_node(p, NONE, PM_NO_REGION, NONE);
   profiles[l->thread] = p;
   return p;
 }
 
-/* The child of parent for (region, graft), moved to the front of the
-   list; created when new (NONE when the tree is full). */
+static inline uint32_t slot(uint32_t parent, uint32_t region) {
+  return ((parent * 0x9e3779b1u) ^ (region * 0x85ebca6bu)) >> 20; /* 12 bits */
+}
+
+/* The child of parent for (region, graft): from the cache, else from the
+   list (moved to its front) or created (NONE when the tree is full). */
 static uint32_t child(pm_profile *p, uint32_t parent, uint32_t region, uint32_t graft) {
   pm_pnode *n = p->nodes;
+  uint32_t *s = &p->cache[slot(parent, region)];
+  uint32_t c = *s;
+  if (PM_LIKELY(c != NONE && n[c].parent == parent && n[c].region == region &&
+                n[c].graft == graft))
+    return c;
   uint32_t prev = NONE;
-  for (uint32_t c = n[parent].child; c != NONE; prev = c, c = n[c].sibling) {
+  for (c = n[parent].child; c != NONE; prev = c, c = n[c].sibling) {
     if (n[c].region != region || n[c].graft != graft) continue;
     if (prev != NONE) {
       n[prev].sibling = n[c].sibling;
       n[c].sibling = n[parent].child;
       n[parent].child = c;
     }
-    return c;
+    return *s = c;
   }
-  return add_node(p, parent, region, graft);
+  c = add_node(p, parent, region, graft);
+  if (c != NONE) *s = c;
+  return c;
 }
 
 static void push(pm_profile *p, uint32_t node, uint32_t folded, uint64_t t) {

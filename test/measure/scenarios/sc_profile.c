@@ -38,12 +38,8 @@ static void __attribute__((noinline)) step(void) {
     POMP_Parallel_begin(&par);
     volatile int x = 0;
     for (int i = 0; i < 5; i++) work(&x);
-    POMP_Barrier_enter(&bar);
-#pragma omp barrier
-    POMP_Barrier_exit(&bar);
-    POMP_Barrier_enter(&par);
-#pragma omp barrier
-    POMP_Barrier_exit(&par);
+    SC_BARRIER(&bar);
+    SC_BARRIER(&par); /* the region's implicit barrier */
     POMP_Parallel_end(&par);
   }
   POMP_Parallel_join(&par);
