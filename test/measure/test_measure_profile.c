@@ -4,6 +4,7 @@
    paths), and the report a hand-instrumented OpenMP program writes
    (scenarios/sc_profile.c: exact visits per call path and thread, the
    worker's paths under the master's, times that add up, no trace). */
+#include <signal.h>
 #include <unistd.h>
 
 #include "measure_test.h"
@@ -185,6 +186,23 @@ static void an_openmp_program_writes_its_profile_as_a_report(void **state) {
   pomp_report_free(r);
 }
 
+/* sc_signal raises SIGTERM inside its region "doomed", after 3 "work"s. */
+static void a_program_killed_by_a_signal_writes_its_profile_so_far(void **state) {
+  (void)state;
+  sc_result res;
+  sc_run("sc_signal", "profile_term", (const char *[]){"term", NULL},
+         (const char *[]){"POMP_MODE=profile", NULL}, &res);
+  assert_true(WIFSIGNALED(res.status));
+  assert_int_equal(WTERMSIG(res.status), SIGTERM);
+  pomp_report_error err;
+  pomp_report *r = pomp_report_open(res.dir, &err);
+  assert_non_null(r);
+  int32_t visits = pomp_report_find_metric(r, "visits");
+  assert_true(pomp_report_value(r, visits, cnode_of(r, "work"), 0) == 3);
+  assert_true(pomp_report_value(r, visits, cnode_of(r, "doomed"), 0) == 1);
+  pomp_report_free(r);
+}
+
 static void an_unknown_mode_is_reported_and_traces(void **state) {
   (void)state;
   sc_result res;
@@ -201,6 +219,7 @@ int main(void) {
       cmocka_unit_test(a_worker_is_grafted_where_the_master_forked),
       cmocka_unit_test(call_paths_beyond_the_bound_count_in_their_caller),
       cmocka_unit_test(an_openmp_program_writes_its_profile_as_a_report),
+      cmocka_unit_test(a_program_killed_by_a_signal_writes_its_profile_so_far),
       cmocka_unit_test(an_unknown_mode_is_reported_and_traces),
   };
   return cmocka_run_group_tests(tests, NULL, mt_teardown);
