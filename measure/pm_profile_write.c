@@ -15,7 +15,11 @@
 #include <unistd.h>
 
 #include "otf2_names.h"
+#if __has_include("pomp_unify.h") /* the blob API, once unify/ is a library of its own */
+#include "pomp_unify.h"
+#else
 #include "pm_blob.h"
+#endif
 #include "pm_defs.h"
 #include "pm_profile.h"
 #include "pm_trace.h"
