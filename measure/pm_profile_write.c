@@ -15,14 +15,10 @@
 #include <unistd.h>
 
 #include "otf2_names.h"
-#if __has_include("pomp_unify.h") /* the blob API, once unify/ is a library of its own */
-#include "pomp_unify.h"
-#else
-#include "pm_blob.h"
-#endif
 #include "pm_defs.h"
 #include "pm_profile.h"
 #include "pm_trace.h"
+#include "pm_unify.h" /* and through it the blob API (pm_blob_*, pm_get_*, pm_map_*) */
 #include "pomp_report.h"
 #include "pomp_util.h"
 
