@@ -74,12 +74,35 @@ static void resolve(const char *input, char **anchor, char **report) {
   strcpy(*report + dir, "report.pomp");
 }
 
+/* An experiment measured with POMP_MODE=profile has no trace to replay:
+   libpomp wrote its report.pomp itself. Says so (with the summary) and
+   returns 1; 0 for anything else. */
+static int already_a_profile(const char *anchor, const char *report_path, const cli *c) {
+  if (access(anchor, F_OK) == 0 || access(report_path, F_OK) != 0) return 0;
+  pomp_report_error err;
+  pomp_report *r = pomp_report_open(report_path, &err);
+  const char *note = r ? pomp_report_mode_note(r) : NULL;
+  if (note && c->verbosity > 0) {
+    printf("%s: %s holds a profile (POMP_MODE=profile), not a trace: its report is "
+           "already there, %s\n%s\n",
+           pu_progname(), c->input, report_path, note);
+    az_summary_print(r, c->top, stdout);
+  }
+  pomp_report_free(r);
+  return note != NULL;
+}
+
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   cli c = {0};
   parse(argc, argv, &c);
   char *anchor, *report_path;
   resolve(c.input, &anchor, &report_path);
+  if (already_a_profile(anchor, report_path, &c)) {
+    free(anchor);
+    free(report_path);
+    return POMP_EXIT_OK;
+  }
   if (c.output) {
     free(report_path);
     report_path = pu_strdup(c.output);

@@ -6,19 +6,9 @@
 
 #include "az_defs.h"
 #include "az_metrics.h"
+#include "otf2_names.h"
 
 static int has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
-
-/* MPI set-up and communicator/group/topology handling. */
-static int is_mpi_management(const char *name) {
-  static const char *const prefixes[] = {
-      "MPI_Init",      "MPI_Finalize",    "MPI_Comm_",          "MPI_Group_",
-      "MPI_Cart_",     "MPI_Graph",       "MPI_Dist_graph",     "MPI_Intercomm_",
-      "MPI_Topo_test", "MPI_Dims_create", "MPI_Is_thread_main", "MPI_Query_thread"};
-  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-    if (has_prefix(name, prefixes[i])) return 1;
-  return 0;
-}
 
 static void classify_mpi(az_region *r) {
   switch (r->role) {
@@ -36,7 +26,7 @@ static void classify_mpi(az_region *r) {
     return;
   default: break;
   }
-  if (is_mpi_management(r->name)) r->bucket = AZ_MPI_MANAGEMENT;
+  if (pu_mpi_is_management(r->name)) r->bucket = AZ_MPI_MANAGEMENT;
   else if (has_prefix(r->name, "MPI_Wait") || has_prefix(r->name, "MPI_Test"))
     r->bucket = AZ_MPI_POINT2POINT;
   else r->bucket = AZ_MPI;

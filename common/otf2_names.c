@@ -73,3 +73,53 @@ int pu_paradigm_by_name(const char *name) {
 }
 
 int pu_role_by_name(const char *name) { return index_of(role_names, COUNT(role_names), name); }
+
+static int has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+int pu_mpi_is_management(const char *name) {
+  static const char *const prefixes[] = {
+      "MPI_Init",      "MPI_Finalize",    "MPI_Comm_",          "MPI_Group_",
+      "MPI_Cart_",     "MPI_Graph",       "MPI_Dist_graph",     "MPI_Intercomm_",
+      "MPI_Topo_test", "MPI_Dims_create", "MPI_Is_thread_main", "MPI_Query_thread"};
+  for (size_t i = 0; i < COUNT(prefixes); i++)
+    if (has_prefix(name, prefixes[i])) return 1;
+  return 0;
+}
+
+/* Region roles whose time has a metric of its own, per paradigm. */
+static const struct {
+  OTF2_Paradigm paradigm;
+  OTF2_RegionRole role;
+  const char *metric;
+} role_metrics[] = {
+    {OTF2_PARADIGM_MPI, OTF2_REGION_ROLE_BARRIER, "mpi_synchronization"},
+    {OTF2_PARADIGM_MPI, OTF2_REGION_ROLE_POINT2POINT, "mpi_point2point"},
+    {OTF2_PARADIGM_MPI, OTF2_REGION_ROLE_COLL_ONE2ALL, "mpi_collective"},
+    {OTF2_PARADIGM_MPI, OTF2_REGION_ROLE_COLL_ALL2ONE, "mpi_collective"},
+    {OTF2_PARADIGM_MPI, OTF2_REGION_ROLE_COLL_ALL2ALL, "mpi_collective"},
+    {OTF2_PARADIGM_MPI, OTF2_REGION_ROLE_COLL_OTHER, "mpi_collective"},
+    {OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_BARRIER, "omp_barrier"},
+    {OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_IMPLICIT_BARRIER, "omp_barrier"},
+    {OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_CRITICAL, "omp_synchronization"},
+    {OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_ATOMIC, "omp_synchronization"},
+    {OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_ORDERED, "omp_ordered"},
+    {OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_TASK_WAIT, "omp_taskwait"},
+    {OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_FLUSH, "omp_flush"},
+    {OTF2_PARADIGM_OPENMP, OTF2_REGION_ROLE_TASK_CREATE, "omp"},
+};
+
+const char *pu_region_time_metric(OTF2_Paradigm paradigm, OTF2_RegionRole role, const char *name) {
+  for (size_t i = 0; i < COUNT(role_metrics); i++)
+    if (role_metrics[i].paradigm == paradigm && role_metrics[i].role == role)
+      return role_metrics[i].metric;
+  switch (paradigm) {
+  case OTF2_PARADIGM_MPI:
+    if (pu_mpi_is_management(name)) return "mpi_management";
+    if (has_prefix(name, "MPI_Wait") || has_prefix(name, "MPI_Test")) return "mpi_point2point";
+    return "mpi";
+  case OTF2_PARADIGM_OPENMP: /* the lock API; constructs' bodies are user code */
+    return has_prefix(name, "omp_") && strstr(name, "lock") ? "omp_synchronization" : "comp";
+  case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "execution";
+  default: return "comp";
+  }
+}

@@ -18,4 +18,13 @@ const char *pu_role_name(OTF2_RegionRole r);
 int pu_paradigm_by_name(const char *name);
 int pu_role_by_name(const char *name);
 
+/* MPI set-up and communicator/group/topology handling (MPI_Init,
+   MPI_Comm_split, ...): the calls whose time is "mpi_management". */
+int pu_mpi_is_management(const char *name);
+/* The catalogue metric (docs/PROPERTIES.md, "Time breakdown") a region's
+   exclusive time belongs to when no replay splits it into wait states:
+   "comp", "mpi_point2point", "omp_barrier", ... (libpomp's profile mode;
+   pomp-analyze's analyze/roles.c applies the same rules and adds kinds). */
+const char *pu_region_time_metric(OTF2_Paradigm paradigm, OTF2_RegionRole role, const char *name);
+
 #endif /* POMP_OTF2_NAMES_H */

@@ -173,6 +173,14 @@ const char *pomp_report_attr_key(const pomp_report *r, int32_t i);
    prefix ("rank 1 called MPI_Abort(...); ..."), NULL for a complete one. */
 #define POMP_REPORT_RUN_STATUS "run_status"
 const char *pomp_report_run_incomplete(const pomp_report *r);
+/* How the values were measured (added): the attribute POMP_REPORT_MODE is
+   "profile" for a report libpomp wrote itself under POMP_MODE=profile (no
+   trace, no replay: wait-state properties are absent), absent or "trace"
+   for pomp-analyze's. Returns the line viewers show for a profile,
+   "profile: wait-state properties need a trace (POMP_MODE=trace)", or
+   NULL for a report from a trace. */
+#define POMP_REPORT_MODE "mode"
+const char *pomp_report_mode_note(const pomp_report *r);
 
 int32_t pomp_report_find_metric(const pomp_report *r, const char *name);
 /* Children in definition order; returns the count, fills up to cap ids. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "pm_location.h"
+#include "pm_profile.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
 
@@ -18,6 +19,12 @@ static uint32_t final_n;
 
 void pm_finish_alone_locked(const char *reason, int grace_ms) {
   pm_set_state(PM_FINISHED); /* no thread starts a record any more */
+  if (pm_profiling()) {      /* nothing on disk to recover from */
+    pm_log("%s: profile mode: the ranks' profiles are merged at MPI_Finalize, "
+           "so no report is written for this run",
+           reason);
+    return;
+  }
   pm_locations_quiesce(grace_ms);
   pm_locations_leave_all(pm_clock());
   /* closing the writers puts up to POMP_BUFFER per thread on disk, which

@@ -14,7 +14,7 @@
 
 pm_config pm_cfg;
 
-enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE };
+enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE, MODE };
 
 static const struct var {
   const char *name;
@@ -41,6 +41,9 @@ static const struct var {
     {"POMP_CLOCK", CLOCK, "auto",
      "events' clock: tsc (converted to CLOCK_MONOTONIC ns), monotonic (clock_gettime), "
      "auto (the TSC where it is invariant and the kernel's clocksource)"},
+    {"POMP_MODE", MODE, "trace",
+     "trace (OTF2 events, analysed by pomp-analyze) or profile (a call-path profile "
+     "written as report.pomp at the end; no trace, no wait states)"},
     {"POMP_VERBOSE", LEVEL, "0", "0 errors only, 1 experiment summary on stderr, 2 debug"},
 };
 
@@ -102,9 +105,9 @@ static int parse_signal(const char *s, int *out) {
   return *out = (int)v, 0;
 }
 
-static int parse_clock(const char *s, int *out) {
-  static const char *names[] = {"auto", "tsc", "monotonic"}; /* enum pm_clock_source */
-  for (int i = 0; i < 3; i++)
+/* One of n names (case-insensitive): its index into *out. */
+static int parse_choice(const char *s, const char *const *names, int n, int *out) {
+  for (int i = 0; i < n; i++)
     if (!strcasecmp(s, names[i])) return *out = i, 0;
   return -1;
 }
@@ -123,6 +126,16 @@ static int parse_throttle(const char *s, pm_throttle_rule *out) {
   if (end == us_text || *end || !(us >= 0 && us <= 1e6)) return -1;
   *out = (pm_throttle_rule){calls, (uint64_t)(us * 1e3 + 0.5)};
   return 0;
+}
+
+static int parse_clock(const char *s, int *out) {
+  static const char *const names[] = {"auto", "tsc", "monotonic"}; /* enum pm_clock_source */
+  return parse_choice(s, names, 3, out);
+}
+
+static int parse_mode(const char *s, int *out) {
+  static const char *const names[] = {"trace", "profile"}; /* enum pm_mode */
+  return parse_choice(s, names, 2, out);
 }
 
 static void apply(const struct var *v, const char *s) {
@@ -144,6 +157,8 @@ static void apply(const struct var *v, const char *s) {
     ok = parse_throttle(s, &pm_throttle) == 0;
   } else if (v->kind == CLOCK) {
     ok = parse_clock(s, &pm_cfg.clock) == 0;
+  } else if (v->kind == MODE) {
+    ok = parse_mode(s, &pm_cfg.mode) == 0;
   } else if (v->kind == LEVEL) {
     ok = s[0] >= '0' && s[0] <= '2' && !s[1];
     if (ok) pm_cfg.verbose = s[0] - '0';
@@ -168,6 +183,8 @@ void pm_config_load(void) {
     const char *s = getenv(vars[i].name);
     if (s) apply(&vars[i], s);
   }
+  /* a profile leaves no fragments: nothing for a dying rank's peers to write */
+  if (pm_cfg.mode == PM_MODE_PROFILE) pm_cfg.peer_signal = 0;
 }
 
 void pm_config_log(void) {

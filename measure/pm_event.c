@@ -5,6 +5,7 @@
 
 #include "pm_defs.h"
 #include "pm_location.h"
+#include "pm_profile.h"
 #include "pomp_util.h"
 
 static uint32_t flush_region = PM_NO_REGION;
@@ -44,6 +45,10 @@ static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t, ui
                          uint32_t b) {
   OTF2_EvtWriter *w = l->writer;
   if (PM_UNLIKELY(!w)) {
+    if (pm_profiling()) { /* no archive in profile mode: the tree counts it */
+      pm_profile_event(l, kind, t, a);
+      return;
+    }
     pm_kept_event e = {t, a, b, kind};
     PU_PUSH(l->kept, l->nkept, l->cap_kept, e);
     return;

@@ -6,6 +6,7 @@
 
 #include "pm_location.h"
 #include "pm_throttle.h"
+#include "pm_profile.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
 #include "pomp_util.h"
@@ -115,7 +116,7 @@ int pm_mpi_init(const pm_mpi_handover *h) {
     pm_log("MPI rank %d of %d, thread level MPI_THREAD_%s", h->rank, h->size,
            h->thread_level >= 0 && h->thread_level < 4 ? levels[h->thread_level] : "?");
     if (h->rank == 0) pm_info(1, "experiment directory %s", pm_experiment_dir);
-    rc = pm_archive_open(pm_fragment_periodic);
+    rc = pm_profiling() ? 0 : pm_archive_open(pm_fragment_periodic);
     if (pm_cfg.signals) pm_signals_after_mpi_init();
   }
   if (rc != 0) {
@@ -133,6 +134,7 @@ void pm_mpi_finalize(void) {
     pm_locations_quiesce(0);
     pm_locations_leave_all(pm_clock());
     pm_trace_write();
+    pm_profile_write();
     pm_log("measurement finished (MPI_Finalize)");
     pm_nested_report();
     pm_throttle_report();

@@ -39,7 +39,8 @@ void pm_mpi_node_peers(int n, const int *world_ranks, const int *pids) {
   peer_rank = r;
   peer_pid = p;
   npeers = n;
-  pm_log("%d ranks on this node (peers told to write their fragments if a rank dies)", n);
+  if (pm_cfg.peer_signal) /* off: POMP_PEER_SIGNAL=0, or profile mode */
+    pm_log("%d ranks on this node (peers told to write their fragments if a rank dies)", n);
 }
 
 /* 1 when the rank's fragment says complete (async-signal-safe reads). */

@@ -12,6 +12,7 @@
 
 #include "pm_location.h"
 #include "pm_throttle.h"
+#include "pm_profile.h"
 #include "pm_trace.h"
 #include "pm_unify.h"
 #include "pomp.h"
@@ -54,7 +55,7 @@ int pm_open_single_process(void) {
   if (pm_experiment_create(pm_experiment_dir) != 0) return -1;
   pm_log_open(pm_experiment_dir);
   pm_info(1, "experiment directory %s", pm_experiment_dir);
-  return pm_archive_open(pm_fragment_periodic);
+  return pm_profiling() ? 0 : pm_archive_open(pm_fragment_periodic);
 }
 
 static void at_exit(void) { pm_finish("program exit"); }
@@ -92,7 +93,10 @@ static void begin(void) {
     set_state(PM_DISABLED);
     return;
   }
-  if (pm_mpi_waiting) pm_log("MPI program: events kept in memory until MPI_Init");
+  if (pm_profiling())
+    pm_log("profile mode: a call-path profile per thread, written as report.pomp at the end "
+           "(MPI: at MPI_Finalize, by rank 0); no trace");
+  else if (pm_mpi_waiting) pm_log("MPI program: events kept in memory until MPI_Init");
   atexit(at_exit);
   pthread_atfork(NULL, NULL, in_forked_child);
   if (pm_cfg.signals) pm_signals_install();
@@ -126,7 +130,7 @@ void pm_finish_locked(const char *why) {
     return;
   }
   pm_locations_quiesce(0);
-  if (!pm_archive) { /* an MPI program that never called MPI_Init */
+  if (!pm_archive && pm_mpi_waiting) { /* an MPI program that never called MPI_Init */
     pm_mpi_waiting = 0;
     if (pm_open_single_process() != 0) return;
     pm_warn("this program links libpomp-mpi but never called MPI_Init: no MPI events; its "
@@ -134,6 +138,7 @@ void pm_finish_locked(const char *why) {
   }
   pm_locations_leave_all(pm_clock());
   pm_trace_write();
+  pm_profile_write();
   pm_log("measurement finished (%s)", why);
   pm_nested_report();
   pm_throttle_report();

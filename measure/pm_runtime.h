@@ -100,7 +100,10 @@ typedef struct pm_config {
   int signals;            /* POMP_SIGNALS: install the fatal-signal handlers */
   int peer_signal;        /* POMP_PEER_SIGNAL: signal number, 0 = off */
   int clock;              /* POMP_CLOCK: enum pm_clock_source */
+  int mode;               /* POMP_MODE: enum pm_mode */
 } pm_config;
+/* POMP_MODE: an OTF2 trace, or a call-path profile (pm_profile.h). */
+enum pm_mode { PM_MODE_TRACE = 0, PM_MODE_PROFILE };
 extern pm_config pm_cfg;
 
 /* Reads the POMP_ variables; a bad value is reported, then its default used. */

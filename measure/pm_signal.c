@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "pm_location.h"
+#include "pm_profile.h"
 
 #define NFATAL 7
 static const int fatal[NFATAL] = {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
@@ -128,14 +129,17 @@ static void finish_and_die(int sig) {
     } else if (pm_mpi_active) {
       rank_alone(sig);
     } else if (sig != peer_signal) {
-      say(sig, "writing the trace of the events so far");
+      say(sig, pm_profiling() ? "writing the profile of the events so far"
+                              : "writing the trace of the events so far");
       alarm(10);
       pm_set_state(PM_FINISHED); /* no thread starts a record any more */
       pm_locations_quiesce(2);   /* records in flight finish */
       pm_finish_locked(signal_name(sig));
       pm_run_unlock();
       alarm(0);
-      const char *parts[] = {"trace written; the program dies of ", signal_name(sig)};
+      const char *parts[] = {pm_profiling() ? "profile written; the program dies of "
+                                            : "trace written; the program dies of ",
+                             signal_name(sig)};
       pm_log_signal_line(parts, 2);
     } else {
       pm_run_unlock();

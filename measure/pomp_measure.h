@@ -115,6 +115,13 @@ uint64_t pm_enter_at(pm_location *l, uint32_t region, uint64_t t);
 uint64_t pm_leave_at(pm_location *l, uint32_t region, uint64_t t);
 OTF2_EvtWriter *pm_evt_writer_at(pm_location *l, uint64_t *t);
 
+/* Bytes an MPI call on l moved (sent and received, as its records would
+   carry them), for profile mode (POMP_MODE=profile): there is no event
+   writer then (pm_evt_writer returns NULL) and the bytes are added to
+   the call path of l's innermost open region, the MPI call. Nothing in
+   trace mode: call it where the writer was NULL. */
+void pm_bytes(pm_location *l, uint64_t sent, uint64_t received);
+
 /* -------------------------------------------------------------------- MPI */
 
 /* Called by a constructor of libpomp-mpi: this process will call MPI_Init,

@@ -81,6 +81,7 @@ void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_
   if (w)
     OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, f->t, op, mw_comm_ref(c), mw_root(comm, root), x.sent,
                                     x.received);
+  else pm_bytes(f->l, x.sent, x.received);
 }
 
 /* ------------------------------------------------------------ the bytes */

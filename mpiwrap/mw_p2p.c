@@ -77,6 +77,7 @@ void mw_send(mw_frame *f, MPI_Comm comm, int dest, int tag, MPI_Count count, MPI
   if (w)
     OTF2_EvtWriter_MpiSend(w, NULL, f->t, mw_comm_peer(c, dest), mw_comm_ref(c), (uint32_t)tag,
                            mw_type_bytes(count, type));
+  else pm_bytes(f->l, mw_type_bytes(count, type), 0);
 }
 
 void mw_recv(mw_frame *f, MPI_Comm comm, const MPI_Status *s) {
@@ -86,6 +87,7 @@ void mw_recv(mw_frame *f, MPI_Comm comm, const MPI_Status *s) {
   if (w)
     OTF2_EvtWriter_MpiRecv(w, NULL, f->t, mw_comm_peer(c, s->MPI_SOURCE), mw_comm_ref(c),
                            (uint32_t)s->MPI_TAG, mw_status_bytes(s));
+  else pm_bytes(f->l, 0, mw_status_bytes(s));
 }
 
 /* ----------------------------------------------- matched probe (Mprobe) */

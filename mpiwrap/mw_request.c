@@ -47,6 +47,7 @@ static void started(mw_frame *f, const mw_req *r) {
   OTF2_EvtWriter *w;
   if (r->kind & MW_REQ_SEND && (w = mw_writer(f)))
     OTF2_EvtWriter_MpiIsend(w, NULL, f->t, r->peer, mw_comm_ref(r->comm), r->tag, r->bytes, r->id);
+  else if (r->kind & MW_REQ_SEND) pm_bytes(f->l, r->bytes, 0);
   if (r->kind & MW_REQ_RECV && (w = mw_writer(f)))
     OTF2_EvtWriter_MpiIrecvRequest(w, NULL, f->t, r->recv_id);
   if (r->kind & MW_REQ_COLL && (w = mw_writer(f)))
@@ -174,6 +175,7 @@ static void received(mw_frame *f, const mw_req *r, const MPI_Status *s) {
   if (source != MPI_PROC_NULL && (w = mw_writer(f)))
     OTF2_EvtWriter_MpiIrecv(w, NULL, f->t, mw_comm_peer(r->comm, source), mw_comm_ref(r->comm),
                             (uint32_t)tag, bytes, r->recv_id);
+  else if (source != MPI_PROC_NULL) pm_bytes(f->l, 0, bytes);
 }
 
 void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
@@ -193,6 +195,7 @@ void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
     OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, f->t, (OTF2_CollectiveOp)r.op,
                                                  mw_comm_ref(r.comm), r.root, r.bytes, r.received,
                                                  r.id);
+  else if (r.kind & MW_REQ_COLL) pm_bytes(f->l, r.bytes, r.received);
 }
 
 void mw_complete_all(mw_frame *f, int n, const MPI_Status *s) {

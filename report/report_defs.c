@@ -185,6 +185,12 @@ const char *pomp_report_run_incomplete(const pomp_report *r) {
   return strncmp(status, prefix, n) == 0 && status[n] ? status + n : status;
 }
 
+const char *pomp_report_mode_note(const pomp_report *r) {
+  const char *mode = pomp_report_attr(r, POMP_REPORT_MODE);
+  if (!mode || strcmp(mode, "profile") != 0) return NULL;
+  return "profile: wait-state properties need a trace (POMP_MODE=trace)";
+}
+
 /* ---- accessors ---------------------------------------------------------- */
 
 int32_t pomp_report_num_metrics(const pomp_report *r) { return (int32_t)r->nmetrics; }

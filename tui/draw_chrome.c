@@ -17,6 +17,8 @@ static void draw_title(tui_app *a) {
     const char *v = pomp_report_attr(r, facts[i]);
     if (v && *v) len += (size_t)snprintf(text + len, sizeof text - len, "  %s %s", facts[i], v);
   }
+  const char *note = pomp_report_mode_note(r); /* a profile: no wait states */
+  if (note && len < sizeof text) snprintf(text + len, sizeof text - len, "  %s", note);
   tui_style st = {TUI_A_REVERSE, 0, 0, 0};
   tui_vs_fill(&a->vs, 0, 0, a->w, ' ', st);
   tui_vs_put_clipped(&a->vs, 0, 0, a->w, text, st, a->glyphs->ellipsis);

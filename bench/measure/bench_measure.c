@@ -7,9 +7,10 @@
  *   - trace bytes per Enter/Leave vs OTF2's own minimum for the record;
  *   - two threads recording at once (no shared lock on the event path).
  *   - each with the clock read through clock_gettime (POMP_CLOCK=monotonic)
- *     and through the TSC (POMP_CLOCK=tsc): the program runs itself as a
- *     child per clock, alternately, 5 times each; a child keeps the best
- *     of 3 rounds, the parent the best child (the machine is shared).
+ *     and through the TSC (POMP_CLOCK=tsc), and in profile mode
+ *     (POMP_MODE=profile, TSC): the program runs itself as a child per
+ *     configuration, in turn, 5 times each; a child keeps the best of 3
+ *     rounds, the parent the best child (the machine is shared).
  * usage: bench-measure [CALLS]   (default 50000 calls per run)
  * With the default, every event fits in POMP_BUFFER (64M): the event cost
  * is the recording alone, writing to disk is timed apart at finalisation.
@@ -162,12 +163,13 @@ static int child(long n) {
   return system(cmd) == 0 ? 0 : 1;
 }
 
-/* Runs a child with POMP_CLOCK=clock and keeps the best of each figure. */
-static int run_child(const char *self, long n, const char *clock, figures *best, char *used,
+/* Runs a child with the environment env ("POMP_CLOCK=tsc ...") and keeps
+   the best of each figure. */
+static int run_child(const char *self, long n, const char *env, figures *best, char *used,
                      size_t size) {
   char cmd[1200], line[1024];
   /* the children's own end-of-run lines (throttled_fn, the advice) are expected */
-  snprintf(cmd, sizeof cmd, "POMP_CLOCK=%s '%s' --child %ld 2>/dev/null", clock, self, n);
+  snprintf(cmd, sizeof cmd, "%s '%s' --child %ld 2>/dev/null", env, self, n);
   FILE *p = popen(cmd, "r");
   figures g;
   int got = 0, at = 0;
@@ -176,8 +178,7 @@ static int run_child(const char *self, long n, const char *clock, figures *best,
                  &g.filtered_ns, &g.plain_ns, &g.both_ns, &g.per_event, &g.write_s, &g.throttled_ns,
                  &at) == 9;
   if (p && pclose(p) != 0) got = 0;
-  if (!got)
-    return fprintf(stderr, "bench-measure: the child for POMP_CLOCK=%s failed\n", clock), -1;
+  if (!got) return fprintf(stderr, "bench-measure: the child with %s failed\n", env), -1;
   line[strcspn(line, "\n")] = '\0';
   snprintf(used, size, "%s", line + at);
   best->clock_ns = min2(best->clock_ns, g.clock_ns);
@@ -195,13 +196,16 @@ static int run_child(const char *self, long n, const char *clock, figures *best,
 int main(int argc, char **argv) {
   if (argc > 2 && !strcmp(argv[1], "--child")) return child(atol(argv[2]));
   long n = argc > 1 ? atol(argv[1]) : 50000;
-  const char *clocks[2] = {"monotonic", "tsc"};
-  figures best[2] = {{1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 0, 0, 1e30},
+  const char *clocks[3] = {"monotonic", "tsc", "tsc, profile"};
+  const char *envs[3] = {"POMP_CLOCK=monotonic", "POMP_CLOCK=tsc",
+                         "POMP_CLOCK=tsc POMP_MODE=profile"};
+  figures best[3] = {{1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 0, 0, 1e30},
+                     {1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 0, 0, 1e30},
                      {1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 0, 0, 1e30}};
-  char used[2][200];
+  char used[3][200];
   for (int r = 0; r < CHILDREN; r++)
-    for (int c = 0; c < 2; c++)
-      if (run_child(argv[0], n, clocks[c], &best[c], used[c], sizeof used[c]) != 0) return 1;
+    for (int c = 0; c < 3; c++)
+      if (run_child(argv[0], n, envs[c], &best[c], used[c], sizeof used[c]) != 0) return 1;
 
   OTF2_EventSizeEstimator *est = OTF2_EventSizeEstimator_New();
   OTF2_EventSizeEstimator_SetNumberOfRegionDefinitions(est, 4);
@@ -228,6 +232,12 @@ int main(int argc, char **argv) {
     printf("2 threads vs 1 thread per event, %s: %.2fx\n", clocks[c], g->both_ns / g->fn_ns);
   }
   printf("recorded event, tsc vs monotonic: %.2fx\n", best[1].fn_ns / best[0].fn_ns);
+  const figures *pr = &best[2];
+  printf("profiled event (POMP_MODE=profile, tsc), instrumented function: %.1f ns per event\n",
+         pr->fn_ns);
+  printf("profiled event vs traced event, tsc: %.2fx (POMP_Begin/End %.2fx, 2 threads %.2fx)\n",
+         pr->fn_ns / best[1].fn_ns, pr->pair_ns / best[1].pair_ns, pr->both_ns / best[1].both_ns);
+  printf("profile writing at finalisation: %.3f s\n", pr->write_s);
   printf("empty function without instrumentation: %.2f ns per call (baseline)\n", plain_ns);
   printf("filtered-out function: %.2f ns per call (target <= 5 ns)\n", filtered_ns);
   printf("filtered-out function, instrumentation only: %.2f ns per call\n", filtered_ns - plain_ns);

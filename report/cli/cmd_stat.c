@@ -188,6 +188,8 @@ int cmd_stat(int argc, char **argv) {
   char perturbation[256];
   if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))
     printf("WARNING: %s\n", perturbation);
+  const char *mode_note = pomp_report_mode_note(r);
+  if (mode_note) printf("%s\n", mode_note);
   int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);

@@ -148,6 +148,19 @@ static void run_status_names_incomplete_runs(void **state) {
   pomp_report_free(r);
 }
 
+/* mode: only "profile" (libpomp's POMP_MODE=profile) has the note. */
+static void mode_profile_says_wait_states_need_a_trace(void **state) {
+  (void)state;
+  pomp_report *r = fixture_new();
+  assert_null(pomp_report_mode_note(r));
+  pomp_report_set_attr(r, POMP_REPORT_MODE, "trace");
+  assert_null(pomp_report_mode_note(r));
+  pomp_report_set_attr(r, POMP_REPORT_MODE, "profile");
+  assert_string_equal(pomp_report_mode_note(r),
+                      "profile: wait-state properties need a trace (POMP_MODE=trace)");
+  pomp_report_free(r);
+}
+
 static void values_accumulate_and_refreeze(void **state) {
   (void)state;
   pomp_report *r = fixture_new();
@@ -313,6 +326,7 @@ int main(void) {
       cmocka_unit_test(callpath_joins_and_truncates),
       cmocka_unit_test(attributes_replace_and_keep_order),
       cmocka_unit_test(run_status_names_incomplete_runs),
+      cmocka_unit_test(mode_profile_says_wait_states_need_a_trace),
       cmocka_unit_test(values_accumulate_and_refreeze),
       cmocka_unit_test(rows_decode_in_location_order),
       cmocka_unit_test(inclusive_helpers),

@@ -1,0 +1,55 @@
+/*
+ * pm_profile.h -- profile mode (POMP_MODE=profile): instead of writing
+ * a trace, every location keeps a call-path tree of bounded size
+ * (visits, inclusive time, MPI bytes per call path), and at the end the
+ * trees of all ranks are merged into one report.pomp (docs/FORMAT.md)
+ * by rank 0. Internal to measure/.
+ *
+ * The event path hands the profile every record it would have written
+ * (pm_event.c: a location without an OTF2 writer); only Enter, Leave,
+ * the master's fork and a team's begin matter here. A location's tree is
+ * touched only by the thread bound to it, so no lock is taken.
+ */
+#ifndef PM_PROFILE_H
+#define PM_PROFILE_H
+
+#include <stdint.h>
+
+#include "pm_location.h"
+
+/* Call paths per location at most: enters of a new path beyond it are
+   counted in the enclosing path (time) and as dropped (measure.log, the
+   report's attribute profile_paths_dropped). 56 bytes each. */
+#define PM_PROFILE_MAX_NODES 65536u
+
+/* True in profile mode (POMP_MODE=profile), fixed once the measurement
+   started. */
+static inline int pm_profiling(void) { return pm_cfg.mode == PM_MODE_PROFILE; }
+
+/* One event of l at time t (a = region of an Enter/Leave): updates l's
+   call-path tree. Called by the event path instead of writing a record. */
+void pm_profile_event(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a);
+
+/* Writes the profile of every rank as <experiment>/report.pomp: collective
+   over pm_coll (rank 0 gathers and writes). The caller has stopped
+   recording and left every open region. */
+void pm_profile_write(void);
+
+/* Reads location T's tree (NULL when it recorded nothing). For the
+   writer and the tests. */
+typedef struct pm_pnode {
+  uint32_t region;  /* local region id; PM_NO_REGION: the root / a graft */
+  uint32_t parent;  /* index in the tree; UINT32_MAX for the root */
+  uint32_t child;   /* first child, UINT32_MAX when none */
+  uint32_t sibling; /* next child of the same parent */
+  uint32_t graft;   /* a graft: the master's node this team forked at */
+  uint64_t visits, incl_ns, sent, received;
+} pm_pnode;
+typedef struct pm_profile pm_profile;
+const pm_profile *pm_profile_of(uint32_t thread);
+uint32_t pm_profile_nodes(const pm_profile *p, const pm_pnode **nodes);
+uint64_t pm_profile_dropped(const pm_profile *p);
+/* Frees every tree (tests). */
+void pm_profile_reset(void);
+
+#endif /* PM_PROFILE_H */
