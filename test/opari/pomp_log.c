@@ -100,17 +100,22 @@ void POMP_Off(void) { add("POMP_Off"); }
 
 #define EVENT(fn)                                                                                  \
   void POMP_##fn(OMPRegDescr *d) { event(#fn, d); }
-EVENT(Begin)
-EVENT(End) EVENT(Parallel_fork) EVENT(Parallel_begin) EVENT(Parallel_end) EVENT(Parallel_join)
-    EVENT(For_enter) EVENT(For_exit) EVENT(Do_enter) EVENT(Do_exit) EVENT(Sections_enter)
-        EVENT(Sections_exit) EVENT(Section_begin) EVENT(Section_end) EVENT(Single_enter) EVENT(
-            Single_begin) EVENT(Single_end) EVENT(Single_exit) EVENT(Workshare_enter)
-            EVENT(Workshare_exit) EVENT(Master_begin) EVENT(Master_end) EVENT(Critical_enter) EVENT(
-                Critical_begin) EVENT(Critical_end) EVENT(Critical_exit) EVENT(Atomic_enter)
-                EVENT(Atomic_exit) EVENT(Barrier_enter) EVENT(Barrier_exit) EVENT(Flush_enter)
-                    EVENT(Flush_exit) EVENT(Ordered_enter) EVENT(Ordered_begin) EVENT(Ordered_end)
-                        EVENT(Ordered_exit) EVENT(Task_create_begin) EVENT(Task_create_end) EVENT(
-                            Task_begin) EVENT(Task_end) EVENT(Taskwait_enter) EVENT(Taskwait_exit)
+/* one generated function per event, grouped as in pomp.h */
+// clang-format off
+EVENT(Begin) EVENT(End)
+EVENT(Parallel_fork) EVENT(Parallel_begin) EVENT(Parallel_end) EVENT(Parallel_join)
+EVENT(For_enter) EVENT(For_exit) EVENT(Do_enter) EVENT(Do_exit)
+EVENT(Sections_enter) EVENT(Sections_exit) EVENT(Section_begin) EVENT(Section_end)
+EVENT(Single_enter) EVENT(Single_begin) EVENT(Single_end) EVENT(Single_exit)
+EVENT(Workshare_enter) EVENT(Workshare_exit)
+EVENT(Master_begin) EVENT(Master_end)
+EVENT(Critical_enter) EVENT(Critical_begin) EVENT(Critical_end) EVENT(Critical_exit)
+EVENT(Atomic_enter) EVENT(Atomic_exit) EVENT(Barrier_enter) EVENT(Barrier_exit)
+EVENT(Flush_enter) EVENT(Flush_exit)
+EVENT(Ordered_enter) EVENT(Ordered_begin) EVENT(Ordered_end) EVENT(Ordered_exit)
+EVENT(Task_create_begin) EVENT(Task_create_end) EVENT(Task_begin) EVENT(Task_end)
+EVENT(Taskwait_enter) EVENT(Taskwait_exit)
+// clang-format on
 
 #define LOCK(fn, type, call)                                                                       \
   void POMP_##fn(type *s) {                                                                        \
