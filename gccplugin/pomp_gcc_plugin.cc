@@ -113,18 +113,25 @@ bool wanted(tree fndecl) {
   return yes;
 }
 
-/* A leaf of straight-line code: no call but to builtins and internal
-   functions, no loop. It runs for a bounded, short time (the 5x5 block
+/* A leaf of straight-line code: no call but to arithmetic builtins and
+   internal functions, no loop. It runs for a bounded, short time (the 5x5 block
    kernels of NPB BT-MZ: 0.1-0.3 us), makes no OpenMP or MPI event, and is
    what an inliner would have inlined had it seen the body in the caller's
    unit: it is not instrumented either (its time is its caller's), unless
    all_functions=1. */
+bool inline_arithmetic(gcall *call) {
+  /* const or pure builtins (fabs, sqrt without errno, ...) but not those
+     that are library calls in disguise (printf, GOMP_parallel, memcpy) */
+  return gimple_call_internal_p(call) || (gimple_call_builtin_p(call, BUILT_IN_NORMAL) &&
+                                          (gimple_call_flags(call) & (ECF_CONST | ECF_PURE)));
+}
+
 bool straight_line_leaf(function *fun) {
   basic_block bb;
   FOR_EACH_BB_FN(bb, fun)
   for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
     if (gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi)))
-      if (!gimple_call_internal_p(call) && !gimple_call_builtin_p(call)) return false;
+      if (!inline_arithmetic(call)) return false;
   mark_dfs_back_edges(fun);
   FOR_EACH_BB_FN(bb, fun) {
     edge e;
