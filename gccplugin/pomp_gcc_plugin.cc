@@ -95,7 +95,8 @@ bool accepted(tree fndecl) {
   /* (GCC sets DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT on every function once
      gimplified, so the attribute itself is what tells.) */
   if (DECL_ARTIFICIAL(fndecl) || DECL_IN_SYSTEM_HEADER(fndecl) ||
-      lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)))
+      lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)) ||
+      lookup_attribute("naked", DECL_ATTRIBUTES(fndecl))) /* no frame to call from */
     return false;
   char name[1024];
   function_name(fndecl, name, sizeof name);

@@ -5,18 +5,13 @@
 # -finstrument-functions-after-inlining). Exact event counts from
 # otf2-print; exit 77 (skipped) when the build has no plugin.
 set -u
+. "$(dirname "$0")/../pomp_expect.sh" # fail, expect_eq
 pcc=$1 src=$2
 work=$(mktemp -d /tmp/pomp-gccplugin-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cp "$src"/*.cpp "$src"/*.c "$src"/*.f90 "$work"/
 cd "$work" || exit 1
 export OMP_NUM_THREADS=2
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
 # run EXP PROGRAM: runs it with experiment directory EXP, output in $out
 run() {
   out=$(POMP_EXPERIMENT=$work/$1 "./$2") || fail "$2 exited with $?"

@@ -3,20 +3,13 @@
 # command line, one-step and separate builds, make, C++, MPI, errors, and
 # the installed copy. Traces are checked with otf2-print (exact counts).
 set -u
+. "$(dirname "$0")/../pomp_expect.sh" # fail, expect_eq
 pcc=$1 src=$2 build=$3
 work=$(mktemp -d /tmp/pomp-cc-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cp "$src"/*.c "$src"/*.cpp "$src"/*.f90 "$src"/Makefile "$work"/
 cd "$work"
 export OMP_NUM_THREADS=2
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-# expect_eq WHAT ACTUAL EXPECTED
-expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
 # count of trace lines matching an extended regex
 count() { otf2-print "$1/traces.otf2" 2>/dev/null | grep -cE "$2"; }
 # run PROGRAM [args]: runs it with its own experiment directory $exp;
@@ -311,6 +304,11 @@ if cmake --install "$build" --prefix "$work/inst" >/dev/null 2>&1; then
   expect_eq "installed output" "$out" "sum=66"
   expect_eq "installed: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
   readelf -d app_inst | grep -q "$work/inst" || fail "installed libpomp not in the rpath"
+  if [ "$inlined_work_calls" = 0 ]; then # the build has the GCC plugin: installed next to libpomp
+    "$work/inst/bin/pomp-cc" --verbose gcc -c twice.c -o /dev/null 2>&1 |
+      grep -q "^pomp-cc: user functions: GCC plugin $work/inst/lib.*/pomp_gcc_plugin.so" ||
+      fail "installed pomp-cc does not use the installed plugin"
+  fi
 else
   fail "cmake --install"
 fi
