@@ -216,8 +216,9 @@ void instrument_unwinding(function *fun, tree fndecl) {
    called once, and vanish into main. So before the IPA inliner decides,
    the functions on a call path to an OpenMP or MPI operation (a call of
    POMP_*, GOMP_*, MPI_* or mpi_*, directly or through such a function)
-   are made not inlinable and not clonable: they stay real functions with
-   their own names, and the pass below instruments them. Hot helpers
+   are made not inlinable and not clonable, and so are their rarely called
+   phases (rarely_called_phase): they stay real functions with their own
+   names, and the pass below instruments them. Hot helpers
    called inside the parallel loops make no such calls and are inlined as
    before. The cost is one call per visit of a function that contains or
    leads to a parallel region or an MPI call. */
@@ -225,6 +226,21 @@ void instrument_unwinding(function *fun, tree fndecl) {
 bool is_anchor(const char *name) {
   return !strncasecmp(name, "POMP_", 5) || !strncasecmp(name, "GOMP_", 5) ||
          !strncasecmp(name, "MPI_", 4);
+}
+
+/* The phases of a kept function: a callee with a loop or calls of its own
+   (not a straight-line leaf), called from the kept function's own code
+   (outlined OpenMP bodies are other functions) outside loops or in one
+   loop: heat's write_checkpoint, called from solve's time loop; not
+   LULESH's per-element helpers, called inside the parallel loops. Decided
+   before the early inliner, which would inline a small one (a function
+   that only calls another). */
+bool rarely_called_phase(cgraph_edge *e, cgraph_node *callee) {
+  if (!callee->has_gimple_body_p() || !optimize || !e->call_stmt) return false;
+  function *body = DECL_STRUCT_FUNCTION(callee->decl);
+  basic_block site = gimple_bb(e->call_stmt);
+  return body && body->cfg && site && site->loop_father && loop_depth(site->loop_father) <= 1 &&
+         accepted(callee->decl) && !straight_line_leaf(body);
 }
 
 bool calls_anchor(cgraph_node *node) {
@@ -260,6 +276,15 @@ public:
       node = work.pop();
       for (cgraph_edge *e = node->callers; e; e = e->next_caller)
         if (e->caller->has_gimple_body_p() && !kept.add(e->caller)) work.safe_push(e->caller);
+    }
+    for (cgraph_node *n : kept)
+      if (!DECL_ARTIFICIAL(n->decl)) work.safe_push(n); /* not from outlined parallel bodies */
+    while (!work.is_empty()) {
+      node = work.pop();
+      for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
+        cgraph_node *callee = e->callee->ultimate_alias_target();
+        if (rarely_called_phase(e, callee) && !kept.add(callee)) work.safe_push(callee);
+      }
     }
     for (cgraph_node *n : kept)
       if (accepted(n->decl)) keep_out_of_line(n);
@@ -349,7 +374,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   if (after_pass) pass = {pass.pass, after_pass, 1, PASS_POS_INSERT_AFTER};
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
   struct register_pass_info skeleton = {new skeleton_pass(g), "opt_local_passes", 1,
-                                        PASS_POS_INSERT_AFTER};
+                                        PASS_POS_INSERT_BEFORE};
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &skeleton);
   return 0;
 }
