@@ -127,20 +127,37 @@ bool inline_arithmetic(gcall *call) {
                                           (gimple_call_flags(call) & (ECF_CONST | ECF_PURE)));
 }
 
-bool straight_line_leaf(function *fun) {
-  basic_block bb;
-  FOR_EACH_BB_FN(bb, fun)
-  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-    if (gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi)))
-      if (!inline_arithmetic(call)) return false;
+bool has_loop(function *fun) {
   mark_dfs_back_edges(fun);
+  basic_block bb;
   FOR_EACH_BB_FN(bb, fun) {
     edge e;
     edge_iterator ei;
     FOR_EACH_EDGE(e, ei, bb->succs)
-    if (e->flags & EDGE_DFS_BACK) return false;
+    if (e->flags & EDGE_DFS_BACK) return true;
   }
-  return true;
+  return false;
+}
+
+/* 1 when any call of fun satisfies pred. */
+bool any_call(function *fun, bool (*pred)(gcall *)) {
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+    if (gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi)))
+      if (pred(call)) return true;
+  return false;
+}
+
+bool library_or_user_call(gcall *call) { return !inline_arithmetic(call); }
+
+/* Not a library function either (malloc, free, printf are builtins). */
+bool user_call(gcall *call) {
+  return !gimple_call_internal_p(call) && !gimple_call_builtin_p(call, BUILT_IN_NORMAL);
+}
+
+bool straight_line_leaf(function *fun) {
+  return !any_call(fun, library_or_user_call) && !has_loop(fun);
 }
 
 /* A call marked as a tail call (by the "tailc" pass, which ran already)
@@ -228,8 +245,8 @@ bool is_anchor(const char *name) {
          !strncasecmp(name, "MPI_", 4);
 }
 
-/* The phases of a kept function: a callee with a loop or calls of its own
-   (not a straight-line leaf), called from the kept function's own code
+/* The phases of a kept function: a callee with a loop or calls of user
+   functions (not just of malloc/free, as LULESH's Allocate<T>), called from the kept function's own code
    (outlined OpenMP bodies are other functions) outside loops or in one
    loop: heat's write_checkpoint, called from solve's time loop; not
    LULESH's per-element helpers, called inside the parallel loops. Decided
@@ -240,7 +257,7 @@ bool rarely_called_phase(cgraph_edge *e, cgraph_node *callee) {
   function *body = DECL_STRUCT_FUNCTION(callee->decl);
   basic_block site = gimple_bb(e->call_stmt);
   return body && body->cfg && site && site->loop_father && loop_depth(site->loop_father) <= 1 &&
-         accepted(callee->decl) && !straight_line_leaf(body);
+         accepted(callee->decl) && (has_loop(body) || any_call(body, user_call));
 }
 
 bool calls_anchor(cgraph_node *node) {
