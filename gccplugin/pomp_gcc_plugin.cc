@@ -230,7 +230,7 @@ void instrument_unwinding(function *fun, tree fndecl) {
    Instrumenting after inlining alone loses the functions that matter most
    to the analysis when the compiler inlines them: LULESH's
    LagrangeLeapFrog, LagrangeNodal, CalcForceForNodes are `static inline`,
-   called once, and vanish into main. So before the IPA inliner decides,
+   called once, and vanish into main. So before any inliner decides,
    the functions on a call path to an OpenMP or MPI operation (a call of
    POMP_*, GOMP_*, MPI_* or mpi_*, directly or through such a function)
    are made not inlinable and not clonable, and so are their rarely called
