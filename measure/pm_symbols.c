@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pomp_filter.h"
 #include "pm_user.h"
 #include "pomp_util.h"
 
@@ -71,35 +72,16 @@ static object *load(const char *path) {
   return &objects[nobjects - 1];
 }
 
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-
-/* gfortran's names: a module procedure is __<module>_MOD_<proc> and the
-   main program's body MAIN__ (its name is only in DWARF's .debug_info,
-   which libpomp does not read).  Shown as <module>::<proc> and "program",
-   the way a Fortran programmer spells them.  Returns 0 for other names. */
-static int fortran_name(const char *name, char *buf, size_t size) {
-  if (!strcmp(name, "MAIN__")) {
-    snprintf(buf, size, "program");
-    return 1;
-  }
-  const char *mod = name[0] == '_' && name[1] == '_' ? strstr(name + 2, "_MOD_") : NULL;
-  if (!mod || mod == name + 2 || !mod[5]) return 0;
-  snprintf(buf, size, "%.*s::%s", (int)(mod - name - 2), name + 2, mod + 5);
-  return 1;
-}
-
+/* Names as the filter rules see them (common/pomp_filter.c): gfortran's
+   module procedures, C++ demangled with the program's own __cxa_demangle. */
 static void demangle(const char *name, char *buf, size_t size) {
-  if (fortran_name(name, buf, size)) return;
-  static demangle_fn fn;
+  static pu_demangler fn;
   static int looked;
   if (!looked) {
     looked = 1;
     *(void **)&fn = dlsym(RTLD_DEFAULT, "__cxa_demangle");
   }
-  int status = -1;
-  char *d = fn && name[0] == '_' && name[1] == 'Z' ? fn(name, NULL, NULL, &status) : NULL;
-  snprintf(buf, size, "%s", status == 0 && d ? d : name);
-  free(d);
+  pu_function_name(name, fn, buf, size);
 }
 
 void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file, uint32_t *line) {

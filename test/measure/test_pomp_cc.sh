@@ -3,6 +3,7 @@
 # command line, one-step and separate builds, make, C++, MPI, errors, and
 # the installed copy. Traces are checked with otf2-print (exact counts).
 set -u
+. "$(dirname "$0")/../pomp_expect.sh" # fail, expect_eq
 pcc=$1 src=$2 build=$3
 work=$(mktemp -d /tmp/pomp-cc-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -10,14 +11,6 @@ cp "$src"/*.c "$src"/*.cpp "$src"/*.f90 "$src"/Makefile "$work"/
 cp -r "$src"/launcher "$work"/
 cd "$work"
 export OMP_NUM_THREADS=2
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-# expect_eq WHAT ACTUAL EXPECTED
-expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
 # count of trace lines matching an extended regex
 count() { otf2-print "$1/traces.otf2" 2>/dev/null | grep -cE "$2"; }
 # run PROGRAM [args]: runs it with its own experiment directory $exp;
@@ -67,14 +60,20 @@ err=$("$pcc" gcc -E -x c app.c 2>&1 >/dev/null); rc=$?
 expect_eq "-E -x: no warning" "$rc:$err" "0:"
 
 # --- one step: OpenMP constructs and user functions ----------------------
-"$pcc" gcc -fopenmp -O1 -o app app.c twice.c || fail "one-step build"
+inlined_work_calls=0
+"$pcc" --verbose gcc -c twice.c -o /dev/null 2>&1 | grep -q 'user functions: GCC plugin' ||
+  inlined_work_calls=8 # no plugin in this build: -finstrument-functions records it
+# --all-functions: twice() is a straight-line leaf, which the GCC plugin
+# leaves out by default
+"$pcc" --all-functions gcc -fopenmp -O1 -o app app.c twice.c || fail "one-step build"
 run ./app
 expect_eq "one-step output" "$out" "sum=66"
 expect_eq "parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
 expect_eq "loop regions" "$(count "$exp" 'ENTER .*"!\$omp for @app.c:11"')" 2
 expect_eq "implicit barriers" "$(count "$exp" 'ENTER .*"!\$omp implicit barrier @app.c:12"')" 2
 expect_eq "critical acquisitions" "$(count "$exp" 'THREAD_ACQUIRE_LOCK')" 2
-expect_eq "work() calls" "$(count "$exp" 'ENTER .*Region: "work"')" 8
+# work() is inlined into the loop: not recorded (with the GCC plugin)
+expect_eq "work() calls" "$(count "$exp" 'ENTER .*Region: "work"')" "$inlined_work_calls"
 expect_eq "twice() calls" "$(count "$exp" 'ENTER .*Region: "twice"')" 8
 expect_eq "main" "$(count "$exp" 'ENTER .*Region: "main"')" 1
 expect_eq "no registration function" "$(count "$exp" 'pomp_register')" 0
@@ -95,7 +94,7 @@ expect_eq "absolute path: File field" "$(otf2-print -G "$exp/traces.otf2" |
 # --- response files (@FILE): expanded with GCC's quoting rules, nested -----
 printf '%s\n' "-O1 -o 'app rsp'" '"app.c" @inner.rsp' >outer.rsp
 printf '%s\n' 'tw\ice.c' >inner.rsp
-"$pcc" gcc -fopenmp @outer.rsp || fail "response file build"
+"$pcc" --all-functions gcc -fopenmp @outer.rsp || fail "response file build"
 run "./app rsp"
 expect_eq "response file output" "$out" "sum=66"
 expect_eq "response file: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
@@ -137,7 +136,7 @@ expect_eq "-c with two sources: output" "$out" "sum=66"
 
 # --- separate compilation and link; -MD names the source -----------------
 "$pcc" gcc -fopenmp -O1 -MD -c app.c -o app_sep.o || fail "compile app.c"
-"$pcc" gcc -fopenmp -O1 -c twice.c || fail "compile twice.c"
+"$pcc" --all-functions gcc -fopenmp -O1 -c twice.c || fail "compile twice.c"
 [ -f twice.o ] || fail "twice.o not created in the current directory"
 grep -q "app.c" app_sep.d && ! grep -q "pomp-cc\." app_sep.d || fail "app_sep.d: $(cat app_sep.d)"
 "$pcc" gcc -fopenmp -o app_sep app_sep.o twice.o || fail "link"
@@ -204,7 +203,7 @@ expect_eq "make output" "$out" "sum=66"
 expect_eq "make: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
 
 # --- C++ -----------------------------------------------------------------
-"$pcc" g++ -fopenmp -O1 -o app_cxx app.cpp || fail "C++ build"
+"$pcc" --all-functions g++ -fopenmp -O1 -o app_cxx app.cpp || fail "C++ build"
 run ./app_cxx
 expect_eq "C++ output" "$out" "s=14"
 expect_eq "C++ demangled" "$(count "$exp" 'ENTER .*Region: "calc::square\(int\)"')" 4
@@ -255,7 +254,7 @@ if [ -e "$build/mpiwrap/libpomp-mpi.so" ] && command -v mpicc >/dev/null; then
     "libpomp: error: measurement is disabled on some ranks (POMP_ENABLE, POMP_FILTER?); disabled on all"
   [ -e "$exp" ] && fail "half-disabled run created $exp"
   # definitions made in different orders on the ranks come out unified
-  "$pcc" mpicc -O1 -o mpi_order mpi_order.c || fail "MPI build (order)"
+  "$pcc" --all-functions mpicc -O1 -o mpi_order mpi_order.c || fail "MPI build (order)"
   exp=$work/exp_mpi_order
   POMP_EXPERIMENT=$exp timeout 60 mpiexec -n 2 ./mpi_order || fail "MPI run (order)"
   first_user() { # the first two user functions of a location, in order
@@ -348,6 +347,11 @@ if cmake --install "$build" --prefix "$work/inst" >/dev/null 2>&1; then
   expect_eq "installed output" "$out" "sum=66"
   expect_eq "installed: parallel regions" "$(count "$exp" 'ENTER .*"!\$omp parallel @app.c:11"')" 2
   readelf -d app_inst | grep -q "$work/inst" || fail "installed libpomp not in the rpath"
+  if [ "$inlined_work_calls" = 0 ]; then # the build has the GCC plugin: installed next to libpomp
+    "$work/inst/bin/pomp-cc" --verbose gcc -c twice.c -o /dev/null 2>&1 |
+      grep -q "^pomp-cc: user functions: GCC plugin $work/inst/lib.*/pomp_gcc_plugin.so" ||
+      fail "installed pomp-cc does not use the installed plugin"
+  fi
 else
   fail "cmake --install"
 fi
