@@ -144,6 +144,13 @@ run ./app_sep
 expect_eq "separate output" "$out" "sum=66"
 expect_eq "separate: twice() calls" "$(count "$exp" 'ENTER .*Region: "twice"')" 8
 
+# a source and an object in one command: the object goes to the link only,
+# not to the source's compile (gcc would warn "linker input file unused")
+err=$("$pcc" --all-functions gcc -fopenmp -O1 -o app_mixed app.c twice.o 2>&1); rc=$?
+expect_eq "source + object: status and stderr" "$rc:$err" "0:"
+run ./app_mixed
+expect_eq "source + object: output" "$out" "sum=66"
+
 # -MD at a link step: the dependency files gcc itself would write there
 mkdir md && (cd md && "$pcc" gcc -fopenmp -MD ../app.c ../twice.c) || fail "-MD link build"
 expect_eq "-MD at a link: dependency files" "$(cd md && echo *.d)" "a-app.d a-twice.d"
