@@ -234,6 +234,14 @@ if command -v gfortran >/dev/null; then
     "$pcc" ${np:+"$np"} gfortran -fopenmp -Wp,-MD,f.d -c app_up.F90 -o fsub/x.o || fail "Fortran -Wp,-MD $np"
     expect_eq "Fortran -Wp,-MD $np: first line" "$(head -n 1 f.d | cut -d' ' -f1-2)" "app_up.o: app_up.F90"
   done
+  # compiler messages name the user's file, also for lines before the first
+  # directive (free form) and in a unit without any (fixed form)
+  printf 'program p\n  integer :: i\n  i = 1 +\n!$omp parallel\n!$omp end parallel\nend program\n' >bad_early.f90
+  printf '      program p\n      integer i\n      i = 1 +\n      end\n' >bad_plain.f
+  for f in bad_early.f90 bad_plain.f; do
+    err=$("$pcc" gfortran -fopenmp -c "$f" -o /dev/null 2>&1)
+    expect_eq "Fortran error names $f" "$(echo "$err" | grep -m1 -o "^[^ :]*:3:")" "$f:3:"
+  done
 fi
 
 # --- errors ----------------------------------------------------------------
