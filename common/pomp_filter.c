@@ -35,14 +35,14 @@ static int parse_line(pu_filter *f, char *s, const char *path, unsigned lineno, 
   if (kw == 7 && !strncasecmp(s, "include", 7)) include = 1;
   else if (kw == 7 && !strncasecmp(s, "exclude", 7)) include = 0;
   else {
-    snprintf(why, why_size, "%s:%u: error: unknown rule '%.*s' (expected include or exclude)", path,
+    snprintf(why, why_size, "%s:%u: unknown rule '%.*s' (expected include or exclude)", path,
              lineno, (int)(kw > 40 ? 40 : kw), s);
     return -1;
   }
   char *glob = s + kw;
   while (isspace((unsigned char)*glob)) glob++;
   if (!*glob) {
-    snprintf(why, why_size, "%s:%u: error: '%.7s' needs a name pattern", path, lineno, s);
+    snprintf(why, why_size, "%s:%u: '%.7s' needs a name pattern", path, lineno, s);
     return -1;
   }
   pu_filter_rule r = {include, pu_strdup(glob)};
@@ -60,7 +60,7 @@ int pu_filter_parse(pu_filter *f, const char *text, size_t len, const char *path
     while (end < len && text[end] != '\n') end++;
     lineno++;
     if (memchr(text + pos, '\0', end - pos)) {
-      snprintf(why, why_size, "%s:%u: error: NUL byte in a filter file", path, lineno);
+      snprintf(why, why_size, "%s:%u: NUL byte in a filter file", path, lineno);
       pu_filter_clear(f);
       return -1;
     }

@@ -32,8 +32,8 @@ typedef struct pu_filter {
 } pu_filter;
 
 /* Parses the rules of text (len bytes, path for messages) into f, replacing
-   its rules. 0, or -1 with f emptied and "path:line: error: ..." (no
-   newline) in why. */
+   its rules. 0, or -1 with f emptied and "path:line: what" (no
+   newline, no severity: the caller says it) in why. */
 int pu_filter_parse(pu_filter *f, const char *text, size_t len, const char *path, char *why,
                     size_t why_size);
 /* Reads and parses the file at path. 0; -1 when it cannot be read

@@ -5,8 +5,6 @@
  * and at run time. The verdict is cached per function address (pm_user.c),
  * so the rules cost nothing after a function's first call.
  */
-#include <stdio.h>
-
 #include "pm_runtime.h"
 #include "pm_user.h"
 #include "pomp_filter.h"
@@ -18,19 +16,18 @@ void pm_filter_clear(void) { pu_filter_clear(&rules); }
 int pm_filter_parse(const char *text, size_t len, const char *path) {
   char why[512];
   if (pu_filter_parse(&rules, text, len, path, why, sizeof why) == 0) return 0;
-  fprintf(stderr, "%s\n", why);
+  pm_err("%s", why);
   return -1;
 }
 
 int pm_filter_load(const char *path) {
   char why[512];
-  int rc = pu_filter_load(&rules, path, why, sizeof why);
-  if (rc == -1) pm_err("%s; measurement disabled", why);
-  if (rc == -2) {
-    fprintf(stderr, "%s\n", why); /* file:line: error: as a compiler says it */
-    pm_err("bad filter file '%s'; measurement disabled", path);
+  /* through the log like every other message: "libpomp: error: FILE:LINE:
+     what; measurement disabled", rank-prefixed and kept for measure.log */
+  if (pu_filter_load(&rules, path, why, sizeof why) != 0) {
+    pm_err("%s; measurement disabled", why);
+    return -1;
   }
-  if (rc != 0) return -1;
   pm_log("filter %s: %zu rules", path, rules.n);
   return 0;
 }

@@ -75,7 +75,7 @@ expect_eq "--all-functions: excluded_sum recorded" "$(enters e_leaf_all excluded
 printf 'exclude a\nkeep b\n' >bad.filter
 err=$("$pcc" --filter bad.filter gcc -O2 -c leaf.c -o bad.o 2>&1); rc=$?
 [ "$rc" != 0 ] || fail "bad filter: exit 0"
-echo "$err" | grep -qF "bad.filter:2: error: unknown rule 'keep' (expected include or exclude)" ||
+echo "$err" | grep -qF "bad.filter:2: unknown rule 'keep' (expected include or exclude)" ||
   fail "bad filter message: $err"
 err=$("$pcc" --filter missing.filter gcc -c leaf.c 2>&1); rc=$?
 expect_eq "missing filter" "$rc:$err" "1:pomp-cc: error: cannot read filter file 'missing.filter'"
