@@ -361,10 +361,15 @@ void opc_sections_block(opc_rw *rw, opc_tok brace) {
   opc_push_pending(rw, OP_DIR_SECTION, d, &site, body, false);
 }
 
+/* Warns about the first construct of each name that is passed through; the
+   others of that name in the unit say nothing more. */
 static void pass_warning(opc_rw *rw, const opc_site *site, const char *what) {
   char name[96];
   op_dir_name(&rw->dir, site->text, name, sizeof name);
-  opc_warn(rw, site->line, "'omp %s' is not instrumented: %s", name, what);
+  for (size_t i = 0; i < rw->npassed; i++)
+    if (!strcmp(rw->passed[i], name)) return;
+  PU_PUSH(rw->passed, rw->npassed, rw->passed_cap, pu_strdup(name));
+  opc_warn(rw, site->line, "'omp %s' is not instrumented: %s (said once per file)", name, what);
 }
 
 void opc_omp_directive(opc_rw *rw, const opc_site *site) {

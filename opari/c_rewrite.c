@@ -267,6 +267,8 @@ static void rw_free(opc_rw *rw) {
   free(rw->lambda);
   free(rw->paren);
   free(rw->scope);
+  for (size_t i = 0; i < rw->npassed; i++) free(rw->passed[i]);
+  free(rw->passed);
   op_dir_free(&rw->dir);
   op_dir_free(&rw->look_dir);
   free(rw->op.buf);

@@ -132,6 +132,10 @@ typedef struct {
   size_t app_len, app_cap;
   op_span *bl[2]; /* blanked spans of the two halves of a combined directive */
   size_t nbl[2], bl_cap[2];
+  /* the names of constructs passed through that were warned about: one
+     warning per name and unit (a file with 200 `omp simd` gets one) */
+  char **passed;
+  size_t npassed, passed_cap;
   jmp_buf fail;
 } opc_rw;
 

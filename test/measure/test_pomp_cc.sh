@@ -244,6 +244,12 @@ if command -v gfortran >/dev/null; then
   done
 fi
 
+# --- constructs passed through: one warning per name and file -------------
+printf 'void f(float *a, int n) {\n#pragma omp simd\n  for (int i = 0; i < n; i++) a[i] *= 2;\n#pragma omp simd\n  for (int i = 0; i < n; i++) a[i] += 1;\n}\n' >simd2.c
+err=$("$pcc" gcc -fopenmp -c simd2.c -o simd2.o 2>&1); rc=$?
+expect_eq "two 'omp simd': one warning" "$rc:$err" \
+  "0:simd2.c:2: warning: 'omp simd' is not instrumented: passed through unchanged with everything inside it (said once per file)"
+
 # --- errors ----------------------------------------------------------------
 err=$("$pcc" gcc -fopenmp -c bad_omp.c 2>&1); rc=$?
 expect_eq "pomp-opari error exit" "$rc" 1
