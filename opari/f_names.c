@@ -124,7 +124,7 @@ static const name_entry names[] = {
 enum { NNAMES = sizeof names / sizeof *names };
 
 /* Clause keywords (OpenMP 5.2, Fortran), for fixed form, where a clause
-   ends where the next keyword begins. */
+   ends where the next keyword begins.  Kept sorted (clause_word_at). */
 static const char *const clause_words[] = {"absent",
                                            "acq_rel",
                                            "acquire",
@@ -290,8 +290,11 @@ static op_span span_of(const opf_dir *fd, size_t p, size_t k) {
 /* The longest clause keyword at sq[p], or NULL. */
 static const char *clause_word_at(const opf_rw *rw, size_t p) {
   const char *best = NULL;
-  for (const char *const *w = clause_words; *w; w++)
-    if ((!best || strlen(*w) > strlen(best)) && keyword_at(rw, p, *w)) best = *w;
+  for (const char *const *w = clause_words; *w; w++) /* sorted: stop past sq[p] */
+    if ((*w)[0] > rw->fd.sq[p]) break;
+    else if ((*w)[0] == rw->fd.sq[p] && (!best || strlen(*w) > strlen(best)) &&
+             keyword_at(rw, p, *w))
+      best = *w;
   return best;
 }
 
@@ -302,10 +305,11 @@ static const char *name_word_at(const opf_rw *rw, size_t p, const char *const *s
   const char *best = NULL;
   for (int e = 0; e < NNAMES; e++) {
     const name_entry *ne = &names[e];
+    const char *w = ne->w[n];
+    if (!w || w[0] != rw->fd.sq[p] || (best && strlen(w) <= strlen(best))) continue;
     bool prefix = true;
-    for (int i = 0; i < n && prefix; i++) prefix = ne->w[i] && strcmp(ne->w[i], sofar[i]) == 0;
-    const char *w = prefix ? ne->w[n] : NULL;
-    if (w && (!best || strlen(w) > strlen(best)) && keyword_at(rw, p, w)) best = w;
+    for (int i = 0; i < n && prefix; i++) prefix = strcmp(ne->w[i], sofar[i]) == 0;
+    if (prefix && keyword_at(rw, p, w)) best = w;
   }
   return best;
 }
