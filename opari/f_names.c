@@ -10,13 +10,15 @@
  * span is mapped back to the directive's text, so that a directive is
  * instrumented as its blanked form is.
  *
- * Free form: blanks separate keywords.  OpenMP 4.5 and 5.0 (section 2.1.2,
- * "Free Source Form Directives", and its table) make them optional only
- * between the words of the combined and END directive names they list:
- * `enddo`, `endparalleldo`, `paralleldo`, `parallelsections`, `dosimd`,
- * `endsingle`, `targetteams`, ... .  Any other run-together keywords
- * (`sectionsprivate(x)`, `canceldo`, `nowaitprivate(x)`) are an error,
- * as gfortran makes them.
+ * Free form: blanks separate keywords, except that OpenMP 5.0 section
+ * 2.1.2 ("Free Source Form Directives"; 5.2: 3.1.2) makes them optional
+ * between the adjacent keywords of a directive name: `enddo`,
+ * `endparalleldo`, `paralleldo`, `parallelsections`, `endsingle`,
+ * `targetenterdata`, `cancellationpoint` (OpenMP 4.5 allowed it only for
+ * the combined and END names listed in a table there).  Keywords run
+ * together across the end of the name or between clauses
+ * (`sectionsprivate(x)`, `canceldo` (`do` is a clause of `cancel`),
+ * `untiedmergeable`) are an error, as gfortran makes them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,97 +31,99 @@
 typedef struct {
   const char *w[6]; /* its words */
   opf_construct kind;
-  bool free_glue; /* free form may run its words together (the spec's table) */
+  int clause_from; /* its words from this one on are a clause (`cancel do`'s
+                      construct type), 0: none; free form may run only
+                      the words before it together */
 } name_entry;
 
 /* Every directive name read (others are unknown: passed, as FC_OTHER). */
 static const name_entry names[] = {
-    {{"parallel"}, FC_PARALLEL, false},
-    {{"parallel", "do"}, FC_PARALLEL_DO, true},
-    {{"parallel", "do", "simd"}, FC_PARALLEL_DO, true},
-    {{"parallel", "sections"}, FC_PARALLEL_SECTIONS, true},
-    {{"parallel", "workshare"}, FC_PARALLEL_WORKSHARE, true},
-    {{"parallel", "master"}, FC_PARALLEL_MASTER, true},
-    {{"parallel", "masked"}, FC_OTHER, true},
-    {{"parallel", "loop"}, FC_OTHER, true},
-    {{"do"}, FC_DO, false},
-    {{"do", "simd"}, FC_DO, true},
-    {{"sections"}, FC_SECTIONS, false},
-    {{"section"}, FC_SECTION, false},
-    {{"single"}, FC_SINGLE, false},
-    {{"workshare"}, FC_WORKSHARE, false},
-    {{"master"}, FC_MASTER, false},
-    {{"critical"}, FC_CRITICAL, false},
-    {{"atomic"}, FC_ATOMIC, false},
-    {{"barrier"}, FC_BARRIER, false},
-    {{"flush"}, FC_FLUSH, false},
-    {{"ordered"}, FC_ORDERED, false},
-    {{"task"}, FC_TASK, false},
-    {{"taskwait"}, FC_TASKWAIT, false},
+    {{"parallel"}, FC_PARALLEL, 0},
+    {{"parallel", "do"}, FC_PARALLEL_DO, 0},
+    {{"parallel", "do", "simd"}, FC_PARALLEL_DO, 0},
+    {{"parallel", "sections"}, FC_PARALLEL_SECTIONS, 0},
+    {{"parallel", "workshare"}, FC_PARALLEL_WORKSHARE, 0},
+    {{"parallel", "master"}, FC_PARALLEL_MASTER, 0},
+    {{"parallel", "masked"}, FC_OTHER, 0},
+    {{"parallel", "loop"}, FC_OTHER, 0},
+    {{"do"}, FC_DO, 0},
+    {{"do", "simd"}, FC_DO, 0},
+    {{"sections"}, FC_SECTIONS, 0},
+    {{"section"}, FC_SECTION, 0},
+    {{"single"}, FC_SINGLE, 0},
+    {{"workshare"}, FC_WORKSHARE, 0},
+    {{"master"}, FC_MASTER, 0},
+    {{"critical"}, FC_CRITICAL, 0},
+    {{"atomic"}, FC_ATOMIC, 0},
+    {{"barrier"}, FC_BARRIER, 0},
+    {{"flush"}, FC_FLUSH, 0},
+    {{"ordered"}, FC_ORDERED, 0},
+    {{"task"}, FC_TASK, 0},
+    {{"taskwait"}, FC_TASKWAIT, 0},
     /* passed: device constructs (f_device.c), the rest unchanged */
-    {{"target"}, FC_OTHER, false},
-    {{"target", "data"}, FC_OTHER, true},
-    {{"target", "enter", "data"}, FC_OTHER, true},
-    {{"target", "exit", "data"}, FC_OTHER, true},
-    {{"target", "update"}, FC_OTHER, true},
-    {{"target", "parallel"}, FC_OTHER, true},
-    {{"target", "parallel", "do"}, FC_OTHER, true},
-    {{"target", "parallel", "do", "simd"}, FC_OTHER, true},
-    {{"target", "parallel", "loop"}, FC_OTHER, true},
-    {{"target", "simd"}, FC_OTHER, true},
-    {{"target", "teams"}, FC_OTHER, true},
-    {{"target", "teams", "loop"}, FC_OTHER, true},
-    {{"target", "teams", "distribute"}, FC_OTHER, true},
-    {{"target", "teams", "distribute", "simd"}, FC_OTHER, true},
-    {{"target", "teams", "distribute", "parallel", "do"}, FC_OTHER, true},
-    {{"target", "teams", "distribute", "parallel", "do", "simd"}, FC_OTHER, true},
-    {{"teams"}, FC_OTHER, false},
-    {{"teams", "loop"}, FC_OTHER, true},
-    {{"teams", "distribute"}, FC_OTHER, true},
-    {{"teams", "distribute", "simd"}, FC_OTHER, true},
-    {{"teams", "distribute", "parallel", "do"}, FC_OTHER, true},
-    {{"teams", "distribute", "parallel", "do", "simd"}, FC_OTHER, true},
-    {{"distribute"}, FC_OTHER, false},
-    {{"distribute", "simd"}, FC_OTHER, true},
-    {{"distribute", "parallel", "do"}, FC_OTHER, true},
-    {{"distribute", "parallel", "do", "simd"}, FC_OTHER, true},
-    {{"simd"}, FC_OTHER, false},
-    {{"loop"}, FC_OTHER, false},
-    {{"masked"}, FC_OTHER, false},
-    {{"taskloop"}, FC_OTHER, false},
-    {{"taskloop", "simd"}, FC_OTHER, true},
-    {{"taskgroup"}, FC_OTHER, false},
-    {{"taskyield"}, FC_OTHER, false},
-    {{"taskgraph"}, FC_OTHER, false},
-    {{"scope"}, FC_OTHER, false},
-    {{"threadprivate"}, FC_OTHER, false},
-    {{"declare", "reduction"}, FC_OTHER, true},
-    {{"declare", "simd"}, FC_OTHER, true},
-    {{"declare", "target"}, FC_OTHER, true},
-    {{"declare", "variant"}, FC_OTHER, true},
-    {{"declare", "mapper"}, FC_OTHER, true},
-    {{"cancel", "parallel"}, FC_OTHER, false},
-    {{"cancel", "do"}, FC_OTHER, false},
-    {{"cancel", "sections"}, FC_OTHER, false},
-    {{"cancel", "taskgroup"}, FC_OTHER, false},
-    {{"cancellation", "point", "parallel"}, FC_OTHER, false},
-    {{"cancellation", "point", "do"}, FC_OTHER, false},
-    {{"cancellation", "point", "sections"}, FC_OTHER, false},
-    {{"cancellation", "point", "taskgroup"}, FC_OTHER, false},
-    {{"requires"}, FC_OTHER, false},
-    {{"allocate"}, FC_OTHER, false},
-    {{"allocators"}, FC_OTHER, false},
-    {{"depobj"}, FC_OTHER, false},
-    {{"scan"}, FC_OTHER, false},
-    {{"error"}, FC_OTHER, false},
-    {{"nothing"}, FC_OTHER, false},
-    {{"interop"}, FC_OTHER, false},
-    {{"dispatch"}, FC_OTHER, false},
-    {{"assume"}, FC_OTHER, false},
-    {{"assumes"}, FC_OTHER, false},
-    {{"tile"}, FC_OTHER, false},
-    {{"unroll"}, FC_OTHER, false},
-    {{"metadirective"}, FC_OTHER, false},
+    {{"target"}, FC_OTHER, 0},
+    {{"target", "data"}, FC_OTHER, 0},
+    {{"target", "enter", "data"}, FC_OTHER, 0},
+    {{"target", "exit", "data"}, FC_OTHER, 0},
+    {{"target", "update"}, FC_OTHER, 0},
+    {{"target", "parallel"}, FC_OTHER, 0},
+    {{"target", "parallel", "do"}, FC_OTHER, 0},
+    {{"target", "parallel", "do", "simd"}, FC_OTHER, 0},
+    {{"target", "parallel", "loop"}, FC_OTHER, 0},
+    {{"target", "simd"}, FC_OTHER, 0},
+    {{"target", "teams"}, FC_OTHER, 0},
+    {{"target", "teams", "loop"}, FC_OTHER, 0},
+    {{"target", "teams", "distribute"}, FC_OTHER, 0},
+    {{"target", "teams", "distribute", "simd"}, FC_OTHER, 0},
+    {{"target", "teams", "distribute", "parallel", "do"}, FC_OTHER, 0},
+    {{"target", "teams", "distribute", "parallel", "do", "simd"}, FC_OTHER, 0},
+    {{"teams"}, FC_OTHER, 0},
+    {{"teams", "loop"}, FC_OTHER, 0},
+    {{"teams", "distribute"}, FC_OTHER, 0},
+    {{"teams", "distribute", "simd"}, FC_OTHER, 0},
+    {{"teams", "distribute", "parallel", "do"}, FC_OTHER, 0},
+    {{"teams", "distribute", "parallel", "do", "simd"}, FC_OTHER, 0},
+    {{"distribute"}, FC_OTHER, 0},
+    {{"distribute", "simd"}, FC_OTHER, 0},
+    {{"distribute", "parallel", "do"}, FC_OTHER, 0},
+    {{"distribute", "parallel", "do", "simd"}, FC_OTHER, 0},
+    {{"simd"}, FC_OTHER, 0},
+    {{"loop"}, FC_OTHER, 0},
+    {{"masked"}, FC_OTHER, 0},
+    {{"taskloop"}, FC_OTHER, 0},
+    {{"taskloop", "simd"}, FC_OTHER, 0},
+    {{"taskgroup"}, FC_OTHER, 0},
+    {{"taskyield"}, FC_OTHER, 0},
+    {{"taskgraph"}, FC_OTHER, 0},
+    {{"scope"}, FC_OTHER, 0},
+    {{"threadprivate"}, FC_OTHER, 0},
+    {{"declare", "reduction"}, FC_OTHER, 0},
+    {{"declare", "simd"}, FC_OTHER, 0},
+    {{"declare", "target"}, FC_OTHER, 0},
+    {{"declare", "variant"}, FC_OTHER, 0},
+    {{"declare", "mapper"}, FC_OTHER, 0},
+    {{"cancel", "parallel"}, FC_OTHER, 1},
+    {{"cancel", "do"}, FC_OTHER, 1},
+    {{"cancel", "sections"}, FC_OTHER, 1},
+    {{"cancel", "taskgroup"}, FC_OTHER, 1},
+    {{"cancellation", "point", "parallel"}, FC_OTHER, 2},
+    {{"cancellation", "point", "do"}, FC_OTHER, 2},
+    {{"cancellation", "point", "sections"}, FC_OTHER, 2},
+    {{"cancellation", "point", "taskgroup"}, FC_OTHER, 2},
+    {{"requires"}, FC_OTHER, 0},
+    {{"allocate"}, FC_OTHER, 0},
+    {{"allocators"}, FC_OTHER, 0},
+    {{"depobj"}, FC_OTHER, 0},
+    {{"scan"}, FC_OTHER, 0},
+    {{"error"}, FC_OTHER, 0},
+    {{"nothing"}, FC_OTHER, 0},
+    {{"interop"}, FC_OTHER, 0},
+    {{"dispatch"}, FC_OTHER, 0},
+    {{"assume"}, FC_OTHER, 0},
+    {{"assumes"}, FC_OTHER, 0},
+    {{"tile"}, FC_OTHER, 0},
+    {{"unroll"}, FC_OTHER, 0},
+    {{"metadirective"}, FC_OTHER, 0},
 };
 enum { NNAMES = sizeof names / sizeof *names };
 
@@ -332,8 +336,8 @@ static const name_entry *entry_of(const char *const *words, int n) {
 static _Noreturn void run_together(opf_rw *rw, const char *a, const char *b) {
   opf_error(rw, rw->fd.first,
             "'%s' and '%s' run together: free form needs a blank between them (OpenMP "
-            "5.0 2.1.2 lets only combined and END directive names such as 'enddo' and "
-            "'paralleldo' omit it)",
+            "5.0 2.1.2 makes blanks optional only inside a directive name, as in 'enddo' "
+            "and 'paralleldo')",
             a, b);
 }
 
@@ -454,7 +458,8 @@ opf_construct opf_read_names(opf_rw *rw) {
   opf_construct kind = ne ? ne->kind : FC_OTHER;
   if (!rw->fixed && m.n) {
     for (int i = 1; i < m.n; i++)
-      if (m.glued_words[i] && !ne->free_glue) run_together(rw, m.w[i - 1], m.w[i]);
+      if (m.glued_words[i] && ne->clause_from && i >= ne->clause_from)
+        run_together(rw, m.w[i - 1], m.w[i]);
     if (glued(fd, m.pos)) { /* `sectionsprivate`: an error, `taskfoo`: unknown */
       const char *b = clause_word_at(rw, m.pos);
       if (b) run_together(rw, m.w[m.n - 1], b);

@@ -5,9 +5,10 @@
    split one (`PAR ALLEL`) are instrumented exactly as the blanked one:
    the same output byte for byte, once the directive lines that are
    copied from the source are put back to the blanked spelling, and the
-   same companion (descriptors, lines, events).  Free form accepts the
-   run-together names OpenMP 5.0 2.1.2 lists (`enddo`, `paralleldo`) and
-   rejects other run-together keywords. */
+   same companion (descriptors, lines, events).  Free form accepts
+   directive names run together (OpenMP 5.0 2.1.2: `enddo`, `paralleldo`)
+   and rejects keywords run together across a name's end or between
+   clauses. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,7 +144,7 @@ static const spelling_case fixed_cases[] = {
       "!$OMP ATOMIC\n      S = S + 1\n      END DO\n!$OMP BARRIER\n"}},
 };
 
-/* The accepted free-form run-together names (OpenMP 5.0 2.1.2's table). */
+/* Free-form directive names run together (OpenMP 5.0 2.1.2). */
 static const spelling_case free_cases[] = {
     {"end do, parallel do",
      "!$omp parallel do private(j)\ndo i = 1, n\nend do\n!$omp end parallel do\n"
@@ -159,6 +160,9 @@ static const spelling_case free_cases[] = {
      {"!$omp parallelsections\n!$omp section\nx = 1\n!$omp endparallelsections\n"
       "!$omp parallel\n!$omp single\nx = 1\n!$omp endsingle copyprivate(x)\n"
       "!$omp dosimd\ndo i = 1, n\nend do\n!$omp enddosimd\n!$omp end parallel\n"}},
+    {"cancellation point, cancel",
+     "!$omp parallel\n!$omp cancellation point parallel\n!$omp end parallel\n",
+     {"!$omp parallel\n!$omp cancellationpoint parallel\n!$omp end parallel\n"}},
 };
 
 static char *instrument(const char *src, bool fixed, char **companion) {
@@ -275,7 +279,7 @@ static void free_form_rejects_other_run_together_keywords(void **state) {
       "!$omp parallel\n!$omp dofirstprivate(x)\ndo i = 1, 2\nend do\n!$omp end parallel\n",
       "!$omp parallel\n!$omp single\n!$omp end singlecopyprivate(x)\n!$omp end parallel\n",
       "!$omp parallel\n!$omp do\ndo i = 1, 2\n!$omp canceldo\nend do\n!$omp end parallel\n",
-      "!$omp parallel\n!$omp cancellationpoint parallel\n!$omp end parallel\n",
+      "!$omp parallel\n!$omp cancellation pointparallel\n!$omp end parallel\n",
       "!$omp parallel\n!$omp do\ndo i = 1, 2\nend do\n!$omp end do nowaitprivate\n"
       "!$omp end parallel\n",
       "!$omp task untiedmergeable\n!$omp end task\n",

@@ -1,5 +1,5 @@
 ! Free form: the OpenMP Validation Suite's fixed-form spelling is an error
-! here (blanks separate keywords except in the names of OpenMP 5.0 2.1.2).
+! here (blanks separate keywords except inside directive names, OpenMP 5.0 2.1.2).
 subroutine e(sum0, i)
   integer :: sum0, i
 !$omp paralleldo
