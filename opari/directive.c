@@ -42,8 +42,7 @@ bool op_span_is(const char *t, op_span s, const char *word) {
   return s.end - s.start == k && memcmp(t + s.start, word, k) == 0;
 }
 
-/* The `)` matching the `(` at p (nested brackets, quoted literals), or 0. */
-static size_t match_paren(const char *t, size_t n, size_t p) {
+size_t op_match_paren(const char *t, size_t n, size_t p) {
   int depth = 0;
   for (; p < n; p++) {
     char c = t[p];
@@ -203,7 +202,7 @@ bool op_dir_parse_rest(op_dir *d, const char *t, size_t n, size_t p, bool paren)
   d->has_paren = false;
   p = op_skip_gap(t, n, p);
   if (paren && p < n && t[p] == '(') {
-    size_t e = match_paren(t, n, p);
+    size_t e = op_match_paren(t, n, p);
     if (!e) {
       d->error = "unbalanced parentheses in directive";
       return false;
@@ -229,7 +228,7 @@ bool op_dir_parse_rest(op_dir *d, const char *t, size_t n, size_t p, bool paren)
     op_clause c = {.name = {p, e}, .whole = {p, e}};
     size_t q = op_skip_gap(t, n, e);
     if (q < n && t[q] == '(') {
-      size_t close = match_paren(t, n, q);
+      size_t close = op_match_paren(t, n, q);
       if (!close) {
         d->error = "unbalanced parentheses in clause";
         return false;
@@ -252,9 +251,19 @@ void op_dir_free(op_dir *d) {
   d->nclauses = d->cap = 0;
 }
 
+bool op_clause_is(const op_clause *c, const char *t, const char *name) {
+  return c->word ? strcmp(c->word, name) == 0 : op_span_is(t, c->name, name);
+}
+
+bool op_clause_in(const op_clause *c, const char *t, const char *const *list) {
+  for (; *list; list++)
+    if (op_clause_is(c, t, *list)) return true;
+  return false;
+}
+
 const op_clause *op_dir_clause(const op_dir *d, const char *t, const char *name) {
   for (size_t i = 0; i < d->nclauses; i++)
-    if (op_span_is(t, d->clauses[i].name, name)) return &d->clauses[i];
+    if (op_clause_is(&d->clauses[i], t, name)) return &d->clauses[i];
   return NULL;
 }
 
@@ -288,7 +297,7 @@ op_inst_kind op_inst_parse(const char *t, size_t n, size_t from, op_span *name) 
     if (words[i].k < OP_INST_BEGIN || words[i].k > OP_INST_ALTEND) return words[i].k;
     p = op_skip_gap(t, n, e);
     if (p >= n || t[p] != '(') return OP_INST_BAD;
-    size_t close = match_paren(t, n, p);
+    size_t close = op_match_paren(t, n, p);
     if (!close) return OP_INST_BAD;
     size_t a = op_skip_gap(t, n, p + 1), b = op_ident_end(t, n, a);
     if (b == a || op_skip_gap(t, n, b) != close) return OP_INST_BAD;

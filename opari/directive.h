@@ -51,6 +51,8 @@ typedef struct {
   op_span args;  /* inside the parentheses, if has_args */
   op_span whole; /* keyword through the closing parenthesis */
   bool has_args;
+  const char *word; /* its keyword, where name is not it verbatim (a
+                       Fortran fixed-form `num _threads`), else NULL */
 } op_clause;
 
 typedef struct {
@@ -75,6 +77,10 @@ bool op_dir_parse(op_dir *d, const char *t, size_t n, size_t from);
    left alone. */
 bool op_dir_parse_rest(op_dir *d, const char *t, size_t n, size_t p, bool paren);
 void op_dir_free(op_dir *d);
+/* Whether clause c (of text t) is called `name` / one of the
+   NULL-terminated list. */
+bool op_clause_is(const op_clause *c, const char *t, const char *name);
+bool op_clause_in(const op_clause *c, const char *t, const char *const *list);
 /* The clause called `name`, or NULL. */
 const op_clause *op_dir_clause(const op_dir *d, const char *t, const char *name);
 /* The directive name as written, words joined by one blank, into buf. */
@@ -102,6 +108,8 @@ size_t op_skip_gap(const char *t, size_t n, size_t p);
 /* If t[p..) starts with identifier `word` (whole word), its end, else 0. */
 size_t op_word_at(const char *t, size_t n, size_t p, const char *word);
 size_t op_ident_end(const char *t, size_t n, size_t p);
+/* The `)` matching the `(` at t[p] (nested brackets, quoted literals), or 0. */
+size_t op_match_paren(const char *t, size_t n, size_t p);
 bool op_span_is(const char *t, op_span s, const char *word);
 /* Whether t[s] is one of the NULL-terminated list of words. */
 bool op_span_in(const char *t, op_span s, const char *const *list);

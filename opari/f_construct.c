@@ -243,30 +243,40 @@ static int clause_half(const opf_rw *rw, const op_clause *c) {
   static const char *const inner[] = {"lastprivate", "schedule",    "ordered", "collapse",
                                       "linear",      "order",       "safelen", "simdlen",
                                       "aligned",     "nontemporal", NULL};
-  if (op_span_in(rw->fd.clean, c->name, outer)) return 0;
-  if (op_span_in(rw->fd.clean, c->name, inner)) return 1;
+  if (op_clause_in(c, rw->fd.clean, outer)) return 0;
+  if (op_clause_in(c, rw->fd.clean, inner)) return 1;
   return -1;
+}
+
+/* Source bytes [a, b) of the directive's clause c; in fixed form the
+   blanks in its keyword are left out (`num _threads`: as if blanked). */
+static void clause_bytes(opf_rw *rw, const op_clause *c, size_t a, size_t b) {
+  const opf_dir *fd = &rw->fd;
+  for (size_t i = a; i < b; i++)
+    if (!(rw->fixed && i < c->name.end && fd->clean[i] == ' '))
+      fputc(rw->src[fd->start + i], rw->em.f);
 }
 
 /* `!$omp <words>` and the given clauses, one continuation line per
    source line of each clause, so that no line grows.  (Blanking clauses
    in place could leave an empty `!$omp` continuation line, which ends
    the directive for gfortran.) */
-static void directive_with(opf_rw *rw, const char *words, const op_span *clauses, size_t n) {
+static void directive_with(opf_rw *rw, const char *words, const op_clause *const *clauses,
+                           size_t n) {
   const opf_dir *fd = &rw->fd;
   FILE *f = rw->em.f;
   fprintf(f, "%s!$omp %s", rw->fixed ? "" : rw->indent, words);
   for (size_t i = 0; i < n; i++)
-    for (size_t p = clauses[i].start; p < clauses[i].end;) {
+    for (size_t p = clauses[i]->whole.start; p < clauses[i]->whole.end;) {
       size_t e = p;
-      while (e < clauses[i].end && fd->clean[e] != '\n') e++;
+      while (e < clauses[i]->whole.end && fd->clean[e] != '\n') e++;
       size_t a = p, b = e;
       while (a < b && fd->clean[a] == ' ') a++;
       while (b > a && fd->clean[b - 1] == ' ') b--;
       if (b > a) {
         if (rw->fixed) fputs("\n!$omp&", f);
         else fprintf(f, " &\n%s!$omp& ", rw->indent);
-        fwrite(rw->src + fd->start + a, 1, b - a, f);
+        clause_bytes(rw, clauses[i], a, b);
       }
       p = e + 1;
     }
@@ -278,13 +288,13 @@ static void directive_with(opf_rw *rw, const char *words, const op_span *clauses
    begin and enter events, then the inner directive with its clauses. */
 static void split_combined(opf_rw *rw, int d, int d2, opf_construct inner) {
   const opf_dir *fd = &rw->fd;
-  op_span *halves[2] = {pu_malloc(fd->dir.nclauses * sizeof(op_span) + 1),
-                        pu_malloc(fd->dir.nclauses * sizeof(op_span) + 1)};
+  const op_clause **halves[2] = {pu_malloc(fd->dir.nclauses * sizeof(op_clause *) + 1),
+                                 pu_malloc(fd->dir.nclauses * sizeof(op_clause *) + 1)};
   size_t n[2] = {0, 0};
   for (size_t i = 0; i < fd->dir.nclauses; i++) {
     const op_clause *c = &fd->dir.clauses[i];
     int half = clause_half(rw, c) == 1;
-    halves[half][n[half]++] = c->whole;
+    halves[half][n[half]++] = c;
   }
   directive_with(rw, "parallel", halves[0], n[0]);
   opf_skip(rw, fd->last + 1);
@@ -346,10 +356,10 @@ static void open_construct(opf_rw *rw) {
   if (!o.passed) {
     const char *sub = "";
     size_t sub_len = 0;
-    if (kind == FC_CRITICAL && fd->dir.has_paren) {
-      size_t a = op_skip_gap(fd->clean, fd->len, fd->dir.paren.start);
-      sub = fd->clean + a; /* lower case: Fortran names ignore case */
-      sub_len = op_ident_end(fd->clean, fd->len, a) - a;
+    char name[128];
+    if (kind == FC_CRITICAL && fd->dir.has_paren) { /* lower case: Fortran names ignore case */
+      sub = name;
+      sub_len = opf_paren_name(rw, name, sizeof name);
     }
     o.descr = add_descr(rw, sh->descr, sub, sub_len, fd->first, fd->last);
     opf_sync(rw, fd->first);
@@ -370,11 +380,9 @@ static void open_construct(opf_rw *rw) {
    implicit barrier (a cancelled worksharing construct may not be NOWAIT). */
 static void cancel(opf_rw *rw) {
   const opf_dir *fd = &rw->fd;
-  size_t p = op_skip_gap(fd->clean, fd->len, 0), e = op_word_at(fd->clean, fd->len, p, "cancel");
-  if (!e) return;
-  p = op_skip_gap(fd->clean, fd->len, e);
-  bool loop = op_word_at(fd->clean, fd->len, p, "do") != 0;
-  if (!loop && !op_word_at(fd->clean, fd->len, p, "sections")) return;
+  if (fd->end || fd->nwords != 2 || strcmp(fd->wordv[0], "cancel") != 0) return;
+  bool loop = strcmp(fd->wordv[1], "do") == 0;
+  if (!loop && strcmp(fd->wordv[1], "sections") != 0) return;
   for (size_t i = rw->nopen; i-- > 0;) {
     opf_open *o = &rw->open[i];
     opf_construct inner = inner_of(o->kind);

@@ -10,26 +10,20 @@
 #include "f_rw.h"
 #include "pomp_util.h"
 
-/* Words of device directive names, and the ones that make it a loop. */
-static const char *const device_words[] = {"target", "teams", "distribute", "parallel",
-                                           "do",     "simd",  "loop",       NULL};
+/* The words that make a device construct a loop construct. */
 static const char *const loop_words[] = {"distribute", "do", "simd", "loop", NULL};
 
-/* The name words at the cursor into buf (joined by blanks); returns
+/* The directive's name words into buf (joined by blanks); returns
    whether one of them makes the construct a loop construct. */
-static bool read_words(const opf_dir *fd, size_t p, char *buf, size_t size) {
+static bool name_words(const opf_dir *fd, char *buf, size_t size) {
   bool loop = false;
   size_t k = 0;
   buf[0] = 0;
-  for (;;) {
-    size_t q = op_skip_gap(fd->clean, fd->len, p), e = op_ident_end(fd->clean, fd->len, q);
-    op_span w = {q, e};
-    if (e == q || !op_span_in(fd->clean, w, device_words) || k + (e - q) + 2 > size) break;
-    loop |= op_span_in(fd->clean, w, loop_words);
+  for (int i = 0; i < fd->nwords && k + strlen(fd->wordv[i]) + 2 <= size; i++) {
+    for (const char *const *l = loop_words; *l; l++) loop |= strcmp(*l, fd->wordv[i]) == 0;
     if (k) buf[k++] = ' ';
-    memcpy(buf + k, fd->clean + q, e - q);
-    buf[k += e - q] = 0;
-    p = e;
+    strcpy(buf + k, fd->wordv[i]);
+    k += strlen(fd->wordv[i]);
   }
   return loop;
 }
@@ -42,22 +36,20 @@ bool opf_in_device(const opf_rw *rw) {
 
 bool opf_device_directive(opf_rw *rw) {
   const opf_dir *fd = &rw->fd;
-  size_t p = op_skip_gap(fd->clean, fd->len, 0);
-  if (fd->end) p = op_skip_gap(fd->clean, fd->len, op_word_at(fd->clean, fd->len, p, "end"));
-  bool target = op_word_at(fd->clean, fd->len, p, "target") != 0;
-  if (!target && !op_word_at(fd->clean, fd->len, p, "teams")) return false;
-  if (target) { /* data regions and stand-alone data directives run on the host */
-    size_t q = op_skip_gap(fd->clean, fd->len, p + 6);
+  if (!fd->nwords) return false;
+  bool target = strcmp(fd->wordv[0], "target") == 0;
+  if (!target && strcmp(fd->wordv[0], "teams") != 0) return false;
+  if (target && fd->nwords > 1) { /* data regions and stand-alone data directives run on the host */
     static const char *const host[] = {"data", "enter", "exit", "update", NULL};
-    op_span w = {q, op_ident_end(fd->clean, fd->len, q)};
-    if (op_span_in(fd->clean, w, host)) return false;
+    for (const char *const *h = host; *h; h++)
+      if (strcmp(*h, fd->wordv[1]) == 0) return false;
   }
   opf_open o = {.kind = FC_DEVICE,
                 .descr2 = -1,
                 .line = fd->first,
                 .passed = true,
                 .implicit_end = (size_t)-1};
-  bool loop = read_words(fd, p, o.words, sizeof o.words);
+  bool loop = name_words(fd, o.words, sizeof o.words);
   if (fd->end) {
     const opf_open *top = rw->nopen ? &rw->open[rw->nopen - 1] : NULL;
     if (!top)

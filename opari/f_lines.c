@@ -251,76 +251,6 @@ static bool clean_line(opf_rw *rw, size_t li, size_t off, bool cont) {
   return false;
 }
 
-/* ---- directive names ---------------------------------------------------- */
-
-typedef struct {
-  opf_rw *rw;
-  size_t pos; /* in clean */
-} opf_words;
-
-/* Takes `w` at the cursor: a whole identifier, or the front of one for
-   `end` and `parallel` (OpenMP allows `enddo`, `paralleldo`, ...). */
-static bool take(opf_words *w, const char *word) {
-  opf_dir *fd = &w->rw->fd;
-  size_t q = op_skip_gap(fd->clean, fd->len, w->pos), e = op_ident_end(fd->clean, fd->len, q);
-  size_t k = strlen(word);
-  bool glue = strcmp(word, "end") == 0 || strcmp(word, "parallel") == 0;
-  if (e - q < k || memcmp(fd->clean + q, word, k) != 0) return false;
-  if (e - q > k && (!glue || op_ident_end(fd->clean, fd->len, q + k) != e)) return false;
-  if (fd->nwords < 6) {
-    fd->words[fd->nwords] = (op_span){q, q + k};
-    fd->wordv[fd->nwords++] = word;
-  }
-  w->pos = q + k;
-  return true;
-}
-
-static opf_construct read_name(opf_rw *rw) {
-  static const struct {
-    const char *word;
-    opf_construct kind;
-  } single[] = {{"sections", FC_SECTIONS},   {"section", FC_SECTION}, {"single", FC_SINGLE},
-                {"workshare", FC_WORKSHARE}, {"master", FC_MASTER},   {"critical", FC_CRITICAL},
-                {"atomic", FC_ATOMIC},       {"barrier", FC_BARRIER}, {"flush", FC_FLUSH},
-                {"ordered", FC_ORDERED},     {"task", FC_TASK},       {"taskwait", FC_TASKWAIT}};
-  opf_dir *fd = &rw->fd;
-  opf_words w = {rw, 0};
-  fd->nwords = 0;
-  fd->end = take(&w, "end");
-  size_t after_end = fd->nwords;
-  opf_construct kind = FC_OTHER;
-  if (take(&w, "parallel")) {
-    if (take(&w, "do")) {
-      kind = FC_PARALLEL_DO;
-      take(&w, "simd");
-    } else if (take(&w, "sections")) kind = FC_PARALLEL_SECTIONS;
-    else if (take(&w, "workshare")) kind = FC_PARALLEL_WORKSHARE;
-    else if (take(&w, "master")) kind = FC_PARALLEL_MASTER;
-    else if (take(&w, "masked") || take(&w, "loop")) kind = FC_OTHER;
-    else kind = FC_PARALLEL;
-  } else if (take(&w, "do")) {
-    kind = FC_DO;
-    take(&w, "simd");
-  } else {
-    for (size_t i = 0; i < sizeof single / sizeof *single; i++)
-      if (take(&w, single[i].word)) {
-        kind = single[i].kind;
-        break;
-      }
-  }
-  /* `end` is not a name word: drop it so words[] holds the construct */
-  if (after_end) {
-    memmove(fd->words, fd->words + 1, (size_t)(fd->nwords - 1) * sizeof *fd->words);
-    memmove(fd->wordv, fd->wordv + 1, (size_t)(fd->nwords - 1) * sizeof *fd->wordv);
-    fd->nwords--;
-  }
-  fd->dir.kind = kind == FC_OTHER ? OP_DIR_UNKNOWN : OP_DIR_PARALLEL; /* strict clause parsing */
-  bool paren = kind == FC_CRITICAL || kind == FC_FLUSH;
-  if (!op_dir_parse_rest(&fd->dir, fd->clean, fd->len, w.pos, paren) && kind != FC_OTHER)
-    opf_error(rw, fd->first, "%s", fd->dir.error);
-  return kind;
-}
-
 void opf_read_directive(opf_rw *rw, size_t li) {
   opf_dir *fd = &rw->fd;
   fd->first = fd->last = li;
@@ -352,5 +282,5 @@ void opf_read_directive(opf_rw *rw, size_t li) {
     fd->len++;
     fd->last = k;
   }
-  fd->kind = read_name(rw);
+  fd->kind = opf_read_names(rw);
 }

@@ -256,8 +256,7 @@ bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion,
     opf_companion(companion, rw);
     ok = true;
   }
-  op_dir_free(&rw->fd.dir);
-  free(rw->fd.clean);
+  opf_dir_free(&rw->fd);
   free(rw->lines);
   free(rw->files);
   free(rw->open);

@@ -140,6 +140,12 @@ typedef struct {
   const char *wordv[6]; /* canonical names of those words */
   int nwords;
   op_dir dir; /* clauses (offsets into clean) */
+  /* clean without its blanks and line ends outside quotes (f_names.c):
+     sq[i] is clean[sq_at[i]], sq_gap[i] whether blanks came before it */
+  char *sq;
+  size_t *sq_at;
+  bool *sq_gap;
+  size_t sq_len, sq_cap;
 } opf_dir;
 
 /* An open construct. */
@@ -216,6 +222,18 @@ void opf_set_indent(opf_rw *rw, size_t li);
 size_t opf_code_end(const char *s, size_t from, size_t end, char *quote);
 /* Last line of the statement starting at code line li (continuations). */
 size_t opf_stmt_last(const opf_rw *rw, size_t li);
+
+/* f_names.c */
+/* Reads the directive name and clauses of rw->fd (its clean text): sets
+   end, words, wordv, nwords, dir and returns the construct.  Fixed form
+   is blank-insensitive; free form rejects keywords run together where
+   OpenMP does not allow it.  Errors are fatal. */
+opf_construct opf_read_names(opf_rw *rw);
+/* The name in the parentheses of rw->fd (critical(name)) into buf (lower
+   case; fixed form: without blanks); returns its length. */
+size_t opf_paren_name(const opf_rw *rw, char *buf, size_t size);
+/* Frees rw->fd's buffers. */
+void opf_dir_free(opf_dir *fd);
 
 /* f_look.c */
 /* The first line at or after li that is code or a directive, or nlines. */
