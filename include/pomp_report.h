@@ -327,6 +327,13 @@ typedef struct {
                                              else NULL */
 } pomp_report_pop;
 
+/* Efficiency k as one line of the POP tree, written like snprintf: the
+   display name indented by its depth, padded to 36 columns, then
+   "  80.00 %" or "    n/a (why)".  What pomp-report pop and pomp-tui
+   print. */
+size_t pomp_report_pop_line(const pomp_report_pop *p, pomp_report_pop_kind k, char *buf,
+                            size_t size);
+
 /* The POP efficiencies of the call-tree sub-trees rooted at roots[0..n)
    (a root inside another root's sub-tree counts once), or of the whole run
    when n is 0.  Reads the metrics time, comp, mpi and, where the report

@@ -10,6 +10,7 @@
                                   comp), summed.
    Only the public API is used, and report_fail for the messages. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,18 @@ static const pomp_report_pop_info pop_info[POMP_REPORT_POP_COUNT] = {
 
 const pomp_report_pop_info *pomp_report_pop_describe(pomp_report_pop_kind k) {
   return (unsigned)k < POMP_REPORT_POP_COUNT ? &pop_info[k] : NULL;
+}
+
+size_t pomp_report_pop_line(const pomp_report_pop *p, pomp_report_pop_kind k, char *buf,
+                            size_t size) {
+  const pomp_report_pop_info *info = pomp_report_pop_describe(k);
+  if (!info) return (size_t)snprintf(buf, size, "%s", "");
+  int indent = 2 * info->depth;
+  if (p->why[k])
+    return (size_t)snprintf(buf, size, "%*s%-*s %7s (%s)", indent, "", 36 - indent, info->display,
+                            "n/a", p->why[k]);
+  return (size_t)snprintf(buf, size, "%*s%-*s %7.2f %%", indent, "", 36 - indent, info->display,
+                          100 * p->value[k]);
 }
 
 /* Why a value is missing (pomp-report prints "n/a (WHY)"). */

@@ -112,11 +112,9 @@ static void print_text(const char *path, const char *callpath, const pomp_report
            seconds(p->ideal_runtime, a, sizeof a));
   putchar('\n');
   for (int k = 0; k < POMP_REPORT_POP_COUNT; k++) {
-    const pomp_report_pop_info *info = pomp_report_pop_describe((pomp_report_pop_kind)k);
-    int indent = 2 * info->depth;
-    printf("%*s%-*s ", indent, "", 36 - indent, info->display);
-    if (p->why[k]) printf("%7s (%s)\n", "n/a", p->why[k]);
-    else printf("%7.2f %%\n", 100 * p->value[k]);
+    char line[256];
+    pomp_report_pop_line(p, (pomp_report_pop_kind)k, line, sizeof line);
+    puts(line);
   }
 }
 

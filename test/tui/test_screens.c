@@ -83,6 +83,13 @@ static const screen_case cases[] = {
     {"incomplete_details", "incomplete_long", 80, 30, 10, 0, "i"},
     {"details_scrolled", "incomplete_long", 60, 12, 10, 0, "i<End>"},
     {"details_rewrapped", "incomplete_long", 80, 30, 10, 0, "i<resize 50x30>"},
+    /* POP efficiencies (values by hand in test/report/pop_fixture.c): of
+       the whole run at the call pane's first root, of a parallel region's
+       sub-tree, and n/a without a critical path; p closes the page. */
+    {"pop_hybrid", "pop_hybrid", 100, 24, 10, 0, "p"},
+    {"pop_parallel_region", "pop_hybrid", 100, 24, 10, 0, "<Tab>E<Down>p"},
+    {"pop_no_critical_path", "pop_balanced", 80, 24, 10, 0, "p"},
+    {"pop_closed", "pop_hybrid", 100, 12, 10, 0, "pp"},
 };
 
 static char *read_file(const char *path) {
