@@ -71,6 +71,9 @@ typedef struct {
   double *vals;
 } pop_ctx;
 
+/* The report's name in messages (one built in memory has none). */
+static const char *name_of(const pomp_report *r) { return *r->path ? r->path : "report"; }
+
 /* mask[m] = 1 for metric root and every metric below it (none if root < 0). */
 static char *metric_subtree(const pomp_report *r, int32_t root) {
   int32_t nm = pomp_report_num_metrics(r);
@@ -88,7 +91,7 @@ static pomp_report_status scope_mask(pop_ctx *x, const int32_t *roots, int32_t n
   x->in_scope = pu_calloc((size_t)x->nc + 1, 1);
   for (int32_t i = 0; i < n; i++) {
     if (roots[i] < 0 || roots[i] >= x->nc)
-      return report_fail(err, POMP_REPORT_ERR_ARG, "%s: no call path %d", x->r->path,
+      return report_fail(err, POMP_REPORT_ERR_ARG, "%s: no call path %d", name_of(x->r),
                          (int)roots[i]);
     x->in_scope[roots[i]] = 1;
   }
@@ -260,7 +263,7 @@ pomp_report_status pomp_report_pop_compute(const pomp_report *r, const int32_t *
   int32_t time = pomp_report_find_metric(r, "time"), comp = pomp_report_find_metric(r, "comp");
   if (time < 0 || comp < 0)
     return report_fail(err, POMP_REPORT_ERR_ARG, "%s: no metric '%s' (not an analysis report)",
-                       r->path, time < 0 ? "time" : "comp");
+                       name_of(r), time < 0 ? "time" : "comp");
   pop_ctx x = {.r = r,
                .nl = pomp_report_num_locations(r),
                .nc = pomp_report_num_cnodes(r),
@@ -270,6 +273,10 @@ pomp_report_status pomp_report_pop_compute(const pomp_report *r, const int32_t *
   x.metric_in[SUM_MPI] = metric_subtree(r, pomp_report_find_metric(r, "mpi"));
   int32_t cp = pomp_report_find_metric(r, "critical_path");
   x.in_critical_path = metric_subtree(r, cp);
+  /* The critical path re-counts time already in the time tree: should a
+     report hang it below time, it must not count twice. */
+  for (int32_t m = 0; m < x.nm; m++)
+    if (x.in_critical_path[m]) x.metric_in[SUM_TIME][m] = 0;
   for (int s = 0; s < SUM_COUNT; s++) x.sum[s] = pu_calloc((size_t)x.nl + 1, sizeof(double));
   x.locs = pu_malloc(((size_t)x.nl + 1) * sizeof *x.locs);
   x.vals = pu_malloc(((size_t)x.nl + 1) * sizeof *x.vals);

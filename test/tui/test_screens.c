@@ -90,6 +90,8 @@ static const screen_case cases[] = {
     {"pop_parallel_region", "pop_hybrid", 100, 24, 10, 0, "<Tab>E<Down>p"},
     {"pop_no_critical_path", "pop_balanced", 80, 24, 10, 0, "p"},
     {"pop_closed", "pop_hybrid", 100, 12, 10, 0, "pp"},
+    /* A report without computation: the reason on the status line. */
+    {"pop_no_comp", "wide", 80, 10, 20, 0, "p"},
 };
 
 static char *read_file(const char *path) {
