@@ -89,11 +89,9 @@ static void print_json(const char *path, const char *callpath, const pomp_report
   fputs(first ? "}\n}\n" : "\n  }\n}\n", stdout);
 }
 
-/* "2.5 s" with the shortest exact number. */
+/* "2.5 s": six significant digits (the JSON has every digit). */
 static const char *seconds(double v, char *buf, size_t size) {
-  char num[40];
-  cli_format_double(num, sizeof num, v);
-  snprintf(buf, size, "%s s", num);
+  snprintf(buf, size, "%.6g s", v);
   return buf;
 }
 
