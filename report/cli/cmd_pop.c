@@ -53,12 +53,20 @@ static void put_json_number(double v) {
   fputs(num, stdout);
 }
 
-static void print_json(const char *path, const char *callpath, const pomp_report_pop *p) {
+/* s as a JSON string, or null. */
+static void put_json_string_or_null(const char *s) {
+  if (s) cli_put_json_string(s);
+  else fputs("null", stdout);
+}
+
+static void print_json(const pomp_report *r, const char *path, const char *callpath,
+                       const pomp_report_pop *p) {
   fputs("{\n  \"report\": ", stdout);
   cli_put_json_string(path);
   fputs(",\n  \"callpath\": ", stdout);
-  if (callpath) cli_put_json_string(callpath);
-  else fputs("null", stdout);
+  put_json_string_or_null(callpath);
+  fputs(",\n  \"run_incomplete\": ", stdout);
+  put_json_string_or_null(pomp_report_run_incomplete(r));
   printf(",\n  \"processes\": %d,\n  \"locations\": %d", (int)p->processes, (int)p->locations);
   const struct {
     const char *key;
@@ -138,7 +146,7 @@ int cmd_pop(int argc, char **argv) {
   pomp_report_error err;
   if (pomp_report_pop_compute(r, roots, nroots, &pop, &err) != POMP_REPORT_OK)
     pu_die(POMP_EXIT_FAILURE, "%s", err.message);
-  if (json) print_json(path, callpath, &pop);
+  if (json) print_json(r, path, callpath, &pop);
   else {
     cli_print_warnings(r);
     print_text(path, callpath, &pop);

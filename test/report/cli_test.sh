@@ -74,6 +74,7 @@ check pop_callpath_no_computation_json 0 "$report" pop pop_imbalanced.pomp \
   -c 'main;MPI_Allreduce' --format json
 check pop_no_cp_json 0 "$report" pop pop_no_cp.pomp --format json
 check pop_incomplete 0 "$report" pop i.pomp
+check pop_incomplete_json 0 "$report" pop i.pomp --format json
 check pop_no_callpath 1 "$report" pop pop_hybrid.pomp --callpath 'main;solve'
 "$report" generate -o t1.pomp --cnodes 3 --locations 2 --metrics 1 > /dev/null
 check pop_no_comp 1 "$report" pop t1.pomp
