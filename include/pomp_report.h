@@ -282,6 +282,67 @@ double pomp_report_measurement_share(const pomp_report *r);
    buf = "" and 0. */
 int pomp_report_perturbation_warning(const pomp_report *r, char *buf, size_t size);
 
+/* ---- POP efficiencies (added; docs/PROPERTIES.md "POP efficiencies") --- */
+
+/* The efficiencies of the POP model, in the order of its tree: parallel
+   efficiency = load balance x communication efficiency, communication
+   efficiency = serialisation x transfer efficiency; and the hybrid split
+   parallel efficiency = MPI x OpenMP parallel efficiency, each of those
+   = its load balance x its communication efficiency. */
+typedef enum {
+  POMP_REPORT_POP_PARALLEL = 0,
+  POMP_REPORT_POP_LOAD_BALANCE,
+  POMP_REPORT_POP_COMMUNICATION,
+  POMP_REPORT_POP_SERIALISATION,
+  POMP_REPORT_POP_TRANSFER,
+  POMP_REPORT_POP_MPI_PARALLEL,
+  POMP_REPORT_POP_MPI_LOAD_BALANCE,
+  POMP_REPORT_POP_MPI_COMMUNICATION,
+  POMP_REPORT_POP_OMP_PARALLEL,
+  POMP_REPORT_POP_OMP_LOAD_BALANCE,
+  POMP_REPORT_POP_OMP_COMMUNICATION,
+  POMP_REPORT_POP_COUNT
+} pomp_report_pop_kind;
+
+typedef struct {
+  const char *name;    /* "load_balance": the key of pomp-report pop's JSON */
+  const char *display; /* "Load balance" */
+  int depth;           /* 0 parallel efficiency, 1 its factors, 2 theirs */
+} pomp_report_pop_info;
+
+/* Name, display name and depth of efficiency k (NULL out of range). */
+const pomp_report_pop_info *pomp_report_pop_describe(pomp_report_pop_kind k);
+
+typedef struct {
+  int32_t locations, processes;
+  double runtime;    /* max over locations of time (metric-inclusive) */
+  double useful_avg; /* comp per location, average and maximum */
+  double useful_max;
+  double outside_mpi_avg; /* time - mpi of each process's master thread */
+  double outside_mpi_max;
+  double ideal_runtime;                   /* computation on the critical path; NAN without one */
+  int has_critical_path;                  /* the report holds critical_path values */
+  double value[POMP_REPORT_POP_COUNT];    /* NAN where undefined ... */
+  const char *why[POMP_REPORT_POP_COUNT]; /* ... and then why (static text),
+                                             else NULL */
+} pomp_report_pop;
+
+/* Efficiency k as one line of the POP tree, written like snprintf: the
+   display name indented by its depth, padded to 36 columns, then
+   "  80.00 %" or "    n/a (why)".  What pomp-report pop and pomp-tui
+   print. */
+size_t pomp_report_pop_line(const pomp_report_pop *p, pomp_report_pop_kind k, char *buf,
+                            size_t size);
+
+/* The POP efficiencies of the call-tree sub-trees rooted at roots[0..n)
+   (a root inside another root's sub-tree counts once), or of the whole run
+   when n is 0.  Reads the metrics time, comp, mpi and, where the report
+   has values of it, critical_path (docs/PROPERTIES.md).  Returns
+   POMP_REPORT_ERR_ARG without time or comp or with a bad root,
+   POMP_REPORT_ERR_FORMAT on a corrupt row; err names the report. */
+pomp_report_status pomp_report_pop_compute(const pomp_report *r, const int32_t *roots, int32_t n,
+                                           pomp_report_pop *out, pomp_report_error *err);
+
 /* ---- synthetic reports (tests, benchmarks) ---------------------------- */
 
 typedef struct {

@@ -20,10 +20,11 @@ typedef enum {
   TUI_OVERLAY_NONE = 0,
   TUI_OVERLAY_HELP,
   TUI_OVERLAY_DETAILS,
-  TUI_OVERLAY_SOURCE
+  TUI_OVERLAY_SOURCE,
+  TUI_OVERLAY_POP
 } tui_overlay_kind;
 
-/* A scrollable page of text over the panes (help, details, source). */
+/* A scrollable page of text over the panes (help, details, source, POP). */
 typedef struct {
   tui_overlay_kind kind;
   char title[256];
@@ -160,6 +161,8 @@ void tui_overlay_draw(tui_app *a);
 void tui_open_help(tui_app *a);
 void tui_open_details(tui_app *a);
 void tui_open_source(tui_app *a);
+/* The POP efficiencies of the selected call path (overlay_pop.c). */
+void tui_open_pop(tui_app *a);
 
 /* copying (yank.c) */
 void tui_yank(tui_app *a);

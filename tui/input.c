@@ -63,9 +63,10 @@ void tui_app_event(tui_app *a, const tui_event *ev) {
   switch (ev->type) {
   case TUI_EV_RESIZE:
     tui_app_resize(a, ev->x, ev->y);
-    if (a->overlay.kind == TUI_OVERLAY_DETAILS) { /* wrapped for the old width */
-      int32_t top = a->overlay.top;
-      tui_open_details(a);
+    if (a->overlay.kind == TUI_OVERLAY_DETAILS || a->overlay.kind == TUI_OVERLAY_POP) {
+      int32_t top = a->overlay.top; /* wrapped for the old width */
+      if (a->overlay.kind == TUI_OVERLAY_DETAILS) tui_open_details(a);
+      else tui_open_pop(a);
       a->overlay.top = top;
     }
     return;

@@ -80,6 +80,7 @@ void tui_overlay_key(tui_app *a, int key) {
   case '?':
   case 'i':
   case 'v':
+  case 'p':
   case TUI_KEY_F1: tui_overlay_clear(o); return;
   default: tui_app_message(a, 0, "q or Esc closes this page"); return;
   }

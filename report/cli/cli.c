@@ -46,3 +46,32 @@ const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf, size_t
   pomp_report_callpath(r, cnode, ";", *buf, *cap);
   return *buf;
 }
+
+void cli_put_json_string(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}
+
+/* The analyzer's one-line description of how the run ended, with control
+   characters shown as '?' (the report may come from anywhere). */
+static void print_run_warning(const char *status) {
+  fputs("WARNING: incomplete run: ", stdout);
+  for (const char *c = status; *c; c++) putchar((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
+  fputs("\n", stdout);
+}
+
+void cli_print_warnings(const pomp_report *r) {
+  const char *incomplete = pomp_report_run_incomplete(r);
+  if (incomplete) print_run_warning(incomplete);
+  char perturbation[256];
+  if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))
+    printf("WARNING: %s\n", perturbation);
+  const char *mode_note = pomp_report_mode_note(r);
+  if (mode_note) printf("%s\n", mode_note);
+}

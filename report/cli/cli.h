@@ -23,6 +23,13 @@ void cli_format_double(char *buf, size_t size, double v);
 /* The call path joined with ';' into a growing buffer (freed by caller). */
 const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf, size_t *cap);
 
+/* s as a JSON string, quoted and escaped, on stdout. */
+void cli_put_json_string(const char *s);
+/* The lines every summary starts with: "WARNING: incomplete run: ..." for
+   a run that did not finish, "WARNING: measurement perturbation ..." and
+   the note of a profile-mode report; nothing for a complete trace. */
+void cli_print_warnings(const pomp_report *r);
+
 int cmd_dump(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
@@ -30,5 +37,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_defs(int argc, char **argv);
 int cmd_score(int argc, char **argv);
+int cmd_pop(int argc, char **argv);
 
 #endif

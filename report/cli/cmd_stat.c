@@ -147,14 +147,6 @@ static int tabulate(stat_ctx *x, int32_t time) {
   return 0;
 }
 
-/* The analyzer's one-line description of how the run ended, with control
-   characters shown as '?' (the report may come from anywhere). */
-static void print_run_warning(const char *status) {
-  fputs("WARNING: incomplete run: ", stdout);
-  for (const char *c = status; *c; c++) putchar((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
-  fputs("\n", stdout);
-}
-
 static void print_other_metrics(const pomp_report *r, int32_t time) {
   static const char *const units[] = {"s", "occ", "bytes"};
   int other = 0;
@@ -183,13 +175,7 @@ int cmd_stat(int argc, char **argv) {
   pomp_report *r = cli_open(path);
   int32_t time = cli_metric(r, "time", path);
   stat_ctx x = {r, pomp_report_metric_total(r, time, 1), (int)n, NULL, NULL, NULL};
-  const char *incomplete = pomp_report_run_incomplete(r);
-  if (incomplete) print_run_warning(incomplete);
-  char perturbation[256];
-  if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))
-    printf("WARNING: %s\n", perturbation);
-  const char *mode_note = pomp_report_mode_note(r);
-  if (mode_note) printf("%s\n", mode_note);
+  cli_print_warnings(r);
   int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);

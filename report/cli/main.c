@@ -31,7 +31,11 @@ static const struct {
     {"score", "score REPORT [-n N] [--suggest-filter]",
      "estimated trace size, the regions that make it, and a POMP_FILTER "
      "file that leaves the small ones out",
-     cmd_score}};
+     cmd_score},
+    {"pop", "pop REPORT [--callpath P] [--format text|json]",
+     "POP efficiencies (parallel, load balance, communication, serialisation, "
+     "transfer, MPI and OpenMP) of the run or of a call path's sub-tree",
+     cmd_pop}};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* The commands section of --help, from the table above. */

@@ -10,6 +10,9 @@ cd "$dir" || exit 1
 "$make_fixture" plain f.pomp && "$make_fixture" empty e.pomp &&
   "$make_fixture" extra x.pomp && "$make_fixture" incomplete i.pomp &&
   "$make_fixture" own o.pomp || { echo "cannot make fixtures"; exit 1; }
+for v in balanced imbalanced mpi_wait hybrid no_cp; do
+  "$make_fixture" pop_$v pop_$v.pomp || { echo "cannot make pop_$v"; exit 1; }
+done
 mkdir exp && cp f.pomp exp/report.pomp
 printf 'not a report at all' > junk.pomp
 head -c 100 f.pomp > short.pomp
@@ -56,6 +59,27 @@ check generate 0 "$report" generate -o g1.pomp --cnodes 50 --locations 8 \
 check generate_again 0 "$report" generate -o g2.pomp --cnodes 50 \
   --locations 8 --threads 2 --metrics 40 --density 0.3 --seed 7
 cmp -s g1.pomp g2.pomp || { echo "generate: not deterministic"; failures=$((failures + 1)); }
+# POP efficiencies of planted runs (values by hand in pop_fixture.c)
+check pop_balanced 0 "$report" pop pop_balanced.pomp
+check pop_balanced_json 0 "$report" pop pop_balanced.pomp --format json
+check pop_imbalanced 0 "$report" pop pop_imbalanced.pomp
+check pop_imbalanced_json 0 "$report" pop pop_imbalanced.pomp -f json
+check pop_mpi_wait_json 0 "$report" pop pop_mpi_wait.pomp --format=json
+check pop_hybrid 0 "$report" pop pop_hybrid.pomp
+check pop_hybrid_json 0 "$report" pop pop_hybrid.pomp --format json
+check pop_callpath_json 0 "$report" pop pop_hybrid.pomp --callpath 'main;!$omp parallel @a.c:5' -f json
+# a call path by its labels (functions without parameter lists)
+check pop_callpath_label 0 "$report" pop pop_imbalanced.pomp -c 'main;compute'
+check pop_callpath_no_computation_json 0 "$report" pop pop_imbalanced.pomp \
+  -c 'main;MPI_Allreduce' --format json
+check pop_no_cp_json 0 "$report" pop pop_no_cp.pomp --format json
+check pop_incomplete 0 "$report" pop i.pomp
+check pop_incomplete_json 0 "$report" pop i.pomp --format json
+check pop_no_callpath 1 "$report" pop pop_hybrid.pomp --callpath 'main;solve'
+"$report" generate -o t1.pomp --cnodes 3 --locations 2 --metrics 1 > /dev/null
+check pop_no_comp 1 "$report" pop t1.pomp
+check pop_bad_format 2 "$report" pop pop_hybrid.pomp --format xml
+check pop_help 0 "$report" pop --help
 
 check no_args 2 "$report"
 check unknown_command 2 "$report" frobnicate

@@ -14,7 +14,8 @@
      score  a run of known visits for pomp-report score (score_fixture):
             1 rank x 2 threads, compiler-instrumented functions, one with
             MPI below it, buffer flushes of 14 % of the time, C++ static
-            initialisers as the first root, a long C++ call path */
+            initialisers as the first root, a long C++ call path
+     pop_*  the planted POP reports of pop_fixture.h */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "pop_fixture.h"
 
 /* One call path of the score fixture: region (by name, made on first
    use) under parent, with per-location (master, worker) visits and
@@ -129,7 +131,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete|own|score FILE\n");
     return 2;
   }
-  pomp_report *r = strcmp(argv[1], "score") == 0 ? score_fixture() : fixture_new();
+  pomp_report *r = strcmp(argv[1], "score") == 0      ? score_fixture()
+                   : strncmp(argv[1], "pop_", 4) == 0 ? pop_fixture_new(argv[1])
+                                                      : fixture_new();
+  if (!r) {
+    fprintf(stderr, "make_fixture: unknown variant %s\n", argv[1]);
+    return 1;
+  }
   if (strcmp(argv[1], "empty") == 0) { /* the writer with no rows */
     pomp_report_writer *w = pomp_report_write_begin(r, argv[2], NULL);
     int rc = !w || pomp_report_write_end(w, NULL) != POMP_REPORT_OK;

@@ -2,6 +2,8 @@
    order (rank 0 thread 0, rank 0 thread 1, rank 1 thread 0, rank 1 thread 1). */
 #include "fixture.h"
 
+#include "pop_fixture.h"
+
 #include <stddef.h>
 #include <string.h>
 
@@ -110,5 +112,6 @@ pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "incomplete_long") == 0) return incomplete_long();
   if (strcmp(name, "diff") == 0) return small(-1);
   if (strcmp(name, "wide") == 0) return wide();
+  if (strncmp(name, "pop_", 4) == 0) return pop_fixture_new(name);
   return NULL;
 }

@@ -5,7 +5,8 @@
  * with 12 threads worth 1..12 s (large-node rows).  "diff": negative
  * values (diverging scale).  "incomplete": "small" from a run that did not
  * finish (run_status).  "incomplete_long": the same with a recovered
- * trace's long run_status and a long trace path (wrapping).
+ * trace's long run_status and a long trace path (wrapping).  "pop_*": the
+ * planted POP reports of test/report/pop_fixture.h.
  */
 #ifndef TUI_FIXTURE_H
 #define TUI_FIXTURE_H

@@ -83,6 +83,15 @@ static const screen_case cases[] = {
     {"incomplete_details", "incomplete_long", 80, 30, 10, 0, "i"},
     {"details_scrolled", "incomplete_long", 60, 12, 10, 0, "i<End>"},
     {"details_rewrapped", "incomplete_long", 80, 30, 10, 0, "i<resize 50x30>"},
+    /* POP efficiencies (values by hand in test/report/pop_fixture.c): of
+       the whole run at the call pane's first root, of a parallel region's
+       sub-tree, and n/a without a critical path; p closes the page. */
+    {"pop_hybrid", "pop_hybrid", 100, 24, 10, 0, "p"},
+    {"pop_parallel_region", "pop_hybrid", 100, 24, 10, 0, "<Tab>E<Down>p"},
+    {"pop_no_critical_path", "pop_balanced", 80, 24, 10, 0, "p"},
+    {"pop_closed", "pop_hybrid", 100, 12, 10, 0, "pp"},
+    /* A report without computation: the reason on the status line. */
+    {"pop_no_comp", "wide", 80, 10, 20, 0, "p"},
 };
 
 static char *read_file(const char *path) {

@@ -1,0 +1,157 @@
+/* cmd_pop.c -- pomp-report pop: the POP efficiencies (parallel efficiency,
+   load balance, communication, serialisation and transfer efficiency, and
+   the hybrid split into MPI and OpenMP parallel efficiency) of the whole
+   run or of the sub-tree of one call path, as text or JSON.  The numbers
+   come from pomp_report_pop_compute (report/report_pop.c), the same that
+   pomp-tui shows; docs/PROPERTIES.md defines them.  A value that cannot
+   be computed is "n/a (why)" in the text and null in the JSON, never a
+   guess. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pomp_util.h"
+
+static const char summary[] =
+    "Prints the POP efficiencies of the run, or of the sub-tree of call path P\n"
+    "(a phase, a loop): parallel efficiency = load balance x communication\n"
+    "efficiency = MPI x OpenMP parallel efficiency (hybrid model).  Useful work\n"
+    "is the metric comp of each location, the runtime the largest location's\n"
+    "time.  Serialisation and transfer efficiency need the critical path\n"
+    "(metric critical_path, computed by pomp-analyze from a trace); without it\n"
+    "they are n/a (JSON: null).  P names the regions from the root, joined by\n"
+    "';', as pomp-report dump writes them (or as pomp-tui shows them:\n"
+    "functions without their parameter lists).  Definitions:\n"
+    "docs/PROPERTIES.md, \"POP efficiencies\".\n";
+
+/* The cnodes whose call path, as region names or as labels, is path;
+   returns how many (roots[] has room for every cnode). */
+static int32_t find_callpath(const pomp_report *r, const char *path, int32_t *roots) {
+  int32_t n = 0;
+  char *buf = NULL;
+  size_t cap = 0;
+  for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
+    int same = strcmp(cli_callpath(r, c, &buf, &cap), path) == 0;
+    if (!same) {
+      size_t need = pomp_report_callpath_label(r, c, ";", (size_t)-1, NULL, 0) + 1;
+      if (need > cap) buf = pu_realloc(buf, cap = need);
+      pomp_report_callpath_label(r, c, ";", (size_t)-1, buf, cap);
+      same = strcmp(buf, path) == 0;
+    }
+    if (same) roots[n++] = c;
+  }
+  free(buf);
+  return n;
+}
+
+/* A number for JSON: shortest exact text, null where undefined. */
+static void put_json_number(double v) {
+  char num[40];
+  if (isfinite(v)) cli_format_double(num, sizeof num, v);
+  else strcpy(num, "null");
+  fputs(num, stdout);
+}
+
+/* s as a JSON string, or null. */
+static void put_json_string_or_null(const char *s) {
+  if (s) cli_put_json_string(s);
+  else fputs("null", stdout);
+}
+
+static void print_json(const pomp_report *r, const char *path, const char *callpath,
+                       const pomp_report_pop *p) {
+  fputs("{\n  \"report\": ", stdout);
+  cli_put_json_string(path);
+  fputs(",\n  \"callpath\": ", stdout);
+  put_json_string_or_null(callpath);
+  fputs(",\n  \"run_incomplete\": ", stdout);
+  put_json_string_or_null(pomp_report_run_incomplete(r));
+  printf(",\n  \"processes\": %d,\n  \"locations\": %d", (int)p->processes, (int)p->locations);
+  const struct {
+    const char *key;
+    double v;
+  } inputs[] = {{"runtime", p->runtime},
+                {"useful_avg", p->useful_avg},
+                {"useful_max", p->useful_max},
+                {"outside_mpi_avg", p->outside_mpi_avg},
+                {"outside_mpi_max", p->outside_mpi_max},
+                {"ideal_runtime", p->ideal_runtime}};
+  for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+    printf(",\n  \"%s\": ", inputs[i].key);
+    put_json_number(inputs[i].v);
+  }
+  for (int k = 0; k < POMP_REPORT_POP_COUNT; k++) {
+    printf(",\n  \"%s\": ", pomp_report_pop_describe((pomp_report_pop_kind)k)->name);
+    put_json_number(p->value[k]);
+  }
+  fputs(",\n  \"not_available\": {", stdout);
+  int first = 1;
+  for (int k = 0; k < POMP_REPORT_POP_COUNT; k++) {
+    if (!p->why[k]) continue;
+    printf("%s\n    \"%s\": ", first ? "" : ",",
+           pomp_report_pop_describe((pomp_report_pop_kind)k)->name);
+    cli_put_json_string(p->why[k]);
+    first = 0;
+  }
+  fputs(first ? "}\n}\n" : "\n  }\n}\n", stdout);
+}
+
+/* "2.5 s": six significant digits (the JSON has every digit). */
+static const char *seconds(double v, char *buf, size_t size) {
+  snprintf(buf, size, "%.6g s", v);
+  return buf;
+}
+
+static void print_text(const char *path, const char *callpath, const pomp_report_pop *p) {
+  char a[64], b[64];
+  printf("POP efficiencies of %s, %s%s\n", path, callpath ? "call path " : "whole run",
+         callpath ? callpath : "");
+  printf("%d processes, %d locations; runtime %s\n", (int)p->processes, (int)p->locations,
+         seconds(p->runtime, a, sizeof a));
+  printf("useful computation per location: average %s, maximum %s\n",
+         seconds(p->useful_avg, a, sizeof a), seconds(p->useful_max, b, sizeof b));
+  printf("outside MPI per process (master thread): average %s, maximum %s\n",
+         seconds(p->outside_mpi_avg, a, sizeof a), seconds(p->outside_mpi_max, b, sizeof b));
+  if (p->has_critical_path)
+    printf("ideal runtime (computation on the critical path): %s\n",
+           seconds(p->ideal_runtime, a, sizeof a));
+  putchar('\n');
+  for (int k = 0; k < POMP_REPORT_POP_COUNT; k++) {
+    char line[256];
+    pomp_report_pop_line(p, (pomp_report_pop_kind)k, line, sizeof line);
+    puts(line);
+  }
+}
+
+int cmd_pop(int argc, char **argv) {
+  static const char *const formats[] = {"text", "json", NULL};
+  const char *path, *callpath = NULL;
+  int json = 0; /* index in formats */
+  const pu_option options[] = {
+      {"callpath", 'c', "P", "only the sub-tree of call path P (\"main;solve\")",
+       PU_STRING(&callpath)},
+      {"format", 'f', "text|json", "output format (default text)", PU_CHOICE(&json, formats)},
+      PU_OPT_END};
+  const pu_opt_command cmd = {
+      "pop", "REPORT", 1, 1, .summary = summary, .options = options, .failure = CLI_FAILURE};
+  pu_opt_parse(&cmd, argc, argv, &path);
+  pomp_report *r = cli_open(path);
+  int32_t *roots = pu_malloc(((size_t)pomp_report_num_cnodes(r) + 1) * sizeof *roots);
+  int32_t nroots = 0;
+  if (callpath && (nroots = find_callpath(r, callpath, roots)) == 0)
+    pu_die(POMP_EXIT_FAILURE, "%s: no call path '%s' (pomp-report dump lists them)", path,
+           callpath);
+  pomp_report_pop pop;
+  pomp_report_error err;
+  if (pomp_report_pop_compute(r, roots, nroots, &pop, &err) != POMP_REPORT_OK)
+    pu_die(POMP_EXIT_FAILURE, "%s", err.message);
+  if (json) print_json(r, path, callpath, &pop);
+  else {
+    cli_print_warnings(r);
+    print_text(path, callpath, &pop);
+  }
+  free(roots);
+  pomp_report_free(r);
+  return POMP_EXIT_OK;
+}
