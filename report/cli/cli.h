@@ -30,5 +30,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_defs(int argc, char **argv);
 int cmd_score(int argc, char **argv);
+int cmd_cube(int argc, char **argv);
 
 #endif

@@ -9,7 +9,8 @@
 
 static const char summary[] =
     "Read, summarise, compare and generate pomp reports (report.pomp).\n"
-    "REPORT is a report file or an experiment directory holding report.pomp.\n";
+    "REPORT is a report file, an experiment directory holding report.pomp,\n"
+    "or a CUBE4 .cubex written by Scalasca, Score-P or pomp-report cube.\n";
 
 static const struct {
   const char *name;
@@ -31,7 +32,9 @@ static const struct {
     {"score", "score REPORT [-n N] [--suggest-filter]",
      "estimated trace size, the regions that make it, and a POMP_FILTER "
      "file that leaves the small ones out",
-     cmd_score}};
+     cmd_score},
+    {"cube", "cube REPORT -o FILE.cubex", "the report as CUBE4 for the CUBE GUI and cube tools",
+     cmd_cube}};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* The commands section of --help, from the table above. */
