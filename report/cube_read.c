@@ -139,7 +139,9 @@ static char *metric_description(const rd *d, const cube_xnode *x, cube_metric_ty
     memcpy(report_buf_grow(&b, strlen(tmp)), tmp, strlen(tmp));
   }
   *report_buf_grow(&b, 1) = 0;
-  return (char *)b.data;
+  char *text = (char *)b.data;
+  if (text[0] == ' ') memmove(text, text + 1, b.len - 1); /* no descr: no leading space */
+  return text;
 }
 
 static pomp_report_status read_metrics(rd *d, cube_xnode *metrics, pomp_report_error *err) {

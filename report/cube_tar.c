@@ -47,6 +47,9 @@ static int zero_block(const unsigned char *b) {
 }
 
 static int checksum_ok(const unsigned char *h) {
+#ifdef REPORT_FUZZING /* mutations must get past the headers */
+  if (tar_number(h + 148, 8) >= 0) return 1;
+#endif
   int64_t want = tar_number(h + 148, 8);
   uint64_t sum = 0;
   for (int i = 0; i < BLOCK; i++) sum += (i >= 148 && i < 156) ? ' ' : h[i];
