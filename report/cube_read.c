@@ -19,13 +19,13 @@
 typedef struct {
   const char *name;
   int size;
-  char kind; /* d: double, i: signed, u: unsigned */
+  char kind; /* d: double, m: double minimum or maximum, i: signed, u: unsigned */
 } cube_dtype;
 
 /* The scalar value types of CUBE; the others (histograms, rates, TAU
    atomics, complex) are listed without values. */
 static const cube_dtype dtypes[] = {
-    {"FLOAT", 8, 'd'},   {"DOUBLE", 8, 'd'}, {"MINDOUBLE", 8, 'd'}, {"MAXDOUBLE", 8, 'd'},
+    {"FLOAT", 8, 'd'},   {"DOUBLE", 8, 'd'}, {"MINDOUBLE", 8, 'm'}, {"MAXDOUBLE", 8, 'm'},
     {"INTEGER", 8, 'i'}, {"INT64", 8, 'i'},  {"UINTEGER", 8, 'u'},  {"UINT64", 8, 'u'},
     {"INT32", 4, 'i'},   {"UINT32", 4, 'u'}, {"INT16", 2, 'i'},     {"UINT16", 2, 'u'},
     {"INT8", 1, 'i'},    {"UINT8", 1, 'u'},  {"CHAR", 1, 'i'}};
@@ -65,7 +65,7 @@ typedef struct {
   size_t nregions, regions_cap;
   int32_t *cparent, *cpomp; /* per cnode in document order */
   int64_t *cid;
-  size_t ncnodes, ccap, ccap2, ccap3;
+  size_t ncnodes, ccap;
   int32_t *loc_of_id; /* CUBE location Id -> pomp location */
   size_t nloc;
   int32_t *order[CUBE_TYPE_UNKNOWN]; /* row position -> cnode, per type */
@@ -194,6 +194,18 @@ static pomp_report_status read_regions(rd *d, cube_xnode *program, pomp_report_e
   return POMP_REPORT_OK;
 }
 
+static void cnode_push(rd *d, int32_t parent, int32_t pomp, int64_t id) {
+  if (d->ncnodes == d->ccap) {
+    d->ccap = d->ccap ? 2 * d->ccap : 64;
+    d->cparent = pu_realloc(d->cparent, d->ccap * sizeof *d->cparent);
+    d->cpomp = pu_realloc(d->cpomp, d->ccap * sizeof *d->cpomp);
+    d->cid = pu_realloc(d->cid, d->ccap * sizeof *d->cid);
+  }
+  d->cparent[d->ncnodes] = parent;
+  d->cpomp[d->ncnodes] = pomp;
+  d->cid[d->ncnodes++] = id;
+}
+
 static pomp_report_status read_cnodes(rd *d, cube_xnode *program, pomp_report_error *err) {
   for (cube_xnode *x = program->first ? program : NULL; x; x = cube_xml_next(program, x)) {
     if (strcmp(x->name, "cnode") != 0) continue;
@@ -207,13 +219,7 @@ static pomp_report_status read_cnodes(rd *d, cube_xnode *program, pomp_report_er
     int32_t pomp = pomp_report_add_cnode(d->r, region, parent >= 0 ? d->cpomp[parent] : -1);
     if (pomp < 0) return xml_fail(d, x, err, "cnode not accepted", NULL);
     x->tag = (int32_t)d->ncnodes;
-    size_t n = d->ncnodes;
-    PU_PUSH(d->cparent, n, d->ccap, parent);
-    n = d->ncnodes;
-    PU_PUSH(d->cpomp, n, d->ccap2, pomp);
-    n = d->ncnodes;
-    PU_PUSH(d->cid, n, d->ccap3, id);
-    d->ncnodes++;
+    cnode_push(d, parent, pomp, id);
   }
   id_pair *p = pu_malloc((d->ncnodes + 1) * sizeof *p);
   for (size_t i = 0; i < d->ncnodes; i++) p[i] = (id_pair){d->cid[i], (int32_t)i};
@@ -306,7 +312,7 @@ static uint64_t get_le(const unsigned char *p, int size, int swap) {
 
 static double decode_value(const unsigned char *p, const cube_dtype *t, int swap) {
   uint64_t v = get_le(p, t->size, swap);
-  if (t->kind == 'd') {
+  if (t->kind == 'd' || t->kind == 'm') {
     double x;
     memcpy(&x, &v, sizeof x);
     return x;
@@ -457,19 +463,24 @@ static void free_rows(rd *d, double **rows) {
   free(rows);
 }
 
+/* Minima and maxima (Score-P's min_time, max_time) are no sums: they stay
+   as stored, neither taken apart along the call tree nor subtracted from
+   or by other metrics. */
 static void make_exclusive(rd *d) {
   double ***orig = pu_calloc(d->nmetrics + 1, sizeof *orig);
   for (size_t k = 0; k < d->nmetrics; k++)
     if (d->metrics[k].rows) orig[k] = copy_rows(d, d->metrics[k].rows);
   for (size_t k = 0; k < d->nmetrics; k++) {
     rd_metric *m = &d->metrics[k];
-    if (!m->rows || m->type != CUBE_INCLUSIVE) continue;
+    if (!m->rows || m->type != CUBE_INCLUSIVE || m->dtype->kind == 'm') continue;
     for (size_t c = 0; c < d->ncnodes; c++)
       if (d->cparent[c] >= 0) subtract_rows(d, m->rows, (size_t)d->cparent[c], m->rows[c]);
   }
   for (size_t k = 0; k < d->nmetrics; k++) {
     rd_metric *m = &d->metrics[k];
-    if (!m->rows || m->parent < 0 || !d->metrics[m->parent].rows) continue;
+    if (!m->rows || m->parent < 0 || !d->metrics[m->parent].rows || m->dtype->kind == 'm' ||
+        d->metrics[m->parent].dtype->kind == 'm')
+      continue;
     for (size_t c = 0; c < d->ncnodes; c++)
       subtract_rows(d, d->metrics[m->parent].rows, c, m->rows[c]);
   }

@@ -6,7 +6,7 @@ preorder), sparse unsigned and signed 32-bit rows, a child metric to
 subtract, a derived metric and a histogram (listed without values),
 system tree nodes deeper than machine/node, a location group directly
 under a machine, location Ids out of document order, cnode and region ids
-out of order, big-endian data and zlib-compressed rows.
+out of order, a maximum (kept as stored), big-endian data and zlib-compressed rows.
 Expected values: golden/cube_synthetic.out (pomp-report dump)."""
 import io, struct, sys, tarfile, zlib
 
@@ -23,6 +23,9 @@ anchor = """<?xml version="1.0" encoding="UTF-8"?>
     <metric id="5" type="INCLUSIVE">
       <disp_name>Time</disp_name><uniq_name>time</uniq_name><dtype>DOUBLE</dtype>
       <uom>sec</uom><url>@mirror@p.html#time</url><descr>Time &amp; more</descr>
+      <metric id="6" type="INCLUSIVE">
+        <disp_name>Max</disp_name><uniq_name>max_time</uniq_name><dtype>MAXDOUBLE</dtype><uom>sec</uom>
+      </metric>
     </metric>
     <metric id="2" type="EXCLUSIVE">
       <disp_name>Calls</disp_name><uniq_name>calls</uniq_name><dtype>UINT64</dtype><uom>occ</uom>
@@ -96,6 +99,8 @@ members = {
     # preorder positions: 0 main, 2 c under a
     '2.index': index([0, 2]), '2.data': data([[3, 1, 0], [7, 7, 1 << 40]], 'Q'),
     '7.index': index([2]), '7.data': data([[-1, 2, 3]], 'i'),
+    # a maximum: kept as stored, not subtracted from time nor along calls
+    '6.index': index([0, 1]), '6.data': data([[9, 9.5, 1], [0.5, 0.25, 0]], 'd'),
 }
 with tarfile.open(out, 'w', format=tarfile.USTAR_FORMAT) as t:
     for name, blob in members.items():
