@@ -61,9 +61,12 @@ static const char *const scalasca_names[] = {"time",
                                              "bytes_sent",
                                              "bytes_rcvd"};
 
-static const char *cube_name(const char *name) {
+/* Scalasca's name for a pomp metric, unless the report has a metric of
+   that name already (a report read from a .cubex): names stay unique. */
+static const char *cube_name(const pomp_report *r, const char *name) {
   for (size_t i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
-    if (strcmp(renamed[i][0], name) == 0) return renamed[i][1];
+    if (strcmp(renamed[i][0], name) == 0 && pomp_report_find_metric(r, renamed[i][1]) < 0)
+      return renamed[i][1];
   return name;
 }
 
@@ -136,7 +139,7 @@ static void metric_xml(const pomp_report *r, int32_t id, int open, report_buf *b
     return;
   }
   const pomp_metric *m = pomp_report_metric(r, id);
-  const char *name = cube_name(m->name);
+  const char *name = cube_name(r, m->name);
   putf(b, "<metric id=\"%d\" type=\"%s\">\n", id,
        strcmp(m->name, "time") == 0 ? "INCLUSIVE" : "EXCLUSIVE");
   element(b, "disp_name", m->display);

@@ -178,7 +178,9 @@ static pomp_report_status check_index(const pomp_report *r, const report_header 
 /* Checks and parses r->bytes: a report.pomp, or a CUBE4 .cubex (a tar
    archive, cube_read.c) turned into the same model. */
 static pomp_report_status load(pomp_report *r, pomp_report_error *err) {
-  if (cube_is_tar(r->bytes, r->nbytes)) return cube_load(r, err);
+  if (memcmp(r->bytes, REPORT_MAGIC, sizeof REPORT_MAGIC - 1) != 0 &&
+      cube_is_tar(r->bytes, r->nbytes))
+    return cube_load(r, err);
   pomp_report_status st;
   const unsigned char *base = r->bytes;
   report_header h;
