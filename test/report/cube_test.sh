@@ -121,6 +121,12 @@ PY
 "$report" dump p2p_waits_2x1.cubex > a && "$report" dump z.cubex > b && cmp -s a b ||
   fail "compressed rows read differently"
 
+# the output must not replace the input (it is read while writing)
+cp p2p_waits_2x1.pomp same.pomp
+"$report" cube same.pomp -o same.pomp 2> err
+[ $? -eq 2 ] && grep -q "would overwrite input" err && cmp -s same.pomp p2p_waits_2x1.pomp ||
+  fail "cube onto its own input: $(cat err)"
+
 # malformed files: a message naming the file and where, status 1
 bad() {
   name=$1 file=$2 want=$3
