@@ -335,6 +335,13 @@ static pomp_report_status metric_files(const pomp_report *r, int32_t m, const in
   return POMP_REPORT_OK;
 }
 
+/* Appends b to f and empties b; 0 on a write error. */
+static int flush(FILE *f, report_buf *b) {
+  int ok = fwrite(b->data, 1, b->len, f) == b->len;
+  b->len = 0;
+  return ok;
+}
+
 pomp_report_status pomp_report_write_cube(const pomp_report *r, const char *path,
                                           pomp_report_error *err) {
   pomp_report_error local;
@@ -342,34 +349,33 @@ pomp_report_status pomp_report_write_cube(const pomp_report *r, const char *path
   err->status = POMP_REPORT_OK;
   err->message[0] = 0;
   report_freeze(r);
-  report_buf tar = {0}, anchor = {0};
+  FILE *f = fopen(path, "wb");
+  if (!f) return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", path, strerror(errno));
   metric_ctx mc = {pu_calloc(r->nmetrics + 1, sizeof *mc.dtype)};
   system_ctx sc = {.loc_order = pu_calloc(r->nlocations + 1, sizeof *sc.loc_order)};
   /* a first pass over the system tree gives the location order the rows
-     need; the anchor is written after the rows (it names their dtypes) */
-  report_buf scratch = {0};
-  walk(r, &r->sysnode_tree, system_xml, &scratch, &sc);
-  free(scratch.data);
+     need; anchor.xml is the last member (it names the rows' dtypes), so
+     each metric's files go to the archive as soon as they are made */
+  report_buf buf = {0}, anchor = {0};
+  walk(r, &r->sysnode_tree, system_xml, &buf, &sc);
+  buf.len = 0;
   pomp_report_status st = POMP_REPORT_OK;
-  report_buf rows = {0};
-  for (size_t m = 0; m < r->nmetrics && !st; m++)
-    st = metric_files(r, (int32_t)m, sc.loc_order, &mc.dtype[m], &rows, err);
-  if (!st) {
+  int ok = 1;
+  for (size_t m = 0; m < r->nmetrics && !st && ok; m++) {
+    st = metric_files(r, (int32_t)m, sc.loc_order, &mc.dtype[m], &buf, err);
+    ok = flush(f, &buf);
+  }
+  if (!st && ok) {
     sc = (system_ctx){.loc_order = sc.loc_order};
     anchor_xml(r, &anchor, &mc, &sc);
-    cube_tar_put(&tar, "anchor.xml", anchor.data, anchor.len);
-    memcpy(report_buf_grow(&tar, rows.len), rows.data, rows.len);
-    cube_tar_end(&tar);
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(tar.data, 1, tar.len, f) == tar.len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (!ok) {
-      st = report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", path, strerror(errno));
-      if (f) remove(path);
-    }
+    cube_tar_put(&buf, "anchor.xml", anchor.data, anchor.len);
+    cube_tar_end(&buf);
+    ok = flush(f, &buf);
   }
-  free(rows.data);
-  free(tar.data);
+  if (fclose(f) != 0) ok = 0;
+  if (!st && !ok) st = report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", path, strerror(errno));
+  if (st) remove(path);
+  free(buf.data);
   free(anchor.data);
   free(mc.dtype);
   free(sc.loc_order);
