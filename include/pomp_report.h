@@ -126,6 +126,12 @@ pomp_report_status pomp_report_add_value(pomp_report *r, int32_t metric, int32_t
 pomp_report_status pomp_report_write(const pomp_report *r, const char *path,
                                      pomp_report_error *err);
 
+/* Writes r as a CUBE4 .cubex (tar of anchor.xml and per-metric .index
+   and .data) for the CUBE GUI and cube tools; docs/FORMAT.md (added).
+   pomp_report_open reads .cubex files (Scalasca's, Score-P's, these). */
+pomp_report_status pomp_report_write_cube(const pomp_report *r, const char *path,
+                                          pomp_report_error *err);
+
 /* Streaming writer over the definitions of r (r must outlive the writer). */
 typedef struct pomp_report_writer pomp_report_writer;
 pomp_report_writer *pomp_report_write_begin(const pomp_report *r, const char *path,

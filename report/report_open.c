@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cube_internal.h"
 #include "pomp_util.h"
 #include "report_format.h"
 #include "report_internal.h"
@@ -174,8 +175,12 @@ static pomp_report_status check_index(const pomp_report *r, const report_header 
   return POMP_REPORT_OK;
 }
 
-/* Checks and parses r->bytes. */
+/* Checks and parses r->bytes: a report.pomp, or a CUBE4 .cubex (a tar
+   archive, cube_read.c) turned into the same model. */
 static pomp_report_status load(pomp_report *r, pomp_report_error *err) {
+  if (memcmp(r->bytes, REPORT_MAGIC, sizeof REPORT_MAGIC - 1) != 0 &&
+      cube_is_tar(r->bytes, r->nbytes))
+    return cube_load(r, err);
   pomp_report_status st;
   const unsigned char *base = r->bytes;
   report_header h;

@@ -2,7 +2,10 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "pomp_util.h"
 
@@ -74,4 +77,21 @@ void cli_print_warnings(const pomp_report *r) {
     printf("WARNING: %s\n", perturbation);
   const char *mode_note = pomp_report_mode_note(r);
   if (mode_note) printf("%s\n", mode_note);
+}
+
+/* Whether writing out would replace the report that arg names (a report
+   file or an experiment directory holding report.pomp).  The output is
+   written while the inputs are still being read, so that must be refused. */
+int cli_same_file(const char *arg, const char *out) {
+  struct stat in_st, out_st;
+  if (stat(out, &out_st) != 0 || stat(arg, &in_st) != 0) return 0;
+  if (S_ISDIR(in_st.st_mode)) {
+    size_t len = strlen(arg) + sizeof "/report.pomp";
+    char *file = pu_malloc(len);
+    snprintf(file, len, "%s/report.pomp", arg);
+    int missing = stat(file, &in_st) != 0;
+    free(file);
+    if (missing) return 0;
+  }
+  return in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino;
 }

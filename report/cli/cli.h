@@ -16,6 +16,10 @@
 
 /* Opens a report or experiment directory; prints the error and exits 1. */
 pomp_report *cli_open(const char *path);
+/* Whether writing out would replace the report arg names (a file, or the
+   report.pomp of an experiment directory): outputs written while inputs
+   are read must not be an input. */
+int cli_same_file(const char *arg, const char *out);
 /* Metric id by name; prints an error naming the report and exits 1. */
 int32_t cli_metric(const pomp_report *r, const char *name, const char *path);
 /* Shortest text that reads back as the same double. */
@@ -38,5 +42,6 @@ int cmd_generate(int argc, char **argv);
 int cmd_defs(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_pop(int argc, char **argv);
+int cmd_cube(int argc, char **argv);
 
 #endif

@@ -7,7 +7,6 @@
  * holds the definitions and one row. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "pomp_util.h"
@@ -260,23 +259,6 @@ static void set_run_status(pomp_report *c, const pomp_report *const in[2],
   free(text);
 }
 
-/* Whether writing out would replace the report that arg names (a report
-   file or an experiment directory holding report.pomp).  The output is
-   written while A and B are still being read, so that must be refused. */
-static int is_same_file(const char *arg, const char *out) {
-  struct stat in_st, out_st;
-  if (stat(out, &out_st) != 0 || stat(arg, &in_st) != 0) return 0;
-  if (S_ISDIR(in_st.st_mode)) {
-    size_t len = strlen(arg) + sizeof "/report.pomp";
-    char *file = pu_malloc(len);
-    snprintf(file, len, "%s/report.pomp", arg);
-    int missing = stat(file, &in_st) != 0;
-    free(file);
-    if (missing) return 0;
-  }
-  return in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino;
-}
-
 int cmd_diff(int argc, char **argv) {
   const char *out = NULL, *pos[2];
   const pu_option options[] = {
@@ -286,7 +268,7 @@ int cmd_diff(int argc, char **argv) {
       "diff", "A B", 2, 2, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, pos);
   for (int i = 0; i < 2; i++)
-    if (is_same_file(pos[i], out))
+    if (cli_same_file(pos[i], out))
       pu_die(POMP_EXIT_USAGE, "diff: output %s would overwrite input %s", out, pos[i]);
   pomp_report *a = cli_open(pos[0]), *b = cli_open(pos[1]);
   merge x = {b,

@@ -9,7 +9,8 @@
 
 static const char summary[] =
     "Read, summarise, compare and generate pomp reports (report.pomp).\n"
-    "REPORT is a report file or an experiment directory holding report.pomp.\n";
+    "REPORT is a report file, an experiment directory holding report.pomp,\n"
+    "or a CUBE4 .cubex written by Scalasca, Score-P or pomp-report cube.\n";
 
 static const struct {
   const char *name;
@@ -35,7 +36,9 @@ static const struct {
     {"pop", "pop REPORT [--callpath P] [--format text|json]",
      "POP efficiencies (parallel, load balance, communication, serialisation, "
      "transfer, MPI and OpenMP) of the run or of a call path's sub-tree",
-     cmd_pop}};
+     cmd_pop},
+    {"cube", "cube REPORT -o FILE.cubex", "the report as CUBE4 for the CUBE GUI and cube tools",
+     cmd_cube}};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* The commands section of --help, from the table above. */
