@@ -124,6 +124,7 @@ static int by_dropped_descending(const void *pa, const void *pb) {
 static void report_throttled(void) {
   fn_list list = {0};
   pm_user_each_throttled(add_throttled, &list);
+  pm_loop_each_throttled(add_throttled, &list);
   if (!list.n) return;
   qsort(list.v, list.n, sizeof *list.v, by_dropped_descending); /* the costliest first */
   uint64_t dropped = 0;
