@@ -83,6 +83,10 @@ static const screen_case cases[] = {
     {"incomplete_details", "incomplete_long", 80, 30, 10, 0, "i"},
     {"details_scrolled", "incomplete_long", 60, 12, 10, 0, "i<End>"},
     {"details_rewrapped", "incomplete_long", 80, 30, 10, 0, "i<resize 50x30>"},
+    /* Loops (pomp-opari --loops) are call-tree nodes with a mark; an
+       OpenMP loop is not marked; ASCII marks them with "@". */
+    {"loops", "loops", 100, 10, 10, 0, "<Tab>E"},
+    {"loops_ascii", "loops", 100, 10, 10, 1, "<Tab>E"},
 };
 
 static char *read_file(const char *path) {
