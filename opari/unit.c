@@ -80,8 +80,11 @@ static void loop_declarations(FILE *f) {
 }
 
 static void loop_guard_class(FILE *f) {
+  /* not instrumented as a user function itself (-finstrument-functions) */
   fputs("namespace { struct pomp_loop_guard { struct ompregdescr *d;\n"
+        "  __attribute__((no_instrument_function, always_inline))\n"
         "  explicit pomp_loop_guard(struct ompregdescr *x) : d(x) { POMP_Loop_enter(d); }\n"
+        "  __attribute__((no_instrument_function, always_inline))\n"
         "  ~pomp_loop_guard() { POMP_Loop_exit(d); } }; }\n",
         f);
 }
