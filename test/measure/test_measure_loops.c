@@ -46,13 +46,16 @@ static void test_every_way_out_of_a_loop_leaves_its_region(void **state) {
 
 static void test_a_frequent_short_loop_is_throttled(void **state) {
   (void)state;
-  const char *envs[] = {"POMP_THROTTLE=10,1000", NULL};
+  const char *envs[] = {"POMP_THROTTLE=10,500", NULL};
   sc_result r;
   tr_trace t;
   mt_run("sc_loops", "loops_throttled", NULL, envs, "find 103 nest 13\n50\n", &r, &t);
   const loop_count want[] = {{"loop @sc_loops.c:27", 3}, {"loop @sc_loops.c:40", 10}};
   expect_loops(&t.locs[0], want, sizeof want / sizeof want[0]);
   assert_non_null(strstr(sc_file(r.dir, "throttled.txt"), "\n0\t10\t40\tloop @sc_loops.c:40\n"));
+  assert_non_null(strstr(r.err, "libpomp: 0 functions and 1 loop switched off (POMP_THROTTLE: 10 "
+                                "calls of under 500 us each), 40 calls not recorded: "
+                                "loop @sc_loops.c:40 (40 calls not recorded)\n"));
   assert_non_null(strstr(sc_file(r.dir, "measure.log"),
                          "throttled: loop @sc_loops.c:40: 10 calls recorded, then 40 not "
                          "recorded\n"));
