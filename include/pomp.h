@@ -42,7 +42,8 @@ extern "C" {
  *               "parallelsections", "section", "single", "master",
  *               "critical", "atomic", "barrier", "flush", "ordered",
  *               "task", "taskwait", "workshare", "parallelworkshare",
- *               "do", "paralleldo" (Fortran), "region" (user region)
+ *               "do", "paralleldo" (Fortran), "region" (user region),
+ *               "loop" (a sequential loop, pomp-opari --loops)
  * sub_name      critical-section name or user-region name, else ""
  * num_sections  number of sections of a sections construct, else 0
  * file_name     source file as given to pomp-opari
@@ -81,6 +82,22 @@ void POMP_Off(void);
 /* User regions: #pragma pomp inst begin(name) / end(name) */
 void POMP_Begin(OMPRegDescr *d);
 void POMP_End(OMPRegDescr *d);
+
+/*
+ * Loops (pomp-opari --loops): a sequential C/C++ for/while/do or Fortran
+ * DO loop, region "loop @file:line" of OTF2 role LOOP, entered before
+ * the loop starts and left on every way out of it. Frequent short loops
+ * are switched off at run time like functions (POMP_THROTTLE).
+ * C: `OMPRegDescr *v __attribute__((cleanup(POMP_Loop_cleanup))) =
+ * POMP_Loop_begin(d);` in a block around the loop, so that break, goto
+ * and return (after its expression) leave it; C++: a guard object whose
+ * destructor calls POMP_Loop_exit (pomp-opari's prelude defines it), so
+ * exceptions leave it too.
+ */
+void POMP_Loop_enter(OMPRegDescr *d);
+void POMP_Loop_exit(OMPRegDescr *d);
+OMPRegDescr *POMP_Loop_begin(OMPRegDescr *d);  /* POMP_Loop_enter(d), returns d */
+void POMP_Loop_cleanup(OMPRegDescr *const *d); /* POMP_Loop_exit(*d) */
 
 /* parallel */
 void POMP_Parallel_fork(OMPRegDescr *d);
@@ -172,6 +189,7 @@ int POMP_Fortran_test_nest_lock(void *lock);
 
 #ifdef __cplusplus
 }
+
 #endif
 
 #endif /* POMP_H */

@@ -269,6 +269,10 @@ size_t pomp_report_region_label(const pomp_report *r, int32_t region, char *buf,
 /* Whether a region is one of GCC's static-initialiser functions
    (_GLOBAL__sub_I_*, __static_initialization_and_destruction_*). */
 int pomp_report_is_static_init(const pomp_report *r, int32_t region);
+/* Whether a region is a sequential loop (pomp-opari --loops: paradigm
+   "user", role "loop", named "loop @FILE:LINE"); an OpenMP worksharing
+   loop (paradigm "openmp") is not. */
+int pomp_report_is_loop(const pomp_report *r, int32_t region);
 /* The call path of region labels joined by sep, at most width characters:
    where it is longer, the root end is cut and "...<sep>" stands for it,
    so the leaf stays ("...;solve;MPI_Recv"); a leaf longer than width

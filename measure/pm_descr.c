@@ -49,7 +49,12 @@ uint32_t pm_descr_region_slow(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole
   const char *base = slash ? slash + 1 : file;
   const char *sub = d->sub_name ? d->sub_name : "";
   uint32_t id;
-  if (!strcmp(d->name, "region")) { /* #pragma pomp inst begin(sub) */
+  if (!strcmp(d->name, "loop")) { /* pomp-opari --loops: "loop @file:line" */
+    char name[1024];
+    snprintf(name, sizeof name, "loop @%s:%d", base, d->begin_line1);
+    id = pm_region_define(name, file, (uint32_t)d->begin_line1, (uint32_t)d->end_line1,
+                          OTF2_PARADIGM_USER, OTF2_REGION_ROLE_LOOP);
+  } else if (!strcmp(d->name, "region")) { /* #pragma pomp inst begin(sub) */
     id = pm_region_define(sub, file, (uint32_t)d->begin_line1, (uint32_t)d->end_line1,
                           OTF2_PARADIGM_USER, OTF2_REGION_ROLE_FUNCTION);
   } else {

@@ -75,6 +75,13 @@ static const char *region_name(uint32_t r) {
   return pm_region_get(r, &d) == 0 && d.name ? d.name : "?";
 }
 
+/* A loop region (pm_loop.c): throttled like a function, but no filter
+   file can name it. */
+static int is_loop(uint32_t r) {
+  pm_region_def d;
+  return pm_region_get(r, &d) == 0 && d.role == OTF2_REGION_ROLE_LOOP;
+}
+
 /* "a (N calls not recorded), b (...)" of up to max entries into buf. */
 static void throttled_names(const fn_list *list, size_t max, char *buf, size_t size) {
   size_t used = 0;
@@ -124,6 +131,7 @@ static int by_dropped_descending(const void *pa, const void *pb) {
 static void report_throttled(void) {
   fn_list list = {0};
   pm_user_each_throttled(add_throttled, &list);
+  pm_loop_each_throttled(add_throttled, &list);
   if (!list.n) return;
   qsort(list.v, list.n, sizeof *list.v, by_dropped_descending); /* the costliest first */
   uint64_t dropped = 0;
@@ -136,11 +144,19 @@ static void report_throttled(void) {
   char names[700];
   throttled_names(&list, STDERR_NAMES, names, sizeof names);
   /* stderr from rank 0 only (every rank's measure.log lines have it) */
+  size_t loops = 0;
+  for (size_t i = 0; i < list.n; i++) loops += (size_t)is_loop(list.v[i].region);
+  char what[80];
+  size_t functions = list.n - loops;
+  if (!loops) snprintf(what, sizeof what, "%zu function%s", functions, functions > 1 ? "s" : "");
+  else
+    snprintf(what, sizeof what, "%zu function%s and %zu loop%s", functions,
+             functions == 1 ? "" : "s", loops, loops > 1 ? "s" : "");
   pm_info(pm_rank == 0 ? 0 : 3,
-          "%zu function%s switched off (POMP_THROTTLE: %llu calls of under %.3g us each), "
+          "%s switched off (POMP_THROTTLE: %llu calls of under %.3g us each), "
           "%llu calls not recorded: %s",
-          list.n, list.n > 1 ? "s" : "", (unsigned long long)pm_throttle.calls,
-          (double)pm_throttle.ns / 1e3, (unsigned long long)dropped, names);
+          what, (unsigned long long)pm_throttle.calls, (double)pm_throttle.ns / 1e3,
+          (unsigned long long)dropped, names);
   write_throttled_file(&list);
   free(list.v);
 }
@@ -157,7 +173,7 @@ static void report_heavy_functions(void) {
   uint64_t events = 0;
   for (uint32_t r = 0; r < nregions; r++) {
     fn_count c = {r, pm_fn_calls(r) * 2, 0}; /* Enter + Leave */
-    if (!c.calls) continue;
+    if (!c.calls || is_loop(r)) continue;
     events += c.calls;
     PU_PUSH(list.v, list.n, list.cap, c);
   }

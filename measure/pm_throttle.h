@@ -90,5 +90,7 @@ void pm_throttle_report(void);
 /* pm_user.c: the functions switched off, for the report. Calls `each` for
    every one with its region and the calls not recorded. */
 void pm_user_each_throttled(void (*each)(uint32_t region, uint64_t skipped, void *arg), void *arg);
+/* pm_loop.c: the same for loop regions (skipped: executions not recorded). */
+void pm_loop_each_throttled(void (*each)(uint32_t region, uint64_t skipped, void *arg), void *arg);
 
 #endif /* PM_THROTTLE_H */

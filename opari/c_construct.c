@@ -100,6 +100,12 @@ static void emit_close(opc_rw *rw, const opc_pending *p) {
     op_emit_str(&rw->em, " }");
     return;
   }
+  if (p->kind == CLOSE_LOOP) { /* the guard's block (c_loop.c) */
+    op_descr *d = &rw->descr.v[p->descr];
+    d->end_line1 = d->end_lineN = opc_rw_line(rw, p->end_line);
+    op_emit_str(&rw->em, " }");
+    return;
+  }
   op_descr *d = &rw->descr.v[p->descr];
   int end_line = opc_rw_line(rw, p->end_line), line = p->end_line;
   if (p->kind != OP_DIR_SECTION) d->end_line1 = d->end_lineN = end_line;

@@ -194,6 +194,7 @@ static void identifier(opc_rw *rw, opc_tok t) {
     return;
   }
   if (!opc_instrumenting(rw)) return;
+  if (rw->opt->loops) opc_loop_word(rw, t);
   if (rw->nuser) opc_user_region_word(rw, t);
   if (len >= 12 && w[0] == 'o' && w[3] == '_' && !(rw->opt->disabled & OPARI_DIS_LOCKS))
     opc_lock_call(rw, t);
@@ -235,9 +236,13 @@ static void run(opc_rw *rw) {
     if (rw->want_brace >= 0) opc_sections_block(rw, t);
     if (t.kind == CT_DIRECTIVE) {
       directive(rw, t);
+      if (opc_is_pragma(rw->s + t.start, t.end - t.start)) rw->pragma_before = true;
       continue;
     }
     if (t.kind == CT_IDENT) identifier(rw, t);
+    if (t.kind == CT_PUNCT && rw->opt->loops) opc_loop_punct(rw, t);
+    rw->pragma_before =
+        t.kind == CT_IDENT && t.end - t.start == 7 && memcmp(rw->s + t.start, "_Pragma", 7) == 0;
     rw->prev2 = rw->prev;
     rw->prev = t;
   }
@@ -269,6 +274,7 @@ static void rw_free(opc_rw *rw) {
   free(rw->scope);
   for (size_t i = 0; i < rw->npassed; i++) free(rw->passed[i]);
   free(rw->passed);
+  free(rw->loops);
   op_dir_free(&rw->dir);
   op_dir_free(&rw->look_dir);
   free(rw->op.buf);
@@ -302,6 +308,7 @@ bool opari_c(const char *src, size_t n, FILE *out, const opari_options *opt) {
   rw->s = src;
   rw->n = n;
   rw->want_brace = -1;
+  rw->noloop_depth = -1;
   rw->look_budget = 32 * n + 10000000;
   opc_lex_init(&rw->lx, src, n, opt->cxx);
   rw->em = (op_emit){.f = out,
@@ -316,7 +323,8 @@ bool opari_c(const char *src, size_t n, FILE *out, const opari_options *opt) {
   if (setjmp(rw->fail) == 0) {
     long count_pos;
     if (opt->preprocessed) op_emit_copy_to(&rw->em, preprocessed_head(src, n));
-    op_unit_prelude(out, form, opt->line_name, opt->nosrc, &count_pos);
+    op_unit_prelude(out, form, opt->line_name, opt->nosrc, opt->loops != OPARI_LOOPS_OFF,
+                    &count_pos);
     run(rw);
     op_unit_epilogue(out, form, &rw->descr, opt->file_name, count_pos);
     ok = true;

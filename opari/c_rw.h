@@ -19,7 +19,7 @@
 #include "unit.h"
 
 /* Pending closings that are not constructs. */
-enum { CLOSE_SUPPRESS = 100, CLOSE_RETURN };
+enum { CLOSE_SUPPRESS = 100, CLOSE_RETURN, CLOSE_LOOP };
 
 /* A construct whose closing events are due at `end`. */
 typedef struct {
@@ -57,6 +57,13 @@ typedef struct {
   int line;
   bool warned;
 } opc_jump;
+
+/* A loop statement open at the current position (--loops). */
+typedef struct {
+  size_t end; /* offset after the statement */
+  int end_line;
+  size_t do_tail; /* `do`: offset of its `while`, else 0 */
+} opc_loop;
 
 /* Where a structured block ends, and which cancel directives it holds. */
 typedef struct {
@@ -107,6 +114,15 @@ typedef struct {
   int *scope;
   size_t nscope, scope_cap;
   opc_tok prev, prev2; /* the previous code tokens */
+  /* --loops (c_loop.c): loops open here, whether the last token was a
+     #pragma (its loop belongs to it), a loop perfectly nested in such a
+     loop (offset, or 0), the brace depth of a constexpr function body
+     (-1: none) and whether `constexpr` was read since the last `;`/`{` */
+  opc_loop *loops;
+  size_t nloops, loops_cap;
+  bool pragma_before, constexpr_seen;
+  size_t loop_assoc;
+  int noloop_depth;
   bool noinstrument, omp_h_seen, lock_warned;
   /* line marks (#line, and the preprocessor's `# N "file" flags`) */
   op_line_map map;
@@ -186,6 +202,12 @@ void opc_put_variant(opc_rw *rw, const opc_site *site, const op_span *blanks, si
 void opc_inst_directive(opc_rw *rw, const opc_site *site);
 void opc_user_region_word(opc_rw *rw, opc_tok t);
 void opc_user_free(opc_rw *rw);
+
+/* c_loop.c: a loop keyword (or constexpr) and a `;`/`{`/`}` token under
+   --loops; whether directive text t[0..n) is a #pragma. */
+void opc_loop_word(opc_rw *rw, opc_tok t);
+void opc_loop_punct(opc_rw *rw, opc_tok t);
+bool opc_is_pragma(const char *t, size_t n);
 
 /* c_construct.c */
 void opc_omp_directive(opc_rw *rw, const opc_site *site);

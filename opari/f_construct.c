@@ -486,3 +486,7 @@ void opf_check_closed(opf_rw *rw) {
   opf_error(rw, o->line, "'!$omp %s' is not closed by '!$omp end %s'", o->words,
             kind_words[o->kind]);
 }
+
+int opf_add_descr(opf_rw *rw, const char *name, size_t first, size_t last) {
+  return add_descr(rw, name, "", 0, first, last);
+}

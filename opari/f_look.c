@@ -5,6 +5,7 @@
  * and whether an END directive follows.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,14 +18,6 @@ size_t opf_next_significant(const opf_rw *rw, size_t li) {
   }
   return li;
 }
-
-typedef struct {
-  long label;    /* statement label, or -1 */
-  bool is_do;    /* a DO statement */
-  long do_label; /* its terminating label, or -1 (block DO) */
-  bool is_enddo; /* END DO */
-  int ret;       /* 1: a RETURN statement, 2: a logical IF whose action is RETURN */
-} opf_stmt;
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
@@ -77,27 +70,23 @@ static int return_kind(const char *w, bool fixed) {
   return *r ? 0 : kind;
 }
 
-/* The first line of the statement at code line li, read for its label and
-   its keyword (lower case; without blanks in fixed form). */
-static opf_stmt stmt_at(const opf_rw *rw, size_t li) {
-  opf_stmt st = {-1, false, -1, false, 0};
+size_t opf_stmt_text(const opf_rw *rw, size_t li, char *text, size_t size, long *label) {
   const opf_line *l = &rw->lines[li];
   size_t len = l->end - l->start, from = opf_classify(rw, li).body;
   const char *s = rw->src + l->start;
-  char text[160];
   size_t k = 0;
+  *label = -1;
   if (rw->fixed) {
     size_t p = 0;
     while (p < len && p < 5 && s[p] != '\t') {
-      if (isdigit((unsigned char)s[p]))
-        st.label = (st.label < 0 ? 0 : st.label * 10) + (s[p] - '0');
+      if (isdigit((unsigned char)s[p])) *label = (*label < 0 ? 0 : *label * 10) + (s[p] - '0');
       p++;
     }
     from = p < len && s[p] == '\t' ? p + 1 : 6;
     if (len > 72) len = 72;
   }
   char quote = 0;
-  for (size_t i = from; i < len && k + 1 < sizeof text; i++) {
+  for (size_t i = from; i < len && k + 1 < size; i++) {
     char c = s[i];
     if (!quote && c == '!') break;
     if (quote && c == quote) quote = 0;
@@ -108,18 +97,33 @@ static opf_stmt stmt_at(const opf_rw *rw, size_t li) {
   text[k] = 0;
   size_t p = 0;
   if (!rw->fixed) {
-    st.label = digits(text, &p);
+    *label = digits(text, &p);
     while (text[p] == ' ' || text[p] == '\t') p++;
   }
-  /* construct name `name:` */
-  size_t q = p;
+  memmove(text, text + p, k - p + 1);
+  return k - p;
+}
+
+size_t opf_construct_name(const char *text, size_t *name_len) {
+  size_t q = 0;
   while (ident_char(text[q])) q++;
   size_t r = q;
   while (text[r] == ' ' || text[r] == '\t') r++;
-  if (q > p && text[r] == ':' && text[r + 1] != ':') {
-    p = r + 1;
-    while (text[p] == ' ' || text[p] == '\t') p++;
+  *name_len = 0;
+  if (q == 0 || text[r] != ':' || text[r + 1] == ':') return 0;
+  *name_len = q;
+  for (r++; text[r] == ' ' || text[r] == '\t'; r++) {
   }
+  return r;
+}
+
+/* The first line of the statement at code line li, read for its label and
+   its keyword (lower case; without blanks in fixed form). */
+opf_stmt opf_stmt_at(const opf_rw *rw, size_t li) {
+  opf_stmt st = {-1, false, -1, false, 0};
+  char text[160];
+  opf_stmt_text(rw, li, text, sizeof text, &st.label);
+  size_t name_len, p = opf_construct_name(text, &name_len);
   const char *w = text + p;
   st.ret = return_kind(w, rw->fixed);
   if (rw->fixed) {
@@ -148,17 +152,15 @@ static opf_stmt stmt_at(const opf_rw *rw, size_t li) {
   return st;
 }
 
-size_t opf_loop_last(opf_rw *rw, size_t li, size_t dir_line) {
-  if (li >= rw->nlines || opf_classify(rw, li).kind != FL_CODE || !stmt_at(rw, li).is_do)
-    opf_error(rw, dir_line, "this directive must be followed by a DO loop");
-  opf_stmt first = stmt_at(rw, li);
+size_t opf_loop_end(const opf_rw *rw, size_t li) {
+  opf_stmt first = opf_stmt_at(rw, li);
   int depth = 1;
   for (size_t k = opf_stmt_last(rw, li) + 1; (k = opf_next_significant(rw, k)) < rw->nlines;) {
     if (opf_classify(rw, k).kind != FL_CODE) {
       k++;
       continue;
     }
-    opf_stmt st = stmt_at(rw, k);
+    opf_stmt st = opf_stmt_at(rw, k);
     size_t last = opf_stmt_last(rw, k);
     if (first.do_label >= 0) {
       if (st.label == first.do_label) return last;
@@ -166,9 +168,17 @@ size_t opf_loop_last(opf_rw *rw, size_t li, size_t dir_line) {
     else if (st.is_enddo && --depth == 0) return last;
     k = last + 1;
   }
-  if (first.do_label >= 0)
+  return SIZE_MAX;
+}
+
+size_t opf_loop_last(opf_rw *rw, size_t li, size_t dir_line) {
+  if (li >= rw->nlines || opf_classify(rw, li).kind != FL_CODE || !opf_stmt_at(rw, li).is_do)
+    opf_error(rw, dir_line, "this directive must be followed by a DO loop");
+  size_t last = opf_loop_end(rw, li);
+  if (last != SIZE_MAX) return last;
+  if (opf_stmt_at(rw, li).do_label >= 0)
     opf_error(rw, dir_line, "cannot find the statement labelled %ld that ends the DO loop",
-              first.do_label);
+              opf_stmt_at(rw, li).do_label);
   opf_error(rw, dir_line, "cannot find the END DO of the loop after this directive");
 }
 
@@ -195,6 +205,6 @@ bool opf_is_end_directive(opf_rw *rw, size_t li, const char *words) {
 }
 
 int opf_return_at(const opf_rw *rw, size_t li) {
-  opf_stmt st = stmt_at(rw, li);
+  opf_stmt st = opf_stmt_at(rw, li);
   return st.ret == 1 && st.label >= 0 ? 2 : st.ret;
 }

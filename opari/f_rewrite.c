@@ -218,6 +218,7 @@ static void rewrite(opf_rw *rw) {
     case FL_OMP:
       if (c.cont) opf_error(rw, li, "continuation line without a directive to continue");
       opf_omp_directive(rw, li);
+      if (rw->opt->loops) opf_loop_directive_seen(rw);
       li = rw->fd.last + 1;
       break;
     case FL_POMP:
@@ -227,8 +228,10 @@ static void rewrite(opf_rw *rw) {
     case FL_CODE: {
       size_t last = opf_stmt_last(rw, li);
       opf_statement_seen(rw, li);
+      if (rw->opt->loops) opf_loop_statement(rw, li, last);
       opf_return(rw, li);
       code_lines(rw, li, last);
+      if (rw->opt->loops) opf_loop_ended(rw, last);
       opf_close_implicit(rw, last);
       li = last + 1;
       break;
@@ -260,6 +263,7 @@ bool opari_fortran(const char *src, size_t n, FILE *out, FILE *companion,
   free(rw->lines);
   free(rw->files);
   free(rw->open);
+  free(rw->loops);
   op_descr_free(&rw->descr);
   free(rw);
   return ok;

@@ -120,6 +120,8 @@ typedef enum {
   FE_TASK_END,
   FE_TASKWAIT_ENTER,
   FE_TASKWAIT_EXIT,
+  FE_LOOP_ENTER,
+  FE_LOOP_EXIT,
   FE_COUNT
 } opf_event;
 
@@ -188,8 +190,44 @@ typedef struct {
   bool locks_used[FLOCK_COUNT];
   bool test_locks_used[2]; /* omp_test_lock, omp_test_nest_lock (f_unit.c) */
   bool final_newline;      /* added after a last line without one */
+  /* --loops (f_loop.c): open DO loops; a directive was just read (its DO
+     is OpenMP's); the DO just read was such a loop (a DO right inside it
+     may be collapsed with it) */
+  struct opf_loop *loops;
+  size_t nloops, loops_cap;
+  bool omp_before, assoc_next;
   jmp_buf fail;
 } opf_rw;
+
+/* What the first line of a statement says (f_look.c). */
+typedef struct {
+  long label;    /* statement label, or -1 */
+  bool is_do;    /* a DO statement */
+  long do_label; /* its terminating label, or -1 (block DO) */
+  bool is_enddo; /* END DO */
+  int ret;       /* 1: a RETURN statement, 2: a logical IF whose action is RETURN */
+} opf_stmt;
+
+/* f_look.c: the first line of the statement at code line li, lower case
+   (without blanks in fixed form), after its label (*label, or -1); its
+   length. */
+size_t opf_stmt_text(const opf_rw *rw, size_t li, char *text, size_t size, long *label);
+/* f_look.c: text's construct name `name:` (*name_len, 0 without one) and
+   the offset of what follows it. */
+size_t opf_construct_name(const char *text, size_t *name_len);
+opf_stmt opf_stmt_at(const opf_rw *rw, size_t li);
+/* f_look.c: the last line of the DO loop whose DO statement is at li, or
+   SIZE_MAX when its end is not found. */
+size_t opf_loop_end(const opf_rw *rw, size_t li);
+/* f_construct.c: a descriptor for the construct at lines [first..last]. */
+int opf_add_descr(opf_rw *rw, const char *name, size_t first, size_t last);
+/* f_loop.c (--loops): a code statement at lines [li..last], before it is
+   copied (loop entries, exits before EXIT/CYCLE/RETURN/GOTO); after it
+   is copied (exits of the loops it ends); an OpenMP directive was read
+   (a DO right after it is its loop). */
+void opf_loop_statement(opf_rw *rw, size_t li, size_t last);
+void opf_loop_ended(opf_rw *rw, size_t last);
+void opf_loop_directive_seen(opf_rw *rw);
 
 /* f_rewrite.c */
 /* The logical line number of physical line li, for messages. */

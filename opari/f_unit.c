@@ -59,7 +59,9 @@ static const char *const event_names[FE_COUNT] = {"Init",
                                                   "Task_begin",
                                                   "Task_end",
                                                   "Taskwait_enter",
-                                                  "Taskwait_exit"};
+                                                  "Taskwait_exit",
+                                                  "Loop_enter",
+                                                  "Loop_exit"};
 
 const char *opf_event_fortran_name(opf_event ev) {
   static char lower_names[FE_COUNT][24];

@@ -222,6 +222,10 @@ int main(int argc, char **argv) {
   static const char *const langs[] = {"c", "c++", "f77", "f90", NULL}; /* LANG_* */
   int lang = -1;                                                       /* -1: from the extension */
   int nosrc = 0, preprocessed = 0;
+  long long loop_depth = OPARI_LOOP_DEPTH_DEFAULT;
+  for (int i = 1; i < argc && strcmp(argv[i], "--");
+       i++) /* the one option with an optional value */
+    if (!strcmp(argv[i], "--loops=all")) argv[i] = (char *)"--loops-all";
   const pu_option options[] = {
       {"lang", 0, "c|c++|f77|f90",
        "language: f77 is fixed form, f90 free form "
@@ -233,6 +237,16 @@ int main(int argc, char **argv) {
        "ordered, task, taskwait, locks, region, sync, omp (comma-separated)",
        PU_CALL(parse_disable, &opt.disabled)},
       {"nosrc", 0, NULL, "no #line directives", PU_FLAG(&nosrc, 1)},
+      {"loops", 0, NULL,
+       "also instrument sequential loops (for, while, do; Fortran DO) as regions "
+       "'loop @FILE:LINE': those whose body calls something and is not tiny; "
+       "--loops=all: every loop (both up to --loop-depth)",
+       PU_FLAG(&opt.loops, OPARI_LOOPS_CALLS)},
+      {"loops-all", 0, NULL, "same as --loops=all", PU_FLAG(&opt.loops, OPARI_LOOPS_ALL)},
+      {"loop-depth", 0, "N",
+       "with --loops: instrument loops at most N deep in their function (default 2: "
+       "a time-step loop and the sweeps inside it; deeper loops run too often)",
+       PU_INT(&loop_depth, 1, 1000)},
       {"preprocessed", 0, NULL,
        "INPUT is the preprocessor's output (cc -E): "
        "C/C++ of a unit ending in '#include <pomp.h>', OUTPUT is to be "
@@ -252,6 +266,7 @@ int main(int argc, char **argv) {
   const char *files[2];
   pu_opt_parse(&cmd, argc, argv, files);
   opt.nosrc = nosrc;
+  opt.loop_depth = (int)loop_depth;
   opt.preprocessed = preprocessed;
   return instrument(files[0], files[1], &opt, lang < 0 ? lang_of_name(files[0]) : lang);
 }

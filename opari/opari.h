@@ -27,6 +27,10 @@ enum {
   OPARI_DIS_REGION = 1 << 13
 };
 
+/* --loops: which sequential loops become regions (c_loop.c, f_loop.c). */
+enum { OPARI_LOOPS_OFF, OPARI_LOOPS_CALLS, OPARI_LOOPS_ALL };
+enum { OPARI_LOOP_DEPTH_DEFAULT = 2 };
+
 typedef struct {
   const char *file_name; /* as given: messages and descriptors */
   const char *line_name; /* for #line, already escaped as a C string literal */
@@ -39,6 +43,8 @@ typedef struct {
   unsigned disabled;     /* DIS_* bits */
   bool fixed_form;       /* Fortran: fixed source form (else free form) */
   unsigned unit_id;      /* Fortran: names this unit's pomp_<id>_* routines */
+  int loops;             /* OPARI_LOOPS_* */
+  int loop_depth;        /* loops nested deeper than this are not instrumented */
 } opari_options;
 
 /* Instruments the C/C++ unit src[0..n) into out, which must be seekable.

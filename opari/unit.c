@@ -70,7 +70,26 @@ static const char *const events[] = {"Begin",
                                      "Taskwait_exit",
                                      NULL};
 
-void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc,
+/* --loops: the loop calls (inside the extern "C" block) and the C++ guard
+   whose destructor leaves the loop region on every way out. */
+static void loop_declarations(FILE *f) {
+  fputs(",\n  POMP_Loop_enter(struct ompregdescr *), POMP_Loop_exit(struct ompregdescr *),\n"
+        "  POMP_Loop_cleanup(struct ompregdescr *const *);\n"
+        "struct ompregdescr *POMP_Loop_begin(struct ompregdescr *)",
+        f);
+}
+
+static void loop_guard_class(FILE *f) {
+  /* not instrumented as a user function itself (-finstrument-functions) */
+  fputs("namespace { struct pomp_loop_guard { struct ompregdescr *d;\n"
+        "  __attribute__((no_instrument_function, always_inline))\n"
+        "  explicit pomp_loop_guard(struct ompregdescr *x) : d(x) { POMP_Loop_enter(d); }\n"
+        "  __attribute__((no_instrument_function, always_inline))\n"
+        "  ~pomp_loop_guard() { POMP_Loop_exit(d); } }; }\n",
+        f);
+}
+
+void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, bool loops,
                      long *count_pos) {
   if (form == UNIT_SOURCE) fprintf(f, "#define _POMP %d\n", POMP_API_VERSION);
   fputs("struct ompregdescr;\n", f);
@@ -87,9 +106,12 @@ void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosr
   if (form == UNIT_SOURCE) fputs("#endif\n", f);
   fputs("void POMP_Init(void), POMP_Finalize(void), POMP_On(void), POMP_Off(void)", f);
   for (const char *const *e = events; *e; e++) fprintf(f, ",\n  POMP_%s(struct ompregdescr *)", *e);
+  if (loops) loop_declarations(f);
   fputs(";\n", f);
-  if (form == UNIT_SOURCE) fputs("#ifdef __cplusplus\n}\n#endif\n", f);
+  if (form == UNIT_SOURCE) fputs("#ifdef __cplusplus\n}\n", f);
   else if (form == UNIT_PREPROCESSED_CXX) fputs("}\n", f);
+  if (loops && form != UNIT_PREPROCESSED_C) loop_guard_class(f);
+  if (form == UNIT_SOURCE) fputs("#endif\n", f);
   if (form == UNIT_SOURCE && !nosrc) fprintf(f, "#line 1 \"%s\"\n", line_name);
 }
 

@@ -13,6 +13,7 @@
 #ifndef OPARI_UNIT_H
 #define OPARI_UNIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -40,8 +41,10 @@ void op_descr_free(op_descr_table *t);
 typedef enum { UNIT_SOURCE, UNIT_PREPROCESSED_C, UNIT_PREPROCESSED_CXX } op_unit_form;
 
 /* Writes the prelude; *count_pos receives where the table size goes (-1:
-   nowhere, C++ sizes it by its initialiser). */
-void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, long *count_pos);
+   nowhere, C++ sizes it by its initialiser). With loops, also the loop
+   calls and C++'s loop guard class (c_loop.c). */
+void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, bool loops,
+                     long *count_pos);
 /* Writes the epilogue and fills in the table size at count_pos. */
 void op_unit_epilogue(FILE *f, op_unit_form form, const op_descr_table *t, const char *file_name,
                       long count_pos);

@@ -98,6 +98,12 @@ int pomp_report_is_static_init(const pomp_report *r, int32_t region) {
           strncmp(g->name, static_init_name, sizeof static_init_name - 1) == 0);
 }
 
+int pomp_report_is_loop(const pomp_report *r, int32_t region) {
+  const pomp_region *g = pomp_report_region(r, region);
+  return g && g->role && g->paradigm && strcmp(g->role, "loop") == 0 &&
+         strcmp(g->paradigm, "user") == 0;
+}
+
 /* The labels of a call path, leaf first (freed with free_labels). */
 static char **labels_leaf_first(const pomp_report *r, int32_t cnode, int *n) {
   char **labels = NULL, label[512];

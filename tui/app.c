@@ -45,6 +45,7 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
   a->path = pu_strdup(path);
   a->source_dir = directory_of(path);
   tui_model_init(&a->model, r);
+  tui_tree_mark_loops(&a->model.tree[TUI_PANE_CALL], r, a->glyphs->loop);
   a->incomplete = pomp_report_run_incomplete(r);
   pomp_report_perturbation_warning(r, a->perturbation, sizeof a->perturbation);
   /* Properties keep the catalogue order (it is meaningful), call paths

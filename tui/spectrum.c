@@ -51,27 +51,11 @@ int tui_level_color(int level, int diverging, tui_color_depth depth) {
   return t <= 0.1 ? 4 : t <= 0.3 ? 6 : t <= 0.5 ? 2 : t <= 0.75 ? 3 : 1;
 }
 
-static const tui_glyphs utf8 = {"│",
-                                "├",
-                                "└",
-                                "▸",
-                                "▾",
-                                "─",
-                                "≡",
-                                "…",
-                                "…",
-                                "│",
-                                {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}};
-static const tui_glyphs ascii = {"|",
-                                 "|",
-                                 "`",
-                                 ">",
-                                 "v",
-                                 "-",
-                                 "=",
-                                 "...",
-                                 "~",
-                                 "|",
-                                 {" ", ".", ":", "-", "=", "+", "*", "#", "@"}};
+static const tui_glyphs utf8 = {"│", "├", "└", "▸",
+                                "▾", "─", "≡", "…",
+                                "…", "│", "↻", {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}};
+static const tui_glyphs ascii = {"|", "|", "`", ">",
+                                 "v", "-", "=", "...",
+                                 "~", "|", "@", {" ", ".", ":", "-", "=", "+", "*", "#", "@"}};
 
 const tui_glyphs *tui_glyphs_get(int want_ascii) { return want_ascii ? &ascii : &utf8; }

@@ -33,6 +33,7 @@ typedef struct {
   const char *vline, *tee, *corner;
   const char *collapsed, *expanded, *leaf, *summary, *more;
   const char *ellipsis, *separator;
+  const char *loop; /* marks a loop in the call tree */
   const char *bar[TUI_GLYPH_STEPS + 1];
 } tui_glyphs;
 

@@ -2,6 +2,7 @@
 #include "tree.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,17 +40,27 @@ static int32_t node_parent(tui_tree_kind kind, const pomp_report *r, int32_t i, 
 /* C++ static initialisers run before main and are roots of their own
    ("_GLOBAL__sub_I_main.cc"): named for what they are. */
 static void label_static_inits(tui_tree *t, const pomp_report *r) {
-  size_t cap = 0, count = 0;
   for (int32_t i = 0; i < t->n; i++) {
     int32_t g = pomp_report_cnode(r, i)->region;
     if (!pomp_report_is_static_init(r, g)) continue;
     size_t len = pomp_report_region_label(r, g, NULL, 0);
     char *label = pu_malloc(len + 1);
     pomp_report_region_label(r, g, label, len + 1);
-    PU_PUSH(t->labels, count, cap, label);
+    PU_PUSH(t->labels, t->nlabels, t->labels_cap, label);
     t->name[i] = label;
   }
-  t->nlabels = (int32_t)count;
+}
+
+void tui_tree_mark_loops(tui_tree *t, const pomp_report *r, const char *mark) {
+  for (int32_t i = 0; i < t->n; i++) {
+    int32_t g = pomp_report_cnode(r, i)->region;
+    if (!pomp_report_is_loop(r, g)) continue;
+    const char *name = pomp_report_region(r, g)->name;
+    char *label = pu_malloc(strlen(mark) + strlen(name) + 2);
+    sprintf(label, "%s %s", mark, name);
+    PU_PUSH(t->labels, t->nlabels, t->labels_cap, label);
+    t->name[i] = label;
+  }
 }
 
 void tui_tree_build(tui_tree *t, tui_tree_kind kind, const pomp_report *r) {
@@ -90,7 +101,7 @@ void tui_tree_free(tui_tree *t) {
   free(t->parent);
   free(t->depth);
   free(t->name);
-  for (int32_t i = 0; i < t->nlabels; i++) free(t->labels[i]);
+  for (size_t i = 0; i < t->nlabels; i++) free(t->labels[i]);
   free(t->labels);
   free(t->child_start);
   free(t->child_ids);

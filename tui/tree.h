@@ -26,9 +26,10 @@ typedef struct {
   const char **name; /* points into the report, which outlives the tree,
                         or into labels */
   /* Names made for display: GCC's static initialisers as "static init
-     (FILE)" (pomp_report_region_label), owned by the tree. */
+     (FILE)" (pomp_report_region_label), loops with their mark ("↻ loop
+     @heat.c:118"), owned by the tree. */
   char **labels;
-  int32_t nlabels;
+  size_t nlabels, labels_cap;
   /* Values of the current weighting.  excl is NAN where a node has no value
      of its own (inner nodes of the system tree: only threads are locations). */
   double *excl;
@@ -44,6 +45,9 @@ typedef struct {
 
 void tui_tree_build(tui_tree *t, tui_tree_kind kind, const pomp_report *r);
 void tui_tree_free(tui_tree *t);
+/* Call tree: loop nodes (pomp_report_is_loop) are shown as "MARK NAME",
+   so that a loop is told from a function. */
+void tui_tree_mark_loops(tui_tree *t, const pomp_report *r, const char *mark);
 
 static inline int32_t tui_tree_nchildren(const tui_tree *t, int32_t i) {
   return t->child_start[i + 1] - t->child_start[i];

@@ -4,7 +4,7 @@
 # (-c, from SOURCE's directory, so descriptors name files as written); the
 # object is linked with the logging POMP library pomp_log.c.  The program,
 # also built plainly, must print the same, and the per-thread POMP event
-# log must equal EXPECTED_LOG exactly.  POMP_REGEN_GOLDEN=1 rewrites it.
+# log must equal EXPECTED_LOG exactly. $POMP_CC_OPTS: more pomp-cc options.  POMP_REGEN_GOLDEN=1 rewrites it.
 set -u
 pcc=$1 lib=$2 expected=$3 cc=$4 threads=$5 input=$6
 shift 6
@@ -13,7 +13,7 @@ name=$(basename "$input")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$dir" || exit 1
-"$pcc" --no-functions "$cc" -fopenmp -Wall -Wextra -Werror "$@" -c "$name" -o "$work/inst.o" ||
+"$pcc" --no-functions ${POMP_CC_OPTS:-} "$cc" -fopenmp -Wall -Wextra -Werror "$@" -c "$name" -o "$work/inst.o" ||
   { echo "FAIL: pomp-cc"; exit 1; }
 "$cc" -fopenmp -o "$work/inst" "$work/inst.o" "$lib" || { echo "FAIL: link"; exit 1; }
 "$cc" -fopenmp "$@" -o "$work/orig" "$name" || { echo "FAIL: original does not build"; exit 1; }

@@ -115,6 +115,7 @@ EVENT(Flush_enter) EVENT(Flush_exit)
 EVENT(Ordered_enter) EVENT(Ordered_begin) EVENT(Ordered_end) EVENT(Ordered_exit)
 EVENT(Task_create_begin) EVENT(Task_create_end) EVENT(Task_begin) EVENT(Task_end)
 EVENT(Taskwait_enter) EVENT(Taskwait_exit)
+EVENT(Loop_enter) EVENT(Loop_exit)
 // clang-format on
 
 #define LOCK(fn, type, call)                                                                       \
@@ -122,19 +123,18 @@ EVENT(Taskwait_enter) EVENT(Taskwait_exit)
     add("POMP_" #fn);                                                                              \
     call(s);                                                                                       \
   }
-                            LOCK(Init_lock, omp_lock_t,
-                                 omp_init_lock) LOCK(Destroy_lock, omp_lock_t, omp_destroy_lock)
-                                LOCK(Set_lock, omp_lock_t,
-                                     omp_set_lock) LOCK(Unset_lock, omp_lock_t,
-                                                        omp_unset_lock) LOCK(Init_nest_lock,
-                                                                             omp_nest_lock_t,
-                                                                             omp_init_nest_lock)
-                                    LOCK(Destroy_nest_lock, omp_nest_lock_t,
-                                         omp_destroy_nest_lock) LOCK(Set_nest_lock, omp_nest_lock_t,
-                                                                     omp_set_nest_lock)
-                                        LOCK(
-                                            Unset_nest_lock, omp_nest_lock_t,
-                                            omp_unset_nest_lock) int POMP_Test_lock(omp_lock_t *s) {
+                        LOCK(Init_lock, omp_lock_t, omp_init_lock) LOCK(Destroy_lock, omp_lock_t,
+                                                                        omp_destroy_lock)
+                            LOCK(Set_lock, omp_lock_t,
+                                 omp_set_lock) LOCK(Unset_lock, omp_lock_t,
+                                                    omp_unset_lock) LOCK(Init_nest_lock,
+                                                                         omp_nest_lock_t,
+                                                                         omp_init_nest_lock)
+                                LOCK(Destroy_nest_lock, omp_nest_lock_t,
+                                     omp_destroy_nest_lock) LOCK(Set_nest_lock, omp_nest_lock_t,
+                                                                 omp_set_nest_lock)
+                                    LOCK(Unset_nest_lock, omp_nest_lock_t,
+                                         omp_unset_nest_lock) int POMP_Test_lock(omp_lock_t *s) {
   add("POMP_Test_lock");
   return omp_test_lock(s);
 }
@@ -142,3 +142,11 @@ int POMP_Test_nest_lock(omp_nest_lock_t *s) {
   add("POMP_Test_nest_lock");
   return omp_test_nest_lock(s);
 }
+
+/* --loops: the C guard's calls */
+OMPRegDescr *POMP_Loop_begin(OMPRegDescr *d) {
+  POMP_Loop_enter(d);
+  return d;
+}
+
+void POMP_Loop_cleanup(OMPRegDescr *const *d) { POMP_Loop_exit(*d); }

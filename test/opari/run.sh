@@ -2,7 +2,8 @@
 # run.sh OPARI POMP_LOG_LIB INPUT EXPECTED_LOG CC [THREADS] [sorted]
 # Compile-and-run test: INPUT is built as is and instrumented (with the
 # logging POMP library pomp_log.c); both run with OMP_NUM_THREADS=THREADS
-# (default 4) and must print the same; the per-thread POMP event log must
+# (default 4) and must print the same (pomp-opari's options from a first
+# line "// opari: OPTIONS"); the per-thread POMP event log must
 # equal EXPECTED_LOG exactly ("sorted": lines without thread ids, sorted,
 # for constructs whose thread assignment is not deterministic).
 # With POMP_REGEN_GOLDEN=1 EXPECTED_LOG is rewritten instead.
@@ -13,7 +14,9 @@ name=$(basename "$input")
 include=$(cd "$(dirname "$0")/../../include" && pwd -P)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$dir" && "$opari" "$name" "$work/inst.${name##*.}") || { echo "FAIL: pomp-opari"; exit 1; }
+opts=$(sed -n '1s|^// opari: ||p' "$input")
+case $(head -1 "$input") in "// opari:"*) ;; *) opts= ;; esac
+(cd "$dir" && "$opari" $opts "$name" "$work/inst.${name##*.}") || { echo "FAIL: pomp-opari"; exit 1; }
 "$cc" -fopenmp -o "$work/orig" "$input" || { echo "FAIL: original does not build"; exit 1; }
 "$cc" -fopenmp -Wall -Wextra -Werror -I"$dir" -I"$include" -o "$work/inst" "$work/inst.${name##*.}" "$lib" ||
   { echo "FAIL: instrumented program does not build"; exit 1; }

@@ -54,6 +54,23 @@ static void regions_are_labelled_for_summaries(void **state) {
   pomp_report_free(r);
 }
 
+static void user_loops_are_loops_and_openmp_loops_are_not(void **state) {
+  (void)state;
+  pomp_report *r = pomp_report_new();
+  int32_t loop = pomp_report_add_region(r, "loop @heat.c:118", "heat.c", 118, 130, "user", "loop");
+  int32_t omp_for =
+      pomp_report_add_region(r, "!$omp for @heat.c:96", "heat.c", 96, 102, "openmp", "loop");
+  int32_t fn = pomp_report_add_region(r, "solve", "heat.c", 1, 9, "compiler", "function");
+  assert_true(pomp_report_is_loop(r, loop));
+  assert_false(pomp_report_is_loop(r, omp_for));
+  assert_false(pomp_report_is_loop(r, fn));
+  assert_false(pomp_report_is_loop(r, 99));
+  char buf[64];
+  pomp_report_region_label(r, loop, buf, sizeof buf);
+  assert_string_equal(buf, "loop @heat.c:118");
+  pomp_report_free(r);
+}
+
 static void long_call_paths_keep_their_leaf(void **state) {
   (void)state;
   pomp_report *r = fixture_new(); /* main;solve;MPI_Recv = cnode 2 */
@@ -97,6 +114,7 @@ static void perturbation_warns_above_five_percent(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(regions_are_labelled_for_summaries),
+      cmocka_unit_test(user_loops_are_loops_and_openmp_loops_are_not),
       cmocka_unit_test(long_call_paths_keep_their_leaf),
       cmocka_unit_test(perturbation_warns_above_five_percent),
   };

@@ -106,6 +106,34 @@ static pomp_report *incomplete_long(void) {
   return r;
 }
 
+/* Loops in the call tree: main > loop @heat.c:118 > solve > !$omp for
+   (an OpenMP loop: no loop mark) and MPI_Recv. */
+static pomp_report *loops(void) {
+  pomp_report *r = pomp_report_new();
+  int32_t time = pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC, "Total time.", -1);
+  int32_t rmain = pomp_report_add_region(r, "main", "heat.c", 1, 200, "user", "function");
+  int32_t rloop = pomp_report_add_region(r, "loop @heat.c:118", "heat.c", 118, 130, "user", "loop");
+  int32_t rsolve = pomp_report_add_region(r, "solve", "heat.c", 90, 110, "compiler", "function");
+  int32_t rfor =
+      pomp_report_add_region(r, "!$omp for @heat.c:96", "heat.c", 96, 102, "openmp", "loop");
+  int32_t rrecv = pomp_report_add_region(r, "MPI_Recv", "", 0, 0, "mpi", "point2point");
+  int32_t cmain = pomp_report_add_cnode(r, rmain, -1);
+  int32_t cloop = pomp_report_add_cnode(r, rloop, cmain);
+  int32_t csolve = pomp_report_add_cnode(r, rsolve, cloop);
+  int32_t cfor = pomp_report_add_cnode(r, rfor, csolve);
+  int32_t crecv = pomp_report_add_cnode(r, rrecv, cloop);
+  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
+  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
+  int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "rank 0", node, 0, -1);
+  pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", proc, 0, 0);
+  pomp_report_add_value(r, time, cmain, 0, 1);
+  pomp_report_add_value(r, time, cloop, 0, 2);
+  pomp_report_add_value(r, time, csolve, 0, 3);
+  pomp_report_add_value(r, time, cfor, 0, 4);
+  pomp_report_add_value(r, time, crecv, 0, 5);
+  return r;
+}
+
 pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "small") == 0) return small(1);
   if (strcmp(name, "incomplete") == 0) return incomplete();
@@ -113,5 +141,6 @@ pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "diff") == 0) return small(-1);
   if (strcmp(name, "wide") == 0) return wide();
   if (strncmp(name, "pop_", 4) == 0) return pop_fixture_new(name);
+  if (strcmp(name, "loops") == 0) return loops();
   return NULL;
 }

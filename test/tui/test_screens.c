@@ -92,6 +92,10 @@ static const screen_case cases[] = {
     {"pop_closed", "pop_hybrid", 100, 12, 10, 0, "pp"},
     /* A report without computation: the reason on the status line. */
     {"pop_no_comp", "wide", 80, 10, 20, 0, "p"},
+    /* Loops (pomp-opari --loops) are call-tree nodes with a mark; an
+       OpenMP loop is not marked; ASCII marks them with "@". */
+    {"loops", "loops", 100, 10, 10, 0, "<Tab>E"},
+    {"loops_ascii", "loops", 100, 10, 10, 1, "<Tab>E"},
 };
 
 static char *read_file(const char *path) {

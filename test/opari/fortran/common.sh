@@ -9,7 +9,9 @@ ext=${name##*.}
 include=$(cd "$(dirname "$0")/../../../include" && pwd -P)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# pomp-opari's options: a first line "! opari: OPTIONS" (or "C opari: ")
+opts=$(sed -n '1s/^[!cC*] opari: //p' "$input")
 instrument_and_build_orig() {
-  (cd "$dir" && "$opari" "$name" "$work/inst.$ext") || { echo "FAIL: pomp-opari"; exit 1; }
+  (cd "$dir" && "$opari" $opts "$name" "$work/inst.$ext") || { echo "FAIL: pomp-opari"; exit 1; }
   "$fc" -fopenmp -J"$work" -o "$work/orig" "$input" || { echo "FAIL: original does not build"; exit 1; }
 }
