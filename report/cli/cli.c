@@ -46,3 +46,14 @@ const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf, size_t
   pomp_report_callpath(r, cnode, ";", *buf, *cap);
   return *buf;
 }
+
+void cli_json_string(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}

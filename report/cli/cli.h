@@ -22,6 +22,8 @@ int32_t cli_metric(const pomp_report *r, const char *name, const char *path);
 void cli_format_double(char *buf, size_t size, double v);
 /* The call path joined with ';' into a growing buffer (freed by caller). */
 const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf, size_t *cap);
+/* s as a JSON string literal on stdout. */
+void cli_json_string(const char *s);
 
 int cmd_dump(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
@@ -30,5 +32,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_defs(int argc, char **argv);
 int cmd_score(int argc, char **argv);
+int cmd_search(int argc, char **argv);
 
 #endif

@@ -28,17 +28,6 @@ static void put_csv(const char *s) {
   putchar('"');
 }
 
-static void put_json_string(const char *s) {
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  putchar('"');
-}
-
 int cmd_dump(int argc, char **argv) {
   static const char *const formats[] = {"csv", "json", NULL};
   const char *path, *metric_name = NULL;
@@ -79,9 +68,9 @@ int cmd_dump(int argc, char **argv) {
       if (json) {
         fputs(first ? "\n" : ",\n", stdout);
         fputs("{\"metric\":", stdout);
-        put_json_string(metric);
+        cli_json_string(metric);
         fputs(",\"callpath\":", stdout);
-        put_json_string(callpath);
+        cli_json_string(callpath);
         printf(",\"rank\":%d,\"thread\":%d,\"value\":%s}", (int)t->rank, (int)t->thread, num);
       } else {
         put_csv(metric);

@@ -31,7 +31,11 @@ static const struct {
     {"score", "score REPORT [-n N] [--suggest-filter]",
      "estimated trace size, the regions that make it, and a POMP_FILTER "
      "file that leaves the small ones out",
-     cmd_score}};
+     cmd_score},
+    {"search", "search REPORT [--format text|json] [--threshold HYP=F]...",
+     "the automated search for bottlenecks: hypotheses refined along "
+     "properties, call tree and locations (Paradyn's Performance Consultant)",
+     cmd_search}};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* The commands section of --help, from the table above. */

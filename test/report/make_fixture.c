@@ -14,7 +14,8 @@
      score  a run of known visits for pomp-report score (score_fixture):
             1 rank x 2 threads, compiler-instrumented functions, one with
             MPI below it, buffer flushes of 14 % of the time, C++ static
-            initialisers as the first root, a long C++ call path */
+            initialisers as the first root, a long C++ call path
+     search_*  the known-answer reports of search_fixture.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "search_fixture.h"
 
 /* One call path of the score fixture: region (by name, made on first
    use) under parent, with per-location (master, worker) visits and
@@ -126,10 +128,11 @@ static pomp_report *score_fixture(void) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete|own|score FILE\n");
+    fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete|own|score|search_* FILE\n");
     return 2;
   }
-  pomp_report *r = strcmp(argv[1], "score") == 0 ? score_fixture() : fixture_new();
+  pomp_report *r = search_fixture(argv[1]);
+  if (!r) r = strcmp(argv[1], "score") == 0 ? score_fixture() : fixture_new();
   if (strcmp(argv[1], "empty") == 0) { /* the writer with no rows */
     pomp_report_writer *w = pomp_report_write_begin(r, argv[2], NULL);
     int rc = !w || pomp_report_write_end(w, NULL) != POMP_REPORT_OK;
