@@ -353,6 +353,15 @@ int32_t pomp_report_search_bottleneck(const pomp_report_search *s, int32_t i);
    "rank 0 threads 1, 3"), written like snprintf. */
 size_t pomp_report_search_locations_label(const pomp_report_search *s, int32_t id, char *buf,
                                           size_t size);
+/* A node as one line of the search history graph, like snprintf:
+   "cpu_bound @ main;loop @b.c:5 on rank 1: true 84.5 %" (the full call
+   path, "(program)" for the whole program), with "(threshold 30.0 %)" on
+   a hypothesis and the reason on an untestable one. */
+size_t pomp_report_search_node_label(const pomp_report_search *s, int32_t id, char *buf,
+                                     size_t size);
+/* The property a viewer selects for a node: its metric, or the nearest
+   common ancestor of its hypothesis's metrics (-1 at the root). */
+int32_t pomp_report_search_node_property(const pomp_report_search *s, int32_t id);
 /* One plain sentence on a node: what, where, which locations, how much,
    and what it waits for where a wait state is involved; like snprintf. */
 size_t pomp_report_search_sentence(const pomp_report_search *s, int32_t id, char *buf, size_t size);

@@ -769,3 +769,53 @@ size_t pomp_report_search_sentence(const pomp_report_search *s, int32_t id, char
   put(&t, ".");
   return t.len;
 }
+
+size_t pomp_report_search_node_label(const pomp_report_search *s, int32_t id, char *buf,
+                                     size_t size) {
+  static const char *const verdicts[] = {"true", "false", "pruned", "untestable"};
+  search_text t = {buf, size, 0};
+  if (size) buf[0] = '\0';
+  const pomp_report_search_node *n = pomp_report_search_node_at(s, id);
+  if (!n) return 0;
+  put(&t, "%s", pomp_report_search_node_name(s, id));
+  if (n->hypothesis >= 0) {
+    put(&t, " @ ");
+    if (n->cnode < 0) put(&t, "(program)");
+    else {
+      size_t need = pomp_report_callpath(s->r, n->cnode, ";", NULL, 0) + 1;
+      char *path = pu_malloc(need);
+      pomp_report_callpath(s->r, n->cnode, ";", path, need);
+      put(&t, "%s", path);
+      free(path);
+    }
+    put(&t, " on ");
+    put_location_phrase(s, &t, n->locations, n->num_locations);
+  }
+  put(&t, ": %s", verdicts[n->verdict]);
+  if (n->verdict == POMP_SEARCH_UNTESTABLE) {
+    put(&t, " (%s)", s->untestable_why[n->hypothesis]);
+    return t.len;
+  }
+  put(&t, " %.1f %%", 100 * n->value);
+  if (n->parent == 0) put(&t, " (threshold %.1f %%)", 100 * n->threshold);
+  return t.len;
+}
+
+/* Whether metric a is m or one of m's ancestors. */
+static int is_ancestor(const pomp_report *r, int32_t a, int32_t m) {
+  for (; m >= 0; m = pomp_report_metric(r, m)->parent)
+    if (m == a) return 1;
+  return 0;
+}
+
+int32_t pomp_report_search_node_property(const pomp_report_search *s, int32_t id) {
+  const pomp_report_search_node *n = pomp_report_search_node_at(s, id);
+  if (!n || n->hypothesis < 0) return -1;
+  if (n->metric >= 0) return n->metric;
+  const int32_t *ms = s->hyp_metrics[n->hypothesis];
+  int32_t common = s->hyp_nmetrics[n->hypothesis] > 0 ? ms[0] : -1;
+  for (int32_t i = 1; i < s->hyp_nmetrics[n->hypothesis]; i++)
+    while (common >= 0 && !is_ancestor(s->r, common, ms[i]))
+      common = pomp_report_metric(s->r, common)->parent;
+  return common;
+}

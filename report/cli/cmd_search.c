@@ -22,7 +22,7 @@ static const char summary[] =
 static const char more[] = "Default thresholds: cpu_bound=0.3 sync_wait=0.2 parallel_overhead=0.1\n"
                            "load_imbalance=0.1 io_blocking=0.2.\n";
 
-static const char *const verdict_names[] = {"true", "false", "pruned", "untestable"};
+static const char *const verdict_names[] = {"true", "false", "pruned", "untestable"}; /* JSON */
 
 /* "HYP=F" into thresholds[HYP]. */
 static int parse_threshold(const char *value, void *target, char *why, size_t why_size) {
@@ -61,35 +61,27 @@ static const char *node_callpath(const pomp_report *r, const pomp_report_search_
 
 /* One line per node, children under their parent (ids grow downwards, so
    a node's children follow it in id order). */
-static void print_graph_node(const pomp_report *r, const pomp_report_search *s, int32_t id,
-                             int depth, char **cp, size_t *cap) {
-  const pomp_report_search_node *n = pomp_report_search_node_at(s, id);
-  char locs[256];
-  pomp_report_search_locations_label(s, id, locs, sizeof locs);
-  printf("%*s%s", 2 * depth, "", pomp_report_search_node_name(s, id));
-  if (n->hypothesis >= 0) {
-    const char *path = node_callpath(r, n, cp, cap);
-    printf(" @ %s on %s", *path ? path : "(program)", locs);
+static void print_graph_node(const pomp_report_search *s, int32_t id, int depth, char **line,
+                             size_t *cap) {
+  size_t need = pomp_report_search_node_label(s, id, NULL, 0) + 1;
+  if (need > *cap) {
+    *line = pu_realloc(*line, need);
+    *cap = need;
   }
-  printf(": %s", verdict_names[n->verdict]);
-  if (n->verdict == POMP_SEARCH_UNTESTABLE)
-    printf(" (%s)", pomp_report_search_untestable(s, n->hypothesis));
-  else printf(" %.1f %%", 100 * n->value);
-  if (n->parent == 0 && n->verdict != POMP_SEARCH_UNTESTABLE)
-    printf(" (threshold %.1f %%)", 100 * n->threshold);
-  putchar('\n');
+  pomp_report_search_node_label(s, id, *line, *cap);
+  printf("%*s%s\n", 2 * depth, "", *line);
   for (int32_t c = id + 1; c < pomp_report_search_num_nodes(s); c++)
     if (pomp_report_search_node_at(s, c)->parent == id)
-      print_graph_node(r, s, c, depth + 1, cp, cap);
+      print_graph_node(s, c, depth + 1, line, cap);
 }
 
-static void print_text(const pomp_report *r, const pomp_report_search *s) {
-  char *cp = NULL, sentence[2048];
+static void print_text(const pomp_report_search *s) {
+  char *line = NULL, sentence[2048];
   size_t cap = 0;
   printf("search history graph (value: share of the time of the node's locations; total %.6g "
          "s)\n",
          pomp_report_search_total(s));
-  print_graph_node(r, s, 0, 0, &cp, &cap);
+  print_graph_node(s, 0, 0, &line, &cap);
   int32_t nb = pomp_report_search_num_bottlenecks(s);
   printf("\nbottlenecks (%d, most seconds first):\n", (int)nb);
   if (nb == 0) puts("  none: no hypothesis holds above its threshold");
@@ -98,7 +90,7 @@ static void print_text(const pomp_report *r, const pomp_report_search *s) {
     pomp_report_search_sentence(s, id, sentence, sizeof sentence);
     printf("%2d. %s [node %d]\n", (int)i + 1, sentence, (int)id);
   }
-  free(cp);
+  free(line);
 }
 
 static void print_json_node(const pomp_report *r, const pomp_report_search *s, int32_t id,
@@ -164,7 +156,7 @@ int cmd_search(int argc, char **argv) {
   pomp_report_search *s = pomp_report_search_run(r, thresholds, &err);
   if (!s) pu_die(POMP_EXIT_FAILURE, "%s", err.message);
   if (json) print_json(r, s);
-  else print_text(r, s);
+  else print_text(s);
   pomp_report_search_free(s);
   pomp_report_free(r);
   return POMP_EXIT_OK;
