@@ -82,6 +82,7 @@ const tui_binding tui_bindings[] = {
     {{'i'}, "details: property, region, call path, location", tui_open_details},
     {{'y'}, "copy the selection's name and value (terminal clipboard)", tui_yank},
     {{'v'}, "source of the selected call path's region", tui_open_source},
+    {{'b'}, "bottleneck search: its history graph, Enter selects", tui_open_bottlenecks},
     {{'?', TUI_KEY_F1}, "this help", tui_open_help},
     {{'q'}, "quit", quit},
 };
