@@ -91,7 +91,7 @@ struct pomp_report_search {
   int hyp_nmetrics[POMP_SEARCH_HYPOTHESES];
   const char *untestable_why[POMP_SEARCH_HYPOTHESES];
   double total;
-  int32_t nc, nl, nprocs, comp, visits;
+  int32_t nc, nl, nmetrics, nprocs, comp, visits;
   int32_t *cnode_parent;
   int32_t *loc_process; /* dense process index of each location */
   int32_t *proc_size;   /* locations per process */
@@ -463,7 +463,8 @@ static pomp_report_search *search_new(const pomp_report *r, const double *thresh
   s->visits = pomp_report_find_metric(r, "visits");
   s->cnode_parent = pu_malloc(((size_t)s->nc + 1) * sizeof *s->cnode_parent);
   for (int32_t c = 0; c < s->nc; c++) s->cnode_parent[c] = pomp_report_cnode(r, c)->parent;
-  s->by_cnode = pu_calloc((size_t)pomp_report_num_metrics(r) + 1, sizeof *s->by_cnode);
+  s->nmetrics = pomp_report_num_metrics(r);
+  s->by_cnode = pu_calloc((size_t)s->nmetrics + 1, sizeof *s->by_cnode);
   size_t nl = (size_t)s->nl + 1;
   s->per_loc = pu_malloc(nl * sizeof(double));
   s->tmp_loc = pu_malloc(nl * sizeof(double));
@@ -533,7 +534,7 @@ pomp_report_search *pomp_report_search_run(const pomp_report *r, const double *t
 void pomp_report_search_free(pomp_report_search *s) {
   if (!s) return;
   for (size_t i = 0; i < s->nnodes; i++) free((void *)s->nodes[i].pub.locations);
-  for (int32_t m = 0; m < pomp_report_num_metrics(s->r); m++) free(s->by_cnode[m]);
+  for (int32_t m = 0; m < s->nmetrics; m++) free(s->by_cnode[m]);
   free(s->by_cnode);
   free(s->nodes);
   free(s->bottlenecks);
@@ -634,19 +635,25 @@ static void put_locations(const pomp_report_search *s, search_text *t, const int
   if (items > shown) put(t, " and %d more", (int)(items - shown));
 }
 
+/* How many ranks (a set of whole processes) or locations a phrase names. */
+static int32_t location_items(const pomp_report_search *s, const int32_t *locs, int32_t n) {
+  if (n == 0 || n == s->nl) return s->nl;
+  if (!(s->nprocs > 1 && whole_processes(s, locs, n))) return n;
+  int32_t items = 0, last_proc = -1;
+  for (int32_t i = 0; i < n; i++) {
+    if (s->loc_process[locs[i]] != last_proc) items++;
+    last_proc = s->loc_process[locs[i]];
+  }
+  return items;
+}
+
 /* The same with its noun first: "ranks 0, 2", "thread 1". */
 static void put_location_phrase(const pomp_report_search *s, search_text *t, const int32_t *locs,
                                 int32_t n) {
   if (n > 0 && n < s->nl) {
     int by_process = s->nprocs > 1 && whole_processes(s, locs, n);
-    int32_t items = 0, last_proc = -1;
-    for (int32_t i = 0; i < n; i++) {
-      if (by_process && s->loc_process[locs[i]] == last_proc) continue;
-      last_proc = s->loc_process[locs[i]];
-      items++;
-    }
     const char *noun = by_process ? "rank" : s->nprocs > 1 ? "" : "thread";
-    if (*noun) put(t, "%s%s ", noun, items > 1 ? "s" : "");
+    if (*noun) put(t, "%s%s ", noun, location_items(s, locs, n) > 1 ? "s" : "");
   }
   put_locations(s, t, locs, n);
 }
@@ -731,14 +738,16 @@ size_t pomp_report_search_sentence(const pomp_report_search *s, int32_t id, char
     return t.len;
   }
   double pct = 100 * n->value;
+  int one = location_items(s, n->locations, n->num_locations) == 1;
   switch ((pomp_report_search_hypothesis)n->hypothesis) {
   case POMP_SEARCH_SYNC_WAIT:
     put(&t, "%s in ", property_display(s, n, "Waiting"));
     put_where(s, &t, n->cnode);
     put(&t, ": ");
     put_location_phrase(s, &t, n->locations, n->num_locations);
-    put(&t, " wait %.1f %% of their time (%.3g s) %s", pct, n->seconds,
-        n->metric >= 0 ? wait_reason(s, n->metric) : "for other locations");
+    put(&t,
+        one ? " waits %.1f %% of its time (%.3g s) %s" : " wait %.1f %% of their time (%.3g s) %s",
+        pct, n->seconds, n->metric >= 0 ? wait_reason(s, n->metric) : "for other locations");
     put_complement(s, &t, n);
     break;
   case POMP_SEARCH_LOAD_IMBALANCE:
@@ -746,7 +755,10 @@ size_t pomp_report_search_sentence(const pomp_report_search *s, int32_t id, char
     put_where(s, &t, n->cnode);
     put(&t, ": ");
     put_location_phrase(s, &t, n->locations, n->num_locations);
-    put(&t, " lose %.1f %% of their time (%.3g s) to slower locations", pct, n->seconds);
+    put(&t,
+        one ? " loses %.1f %% of its time (%.3g s) to slower locations"
+            : " lose %.1f %% of their time (%.3g s) to slower locations",
+        pct, n->seconds);
     put_slowest(s, &t, n->cnode);
     break;
   case POMP_SEARCH_CPU_BOUND:
