@@ -297,6 +297,25 @@ static int add_children(pomp_report_search *s, int32_t id, search_candidate *can
   return s->nodes[id].has_true_child;
 }
 
+/* Tests the children of id that differ from it in one key (a property
+   for why, a call path for where) and adds those with seconds; returns
+   whether one was true. */
+static int test_children(pomp_report_search *s, int32_t id, const int32_t *keys, int32_t nk,
+                         search_stage stage) {
+  search_candidate *cand = pu_malloc(((size_t)nk + 1) * sizeof *cand);
+  int32_t nc = 0;
+  for (int32_t i = 0; i < nk; i++) {
+    search_node child = s->nodes[id];
+    if (stage == STAGE_WHY) child.pub.metric = keys[i];
+    else child.pub.cnode = keys[i];
+    double sec = seconds_all(s, &child);
+    if (sec > 0) cand[nc++] = (search_candidate){keys[i], sec};
+  }
+  int any = add_children(s, id, cand, nc, stage);
+  free(cand);
+  return any;
+}
+
 /* Why: the sub-properties (the hypothesis's metrics, or a property's
    children in the catalogue). */
 static int refine_why(pomp_report_search *s, int32_t id) {
@@ -308,36 +327,18 @@ static int refine_why(pomp_report_search *s, int32_t id) {
   else if (n.pub.hypothesis != POMP_SEARCH_LOAD_IMBALANCE && s->hyp_nmetrics[n.pub.hypothesis] > 1)
     for (; nk < s->hyp_nmetrics[n.pub.hypothesis]; nk++)
       keys[nk] = s->hyp_metrics[n.pub.hypothesis][nk];
-  search_candidate *cand = pu_malloc(((size_t)nk + 1) * sizeof *cand);
-  int32_t nc = 0;
-  for (int32_t i = 0; i < nk; i++) {
-    search_node child = n;
-    child.pub.metric = keys[i];
-    double sec = seconds_all(s, &child);
-    if (sec > 0) cand[nc++] = (search_candidate){keys[i], sec};
-  }
-  int any = add_children(s, id, cand, nc, STAGE_WHY);
-  free(cand);
+  int any = test_children(s, id, keys, nk, STAGE_WHY);
   free(keys);
   return any;
 }
 
 /* Where: the call-tree children (the roots for the whole program). */
 static int refine_where(pomp_report_search *s, int32_t id) {
-  search_node n = s->nodes[id];
-  int32_t nk = pomp_report_cnode_children(s->r, n.pub.cnode, NULL, 0);
+  int32_t cnode = s->nodes[id].pub.cnode;
+  int32_t nk = pomp_report_cnode_children(s->r, cnode, NULL, 0);
   int32_t *keys = pu_malloc(((size_t)nk + 1) * sizeof *keys);
-  pomp_report_cnode_children(s->r, n.pub.cnode, keys, nk);
-  search_candidate *cand = pu_malloc(((size_t)nk + 1) * sizeof *cand);
-  int32_t nc = 0;
-  for (int32_t i = 0; i < nk; i++) {
-    search_node child = n;
-    child.pub.cnode = keys[i];
-    double sec = seconds_all(s, &child);
-    if (sec > 0) cand[nc++] = (search_candidate){keys[i], sec};
-  }
-  int any = add_children(s, id, cand, nc, STAGE_WHERE);
-  free(cand);
+  pomp_report_cnode_children(s->r, cnode, keys, nk);
+  int any = test_children(s, id, keys, nk, STAGE_WHERE);
   free(keys);
   return any;
 }
