@@ -342,6 +342,10 @@ void pomp_report_search_free(pomp_report_search *s);
 double pomp_report_search_total(const pomp_report_search *s);
 int32_t pomp_report_search_num_nodes(const pomp_report_search *s);
 const pomp_report_search_node *pomp_report_search_node_at(const pomp_report_search *s, int32_t id);
+/* Children of a node in the order they were tested (most seconds first
+   within each refinement); returns the count, fills up to cap ids. */
+int32_t pomp_report_search_node_children(const pomp_report_search *s, int32_t id, int32_t *out,
+                                         int32_t cap);
 /* What a node tests: "top_level", a hypothesis or a property name. */
 const char *pomp_report_search_node_name(const pomp_report_search *s, int32_t id);
 /* Why hypothesis h is untestable in this report, NULL if it is not. */

@@ -80,6 +80,7 @@ typedef struct {
   search_stage stage;
   int level;
   int has_true_child;
+  int32_t first_child, last_child, next_sibling; /* -1: none */
 } search_node;
 
 struct pomp_report_search {
@@ -253,6 +254,7 @@ static int32_t add_node(pomp_report_search *s, const search_node *proto, int32_t
   search_node *n = &s->nodes[s->nnodes];
   *n = *proto;
   n->has_true_child = 0;
+  n->first_child = n->last_child = n->next_sibling = -1;
   n->pub.parent = parent;
   n->pub.seconds = seconds;
   n->pub.value = of_time > 0 ? seconds / of_time : 0;
@@ -260,8 +262,15 @@ static int32_t add_node(pomp_report_search *s, const search_node *proto, int32_t
   int held = n->pub.value >= n->pub.threshold && seconds > 0;
   int top = parent == 0;
   n->pub.verdict = held ? POMP_SEARCH_TRUE : top ? POMP_SEARCH_FALSE : POMP_SEARCH_PRUNED;
-  if (held && parent >= 0) s->nodes[parent].has_true_child = 1;
-  return (int32_t)s->nnodes++;
+  int32_t id = (int32_t)s->nnodes++;
+  if (parent >= 0) {
+    search_node *p = &s->nodes[parent];
+    if (held) p->has_true_child = 1;
+    if (p->last_child < 0) p->first_child = id;
+    else s->nodes[p->last_child].next_sibling = id;
+    p->last_child = id;
+  }
+  return id;
 }
 
 typedef struct {
@@ -510,7 +519,10 @@ pomp_report_search *pomp_report_search_run(const pomp_report *r, const double *t
                               .cnode = -1,
                               .seconds = s->total,
                               .value = 1,
-                              .verdict = POMP_SEARCH_TRUE}};
+                              .verdict = POMP_SEARCH_TRUE},
+                      .first_child = -1,
+                      .last_child = -1,
+                      .next_sibling = -1};
   pu_reserve((void **)&s->nodes, &s->cap, 1, sizeof *s->nodes);
   s->nodes[s->nnodes++] = root;
   for (int32_t h = 0; h < POMP_SEARCH_HYPOTHESES && !s->failed; h++) {
@@ -568,6 +580,17 @@ const char *pomp_report_search_node_name(const pomp_report_search *s, int32_t id
   if (!n || n->hypothesis < 0) return "top_level";
   if (n->metric >= 0) return pomp_report_metric(s->r, n->metric)->name;
   return hypotheses[n->hypothesis].name;
+}
+
+int32_t pomp_report_search_node_children(const pomp_report_search *s, int32_t id, int32_t *out,
+                                         int32_t cap) {
+  if (id < 0 || (size_t)id >= s->nnodes) return 0;
+  int32_t n = 0;
+  for (int32_t c = s->nodes[id].first_child; c >= 0; c = s->nodes[c].next_sibling) {
+    if (n < cap) out[n] = c;
+    n++;
+  }
+  return n;
 }
 
 const char *pomp_report_search_untestable(const pomp_report_search *s, int32_t h) {

@@ -38,8 +38,7 @@ static int32_t bottleneck_rank(const pomp_report_search *s, int32_t id) {
   return 0;
 }
 
-/* Node id and its subtree, depth first (children follow their parent in
-   id order). */
+/* Node id and its subtree, depth first. */
 static void add_graph_lines(tui_app *a, const pomp_report_search *s, int32_t id, int depth) {
   char label[1024];
   pomp_report_search_node_label(s, id, label, sizeof label);
@@ -48,8 +47,11 @@ static void add_graph_lines(tui_app *a, const pomp_report_search *s, int32_t id,
   if (rank) snprintf(mark, sizeof mark, "  <- bottleneck %d", (int)rank);
   a->graph_node[a->graph_lines++] = id;
   tui_overlay_add(&a->overlay, " %*s%s%s", 2 * depth, "", label, mark);
-  for (int32_t c = id + 1; c < pomp_report_search_num_nodes(s); c++)
-    if (pomp_report_search_node_at(s, c)->parent == id) add_graph_lines(a, s, c, depth + 1);
+  int32_t n = pomp_report_search_node_children(s, id, NULL, 0);
+  int32_t *kids = pu_malloc(((size_t)n + 1) * sizeof *kids);
+  pomp_report_search_node_children(s, id, kids, n);
+  for (int32_t i = 0; i < n; i++) add_graph_lines(a, s, kids[i], depth + 1);
+  free(kids);
 }
 
 static void add_sentences(tui_app *a, const pomp_report_search *s) {

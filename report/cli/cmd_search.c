@@ -59,8 +59,7 @@ static const char *node_callpath(const pomp_report *r, const pomp_report_search_
   return n->cnode < 0 ? "" : cli_callpath(r, n->cnode, buf, cap);
 }
 
-/* One line per node, children under their parent (ids grow downwards, so
-   a node's children follow it in id order). */
+/* One line per node, children under their parent. */
 static void print_graph_node(const pomp_report_search *s, int32_t id, int depth, char **line,
                              size_t *cap) {
   size_t need = pomp_report_search_node_label(s, id, NULL, 0) + 1;
@@ -70,9 +69,11 @@ static void print_graph_node(const pomp_report_search *s, int32_t id, int depth,
   }
   pomp_report_search_node_label(s, id, *line, *cap);
   printf("%*s%s\n", 2 * depth, "", *line);
-  for (int32_t c = id + 1; c < pomp_report_search_num_nodes(s); c++)
-    if (pomp_report_search_node_at(s, c)->parent == id)
-      print_graph_node(s, c, depth + 1, line, cap);
+  int32_t n = pomp_report_search_node_children(s, id, NULL, 0);
+  int32_t *kids = pu_malloc(((size_t)n + 1) * sizeof *kids);
+  pomp_report_search_node_children(s, id, kids, n);
+  for (int32_t i = 0; i < n; i++) print_graph_node(s, kids[i], depth + 1, line, cap);
+  free(kids);
 }
 
 static void print_text(const pomp_report_search *s) {

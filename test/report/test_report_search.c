@@ -55,6 +55,19 @@ static void a_loop_of_a_third_is_the_bottleneck_and_smaller_loops_are_pruned(voi
   }
   assert_int_equal(pruned, 2); /* loops at 25 % and 20 % */
   assert_int_equal(pomp_report_search_node_at(s, 0)->parent, -1);
+  /* the root's children: the five hypotheses in order */
+  int32_t kids[8];
+  assert_int_equal(pomp_report_search_node_children(s, 0, kids, 8), POMP_SEARCH_HYPOTHESES);
+  for (int32_t h = 0; h < POMP_SEARCH_HYPOTHESES; h++) {
+    assert_int_equal(pomp_report_search_node_at(s, kids[h])->hypothesis, h);
+    assert_int_equal(pomp_report_search_node_at(s, kids[h])->parent, 0);
+  }
+  /* main's children: the three loops, most seconds first */
+  int32_t main_node = pomp_report_search_node_at(s, bottleneck(s, 0))->parent;
+  assert_int_equal(pomp_report_search_node_children(s, main_node, kids, 8), 3);
+  assert_int_equal(kids[0], bottleneck(s, 0));
+  assert_true(pomp_report_search_node_at(s, kids[1])->seconds >
+              pomp_report_search_node_at(s, kids[2])->seconds);
   pomp_report_search_free(s);
   pomp_report_free(r);
 }
