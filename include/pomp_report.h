@@ -352,6 +352,93 @@ size_t pomp_report_pop_line(const pomp_report_pop *p, pomp_report_pop_kind k, ch
    POMP_REPORT_ERR_FORMAT on a corrupt row; err names the report. */
 pomp_report_status pomp_report_pop_compute(const pomp_report *r, const int32_t *roots, int32_t n,
                                            pomp_report_pop *out, pomp_report_error *err);
+/* ---- the automated search (added; Paradyn's Performance Consultant) ---
+
+   Tests hypotheses (why) against thresholds and refines each true one
+   top-down: first along the property hierarchy, then down the call tree
+   (functions and loops alike), then along the locations (ranks, then
+   threads).  Each test is a node of the search history graph; node 0 is
+   the root ("top_level").  A node's value is its severity as a fraction
+   of the time of its locations (of the total time for all locations).
+   Verdicts: a hypothesis tested on the whole program is true or false; a
+   refinement under its threshold is pruned (not refined further); a
+   hypothesis whose metrics the report lacks is untestable.  The deepest
+   true nodes are the bottlenecks, ranked by seconds.  Rules and defaults:
+   docs/PROPERTIES.md ("The automated search"). */
+typedef enum {
+  POMP_SEARCH_CPU_BOUND = 0,
+  POMP_SEARCH_SYNC_WAIT,
+  POMP_SEARCH_PARALLEL_OVERHEAD,
+  POMP_SEARCH_LOAD_IMBALANCE,
+  POMP_SEARCH_IO_BLOCKING,
+  POMP_SEARCH_HYPOTHESES /* how many */
+} pomp_report_search_hypothesis;
+
+typedef enum {
+  POMP_SEARCH_TRUE = 0,
+  POMP_SEARCH_FALSE,
+  POMP_SEARCH_PRUNED,
+  POMP_SEARCH_UNTESTABLE
+} pomp_report_search_verdict;
+
+typedef struct {
+  int32_t parent;           /* node id; -1 at the root */
+  int32_t hypothesis;       /* pomp_report_search_hypothesis; -1 at the root */
+  int32_t metric;           /* the property refined to; -1: the hypothesis whole */
+  int32_t cnode;            /* -1: the whole program */
+  int32_t num_locations;    /* 0: all locations */
+  const int32_t *locations; /* num_locations ids, increasing */
+  double seconds;           /* severity behind value */
+  double value;             /* fraction of the time of its locations */
+  double threshold;
+  pomp_report_search_verdict verdict;
+} pomp_report_search_node;
+
+typedef struct pomp_report_search pomp_report_search;
+
+/* "cpu_bound", ... and the default threshold (fraction of time). */
+const char *pomp_report_search_hypothesis_name(int32_t h);
+double pomp_report_search_default_threshold(int32_t h);
+/* By name; -1 if there is none. */
+int32_t pomp_report_search_find_hypothesis(const char *name);
+/* Runs the search.  thresholds[POMP_SEARCH_HYPOTHESES] or NULL for the
+   defaults.  Returns NULL with err filled on a corrupt row or a report
+   without a "time" metric.  Free with pomp_report_search_free; r must
+   outlive the result. */
+pomp_report_search *pomp_report_search_run(const pomp_report *r, const double *thresholds,
+                                           pomp_report_error *err);
+void pomp_report_search_free(pomp_report_search *s);
+/* The 100 %: the total of metric "time" in seconds. */
+double pomp_report_search_total(const pomp_report_search *s);
+int32_t pomp_report_search_num_nodes(const pomp_report_search *s);
+const pomp_report_search_node *pomp_report_search_node_at(const pomp_report_search *s, int32_t id);
+/* Children of a node in the order they were tested (most seconds first
+   within each refinement); returns the count, fills up to cap ids. */
+int32_t pomp_report_search_node_children(const pomp_report_search *s, int32_t id, int32_t *out,
+                                         int32_t cap);
+/* What a node tests: "top_level", a hypothesis or a property name. */
+const char *pomp_report_search_node_name(const pomp_report_search *s, int32_t id);
+/* Why hypothesis h is untestable in this report, NULL if it is not. */
+const char *pomp_report_search_untestable(const pomp_report_search *s, int32_t h);
+/* Bottlenecks, ranked (most seconds first, then lower id): node ids. */
+int32_t pomp_report_search_num_bottlenecks(const pomp_report_search *s);
+int32_t pomp_report_search_bottleneck(const pomp_report_search *s, int32_t i);
+/* The locations of a node in words ("all 8 locations", "ranks 0, 2",
+   "rank 0 threads 1, 3"), written like snprintf. */
+size_t pomp_report_search_locations_label(const pomp_report_search *s, int32_t id, char *buf,
+                                          size_t size);
+/* A node as one line of the search history graph, like snprintf:
+   "cpu_bound @ main;loop @b.c:5 on rank 1: true 84.5 %" (the full call
+   path, "(program)" for the whole program), with "(threshold 30.0 %)" on
+   a hypothesis and the reason on an untestable one. */
+size_t pomp_report_search_node_label(const pomp_report_search *s, int32_t id, char *buf,
+                                     size_t size);
+/* The property a viewer selects for a node: its metric, or the nearest
+   common ancestor of its hypothesis's metrics (-1 at the root). */
+int32_t pomp_report_search_node_property(const pomp_report_search *s, int32_t id);
+/* One plain sentence on a node: what, where, which locations, how much,
+   and what it waits for where a wait state is involved; like snprintf. */
+size_t pomp_report_search_sentence(const pomp_report_search *s, int32_t id, char *buf, size_t size);
 
 /* ---- synthetic reports (tests, benchmarks) ---------------------------- */
 

@@ -15,6 +15,7 @@ void tui_options_default(tui_options *o) {
   o->mouse = 1;
   o->narrow_below = 110;
   o->budget = 0;
+  o->at_top = 0;
 }
 
 static char *directory_of(const char *path) {
@@ -59,9 +60,13 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
                   p == TUI_PANE_SYSTEM ? o->top_k : TUI_TREE_FANOUT, p == TUI_PANE_SYSTEM);
   tui_app_resize(a, 80, 24);
   start_at_heaviest_root(a);
+  /* The first screen shows the problem: the top bottleneck of the
+     automated search, its trees expanded down to it. */
+  if (!o->at_top) tui_start_at_bottleneck(a);
 }
 
 void tui_app_free(tui_app *a) {
+  tui_bottlenecks_free(a); /* reads the report while freeing */
   for (int p = 0; p < TUI_NPANES; p++) tui_pane_free(&a->pane[p]);
   tui_model_free(&a->model);
   tui_overlay_clear(&a->overlay);

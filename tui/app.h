@@ -21,7 +21,8 @@ typedef enum {
   TUI_OVERLAY_HELP,
   TUI_OVERLAY_DETAILS,
   TUI_OVERLAY_SOURCE,
-  TUI_OVERLAY_POP
+  TUI_OVERLAY_POP,
+  TUI_OVERLAY_BOTTLENECKS /* the search view (overlay_bottlenecks.c) */
 } tui_overlay_kind;
 
 /* A scrollable page of text over the panes (help, details, source, POP). */
@@ -61,6 +62,7 @@ typedef struct {
   int narrow_below; /* one pane with tabs below this width (default 110) */
   double budget;    /* seconds per key or frame (TUI_FRAME_BUDGET); 0 = no limit,
                        location values are summed at once */
+  int at_top;       /* open at the top of the trees, not on the top bottleneck */
 } tui_options;
 
 typedef struct tui_app {
@@ -95,6 +97,13 @@ typedef struct tui_app {
   double key_start;     /* when the current event began (tui_clock) */
   char clipboard[2400]; /* text for the terminal's clipboard (y), sent once */
   int clipboard_pending;
+  /* The automated bottleneck search (pomp_report_search_run), made on
+     first use; the search view's lines: graph_node[i] is the node on
+     overlay line i, graph_cur the line under the cursor. */
+  pomp_report_search *bottlenecks;
+  int bottlenecks_failed;
+  int32_t *graph_node;
+  int32_t graph_lines, graph_cur;
 } tui_app;
 
 void tui_options_default(tui_options *o);
@@ -163,6 +172,21 @@ void tui_open_details(tui_app *a);
 void tui_open_source(tui_app *a);
 /* The POP efficiencies of the selected call path (overlay_pop.c). */
 void tui_open_pop(tui_app *a);
+
+/* the search view (overlay_bottlenecks.c) */
+/* The search history graph as an overlay, the cursor on the top
+   bottleneck (or the root). */
+void tui_open_bottlenecks(tui_app *a);
+/* Keys of the search view: moving the cursor, Enter selects its node.
+   Returns 0 for the keys every overlay shares (closing, scrolling). */
+int tui_bottlenecks_key(tui_app *a, int key);
+/* Selects search node id's property, call path and locations in the
+   three panes (ancestors expanded) and says its sentence on the status
+   line. */
+void tui_select_search_node(tui_app *a, int32_t id);
+/* Opens the session on the top bottleneck, if the search finds one. */
+void tui_start_at_bottleneck(tui_app *a);
+void tui_bottlenecks_free(tui_app *a);
 
 /* copying (yank.c) */
 void tui_yank(tui_app *a);

@@ -57,6 +57,9 @@ static void parse(int argc, char **argv, tui_cli *c) {
       {"ascii", 0, NULL, "ASCII line drawing and weight glyphs", PU_FLAG(&c->opt.ascii, 1)},
       {"no-mouse", 0, NULL, "leave the mouse to the terminal (text selection)",
        PU_FLAG(&c->opt.mouse, 0)},
+      {"at-top", 0, NULL,
+       "open at the top of the trees, not on the top bottleneck of the automated search",
+       PU_FLAG(&c->opt.at_top, 1)},
       {"top", 0, "N",
        "location children shown before \"... N more\" "
        "(default 10)",

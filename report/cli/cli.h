@@ -26,6 +26,7 @@ int32_t cli_metric(const pomp_report *r, const char *name, const char *path);
 void cli_format_double(char *buf, size_t size, double v);
 /* The call path joined with ';' into a growing buffer (freed by caller). */
 const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf, size_t *cap);
+/* s as a JSON string literal on stdout. */
 
 /* s as a JSON string, quoted and escaped, on stdout. */
 void cli_put_json_string(const char *s);
@@ -43,5 +44,6 @@ int cmd_defs(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_pop(int argc, char **argv);
 int cmd_cube(int argc, char **argv);
+int cmd_search(int argc, char **argv);
 
 #endif

@@ -38,7 +38,11 @@ static const struct {
      "transfer, MPI and OpenMP) of the run or of a call path's sub-tree",
      cmd_pop},
     {"cube", "cube REPORT -o FILE.cubex", "the report as CUBE4 for the CUBE GUI and cube tools",
-     cmd_cube}};
+     cmd_cube},
+    {"search", "search REPORT [--format text|json] [--threshold HYP=F]...",
+     "the automated search for bottlenecks: hypotheses refined along "
+     "properties, call tree and locations (Paradyn's Performance Consultant)",
+     cmd_search}};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* The commands section of --help, from the table above. */

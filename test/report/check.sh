@@ -19,11 +19,12 @@ check() {
   [ $ok -eq 1 ] || failures=$((failures + 1))
 }
 
-# check_screen GOLDEN_FILE POMP_TUI SIZE KEYS REPORT: pomp-tui's batch
-# screen after KEYS must equal golden/GOLDEN_FILE.
+# check_screen GOLDEN_FILE POMP_TUI SIZE KEYS REPORT [OPTION]...: pomp-tui's
+# batch screen after KEYS (with the OPTIONs) must equal golden/GOLDEN_FILE.
 check_screen() {
   file=$1 tui=$2 size=$3 keys=$4 rep=$5
-  "$tui" --batch --size "$size" --keys "$keys" "$rep" > screen.txt 2> err.txt ||
+  shift 5
+  "$tui" --batch --size "$size" --keys "$keys" "$@" "$rep" > screen.txt 2> err.txt ||
     { echo "$file: pomp-tui exited $?: $(cat err.txt)"; failures=$((failures + 1)); return; }
   diff -u "$golden/$file" screen.txt ||
     { echo "$file: screen differs"; failures=$((failures + 1)); }

@@ -16,6 +16,7 @@
             MPI below it, buffer flushes of 14 % of the time, C++ static
             initialisers as the first root, a long C++ call path
      pop_*  the planted POP reports of pop_fixture.h */
+     search_*  the known-answer reports of search_fixture.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@
 
 #include "fixture.h"
 #include "pop_fixture.h"
+#include "search_fixture.h"
 
 /* One call path of the score fixture: region (by name, made on first
    use) under parent, with per-location (master, worker) visits and
@@ -128,12 +130,14 @@ static pomp_report *score_fixture(void) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete|own|score FILE\n");
+    fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete|own|score|search_* FILE\n");
     return 2;
   }
-  pomp_report *r = strcmp(argv[1], "score") == 0      ? score_fixture()
-                   : strncmp(argv[1], "pop_", 4) == 0 ? pop_fixture_new(argv[1])
-                                                      : fixture_new();
+  pomp_report *r = search_fixture(argv[1]);
+  if (!r)
+    r = strcmp(argv[1], "score") == 0      ? score_fixture()
+        : strncmp(argv[1], "pop_", 4) == 0 ? pop_fixture_new(argv[1])
+                                           : fixture_new();
   if (!r) {
     fprintf(stderr, "make_fixture: unknown variant %s\n", argv[1]);
     return 1;

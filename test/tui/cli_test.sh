@@ -94,7 +94,7 @@ tail -n 1 out.txt | grep -q "^badrow.pomp: offset $values: row" ||
 
 # An experiment directory opens its report.pomp.
 mkdir -p pomp_app_2x2 && cp small.pomp pomp_app_2x2/report.pomp
-expect 0 "" "$tui" --batch --size 100x8 --keys "<Tab>x" pomp_app_2x2
+expect 0 "" "$tui" --batch --at-top --size 100x8 --keys "<Tab>x" pomp_app_2x2
 tail -n 1 out.txt | grep -q "^main;solve;MPI_Recv  incl 10.00 \[% of Time\]$" ||
   { echo "FAIL: experiment directory"; cat out.txt; failures=$((failures + 1)); }
 expect 1 "pomp-tui: empty_dir/report.pomp: No such file or directory" sh -c "mkdir -p empty_dir && '$tui' --batch empty_dir"
@@ -107,7 +107,7 @@ expect 0 "" "$tui" --batch --size 200x8 incomplete.pomp
   { echo "FAIL: incomplete run warning"; cat out.txt; failures=$((failures + 1)); }
 
 # <dump> prints intermediate screens, separated by a form feed line; q stops.
-expect 0 "" "$tui" --batch --size 60x7 --keys "<dump>q<Down>" small.pomp
+expect 0 "" "$tui" --batch --at-top --size 60x7 --keys "<dump>q<Down>" small.pomp
 [ "$(grep -c "$(printf '\f')" out.txt)" = 1 ] || { echo "FAIL: dump separator"; failures=$((failures + 1)); }
 [ "$(tail -n 1 out.txt)" = "Time (time)  incl 100.00 [% of root]" ] ||
   { echo "FAIL: keys after q were replayed"; failures=$((failures + 1)); }

@@ -28,6 +28,13 @@ typedef struct {
   const char *keys;
 } screen_case;
 
+/* Cases named bottleneck_* open on the top bottleneck as pomp-tui does;
+   the others start at the top of the trees (--at-top), the state their
+   keys assume. */
+static int opens_on_bottleneck(const screen_case *c) {
+  return strncmp(c->name, "bottleneck_", 11) == 0;
+}
+
 static const screen_case cases[] = {
     /* Start: everything collapsed, inclusive, % of total time. */
     {"start", "small", 160, 14, 10, 0, ""},
@@ -96,6 +103,17 @@ static const screen_case cases[] = {
        OpenMP loop is not marked; ASCII marks them with "@". */
     {"loops", "loops", 100, 10, 10, 0, "<Tab>E"},
     {"loops_ascii", "loops", 100, 10, 10, 1, "<Tab>E"},
+    /* pomp-tui opens on the top bottleneck of the automated search
+       (Computation in main;solve): property and call path selected,
+       their ancestors expanded, the sentence on the status line. */
+    {"bottleneck_start", "small", 160, 14, 10, 0, ""},
+    /* b: the search history graph, the cursor on the top bottleneck. */
+    {"bottleneck_view", "small", 120, 24, 10, 0, "b"},
+    /* Enter on a node selects it in the three panes: the load imbalance
+       of main;solve on rank 1 (comp, main;solve, rank 1). */
+    {"bottleneck_choose", "small", 160, 14, 10, 0, "b<End>kk<Enter>"},
+    /* q closes the view and leaves the panes as they were. */
+    {"bottleneck_closed", "small", 160, 14, 10, 0, "bjq"},
 };
 
 static char *read_file(const char *path) {
@@ -118,6 +136,7 @@ static char *render_case(const screen_case *c) {
   tui_options_default(&o);
   o.top_k = c->top_k;
   o.ascii = c->ascii;
+  o.at_top = !opens_on_bottleneck(c);
   /* The report "lives" next to data/app.c, so the source view finds it.
      The path is relative to the data directory (main() changes into it):
      the screens then do not depend on where the checkout lives, and the

@@ -183,6 +183,7 @@ static tui_app *small_app(int w, int h) {
   tui_app *a = malloc(sizeof *a);
   tui_options o;
   tui_options_default(&o);
+  o.at_top = 1; /* the trees from the top, as these tests assume */
   tui_app_init(a, tui_fixture("small"), "small.pomp", &o);
   tui_app_resize(a, w, h);
   return a;
@@ -252,6 +253,7 @@ static void run_warning_line(void **state) {
   (void)state;
   tui_options o;
   tui_options_default(&o);
+  o.at_top = 1; /* the trees from the top, as these tests assume */
   tui_app a;
   tui_app_init(&a, tui_fixture("incomplete"), "i.pomp", &o);
   tui_app_resize(&a, 160, 12);
@@ -351,7 +353,8 @@ static void summary_rows_wait_for_sums(void **state) {
   (void)state;
   tui_options o;
   tui_options_default(&o);
-  o.top_k = 1; /* each rank: a summary row, its top thread, "... 1 more" */
+  o.at_top = 1; /* the trees from the top, as these tests assume */
+  o.top_k = 1;  /* each rank: a summary row, its top thread, "... 1 more" */
   o.budget = 1e-12;
   tui_app a;
   tui_app_init(&a, tui_fixture("small"), "small.pomp", &o);
@@ -459,6 +462,7 @@ static void source_view_refuses_special_files(void **state) {
     pomp_report_add_value(r, m, c, 0, 1.0);
     tui_options o;
     tui_options_default(&o);
+    o.at_top = 1; /* the trees from the top, as these tests assume */
     tui_app a;
     tui_app_init(&a, r, "x.pomp", &o);
     run_keys(&a, "v");
@@ -477,6 +481,7 @@ static void navigation_over_special_rows(void **state) {
   (void)state;
   tui_options o;
   tui_options_default(&o);
+  o.at_top = 1; /* the trees from the top, as these tests assume */
   o.top_k = 3;
   tui_app a;
   tui_app_init(&a, tui_fixture("wide"), "wide.pomp", &o);
@@ -555,6 +560,7 @@ static void report_truncated_while_open(void **state) {
   assert_non_null(r);
   tui_options o;
   tui_options_default(&o);
+  o.at_top = 1; /* the trees from the top, as these tests assume */
   tui_app a;
   tui_app_init(&a, r, dir, &o);
   assert_int_equal(truncate(file, 0), 0);
