@@ -15,7 +15,7 @@
             1 rank x 2 threads, compiler-instrumented functions, one with
             MPI below it, buffer flushes of 14 % of the time, C++ static
             initialisers as the first root, a long C++ call path
-     pop_*  the planted POP reports of pop_fixture.h */
+     pop_*  the planted POP reports of pop_fixture.h
      search_*  the known-answer reports of search_fixture.c */
 #include <setjmp.h>
 #include <stdarg.h>
