@@ -179,5 +179,8 @@ int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
 /* pass_waits.c: call paths, time, visits and bytes per (call path,
    location), and every wait state of docs/PROPERTIES.md. */
 extern const az_pass az_pass_waits;
+/* pass_delay.c (backward): delay costs of the waits at MPI barriers and
+   N x N collectives, short-term and long-term. */
+extern const az_pass az_pass_delay;
 
 #endif

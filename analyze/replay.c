@@ -184,9 +184,13 @@ static uint64_t chunk_limit(az_cursor *s, OTF2_Reader *reader) {
   return last;
 }
 
-static int open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb) {
+/* defs_read: the location's local definitions were read by an earlier
+   pass (OTF2 keeps them for the archive; reading them again fails). */
+static int open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                         uint8_t *defs_read) {
   otf2_message[0] = 0;
-  if (read_local_defs(s, reader)) return -1;
+  if (!defs_read[s->loc] && read_local_defs(s, reader)) return -1;
+  defs_read[s->loc] = 1;
   otf2_message[0] = 0;
   s->er = OTF2_Reader_GetEvtReader(reader, s->a->defs.locs[s->loc].id);
   if (!s->er) {
@@ -207,9 +211,10 @@ static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const ch
   uint64_t declared = s->a->defs.locs[s->loc].events;
   char detail[160];
   if (!why && s->cut_file) why = "it lacks OTF2's closing records";
-  if (!why && declared > s->pos) {
+  /* read_pos: the last event read, whether the pass handles its kind */
+  if (!why && declared > s->read_pos) {
     snprintf(detail, sizeof detail, "it holds %llu of the %llu events the definitions declare",
-             (unsigned long long)s->pos, (unsigned long long)declared);
+             (unsigned long long)s->read_pos, (unsigned long long)declared);
     why = detail;
   }
   if (!why) {
@@ -318,6 +323,7 @@ typedef struct {
   az_time *stop; /* [window]: its end */
   size_t windows, cap;
   uint32_t nlocs;
+  uint8_t *defs_read; /* [location]: its local definitions were read */
 } az_marks;
 
 static void mark_window(az_marks *m, const az_replay *r, az_time stop) {
@@ -334,11 +340,11 @@ static void mark_window(az_marks *m, const az_replay *r, az_time stop) {
 }
 
 static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
-                       az_marks *marks) {
+                       az_marks *marks, uint8_t *marks_defs) {
   const az_defs *d = &r->a->defs;
   int failed = 0;
   for (uint32_t l = 0; l < d->num_locs && !failed; l++)
-    if (az_replay_loc(r, l)->a) failed = open_location(az_replay_loc(r, l), reader, cb);
+    if (az_replay_loc(r, l)->a) failed = open_location(az_replay_loc(r, l), reader, cb, marks_defs);
   az_time length = window_length(r->a), stop = d->global_offset;
   for (int active = 1; active;) {
     stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
@@ -612,7 +618,7 @@ static int run_backward(az_replay *r, OTF2_Reader *reader, const az_marks *m) {
     az_cursor *c = az_replay_loc(r, l);
     if (!c->a) continue;
     c->last = UINT64_MAX;
-    failed = open_location(c, reader, cb);
+    failed = open_location(c, reader, cb, m->defs_read);
     if (!failed) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b);
   }
   for (size_t w = m->windows; w-- > 0;) {
@@ -651,7 +657,7 @@ static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, co
   OTF2_EvtReaderCallbacks *cb = make_callbacks(&pass->on);
   int failed = pass->direction == AZ_BACKWARD
                    ? run_backward(&r, reader, marks)
-                   : run_forward(&r, reader, cb, marks->windows ? NULL : marks);
+                   : run_forward(&r, reader, cb, marks->windows ? NULL : marks, marks->defs_read);
   for (uint32_t l = 0; l < d->num_locs; l++)
     if (az_replay_loc(&r, l)->er) OTF2_Reader_CloseEvtReader(reader, az_replay_loc(&r, l)->er);
   OTF2_EvtReaderCallbacks_Delete(cb);
@@ -665,7 +671,8 @@ static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, co
 int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
                   const az_pass *const *passes, size_t npasses) {
   int rc = 0;
-  az_marks marks = {NULL, NULL, 0, 0, a->defs.num_locs};
+  az_marks marks = {
+      NULL, NULL, 0, 0, a->defs.num_locs, pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, 1)};
   for (size_t i = 0; i < npasses && !rc; i++) {
     /* events_read stays the number of events in the trace (the summary
        says it; the progress bar stays full during later passes) */
@@ -675,5 +682,6 @@ int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
   }
   free(marks.at);
   free(marks.stop);
+  free(marks.defs_read);
   return rc;
 }
