@@ -366,10 +366,17 @@ typedef struct {
   uint64_t v[5];
 } az_rev_event;
 
-typedef struct {
+typedef struct { /* per location: a block of several windows */
   az_rev_event *ev;
   size_t len, cap;
+  size_t end;  /* ev[0..end) not delivered yet */
+  uint64_t lo; /* the block holds the events after position lo */
 } az_rev_buffer;
+
+/* Events of all locations read in one go (blocks of windows): OTF2's Seek
+   decodes from the start of its chunk, once per block instead of once per
+   window.  At most this many buffered events (56 bytes each). */
+enum { AZ_BACK_BLOCK_EVENTS = 1 << 19 };
 
 enum {
   REV_ENTER,
@@ -586,24 +593,53 @@ static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, cons
   }
 }
 
-/* Events from+1 .. to of a location, last first.  Its events all
-   delivered (from 0), the pass's loc_end. */
-static int read_back(az_replay *r, az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b,
-                     uint64_t from, uint64_t to) {
+/* Reads events lo+1 .. to of a location into its buffer.  Each block
+   with a reader of its own: OTF2 3.0's Seek back to an earlier chunk of a
+   reader that read a later one frees a chunk buffer it still holds (a
+   double free when the reader is closed; valgrind). */
+static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                      az_rev_buffer *b, uint64_t lo, uint64_t to) {
   b->len = 0;
   uint64_t n = 0;
   otf2_message[0] = 0;
-  OTF2_ErrorCode rc = OTF2_EvtReader_Seek(c->er, from + 1);
-  if (rc == OTF2_SUCCESS) rc = OTF2_Reader_ReadLocalEvents(reader, c->er, to - from, &n);
+  if (b->lo != UINT64_MAX) {
+    OTF2_Reader_CloseEvtReader(reader, c->er);
+    c->er = OTF2_Reader_GetEvtReader(reader, c->a->defs.locs[c->loc].id);
+    if (!c->er) {
+      unreadable(c, "no event reader");
+      return -1;
+    }
+    OTF2_EvtReader_ApplyClockOffsets(c->er, true);
+    OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, b);
+  }
+  OTF2_ErrorCode rc = OTF2_EvtReader_Seek(c->er, lo + 1);
+  if (rc == OTF2_SUCCESS) rc = OTF2_Reader_ReadLocalEvents(reader, c->er, to - lo, &n);
   if (rc != OTF2_SUCCESS) {
     unreadable(c, otf2_why(rc));
     return -1;
   }
-  for (size_t i = b->len; i-- > 0 && !c->failed;) deliver(&r->pass->on, c, &b->ev[i]);
-  if (c->failed) return -1;
-  if (from == 0) {
-    finish_location(r, c, reader, NULL);
+  b->end = b->len;
+  b->lo = lo;
+  return 0;
+}
+
+/* Window w of location l, last event first: from its block, read first
+   when the block does not hold it (as many earlier windows with it as the
+   share `budget` allows).  Its events all delivered, the pass's loc_end. */
+static int read_back(az_replay *r, az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                     az_rev_buffer *b, const az_marks *m, size_t w, uint64_t budget) {
+  const uint64_t *at = m->at + c->loc;
+  uint64_t from = w ? at[(w - 1) * m->nlocs] : 0, to = at[w * m->nlocs];
+  if (to <= from) return 0;
+  if (from < b->lo) {
+    size_t first = w;
+    while (first > 0 && to - (first > 1 ? at[(first - 2) * m->nlocs] : 0) <= budget) first--;
+    if (read_block(c, reader, cb, b, first ? at[(first - 1) * m->nlocs] : 0, to)) return -1;
   }
+  while (b->end > 0 && b->ev[b->end - 1].pos > from && !c->failed)
+    deliver(&r->pass->on, c, &b->ev[--b->end]);
+  if (c->failed) return -1;
+  if (from == 0) finish_location(r, c, reader, NULL);
   return 0;
 }
 
@@ -611,24 +647,31 @@ static int read_back(az_replay *r, az_cursor *c, OTF2_Reader *reader, az_rev_buf
    end of the one before it. */
 static int run_backward(az_replay *r, OTF2_Reader *reader, const az_marks *m) {
   const az_defs *d = &r->a->defs;
-  az_rev_buffer b = {NULL, 0, 0};
+  az_rev_buffer *b = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *b);
   OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(&r->pass->on);
   int failed = 0;
+  uint64_t mine = 0;
   for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
     if (!c->a) continue;
     c->last = UINT64_MAX;
+    b[l].lo = UINT64_MAX;
+    mine++;
     failed = open_location(c, reader, cb, m->defs_read);
-    if (!failed) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b);
+    if (!failed) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
   }
+  /* small windows (tests) make small blocks too, so that blocks of
+     several windows and new readers are exercised */
+  uint64_t block = AZ_BACK_BLOCK_EVENTS;
+  if (r->a->window_events && 8 * r->a->window_events < block) block = 8 * r->a->window_events;
+  uint64_t budget = block / (mine ? mine : 1);
   for (size_t w = m->windows; w-- > 0;) {
     az_time low = w ? m->stop[w - 1] : 0;
     for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
       az_cursor *c = az_replay_loc(r, l);
-      uint64_t from = w ? m->at[(w - 1) * m->nlocs + l] : 0, to = m->at[w * m->nlocs + l];
       if (!c->a || c->done) continue;
       c->stop = low;
-      if (to > from) failed = read_back(r, c, reader, &b, from, to);
+      failed = read_back(r, c, reader, cb, &b[l], m, w, budget);
     }
     /* not active before the first window: a failure all agreed on */
     if (!end_window(r, low, w > 0, &failed)) break;
@@ -636,7 +679,8 @@ static int run_backward(az_replay *r, OTF2_Reader *reader, const az_marks *m) {
   for (uint32_t l = 0; l < d->num_locs && !failed; l++)
     if (az_replay_loc(r, l)->a && !az_replay_loc(r, l)->done)
       finish_location(r, az_replay_loc(r, l), reader, NULL);
-  free(b.ev);
+  for (uint32_t l = 0; l < d->num_locs; l++) free(b[l].ev);
+  free(b);
   OTF2_EvtReaderCallbacks_Delete(cb);
   return failed;
 }

@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "az_test.h"
 
@@ -89,10 +92,42 @@ static void n_x_n_waits_are_charged_in_proportion_to_the_delays(void **state) {
   az_run_free(&run);
 }
 
+/* The same chain with rank 1's clock 1000 ns ahead and its offset in the
+   trace: the backward pass reads with the offsets applied (also when it
+   opens a location's file again for each block, as in the check with
+   windows of two events). */
+static void clock_offsets_apply_to_the_backward_pass(void **state) {
+  (void)state;
+  char text[8192], *out = text;
+  const char *loc = NULL;
+  for (const char *line = chain; *line;) {
+    const char *end = strchr(line, '\n');
+    size_t n = end ? (size_t)(end - line) : strlen(line);
+    if (!strncmp(line, "loc ", 4)) loc = line + 4;
+    if (loc && !strncmp(loc, "1.0", 3) && line[0] >= '0' && line[0] <= '9') {
+      char *rest;
+      long t = strtol(line, &rest, 10);
+      out += sprintf(out, "%ld%.*s\n", t + 1000, (int)(n - (size_t)(rest - line)), rest);
+    } else {
+      out += sprintf(out, "%.*s\n", (int)n, line);
+    }
+    if (!strncmp(line, "comm 4", 6))
+      out += sprintf(out, "offset 1 0 -1000\noffset 1 100000 -1000\n");
+    line += n + (end != NULL);
+  }
+  az_run run;
+  az_run_text(&run, text);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "delay_barrier", "main;work", 0) == 400e-9);
+  assert_true(az_run_value(&run, "delay_barrier_longterm", "main;work", 0) == 800e-9);
+  az_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_chain_of_barrier_waits_goes_back_to_its_cause),
       cmocka_unit_test(n_x_n_waits_are_charged_in_proportion_to_the_delays),
+      cmocka_unit_test(clock_offsets_apply_to_the_backward_pass),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
