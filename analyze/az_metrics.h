@@ -44,6 +44,17 @@ enum {
   AZ_VISITS,
   AZ_BYTES_SENT,
   AZ_BYTES_RECEIVED,
+  /* delay costs (pass_delay.c): what caused the waits, on the call paths
+     and locations that caused them; a tree of their own */
+  AZ_DELAY,
+  AZ_DELAY_MPI,
+  AZ_DELAY_COLLECTIVE,
+  AZ_DELAY_BARRIER_AGGREGATE,
+  AZ_DELAY_BARRIER,
+  AZ_DELAY_BARRIER_LONGTERM,
+  AZ_DELAY_N2N_AGGREGATE,
+  AZ_DELAY_N2N,
+  AZ_DELAY_N2N_LONGTERM,
   AZ_NUM_METRICS,
   /* internal: call-exclusive time the location really executed here */
   AZ_X_RUN = AZ_NUM_METRICS,

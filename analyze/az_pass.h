@@ -10,7 +10,8 @@
  * az_pass: its state per location (which starts with the driver's
  * az_cursor), a handler per event kind it needs, and what it does when it
  * begins, after each window, when a location's events end and when it
- * ends.  az_replay_run runs a list of passes in order, each over the whole
+ * ends.  A backward pass sees the windows of the first pass, last first,
+ * and each location's events from last to first.  az_replay_run runs a list of passes in order, each over the whole
  * trace; a later pass reads what an earlier one left in the analysis.
  *
  * Serial and MPI-parallel (parallel.c): within a window each analysis
@@ -30,9 +31,9 @@
 #include "az_common.h"
 #include "az_progress.h"
 
-/* Only forward passes are driven today; a backward pass (issue 15) reads
-   each location's events from its end (OTF2_Reader_ReadLocalEventsBackward)
-   in windows of decreasing time, and its handlers see time go down. */
+/* A backward pass sees each location's events from its end to its start,
+   in the windows of the first (forward) pass taken last to first: its
+   handlers see time go down (replay.c says how it reads them). */
 enum az_direction { AZ_FORWARD, AZ_BACKWARD };
 
 /* The driver's part of a location's state, the first member of every
@@ -53,6 +54,7 @@ typedef struct {
   uint64_t limit;    /* events its chunks hold (replay.c) */
   int limit_is_size; /* ... not known: its size in bytes */
   int cut_file;      /* its file lacks OTF2's closing records */
+  uint64_t read_pos; /* position of the last event its reader read */
 } az_cursor;
 
 /* The events a pass handles, OTF2's callback types (NULL: skipped; an
@@ -142,10 +144,29 @@ static inline int az_cursor_at(az_cursor *c, az_time *t, uint64_t pos) {
   return 0;
 }
 
+/* The backward counterparts of az_cursor_at and az_next, for the handlers
+   of a backward pass: time must not increase from one event to the next
+   (the first pass warned about a clock that goes back; here the time is
+   clamped silently, so durations never become negative).  The driver
+   delivers whole windows: az_next_back stops only on failure. */
+static inline int az_cursor_at_back(az_cursor *c, az_time *t, uint64_t pos) {
+  if (*t > c->last) *t = c->last;
+  c->pos = pos;
+  if (++c->a->events_read % 65536 == 0 && c->a->progress) az_progress_draw(c->a);
+  c->prev = c->last;
+  c->last = *t;
+  return 0;
+}
+
+static inline OTF2_CallbackCode az_next_back(const az_cursor *c) {
+  return c->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
+
 /* Runs the passes in order over the locations of the trace processes p
    with mine[p] (all when mine is NULL), each pass all locations together
    in windows of time, master first in each process; 0 on success.  The
-   first pass counts the events in a->events_read. */
+   first pass counts the events in a->events_read.  The first pass must be
+   forward: a backward pass replays its windows in reverse. */
 struct OTF2_Reader_struct;
 int az_replay_run(az_analysis *a, struct OTF2_Reader_struct *reader, const uint8_t *mine,
                   const az_pass *const *passes, size_t npasses);
@@ -158,5 +179,8 @@ int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
 /* pass_waits.c: call paths, time, visits and bytes per (call path,
    location), and every wait state of docs/PROPERTIES.md. */
 extern const az_pass az_pass_waits;
+/* pass_delay.c (backward): delay costs of the waits at MPI barriers and
+   N x N collectives, short-term and long-term. */
+extern const az_pass az_pass_delay;
 
 #endif

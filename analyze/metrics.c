@@ -39,9 +39,20 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_VISITS] = "visits",
     [AZ_BYTES_SENT] = "bytes_sent",
     [AZ_BYTES_RECEIVED] = "bytes_received",
+    [AZ_DELAY] = "delay",
+    [AZ_DELAY_MPI] = "delay_mpi",
+    [AZ_DELAY_COLLECTIVE] = "delay_collective",
+    [AZ_DELAY_BARRIER_AGGREGATE] = "delay_barrier_aggregate",
+    [AZ_DELAY_BARRIER] = "delay_barrier",
+    [AZ_DELAY_BARRIER_LONGTERM] = "delay_barrier_longterm",
+    [AZ_DELAY_N2N_AGGREGATE] = "delay_n2n_aggregate",
+    [AZ_DELAY_N2N] = "delay_n2n",
+    [AZ_DELAY_N2N_LONGTERM] = "delay_n2n_longterm",
 };
 
-int az_metric_is_time(int m) { return m >= 0 && m < AZ_VISITS; }
+int az_metric_is_time(int m) {
+  return (m >= 0 && m < AZ_VISITS) || (m >= AZ_DELAY && m < AZ_NUM_METRICS);
+}
 
 int az_metric_is_part(int m) {
   switch (m) {

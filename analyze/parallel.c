@@ -456,6 +456,60 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
   return rc;
 }
 
+/* Delay costs in a parallel analysis.  Their instances span trace
+   processes and are evaluated backwards in an order that follows the
+   chains of waits through all of them; the MPI exchange of that pass is
+   not written (analyze/README.md, limits).  So analysis process 0 runs
+   the backward pass over the whole trace once the others sent their
+   results, after a forward pass that only notes where each window ends
+   (its warnings were counted by the real one: not again). */
+static OTF2_CallbackCode mark_region(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_RegionRef r) {
+  (void)l;
+  (void)al;
+  (void)r;
+  az_cursor *c = u;
+  az_cursor_at(c, &t, pos);
+  return az_next(c);
+}
+
+static const az_pass windows_pass = {
+    .name = "windows",
+    .direction = AZ_FORWARD,
+    .loc_size = sizeof(az_cursor),
+    .on = {.enter = mark_region, .leave = mark_region},
+};
+
+static int delay_on_process_0(az_analysis *a, const char *anchor) {
+  OTF2_Reader *reader = OTF2_Reader_Open(anchor);
+  if (!reader) {
+    az_fail(&a->diag, "%s: cannot open the trace archive again", anchor);
+    return -1;
+  }
+  OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+  for (size_t i = 0; i < a->defs.num_locs; i++)
+    OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
+  int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+  int rc = OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS ? 0 : -1;
+  if (rc) az_fail(&a->diag, "cannot open the event files");
+  if (!rc) rc = az_check_open_files(a, a->defs.num_locs, anchor);
+  az_diag before = a->diag;
+  uint64_t events = a->events_read;
+  int progress = a->progress;
+  a->diag.verbosity = 0;
+  a->progress = 0;
+  const az_pass *passes[] = {&windows_pass, &az_pass_delay};
+  if (!rc) rc = az_replay_run(a, reader, NULL, passes, sizeof passes / sizeof *passes);
+  if (!rc) a->diag = before;
+  a->diag.verbosity = before.verbosity;
+  a->events_read = events;
+  a->progress = progress;
+  if (defs_open) OTF2_Reader_CloseDefFiles(reader);
+  OTF2_Reader_CloseEvtFiles(reader);
+  OTF2_Reader_Close(reader);
+  return rc;
+}
+
 int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *opt) {
   team t;
   MPI_Comm_rank(MPI_COMM_WORLD, &t.rank);
@@ -491,11 +545,13 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
     if (t.owner[a->defs.locs[l].process] == t.rank)
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);
   gather(a, &t);
+  /* the others go on to reduce_diag: a failure here is process 0's */
+  int delay_failed = t.rank == 0 && delay_on_process_0(a, anchor);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
   reduce_diag(a, &t);
   az_progress_done(a);
   free(t.owner);
-  return 0;
+  return delay_failed ? -1 : 0;
 }
 
 int az_parallel_begin(void) {

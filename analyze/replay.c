@@ -184,9 +184,13 @@ static uint64_t chunk_limit(az_cursor *s, OTF2_Reader *reader) {
   return last;
 }
 
-static int open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb) {
+/* defs_read: the location's local definitions were read by an earlier
+   pass (OTF2 keeps them for the archive; reading them again fails). */
+static int open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                         uint8_t *defs_read) {
   otf2_message[0] = 0;
-  if (read_local_defs(s, reader)) return -1;
+  if (!defs_read[s->loc] && read_local_defs(s, reader)) return -1;
+  defs_read[s->loc] = 1;
   otf2_message[0] = 0;
   s->er = OTF2_Reader_GetEvtReader(reader, s->a->defs.locs[s->loc].id);
   if (!s->er) {
@@ -207,9 +211,10 @@ static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const ch
   uint64_t declared = s->a->defs.locs[s->loc].events;
   char detail[160];
   if (!why && s->cut_file) why = "it lacks OTF2's closing records";
-  if (!why && declared > s->pos) {
+  /* read_pos: the last event read, whether the pass handles its kind */
+  if (!why && declared > s->read_pos) {
     snprintf(detail, sizeof detail, "it holds %llu of the %llu events the definitions declare",
-             (unsigned long long)s->pos, (unsigned long long)declared);
+             (unsigned long long)s->read_pos, (unsigned long long)declared);
     why = detail;
   }
   if (!why) {
@@ -235,6 +240,10 @@ static int advance(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_time stop
   uint64_t n = 0, want = s->limit > s->pos ? s->limit - s->pos : 0;
   otf2_message[0] = 0;
   OTF2_ErrorCode rc = want ? OTF2_Reader_ReadLocalEvents(reader, s->er, want, &n) : OTF2_SUCCESS;
+  /* stale events read after a cut-off chunk stay out of the backward
+     passes, which read up to the last event the pass took */
+  if (s->stale) s->read_pos = s->pos;
+  else OTF2_EvtReader_GetPos(s->er, &s->read_pos);
   if (s->failed) return -1;
   if (s->stale) return end_of_file(r, s, reader, "timestamps go backwards");
   if (rc == OTF2_SUCCESS)
@@ -306,10 +315,382 @@ static int end_window(az_replay *r, az_time stop, int any, int *failed) {
   return active;
 }
 
-static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, const az_pass *pass) {
+/* Where each window of the first pass ended in each location's file: a
+   backward pass reads the same windows, last to first.  One position per
+   location and window (8 bytes per 65536 events of the trace). */
+typedef struct {
+  uint64_t *at;  /* [window * nlocs + location]: position of the last event read */
+  az_time *stop; /* [window]: its end */
+  size_t windows, cap;
+  uint32_t nlocs;
+  uint8_t *defs_read; /* [location]: its local definitions were read */
+} az_marks;
+
+static void mark_window(az_marks *m, const az_replay *r, az_time stop) {
+  if (m->windows == m->cap) {
+    m->cap = m->cap ? 2 * m->cap : 64;
+    m->at = pu_realloc(m->at, m->cap * m->nlocs * sizeof *m->at);
+    m->stop = pu_realloc(m->stop, m->cap * sizeof *m->stop);
+  }
+  for (uint32_t l = 0; l < m->nlocs; l++) {
+    const az_cursor *c = az_replay_loc(r, l);
+    m->at[m->windows * m->nlocs + l] = c->a ? c->read_pos : 0;
+  }
+  m->stop[m->windows++] = stop;
+}
+
+static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                       az_marks *marks, uint8_t *marks_defs) {
+  const az_defs *d = &r->a->defs;
+  int failed = 0;
+  for (uint32_t l = 0; l < d->num_locs && !failed; l++)
+    if (az_replay_loc(r, l)->a) failed = open_location(az_replay_loc(r, l), reader, cb, marks_defs);
+  az_time length = window_length(r->a), stop = d->global_offset;
+  for (int active = 1; active;) {
+    stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
+    int any = read_window(r, reader, stop, &failed);
+    if (marks) mark_window(marks, r, stop);
+    active = end_window(r, stop, any, &failed);
+  }
+  return failed;
+}
+
+/* A backward pass gets a window's events of one location in reverse: the
+   driver reads them forward (OTF2 3.0's backward reading crashes on our
+   archives) into this buffer, then calls the pass's handlers from the
+   last to the first. */
+typedef struct {
+  uint8_t kind;
+  OTF2_TimeStamp t;
+  uint64_t pos;
+  uint64_t v[5];
+} az_rev_event;
+
+typedef struct { /* per location: a block of several windows */
+  az_rev_event *ev;
+  size_t len, cap;
+  size_t end;  /* ev[0..end) not delivered yet */
+  uint64_t lo; /* the block holds the events after position lo */
+} az_rev_buffer;
+
+/* Events of all locations read in one go (blocks of windows): OTF2's Seek
+   decodes from the start of its chunk, once per block instead of once per
+   window.  At most this many buffered events (56 bytes each). */
+enum { AZ_BACK_BLOCK_EVENTS = 1 << 19 };
+
+enum {
+  REV_ENTER,
+  REV_LEAVE,
+  REV_FORK,
+  REV_JOIN,
+  REV_TEAM_BEGIN,
+  REV_TEAM_END,
+  REV_ACQUIRE,
+  REV_RELEASE,
+  REV_SEND,
+  REV_ISEND,
+  REV_ISEND_COMPLETE,
+  REV_IRECV_REQUEST,
+  REV_RECV,
+  REV_IRECV,
+  REV_CANCELLED,
+  REV_COLL_END
+};
+
+static OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t pos, uint64_t v0,
+                                 uint64_t v1, uint64_t v2, uint64_t v3, uint64_t v4) {
+  az_rev_buffer *b = u;
+  if (b->len == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 1024;
+    b->ev = pu_realloc(b->ev, b->cap * sizeof *b->ev);
+  }
+  b->ev[b->len++] = (az_rev_event){(uint8_t)kind, t, pos, {v0, v1, v2, v3, v4}};
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode rev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, OTF2_RegionRef region) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_ENTER, t, pos, region, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, OTF2_RegionRef region) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_LEAVE, t, pos, region, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t n) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_FORK, t, pos, model, n, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_Paradigm model) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_JOIN, t, pos, model, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_TEAM_BEGIN, t, pos, team, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_TEAM_END, t, pos, team, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_acquire(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t lock,
+                                     uint32_t order) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_ACQUIRE, t, pos, model, lock, order, 0, 0);
+}
+
+static OTF2_CallbackCode rev_release(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t lock,
+                                     uint32_t order) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_RELEASE, t, pos, model, lock, order, 0, 0);
+}
+
+static OTF2_CallbackCode rev_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_SEND, t, pos, peer, comm, tag, bytes, 0);
+}
+
+static OTF2_CallbackCode rev_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                   uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_ISEND, t, pos, peer, comm, tag, bytes, req);
+}
+
+static OTF2_CallbackCode rev_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                            void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_ISEND_COMPLETE, t, pos, req, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_IRECV_REQUEST, t, pos, req, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_RECV, t, pos, peer, comm, tag, bytes, 0);
+}
+
+static OTF2_CallbackCode rev_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                   uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_IRECV, t, pos, peer, comm, tag, bytes, req);
+}
+
+static OTF2_CallbackCode rev_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                       OTF2_AttributeList *al, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_CANCELLED, t, pos, req, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                      OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                      uint64_t received) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_COLL_END, t, pos, op, comm, root, sent, received);
+}
+
+/* Only the kinds the pass handles are buffered. */
+static OTF2_EvtReaderCallbacks *make_rev_callbacks(const az_event_handlers *on) {
+  OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+#define AZ_SET(kind, handler, buffer)                                                              \
+  if (on->handler) OTF2_EvtReaderCallbacks_Set##kind##Callback(cb, buffer)
+  AZ_SET(Enter, enter, rev_enter);
+  AZ_SET(Leave, leave, rev_leave);
+  AZ_SET(ThreadFork, thread_fork, rev_fork);
+  AZ_SET(ThreadJoin, thread_join, rev_join);
+  AZ_SET(ThreadTeamBegin, team_begin, rev_team_begin);
+  AZ_SET(ThreadTeamEnd, team_end, rev_team_end);
+  AZ_SET(ThreadAcquireLock, acquire_lock, rev_acquire);
+  AZ_SET(ThreadReleaseLock, release_lock, rev_release);
+  AZ_SET(MpiSend, mpi_send, rev_send);
+  AZ_SET(MpiIsend, mpi_isend, rev_isend);
+  AZ_SET(MpiIsendComplete, mpi_isend_complete, rev_isend_complete);
+  AZ_SET(MpiIrecvRequest, mpi_irecv_request, rev_irecv_request);
+  AZ_SET(MpiRecv, mpi_recv, rev_recv);
+  AZ_SET(MpiIrecv, mpi_irecv, rev_irecv);
+  AZ_SET(MpiRequestCancelled, mpi_request_cancelled, rev_cancelled);
+  AZ_SET(MpiCollectiveEnd, mpi_collective_end, rev_coll_end);
+#undef AZ_SET
+  return cb;
+}
+
+/* One buffered event to the pass's handler (the location reference and
+   the attribute list are not kept: NULL and the location's id). */
+static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, const az_rev_event *e) {
+  OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
+  const uint64_t *v = e->v;
+  switch (e->kind) {
+  case REV_ENTER: return on->enter(l, e->t, e->pos, c, NULL, (OTF2_RegionRef)v[0]);
+  case REV_LEAVE: return on->leave(l, e->t, e->pos, c, NULL, (OTF2_RegionRef)v[0]);
+  case REV_FORK:
+    return on->thread_fork(l, e->t, e->pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1]);
+  case REV_JOIN: return on->thread_join(l, e->t, e->pos, c, NULL, (OTF2_Paradigm)v[0]);
+  case REV_TEAM_BEGIN: return on->team_begin(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0]);
+  case REV_TEAM_END: return on->team_end(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0]);
+  case REV_ACQUIRE:
+    return on->acquire_lock(l, e->t, e->pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
+                            (uint32_t)v[2]);
+  case REV_RELEASE:
+    return on->release_lock(l, e->t, e->pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
+                            (uint32_t)v[2]);
+  case REV_SEND:
+    return on->mpi_send(l, e->t, e->pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1],
+                        (uint32_t)v[2], v[3]);
+  case REV_ISEND:
+    return on->mpi_isend(l, e->t, e->pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1],
+                         (uint32_t)v[2], v[3], v[4]);
+  case REV_ISEND_COMPLETE: return on->mpi_isend_complete(l, e->t, e->pos, c, NULL, v[0]);
+  case REV_IRECV_REQUEST: return on->mpi_irecv_request(l, e->t, e->pos, c, NULL, v[0]);
+  case REV_RECV:
+    return on->mpi_recv(l, e->t, e->pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1],
+                        (uint32_t)v[2], v[3]);
+  case REV_IRECV:
+    return on->mpi_irecv(l, e->t, e->pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1],
+                         (uint32_t)v[2], v[3], v[4]);
+  case REV_CANCELLED: return on->mpi_request_cancelled(l, e->t, e->pos, c, NULL, v[0]);
+  default:
+    return on->mpi_collective_end(l, e->t, e->pos, c, NULL, (OTF2_CollectiveOp)v[0],
+                                  (OTF2_CommRef)v[1], (uint32_t)v[2], v[3], v[4]);
+  }
+}
+
+/* Reads events lo+1 .. to of a location into its buffer.  Each block
+   with a reader of its own: OTF2 3.0's Seek back to an earlier chunk of a
+   reader that read a later one frees a chunk buffer it still holds (a
+   double free when the reader is closed; valgrind). */
+static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                      az_rev_buffer *b, uint64_t lo, uint64_t to) {
+  b->len = 0;
+  uint64_t n = 0;
+  otf2_message[0] = 0;
+  if (b->lo != UINT64_MAX) {
+    OTF2_Reader_CloseEvtReader(reader, c->er);
+    c->er = OTF2_Reader_GetEvtReader(reader, c->a->defs.locs[c->loc].id);
+    if (!c->er) {
+      unreadable(c, "no event reader");
+      return -1;
+    }
+    OTF2_EvtReader_ApplyClockOffsets(c->er, true);
+    OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, b);
+  }
+  OTF2_ErrorCode rc = OTF2_EvtReader_Seek(c->er, lo + 1);
+  if (rc == OTF2_SUCCESS) rc = OTF2_Reader_ReadLocalEvents(reader, c->er, to - lo, &n);
+  if (rc != OTF2_SUCCESS) {
+    unreadable(c, otf2_why(rc));
+    return -1;
+  }
+  b->end = b->len;
+  b->lo = lo;
+  return 0;
+}
+
+/* Window w of location l, last event first: from its block, read first
+   when the block does not hold it (as many earlier windows with it as the
+   share `budget` allows).  Its events all delivered, the pass's loc_end. */
+static int read_back(az_replay *r, az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                     az_rev_buffer *b, const az_marks *m, size_t w, uint64_t budget) {
+  const uint64_t *at = m->at + c->loc;
+  uint64_t from = w ? at[(w - 1) * m->nlocs] : 0, to = at[w * m->nlocs];
+  if (to <= from) return 0;
+  if (from < b->lo) {
+    size_t first = w;
+    while (first > 0 && to - (first > 1 ? at[(first - 2) * m->nlocs] : 0) <= budget) first--;
+    if (read_block(c, reader, cb, b, first ? at[(first - 1) * m->nlocs] : 0, to)) return -1;
+  }
+  while (b->end > 0 && b->ev[b->end - 1].pos > from && !c->failed)
+    deliver(&r->pass->on, c, &b->ev[--b->end]);
+  if (c->failed) return -1;
+  if (from == 0) finish_location(r, c, reader, NULL);
+  return 0;
+}
+
+/* The first pass's windows, last to first; the window's lower bound is the
+   end of the one before it. */
+static int run_backward(az_replay *r, OTF2_Reader *reader, const az_marks *m) {
+  const az_defs *d = &r->a->defs;
+  az_rev_buffer *b = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *b);
+  OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(&r->pass->on);
+  int failed = 0;
+  uint64_t mine = 0;
+  for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
+    az_cursor *c = az_replay_loc(r, l);
+    if (!c->a) continue;
+    c->last = UINT64_MAX;
+    b[l].lo = UINT64_MAX;
+    mine++;
+    failed = open_location(c, reader, cb, m->defs_read);
+    if (!failed) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
+  }
+  /* small windows (tests) make small blocks too, so that blocks of
+     several windows and new readers are exercised */
+  uint64_t block = AZ_BACK_BLOCK_EVENTS;
+  if (r->a->window_events && 8 * r->a->window_events < block) block = 8 * r->a->window_events;
+  uint64_t budget = block / (mine ? mine : 1);
+  for (size_t w = m->windows; w-- > 0;) {
+    az_time low = w ? m->stop[w - 1] : 0;
+    for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
+      az_cursor *c = az_replay_loc(r, l);
+      if (!c->a || c->done) continue;
+      c->stop = low;
+      failed = read_back(r, c, reader, cb, &b[l], m, w, budget);
+    }
+    /* not active before the first window: a failure all agreed on */
+    if (!end_window(r, low, w > 0, &failed)) break;
+  }
+  for (uint32_t l = 0; l < d->num_locs && !failed; l++)
+    if (az_replay_loc(r, l)->a && !az_replay_loc(r, l)->done)
+      finish_location(r, az_replay_loc(r, l), reader, NULL);
+  for (uint32_t l = 0; l < d->num_locs; l++) free(b[l].ev);
+  free(b);
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  return failed;
+}
+
+static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, const az_pass *pass,
+                    az_marks *marks) {
   const az_defs *d = &a->defs;
-  if (pass->direction != AZ_FORWARD) {
-    az_fail(&a->diag, "replay pass '%s': only forward passes are driven", pass->name);
+  if (pass->direction == AZ_BACKWARD && !marks->windows) {
+    az_fail(&a->diag, "replay pass '%s': a backward pass needs a forward pass before it",
+            pass->name);
     return -1;
   }
   az_replay r = {a, pass, mine, NULL, NULL};
@@ -318,15 +699,9 @@ static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, co
   if (pass->begin) pass->begin(&r);
   OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(on_otf2_error, NULL);
   OTF2_EvtReaderCallbacks *cb = make_callbacks(&pass->on);
-  int failed = 0;
-  for (uint32_t l = 0; l < d->num_locs && !failed; l++)
-    if (az_replay_loc(&r, l)->a) failed = open_location(az_replay_loc(&r, l), reader, cb);
-  az_time length = window_length(a), stop = d->global_offset;
-  for (int active = 1; active;) {
-    stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
-    int any = read_window(&r, reader, stop, &failed);
-    active = end_window(&r, stop, any, &failed);
-  }
+  int failed = pass->direction == AZ_BACKWARD
+                   ? run_backward(&r, reader, marks)
+                   : run_forward(&r, reader, cb, marks->windows ? NULL : marks, marks->defs_read);
   for (uint32_t l = 0; l < d->num_locs; l++)
     if (az_replay_loc(&r, l)->er) OTF2_Reader_CloseEvtReader(reader, az_replay_loc(&r, l)->er);
   OTF2_EvtReaderCallbacks_Delete(cb);
@@ -340,12 +715,17 @@ static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, co
 int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
                   const az_pass *const *passes, size_t npasses) {
   int rc = 0;
+  az_marks marks = {
+      NULL, NULL, 0, 0, a->defs.num_locs, pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, 1)};
   for (size_t i = 0; i < npasses && !rc; i++) {
     /* events_read stays the number of events in the trace (the summary
        says it; the progress bar stays full during later passes) */
     uint64_t events = a->events_read;
-    rc = run_pass(a, reader, mine, passes[i]);
+    rc = run_pass(a, reader, mine, passes[i], &marks);
     if (i) a->events_read = events;
   }
+  free(marks.at);
+  free(marks.stop);
+  free(marks.defs_read);
   return rc;
 }

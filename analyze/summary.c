@@ -37,6 +37,12 @@ static void print_worst(const pomp_report *r, int32_t metric, double *buf, FILE 
   fprintf(out, "  %s", path);
 }
 
+/* The delay costs explain wait states listed already: not ranked again. */
+static int in_delay_tree(const pomp_report *r, int32_t m) {
+  while (pomp_report_metric(r, m)->parent >= 0) m = pomp_report_metric(r, m)->parent;
+  return !strcmp(pomp_report_metric(r, m)->name, "delay");
+}
+
 void az_summary_print(const pomp_report *r, int top, FILE *out) {
   int32_t time = pomp_report_find_metric(r, "time");
   double total = time >= 0 ? pomp_report_metric_total(r, time, 1) : 0;
@@ -44,7 +50,8 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
   ranked *list = pu_malloc((size_t)(nm > 0 ? nm : 1) * sizeof *list);
   int n = 0;
   for (int32_t m = 0; m < nm; m++) {
-    if (m == time || pomp_report_metric(r, m)->unit != POMP_UNIT_SEC) continue;
+    if (m == time || pomp_report_metric(r, m)->unit != POMP_UNIT_SEC || in_delay_tree(r, m))
+      continue;
     double v = pomp_report_metric_total(r, m, 0);
     if (v > 0) list[n++] = (ranked){m, v};
   }
@@ -66,6 +73,11 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
     print_worst(r, list[i].metric, buf, out);
     fputc('\n', out);
   }
+  /* why, for the wait states listed */
+  char cause[400];
+  for (int i = 0; i < n && i < top; i++)
+    if (pomp_report_wait_cause(r, list[i].metric, cause, sizeof cause))
+      fprintf(out, "  cause: %s\n", cause);
   free(buf);
   free(list);
 }

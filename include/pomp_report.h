@@ -291,6 +291,13 @@ double pomp_report_measurement_share(const pomp_report *r);
    POMP_FILTER") and returns 1 when the share is above the limit; else
    buf = "" and 0. */
 int pomp_report_perturbation_warning(const pomp_report *r, char *buf, size_t size);
+/* The root cause of a wait-state metric in one sentence, from the delay
+   costs: "0.9 s Wait at N x N at global_residual;MPI_Allreduce, caused by
+   write_checkpoint on rank 0 (92% of its delay costs)" (the wait at its
+   worst call path; the call path and location with the largest delay
+   cost).  1 when there is one; else buf = "" and 0 (no delay costs, or
+   a metric they do not explain). */
+int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t size);
 
 /* ---- POP efficiencies (added; docs/PROPERTIES.md "POP efficiencies") --- */
 

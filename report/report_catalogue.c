@@ -117,6 +117,33 @@ static const catalogue_entry catalogue[] = {
     {"omp_taskwait", "omp_synchronization", "OpenMP Taskwait", POMP_UNIT_SEC,
      "Time in taskwait not spent running tasks: waiting for child tasks "
      "that other threads run."},
+    /* Delay costs (issue 15): the root causes of wait states, charged to
+       the call paths and locations whose extra work made others wait.
+       Scalasca's names and nesting. */
+    {"delay", NULL, "Delay Costs", POMP_UNIT_SEC,
+     "Waiting time charged to its causes: the call paths on which the late "
+     "party ran longer than the waiting one since their last common "
+     "synchronisation (docs/PROPERTIES.md, Delay costs)."},
+    {"delay_mpi", "delay", "MPI Delay Costs", POMP_UNIT_SEC, "Delay costs of MPI wait states."},
+    {"delay_collective", "delay_mpi", "MPI Collective Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of waits in MPI collective operations."},
+    {"delay_barrier_aggregate", "delay_collective", "Wait at Barrier Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of Wait at MPI Barrier: short-term plus long-term."},
+    {"delay_barrier", "delay_barrier_aggregate", "Short-term", POMP_UNIT_SEC,
+     "Wait at MPI Barrier charged to the delays of the last member to enter: "
+     "each waiter's wait x delay / (sum of delays + the late member's own "
+     "waiting since the last common synchronisation), at most the delay."},
+    {"delay_barrier_longterm", "delay_barrier_aggregate", "Long-term", POMP_UNIT_SEC,
+     "Waiting elsewhere, later, that a Wait at MPI Barrier caused in turn, "
+     "charged to the delays that caused this barrier wait."},
+    {"delay_n2n_aggregate", "delay_collective", "Wait at N x N Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of Wait at N x N: short-term plus long-term."},
+    {"delay_n2n", "delay_n2n_aggregate", "Short-term", POMP_UNIT_SEC,
+     "Wait at N x N charged to the delays of the last member to enter, as "
+     "for delay_barrier."},
+    {"delay_n2n_longterm", "delay_n2n_aggregate", "Long-term", POMP_UNIT_SEC,
+     "Waiting that a Wait at N x N caused in turn, charged to the delays that "
+     "caused it."},
 };
 
 int32_t pomp_report_catalogue_size(void) {

@@ -191,5 +191,13 @@ pomp-analyze: the run did not finish: operations whose partner never came have n
 expect 0 "$analyze" --verbose "$work/ended"
 [ "$(grep -c 'has no matching' "$work/err")" = 2 ] || fail "--verbose: $(cat "$work/err")"
 
+# The summary names the root cause of a wait state (delay costs): the
+# chain of barrier waits over four ranks ends on rank 0's work.
+"$tracegen" "$data/delay_chain.trace" "$work/chain" || fail "tracegen delay_chain"
+expect 0 "$analyze" "$work/chain"
+grep -qx '  cause: 1.2e-06 s Wait at MPI Barrier at main;MPI_Barrier, caused by work on rank 0 (100% of its delay costs)' "$work/out" ||
+  fail "summary: no cause line: $(cat "$work/out")"
+grep -q '^  delay' "$work/out" && fail "summary ranks the delay costs: $(cat "$work/out")"
+
 [ "$failures" = 0 ] && echo "all pomp-analyze CLI checks passed"
 exit "$failures"

@@ -1,7 +1,8 @@
 /* The replay driver (analyze/replay.c) and its pass interface
    (analyze/az_pass.h): passes run in order, each over every event of
    every location in time order, window by window, with its callbacks at
-   the documented moments; a backward pass is refused by name. */
+   the documented moments; a backward pass sees the same events, last
+   first, in the first pass's windows taken in reverse. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -177,15 +178,124 @@ static void small_windows_call_window_and_exchange_each_time(void **state) {
   az_run_free(&run);
 }
 
-static void a_backward_pass_is_refused_by_name(void **state) {
+/* A backward pass: every event of every kind in two_ranks, positions
+   going down one by one from the last, time never going up, and after each
+   window no location still reading has gone below its lower bound. */
+typedef struct {
+  az_cursor cur;
+  uint64_t events, ends, first_pos, next_pos;
+  int out_of_order, below_window;
+} back_loc;
+
+static OTF2_CallbackCode back(void *u, OTF2_TimeStamp t, uint64_t pos) {
+  back_loc *s = u;
+  az_time before = s->cur.last;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (!s->events) s->first_pos = pos;
+  else if (pos != s->next_pos || t > before) s->out_of_order = 1;
+  s->next_pos = pos - 1;
+  s->events++;
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode back_region(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_RegionRef r) {
+  (void)l;
+  (void)al;
+  (void)r;
+  return back(u, t, pos);
+}
+
+static OTF2_CallbackCode back_message(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef c,
+                                      uint32_t tag, uint64_t bytes) {
+  (void)l;
+  (void)al;
+  (void)c;
+  (void)tag;
+  /* the message's fields arrive as written */
+  back_loc *s = u;
+  if (bytes != 8 || peer != 1 - s->cur.proc) s->out_of_order = 1;
+  return back(u, t, pos);
+}
+
+static void back_window(az_replay *r, az_time low) {
+  seen.windows++;
+  for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
+    back_loc *s = (back_loc *)az_replay_loc(r, l);
+    if (!s->cur.done && s->cur.last < low) s->below_window = 1;
+  }
+}
+
+static void back_loc_end(az_replay *r, az_cursor *c, const char *cut) {
+  (void)r;
+  assert_null(cut);
+  ((back_loc *)c)->ends++;
+  seen.loc_ends++;
+}
+
+static void back_end(az_replay *r, int ok) {
+  assert_true(ok);
+  seen.ended++;
+  for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
+    back_loc *s = (back_loc *)az_replay_loc(r, l);
+    assert_int_equal(s->ends, 1);
+    assert_int_equal(s->first_pos, 7); /* each location writes 7 events */
+    assert_int_equal(s->next_pos, 0);  /* ... and the first came last */
+    assert_false(s->out_of_order);
+    assert_false(s->below_window);
+    seen.events += s->events;
+  }
+}
+
+static const az_pass back_pass = {
+    .name = "back",
+    .direction = AZ_BACKWARD,
+    .loc_size = sizeof(back_loc),
+    .on = {.enter = back_region,
+           .leave = back_region,
+           .mpi_send = back_message,
+           .mpi_recv = back_message},
+    .window = back_window,
+    .exchange = count_exchange,
+    .loc_end = back_loc_end,
+    .end = back_end,
+};
+
+static void backward_pass_sees_every_event_last_first(uint64_t window_events) {
+  az_run run;
+  const az_pass *passes[] = {&az_pass_waits, &back_pass};
+  analyse(&run, passes, 2, window_events);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(seen.events, EVENTS);
+  assert_int_equal(seen.loc_ends, 2);
+  assert_int_equal(seen.ended, 1);
+  assert_int_equal(seen.exchanges, seen.windows);
+  assert_int_equal(seen.last_exchanges, 1);
+  assert_int_equal(run.a.events_read, EVENTS);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 1) == 45e-9);
+  az_run_free(&run);
+}
+
+static void a_backward_pass_reads_every_event_last_first(void **state) {
+  (void)state;
+  backward_pass_sees_every_event_last_first(0);
+}
+
+static void a_backward_pass_reads_small_windows_in_reverse(void **state) {
+  (void)state;
+  backward_pass_sees_every_event_last_first(2); /* about 2 events a window */
+  assert_true(seen.windows >= 4);
+}
+
+static void a_backward_pass_needs_a_forward_pass_before_it(void **state) {
   (void)state;
   az_run run;
-  az_pass backward = count_pass;
-  backward.direction = AZ_BACKWARD;
-  const az_pass *passes[] = {&backward};
+  const az_pass *passes[] = {&back_pass};
   analyse(&run, passes, 1, 0);
   assert_int_equal(run.status, -1);
-  assert_non_null(strstr(run.a.diag.first_error, "'count'"));
+  assert_non_null(strstr(run.a.diag.first_error, "'back'"));
+  assert_non_null(strstr(run.a.diag.first_error, "forward pass before it"));
   assert_int_equal(seen.ended, 0);
   az_run_free(&run);
 }
@@ -194,7 +304,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(passes_run_in_order_over_every_event),
       cmocka_unit_test(small_windows_call_window_and_exchange_each_time),
-      cmocka_unit_test(a_backward_pass_is_refused_by_name),
+      cmocka_unit_test(a_backward_pass_reads_every_event_last_first),
+      cmocka_unit_test(a_backward_pass_reads_small_windows_in_reverse),
+      cmocka_unit_test(a_backward_pass_needs_a_forward_pass_before_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

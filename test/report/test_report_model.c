@@ -289,6 +289,16 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"mpi_earlyscan", "mpi_collective"},
       {"omp_ordered", "omp_synchronization"},
       {"omp_taskwait", "omp_synchronization"},
+      /* delay costs (issue 15), appended */
+      {"delay", NULL},
+      {"delay_mpi", "delay"},
+      {"delay_collective", "delay_mpi"},
+      {"delay_barrier_aggregate", "delay_collective"},
+      {"delay_barrier", "delay_barrier_aggregate"},
+      {"delay_barrier_longterm", "delay_barrier_aggregate"},
+      {"delay_n2n_aggregate", "delay_collective"},
+      {"delay_n2n", "delay_n2n_aggregate"},
+      {"delay_n2n_longterm", "delay_n2n_aggregate"},
   };
   int n = (int)(sizeof expect / sizeof expect[0]);
   pomp_report *r = pomp_report_new();

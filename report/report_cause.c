@@ -1,0 +1,66 @@
+/* report_cause.c -- the root cause of a wait state in one sentence, from
+   the delay costs (docs/PROPERTIES.md, "Delay costs"), for the summaries
+   of pomp-analyze and pomp-report stat. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report_internal.h"
+
+/* Each wait-state metric and the delay costs that explain it. */
+static const struct {
+  const char *wait, *short_term, *long_term;
+} causes[] = {
+    {"mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm"},
+    {"mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm"},
+};
+
+/* The call path with the largest value of metric over all locations. */
+static int32_t worst_cnode(const pomp_report *r, int32_t metric, double *value) {
+  int32_t worst = -1;
+  *value = 0;
+  for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
+    double v = pomp_report_row_sum(r, metric, c);
+    if (v > *value) worst = c, *value = v;
+  }
+  return worst;
+}
+
+/* "rank 0", or "rank 0 thread 2" for a thread other than the first. */
+static void location_label(const pomp_report *r, int32_t location, char *buf, size_t size) {
+  int32_t id = pomp_report_location_sysnode(r, location);
+  const pomp_sysnode *s = id >= 0 ? pomp_report_sysnode(r, id) : NULL;
+  if (!s) snprintf(buf, size, "location %d", (int)location);
+  else if (s->thread > 0) snprintf(buf, size, "rank %d thread %d", (int)s->rank, (int)s->thread);
+  else snprintf(buf, size, "rank %d", (int)s->rank);
+}
+
+int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t size) {
+  if (size) buf[0] = 0;
+  const pomp_metric *m = pomp_report_metric(r, wait);
+  for (size_t i = 0; m && i < sizeof causes / sizeof causes[0]; i++) {
+    if (strcmp(m->name, causes[i].wait)) continue;
+    int32_t st = pomp_report_find_metric(r, causes[i].short_term);
+    int32_t lt = pomp_report_find_metric(r, causes[i].long_term);
+    if (st < 0 || lt < 0) return 0;
+    /* the (call path, location) with the largest delay cost */
+    int32_t cause = -1, where = -1;
+    double best = 0, all = 0;
+    for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++)
+      for (int32_t l = 0; l < pomp_report_num_locations(r); l++) {
+        double v = pomp_report_value(r, st, c, l) + pomp_report_value(r, lt, c, l);
+        all += v;
+        if (v > best) best = v, cause = c, where = l;
+      }
+    double waited;
+    int32_t at = worst_cnode(r, wait, &waited);
+    if (cause < 0 || at < 0) return 0;
+    char path[160], region[128], loc[64];
+    pomp_report_callpath_label(r, at, ";", 100, path, sizeof path);
+    pomp_report_region_label(r, pomp_report_cnode(r, cause)->region, region, sizeof region);
+    location_label(r, where, loc, sizeof loc);
+    snprintf(buf, size, "%.3g s %s at %s, caused by %s on %s (%.0f%% of its delay costs)", waited,
+             m->display, path, region, loc, 100 * best / all);
+    return 1;
+  }
+  return 0;
+}
