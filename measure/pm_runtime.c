@@ -137,6 +137,9 @@ void pm_finish_locked(const char *why) {
             "trace is written as that of a process without MPI");
   }
   pm_locations_leave_all(pm_clock());
+  /* a process alone ends normally at exit or POMP_Finalize; otherwise a
+     signal (pm_signal.c) ends it: its trace says so */
+  if (strcmp(why, "program exit") && strcmp(why, "POMP_Finalize")) pm_trace_mark_died(why);
   pm_trace_write();
   pm_profile_write();
   pm_log("measurement finished (%s)", why);

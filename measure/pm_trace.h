@@ -67,6 +67,10 @@ extern _Atomic int pm_noffsets;
 /* Writes everything and closes the archive: collective over pm_coll. The
    caller has stopped recording and left every open region. */
 void pm_trace_write(void);
+/* The program is dying (why: "SIGINT", ...): pm_trace_write records in
+   the anchor (property POMP::RUN_STATUS, docs/TRACE.md) that the trace
+   ends there, so the analysis says incomplete. Called before it. */
+void pm_trace_mark_died(const char *why);
 /* Closes every event writer of this process (its buffers reach the disk;
    not collective) and returns its locations with their event counts
    (n of them, malloc'd). */

@@ -100,6 +100,19 @@ static void write_local_defs(const pm_blob *map, const pm_local_location *locs, 
   free(threads);
 }
 
+static char died_of[64]; /* "" for a run that ends normally */
+
+void pm_trace_mark_died(const char *why) { snprintf(died_of, sizeof died_of, "%s", why); }
+
+/* The anchor's POMP::RUN_STATUS for a process that died (docs/TRACE.md). */
+static void write_run_status(void) {
+  if (!died_of[0]) return;
+  char status[160];
+  snprintf(status, sizeof status, "incomplete: the program died of %s; events up to the signal",
+           died_of);
+  OTF2_Archive_SetProperty(pm_archive, "POMP::RUN_STATUS", status, true);
+}
+
 void pm_trace_write(void) {
   if (!pm_archive) return;
   uint64_t end = pm_clock();
@@ -113,6 +126,7 @@ void pm_trace_write(void) {
   pm_unify_describe_self(&mine, end, locs, n);
   exchange(&mine, &map);
   write_local_defs(&map, locs, n);
+  write_run_status();
   OTF2_ErrorCode rc = OTF2_Archive_Close(pm_archive);
   pm_archive = NULL;
   if (rc != OTF2_SUCCESS) pm_err("closing the trace failed: %s", OTF2_Error_GetDescription(rc));
