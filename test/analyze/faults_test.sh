@@ -100,6 +100,22 @@ for how in int term abort; do
   expect_eq "died of $how: status line" "$(echo "$out" | sed -n 2p)" \
     "incomplete: the program died of $sig; events up to the signal"
 done
+# a crash: the trace is written, and the fault is re-sent with the
+# siginfo the kernel gave (a chained crash reporter sees the address):
+# strace shows the second delivery as the first, not SI_TKILL
+exp=$work/died_segv
+if strace -qq -e trace=none true 2>/dev/null; then
+  POMP_EXPERIMENT=$exp strace -f -qq -e trace=none -e signal=SIGSEGV "$sc_signal" segv \
+    >/dev/null 2>"$work/strace"
+  expect_eq "segv: deliveries" "$(grep '^--- SIGSEGV' "$work/strace" | sort | uniq -c | sed 's/^ *//')" \
+    "2 --- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x10} ---"
+else
+  echo "strace cannot trace here: the siginfo of a re-sent crash is not checked"
+  POMP_EXPERIMENT=$exp "$sc_signal" segv >/dev/null 2>&1
+fi
+out=$("$analyze" "$exp" 2>/dev/null) || fail "died of segv: analysis failed"
+expect_eq "died of segv: status line" "$(echo "$out" | sed -n 2p)" \
+  "incomplete: the program died of SIGSEGV; events up to the signal"
 out=$("$analyze" "$work/good" 2>/dev/null)
 expect_eq "a complete run: no status line" "$(echo "$out" | grep -c incomplete)" 0
 
