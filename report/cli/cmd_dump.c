@@ -28,13 +28,18 @@ static void put_csv(const char *s) {
   putchar('"');
 }
 
+/* A JSON string: valid UTF-8 whatever the name's bytes (a byte outside a
+   valid sequence becomes U+FFFD, docs/FORMAT.md). */
 static void put_json_string(const char *s) {
   putchar('"');
-  for (; *s; s++) {
+  while (*s) {
     unsigned char c = (unsigned char)*s;
+    size_t n = pu_utf8_sequence(s);
     if (c == '"' || c == '\\') printf("\\%c", c);
     else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
+    else if (n) fwrite(s, 1, n, stdout);
+    else fputs("\xEF\xBF\xBD", stdout);
+    s += n ? n : 1;
   }
   putchar('"');
 }
