@@ -4,12 +4,12 @@
 # concurrent analyses of one experiment, a run that died of a signal or
 # is still going. Each case asserts the exit status, the exact message
 # where there is one, and what was kept.
-# Usage: faults_test.sh POMP_ANALYZE POMP_TRACEGEN DATA_DIR SC_SIGNAL
+# Usage: faults_test.sh POMP_ANALYZE POMP_TRACEGEN DATA_DIR SC_SIGNAL SC_FLUSH
 set -u
-analyze=$1 tracegen=$2 data=$3 sc_signal=$4
+analyze=$1 tracegen=$2 data=$3 sc_signal=$4 sc_flush=$5
 work=$(mktemp -d "${TMPDIR:-/tmp}/pomp-az-faults.XXXXXX")
-holder=
-trap '[ -n "$holder" ] && kill "$holder" 2>/dev/null; rm -rf "$work"' EXIT
+holder= mounted=
+trap '[ -n "$holder" ] && kill "$holder" 2>/dev/null; [ -n "$mounted" ] && umount "$mounted"; rm -rf "$work"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
@@ -134,6 +134,27 @@ holder=
 out=$("$analyze" "$exp" 2>/dev/null) || fail "running, then killed: analysis failed"
 expect_eq "running, then killed: status" "$(echo "$out" | sed -n 2p)" \
   "incomplete: the program died of SIGTERM; events up to the signal"
+
+# --- the disk fills while tracing (a 2 MB tmpfs, root only) -------------
+# (was: a crash inside OTF2, or 0-byte definitions and ~30 OTF2 lines)
+mkdir "$work/small"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=2m tmpfs "$work/small" 2>/dev/null; then
+  mounted=$work/small
+  exp=$work/small/e
+  POMP_BUFFER=256k POMP_EXPERIMENT=$exp "$sc_flush" 400000 >"$work/out" 2>"$work/err"
+  expect_eq "disk full: exit" $? 0
+  expect_eq "disk full: the program ran on" "$(cat "$work/out")" "400000 visits"
+  expect_eq "disk full: stderr lines" "$(wc -l <"$work/err")" 1
+  grep -Eq "^libpomp: error: trace incomplete: disk full after [0-9]+ events of location 0 \($exp\); recording stopped, the program runs on$" "$work/err" ||
+    fail "disk full: message '$(cat "$work/err")'"
+  grep -q "^trace incomplete in $exp (incomplete: disk full after" "$exp/measure.log" ||
+    fail "disk full: measure.log does not say the trace is incomplete"
+  expect_eq "disk full: measure.log says written" "$(grep -c 'trace written' "$exp/measure.log")" 0
+  "$analyze" -q "$exp" -o "$work/full.pomp" 2>"$work/err" || fail "disk full: not analysable: $(cat "$work/err")"
+  umount "$mounted" && mounted=
+else
+  echo "skipped: the disk-full case needs root (a 2 MB tmpfs)"
+fi
 
 [ "$failures" = 0 ] && echo "all fault-injection cases passed" && exit 0
 echo "$failures failures"
