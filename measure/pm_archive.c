@@ -140,15 +140,26 @@ void pm_archive_release_reserve(void) {
   if (reserve_path[0]) unlink(reserve_path);
 }
 
+static uint64_t full_at_events;
+static uint32_t full_at_thread;
+
 int pm_archive_disk_full(void) { return atomic_load(&disk_full); }
+
+void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread) {
+  if (events) *events = full_at_events;
+  if (thread) *thread = full_at_thread;
+}
 
 void pm_archive_out_of_space(void) {
   if (atomic_exchange(&disk_full, 1)) return;
-  pm_recording_stop(); /* the reserve stays until the event files are closed */
+  /* recording stops for good (pm_runtime.c's set_state asks
+     pm_archive_disk_full); the reserve stays until the files are closed */
+  atomic_store(&pm_recording, 0);
   pm_location *l = pm_tls_location;
   uint64_t events = l ? atomic_load_explicit(&l->flushed_events, memory_order_relaxed) : 0;
   uint32_t thread = l ? l->thread : 0;
-  pm_trace_mark_disk_full(events, thread);
+  full_at_events = events;
+  full_at_thread = thread;
   pm_err("trace incomplete: disk full after %llu events of location %u (%s); recording "
          "stopped, the program runs on",
          (unsigned long long)events, thread, pm_experiment_dir);

@@ -22,20 +22,14 @@ _Atomic int pm_state = PM_UNSTARTED;
 _Atomic int pm_recording;
 uint64_t pm_start_time;
 static _Atomic int on = 1;
-static _Atomic int stopped_for_good; /* pm_recording_stop: the disk is full */
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Under run_lock. */
 static void set_state(int s) {
   atomic_store_explicit(&pm_state, s, memory_order_release);
   atomic_store_explicit(&pm_recording,
-                        s == PM_RUNNING && atomic_load(&on) && !atomic_load(&stopped_for_good),
+                        s == PM_RUNNING && atomic_load(&on) && !pm_archive_disk_full(),
                         memory_order_release);
-}
-
-void pm_recording_stop(void) {
-  atomic_store(&stopped_for_good, 1);
-  atomic_store(&pm_recording, 0);
 }
 
 void pm_run_lock(void) { pthread_mutex_lock(&run_lock); }

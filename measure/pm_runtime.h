@@ -47,9 +47,7 @@ void pm_run_lock(void);
 void pm_run_unlock(void);
 int pm_run_trylock(void); /* 0 when taken */
 void pm_set_state(int state);
-/* No event is recorded any more, whatever POMP_On says (the disk is full:
-   pm_archive.c). Lock-free: callable from OTF2's callbacks. */
-void pm_recording_stop(void);
+
 void pm_finish_locked(const char *why);
 /* Experiment directory + archive of a process without MPI; 0 or -1. */
 int pm_open_single_process(void);

@@ -109,13 +109,18 @@ void pm_trace_mark_died(const char *why) {
            "incomplete: the program died of %s; events up to the signal", why);
 }
 
-void pm_trace_mark_disk_full(uint64_t events, uint32_t thread) {
+/* The disk filled (pm_archive.c): run_status says where. */
+static void mark_disk_full(void) {
+  uint64_t events;
+  uint32_t thread;
+  pm_archive_disk_full_at(&events, &thread);
   snprintf(run_status, sizeof run_status,
            "incomplete: disk full after %llu events of location %u; events up to there",
            (unsigned long long)events, thread);
 }
 
 static void write_run_status(void) {
+  if (pm_archive_disk_full()) mark_disk_full();
   if (run_status[0]) OTF2_Archive_SetProperty(pm_archive, "POMP::RUN_STATUS", run_status, true);
 }
 
@@ -125,6 +130,7 @@ static void write_run_status(void) {
    what reached the disk, and pomp-analyze recovers the trace from it as
    for a run that died (recover/). */
 static void give_up_on_full_disk(void) {
+  mark_disk_full();
   pm_archive_release_reserve();
   pm_fragment_final_partial(run_status + strlen("incomplete: "));
   pm_archive = NULL; /* abandoned, not closed */
