@@ -4,9 +4,14 @@
    the per-location files, and the open-file limit their readers need. */
 #include <otf2/otf2.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -55,6 +60,76 @@ const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext, char
   return buf;
 }
 
+/* OTF2's anchor loader trusts the counts in the file: one changed byte
+   keeps it busy for a minute or more (a loop over a count it read).  The
+   anchor is therefore read first by a child process allowed ANCHOR_CPU_MS
+   of CPU time (a valid anchor takes about 1 ms; CPU, not wall time, so a
+   loaded machine does not fail a valid trace) and ANCHOR_WALL_S seconds
+   in all (storage that hangs).  Costs one fork, about 1 ms. */
+enum { ANCHOR_CPU_MS = 300, ANCHOR_WALL_S = 30, ANCHOR_POLL_NS = 2000000 };
+
+/* CPU time used so far by process pid (utime + stime of /proc/PID/stat),
+   in ms; 0 when unknown. */
+static long cpu_ms_of(pid_t pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  const char *fields = strrchr(buf, ')'); /* after the command name */
+  unsigned long utime, stime;
+  if (!fields || sscanf(fields + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime,
+                        &stime) != 2)
+    return 0;
+  return (long)((utime + stime) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
+}
+
+/* 0 when OTF2 opens the anchor within the limits above, -1 when it cannot
+   or takes longer (the child is then killed). */
+static int anchor_loads_quickly(const char *anchor) {
+  pid_t pid = fork();
+  if (pid < 0) return 0; /* no probe possible: let OTF2 try */
+  if (pid == 0) {
+    OTF2_Error_RegisterCallback(quiet_otf2, NULL);
+    _exit(OTF2_Reader_Open(anchor) ? 0 : 1);
+  }
+  const struct timespec poll = {0, ANCHOR_POLL_NS};
+  for (long waited_ns = 0;; waited_ns += ANCHOR_POLL_NS) {
+    int st;
+    pid_t done = waitpid(pid, &st, WNOHANG);
+    if (done == pid) return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+    if (done < 0) return 0; /* reaped elsewhere (a SIGCHLD handler): no verdict */
+    if (cpu_ms_of(pid) > ANCHOR_CPU_MS || waited_ns / 1000000000 >= ANCHOR_WALL_S) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &st, 0);
+      return -1;
+    }
+    nanosleep(&poll, NULL);
+  }
+}
+
+/* A running libpomp holds a shared lock on its measure.log (measure/
+   pm_log.c) until it ends, however it ends. The pid from the log's first
+   line ("... (pid N)") when the lock is held, or -1 if that line has none;
+   0 when no process holds it (or there is no log). */
+static long pid_holding(const char *log) {
+  int fd = open(log, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  long pid = 0;
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    char line[1024];
+    ssize_t n = read(fd, line, sizeof line - 1);
+    line[n > 0 ? n : 0] = 0;
+    line[strcspn(line, "\n")] = 0;
+    const char *at = strstr(line, "(pid ");
+    pid = at ? strtol(at + 5, NULL, 10) : -1;
+  }
+  close(fd);
+  return pid;
+}
+
 /* The anchor must be a readable regular file before OTF2 sees it: the
    message then says why (errno), and OTF2 3.0 leaks on that failure path.
    A directory with the measurement log but no anchor is a run whose trace
@@ -76,12 +151,34 @@ static int check_anchor(az_analysis *a, const char *anchor) {
   size_t dir = slash ? (size_t)(slash - anchor) : 0;
   char *log = pu_malloc(dir + 16);
   snprintf(log, dir + 16, "%.*s%smeasure.log", (int)dir, anchor, slash ? "/" : "");
-  if (err == ENOENT && access(log, F_OK) == 0)
+  long pid = err == ENOENT ? pid_holding(log) : 0;
+  char who[48] = "its process";
+  if (pid > 0) snprintf(who, sizeof who, "pid %ld", pid);
+  if (pid)
+    az_fail(&a->diag,
+            "%.*s: the run is still going (%s holds its measure.log); analyse it once "
+            "it has ended",
+            slash ? (int)dir : 1, slash ? anchor : ".", who);
+  else if (err == ENOENT && access(log, F_OK) == 0)
     az_fail(&a->diag, "%.*s: no trace was written; see %s", slash ? (int)dir : 1,
             slash ? anchor : ".", log);
   else az_fail(&a->diag, "%s: %s", anchor, strerror(err));
   free(log);
   return -1;
+}
+
+/* A process that died of a signal wrote its trace with the anchor
+   property POMP::RUN_STATUS (docs/TRACE.md): the run did not finish. */
+static void read_run_status(az_analysis *a, OTF2_Reader *reader) {
+  char *status = NULL;
+  if (OTF2_Reader_GetProperty(reader, "POMP::RUN_STATUS", &status) != OTF2_SUCCESS || !status)
+    return;
+  if (!strncmp(status, "incomplete", 10)) {
+    free(a->run_status);
+    a->run_status = pu_strdup(status);
+    a->incomplete = a->diag.incomplete = 1;
+  }
+  free(status);
 }
 
 OTF2_Reader *az_open(az_analysis *a, const char *anchor, const az_options *opt) {
@@ -99,12 +196,13 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor, const az_options *opt) 
   a->throttled = az_throttled_read(anchor, &a->diag);
   /* OTF2 would print its own errors; ours name the location and event */
   OTF2_Error_RegisterCallback(quiet_otf2, NULL);
-  OTF2_Reader *reader = OTF2_Reader_Open(anchor);
+  OTF2_Reader *reader = anchor_loads_quickly(anchor) ? NULL : OTF2_Reader_Open(anchor);
   if (!reader) {
     az_fail(&a->diag, "%s: cannot open the trace archive (corrupt anchor file)", anchor);
     return NULL;
   }
   OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+  if (!opt->run_status) read_run_status(a, reader);
   char *defs = pu_malloc(strlen(a->files) + 5);
   sprintf(defs, "%s.def", a->files);
   int failed = az_defs_read(&a->defs, reader, defs, &a->diag);

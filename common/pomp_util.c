@@ -57,6 +57,48 @@ char *pu_strdup(const char *s) {
   return memcpy(pu_malloc(n), s, n);
 }
 
+size_t pu_utf8_sequence(const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  if (u[0] < 0x80) return 1;
+  /* the allowed range of the second byte depends on the first (Unicode
+     Table 3-7); later bytes are 80..BF */
+  unsigned char lo = 0x80, hi = 0xBF;
+  size_t n;
+  if (u[0] >= 0xC2 && u[0] <= 0xDF) n = 2;
+  else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
+    n = 3;
+    if (u[0] == 0xE0) lo = 0xA0;
+    if (u[0] == 0xED) hi = 0x9F;
+  } else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
+    n = 4;
+    if (u[0] == 0xF0) lo = 0x90;
+    if (u[0] == 0xF4) hi = 0x8F;
+  } else return 0;
+  if (u[1] < lo || u[1] > hi) return 0;
+  for (size_t i = 2; i < n; i++)
+    if (u[i] < 0x80 || u[i] > 0xBF) return 0;
+  return n;
+}
+
+char *pu_utf8_valid(const char *s) {
+  size_t len = strlen(s);
+  char *out = pu_malloc(3 * len + 1), *o = out; /* each bad byte: 3 */
+  while (*s) {
+    size_t n = pu_utf8_sequence(s);
+    if (n) {
+      memcpy(o, s, n);
+      o += n;
+      s += n;
+    } else {
+      memcpy(o, "\xEF\xBF\xBD", 3);
+      o += 3;
+      s++;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
 void pu_reserve(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return;
   size_t n = *cap ? *cap : 8;

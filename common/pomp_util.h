@@ -55,6 +55,15 @@ void pu_reserve(void **p, size_t *cap, size_t need, size_t elem);
     (arr)[(len)++] = (value);                                                                      \
   } while (0)
 
+/* The length of the valid UTF-8 sequence that starts s (1 to 4 bytes;
+   shortest form, no surrogates, at most U+10FFFF), 0 when s starts an
+   invalid one. s is NUL-terminated. */
+size_t pu_utf8_sequence(const char *s);
+/* A malloc'd copy of s in which every byte that does not belong to a valid
+   UTF-8 sequence is replaced by U+FFFD (EF BF BD): what JSON output needs
+   for names measured as raw bytes (file names, docs/FORMAT.md). */
+char *pu_utf8_valid(const char *s);
+
 /* Prints "prog (pomp) VERSION" to stdout. */
 void pu_print_version(void);
 

@@ -253,7 +253,9 @@ void pomp_report_sysnode_values(const pomp_report *r, const double *per_loc, dou
 double pomp_report_metric_total(const pomp_report *r, int32_t metric, int metric_inclusive);
 
 /* The definitions as JSON text (the format of the file's definitions
-   section), pretty-printed or compact; free() the result (added). */
+   section), pretty-printed or compact, always valid UTF-8: a name's byte
+   outside a valid UTF-8 sequence is written as U+FFFD; free() the result
+   (added). */
 char *pomp_report_defs_json(const pomp_report *r, int pretty);
 
 /* ---- display helpers shared by the viewers (added) --------------------- */

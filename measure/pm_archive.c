@@ -2,8 +2,15 @@
  * while writing: memory (POMP_BUFFER per location), flush (recorded as a
  * TRACE BUFFER FLUSH region), locking (pthreads), collectives (pm_coll).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <otf2/OTF2_Pthread_Locks.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "pm_location.h"
 #include "pm_trace.h"
@@ -14,6 +21,7 @@ uint64_t pm_evt_chunk, pm_def_chunk;
 /* What runs before a full event buffer reaches the disk, given by the
    life-cycle code that opens the archive (the periodic fragment). */
 static void (*before_flush)(void);
+static _Atomic int disk_full; /* pm_archive_out_of_space: once */
 
 /* Chunks of one OTF2 buffer, linked through a header in front of each. */
 enum { CHUNK_HEADER = 64 }; /* keeps the chunk cache-line aligned */
@@ -33,7 +41,11 @@ static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, 
   buffer_memory *b = *per_buffer;
   if (!b) *per_buffer = b = calloc(1, sizeof *b);
   if (!b) return NULL;
-  if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer) return NULL;
+  /* a full disk: the record in flight gets its chunk (no flush), and no
+     other record follows (recording stopped) */
+  if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer &&
+      !atomic_load(&disk_full))
+    return NULL;
   chunk *c = malloc(CHUNK_HEADER + size);
   if (!c) return NULL; /* OTF2 flushes and retries */
   c->next = b->chunks;
@@ -61,6 +73,18 @@ static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, v
 
 static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all};
 
+/* Is there too little room on the disk for the buffer about to be
+   flushed (with as much again for OTF2's file buffer and the
+   definitions)? OTF2 3.0 crashes when a write fails in the middle of a
+   record, so the disk must not fill under its feet. */
+static int no_room(void) {
+  struct statvfs st;
+  if (statvfs(pm_experiment_dir, &st) != 0) return 0;
+  return (uint64_t)st.f_bavail * st.f_frsize < 2 * pm_cfg.buffer;
+}
+
+void pm_archive_out_of_space(void);
+
 /* A full event buffer is about to reach the disk: first before_flush (the
    periodic fragment, so that the definitions of every event in it are on
    disk before the events are: a later SIGKILL leaves them readable).
@@ -69,6 +93,10 @@ static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final) {
   (void)user;
+  if (type == OTF2_FILETYPE_EVENTS && !final && (atomic_load(&disk_full) || no_room())) {
+    pm_archive_out_of_space();
+    return OTF2_NO_FLUSH; /* OTF2 crashes when a flush fails mid-record */
+  }
   if (type == OTF2_FILETYPE_EVENTS && !final) {
     pm_location *l = pm_location_get((uint32_t)loc);
     uint64_t events = 0;
@@ -88,6 +116,68 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 }
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+/* ---- a full disk ------------------------------------------------------
+
+   Space for the definitions is reserved when the archive opens (a file of
+   PM_RESERVE bytes); when the disk fills, recording stops for good, and
+   at the end, once the event files are closed (OTF2 may still hold up to
+   4 MiB of each in memory), the reserve is freed and the definitions and
+   anchor are written as usual: the events that reached the disk stay analysable. OTF2's own
+   messages (about 30 lines) give way to one line of ours. */
+enum { PM_RESERVE = 512 * 1024 };
+static char reserve_path[PU_PATH_MAX];
+
+static void make_reserve(void) {
+  snprintf(reserve_path, sizeof reserve_path, "%s/.pomp-reserve", pm_experiment_dir);
+  int fd = open(reserve_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  if (posix_fallocate(fd, 0, PM_RESERVE) != 0) unlink(reserve_path);
+  close(fd);
+}
+
+void pm_archive_release_reserve(void) {
+  if (reserve_path[0]) unlink(reserve_path);
+}
+
+static uint64_t full_at_events;
+static uint32_t full_at_thread;
+
+int pm_archive_disk_full(void) { return atomic_load(&disk_full); }
+
+void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread) {
+  if (events) *events = full_at_events;
+  if (thread) *thread = full_at_thread;
+}
+
+void pm_archive_out_of_space(void) {
+  if (atomic_exchange(&disk_full, 1)) return;
+  /* recording stops for good (pm_runtime.c's set_state asks
+     pm_archive_disk_full); the reserve stays until the files are closed */
+  atomic_store(&pm_recording, 0);
+  pm_location *l = pm_tls_location;
+  uint64_t events = l ? atomic_load_explicit(&l->flushed_events, memory_order_relaxed) : 0;
+  uint32_t thread = l ? l->thread : 0;
+  full_at_events = events;
+  full_at_thread = thread;
+  pm_err("trace incomplete: disk full after %llu events of location %u (%s); recording "
+         "stopped, the program runs on",
+         (unsigned long long)events, thread, pm_experiment_dir);
+}
+
+static OTF2_ErrorCode on_otf2_error(void *user, const char *file, uint64_t line,
+                                    const char *function, OTF2_ErrorCode code, const char *fmt,
+                                    va_list va) {
+  (void)user, (void)file, (void)line, (void)function;
+  /* the first report of a full disk may carry another code (a failed
+     buffer write): errno still says why */
+  if (code == OTF2_ERROR_ENOSPC || errno == ENOSPC) pm_archive_out_of_space();
+  if (atomic_load(&disk_full)) return code; /* its consequences: said already */
+  char what[512];
+  vsnprintf(what, sizeof what, fmt, va);
+  pm_err("OTF2: %s: %s", OTF2_Error_GetDescription(code), what);
+  return code;
+}
 
 int pm_archive_open(void (*flush_hook)(void)) {
   /* OTF2 keeps writes smaller than its 4 MiB file buffer in memory until
@@ -118,6 +208,8 @@ int pm_archive_open(void (*flush_hook)(void)) {
     OTF2_Archive_Close(a);
     return -1;
   }
+  OTF2_Error_RegisterCallback(on_otf2_error, NULL);
+  make_reserve();
   before_flush = flush_hook;
   pm_archive = a;
   pm_locations_open_writers();

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "pm_runtime.h"
 #include "pm_throttle.h"
@@ -14,7 +15,22 @@
 
 pm_config pm_cfg;
 
-enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE, MODE };
+enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE, MODE, CLOCKSYNC };
+
+/* The forms each kind accepts, as the warning about a bad value says them
+   (one wording for every variable of a kind). */
+static const char *const accepted[] = {
+    [BOOL] = "1, 0, yes, no, true, false, on, off",
+    [SIZE] = "bytes with an optional k, M or G (512k, 16M, 1G), from 256k to this machine's "
+             "memory",
+    [TEXT] = "any text",
+    [LEVEL] = "0, 1, 2",
+    [SIGNAL] = "0 (off), a real-time signal number, SIGRTMIN+n",
+    [CLOCK] = "auto, tsc, monotonic",
+    [THROTTLE] = "CALLS,US (100000,10; US may have a fraction), 0 or off",
+    [MODE] = "trace, profile",
+    [CLOCKSYNC] = "auto, always",
+};
 
 static const struct var {
   const char *name;
@@ -45,6 +61,9 @@ static const struct var {
      "trace (OTF2 events, analysed by pomp-analyze) or profile (a call-path profile "
      "written as report.pomp at the end; no trace, no wait states)"},
     {"POMP_VERBOSE", LEVEL, "0", "0 errors only, 1 experiment summary on stderr, 2 debug"},
+    /* read by libpomp-mpi (mpiwrap/mw_clocksync.c); checked here with the others */
+    {"POMP_MPI_CLOCKSYNC", CLOCKSYNC, "auto",
+     "always: ping-pong clock offsets even on rank 0's host (auto: only on other hosts)"},
 };
 
 static int parse_bool(const char *s, int *out) {
@@ -80,10 +99,16 @@ static int parse_size(const char *s, uint64_t *out) {
     break;
   default: return -1;
   }
-  if (*end == 'b' || *end == 'B') end++;
   if (*end || v > UINT64_MAX / mult) return -1;
   *out = v * mult;
   return 0;
+}
+
+/* The machine's memory in bytes (a buffer beyond it would never fill, so
+   never flush); UINT64_MAX when unknown. */
+static uint64_t physical_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
 }
 
 /* "0", "38", "SIGRTMIN+3": a real-time signal number, or 0 (off). Real-time
@@ -145,7 +170,7 @@ static void apply(const struct var *v, const char *s) {
   if (!strcmp(v->name, "POMP_EXPERIMENT")) pm_cfg.experiment = *s ? s : NULL;
   else if (!strcmp(v->name, "POMP_FILTER")) pm_cfg.filter = *s ? s : NULL;
   else if (v->kind == SIZE) {
-    ok = parse_size(s, &n) == 0;
+    ok = parse_size(s, &n) == 0 && n <= physical_memory();
     if (ok && n < PM_MIN_BUFFER) {
       pm_warn("POMP_BUFFER=%s is below the minimum; using 256k", s);
       n = PM_MIN_BUFFER;
@@ -159,6 +184,10 @@ static void apply(const struct var *v, const char *s) {
     ok = parse_clock(s, &pm_cfg.clock) == 0;
   } else if (v->kind == MODE) {
     ok = parse_mode(s, &pm_cfg.mode) == 0;
+  } else if (v->kind == CLOCKSYNC) {
+    static const char *const names[] = {"auto", "always"};
+    int which;
+    ok = parse_choice(s, names, 2, &which) == 0;
   } else if (v->kind == LEVEL) {
     ok = s[0] >= '0' && s[0] <= '2' && !s[1];
     if (ok) pm_cfg.verbose = s[0] - '0';
@@ -168,7 +197,9 @@ static void apply(const struct var *v, const char *s) {
     if (ok && !strcmp(v->name, "POMP_FUNCTIONS")) pm_cfg.functions = b;
     if (ok && !strcmp(v->name, "POMP_SIGNALS")) pm_cfg.signals = b;
   }
-  if (!ok) pm_warn("%s=%s is not valid; using the default %s", v->name, s, v->deflt);
+  if (!ok)
+    pm_warn("%s=%s is not valid (accepted: %s); using the default %s", v->name, s,
+            accepted[v->kind], v->deflt);
 }
 
 void pm_config_load(void) {

@@ -111,7 +111,8 @@ int pm_fragment_write(int complete, const char *reason, const pm_local_location 
   }
   int err = errno;
   pthread_mutex_unlock(&frag_lock);
-  if (rc != 0) pm_err("cannot write fragment %s: %s", path, strerror(err));
+  if (rc != 0 && err == ENOSPC) pm_archive_out_of_space(); /* says it, once */
+  else if (rc != 0) pm_err("cannot write fragment %s: %s", path, strerror(err));
   pm_blob_free(&defs);
   pm_blob_free(&out);
   return rc;
@@ -127,15 +128,31 @@ typedef struct shape {
 } shape;
 static shape written; /* under frag_lock */
 
-void pm_fragment_periodic(void) {
+/* This process's locations with the events their flushes wrote (n of
+   them, malloc'd). */
+static pm_local_location *flushed_locations(size_t *n) {
   pm_local_location *locs = NULL; /* a flush is rare: malloc is fine here */
-  size_t n = 0, cap = 0;
+  size_t cap = 0;
+  *n = 0;
   for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++) {
     pm_location *l = pm_location_get(t);
     if (!l || !l->writer) continue;
     pm_local_location ll = {t, atomic_load_explicit(&l->flushed_events, memory_order_relaxed)};
-    PU_PUSH(locs, n, cap, ll);
+    PU_PUSH(locs, *n, cap, ll);
   }
+  return locs;
+}
+
+void pm_fragment_final_partial(const char *reason) {
+  size_t n;
+  pm_local_location *locs = flushed_locations(&n);
+  pm_fragment_write(0, reason, locs, (uint32_t)n);
+  free(locs);
+}
+
+void pm_fragment_periodic(void) {
+  size_t n;
+  pm_local_location *locs = flushed_locations(&n);
   shape now = {pm_region_count(), pm_comm_count(), pm_team_comm_count(), (uint32_t)n,
                atomic_load(&pm_noffsets)};
   pthread_mutex_lock(&frag_lock);

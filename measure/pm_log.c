@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "pm_runtime.h"
@@ -123,6 +124,10 @@ void pm_log_open(const char *dir) {
   pthread_mutex_lock(&log_lock);
   /* O_APPEND: the ranks of an MPI run share one log, line by line. */
   log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  /* held while the process runs (every rank shares it): pomp-analyze
+     and pomp-recover tell a run still going from one that died by it
+     (the kernel drops it however the process ends, SIGKILL included) */
+  if (log_fd >= 0) flock(log_fd, LOCK_SH | LOCK_NB);
   if (log_fd >= 0 && kept_len) write_kept();
   free(kept);
   kept = NULL;
@@ -144,7 +149,8 @@ void pm_log_signal_line(const char *const parts[], int nparts) {
 
 void pm_log_forget(void) {
   pthread_mutex_init(&log_lock, NULL); /* may have been held at fork() */
-  log_fd = -1;                         /* the parent's log, not ours */
+  if (log_fd >= 0) close(log_fd);      /* the parent's log, and its lock, not ours */
+  log_fd = -1;
   log_closed = 1;
 }
 

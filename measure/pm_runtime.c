@@ -27,7 +27,9 @@ static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Under run_lock. */
 static void set_state(int s) {
   atomic_store_explicit(&pm_state, s, memory_order_release);
-  atomic_store_explicit(&pm_recording, s == PM_RUNNING && atomic_load(&on), memory_order_release);
+  atomic_store_explicit(&pm_recording,
+                        s == PM_RUNNING && atomic_load(&on) && !pm_archive_disk_full(),
+                        memory_order_release);
 }
 
 void pm_run_lock(void) { pthread_mutex_lock(&run_lock); }
@@ -137,6 +139,9 @@ void pm_finish_locked(const char *why) {
             "trace is written as that of a process without MPI");
   }
   pm_locations_leave_all(pm_clock());
+  /* a process alone ends normally at exit or POMP_Finalize; otherwise a
+     signal (pm_signal.c) ends it: its trace says so */
+  if (strcmp(why, "program exit") && strcmp(why, "POMP_Finalize")) pm_trace_mark_died(why);
   pm_trace_write();
   pm_profile_write();
   pm_log("measurement finished (%s)", why);

@@ -47,6 +47,7 @@ void pm_run_lock(void);
 void pm_run_unlock(void);
 int pm_run_trylock(void); /* 0 when taken */
 void pm_set_state(int state);
+
 void pm_finish_locked(const char *why);
 /* Experiment directory + archive of a process without MPI; 0 or -1. */
 int pm_open_single_process(void);

@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pm_location.h"
@@ -39,6 +40,23 @@ static int index_of(int sig) {
   for (int i = 0; i < NFATAL; i++)
     if (fatal[i] == sig) return i;
   return NFATAL;
+}
+
+/* What the kernel said with each signal's latest arrival (a fault's
+   address and code, a kill's sender), for resend. */
+static siginfo_t arrived[NFATAL + 1];
+
+/* Sends sig to this thread again, to end the process (or reach the
+   handler we chain to) once its disposition is back: with the siginfo it
+   came with, so a library's crash report (UCX's), a debugger or the core
+   file sees the faulting address and code, not raise()'s SI_TKILL. A
+   process may queue any si_code to its own thread (rt_tgsigqueueinfo). */
+static void resend(int sig) {
+  siginfo_t info = arrived[index_of(sig)];
+  if (info.si_signo == sig && syscall(SYS_rt_tgsigqueueinfo, (long)getpid(),
+                                      (long)syscall(SYS_gettid), (long)sig, &info) == 0)
+    return;
+  raise(sig);
 }
 
 static const char *signal_name(int sig) {
@@ -92,7 +110,7 @@ static void die_of(int sig) {
     pm_peers_alert(signal_name(sig));
     if (sig == SIGINT || sig == SIGTERM) pm_peers_release(sig);
   }
-  if (previous[index_of(sig)].sa_handler != SIG_IGN) raise(sig);
+  if (previous[index_of(sig)].sa_handler != SIG_IGN) resend(sig);
 }
 
 /* An MPI rank: complete fragment; peers asked too unless this is the
@@ -162,7 +180,7 @@ static void another_signal(int sig) {
   if (sig == peer_signal) return;
   if (synchronous(sig) || atomic_load(&dying)) {
     let_kill(sig);
-    raise(sig);
+    resend(sig);
     return;
   }
   if (!atomic_load(&fragment_done)) {
@@ -179,11 +197,12 @@ static void another_signal(int sig) {
    the handler returns. A fault there cannot wait: the process just dies. */
 static void on_signal(int sig, siginfo_t *info, void *context) {
   (void)context;
+  if (info) arrived[index_of(sig)] = *info;
   int queued = info && info->si_code == SI_QUEUE;
   if (queued && sig != peer_signal && info->si_value.sival_int == PM_PEER_RELEASE &&
       atomic_load(&fragment_done)) { /* a peer's die_of: end now, with it */
     let_kill(sig);
-    raise(sig);
+    resend(sig);
     return;
   }
   if (sig == peer_signal && queued) atomic_store(&peer_sender, info->si_value.sival_int);
@@ -197,7 +216,7 @@ static void on_signal(int sig, siginfo_t *info, void *context) {
   }
   if (in_record) { /* a fault in the middle of a record */
     let_kill(sig);
-    raise(sig);
+    resend(sig);
     return;
   }
   if (atomic_exchange(&taken, 1)) another_signal(sig);

@@ -67,6 +67,21 @@ extern _Atomic int pm_noffsets;
 /* Writes everything and closes the archive: collective over pm_coll. The
    caller has stopped recording and left every open region. */
 void pm_trace_write(void);
+/* The program is dying (why: "SIGINT", ...): pm_trace_write records in
+   the anchor (property POMP::RUN_STATUS, docs/TRACE.md) that the trace
+   ends there, so the analysis says incomplete. Called before it. */
+void pm_trace_mark_died(const char *why);
+/* The disk is full (an OTF2 write or a fragment failed with ENOSPC):
+   recording stops, the reserve is freed, one line says so (once). */
+void pm_archive_out_of_space(void);
+/* 1 once the disk filled while tracing (pm_archive.c; recording then
+   stays off whatever POMP_On says); *events and *thread (either may be
+   NULL): the events of the location that found it full. */
+int pm_archive_disk_full(void);
+void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread);
+/* Frees the space kept in reserve for the definitions (pm_archive_open):
+   before they are written, or when the disk fills. */
+void pm_archive_release_reserve(void);
 /* Closes every event writer of this process (its buffers reach the disk;
    not collective) and returns its locations with their event counts
    (n of them, malloc'd). */

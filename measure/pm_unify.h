@@ -35,6 +35,9 @@ int pm_fragment_write(int complete, const char *reason, const pm_local_location 
 /* The periodic fragment, from a buffer flush (pre-flush callback of the
    flushing thread): every location with its events flushed so far. */
 void pm_fragment_periodic(void);
+/* The last fragment of a process whose trace cannot be written (the disk
+   filled): its locations up to their last flush, with `reason`. */
+void pm_fragment_final_partial(const char *reason);
 /* After the trace was written: removes this rank's fragment, and the
    fragments/ directory once it is empty. */
 void pm_fragment_remove(void);

@@ -100,8 +100,52 @@ static void write_local_defs(const pm_blob *map, const pm_local_location *locs, 
   free(threads);
 }
 
+/* The anchor's POMP::RUN_STATUS (docs/TRACE.md); "" for a run that ends
+   normally. */
+static char run_status[200];
+
+void pm_trace_mark_died(const char *why) {
+  snprintf(run_status, sizeof run_status,
+           "incomplete: the program died of %s; events up to the signal", why);
+}
+
+/* The disk filled (pm_archive.c): run_status says where. */
+static void mark_disk_full(void) {
+  uint64_t events;
+  uint32_t thread;
+  pm_archive_disk_full_at(&events, &thread);
+  snprintf(run_status, sizeof run_status,
+           "incomplete: disk full after %llu events of location %u; events up to there",
+           (unsigned long long)events, thread);
+}
+
+static void write_run_status(void) {
+  if (pm_archive_disk_full()) mark_disk_full();
+  if (run_status[0]) OTF2_Archive_SetProperty(pm_archive, "POMP::RUN_STATUS", run_status, true);
+}
+
+/* The disk filled while tracing: OTF2's writers are not closed (their
+   buffers' write failed, and closing them then crashes inside OTF2 3.0);
+   the reserve makes room for this process's last fragment, which names
+   what reached the disk, and pomp-analyze recovers the trace from it as
+   for a run that died (recover/). */
+static void give_up_on_full_disk(void) {
+  mark_disk_full();
+  pm_archive_release_reserve();
+  pm_fragment_final_partial(run_status + strlen("incomplete: "));
+  pm_archive = NULL; /* abandoned, not closed */
+  pm_log("trace incomplete in %s (%s): events up to each location's last buffer flush are "
+         "on disk; pomp-analyze recovers them",
+         pm_experiment_dir, run_status);
+}
+
 void pm_trace_write(void) {
   if (!pm_archive) return;
+  /* (an MPI rank must still take part in the unification) */
+  if (pm_archive_disk_full() && !pm_mpi_active) {
+    give_up_on_full_disk();
+    return;
+  }
   uint64_t end = pm_clock();
   uint32_t n;
   pm_local_location *locs = pm_trace_close_writers(&n);
@@ -109,18 +153,25 @@ void pm_trace_write(void) {
      signal, a peer's death), pomp-recover still finds everything */
   pm_fragment_write(1, "the trace was being written when the run ended", locs, n);
   OTF2_Archive_CloseEvtFiles(pm_archive);
+  pm_archive_release_reserve(); /* the definitions fit, even on a full disk */
   pm_blob mine = {0}, map = {0};
   pm_unify_describe_self(&mine, end, locs, n);
   exchange(&mine, &map);
   write_local_defs(&map, locs, n);
+  write_run_status();
   OTF2_ErrorCode rc = OTF2_Archive_Close(pm_archive);
   pm_archive = NULL;
   if (rc != OTF2_SUCCESS) pm_err("closing the trace failed: %s", OTF2_Error_GetDescription(rc));
   else pm_fragment_remove(); /* the trace is whole: nothing to recover */
   uint64_t events = 0;
   for (uint32_t i = 0; i < n; i++) events += locs[i].events;
-  pm_info(1, "trace written to %s: %u locations, %llu events", pm_experiment_dir, n,
-          (unsigned long long)events);
+  if (pm_archive_disk_full()) /* filled while the files were closed */
+    pm_log("trace incomplete in %s (%s): definitions written; the event files hold what "
+           "reached the disk",
+           pm_experiment_dir, run_status);
+  else
+    pm_info(1, "trace written to %s: %u locations, %llu events", pm_experiment_dir, n,
+            (unsigned long long)events);
   if (!events)
     pm_warn("the trace in %s has no events: no instrumented code ran while measuring "
             "(built with pomp-cc? POMP_FUNCTIONS, POMP_FILTER?)",

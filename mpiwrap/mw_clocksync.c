@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pomp_util.h"
 
@@ -40,7 +41,7 @@ static void ping_pong_master(MPI_Comm comm, int peer) {
 /* 1 if this process must measure its offset: not on rank 0's host. */
 static int needs_ping_pong(MPI_Comm comm) {
   const char *mode = getenv("POMP_MPI_CLOCKSYNC");
-  if (mode && !strcmp(mode, "always")) return 1;
+  if (mode && !strcasecmp(mode, "always")) return 1; /* as libpomp checks it */
   char mine[MPI_MAX_PROCESSOR_NAME + 1] = "", root[MPI_MAX_PROCESSOR_NAME + 1];
   int len;
   PMPI_Get_processor_name(mine, &len);

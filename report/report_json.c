@@ -80,8 +80,14 @@ char *report_defs_to_json(const pomp_report *r, int pretty) {
   return text;
 }
 
+/* The report file keeps names as measured (a source file's name must
+   still open it); this public text is valid UTF-8 JSON: bytes outside
+   a valid sequence become U+FFFD (docs/FORMAT.md). */
 char *pomp_report_defs_json(const pomp_report *r, int pretty) {
-  return report_defs_to_json(r, pretty);
+  char *raw = report_defs_to_json(r, pretty);
+  char *valid = pu_utf8_valid(raw);
+  free(raw);
+  return valid;
 }
 
 /* ---- reading -------------------------------------------------------------- */

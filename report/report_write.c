@@ -2,12 +2,15 @@
    index (docs/FORMAT.md).  The streaming writer keeps only the row index
    in memory (32 bytes per row), never the values; pomp_report_write feeds
    it the rows of a report's row store.  The file is written under a
-   temporary name and renamed at the end, so a reader never sees half a
-   report. */
+   temporary name of its own (REPORT.part.PID.N: two writers of one
+   report never share it) and renamed at the end, so a reader never sees
+   half a report and the last writer's complete report wins. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "pomp_util.h"
 #include "report_format.h"
@@ -52,22 +55,42 @@ static int pad8(FILE *f, uint64_t *pos) {
   return fwrite(zeros, 1, n, f) == n;
 }
 
+/* The temporary file next to w->path, unique to this writer: its name
+   holds the process id and a counter, and O_EXCL makes sure no other
+   writer has it. Mode 0666 less the umask, as fopen gives. */
+static FILE *open_temporary(pomp_report_writer *w) {
+  static _Atomic unsigned serial;
+  size_t size = strlen(w->path) + 48;
+  w->tmp = pu_malloc(size);
+  for (int attempt = 0; attempt < 100; attempt++) {
+    snprintf(w->tmp, size, "%s.part.%ld.%u", w->path, (long)getpid(), serial++);
+    int fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+      close(fd);
+      remove(w->tmp);
+    }
+    return f;
+  }
+  return NULL;
+}
+
 pomp_report_writer *pomp_report_write_begin(const pomp_report *r, const char *path,
                                             pomp_report_error *err) {
   pomp_report_writer *w = pu_calloc(1, sizeof *w);
   w->r = r;
   w->path = pu_strdup(path);
-  w->tmp = pu_malloc(strlen(path) + 6);
-  sprintf(w->tmp, "%s.part", path);
   w->sorted = 1;
   w->last_metric = w->last_cnode = -1;
   w->locs = pu_malloc((r->nlocations + 1) * sizeof *w->locs);
   w->vals = pu_malloc((r->nlocations + 1) * sizeof *w->vals);
   errno = 0;
-  w->f = fopen(w->tmp, "wb");
+  w->f = open_temporary(w);
   if (!w->f) {
     io_fail(w, err);
-    writer_free(w, 0);
+    writer_free(w, 0); /* none created */
     return NULL;
   }
   /* glibc ignores the size when it chooses the buffer itself */

@@ -17,7 +17,9 @@ void tui_format_percent(char *buf, size_t size, double v, double ref) {
     snprintf(buf, size, "-");
     return;
   }
-  snprintf(buf, size, "%.2f", ref == 0 ? 0.0 : 100.0 * v / ref);
+  /* |ref|: in a difference the total may be negative, and a value that
+     grew stays positive (the colours follow the same sign) */
+  snprintf(buf, size, "%.2f", ref == 0 ? 0.0 : 100.0 * v / fabs(ref));
 }
 
 void tui_format_absolute(char *buf, size_t size, double v, pomp_unit unit) {

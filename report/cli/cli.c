@@ -50,13 +50,18 @@ const char *cli_callpath(const pomp_report *r, int32_t cnode, char **buf, size_t
   return *buf;
 }
 
+/* A JSON string: valid UTF-8 whatever the name's bytes (a byte outside a
+   valid sequence becomes U+FFFD, docs/FORMAT.md). */
 void cli_put_json_string(const char *s) {
   putchar('"');
-  for (; *s; s++) {
+  while (*s) {
     unsigned char c = (unsigned char)*s;
+    size_t n = pu_utf8_sequence(s);
     if (c == '"' || c == '\\') printf("\\%c", c);
     else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
+    else if (n) fwrite(s, 1, n, stdout);
+    else fputs("\xEF\xBF\xBD", stdout);
+    s += n ? n : 1;
   }
   putchar('"');
 }

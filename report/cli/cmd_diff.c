@@ -286,6 +286,11 @@ int cmd_diff(int argc, char **argv) {
   snprintf(what, len, "%s - %s", pos[0], pos[1]);
   pomp_report_set_attr(x.c, "diff", what);
   free(what);
+  /* the base of the difference's percentages: B's total time (FORMAT.md) */
+  char base[32];
+  snprintf(base, sizeof base, "%.17g",
+           pomp_report_metric_total(b, cli_metric(b, "time", pos[1]), 1));
+  pomp_report_set_attr(x.c, "diff_base", base);
   set_run_status(x.c, (const pomp_report *const[2]){a, b}, pos);
   int failed = write_difference(a, &x, out);
   free(x.metric);

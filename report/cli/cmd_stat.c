@@ -92,6 +92,16 @@ static int own_part_regions(stat_ctx *x, const double *cv, double v, int32_t *be
   return k < x->n ? k : x->n;
 }
 
+/* The 100 % of a report's percentages: its total time; in a difference
+   (attribute diff) B's total time (diff_base), else |total|, so that a
+   property that grew is positive whatever the sign of the total. */
+static double diff_base(const pomp_report *r, double total) {
+  if (!pomp_report_attr(r, "diff")) return total;
+  const char *base = pomp_report_attr(r, "diff_base");
+  double b = base ? strtod(base, NULL) : 0;
+  return b > 0 ? b : total < 0 ? -total : total;
+}
+
 static void print_property(stat_ctx *x, int rank, int32_t m) {
   const pomp_report *r = x->r;
   const pomp_metric *pm = pomp_report_metric(r, m);
@@ -177,12 +187,19 @@ int cmd_stat(int argc, char **argv) {
   pomp_report *r = cli_open(path);
   int32_t time = cli_metric(r, "time", path);
   stat_ctx x = {r, pomp_report_metric_total(r, time, 1), (int)n, NULL, NULL, NULL};
+  double total = x.total;
+  const char *base = pomp_report_attr(r, "diff_base");
+  x.total = diff_base(r, total);
   cli_print_warnings(r);
   int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);
-    printf("%s: total time %.6g s on %d locations, %d call paths\n\n", path, x.total,
+    printf("%s: total time %.6g s on %d locations, %d call paths\n", path, total,
            (int)pomp_report_num_locations(r), (int)pomp_report_num_cnodes(r));
+    if (pomp_report_attr(r, "diff"))
+      printf("difference %s: %% of %s %.6g s\n", pomp_report_attr(r, "diff"),
+             base ? "B's total time" : "|total time|", x.total);
+    putchar('\n');
     /* properties under time, by exclusive total, largest first */
     double *own = pu_calloc((size_t)nm + 1, sizeof *own);
     for (int32_t m = 0; m < nm; m++)

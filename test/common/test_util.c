@@ -37,8 +37,32 @@ static void strdup_copies(void **state) {
   free(d);
 }
 
+/* Valid sequences are kept, every byte outside one becomes U+FFFD:
+   Latin-1, a lone continuation, overlong forms, surrogates, > U+10FFFF,
+   a sequence cut by the end of the string. */
+static void utf8_valid_replaces_each_bad_byte(void **state) {
+  (void)state;
+  static const struct {
+    const char *in, *out;
+  } cases[] = {
+      {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"},
+      {"caf\xe9.c", "caf\xef\xbf\xbd.c"},
+      {"\x80x", "\xef\xbf\xbdx"},
+      {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},
+      {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+      {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+      {"a\xe2\x82", "a\xef\xbf\xbd\xef\xbf\xbd"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *v = pu_utf8_valid(cases[i].in);
+    assert_string_equal(v, cases[i].out);
+    free(v);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(utf8_valid_replaces_each_bad_byte),
       cmocka_unit_test(progname_strips_directories),
       cmocka_unit_test(push_grows_and_keeps_order),
       cmocka_unit_test(strdup_copies),

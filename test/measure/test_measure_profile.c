@@ -211,8 +211,8 @@ static void an_unknown_mode_is_reported_and_traces(void **state) {
   sc_result res;
   sc_run("sc_profile", "badmode", NULL, (const char *[]){"POMP_MODE=both", NULL}, &res);
   assert_true(WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0);
-  assert_string_equal(res.err, "libpomp: warning: POMP_MODE=both is not valid; using the "
-                               "default trace\n");
+  assert_string_equal(res.err, "libpomp: warning: POMP_MODE=both is not valid (accepted: "
+                               "trace, profile); using the default trace\n");
   assert_int_equal(access(res.trace, F_OK), 0);
 }
 

@@ -143,8 +143,9 @@ static void test_bad_variable_warns(void **state) {
   sc_result r;
   sc_run("sc_flush", "badvar", (const char *[]){"10", NULL}, envs, &r);
   assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
-  assert_string_equal(r.err, "libpomp: warning: POMP_BUFFER=lots is not valid; using the "
-                             "default 16M\n");
+  assert_string_equal(r.err, "libpomp: warning: POMP_BUFFER=lots is not valid (accepted: bytes "
+                             "with an optional k, M or G (512k, 16M, 1G), from 256k to this "
+                             "machine's memory); using the default 16M\n");
   tr_trace t;
   assert_int_equal(tr_read(r.trace, &t, TR_LINES), 0);
   assert_int_equal(tr_count(&t.locs[0], "Enter step"), 10);
@@ -156,8 +157,50 @@ static void test_bad_variable_warns(void **state) {
   tr_free(&t);
 }
 
+/* Every POMP_ variable is checked alike (issue 18): a value outside the
+   accepted forms is one warning naming them, and the default is used. */
+static void every_variable_is_validated_with_the_accepted_forms(void **state) {
+  (void)state;
+  static const struct {
+    const char *env, *warning;
+  } cases[] = {
+      {"POMP_BUFFER=16MB", "POMP_BUFFER=16MB is not valid (accepted: bytes with an optional k, "
+                           "M or G (512k, 16M, 1G), from 256k to this machine's memory); using "
+                           "the default 16M"},
+      {"POMP_BUFFER=99999999G", "POMP_BUFFER=99999999G is not valid (accepted: bytes with an "
+                                "optional k, M or G (512k, 16M, 1G), from 256k to this machine's "
+                                "memory); using the default 16M"},
+      {"POMP_FUNCTIONS=maybe", "POMP_FUNCTIONS=maybe is not valid (accepted: 1, 0, yes, no, "
+                               "true, false, on, off); using the default 1"},
+      {"POMP_MPI_CLOCKSYNC=maybe", "POMP_MPI_CLOCKSYNC=maybe is not valid (accepted: auto, "
+                                   "always); using the default auto"},
+      {"POMP_VERBOSE=3", "POMP_VERBOSE=3 is not valid (accepted: 0, 1, 2); using the default 0"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char tag[32], want[400];
+    snprintf(tag, sizeof tag, "badvar%zu", i);
+    sc_result r;
+    sc_run("sc_flush", tag, (const char *[]){"10", NULL}, (const char *[]){cases[i].env, NULL}, &r);
+    assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+    snprintf(want, sizeof want, "libpomp: warning: %s\n", cases[i].warning);
+    assert_string_equal(r.err, want);
+    tr_trace t;
+    assert_int_equal(tr_read(r.trace, &t, TR_LINES), 0);
+    assert_int_equal(tr_count(&t.locs[0], "Enter step"), 10);
+    tr_free(&t);
+  }
+  /* the accepted forms are accepted silently */
+  sc_result r;
+  sc_run(
+      "sc_flush", "goodvar", (const char *[]){"10", NULL},
+      (const char *[]){"POMP_BUFFER=512k", "POMP_FUNCTIONS=yes", "POMP_MPI_CLOCKSYNC=always", NULL},
+      &r);
+  assert_string_equal(r.err, "");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(every_variable_is_validated_with_the_accepted_forms),
       cmocka_unit_test(test_sigterm),
       cmocka_unit_test(test_sigint),
       cmocka_unit_test(test_abort),

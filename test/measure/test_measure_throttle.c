@@ -70,7 +70,9 @@ static void test_bad_throttle_value_keeps_the_default(void **state) {
   tr_trace t;
   mt_run("sc_throttle", "throttle_bad", args, envs, "500 200\n", &r, &t);
   assert_int_equal(tr_count(&t.locs[0], "Enter tiny"), 1000);
-  assert_non_null(strstr(r.err, "POMP_THROTTLE=50 is not valid; using the default 100000,10"));
+  assert_non_null(strstr(r.err, "POMP_THROTTLE=50 is not valid (accepted: CALLS,US (100000,10; "
+                                "US may have a fraction), 0 or off); using the default "
+                                "100000,10"));
   tr_free(&t);
 }
 

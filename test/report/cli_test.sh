@@ -33,6 +33,15 @@ check stat_incomplete 0 "$report" stat i.pomp -n 1
 check stat_own 0 "$report" stat o.pomp
 check stat_own_n0 0 "$report" stat o.pomp -n 0
 check defs 0 "$report" defs f.pomp --compact
+# names measured as raw bytes (a Latin-1 file name): valid UTF-8 JSON,
+# the byte written as U+FFFD (issue 18); csv keeps the bytes
+"$make_fixture" latin1 l.pomp
+"$report" defs l.pomp > l.json || { echo "defs latin1: failed"; failures=$((failures + 1)); }
+"$report" dump l.pomp --format json > l.dump.json || { echo "dump latin1: failed"; failures=$((failures + 1)); }
+for f in l.json l.dump.json; do
+  iconv -f UTF-8 -t UTF-8 "$f" > /dev/null 2>&1 || { echo "$f: not valid UTF-8"; failures=$((failures + 1)); }
+  grep -q "$(printf 'caf\357\277\275')" "$f" || { echo "$f: no U+FFFD for the Latin-1 byte"; failures=$((failures + 1)); }
+done
 check diff_self 0 "$report" diff f.pomp f.pomp -o d1.pomp
 check diff_self_dump 0 "$report" dump d1.pomp
 check diff_empty 0 "$report" diff f.pomp e.pomp -o d2.pomp

@@ -14,5 +14,19 @@ failures=0
 . "$(dirname "$0")/check.sh"
 check_screen diff_tui_warning.txt "$tui" 100x16 "" d.pomp
 check_screen diff_tui_details.txt "$tui" 100x16 i d.pomp
+# a difference with a negative total (issue 18): percentages of B's
+# total time, stated; what shrank is negative, in stat and in pomp-tui
+"$make_fixture" own o.pomp && "$report" diff f.pomp o.pomp -o neg.pomp ||
+  { echo "cannot make the negative difference"; exit 1; }
+got=$("$report" stat neg.pomp | sed -n 1,5p)
+want="neg.pomp: total time -1.95 s on 4 locations, 8 call paths
+difference f.pomp - o.pomp: % of B's total time 17.575 s
+
+ 1. time (Time, own part): -4.27 % of time, -0.75 s
+    region      -4.27 %        -0.75 s  TRACE BUFFER FLUSH (measurement)"
+[ "$got" = "$want" ] || { echo "negative diff stat: got"; echo "$got"; failures=$((failures + 1)); }
+got=$("$tui" --batch --size 120x10 neg.pomp | sed -n 3p | sed 's/│.*//')
+want="▸ █ -100.00 Time                       "
+[ "$got" = "$want" ] || { echo "negative diff tui: got '$got'"; failures=$((failures + 1)); }
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -130,7 +130,7 @@ static pomp_report *score_fixture(void) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete|own|score|search_* FILE\n");
+    fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete|own|latin1|score|pop_*|search_* FILE\n");
     return 2;
   }
   pomp_report *r = search_fixture(argv[1]);
@@ -168,6 +168,12 @@ int main(int argc, char **argv) {
       pomp_report_add_value(r, 2, pomp_report_add_cnode(r, g, 0), 0, 0.6);
     }
   }
+  if (strcmp(argv[1], "latin1") == 0) /* a file name measured as Latin-1 bytes */
+    pomp_report_add_value(
+        r, 0,
+        pomp_report_add_cnode(r, pomp_report_add_region(r, "caf\xe9", "", 0, 0, "user", "function"),
+                              0),
+        0, 0.5);
   if (strcmp(argv[1], "incomplete") == 0)
     pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS,
                          "incomplete: rank 1 called MPI_Abort(MPI_COMM_WORLD, "

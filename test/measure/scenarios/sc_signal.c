@@ -1,11 +1,14 @@
 /* sc_signal.c -- a program that dies: argv[1] = "term" raises SIGTERM,
    "int" SIGINT, "abort" calls abort(), inside an open user region;
+   "hold" waits inside it for a signal from outside (a run still going);
+   "segv" writes to address 0x10 there (a crash);
    "omp": thread 1 of a team sends SIGTERM to the process while thread 0
    records events as fast as it can. */
 #include <omp.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +50,15 @@ int main(int argc, char **argv) {
   POMP_Begin(&doomed);
   fflush(stdout);
   if (!strcmp(how, "abort")) abort();
+  if (!strcmp(how, "segv")) {
+    volatile int *volatile bad = (volatile int *)(uintptr_t)0x10;
+    *bad = 1;
+  }
+  if (!strcmp(how, "hold")) {
+    printf("holding\n");
+    fflush(stdout);
+    for (;;) pause();
+  }
   raise(!strcmp(how, "int") ? SIGINT : SIGTERM);
   POMP_End(&doomed);
   return 0;
