@@ -130,7 +130,9 @@ static pomp_report *score_fixture(void) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: make_fixture plain|empty|extra|incomplete|own|latin1|score|pop_*|search_* FILE\n");
+    fprintf(
+        stderr,
+        "usage: make_fixture plain|empty|extra|incomplete|own|latin1|score|pop_*|search_* FILE\n");
     return 2;
   }
   pomp_report *r = search_fixture(argv[1]);
