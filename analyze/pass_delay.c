@@ -318,6 +318,13 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   (void)al;
   dl_loc *s = u;
   if (s->skip || az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  const az_defs *d = &s->cur.a->defs;
+  if (r >= d->num_regions || !d->regions[r].defined) { /* the forward pass only warned */
+    az_fail(&s->cur.a->diag, "%s: event %llu: Leave of undefined region %u", s->cur.label,
+            (unsigned long long)pos, r);
+    s->cur.failed = 1;
+    return OTF2_CALLBACK_INTERRUPT;
+  }
   attribute(s);
   int32_t parent = s->depth ? s->stack[s->depth - 1] : -1;
   int32_t cnode = az_calltree_child(&s->cur.a->tree, parent, (int32_t)r);
