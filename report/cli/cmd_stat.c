@@ -95,10 +95,12 @@ static int own_part_regions(stat_ctx *x, const double *cv, double v, int32_t *be
 /* The 100 % of a report's percentages: its total time; in a difference
    (attribute diff) B's total time (diff_base), else |total|, so that a
    property that grew is positive whatever the sign of the total. */
-static double diff_base(const pomp_report *r, double total) {
+static double diff_base(const pomp_report *r, double total, const char **what) {
+  *what = NULL;
   if (!pomp_report_attr(r, "diff")) return total;
   const char *base = pomp_report_attr(r, "diff_base");
   double b = base ? strtod(base, NULL) : 0;
+  *what = b > 0 ? "B's total time" : "|total time|";
   return b > 0 ? b : total < 0 ? -total : total;
 }
 
@@ -188,17 +190,16 @@ int cmd_stat(int argc, char **argv) {
   int32_t time = cli_metric(r, "time", path);
   stat_ctx x = {r, pomp_report_metric_total(r, time, 1), (int)n, NULL, NULL, NULL};
   double total = x.total;
-  const char *base = pomp_report_attr(r, "diff_base");
-  x.total = diff_base(r, total);
+  const char *base_name; /* what the percentages of a difference are of */
+  x.total = diff_base(r, total, &base_name);
   cli_print_warnings(r);
   int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);
     printf("%s: total time %.6g s on %d locations, %d call paths\n", path, total,
            (int)pomp_report_num_locations(r), (int)pomp_report_num_cnodes(r));
-    if (pomp_report_attr(r, "diff"))
-      printf("difference %s: %% of %s %.6g s\n", pomp_report_attr(r, "diff"),
-             base ? "B's total time" : "|total time|", x.total);
+    if (base_name)
+      printf("difference %s: %% of %s %.6g s\n", pomp_report_attr(r, "diff"), base_name, x.total);
     putchar('\n');
     /* properties under time, by exclusive total, largest first */
     double *own = pu_calloc((size_t)nm + 1, sizeof *own);
