@@ -123,6 +123,9 @@ static const screen_case cases[] = {
     /* Enter on a node selects it in the three panes: the load imbalance
        of main;solve on rank 1 (comp, main;solve, rank 1). */
     {"bottleneck_choose", "small", 160, 14, 10, 0, "b<End>kk<Enter>"},
+    /* A digit selects bottleneck N at once: two keys to any of the
+       first nine problems (here 2: the idle threads in main). */
+    {"bottleneck_digit", "small", 160, 14, 10, 0, "b2"},
     /* q closes the view and leaves the panes as they were. */
     {"bottleneck_closed", "small", 160, 14, 10, 0, "bjq"},
 };
