@@ -17,7 +17,8 @@ enum { SUMMARY_PATH_WIDTH = 100 };
 
 typedef struct {
   int32_t metric;
-  double total;
+  double total;  /* own seconds; a problem's without start-up call paths */
+  int32_t worst; /* the call path where it costs most, or -1 */
 } ranked;
 
 static int cmp_ranked(const void *pa, const void *pb) {
@@ -26,39 +27,39 @@ static int cmp_ranked(const void *pa, const void *pb) {
   return (a->metric > b->metric) - (a->metric < b->metric);
 }
 
-static void print_worst(const pomp_report *r, int32_t metric, double *buf, FILE *out) {
+/* Metric's own seconds over its call paths and the worst of them; for a
+   problem, start-up call paths are left out (idle threads during MPI_Init
+   are no problem of the program's).  buf: num_cnodes values. */
+static ranked rank_metric(const pomp_report *r, int32_t metric, int problem, double *buf) {
+  ranked row = {metric, 0, -1};
   pomp_report_cnode_values(r, metric, 0, buf);
-  int32_t n = pomp_report_num_cnodes(r), worst = -1;
-  for (int32_t c = 0; c < n; c++)
-    if (worst < 0 || buf[c] > buf[worst]) worst = c;
-  if (worst < 0) return;
-  /* Function names without their parameter lists; a long path is cut at
-     the root end so that the leaf, where the time is, stays. */
-  char path[SUMMARY_PATH_WIDTH + 1];
-  pomp_report_callpath_label(r, worst, ";", SUMMARY_PATH_WIDTH, path, sizeof path);
-  fprintf(out, "  %s", path);
+  for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
+    if (problem && pomp_report_cnode_is_startup(r, c)) continue;
+    row.total += buf[c];
+    if (row.worst < 0 || buf[c] > buf[row.worst]) row.worst = c;
+  }
+  return row;
 }
 
-/* The delay costs explain wait states listed already: not ranked again. */
-static int in_delay_tree(const pomp_report *r, int32_t m) {
-  while (pomp_report_metric(r, m)->parent >= 0) m = pomp_report_metric(r, m)->parent;
-  return !strcmp(pomp_report_metric(r, m)->name, "delay");
-}
-
-/* Time that is not a problem by itself: computation (the work), and MPI
-   start-up and management (MPI_Init, MPI_Finalize, communicator calls),
-   which every MPI program pays once. */
+/* Time that is not a problem by itself (pomp_report_metric_is_problem):
+   computation (the work), and MPI start-up and management (MPI_Init,
+   MPI_Finalize, communicator calls), which every MPI program pays once. */
 static int is_work_or_startup(const pomp_report *r, int32_t m) {
   const char *name = pomp_report_metric(r, m)->name;
   return !strcmp(name, "comp") || !strcmp(name, "mpi_management");
 }
 
-/* "  mpi_latesender      4.125  23.47%  main;solve;MPI_Recv" */
-static void print_row(const pomp_report *r, const ranked *row, double total, double *buf,
-                      FILE *out) {
+/* "  mpi_latesender      4.125  23.47%  main;solve;MPI_Recv": function
+   names without their parameter lists; a long path is cut at the root end
+   so that the leaf, where the time is, stays. */
+static void print_row(const pomp_report *r, const ranked *row, double total, FILE *out) {
   fprintf(out, "  %-26s %12.6g %6.2f%%", pomp_report_metric(r, row->metric)->name, row->total,
           total > 0 ? 100 * row->total / total : 0.0);
-  print_worst(r, row->metric, buf, out);
+  if (row->worst >= 0) {
+    char path[SUMMARY_PATH_WIDTH + 1];
+    pomp_report_callpath_label(r, row->worst, ";", SUMMARY_PATH_WIDTH, path, sizeof path);
+    fprintf(out, "  %s", path);
+  }
   fputc('\n', out);
 }
 
@@ -86,25 +87,26 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
   ranked *problems = pu_malloc((size_t)(nm > 0 ? nm : 1) * sizeof *problems);
   ranked *work = pu_malloc((size_t)(nm > 0 ? nm : 1) * sizeof *work);
   int n = 0, nwork = 0;
+  double *buf = pu_malloc((size_t)(pomp_report_num_cnodes(r) + 1) * sizeof *buf);
   for (int32_t m = 0; m < nm; m++) {
-    if (m == time || pomp_report_metric(r, m)->unit != POMP_UNIT_SEC || in_delay_tree(r, m))
-      continue;
-    double v = pomp_report_metric_total(r, m, 0);
-    if (v <= 0) continue;
-    if (is_work_or_startup(r, m)) work[nwork++] = (ranked){m, v};
-    else problems[n++] = (ranked){m, v};
+    int problem = pomp_report_metric_is_problem(r, m);
+    if (!problem && !is_work_or_startup(r, m)) continue; /* time, delay costs, visits */
+    ranked row = rank_metric(r, m, problem, buf);
+    if (row.total <= 0) continue;
+    if (problem) problems[n++] = row;
+    else work[nwork++] = row;
   }
+  free(buf);
   az_sort(problems, (size_t)n, sizeof *problems, cmp_ranked);
   az_sort(work, (size_t)nwork, sizeof *work, cmp_ranked);
   print_run(r, total, out);
-  double *buf = pu_malloc((size_t)(pomp_report_num_cnodes(r) + 1) * sizeof *buf);
   if (n == 0) {
     fprintf(out, "wait states and overheads: none\n");
   } else {
     fprintf(out, "wait states and overheads (own part: a property's time without that of its "
-                 "sub-properties):\n");
+                 "sub-properties; MPI start-up left out):\n");
     fprintf(out, "  %-26s %12s %7s  %s\n", "property", "own seconds", "% time", "worst call path");
-    for (int i = 0; i < n && i < top; i++) print_row(r, &problems[i], total, buf, out);
+    for (int i = 0; i < n && i < top; i++) print_row(r, &problems[i], total, out);
   }
   /* why, for the wait states listed */
   char cause[400];
@@ -113,9 +115,8 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
       fprintf(out, "  cause: %s\n", cause);
   if (nwork > 0) {
     fprintf(out, "computation and start-up (not problems by themselves):\n");
-    for (int i = 0; i < nwork; i++) print_row(r, &work[i], total, buf, out);
+    for (int i = 0; i < nwork; i++) print_row(r, &work[i], total, out);
   }
-  free(buf);
   free(problems);
   free(work);
 }

@@ -70,7 +70,7 @@ expect 0 "$analyze" "$work/exp"
 [ -s "$work/exp/report.pomp" ] || fail "no report.pomp in the experiment"
 same "$work/out" "pomp-analyze: wrote $work/exp/report.pomp (10 events)
 total time 4e-07 s over 2 locations
-wait states and overheads (own part: a property's time without that of its sub-properties):
+wait states and overheads (own part: a property's time without that of its sub-properties; MPI start-up left out):
   property                    own seconds  % time  worst call path
   mpi_latesender                    5e-08  12.50%  main;MPI_Recv
   mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv
