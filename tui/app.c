@@ -67,8 +67,8 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
      where to start instead. */
   if (!a->message[0])
     tui_app_message(a, 0,
-                    "start here: x expands the hottest path, Tab moves to the next pane, "
-                    "b shows the bottleneck search, ? lists every key");
+                    "start here: w lists the wait states and overheads, x expands the "
+                    "hottest path, Tab moves to the next pane, ? lists every key");
 }
 
 void tui_app_free(tui_app *a) {

@@ -126,8 +126,8 @@ static void draw_legend(tui_app *a) {
      pane has no selection to be a share of) and the sort in force, then
      the keys a newcomer needs first. */
   snprintf(text, sizeof text,
-           "   values: %s (m)  sort: %s (s)   x hottest path  Tab pane  / search  i details  "
-           "? help  q quit",
+           "   values: %s (m)  sort: %s (s)   w problems  x hottest path  Tab pane  / search  "
+           "i details  ? help  q quit",
            tui_mode_label(a, TUI_PANE_CALL, mode, sizeof mode), sorts[a->pane[a->focus].sort]);
   tui_vs_put(&a->vs, col, y, a->w - col, text, (tui_style){TUI_A_DIM, 0, 0, 0});
 }

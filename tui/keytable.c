@@ -84,6 +84,7 @@ const tui_binding tui_bindings[] = {
     {{'y'}, "copy the selection's name and value (terminal clipboard)", tui_yank},
     {{'v'}, "source of the selected call path's region", tui_open_source},
     {{'p'}, "POP efficiencies of the selected call path's sub-tree", tui_open_pop},
+    {{'w'}, "wait states and overheads: the problem list, 1-9 selects", tui_open_problems},
     {{'b'},
      "bottleneck search: its history graph, Enter (or bottleneck N: 1-9) selects",
      tui_open_bottlenecks},

@@ -126,6 +126,10 @@ static const screen_case cases[] = {
     /* A digit selects bottleneck N at once: two keys to any of the
        first nine problems (here 2: the idle threads in main). */
     {"bottleneck_digit", "small", 160, 14, 10, 0, "b2"},
+    /* w: the wait states and overheads by own seconds; a digit selects
+       one (its property and call path, expanded to their own parts). */
+    {"problems", "small", 120, 16, 10, 0, "w"},
+    {"problems_choose", "small", 160, 14, 10, 0, "w2"},
     /* q closes the view and leaves the panes as they were. */
     {"bottleneck_closed", "small", 160, 14, 10, 0, "bjq"},
 };
