@@ -56,8 +56,18 @@ typedef struct {
 /* Children a property or call node shows before a "... N more" row. */
 #define TUI_TREE_FANOUT 200
 
-/* Problems the problem list shows: one digit each. */
-#define TUI_MAX_PROBLEMS 9
+/* Problems (call paths) the problem list shows, properties of each. */
+#define TUI_MAX_PROBLEMS 20
+#define TUI_PROBLEM_PARTS 4
+
+/* One problem of the list: a call path and the problem properties there,
+   the leading one first. */
+typedef struct {
+  int32_t cnode;
+  double seconds; /* of all its parts */
+  pomp_report_problem part[TUI_PROBLEM_PARTS];
+  int32_t nparts;
+} tui_problem;
 
 typedef struct {
   int32_t top_k;    /* location children shown before "... N more" (default 10) */
@@ -109,7 +119,7 @@ typedef struct tui_app {
   int32_t *graph_node;
   int32_t graph_lines, graph_cur;
   /* The problem list (w): the wait states and overheads shown, numbered. */
-  pomp_report_problem problems[TUI_MAX_PROBLEMS];
+  tui_problem problem[TUI_MAX_PROBLEMS];
   int32_t nproblems;
 } tui_app;
 
