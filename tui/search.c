@@ -112,7 +112,9 @@ void tui_search_run(tui_app *a, const char *pattern) {
         if (!*known) *known = regexec(&re, t->name[i], 0, NULL, 0) == 0 ? 2 : 1;
         hit = *known == 2;
       } else if (p == TUI_PANE_METRIC) {
-        hit = metric_matches(r, t, i, &re);
+        /* a property the run has none of answers to nothing: "/imbal"
+           visits the waits that happened first */
+        hit = t->incl[i] != 0 && metric_matches(r, t, i, &re);
       } else {
         hit = regexec(&re, t->name[i], 0, NULL, 0) == 0;
       }
