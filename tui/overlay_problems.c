@@ -48,7 +48,7 @@ static int more_seconds_first(const void *pa, const void *pb) {
 /* The pairs gathered by call path into a->problem, most seconds first,
    each with its leading part first. */
 static void gather(tui_app *a) {
-  static pomp_report_problem pairs[PAIRS];
+  pomp_report_problem pairs[PAIRS];
   const pomp_report *r = a->model.report;
   int32_t n = pomp_report_problems(r, pairs, PAIRS);
   a->nproblems = 0;
