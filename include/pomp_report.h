@@ -293,6 +293,24 @@ double pomp_report_measurement_share(const pomp_report *r);
    POMP_FILTER") and returns 1 when the share is above the limit; else
    buf = "" and 0. */
 int pomp_report_perturbation_warning(const pomp_report *r, char *buf, size_t size);
+/* The problems of a report, as pomp-analyze's summary and pomp-tui's
+   problem list (w) show them (added).  A problem property is a wait state
+   or overhead: a property in seconds other than time, computation
+   ("comp"), MPI management (start-up) and the delay costs (which explain
+   wait states).  1 for such a metric. */
+int pomp_report_metric_is_problem(const pomp_report *r, int32_t metric);
+/* A call path ending in MPI start-up or shut-down (MPI_Init,
+   MPI_Init_thread, MPI_Finalize), which every MPI program pays once: 1. */
+int pomp_report_cnode_is_startup(const pomp_report *r, int32_t cnode);
+typedef struct {
+  int32_t metric;
+  int32_t cnode;
+  double seconds; /* own part: exclusive in the property and call trees */
+} pomp_report_problem;
+/* (problem property, call path) pairs by their own seconds over all
+   locations, largest first, start-up call paths left out: the first max
+   into out; returns how many were written. */
+int32_t pomp_report_problems(const pomp_report *r, pomp_report_problem *out, int32_t max);
 /* The root cause of a wait-state metric in one sentence, from the delay
    costs: "0.9 s Wait at N x N at global_residual;MPI_Allreduce, caused by
    write_checkpoint on rank 0 (92% of its delay costs)" (the wait at its

@@ -1,5 +1,6 @@
 /* pm_experiment.c -- the experiment directory (docs/ARCHITECTURE.md §3):
-   named after the program and its shape, created once, never reused. */
+   named after the program and its shape, created once, never reused: an
+   existing one makes the run write "<name>.1", "<name>.2", ... */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include <errno.h>
 #include <link.h>
@@ -62,14 +63,25 @@ void pm_experiment_name(char *buf, size_t size, int ranks, int threads) {
   snprintf(buf, size, "pomp_%s_%dx%d", app, ranks, threads);
 }
 
-int pm_experiment_create(const char *dir) {
-  if (mkdir(dir, 0755) == 0) return 0;
-  if (errno == EEXIST)
-    pm_err("experiment directory '%s' exists; measurement disabled (remove it or "
-           "set POMP_EXPERIMENT)",
-           dir);
-  else
-    pm_err("cannot create experiment directory '%s': %s; measurement disabled", dir,
-           strerror(errno));
-  return -1;
+/* An existing directory is never reused nor overwritten (an earlier
+   run's results stay): the run goes to the first free "<dir>.N", said on
+   stderr and in measure.log, so that re-running needs no rm -rf. */
+int pm_experiment_create(char *dir, size_t size) {
+  char base[4096];
+  snprintf(base, sizeof base, "%s", dir);
+  for (int n = 1; mkdir(dir, 0755) != 0; n++) {
+    if (errno != EEXIST || n > PM_EXPERIMENT_MAX_NUMBER) {
+      pm_err("cannot create experiment directory '%s': %s; measurement disabled", dir,
+             errno == EEXIST ? "it and its numbered successors exist" : strerror(errno));
+      return -1;
+    }
+    if ((size_t)snprintf(dir, size, "%s.%d", base, n) >= size) {
+      pm_err("experiment directory '%s' exists; measurement disabled", base);
+      return -1;
+    }
+  }
+  if (strcmp(dir, base) != 0)
+    pm_warn("experiment directory '%s' exists; writing '%s' (POMP_EXPERIMENT names another)", base,
+            dir);
+  return 0;
 }

@@ -93,7 +93,7 @@ static int agree(const pm_mpi_handover *h, int local_ok, char *dir, size_t size)
     if (!all)
       pm_err("measurement is disabled on some ranks (POMP_ENABLE, POMP_FILTER?); "
              "disabled on all");
-    else verdict.ok = pm_experiment_create(verdict.dir) == 0;
+    else verdict.ok = pm_experiment_create(verdict.dir, sizeof verdict.dir) == 0;
   }
   free(oks);
   pm_coll_bcast(&verdict, sizeof verdict);

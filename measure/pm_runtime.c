@@ -54,7 +54,7 @@ static void log_header(void) {
 /* Creates the experiment directory of a process alone and its archive. */
 int pm_open_single_process(void) {
   pm_experiment_name(pm_experiment_dir, sizeof pm_experiment_dir, 1, omp_get_max_threads());
-  if (pm_experiment_create(pm_experiment_dir) != 0) return -1;
+  if (pm_experiment_create(pm_experiment_dir, sizeof pm_experiment_dir) != 0) return -1;
   pm_log_open(pm_experiment_dir);
   pm_info(1, "experiment directory %s", pm_experiment_dir);
   return pm_profiling() ? 0 : pm_archive_open(pm_fragment_periodic);

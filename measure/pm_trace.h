@@ -34,9 +34,11 @@ int pm_coll_scatterv(const void *in, const uint32_t *counts, void *out, uint32_t
 
 /* Experiment directory: "$POMP_EXPERIMENT" or pomp_<app>_<ranks>x<threads>. */
 void pm_experiment_name(char *buf, size_t size, int ranks, int threads);
-/* Creates it (never reusing an existing one); 0, or -1 with the reason on
-   stderr. */
-int pm_experiment_create(const char *dir);
+/* Creates it, never reusing an existing one: then the first free numbered
+   successor "<dir>.1" ... "<dir>.999", written back into dir (size bytes)
+   and named on stderr; 0, or -1 with the reason on stderr. */
+#define PM_EXPERIMENT_MAX_NUMBER 999
+int pm_experiment_create(char *dir, size_t size);
 /* The directory of the running experiment ("" before it exists). */
 extern char pm_experiment_dir[4096];
 

@@ -1,9 +1,10 @@
 /* report_display.c -- what every viewer of a report shows the same way:
    short region labels (C++ functions without their parameter lists,
    static initialisers named as such), call paths cut from the root end so
-   that the leaf stays readable, and the measurement-perturbation warning
+   that the leaf stays readable, the measurement-perturbation warning
    (pomp-analyze's summary, pomp-report stat and pomp-tui print the same
-   line). */
+   line) and what counts as a problem (the summary's and pomp-tui's list of
+   wait states and overheads). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,4 +178,49 @@ int pomp_report_perturbation_warning(const pomp_report *r, char *buf, size_t siz
            "see pomp-report score / POMP_FILTER",
            100 * share);
   return 1;
+}
+
+/* ---- problems ------------------------------------------------------------ */
+
+/* Is m in the tree under the catalogue metric named root? */
+static int under(const pomp_report *r, int32_t m, const char *root) {
+  for (; m >= 0; m = pomp_report_metric(r, m)->parent)
+    if (!strcmp(pomp_report_metric(r, m)->name, root)) return 1;
+  return 0;
+}
+
+int pomp_report_metric_is_problem(const pomp_report *r, int32_t metric) {
+  const pomp_metric *m = pomp_report_metric(r, metric);
+  if (!m || m->unit != POMP_UNIT_SEC || m->parent < 0) return 0; /* time, delay: roots */
+  return strcmp(m->name, "comp") && strcmp(m->name, "mpi_management") && !under(r, metric, "delay");
+}
+
+int pomp_report_cnode_is_startup(const pomp_report *r, int32_t cnode) {
+  const pomp_cnode *c = pomp_report_cnode(r, cnode);
+  if (!c) return 0;
+  const char *name = pomp_report_region(r, c->region)->name;
+  return !strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread") ||
+         !strcmp(name, "MPI_Finalize");
+}
+
+/* Puts p into out[0..*n) sorted by seconds, keeping the max largest. */
+static void keep_largest(pomp_report_problem *out, int32_t *n, int32_t max, pomp_report_problem p) {
+  if (*n == max && (max == 0 || out[max - 1].seconds >= p.seconds)) return;
+  int32_t i = *n < max ? (*n)++ : max - 1;
+  for (; i > 0 && out[i - 1].seconds < p.seconds; i--) out[i] = out[i - 1];
+  out[i] = p;
+}
+
+int32_t pomp_report_problems(const pomp_report *r, pomp_report_problem *out, int32_t max) {
+  int32_t nc = pomp_report_num_cnodes(r), n = 0;
+  double *values = pu_malloc(((size_t)nc + 1) * sizeof *values);
+  for (int32_t m = 0; m < pomp_report_num_metrics(r); m++) {
+    if (!pomp_report_metric_is_problem(r, m)) continue;
+    pomp_report_cnode_values(r, m, 0, values);
+    for (int32_t c = 0; c < nc; c++)
+      if (values[c] > 0 && !pomp_report_cnode_is_startup(r, c))
+        keep_largest(out, &n, max, (pomp_report_problem){m, c, values[c]});
+  }
+  free(values);
+  return n;
 }

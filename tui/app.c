@@ -63,6 +63,12 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
   /* The first screen shows the problem: the top bottleneck of the
      automated search, its trees expanded down to it. */
   if (!o->at_top) tui_start_at_bottleneck(a);
+  /* No bottleneck to open on (--at-top, or the search found none): say
+     where to start instead. */
+  if (!a->message[0])
+    tui_app_message(a, 0,
+                    "start here: w lists the wait states and overheads, x expands the "
+                    "hottest path, Tab moves to the next pane, ? lists every key");
 }
 
 void tui_app_free(tui_app *a) {
@@ -166,6 +172,8 @@ void tui_app_render(tui_app *a) {
     snprintf(msg, sizeof msg, "too small (%dx%d)", a->w, a->h);
     tui_style st = {0, 0, 0, 0};
     tui_vs_put(&a->vs, 0, a->h / 2, a->w, msg, st);
+    /* keys wait for a larger terminal (input.c): say so */
+    if (a->h / 2 + 1 < a->h) tui_vs_put(&a->vs, 0, a->h / 2 + 1, a->w, "keys wait; q quits", st);
     return;
   }
   for (int p = 0; p < TUI_NPANES; p++) {

@@ -22,7 +22,8 @@ typedef enum {
   TUI_OVERLAY_DETAILS,
   TUI_OVERLAY_SOURCE,
   TUI_OVERLAY_POP,
-  TUI_OVERLAY_BOTTLENECKS /* the search view (overlay_bottlenecks.c) */
+  TUI_OVERLAY_BOTTLENECKS, /* the search view (overlay_bottlenecks.c) */
+  TUI_OVERLAY_PROBLEMS     /* the problem list (overlay_problems.c) */
 } tui_overlay_kind;
 
 /* A scrollable page of text over the panes (help, details, source, POP). */
@@ -54,6 +55,19 @@ typedef struct {
 
 /* Children a property or call node shows before a "... N more" row. */
 #define TUI_TREE_FANOUT 200
+
+/* Problems (call paths) the problem list shows, properties of each. */
+#define TUI_MAX_PROBLEMS 20
+#define TUI_PROBLEM_PARTS 4
+
+/* One problem of the list: a call path and the problem properties there,
+   the leading one first. */
+typedef struct {
+  int32_t cnode;
+  double seconds; /* of all its parts */
+  pomp_report_problem part[TUI_PROBLEM_PARTS];
+  int32_t nparts;
+} tui_problem;
 
 typedef struct {
   int32_t top_k;    /* location children shown before "... N more" (default 10) */
@@ -104,6 +118,9 @@ typedef struct tui_app {
   int bottlenecks_failed;
   int32_t *graph_node;
   int32_t graph_lines, graph_cur;
+  /* The problem list (w): the wait states and overheads shown, numbered. */
+  tui_problem problem[TUI_MAX_PROBLEMS];
+  int32_t nproblems;
 } tui_app;
 
 void tui_options_default(tui_options *o);
@@ -187,6 +204,12 @@ void tui_select_search_node(tui_app *a, int32_t id);
 /* Opens the session on the top bottleneck, if the search finds one. */
 void tui_start_at_bottleneck(tui_app *a);
 void tui_bottlenecks_free(tui_app *a);
+
+/* the problem list (overlay_problems.c) */
+/* The wait states and overheads by own seconds, numbered. */
+void tui_open_problems(tui_app *a);
+/* Digit N selects problem N in the panes, w closes; 0 for other keys. */
+int tui_problems_key(tui_app *a, int key);
 
 /* copying (yank.c) */
 void tui_yank(tui_app *a);

@@ -121,8 +121,14 @@ static void draw_legend(tui_app *a) {
   int y = a->h - 2;
   int col = draw_legend_scale(a, y);
   static const char *const sorts[] = {"value", "name", "definition"};
-  char text[128];
-  snprintf(text, sizeof text, "   sort: %s   ? help  q quit", sorts[a->pane[a->focus].sort]);
+  char text[256], mode[64];
+  /* The mode of all panes (named as the call pane shows it: the property
+     pane has no selection to be a share of) and the sort in force, then
+     the keys a newcomer needs first. */
+  snprintf(text, sizeof text,
+           "   values: %s (m)  sort: %s (s)   w problems  x hottest path  Tab pane  / search  "
+           "i details  ? help  q quit",
+           tui_mode_label(a, TUI_PANE_CALL, mode, sizeof mode), sorts[a->pane[a->focus].sort]);
   tui_vs_put(&a->vs, col, y, a->w - col, text, (tui_style){TUI_A_DIM, 0, 0, 0});
 }
 

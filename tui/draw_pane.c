@@ -141,8 +141,8 @@ static void draw_row(tui_app *a, int p, const tui_row *r, int x, int y, int w) {
                       : pn->expanded[n]             ? a->glyphs->expanded
                                                     : a->glyphs->collapsed;
     put(a, &col, y, end, exp, plain);
-    draw_weight(a, p, n, tui_pane_value(pn, n), summing(a, p, n, tui_pane_is_inclusive(pn, n)),
-                &col, y, end);
+    draw_weight(a, p, n, tui_pane_shown_value(pn, n),
+                summing(a, p, n, tui_pane_is_inclusive(pn, n)), &col, y, end);
     tui_style name = {0, pn->match && pn->match[n] ? TUI_C_MATCH : 0, 0, 0};
     if (name.color) name.attr = TUI_A_BOLD | TUI_A_UNDERLINE;
     if (col < end)

@@ -19,7 +19,11 @@ void tui_format_percent(char *buf, size_t size, double v, double ref) {
   }
   /* |ref|: in a difference the total may be negative, and a value that
      grew stays positive (the colours follow the same sign) */
-  snprintf(buf, size, "%.2f", ref == 0 ? 0.0 : 100.0 * v / fabs(ref));
+  double pct = ref == 0 ? 0.0 : 100.0 * v / fabs(ref);
+  /* Above zero but below what two decimals show: "<0.01", not a "0.00"
+     that the lowest weight glyph would contradict. */
+  if (pct != 0 && fabs(pct) < 0.005) snprintf(buf, size, pct > 0 ? "<0.01" : ">-0.01");
+  else snprintf(buf, size, "%.2f", pct);
 }
 
 void tui_format_absolute(char *buf, size_t size, double v, pomp_unit unit) {

@@ -71,6 +71,15 @@ void tui_app_event(tui_app *a, const tui_event *ev) {
     }
     return;
   case TUI_EV_DUMP: return;
+  default: break;
+  }
+  /* Too small to show the panes: a key would move a selection nobody
+     sees; only q (quit) is taken until the terminal grows. */
+  if (a->too_small) {
+    if (ev->type == TUI_EV_KEY && ev->key == 'q' && !a->prompt) a->quit = 1;
+    return;
+  }
+  switch (ev->type) {
   case TUI_EV_CLICK:
     if (a->overlay.kind == TUI_OVERLAY_NONE && !a->prompt) click(a, ev->x, ev->y);
     return;
@@ -88,7 +97,7 @@ void tui_app_event(tui_app *a, const tui_event *ev) {
     tui_pane_scroll(&a->pane[p], delta);
     return;
   }
-  case TUI_EV_KEY: break;
+  default: break;
   }
   if (a->prompt) {
     prompt_key(a, ev->key);

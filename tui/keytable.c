@@ -41,14 +41,15 @@ static void sort(tui_app *a) {
   tui_app_message(a, 0, "%s sorted by %s", tui_pane_title[a->focus], names[p->sort]);
 }
 
+/* One value mode for all three panes (as htop's and tig's settings are
+   global): a mode per pane would leave numbers side by side that mean
+   different things.  The legend line names it. */
 static void mode(tui_app *a) {
-  tui_pane *p = focused(a);
-  p->mode = (tui_mode)((p->mode + 1) % TUI_NMODES);
-  /* The property pane has no pane to its left to be a share of. */
-  if (a->focus == TUI_PANE_METRIC && p->mode == TUI_MODE_SELECTION) p->mode = TUI_MODE_ABSOLUTE;
+  tui_mode next = (tui_mode)((a->pane[TUI_PANE_CALL].mode + 1) % TUI_NMODES);
+  for (int p = 0; p < TUI_NPANES; p++) a->pane[p].mode = next;
   char buf[64];
-  tui_app_message(a, 0, "%s show %s", tui_pane_title[a->focus],
-                  tui_mode_label(a, a->focus, buf, sizeof buf));
+  tui_app_message(a, 0, "values: %s in every pane (m: next mode)",
+                  tui_mode_label(a, TUI_PANE_CALL, buf, sizeof buf));
 }
 
 static void quit(tui_app *a) { a->quit = 1; }
@@ -78,12 +79,15 @@ const tui_binding tui_bindings[] = {
     {{'n', TUI_KEY_F3}, "next match", search_next},
     {{'N', TUI_KEY_SF3}, "previous match", search_prev},
     {{'s'}, "sort: value, name, definition order", sort},
-    {{'m'}, "value mode: % of total, % of selection, absolute", mode},
+    {{'m'}, "value mode of all panes: % of total, % of selection, absolute", mode},
     {{'i'}, "details: property, region, call path, location", tui_open_details},
     {{'y'}, "copy the selection's name and value (terminal clipboard)", tui_yank},
     {{'v'}, "source of the selected call path's region", tui_open_source},
     {{'p'}, "POP efficiencies of the selected call path's sub-tree", tui_open_pop},
-    {{'b'}, "bottleneck search: its history graph, Enter selects", tui_open_bottlenecks},
+    {{'w'}, "wait states and overheads: the problem list, 1-9 selects", tui_open_problems},
+    {{'b'},
+     "bottleneck search: its history graph, Enter (or bottleneck N: 1-9) selects",
+     tui_open_bottlenecks},
     {{'?', TUI_KEY_F1}, "this help", tui_open_help},
     {{'q'}, "quit", quit},
 };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -77,6 +78,24 @@ static void parse(int argc, char **argv, tui_cli *c) {
   if (c->keys && !c->batch) pu_usage_error(NULL, "option '--keys' needs --batch");
 }
 
+/* An experiment directory (it has the measurement's log or trace) without
+   a report: the run was not analysed yet.  pomp-tui says the command
+   rather than running the analysis itself: that can take long, may want
+   mpirun (pomp-analyze --help), and prints its own progress. */
+static int not_analysed(const char *path) {
+  static const char *const signs[] = {"report.pomp", "measure.log", "traces.otf2", "fragments"};
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+  char file[4096];
+  snprintf(file, sizeof file, "%s/%s", path, signs[0]);
+  if (stat(file, &st) == 0) return 0;
+  for (size_t i = 1; i < sizeof signs / sizeof signs[0]; i++) {
+    snprintf(file, sizeof file, "%s/%s", path, signs[i]);
+    if (stat(file, &st) == 0) return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   setlocale(LC_ALL, "");
@@ -95,6 +114,11 @@ int main(int argc, char **argv) {
      output goes. */
   pomp_report_error rerr = {0};
   pomp_report *r = pomp_report_open(c.path, &rerr);
+  if (!r && not_analysed(c.path)) {
+    pu_error("%s: not analysed yet (no report.pomp); run: pomp-analyze %s", c.path, c.path);
+    free(events);
+    return POMP_EXIT_FAILURE;
+  }
   if (!r) {
     pu_error("%s", rerr.message[0] ? rerr.message : "cannot open report");
     free(events);

@@ -61,6 +61,7 @@ static int32_t page(const tui_app *a) { return a->h - 3 > 1 ? a->h - 3 : 1; }
 void tui_overlay_key(tui_app *a, int key) {
   tui_overlay *o = &a->overlay;
   if (o->kind == TUI_OVERLAY_BOTTLENECKS && tui_bottlenecks_key(a, key)) return;
+  if (o->kind == TUI_OVERLAY_PROBLEMS && tui_problems_key(a, key)) return;
   int32_t max_top = (int32_t)o->nlines - page(a);
   if (max_top < 0) max_top = 0;
   switch (key) {

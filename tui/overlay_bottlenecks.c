@@ -4,7 +4,7 @@
    true / false / pruned / untestable with its value, the bottlenecks
    marked; then the bottlenecks in words.  Up and down move a cursor over
    the nodes; Enter selects the node's property, call path and locations
-   in the three panes. */
+   in the three panes; a digit N selects bottleneck N so. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -103,7 +103,7 @@ void tui_open_bottlenecks(tui_app *a) {
   for (int32_t i = 0; i < a->graph_lines; i++)
     if (a->graph_node[i] == top) line = i;
   set_cursor(a, line);
-  tui_app_message(a, 0, "Enter selects the node in the three panes; q closes");
+  tui_app_message(a, 0, "Enter selects the node in the three panes, 1-9 bottleneck N; q closes");
 }
 
 int tui_bottlenecks_key(tui_app *a, int key) {
@@ -126,8 +126,17 @@ int tui_bottlenecks_key(tui_app *a, int key) {
     return 1;
   }
   case 'b': tui_overlay_clear(&a->overlay); return 1;
-  default: return 0;
+  default: break;
   }
+  /* 1-9: bottleneck N of the list below the graph, selected at once (two
+     keys from any screen to any of the first nine problems). */
+  const pomp_report_search *s = a->bottlenecks;
+  if (key >= '1' && key <= '9' && s && key - '1' < pomp_report_search_num_bottlenecks(s)) {
+    tui_overlay_clear(&a->overlay);
+    tui_select_search_node(a, pomp_report_search_bottleneck(s, key - '1'));
+    return 1;
+  }
+  return 0;
 }
 
 /* The location pane's node for a set: its process when the set holds all

@@ -27,12 +27,24 @@ static void add_run_status(tui_app *a, int width) {
   free(text);
 }
 
+/* "Value      incl 42.00 [% of total] Computation, all locations": node's
+   value in pane p as the pane shows it, then what it covers. */
+static void add_value(tui_app *a, int p, int32_t node, const char *covers) {
+  char value[32], mode[64];
+  const tui_pane *pn = &a->pane[p];
+  tui_app_format(a, p, node, tui_pane_shown_value(pn, node), value, sizeof value);
+  tui_overlay_add(&a->overlay, "Value      %s %s [%s] %s",
+                  tui_pane_is_inclusive(pn, node) ? "incl" : "excl", value,
+                  tui_mode_label(a, p, mode, sizeof mode), covers);
+}
+
 static void add_property(tui_app *a, int32_t m, int width) {
   const pomp_metric *pm = pomp_report_metric(a->model.report, m);
   tui_overlay_add(&a->overlay, "Property   %s (%s), %s", a->model.tree[0].name[m], pm->name,
                   unit_names[pm->unit <= POMP_UNIT_BYTES ? pm->unit : 0]);
   if (pm->description && *pm->description)
     tui_overlay_add_wrapped(&a->overlay, label_indent, pm->description, width);
+  add_value(a, TUI_PANE_METRIC, m, "of the whole run");
 }
 
 static void add_call_path(tui_app *a, int32_t c, int width) {
@@ -46,23 +58,21 @@ static void add_call_path(tui_app *a, int32_t c, int width) {
                   rg->role ? rg->role : "");
   if (rg->file && *rg->file)
     tui_overlay_add(o, "Source     %s:%d-%d", rg->file, (int)rg->begin_line, (int)rg->end_line);
-  else tui_overlay_add(o, "Source     unknown");
+  else tui_overlay_add(o, "Source     unknown (built without -g?)");
+  tui_app_ready(a, TUI_PANE_CALL);
+  add_value(a, TUI_PANE_CALL, c, "of the property, all locations");
 }
 
 static void add_location(tui_app *a, int32_t s, int width) {
   tui_overlay *o = &a->overlay;
-  char buf[4096], value[32];
+  char buf[4096];
   tui_app_full_name(a, TUI_PANE_SYSTEM, s, buf, sizeof buf);
   tui_overlay_add_hanging(o, "Location   ", label_indent, buf, width);
   tui_app_ready(a, TUI_PANE_SYSTEM);
-  const tui_pane *sp = &a->pane[TUI_PANE_SYSTEM];
-  if (tui_app_busy(a)) {
+  if (tui_app_busy(a))
     tui_overlay_add(o, "Value      still being computed (%.0f%%)",
                     100 * tui_model_progress(&a->model));
-  } else {
-    tui_app_format(a, TUI_PANE_SYSTEM, s, tui_pane_value(sp, s), value, sizeof value);
-    tui_overlay_add(o, "Value      %s %s", tui_pane_is_inclusive(sp, s) ? "incl" : "excl", value);
-  }
+  else add_value(a, TUI_PANE_SYSTEM, s, "of the property at the call path");
 }
 
 /* Every attribute, its value wrapped under itself ("  trace          ..."),
@@ -86,7 +96,10 @@ void tui_open_details(tui_app *a) {
   int width = a->w - 2;
   tui_overlay_clear(o);
   o->kind = TUI_OVERLAY_DETAILS;
-  snprintf(o->title, sizeof o->title, "Details");
+  /* The page covers all three selections; its title says which pane has
+     the focus (the status line's value is that pane's). */
+  static const char *const focus[TUI_NPANES] = {"property", "call path", "location"};
+  snprintf(o->title, sizeof o->title, "Details, focus on the %s", focus[a->focus]);
   if (a->incomplete) add_run_status(a, width);
   int32_t m = tui_pane_selected_node(&a->pane[TUI_PANE_METRIC]);
   if (m >= 0) add_property(a, m, width);
@@ -96,6 +109,9 @@ void tui_open_details(tui_app *a) {
     add_call_path(a, c, width);
   }
   int32_t s = tui_pane_selected_node(&a->pane[TUI_PANE_SYSTEM]);
-  if (s >= 0) add_location(a, s, width);
+  if (s >= 0) {
+    tui_overlay_add(o, "%s", "");
+    add_location(a, s, width);
+  }
   add_experiment(a, width);
 }

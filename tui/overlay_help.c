@@ -24,4 +24,10 @@ void tui_open_help(tui_app *a) {
   tui_overlay_add(o, "  %s", "Collapsed rows show inclusive values, expanded rows exclusive ones.");
   tui_overlay_add(o, "  %s", "The call pane is weighted by the selected property, the location");
   tui_overlay_add(o, "  %s", "pane by that property at the selected call path.");
+  tui_overlay_add(o, "  %s", "Values: % of total (of the property's root: Time, Visits), % of");
+  tui_overlay_add(o, "  %s", "the selection in the pane to the left, or absolute; m switches all.");
+  tui_overlay_add(o, "  %s", "\"-\": no own value (an expanded row that owns nothing itself, a");
+  tui_overlay_add(o, "  %s", "rank or node); \"<0.01\": above zero, below what two decimals show.");
+  tui_overlay_add(o, "  %s", "/ also finds properties by meaning: imbalance, load balance, idle,");
+  tui_overlay_add(o, "  %s", "wait, contention, I/O.");
 }

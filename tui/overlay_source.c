@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "app.h"
 
@@ -63,13 +64,40 @@ static void add_line(tui_overlay *o, int number, const char *line) {
   tui_overlay_add(o, "%s", out);
 }
 
+/* When the run's files were written: the trace (the report's "trace"
+   attribute), else the report itself, which is newer still; 0 when
+   neither can be read. */
+static time_t run_written(const tui_app *a) {
+  struct stat st;
+  const char *trace = pomp_report_attr(a->model.report, "trace");
+  if (trace && *trace && stat(trace, &st) == 0) return st.st_mtime;
+  char report[4096];
+  snprintf(report, sizeof report, "%s", a->path);
+  if (stat(report, &st) == 0 && S_ISDIR(st.st_mode)) {
+    snprintf(report, sizeof report, "%s/report.pomp", a->path);
+    if (stat(report, &st) != 0) return 0;
+  } else if (stat(report, &st) != 0) {
+    return 0;
+  }
+  return st.st_mtime;
+}
+
+/* A source edited after the run shows the region at its old line numbers:
+   say so in the title. */
+static const char *staleness(const tui_app *a, FILE *f) {
+  struct stat st;
+  time_t run = run_written(a);
+  if (run == 0 || fstat(fileno(f), &st) != 0 || st.st_mtime <= run) return "";
+  return "  (edited after the run: lines may have moved)";
+}
+
 void tui_open_source(tui_app *a) {
   int32_t c = tui_pane_selected_node(&a->pane[TUI_PANE_CALL]);
   if (c < 0) return;
   const pomp_report *r = a->model.report;
   const pomp_region *rg = pomp_report_region(r, pomp_report_cnode(r, c)->region);
   if (!rg->file || !*rg->file) {
-    tui_app_message(a, 1, "%s: no source file recorded", rg->name);
+    tui_app_message(a, 1, "%s: no source file recorded (build with -g to have one)", rg->name);
     return;
   }
   char path[4096];
@@ -82,8 +110,8 @@ void tui_open_source(tui_app *a) {
   tui_overlay *o = &a->overlay;
   tui_overlay_clear(o);
   o->kind = TUI_OVERLAY_SOURCE;
-  snprintf(o->title, sizeof o->title, "%.80s  %.160s:%d-%d", rg->name, path, (int)rg->begin_line,
-           (int)rg->end_line);
+  snprintf(o->title, sizeof o->title, "%.80s  %.120s:%d-%d%s", rg->name, path, (int)rg->begin_line,
+           (int)rg->end_line, staleness(a, f));
   char *line = NULL;
   size_t cap = 0;
   int number = 0;

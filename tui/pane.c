@@ -1,6 +1,7 @@
 /* pane.c -- see pane.h. */
 #include "pane.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,11 @@ int tui_pane_is_inclusive(const tui_pane *p, int32_t node) {
 
 double tui_pane_value(const tui_pane *p, int32_t node) {
   return tui_pane_is_inclusive(p, node) ? p->tree->incl[node] : p->tree->excl[node];
+}
+
+double tui_pane_shown_value(const tui_pane *p, int32_t node) {
+  double v = tui_pane_value(p, node);
+  return v == 0 && !tui_pane_is_inclusive(p, node) ? NAN : v;
 }
 
 int32_t tui_pane_selected_node(const tui_pane *p) { return p->sel.node; }

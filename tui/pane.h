@@ -75,6 +75,10 @@ int tui_pane_has_children(const tui_pane *p, int32_t node);
 /* Collapsed (or leaf) = inclusive value; expanded = exclusive value. */
 int tui_pane_is_inclusive(const tui_pane *p, int32_t node);
 double tui_pane_value(const tui_pane *p, int32_t node);
+/* The value a row shows: tui_pane_value, but NAN ("-", no own value) for
+   an expanded node whose own part is zero, as for the location tree's
+   inner nodes, which own nothing: one notation for both. */
+double tui_pane_shown_value(const tui_pane *p, int32_t node);
 /* The node whose value the panes to the right are weighted by. */
 int32_t tui_pane_selected_node(const tui_pane *p);
 

@@ -1,5 +1,6 @@
-/* search.c -- a regular expression over the names of all three trees; the
-   hits are highlighted and n/N visit them pane by pane, expanding the
+/* search.c -- a regular expression over the names of all three trees (and
+   the descriptions and synonyms of the properties); the hits are
+   highlighted and n/N visit them pane by pane, expanding the
    ancestors of each. */
 #include <regex.h>
 #include <stdio.h>
@@ -45,6 +46,40 @@ static const char *too_complex(const char *pattern) {
   return NULL;
 }
 
+/* Words a user searches for that the property names do not contain: what
+   the wait states mean in the program (a barrier wait is load imbalance),
+   keyed by a part of the property's catalogue name. */
+static const struct {
+  const char *key, *words;
+} synonyms[] = {
+    {"barrier_wait", "imbalance load balance idle wait synchronisation synchronization"},
+    {"wait_nxn", "imbalance load balance idle wait collective"},
+    {"early", "imbalance load balance idle wait collective"},
+    {"latebroadcast", "imbalance load balance idle wait collective"},
+    {"late", "wait idle imbalance load balance point-to-point message"},
+    {"idle_threads", "idle serial sequential imbalance"},
+    {"limited_parallelism", "idle serial imbalance"},
+    {"contention", "contention lock critical wait serialisation serialization"},
+    {"taskwait", "wait tasks"},
+    {"ordered", "wait serialisation serialization"},
+    {"management", "overhead start-up startup"},
+    {"io_", "I/O io file read write disk"}, /* not "communication" */
+    {"_io", "I/O io file read write disk"},
+    {"delay", "cause root cause imbalance"},
+};
+
+/* Does property i answer to re: its name on screen, its catalogue name,
+   its description or a synonym of what it means. */
+static int metric_matches(const pomp_report *r, const tui_tree *t, int32_t i, const regex_t *re) {
+  const pomp_metric *m = pomp_report_metric(r, i);
+  if (regexec(re, t->name[i], 0, NULL, 0) == 0 || regexec(re, m->name, 0, NULL, 0) == 0) return 1;
+  if (m->description && regexec(re, m->description, 0, NULL, 0) == 0) return 1;
+  for (size_t k = 0; k < sizeof synonyms / sizeof synonyms[0]; k++)
+    if (strstr(m->name, synonyms[k].key) && regexec(re, synonyms[k].words, 0, NULL, 0) == 0)
+      return 1;
+  return 0;
+}
+
 void tui_search_run(tui_app *a, const char *pattern) {
   detach(a);
   if (!*pattern) return;
@@ -76,11 +111,13 @@ void tui_search_run(tui_app *a, const char *pattern) {
         uint8_t *known = &region_hit[pomp_report_cnode(r, i)->region];
         if (!*known) *known = regexec(&re, t->name[i], 0, NULL, 0) == 0 ? 2 : 1;
         hit = *known == 2;
+      } else if (p == TUI_PANE_METRIC) {
+        /* a property the run has none of answers to nothing: "/imbal"
+           visits the waits that happened first */
+        hit = t->incl[i] != 0 && metric_matches(r, t, i, &re);
       } else {
         hit = regexec(&re, t->name[i], 0, NULL, 0) == 0;
       }
-      if (!hit && p == TUI_PANE_METRIC)
-        hit = regexec(&re, pomp_report_metric(r, i)->name, 0, NULL, 0) == 0;
       if (!hit) continue;
       s->match[p][i] = 1;
       tui_hit h = {(int8_t)p, i};

@@ -139,6 +139,12 @@ static int read_event(tui_event *ev) {
    refresh, so a refusal leaves the terminal as it was. */
 static SCREEN *open_terminal(void) {
   const char *term = getenv("TERM");
+  /* Unset, ncurses would answer with its own message: the same hint as
+     for a terminal that cannot draw. */
+  if (!term || !*term) {
+    pu_error("TERM is not set: no terminal type to draw on; set TERM or use --batch");
+    return NULL;
+  }
   SCREEN *scr = newterm(NULL, stdout, stdin);
   if (!scr) {
     pu_error("cannot use terminal type '%s'", term ? term : "(unset)");

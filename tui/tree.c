@@ -51,6 +51,21 @@ static void label_static_inits(tui_tree *t, const pomp_report *r) {
   }
 }
 
+/* Processes and threads are named as pomp-report and pomp-analyze name
+   them ("rank 1", "thread 0"), not by the trace's names ("MPI Rank 1",
+   "Master thread", "OMP thread 1"): one vocabulary for locations. */
+static void label_locations(tui_tree *t, const pomp_report *r) {
+  for (int32_t i = 0; i < t->n; i++) {
+    const pomp_sysnode *s = pomp_report_sysnode(r, i);
+    int thread = s->kind == POMP_SYS_THREAD;
+    if ((!thread && s->kind != POMP_SYS_PROCESS) || (thread ? s->thread : s->rank) < 0) continue;
+    char *label = pu_malloc(32);
+    snprintf(label, 32, "%s %d", thread ? "thread" : "rank", (int)(thread ? s->thread : s->rank));
+    PU_PUSH(t->labels, t->nlabels, t->labels_cap, label);
+    t->name[i] = label;
+  }
+}
+
 void tui_tree_mark_loops(tui_tree *t, const pomp_report *r, const char *mark) {
   for (int32_t i = 0; i < t->n; i++) {
     int32_t g = pomp_report_cnode(r, i)->region;
@@ -86,6 +101,7 @@ void tui_tree_build(tui_tree *t, tui_tree_kind kind, const pomp_report *r) {
     else t->child_start[p + 2]++;
   }
   if (kind == TUI_TREE_CALL) label_static_inits(t, r);
+  else if (kind == TUI_TREE_SYSTEM) label_locations(t, r);
   for (int32_t i = 0; i < n; i++) {
     t->child_start[i + 2] += t->child_start[i + 1];
     if (t->depth[i] + 1 > t->depths) t->depths = t->depth[i] + 1;

@@ -100,14 +100,13 @@ void tui_app_full_name(const tui_app *a, int p, int32_t node, char *buf, size_t 
 }
 
 const char *tui_mode_label(const tui_app *a, int p, char *buf, size_t size) {
-  const tui_tree *mt = &a->model.tree[TUI_PANE_METRIC];
   int32_t m = selected_metric(a);
+  /* One name for one denominator in every pane: each value is a share of
+     its property's total (the root of the property tree: Time, Visits).
+     The property pane has no pane to its left to be a share of. */
   switch (a->pane[p].mode) {
-  case TUI_MODE_TOTAL:
-    if (p == TUI_PANE_METRIC || m < 0) return "% of root";
-    snprintf(buf, size, "%% of %s", mt->name[tui_tree_root_of(mt, m)]);
-    return buf;
-  case TUI_MODE_SELECTION: return "% of selection";
+  case TUI_MODE_TOTAL: return "% of total";
+  case TUI_MODE_SELECTION: return p == TUI_PANE_METRIC ? "% of total" : "% of selection";
   default: {
     static const char *const units[] = {"seconds", "occurrences", "bytes"};
     pomp_unit u = m >= 0 ? pomp_report_metric(a->model.report, m)->unit : POMP_UNIT_SEC;
@@ -138,7 +137,7 @@ void tui_app_describe(tui_app *a, char *text, size_t size) {
              value, tui_mode_label(a, p, mode, sizeof mode));
   } else {
     int incl = tui_pane_is_inclusive(pn, r->node);
-    tui_app_format(a, p, r->node, tui_pane_value(pn, r->node), value, sizeof value);
+    tui_app_format(a, p, r->node, tui_pane_shown_value(pn, r->node), value, sizeof value);
     snprintf(text, size, "%s  %s %s [%s]", name, incl ? "incl" : "excl", value,
              tui_mode_label(a, p, mode, sizeof mode));
   }

@@ -70,10 +70,12 @@ expect 0 "$analyze" "$work/exp"
 [ -s "$work/exp/report.pomp" ] || fail "no report.pomp in the experiment"
 same "$work/out" "pomp-analyze: wrote $work/exp/report.pomp (10 events)
 total time 4e-07 s over 2 locations
-  property                        seconds  % time  worst call path
-  comp                           3.22e-07  80.50%  main
+wait states and overheads (own part: a property's time without that of its sub-properties; MPI start-up left out):
+  property                    own seconds  % time  worst call path
   mpi_latesender                    5e-08  12.50%  main;MPI_Recv
-  mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv"
+  mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv
+computation and start-up (not problems by themselves):
+  comp                           3.22e-07  80.50%  main"
 [ -s "$work/err" ] && fail "stderr not empty: $(cat "$work/err")"
 
 # functions libpomp switched off (throttled.txt): summed over the ranks
@@ -93,10 +95,10 @@ expect 0 "$analyze" --quiet -o "$work/other.pomp" "$work/exp/traces.otf2"
 [ -s "$work/out" ] && fail "--quiet printed something"
 cmp -s "$work/other.pomp" "$work/exp/report.pomp" || fail "-o report differs"
 expect 0 "$analyze" --top 1 "$work/exp"
-[ "$(wc -l < "$work/out")" = 4 ] || fail "--top 1 printed $(wc -l < "$work/out") lines"
+[ "$(wc -l < "$work/out")" = 7 ] || fail "--top 1 printed $(wc -l < "$work/out") lines"
 # --opt=value forms, and "--" before a directory whose name starts with '-'
 expect 0 "$analyze" --top=2 --output="$work/eq.pomp" "$work/exp"
-[ "$(wc -l < "$work/out")" = 5 ] || fail "--top=2 printed $(wc -l < "$work/out") lines"
+[ "$(wc -l < "$work/out")" = 8 ] || fail "--top=2 printed $(wc -l < "$work/out") lines"
 cmp -s "$work/eq.pomp" "$work/exp/report.pomp" || fail "--output= report differs"
 cp -r "$work/exp" "$work/-x"
 rm "$work/-x/report.pomp"

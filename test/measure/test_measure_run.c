@@ -86,9 +86,11 @@ static void test_forked_child_not_measured(void **state) {
   mt_expect_single_location("sc_fork", "fork", "child exit 0\n", "Enter parent\nLeave parent\n");
 }
 
+/* An existing experiment directory is kept as it is; the run writes the
+   first free numbered successor and says so on stderr and in its log. */
 static void test_existing_directory_kept(void **state) {
   (void)state;
-  char dir[600], marker[700];
+  char dir[600], marker[700], next[700];
   snprintf(dir, sizeof dir, "%s/taken", sc_tmpdir());
   assert_int_equal(mkdir(dir, 0755), 0);
   snprintf(marker, sizeof marker, "%s/mine.txt", dir);
@@ -100,16 +102,19 @@ static void test_existing_directory_kept(void **state) {
   assert_true(WIFEXITED(r.status));
   assert_int_equal(WEXITSTATUS(r.status), 0);
   assert_string_equal(r.out, "10 visits\n");
-  char expected[1024];
+  char expected[2048];
   snprintf(expected, sizeof expected,
-           "libpomp: error: experiment directory '%s' exists; measurement disabled "
-           "(remove it or set POMP_EXPERIMENT)\n",
-           dir);
+           "libpomp: warning: experiment directory '%s' exists; writing '%s.1' "
+           "(POMP_EXPERIMENT names another)\n",
+           dir, dir);
   assert_string_equal(r.err, expected);
   assert_string_equal(sc_file(dir, "mine.txt"), "precious\n");
   struct stat st;
   assert_int_not_equal(stat(r.trace, &st), 0);
-  assert_string_equal(sc_file(dir, "measure.log"), "");
+  snprintf(next, sizeof next, "%s.1/traces.otf2", dir);
+  assert_int_equal(stat(next, &st), 0);
+  snprintf(next, sizeof next, "%s.1", dir);
+  assert_non_null(strstr(sc_file(next, "measure.log"), "exists; writing"));
 }
 
 /* POMP_Init/POMP_Finalize: the trace is written at POMP_Finalize and

@@ -95,9 +95,26 @@ tail -n 1 out.txt | grep -q "^badrow.pomp: offset $values: row" ||
 # An experiment directory opens its report.pomp.
 mkdir -p pomp_app_2x2 && cp small.pomp pomp_app_2x2/report.pomp
 expect 0 "" "$tui" --batch --at-top --size 100x8 --keys "<Tab>x" pomp_app_2x2
-tail -n 1 out.txt | grep -q "^main;solve;MPI_Recv  incl 10.00 \[% of Time\]$" ||
+tail -n 1 out.txt | grep -q "^main;solve;MPI_Recv  incl 10.00 \[% of total\]$" ||
   { echo "FAIL: experiment directory"; cat out.txt; failures=$((failures + 1)); }
 expect 1 "pomp-tui: empty_dir/report.pomp: No such file or directory" sh -c "mkdir -p empty_dir && '$tui' --batch empty_dir"
+# An experiment not analysed yet: the command that analyses it.
+mkdir -p pomp_app_4x2 && : >pomp_app_4x2/measure.log
+expect 1 "pomp-tui: pomp_app_4x2: not analysed yet (no report.pomp); run: pomp-analyze pomp_app_4x2" \
+  "$tui" --batch pomp_app_4x2
+
+# The source view warns about a source edited after the run (newer than
+# the trace, here the report), not about an older one.
+mkdir -p src && cp small.pomp src/report.pomp && cp "$(dirname "$0")/data/app.c" src/app.c
+now=$(date +%s)
+touch -d "@$((now + 3600))" src/app.c
+expect 0 "" "$tui" --batch --at-top --size 120x10 --keys "<Tab>Ej<Enter>v" src/report.pomp
+sed -n 2p out.txt | grep -q "src/app.c:.*(edited after the run: lines may have moved)" ||
+  { echo "FAIL: no warning for a source newer than the run"; cat out.txt; failures=$((failures + 1)); }
+touch -d "@$((now - 3600))" src/app.c
+expect 0 "" "$tui" --batch --at-top --size 120x10 --keys "<Tab>Ej<Enter>v" src/report.pomp
+sed -n 2p out.txt | grep -q "edited after the run" &&
+  { echo "FAIL: warning for a source older than the run"; failures=$((failures + 1)); }
 
 # A report file of a run that did not finish: the warning line survives
 # the file and shows in batch mode.
@@ -109,7 +126,7 @@ expect 0 "" "$tui" --batch --size 200x8 incomplete.pomp
 # <dump> prints intermediate screens, separated by a form feed line; q stops.
 expect 0 "" "$tui" --batch --at-top --size 60x7 --keys "<dump>q<Down>" small.pomp
 [ "$(grep -c "$(printf '\f')" out.txt)" = 1 ] || { echo "FAIL: dump separator"; failures=$((failures + 1)); }
-[ "$(tail -n 1 out.txt)" = "Time (time)  incl 100.00 [% of root]" ] ||
+[ "$(tail -n 1 out.txt)" = "Time (time)  incl 100.00 [% of total]" ] ||
   { echo "FAIL: keys after q were replayed"; failures=$((failures + 1)); }
 
 [ $failures = 0 ] && echo "all pomp-tui command line checks passed"

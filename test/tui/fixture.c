@@ -42,10 +42,11 @@ static pomp_report *small(double sign) {
   int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
   int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
   for (int32_t rank = 0; rank < 2; rank++) {
-    const char *pname = rank ? "rank 1" : "rank 0";
+    /* the trace's names; pomp-tui shows "rank 1", "thread 0" */
+    const char *pname = rank ? "MPI Rank 1" : "MPI Rank 0";
     int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, pname, node, rank, -1);
-    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", proc, rank, 0);
-    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 1", proc, rank, 1);
+    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "Master thread", proc, rank, 0);
+    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "OMP thread 1", proc, rank, 1);
   }
   pomp_report_set_attr(r, "application", "app");
   pomp_report_set_attr(r, "ranks", "2");

@@ -36,8 +36,19 @@ static int opens_on_bottleneck(const screen_case *c) {
 }
 
 static const screen_case cases[] = {
-    /* Start: everything collapsed, inclusive, % of total time. */
+    /* Start: everything collapsed, inclusive, % of total time; with no
+       bottleneck to open on, the status line says where to start and
+       the legend line names the value mode and the first keys. */
     {"start", "small", 160, 14, 10, 0, ""},
+    /* m: one value mode for the three panes, named on the legend line. */
+    {"mode_all_panes", "small", 160, 14, 10, 0, "<Tab>xm"},
+    /* / finds properties by meaning: "imbal" matches the wait states. */
+    {"search_meaning", "small", 160, 14, 10, 0, "/imbal<Enter>"},
+    {"search_meaning_next", "small", 160, 14, 10, 0, "/imbal<Enter>n"},
+    /* Details of the selected call path: its value, the focus named. */
+    {"details_call_focus", "small", 100, 24, 10, 0, "<Tab>x<Down>i"},
+    /* Too small: keys wait (the selection does not move unseen). */
+    {"too_small_keys_wait", "small", 160, 14, 10, 0, "<resize 20x5>jjj<Tab>x<resize 160x14>"},
     /* Expanded nodes show exclusive values in all three trees. */
     {"expand_all", "small", 160, 14, 10, 0, "E<Tab>E<Tab>E"},
     /* Linked weighting: Late Sender on the left, MPI_Recv in the middle. */
@@ -45,9 +56,9 @@ static const screen_case cases[] = {
     /* Selection in the call pane kept while the property changes. */
     {"keep_place", "small", 160, 14, 10, 0, "<Tab>E<Down><S-Tab>E<Down><Down>"},
     {"mode_selection", "small", 160, 14, 10, 0, "E<Down><Down><Down><Down><Tab>Em"},
-    {"mode_absolute", "small", 160, 14, 10, 0, "<End><Tab>mm<Tab>Emm"},
+    {"mode_absolute", "small", 160, 14, 10, 0, "<End><Tab>mm<Tab>E"},
     /* Absolute properties: each root in its own unit and colour range. */
-    {"metric_absolute", "small", 120, 8, 10, 0, "m<End>"},
+    {"metric_absolute", "small", 120, 8, 10, 0, "mm<End>"},
     /* Absolute locations: coloured from the smallest to the largest peer. */
     {"peers_absolute", "wide", 80, 18, 20, 0, "3mmE<End>"},
     {"narrow", "small", 70, 14, 10, 0, "<Tab>E"},
@@ -112,6 +123,13 @@ static const screen_case cases[] = {
     /* Enter on a node selects it in the three panes: the load imbalance
        of main;solve on rank 1 (comp, main;solve, rank 1). */
     {"bottleneck_choose", "small", 160, 14, 10, 0, "b<End>kk<Enter>"},
+    /* A digit selects bottleneck N at once: two keys to any of the
+       first nine problems (here 2: the idle threads in main). */
+    {"bottleneck_digit", "small", 160, 14, 10, 0, "b2"},
+    /* w: the wait states and overheads by own seconds; a digit selects
+       one (its property and call path, expanded to their own parts). */
+    {"problems", "small", 120, 16, 10, 0, "w"},
+    {"problems_choose", "small", 160, 14, 10, 0, "w2"},
     /* q closes the view and leaves the panes as they were. */
     {"bottleneck_closed", "small", 160, 14, 10, 0, "bjq"},
 };

@@ -34,6 +34,13 @@ static void percent_format(void **state) {
   assert_string_equal(b, "-");
   tui_format_percent(b, sizeof b, NAN, 10);
   assert_string_equal(b, "-");
+  /* above zero, below two decimals: not a "0.00" next to a glyph */
+  tui_format_percent(b, sizeof b, 4e-5, 1);
+  assert_string_equal(b, "<0.01");
+  tui_format_percent(b, sizeof b, -4e-5, 1);
+  assert_string_equal(b, ">-0.01");
+  tui_format_percent(b, sizeof b, 6e-5, 1);
+  assert_string_equal(b, "0.01");
 }
 
 static void absolute_format(void **state) {
@@ -329,8 +336,8 @@ static void location_values_in_slices(void **state) {
   assert_int_equal(a->model.job.total, 8);
   char text[512];
   int x = a->pane_x[TUI_PANE_SYSTEM];
-  row_text(&a->vs, x, 1, 35, text);
-  assert_string_equal(text, "Locations [% of Time] computing 12%");
+  row_text(&a->vs, x, 1, 36, text);
+  assert_string_equal(text, "Locations [% of total] computing 12%");
   row_text(&a->vs, x, 2, 20, text);
   assert_string_equal(text, "▸ █  100.00 cluster ");
   run_keys(a, "3E"); /* expanded: exclusive, and the nodes below wait */
@@ -522,7 +529,7 @@ static void yank_copies_selection(void **state) {
   tui_app *a = small_app(100, 8);
   run_keys(a, "<Tab>xy");
   assert_true(a->clipboard_pending);
-  assert_string_equal(a->clipboard, "main;solve;MPI_Recv  incl 10.00 [% of Time]");
+  assert_string_equal(a->clipboard, "main;solve;MPI_Recv  incl 10.00 [% of total]");
   free_app(a);
 }
 

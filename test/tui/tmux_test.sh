@@ -62,11 +62,11 @@ launch() { # launch ENV...: pomp-tui in a fresh 120x30 session
   sock="pomp-tui-test-$$-$runs"
   t new-session -d -s s -x 120 -y 30 "sh run.sh $*"
 }
-start() { launch "$@"; wait_for "Properties [% of root]"; }
+start() { launch "$@"; wait_for "Properties [% of total]"; }
 
 start
 t send-keys -t s E Tab E Tab E
-wait_for "cluster  excl - [% of Time]" && same_as_batch "E<Tab>E<Tab>E" 120 30
+wait_for "cluster  excl - [% of total]" && same_as_batch "E<Tab>E<Tab>E" 120 30
 # 256 colours: Computation's icon (58 %, level 14) and the legend's top step.
 t capture-pane -p -e -t s >colour.txt
 grep -q "38;5;227m█" colour.txt || fail "no 256-colour gradient in the pane"
@@ -75,7 +75,7 @@ grep -q "38;5;227m█" colour.txt || fail "no 256-colour gradient in the pane"
 t resize-window -t s -x 70 -y 20
 wait_for "[3 Locations]" && same_as_batch "E<Tab>E<Tab>E<resize 70x20>" 70 20
 t resize-window -t s -x 120 -y 30
-wait_for "Properties [% of root]" && same_as_batch "E<Tab>E<Tab>E" 120 30
+wait_for "Properties [% of total]" && same_as_batch "E<Tab>E<Tab>E" 120 30
 
 t send-keys -t s q
 wait_for "EXIT=0 TTY=icanonecho"
@@ -110,6 +110,12 @@ launch TERM=dumb
 wait_for "EXIT=1 TTY=icanonecho"
 t capture-pane -p -t s | grep -qx "pomp-tui: terminal type 'dumb' cannot move the cursor; use --batch" ||
   fail "no message for TERM=dumb"
+
+# TERM unset (or empty): the same hint, not ncurses' own message.
+launch TERM=
+wait_for "EXIT=1 TTY=icanonecho"
+t capture-pane -p -t s | grep -qx "pomp-tui: TERM is not set: no terminal type to draw on; set TERM or use --batch" ||
+  fail "no message for an unset TERM"
 
 # Ctrl-C: ncurses restores the terminal before the program ends.
 start
