@@ -183,8 +183,22 @@ void tui_select_search_node(tui_app *a, int32_t id) {
   else tui_app_message(a, 0, "%s", sentence);
 }
 
+/* The first screen opens on the heaviest bottleneck that is a problem
+   (a wait, an overhead, an imbalance, I/O): computation is a bottleneck
+   in Paradyn's sense but rarely why a run is slow, and a newcomer who
+   lands on "Computation in main" learns nothing.  It is the fallback
+   when nothing else held. */
+static int32_t first_problem_bottleneck(const pomp_report_search *s) {
+  int32_t n = pomp_report_search_num_bottlenecks(s);
+  for (int32_t i = 0; i < n; i++) {
+    int32_t id = pomp_report_search_bottleneck(s, i);
+    if (pomp_report_search_node_at(s, id)->hypothesis != POMP_SEARCH_CPU_BOUND) return id;
+  }
+  return pomp_report_search_bottleneck(s, 0);
+}
+
 void tui_start_at_bottleneck(tui_app *a) {
   const pomp_report_search *s = search_of(a);
   if (s && pomp_report_search_num_bottlenecks(s) > 0)
-    tui_select_search_node(a, pomp_report_search_bottleneck(s, 0));
+    tui_select_search_node(a, first_problem_bottleneck(s));
 }

@@ -124,8 +124,9 @@ static const screen_case cases[] = {
        of main;solve on rank 1 (comp, main;solve, rank 1). */
     {"bottleneck_choose", "small", 160, 14, 10, 0, "b<End>kk<Enter>"},
     /* A digit selects bottleneck N at once: two keys to any of the
-       first nine problems (here 2: the idle threads in main). */
-    {"bottleneck_digit", "small", 160, 14, 10, 0, "b2"},
+       first nine problems (here 1, the computation in main;solve, which
+       the first screen skips for the idle threads). */
+    {"bottleneck_digit", "small", 160, 14, 10, 0, "b1"},
     /* w: the wait states and overheads by own seconds; a digit selects
        one (its property and call path, expanded to their own parts). */
     {"problems", "small", 120, 16, 10, 0, "w"},
