@@ -174,7 +174,8 @@ static void at_enter(check *c, const tr_event *e) {
 }
 
 /* Score-P's conventions that Scalasca relies on (docs/TRACE.md): location
-   ids thread << 32 | rank, MPI regions in source file "MPI". */
+   ids thread << 32 | rank, MPI regions in source file "MPI", locations
+   named "Master thread" / "OMP thread T". */
 static void scorep_conventions(check *c) {
   const tr_trace *t = c->t;
   if (t->id_layout == TR_IDS_RANK_MAJOR || t->id_layout == TR_IDS_OTHER)
@@ -182,6 +183,15 @@ static void scorep_conventions(check *c) {
   for (size_t i = 0; i < t->nregions; i++)
     if (t->regions[i].paradigm == OTF2_PARADIGM_MPI && strcmp(t->regions[i].file, "MPI"))
       fail(c, "MPI region %s: source file '%s', not 'MPI'", t->regions[i].name, t->regions[i].file);
+  for (size_t i = 0; i < t->nlocs; i++) { /* Score-P's names, by the thread of the id */
+    char want[32];
+    if (thread_of(t->locs[i].id))
+      snprintf(want, sizeof want, "OMP thread %u", thread_of(t->locs[i].id));
+    else snprintf(want, sizeof want, "Master thread");
+    if (strcmp(t->locs[i].name, want))
+      fail(c, "location %llu: named '%s', not '%s'", (unsigned long long)t->locs[i].id,
+           t->locs[i].name, want);
+  }
 }
 
 /* Enter (+1) or Leave (-1) of e's region. */
