@@ -106,6 +106,8 @@ static void paused_recording_is_a_region_of_its_own(void **state) {
   assert_true(az_run_value(&run, "comp", "main", 0) == 250e-9);
   assert_true(az_run_value(&run, "comp", "main;work", 0) == 50e-9);
   assert_int_equal(pomp_report_num_regions(run.report), 3);
+  /* a pause is not measurement perturbation (buffer flushes are) */
+  assert_true(pomp_report_measurement_share(run.report) == 0);
   assert_int_equal(az_warn_total(&run.a.diag), 0);
   az_run_free(&run);
 }
