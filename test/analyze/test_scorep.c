@@ -89,6 +89,29 @@ static void old_location_ids_give_the_same_report(void **state) {
   az_run_free(&old);
 }
 
+/* Score-P's (and libpomp's since issue 17) request records, stamped at
+   their call's Enter: the Isend starts at 100, before the receive
+   completes at 120, though its call returns only at 130. */
+static void request_records_at_enter_give_the_late_sender(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 1\nprocess 1 threads 1\n"
+                    "region main compiler function main\n"
+                    "region isend mpi point2point MPI_Isend\n"
+                    "region irecv mpi point2point MPI_Irecv\n"
+                    "region wait mpi point2point MPI_Wait\n"
+                    "loc 0.0\n0 enter main\n50 enter irecv\n50 irecvreq 1\n55 leave\n"
+                    "60 enter wait\n120 irecv 1 0 0 8 1\n120 leave\n200 leave\n"
+                    "loc 1.0\n0 enter main\n100 enter isend\n100 isend 0 0 0 8 1\n130 leave\n"
+                    "140 enter wait\n150 isendcomplete 1\n150 leave\n200 leave\n");
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Wait", 0) == 40e-9);
+  assert_true(az_run_total(&run, "mpi_latesender") == 40e-9);
+  assert_true(az_run_value(&run, "bytes_received", "main;MPI_Wait", 0) == 8);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  az_run_free(&run);
+}
+
 #define ONE_THREAD                                                                                 \
   "process 0 threads 1\n"                                                                          \
   "region main compiler function main\n"                                                           \
@@ -185,6 +208,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(scorep_conventions_give_exact_waits),
       cmocka_unit_test(old_location_ids_give_the_same_report),
+      cmocka_unit_test(request_records_at_enter_give_the_late_sender),
       cmocka_unit_test(paused_recording_is_a_region_of_its_own),
       cmocka_unit_test(a_trace_never_paused_has_no_measurement_off_region),
       cmocka_unit_test(a_message_sent_while_paused_is_warned_about),
