@@ -76,6 +76,33 @@ static void assert_same_report(const pomp_report *a, const pomp_report *b) {
         assert_true(pomp_report_value(a, m, c, l) == pomp_report_value(b, m, c, l));
 }
 
+/* Score-P's OMPT adapter: regions named by address ("@0x..."), taskwait
+   with the role BARRIER (thread 0 alone waits 50 ns for its tasks). */
+static void ompt_taskwait_is_no_team_barrier(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n"
+                    "region main compiler function main\n"
+                    "region par openmp parallel !$omp parallel @0x401000\n"
+                    "region tw openmp barrier !$omp taskwait @0x401100\n"
+                    "region ibar openmp implicit_barrier !$omp implicit barrier @0x401200\n"
+                    "team 5\n"
+                    "loc 0.0\n0 enter main\n100 fork 2\n100 teambegin 5\n100 enter par\n"
+                    "150 enter tw\n200 leave\n300 enter ibar\n400 leave\n400 leave\n"
+                    "400 teamend 5\n410 join\n500 leave\n"
+                    "loc 0.1\n100 teambegin 5\n100 enter par\n380 enter ibar\n400 leave\n"
+                    "400 leave\n400 teamend 5\n");
+  assert_int_equal(run.status, 0);
+  const char *tw = "main;!$omp parallel @0x401000;!$omp taskwait @0x401100";
+  assert_true(az_run_value(&run, "omp_taskwait", tw, 0) == 50e-9);
+  assert_true(az_run_total(&run, "omp_ebarrier_wait") == 0);
+  const char *ibar = "main;!$omp parallel @0x401000;!$omp implicit barrier @0x401200";
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", ibar, 0) == 80e-9);
+  assert_true(az_run_total(&run, "omp_ibarrier_wait") == 80e-9);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  az_run_free(&run);
+}
+
 static void old_location_ids_give_the_same_report(void **state) {
   (void)state;
   az_run scorep, old;
@@ -207,6 +234,7 @@ static void samples_beside_regions_are_ignored_with_a_warning(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(scorep_conventions_give_exact_waits),
+      cmocka_unit_test(ompt_taskwait_is_no_team_barrier),
       cmocka_unit_test(old_location_ids_give_the_same_report),
       cmocka_unit_test(request_records_at_enter_give_the_late_sender),
       cmocka_unit_test(paused_recording_is_a_region_of_its_own),
