@@ -100,7 +100,7 @@ static OTF2_CallbackCode on_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, ui
 }
 
 /* Sampling records carry no region nesting: counted, not analysed
-   (analyze.c refuses a trace that has nothing else). */
+   (check_samples refuses a trace that has nothing else). */
 static OTF2_CallbackCode on_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                    OTF2_AttributeList *al, OTF2_CallingContextRef context,
                                    uint32_t unwind_distance, OTF2_InterruptGeneratorRef generator) {
