@@ -69,6 +69,9 @@ typedef struct az_defs {
   az_sysnode *nodes;
   size_t num_nodes;
   uint64_t total_events;
+  uint32_t off_region; /* appended: "MEASUREMENT OFF", the time between a
+                          MeasurementOnOff(off) and (on); not reported
+                          unless a call path has it */
 } az_defs;
 
 /* roles.c: sets bucket and kind from paradigm, role and name. */

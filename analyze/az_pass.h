@@ -36,29 +36,12 @@
    handlers see time go down (replay.c says how it reads them). */
 enum az_direction { AZ_FORWARD, AZ_BACKWARD };
 
-/* The driver's part of a location's state, the first member of every
-   pass's per-location state: handlers get it as their user data. */
-typedef struct {
-  az_analysis *a;
-  uint32_t proc, loc; /* process index, location index */
-  char label[160];    /* "rank 1 thread 0", for messages */
-  OTF2_EvtReader *er;
-  az_time stop;      /* end of the current window */
-  az_time last;      /* timestamp of the latest event (clamped) */
-  az_time prev;      /* ... of the one before it */
-  uint64_t pos;      /* position of the latest event */
-  int done;          /* all events read */
-  int failed;        /* a handler met an error (az_fail said why) */
-  int stale;         /* a run that did not finish: time went backwards,
-                              OTF2 reads stale bytes after a cut-off chunk */
-  uint64_t limit;    /* events its chunks hold (replay.c) */
-  int limit_is_size; /* ... not known: its size in bytes */
-  int cut_file;      /* its file lacks OTF2's closing records */
-  uint64_t read_pos; /* position of the last event its reader read */
-} az_cursor;
-
 /* The events a pass handles, OTF2's callback types (NULL: skipped; an
-   unknown record type gets one warning from the driver). */
+   unknown record type gets one warning from the driver).  The driver
+   gives a pass with enter and leave Score-P's MeasurementOnOff records as
+   Enter (off) and Leave (on) of the region az_defs.off_region, refuses
+   traces with OpenMP task records and counts sampling records
+   (az_analysis.samples; docs/TRACE.md, "Score-P traces"). */
 typedef struct {
   OTF2_EvtReaderCallback_Enter enter;
   OTF2_EvtReaderCallback_Leave leave;
@@ -77,6 +60,29 @@ typedef struct {
   OTF2_EvtReaderCallback_MpiRequestCancelled mpi_request_cancelled;
   OTF2_EvtReaderCallback_MpiCollectiveEnd mpi_collective_end;
 } az_event_handlers;
+
+/* The driver's part of a location's state, the first member of every
+   pass's per-location state: handlers get it as their user data. */
+typedef struct {
+  az_analysis *a;
+  uint32_t proc, loc; /* process index, location index */
+  char label[160];    /* "rank 1 thread 0", for messages */
+  OTF2_EvtReader *er;
+  az_time stop;                /* end of the current window */
+  az_time last;                /* timestamp of the latest event (clamped) */
+  az_time prev;                /* ... of the one before it */
+  uint64_t pos;                /* position of the latest event */
+  int done;                    /* all events read */
+  int failed;                  /* a handler met an error (az_fail said why) */
+  int stale;                   /* a run that did not finish: time went backwards,
+                              OTF2 reads stale bytes after a cut-off chunk */
+  uint64_t limit;              /* events its chunks hold (replay.c) */
+  int limit_is_size;           /* ... not known: its size in bytes */
+  int cut_file;                /* its file lacks OTF2's closing records */
+  uint64_t read_pos;           /* position of the last event its reader read */
+  const az_event_handlers *on; /* the pass's handlers (the driver turns
+                                  MeasurementOnOff into Enter/Leave) */
+} az_cursor;
 
 typedef struct az_replay az_replay;
 

@@ -96,6 +96,9 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef id, OTF2_StringRef na
   /* strings precede regions in OTF2's global definitions */
   r->name = az_defs_string(c->d, name);
   r->file = az_defs_string(c->d, file);
+  /* Score-P (and libpomp since issue 17) name MPI regions' file "MPI": a
+     module, not a source file the report could point to */
+  if (paradigm == OTF2_PARADIGM_MPI && !strcmp(r->file, "MPI")) r->file = "";
   r->begin_line = begin;
   r->end_line = end;
   r->paradigm = paradigm;
@@ -226,6 +229,24 @@ static int build_locations(defs_ctx *c) {
   return 0;
 }
 
+/* The region paused recording stands for (Score-P's MeasurementOnOff;
+   Score-P's profiles call it the same): measurement time, like a buffer
+   flush, so paused time stays in the call path where recording paused. */
+static void add_off_region(az_defs *d) {
+  d->off_region = (uint32_t)d->num_regions;
+  if (grow_to((void **)&d->regions, &d->num_regions, d->off_region, sizeof(az_region))) {
+    d->off_region = UINT32_MAX; /* a table this large is refused later anyway */
+    return;
+  }
+  az_region *r = &d->regions[d->off_region];
+  r->name = "MEASUREMENT OFF";
+  r->file = "";
+  r->paradigm = OTF2_PARADIGM_MEASUREMENT_SYSTEM;
+  r->role = OTF2_REGION_ROLE_ARTIFICIAL;
+  r->defined = 1;
+  az_region_classify(r);
+}
+
 /* Communicator rank -> world rank, from the Comm's COMM_GROUP. */
 static void build_comms(defs_ctx *c) {
   az_defs *d = c->d;
@@ -305,6 +326,7 @@ int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *file, az_diag *dia
     ok = 0;
   }
   if (ok) {
+    add_off_region(d);
     build_locations(&c);
     build_comms(&c);
     if (!d->num_locs) {

@@ -66,11 +66,19 @@ int32_t *az_canonical_order(const az_calltree *t) {
   return newid;
 }
 
-static void add_regions(pomp_report *r, const az_defs *d, int32_t *map) {
+/* Whether a call path has region (the one paused recording stands for
+   appears only in traces that pause). */
+static int region_used(const az_calltree *t, uint32_t region) {
+  for (size_t i = 0; i < t->len; i++)
+    if (t->nodes[i].region == (int32_t)region) return 1;
+  return 0;
+}
+
+static void add_regions(pomp_report *r, const az_defs *d, const az_calltree *t, int32_t *map) {
   for (size_t i = 0; i < d->num_regions; i++) {
     const az_region *g = &d->regions[i];
     map[i] = -1;
-    if (!g->defined) continue;
+    if (!g->defined || (i == d->off_region && !region_used(t, d->off_region))) continue;
     map[i] =
         pomp_report_add_region(r, g->name, g->file, (int32_t)g->begin_line, (int32_t)g->end_line,
                                pu_paradigm_name(g->paradigm), pu_role_name(g->role));
@@ -143,7 +151,7 @@ pomp_report *az_report_build(const az_analysis *a, const char *trace, int32_t **
              az_metric_name[m]);
   int32_t *region_map =
       pu_malloc((a->defs.num_regions ? a->defs.num_regions : 1) * sizeof *region_map);
-  add_regions(r, &a->defs, region_map);
+  add_regions(r, &a->defs, &a->tree, region_map);
   int32_t *newid = az_canonical_order(&a->tree);
   add_cnodes(r, &a->tree, newid, region_map);
   add_system(r, &a->defs);

@@ -62,6 +62,54 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
   return az_next(s);
 }
 
+/* Score-P's paused recording: the pass sees the pause as the region
+   az_defs.off_region (Enter at off, Leave at on). */
+static OTF2_CallbackCode on_measurement(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, OTF2_MeasurementMode mode) {
+  az_cursor *c = u;
+  uint32_t off = c->a->defs.off_region;
+  if (off == UINT32_MAX) return az_next(c);
+  if (mode == OTF2_MEASUREMENT_OFF) return c->on->enter(l, t, pos, u, al, off);
+  return c->on->leave(l, t, pos, u, al, off);
+}
+
+/* A trace the analysis cannot follow: OpenMP tasks interleave the events
+   of several tasks on one location, so its Enter/Leave no longer nest. */
+static OTF2_CallbackCode refuse_tasks(az_cursor *c, uint64_t pos, const char *record) {
+  az_fail(&c->a->diag,
+          "%s: event %llu: %s: the trace records OpenMP tasks, which pomp-analyze does not "
+          "follow (the regions of tasks that switch threads or suspend do not nest); not "
+          "analysed",
+          c->label, (unsigned long long)pos, record);
+  c->failed = 1;
+  return OTF2_CALLBACK_INTERRUPT;
+}
+
+static OTF2_CallbackCode on_task_create(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, OTF2_CommRef team, uint32_t creator,
+                                        uint32_t generation) {
+  (void)l, (void)t, (void)al, (void)team, (void)creator, (void)generation;
+  return refuse_tasks(u, pos, "ThreadTaskCreate");
+}
+
+static OTF2_CallbackCode on_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, OTF2_CommRef team, uint32_t creator,
+                                        uint32_t generation) {
+  (void)l, (void)t, (void)al, (void)team, (void)creator, (void)generation;
+  return refuse_tasks(u, pos, "ThreadTaskSwitch");
+}
+
+/* Sampling records carry no region nesting: counted, not analysed
+   (check_samples refuses a trace that has nothing else). */
+static OTF2_CallbackCode on_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, OTF2_CallingContextRef context,
+                                   uint32_t unwind_distance, OTF2_InterruptGeneratorRef generator) {
+  (void)l, (void)t, (void)pos, (void)al, (void)context, (void)unwind_distance, (void)generator;
+  az_cursor *c = u;
+  c->a->samples++;
+  return az_next(c);
+}
+
 /* OTF2's callbacks for the events the pass handles. */
 static OTF2_EvtReaderCallbacks *make_callbacks(const az_event_handlers *on) {
   OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
@@ -84,6 +132,11 @@ static OTF2_EvtReaderCallbacks *make_callbacks(const az_event_handlers *on) {
   AZ_SET(MpiRequestCancelled, mpi_request_cancelled);
   AZ_SET(MpiCollectiveEnd, mpi_collective_end);
 #undef AZ_SET
+  if (on->enter && on->leave)
+    OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_measurement);
+  OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, on_task_create);
+  OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, on_task_switch);
+  OTF2_EvtReaderCallbacks_SetCallingContextSampleCallback(cb, on_sample);
   OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
   return cb;
 }
@@ -280,6 +333,7 @@ static void init_cursors(az_replay *r) {
       c->a = r->a;
       c->proc = p;
       c->loc = d->procs[p].first_loc + i;
+      c->on = &r->pass->on;
       az_loc_label(d, c->loc, c->label, sizeof c->label);
     }
   }
@@ -369,8 +423,9 @@ typedef struct {
 typedef struct { /* per location: a block of several windows */
   az_rev_event *ev;
   size_t len, cap;
-  size_t end;  /* ev[0..end) not delivered yet */
-  uint64_t lo; /* the block holds the events after position lo */
+  uint32_t off_region; /* az_defs.off_region (MeasurementOnOff) */
+  size_t end;          /* ev[0..end) not delivered yet */
+  uint64_t lo;         /* the block holds the events after position lo */
 } az_rev_buffer;
 
 /* Events of all locations read in one go (blocks of windows): OTF2's Seek
@@ -528,6 +583,18 @@ static OTF2_CallbackCode rev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint
   return rev_put(u, REV_COLL_END, t, pos, op, comm, root, sent, received);
 }
 
+/* Paused recording, as on_measurement gives it to a forward pass. */
+static OTF2_CallbackCode rev_measurement(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al,
+                                         OTF2_MeasurementMode mode) {
+  (void)l;
+  (void)al;
+  const az_rev_buffer *b = u;
+  if (b->off_region == UINT32_MAX) return OTF2_CALLBACK_SUCCESS;
+  return rev_put(u, mode == OTF2_MEASUREMENT_OFF ? REV_ENTER : REV_LEAVE, t, pos, b->off_region, 0,
+                 0, 0, 0);
+}
+
 /* Only the kinds the pass handles are buffered. */
 static OTF2_EvtReaderCallbacks *make_rev_callbacks(const az_event_handlers *on) {
   OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
@@ -550,6 +617,8 @@ static OTF2_EvtReaderCallbacks *make_rev_callbacks(const az_event_handlers *on) 
   AZ_SET(MpiRequestCancelled, mpi_request_cancelled, rev_cancelled);
   AZ_SET(MpiCollectiveEnd, mpi_collective_end, rev_coll_end);
 #undef AZ_SET
+  if (on->enter && on->leave)
+    OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, rev_measurement);
   return cb;
 }
 
@@ -656,6 +725,7 @@ static int run_backward(az_replay *r, OTF2_Reader *reader, const az_marks *m) {
     if (!c->a) continue;
     c->last = UINT64_MAX;
     b[l].lo = UINT64_MAX;
+    b[l].off_region = d->off_region;
     mine++;
     failed = open_location(c, reader, cb, m->defs_read);
     if (!failed) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
@@ -712,6 +782,23 @@ static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, co
   return failed ? -1 : 0;
 }
 
+/* After the first pass: a trace of samples alone (Score-P's sampling
+   without instrumentation) has no call path to attribute time to. */
+static int check_samples(az_analysis *a) {
+  if (!a->samples) return 0;
+  if (!a->tree.len) {
+    az_fail(&a->diag,
+            "the trace holds only sampling records (%llu CallingContextSample, no Enter/Leave): "
+            "pomp-analyze needs instrumented regions; not analysed",
+            (unsigned long long)a->samples);
+    return -1;
+  }
+  az_warn(&a->diag, AZ_W_UNKNOWN_RECORD,
+          "%llu sampling records (CallingContextSample) ignored: the analysis uses Enter/Leave",
+          (unsigned long long)a->samples);
+  return 0;
+}
+
 int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
                   const az_pass *const *passes, size_t npasses) {
   int rc = 0;
@@ -723,6 +810,7 @@ int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
     uint64_t events = a->events_read;
     rc = run_pass(a, reader, mine, passes[i], &marks);
     if (i) a->events_read = events;
+    if (!rc && !i) rc = check_samples(a);
   }
   free(marks.at);
   free(marks.stop);

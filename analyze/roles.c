@@ -32,7 +32,18 @@ static void classify_mpi(az_region *r) {
   else r->bucket = AZ_MPI;
 }
 
+/* Score-P's OMPT adapter gives taskwait and taskgroup the role BARRIER:
+   one thread waits for its child tasks there, not the team for each other. */
+static int is_task_wait(const az_region *r) {
+  return r->role == OTF2_REGION_ROLE_BARRIER &&
+         (has_prefix(r->name, "!$omp taskwait") || has_prefix(r->name, "!$omp taskgroup"));
+}
+
 static void classify_openmp(az_region *r) {
+  if (is_task_wait(r)) {
+    r->bucket = AZ_OMP_TASKWAIT;
+    return;
+  }
   switch (r->role) {
   case OTF2_REGION_ROLE_PARALLEL:
     r->kind = AZ_RK_PARALLEL;

@@ -30,9 +30,7 @@ __attribute__((constructor)) static void remember_main_thread(void) {
   main_thread = pthread_self();
 }
 
-uint64_t pm_location_id(const pm_location *l) {
-  return (uint64_t)(uint32_t)pm_rank << 32 | l->thread;
-}
+uint64_t pm_location_id(const pm_location *l) { return pm_loc_id((uint32_t)pm_rank, l->thread); }
 
 pm_location *pm_location_get(uint32_t thread) {
   if (thread >= PM_MAX_LOCATIONS) return NULL;

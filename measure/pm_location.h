@@ -52,7 +52,7 @@ struct pm_location {
   uint64_t flush_begin, flush_end;
   uint64_t nflushes;
   uint64_t unmatched;  /* Leaves without their Enter (ignored) */
-  uint32_t thread;     /* T of the location id (rank << 32) | T */
+  uint32_t thread;     /* T of the location id pm_loc_id(rank, T) */
   uint32_t team_comm;  /* comm of the team this location is in (TeamBegin) */
   int forked;          /* ThreadFork written, ThreadJoin not yet */
   pm_kept_event *kept; /* events before the archive opened */

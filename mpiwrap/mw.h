@@ -32,6 +32,7 @@ typedef struct mw_frame {
   pm_location *l;
   uint32_t region;
   uint64_t t;        /* timestamp of the records at the current end */
+  uint64_t t_enter;  /* timestamp of the Enter */
   MPI_Comm comm;     /* comm of a matched message (Mrecv, Imrecv) */
   int nsnap;         /* requests in snap */
   MPI_Request *snap; /* requests as they were before Wait/Test */
@@ -61,7 +62,7 @@ static inline int mw_enter(mw_frame *f, enum mw_fn fn) {
   if (!f->l) return 0;
   f->region = mw_region(fn);
   f->nheap = 0;
-  f->t = pm_enter(f->l, f->region); /* returns the Enter's timestamp */
+  f->t = f->t_enter = pm_enter(f->l, f->region); /* returns the Enter's timestamp */
   return 1;
 }
 
@@ -100,6 +101,19 @@ static inline int mw_live(void) { return atomic_load_explicit(&mw_running, memor
    pm_mpi_init). Fetch it right before the record: it may move f->t
    (pm_evt_writer_at). */
 static inline OTF2_EvtWriter *mw_writer(mw_frame *f) { return pm_evt_writer_at(f->l, &f->t); }
+
+/* Event writer for a record that belongs to the call's Enter though it
+   is written after the PMPI call (MpiIsend, MpiIrecvRequest and
+   NonBlockingCollectiveRequest need the request handle the call returns;
+   docs/TRACE.md stamps them at the Enter, as Score-P does, so that a send
+   never appears to start after the receive that matched it), or NULL. *t:
+   the timestamp, later only when a buffer flush came between. */
+static inline OTF2_EvtWriter *mw_writer_at_enter(mw_frame *f, uint64_t *t) {
+  *t = f->t_enter;
+  OTF2_EvtWriter *w = pm_evt_writer_at(f->l, t);
+  if (*t > f->t) f->t = *t; /* the records after it and the Leave */
+  return w;
+}
 
 /* Scratch array of n elements of size elem: `small` (an array of the
    frame) when n <= MW_SMALL, else from the heap until mw_end; at most two

@@ -114,6 +114,10 @@ int MPI_Finalize(void) {
     uint64_t when;
     int64_t offset = mw_clock_offset(world, &when);
     pm_clock_offset(when, offset);
+    /* MPI_Finalize synchronises: no rank leaves it (pm_mpi_finalize
+       writes the Leave) before every rank entered it, or Scalasca reports
+       a clock-condition violation (docs/TRACE.md) */
+    PMPI_Barrier(world);
     atomic_store(&mw_running, 0);
     pm_mpi_finalize();
     mw_requests_fini();

@@ -14,10 +14,12 @@ static void __attribute__((constructor)) mw_regions_reset(void) {
 }
 
 /* Two threads may define the same region at once: libpomp returns the same
-   id for the same definition, so the race is harmless. */
+   id for the same definition, so the race is harmless. The source file is
+   "MPI", as Score-P writes it: Scalasca's PEARL tells MPI regions by it
+   (docs/TRACE.md, "Score-P conventions"). */
 uint32_t mw_region_define(enum mw_fn fn) {
   uint32_t r =
-      pm_region_define(mw_fn_table[fn].name, NULL, 0, 0, OTF2_PARADIGM_MPI, mw_fn_table[fn].role);
+      pm_region_define(mw_fn_table[fn].name, "MPI", 0, 0, OTF2_PARADIGM_MPI, mw_fn_table[fn].role);
   atomic_store_explicit(&mw_regions[fn], r, memory_order_relaxed);
   return r;
 }

@@ -42,16 +42,18 @@ static uint64_t new_id(void) {
   return r->next++;
 }
 
-/* Records that a request has started: at the call, or at MPI_Start. */
+/* Records that a request has started: at the call, or at MPI_Start,
+   stamped with that call's Enter (mw_writer_at_enter). */
 static void started(mw_frame *f, const mw_req *r) {
   OTF2_EvtWriter *w;
-  if (r->kind & MW_REQ_SEND && (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiIsend(w, NULL, f->t, r->peer, mw_comm_ref(r->comm), r->tag, r->bytes, r->id);
+  uint64_t t;
+  if (r->kind & MW_REQ_SEND && (w = mw_writer_at_enter(f, &t)))
+    OTF2_EvtWriter_MpiIsend(w, NULL, t, r->peer, mw_comm_ref(r->comm), r->tag, r->bytes, r->id);
   else if (r->kind & MW_REQ_SEND) pm_bytes(f->l, r->bytes, 0);
-  if (r->kind & MW_REQ_RECV && (w = mw_writer(f)))
-    OTF2_EvtWriter_MpiIrecvRequest(w, NULL, f->t, r->recv_id);
-  if (r->kind & MW_REQ_COLL && (w = mw_writer(f)))
-    OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, f->t, r->id);
+  if (r->kind & MW_REQ_RECV && (w = mw_writer_at_enter(f, &t)))
+    OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, r->recv_id);
+  if (r->kind & MW_REQ_COLL && (w = mw_writer_at_enter(f, &t)))
+    OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, t, r->id);
 }
 
 static void track(mw_frame *f, MPI_Request req, mw_req *r) {

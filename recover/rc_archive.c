@@ -100,10 +100,6 @@ static void remove_work(const char *work) {
   }
 }
 
-static uint64_t location_id(uint32_t rank, uint32_t thread) {
-  return (uint64_t)rank << 32 | thread;
-}
-
 /* An event file written only by buffer flushes ends with a chunk whose
    last record is END_OF_CHUNK, and OTF2's reader then asks for a next
    chunk forever. So a last chunk is appended that holds no event, only
@@ -196,7 +192,7 @@ static void check_rank(rc_set *set, uint32_t r, unsigned char *defs, uint32_t le
   k->events = 0;
   for (uint32_t i = 0; i < nthreads; i++) {
     uint64_t events = 0;
-    int found = check_events(set, k, location_id(r, threads[i]), &events);
+    int found = check_events(set, k, pm_loc_id(r, threads[i]), &events);
     needs_empty[i] = found == 0;
     if (found != 1 || !k->frag.complete) pm_unify_set_events(defs, len, i, events);
     k->events += events;
@@ -248,7 +244,7 @@ static int write_defs(rc_set *set, OTF2_Archive *a) {
       if (!empty[r][i]) continue;
       /* no event on disk: an empty event file keeps the location readable */
       if (!evt_open) evt_open = OTF2_Archive_OpenEvtFiles(a) == OTF2_SUCCESS;
-      OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, location_id(r, threads[r][i]));
+      OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, pm_loc_id(r, threads[r][i]));
       if (w) OTF2_Archive_CloseEvtWriter(a, w);
     }
   }

@@ -161,10 +161,11 @@ double pomp_report_measurement_share(const pomp_report *r) {
   int32_t nc = pomp_report_num_cnodes(r);
   double *v = pu_malloc((size_t)(nc > 0 ? nc : 1) * sizeof *v), in = 0;
   pomp_report_cnode_values(r, time, 1, v);
-  for (int32_t c = 0; c < nc; c++)
-    if (strcmp(pomp_report_region(r, pomp_report_cnode(r, c)->region)->paradigm, "measurement") ==
-        0)
-      in += v[c];
+  for (int32_t c = 0; c < nc; c++) {
+    const pomp_region *g = pomp_report_region(r, pomp_report_cnode(r, c)->region);
+    /* paused recording (Score-P's MEASUREMENT OFF) perturbs nothing */
+    if (!strcmp(g->paradigm, "measurement") && strcmp(g->name, "MEASUREMENT OFF")) in += v[c];
+  }
   free(v);
   return in / total;
 }

@@ -55,6 +55,10 @@ int pm_frag_decode(const unsigned char *data, size_t len, pm_frag *f, size_t *at
 #define CUT() fail(at, what, HERE, "fragment ends early (truncated)")
   uint32_t version = pm_get_u32(&c);
   if (c.bad) return CUT();
+  if (version == 2) /* its event files are named by the old location ids */
+    return fail(at, what, 8,
+                "fragment version 2 (location ids rank << 32 | thread): recover it with the "
+                "pomp that wrote it");
   if (version != PM_FRAG_VERSION) return fail(at, what, 8, "unsupported fragment version");
   uint32_t *head[5] = {&f->rank, &f->nranks, &f->mpi, &f->complete, &f->noffsets};
   for (int i = 0; i < 5; i++) *head[i] = pm_get_u32(&c);

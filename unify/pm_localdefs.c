@@ -32,7 +32,7 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
       OTF2_IdMap_AddIdPair(comms, PM_TEAM_COMM_BASE + i, team[i]);
   }
   for (uint32_t i = 0; i < nthreads && !rc; i++) {
-    OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(a, (uint64_t)rank << 32 | threads[i]);
+    OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(a, pm_loc_id(rank, threads[i]));
     if (!w) continue;
     if (regions) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_REGION, regions);
     if (comms) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, comms);

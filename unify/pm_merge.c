@@ -173,7 +173,7 @@ static int merge_rank(merge *m, uint32_t rank, pm_cursor *c, pm_blob *map) {
   size_t first_loc = m->omp_locations.n;
   for (uint32_t i = 0; i < nlocs; i++) {
     threads[i] = pm_get_u32(c);
-    uint64_t id = (uint64_t)rank << 32 | threads[i], events = pm_get_u64(c);
+    uint64_t id = pm_loc_id(rank, threads[i]), events = pm_get_u64(c);
     PU_PUSH(m->omp_locations.v, m->omp_locations.n, m->omp_locations.cap, id);
     PU_PUSH(m->locations.v, m->locations.n, m->locations.cap, id);
     PU_PUSH(m->locations.v, m->locations.n, m->locations.cap, events);
@@ -208,7 +208,7 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
   uint32_t *loc_names = pu_calloc(nlocs ? nlocs : 1, sizeof *loc_names);
   for (size_t i = 0; i < nlocs; i++) {
     char name[64];
-    uint32_t t = (uint32_t)m->locations.v[3 * i];
+    uint32_t t = pm_loc_thread(m->locations.v[3 * i]);
     if (t == 0) snprintf(name, sizeof name, "Master thread");
     else snprintf(name, sizeof name, "OMP thread %u", t);
     loc_names[i] = str_id(m, name);
@@ -249,7 +249,7 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
   if (m->nmpi_groups) {
     ggroup world = {s_mpi_locs, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, {0}};
     for (uint32_t r = 0; r < nranks; r++)
-      PU_PUSH(world.members.v, world.members.n, world.members.cap, (uint64_t)r << 32);
+      PU_PUSH(world.members.v, world.members.n, world.members.cap, pm_loc_id(r, 0));
     write_group(w, gid++, &world);
     free(world.members.v);
     mpi_base = gid;

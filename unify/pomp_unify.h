@@ -26,6 +26,21 @@
 
 #include <otf2/otf2.h>
 
+/* ------------------------------------------------------ location ids */
+
+/* The OTF2 location id of thread T (its number in the outermost OpenMP
+   team, docs/TRACE.md) of MPI rank R: Score-P's layout T << 32 | R, the
+   one Scalasca's PEARL takes the thread number from. libpomp, the merge
+   and pomp-recover all name locations (and their event files) by it.
+   Traces before issue 17 used R << 32 | T: readers that need rank and
+   thread take them from the location group and the order of ids inside
+   it, which both layouts share. */
+static inline uint64_t pm_loc_id(uint32_t rank, uint32_t thread) {
+  return (uint64_t)thread << 32 | rank;
+}
+/* T of a location id pm_loc_id(R, T). */
+static inline uint32_t pm_loc_thread(uint64_t id) { return (uint32_t)(id >> 32); }
+
 /* ------------------------------------------------------------- byte blobs */
 
 /* A growing byte string (pm_blob_put_*); {0} is empty. The owner frees
@@ -96,7 +111,7 @@ int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs, const ui
 /* The local definitions of one rank's locations: the mapping tables of
    its map blob and its clock offsets. The archive's definition files must
    be open (OTF2_Archive_OpenDefFiles). threads[i]: T of the location
-   (rank << 32) | T. 0, or -1 when the map is malformed (nothing
+   pm_loc_id(rank, T). 0, or -1 when the map is malformed (nothing
    written). */
 int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, const uint32_t *threads,
                         uint32_t nthreads, const uint64_t *offset_time, const int64_t *offset,
@@ -134,7 +149,7 @@ int pm_unify_set_events(unsigned char *blob, uint32_t len, uint32_t index, uint6
  *      u64 checksum          FNV-1a 64 of every byte before it
  */
 #define PM_FRAG_MAGIC "POMPFRAG"
-#define PM_FRAG_VERSION 2u
+#define PM_FRAG_VERSION 3u /* 3: location ids pm_loc_id (issue 17) */
 #define PM_FRAG_MAX_OFFSETS 16
 #define PM_FRAG_COMPLETE_AT 24 /* byte offset of the complete flag */
 

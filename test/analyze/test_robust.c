@@ -85,13 +85,13 @@ static void truncated_definition_file(void **state) {
   az_run run;
   az_run_write(&run, two_ranks);
   char def[400], want[900];
-  loc_file(&run, 1ull << 32, "def", def, sizeof def);
+  loc_file(&run, 1, "def", def, sizeof def); /* rank 1 thread 0: thread << 32 | rank */
   assert_int_equal(truncate(def, 10), 0);
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
   assert_null(run.report);
   snprintf(want, sizeof want,
-           "%s: rank 1 thread 0 (location 4294967296): local definitions: "
+           "%s: rank 1 thread 0 (location 1): local definitions: "
            "truncated or corrupt (",
            def);
   assert_memory_equal(run.a.diag.first_error, want, strlen(want));
@@ -103,14 +103,14 @@ static void missing_event_file(void **state) {
   az_run run;
   az_run_write(&run, two_ranks);
   char evt[400];
-  snprintf(evt, sizeof evt, "%s/traces/%llu.evt", run.dir, 1ull << 32);
+  snprintf(evt, sizeof evt, "%s/traces/%llu.evt", run.dir, 1ull); /* rank 1 thread 0 */
   assert_int_equal(unlink(evt), 0);
   az_run_dir(&run);
   assert_int_not_equal(run.status, 0);
   assert_null(run.report);
   char want[900];
   snprintf(want, sizeof want,
-           "%s: rank 1 thread 0 (location 4294967296): event 1: cannot read "
+           "%s: rank 1 thread 0 (location 1): event 1: cannot read "
            "the event file: No such file or directory (",
            evt);
   assert_memory_equal(run.a.diag.first_error, want, strlen(want));

@@ -1,6 +1,7 @@
 /* tracegen.c -- see tracegen.h.  Follows docs/TRACE.md: location id =
-   (rank << 32) | thread, location group = rank, COMM_LOCATIONS group of the
-   masters, one COMM_GROUP of world ranks per communicator. */
+   thread << 32 | rank (Score-P's; `ids rank-major`: the old rank << 32 |
+   thread), location group = rank, COMM_LOCATIONS group of the masters, one
+   COMM_GROUP of world ranks per communicator, MPI regions in file "MPI". */
 #include "tracegen.h"
 
 #include <inttypes.h>
@@ -61,7 +62,12 @@ struct tg_writer {
   uint64_t tmin, tmax;
   char **strings;
   size_t nstrings, capstrings;
+  int rank_major; /* location ids rank << 32 | thread (traces before issue 17) */
 };
+
+static uint64_t loc_id(const tg_writer *w, uint32_t rank, uint32_t thread) {
+  return w->rank_major ? (uint64_t)rank << 32 | thread : (uint64_t)thread << 32 | rank;
+}
 
 static OTF2_FlushType pre_flush(void *u, OTF2_FileType t, OTF2_LocationRef l, void *caller,
                                 bool final) {
@@ -155,6 +161,10 @@ static int parse_u32(const char *s, uint32_t *out) {
 static int declare(tg_writer *w, tokens *t, const char *orig, char *err, size_t n, int ln) {
   const char *kw = t->tok[0];
   if (w->events_started) return fail(err, n, "line %d: '%s' after the first event", ln, kw);
+  if (!strcmp(kw, "ids") && t->n == 2 && !strcmp(t->tok[1], "rank-major")) {
+    w->rank_major = 1;
+    return 0;
+  }
   if (!strcmp(kw, "clock") && t->n == 2) {
     if (parse_u64(t->tok[1], &w->res) || !w->res)
       return fail(err, n, "line %d: bad clock resolution", ln);
@@ -230,9 +240,8 @@ static tg_loc *get_loc(tg_writer *w, uint32_t rank, uint32_t thread) {
     w->events_started = 1;
     default_comms(w);
   }
-  tg_loc l = {rank, thread, OTF2_Archive_GetEvtWriter(w->ar, ((uint64_t)rank << 32) | thread),
-              NULL, 0,      0,
-              0};
+  tg_loc l = {rank, thread, OTF2_Archive_GetEvtWriter(w->ar, loc_id(w, rank, thread)), NULL, 0,
+              0,    0};
   PU_PUSH(w->locs, w->nlocs, w->caplocs, l);
   return &w->locs[w->nlocs - 1];
 }
@@ -307,6 +316,15 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
     OTF2_EvtWriter_ThreadJoin(ew, NULL, ts, OTF2_PARADIGM_OPENMP);
     return 0;
   }
+  if (!strcmp(ev, "off") || !strcmp(ev, "on")) { /* Score-P's paused recording */
+    OTF2_EvtWriter_MeasurementOnOff(ew, NULL, ts,
+                                    ev[1] == 'f' ? OTF2_MEASUREMENT_OFF : OTF2_MEASUREMENT_ON);
+    return 0;
+  }
+  if (!strcmp(ev, "sample")) { /* Score-P's sampling: context 0, generator 0 */
+    OTF2_EvtWriter_CallingContextSample(ew, NULL, ts, 0, 1, 0);
+    return 0;
+  }
   if (bad) return fail(err, n, "line %d: bad '%s' arguments", ln, ev);
   if (!strcmp(ev, "isendcomplete")) OTF2_EvtWriter_MpiIsendComplete(ew, NULL, ts, a2);
   else if (!strcmp(ev, "irecvreq")) OTF2_EvtWriter_MpiIrecvRequest(ew, NULL, ts, a2);
@@ -315,6 +333,8 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
   else if (!strcmp(ev, "fork")) OTF2_EvtWriter_ThreadFork(ew, NULL, ts, OTF2_PARADIGM_OPENMP, a2);
   else if (!strcmp(ev, "teambegin")) OTF2_EvtWriter_ThreadTeamBegin(ew, NULL, ts, a2);
   else if (!strcmp(ev, "teamend")) OTF2_EvtWriter_ThreadTeamEnd(ew, NULL, ts, a2);
+  else if (!strcmp(ev, "taskcreate")) OTF2_EvtWriter_ThreadTaskCreate(ew, NULL, ts, a2, 0, 1);
+  else if (!strcmp(ev, "taskswitch")) OTF2_EvtWriter_ThreadTaskSwitch(ew, NULL, ts, a2, 0, 1);
   else if (!strcmp(ev, "acquire") || !strcmp(ev, "release")) {
     uint32_t order = (uint32_t)arg(t, 3, &bad);
     if (bad) return fail(err, n, "line %d: bad lock arguments", ln);
@@ -379,7 +399,7 @@ static OTF2_StringRef str(tg_writer *w, OTF2_GlobalDefWriter *d, const char *s) 
 static void write_local_defs(tg_writer *w) {
   OTF2_Archive_OpenDefFiles(w->ar);
   for (size_t i = 0; i < w->nlocs; i++) {
-    uint64_t id = ((uint64_t)w->locs[i].rank << 32) | w->locs[i].thread;
+    uint64_t id = loc_id(w, w->locs[i].rank, w->locs[i].thread);
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(w->ar, id);
     for (size_t k = 0; k < w->noffsets; k++)
       if (w->offsets[k].rank == w->locs[i].rank)
@@ -417,14 +437,14 @@ static void write_system(tg_writer *w, OTF2_GlobalDefWriter *d) {
     char name[64];
     if (l->thread) snprintf(name, sizeof name, "OMP thread %u", l->thread);
     else snprintf(name, sizeof name, "Master thread");
-    OTF2_GlobalDefWriter_WriteLocation(d, ((uint64_t)l->rank << 32) | l->thread, str(w, d, name),
+    OTF2_GlobalDefWriter_WriteLocation(d, loc_id(w, l->rank, l->thread), str(w, d, name),
                                        OTF2_LOCATION_TYPE_CPU_THREAD, l->events, l->rank);
   }
 }
 
 static void write_comms(tg_writer *w, OTF2_GlobalDefWriter *d) {
   uint64_t *members = pu_malloc((w->nprocs + 24) * sizeof *members);
-  for (size_t p = 0; p < w->nprocs; p++) members[p] = (uint64_t)p << 32;
+  for (size_t p = 0; p < w->nprocs; p++) members[p] = loc_id(w, (uint32_t)p, 0);
   OTF2_GlobalDefWriter_WriteGroup(d, 0, str(w, d, "MPI locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
                                   OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)w->nprocs,
                                   members);
@@ -481,8 +501,9 @@ int tg_close(tg_writer *w, char *err, size_t n) {
   for (size_t i = 0; i < w->nregions; i++) {
     const tg_region_def *r = &w->regions[i];
     OTF2_StringRef name = str(w, d, r->name);
+    const char *file = r->paradigm != OTF2_PARADIGM_MPI ? "test.c" : w->rank_major ? "" : "MPI";
     OTF2_GlobalDefWriter_WriteRegion(d, (OTF2_RegionRef)i, name, name, str(w, d, ""), r->role,
-                                     r->paradigm, OTF2_REGION_FLAG_NONE, str(w, d, "test.c"),
+                                     r->paradigm, OTF2_REGION_FLAG_NONE, str(w, d, file),
                                      (uint32_t)i + 1, (uint32_t)i + 1);
   }
   write_comms(w, d);

@@ -6,6 +6,10 @@
  *
  * The language, one statement per line ('#' starts a comment):
  *
+ *   ids rank-major                 location ids rank << 32 | thread and MPI
+ *                                  regions in file "", as before issue
+ *                                  17 (default: Score-P's thread << 32 |
+ *                                  rank, MPI regions in file "MPI")
  *   clock RES                      ticks per second (default 1e9)
  *   process R threads T [host H]   rank R with T thread locations
  *   region A PARADIGM ROLE NAME... A is the short name events use;
@@ -29,8 +33,11 @@
  *   TIME collbegin | collend OP COMM ROOT SENT RECEIVED   (ROOT or '-')
  *   TIME fork N | join | teambegin C | teamend C
  *   TIME acquire LOCK ORDER | release LOCK ORDER
+ *   TIME off | on                  MeasurementOnOff (Score-P's paused recording)
+ *   TIME taskcreate C | taskswitch C   OpenMP task of team C (creator 0, number 1)
+ *   TIME sample                    CallingContextSample (context 0, generator 0)
  *
- * Declarations (clock, process, region, comm, team) must come before the
+ * Declarations (ids, clock, process, region, comm, team) must come before the
  * first event.
  */
 #ifndef POMP_TRACEGEN_H

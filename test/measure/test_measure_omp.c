@@ -77,7 +77,8 @@ static void test_parallel_region(void **state) {
   mt_run("sc_parallel", "parallel", NULL, NULL, "sum=2 once=1\n", &r, &t);
   assert_int_equal(t.nlocs, 2);
   assert_int_equal(t.locs[0].id, 0);
-  assert_int_equal(t.locs[1].id, 1);
+  assert_int_equal(t.locs[1].id, UINT64_C(1) << 32); /* Score-P's thread << 32 | rank */
+  assert_int_equal(t.id_layout, TR_IDS_SCOREP);
   assert_string_equal(t.locs[0].name, "Master thread");
   assert_string_equal(t.locs[1].name, "OMP thread 1");
 
@@ -208,8 +209,8 @@ static void test_nested_parallel_flattened(void **state) {
     mt_expect_events(&t.locs[i], "Enter !$omp parallel @sc_nested.c:12\n"
                                  "Leave !$omp parallel @sc_nested.c:12\n");
   }
-  assert_int_equal(t.locs[2].id, 4094);
-  assert_int_equal(t.locs[3].id, 4095);
+  assert_int_equal(t.locs[2].id, UINT64_C(4094) << 32);
+  assert_int_equal(t.locs[3].id, UINT64_C(4095) << 32);
   assert_non_null(strstr(sc_file(r.dir, "measure.log"),
                          "nested parallel region at sc_nested.c:12: nested regions are "
                          "recorded flattened"));

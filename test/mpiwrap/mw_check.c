@@ -24,6 +24,10 @@
  *   MPI_Finalize), those of rank 0 being 0;
  * - always: timestamps never decrease on a location, and every MPI record
  *   (but a placeholder) lies inside an MPI region's Enter/Leave;
+ *   MpiIsend and MpiIrecvRequest carry their call's Enter time (unless a
+ *   buffer flush came between); no rank leaves MPI_Finalize before every
+ *   rank entered it; Score-P's conventions: location ids thread << 32 |
+ *   rank, MPI regions in source file "MPI" (docs/TRACE.md);
  * - --flushes: some buffer flush (region "TRACE BUFFER FLUSH") was written
  *   inside an MPI call, between records that share a timestamp (mpiwrap's
  *   shared clock reads, measure's pm_evt_writer_at);
@@ -35,8 +39,8 @@
  *   messages, collective records and instances of placeholders.
  * Prints "messages N", "collectives N" (records) and "unrecorded N"
  * (instances of placeholders); exit 0 ok, 1 failed check,
- * 2 usage. Ranks and threads come from the location ids
- * ((rank << 32) | thread, docs/TRACE.md). The trace is read with
+ * 2 usage. Ranks and threads come from the location ids, which must
+ * have Score-P's layout (thread << 32 | rank, docs/TRACE.md). The trace is read with
  * trace_reader.h; its records are then replayed in the global reader's
  * order through the checks.
  */
@@ -71,6 +75,8 @@ typedef struct loc_order { /* one location's records so far */
   uint64_t last;           /* latest timestamp */
   uint32_t mpi_depth;      /* MPI regions entered and not left */
   uint64_t flushes, flushes_in_mpi;
+  uint64_t mpi_enter; /* time of the Enter of the MPI call it is in */
+  int flushed;        /* a buffer flush inside that call */
 } loc_order;
 
 typedef struct check {
@@ -83,8 +89,9 @@ typedef struct check {
   size_t nopen, cap_open;
   uint64_t seq;
   int tag_is_thread, clock_offsets, complete_on_issuer, flushes;
-  loc_order *order;        /* by index in t->locs */
-  uint64_t seen_ranks[64]; /* bit set of ranks with events (< 4096) */
+  loc_order *order;                         /* by index in t->locs */
+  uint64_t seen_ranks[64];                  /* bit set of ranks with events (< 4096) */
+  uint64_t finalize_entered, finalize_left; /* latest Enter, earliest Leave */
   int errors;
 } check;
 
@@ -100,8 +107,8 @@ static void fail(check *c, const char *fmt, ...) {
   va_end(ap);
 }
 
-static uint32_t rank_of(uint64_t loc) { return (uint32_t)(loc >> 32); }
-static uint32_t thread_of(uint64_t loc) { return (uint32_t)loc; }
+static uint32_t rank_of(uint64_t loc) { return (uint32_t)loc; }
+static uint32_t thread_of(uint64_t loc) { return (uint32_t)(loc >> 32); }
 
 /* The group of comm's members, or NULL if comm or its group is undefined. */
 static const tr_group *comm_group(const check *c, uint32_t comm) {
@@ -156,6 +163,37 @@ static void in_call(check *c, const tr_event *e) {
          tr_kind_name(e->kind));
 }
 
+/* A record written before the PMPI call (MpiIsend, MpiIrecvRequest):
+   stamped with its call's Enter, unless a buffer flush came between. */
+static void at_enter(check *c, const tr_event *e) {
+  const loc_order *o = &c->order[e->loc];
+  if (o->mpi_depth && !o->flushed && e->time != o->mpi_enter)
+    fail(c, "location %llu: %s at %llu, its call entered at %llu",
+         (unsigned long long)c->t->locs[e->loc].id, tr_kind_name(e->kind),
+         (unsigned long long)e->time, (unsigned long long)o->mpi_enter);
+}
+
+/* Score-P's conventions that Scalasca relies on (docs/TRACE.md): location
+   ids thread << 32 | rank, MPI regions in source file "MPI", locations
+   named "Master thread" / "OMP thread T". */
+static void scorep_conventions(check *c) {
+  const tr_trace *t = c->t;
+  if (t->id_layout == TR_IDS_RANK_MAJOR || t->id_layout == TR_IDS_OTHER)
+    fail(c, "location ids are not Score-P's thread << 32 | rank");
+  for (size_t i = 0; i < t->nregions; i++)
+    if (t->regions[i].paradigm == OTF2_PARADIGM_MPI && strcmp(t->regions[i].file, "MPI"))
+      fail(c, "MPI region %s: source file '%s', not 'MPI'", t->regions[i].name, t->regions[i].file);
+  for (size_t i = 0; i < t->nlocs; i++) { /* Score-P's names, by the thread of the id */
+    char want[32];
+    if (thread_of(t->locs[i].id))
+      snprintf(want, sizeof want, "OMP thread %u", thread_of(t->locs[i].id));
+    else snprintf(want, sizeof want, "Master thread");
+    if (strcmp(t->locs[i].name, want))
+      fail(c, "location %llu: named '%s', not '%s'", (unsigned long long)t->locs[i].id,
+           t->locs[i].name, want);
+  }
+}
+
 /* Enter (+1) or Leave (-1) of e's region. */
 static void nest(check *c, const tr_event *e, int step) {
   loc_order *o = ordered(c, e);
@@ -164,8 +202,14 @@ static void nest(check *c, const tr_event *e, int step) {
   if (paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM && step > 0) { /* a buffer flush */
     o->flushes++;
     o->flushes_in_mpi += o->mpi_depth > 0;
+    o->flushed |= o->mpi_depth > 0;
   }
   if (paradigm != OTF2_PARADIGM_MPI) return;
+  if (step > 0 && !o->mpi_depth) o->mpi_enter = e->time, o->flushed = 0;
+  if (!strcmp(c->t->regions[e->region].name, "MPI_Finalize")) {
+    if (step > 0 && e->time > c->finalize_entered) c->finalize_entered = e->time;
+    if (step < 0 && e->time < c->finalize_left) c->finalize_left = e->time;
+  }
   if (step < 0 && !o->mpi_depth)
     fail(c, "location %llu: Leave of an MPI region not entered",
          (unsigned long long)c->t->locs[e->loc].id);
@@ -250,6 +294,7 @@ static void replay(check *c, const tr_event *e) {
     break;
   case TR_MPI_ISEND:
     in_call(c, e);
+    at_enter(c, e);
     p2p(c, loc, e);
     open_request(c, loc, e->request, 0, 0);
     break;
@@ -259,6 +304,7 @@ static void replay(check *c, const tr_event *e) {
     break;
   case TR_MPI_IRECV_REQUEST:
     in_call(c, e);
+    at_enter(c, e);
     open_request(c, loc, e->request, 1, 0);
     break;
   case TR_MPI_IRECV:
@@ -481,10 +527,15 @@ int main(int argc, char **argv) {
   tr_trace t;
   if (tr_read(path, &t, 0)) return POMP_EXIT_FAILURE;
   c.t = &t;
+  c.finalize_left = UINT64_MAX;
   if (dump) write_dump(&t, dump);
+  scorep_conventions(&c);
   c.order = pu_calloc(t.nlocs + 1, sizeof *c.order);
   for (size_t i = 0; i < t.nevents; i++) replay(&c, &t.events[i]);
   check_rank0_offsets(&c);
+  if (c.finalize_left != UINT64_MAX && c.finalize_entered > c.finalize_left)
+    fail(&c, "a rank leaves MPI_Finalize at %llu, before another enters it at %llu",
+         (unsigned long long)c.finalize_left, (unsigned long long)c.finalize_entered);
   uint64_t messages = match_messages(&c);
   match_collectives(&c);
   for (size_t i = 0; i < c.nopen; i++)

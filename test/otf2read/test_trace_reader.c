@@ -102,10 +102,16 @@ static void test_definitions(void **state) {
   tr_trace t;
   assert_int_equal(tr_read(archive, &t, 0), 0);
   assert_int_equal(t.nlocs, 3);
+  /* Score-P's ids thread << 32 | rank, sorted by rank, then thread */
+  assert_int_equal(t.id_layout, TR_IDS_SCOREP);
   assert_int_equal(t.locs[0].id, 0);
-  assert_int_equal(t.locs[1].id, 1);
-  assert_int_equal(t.locs[2].id, UINT64_C(1) << 32);
-  assert_ptr_equal(tr_location_by_id(&t, UINT64_C(1) << 32), &t.locs[2]);
+  assert_int_equal(t.locs[1].id, UINT64_C(1) << 32);
+  assert_int_equal(t.locs[2].id, 1);
+  assert_int_equal(t.locs[1].rank, 0);
+  assert_int_equal(t.locs[1].thread, 1);
+  assert_int_equal(t.locs[2].rank, 1);
+  assert_int_equal(t.locs[2].thread, 0);
+  assert_ptr_equal(tr_location_by_id(&t, 1), &t.locs[2]);
   assert_ptr_equal(tr_location_by_id(&t, 0), &t.locs[0]);
   assert_null(tr_location_by_id(&t, 2));
   assert_string_equal(t.locs[1].name, "OMP thread 1");
@@ -121,7 +127,7 @@ static void test_definitions(void **state) {
   assert_int_equal(t.nregions, 4);
   const tr_region *bar = &t.regions[3];
   assert_string_equal(bar->name, "MPI_Barrier");
-  assert_string_equal(bar->file, "test.c");
+  assert_string_equal(bar->file, "MPI");
   assert_int_equal(bar->begin, 4);
   assert_int_equal(bar->end, 4);
   assert_int_equal(bar->paradigm, OTF2_PARADIGM_MPI);
@@ -141,7 +147,7 @@ static void test_definitions(void **state) {
   assert_int_equal(world->members[1], 1);
   assert_int_equal(t.groups[t.comms[1].group].type, OTF2_GROUP_TYPE_COMM_SELF);
   assert_string_equal(t.groups[0].name, "MPI locations");
-  assert_int_equal(t.groups[0].members[1], UINT64_C(1) << 32);
+  assert_int_equal(t.groups[0].members[1], 1);
 
   assert_int_equal(t.locs[0].noffsets, 0);
   assert_int_equal(t.locs[2].noffsets, 2);

@@ -9,9 +9,30 @@
 #include "pomp_util.h"
 #include "tr_internal.h"
 
-static int by_id(const void *a, const void *b) {
+/* Process by process (group id = rank), threads by id: the order both
+   location-id layouts give (docs/TRACE.md, "System tree and locations"). */
+static int by_rank_thread(const void *a, const void *b) {
   const tr_location *x = a, *y = b;
+  if (x->group != y->group) return x->group < y->group ? -1 : 1;
   return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Rank and thread of every location (sorted), and which id layout the
+   trace uses: Score-P's (T << 32 | R) when every id's low half is its
+   group's id, the old one (R << 32 | T) when every high half is. */
+static void number_locations(tr_trace *t) {
+  int scorep = 1, old = 1;
+  for (size_t i = 0; i < t->nlocs; i++) {
+    tr_location *l = &t->locs[i];
+    l->rank = l->group;
+    l->thread = i && t->locs[i - 1].group == l->group ? t->locs[i - 1].thread + 1 : 0;
+    scorep &= (uint32_t)l->id == l->group;
+    old &= (uint32_t)(l->id >> 32) == l->group;
+  }
+  t->id_layout = scorep && old ? TR_IDS_EITHER
+                 : scorep      ? TR_IDS_SCOREP
+                 : old         ? TR_IDS_RANK_MAJOR
+                               : TR_IDS_OTHER;
 }
 
 static OTF2_ErrorCode read_global_defs(OTF2_Reader *r, tr_reading *rd) {
@@ -96,7 +117,8 @@ int tr_read(const char *archive, tr_trace *t, unsigned flags) {
   OTF2_ErrorCode rc = read_global_defs(r, &rd);
   if (rc == OTF2_SUCCESS) {
     tr_resolve_names(t);
-    if (t->nlocs) qsort(t->locs, t->nlocs, sizeof *t->locs, by_id);
+    if (t->nlocs) qsort(t->locs, t->nlocs, sizeof *t->locs, by_rank_thread);
+    number_locations(t);
     for (size_t i = 0; i < t->nlocs; i++) OTF2_Reader_SelectLocation(r, t->locs[i].id);
     read_local_defs(r, &rd);
     rd.in_collective = pu_calloc(t->nlocs + 1, sizeof *rd.in_collective);
@@ -135,13 +157,9 @@ void tr_free(tr_trace *t) {
 }
 
 tr_location *tr_location_by_id(tr_trace *t, uint64_t id) {
-  size_t lo = 0, hi = t->nlocs; /* locs are sorted by id */
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (t->locs[mid].id < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < t->nlocs && t->locs[lo].id == id ? &t->locs[lo] : NULL;
+  for (size_t i = 0; i < t->nlocs; i++) /* sorted by rank and thread, not id */
+    if (t->locs[i].id == id) return &t->locs[i];
+  return NULL;
 }
 
 const char *tr_string(const tr_trace *t, uint32_t id) {

@@ -73,7 +73,9 @@ typedef struct tr_clock_offset {
 } tr_clock_offset;
 
 typedef struct tr_location {
-  uint64_t id;      /* (rank << 32) | thread */
+  uint64_t id;      /* thread << 32 | rank (Score-P; before issue 17 rank << 32 | thread) */
+  uint32_t rank;    /* its group's id */
+  uint32_t thread;  /* its position among its group's locations by id */
   uint32_t name_id; /* string id; name is its text */
   const char *name;
   int type;                 /* OTF2_LocationType */
@@ -118,7 +120,7 @@ typedef struct tr_location_group {
 typedef struct tr_trace {
   char **strings; /* by string id; NULL where undefined */
   size_t nstrings;
-  tr_location *locs; /* sorted by id */
+  tr_location *locs; /* by rank (group id), then id: rank-major either way */
   size_t nlocs;
   /* by id, as are the arrays below; ids never defined have undefined
      string and reference ids (OTF2_UNDEFINED_UINT32), name "?" */
@@ -132,7 +134,12 @@ typedef struct tr_trace {
   size_t ncomms;
   tr_event *events; /* every event, in the global reader's order */
   size_t nevents;
+  int id_layout; /* enum tr_id_layout: how location ids encode rank and thread */
 } tr_trace;
+
+/* Location-id layouts (docs/TRACE.md): TR_IDS_EITHER when no location
+   tells them apart (one process, one thread, or only masters of rank 0). */
+enum tr_id_layout { TR_IDS_EITHER, TR_IDS_SCOREP, TR_IDS_RANK_MAJOR, TR_IDS_OTHER };
 
 /* tr_read flags */
 enum { TR_LINES = 1 }; /* fill each location's lines (plain form) */

@@ -158,6 +158,12 @@ static void exact_messages(void **state) {
   assert_int_equal(at, 12);
   assert_string_equal(what, "rank not below the number of ranks");
   out.data[12] = 0;
+  out.data[8] = 2; /* a run before issue 17: event files named by other ids */
+  assert_int_equal(pm_frag_decode(out.data, out.len, &f, &at, &what), -1);
+  assert_int_equal(at, 8);
+  assert_string_equal(what, "fragment version 2 (location ids rank << 32 | thread): recover it "
+                            "with the pomp that wrote it");
+  out.data[8] = PM_FRAG_VERSION;
   out.data[out.len - 1] ^= 1;
   assert_int_equal(pm_frag_decode(out.data, out.len, &f, &at, &what), -1);
   assert_int_equal(at, out.len - 8);
