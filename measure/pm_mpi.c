@@ -23,6 +23,8 @@ pm_location *pm_location_recording(void) {
   return NULL;
 }
 
+pm_location *pm_io_recording(void) { return pm_cfg.io ? pm_location_recording() : NULL; }
+
 void pm_pause(pm_location *l) { l->paused++; }
 void pm_resume(pm_location *l) { l->paused--; }
 
