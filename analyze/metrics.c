@@ -48,10 +48,22 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_DELAY_N2N_AGGREGATE] = "delay_n2n_aggregate",
     [AZ_DELAY_N2N] = "delay_n2n",
     [AZ_DELAY_N2N_LONGTERM] = "delay_n2n_longterm",
+    [AZ_IO] = "io",
+    [AZ_POSIX_IO] = "posix_io",
+    [AZ_MPI_IO] = "mpi_io",
+    [AZ_IO_BYTES_WRITTEN] = "io_bytes_written",
+    [AZ_IO_BYTES_READ] = "io_bytes_read",
 };
 
 int az_metric_is_time(int m) {
-  return (m >= 0 && m < AZ_VISITS) || (m >= AZ_DELAY && m < AZ_NUM_METRICS);
+  switch (m) {
+  case AZ_VISITS:
+  case AZ_BYTES_SENT:
+  case AZ_BYTES_RECEIVED:
+  case AZ_IO_BYTES_WRITTEN:
+  case AZ_IO_BYTES_READ: return 0;
+  default: return m >= 0 && m < AZ_NUM_METRICS;
+  }
 }
 
 int az_metric_is_part(int m) {
