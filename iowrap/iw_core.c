@@ -137,7 +137,8 @@ void iw_seek(iw_call *c, uint32_t handle, int64_t request, int whence, uint64_t 
 /* ------------------------------------------------------------ handle tables */
 
 /* Handle + 1 per descriptor (0: not known yet). Descriptors beyond the
-   table share one handle per paradigm ("(descriptor >= 65536)"). */
+   table share one handle per paradigm ("(descriptor >= 65536)"), and so
+   do invalid ones ("(invalid descriptor)": the call fails). */
 #define IW_MAX_FD 65536
 static _Atomic uint32_t fd_handles[IW_MAX_FD], stream_handles[IW_MAX_FD];
 
@@ -157,7 +158,8 @@ static uint32_t define_unknown(pm_io_paradigm paradigm, int fd) {
 }
 
 static uint32_t handle_in(_Atomic uint32_t *table, pm_io_paradigm paradigm, int fd) {
-  if (fd < 0 || fd >= IW_MAX_FD) return pm_io_handle_define(paradigm, "(descriptor >= 65536)");
+  if (fd < 0) return pm_io_handle_define(paradigm, "(invalid descriptor)");
+  if (fd >= IW_MAX_FD) return pm_io_handle_define(paradigm, "(descriptor >= 65536)");
   uint32_t h = atomic_load_explicit(&table[fd], memory_order_relaxed);
   if (h) return h - 1;
   int e = errno;
