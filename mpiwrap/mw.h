@@ -246,6 +246,13 @@ mw_xfer mw_xfer_neighbor_vv(MPI_Comm comm, mw_counts scounts, MPI_Datatype st, m
 mw_xfer mw_xfer_neighbor_w(MPI_Comm comm, mw_counts scounts, const MPI_Datatype *sts,
                            mw_counts rcounts, const MPI_Datatype *rts);
 
+/* --------------------------------------------------------------- MPI-IO */
+
+/* A request of MPI_File_iread/iwrite... completed (from mw_complete):
+   IoOperationComplete with the bytes of its status. One relaxed load when
+   no MPI-IO operation is outstanding. */
+void mw_io_completed(mw_frame *f, MPI_Request req, const MPI_Status *s);
+
 /* ------------------------------------------------ clock and finalisation */
 
 /* Ping-pong with rank 0 over comm; returns rank 0's clock minus ours at
