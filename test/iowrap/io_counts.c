@@ -44,8 +44,20 @@ static void stdio_calls(void) {
   if (n != 81) fprintf(stderr, "fread: %zu\n", n);
 }
 
-int main(void) {
+/* "small": 20000 writes of 16 bytes each to /dev/null, nothing else */
+static void small_writes(void) {
+  int fd = open("/dev/null", O_WRONLY);
+  for (int i = 0; i < 20000; i++)
+    if (write(fd, buf, 16) != 16) perror("write");
+  close(fd);
+}
+
+int main(int argc, char **argv) {
   memset(buf, 'x', sizeof buf);
+  if (argc > 1 && !strcmp(argv[1], "small")) {
+    small_writes();
+    return 0;
+  }
   posix_calls();
   stdio_calls();
   return 0;

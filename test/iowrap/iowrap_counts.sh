@@ -50,6 +50,19 @@ printf '%s\n' 'visits,main;close,0,0,2' 'visits,main;fclose,0,0,2' 'visits,main;
 "$report" dump on --metric posix_io | grep -q '^posix_io,main;fsync,0,0,' || fail "posix_io time"
 "$report" dump on --metric comp | grep -q ';fsync,' && fail "fsync's time in comp"
 
+# the search: io_blocking true on POSIX I/O, small_io_ops false here...
+"$report" search on >search || fail "pomp-report search"
+grep -q '^  io_blocking @ (program) on the only location: true' search || fail "io_blocking not true"
+grep -q '^    posix_io @ (program) on the only location: true' search || fail "io_blocking not on posix_io"
+grep -q '^  small_io_ops @ (program) on the only location: false' search || fail "small_io_ops not false"
+# ... and true for 20000 writes of 16 bytes
+POMP_EXPERIMENT=small ./io_counts small || fail "run small"
+"$analyze" small >/dev/null || fail "pomp-analyze small"
+"$report" search small >search || fail "pomp-report search small"
+grep -q '^  small_io_ops @ (program) on the only location: true' search || fail "small_io_ops not true"
+grep -q 'Small I/O operations in main.*write take .* (16 bytes per call on average)' search ||
+  fail "small_io_ops bottleneck sentence"
+
 POMP_IO=0 POMP_EXPERIMENT=off ./io_counts || fail "run POMP_IO=0"
 otf2-print off/traces.otf2 >print 2>&1 || fail "otf2-print off"
 [ "$(grep -c '^IO_' print)" = 0 ] || fail "POMP_IO=0 recorded I/O"

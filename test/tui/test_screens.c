@@ -111,7 +111,7 @@ static const screen_case cases[] = {
     {"bottleneck_view", "small", 120, 24, 10, 0, "b"},
     /* Enter on a node selects it in the three panes: the load imbalance
        of main;solve on rank 1 (comp, main;solve, rank 1). */
-    {"bottleneck_choose", "small", 160, 14, 10, 0, "b<End>kk<Enter>"},
+    {"bottleneck_choose", "small", 160, 14, 10, 0, "b<End>kkk<Enter>"},
     /* q closes the view and leaves the panes as they were. */
     {"bottleneck_closed", "small", 160, 14, 10, 0, "bjq"},
 };
