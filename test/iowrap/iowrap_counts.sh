@@ -63,6 +63,12 @@ grep -q '^  small_io_ops @ (program) on the only location: true' search || fail 
 grep -q 'Small I/O operations in main.*write take .* (16 bytes per call on average)' search ||
   fail "small_io_ops bottleneck sentence"
 
+# without user-function hooks the first I/O call starts the measurement
+"$cc" --no-functions cc -O2 "$src" -o io_plain || fail "pomp-cc --no-functions"
+POMP_EXPERIMENT=plain ./io_plain || fail "run io_plain"
+[ "$(otf2-print plain/traces.otf2 2>/dev/null | grep -c '^IO_OPERATION_BEGIN ')" = 14 ] ||
+  fail "I/O alone did not start the measurement"
+
 POMP_IO=0 POMP_EXPERIMENT=off ./io_counts || fail "run POMP_IO=0"
 otf2-print off/traces.otf2 >print 2>&1 || fail "otf2-print off"
 [ "$(grep -c '^IO_' print)" = 0 ] || fail "POMP_IO=0 recorded I/O"
