@@ -161,10 +161,12 @@ static void merge_teams(merge *m, pm_cursor *c, pm_blob *map, size_t first_loc,
 }
 
 /* I/O handles of one rank (the blob's last section, absent in blobs
-   without I/O): a handle per rank and (paradigm, file), files one per
-   name across ranks. */
+   written before I/O was recorded: then the map has no I/O part either):
+   a handle per rank and (paradigm, file), files one per name across
+   ranks. */
 static void merge_io(merge *m, pm_cursor *c, pm_blob *map) {
-  uint32_t n = c->p < c->end ? pm_get_u32(c) : 0;
+  if (c->p >= c->end) return; /* no section: no I/O map either */
+  uint32_t n = pm_get_u32(c);
   if (n > (uint32_t)(c->end - c->p) / 9) { /* a handle takes >= 9 bytes */
     c->bad = 1;
     n = 0;

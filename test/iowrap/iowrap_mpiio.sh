@@ -27,10 +27,15 @@ sed -n 's/^IO_OPERATION_BEGIN  *\([0-9]*\) .*Matching Id: \([0-9]*\)$/\1 \2/p' p
 sed -n 's/^IO_OPERATION_COMPLETE  *\([0-9]*\) .*Matching Id: \([0-9]*\)$/\1 \2/p' print | sort >completes
 diff -u begins completes || fail "Begin/Complete do not match"
 # the non-blocking completes lie in MPI_Wait
-awk '/^ENTER .*"MPI_Wait"/ {w = 1} /^LEAVE .*"MPI_Wait"/ {w = 0}
-     /^IO_OPERATION_COMPLETE/ && w {n++} END {exit n == 4 ? 0 : 1}' print ||
+# (per location: otf2-print merges the locations' records by time)
+awk '/^ENTER .*"MPI_Wait"/ {w[$2] = 1} /^LEAVE .*"MPI_Wait"/ {w[$2] = 0}
+     /^IO_OPERATION_COMPLETE/ && w[$2] {n++} END {exit n == 4 ? 0 : 1}' print ||
   fail "non-blocking completions outside MPI_Wait"
-otf2-print -G exp/traces.otf2 | grep -q '^IO_PARADIGM .*"MPI-IO"' || fail "IoParadigm MPI-IO"
+otf2-print -G exp/traces.otf2 >defs 2>&1 || fail "otf2-print -G"
+grep -q '^IO_PARADIGM .*"MPI-IO"' defs || fail "IoParadigm MPI-IO"
+# unified: one file for both ranks, one handle per rank
+[ "$(grep -c '^IO_REGULAR_FILE .*"mpiio.dat"' defs)" = 1 ] || fail "IoRegularFile mpiio.dat once"
+[ "$(grep -c '^IO_HANDLE .*"mpiio.dat"' defs)" = 2 ] || fail "IoHandle mpiio.dat per rank"
 
 "$analyze" exp >/dev/null || fail "pomp-analyze"
 want() { printf '%s\n' "$@" | sort; }
