@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char buf[4096];
@@ -52,10 +53,32 @@ static void small_writes(void) {
   close(fd);
 }
 
+/* "fork": a child writes 100 bytes to the parent's descriptor and execs
+   /bin/true with it open; the parent then writes 10 and closes it. The
+   child is not measured (libpomp stops in a forked child): the trace holds
+   the parent's open, write and close only, balanced. */
+static void fork_and_exec(void) {
+  int fd = open("fork.dat", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (write(fd, buf, 100) != 100) _exit(1);
+    execl("/bin/true", "true", (char *)NULL);
+    _exit(1);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0) perror("child");
+  if (write(fd, buf, 10) != 10) perror("write");
+  close(fd);
+}
+
 int main(int argc, char **argv) {
   memset(buf, 'x', sizeof buf);
   if (argc > 1 && !strcmp(argv[1], "small")) {
     small_writes();
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "fork")) {
+    fork_and_exec();
     return 0;
   }
   posix_calls();

@@ -63,6 +63,15 @@ grep -q '^  small_io_ops @ (program) on the only location: true' search || fail 
 grep -q 'Small I/O operations in main.*write take .* (16 bytes per call on average)' search ||
   fail "small_io_ops bottleneck sentence"
 
+# fork/exec: the child's write is not recorded, the parent's handle stays
+POMP_EXPERIMENT=fork ./io_counts fork || fail "run fork"
+[ "$(stat -c %s fork.dat)" = 110 ] || fail "fork.dat: $(stat -c %s fork.dat) bytes, want 110"
+otf2-print fork/traces.otf2 >print 2>&1 || fail "otf2-print fork"
+[ "$(count IO_OPERATION_BEGIN)" = 1 ] && [ "$(count IO_OPERATION_COMPLETE)" = 1 ] &&
+  [ "$(count IO_CREATE_HANDLE)" = 1 ] && [ "$(count IO_DESTROY_HANDLE)" = 1 ] ||
+  fail "fork: not exactly the parent's open, write, close"
+grep -q '^IO_OPERATION_BEGIN .*"fork.dat".*Bytes Request: 10,' print || fail "fork: parent's write"
+
 # without user-function hooks the first I/O call starts the measurement
 "$cc" --no-functions cc -O2 "$src" -o io_plain || fail "pomp-cc --no-functions"
 POMP_EXPERIMENT=plain ./io_plain || fail "run io_plain"
