@@ -110,4 +110,30 @@ static inline uint64_t iw_bytes(long long n) {
   return n >= 0 ? (uint64_t)n : OTF2_UNDEFINED_UINT64;
 }
 
+/* A data transfer: Enter, IoOperationBegin(request), the call,
+   IoOperationComplete(result), Leave. `result` may use the call's return
+   value as r. */
+#define IW_TRANSFER(fn, handle, mode, request, call, result)                                       \
+  do {                                                                                             \
+    iw_call c;                                                                                     \
+    if (!iw_enter(&c, fn)) return call;                                                            \
+    iw_op_begin(&c, handle, mode, request);                                                        \
+    __typeof__(call) r = call;                                                                     \
+    iw_op_end(&c, result);                                                                         \
+    return r;                                                                                      \
+  } while (0)
+
+/* A close: Enter, IoDestroyHandle (while the handle still names the
+   file), `forget` (the table entry), the call, Leave. */
+#define IW_CLOSE_CALL(fn, handle, forget, call)                                                    \
+  do {                                                                                             \
+    iw_call c;                                                                                     \
+    if (!iw_enter(&c, fn)) return forget, call;                                                    \
+    iw_destroy(&c, handle);                                                                        \
+    forget;                                                                                        \
+    int r = call;                                                                                  \
+    iw_leave(&c);                                                                                  \
+    return r;                                                                                      \
+  } while (0)
+
 #endif /* IW_H */

@@ -171,31 +171,25 @@ static uint32_t handle_in(_Atomic uint32_t *table, pm_io_paradigm paradigm, int 
 
 static void set_in(_Atomic uint32_t *table, pm_io_paradigm paradigm, int fd, const char *path) {
   if (fd < 0 || fd >= IW_MAX_FD) return;
+  int e = errno;
   uint32_t h = path ? pm_io_handle_define(paradigm, path) : define_unknown(paradigm, fd);
   atomic_store_explicit(&table[fd], h + 1, memory_order_relaxed);
+  errno = e;
+}
+
+static void clear_in(_Atomic uint32_t *table, int fd) {
+  if (fd >= 0 && fd < IW_MAX_FD) atomic_store_explicit(&table[fd], 0, memory_order_relaxed);
 }
 
 uint32_t iw_fd_handle(int fd) { return handle_in(fd_handles, PM_IO_POSIX, fd); }
 uint32_t iw_stream_handle(FILE *f) { return handle_in(stream_handles, PM_IO_ISOC, fileno(f)); }
 
-void iw_fd_opened(int fd, const char *path) {
-  int e = errno;
-  set_in(fd_handles, PM_IO_POSIX, fd, path);
-  errno = e;
-}
+void iw_fd_opened(int fd, const char *path) { set_in(fd_handles, PM_IO_POSIX, fd, path); }
 void iw_stream_opened(FILE *f, const char *path) {
-  int e = errno;
   set_in(stream_handles, PM_IO_ISOC, fileno(f), path);
-  errno = e;
 }
-void iw_fd_closed(int fd) {
-  if (fd >= 0 && fd < IW_MAX_FD) atomic_store_explicit(&fd_handles[fd], 0, memory_order_relaxed);
-}
-void iw_stream_closed(FILE *f) {
-  int fd = fileno(f);
-  if (fd >= 0 && fd < IW_MAX_FD)
-    atomic_store_explicit(&stream_handles[fd], 0, memory_order_relaxed);
-}
+void iw_fd_closed(int fd) { clear_in(fd_handles, fd); }
+void iw_stream_closed(FILE *f) { clear_in(stream_handles, fileno(f)); }
 
 OTF2_IoAccessMode iw_access_mode(int flags) {
   switch (flags & O_ACCMODE) {

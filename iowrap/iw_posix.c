@@ -9,18 +9,6 @@
 
 #include "iw.h"
 
-/* A data transfer: Enter, IoOperationBegin(request), the call,
-   IoOperationComplete(result), Leave. */
-#define IW_TRANSFER(fn, handle, mode, request, call)                                               \
-  do {                                                                                             \
-    iw_call c;                                                                                     \
-    if (!iw_enter(&c, fn)) return call;                                                            \
-    iw_op_begin(&c, handle, mode, request);                                                        \
-    __typeof__(call) r = call;                                                                     \
-    iw_op_end(&c, iw_bytes(r));                                                                    \
-    return r;                                                                                      \
-  } while (0)
-
 static uint64_t iov_bytes(const struct iovec *iov, int n) {
   uint64_t sum = 0;
   for (int i = 0; i < n; i++) sum += iov[i].iov_len;
@@ -85,70 +73,66 @@ int __wrap_creat64(const char *path, mode_t mode) {
   IW_OPEN_CALL(IW_CREAT64, path, O_CREAT | O_WRONLY | O_TRUNC, creat64(path, mode));
 }
 
-int __wrap_close(int fd) {
-  iw_call c;
-  if (!iw_enter(&c, IW_CLOSE)) return iw_fd_closed(fd), close(fd);
-  iw_destroy(&c, iw_fd_handle(fd));
-  iw_fd_closed(fd);
-  int r = close(fd);
-  iw_leave(&c);
-  return r;
-}
+int __wrap_close(int fd) { IW_CLOSE_CALL(IW_CLOSE, iw_fd_handle(fd), iw_fd_closed(fd), close(fd)); }
 
 ssize_t __wrap_read(int fd, void *buf, size_t n) {
-  IW_TRANSFER(IW_READ, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, n, read(fd, buf, n));
+  IW_TRANSFER(IW_READ, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, n, read(fd, buf, n),
+              iw_bytes(r));
 }
 
 ssize_t __wrap_write(int fd, const void *buf, size_t n) {
-  IW_TRANSFER(IW_WRITE, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_WRITE, n, write(fd, buf, n));
+  IW_TRANSFER(IW_WRITE, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_WRITE, n, write(fd, buf, n),
+              iw_bytes(r));
 }
 
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t at) {
-  IW_TRANSFER(IW_PREAD, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, n, pread(fd, buf, n, at));
+  IW_TRANSFER(IW_PREAD, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, n, pread(fd, buf, n, at),
+              iw_bytes(r));
 }
 
 ssize_t __wrap_pread64(int fd, void *buf, size_t n, off64_t at) {
-  IW_TRANSFER(IW_PREAD64, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, n,
-              pread64(fd, buf, n, at));
+  IW_TRANSFER(IW_PREAD64, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, n, pread64(fd, buf, n, at),
+              iw_bytes(r));
 }
 
 ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t at) {
-  IW_TRANSFER(IW_PWRITE, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_WRITE, n, pwrite(fd, buf, n, at));
+  IW_TRANSFER(IW_PWRITE, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_WRITE, n, pwrite(fd, buf, n, at),
+              iw_bytes(r));
 }
 
 ssize_t __wrap_pwrite64(int fd, const void *buf, size_t n, off64_t at) {
   IW_TRANSFER(IW_PWRITE64, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_WRITE, n,
-              pwrite64(fd, buf, n, at));
+              pwrite64(fd, buf, n, at), iw_bytes(r));
 }
 
 ssize_t __wrap_readv(int fd, const struct iovec *iov, int n) {
   IW_TRANSFER(IW_READV, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, iov_bytes(iov, n),
-              readv(fd, iov, n));
+              readv(fd, iov, n), iw_bytes(r));
 }
 
 ssize_t __wrap_writev(int fd, const struct iovec *iov, int n) {
   IW_TRANSFER(IW_WRITEV, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_WRITE, iov_bytes(iov, n),
-              writev(fd, iov, n));
+              writev(fd, iov, n), iw_bytes(r));
 }
 
 ssize_t __wrap_preadv(int fd, const struct iovec *iov, int n, off_t at) {
   IW_TRANSFER(IW_PREADV, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, iov_bytes(iov, n),
-              preadv(fd, iov, n, at));
+              preadv(fd, iov, n, at), iw_bytes(r));
 }
 
 ssize_t __wrap_preadv64(int fd, const struct iovec *iov, int n, off64_t at) {
   IW_TRANSFER(IW_PREADV64, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_READ, iov_bytes(iov, n),
-              preadv64(fd, iov, n, at));
+              preadv64(fd, iov, n, at), iw_bytes(r));
 }
 
 ssize_t __wrap_pwritev(int fd, const struct iovec *iov, int n, off_t at) {
   IW_TRANSFER(IW_PWRITEV, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_WRITE, iov_bytes(iov, n),
-              pwritev(fd, iov, n, at));
+              pwritev(fd, iov, n, at), iw_bytes(r));
 }
 
 ssize_t __wrap_pwritev64(int fd, const struct iovec *iov, int n, off64_t at) {
   IW_TRANSFER(IW_PWRITEV64, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_WRITE, iov_bytes(iov, n),
-              pwritev64(fd, iov, n, at));
+              pwritev64(fd, iov, n, at), iw_bytes(r));
 }
 
 /* A seek moves no data: Enter, the call, IoSeek, Leave. */
@@ -172,9 +156,10 @@ off64_t __wrap_lseek64(int fd, off64_t at, int whence) {
 
 /* A sync is an operation of mode FLUSH: 0 bytes requested, 0 done. */
 int __wrap_fsync(int fd) {
-  IW_TRANSFER(IW_FSYNC, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_FLUSH, 0, fsync(fd));
+  IW_TRANSFER(IW_FSYNC, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_FLUSH, 0, fsync(fd), iw_bytes(r));
 }
 
 int __wrap_fdatasync(int fd) {
-  IW_TRANSFER(IW_FDATASYNC, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_FLUSH, 0, fdatasync(fd));
+  IW_TRANSFER(IW_FDATASYNC, iw_fd_handle(fd), OTF2_IO_OPERATION_MODE_FLUSH, 0, fdatasync(fd),
+              iw_bytes(r));
 }

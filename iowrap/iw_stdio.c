@@ -49,35 +49,17 @@ FILE *__wrap_fdopen(int fd, const char *mode) {
 }
 
 int __wrap_fclose(FILE *f) {
-  iw_call c;
-  if (!iw_enter(&c, IW_FCLOSE)) return iw_stream_closed(f), fclose(f);
-  iw_destroy(&c, iw_stream_handle(f));
-  iw_stream_closed(f);
-  int r = fclose(f);
-  iw_leave(&c);
-  return r;
+  IW_CLOSE_CALL(IW_FCLOSE, iw_stream_handle(f), iw_stream_closed(f), fclose(f));
 }
 
-/* Enter, IoOperationBegin(request), the call, IoOperationComplete, Leave;
-   result: the bytes done, from the call's return value r. */
-#define IW_STREAM_TRANSFER(fn, f, mode, request, call, result)                                     \
-  do {                                                                                             \
-    iw_call c;                                                                                     \
-    if (!iw_enter(&c, fn)) return call;                                                            \
-    iw_op_begin(&c, iw_stream_handle(f), mode, request);                                           \
-    __typeof__(call) r = call;                                                                     \
-    iw_op_end(&c, result);                                                                         \
-    return r;                                                                                      \
-  } while (0)
-
 size_t __wrap_fread(void *buf, size_t size, size_t n, FILE *f) {
-  IW_STREAM_TRANSFER(IW_FREAD, f, OTF2_IO_OPERATION_MODE_READ, (uint64_t)size * n,
-                     fread(buf, size, n, f), (uint64_t)r * size);
+  IW_TRANSFER(IW_FREAD, iw_stream_handle(f), OTF2_IO_OPERATION_MODE_READ, (uint64_t)size * n,
+              fread(buf, size, n, f), (uint64_t)r * size);
 }
 
 size_t __wrap_fwrite(const void *buf, size_t size, size_t n, FILE *f) {
-  IW_STREAM_TRANSFER(IW_FWRITE, f, OTF2_IO_OPERATION_MODE_WRITE, (uint64_t)size * n,
-                     fwrite(buf, size, n, f), (uint64_t)r * size);
+  IW_TRANSFER(IW_FWRITE, iw_stream_handle(f), OTF2_IO_OPERATION_MODE_WRITE, (uint64_t)size * n,
+              fwrite(buf, size, n, f), (uint64_t)r * size);
 }
 
 /* fflush(NULL) flushes every output stream: a handle of its own. */
