@@ -80,6 +80,10 @@ void iw_op_begin(iw_call *c, uint32_t handle, OTF2_IoOperationMode mode, uint64_
 /* IoOperationComplete (bytes done; OTF2_UNDEFINED_UINT64 when the call
    failed) and Leave, now. */
 void iw_op_end(iw_call *c, uint64_t bytes);
+/* A write whose size is known only afterwards (fprintf, fputs): Begin
+   at the Enter's time and Complete now, both with the bytes it produced
+   (OTF2_UNDEFINED_UINT64: it failed), then Leave. */
+void iw_produced(iw_call *c, FILE *f, uint64_t bytes);
 /* Leave now (after the handle records of iw_create / iw_destroy / iw_seek). */
 void iw_leave(iw_call *c);
 /* Handle records: IoCreateHandle now (after the call), IoDestroyHandle at
@@ -134,6 +138,21 @@ static inline uint64_t iw_bytes(long long n) {
     int r = call;                                                                                  \
     iw_leave(&c);                                                                                  \
     return r;                                                                                      \
+  } while (0)
+
+/* Enter, the open, IoCreateHandle with the descriptor's new handle, Leave. */
+#define IW_OPEN_CALL(fn, path, flags, call)                                                        \
+  do {                                                                                             \
+    iw_call c;                                                                                     \
+    if (!iw_enter(&c, fn)) return call;                                                            \
+    int fd = call;                                                                                 \
+    if (fd >= 0) {                                                                                 \
+      iw_fd_opened(fd, path);                                                                      \
+      iw_create(&c, iw_fd_handle(fd), iw_access_mode(flags), iw_creation_flags(flags),             \
+                iw_status_flags(flags));                                                           \
+    }                                                                                              \
+    iw_leave(&c);                                                                                  \
+    return fd;                                                                                     \
   } while (0)
 
 #endif /* IW_H */

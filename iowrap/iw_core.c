@@ -101,6 +101,11 @@ void iw_op_end(iw_call *c, uint64_t bytes) {
   errno = e;
 }
 
+void iw_produced(iw_call *c, FILE *f, uint64_t bytes) {
+  iw_op_begin(c, iw_stream_handle(f), OTF2_IO_OPERATION_MODE_WRITE, bytes);
+  iw_op_end(c, bytes);
+}
+
 void iw_leave(iw_call *c) {
   int e = errno;
   pm_leave(c->l, c->region);

@@ -26,21 +26,6 @@ static uint64_t iov_bytes(const struct iovec *iov, int n) {
     }                                                                                              \
   } while (0)
 
-/* Enter, the open, IoCreateHandle with the descriptor's new handle, Leave. */
-#define IW_OPEN_CALL(fn, path, flags, call)                                                        \
-  do {                                                                                             \
-    iw_call c;                                                                                     \
-    if (!iw_enter(&c, fn)) return call;                                                            \
-    int fd = call;                                                                                 \
-    if (fd >= 0) {                                                                                 \
-      iw_fd_opened(fd, path);                                                                      \
-      iw_create(&c, iw_fd_handle(fd), iw_access_mode(flags), iw_creation_flags(flags),             \
-                iw_status_flags(flags));                                                           \
-    }                                                                                              \
-    iw_leave(&c);                                                                                  \
-    return fd;                                                                                     \
-  } while (0)
-
 int __wrap_open(const char *path, int flags, ...) {
   mode_t mode = 0;
   IW_MODE(flags, mode);

@@ -98,8 +98,7 @@ static int formatted(enum iw_fn fn, FILE *f, const char *fmt, va_list ap) {
   iw_call c;
   if (!iw_enter(&c, fn)) return vfprintf(f, fmt, ap);
   int r = vfprintf(f, fmt, ap);
-  iw_op_begin(&c, iw_stream_handle(f), OTF2_IO_OPERATION_MODE_WRITE, iw_bytes(r));
-  iw_op_end(&c, iw_bytes(r));
+  iw_produced(&c, f, iw_bytes(r));
   return r;
 }
 
@@ -119,8 +118,6 @@ int __wrap_fputs(const char *s, FILE *f) {
   iw_call c;
   if (!iw_enter(&c, IW_FPUTS)) return fputs(s, f);
   int r = fputs(s, f);
-  uint64_t n = r >= 0 ? strlen(s) : OTF2_UNDEFINED_UINT64;
-  iw_op_begin(&c, iw_stream_handle(f), OTF2_IO_OPERATION_MODE_WRITE, n);
-  iw_op_end(&c, n);
+  iw_produced(&c, f, r >= 0 ? strlen(s) : OTF2_UNDEFINED_UINT64);
   return r;
 }

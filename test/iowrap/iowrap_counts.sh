@@ -72,6 +72,16 @@ otf2-print fork/traces.otf2 >print 2>&1 || fail "otf2-print fork"
   fail "fork: not exactly the parent's open, write, close"
 grep -q '^IO_OPERATION_BEGIN .*"fork.dat".*Bytes Request: 10,' print || fail "fork: parent's write"
 
+# _FORTIFY_SOURCE: fprintf becomes __fprintf_chk, recorded as fprintf
+"$cc" cc -O2 -D_FORTIFY_SOURCE=2 "$src" -o io_fortified || fail "pomp-cc -D_FORTIFY_SOURCE=2"
+nm io_fortified | grep -q ' U __wrap___fprintf_chk$' || fail "fortified: no __fprintf_chk call"
+POMP_EXPERIMENT=fortified ./io_fortified || fail "run io_fortified"
+[ "$(otf2-print fortified/traces.otf2 2>/dev/null | grep -c '^IO_OPERATION_BEGIN ')" = 14 ] ||
+  fail "fortified: not 14 operations"
+"$analyze" fortified >/dev/null || fail "pomp-analyze fortified"
+"$report" dump fortified --metric io_bytes_written | grep -qx 'io_bytes_written,main;fprintf,0,0,7' ||
+  fail "fortified: fprintf's bytes"
+
 # without user-function hooks the first I/O call starts the measurement
 "$cc" --no-functions cc -O2 "$src" -o io_plain || fail "pomp-cc --no-functions"
 POMP_EXPERIMENT=plain ./io_plain || fail "run io_plain"
