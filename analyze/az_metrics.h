@@ -61,6 +61,7 @@ enum {
   AZ_MPI_IO,
   AZ_IO_BYTES_WRITTEN,
   AZ_IO_BYTES_READ,
+  AZ_MPI_IO_COLLECTIVE_WAIT,
   AZ_NUM_METRICS,
   /* internal: call-exclusive time the location really executed here */
   AZ_X_RUN = AZ_NUM_METRICS,

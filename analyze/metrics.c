@@ -53,6 +53,7 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_MPI_IO] = "mpi_io",
     [AZ_IO_BYTES_WRITTEN] = "io_bytes_written",
     [AZ_IO_BYTES_READ] = "io_bytes_read",
+    [AZ_MPI_IO_COLLECTIVE_WAIT] = "mpi_io_collective_wait",
 };
 
 int az_metric_is_time(int m) {
@@ -82,7 +83,8 @@ int az_metric_is_part(int m) {
   case AZ_OMP_EBARRIER_WAIT:
   case AZ_OMP_IBARRIER_WAIT:
   case AZ_OMP_CRITICAL_CONTENTION:
-  case AZ_OMP_LOCK_CONTENTION: return 1;
+  case AZ_OMP_LOCK_CONTENTION:
+  case AZ_MPI_IO_COLLECTIVE_WAIT: return 1;
   default: return 0;
   }
 }

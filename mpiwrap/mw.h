@@ -203,6 +203,12 @@ static inline mw_counts mw_counts_big(const MPI_Count *p) { return (mw_counts){N
    when it is not recorded, writes the placeholder of instances that were
    not (docs/TRACE.md) before the Enter, and MpiCollectiveBegin after it. */
 int mw_begin_coll(mw_frame *f, enum mw_fn fn, MPI_Comm comm);
+/* The same on the communicator c (NULL: counted nowhere), and its
+   MpiCollectiveEnd (op BARRIER, no root, no bytes): MPI-IO's collective
+   transfers on the file's communicator, kept from MPI_File_open, whose
+   handle the program may have freed since (mw_io.c). */
+int mw_begin_coll_on(mw_frame *f, enum mw_fn fn, const mw_comm *c);
+void mw_coll_end_on(mw_frame *f, const mw_comm *c);
 void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_xfer x);
 void mw_icoll(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_xfer x,
               MPI_Request req, int persistent);

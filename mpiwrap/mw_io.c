@@ -28,6 +28,7 @@
 typedef struct io_file {
   MPI_File fh;
   uint32_t handle;
+  const mw_comm *comm; /* the communicator it was opened on (NULL: unknown) */
 } io_file;
 typedef struct io_op {
   MPI_Request req;
@@ -53,9 +54,19 @@ static uint32_t handle_of(MPI_File fh) {
   return h != PM_NO_REGION ? h : pm_io_handle_define(PM_IO_MPI, "(MPI_File)");
 }
 
-static void file_opened(MPI_File fh, uint32_t handle) {
+/* The communicator fh was opened on, NULL if unknown. */
+static const mw_comm *comm_of(MPI_File fh) {
+  const mw_comm *c = NULL;
   pthread_mutex_lock(&io_lock);
-  io_file f = {fh, handle};
+  for (size_t i = 0; i < nfiles && !c; i++)
+    if (files[i].fh == fh) c = files[i].comm;
+  pthread_mutex_unlock(&io_lock);
+  return c;
+}
+
+static void file_opened(MPI_File fh, uint32_t handle, MPI_Comm comm) {
+  pthread_mutex_lock(&io_lock);
+  io_file f = {fh, handle, mw_comm_of(comm)};
   PU_PUSH(files, nfiles, cap_files, f);
   pthread_mutex_unlock(&io_lock);
 }
@@ -125,11 +136,22 @@ void mw_io_completed(mw_frame *f, MPI_Request req, const MPI_Status *s) {
 
 /* --------------------------------------------------------------- wrappers */
 
+/* Starts recording a blocking transfer; a collective one (_all, _at_all,
+   _ordered) is also an instance of a collective on the file's
+   communicator, *coll (MpiCollectiveBegin/End around its I/O records, so
+   that pomp-analyze finds who waited in it: mpi_io_collective_wait). */
+static int begin_transfer(mw_frame *f, enum mw_fn fn, MPI_File fh, int collective,
+                          const mw_comm **coll) {
+  *coll = collective ? comm_of(fh) : NULL;
+  return *coll ? mw_begin_coll_on(f, fn, *coll) : mw_begin(f, fn);
+}
+
 /* A blocking read or write of count x type: Begin, the call, Complete. */
 #define MW_IO_BLOCKING(name, mode, flags, count, type, call)                                       \
   do {                                                                                             \
     mw_frame f;                                                                                    \
-    if (!mw_begin(&f, MW_FN_##name)) return P##call;                                               \
+    const mw_comm *coll;                                                                           \
+    if (!begin_transfer(&f, MW_FN_##name, fh, (flags) == COL, &coll)) return P##call;              \
     int io = io_on(&f);                                                                            \
     uint32_t h = io ? handle_of(fh) : 0;                                                           \
     uint64_t match = io ? begin_record(&f, h, mode, flags, mw_type_bytes(count, type)) : 0;        \
@@ -138,6 +160,7 @@ void mw_io_completed(mw_frame *f, MPI_Request req, const MPI_Status *s) {
     int rc = P##call;                                                                              \
     mw_returned(&f);                                                                               \
     if (io) complete_record(&f, h, done_bytes(rc, status), match);                                 \
+    if (coll) mw_coll_end_on(&f, coll);                                                            \
     mw_leave(&f);                                                                                  \
     return rc;                                                                                     \
   } while (0)
@@ -244,13 +267,13 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
   if (recorded) mw_calling(&f);
   int rc = PMPI_File_open(comm, filename, amode, info, fh);
   if (!recorded) {
-    if (rc == MPI_SUCCESS) file_opened(*fh, pm_io_handle_define(PM_IO_MPI, filename));
+    if (rc == MPI_SUCCESS) file_opened(*fh, pm_io_handle_define(PM_IO_MPI, filename), comm);
     return rc;
   }
   mw_returned(&f);
   if (rc == MPI_SUCCESS) {
     uint32_t h = pm_io_handle_define(PM_IO_MPI, filename);
-    file_opened(*fh, h);
+    file_opened(*fh, h, comm);
     if (io_on(&f)) create_record(&f, h, amode);
   }
   mw_leave(&f);

@@ -161,6 +161,11 @@ static const catalogue_entry catalogue[] = {
     {"io_bytes_read", NULL, "I/O Bytes Read", POMP_UNIT_BYTES,
      "Bytes the program got from file read calls, on the call path of the "
      "call that completed the read."},
+    {"mpi_io_collective_wait", "mpi_io", "Wait in Collective MPI-IO", POMP_UNIT_SEC,
+     "Idle time in a collective MPI-IO transfer (MPI_File_read_all, "
+     "write_at_all, ..._ordered) waiting for the last process of the file's "
+     "communicator to enter: min(latest enter, own exit) - own enter, if "
+     "positive."},
 };
 
 int32_t pomp_report_catalogue_size(void) {

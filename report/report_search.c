@@ -51,7 +51,8 @@ static const search_hypothesis hypotheses[POMP_SEARCH_HYPOTHESES] = {
      0.20,
      {"mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce", "mpi_latebroadcast", "mpi_earlyscan",
       "mpi_wait_nxn", "mpi_barrier_wait", "omp_ebarrier_wait", "omp_ibarrier_wait",
-      "omp_critical_contention", "omp_lock_contention", "omp_ordered", "omp_taskwait"}},
+      "omp_critical_contention", "omp_lock_contention", "omp_ordered", "omp_taskwait",
+      "mpi_io_collective_wait"}},
     {"parallel_overhead",
      0.10,
      {"omp_management", "mpi_management", "omp_flush", "omp_idle_threads"}},
@@ -78,6 +79,7 @@ static const struct {
     {"omp_lock_contention", "for a lock another thread holds"},
     {"omp_ordered", "for the ordered parts of earlier iterations"},
     {"omp_taskwait", "for child tasks that other threads run"},
+    {"mpi_io_collective_wait", "for the last rank to enter the collective I/O operation"},
 };
 
 typedef enum { STAGE_WHY, STAGE_WHERE, STAGE_WHICH } search_stage;

@@ -50,4 +50,12 @@ want 'io_bytes_read,main;MPI_File_read_at,0,0,1000' 'io_bytes_read,main;MPI_File
   'io_bytes_read,main;MPI_Wait,0,0,200' 'io_bytes_read,main;MPI_Wait,1,0,200' |
   diff -u - read || fail "io_bytes_read"
 "$report" dump exp --metric mpi_io | grep -q '^mpi_io,main;MPI_File_open,0,0,' || fail "mpi_io time"
+# the collective transfers are collectives on the file's communicator:
+# rank 0 waits for rank 1, 0.3 s late, in the collective write (at least
+# 0.1 s of it on a loaded machine), rank 1 not at all
+[ "$(count MPI_COLLECTIVE_END)" -ge 4 ] || fail "MpiCollectiveEnd of the collective transfers"
+"$report" dump exp --metric mpi_io_collective_wait | grep -v ^metric, >wait
+awk -F, '$2 == "main;MPI_File_write_at_all" && $3 == 0 && $5 >= 0.1 {ok = 1}
+         $3 == 1 && $5 > 0.1 {bad = 1} END {exit ok && !bad ? 0 : 1}' wait ||
+  { cat wait; fail "mpi_io_collective_wait"; }
 echo ok

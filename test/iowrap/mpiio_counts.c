@@ -1,11 +1,14 @@
 /* mpiio_counts.c -- every rank of 2 writes and reads known amounts of one
    shared file through MPI-IO: individual (write_at/read_at), collective
-   (write_at_all/read_at_all), non-blocking (iwrite_at/iread_at + Wait).
+   (write_at_all/read_at_all; rank 1 enters the write 0.3 s late),
+   non-blocking (iwrite_at/iread_at + Wait).
    test/iowrap/iowrap_mpiio.sh checks trace and report against the numbers
    in the comments (bytes per rank). Built by pomp-cc. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 enum { IND = 1000, COLL = 500, NB = 200, SLICE = IND + COLL + NB };
 static char buf[SLICE];
@@ -22,6 +25,9 @@ int main(int argc, char **argv) {
   MPI_Request req;
   /* written: 1000 + 500 + 200 */
   MPI_File_write_at(fh, at, buf, IND, MPI_BYTE, MPI_STATUS_IGNORE);
+  /* rank 1 enters the collective write 0.3 s late: rank 0 waits in it */
+  struct timespec late = {0, 300000000};
+  if (rank == 1) nanosleep(&late, NULL);
   MPI_File_write_at_all(fh, at + IND, buf, COLL, MPI_BYTE, MPI_STATUS_IGNORE);
   MPI_File_iwrite_at(fh, at + IND + COLL, buf, NB, MPI_BYTE, &req);
   MPI_Wait(&req, MPI_STATUS_IGNORE);

@@ -305,6 +305,7 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"mpi_io", "io"},
       {"io_bytes_written", NULL},
       {"io_bytes_read", NULL},
+      {"mpi_io_collective_wait", "mpi_io"},
   };
   int n = (int)(sizeof expect / sizeof expect[0]);
   pomp_report *r = pomp_report_new();
