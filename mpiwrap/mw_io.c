@@ -11,7 +11,10 @@
  * reports), a non-blocking one writes its Begin (flag NON_BLOCKING) and
  * IoOperationIssued in its call and the Complete in the Wait/Test that
  * completes its request (mw_io_completed, from mw_request.c), set_view,
- * seek and sync are metadata (sync: an operation of mode FLUSH). Under
+ * seek and sync are metadata (sync: an operation of mode FLUSH). A
+ * blocking collective transfer is also a collective instance on the file's
+ * communicator (MpiCollectiveBegin/End: pomp-analyze's
+ * mpi_io_collective_wait). Under
  * POMP_IO=0 the calls are plain MPI regions, without I/O records.
  * Split collectives (_begin/_end) are not wrapped.
  */
