@@ -55,6 +55,13 @@ enum {
   AZ_DELAY_N2N_AGGREGATE,
   AZ_DELAY_N2N,
   AZ_DELAY_N2N_LONGTERM,
+  /* file I/O (issue 19): time by interface, bytes moved */
+  AZ_IO,
+  AZ_POSIX_IO,
+  AZ_MPI_IO,
+  AZ_IO_BYTES_WRITTEN,
+  AZ_IO_BYTES_READ,
+  AZ_MPI_IO_COLLECTIVE_WAIT,
   AZ_NUM_METRICS,
   /* internal: call-exclusive time the location really executed here */
   AZ_X_RUN = AZ_NUM_METRICS,

@@ -59,6 +59,8 @@ typedef struct {
   OTF2_EvtReaderCallback_MpiIrecv mpi_irecv;
   OTF2_EvtReaderCallback_MpiRequestCancelled mpi_request_cancelled;
   OTF2_EvtReaderCallback_MpiCollectiveEnd mpi_collective_end;
+  OTF2_EvtReaderCallback_IoOperationBegin io_begin;
+  OTF2_EvtReaderCallback_IoOperationComplete io_complete;
 } az_event_handlers;
 
 /* The driver's part of a location's state, the first member of every

@@ -48,7 +48,8 @@ static void nxn(az_analysis *a, const az_coll *g, size_t n, int wait_m, int comp
   for (size_t i = 0; i < n; i++) {
     az_time begin = latest < g[i].x ? latest : g[i].x;
     charge(a, &g[i], wait_m, positive(g[i].e, begin));
-    charge(a, &g[i], completion_m, positive(earliest_x > begin ? earliest_x : begin, g[i].x));
+    if (completion_m >= 0) /* < 0: the operation has no completion metric */
+      charge(a, &g[i], completion_m, positive(earliest_x > begin ? earliest_x : begin, g[i].x));
   }
 }
 
@@ -179,6 +180,9 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
     nxn(a, g, n, AZ_MPI_BARRIER_WAIT, AZ_MPI_BARRIER_COMPLETION);
     break;
   case OTF2_REGION_ROLE_COLL_ALL2ALL: nxn(a, g, n, AZ_MPI_WAIT_NXN, AZ_MPI_NXN_COMPLETION); break;
+  /* a collective MPI-IO transfer (mpiwrap/mw_io.c): every member waits
+     for the last to enter, as at N x N */
+  case OTF2_REGION_ROLE_FILE_IO: nxn(a, g, n, AZ_MPI_IO_COLLECTIVE_WAIT, -1); break;
   case OTF2_REGION_ROLE_COLL_ONE2ALL:
   case OTF2_REGION_ROLE_COLL_ALL2ONE: rooted(a, g, n); break;
   default: /* other operations: time only */ break;

@@ -48,10 +48,23 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_DELAY_N2N_AGGREGATE] = "delay_n2n_aggregate",
     [AZ_DELAY_N2N] = "delay_n2n",
     [AZ_DELAY_N2N_LONGTERM] = "delay_n2n_longterm",
+    [AZ_IO] = "io",
+    [AZ_POSIX_IO] = "posix_io",
+    [AZ_MPI_IO] = "mpi_io",
+    [AZ_IO_BYTES_WRITTEN] = "io_bytes_written",
+    [AZ_IO_BYTES_READ] = "io_bytes_read",
+    [AZ_MPI_IO_COLLECTIVE_WAIT] = "mpi_io_collective_wait",
 };
 
 int az_metric_is_time(int m) {
-  return (m >= 0 && m < AZ_VISITS) || (m >= AZ_DELAY && m < AZ_NUM_METRICS);
+  switch (m) {
+  case AZ_VISITS:
+  case AZ_BYTES_SENT:
+  case AZ_BYTES_RECEIVED:
+  case AZ_IO_BYTES_WRITTEN:
+  case AZ_IO_BYTES_READ: return 0;
+  default: return m >= 0 && m < AZ_NUM_METRICS;
+  }
 }
 
 int az_metric_is_part(int m) {
@@ -70,7 +83,8 @@ int az_metric_is_part(int m) {
   case AZ_OMP_EBARRIER_WAIT:
   case AZ_OMP_IBARRIER_WAIT:
   case AZ_OMP_CRITICAL_CONTENTION:
-  case AZ_OMP_LOCK_CONTENTION: return 1;
+  case AZ_OMP_LOCK_CONTENTION:
+  case AZ_MPI_IO_COLLECTIVE_WAIT: return 1;
   default: return 0;
   }
 }

@@ -65,6 +65,8 @@ typedef struct {
   size_t npend, cappend;
   request *reqs;
   size_t nreqs, capreqs;
+  uint64_t *reads; /* I/O reads begun, not completed: matching ids */
+  size_t nreads, capreads;
   uint64_t *team_count; /* per Comm id: ThreadTeamBegins seen here */
   uint64_t *coll_seq;   /* per Comm id: collectives of this process */
   int parallel_depth;
@@ -743,6 +745,7 @@ static void end(az_replay *r, int ok) {
       free(s->stack);
       free(s->pend);
       free(s->reqs);
+      free(s->reads);
       free(s->team_count);
     }
     az_omp_step(a, &ps[p].omp, UINT64_MAX, 1); /* every instance retired */
@@ -751,6 +754,48 @@ static void end(az_replay *r, int ok) {
     free(ps[p].coll_seq);
   }
   free(ps);
+}
+
+/* File I/O: written bytes are what the call was handed (its request, at
+   the call path of the call that began it), read bytes what a read got
+   (its result, where it completed: a non-blocking MPI-IO read in its
+   Wait). A failed operation's result is undefined and counts nothing.
+   Matching ids are unique per location among operations in flight. */
+static OTF2_CallbackCode on_io_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                     OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                     uint64_t request, uint64_t match) {
+  (void)l;
+  (void)al;
+  (void)handle;
+  (void)flags;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  frame *f = enclosing(s, "IoOperationBegin");
+  if (!f) return next(u);
+  if (mode == OTF2_IO_OPERATION_MODE_WRITE && request != OTF2_UNDEFINED_UINT64)
+    az_cell(s->cells, f->cnode)[AZ_IO_BYTES_WRITTEN] += (int64_t)request;
+  if (mode == OTF2_IO_OPERATION_MODE_READ) PU_PUSH(s->reads, s->nreads, s->capreads, match);
+  return next(u);
+}
+
+static OTF2_CallbackCode on_io_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                        uint64_t result, uint64_t match) {
+  (void)l;
+  (void)al;
+  (void)handle;
+  loc_state *s = u;
+  if (at(s, &t, pos)) return next(u);
+  frame *f = enclosing(s, "IoOperationComplete");
+  for (size_t i = s->nreads; f && i-- > 0;) {
+    if (s->reads[i] != match) continue;
+    s->reads[i] = s->reads[--s->nreads];
+    if (result != OTF2_UNDEFINED_UINT64)
+      az_cell(s->cells, f->cnode)[AZ_IO_BYTES_READ] += (int64_t)result;
+    break;
+  }
+  return next(u);
 }
 
 const az_pass az_pass_waits = {
@@ -772,7 +817,9 @@ const az_pass az_pass_waits = {
            .mpi_recv = on_recv,
            .mpi_irecv = on_irecv,
            .mpi_request_cancelled = on_cancelled,
-           .mpi_collective_end = on_coll_end},
+           .mpi_collective_end = on_coll_end,
+           .io_begin = on_io_begin,
+           .io_complete = on_io_complete},
     .begin = begin,
     .window = window,
     .exchange = exchange,

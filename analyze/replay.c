@@ -131,6 +131,8 @@ static OTF2_EvtReaderCallbacks *make_callbacks(const az_event_handlers *on) {
   AZ_SET(MpiIrecv, mpi_irecv);
   AZ_SET(MpiRequestCancelled, mpi_request_cancelled);
   AZ_SET(MpiCollectiveEnd, mpi_collective_end);
+  AZ_SET(IoOperationBegin, io_begin);
+  AZ_SET(IoOperationComplete, io_complete);
 #undef AZ_SET
   if (on->enter && on->leave)
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_measurement);

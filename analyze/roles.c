@@ -83,6 +83,12 @@ static void classify_openmp(az_region *r) {
 void az_region_classify(az_region *r) {
   r->kind = AZ_RK_PLAIN;
   r->bucket = AZ_COMP;
+  /* file I/O by its role, whatever the paradigm (libpomp-io's regions
+     have none: OTF2 has no I/O paradigm) */
+  if (r->role == OTF2_REGION_ROLE_FILE_IO || r->role == OTF2_REGION_ROLE_FILE_IO_METADATA) {
+    r->bucket = r->paradigm == OTF2_PARADIGM_MPI ? AZ_MPI_IO : AZ_POSIX_IO;
+    return;
+  }
   switch (r->paradigm) {
   case OTF2_PARADIGM_MPI: classify_mpi(r); break;
   case OTF2_PARADIGM_OPENMP: classify_openmp(r); break;

@@ -109,6 +109,8 @@ static const struct {
 };
 
 const char *pu_region_time_metric(OTF2_Paradigm paradigm, OTF2_RegionRole role, const char *name) {
+  if (role == OTF2_REGION_ROLE_FILE_IO || role == OTF2_REGION_ROLE_FILE_IO_METADATA)
+    return paradigm == OTF2_PARADIGM_MPI ? "mpi_io" : "posix_io";
   for (size_t i = 0; i < COUNT(role_metrics); i++)
     if (role_metrics[i].paradigm == paradigm && role_metrics[i].role == role)
       return role_metrics[i].metric;

@@ -10,19 +10,26 @@
  *   jacobi_sweep     each point becomes the mean of its 4 neighbours
  *                    (OpenMP parallel loop over the rows)
  * every CHECKPOINT_EVERY steps:
- *   write_checkpoint rank 0 saves the field (simulated I/O, see below)
+ *   write_checkpoint rank 0 saves its block of the field to heat.ckpt (text,
+ *                    one fputs per row, then fflush and fsync), or, with
+ *                    a CHECKPOINT_SECONDS argument, simulates that
+ *                    (machine-independent time, see below)
  *   global_residual  norm of the change: OpenMP reduction, then MPI_Allreduce
  * and at the end mean_temperature (MPI_Reduce) is printed by rank 0.
  * Works with any number of ranks that divides GRID-2 (1, 2, 4, 8, ...) and
  * any number of threads.
  *
- * usage: heat [STEPS [CHECKPOINT_SECONDS]]   (default 30 and 0.300; the
- * benchmark of the pipeline runs it longer and without checkpoints)
+ * usage: heat [STEPS [CHECKPOINT_SECONDS | file]]   (default 30 and file:
+ * real checkpoints, so that a run shows its I/O; the end-to-end tests give
+ * 0.300, simulated checkpoints of known time; the benchmark of the
+ * pipeline runs it longer and without checkpoints, 0)
  *
- * Planted problem (see expect/heat.txt):
+ * Planted problem (see expect/heat.txt, with simulated checkpoints):
  *   rank 0 alone writes the checkpoints, serially on its master thread, just
- *   before a residual is computed (simulated I/O of CHECKPOINT_S each;
- *   STEPS / CHECKPOINT_EVERY = 3 checkpoints = 0.900 s).
+ *   before a residual is computed (simulated I/O of CHECKPOINT_SECONDS each;
+ *   STEPS / CHECKPOINT_EVERY = 3 checkpoints = 0.900 s at 0.300).  A real
+ *   checkpoint takes what the file system takes: the same waits, of that
+ *   size, with the I/O in the report (posix_io, io_bytes_written).
  *   -> mpi_wait_nxn 0.900 at solve;global_residual;MPI_Allreduce on every
  *      other rank (master thread): they wait for rank 0 to join;
  *   -> omp_idle_threads 0.900 at solve;write_checkpoint;simulate_work on the
@@ -30,25 +37,29 @@
  * Everything else (halo waits, loop imbalance) is real computation and only
  * as large as the machine's noise.
  */
+#define _POSIX_C_SOURCE 200809L /* fileno, fsync */
 #include "plant.h"
 
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 enum {
   GRID = 258, /* points per side, edge included: 256 interior rows */
   STEPS = 30,
   CHECKPOINT_EVERY = 10
 };
-static const double CHECKPOINT_S = 0.300;
 
 /* What the command line may change. */
 typedef struct {
   int steps;
-  double checkpoint_s; /* 0: no checkpoints */
+  int checkpoint_file; /* real checkpoints to CHECKPOINT_FILE */
+  double checkpoint_s; /* else simulated ones of this time; 0: none */
 } run_options;
+static const char CHECKPOINT_FILE[] = "heat.ckpt";
 
 enum { TAG_UP = 1, TAG_DOWN = 2 };
 
@@ -115,8 +126,31 @@ static double global_residual(const block *b) {
   return sqrt(global);
 }
 
+/* A real checkpoint: rank 0's block as text, one line (one fputs) per row,
+   then fflush and fsync so that it is on disk when the step goes on. */
+static void write_checkpoint_file(const block *b) {
+  FILE *f = fopen(CHECKPOINT_FILE, "w");
+  if (!f) {
+    perror(CHECKPOINT_FILE);
+    return;
+  }
+  static char line[GRID * 16 + 2]; /* "%.6e " per point */
+  for (int i = 1; i <= b->rows; i++) {
+    const double *r = row(b->next, i);
+    size_t n = 0;
+    for (int j = 0; j < GRID; j++) n += (size_t)snprintf(line + n, sizeof line - n, "%.6e ", r[j]);
+    line[n - 1] = '\n';
+    fputs(line, f);
+  }
+  if (fflush(f) != 0 || fsync(fileno(f)) != 0) perror(CHECKPOINT_FILE);
+  if (fclose(f) != 0) perror(CHECKPOINT_FILE);
+}
+
 /* The planted bottleneck: serial output on one thread of one rank. */
-static void write_checkpoint(const run_options *o) { simulate_work(o->checkpoint_s); }
+static void write_checkpoint(const run_options *o, const block *b) {
+  if (o->checkpoint_file) write_checkpoint_file(b);
+  else simulate_work(o->checkpoint_s);
+}
 
 static double solve(const plant_world *w, const run_options *o, block *b) {
   double residual = 0.0;
@@ -124,7 +158,7 @@ static double solve(const plant_world *w, const run_options *o, block *b) {
     exchange_halos(b);
     jacobi_sweep(b);
     if (step % CHECKPOINT_EVERY == 0) {
-      if (w->rank == 0 && o->checkpoint_s > 0.0) write_checkpoint(o);
+      if (w->rank == 0 && (o->checkpoint_file || o->checkpoint_s > 0.0)) write_checkpoint(o, b);
       residual = global_residual(b);
     }
     double *t = b->old;
@@ -143,11 +177,12 @@ static double mean_temperature(const block *b) {
   return total / ((double)(GRID - 2) * (GRID - 2));
 }
 
-/* Reads [STEPS [CHECKPOINT_SECONDS]]; 0 on success.  Every rank reads the
-   same arguments, so every rank comes to the same verdict. */
+/* Reads [STEPS [CHECKPOINT_SECONDS | file]]; 0 on success.  Every rank
+   reads the same arguments, so every rank comes to the same verdict. */
 static int parse_options(int argc, char **argv, run_options *o) {
   o->steps = STEPS;
-  o->checkpoint_s = CHECKPOINT_S;
+  o->checkpoint_file = 1;
+  o->checkpoint_s = 0.0;
   char *end;
   if (argc > 3) return -1;
   if (argc > 1) {
@@ -155,7 +190,8 @@ static int parse_options(int argc, char **argv, run_options *o) {
     if (end == argv[1] || *end || steps < 1 || steps > 1000000) return -1;
     o->steps = (int)steps;
   }
-  if (argc > 2) {
+  if (argc > 2 && strcmp(argv[2], "file") != 0) {
+    o->checkpoint_file = 0;
     o->checkpoint_s = strtod(argv[2], &end);
     if (end == argv[2] || *end || !(o->checkpoint_s >= 0.0) || o->checkpoint_s > 10.0) return -1;
   }
@@ -174,7 +210,7 @@ int main(int argc, char **argv) {
   run_options o;
   if (parse_options(argc, argv, &o) != 0)
     return refuse(&w, "usage: heat [STEPS (1..1000000) [CHECKPOINT_SECONDS "
-                      "(0..10)]]");
+                      "(0..10) | file]]");
   if ((GRID - 2) % w.ranks != 0)
     return refuse(&w, "the 256 interior rows do not divide over the ranks");
   block b = init_field(&w);

@@ -398,7 +398,8 @@ typedef enum {
   POMP_SEARCH_PARALLEL_OVERHEAD,
   POMP_SEARCH_LOAD_IMBALANCE,
   POMP_SEARCH_IO_BLOCKING,
-  POMP_SEARCH_HYPOTHESES /* how many */
+  POMP_SEARCH_SMALL_IO_OPS, /* Paradyn's TooManySmallIOOps (appended) */
+  POMP_SEARCH_HYPOTHESES    /* how many */
 } pomp_report_search_hypothesis;
 
 typedef enum {

@@ -60,6 +60,9 @@ static const struct var {
     {"POMP_MODE", MODE, "trace",
      "trace (OTF2 events, analysed by pomp-analyze) or profile (a call-path profile "
      "written as report.pomp at the end; no trace, no wait states)"},
+    {"POMP_IO", BOOL, "1",
+     "record POSIX, stdio and MPI-IO calls of objects linked by pomp-cc (libpomp-io, "
+     "libpomp-mpi)"},
     {"POMP_VERBOSE", LEVEL, "0", "0 errors only, 1 experiment summary on stderr, 2 debug"},
     /* read by libpomp-mpi (mpiwrap/mw_clocksync.c); checked here with the others */
     {"POMP_MPI_CLOCKSYNC", CLOCKSYNC, "auto",
@@ -196,6 +199,7 @@ static void apply(const struct var *v, const char *s) {
     if (ok && !strcmp(v->name, "POMP_ENABLE")) pm_cfg.enable = b;
     if (ok && !strcmp(v->name, "POMP_FUNCTIONS")) pm_cfg.functions = b;
     if (ok && !strcmp(v->name, "POMP_SIGNALS")) pm_cfg.signals = b;
+    if (ok && !strcmp(v->name, "POMP_IO")) pm_cfg.io = b;
   }
   if (!ok)
     pm_warn("%s=%s is not valid (accepted: %s); using the default %s", v->name, s,
@@ -207,6 +211,7 @@ void pm_config_load(void) {
                        .enable = 1,
                        .functions = 1,
                        .signals = 1,
+                       .io = 1,
                        .peer_signal = SIGRTMIN + 3,
                        .clock = PM_CLOCK_AUTO};
   pm_throttle = PM_THROTTLE_DEFAULT;

@@ -56,4 +56,8 @@ uint32_t pm_team_comm(uint32_t team_size);
 uint32_t pm_team_comm_count(void);
 uint32_t pm_team_comm_size(uint32_t index);
 
+/* I/O handles of pm_io_handle_define (pm_io.c): u32 count + (file name,
+   u32 pm_io_paradigm) each, under the table's lock (any thread, any time). */
+void pm_io_serialise_all(pm_blob *b);
+
 #endif /* PM_DEFS_H */

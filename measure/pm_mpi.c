@@ -23,6 +23,13 @@ pm_location *pm_location_recording(void) {
   return NULL;
 }
 
+/* The location first: its first call starts the measurement, which reads
+   the configuration (POMP_IO) in the first place. */
+pm_location *pm_io_recording(void) {
+  pm_location *l = pm_location_recording();
+  return l && pm_cfg.io ? l : NULL;
+}
+
 void pm_pause(pm_location *l) { l->paused++; }
 void pm_resume(pm_location *l) { l->paused--; }
 

@@ -102,6 +102,7 @@ typedef struct pm_config {
   int peer_signal;        /* POMP_PEER_SIGNAL: signal number, 0 = off */
   int clock;              /* POMP_CLOCK: enum pm_clock_source */
   int mode;               /* POMP_MODE: enum pm_mode */
+  int io;                 /* POMP_IO: record the I/O calls of libpomp-io */
 } pm_config;
 /* POMP_MODE: an OTF2 trace, or a call-path profile (pm_profile.h). */
 enum pm_mode { PM_MODE_TRACE = 0, PM_MODE_PROFILE };

@@ -28,6 +28,7 @@ void pm_unify_describe(pm_blob *b, uint64_t start, uint64_t end, const pm_local_
   uint32_t n = pm_team_comm_count();
   pm_blob_u32(b, n);
   for (uint32_t i = 0; i < n; i++) pm_blob_u32(b, pm_team_comm_size(i));
+  pm_io_serialise_all(b); /* last: a blob without it has no I/O handles */
 }
 
 void pm_unify_describe_self(pm_blob *b, uint64_t end, const pm_local_location *locs,

@@ -122,6 +122,36 @@ OTF2_EvtWriter *pm_evt_writer_at(pm_location *l, uint64_t *t);
    trace mode: call it where the writer was NULL. */
 void pm_bytes(pm_location *l, uint64_t sent, uint64_t received);
 
+/* -------------------------------------------------------------------- I/O */
+
+/* For libpomp-io (iowrap/: POSIX and stdio) and libpomp-mpi's MPI-IO
+   wrappers. A recorded I/O call is
+     Enter(region of role FILE_IO or FILE_IO_METADATA)
+       [IoCreateHandle | IoOperationBegin ... IoOperationComplete |
+        IoSeek | IoDestroyHandle]     (records of pm_evt_writer_at)
+     Leave
+   on the calling thread's location (docs/TRACE.md, "I/O"). */
+
+/* The calling thread's location if an I/O call must be recorded now:
+   pm_location_recording(), or NULL under POMP_IO=0. */
+pm_location *pm_io_recording(void);
+
+/* The I/O paradigms of the trace's IoParadigm definitions; the global
+   IoParadigm id is the value. */
+typedef enum pm_io_paradigm {
+  PM_IO_POSIX = 0, /* open/read/write/... on file descriptors */
+  PM_IO_ISOC = 1,  /* fopen/fread/fwrite/... on FILE streams */
+  PM_IO_MPI = 2,   /* MPI_File_* */
+  PM_IO_NPARADIGMS
+} pm_io_paradigm;
+
+/* The local IoHandle id for file (a path, or a name such as "stdout")
+   under paradigm: one handle per (paradigm, file), the same id for the
+   same arguments. Thread-safe (takes a lock): call it at open, keep the id
+   with the descriptor. Unified across ranks at pm_mpi_finalize like the
+   regions (mapping tables of type OTF2_MAPPING_IO_HANDLE). */
+uint32_t pm_io_handle_define(pm_io_paradigm paradigm, const char *file);
+
 /* -------------------------------------------------------------------- MPI */
 
 /* Called by a constructor of libpomp-mpi: this process will call MPI_Init,

@@ -21,6 +21,8 @@ ROLES = {
     "all2all": "OTF2_REGION_ROLE_COLL_ALL2ALL",
     "other": "OTF2_REGION_ROLE_COLL_OTHER",
     "fn": "OTF2_REGION_ROLE_FUNCTION",
+    "io": "OTF2_REGION_ROLE_FILE_IO",
+    "iometa": "OTF2_REGION_ROLE_FILE_IO_METADATA",
 }
 
 
@@ -141,8 +143,8 @@ def main(argv):
             if n in seen:
                 fail("%s:%d" % (table, number), "MPI_%s listed twice" % n)
             seen.add(n)
-            if n not in protos:
-                continue   # not in this MPI version
+            if n not in protos and kind != "manual":
+                continue   # not in this MPI version (a manual wrapper says itself)
             fn = "MW_FN_" + n
             regions.append((fn, "MPI_" + n, ROLES[role]))
             if kind != "manual":

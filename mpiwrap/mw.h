@@ -217,6 +217,12 @@ static inline mw_counts mw_counts_big(const MPI_Count *p) { return (mw_counts){N
    when it is not recorded, writes the placeholder of instances that were
    not (docs/TRACE.md) before the Enter, and MpiCollectiveBegin after it. */
 int mw_begin_coll(mw_frame *f, enum mw_fn fn, MPI_Comm comm);
+/* The same on the communicator c (NULL: counted nowhere), and its
+   MpiCollectiveEnd (op BARRIER, no root, no bytes): MPI-IO's collective
+   transfers on the file's communicator, kept from MPI_File_open, whose
+   handle the program may have freed since (mw_io.c). */
+int mw_begin_coll_on(mw_frame *f, enum mw_fn fn, const mw_comm *c);
+void mw_coll_end_on(mw_frame *f, const mw_comm *c);
 void mw_coll_end(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_xfer x);
 void mw_icoll(mw_frame *f, OTF2_CollectiveOp op, MPI_Comm comm, int root, mw_xfer x,
               MPI_Request req, int persistent);
@@ -259,6 +265,13 @@ mw_xfer mw_xfer_neighbor_vv(MPI_Comm comm, mw_counts scounts, MPI_Datatype st, m
                             MPI_Datatype rt);
 mw_xfer mw_xfer_neighbor_w(MPI_Comm comm, mw_counts scounts, const MPI_Datatype *sts,
                            mw_counts rcounts, const MPI_Datatype *rts);
+
+/* --------------------------------------------------------------- MPI-IO */
+
+/* A request of MPI_File_iread/iwrite... completed (from mw_complete):
+   IoOperationComplete with the bytes of its status. One relaxed load when
+   no MPI-IO operation is outstanding. */
+void mw_io_completed(mw_frame *f, MPI_Request req, const MPI_Status *s);
 
 /* ------------------------------------------------ clock and finalisation */
 

@@ -42,8 +42,8 @@ static void unrecorded(mw_frame *f, const mw_comm *c, uint64_t n) {
    between): counting needs neither a lock nor a read-modify-write, only
    atomic loads and stores that the program's own ordering publishes. The
    comm objects are never const: mw_comm_of only hands them out so. */
-static void count_instance(mw_frame *f, MPI_Comm comm) {
-  mw_comm *c = (mw_comm *)mw_comm_of(comm);
+static void count_instance(mw_frame *f, const mw_comm *of) {
+  mw_comm *c = (mw_comm *)of;
   if (!c || !mw_live()) return;
   uint64_t k = atomic_load_explicit(&c->instances, memory_order_relaxed);
   atomic_store_explicit(&c->instances, k + 1, memory_order_relaxed);
@@ -53,13 +53,24 @@ static void count_instance(mw_frame *f, MPI_Comm comm) {
   if (k > done) unrecorded(f, c, k - done);
 }
 
-int mw_begin_coll(mw_frame *f, enum mw_fn fn, MPI_Comm comm) {
+int mw_begin_coll_on(mw_frame *f, enum mw_fn fn, const mw_comm *c) {
   f->l = pm_location_recording();
-  count_instance(f, comm);
+  count_instance(f, c);
   if (!mw_enter(f, fn)) return 0;
   OTF2_EvtWriter *w = mw_writer(f);
   if (w) OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, f->t);
   return 1;
+}
+
+int mw_begin_coll(mw_frame *f, enum mw_fn fn, MPI_Comm comm) {
+  return mw_begin_coll_on(f, fn, mw_comm_of(comm));
+}
+
+void mw_coll_end_on(mw_frame *f, const mw_comm *c) {
+  OTF2_EvtWriter *w = mw_writer(f);
+  if (w)
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, f->t, OTF2_COLLECTIVE_OP_BARRIER, mw_comm_ref(c),
+                                    OTF2_UNDEFINED_UINT32, 0, 0);
 }
 
 static int is_inter(MPI_Comm comm) { return mw_comm_shape(comm).inter; }

@@ -182,6 +182,7 @@ static void received(mw_frame *f, const mw_req *r, const MPI_Status *s) {
 
 void mw_complete(mw_frame *f, int i, const MPI_Status *s) {
   mw_req r;
+  if (i >= 0 && i < f->nsnap) mw_io_completed(f, f->snap[i], s); /* MPI-IO's: mw_io.c */
   if (i < 0 || i >= f->nsnap || !finished(f->snap[i], &r)) return;
   OTF2_EvtWriter *w;
   int cancelled = 0;

@@ -144,6 +144,28 @@ static const catalogue_entry catalogue[] = {
     {"delay_n2n_longterm", "delay_n2n_aggregate", "Long-term", POMP_UNIT_SEC,
      "Waiting that a Wait at N x N caused in turn, charged to the delays that "
      "caused it."},
+    /* File I/O (issue 19): libpomp-io's POSIX and ISO C calls and
+       libpomp-mpi's MPI_File_* calls, by the role of their regions. */
+    {"io", "execution", "File I/O", POMP_UNIT_SEC,
+     "Time in file I/O calls (regions of role file_io or file_io_metadata); "
+     "its own value is I/O time of no child's interface."},
+    {"posix_io", "io", "POSIX I/O", POMP_UNIT_SEC,
+     "Time in POSIX (open, read, write, lseek, fsync, ...) and ISO C stream "
+     "(fopen, fread, fwrite, fprintf, ...) calls: data transfer and metadata."},
+    {"mpi_io", "io", "MPI File I/O", POMP_UNIT_SEC,
+     "Time in MPI-IO calls (MPI_File_*): individual, collective, shared and "
+     "non-blocking transfers, open, close, set_view, sync."},
+    {"io_bytes_written", NULL, "I/O Bytes Written", POMP_UNIT_BYTES,
+     "Bytes the program handed to file write calls (fwrite counts what it "
+     "was given), on the call path of the call."},
+    {"io_bytes_read", NULL, "I/O Bytes Read", POMP_UNIT_BYTES,
+     "Bytes the program got from file read calls, on the call path of the "
+     "call that completed the read."},
+    {"mpi_io_collective_wait", "mpi_io", "Wait in Collective MPI-IO", POMP_UNIT_SEC,
+     "Idle time in a collective MPI-IO transfer (MPI_File_read_all, "
+     "write_at_all, ..._ordered) waiting for the last process of the file's "
+     "communicator to enter: min(latest enter, own exit) - own enter, if "
+     "positive."},
 };
 
 int32_t pomp_report_catalogue_size(void) {

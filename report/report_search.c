@@ -24,13 +24,21 @@
 #include "report_internal.h"
 
 enum { SEARCH_MAX_METRICS = 16, SEARCH_LABEL_ITEMS = 8, SEARCH_PATH_WIDTH = 100 };
+/* small_io_ops: a call path whose data transfers move less than this per
+   call on average (bytes read and written / visits) does small I/O; 4 KiB,
+   a page, the least a file system moves at once. */
+#define SEARCH_SMALL_IO_BYTES 4096.0
 
 /* The hypotheses: the metrics whose (metric-inclusive) sum each tests and
    the default threshold.  cpu_bound, sync_wait and io_blocking take
    Paradyn's defaults (PC_CPUThreshold 0.30, PC_SyncThreshold 0.20,
    PC_IOThreshold 0.20); parallel_overhead and load_imbalance have no
    Paradyn counterpart and take 0.10, half of a sync wait's, because they
-   are the part of a parallel run that is lost outright. */
+   are the part of a parallel run that is lost outright.  io_blocking is
+   split by interface (POSIX and ISO C, MPI-IO); small_io_ops (Paradyn's
+   TooManySmallIOOps, below its I/O hypothesis there, a hypothesis of its
+   own here) is the I/O time of the call paths whose transfers average
+   under SEARCH_SMALL_IO_BYTES, at half io_blocking's threshold. */
 typedef struct {
   const char *name;
   double threshold;
@@ -43,12 +51,14 @@ static const search_hypothesis hypotheses[POMP_SEARCH_HYPOTHESES] = {
      0.20,
      {"mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce", "mpi_latebroadcast", "mpi_earlyscan",
       "mpi_wait_nxn", "mpi_barrier_wait", "omp_ebarrier_wait", "omp_ibarrier_wait",
-      "omp_critical_contention", "omp_lock_contention", "omp_ordered", "omp_taskwait"}},
+      "omp_critical_contention", "omp_lock_contention", "omp_ordered", "omp_taskwait",
+      "mpi_io_collective_wait"}},
     {"parallel_overhead",
      0.10,
      {"omp_management", "mpi_management", "omp_flush", "omp_idle_threads"}},
     {"load_imbalance", 0.10, {"comp"}},
-    {"io_blocking", 0.20, {"io"}},
+    {"io_blocking", 0.20, {"posix_io", "mpi_io"}},
+    {"small_io_ops", 0.10, {"posix_io", "mpi_io"}},
 };
 
 /* What each wait state waits for: the end of a sync_wait sentence. */
@@ -69,6 +79,7 @@ static const struct {
     {"omp_lock_contention", "for a lock another thread holds"},
     {"omp_ordered", "for the ordered parts of earlier iterations"},
     {"omp_taskwait", "for child tasks that other threads run"},
+    {"mpi_io_collective_wait", "for the last rank to enter the collective I/O operation"},
 };
 
 typedef enum { STAGE_WHY, STAGE_WHERE, STAGE_WHICH } search_stage;
@@ -98,6 +109,8 @@ struct pomp_report_search {
   int32_t *proc_size;   /* locations per process */
   double **by_cnode;    /* per metric, lazily: call-inclusive sums */
   double *imbalance;    /* per cnode, lazily: call-inclusive seconds */
+  double *small_io;     /* per cnode, lazily: call-inclusive seconds */
+  int32_t io_bytes[2];  /* io_bytes_written, io_bytes_read (-1: none) */
   double *loc_time;     /* per location, lazily: total time */
   double *per_loc, *tmp_loc, *group_s, *group_t;
   int32_t *row_locs, *comp_locs;
@@ -138,6 +151,17 @@ static void resolve_hypotheses(pomp_report_search *s) {
     s->untestable_why[POMP_SEARCH_SYNC_WAIT] = "a profile has no wait states";
   if (s->visits < 0 && !s->untestable_why[POMP_SEARCH_LOAD_IMBALANCE])
     s->untestable_why[POMP_SEARCH_LOAD_IMBALANCE] = "the report has no visits";
+  s->io_bytes[0] = pomp_report_find_metric(s->r, "io_bytes_written");
+  s->io_bytes[1] = pomp_report_find_metric(s->r, "io_bytes_read");
+  if ((s->visits < 0 || s->io_bytes[0] < 0 || s->io_bytes[1] < 0) &&
+      !s->untestable_why[POMP_SEARCH_SMALL_IO_OPS])
+    s->untestable_why[POMP_SEARCH_SMALL_IO_OPS] = "the report has no I/O bytes or visits";
+}
+
+/* Hypotheses whose value is computed per call path rather than summed
+   from their metrics: no refinement along the properties. */
+static int computed(int32_t h) {
+  return h == POMP_SEARCH_LOAD_IMBALANCE || h == POMP_SEARCH_SMALL_IO_OPS;
 }
 
 /* ---- values -------------------------------------------------------------- */
@@ -177,13 +201,58 @@ static double cnode_imbalance(pomp_report_search *s, int32_t c, double *loss) {
   return sum;
 }
 
-static const double *imbalance(pomp_report_search *s) {
-  if (!s->imbalance) {
-    s->imbalance = pu_calloc((size_t)s->nc + 1, sizeof(double));
-    for (int32_t c = 0; c < s->nc && !s->failed; c++) s->imbalance[c] = cnode_imbalance(s, c, NULL);
-    pomp_report_accumulate(s->cnode_parent, s->nc, s->imbalance);
+/* The sum of metric m's row at call path c over all locations (exclusive
+   in both trees), read into the scratch rows locs/vals (nl entries);
+   *failed set on a read error. */
+static double row_sum(const pomp_report_search *s, int32_t m, int32_t c, int32_t *locs,
+                      double *vals, int *failed) {
+  int32_t n = m >= 0 ? pomp_report_row_get(s->r, m, c, locs, vals, s->err) : 0;
+  if (n < 0) *failed = 1;
+  double sum = 0;
+  for (int32_t i = 0; i < n; i++) sum += vals[i];
+  return sum;
+}
+
+/* Mean bytes per call of call path c, exclusive in the call tree; -1
+   when it moved no bytes (metadata, or no I/O at all). */
+static double io_bytes_per_call(const pomp_report_search *s, int32_t c, int32_t *locs, double *vals,
+                                int *failed) {
+  double bytes = row_sum(s, s->io_bytes[0], c, locs, vals, failed) +
+                 row_sum(s, s->io_bytes[1], c, locs, vals, failed);
+  double calls = row_sum(s, s->visits, c, locs, vals, failed);
+  return bytes > 0 && calls > 0 ? bytes / calls : -1;
+}
+
+/* Small I/O at one call path, exclusive in the call tree: its I/O time
+   when its transfers average under SEARCH_SMALL_IO_BYTES, else 0. Adds the
+   time per location to loss[] when given; returns the sum. */
+static double cnode_small_io(pomp_report_search *s, int32_t c, double *loss) {
+  double per_call = io_bytes_per_call(s, c, s->row_locs, s->row_vals, &s->failed);
+  if (per_call < 0 || per_call >= SEARCH_SMALL_IO_BYTES) return 0;
+  double sum = 0;
+  for (int i = 0; i < s->hyp_nmetrics[POMP_SEARCH_SMALL_IO_OPS]; i++) {
+    int32_t n = pomp_report_row_get(s->r, s->hyp_metrics[POMP_SEARCH_SMALL_IO_OPS][i], c,
+                                    s->row_locs, s->row_vals, s->err);
+    if (n < 0) s->failed = 1;
+    for (int32_t k = 0; k < n; k++) {
+      sum += s->row_vals[k];
+      if (loss) loss[s->row_locs[k]] += s->row_vals[k];
+    }
   }
-  return s->imbalance;
+  return sum;
+}
+
+/* Per call path, call-inclusive: the value of a computed hypothesis. */
+static const double *computed_values(pomp_report_search *s, int32_t h) {
+  double **v = h == POMP_SEARCH_LOAD_IMBALANCE ? &s->imbalance : &s->small_io;
+  if (!*v) {
+    *v = pu_calloc((size_t)s->nc + 1, sizeof(double));
+    for (int32_t c = 0; c < s->nc && !s->failed; c++)
+      (*v)[c] = h == POMP_SEARCH_LOAD_IMBALANCE ? cnode_imbalance(s, c, NULL)
+                                                : cnode_small_io(s, c, NULL);
+    pomp_report_accumulate(s->cnode_parent, s->nc, *v);
+  }
+  return *v;
 }
 
 static int32_t node_nmetrics(const pomp_report_search *s, const search_node *n) {
@@ -196,8 +265,8 @@ static int32_t node_metric(const pomp_report_search *s, const search_node *n, in
 /* Seconds of (hypothesis or property, call path) over all locations. */
 static double seconds_all(pomp_report_search *s, const search_node *n) {
   int32_t c = n->pub.cnode;
-  if (n->pub.hypothesis == POMP_SEARCH_LOAD_IMBALANCE) {
-    const double *imb = imbalance(s);
+  if (computed(n->pub.hypothesis)) {
+    const double *imb = computed_values(s, n->pub.hypothesis);
     if (c >= 0) return imb[c];
     double sum = 0;
     for (int32_t i = 0; i < s->nc; i++)
@@ -217,12 +286,13 @@ static double seconds_all(pomp_report_search *s, const search_node *n) {
 static void seconds_per_location(pomp_report_search *s, const search_node *n, double *out) {
   memset(out, 0, (size_t)s->nl * sizeof *out);
   int32_t c = n->pub.cnode;
-  if (n->pub.hypothesis == POMP_SEARCH_LOAD_IMBALANCE) {
+  if (computed(n->pub.hypothesis)) {
     char *in = pu_calloc((size_t)s->nc + 1, 1);
     for (int32_t i = 0; i < s->nc && !s->failed; i++) {
       int32_t p = s->cnode_parent[i];
       in[i] = c < 0 || i == c || (p >= 0 && in[p] && i > c);
-      if (in[i]) cnode_imbalance(s, i, out);
+      if (in[i] && n->pub.hypothesis == POMP_SEARCH_LOAD_IMBALANCE) cnode_imbalance(s, i, out);
+      else if (in[i]) cnode_small_io(s, i, out);
     }
     free(in);
     return;
@@ -333,7 +403,7 @@ static int refine_why(pomp_report_search *s, int32_t id) {
   int32_t *keys = pu_malloc((size_t)cap * sizeof *keys);
   int32_t nk = 0;
   if (n.pub.metric >= 0) nk = pomp_report_metric_children(s->r, n.pub.metric, keys, cap);
-  else if (n.pub.hypothesis != POMP_SEARCH_LOAD_IMBALANCE && s->hyp_nmetrics[n.pub.hypothesis] > 1)
+  else if (!computed(n.pub.hypothesis) && s->hyp_nmetrics[n.pub.hypothesis] > 1)
     for (; nk < s->hyp_nmetrics[n.pub.hypothesis]; nk++)
       keys[nk] = s->hyp_metrics[n.pub.hypothesis][nk];
   int any = test_children(s, id, keys, nk, STAGE_WHY);
@@ -555,6 +625,7 @@ void pomp_report_search_free(pomp_report_search *s) {
   free(s->loc_process);
   free(s->proc_size);
   free(s->imbalance);
+  free(s->small_io);
   free(s->loc_time);
   free(s->per_loc);
   free(s->tmp_loc);
@@ -785,6 +856,21 @@ size_t pomp_report_search_sentence(const pomp_report_search *s, int32_t id, char
         pct, n->seconds);
     put_slowest(s, &t, n->cnode);
     break;
+  case POMP_SEARCH_SMALL_IO_OPS: {
+    put(&t, "Small I/O operations in ");
+    put_where(s, &t, n->cnode);
+    put(&t, " take %.1f %% of the time (%.3g s) of ", pct, n->seconds);
+    put_location_phrase(s, &t, n->locations, n->num_locations);
+    int32_t *locs = pu_malloc(((size_t)s->nl + 1) * sizeof *locs);
+    double *vals = pu_malloc(((size_t)s->nl + 1) * sizeof *vals);
+    int failed = 0;
+    double per_call = n->cnode >= 0 ? io_bytes_per_call(s, n->cnode, locs, vals, &failed) : -1;
+    free(locs);
+    free(vals);
+    if (per_call >= 0 && !failed) put(&t, " (%.0f bytes per call on average)", per_call);
+    else put(&t, " (calls moving under %.0f bytes each on average)", SEARCH_SMALL_IO_BYTES);
+    break;
+  }
   case POMP_SEARCH_CPU_BOUND:
   case POMP_SEARCH_PARALLEL_OVERHEAD:
   case POMP_SEARCH_IO_BLOCKING:

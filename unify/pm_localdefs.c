@@ -22,7 +22,9 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
   pm_cursor c = {map->data, map->data + map->len, 0};
   uint32_t nreg, ncomm, nteam;
   uint32_t *reg = read_ids(&c, &nreg), *comm = read_ids(&c, &ncomm), *team = read_ids(&c, &nteam);
+  uint32_t nio = 0, *io = c.p < c.end ? read_ids(&c, &nio) : NULL; /* absent: no I/O */
   int rc = c.bad ? -1 : 0;
+  OTF2_IdMap *handles = !rc && nio ? OTF2_IdMap_CreateFromUint32Array(nio, io, true) : NULL;
   OTF2_IdMap *regions = !rc && nreg ? OTF2_IdMap_CreateFromUint32Array(nreg, reg, true) : NULL;
   OTF2_IdMap *comms = NULL;
   if (!rc && ncomm + nteam) {
@@ -36,12 +38,15 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
     if (!w) continue;
     if (regions) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_REGION, regions);
     if (comms) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, comms);
+    if (handles) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_IO_HANDLE, handles);
     for (int k = 0; k < noffsets; k++)
       OTF2_DefWriter_WriteClockOffset(w, offset_time[k], offset[k], 0.0);
     OTF2_Archive_CloseDefWriter(a, w);
   }
   if (regions) OTF2_IdMap_Free(regions);
   if (comms) OTF2_IdMap_Free(comms);
+  if (handles) OTF2_IdMap_Free(handles);
+  free(io);
   free(reg);
   free(comm);
   free(team);

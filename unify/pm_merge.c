@@ -50,6 +50,11 @@ typedef struct merge {
   uint64_t start, end;
   int have_times; /* start/end set by a rank */
   uint32_t *rank_node;
+  pm_map io_files; /* file name -> global IoRegularFile id */
+  uint32_t nio_files;
+  pm_blob io_file_names; /* u32 string id per file */
+  pm_blob io_handles;    /* u32 name, file, paradigm per handle */
+  uint32_t nio_handles;
 } merge;
 
 static uint32_t str_id(merge *m, const char *s) {
@@ -155,6 +160,37 @@ static void merge_teams(merge *m, pm_cursor *c, pm_blob *map, size_t first_loc,
   }
 }
 
+/* I/O handles of one rank (the blob's last section, absent in blobs
+   written before I/O was recorded: then the map has no I/O part either):
+   a handle per rank and (paradigm, file), files one per name across
+   ranks. */
+static void merge_io(merge *m, pm_cursor *c, pm_blob *map) {
+  if (c->p >= c->end) return; /* no section: no I/O map either */
+  uint32_t n = pm_get_u32(c);
+  if (n > (uint32_t)(c->end - c->p) / 9) { /* a handle takes >= 9 bytes */
+    c->bad = 1;
+    n = 0;
+  }
+  pm_blob_u32(map, n);
+  for (uint32_t i = 0; i < n && !c->bad; i++) {
+    const char *file = pm_get_str(c);
+    uint32_t paradigm = pm_get_u32(c);
+    if (c->bad || paradigm >= PM_IO_PARADIGMS) {
+      c->bad = 1;
+      break;
+    }
+    uint32_t name = str_id(m, file);
+    uint32_t fid = pm_map_intern(&m->io_files, file, strlen(file), m->nio_files);
+    if (fid == m->nio_files) {
+      pm_blob_u32(&m->io_file_names, name);
+      m->nio_files++;
+    }
+    uint32_t def[3] = {name, fid, paradigm};
+    pm_blob_put(&m->io_handles, def, sizeof def);
+    pm_blob_u32(map, m->nio_handles++);
+  }
+}
+
 static int merge_rank(merge *m, uint32_t rank, pm_cursor *c, pm_blob *map) {
   const char *host = pm_get_str(c);
   uint64_t start = pm_get_u64(c), end = pm_get_u64(c);
@@ -182,6 +218,7 @@ static int merge_rank(merge *m, uint32_t rank, pm_cursor *c, pm_blob *map) {
   merge_regions(m, c, map);
   merge_comms(m, c, map);
   merge_teams(m, c, map, first_loc, threads, nlocs);
+  merge_io(m, c, map);
   free(threads);
   return c->bad ? -1 : 0;
 }
@@ -189,6 +226,37 @@ static int merge_rank(merge *m, uint32_t rank, pm_cursor *c, pm_blob *map) {
 static void write_group(OTF2_GlobalDefWriter *w, uint32_t id, const ggroup *g) {
   OTF2_GlobalDefWriter_WriteGroup(w, id, g->name, g->type, g->paradigm, OTF2_GROUP_FLAG_NONE,
                                   (uint32_t)g->members.n, g->members.v);
+}
+
+/* The I/O paradigms (ids = pm_io paradigm numbers of pomp_unify.h), files
+   and handles, after the strings and the system tree they name. */
+static const struct {
+  const char *id, *name;
+  OTF2_IoParadigmClass class;
+} io_paradigms[PM_IO_PARADIGMS] = {{"POSIX", "POSIX I/O", OTF2_IO_PARADIGM_CLASS_SERIAL},
+                                   {"ISOC", "ISO C I/O", OTF2_IO_PARADIGM_CLASS_SERIAL},
+                                   {"MPI-IO", "MPI I/O", OTF2_IO_PARADIGM_CLASS_PARALLEL}};
+
+static void intern_io_strings(merge *m, uint32_t *names) {
+  for (int p = 0; p < PM_IO_PARADIGMS && m->nio_handles; p++) {
+    names[2 * p] = str_id(m, io_paradigms[p].id);
+    names[2 * p + 1] = str_id(m, io_paradigms[p].name);
+  }
+}
+
+static void write_io(merge *m, OTF2_GlobalDefWriter *w, const uint32_t *names) {
+  if (!m->nio_handles) return;
+  for (int p = 0; p < PM_IO_PARADIGMS; p++)
+    OTF2_GlobalDefWriter_WriteIoParadigm(w, (uint32_t)p, names[2 * p], names[2 * p + 1],
+                                         io_paradigms[p].class, OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL,
+                                         NULL, NULL);
+  const uint32_t *fn = (const uint32_t *)m->io_file_names.data;
+  for (uint32_t f = 0; f < m->nio_files; f++)
+    OTF2_GlobalDefWriter_WriteIoRegularFile(w, f, fn[f], 0);
+  const uint32_t *h = (const uint32_t *)m->io_handles.data;
+  for (uint32_t i = 0; i < m->nio_handles; i++, h += 3)
+    OTF2_GlobalDefWriter_WriteIoHandle(w, i, h[0], h[1], h[2], OTF2_IO_HANDLE_FLAG_NONE,
+                                       OTF2_UNDEFINED_COMM, OTF2_UNDEFINED_IO_HANDLE);
 }
 
 static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mpi,
@@ -221,6 +289,8 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
     if (m->rank_node[r] == 0) s_unknown = str_id(m, "unknown host");
   uint32_t s_mpi_locs = str_id(m, "MPI_COMM_WORLD locations");
   uint32_t s_omp_locs = str_id(m, "OpenMP threads");
+  uint32_t io_names[2 * PM_IO_PARADIGMS];
+  intern_io_strings(m, io_names);
 
   for (size_t i = 0; i < m->nstrs; i++)
     OTF2_GlobalDefWriter_WriteString(w, (uint32_t)i, m->strs[i]);
@@ -268,6 +338,7 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
                                    (uint32_t)c->group + (c->omp ? omp_base : mpi_base), c->parent,
                                    OTF2_COMM_FLAG_NONE);
   }
+  write_io(m, w, io_names);
   free(group_names);
   free(loc_names);
 }
@@ -289,6 +360,9 @@ static void merge_free(merge *m) {
   free(m->omp_locations.v);
   free(m->locations.v);
   free(m->rank_node);
+  pm_map_free(&m->io_files);
+  pm_blob_free(&m->io_file_names);
+  pm_blob_free(&m->io_handles);
 }
 
 int pm_unify_merge(OTF2_GlobalDefWriter *w, const unsigned char *blobs, const uint32_t *sizes,

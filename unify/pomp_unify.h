@@ -79,14 +79,17 @@ void pm_map_free(pm_map *m);
 /* Rank blob (what every rank describes, measure/pm_unify.c): host,
  * start/end time (rank 0's clock), locations (thread, events), regions
  * (name, file, begin/end line, paradigm, role), MPI comms (name, parent,
- * is_self, world ranks), OpenMP team comms (team size).
- * Map blob (the answer per rank): region map, MPI comm map, team comm map
- * (u32 count + ids each).
+ * is_self, world ranks), OpenMP team comms (team size), and last, where
+ * the rank recorded I/O, I/O handles (file name, paradigm 0 POSIX, 1 ISO C,
+ * 2 MPI-IO: the global IoParadigm ids).
+ * Map blob (the answer per rank): region map, MPI comm map, team comm map,
+ * I/O handle map (u32 count + ids each).
  *
  * Local comm ids: MPI comms are 0, 1, ... in registration order; OpenMP
  * team comms are PM_TEAM_COMM_BASE + index, so they never collide with
  * libpomp-mpi's. */
 #define PM_TEAM_COMM_BASE 0x40000000u
+#define PM_IO_PARADIGMS 3 /* POSIX, ISO C, MPI-IO */
 
 /* Where a blob is malformed: its rank and the byte offset in that blob. */
 typedef struct pm_merge_error {

@@ -11,7 +11,7 @@
 
 static const char summary[] =
     "Tests the hypotheses cpu_bound, sync_wait, parallel_overhead,\n"
-    "load_imbalance and io_blocking against their thresholds (fractions of\n"
+    "load_imbalance, io_blocking and small_io_ops against their thresholds (fractions of\n"
     "the time) and refines each true one top-down: along the property\n"
     "hierarchy, down the call tree (functions and loops), then along the\n"
     "locations (ranks, threads).  Refinements under the threshold are pruned;\n"
@@ -20,7 +20,7 @@ static const char summary[] =
     "ranked by seconds, one sentence each.\n";
 
 static const char more[] = "Default thresholds: cpu_bound=0.3 sync_wait=0.2 parallel_overhead=0.1\n"
-                           "load_imbalance=0.1 io_blocking=0.2.\n";
+                           "load_imbalance=0.1 io_blocking=0.2 small_io_ops=0.1.\n";
 
 static const char *const verdict_names[] = {"true", "false", "pruned", "untestable"}; /* JSON */
 
@@ -40,7 +40,7 @@ static int parse_threshold(const char *value, void *target, char *why, size_t wh
   if (h < 0) {
     snprintf(why, why_size,
              "no hypothesis '%s' (cpu_bound, sync_wait, parallel_overhead, "
-             "load_imbalance, io_blocking)",
+             "load_imbalance, io_blocking, small_io_ops)",
              name);
     return -1;
   }

@@ -1,6 +1,15 @@
 # check.sh -- sourced by the test/report scripts: compares what a command
 # prints with golden files.  The caller sets golden (the golden directory)
-# and failures (0) and runs in a scratch directory.
+# and failures (0) and runs in a scratch directory.  With
+# POMP_REPORT_UPDATE_GOLDEN=1 a difference rewrites the golden file instead
+# of failing (review the change with git diff, as for the TUI's goldens).
+
+# differs GOLDEN GOT: 0 when they are equal or the golden was updated.
+differs() {
+  diff -u "$1" "$2" && return 1
+  [ "${POMP_REPORT_UPDATE_GOLDEN:-0}" = 1 ] || return 0
+  cp "$2" "$1" && echo "updated $1" && return 1
+}
 
 # check NAME STATUS CMD...: stdout must equal golden/NAME.out (if it
 # exists), stderr golden/NAME.err (if it exists), the status STATUS.
@@ -12,7 +21,7 @@ check() {
   ok=1
   [ "$got" -eq "$want" ] || { echo "$name: exit status $got, want $want"; ok=0; }
   for s in out err; do
-    if [ -f "$golden/$name.$s" ] && ! diff -u "$golden/$name.$s" $s; then
+    if [ -f "$golden/$name.$s" ] && differs "$golden/$name.$s" $s; then
       echo "$name: std$s differs"; ok=0
     fi
   done
@@ -26,6 +35,7 @@ check_screen() {
   shift 5
   "$tui" --batch --size "$size" --keys "$keys" "$@" "$rep" > screen.txt 2> err.txt ||
     { echo "$file: pomp-tui exited $?: $(cat err.txt)"; failures=$((failures + 1)); return; }
-  diff -u "$golden/$file" screen.txt ||
-    { echo "$file: screen differs"; failures=$((failures + 1)); }
+  if differs "$golden/$file" screen.txt; then
+    echo "$file: screen differs"; failures=$((failures + 1))
+  fi
 }

@@ -122,7 +122,7 @@ static const screen_case cases[] = {
     {"bottleneck_view", "small", 120, 24, 10, 0, "b"},
     /* Enter on a node selects it in the three panes: the load imbalance
        of main;solve on rank 1 (comp, main;solve, rank 1). */
-    {"bottleneck_choose", "small", 160, 14, 10, 0, "b<End>kk<Enter>"},
+    {"bottleneck_choose", "small", 160, 14, 10, 0, "b<End>kkk<Enter>"},
     /* A digit selects bottleneck N at once: two keys to any of the
        first nine problems (here 1, the computation in main;solve, which
        the first screen skips for the idle threads). */

@@ -201,11 +201,62 @@ static void merge_with_missing_rank(void **state) {
   pm_blob_free(&defs);
 }
 
+/* Two ranks whose blobs end with I/O handles: a handle per rank and
+   (paradigm, file), so rank 1's come after rank 0's; the map blob gets
+   its I/O part (docs/TRACE.md, "I/O"). */
+static void describe_io(pm_blob *b, uint32_t paradigm) {
+  describe(b, 0);
+  pm_blob_u32(b, 2);
+  pm_blob_str(b, "out.dat");
+  pm_blob_u32(b, paradigm);
+  pm_blob_str(b, "stdout");
+  pm_blob_u32(b, 0);
+}
+
+static void io_handles_merge_per_rank_and_files_by_name(void **state) {
+  (void)state;
+  pm_blob defs = {0}, maps[2] = {{0}};
+  describe_io(&defs, 1);
+  size_t one = defs.len;
+  describe_io(&defs, 1);
+  uint32_t sizes[2] = {(uint32_t)one, (uint32_t)(defs.len - one)};
+  pm_merge_error err = {9, 9};
+  assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
+  /* region map (1: 0), comm map (1: 0), team map (1: 1 or 2), I/O map */
+  uint32_t expect0[] = {1, 0, 1, 0, 1, 1, 2, 0, 1};
+  uint32_t expect1[] = {1, 0, 1, 0, 1, 2, 2, 2, 3};
+  assert_int_equal(maps[0].len, sizeof expect0);
+  assert_memory_equal(maps[0].data, expect0, sizeof expect0);
+  assert_int_equal(maps[1].len, sizeof expect1);
+  assert_memory_equal(maps[1].data, expect1, sizeof expect1);
+  for (int r = 0; r < 2; r++) pm_blob_free(&maps[r]);
+  pm_blob_free(&defs);
+}
+
+static void a_bad_io_paradigm_is_refused_where_it_is(void **state) {
+  (void)state;
+  pm_blob defs = {0}, maps[1] = {{0}};
+  describe_io(&defs, 7); /* no such I/O paradigm */
+  uint32_t sizes[1] = {(uint32_t)defs.len};
+  pm_merge_error err = {9, 9};
+  assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 1, 1, 0, 0, maps, &err), -1);
+  assert_int_equal(err.rank, 0);
+  /* right after the bad paradigm: the second handle ("stdout", 0) is left */
+  assert_int_equal(err.offset, defs.len - (4 + sizeof "stdout" + 4));
+  pm_blob_free(&maps[0]);
+  pm_blob_free(&defs);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(process_identity),         cmocka_unit_test(round_trip),
-      cmocka_unit_test(every_truncation_refused), cmocka_unit_test(every_bit_flip_refused),
-      cmocka_unit_test(exact_messages),           cmocka_unit_test(merge_with_missing_rank),
+      cmocka_unit_test(process_identity),
+      cmocka_unit_test(round_trip),
+      cmocka_unit_test(every_truncation_refused),
+      cmocka_unit_test(every_bit_flip_refused),
+      cmocka_unit_test(exact_messages),
+      cmocka_unit_test(merge_with_missing_rank),
+      cmocka_unit_test(io_handles_merge_per_rank_and_files_by_name),
+      cmocka_unit_test(a_bad_io_paradigm_is_refused_where_it_is),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
