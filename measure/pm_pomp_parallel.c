@@ -12,10 +12,15 @@
    neither their location nor their slot until the next fork, so the
    master's POMP_Parallel_join reads the clock once and writes, on every
    parked member's location, the barrier's Leave and the queued exits at
-   that time. A killed run loses nothing: the queued regions are still on
-   the location's stack, which finalisation leaves (pm_locations_leave_all).
-   Nested teams keep an explicit barrier (their members are extra
-   locations, joined by a thread that is itself a team member). */
+   that time (through the usual guarded event path: a buffer flush these
+   writes cause runs on the master but is recorded as the member's flush
+   region, before its next record; profile mode counts them in the
+   member's tree alike). A killed run loses nothing: the queued regions
+   are still on the location's stack, which finalisation leaves
+   (pm_locations_leave_all). POMP_Off and filters act through the stack's
+   marks as for any Leave. Nested teams keep an explicit barrier (their
+   members are extra locations, joined by a thread that is itself a team
+   member). */
 #include <omp.h>
 #include <stdatomic.h>
 
