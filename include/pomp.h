@@ -11,10 +11,16 @@
  *   _fork/_join        master thread, before/after the team exists
  *   _enter/_exit       every thread that encounters the construct
  *   _begin/_end        every thread that executes the construct's body
- * Implicit barriers are made explicit by pomp-opari and reported with
- * POMP_Barrier_enter/exit carrying the descriptor of the *enclosing*
- * construct (paper, 3.1); a barrier whose descriptor name is not
- * "barrier" is therefore an implicit barrier.
+ * Implicit barriers carry the descriptor of the *enclosing* construct
+ * (paper, 3.1); a barrier whose descriptor name is not "barrier" is
+ * therefore an implicit barrier. Inside a parallel region pomp-opari
+ * makes them explicit (nowait + an instrumented `omp barrier`, reported
+ * with POMP_Barrier_enter/exit). The one ending a parallel region is the
+ * runtime's join barrier and stays implicit, so a region costs one
+ * barrier: each thread calls POMP_Join_barrier_enter where it arrives,
+ * and POMP_Parallel_join, after the join, ends that barrier for every
+ * member of the team (code instrumented with the explicit barrier before
+ * the region's end, as pomp-opari did before 2026-11, still works).
  *
  * OpenMP 3+ constructs the paper predates follow the same pattern:
  * task (create_begin/create_end on the creating thread, begin/end in the
@@ -104,6 +110,13 @@ void POMP_Parallel_fork(OMPRegDescr *d);
 void POMP_Parallel_begin(OMPRegDescr *d);
 void POMP_Parallel_end(OMPRegDescr *d);
 void POMP_Parallel_join(OMPRegDescr *d);
+/* The calling thread reached the end of parallel region d's body (and of
+   the worksharing half of a combined construct): the implicit barrier the
+   runtime joins the team with begins for it. It has no exit call: the
+   region's POMP_Parallel_join ends it, and the construct exits the thread
+   calls before the join (For_exit, Parallel_end, ...), at the join's time.
+   In a nested team it runs an explicit barrier with its enter and exit. */
+void POMP_Join_barrier_enter(OMPRegDescr *d);
 
 /* worksharing: for (C), do (Fortran), sections, section, single, workshare */
 void POMP_For_enter(OMPRegDescr *d);

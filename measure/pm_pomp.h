@@ -31,6 +31,11 @@ static inline uint32_t pm_descr_region(OMPRegDescr *d, enum pm_slot slot, OTF2_R
 void pm_descr_enter(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole role);
 int pm_descr_leave(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole role);
 
+/* The join barrier (pm_pomp_parallel.c): if the calling thread waits in
+   the join barrier of its team, queues the exit of d's region (with the
+   team's end if team_end) for POMP_Parallel_join and returns 1; else 0. */
+int pm_join_defer(OMPRegDescr *d, enum pm_slot slot, OTF2_RegionRole role, int team_end);
+
 /* A lock of the trace: critical names and lock variables share the ids. */
 typedef struct pm_lock {
   uint32_t id;

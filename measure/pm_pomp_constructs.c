@@ -18,10 +18,18 @@ static enum pm_slot ws_slot(const OMPRegDescr *d) {
   void enter_fn(OMPRegDescr *d) { pm_descr_enter(d, slot, R(role)); }                              \
   void exit_fn(OMPRegDescr *d) { pm_descr_leave(d, slot, R(role)); }
 
-ENTER_EXIT(POMP_For_enter, POMP_For_exit, ws_slot(d), LOOP)
-ENTER_EXIT(POMP_Do_enter, POMP_Do_exit, ws_slot(d), LOOP)
-ENTER_EXIT(POMP_Sections_enter, POMP_Sections_exit, ws_slot(d), SECTIONS)
-ENTER_EXIT(POMP_Workshare_enter, POMP_Workshare_exit, ws_slot(d), WORKSHARE)
+/* Worksharing constructs: the half of a combined construct ends at the
+   team's join barrier, where its exit waits for the join (pm_pomp.h). */
+#define WS_ENTER_EXIT(enter_fn, exit_fn, role)                                                     \
+  void enter_fn(OMPRegDescr *d) { pm_descr_enter(d, ws_slot(d), R(role)); }                        \
+  void exit_fn(OMPRegDescr *d) {                                                                   \
+    if (!pm_join_defer(d, ws_slot(d), R(role), 0)) pm_descr_leave(d, ws_slot(d), R(role));         \
+  }
+
+WS_ENTER_EXIT(POMP_For_enter, POMP_For_exit, LOOP)
+WS_ENTER_EXIT(POMP_Do_enter, POMP_Do_exit, LOOP)
+WS_ENTER_EXIT(POMP_Sections_enter, POMP_Sections_exit, SECTIONS)
+WS_ENTER_EXIT(POMP_Workshare_enter, POMP_Workshare_exit, WORKSHARE)
 ENTER_EXIT(POMP_Section_begin, POMP_Section_end,
            strcmp(d->name, "section") ? PM_SLOT_EXTRA : PM_SLOT_MAIN, SECTION)
 ENTER_EXIT(POMP_Single_enter, POMP_Single_exit, PM_SLOT_MAIN, SINGLE)

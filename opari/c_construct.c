@@ -17,7 +17,7 @@ typedef struct {
   const char *end_post; /* closes the post block */
   const char *end_pre;  /* closes the pre block (for a stand-alone
                            directive: right after it) */
-  bool barrier_inside;  /* explicit barrier inside the post block */
+  bool barrier_inside;  /* barrier inside the post block */
   bool standalone;      /* no structured block */
 } opc_shape;
 
@@ -66,6 +66,11 @@ static void emit_barrier(opc_rw *rw, int d, int line) {
   op_emit_str(&rw->em, " }");
 }
 
+/* The end of a parallel region's body: the runtime's join barrier is its
+   implicit barrier, so no explicit one is added; each thread reports its
+   arrival and POMP_Parallel_join the barrier's end (include/pomp.h). */
+static void emit_join_barrier(opc_rw *rw, int d) { op_emit_call(&rw->em, "Join_barrier_enter", d); }
+
 /* The inner half of a combined construct (OP_DIR_UNKNOWN: masked, which is
    passed); OP_DIR_PARALLEL for a construct that is not combined. */
 static op_dir_kind combined_inner(int kind) {
@@ -78,13 +83,22 @@ static op_dir_kind combined_inner(int kind) {
   }
 }
 
-static void close_shape(opc_rw *rw, const opc_shape *sh, int d, bool barrier, int line) {
-  if (barrier && sh->barrier_inside) emit_barrier(rw, d, line);
+/* Which barrier closes a construct: none (nowait, copyprivate, master),
+   an explicit one (worksharing inside a region), or the join's. */
+enum { BAR_NONE, BAR_EXPLICIT, BAR_JOIN };
+
+static void close_barrier(opc_rw *rw, int bar, int d, int line) {
+  if (bar == BAR_EXPLICIT) emit_barrier(rw, d, line);
+  else if (bar == BAR_JOIN) emit_join_barrier(rw, d);
+}
+
+static void close_shape(opc_rw *rw, const opc_shape *sh, int d, int bar, int line) {
+  if (sh->barrier_inside) close_barrier(rw, bar, d, line);
   if (sh->end_post) {
     op_emit_call(&rw->em, sh->end_post, d);
     op_emit_str(&rw->em, " }");
   }
-  if (barrier && !sh->barrier_inside) emit_barrier(rw, d, line);
+  if (!sh->barrier_inside) close_barrier(rw, bar, d, line);
   if (sh->end_pre) {
     op_emit_call(&rw->em, sh->end_pre, d);
     op_emit_str(&rw->em, " }");
@@ -111,16 +125,19 @@ static void emit_close(opc_rw *rw, const opc_pending *p) {
   if (p->kind != OP_DIR_SECTION) d->end_line1 = d->end_lineN = end_line;
   op_dir_kind inner = combined_inner(p->kind);
   if (inner == OP_DIR_FOR || inner == OP_DIR_SECTIONS) {
-    close_shape(rw, &shapes[inner], p->descr, p->barrier, line);
-    close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, false, line);
+    /* the worksharing part ends with the region: its barrier is the join */
+    close_shape(rw, &shapes[inner], p->descr, BAR_JOIN, line);
+    close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, BAR_NONE, line);
   } else if (inner == OP_DIR_MASTER || inner == OP_DIR_UNKNOWN) {
     if (inner == OP_DIR_MASTER) {
       op_descr *m = &rw->descr.v[p->descr2];
       m->end_line1 = m->end_lineN = end_line;
-      close_shape(rw, &shapes[OP_DIR_MASTER], p->descr2, false, line);
+      close_shape(rw, &shapes[OP_DIR_MASTER], p->descr2, BAR_NONE, line);
     }
-    close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, true, line);
-  } else close_shape(rw, &shapes[p->kind], p->descr, p->barrier, line);
+    close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, BAR_JOIN, line);
+  } else if (p->kind == OP_DIR_PARALLEL)
+    close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, BAR_JOIN, line);
+  else close_shape(rw, &shapes[p->kind], p->descr, p->barrier ? BAR_EXPLICIT : BAR_NONE, line);
 }
 
 /* Closes every construct whose block ended before `pos`. */
@@ -164,7 +181,6 @@ static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
   opc_variant_reset(rw);
   bool barrier = false;
   if (kind == OP_DIR_PARALLEL || kind == OP_DIR_TASK) add_shared_table(rw, site);
-  if (kind == OP_DIR_PARALLEL) barrier = true;
   if (kind == OP_DIR_FOR || kind == OP_DIR_SECTIONS || kind == OP_DIR_SINGLE) {
     unsigned cancel = kind == OP_DIR_FOR        ? CANCEL_FOR
                       : kind == OP_DIR_SECTIONS ? CANCEL_SECTIONS
@@ -288,6 +304,7 @@ static void instrument_combined(opc_rw *rw, const opc_site *site, op_dir_kind ki
   else opc_variant_append(rw, " shared(pomp_rd)", 16);
   opc_body body = body_after(rw, site);
   unsigned cancel = inner == OP_DIR_FOR ? CANCEL_FOR : CANCEL_SECTIONS;
+  /* nowait on the worksharing half: the join barrier ends both halves */
   bool barrier = worksharing && !has_clause(rw, site, "nowait") && !(body.cancel & cancel);
   static const char *const names[] = {[OP_DIR_FOR] = "parallelfor",
                                       [OP_DIR_SECTIONS] = "parallelsections",

@@ -5,7 +5,10 @@
  * sections, and implicit barriers made explicit: a worksharing END
  * directive without NOWAIT becomes `END ... NOWAIT` followed by an
  * instrumented `!$OMP BARRIER` (never with COPYPRIVATE, which needs the
- * implicit barrier).
+ * implicit barrier). The barrier ending a parallel region is the
+ * runtime's join: each thread only reports its arrival there
+ * (Join_barrier_enter, include/pomp.h), and the worksharing half of a
+ * combined construct gets NOWAIT, so a region runs one barrier.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +120,7 @@ static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, b
              !(has_dir && (has_clause(rw, "nowait") || has_clause(rw, "copyprivate")));
   opf_sync(rw, has_dir ? a : b + 1);
   if (o->section_open) opf_call(rw, FE_SECTION_END, d);
-  if (o->kind == FC_PARALLEL) barrier(rw, d); /* inside the team, before its end */
+  if (o->kind == FC_PARALLEL) opf_call(rw, FE_JOIN_BARRIER_ENTER, d); /* before the team's end */
   call(rw, sh->end_post, din);
   if (!has_dir || bar || combined) {
     if (sh->worksharing || combined) {
@@ -126,7 +129,8 @@ static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, b
       snprintf(text, sizeof text, "end %s%s", w, bar ? " nowait" : "");
       opf_directive(rw, text);
     }
-    if (bar || (combined && !sh->worksharing)) barrier(rw, d);
+    if (combined) opf_call(rw, FE_JOIN_BARRIER_ENTER, d);
+    else if (bar) barrier(rw, d);
     if (combined) {
       call(rw, sh->end_pre, d);
       opf_call(rw, FE_PARALLEL_END, d);

@@ -217,11 +217,116 @@ static void test_nested_parallel_flattened(void **state) {
   tr_free(&t);
 }
 
+/* ---- the join barrier (sc_join, instrumented by pomp-opari) ------------ */
+
+#define JOIN_REGION1                                                                               \
+  "ThreadTeamBegin OpenMP thread team\n"                                                           \
+  "Enter !$omp parallel @sc_join.c:21\n"                                                           \
+  "Enter !$omp for @sc_join.c:21\n"                                                                \
+  "Enter !$omp implicit barrier @sc_join.c:25\n"                                                   \
+  "Leave !$omp implicit barrier @sc_join.c:25\n"                                                   \
+  "Leave !$omp for @sc_join.c:21\n"                                                                \
+  "Leave !$omp parallel @sc_join.c:21\n"                                                           \
+  "ThreadTeamEnd OpenMP thread team\n"
+#define JOIN_REGION2                                                                               \
+  "ThreadTeamBegin OpenMP thread team\n"                                                           \
+  "Enter !$omp parallel @sc_join.c:26\n"                                                           \
+  "Enter !$omp for @sc_join.c:28\n"                                                                \
+  "Enter !$omp implicit barrier @sc_join.c:29\n"                                                   \
+  "Leave !$omp implicit barrier @sc_join.c:29\n"                                                   \
+  "Leave !$omp for @sc_join.c:28\n"                                                                \
+  "Enter !$omp implicit barrier @sc_join.c:31\n"                                                   \
+  "Leave !$omp implicit barrier @sc_join.c:31\n"                                                   \
+  "Leave !$omp parallel @sc_join.c:26\n"                                                           \
+  "ThreadTeamEnd OpenMP thread team\n"
+/* nested: the inner region's barrier is an explicit one libpomp runs */
+#define JOIN_NESTED                                                                                \
+  "ThreadTeamBegin OpenMP thread team\n"                                                           \
+  "Enter !$omp parallel @sc_join.c:33\n"                                                           \
+  "Enter !$omp parallel @sc_join.c:35\n"                                                           \
+  "Enter !$omp implicit barrier @sc_join.c:36\n"                                                   \
+  "Leave !$omp implicit barrier @sc_join.c:36\n"                                                   \
+  "Leave !$omp parallel @sc_join.c:35\n"                                                           \
+  "Enter !$omp implicit barrier @sc_join.c:37\n"                                                   \
+  "Leave !$omp implicit barrier @sc_join.c:37\n"                                                   \
+  "Leave !$omp parallel @sc_join.c:33\n"                                                           \
+  "ThreadTeamEnd OpenMP thread team\n"
+
+/* The time of the k-th (0-based) event of l whose text is `what`. */
+static uint64_t time_of(const tr_trace *t, const tr_location *l, const char *what, int k) {
+  for (size_t i = 0; i < l->nevents; i++)
+    if (!strcmp(l->lines[i], what) && k-- == 0) return t->events[l->at[i]].time;
+  fail_msg("no %s on location %llu", what, (unsigned long long)l->id);
+  return 0;
+}
+
+/* Every member of an n-thread team: the implicit barrier entered where it
+   arrived, left with the exits after it at the master's join time; the
+   planted imbalance (iteration 0 on the master sleeps 100 ms) is the
+   workers' wait there (the analyzer's rule: the latest arrival minus its
+   own). */
+static void check_join_barrier(int n) {
+  sc_result r;
+  tr_trace t;
+  char threads[8];
+  snprintf(threads, sizeof threads, "%d", n);
+  const char *const args[] = {threads, "100", NULL};
+  char out[64];
+  snprintf(out, sizeof out, "sum=%d inner=4\n", n * (n - 1) + n);
+  mt_run("sc_join", n == 2 ? "join2" : "join3", args, NULL, out, &r, &t);
+  assert_int_equal(t.nlocs, (size_t)n + 2); /* + the nested team's two extras */
+  char fork[32];
+  snprintf(fork, sizeof fork, "ThreadFork %d\n", 2); /* omp_get_max_threads() */
+  char *master = malloc(4096), *worker = malloc(4096);
+  snprintf(master, 4096,
+           "%s" JOIN_REGION1 "ThreadJoin\n%s" JOIN_REGION2 "ThreadJoin\n%s" JOIN_NESTED
+           "ThreadJoin\n",
+           fork, fork, fork);
+  mt_expect_events(&t.locs[0], master);
+  for (int i = 1; i < n; i++) {
+    snprintf(worker, 4096, JOIN_REGION1 JOIN_REGION2 "%s", i == 1 ? JOIN_NESTED : "");
+    mt_expect_events(&t.locs[i], worker);
+  }
+  const tr_location *m = &t.locs[0];
+  static const char *const at_join[] = {
+      "Leave !$omp implicit barrier @sc_join.c:25", "Leave !$omp for @sc_join.c:21",
+      "Leave !$omp parallel @sc_join.c:21", "ThreadTeamEnd OpenMP thread team"};
+  uint64_t join1 = time_of(&t, m, "ThreadJoin", 0), join2 = time_of(&t, m, "ThreadJoin", 1);
+  uint64_t master_arrival = time_of(&t, m, "Enter !$omp implicit barrier @sc_join.c:25", 0);
+  for (int i = 0; i < n; i++) {
+    const tr_location *l = &t.locs[i];
+    for (size_t e = 0; e < sizeof at_join / sizeof *at_join; e++)
+      assert_int_equal(time_of(&t, l, at_join[e], 0), join1);
+    assert_int_equal(time_of(&t, l, "Leave !$omp implicit barrier @sc_join.c:31", 0), join2);
+    assert_int_equal(time_of(&t, l, "Leave !$omp parallel @sc_join.c:26", 0), join2);
+    /* an explicit barrier inside the region is left where each thread left it */
+    assert_true(time_of(&t, l, "Leave !$omp implicit barrier @sc_join.c:29", 0) < join2);
+    if (i == 0) continue;
+    uint64_t arrival = time_of(&t, l, "Enter !$omp implicit barrier @sc_join.c:25", 0);
+    assert_true(master_arrival > arrival + 50 * 1000000ull);
+  }
+  free(master);
+  free(worker);
+  tr_free(&t);
+}
+
+static void test_join_barrier_2(void **state) {
+  (void)state;
+  check_join_barrier(2);
+}
+
+static void test_join_barrier_3(void **state) {
+  (void)state;
+  check_join_barrier(3);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parallel_region),
       cmocka_unit_test(test_lock_api),
       cmocka_unit_test(test_nested_parallel_flattened),
+      cmocka_unit_test(test_join_barrier_2),
+      cmocka_unit_test(test_join_barrier_3),
   };
   return cmocka_run_group_tests(tests, NULL, mt_teardown);
 }

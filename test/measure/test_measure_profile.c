@@ -189,6 +189,33 @@ static void an_openmp_program_writes_its_profile_as_a_report(void **state) {
   pomp_report_free(r);
 }
 
+/* The join barrier in profile mode: each member's implicit barrier at the
+   end of the region runs from its arrival to the master's join, so the
+   planted imbalance (the master sleeps 100 ms in the loop) is barrier time
+   on the worker, as in the trace (test_measure_omp). */
+static void the_join_barrier_times_the_imbalance(void **state) {
+  (void)state;
+  sc_result res;
+  sc_run("sc_join", "profile_join", (const char *[]){"2", "100", NULL},
+         (const char *[]){"POMP_MODE=profile", NULL}, &res);
+  assert_true(WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0);
+  assert_string_equal(res.out, "sum=4 inner=4\n");
+  pomp_report_error err;
+  pomp_report *r = pomp_report_open(res.dir, &err);
+  assert_non_null(r);
+  int32_t barrier = cnode_of(r, "!$omp parallel @sc_join.c:21;!$omp for @sc_join.c:21;"
+                                "!$omp implicit barrier @sc_join.c:25");
+  int32_t visits = pomp_report_find_metric(r, "visits");
+  assert_true(pomp_report_value(r, visits, barrier, 0) == 1);
+  assert_true(pomp_report_value(r, visits, barrier, 1) == 1);
+  int32_t omp_barrier = pomp_report_find_metric(r, "omp_barrier");
+  double master = pomp_report_value(r, omp_barrier, barrier, 0);
+  double worker = pomp_report_value(r, omp_barrier, barrier, 1);
+  assert_true(worker >= 0.050);
+  assert_true(master < worker);
+  pomp_report_free(r);
+}
+
 /* sc_signal raises SIGTERM inside its region "doomed", after 3 "work"s. */
 static void a_program_killed_by_a_signal_writes_its_profile_so_far(void **state) {
   (void)state;
@@ -222,6 +249,7 @@ int main(void) {
       cmocka_unit_test(a_worker_is_grafted_where_the_master_forked),
       cmocka_unit_test(call_paths_beyond_the_bound_count_in_their_caller),
       cmocka_unit_test(an_openmp_program_writes_its_profile_as_a_report),
+      cmocka_unit_test(the_join_barrier_times_the_imbalance),
       cmocka_unit_test(a_program_killed_by_a_signal_writes_its_profile_so_far),
       cmocka_unit_test(an_unknown_mode_is_reported_and_traces),
   };

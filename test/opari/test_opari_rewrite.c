@@ -57,6 +57,46 @@ static void barrier_rewrite_is_exact(void **state) {
                            "#line 2 \"t.c\"\nx;\n");
 }
 
+static int count_of(const char *s, const char *what) {
+  int n = 0;
+  for (const char *p = s; (p = strstr(p, what)) != NULL; p += strlen(what)) n++;
+  return n;
+}
+
+/* A parallel region runs one barrier, the runtime's join: no explicit
+   barrier ends it, a combined construct's worksharing half gets nowait, and
+   every thread reports its arrival. A worksharing construct inside the
+   region keeps its explicit barrier (the original had one there too). */
+static void parallel_region_runs_one_barrier(void **state) {
+  (void)state;
+  static const char *const one_region[] = {
+      "#pragma omp parallel for\nfor (i = 0; i < n; i++) a[i] = i;\n",
+      "#pragma omp parallel\n{ x(); }\n",
+      "#pragma omp parallel sections\n{\n#pragma omp section\nx();\n}\n",
+      "#pragma omp parallel master\nx();\n",
+      "#pragma omp parallel for nowait\nfor (i = 0; i < n; i++) a[i] = i;\n",
+  };
+  char out[2048];
+  for (size_t i = 0; i < sizeof one_region / sizeof *one_region; i++) {
+    assert_true(instrument(one_region[i], 0, out, sizeof out));
+    assert_int_equal(count_of(out, "omp barrier"), 0);
+    assert_int_equal(count_of(out, "POMP_Join_barrier_enter(pomp_rd[0]);"), 1);
+    assert_int_equal(count_of(out, "POMP_Barrier_"), 0);
+  }
+  assert_true(instrument("#pragma omp parallel for\nfor (i = 0; i < n; i++) a[i] = i;\n", 0, out,
+                         sizeof out));
+  assert_non_null(strstr(out, "#pragma omp          for nowait\n"));
+  assert_non_null(strstr(out, "a[i] = i; POMP_Join_barrier_enter(pomp_rd[0]); "
+                              "POMP_For_exit(pomp_rd[0]); } POMP_Parallel_end(pomp_rd[0]); } "
+                              "POMP_Parallel_join(pomp_rd[0]); }"));
+  assert_true(instrument("#pragma omp parallel\n{\n#pragma omp for\nfor (i = 0; i < n; i++) "
+                         "a[i] = i;\nx();\n}\n",
+                         0, out, sizeof out));
+  assert_int_equal(count_of(out, "_Pragma(\"omp barrier\")"), 1);
+  assert_int_equal(count_of(out, "POMP_Barrier_enter(pomp_rd[1]);"), 1);
+  assert_int_equal(count_of(out, "POMP_Join_barrier_enter(pomp_rd[0]);"), 1);
+}
+
 static void comment_before_directive_is_kept(void **state) {
   (void)state;
   char out[512];
@@ -112,6 +152,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rejects_bad_units),
       cmocka_unit_test(barrier_rewrite_is_exact),
+      cmocka_unit_test(parallel_region_runs_one_barrier),
       cmocka_unit_test(comment_before_directive_is_kept),
       cmocka_unit_test(disabled_constructs_are_copied),
       cmocka_unit_test(disable_omp_keeps_only_parallel_regions),

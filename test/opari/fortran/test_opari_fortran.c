@@ -102,10 +102,39 @@ static void fixed_form_columns(void **state) {
          true,
          "      call pomp_000000ab_parallel_fork(0)\nC$OMP PARALLEL\n"
          "      call pomp_000000ab_parallel_begin(0)\n\tX = 1 +\n\t12\n"
-         "      call pomp_000000ab_barrier_enter(0)\n!$omp barrier\n"
-         "      call pomp_000000ab_barrier_exit(0)\n      call pomp_000000ab_parallel_end(0)\n"
+         "      call pomp_000000ab_join_barrier_enter(0)\n"
+         "      call pomp_000000ab_parallel_end(0)\n"
          "C$OMP END PARALLEL                                                      NOWAIT\n"
          "      call pomp_000000ab_parallel_join(0)\n");
+}
+
+/* A parallel region runs one barrier, the join's: END PARALLEL DO and
+   the like get no explicit barrier, the DO half gets NOWAIT. */
+static void parallel_region_runs_one_barrier(void **state) {
+  (void)state;
+  expect("!$omp parallel do\ndo i = 1, n\nend do\n!$omp end parallel do\n", false,
+         "call pomp_000000ab_parallel_fork(0)\n!$omp parallel\n"
+         "call pomp_000000ab_parallel_begin(0)\ncall pomp_000000ab_do_enter(0)\n!$omp do\n"
+         "do i = 1, n\nend do\n!$omp end do nowait\ncall pomp_000000ab_join_barrier_enter(0)\n"
+         "call pomp_000000ab_do_exit(0)\ncall pomp_000000ab_parallel_end(0)\n"
+         "!$omp end parallel\ncall pomp_000000ab_parallel_join(0)\n");
+  static const char *const one_region[] = {
+      "!$omp parallel\nx = 1\n!$omp end parallel\n",
+      "!$omp parallel sections\nx = 1\n!$omp end parallel sections\n",
+      "!$omp parallel workshare\na = 1\n!$omp end parallel workshare\n",
+      "!$omp parallel do\ndo i = 1, n\nend do\n", /* no END directive */
+  };
+  for (size_t i = 0; i < sizeof one_region / sizeof *one_region; i++) {
+    char *out, *comp;
+    assert_true(instrument(one_region[i], false, 0, &out, &comp));
+    assert_null(strstr(out, "!$omp barrier"));
+    assert_null(strstr(out, "barrier_exit"));
+    const char *j = strstr(out, "join_barrier_enter(0)");
+    assert_non_null(j);
+    assert_null(strstr(j + 1, "join_barrier_enter"));
+    free(out);
+    free(comp);
+  }
 }
 
 static void conditional_compilation_lines_are_code(void **state) {
@@ -176,6 +205,7 @@ int main(void) {
       cmocka_unit_test(crlf_and_no_final_newline),
       cmocka_unit_test(strings_continued_over_lines),
       cmocka_unit_test(fixed_form_columns),
+      cmocka_unit_test(parallel_region_runs_one_barrier),
       cmocka_unit_test(conditional_compilation_lines_are_code),
       cmocka_unit_test(fixed_form_sequence_numbers),
       cmocka_unit_test(directives_in_comments_are_not_seen),
