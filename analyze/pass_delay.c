@@ -51,6 +51,7 @@
 #include "pomp_util.h"
 
 typedef struct dl_inst dl_inst;
+typedef struct dl_call dl_call;
 
 typedef struct { /* a wait inside an interval: member `m` of `in` */
   dl_inst *in;
@@ -68,6 +69,7 @@ typedef struct {
   az_time e, x;    /* enter and leave */
   int root;        /* the root of a rooted collective */
   int blocking;    /* a message sent or received by a blocking call */
+  dl_call *call;   /* a receive: the receives completed by the same call */
   int posted;      /* met its operation's Enter */
   int64_t wait;    /* known once every member posted */
   double incoming; /* later waiting this wait caused, ticks */
@@ -122,7 +124,16 @@ struct dl_inst {
   dl_inst **dependents;      /* instances waiting to know its waits */
   size_t ndep, capdep;
   dl_inst *hash_next;
+  int settled; /* its waits are final: those who need them may go on */
   int queued;
+};
+
+/* The receives one call completed (MPI_Waitall, ...): their waits overlap,
+   all from the call's Enter; as in p2p.c, only the longest is a wait, so
+   the waits are final once every one of them is known. */
+struct dl_call {
+  dl_ref *recv;
+  size_t n, cap, unknown, refs;
 };
 
 enum { DL_SEND, DL_RECV }; /* a message member's index */
@@ -207,6 +218,11 @@ static void drop_inst(dl_state *st, dl_inst *in) {
   for (uint32_t i = 0; i < in->size; i++) {
     free(in->m[i].map);
     free(in->m[i].inner);
+    dl_call *call = in->m[i].call;
+    if (call && !--call->refs) {
+      free(call->recv);
+      free(call);
+    }
   }
   free(in->dependents);
   free(in->m);
@@ -307,21 +323,26 @@ static int64_t map_get(const dl_member *mb, int32_t cnode) {
   return 0;
 }
 
-/* Takes the member's waits inside its interval out of its map; returns
-   their sum. */
+/* A member's map holds its time per call path (slot cnode >= 0) and,
+   once net_map ran, its waiting per call path (slot wait_slot(cnode)). */
+static int32_t wait_slot(int32_t cnode) { return -2 - cnode; }
+
+/* Moves the member's waits inside its interval out of its time into its
+   waiting; returns their sum. */
 static int64_t net_map(dl_member *mb) {
   int64_t waited = 0;
   for (size_t i = 0; i < mb->ninner; i++) {
     const dl_member *w = member(mb->inner[i]);
+    if (!w->wait) continue;
     map_add(mb, w->cnode, -w->wait);
+    map_add(mb, wait_slot(w->cnode), w->wait);
     waited += w->wait;
   }
   return waited;
 }
 
 static int ready(const dl_inst *in) {
-  return in->posted == in->size && in->closed == in->size && !in->inner_unknown &&
-         !in->incoming_pending;
+  return in->settled && in->closed == in->size && !in->inner_unknown && !in->incoming_pending;
 }
 
 /* Costs are not negative: rounded to the nearest tick. */
@@ -329,21 +350,27 @@ static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 
 /* Charges one waiter's wait (short-term) and its incoming cost (long-term)
    to the late member's delays; passes the part its waiting explains on
-   to the waits in its interval.  Returns the short-term scale (wait over
-   delays and waiting, at most 1), or -1 when nothing explains the wait. */
+   to the waits in its interval.  Waiting explains only as far as the late
+   member waited longer than the waiter on the same call path (*explained):
+   waits both had, such as the noise of a halo exchange, cancel as time
+   does.  Returns the short-term scale (wait over delays and explaining
+   waiting, at most 1), or -1 when nothing explains the wait. */
 static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
-                            const dl_member *w) {
-  double sum = (double)waited;
+                            const dl_member *w, double *explained) {
+  double sum = 0, excess = 0;
   for (size_t i = 0; i < late->nmap; i++) {
     int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
-    if (d > 0) sum += (double)d;
+    if (d <= 0) continue;
+    if (late->map[i].cnode < -1) excess += (double)d;
+    sum += (double)d;
   }
+  *explained = excess;
   if (sum <= 0) return -1; /* nothing the late member did explains it */
   double s = (double)w->wait / sum, l = w->incoming / sum;
   if (s > 1) s = 1;
   for (size_t i = 0; i < late->nmap; i++) {
     int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
-    if (d <= 0) continue;
+    if (d <= 0 || late->map[i].cnode < 0) continue;
     if (s > 0)
       az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].short_term,
                 ticks_of((double)d * s));
@@ -351,21 +378,22 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
       az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].long_term,
                 ticks_of((double)d * l));
   }
-  double passed = (double)waited * (s + l);
+  double passed = excess * (s + l);
   for (size_t i = 0; i < late->ninner && waited > 0; i++) {
     dl_member *inner = member(late->inner[i]);
-    inner->incoming += passed * (double)inner->wait / (double)waited;
-    if (s * (double)inner->wait > inner->prop) inner->prop = s * (double)inner->wait;
+    double share = (double)inner->wait / (double)waited;
+    inner->incoming += passed * share;
+    if (s * excess * share > inner->prop) inner->prop = s * excess * share;
   }
   return s;
 }
 
 /* A point-to-point wait split into direct / indirect (scale: what
    charge_waiter returned) and propagating / terminal. */
-static void classify(az_analysis *a, const dl_inst *in, const dl_member *w, int64_t waited,
+static void classify(az_analysis *a, const dl_inst *in, const dl_member *w, double explained,
                      double scale) {
   int k = in->kind == DK_LS ? 0 : 1;
-  int64_t indirect = scale > 0 ? ticks_of(scale * (double)waited) : 0;
+  int64_t indirect = scale > 0 ? ticks_of(scale * explained) : 0;
   if (indirect > w->wait) indirect = w->wait;
   int64_t propagating = ticks_of(w->prop);
   if (propagating > w->wait) propagating = w->wait;
@@ -390,8 +418,9 @@ static void evaluate(az_analysis *a, dl_state *st, dl_inst *in) {
   for (uint32_t i = 0; in->kind != DK_NONE && i < in->size; i++) {
     dl_member *w = &in->m[i];
     if (i == in->late || (w->wait <= 0 && w->incoming <= 0)) continue;
-    double scale = charge_waiter(a, in, &in->m[in->late], waited, w);
-    if (in->key.p2p && w->wait > 0) classify(a, in, w, waited, scale);
+    double explained = 0;
+    double scale = charge_waiter(a, in, &in->m[in->late], waited, w, &explained);
+    if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
   }
   /* the earlier instances whose waits lie in these intervals now have
      every cost these passed on */
@@ -468,17 +497,36 @@ static void waits_message(dl_inst *in) {
   }
 }
 
-/* Every member is in: the waits, and the instances waiting to know them. */
-static void all_posted(dl_state *st, dl_inst *in) {
-  if (in->key.p2p) waits_message(in);
-  else if (in->kind == DK_12N || in->kind == DK_N21) waits_rooted(in);
-  else waits_nxn(in);
+/* The instance's waits are final: the instances waiting to know them. */
+static void settle(dl_state *st, dl_inst *in) {
+  in->settled = 1;
   for (size_t k = 0; k < in->ndep; k++) {
     in->dependents[k]->inner_unknown--;
     check_ready(st, in->dependents[k]);
   }
   in->ndep = 0;
   check_ready(st, in);
+}
+
+/* Every receive of the call is known: the longest wait stays (the first
+   of equal ones), the others are no waits. */
+static void settle_call(dl_state *st, dl_call *call) {
+  size_t longest = 0;
+  for (size_t i = 1; i < call->n; i++)
+    if (member(call->recv[i])->wait > member(call->recv[longest])->wait) longest = i;
+  for (size_t i = 0; i < call->n; i++)
+    if (i != longest) member(call->recv[i])->wait = 0;
+  for (size_t i = 0; i < call->n; i++) settle(st, call->recv[i].in);
+}
+
+/* Every member is in: the waits, final once the receiving call's are. */
+static void all_posted(dl_state *st, dl_inst *in) {
+  if (in->key.p2p) waits_message(in);
+  else if (in->kind == DK_12N || in->kind == DK_N21) waits_rooted(in);
+  else waits_nxn(in);
+  dl_call *call = in->key.p2p ? in->m[DL_RECV].call : NULL;
+  if (!call) settle(st, in);
+  else if (!--call->unknown) settle_call(st, call);
 }
 
 /* The member's interval reached its start. */
@@ -488,7 +536,7 @@ static void close_interval(dl_state *st, dl_ref r) {
   r.in->closed++;
   for (size_t i = 0; i < mb->ninner; i++) {
     dl_inst *earlier = mb->inner[i].in;
-    if (earlier->posted == earlier->size) continue;
+    if (earlier->settled) continue;
     r.in->inner_unknown++;
     PU_PUSH(earlier->dependents, earlier->ndep, earlier->capdep, r.in);
   }
@@ -563,14 +611,21 @@ static void post_collective(dl_loc *s, int32_t cnode, az_time e) {
 static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
   dl_ref *refs = pu_malloc(s->msgs.n * sizeof *refs);
   size_t n = 0;
+  dl_call *call = pu_calloc(1, sizeof *call);
   for (size_t i = 0; i < s->msgs.n; i++) {
     const dl_msg *m = &s->msgs.v[i];
     dl_inst *in = find_inst(s->st, &m->key, 2, DK_NONE);
     if (in->m[m->side].posted) continue; /* posted twice: not analysed */
     refs[n] = post(s, in, (uint32_t)m->side, cnode, e, s->msgs.x);
     member(refs[n])->blocking = m->blocking;
+    if (m->side == DL_RECV) {
+      member(refs[n])->call = call;
+      PU_PUSH(call->recv, call->n, call->cap, refs[n]);
+    }
     n++;
   }
+  call->unknown = call->refs = call->n;
+  if (!call->n) free(call);
   for (size_t i = 0; i < n; i++) open_interval(s, refs[i]);
   free(refs);
   s->msgs.n = 0;

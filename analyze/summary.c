@@ -37,10 +37,12 @@ static void print_worst(const pomp_report *r, int32_t metric, double *buf, FILE 
   fprintf(out, "  %s", path);
 }
 
-/* The delay costs explain wait states listed already: not ranked again. */
+/* The delay costs explain wait states listed already, the wait-state
+   classification splits them: not ranked again. */
 static int in_delay_tree(const pomp_report *r, int32_t m) {
   while (pomp_report_metric(r, m)->parent >= 0) m = pomp_report_metric(r, m)->parent;
-  return !strcmp(pomp_report_metric(r, m)->name, "delay");
+  const char *root = pomp_report_metric(r, m)->name;
+  return !strcmp(root, "delay") || !strncmp(root, "waitstates_", 11);
 }
 
 void az_summary_print(const pomp_report *r, int top, FILE *out) {
