@@ -214,6 +214,21 @@ static void a_late_receiver_is_charged_to_the_receivers_work(void **state) {
   az_run_free(&run);
 }
 
+/* The one-sentence cause names the waiting rank of a point-to-point wait
+   and the call path and rank that caused it. */
+static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_receiver);
+  assert_int_equal(run.status, 0);
+  char cause[400];
+  int32_t lr = pomp_report_find_metric(run.report, "mpi_latereceiver");
+  assert_int_equal(pomp_report_wait_cause(run.report, lr, cause, sizeof cause), 1);
+  assert_string_equal(cause, "3.5e-07 s Late Receiver at main;MPI_Send on rank 1, caused by work "
+                             "on rank 0 (100% of its delay costs)");
+  az_run_free(&run);
+}
+
 /* A broadcast from rank 0, which worked 400 (ranks 1 and 2: 100 and 200):
    they wait 300 and 200, all of it rank 0's extra work.  Then a reduce to
    rank 0, which enters at 600; rank 1 enters last at 800 (it worked 200
@@ -253,6 +268,7 @@ int main(void) {
       cmocka_unit_test(late_senders_of_a_chain_are_direct_indirect_propagating_terminal),
       cmocka_unit_test(a_late_receiver_is_charged_to_the_receivers_work),
       cmocka_unit_test(late_broadcast_and_early_reduce_are_charged_to_the_late_rank),
+      cmocka_unit_test(the_cause_of_a_late_receiver_names_both_ranks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
