@@ -71,6 +71,7 @@ typedef struct {
   int blocking;    /* a message sent or received by a blocking call */
   dl_call *call;   /* a receive: the receives completed by the same call */
   int posted;      /* met its operation's Enter */
+  uint32_t nouter; /* the intervals its wait lies in */
   int64_t wait;    /* known once every member posted */
   double incoming; /* later waiting this wait caused, ticks */
   double prop;     /* the largest part of it that explains one later wait */
@@ -125,6 +126,8 @@ struct dl_inst {
   size_t ndep, capdep;
   dl_inst *hash_next;
   int settled; /* its waits are final: those who need them may go on */
+  int evaluated;
+  uint32_t refs; /* references to its members from open or later intervals */
   int queued;
 };
 
@@ -427,10 +430,15 @@ static void evaluate(az_analysis *a, dl_state *st, dl_inst *in) {
   for (uint32_t i = 0; i < in->size; i++)
     for (size_t k = 0; k < in->m[i].ninner; k++) {
       dl_inst *earlier = in->m[i].inner[k].in;
-      earlier->incoming_pending--;
-      check_ready(st, earlier);
+      if (member(in->m[i].inner[k])->wait > 0) { /* else not counted: settle */
+        earlier->incoming_pending--;
+        check_ready(st, earlier);
+      }
+      if (!--earlier->refs && earlier->evaluated) drop_inst(st, earlier);
     }
-  drop_inst(st, in);
+  /* kept while a later interval still refers to one of its members */
+  in->evaluated = 1;
+  if (!in->refs) drop_inst(st, in);
 }
 
 /* Evaluates what became ready (a queue, not recursion: a chain of
@@ -500,6 +508,14 @@ static void waits_message(dl_inst *in) {
 /* The instance's waits are final: the instances waiting to know them. */
 static void settle(dl_state *st, dl_inst *in) {
   in->settled = 1;
+  /* a member that did not wait passes nothing back: no need to wait for
+     the intervals it lies in (so waits go back in time, never around a
+     ring of messages) */
+  for (uint32_t i = 0; i < in->size; i++)
+    if (in->m[i].wait <= 0) {
+      in->incoming_pending -= in->m[i].nouter;
+      in->m[i].nouter = 0;
+    }
   for (size_t k = 0; k < in->ndep; k++) {
     in->dependents[k]->inner_unknown--;
     check_ready(st, in->dependents[k]);
@@ -587,6 +603,8 @@ static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_tim
     dl_member *outer = member(s->open[i]);
     PU_PUSH(outer->inner, outer->ninner, outer->capinner, r);
     in->incoming_pending++;
+    in->refs++;
+    mb->nouter++;
   }
   return r;
 }
