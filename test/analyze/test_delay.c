@@ -214,6 +214,30 @@ static void a_late_receiver_is_charged_to_the_receivers_work(void **state) {
   az_run_free(&run);
 }
 
+/* A ring: each rank sends to the next, then receives from the one before.
+   Each send lies in the interval of the receive before it on its rank, so
+   the instances form a ring too; only rank 1 waits (300, for rank 0's 300
+   more work), and the ring must not hold its cost back. */
+static const char *const ring =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 500) SEND(1, 500, 500, 500) RECV(2, 500, 500, 500)
+                   BARRIER(0, 600, 700)) LOC("1.0", RUN("work", 100, 200) SEND(2, 200, 200, 200)
+                                                        RECV(0, 200, 500, 500) BARRIER(0, 600, 700))
+        LOC("2.0", RUN("work", 100, 200) SEND(0, 200, 200, 200) RECV(1, 200, 200, 200)
+                       BARRIER(0, 600, 700));
+
+static void a_ring_of_messages_still_charges_its_late_sender(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, ring);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 300e-9);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latesender") == 300e-9);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -269,6 +293,7 @@ int main(void) {
       cmocka_unit_test(a_late_receiver_is_charged_to_the_receivers_work),
       cmocka_unit_test(late_broadcast_and_early_reduce_are_charged_to_the_late_rank),
       cmocka_unit_test(the_cause_of_a_late_receiver_names_both_ranks),
+      cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
