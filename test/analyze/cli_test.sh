@@ -73,8 +73,8 @@ total time 4e-07 s over 2 locations
   property                        seconds  % time  worst call path
   comp                           3.22e-07  80.50%  main
   mpi_latesender                    5e-08  12.50%  main;MPI_Recv
-  cause: 5e-08 s Late Sender at main;MPI_Recv on rank 0, caused by main on rank 1 (100% of its delay costs)
-  mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv"
+  mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv
+  cause: 5e-08 s Late Sender at main;MPI_Recv on rank 0, caused by main on rank 1 (100% of its delay costs)"
 [ -s "$work/err" ] && fail "stderr not empty: $(cat "$work/err")"
 
 # functions libpomp switched off (throttled.txt): summed over the ranks
