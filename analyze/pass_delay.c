@@ -119,16 +119,16 @@ struct dl_inst {
   int kind;                      /* enum dl_kind; a message's is known once posted */
   uint32_t late;                 /* the member the others waited for */
   uint32_t size, posted, closed; /* members */
-  dl_member *m;
-  uint32_t incoming_pending; /* intervals holding one of its waits, not evaluated */
-  uint32_t inner_unknown;    /* waits in its members' intervals not yet known */
-  dl_inst **dependents;      /* instances waiting to know its waits */
+  uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
+  uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
+  dl_inst **dependents;          /* instances waiting to know its waits */
   size_t ndep, capdep;
   dl_inst *hash_next;
   int settled; /* its waits are final: those who need them may go on */
   int evaluated;
   uint32_t refs; /* references to its members from open or later intervals */
   int queued;
+  dl_member m[]; /* size members, allocated with it */
 };
 
 /* The receives one call completed (MPI_Waitall, ...): their waits overlap,
@@ -178,21 +178,24 @@ typedef struct { /* messages met so far on one channel and side */
 } dl_chan;
 
 typedef struct dl_state {
-  dl_inst **hash;
-  size_t nhash;
+  dl_inst **hash; /* a power of two, at most one instance per bucket on average */
+  size_t nhash, nlive;
   dl_inst **ready; /* instances to evaluate, in the order they became so */
   size_t nready, capready;
   dl_chan *chan; /* open addressing, a power of two */
   size_t nchan, capchan;
 } dl_state;
 
+static uint64_t mix(uint64_t h, uint64_t v) { /* splitmix64's finaliser */
+  h ^= v + 0x9e3779b97f4a7c15u;
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9u;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebu;
+  return h ^ (h >> 31);
+}
+
 static size_t key_hash(const dl_key *k) {
-  uint64_t h = k->seq * 1000003u;
-  h ^= k->comm + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-  h ^= k->src + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-  h ^= k->dst + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-  h ^= k->tag + (uint64_t)k->p2p + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-  return (size_t)h;
+  uint64_t h = mix(k->seq, ((uint64_t)k->comm << 32) | k->tag);
+  return (size_t)mix(h, ((uint64_t)k->src << 33) ^ ((uint64_t)k->dst << 1) ^ (uint64_t)k->p2p);
 }
 
 static int key_equal(const dl_key *a, const dl_key *b) {
@@ -200,24 +203,41 @@ static int key_equal(const dl_key *a, const dl_key *b) {
          a->p2p == b->p2p && a->seq == b->seq;
 }
 
+static void grow_hash(dl_state *st) {
+  size_t n = 2 * st->nhash;
+  dl_inst **now = pu_calloc(n, sizeof *now);
+  for (size_t h = 0; h < st->nhash; h++)
+    while (st->hash[h]) {
+      dl_inst *in = st->hash[h];
+      st->hash[h] = in->hash_next;
+      dl_inst **slot = &now[key_hash(&in->key) & (n - 1)];
+      in->hash_next = *slot;
+      *slot = in;
+    }
+  free(st->hash);
+  st->hash = now;
+  st->nhash = n;
+}
+
 static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, int kind) {
-  dl_inst **slot = &st->hash[key_hash(key) % st->nhash];
+  dl_inst **slot = &st->hash[key_hash(key) & (st->nhash - 1)];
   for (dl_inst *in = *slot; in; in = in->hash_next)
     if (key_equal(&in->key, key)) return in;
-  dl_inst *in = pu_calloc(1, sizeof *in);
+  dl_inst *in = pu_calloc(1, sizeof *in + (size ? size : 1) * sizeof in->m[0]);
   in->key = *key;
   in->size = size;
   in->kind = kind;
-  in->m = pu_calloc(in->size ? in->size : 1, sizeof *in->m);
   in->hash_next = *slot;
   *slot = in;
+  if (++st->nlive > st->nhash) grow_hash(st);
   return in;
 }
 
 static void drop_inst(dl_state *st, dl_inst *in) {
-  dl_inst **p = &st->hash[key_hash(&in->key) % st->nhash];
+  dl_inst **p = &st->hash[key_hash(&in->key) & (st->nhash - 1)];
   while (*p != in) p = &(*p)->hash_next;
   *p = in->hash_next;
+  st->nlive--;
   for (uint32_t i = 0; i < in->size; i++) {
     free(in->m[i].map);
     free(in->m[i].inner);
@@ -228,7 +248,6 @@ static void drop_inst(dl_state *st, dl_inst *in) {
     }
   }
   free(in->dependents);
-  free(in->m);
   free(in);
 }
 
@@ -627,25 +646,26 @@ static void post_collective(dl_loc *s, int32_t cnode, az_time e) {
 /* The messages of one call (MPI_Sendrecv, MPI_Waitall, ...) all wait from
    its Enter: none lies in another's interval. */
 static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
-  dl_ref *refs = pu_malloc(s->msgs.n * sizeof *refs);
-  size_t n = 0;
-  dl_call *call = pu_calloc(1, sizeof *call);
+  dl_ref few[8], *refs = s->msgs.n <= 8 ? few : pu_malloc(s->msgs.n * sizeof *refs);
+  size_t n = 0, nrecv = 0;
+  for (size_t i = 0; i < s->msgs.n; i++) nrecv += s->msgs.v[i].side == DL_RECV;
+  dl_call *call = nrecv > 1 ? pu_calloc(1, sizeof *call) : NULL;
   for (size_t i = 0; i < s->msgs.n; i++) {
     const dl_msg *m = &s->msgs.v[i];
     dl_inst *in = find_inst(s->st, &m->key, 2, DK_NONE);
     if (in->m[m->side].posted) continue; /* posted twice: not analysed */
     refs[n] = post(s, in, (uint32_t)m->side, cnode, e, s->msgs.x);
     member(refs[n])->blocking = m->blocking;
-    if (m->side == DL_RECV) {
+    if (call && m->side == DL_RECV) {
       member(refs[n])->call = call;
       PU_PUSH(call->recv, call->n, call->cap, refs[n]);
     }
     n++;
   }
-  call->unknown = call->refs = call->n;
-  if (!call->n) free(call);
+  if (call) call->unknown = call->refs = call->n;
+  if (call && !call->n) free(call);
   for (size_t i = 0; i < n; i++) open_interval(s, refs[i]);
-  free(refs);
+  if (refs != few) free(refs);
   s->msgs.n = 0;
 }
 
