@@ -77,7 +77,8 @@ typedef struct {
   double prop;     /* the largest part of it that explains one later wait */
   dl_slot *map;    /* its interval's time per call path */
   size_t nmap, capmap;
-  dl_ref *inner; /* waits of this member inside its interval */
+  dl_slot few[3]; /* the map of a short interval, without an allocation */
+  dl_ref *inner;  /* waits of this member inside its interval */
   size_t ninner, capinner;
   int closed;
 } dl_member;
@@ -239,7 +240,7 @@ static void drop_inst(dl_state *st, dl_inst *in) {
   *p = in->hash_next;
   st->nlive--;
   for (uint32_t i = 0; i < in->size; i++) {
-    free(in->m[i].map);
+    if (in->m[i].map != in->m[i].few) free(in->m[i].map);
     free(in->m[i].inner);
     dl_call *call = in->m[i].call;
     if (call && !--call->refs) {
@@ -335,8 +336,17 @@ static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
       mb->map[i].ticks += ticks;
       return;
     }
-  dl_slot s = {cnode, ticks};
-  PU_PUSH(mb->map, mb->nmap, mb->capmap, s);
+  if (!mb->map) {
+    mb->map = mb->few;
+    mb->capmap = sizeof mb->few / sizeof mb->few[0];
+  } else if (mb->nmap == mb->capmap) {
+    dl_slot *more = pu_malloc(2 * mb->capmap * sizeof *more);
+    memcpy(more, mb->map, mb->nmap * sizeof *more);
+    if (mb->map != mb->few) free(mb->map);
+    mb->map = more;
+    mb->capmap *= 2;
+  }
+  mb->map[mb->nmap++] = (dl_slot){cnode, ticks};
 }
 
 static int64_t map_get(const dl_member *mb, int32_t cnode) {
@@ -608,8 +618,10 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
 }
 
 /* Member `index` of `in` met its operation's Enter: its wait lies in every
-   interval open here (its own interval opens afterwards: open_interval). */
-static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_time e, az_time x) {
+   interval open here (its own interval opens afterwards: open_interval);
+   a member that cannot wait is in none. */
+static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_time e, az_time x,
+                   int can_wait) {
   dl_ref r = {in, index};
   dl_member *mb = member(r);
   in->posted++;
@@ -618,7 +630,7 @@ static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_tim
   mb->cnode = cnode;
   mb->e = e;
   mb->x = x;
-  for (size_t i = 0; i < s->nopen; i++) {
+  for (size_t i = 0; can_wait && i < s->nopen; i++) {
     dl_member *outer = member(s->open[i]);
     PU_PUSH(outer->inner, outer->ninner, outer->capinner, r);
     in->incoming_pending++;
@@ -638,7 +650,9 @@ static void post_collective(dl_loc *s, int32_t cnode, az_time e) {
   dl_key key = {.comm = s->coll.comm, .seq = s->coll.seq};
   dl_inst *in = find_inst(s->st, &key, d->comms[key.comm].size, s->coll.kind);
   if (in->posted == in->size) return; /* more members than the communicator: not analysed */
-  dl_ref r = post(s, in, in->posted, cnode, e, s->coll.x);
+  /* the root of a 1-to-N and the others of an N-to-1 never wait */
+  int can_wait = s->coll.kind == DK_12N ? !s->coll.root : s->coll.kind == DK_N21 ? s->coll.root : 1;
+  dl_ref r = post(s, in, in->posted, cnode, e, s->coll.x, can_wait);
   member(r)->root = s->coll.root;
   open_interval(s, r);
 }
@@ -654,7 +668,9 @@ static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
     const dl_msg *m = &s->msgs.v[i];
     dl_inst *in = find_inst(s->st, &m->key, 2, DK_NONE);
     if (in->m[m->side].posted) continue; /* posted twice: not analysed */
-    refs[n] = post(s, in, (uint32_t)m->side, cnode, e, s->msgs.x);
+    /* a non-blocking send never waits (Late Receiver: blocking only) */
+    int can_wait = m->side == DL_RECV || m->blocking;
+    refs[n] = post(s, in, (uint32_t)m->side, cnode, e, s->msgs.x, can_wait);
     member(refs[n])->blocking = m->blocking;
     if (call && m->side == DL_RECV) {
       member(refs[n])->call = call;
