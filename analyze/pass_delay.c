@@ -1,28 +1,43 @@
-/* pass_delay.c -- delay costs (root causes) of the waits at MPI barriers
- * and N x N collectives, short-term and long-term: a backward pass.
+/* pass_delay.c -- delay costs (root causes) of MPI wait states, short-term
+ * and long-term, and the classification of point-to-point waits: a
+ * backward pass.
  *
- * A wait at a collective is caused by the member that entered it last.
- * Between the previous operation all members took part in (their last
- * common synchronisation, on a communicator holding all of them) and this
- * one, the late member ran longer than the waiting one on some call paths:
- * its delay on call path c is max(0, late(c) - waiter(c)), each side's
- * time on c in its own interval, minus what it waited there.  The wait is
- * charged to those call paths on the late member's location (short-term,
- * delay_barrier / delay_n2n), scaled by w / (sum of delays + time the late
- * member waited in its interval), at most 1.  The part of the wait its own
- * waiting explains (that waiting time times the same scale) is passed on
- * to the waits in its interval, in proportion to each, and charged the
- * same way, with the scale cost / (sum of delays + waiting), to their
- * causes as long-term cost (delay_*_longterm), and so on backwards.
+ * A synchronisation point is an MPI collective (barrier, N x N, 1-to-N,
+ * N-to-1) or a message (its send and its receive).  A wait there is caused
+ * by the late party: the member that entered a barrier or N x N last, the
+ * root of a 1-to-N, the last non-root of an N-to-1 (the root waits), the
+ * sender of a Late Sender message, the receiver of a Late Receiver one.
+ * Between the previous synchronisation the parties had in common (for a
+ * collective: an operation on a communicator holding all its members; for
+ * a message: an earlier message between the same two processes or a
+ * collective both took part in) and this one, the late party ran longer
+ * than the waiting one on some call paths: its delay on call path c is
+ * max(0, late(c) - waiter(c)), each side's time on c in its own interval,
+ * minus what it waited there.  The wait is charged to those call paths on
+ * the late party's location (short-term, delay_<kind>), scaled by
+ * w / (sum of delays + time the late party waited in its interval), at
+ * most 1.  The part of the wait its own waiting explains (that waiting
+ * time times the same scale) is passed on to the waits in its interval,
+ * in proportion to each, and charged the same way, with the scale
+ * cost / (sum of delays + waiting), to their causes as long-term cost
+ * (delay_<kind>_longterm), and so on backwards.
  *
- * Reading backwards, each member of a collective instance opens its
- * interval at the operation's enter and closes it at its previous common
- * operation (or its first event); an instance is evaluated once every
- * member closed its interval, every wait inside the late member's
- * interval is known, and every later instance whose interval holds one of
- * its waits was evaluated (its incoming cost is complete).  So memory
- * holds the instances in flight, not the trace.  docs/PROPERTIES.md,
- * "Delay costs", states the rules; analyze/README.md the limits. */
+ * A point-to-point wait is also classified: the part its late party's own
+ * waiting explains is indirect, the rest direct; the part of it that
+ * explains a later wait (the largest such part) is propagating, the rest
+ * terminal (mpi_wait_{direct,indirect,propagating,terminal}_*).
+ *
+ * Reading backwards, each member of an instance (a collective, or a
+ * message: sender and receiver) opens its interval at the operation's
+ * enter and closes it at its previous common synchronisation (or its
+ * first event); an instance is evaluated once every member closed its
+ * interval, every wait inside the late member's interval is known, and
+ * every later instance whose interval holds one of its waits was evaluated
+ * (its incoming cost is complete).  So memory holds the instances in
+ * flight, not the trace.  Messages are matched by (communicator, sender,
+ * receiver, tag) counted from the end of the run, as MPI's non-overtaking
+ * rule orders them.  docs/PROPERTIES.md, "Delay costs", states the rules;
+ * analyze/README.md the limits. */
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +51,7 @@
 #include "pomp_util.h"
 
 typedef struct dl_inst dl_inst;
+typedef struct dl_call dl_call;
 
 typedef struct { /* a wait inside an interval: member `m` of `in` */
   dl_inst *in;
@@ -51,28 +67,85 @@ typedef struct {
   uint32_t loc;
   int32_t cnode;   /* the operation's call path */
   az_time e, x;    /* enter and leave */
+  int root;        /* the root of a rooted collective */
+  int blocking;    /* a message sent or received by a blocking call */
+  dl_call *call;   /* a receive: the receives completed by the same call */
+  int posted;      /* met its operation's Enter */
+  uint32_t nouter; /* the intervals its wait lies in */
   int64_t wait;    /* known once every member posted */
   double incoming; /* later waiting this wait caused, ticks */
+  double prop;     /* the largest part of it that explains one later wait */
   dl_slot *map;    /* its interval's time per call path */
   size_t nmap, capmap;
-  dl_ref *inner; /* waits of this member inside its interval */
+  dl_slot few[3]; /* the map of a short interval, without an allocation */
+  dl_ref *inner;  /* waits of this member inside its interval */
   size_t ninner, capinner;
   int closed;
 } dl_member;
 
+/* What an instance is: a collective (comm, seq) or a message (comm, src,
+   dst, tag, seq); seq is counted from the end of the run. */
+typedef struct {
+  uint32_t comm, src, dst, tag; /* src, dst: process indices */
+  int p2p;
+  uint64_t seq;
+} dl_key;
+
+/* The kinds of synchronisation, their delay metrics in dl_metrics. */
+enum dl_kind { DK_BARRIER, DK_N2N, DK_N21, DK_12N, DK_LS, DK_LR, DK_NONE };
+
+static const struct {
+  int short_term, long_term;
+} dl_metrics[DK_NONE] = {
+    [DK_BARRIER] = {AZ_DELAY_BARRIER, AZ_DELAY_BARRIER_LONGTERM},
+    [DK_N2N] = {AZ_DELAY_N2N, AZ_DELAY_N2N_LONGTERM},
+    [DK_N21] = {AZ_DELAY_N21, AZ_DELAY_N21_LONGTERM},
+    [DK_12N] = {AZ_DELAY_12N, AZ_DELAY_12N_LONGTERM},
+    [DK_LS] = {AZ_DELAY_LATESENDER, AZ_DELAY_LATESENDER_LONGTERM},
+    [DK_LR] = {AZ_DELAY_LATERECEIVER, AZ_DELAY_LATERECEIVER_LONGTERM},
+};
+
+/* The classification of a point-to-point wait of kind LS or LR. */
+static const struct {
+  int direct, indirect, propagating, terminal;
+} dl_classes[2] = {
+    {AZ_MPI_WAIT_DIRECT_LATESENDER, AZ_MPI_WAIT_INDIRECT_LATESENDER,
+     AZ_MPI_WAIT_PROPAGATING_LATESENDER, AZ_MPI_WAIT_TERMINAL_LATESENDER},
+    {AZ_MPI_WAIT_DIRECT_LATERECEIVER, AZ_MPI_WAIT_INDIRECT_LATERECEIVER,
+     AZ_MPI_WAIT_PROPAGATING_LATERECEIVER, AZ_MPI_WAIT_TERMINAL_LATERECEIVER},
+};
+
 struct dl_inst {
-  uint32_t comm;
-  uint64_t seq;                  /* counted from the end of the run */
-  int metric_short, metric_long; /* delay_barrier[_longterm] or delay_n2n[...] */
+  dl_key key;
+  int kind;                      /* enum dl_kind; a message's is known once posted */
+  uint32_t late;                 /* the member the others waited for */
   uint32_t size, posted, closed; /* members */
-  dl_member *m;
-  uint32_t incoming_pending; /* intervals holding one of its waits, not evaluated */
-  uint32_t inner_unknown;    /* waits in its members' intervals not yet known */
-  dl_inst **dependents;      /* instances waiting to know its waits */
+  uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
+  uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
+  dl_inst **dependents;          /* instances waiting to know its waits */
   size_t ndep, capdep;
   dl_inst *hash_next;
+  int settled; /* its waits are final: those who need them may go on */
+  int evaluated;
+  uint32_t refs; /* references to its members from open or later intervals */
   int queued;
+  dl_member m[]; /* size members, allocated with it */
 };
+
+/* The receives one call completed (MPI_Waitall, ...): their waits overlap,
+   all from the call's Enter; as in p2p.c, only the longest is a wait, so
+   the waits are final once every one of them is known. */
+struct dl_call {
+  dl_ref *recv;
+  size_t n, cap, unknown, refs;
+};
+
+enum { DL_SEND, DL_RECV }; /* a message member's index */
+
+typedef struct { /* a message of the call whose Enter comes next */
+  dl_key key;
+  int side, blocking;
+} dl_msg;
 
 typedef struct {
   az_cursor cur;
@@ -83,66 +156,137 @@ typedef struct {
   uint64_t *seq;   /* per communicator: its collectives met so far */
   az_time leave_t; /* the latest Leave met (the next in time) */
   struct {         /* the collective whose Enter comes next */
-    int on;
-    OTF2_CollectiveOp op;
+    int on, kind, root;
     uint32_t comm;
     uint64_t seq;
     size_t depth; /* its frame */
     az_time x;
   } coll;
-  int skip; /* a worker thread: no MPI collectives here */
+  struct { /* the messages of the call whose Enter comes next */
+    dl_msg *v;
+    size_t n, cap;
+    size_t depth;
+    az_time x;
+  } msgs;
+  int skip; /* a worker thread: no MPI here */
   struct dl_state *st;
 } dl_loc;
 
+typedef struct { /* messages met so far on one channel and side */
+  dl_key key;    /* seq unused */
+  int side, used;
+  uint64_t count;
+} dl_chan;
+
 typedef struct dl_state {
-  dl_inst **hash;
-  size_t nhash;
+  dl_inst **hash; /* a power of two, at most one instance per bucket on average */
+  size_t nhash, nlive;
   dl_inst **ready; /* instances to evaluate, in the order they became so */
   size_t nready, capready;
+  dl_chan *chan; /* open addressing, a power of two */
+  size_t nchan, capchan;
 } dl_state;
 
-static size_t inst_hash(const dl_state *st, uint32_t comm, uint64_t seq) {
-  return (size_t)((seq * 1000003u) ^ comm) % st->nhash;
+static uint64_t mix(uint64_t h, uint64_t v) { /* splitmix64's finaliser */
+  h ^= v + 0x9e3779b97f4a7c15u;
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9u;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebu;
+  return h ^ (h >> 31);
 }
 
-static dl_inst *find_inst(dl_state *st, const az_defs *d, uint32_t comm, uint64_t seq,
-                          OTF2_CollectiveOp op) {
-  dl_inst **slot = &st->hash[inst_hash(st, comm, seq)];
+static size_t key_hash(const dl_key *k) {
+  uint64_t h = mix(k->seq, ((uint64_t)k->comm << 32) | k->tag);
+  return (size_t)mix(h, ((uint64_t)k->src << 33) ^ ((uint64_t)k->dst << 1) ^ (uint64_t)k->p2p);
+}
+
+static int key_equal(const dl_key *a, const dl_key *b) {
+  return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag &&
+         a->p2p == b->p2p && a->seq == b->seq;
+}
+
+static void grow_hash(dl_state *st) {
+  size_t n = 2 * st->nhash;
+  dl_inst **now = pu_calloc(n, sizeof *now);
+  for (size_t h = 0; h < st->nhash; h++)
+    while (st->hash[h]) {
+      dl_inst *in = st->hash[h];
+      st->hash[h] = in->hash_next;
+      dl_inst **slot = &now[key_hash(&in->key) & (n - 1)];
+      in->hash_next = *slot;
+      *slot = in;
+    }
+  free(st->hash);
+  st->hash = now;
+  st->nhash = n;
+}
+
+static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, int kind) {
+  dl_inst **slot = &st->hash[key_hash(key) & (st->nhash - 1)];
   for (dl_inst *in = *slot; in; in = in->hash_next)
-    if (in->comm == comm && in->seq == seq) return in;
-  dl_inst *in = pu_calloc(1, sizeof *in);
-  in->comm = comm;
-  in->seq = seq;
-  in->size = d->comms[comm].size;
-  in->m = pu_calloc(in->size ? in->size : 1, sizeof *in->m);
-  int barrier = op == OTF2_COLLECTIVE_OP_BARRIER;
-  in->metric_short = barrier ? AZ_DELAY_BARRIER : AZ_DELAY_N2N;
-  in->metric_long = barrier ? AZ_DELAY_BARRIER_LONGTERM : AZ_DELAY_N2N_LONGTERM;
+    if (key_equal(&in->key, key)) return in;
+  dl_inst *in = pu_calloc(1, sizeof *in + (size ? size : 1) * sizeof in->m[0]);
+  in->key = *key;
+  in->size = size;
+  in->kind = kind;
   in->hash_next = *slot;
   *slot = in;
+  if (++st->nlive > st->nhash) grow_hash(st);
   return in;
 }
 
 static void drop_inst(dl_state *st, dl_inst *in) {
-  dl_inst **p = &st->hash[inst_hash(st, in->comm, in->seq)];
+  dl_inst **p = &st->hash[key_hash(&in->key) & (st->nhash - 1)];
   while (*p != in) p = &(*p)->hash_next;
   *p = in->hash_next;
-  for (uint32_t i = 0; i < in->posted; i++) {
-    free(in->m[i].map);
+  st->nlive--;
+  for (uint32_t i = 0; i < in->size; i++) {
+    if (in->m[i].map != in->m[i].few) free(in->m[i].map);
     free(in->m[i].inner);
+    dl_call *call = in->m[i].call;
+    if (call && !--call->refs) {
+      free(call->recv);
+      free(call);
+    }
   }
   free(in->dependents);
-  free(in->m);
   free(in);
+}
+
+/* The number of messages met before on this channel and side (counted
+   from the end), and one more. */
+static uint64_t chan_next(dl_state *st, dl_key key, int side) {
+  key.seq = 0;
+  if (2 * (st->nchan + 1) > st->capchan) { /* grow: rehash */
+    size_t cap = st->capchan ? 2 * st->capchan : 256;
+    dl_chan *old = st->chan, *now = pu_calloc(cap, sizeof *now);
+    for (size_t i = 0; i < st->capchan; i++) {
+      if (!old[i].used) continue;
+      size_t h = (key_hash(&old[i].key) + (size_t)old[i].side) & (cap - 1);
+      while (now[h].used) h = (h + 1) & (cap - 1);
+      now[h] = old[i];
+    }
+    free(old);
+    st->chan = now;
+    st->capchan = cap;
+  }
+  size_t h = (key_hash(&key) + (size_t)side) & (st->capchan - 1);
+  while (st->chan[h].used && !(st->chan[h].side == side && key_equal(&st->chan[h].key, &key)))
+    h = (h + 1) & (st->capchan - 1);
+  if (!st->chan[h].used) {
+    st->chan[h] = (dl_chan){.key = key, .side = side, .used = 1};
+    st->nchan++;
+  }
+  return st->chan[h].count++;
 }
 
 static dl_member *member(dl_ref r) { return &r.in->m[r.m]; }
 
-/* The collectives analysed: barrier and N x N (the others are no
-   synchronisation points here; analyze/README.md, limits). */
-static int is_n2n_or_barrier(OTF2_CollectiveOp op) {
+/* The collectives analysed and their kind (DK_NONE: no synchronisation
+   point here; analyze/README.md, limits).  Barrier and N x N by the
+   operation, 1-to-N and N-to-1 by the region's role, as collective.c. */
+static int coll_kind(OTF2_CollectiveOp op, int role) {
   switch (op) {
-  case OTF2_COLLECTIVE_OP_BARRIER:
+  case OTF2_COLLECTIVE_OP_BARRIER: return DK_BARRIER;
   case OTF2_COLLECTIVE_OP_ALLREDUCE:
   case OTF2_COLLECTIVE_OP_ALLGATHER:
   case OTF2_COLLECTIVE_OP_ALLGATHERV:
@@ -150,22 +294,40 @@ static int is_n2n_or_barrier(OTF2_CollectiveOp op) {
   case OTF2_COLLECTIVE_OP_ALLTOALLV:
   case OTF2_COLLECTIVE_OP_ALLTOALLW:
   case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
-  case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: return 1;
-  default: return 0;
+  case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: return DK_N2N;
+  case OTF2_COLLECTIVE_OP_SCAN:
+  case OTF2_COLLECTIVE_OP_EXSCAN: return DK_NONE;
+  default: break;
   }
+  if (role == OTF2_REGION_ROLE_COLL_ONE2ALL) return DK_12N;
+  if (role == OTF2_REGION_ROLE_COLL_ALL2ONE) return DK_N21;
+  return DK_NONE;
+}
+
+/* 1 when process p is a member of communicator comm. */
+static int comm_has(const az_defs *d, uint32_t comm, uint32_t p) {
+  const az_comm *c = &d->comms[comm];
+  if (c->self || !c->world) return 0;
+  for (uint32_t i = 0; i < c->size; i++)
+    if (c->world[i] == p) return 1;
+  return 0;
 }
 
 /* 1 when every process of communicator `inner` is in `outer`. */
 static int comm_within(const az_defs *d, uint32_t inner, uint32_t outer) {
-  const az_comm *ci = &d->comms[inner], *co = &d->comms[outer];
+  const az_comm *ci = &d->comms[inner];
   if (inner == outer) return 1;
-  if (ci->self || co->self || !ci->world || !co->world) return 0;
-  for (uint32_t i = 0; i < ci->size; i++) {
-    uint32_t j = 0;
-    while (j < co->size && co->world[j] != ci->world[i]) j++;
-    if (j == co->size) return 0;
-  }
+  if (ci->self || !ci->world) return 0;
+  for (uint32_t i = 0; i < ci->size; i++)
+    if (!comm_has(d, outer, ci->world[i])) return 0;
   return 1;
+}
+
+/* 1 when a collective on comm is a synchronisation every member of `in`
+   took part in. */
+static int coll_covers(const az_defs *d, const dl_inst *in, uint32_t comm) {
+  if (in->key.p2p) return comm_has(d, comm, in->key.src) && comm_has(d, comm, in->key.dst);
+  return comm_within(d, in->key.comm, comm);
 }
 
 static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
@@ -174,8 +336,17 @@ static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
       mb->map[i].ticks += ticks;
       return;
     }
-  dl_slot s = {cnode, ticks};
-  PU_PUSH(mb->map, mb->nmap, mb->capmap, s);
+  if (!mb->map) {
+    mb->map = mb->few;
+    mb->capmap = sizeof mb->few / sizeof mb->few[0];
+  } else if (mb->nmap == mb->capmap) {
+    dl_slot *more = pu_malloc(2 * mb->capmap * sizeof *more);
+    memcpy(more, mb->map, mb->nmap * sizeof *more);
+    if (mb->map != mb->few) free(mb->map);
+    mb->map = more;
+    mb->capmap *= 2;
+  }
+  mb->map[mb->nmap++] = (dl_slot){cnode, ticks};
 }
 
 static int64_t map_get(const dl_member *mb, int32_t cnode) {
@@ -184,21 +355,26 @@ static int64_t map_get(const dl_member *mb, int32_t cnode) {
   return 0;
 }
 
-/* Takes the member's waits inside its interval out of its map; returns
-   their sum. */
+/* A member's map holds its time per call path (slot cnode >= 0) and,
+   once net_map ran, its waiting per call path (slot wait_slot(cnode)). */
+static int32_t wait_slot(int32_t cnode) { return -2 - cnode; }
+
+/* Moves the member's waits inside its interval out of its time into its
+   waiting; returns their sum. */
 static int64_t net_map(dl_member *mb) {
   int64_t waited = 0;
   for (size_t i = 0; i < mb->ninner; i++) {
     const dl_member *w = member(mb->inner[i]);
+    if (!w->wait) continue;
     map_add(mb, w->cnode, -w->wait);
+    map_add(mb, wait_slot(w->cnode), w->wait);
     waited += w->wait;
   }
   return waited;
 }
 
 static int ready(const dl_inst *in) {
-  return in->posted == in->size && in->closed == in->size && !in->inner_unknown &&
-         !in->incoming_pending;
+  return in->settled && in->closed == in->size && !in->inner_unknown && !in->incoming_pending;
 }
 
 /* Costs are not negative: rounded to the nearest tick. */
@@ -206,30 +382,57 @@ static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 
 /* Charges one waiter's wait (short-term) and its incoming cost (long-term)
    to the late member's delays; passes the part its waiting explains on
-   to the waits in its interval. */
-static void charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
-                          const dl_member *w) {
-  double sum = (double)waited;
+   to the waits in its interval.  Waiting explains only as far as the late
+   member waited longer than the waiter on the same call path (*explained):
+   waits both had, such as the noise of a halo exchange, cancel as time
+   does.  Returns the short-term scale (wait over delays and explaining
+   waiting, at most 1), or -1 when nothing explains the wait. */
+static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
+                            const dl_member *w, double *explained) {
+  double sum = 0, excess = 0;
   for (size_t i = 0; i < late->nmap; i++) {
     int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
-    if (d > 0) sum += (double)d;
+    if (d <= 0) continue;
+    if (late->map[i].cnode < -1) excess += (double)d;
+    sum += (double)d;
   }
-  if (sum <= 0) return; /* nothing the late member did explains it */
+  *explained = excess;
+  if (sum <= 0) return -1; /* nothing the late member did explains it */
   double s = (double)w->wait / sum, l = w->incoming / sum;
   if (s > 1) s = 1;
   for (size_t i = 0; i < late->nmap; i++) {
     int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
-    if (d <= 0) continue;
+    if (d <= 0 || late->map[i].cnode < 0) continue;
     if (s > 0)
-      az_charge(a, late->loc, late->map[i].cnode, in->metric_short, ticks_of((double)d * s));
+      az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].short_term,
+                ticks_of((double)d * s));
     if (l > 0)
-      az_charge(a, late->loc, late->map[i].cnode, in->metric_long, ticks_of((double)d * l));
+      az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].long_term,
+                ticks_of((double)d * l));
   }
-  double passed = (double)waited * (s + l);
+  double passed = excess * (s + l);
   for (size_t i = 0; i < late->ninner && waited > 0; i++) {
     dl_member *inner = member(late->inner[i]);
-    inner->incoming += passed * (double)inner->wait / (double)waited;
+    double share = (double)inner->wait / (double)waited;
+    inner->incoming += passed * share;
+    if (s * excess * share > inner->prop) inner->prop = s * excess * share;
   }
+  return s;
+}
+
+/* A point-to-point wait split into direct / indirect (scale: what
+   charge_waiter returned) and propagating / terminal. */
+static void classify(az_analysis *a, const dl_inst *in, const dl_member *w, double explained,
+                     double scale) {
+  int k = in->kind == DK_LS ? 0 : 1;
+  int64_t indirect = scale > 0 ? ticks_of(scale * explained) : 0;
+  if (indirect > w->wait) indirect = w->wait;
+  int64_t propagating = ticks_of(w->prop);
+  if (propagating > w->wait) propagating = w->wait;
+  az_charge(a, w->loc, w->cnode, dl_classes[k].direct, w->wait - indirect);
+  az_charge(a, w->loc, w->cnode, dl_classes[k].indirect, indirect);
+  az_charge(a, w->loc, w->cnode, dl_classes[k].propagating, propagating);
+  az_charge(a, w->loc, w->cnode, dl_classes[k].terminal, w->wait - propagating);
 }
 
 static void check_ready(dl_state *st, dl_inst *in) {
@@ -239,28 +442,32 @@ static void check_ready(dl_state *st, dl_inst *in) {
 }
 
 static void evaluate(az_analysis *a, dl_state *st, dl_inst *in) {
-  uint32_t late = 0;
-  for (uint32_t i = 1; i < in->size; i++)
-    if (in->m[i].e > in->m[late].e ||
-        (in->m[i].e == in->m[late].e && in->m[i].loc < in->m[late].loc))
-      late = i;
   int64_t waited = 0;
   for (uint32_t i = 0; i < in->size; i++) {
     int64_t own = net_map(&in->m[i]);
-    if (i == late) waited = own;
+    if (i == in->late) waited = own;
   }
-  for (uint32_t i = 0; i < in->size; i++)
-    if (i != late && (in->m[i].wait > 0 || in->m[i].incoming > 0))
-      charge_waiter(a, in, &in->m[late], waited, &in->m[i]);
+  for (uint32_t i = 0; in->kind != DK_NONE && i < in->size; i++) {
+    dl_member *w = &in->m[i];
+    if (i == in->late || (w->wait <= 0 && w->incoming <= 0)) continue;
+    double explained = 0;
+    double scale = charge_waiter(a, in, &in->m[in->late], waited, w, &explained);
+    if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
+  }
   /* the earlier instances whose waits lie in these intervals now have
      every cost these passed on */
   for (uint32_t i = 0; i < in->size; i++)
     for (size_t k = 0; k < in->m[i].ninner; k++) {
       dl_inst *earlier = in->m[i].inner[k].in;
-      earlier->incoming_pending--;
-      check_ready(st, earlier);
+      if (member(in->m[i].inner[k])->wait > 0) { /* else not counted: settle */
+        earlier->incoming_pending--;
+        check_ready(st, earlier);
+      }
+      if (!--earlier->refs && earlier->evaluated) drop_inst(st, earlier);
     }
-  drop_inst(st, in);
+  /* kept while a later interval still refers to one of its members */
+  in->evaluated = 1;
+  if (!in->refs) drop_inst(st, in);
 }
 
 /* Evaluates what became ready (a queue, not recursion: a chain of
@@ -272,22 +479,99 @@ static void drain(az_analysis *a, dl_state *st) {
   }
 }
 
-/* Every member is in: the waits, and the instances waiting to know them. */
-static void all_posted(dl_state *st, dl_inst *in) {
-  az_time latest = 0;
+static int64_t positive(az_time from, az_time to) { return to > from ? (int64_t)(to - from) : 0; }
+static az_time earlier_of(az_time a, az_time b) { return a < b ? a : b; }
+
+/* Barrier, N x N: everyone waits for the last to enter. */
+static void waits_nxn(dl_inst *in) {
+  for (uint32_t i = 1; i < in->size; i++)
+    if (in->m[i].e > in->m[in->late].e ||
+        (in->m[i].e == in->m[in->late].e && in->m[i].loc < in->m[in->late].loc))
+      in->late = i;
+  az_time latest = in->m[in->late].e;
   for (uint32_t i = 0; i < in->size; i++)
-    if (in->m[i].e > latest) latest = in->m[i].e;
-  for (uint32_t i = 0; i < in->size; i++) {
-    dl_member *mb = &in->m[i];
-    az_time until = latest < mb->x ? latest : mb->x;
-    mb->wait = until > mb->e ? (int64_t)(until - mb->e) : 0;
+    in->m[i].wait = positive(in->m[i].e, earlier_of(latest, in->m[i].x));
+}
+
+/* 1-to-N: the others wait for the root; N-to-1: the root waits for the
+   last of the others (collective.c's Late Broadcast and Early Reduce). */
+static void waits_rooted(dl_inst *in) {
+  uint32_t root = in->size;
+  if (in->size < 2) {
+    in->kind = DK_NONE;
+    return;
   }
+  for (uint32_t i = 0; i < in->size; i++)
+    if (in->m[i].root) root = i;
+  if (root == in->size) { /* no root recorded: no waits */
+    in->kind = DK_NONE;
+    return;
+  }
+  if (in->kind == DK_12N) {
+    in->late = root;
+    for (uint32_t i = 0; i < in->size; i++)
+      if (i != root) in->m[i].wait = positive(in->m[i].e, earlier_of(in->m[root].e, in->m[i].x));
+    return;
+  }
+  in->late = root ? 0 : 1;
+  for (uint32_t i = 0; i < in->size; i++)
+    if (i != root && in->m[i].e > in->m[in->late].e) in->late = i;
+  in->m[root].wait = positive(in->m[root].e, earlier_of(in->m[in->late].e, in->m[root].x));
+}
+
+/* A message: Late Sender (the receiver entered its completing call before
+   the send), else Late Receiver (a blocking send that waited for its
+   blocking receive to be posted, as p2p.c), else no wait. */
+static void waits_message(dl_inst *in) {
+  dl_member *snd = &in->m[DL_SEND], *rcv = &in->m[DL_RECV];
+  int64_t ls = positive(rcv->e, earlier_of(snd->e, rcv->x));
+  if (ls > 0) {
+    in->kind = DK_LS, in->late = DL_SEND, rcv->wait = ls;
+  } else if (snd->blocking && rcv->blocking && rcv->e > snd->e && rcv->e < snd->x) {
+    in->kind = DK_LR, in->late = DL_RECV, snd->wait = (int64_t)(rcv->e - snd->e);
+  } else {
+    in->kind = DK_NONE;
+  }
+}
+
+/* The instance's waits are final: the instances waiting to know them. */
+static void settle(dl_state *st, dl_inst *in) {
+  in->settled = 1;
+  /* a member that did not wait passes nothing back: no need to wait for
+     the intervals it lies in (so waits go back in time, never around a
+     ring of messages) */
+  for (uint32_t i = 0; i < in->size; i++)
+    if (in->m[i].wait <= 0) {
+      in->incoming_pending -= in->m[i].nouter;
+      in->m[i].nouter = 0;
+    }
   for (size_t k = 0; k < in->ndep; k++) {
     in->dependents[k]->inner_unknown--;
     check_ready(st, in->dependents[k]);
   }
   in->ndep = 0;
   check_ready(st, in);
+}
+
+/* Every receive of the call is known: the longest wait stays (the first
+   of equal ones), the others are no waits. */
+static void settle_call(dl_state *st, dl_call *call) {
+  size_t longest = 0;
+  for (size_t i = 1; i < call->n; i++)
+    if (member(call->recv[i])->wait > member(call->recv[longest])->wait) longest = i;
+  for (size_t i = 0; i < call->n; i++)
+    if (i != longest) member(call->recv[i])->wait = 0;
+  for (size_t i = 0; i < call->n; i++) settle(st, call->recv[i].in);
+}
+
+/* Every member is in: the waits, final once the receiving call's are. */
+static void all_posted(dl_state *st, dl_inst *in) {
+  if (in->key.p2p) waits_message(in);
+  else if (in->kind == DK_12N || in->kind == DK_N21) waits_rooted(in);
+  else waits_nxn(in);
+  dl_call *call = in->key.p2p ? in->m[DL_RECV].call : NULL;
+  if (!call) settle(st, in);
+  else if (!--call->unknown) settle_call(st, call);
 }
 
 /* The member's interval reached its start. */
@@ -297,7 +581,7 @@ static void close_interval(dl_state *st, dl_ref r) {
   r.in->closed++;
   for (size_t i = 0; i < mb->ninner; i++) {
     dl_inst *earlier = mb->inner[i].in;
-    if (earlier->posted == earlier->size) continue;
+    if (earlier->settled) continue;
     r.in->inner_unknown++;
     PU_PUSH(earlier->dependents, earlier->ndep, earlier->capdep, r.in);
   }
@@ -333,26 +617,72 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   return az_next_back(&s->cur);
 }
 
-/* The member met its collective's Enter: its wait lies in every interval
-   open here, and its own interval opens. */
-static void post(dl_loc *s, int32_t cnode, az_time e) {
-  dl_state *st = s->st;
-  const az_defs *d = &s->cur.a->defs;
-  dl_inst *in = find_inst(st, d, s->coll.comm, s->coll.seq, s->coll.op);
-  if (in->posted == in->size) return; /* more members than the communicator: not analysed */
-  dl_ref r = {in, in->posted++};
+/* Member `index` of `in` met its operation's Enter: its wait lies in every
+   interval open here (its own interval opens afterwards: open_interval);
+   a member that cannot wait is in none. */
+static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_time e, az_time x,
+                   int can_wait) {
+  dl_ref r = {in, index};
   dl_member *mb = member(r);
+  in->posted++;
+  mb->posted = 1;
   mb->loc = s->cur.loc;
   mb->cnode = cnode;
   mb->e = e;
-  mb->x = s->coll.x;
-  for (size_t i = 0; i < s->nopen; i++) {
+  mb->x = x;
+  for (size_t i = 0; can_wait && i < s->nopen; i++) {
     dl_member *outer = member(s->open[i]);
     PU_PUSH(outer->inner, outer->ninner, outer->capinner, r);
     in->incoming_pending++;
+    in->refs++;
+    mb->nouter++;
   }
+  return r;
+}
+
+static void open_interval(dl_loc *s, dl_ref r) {
   PU_PUSH(s->open, s->nopen, s->capopen, r);
-  if (in->posted == in->size) all_posted(st, in);
+  if (r.in->posted == r.in->size) all_posted(s->st, r.in);
+}
+
+static void post_collective(dl_loc *s, int32_t cnode, az_time e) {
+  const az_defs *d = &s->cur.a->defs;
+  dl_key key = {.comm = s->coll.comm, .seq = s->coll.seq};
+  dl_inst *in = find_inst(s->st, &key, d->comms[key.comm].size, s->coll.kind);
+  if (in->posted == in->size) return; /* more members than the communicator: not analysed */
+  /* the root of a 1-to-N and the others of an N-to-1 never wait */
+  int can_wait = s->coll.kind == DK_12N ? !s->coll.root : s->coll.kind == DK_N21 ? s->coll.root : 1;
+  dl_ref r = post(s, in, in->posted, cnode, e, s->coll.x, can_wait);
+  member(r)->root = s->coll.root;
+  open_interval(s, r);
+}
+
+/* The messages of one call (MPI_Sendrecv, MPI_Waitall, ...) all wait from
+   its Enter: none lies in another's interval. */
+static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
+  dl_ref few[8], *refs = s->msgs.n <= 8 ? few : pu_malloc(s->msgs.n * sizeof *refs);
+  size_t n = 0, nrecv = 0;
+  for (size_t i = 0; i < s->msgs.n; i++) nrecv += s->msgs.v[i].side == DL_RECV;
+  dl_call *call = nrecv > 1 ? pu_calloc(1, sizeof *call) : NULL;
+  for (size_t i = 0; i < s->msgs.n; i++) {
+    const dl_msg *m = &s->msgs.v[i];
+    dl_inst *in = find_inst(s->st, &m->key, 2, DK_NONE);
+    if (in->m[m->side].posted) continue; /* posted twice: not analysed */
+    /* a non-blocking send never waits (Late Receiver: blocking only) */
+    int can_wait = m->side == DL_RECV || m->blocking;
+    refs[n] = post(s, in, (uint32_t)m->side, cnode, e, s->msgs.x, can_wait);
+    member(refs[n])->blocking = m->blocking;
+    if (call && m->side == DL_RECV) {
+      member(refs[n])->call = call;
+      PU_PUSH(call->recv, call->n, call->cap, refs[n]);
+    }
+    n++;
+  }
+  if (call) call->unknown = call->refs = call->n;
+  if (call && !call->n) free(call);
+  for (size_t i = 0; i < n; i++) open_interval(s, refs[i]);
+  if (refs != few) free(refs);
+  s->msgs.n = 0;
 }
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -367,22 +697,43 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   int32_t cnode = s->stack[--s->depth];
   if (s->coll.on && s->coll.depth == s->depth) {
     s->coll.on = 0;
-    post(s, cnode, t);
+    post_collective(s, cnode, t);
+    drain(s->cur.a, s->st);
+  }
+  if (s->msgs.n && s->msgs.depth == s->depth) {
+    post_messages(s, cnode, t);
     drain(s->cur.a, s->st);
   }
   return az_next_back(&s->cur);
 }
 
-/* A collective all members of an open interval's instance took part in
-   ends that interval. */
-static void close_common(dl_loc *s, uint32_t comm) {
-  const az_defs *d = &s->cur.a->defs;
+/* Closes the open intervals a synchronisation ends: those for which
+   `ends` holds. */
+static void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_inst *, uint32_t),
+                        uint32_t arg) {
   size_t kept = 0;
   for (size_t i = 0; i < s->nopen; i++) {
-    if (comm_within(d, s->open[i].in->comm, comm)) close_interval(s->st, s->open[i]);
+    if (ends(s, s->open[i].in, arg)) close_interval(s->st, s->open[i]);
     else s->open[kept++] = s->open[i];
   }
   s->nopen = kept;
+}
+
+static int coll_ends(const dl_loc *s, const dl_inst *in, uint32_t comm) {
+  return coll_covers(&s->cur.a->defs, in, comm);
+}
+
+/* A message with process `peer` ends the intervals of earlier messages
+   (later in time) between the same two processes. */
+static int message_ends(const dl_loc *s, const dl_inst *in, uint32_t peer) {
+  uint32_t me = s->cur.proc;
+  return in->key.p2p &&
+         ((in->key.src == me && in->key.dst == peer) || (in->key.src == peer && in->key.dst == me));
+}
+
+/* 1 when this process is the root (communicator rank `root`) of comm. */
+static int is_root(const dl_loc *s, uint32_t comm, uint32_t root) {
+  return az_comm_world(&s->cur.a->defs, comm, root, s->cur.proc) == s->cur.proc;
 }
 
 static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -397,29 +748,84 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   if (s->skip || az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   const az_defs *d = &s->cur.a->defs;
   if (comm >= d->num_comms || !s->depth) return az_next_back(&s->cur); /* warned */
-  int mpi =
-      d->regions[s->cur.a->tree.nodes[s->stack[s->depth - 1]].region].paradigm == OTF2_PARADIGM_MPI;
-  if (!mpi) { /* a placeholder for collectives not recorded (pass_waits) */
+  const az_region *rg = &d->regions[s->cur.a->tree.nodes[s->stack[s->depth - 1]].region];
+  if (rg->paradigm != OTF2_PARADIGM_MPI) { /* a placeholder for collectives not recorded */
     s->seq[comm] += root;
     return az_next_back(&s->cur);
   }
   uint64_t seq = s->seq[comm]++;
-  if (d->comms[comm].self || !is_n2n_or_barrier(op)) {
+  int kind = coll_kind(op, rg->role);
+  if (d->comms[comm].self || kind == DK_NONE) {
     attribute(s);
     return az_next_back(&s->cur);
   }
   /* the time after this collective's Leave belongs to the intervals it
      ends, its own time to those still open */
-  close_common(s, comm);
+  close_where(s, coll_ends, comm);
   attribute(s);
   s->coll.on = 1;
-  s->coll.op = op;
+  s->coll.kind = kind;
+  s->coll.root = (kind == DK_12N || kind == DK_N21) && is_root(s, comm, root);
   s->coll.comm = comm;
   s->coll.seq = seq;
   s->coll.depth = s->depth - 1;
   s->coll.x = s->leave_t;
   drain(s->cur.a, s->st);
   return az_next_back(&s->cur);
+}
+
+/* A send or a completed receive: the message's member posts at its
+   call's Enter. */
+static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, uint32_t peer_rank,
+                                    OTF2_CommRef comm, uint32_t tag, int side, int blocking) {
+  if (s->skip || az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  const az_defs *d = &s->cur.a->defs;
+  uint32_t peer = az_comm_world(d, comm, peer_rank, s->cur.proc);
+  if (!s->depth || peer == UINT32_MAX || d->comms[comm].self || peer == s->cur.proc) {
+    attribute(s); /* warned by the forward pass, or no synchronisation */
+    return az_next_back(&s->cur);
+  }
+  dl_key key = {.comm = comm, .tag = tag, .p2p = 1};
+  key.src = side == DL_SEND ? s->cur.proc : peer;
+  key.dst = side == DL_SEND ? peer : s->cur.proc;
+  key.seq = chan_next(s->st, key, side);
+  close_where(s, message_ends, peer);
+  attribute(s);
+  if (s->msgs.n && s->msgs.depth != s->depth - 1) s->msgs.n = 0; /* not in one call */
+  dl_msg m = {key, side, blocking};
+  PU_PUSH(s->msgs.v, s->msgs.n, s->msgs.cap, m);
+  s->msgs.depth = s->depth - 1;
+  s->msgs.x = s->leave_t;
+  drain(s->cur.a, s->st);
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t length) {
+  (void)l, (void)al, (void)length;
+  return on_message(u, t, pos, receiver, comm, tag, DL_SEND, 1);
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t length, uint64_t request) {
+  (void)l, (void)al, (void)length, (void)request;
+  return on_message(u, t, pos, receiver, comm, tag, DL_SEND, 0);
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t length) {
+  (void)l, (void)al, (void)length;
+  return on_message(u, t, pos, sender, comm, tag, DL_RECV, 1);
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t length, uint64_t request) {
+  (void)l, (void)al, (void)length, (void)request;
+  return on_message(u, t, pos, sender, comm, tag, DL_RECV, 0);
 }
 
 static void delay_begin(az_replay *r) {
@@ -458,7 +864,9 @@ static void delay_end(az_replay *r, int ok) {
     free(s->stack);
     free(s->open);
     free(s->seq);
+    free(s->msgs.v);
   }
+  free(st->chan);
   free(st->ready);
   free(st->hash);
   free(st);
@@ -468,7 +876,13 @@ const az_pass az_pass_delay = {
     .name = "delay",
     .direction = AZ_BACKWARD,
     .loc_size = sizeof(dl_loc),
-    .on = {.enter = on_enter, .leave = on_leave, .mpi_collective_end = on_coll_end},
+    .on = {.enter = on_enter,
+           .leave = on_leave,
+           .mpi_collective_end = on_coll_end,
+           .mpi_send = on_send,
+           .mpi_isend = on_isend,
+           .mpi_recv = on_recv,
+           .mpi_irecv = on_irecv},
     .begin = delay_begin,
     .loc_end = delay_loc_end,
     .end = delay_end,

@@ -295,9 +295,10 @@ double pomp_report_measurement_share(const pomp_report *r);
 int pomp_report_perturbation_warning(const pomp_report *r, char *buf, size_t size);
 /* The problems of a report, as pomp-analyze's summary and pomp-tui's
    problem list (w) show them (added).  A problem property is a wait state
-   or overhead: a property in seconds other than time, computation
-   ("comp"), MPI management (start-up) and the delay costs (which explain
-   wait states).  1 for such a metric. */
+   or overhead: a property in seconds under time other than time itself,
+   computation ("comp") and MPI management (start-up); the other trees
+   (delay costs, wait-state classifications, critical path) explain or
+   split wait states and are none.  1 for such a metric. */
 int pomp_report_metric_is_problem(const pomp_report *r, int32_t metric);
 /* A call path ending in MPI start-up or shut-down (MPI_Init,
    MPI_Init_thread, MPI_Finalize), which every MPI program pays once: 1. */

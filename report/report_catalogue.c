@@ -144,6 +144,78 @@ static const catalogue_entry catalogue[] = {
     {"delay_n2n_longterm", "delay_n2n_aggregate", "Long-term", POMP_UNIT_SEC,
      "Waiting that a Wait at N x N caused in turn, charged to the delays that "
      "caused it."},
+    {"delay_n21_aggregate", "delay_collective", "Early Reduce Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of Early Reduce: short-term plus long-term."},
+    {"delay_n21", "delay_n21_aggregate", "Short-term", POMP_UNIT_SEC,
+     "Early Reduce (the root of an N-to-1 operation waiting) charged to the "
+     "delays of the last non-root to enter, as for delay_barrier."},
+    {"delay_n21_longterm", "delay_n21_aggregate", "Long-term", POMP_UNIT_SEC,
+     "Waiting that an Early Reduce caused in turn, charged to the delays that "
+     "caused it."},
+    {"delay_12n_aggregate", "delay_collective", "Late Broadcast Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of Late Broadcast: short-term plus long-term."},
+    {"delay_12n", "delay_12n_aggregate", "Short-term", POMP_UNIT_SEC,
+     "Late Broadcast (ranks of a 1-to-N operation waiting for its root) "
+     "charged to the delays of the root, as for delay_barrier."},
+    {"delay_12n_longterm", "delay_12n_aggregate", "Long-term", POMP_UNIT_SEC,
+     "Waiting that a Late Broadcast caused in turn, charged to the delays "
+     "that caused it."},
+    {"delay_p2p", "delay_mpi", "MPI Point-to-point Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of waits in MPI point-to-point communication."},
+    {"delay_latesender_aggregate", "delay_p2p", "Late Sender Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of Late Sender: short-term plus long-term."},
+    {"delay_latesender", "delay_latesender_aggregate", "Short-term", POMP_UNIT_SEC,
+     "Late Sender charged to the delays of the sender since the last "
+     "synchronisation of the two processes: wait x delay / (sum of delays + "
+     "the sender's own waiting there), at most the delay."},
+    {"delay_latesender_longterm", "delay_latesender_aggregate", "Long-term", POMP_UNIT_SEC,
+     "Waiting that a Late Sender caused in turn, charged to the delays that "
+     "caused it."},
+    {"delay_latereceiver_aggregate", "delay_p2p", "Late Receiver Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of Late Receiver: short-term plus long-term."},
+    {"delay_latereceiver", "delay_latereceiver_aggregate", "Short-term", POMP_UNIT_SEC,
+     "Late Receiver charged to the delays of the receiver, as for "
+     "delay_latesender."},
+    {"delay_latereceiver_longterm", "delay_latereceiver_aggregate", "Long-term", POMP_UNIT_SEC,
+     "Waiting that a Late Receiver caused in turn, charged to the delays that "
+     "caused it."},
+    /* The classification of point-to-point waits (issue 15): two
+       partitions of the same waits, trees of their own, as in Scalasca. */
+    {"waitstates_propagating_vs_terminal", NULL,
+     "MPI Point-to-point Wait States (propagating vs. terminal)", POMP_UNIT_SEC,
+     "Late Sender and Late Receiver waits split into the part that caused "
+     "waiting elsewhere later and the rest."},
+    {"mpi_wait_propagating", "waitstates_propagating_vs_terminal", "Propagating Wait States",
+     POMP_UNIT_SEC,
+     "The part of a point-to-point wait that explains a later wait: the "
+     "largest share of one later wait charged to it."},
+    {"mpi_wait_propagating_latesender", "mpi_wait_propagating", "Late Sender", POMP_UNIT_SEC,
+     "Propagating part of Late Sender waits."},
+    {"mpi_wait_propagating_latereceiver", "mpi_wait_propagating", "Late Receiver", POMP_UNIT_SEC,
+     "Propagating part of Late Receiver waits."},
+    {"mpi_wait_terminal", "waitstates_propagating_vs_terminal", "Terminal Wait States",
+     POMP_UNIT_SEC, "The part of a point-to-point wait that made no one wait later."},
+    {"mpi_wait_terminal_latesender", "mpi_wait_terminal", "Late Sender", POMP_UNIT_SEC,
+     "Terminal part of Late Sender waits."},
+    {"mpi_wait_terminal_latereceiver", "mpi_wait_terminal", "Late Receiver", POMP_UNIT_SEC,
+     "Terminal part of Late Receiver waits."},
+    {"waitstates_direct_vs_indirect", NULL, "MPI Point-to-point Wait States (direct vs. indirect)",
+     POMP_UNIT_SEC,
+     "Late Sender and Late Receiver waits split into the part the late "
+     "party's extra work caused and the part its own waiting passed on."},
+    {"mpi_wait_direct", "waitstates_direct_vs_indirect", "Direct Wait States", POMP_UNIT_SEC,
+     "The part of a point-to-point wait caused by the late party's delays."},
+    {"mpi_wait_direct_latesender", "mpi_wait_direct", "Late Sender", POMP_UNIT_SEC,
+     "Direct part of Late Sender waits."},
+    {"mpi_wait_direct_latereceiver", "mpi_wait_direct", "Late Receiver", POMP_UNIT_SEC,
+     "Direct part of Late Receiver waits."},
+    {"mpi_wait_indirect", "waitstates_direct_vs_indirect", "Indirect Wait States", POMP_UNIT_SEC,
+     "The part of a point-to-point wait that the late party's own waiting "
+     "explains: wait propagated from earlier wait states."},
+    {"mpi_wait_indirect_latesender", "mpi_wait_indirect", "Late Sender", POMP_UNIT_SEC,
+     "Indirect part of Late Sender waits."},
+    {"mpi_wait_indirect_latereceiver", "mpi_wait_indirect", "Late Receiver", POMP_UNIT_SEC,
+     "Indirect part of Late Receiver waits."},
     /* File I/O (issue 19): libpomp-io's POSIX and ISO C calls and
        libpomp-mpi's MPI_File_* calls, by the role of their regions. */
     {"io", "execution", "File I/O", POMP_UNIT_SEC,

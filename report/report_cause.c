@@ -12,6 +12,10 @@ static const struct {
 } causes[] = {
     {"mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm"},
     {"mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm"},
+    {"mpi_latesender", "delay_latesender", "delay_latesender_longterm"},
+    {"mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm"},
+    {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm"},
+    {"mpi_latebroadcast", "delay_12n", "delay_12n_longterm"},
 };
 
 /* The call path with the largest value of metric over all locations. */
@@ -34,6 +38,23 @@ static void location_label(const pomp_report *r, int32_t location, char *buf, si
   else snprintf(buf, size, "rank %d", (int)s->rank);
 }
 
+/* " on rank 2" when one location holds most of the wait at call path c
+   (a point-to-point wait), else "" (a collective's waiters). */
+static void waiting_location(const pomp_report *r, int32_t wait, int32_t c, double waited,
+                             char *buf, size_t size) {
+  int32_t most = -1;
+  double top = 0;
+  for (int32_t l = 0; l < pomp_report_num_locations(r); l++) {
+    double v = pomp_report_value(r, wait, c, l);
+    if (v > top) top = v, most = l;
+  }
+  char loc[64];
+  buf[0] = 0;
+  if (most < 0 || top <= 0.5 * waited) return;
+  location_label(r, most, loc, sizeof loc);
+  snprintf(buf, size, " on %s", loc);
+}
+
 int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t size) {
   if (size) buf[0] = 0;
   const pomp_metric *m = pomp_report_metric(r, wait);
@@ -54,12 +75,13 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
     double waited;
     int32_t at = worst_cnode(r, wait, &waited);
     if (cause < 0 || at < 0) return 0;
-    char path[160], region[128], loc[64];
+    char path[160], region[128], loc[64], waiter[72];
     pomp_report_callpath_label(r, at, ";", 100, path, sizeof path);
     pomp_report_region_label(r, pomp_report_cnode(r, cause)->region, region, sizeof region);
     location_label(r, where, loc, sizeof loc);
-    snprintf(buf, size, "%.3g s %s at %s, caused by %s on %s (%.0f%% of its delay costs)", waited,
-             m->display, path, region, loc, 100 * best / all);
+    waiting_location(r, wait, at, waited, waiter, sizeof waiter);
+    snprintf(buf, size, "%.3g s %s at %s%s, caused by %s on %s (%.0f%% of its delay costs)", waited,
+             m->display, path, waiter, region, loc, 100 * best / all);
     return 1;
   }
   return 0;

@@ -192,8 +192,10 @@ static int under(const pomp_report *r, int32_t m, const char *root) {
 
 int pomp_report_metric_is_problem(const pomp_report *r, int32_t metric) {
   const pomp_metric *m = pomp_report_metric(r, metric);
-  if (!m || m->unit != POMP_UNIT_SEC || m->parent < 0) return 0; /* time, delay: roots */
-  return strcmp(m->name, "comp") && strcmp(m->name, "mpi_management") && !under(r, metric, "delay");
+  /* Only the time tree: the other trees (delay costs, the classifications
+     of wait states, the critical path) explain or split time listed there. */
+  if (!m || m->unit != POMP_UNIT_SEC || m->parent < 0 || !under(r, metric, "time")) return 0;
+  return strcmp(m->name, "comp") && strcmp(m->name, "mpi_management");
 }
 
 int pomp_report_cnode_is_startup(const pomp_report *r, int32_t cnode) {

@@ -74,6 +74,7 @@ wait states and overheads (own part: a property's time without that of its sub-p
   property                    own seconds  % time  worst call path
   mpi_latesender                    5e-08  12.50%  main;MPI_Recv
   mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv
+  cause: 5e-08 s Late Sender at main;MPI_Recv on rank 0, caused by main on rank 1 (100% of its delay costs)
 computation and start-up (not problems by themselves):
   comp                           3.22e-07  80.50%  main"
 [ -s "$work/err" ] && fail "stderr not empty: $(cat "$work/err")"
@@ -95,10 +96,10 @@ expect 0 "$analyze" --quiet -o "$work/other.pomp" "$work/exp/traces.otf2"
 [ -s "$work/out" ] && fail "--quiet printed something"
 cmp -s "$work/other.pomp" "$work/exp/report.pomp" || fail "-o report differs"
 expect 0 "$analyze" --top 1 "$work/exp"
-[ "$(wc -l < "$work/out")" = 7 ] || fail "--top 1 printed $(wc -l < "$work/out") lines"
+[ "$(wc -l < "$work/out")" = 8 ] || fail "--top 1 printed $(wc -l < "$work/out") lines"
 # --opt=value forms, and "--" before a directory whose name starts with '-'
 expect 0 "$analyze" --top=2 --output="$work/eq.pomp" "$work/exp"
-[ "$(wc -l < "$work/out")" = 8 ] || fail "--top=2 printed $(wc -l < "$work/out") lines"
+[ "$(wc -l < "$work/out")" = 9 ] || fail "--top=2 printed $(wc -l < "$work/out") lines"
 cmp -s "$work/eq.pomp" "$work/exp/report.pomp" || fail "--output= report differs"
 cp -r "$work/exp" "$work/-x"
 rm "$work/-x/report.pomp"
@@ -200,6 +201,15 @@ expect 0 "$analyze" "$work/chain"
 grep -qx '  cause: 1.2e-06 s Wait at MPI Barrier at main;MPI_Barrier, caused by work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no cause line: $(cat "$work/out")"
 grep -q '^  delay' "$work/out" && fail "summary ranks the delay costs: $(cat "$work/out")"
+# ... and of point-to-point waits: the chain of Late Senders goes back to
+# rank 0's work; the Late Receiver, all on rank 3, names its rank.
+"$tracegen" "$data/delay_p2p.trace" "$work/p2p" || fail "tracegen delay_p2p"
+expect 0 "$analyze" "$work/p2p"
+grep -qx '  cause: 1.2e-06 s Late Sender at main;MPI_Recv, caused by work on rank 0 (100% of its delay costs)' "$work/out" ||
+  fail "summary: no Late Sender cause: $(cat "$work/out")"
+grep -qx '  cause: 5e-08 s Late Receiver at main;MPI_Send on rank 3, caused by work on rank 0 (100% of its delay costs)' "$work/out" ||
+  fail "summary: no Late Receiver cause: $(cat "$work/out")"
+grep -q '^  mpi_wait_' "$work/out" && fail "summary ranks the wait-state classification: $(cat "$work/out")"
 
 [ "$failures" = 0 ] && echo "all pomp-analyze CLI checks passed"
 exit "$failures"

@@ -1,6 +1,8 @@
-/* Delay costs (analyze/pass_delay.c): waits at MPI barriers and N x N
-   collectives charged to the call paths that made the last member late,
-   short-term, and long-term along a chain of waits over four ranks.  Every
+/* Delay costs (analyze/pass_delay.c): waits at MPI barriers, N x N,
+   1-to-N and N-to-1 collectives and at messages (Late Sender, Late
+   Receiver) charged to the call paths that made the late party late,
+   short-term, and long-term along chains of waits over four ranks; the
+   classification of point-to-point waits.  Every
    value is known by construction (times in ns); az_run_text analyses each
    trace again in windows of two events and asserts the same report. */
 #include <setjmp.h>
@@ -19,7 +21,11 @@
   "region work user function work\n"                                                               \
   "region io user function io\n"                                                                   \
   "region barrier mpi barrier MPI_Barrier\n"                                                       \
-  "region allreduce mpi coll_all2all MPI_Allreduce\n"
+  "region allreduce mpi coll_all2all MPI_Allreduce\n"                                              \
+  "region bcast mpi coll_one2all MPI_Bcast\n"                                                      \
+  "region reduce mpi coll_all2one MPI_Reduce\n"                                                    \
+  "region send mpi point2point MPI_Send\n"                                                         \
+  "region recv mpi point2point MPI_Recv\n"
 
 /* One call of region R, collective OP (OTF2_CollectiveOp: 0 barrier, 11
    allreduce) on communicator C from E to X; a user region from E to X. */
@@ -27,6 +33,13 @@
 #E " enter " R "\n" #E " collbegin\n" #X " collend " #OP " " #C " - 8 8\n" #X " leave\n"
 #define BARRIER(C, E, X) COLL("barrier", 0, C, E, X)
 #define ALLREDUCE(E, X) COLL("allreduce", 11, 0, E, X)
+/* A rooted collective (1 broadcast, 12 reduce) on comm 0, root rank ROOT. */
+#define ROOTED(R, OP, ROOT, E, X)                                                                  \
+#E " enter " R "\n" #E " collbegin\n" #X " collend " #OP " 0 " #ROOT " 8 8\n" #X " leave\n"
+/* A blocking send to / receive from rank P on comm 0, tag 0: called at E,
+   the message event at M, left at X. */
+#define SEND(P, E, M, X) #E " enter send\n" #M " send " #P " 0 0 8\n" #X " leave\n"
+#define RECV(P, E, M, X) #E " enter recv\n" #M " recv " #P " 0 0 8\n" #X " leave\n"
 #define RUN(R, E, X) #E " enter " R "\n" #X " leave\n"
 /* every rank starts with a barrier on all ranks, left together at 100 */
 #define LOC(N, BODY) "loc " N "\n0 enter main\n" BARRIER(0, 0, 100) BODY "1000 leave\n"
@@ -123,11 +136,164 @@ static void clock_offsets_apply_to_the_backward_pass(void **state) {
   az_run_free(&run);
 }
 
+/* A chain of Late Senders over four ranks: rank 0 works 400 ns longer than
+   rank 1 before sending to it (rank 1 waits 400); rank 1, late by that
+   wait, sends to rank 2 late (rank 2 waits 400), and rank 2 to rank 3
+   (rank 3 waits 400).  Every rank meets at a barrier at 800 (no wait). */
+static const char *const ls_chain =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\nprocess 3 threads 1\n" REGIONS
+        LOC("0.0",
+            RUN("work", 100, 600) SEND(1, 600, 600, 600) RUN("work", 600, 800) BARRIER(0, 800, 900))
+            LOC("1.0", RUN("work", 100, 200) RECV(0, 200, 600, 600) RUN("work", 600, 700)
+                           SEND(2, 700, 700, 700) RUN("work", 700, 800) BARRIER(0, 800, 900))
+                LOC("2.0", RUN("work", 100, 300) RECV(1, 300, 700, 700) RUN("work", 700, 800)
+                               SEND(3, 800, 800, 800) BARRIER(0, 800, 900))
+                    LOC("3.0", RUN("work", 100, 400) RECV(2, 400, 800, 800) BARRIER(0, 800, 900));
+
+static void a_chain_of_late_senders_goes_back_to_its_cause(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, ls_chain);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 1200e-9);
+  /* rank 1's wait: rank 0's extra work, short-term; the waits of ranks 2
+     and 3 go back through the chain to the same work, long-term */
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 400e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 0) == 800e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 400e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 800e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 0);
+  assert_true(az_run_total(&run, "delay_barrier") == 0);
+  az_run_free(&run);
+}
+
+/* The same chain classified: rank 1's wait is direct (rank 0 did not
+   wait) and propagating (it explains rank 2's); rank 2's is indirect and
+   propagating; rank 3's indirect and terminal. */
+static void late_senders_of_a_chain_are_direct_indirect_propagating_terminal(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, ls_chain);
+  assert_int_equal(run.status, 0);
+  const char *recv = "main;MPI_Recv";
+  assert_true(az_run_value(&run, "mpi_wait_direct_latesender", recv, 1) == 400e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", recv, 1) == 0);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", recv, 2) == 400e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", recv, 3) == 400e-9);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latesender") == 400e-9);
+  assert_true(az_run_total(&run, "mpi_wait_indirect_latesender") == 800e-9);
+  assert_true(az_run_value(&run, "mpi_wait_propagating_latesender", recv, 1) == 400e-9);
+  assert_true(az_run_value(&run, "mpi_wait_propagating_latesender", recv, 2) == 400e-9);
+  assert_true(az_run_value(&run, "mpi_wait_terminal_latesender", recv, 3) == 400e-9);
+  assert_true(az_run_total(&run, "mpi_wait_propagating_latesender") == 800e-9);
+  assert_true(az_run_total(&run, "mpi_wait_terminal_latesender") == 400e-9);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latereceiver") == 0);
+  az_run_free(&run);
+}
+
+/* Rank 1 sends at 150 and its blocking send waits until rank 0, working
+   until 500, posts the receive: Late Receiver of 350, caused by rank 0's
+   350 more work (rank 1 worked 50). */
+static const char *const late_receiver = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+    "0.0", RUN("work", 100, 500) RECV(1, 500, 510, 520) BARRIER(0, 600, 700))
+    LOC("1.0", RUN("work", 100, 150) SEND(0, 150, 155, 520) BARRIER(0, 600, 700));
+
+static void a_late_receiver_is_charged_to_the_receivers_work(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_receiver);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Send", 1) == 350e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 350e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 350e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_latesender") == 0);
+  assert_true(az_run_value(&run, "mpi_wait_direct_latereceiver", "main;MPI_Send", 1) == 350e-9);
+  assert_true(az_run_value(&run, "mpi_wait_terminal_latereceiver", "main;MPI_Send", 1) == 350e-9);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latesender") == 0);
+  az_run_free(&run);
+}
+
+/* A ring: each rank sends to the next, then receives from the one before.
+   Each send lies in the interval of the receive before it on its rank, so
+   the instances form a ring too; only rank 1 waits (300, for rank 0's 300
+   more work), and the ring must not hold its cost back. */
+static const char *const ring =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 500) SEND(1, 500, 500, 500) RECV(2, 500, 500, 500)
+                   BARRIER(0, 600, 700)) LOC("1.0", RUN("work", 100, 200) SEND(2, 200, 200, 200)
+                                                        RECV(0, 200, 500, 500) BARRIER(0, 600, 700))
+        LOC("2.0", RUN("work", 100, 200) SEND(0, 200, 200, 200) RECV(1, 200, 200, 200)
+                       BARRIER(0, 600, 700));
+
+static void a_ring_of_messages_still_charges_its_late_sender(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, ring);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 300e-9);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latesender") == 300e-9);
+  az_run_free(&run);
+}
+
+/* The one-sentence cause names the waiting rank of a point-to-point wait
+   and the call path and rank that caused it. */
+static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_receiver);
+  assert_int_equal(run.status, 0);
+  char cause[400];
+  int32_t lr = pomp_report_find_metric(run.report, "mpi_latereceiver");
+  assert_int_equal(pomp_report_wait_cause(run.report, lr, cause, sizeof cause), 1);
+  assert_string_equal(cause, "3.5e-07 s Late Receiver at main;MPI_Send on rank 1, caused by work "
+                             "on rank 0 (100% of its delay costs)");
+  az_run_free(&run);
+}
+
+/* A broadcast from rank 0, which worked 400 (ranks 1 and 2: 100 and 200):
+   they wait 300 and 200, all of it rank 0's extra work.  Then a reduce to
+   rank 0, which enters at 600; rank 1 enters last at 800 (it worked 200
+   more than the root): the root waits 200, charged to rank 1's work. */
+static const char *const rooted =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 500) ROOTED("bcast", 1, 0, 500, 510) RUN("work", 510, 600)
+                   ROOTED("reduce", 12, 0, 600, 900))
+        LOC("1.0", RUN("work", 100, 200) ROOTED("bcast", 1, 0, 200, 510) RUN("work", 510, 800)
+                       ROOTED("reduce", 12, 0, 800, 810))
+            LOC("2.0", RUN("work", 100, 300) ROOTED("bcast", 1, 0, 300, 510) RUN("work", 510, 700)
+                           ROOTED("reduce", 12, 0, 700, 710));
+
+static void late_broadcast_and_early_reduce_are_charged_to_the_late_rank(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, rooted);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latebroadcast") == 500e-9);
+  assert_true(az_run_total(&run, "mpi_earlyreduce") == 200e-9);
+  assert_true(az_run_value(&run, "delay_12n", "main;work", 0) == 500e-9);
+  assert_true(az_run_total(&run, "delay_12n") == 500e-9);
+  assert_true(az_run_value(&run, "delay_n21", "main;work", 1) == 200e-9);
+  assert_true(az_run_total(&run, "delay_n21") == 200e-9);
+  assert_true(az_run_total(&run, "delay_12n_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_n21_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_n2n") == 0);
+  az_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_chain_of_barrier_waits_goes_back_to_its_cause),
       cmocka_unit_test(n_x_n_waits_are_charged_in_proportion_to_the_delays),
       cmocka_unit_test(clock_offsets_apply_to_the_backward_pass),
+      cmocka_unit_test(a_chain_of_late_senders_goes_back_to_its_cause),
+      cmocka_unit_test(late_senders_of_a_chain_are_direct_indirect_propagating_terminal),
+      cmocka_unit_test(a_late_receiver_is_charged_to_the_receivers_work),
+      cmocka_unit_test(late_broadcast_and_early_reduce_are_charged_to_the_late_rank),
+      cmocka_unit_test(the_cause_of_a_late_receiver_names_both_ranks),
+      cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
