@@ -32,7 +32,11 @@
  *   trace_reader.h), location by location, for golden-file tests;
  * - --expect FILE: "messages N" / "collectives N" / "unrecorded N" (written
  *   by the test program itself; unrecorded 0 if absent) equal the matched
- *   messages, collective records and instances of placeholders.
+ *   messages, collective records and instances of placeholders; "comms N"
+ *   and "mpi_groups N" (where the program says them) equal the MPI
+ *   communicators and the MPI member groups (COMM_GROUP, COMM_SELF)
+ *   defined: the unification gave one id to the same comm on every rank,
+ *   and comms with the same members share one group.
  * Prints "messages N", "collectives N" (records) and "unrecorded N"
  * (instances of placeholders); exit 0 ok, 1 failed check,
  * 2 usage. Ranks and threads come from the location ids
@@ -40,6 +44,7 @@
  * trace_reader.h; its records are then replayed in the global reader's
  * order through the checks.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -407,6 +412,17 @@ static void match_collectives(check *c) {
 
 /* The value of the "what N" line of path; fallback when it has none, or
    an error if fallback < 0. */
+/* MPI communicators and MPI member groups defined in the trace. */
+static void count_mpi_defs(const tr_trace *t, long long *comms, long long *groups) {
+  *comms = *groups = 0;
+  for (size_t i = 0; i < t->ngroups; i++)
+    *groups += t->groups[i].paradigm == OTF2_PARADIGM_MPI &&
+               t->groups[i].type != OTF2_GROUP_TYPE_COMM_LOCATIONS;
+  for (size_t i = 0; i < t->ncomms; i++)
+    *comms += t->comms[i].group < t->ngroups &&
+              t->groups[t->comms[i].group].paradigm == OTF2_PARADIGM_MPI;
+}
+
 static long long expected(const char *path, const char *what, long long fallback) {
   FILE *f = fopen(path, "r");
   if (!f) pu_die(POMP_EXIT_FAILURE, "%s: cannot open", path);
@@ -513,6 +529,14 @@ int main(int argc, char **argv) {
   if (expect) {
     long long m = expected(expect, "messages", -1), k = expected(expect, "collectives", -1);
     long long u = expected(expect, "unrecorded", 0);
+    long long nc = expected(expect, "comms", LLONG_MAX),
+              ng = expected(expect, "mpi_groups", LLONG_MAX);
+    long long comms, groups;
+    count_mpi_defs(&t, &comms, &groups);
+    if (nc != LLONG_MAX && nc != comms)
+      fail(&c, "%lld MPI communicators defined in the trace, the program made %lld", comms, nc);
+    if (ng != LLONG_MAX && ng != groups)
+      fail(&c, "%lld MPI groups defined in the trace, expected %lld", groups, ng);
     if (u != (long long)c.nunrecorded)
       fail(&c, "%zu collective instances not recorded in the trace, the program says %lld",
            c.nunrecorded, u);

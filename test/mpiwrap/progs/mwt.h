@@ -19,6 +19,9 @@
 #include <stdlib.h>
 
 static long long mwt_msgs, mwt_colls, mwt_unrecorded;
+/* Where >= 0 (set by rank 0): the MPI communicators and MPI member groups
+   the trace must define ("comms N", "mpi_groups N"). */
+static long long mwt_comms = -1, mwt_groups = -1;
 static int mwt_rank, mwt_size;
 
 /* A message sent to dest (nothing for MPI_PROC_NULL). */
@@ -71,6 +74,8 @@ static inline int mwt_finish(void) {
     if (!f ||
         fprintf(f, "messages %lld\ncollectives %lld\nunrecorded %lld\n", sum[0], sum[1],
                 sum[2]) < 0 ||
+        (mwt_comms >= 0 && fprintf(f, "comms %lld\n", mwt_comms) < 0) ||
+        (mwt_groups >= 0 && fprintf(f, "mpi_groups %lld\n", mwt_groups) < 0) ||
         fclose(f) != 0) {
       perror(path);
       MPI_Abort(MPI_COMM_WORLD, 1);
