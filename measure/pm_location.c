@@ -8,8 +8,8 @@
  * The binding is a _Thread_local pointer, refreshed at every outermost
  * parallel-region begin (Score-P does the same).
  *
- * An extra location whose thread ended outside every region is reused by
- * the next thread that needs one: a program that starts 10^4 short-lived
+ * An extra location of a thread the program created, whose thread ended
+ * outside every region, is reused by the next such thread: a program that starts 10^4 short-lived
  * threads one after another records them on as many locations as ran at
  * once, not 10^4 (each location costs two files and two 4 MiB OTF2
  * buffers when the trace is written: 1,210 of them per rank took longer
@@ -100,16 +100,20 @@ pm_location *pm_bind_team_member(uint32_t thread) {
   return pm_tls_location = get_or_create(thread);
 }
 
-pm_location *pm_bind_extra(void) {
+/* reusable: a thread the program created (bound outside any parallel
+   region), whose location may serve a later such thread once it ended.
+   Not the threads of nested teams: whether libgomp keeps them would
+   decide how many locations a nested region has. */
+static pm_location *bind_extra(int reusable) {
   if (!own_extra) {
     pthread_mutex_lock(&loc_lock);
-    if (nended_extras > 0) own_extra = ended_extras[--nended_extras];
+    if (reusable && nended_extras > 0) own_extra = ended_extras[--nended_extras];
     else if (next_extra > 0 &&
              !atomic_load_explicit(&locations[next_extra], memory_order_relaxed)) {
       own_extra = create(next_extra--);
     }
     pthread_mutex_unlock(&loc_lock);
-    if (own_extra && have_extra_key) pthread_setspecific(extra_key, own_extra);
+    if (own_extra && reusable && have_extra_key) pthread_setspecific(extra_key, own_extra);
     if (!own_extra) {
       static _Atomic int warned;
       if (!atomic_exchange(&warned, 1))
@@ -120,6 +124,8 @@ pm_location *pm_bind_extra(void) {
   return pm_tls_location = own_extra;
 }
 
+pm_location *pm_bind_extra(void) { return bind_extra(0); }
+
 /* The OS thread's outermost team level: the thread is thread
    omp_get_ancestor_thread_num(1) of the outermost team when every level
    below that number is thread 0 (the encountering thread of each nested
@@ -127,7 +133,7 @@ pm_location *pm_bind_extra(void) {
 pm_location *pm_bind_self(void) {
   int level = omp_get_level();
   if (level == 0)
-    return pthread_equal(pthread_self(), main_thread) ? pm_bind_team_member(0) : pm_bind_extra();
+    return pthread_equal(pthread_self(), main_thread) ? pm_bind_team_member(0) : bind_extra(1);
   int k = level;
   while (k > 1 && omp_get_ancestor_thread_num(k) == 0) k--;
   if (k == 1) return pm_bind_team_member((uint32_t)omp_get_ancestor_thread_num(1));
