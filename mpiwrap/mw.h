@@ -182,7 +182,7 @@ void mw_tested_one(mw_frame *f, MPI_Request req);
 void mw_requests_init(void);
 void mw_requests_fini(void);
 void mw_cancel(MPI_Request req);
-void mw_request_free(MPI_Request req);
+void mw_request_free(mw_frame *f, MPI_Request req);
 
 /* ---------------------------------------------------------- collectives */
 
