@@ -46,17 +46,19 @@ typedef struct az_analysis {
      one still reading) and on failure; returns whether to go on.  NULL:
      a serial analysis, which goes on while active. */
   int (*agree_hook)(struct az_analysis *a, int active, int *failed);
-  void *exchange_data;    /* parallel.c: what its exchanges keep */
-  void *wo;               /* p2p.c: per-location wrong-order windows */
-  uint64_t p2p_ambiguous; /* p2p.c: message groups whose order the trace
-                             does not decide (several threads), noted once */
-  int incomplete;         /* the run did not finish (a recovered trace):
+  void *exchange_data; /* parallel.c: what its exchanges keep */
+  void *wo;            /* p2p.c: per-location wrong-order windows */
+  int incomplete;      /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not
                               finish" */
-  char *run_status;       /* "complete" or "incomplete: ..." (report) */
-  char *throttled;        /* az_throttled_read's line, or NULL (report) */
-  char *files;            /* the archive's directory of per-location
+  char *run_status;    /* "complete" or "incomplete: ..." (report) */
+  char *throttled;     /* az_throttled_read's line, or NULL (report) */
+  char *files;         /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
+
+  /* p2p.c: message groups whose order the trace does not decide (several
+     threads on one key), noted once at the end */
+  uint64_t p2p_ambiguous;
 } az_analysis;
 
 /* Adds v to metric at (loc, cnode): directly, or through a->charge_hook
