@@ -56,6 +56,10 @@ typedef struct az_analysis {
   char *throttled;     /* az_throttled_read's line, or NULL (report) */
   char *files;         /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
+
+  /* p2p.c: message groups whose order the trace does not decide (several
+     threads on one key), noted once at the end */
+  uint64_t p2p_ambiguous;
 } az_analysis;
 
 /* Adds v to metric at (loc, cnode): directly, or through a->charge_hook

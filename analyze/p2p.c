@@ -6,6 +6,7 @@
  *                     message is received after them,
  *   Late Receiver     at the sender's completing call.
  * Formulas and edge cases: docs/PROPERTIES.md. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,54 @@ static void unmatched(az_analysis *a, const az_msg *m, int is_send) {
           is_send ? m->dst : m->src, m->comm, m->tag, is_send ? "receive" : "send");
 }
 
+/* Several locations among the records idx[a..b) (threads of one process
+   sending, or receiving, on one communicator, peer and tag). */
+static int several_locations(const az_msg *m, const size_t *idx, size_t a, size_t b) {
+  for (size_t k = a + 1; k < b; k++)
+    if (m[idx[k]].loc != m[idx[a]].loc) return 1;
+  return 0;
+}
+
+static const az_msg *done_base;
+
+/* Receives by the end of their completing call. */
+static int cmp_recv_end(const void *pa, const void *pb) {
+  const az_msg *a = &done_base[*(const size_t *)pa];
+  const az_msg *b = &done_base[*(const size_t *)pb];
+  if (a->x_done != b->x_done) return a->x_done < b->x_done ? -1 : 1;
+  return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* One key's sends s[0..ns) and receives r[0..nr), both in posting order,
+   paired in that order.  Threads of one process are not ordered by MPI:
+   when several send or receive on the key, posting order is only one
+   order MPI could have matched them in, and a pairing that has a receive
+   end before its send began is certainly not the one it took.  Then the
+   receives are paired, in the order their calls ended, each with the
+   earliest-posted send left: an order MPI could have taken in which no
+   receive ends before its send began (if there is one).  1 if re-paired. */
+static int pair_key(const az_msg *sends, const size_t *s, size_t ns, const az_msg *recvs,
+                    const size_t *r, size_t nr, size_t *match) {
+  size_t n = ns < nr ? ns : nr;
+  int violated = 0;
+  for (size_t k = 0; k < n; k++) {
+    match[r[k]] = s[k];
+    violated |= recvs[r[k]].x_done < sends[s[k]].e_post;
+  }
+  if (!violated || n < 2 ||
+      (!several_locations(sends, s, 0, ns) && !several_locations(recvs, r, 0, nr)))
+    return 0;
+  size_t *by_end = pu_malloc(nr * sizeof *by_end);
+  memcpy(by_end, r, nr * sizeof *r);
+  done_base = recvs;
+  az_sort(by_end, nr, sizeof *by_end, cmp_recv_end);
+  for (size_t k = 0; k < nr; k++) match[r[k]] = SIZE_MAX;
+  /* the first n receives to end take the n earliest sends, in order */
+  for (size_t k = 0; k < n; k++) match[by_end[k]] = s[k];
+  free(by_end);
+  return 1;
+}
+
 /* match[r] = index of the send received by r, or SIZE_MAX.  What stays
    unmatched is reported only at the last step: a later window may still
    bring its partner. */
@@ -119,8 +168,15 @@ static size_t *match_messages(az_analysis *a, const az_msg *sends, size_t nsends
     } else if (c > 0) {
       if (last) unmatched(a, &recvs[r[j]], 0);
       j++;
-    } else {
-      match[r[j++]] = s[i++];
+    } else { /* one key: its sends s[i..i2) and receives r[j..j2) */
+      size_t i2 = i, j2 = j;
+      while (i2 < ns && !cmp_key(&sends[s[i2]], &sends[s[i]])) i2++;
+      while (j2 < nr && !cmp_key(&recvs[r[j2]], &sends[s[i]])) j2++;
+      a->p2p_ambiguous += (uint64_t)pair_key(sends, s + i, i2 - i, recvs, r + j, j2 - j, match);
+      size_t n = i2 - i < j2 - j ? i2 - i : j2 - j;
+      for (size_t k = n; k < i2 - i && last; k++) unmatched(a, &sends[s[i + k]], 1);
+      for (size_t k = n; k < j2 - j && last; k++) unmatched(a, &recvs[r[j + k]], 0);
+      i = i2, j = j2;
     }
   }
   free(s);
@@ -287,6 +343,20 @@ az_call_key *az_p2p_receive_step(az_analysis *a, az_msg *pool, size_t npool, az_
   return ls;
 }
 
+/* Once per analysis: the message groups matched in an order of our
+   choosing (pair_key). */
+static void note_ambiguous(az_analysis *a) {
+  if (!a->p2p_ambiguous || a->diag.verbosity < 1) return;
+  fprintf(stderr,
+          "%s: note: %llu times several threads of a process sent or received on one "
+          "communicator, peer and tag, and the order of their calls left it open which "
+          "message MPI matched with which receive: matched in an order MPI could have "
+          "taken, one without clock condition violations (Late Sender / Late Receiver "
+          "there follow that choice)\n",
+          pu_progname(), (unsigned long long)a->p2p_ambiguous);
+  a->p2p_ambiguous = 0;
+}
+
 void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls, int last) {
   az_mpi_records *mp = &a->mpi;
   size_t n;
@@ -307,6 +377,7 @@ void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls, int las
     }
   }
   free(s);
+  if (last) note_ambiguous(a);
 }
 
 void az_p2p_answered(az_msg *send, az_time posted) {

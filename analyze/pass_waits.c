@@ -43,13 +43,34 @@ typedef struct { /* a record waiting for its call's Leave time */
   size_t index, depth;
 } pending;
 
-typedef struct { /* an outstanding request */
+/* An outstanding request of a process.  Requests are the process's, not a
+   thread's (MPI_THREAD_MULTIPLE: one thread may complete what another
+   started; request ids are unique in the process, docs/TRACE.md).  The
+   replay reads a window location by location, so a completion on one
+   thread can be read before the post on another: it is then kept as an
+   early entry until the post comes (in the same window: a post is never
+   later than its completion). */
+enum {
+  REQ_SEND,        /* Isend posted: send = its record */
+  REQ_RECV,        /* Irecv posted: e_post, pos */
+  REQ_EARLY_SEND,  /* completed first: send = the record, done, no envelope yet */
+  REQ_EARLY_RECV,  /* completed first: send = the receive record */
+  REQ_EARLY_CANCEL /* cancelled first */
+};
+
+typedef struct {
   uint64_t id;
-  int is_send;
-  size_t send;    /* send record (Isend) */
+  uint8_t kind;   /* REQ_* */
+  uint32_t loc;   /* location of the record that made the entry */
+  size_t send;    /* REQ_SEND/EARLY_SEND: send record; EARLY_RECV: receive record */
   az_time e_post; /* Irecv: enter of the posting call */
   uint64_t pos;   /* Irecv: position of MpiIrecvRequest */
 } request;
+
+typedef struct {
+  request *v;
+  size_t n, cap;
+} request_book;
 
 typedef struct {
   az_cursor cur; /* the driver's part (first: the handlers' data) */
@@ -63,9 +84,8 @@ typedef struct {
   size_t depth, capstack;
   pending *pend;
   size_t npend, cappend;
-  request *reqs;
-  size_t nreqs, capreqs;
-  uint64_t *reads; /* I/O reads begun, not completed: matching ids */
+  request_book *reqs; /* the process's (proc_state) */
+  uint64_t *reads;    /* I/O reads begun, not completed: matching ids */
   size_t nreads, capreads;
   uint64_t *team_count; /* per Comm id: ThreadTeamBegins seen here */
   uint64_t *coll_seq;   /* per Comm id: collectives of this process */
@@ -410,23 +430,27 @@ static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
 
 /* ---- MPI ------------------------------------------------------------- */
 
-static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer, uint32_t tag,
-                      const frame *f) {
-  az_mpi_records *m = &s->cur.a->mpi;
+/* A message record of this location's process (not yet stored). */
+static az_msg make_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer, uint32_t tag,
+                       const frame *f) {
   uint32_t world = az_comm_world(&s->cur.a->defs, comm, peer, s->cur.proc);
   if (world == UINT32_MAX)
     az_warn(&s->cur.a->diag, AZ_W_DEFS, "%s: event %llu: rank %u is not in communicator %u",
             s->cur.label, (unsigned long long)s->cur.pos, peer, comm);
-  az_msg msg = {.comm = comm,
-                .tag = tag,
-                .loc = s->cur.loc,
-                .src = is_send ? s->cur.proc : world,
-                .dst = is_send ? world : s->cur.proc,
-                .cnode_done = f->cnode,
-                .e_post = f->start,
-                .e_done = f->start,
-                .x_done = f->start,
-                .pos = s->cur.pos};
+  return (az_msg){.comm = comm,
+                  .tag = tag,
+                  .loc = s->cur.loc,
+                  .src = is_send ? s->cur.proc : world,
+                  .dst = is_send ? world : s->cur.proc,
+                  .cnode_done = f->cnode,
+                  .e_post = f->start,
+                  .e_done = f->start,
+                  .x_done = f->start,
+                  .pos = s->cur.pos};
+}
+
+static size_t store_msg(loc_state *s, int is_send, az_msg msg) {
+  az_mpi_records *m = &s->cur.a->mpi;
   size_t i;
   if (is_send) {
     i = az_slot_take((void **)&m->sends, &m->nsends, &m->capsends, sizeof msg, &m->free_sends);
@@ -438,14 +462,23 @@ static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer, u
   return i;
 }
 
-/* A message is completed by the call f. */
+static size_t new_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer, uint32_t tag,
+                      const frame *f) {
+  return store_msg(s, is_send, make_msg(s, is_send, comm, peer, tag, f));
+}
+
+/* A message is completed by the call f of this location (which need not
+   be the one that posted it): its wait states belong to that call. */
 static void complete(loc_state *s, az_msg *msg, const frame *f) {
   const az_region *r = &s->cur.a->defs.regions[f->region];
+  msg->loc = s->cur.loc;
   msg->cnode_done = f->cnode;
   msg->e_done = f->start;
   msg->x_done = f->start;
   msg->state = AZ_MSG_DONE;
-  msg->by_test = strncmp(r->name, "MPI_Test", 8) == 0;
+  /* nothing waits in a Test, nor in the MPI_Request_free that hands an
+     active send over to MPI */
+  msg->by_test = strncmp(r->name, "MPI_Test", 8) == 0 || strcmp(r->name, "MPI_Request_free") == 0;
 }
 
 /* The region of an MPI event on comm, after the common checks. */
@@ -455,21 +488,56 @@ static frame *mpi_frame(loc_state *s, az_time t, uint64_t pos, uint32_t comm, co
   return f && valid_comm(s, comm) ? f : NULL;
 }
 
+static void put_request(loc_state *s, request q) {
+  q.loc = s->cur.loc;
+  PU_PUSH(s->reqs->v, s->reqs->n, s->reqs->cap, q);
+}
+
+/* Removes the process's entry of request id among the kinds in `kinds`
+   (a bit set of 1 << REQ_*) into *out; 0 if there is none. */
+static int take_entry(loc_state *s, uint64_t id, unsigned kinds, request *out) {
+  request_book *b = s->reqs;
+  for (size_t i = b->n; i-- > 0;)
+    if (b->v[i].id == id && (kinds >> b->v[i].kind & 1)) {
+      *out = b->v[i];
+      b->v[i] = b->v[--b->n];
+      return 1;
+    }
+  return 0;
+}
+
+#define POSTED (1u << REQ_SEND | 1u << REQ_RECV)
+#define EARLY (1u << REQ_EARLY_SEND | 1u << REQ_EARLY_RECV | 1u << REQ_EARLY_CANCEL)
+
 /* MpiSend (blocking: completed by its own call) and MpiIsend (completed
-   later by the call that records MpiIsendComplete for req). */
+   later by the call that records MpiIsendComplete for req, on any thread
+   of the process). */
 static void send_event(loc_state *s, az_time t, uint64_t pos, uint32_t dest, uint32_t comm,
                        uint32_t tag, uint64_t bytes, int blocking, uint64_t req) {
   frame *f = mpi_frame(s, t, pos, comm, blocking ? "MpiSend" : "MpiIsend");
   if (!f) return;
-  size_t i = new_msg(s, 1, comm, dest, tag, f);
+  az_cell(s->cells, f->cnode)[AZ_BYTES_SENT] += (int64_t)bytes;
+  az_msg msg = make_msg(s, 1, comm, dest, tag, f);
+  request early;
+  if (!blocking && take_entry(s, req, EARLY, &early)) {
+    if (early.kind == REQ_EARLY_RECV) return; /* not a send: warned at the end */
+    if (early.kind == REQ_EARLY_CANCEL) {
+      msg.state = AZ_MSG_CANCELLED;
+      store_msg(s, 1, msg);
+      return;
+    }
+    az_msg *done = &s->cur.a->mpi.sends[early.send]; /* completed already: its envelope */
+    done->comm = msg.comm, done->tag = msg.tag, done->src = msg.src, done->dst = msg.dst;
+    done->e_post = msg.e_post, done->pos = msg.pos;
+    return;
+  }
+  size_t i = store_msg(s, 1, msg);
   if (blocking) {
     complete(s, &s->cur.a->mpi.sends[i], f);
     add_pending(s, PEND_SEND, i);
   } else {
-    request q = {req, 1, i, 0, 0};
-    PU_PUSH(s->reqs, s->nreqs, s->capreqs, q);
+    put_request(s, (request){.id = req, .kind = REQ_SEND, .send = i});
   }
-  az_cell(s->cells, f->cnode)[AZ_BYTES_SENT] += (int64_t)bytes;
 }
 
 static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -490,19 +558,9 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   return next(u);
 }
 
-/* Removes and returns an outstanding request (0 if unknown). */
-static int take_request(loc_state *s, uint64_t id, request *out) {
-  for (size_t i = s->nreqs; i-- > 0;)
-    if (s->reqs[i].id == id) {
-      *out = s->reqs[i];
-      s->reqs[i] = s->reqs[--s->nreqs];
-      return 1;
-    }
-  az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG, "%s: event %llu: unknown request %llu", s->cur.label,
-          (unsigned long long)s->cur.pos, (unsigned long long)id);
-  return 0;
-}
-
+/* MpiIsendComplete: the send posted on any thread of the process; read
+   before that post, the completion waits for it (an early entry whose
+   send record has no envelope yet, so matching leaves it alone). */
 static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
                                            void *u, OTF2_AttributeList *al, uint64_t req) {
   (void)l;
@@ -510,11 +568,19 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t,
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "MpiIsendComplete");
+  if (!f) return next(u);
   request q;
-  if (!f || !take_request(s, req, &q)) return next(u);
-  if (!q.is_send) return next(u);
-  complete(s, &s->cur.a->mpi.sends[q.send], f);
-  add_pending(s, PEND_SEND, q.send);
+  size_t i;
+  if (take_entry(s, req, 1u << REQ_SEND, &q)) {
+    i = q.send;
+  } else {
+    az_msg msg = make_msg(s, 1, 0, 0, 0, f);
+    msg.src = msg.dst = UINT32_MAX;
+    i = store_msg(s, 1, msg);
+    put_request(s, (request){.id = req, .kind = REQ_EARLY_SEND, .send = i});
+  }
+  complete(s, &s->cur.a->mpi.sends[i], f);
+  add_pending(s, PEND_SEND, i);
   return next(u);
 }
 
@@ -526,15 +592,25 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, 
   if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "MpiIrecvRequest");
   if (!f) return next(u);
-  request q = {req, 0, 0, f->start, pos};
-  PU_PUSH(s->reqs, s->nreqs, s->capreqs, q);
+  request early;
+  if (take_entry(s, req, EARLY, &early)) { /* completed (or cancelled) already */
+    if (early.kind == REQ_EARLY_RECV) {
+      az_msg *m = &s->cur.a->mpi.recvs[early.send];
+      m->e_post = f->start;
+      m->pos = pos;
+    }
+    return next(u);
+  }
+  put_request(s, (request){.id = req, .kind = REQ_RECV, .e_post = f->start, .pos = pos});
   return next(u);
 }
 
-static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src, uint32_t comm,
-                    uint32_t tag, uint64_t bytes, const request *posted) {
+/* A receive completed by this location's call; its post, if known. The
+   index of its record, or SIZE_MAX. */
+static size_t receive(loc_state *s, az_time t, uint64_t pos, uint32_t src, uint32_t comm,
+                      uint32_t tag, uint64_t bytes, const request *posted) {
   frame *f = mpi_frame(s, t, pos, comm, "MpiRecv");
-  if (!f) return;
+  if (!f) return SIZE_MAX;
   size_t i = new_msg(s, 0, comm, src, tag, f);
   az_msg *msg = &s->cur.a->mpi.recvs[i];
   if (posted) {
@@ -544,6 +620,7 @@ static void receive(loc_state *s, az_time t, uint64_t pos, uint32_t src, uint32_
   complete(s, msg, f);
   add_pending(s, PEND_RECV, i);
   az_cell(s->cells, f->cnode)[AZ_BYTES_RECEIVED] += (int64_t)bytes;
+  return i;
 }
 
 static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -561,10 +638,11 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   (void)l;
   (void)al;
   loc_state *s = u;
-  s->cur.pos = pos; /* for the message of take_request */
   request q;
-  int known = take_request(s, req, &q) && !q.is_send;
-  receive(s, t, pos, src, comm, tag, bytes, known ? &q : NULL);
+  int known = take_entry(s, req, 1u << REQ_RECV, &q);
+  size_t i = receive(s, t, pos, src, comm, tag, bytes, known ? &q : NULL);
+  if (!known && i != SIZE_MAX) /* posted on another thread, read later */
+    put_request(s, (request){.id = req, .kind = REQ_EARLY_RECV, .send = i});
   return next(u);
 }
 
@@ -575,7 +653,11 @@ static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t, uint
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   request q;
-  if (take_request(s, req, &q) && q.is_send) s->cur.a->mpi.sends[q.send].state = AZ_MSG_CANCELLED;
+  if (take_entry(s, req, POSTED, &q)) {
+    if (q.kind == REQ_SEND) s->cur.a->mpi.sends[q.send].state = AZ_MSG_CANCELLED;
+  } else {
+    put_request(s, (request){.id = req, .kind = REQ_EARLY_CANCEL});
+  }
   return next(u);
 }
 
@@ -657,9 +739,6 @@ static void loc_end(az_replay *r, az_cursor *c, const char *cut_chunk) {
             "timestamp",
             s->cur.label, s->depth);
   while (s->depth) close_frame(s, s->cur.last);
-  if (s->nreqs)
-    az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG, "%s: %zu requests never completed", s->cur.label,
-            s->nreqs);
   if (s->team_pending)
     az_warn(&s->cur.a->diag, AZ_W_TEAM, "%s: thread team instance %llu has no fork on the master",
             s->cur.label, (unsigned long long)s->pending_k + 1);
@@ -670,6 +749,7 @@ static void loc_end(az_replay *r, az_cursor *c, const char *cut_chunk) {
 typedef struct {
   az_omp_process omp;
   uint64_t *coll_seq;
+  request_book reqs;
 } proc_state;
 
 static loc_state *loc_of(const az_replay *r, uint32_t l) {
@@ -698,6 +778,7 @@ static void begin(az_replay *r) {
       s->cur_inst = s->closed_inst = NO_INST;
       s->team_count = pu_calloc(ncomms, sizeof *s->team_count);
       s->coll_seq = ps[p].coll_seq;
+      s->reqs = &ps[p].reqs;
     }
   }
 }
@@ -731,6 +812,28 @@ static void exchange(az_analysis *a, int last) {
   az_collective_step(a, last);
 }
 
+/* What is left of a process's requests once all is read: posts never
+   completed (counted per posting location), completions whose post never
+   came (unknown requests). */
+static void requests_left(az_replay *r, request_book *b, const az_process *pr) {
+  for (uint32_t i = 0; i < pr->num_locs; i++) {
+    loc_state *s = loc_of(r, pr->first_loc + i);
+    size_t open = 0;
+    for (size_t k = 0; k < b->n; k++) {
+      if (b->v[k].loc != s->cur.loc) continue;
+      if (b->v[k].kind == REQ_SEND || b->v[k].kind == REQ_RECV) open++;
+      else
+        az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG,
+                "%s: unknown request %llu (completed, never posted)", s->cur.label,
+                (unsigned long long)b->v[k].id);
+    }
+    if (open)
+      az_warn(&s->cur.a->diag, AZ_W_UNMATCHED_MSG, "%s: %zu requests never completed", s->cur.label,
+              open);
+  }
+  free(b->v);
+}
+
 /* Per process, once all is read: the last OpenMP wait states, then
    workers left out of team instances and idle threads; then the states
    are freed. */
@@ -744,10 +847,10 @@ static void end(az_replay *r, int ok) {
       loc_state *s = loc_of(r, pr->first_loc + i);
       free(s->stack);
       free(s->pend);
-      free(s->reqs);
       free(s->reads);
       free(s->team_count);
     }
+    requests_left(r, &ps[p].reqs, pr);
     az_omp_step(a, &ps[p].omp, UINT64_MAX, 1); /* every instance retired */
     if (ok) az_threads_finish(a, &ps[p].omp);
     az_omp_finish(&ps[p].omp);

@@ -136,7 +136,10 @@ typedef struct mw_comm {
   _Atomic uint64_t instances, accounted;
 } mw_comm;
 
-void mw_comm_init(void);                  /* registers WORLD (0) and SELF (1) */
+/* Registers WORLD (0) and SELF (1); world ranks are ranks in world_comm
+   (MPI_COMM_WORLD or, under MPI Sessions, libpomp-mpi's comm of the
+   process set mpi://WORLD: the same processes in the same order). */
+void mw_comm_init(MPI_Comm world_comm);
 const mw_comm *mw_comm_of(MPI_Comm comm); /* NULL if unknown */
 /* Index in the comm's registered group of `rank` as MPI sees it in comm
    (the remote group of an intercomm). */
@@ -193,7 +196,7 @@ void mw_tested_one(mw_frame *f, MPI_Request req);
 void mw_requests_init(void);
 void mw_requests_fini(void);
 void mw_cancel(MPI_Request req);
-void mw_request_free(MPI_Request req);
+void mw_request_free(mw_frame *f, MPI_Request req);
 
 /* ---------------------------------------------------------- collectives */
 

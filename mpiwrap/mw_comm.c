@@ -93,11 +93,11 @@ static int world_ranks(MPI_Group group, int n, uint32_t *out) {
   return ok;
 }
 
-void mw_comm_init(void) {
-  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+void mw_comm_init(MPI_Comm world_comm) {
+  PMPI_Comm_group(world_comm, &world_group);
   int rank, size;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  PMPI_Comm_rank(world_comm, &rank);
+  PMPI_Comm_size(world_comm, &size);
   uint32_t *ranks = pu_malloc((size_t)size * sizeof *ranks);
   for (int i = 0; i < size; i++) ranks[i] = (uint32_t)i;
   world.size = world.peers = size;

@@ -232,7 +232,19 @@ void mw_cancel(MPI_Request req) {
     mw_reqtable_update(requests, key_of(req), me(), mark_cancelled, NULL);
 }
 
-/* A freed request completes unseen: forget it. */
-void mw_request_free(MPI_Request req) {
-  if (requests && req != MPI_REQUEST_NULL) mw_reqtable_take(requests, key_of(req), me(), NULL);
+/* A freed request completes unseen (legal MPI for an active one): the
+   send is handed to MPI and its message will be received, so an active
+   send is recorded as completed here (MpiIsendComplete in
+   MPI_Request_free), or as cancelled if the program cancelled it first
+   (the outcome MPI_Test_cancelled would give cannot be asked any more;
+   a send not yet matched is cancelled). A receive's message arrives at an
+   unknown time: it stays incomplete in the trace. */
+void mw_request_free(mw_frame *f, MPI_Request req) {
+  mw_req r;
+  if (!requests || req == MPI_REQUEST_NULL || !mw_reqtable_take(requests, key_of(req), me(), &r))
+    return;
+  OTF2_EvtWriter *w;
+  if (!f->l || !r.active || !(r.kind & MW_REQ_SEND) || !(w = mw_writer(f))) return;
+  if (r.cancelled) OTF2_EvtWriter_MpiRequestCancelled(w, NULL, f->t, r.id);
+  else OTF2_EvtWriter_MpiIsendComplete(w, NULL, f->t, r.id);
 }

@@ -36,7 +36,7 @@ typedef struct merge {
   pm_map strings;
   const char **strs;
   size_t nstrs, cap_strs;
-  pm_map nodes, regions, comms;
+  pm_map nodes, regions, comms, groups; /* groups: MPI member list -> index */
   uint32_t nnodes, *node_names;
   size_t cap_nodes;
   pm_blob region_defs; /* u32 name, file, begin, end, paradigm, role */
@@ -86,9 +86,31 @@ static void merge_regions(merge *m, pm_cursor *c, pm_blob *map) {
   }
 }
 
+/* The global group of an MPI comm's member list (is_self: MPI_COMM_SELF's
+   group): comms with the same members share one group, so 10^5 duplicates
+   of MPI_COMM_WORLD define one group, not 10^5 copies of it. */
+static size_t mpi_group_of(merge *m, const pm_blob *members, int is_self, uint32_t size) {
+  size_t index = pm_map_intern(&m->groups, members->data, members->len, (uint32_t)m->nmpi_groups);
+  if (index < m->nmpi_groups) return index;
+  ggroup g = {str_id(m, ""),
+              is_self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
+              OTF2_PARADIGM_MPI,
+              {0}};
+  const unsigned char *ranks = members->data + 1;
+  for (uint32_t k = 0; k < size && !is_self; k++) {
+    uint32_t r;
+    memcpy(&r, ranks + 4 * k, 4);
+    PU_PUSH(g.members.v, g.members.n, g.members.cap, r);
+  }
+  PU_PUSH(m->mpi_groups, m->nmpi_groups, m->cap_mpi_groups, g);
+  return index;
+}
+
 /* MPI comms of one rank: the same comm on every member is recognised by
    its member list and how many comms with that list the rank created
-   before it; MPI_COMM_SELF is one comm for all. */
+   before it (counted in a map of the rank's member lists, so n comms cost
+   O(n), not the O(n^2) of comparing each with all earlier ones);
+   MPI_COMM_SELF is one comm for all. */
 static void merge_comms(merge *m, pm_cursor *c, pm_blob *map) {
   uint32_t n = pm_get_u32(c);
   if (n > (uint32_t)(c->end - c->p) / 17) { /* a comm takes >= 17 bytes */
@@ -97,7 +119,10 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map) {
   }
   pm_blob_u32(map, n);
   uint32_t *global = pu_calloc(n ? n : 1, sizeof *global);
-  pm_blob *keys = pu_calloc(n ? n : 1, sizeof *keys);
+  pm_map lists = {0};    /* member list -> index in seen */
+  uint32_t *seen = NULL; /* comms of this rank with that list so far */
+  size_t nseen = 0, cap_seen = 0;
+  pm_blob key = {0};
   for (uint32_t i = 0; i < n && !c->bad; i++) {
     const char *name = pm_get_str(c);
     uint32_t parent = pm_get_u32(c), is_self = pm_get_u32(c), size = pm_get_u32(c);
@@ -107,38 +132,30 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map) {
     }
     const unsigned char *ranks = c->p;
     c->p += (size_t)size * 4;
-    pm_blob_put(&keys[i], is_self ? "S" : "C", 1);
-    if (!is_self) pm_blob_put(&keys[i], ranks, (size_t)size * 4);
-    uint32_t occurrence = 0;
-    for (uint32_t k = 0; k < i; k++)
-      occurrence += keys[k].len == keys[i].len && !memcmp(keys[k].data, keys[i].data, keys[i].len);
-    pm_blob key = {0};
-    pm_blob_put(&key, keys[i].data, keys[i].len);
+    key.len = 0;
+    pm_blob_put(&key, is_self ? "S" : "C", 1);
+    if (!is_self) pm_blob_put(&key, ranks, (size_t)size * 4);
+    uint32_t list = pm_map_intern(&lists, key.data, key.len, (uint32_t)nseen);
+    if (list == nseen) PU_PUSH(seen, nseen, cap_seen, 0);
+    uint32_t occurrence = seen[list]++;
+    size_t members_len = key.len;
     pm_blob_u32(&key, occurrence);
     uint32_t id = pm_map_intern(&m->comms, key.data, key.len, (uint32_t)m->ngcomms);
-    pm_blob_free(&key);
     if (id == m->ngcomms) {
-      ggroup g = {str_id(m, ""),
-                  is_self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
-                  OTF2_PARADIGM_MPI,
-                  {0}};
-      for (uint32_t k = 0; k < size && !is_self; k++) {
-        uint32_t r;
-        memcpy(&r, ranks + 4 * k, 4);
-        PU_PUSH(g.members.v, g.members.n, g.members.cap, r);
-      }
+      key.len = members_len;
+      size_t group = mpi_group_of(m, &key, is_self, size);
       char unnamed[32];
       snprintf(unnamed, sizeof unnamed, "MPI_Comm %u", id);
       gcomm gc = {str_id(m, *name ? name : unnamed),
-                  parent < i ? global[parent] : OTF2_UNDEFINED_COMM, m->nmpi_groups, 0};
-      PU_PUSH(m->mpi_groups, m->nmpi_groups, m->cap_mpi_groups, g);
+                  parent < i ? global[parent] : OTF2_UNDEFINED_COMM, group, 0};
       PU_PUSH(m->gcomms, m->ngcomms, m->cap_gcomms, gc);
     }
     global[i] = id;
     pm_blob_u32(map, id);
   }
-  for (uint32_t i = 0; i < n; i++) pm_blob_free(&keys[i]);
-  free(keys);
+  pm_blob_free(&key);
+  pm_map_free(&lists);
+  free(seen);
   free(global);
 }
 
@@ -348,6 +365,7 @@ static void merge_free(merge *m) {
   pm_map_free(&m->nodes);
   pm_map_free(&m->regions);
   pm_map_free(&m->comms);
+  pm_map_free(&m->groups);
   for (size_t i = 0; i < m->nstrs; i++) free((char *)m->strs[i]);
   free(m->strs);
   free(m->node_names);

@@ -1,8 +1,8 @@
 /*
  * mw_check.c -- reads a libpomp-mpi trace back and checks its MPI records.
  *
- *   mw_check [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]
- *            [--complete-on-issuer] [--flushes] [--dump FILE] ARCHIVE
+ *   mw_check [--expect FILE] [--ranks N] [--locations N] [--tag-is-thread]
+ *            [--clock-offsets] [--complete-on-issuer] [--flushes] [--dump FILE] ARCHIVE
  *
  * - every message sent (MpiSend/MpiIsend) has exactly one receive
  *   (MpiRecv/MpiIrecv) with the same communicator, source, destination and
@@ -16,6 +16,7 @@
  *   (MpiCollectiveEnd outside MpiCollectiveBegin, docs/TRACE.md) stands
  *   for its count of the member's instances, which are not compared;
  * - --ranks N: the trace has events of exactly ranks 0..N-1;
+ * - --locations N: every rank has exactly N locations (threads);
  * - --tag-is-thread: every point-to-point record with tag t is on thread t;
  * - --complete-on-issuer: every request completes on the location (thread)
  *   that issued it (for programs that never complete another thread's
@@ -36,7 +37,11 @@
  *   trace_reader.h), location by location, for golden-file tests;
  * - --expect FILE: "messages N" / "collectives N" / "unrecorded N" (written
  *   by the test program itself; unrecorded 0 if absent) equal the matched
- *   messages, collective records and instances of placeholders.
+ *   messages, collective records and instances of placeholders; "comms N"
+ *   and "mpi_groups N" (where the program says them) equal the MPI
+ *   communicators and the MPI member groups (COMM_GROUP, COMM_SELF)
+ *   defined: the unification gave one id to the same comm on every rank,
+ *   and comms with the same members share one group.
  * Prints "messages N", "collectives N" (records) and "unrecorded N"
  * (instances of placeholders); exit 0 ok, 1 failed check,
  * 2 usage. Ranks and threads come from the location ids, which must
@@ -44,6 +49,7 @@
  * trace_reader.h; its records are then replayed in the global reader's
  * order through the checks.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,6 +459,28 @@ static void match_collectives(check *c) {
 
 /* The value of the "what N" line of path; fallback when it has none, or
    an error if fallback < 0. */
+/* Every rank that has locations has exactly n of them. */
+static void check_locations(check *c, int n) {
+  const tr_trace *t = c->t;
+  for (size_t i = 0; i < t->nlocs; i++) {
+    if (i > 0 && rank_of(t->locs[i - 1].id) == rank_of(t->locs[i].id)) continue;
+    int k = 0;
+    for (size_t j = 0; j < t->nlocs; j++) k += rank_of(t->locs[j].id) == rank_of(t->locs[i].id);
+    if (k != n) fail(c, "rank %u has %d locations, expected %d", rank_of(t->locs[i].id), k, n);
+  }
+}
+
+/* MPI communicators and MPI member groups defined in the trace. */
+static void count_mpi_defs(const tr_trace *t, long long *comms, long long *groups) {
+  *comms = *groups = 0;
+  for (size_t i = 0; i < t->ngroups; i++)
+    *groups += t->groups[i].paradigm == OTF2_PARADIGM_MPI &&
+               t->groups[i].type != OTF2_GROUP_TYPE_COMM_LOCATIONS;
+  for (size_t i = 0; i < t->ncomms; i++)
+    *comms += t->comms[i].group < t->ngroups &&
+              t->groups[t->comms[i].group].paradigm == OTF2_PARADIGM_MPI;
+}
+
 static long long expected(const char *path, const char *what, long long fallback) {
   FILE *f = fopen(path, "r");
   if (!f) pu_die(POMP_EXIT_FAILURE, "%s: cannot open", path);
@@ -481,8 +509,8 @@ static void write_dump(const tr_trace *t, const char *path) {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: %s [--expect FILE] [--ranks N] [--tag-is-thread] [--clock-offsets]\n"
-          "       [--complete-on-issuer] [--flushes] [--dump FILE] ARCHIVE\n"
+          "usage: %s [--expect FILE] [--ranks N] [--locations N] [--tag-is-thread]\n"
+          "       [--clock-offsets] [--complete-on-issuer] [--flushes] [--dump FILE] ARCHIVE\n"
           "Checks the MPI records of a libpomp-mpi trace (traces.otf2).\n",
           pu_progname());
 }
@@ -491,7 +519,7 @@ int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   check c = {0};
   const char *expect = NULL, *path = NULL, *dump = NULL;
-  int ranks = -1;
+  int ranks = -1, locations = -1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help")) {
       usage(stdout);
@@ -503,6 +531,8 @@ int main(int argc, char **argv) {
       expect = argv[++i];
     } else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
       ranks = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--locations") && i + 1 < argc) {
+      locations = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
       dump = argv[++i];
     } else if (!strcmp(argv[i], "--clock-offsets")) {
@@ -546,6 +576,7 @@ int main(int argc, char **argv) {
       int has = (c.seen_ranks[r / 64] >> (r % 64)) & 1;
       if (has != (r < ranks)) fail(&c, "rank %d %s MPI records", r, has ? "has" : "has no");
     }
+  if (locations >= 0) check_locations(&c, locations);
   for (size_t i = 0; i < t.nlocs && c.clock_offsets; i++)
     if (t.locs[i].noffsets != 2)
       fail(&c, "location %llu: %zu clock offsets, expected 2", (unsigned long long)t.locs[i].id,
@@ -564,6 +595,14 @@ int main(int argc, char **argv) {
   if (expect) {
     long long m = expected(expect, "messages", -1), k = expected(expect, "collectives", -1);
     long long u = expected(expect, "unrecorded", 0);
+    long long nc = expected(expect, "comms", LLONG_MAX),
+              ng = expected(expect, "mpi_groups", LLONG_MAX);
+    long long comms, groups;
+    count_mpi_defs(&t, &comms, &groups);
+    if (nc != LLONG_MAX && nc != comms)
+      fail(&c, "%lld MPI communicators defined in the trace, the program made %lld", comms, nc);
+    if (ng != LLONG_MAX && ng != groups)
+      fail(&c, "%lld MPI groups defined in the trace, expected %lld", groups, ng);
     if (u != (long long)c.nunrecorded)
       fail(&c, "%zu collective instances not recorded in the trace, the program says %lld",
            c.nunrecorded, u);

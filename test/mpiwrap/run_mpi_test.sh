@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_mpi_test.sh -- one libpomp-mpi end-to-end test:
 #   run_mpi_test.sh linked|preload|disabled RANKS PLAIN TRACED LIBPOMPMPI CHECK WORKDIR
-#                   [--golden FILE] [CHECK-OPTIONS...]
+#                   [--golden FILE] [--analyze POMP-ANALYZE] [CHECK-OPTIONS...]
 # Runs PLAIN (no wrappers) and, with the wrappers, TRACED (linked with
 # -lpomp-mpi; "linked") or PLAIN again with LD_PRELOAD=LIBPOMPMPI
 # ("preload") on RANKS ranks; fails unless both print the same, the traced
@@ -9,14 +9,19 @@
 # collective counts the program itself reported. "disabled" runs TRACED
 # with POMP_ENABLE=0: same output, and no experiment at all. With --golden, the
 # trace's records (mw_check --dump) must also equal FILE line for line.
+# With --analyze, pomp-analyze must analyse the trace without a warning.
 set -euo pipefail
 mode=$1 ranks=$2 plain=$3 traced=$4 lib=$5 check=$6 work=$7
 shift 7
-golden=
+golden= analyze=
 if [ "${1:-}" = --golden ]; then
   golden=$2
   shift 2
   set -- --dump "$work/records.txt" "$@"
+fi
+if [ "${1:-}" = --analyze ]; then
+  analyze=$2
+  shift 2
 fi
 rm -rf "$work"
 mkdir -p "$work"
@@ -45,4 +50,13 @@ fi
 if [ -n "$golden" ] && ! diff -u "$golden" "$work/records.txt"; then
   echo "the trace's records differ from $golden" >&2
   exit 1
+fi
+if [ -n "$analyze" ]; then
+  "$analyze" -o "$work/report.pomp" "$work/exp" >"$work/analyze.out" 2>&1 ||
+    { cat "$work/analyze.out" >&2; echo "pomp-analyze failed" >&2; exit 1; }
+  if grep -q "warning" "$work/analyze.out"; then
+    grep "warning" "$work/analyze.out" >&2
+    echo "pomp-analyze warned about the trace" >&2
+    exit 1
+  fi
 fi

@@ -69,12 +69,12 @@ static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef
 static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
                                    OTF2_GroupType type, OTF2_Paradigm paradigm,
                                    OTF2_GroupFlag flags, uint32_t n, const uint64_t *members) {
-  (void)paradigm, (void)flags;
+  (void)flags;
   tr_trace *t = ((tr_reading *)u)->t;
-  static const tr_group blank = {UNDEF, NULL, -1, 0, NULL};
+  static const tr_group blank = {UNDEF, NULL, -1, 0, NULL, -1};
   tr_group *g = slot(&t->groups, &t->ngroups, self, sizeof blank, &blank);
   free(g->members);
-  *g = (tr_group){name, NULL, type, n, pu_malloc(n * sizeof *members + 1)};
+  *g = (tr_group){name, NULL, type, n, pu_malloc(n * sizeof *members + 1), paradigm};
   memcpy(g->members, members, n * sizeof *members);
   return OTF2_CALLBACK_SUCCESS;
 }

@@ -102,6 +102,7 @@ typedef struct tr_group { /* Group definitions (communicators' members) */
   int type; /* OTF2_GroupType */
   uint32_t n;
   uint64_t *members;
+  int paradigm; /* OTF2_Paradigm */
 } tr_group;
 
 typedef struct tr_comm {

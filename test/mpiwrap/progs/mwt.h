@@ -19,7 +19,13 @@
 #include <stdlib.h>
 
 static long long mwt_msgs, mwt_colls, mwt_unrecorded;
+/* Where >= 0 (set by rank 0): the MPI communicators and MPI member groups
+   the trace must define ("comms N", "mpi_groups N"). */
+static long long mwt_comms = -1, mwt_groups = -1;
 static int mwt_rank, mwt_size;
+/* The communicator of all processes: MPI_COMM_WORLD, or under MPI
+   Sessions one made from the process set mpi://WORLD (mwt_sessions.c). */
+static MPI_Comm mwt_world;
 
 /* A message sent to dest (nothing for MPI_PROC_NULL). */
 #define MWT_MSG(dest) (mwt_msgs += (dest) != MPI_PROC_NULL)
@@ -36,6 +42,7 @@ static inline void mwt_check(int rc, const char *what) {
 static inline void mwt_start(int *argc, char ***argv, int required) {
   int provided;
   mwt_check(MPI_Init_thread(argc, argv, required, &provided), "MPI_Init_thread");
+  mwt_world = MPI_COMM_WORLD;
   MPI_Comm_rank(MPI_COMM_WORLD, &mwt_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &mwt_size);
   if (provided < required) {
@@ -47,7 +54,7 @@ static inline void mwt_start(int *argc, char ***argv, int required) {
 /* Prints "label: v0 v1 ..." (the value of every rank) from rank 0. */
 static inline void mwt_print(const char *label, long long v) {
   long long *all = malloc(sizeof *all * (size_t)mwt_size);
-  MPI_Gather(&v, 1, MPI_LONG_LONG, all, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  MPI_Gather(&v, 1, MPI_LONG_LONG, all, 1, MPI_LONG_LONG, 0, mwt_world);
   MWT_COLL();
   if (mwt_rank == 0) {
     printf("%s:", label);
@@ -58,24 +65,31 @@ static inline void mwt_print(const char *label, long long v) {
   free(all);
 }
 
-static inline int mwt_finish(void) {
+/* Sums the counts over the ranks; rank 0 writes them to $MWT_EXPECT. */
+static inline void mwt_report(void) {
   long long mine[3], sum[3];
   mwt_colls++;   /* the reduction below */
   mine[0] = mwt_msgs;
   mine[1] = mwt_colls;
   mine[2] = mwt_unrecorded;
-  MPI_Reduce(mine, sum, 3, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(mine, sum, 3, MPI_LONG_LONG, MPI_SUM, 0, mwt_world);
   const char *path = getenv("MWT_EXPECT");
   if (mwt_rank == 0 && path && *path) {
     FILE *f = fopen(path, "w");
     if (!f ||
         fprintf(f, "messages %lld\ncollectives %lld\nunrecorded %lld\n", sum[0], sum[1],
                 sum[2]) < 0 ||
+        (mwt_comms >= 0 && fprintf(f, "comms %lld\n", mwt_comms) < 0) ||
+        (mwt_groups >= 0 && fprintf(f, "mpi_groups %lld\n", mwt_groups) < 0) ||
         fclose(f) != 0) {
       perror(path);
-      MPI_Abort(MPI_COMM_WORLD, 1);
+      MPI_Abort(mwt_world, 1);
     }
   }
+}
+
+static inline int mwt_finish(void) {
+  mwt_report();
   MPI_Finalize();
   return 0;
 }

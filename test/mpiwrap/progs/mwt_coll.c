@@ -151,6 +151,21 @@ static void neighbours(int n, int me) {
   MPI_Ineighbor_allgather(&me, 1, MPI_INT, in, 1, MPI_INT, ring, &r), MWT_COLL();
   MPI_Wait(&r, MPI_STATUS_IGNORE);
   mwt_print("ineighbor_allgather", in[0] * 1000 + in[1]);
+  /* persistent (MPI 4), started twice each */
+  MPI_Request p[2];
+  MPI_Neighbor_allgather_init(&me, 1, MPI_INT, in, 1, MPI_INT, ring, MPI_INFO_NULL, &p[0]);
+  MPI_Neighbor_alltoallv_init(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, ring,
+                              MPI_INFO_NULL, &p[1]);
+  long long got = 0;
+  for (int round = 0; round < 2; round++)
+    for (int k = 0; k < 2; k++) {
+      MPI_Start(&p[k]), MWT_COLL();
+      MPI_Wait(&p[k], MPI_STATUS_IGNORE);
+      got = got * 7 + in[0] * 1000 + in[1];
+    }
+  MPI_Request_free(&p[0]);
+  MPI_Request_free(&p[1]);
+  mwt_print("neighbor_init", got);
   MPI_Comm_free(&ring);
 }
 

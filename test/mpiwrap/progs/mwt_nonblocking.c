@@ -1,7 +1,7 @@
 /* mwt_nonblocking.c -- non-blocking and persistent point-to-point through
    every completion call (Wait, Waitall, Waitany, Waitsome, Test, Testall,
    Testany, Testsome, Request_get_status), Start/Startall, Cancel,
-   Request_free, Isendrecv and the large-count twins. Ring exchanges: each
+   Request_free (of an active Isend too), Isendrecv and the large-count twins. Ring exchanges: each
    rank sends to its right neighbour and receives from its left one. */
 #include "mwt.h"
 
@@ -119,6 +119,21 @@ static long long cancelled(void) {
   return flag;
 }
 
+/* An Isend whose request is freed while active (legal MPI: MPICH's
+   pt2pt/rqfree): its message is still received. */
+static long long freed(void) {
+  static int out; /* must outlive the freed request */
+  int in = -1;
+  MPI_Request r;
+  out = mwt_rank + 40;
+  MPI_Isend(&out, 1, MPI_INT, right(), 500, MPI_COMM_WORLD, &r);
+  MWT_MSG(right());
+  MPI_Request_free(&r);
+  MPI_Recv(&in, 1, MPI_INT, left(), 500, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD), MWT_COLL(); /* every freed send was received */
+  return in;
+}
+
 /* More requests than a wrapper keeps on its stack (16): 20 receives and
    20 sends completed by Waitsome and Testall with ignored statuses. */
 static long long many(int tag) {
@@ -164,5 +179,6 @@ int main(int argc, char **argv) {
   mwt_print("persistent", persistent());
   mwt_print("cancelled", cancelled());
   mwt_print("isendrecv", isendrecv());
+  mwt_print("freed", freed());
   return mwt_finish();
 }
