@@ -55,6 +55,15 @@ enum {
   AZ_DELAY_N2N_AGGREGATE,
   AZ_DELAY_N2N,
   AZ_DELAY_N2N_LONGTERM,
+  /* the critical path (pass_critical.c) and the performance impact derived
+     from it (pass_critical_impact.c): trees of their own */
+  AZ_CRITICAL_PATH,
+  AZ_CRITICAL_PATH_IMBALANCE,
+  AZ_PERFORMANCE_IMPACT,
+  AZ_PERFORMANCE_IMPACT_CRITICALPATH,
+  AZ_CRITICAL_PATH_ACTIVITIES,
+  AZ_CRITICAL_IMBALANCE_IMPACT,
+  AZ_NON_CRITICAL_PATH_ACTIVITIES,
   AZ_NUM_METRICS,
   /* internal: call-exclusive time the location really executed here */
   AZ_X_RUN = AZ_NUM_METRICS,

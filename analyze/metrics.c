@@ -48,6 +48,13 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_DELAY_N2N_AGGREGATE] = "delay_n2n_aggregate",
     [AZ_DELAY_N2N] = "delay_n2n",
     [AZ_DELAY_N2N_LONGTERM] = "delay_n2n_longterm",
+    [AZ_CRITICAL_PATH] = "critical_path",
+    [AZ_CRITICAL_PATH_IMBALANCE] = "critical_path_imbalance",
+    [AZ_PERFORMANCE_IMPACT] = "performance_impact",
+    [AZ_PERFORMANCE_IMPACT_CRITICALPATH] = "performance_impact_criticalpath",
+    [AZ_CRITICAL_PATH_ACTIVITIES] = "critical_path_activities",
+    [AZ_CRITICAL_IMBALANCE_IMPACT] = "critical_imbalance_impact",
+    [AZ_NON_CRITICAL_PATH_ACTIVITIES] = "non_critical_path_activities",
 };
 
 int az_metric_is_time(int m) {

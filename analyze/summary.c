@@ -37,10 +37,14 @@ static void print_worst(const pomp_report *r, int32_t metric, double *buf, FILE 
   fprintf(out, "  %s", path);
 }
 
-/* The delay costs explain wait states listed already: not ranked again. */
+/* The delay costs explain wait states listed already, the critical path
+   and the performance impact count time of the time tree again: not
+   ranked. */
 static int in_delay_tree(const pomp_report *r, int32_t m) {
   while (pomp_report_metric(r, m)->parent >= 0) m = pomp_report_metric(r, m)->parent;
-  return !strcmp(pomp_report_metric(r, m)->name, "delay");
+  const char *root = pomp_report_metric(r, m)->name;
+  return !strcmp(root, "delay") || !strcmp(root, "critical_path") ||
+         !strcmp(root, "performance_impact");
 }
 
 void az_summary_print(const pomp_report *r, int top, FILE *out) {
