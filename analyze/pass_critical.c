@@ -468,21 +468,43 @@ static void sift_down(cp_state *st, size_t i) {
   }
 }
 
-static void merge_window(cp_state *st) {
+/* Merges the kept records later than `bound` (all with bound 0 and
+   every location done), latest first; the rest stays kept. */
+static void merge_after(cp_state *st, az_time bound, int all) {
   const az_defs *d = &st->a->defs;
   st->nheap = 0;
   for (uint32_t l = 0; l < d->num_locs; l++)
-    if (st->locs[l] && st->locs[l]->n) st->heap[st->nheap++] = l;
+    if (st->locs[l] && st->locs[l]->next < st->locs[l]->n) st->heap[st->nheap++] = l;
   for (size_t i = st->nheap; i-- > 0;) sift_down(st, i);
   while (st->nheap) {
     cp_loc *s = st->locs[st->heap[0]];
+    if (!all && s->buf[s->next].t <= bound) break;
     walk(st, s, &s->buf[s->next++]);
-    if (s->next == s->n) {
-      s->n = s->next = 0;
-      st->heap[0] = st->heap[--st->nheap];
-    }
+    if (s->next == s->n) st->heap[0] = st->heap[--st->nheap];
     sift_down(st, 0);
   }
+  for (uint32_t l = 0; l < d->num_locs; l++) {
+    cp_loc *s = st->locs[l];
+    if (!s || !s->next) continue;
+    memmove(s->buf, s->buf + s->next, (s->n - s->next) * sizeof *s->buf);
+    s->n -= s->next;
+    s->next = 0;
+  }
+}
+
+/* After a window: a location's later records are no later than the last
+   one it delivered, but a window's first record of a location may be
+   later than records of others in the window before (the forward window
+   it comes from ended with the first event at or after its end).  So
+   only what is later than every location still reading is merged. */
+static void merge_window(cp_state *st) {
+  const az_defs *d = &st->a->defs;
+  az_time bound = 0;
+  for (uint32_t l = 0; l < d->num_locs; l++) {
+    const cp_loc *s = st->locs[l];
+    if (s && !s->cur.done && s->cur.last > bound) bound = s->cur.last;
+  }
+  merge_after(st, bound, 0);
 }
 
 /* ---- the pass ------------------------------------------------------------ */
@@ -518,7 +540,7 @@ static void critical_window(az_replay *r, az_time stop) {
 static void critical_end(az_replay *r, int ok) {
   cp_state *st = r->data;
   if (ok) {
-    merge_window(st);
+    merge_after(st, 0, 1);
     az_critical_impact(r->a);
     if (st->limits) az_critical_limits(r->a, st->limits);
   }
