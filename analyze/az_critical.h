@@ -22,8 +22,12 @@ enum {
    times (docs/PROPERTIES.md, "Critical path"). */
 void az_critical_impact(az_analysis *a);
 
-/* The model's limits met (bits of AZ_LIMIT_*): the delay costs and the
-   critical-path metrics are removed and one warning per limit says why. */
+/* The model's limits met (bits of AZ_LIMIT_*, kept in a->model_limits):
+   the delay costs and the critical-path metrics are removed and
+   az_critical_warn says why. */
 void az_critical_limits(az_analysis *a, unsigned limits);
+/* One warning per limit in a->model_limits (again after the parallel
+   analysis's re-reading, whose warnings are not counted). */
+void az_critical_warn(az_analysis *a);
 
 #endif

@@ -157,8 +157,13 @@ void az_critical_limits(az_analysis *a, unsigned limits) {
     for (size_t r = 0; r < c->nrows; r++)
       for (int m = AZ_DELAY; m <= AZ_NON_CRITICAL_PATH_ACTIVITIES; m++) c->rows[r][m] = 0;
   }
+  a->model_limits = limits;
+  az_critical_warn(a);
+}
+
+void az_critical_warn(az_analysis *a) {
   for (size_t i = 0; i < sizeof limit_text / sizeof *limit_text; i++)
-    if (limits & limit_text[i].bit)
+    if (a->model_limits & limit_text[i].bit)
       az_warn(&a->diag, AZ_W_MODEL,
               "the trace has %s: delay costs and the critical path are not computed "
               "(their model does not hold there)",

@@ -299,6 +299,14 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"delay_n2n_aggregate", "delay_collective"},
       {"delay_n2n", "delay_n2n_aggregate"},
       {"delay_n2n_longterm", "delay_n2n_aggregate"},
+      /* critical path (issue 15), appended */
+      {"critical_path", NULL},
+      {"critical_path_imbalance", "critical_path"},
+      {"performance_impact", NULL},
+      {"performance_impact_criticalpath", "performance_impact"},
+      {"critical_path_activities", "performance_impact_criticalpath"},
+      {"critical_imbalance_impact", "performance_impact_criticalpath"},
+      {"non_critical_path_activities", "performance_impact"},
   };
   int n = (int)(sizeof expect / sizeof expect[0]);
   pomp_report *r = pomp_report_new();
