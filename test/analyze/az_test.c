@@ -141,7 +141,9 @@ double az_run_location_time(const az_run *run, int loc) {
   if (!run->report) fail_msg("analysis failed: %s", run->a.diag.first_error);
   double sum = 0;
   for (int m = 0; m < AZ_NUM_METRICS; m++) {
-    if (!az_metric_is_time(m)) continue;
+    /* the delay costs, the critical path and the performance impact count
+       time of the time tree again */
+    if (!az_metric_is_time(m) || m >= AZ_DELAY) continue;
     for (size_t c = 0; c < run->a.tree.len; c++)
       sum += az_value(&run->a, m, (int32_t)c, (uint32_t)loc);
   }

@@ -51,9 +51,12 @@ for t in p2p_waits_2x1 collective_waits_3x1; do
       same "$t/$cube $m" a b
     done
     # Scalasca's time (scout: no child metrics) is pomp's whole time tree
-    # (delay costs are a metric tree of their own, not time)
+    # (delay costs, critical path and performance impact are metric trees
+    # of their own, not time)
     if [ $cube = scout ]; then
-      "$report" dump "$t.pomp" | awk -F, '$1 != "metric" && $1 != "visits" && $1 !~ /^bytes/ && $1 !~ /^delay/ {
+      "$report" dump "$t.pomp" | awk -F, '$1 != "metric" && $1 != "visits" && $1 !~ /^bytes/ &&
+        $1 !~ /^delay/ && $1 !~ /^critical_/ && $1 !~ /^performance_impact/ &&
+        $1 !~ /^non_critical_path/ {
         s[$2 "," $3 "," $4] += $5 } END { for (k in s) printf "%s|%.17g\n", k, s[k] }' |
         sort -t'|' -k1,1 > a
       cells "$c" time > b
