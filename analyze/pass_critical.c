@@ -95,10 +95,16 @@ typedef struct {
   int team_ended;
 } cp_proc;
 
+struct cp_head { /* a location's next record in the merge */
+  az_time t;
+  uint32_t opening; /* 1: a kind that opens something backwards */
+  uint32_t loc;
+};
+
 typedef struct cp_state {
   az_analysis *a;
-  cp_loc **locs; /* by location index; NULL: not replayed here */
-  uint32_t *heap;
+  cp_loc **locs;        /* by location index; NULL: not replayed here */
+  struct cp_head *heap; /* each location's next record, latest first */
   size_t nheap;
   int64_t holder;    /* location holding the path, -1 before the first event */
   az_time path_t;    /* the path reached this time on the holder */
@@ -445,25 +451,29 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
 
 /* ---- the merge of a window's records, latest first ----------------------- */
 
-/* 1 when the next record of location x comes before that of y. */
-static int before(const cp_state *st, uint32_t x, uint32_t y) {
-  const cp_loc *a = st->locs[x], *b = st->locs[y];
-  const cp_rec *p = &a->buf[a->next], *q = &b->buf[b->next];
-  if (p->t != q->t) return p->t > q->t;
-  int op = p->kind < CP_ENTER, oq = q->kind < CP_ENTER; /* opening first */
-  if (op != oq) return op;
-  return x < y;
+static struct cp_head head_of(const cp_loc *s) {
+  const cp_rec *r = &s->buf[s->next];
+  return (struct cp_head){r->t, r->kind < CP_ENTER, s->cur.loc};
+}
+
+/* 1 when record x comes before record y: latest first, at equal times
+   the opening kinds, then the lower location. */
+static int before(const struct cp_head *x, const struct cp_head *y) {
+  if (x->t != y->t) return x->t > y->t;
+  if (x->opening != y->opening) return x->opening > y->opening;
+  return x->loc < y->loc;
 }
 
 static void sift_down(cp_state *st, size_t i) {
+  struct cp_head *h = st->heap;
   for (;;) {
     size_t l = 2 * i + 1, m = i;
-    if (l < st->nheap && before(st, st->heap[l], st->heap[m])) m = l;
-    if (l + 1 < st->nheap && before(st, st->heap[l + 1], st->heap[m])) m = l + 1;
+    if (l < st->nheap && before(&h[l], &h[m])) m = l;
+    if (l + 1 < st->nheap && before(&h[l + 1], &h[m])) m = l + 1;
     if (m == i) return;
-    uint32_t tmp = st->heap[i];
-    st->heap[i] = st->heap[m];
-    st->heap[m] = tmp;
+    struct cp_head tmp = h[i];
+    h[i] = h[m];
+    h[m] = tmp;
     i = m;
   }
 }
@@ -474,13 +484,23 @@ static void merge_after(cp_state *st, az_time bound, int all) {
   const az_defs *d = &st->a->defs;
   st->nheap = 0;
   for (uint32_t l = 0; l < d->num_locs; l++)
-    if (st->locs[l] && st->locs[l]->next < st->locs[l]->n) st->heap[st->nheap++] = l;
+    if (st->locs[l] && st->locs[l]->next < st->locs[l]->n)
+      st->heap[st->nheap++] = head_of(st->locs[l]);
   for (size_t i = st->nheap; i-- > 0;) sift_down(st, i);
-  while (st->nheap) {
-    cp_loc *s = st->locs[st->heap[0]];
-    if (!all && s->buf[s->next].t <= bound) break;
-    walk(st, s, &s->buf[s->next++]);
+  while (st->nheap && (all || st->heap[0].t > bound)) {
+    cp_loc *s = st->locs[st->heap[0].loc];
+    /* the location's records go on while they come before every other
+       location's next one */
+    const struct cp_head *other = st->nheap < 2 ? NULL : &st->heap[1];
+    if (st->nheap > 2 && before(&st->heap[2], other)) other = &st->heap[2];
+    struct cp_head next;
+    do {
+      walk(st, s, &s->buf[s->next++]);
+      if (s->next == s->n) break;
+      next = head_of(s);
+    } while ((all || next.t > bound) && (!other || before(&next, other)));
     if (s->next == s->n) st->heap[0] = st->heap[--st->nheap];
+    else st->heap[0] = next;
     sift_down(st, 0);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {
