@@ -170,12 +170,14 @@ static void pop_serialisation_and_transfer_come_from_the_critical_path(void **st
   az_run_free(&run);
 }
 
-#define OMP_REGIONS                                                                                \
-  "region main compiler function main\n"                                                           \
-  "region work user function work\n"                                                               \
+#define OMP_REGIONS_MORE                                                                           \
   "region loop user function loop\n"                                                               \
   "region par openmp parallel !$omp parallel @c.c:10\n"                                            \
   "region ibar openmp implicit_barrier !$omp implicit barrier @c.c:20\n"
+
+#define OMP_REGIONS                                                                                \
+  "region main compiler function main\n"                                                           \
+  "region work user function work\n" OMP_REGIONS_MORE
 
 #define MEMBER(LOOP_END)                                                                           \
   "100 teambegin 5\n100 enter par\n" RUN("loop", 100, LOOP_END) #LOOP_END                          \
@@ -208,6 +210,49 @@ static void the_path_follows_the_slowest_thread_of_a_parallel_region(void **stat
      100 on average (the workers have none) */
   assert_int_equal(ns(&run, "critical_path_imbalance", "main;!$omp parallel @c.c:10;loop", 1), 100);
   assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 0), 200);
+  assert_int_equal(run.a.diag.count[AZ_W_MODEL], 0);
+  az_run_free(&run);
+}
+
+/* MPI point-to-point, a collective and OpenMP in one run.  Rank 0's
+   master: a parallel region 0..300 (its loop 0..100, the worker's
+   0..300), a send to rank 1 at 300, a receive 310..600 of rank 1's send
+   at 500, an Allreduce 600..700 (rank 1 came earlier), work 700..1000.
+   The path: rank 0 work, Allreduce and receive back to 500, rank 1's
+   work 320..500 and receive back to 300, rank 0's send, at the barrier
+   the worker thread (it entered last) and its loop, at its start the
+   master at 0. */
+static const char *const hybrid =
+    "process 0 threads 2\nprocess 1 threads 1\nteam 5\n" REGIONS OMP_REGIONS_MORE
+    "loc 0.0\n0 enter main\n0 fork 2\n0 teambegin 5\n0 enter par\n" RUN(
+        "loop", 0,
+        100) "100 enter ibar\n300 leave\n300 leave\n300 teamend 5\n300 join\n" SEND(1, 300, 310)
+        RECV(1, 310, 600) ALLREDUCE(600, 700)
+            RUN("work", 700, 1000) "1000 leave\n"
+                                   "loc 0.1\n0 teambegin 5\n0 enter par\n" RUN(
+                                       "loop", 0, 300) "300 enter ibar\n300 leave\n"
+                                                       "300 leave\n300 teamend 5\n" LOC(
+                                                           "1.0", 700,
+                                                           RECV(0, 0, 320) RUN("work", 320, 500)
+                                                               SEND(0, 500, 510)
+                                                                   RUN("work", 510, 560)
+                                                                       ALLREDUCE(560, 700));
+
+static void the_path_crosses_messages_collectives_and_threads_in_one_run(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, hybrid);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(on_path(&run, "main;work", 0), 300);
+  assert_int_equal(on_path(&run, "main;MPI_Allreduce", 0), 100);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 0), 100);
+  assert_int_equal(on_path(&run, "main;MPI_Send", 0), 0);
+  assert_int_equal(on_path(&run, "main;work", 2), 180);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 2), 20);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 1), 300);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 0), 0);
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   1000);
   assert_int_equal(run.a.diag.count[AZ_W_MODEL], 0);
   az_run_free(&run);
 }
@@ -245,6 +290,7 @@ int main(void) {
       cmocka_unit_test(the_path_moves_to_the_last_member_of_a_collective),
       cmocka_unit_test(pop_serialisation_and_transfer_come_from_the_critical_path),
       cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),
+      cmocka_unit_test(the_path_crosses_messages_collectives_and_threads_in_one_run),
       cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
