@@ -690,7 +690,14 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
   az_cursor *c = az_replay_loc(&rs[0], l);
   const uint64_t *at = m->at + c->loc;
   uint64_t from = w ? at[(w - 1) * m->nlocs] : 0, to = at[w * m->nlocs];
-  if (to <= from) return 0;
+  if (to <= from) {
+    /* no events up to this window's end (an empty file, a thread that
+       starts later): nothing more comes, the location is done now */
+    if (!to)
+      for (size_t i = 0; i < np; i++)
+        finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
+    return 0;
+  }
   if (from < b->lo) {
     size_t first = w;
     while (first > 0 && to - (first > 1 ? at[(first - 2) * m->nlocs] : 0) <= budget) first--;
