@@ -46,17 +46,18 @@ typedef struct az_analysis {
      one still reading) and on failure; returns whether to go on.  NULL:
      a serial analysis, which goes on while active. */
   int (*agree_hook)(struct az_analysis *a, int active, int *failed);
-  void *exchange_data;   /* parallel.c: what its exchanges keep */
-  void *wo;              /* p2p.c: per-location wrong-order windows */
-  int incomplete;        /* the run did not finish (a recovered trace):
+  void *exchange_data; /* parallel.c: what its exchanges keep */
+  void *wo;            /* p2p.c: per-location wrong-order windows */
+  int incomplete;      /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not
                               finish" */
-  char *run_status;      /* "complete" or "incomplete: ..." (report) */
-  char *throttled;       /* az_throttled_read's line, or NULL (report) */
-  char *files;           /* the archive's directory of per-location
+  char *run_status;    /* "complete" or "incomplete: ..." (report) */
+  char *throttled;     /* az_throttled_read's line, or NULL (report) */
+  char *files;         /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
-  unsigned model_limits; /* pass_critical: where the root-cause model
-                              does not hold (az_critical.h, AZ_LIMIT_*) */
+  /* pass_critical: where the root-cause model does not hold
+     (az_critical.h, AZ_LIMIT_*) */
+  unsigned model_limits;
 } az_analysis;
 
 /* Adds v to metric at (loc, cnode): directly, or through a->charge_hook

@@ -10,10 +10,9 @@
 /* Where the model of the delay costs and of the critical path does not
    hold (Scalasca's known limits), as bits. */
 enum {
-  AZ_LIMIT_TASKS = 1,       /* OpenMP tasks */
-  AZ_LIMIT_NESTED = 2,      /* nested parallel regions, threads outside a team */
-  AZ_LIMIT_MPI_THREADS = 4, /* MPI calls on a thread other than the first */
-  AZ_LIMIT_ALL = 7
+  AZ_LIMIT_TASKS = 1,      /* OpenMP tasks */
+  AZ_LIMIT_NESTED = 2,     /* nested parallel regions, threads outside a team */
+  AZ_LIMIT_MPI_THREADS = 4 /* MPI calls on a thread other than the first */
 };
 
 /* After the backward walk: AZ_CRITICAL_PATH holds each (call path,
