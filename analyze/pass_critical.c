@@ -225,12 +225,14 @@ static uint32_t master_of(const cp_state *st, const cp_loc *s) {
 /* The path goes back to time t on its holder: the time since it got there
    is the holder's, on its innermost call path. */
 static void advance(cp_state *st, az_time t) {
-  if (st->holder < 0 || st->path_t <= t) {
-    if (st->holder >= 0) st->path_t = t;
-    return;
-  }
+  if (st->holder < 0 || st->path_t <= t) return; /* the path never goes forward */
   const cp_loc *h = st->locs[st->holder];
-  if (h->depth) az_charge(st->a, h->cur.loc, top(h), AZ_CRITICAL_PATH, (int64_t)(st->path_t - t));
+  /* times beyond INT64_MAX (a damaged trace) count as INT64_MAX: the path
+     only goes back, so its charges add up to INT64_MAX at most */
+  az_time from = st->path_t < INT64_MAX ? st->path_t : INT64_MAX;
+  az_time to = t < INT64_MAX ? t : INT64_MAX;
+  if (h->depth && from > to)
+    az_charge(st->a, h->cur.loc, top(h), AZ_CRITICAL_PATH, (int64_t)(from - to));
   st->path_t = t;
 }
 

@@ -35,21 +35,29 @@ static const int wait_slots[] = {
     AZ_OMP_EBARRIER_WAIT, AZ_OMP_IBARRIER_WAIT, AZ_OMP_CRITICAL_CONTENTION, AZ_OMP_LOCK_CONTENTION,
 };
 
-/* The non-waiting time of one cell. */
-static int64_t non_waiting(const int64_t *row) {
-  int64_t v = row[AZ_X_RUN];
-  for (size_t i = 0; i < sizeof wait_slots / sizeof *wait_slots; i++) v -= row[wait_slots[i]];
+/* The non-waiting time of one cell (in double: the values of a damaged
+   trace may be anything). */
+static double non_waiting(const int64_t *row) {
+  double v = (double)row[AZ_X_RUN];
+  for (size_t i = 0; i < sizeof wait_slots / sizeof *wait_slots; i++)
+    v -= (double)row[wait_slots[i]];
   return v > 0 ? v : 0;
 }
 
-static int64_t ticks_of(double v) { return (int64_t)(v < 0 ? v - 0.5 : v + 0.5); }
+/* Rounded to ticks, within what a cell can add up. */
+static int64_t ticks_of(double v) {
+  const double most = (double)(INT64_MAX / 4);
+  if (v > most) v = most;
+  if (v < -most) v = -most;
+  return (int64_t)(v < 0 ? v - 0.5 : v + 0.5);
+}
 
 static int64_t cell_of(const az_cells *c, int32_t cnode, int slot) {
   if ((size_t)cnode >= c->nrow_of || !c->row_of[cnode]) return 0;
   return c->rows[c->row_of[cnode] - 1][slot];
 }
 
-static int64_t non_waiting_of(const az_cells *c, int32_t cnode) {
+static double non_waiting_of(const az_cells *c, int32_t cnode) {
   if ((size_t)cnode >= c->nrow_of || !c->row_of[cnode]) return 0;
   return non_waiting(c->rows[c->row_of[cnode] - 1]);
 }
@@ -57,7 +65,7 @@ static int64_t non_waiting_of(const az_cells *c, int32_t cnode) {
 typedef struct {
   size_t ncnodes;
   int64_t *gcp;      /* [cnode] time on the path */
-  int64_t *run;      /* [cnode] executed, all locations */
+  double *run;       /* [cnode] executed, all locations */
   double *imbalance; /* [cnode] critical_imbalance_impact, all locations */
   int32_t *on_path;  /* call paths with gcp > 0 */
   size_t non_path;
@@ -74,7 +82,7 @@ static void sum_path(const az_analysis *a, cp_sums *x) {
     const az_cells *c = &a->cells[l];
     for (size_t r = 0; r < c->nrows; r++) {
       x->gcp[c->row_cnode[r]] += c->rows[r][AZ_CRITICAL_PATH];
-      x->run[c->row_cnode[r]] += c->rows[r][AZ_X_RUN];
+      x->run[c->row_cnode[r]] += (double)c->rows[r][AZ_X_RUN];
     }
   }
   for (size_t k = 0; k < x->ncnodes; k++) {
@@ -87,26 +95,26 @@ static void sum_path(const az_analysis *a, cp_sums *x) {
 /* One location's activities, and its waiting spread over the excess. */
 static void location_impact(az_analysis *a, cp_sums *x, uint32_t l) {
   az_cells *c = &a->cells[l];
-  int64_t local = 0;
+  double local = 0;
   for (size_t r = 0; r < c->nrows; r++) {
     int32_t k = c->row_cnode[r];
-    int64_t lt = non_waiting(c->rows[r]);
+    double lt = non_waiting(c->rows[r]), on = (double)x->gcp[k];
     local += lt;
-    if (lt > x->gcp[k]) az_charge(a, l, k, AZ_NON_CRITICAL_PATH_ACTIVITIES, lt - x->gcp[k]);
-    if (x->gcp[k] > 0 && lt > 0)
-      az_charge(a, l, k, AZ_CRITICAL_PATH_ACTIVITIES, lt < x->gcp[k] ? lt : x->gcp[k]);
+    if (lt > on) az_charge(a, l, k, AZ_NON_CRITICAL_PATH_ACTIVITIES, ticks_of(lt - on));
+    if (on > 0 && lt > 0)
+      az_charge(a, l, k, AZ_CRITICAL_PATH_ACTIVITIES, ticks_of(lt < on ? lt : on));
   }
   double excess = 0;
   for (size_t i = 0; i < x->non_path; i++) {
-    int64_t e = x->gcp[x->on_path[i]] - non_waiting_of(c, x->on_path[i]);
-    if (e > 0) excess += (double)e;
+    double e = (double)x->gcp[x->on_path[i]] - non_waiting_of(c, x->on_path[i]);
+    if (e > 0) excess += e;
   }
   if (excess <= 0) return;
-  double scale = (double)(x->length - local) / excess;
+  double scale = ((double)x->length - local) / excess;
   for (size_t i = 0; i < x->non_path; i++) {
     int32_t k = x->on_path[i];
-    int64_t e = x->gcp[k] - non_waiting_of(c, k);
-    if (e > 0) x->imbalance[k] += (double)e * scale;
+    double e = (double)x->gcp[k] - non_waiting_of(c, k);
+    if (e > 0) x->imbalance[k] += e * scale;
   }
 }
 
@@ -119,7 +127,7 @@ static void path_shares(az_analysis *a, const cp_sums *x, uint32_t l) {
     int64_t cp = cell_of(c, k, AZ_CRITICAL_PATH);
     if (cp <= 0) continue;
     double share = (double)cp / (double)x->gcp[k];
-    double above = (double)x->gcp[k] - (double)x->run[k] / nlocs;
+    double above = (double)x->gcp[k] - x->run[k] / nlocs;
     if (above > 0) {
       int64_t imb = ticks_of(above * share);
       az_charge(a, l, k, AZ_CRITICAL_PATH_IMBALANCE, imb);
