@@ -60,6 +60,9 @@ typedef struct az_analysis {
   /* p2p.c: message groups whose order the trace does not decide (several
      threads on one key), noted once at the end */
   uint64_t p2p_ambiguous;
+  /* pass_critical: where the root-cause model does not hold
+     (az_critical.h, AZ_LIMIT_*) */
+  unsigned model_limits;
 } az_analysis;
 
 /* Adds v to metric at (loc, cnode): directly, or through a->charge_hook

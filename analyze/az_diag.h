@@ -18,6 +18,8 @@ enum az_warn_kind {
   AZ_W_BARRIER, /* an OpenMP barrier not every member reached */
   AZ_W_ENDED,   /* a location's record ends early (the run
                                   did not finish) */
+  AZ_W_MODEL,   /* tasks, nested parallelism, MPI on several threads:
+                                  no delay costs, no critical path */
   AZ_W_NUM_KINDS
 };
 

@@ -84,6 +84,15 @@ enum {
   AZ_MPI_WAIT_INDIRECT,
   AZ_MPI_WAIT_INDIRECT_LATESENDER,
   AZ_MPI_WAIT_INDIRECT_LATERECEIVER,
+  /* the critical path (pass_critical.c) and the performance impact derived
+     from it (pass_critical_impact.c): trees of their own */
+  AZ_CRITICAL_PATH,
+  AZ_CRITICAL_PATH_IMBALANCE,
+  AZ_PERFORMANCE_IMPACT,
+  AZ_PERFORMANCE_IMPACT_CRITICALPATH,
+  AZ_CRITICAL_PATH_ACTIVITIES,
+  AZ_CRITICAL_IMBALANCE_IMPACT,
+  AZ_NON_CRITICAL_PATH_ACTIVITIES,
   /* file I/O (issue 19): time by interface, bytes moved */
   AZ_IO,
   AZ_POSIX_IO,
@@ -111,6 +120,10 @@ enum {
 extern const char *const az_metric_name[AZ_NUM_METRICS];
 /* 1 for metrics measured in clock ticks (converted to seconds). */
 int az_metric_is_time(int m);
+/* 1 for the metrics of the time tree: in seconds, not one of the trees that
+   count its time again (delay costs ... performance impact, one range of
+   slots: metrics of those trees are appended inside it). */
+int az_metric_in_time_tree(int m);
 /* Metric slots that are a part of execution time, carved out of the
    bucket of their cell (wait states, management). */
 int az_metric_is_part(int m);

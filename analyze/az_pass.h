@@ -190,5 +190,8 @@ extern const az_pass az_pass_waits;
 /* pass_delay.c (backward): delay costs of the waits at MPI barriers and
    N x N collectives, short-term and long-term. */
 extern const az_pass az_pass_delay;
+/* pass_critical.c (backward): the critical path and, at its end, the
+   performance impact derived from it (pass_critical_impact.c). */
+extern const az_pass az_pass_critical;
 
 #endif

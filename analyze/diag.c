@@ -20,6 +20,7 @@ static const char *const kind_name[AZ_W_NUM_KINDS] = {
     [AZ_W_LOCK] = "lock order problems",
     [AZ_W_BARRIER] = "OpenMP barriers not every team member reached",
     [AZ_W_ENDED] = "locations whose record ends early",
+    [AZ_W_MODEL] = "limits of the root-cause model",
 };
 
 int az_warn_is_end_effect(int kind) {

@@ -75,6 +75,13 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_MPI_WAIT_INDIRECT] = "mpi_wait_indirect",
     [AZ_MPI_WAIT_INDIRECT_LATESENDER] = "mpi_wait_indirect_latesender",
     [AZ_MPI_WAIT_INDIRECT_LATERECEIVER] = "mpi_wait_indirect_latereceiver",
+    [AZ_CRITICAL_PATH] = "critical_path",
+    [AZ_CRITICAL_PATH_IMBALANCE] = "critical_path_imbalance",
+    [AZ_PERFORMANCE_IMPACT] = "performance_impact",
+    [AZ_PERFORMANCE_IMPACT_CRITICALPATH] = "performance_impact_criticalpath",
+    [AZ_CRITICAL_PATH_ACTIVITIES] = "critical_path_activities",
+    [AZ_CRITICAL_IMBALANCE_IMPACT] = "critical_imbalance_impact",
+    [AZ_NON_CRITICAL_PATH_ACTIVITIES] = "non_critical_path_activities",
     [AZ_IO] = "io",
     [AZ_POSIX_IO] = "posix_io",
     [AZ_MPI_IO] = "mpi_io",
@@ -92,6 +99,13 @@ int az_metric_is_time(int m) {
   case AZ_IO_BYTES_READ: return 0;
   default: return m >= 0 && m < AZ_NUM_METRICS;
   }
+}
+
+int az_metric_in_time_tree(int m) {
+  /* the delay costs, the wait-state classifications, the critical path and
+     the performance impact: trees of their own that count time again */
+  int again = m >= AZ_DELAY && m <= AZ_NON_CRITICAL_PATH_ACTIVITIES;
+  return az_metric_is_time(m) && !again;
 }
 
 int az_metric_is_part(int m) {

@@ -29,6 +29,7 @@
 #include "az_cells.h"
 #include "az_collective.h"
 #include "az_common.h"
+#include "az_critical.h"
 #include "az_defs.h"
 #include "az_diag.h"
 #include "az_metrics.h"
@@ -498,10 +499,11 @@ static int delay_on_process_0(az_analysis *a, const char *anchor) {
   int progress = a->progress;
   a->diag.verbosity = 0;
   a->progress = 0;
-  const az_pass *passes[] = {&windows_pass, &az_pass_delay};
+  const az_pass *passes[] = {&windows_pass, &az_pass_delay, &az_pass_critical};
   if (!rc) rc = az_replay_run(a, reader, NULL, passes, sizeof passes / sizeof *passes);
   if (!rc) a->diag = before;
   a->diag.verbosity = before.verbosity;
+  if (!rc) az_critical_warn(a); /* the model's limits, which it found */
   a->events_read = events;
   a->progress = progress;
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);

@@ -202,7 +202,7 @@ static void unreadable(az_cursor *s, const char *otf2_text) {
    unreadable chunk (the message says where). */
 static void finish_location(az_replay *r, az_cursor *s, OTF2_Reader *reader,
                             const char *cut_chunk) {
-  OTF2_Reader_CloseEvtReader(reader, s->er);
+  if (s->er) OTF2_Reader_CloseEvtReader(reader, s->er);
   s->er = NULL;
   s->done = 1;
   if (r->pass->loc_end) r->pass->loc_end(r, s, cut_chunk);
@@ -362,13 +362,19 @@ static int read_window(az_replay *r, OTF2_Reader *reader, az_time stop, int *fai
 
 /* After a window: the pass evaluates what is complete; a parallel
    analysis agrees here on going on (and on failure). */
-static int end_window(az_replay *r, az_time stop, int any, int *failed) {
-  az_analysis *a = r->a;
-  if (any && !*failed && r->pass->window) r->pass->window(r, stop);
+static int end_windows(az_replay *rs, size_t np, az_time stop, int any, int *failed) {
+  az_analysis *a = rs[0].a;
+  for (size_t i = 0; i < np; i++)
+    if (any && !*failed && rs[i].pass->window) rs[i].pass->window(&rs[i], stop);
   int active = any && !*failed;
   if (a->agree_hook) active = a->agree_hook(a, active, failed);
-  if (active && r->pass->exchange) r->pass->exchange(a, 0);
+  for (size_t i = 0; i < np; i++)
+    if (active && rs[i].pass->exchange) rs[i].pass->exchange(a, 0);
   return active;
+}
+
+static int end_window(az_replay *r, az_time stop, int any, int *failed) {
+  return end_windows(r, 1, stop, any, failed);
 }
 
 /* Where each window of the first pass ended in each location's file: a
@@ -694,38 +700,111 @@ static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   return 0;
 }
 
-/* Window w of location l, last event first: from its block, read first
-   when the block does not hold it (as many earlier windows with it as the
-   share `budget` allows).  Its events all delivered, the pass's loc_end. */
-static int read_back(az_replay *r, az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
-                     az_rev_buffer *b, const az_marks *m, size_t w, uint64_t budget) {
+/* Whether a pass handles a buffered kind (backward passes read together
+   buffer the kinds any of them handles). */
+static int handles(const az_event_handlers *on, uint8_t kind) {
+  switch (kind) {
+  case REV_ENTER: return on->enter != NULL;
+  case REV_LEAVE: return on->leave != NULL;
+  case REV_FORK: return on->thread_fork != NULL;
+  case REV_JOIN: return on->thread_join != NULL;
+  case REV_TEAM_BEGIN: return on->team_begin != NULL;
+  case REV_TEAM_END: return on->team_end != NULL;
+  case REV_ACQUIRE: return on->acquire_lock != NULL;
+  case REV_RELEASE: return on->release_lock != NULL;
+  case REV_SEND: return on->mpi_send != NULL;
+  case REV_ISEND: return on->mpi_isend != NULL;
+  case REV_ISEND_COMPLETE: return on->mpi_isend_complete != NULL;
+  case REV_IRECV_REQUEST: return on->mpi_irecv_request != NULL;
+  case REV_RECV: return on->mpi_recv != NULL;
+  case REV_IRECV: return on->mpi_irecv != NULL;
+  case REV_CANCELLED: return on->mpi_request_cancelled != NULL;
+  default: return on->mpi_collective_end != NULL;
+  }
+}
+
+/* The handlers of all passes read together: any one's, for buffering. */
+static az_event_handlers union_handlers(const az_replay *rs, size_t np) {
+  az_event_handlers all = rs[0].pass->on;
+  for (size_t i = 1; i < np; i++) {
+    const az_event_handlers *on = &rs[i].pass->on;
+#define AZ_ANY(h)                                                                                  \
+  if (!all.h) all.h = on->h
+    AZ_ANY(enter);
+    AZ_ANY(leave);
+    AZ_ANY(thread_fork);
+    AZ_ANY(thread_join);
+    AZ_ANY(team_begin);
+    AZ_ANY(team_end);
+    AZ_ANY(acquire_lock);
+    AZ_ANY(release_lock);
+    AZ_ANY(mpi_send);
+    AZ_ANY(mpi_isend);
+    AZ_ANY(mpi_isend_complete);
+    AZ_ANY(mpi_irecv_request);
+    AZ_ANY(mpi_recv);
+    AZ_ANY(mpi_irecv);
+    AZ_ANY(mpi_request_cancelled);
+    AZ_ANY(mpi_collective_end);
+#undef AZ_ANY
+  }
+  return all;
+}
+
+/* Window w of location l, last event first, to each of the np passes in
+   turn: from its block, read first (by the first pass's cursor) when the
+   block does not hold it (as many earlier windows with it as the share
+   `budget` allows).  Its events all delivered, each pass's loc_end. */
+static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
+                     OTF2_EvtReaderCallbacks *cb, az_rev_buffer *b, const az_marks *m, size_t w,
+                     uint64_t budget) {
+  az_cursor *c = az_replay_loc(&rs[0], l);
   const uint64_t *at = m->at + c->loc;
   uint64_t from = w ? at[(w - 1) * m->nlocs] : 0, to = at[w * m->nlocs];
-  if (to <= from) return 0;
+  if (to <= from) {
+    /* no events up to this window's end (an empty file, a thread that
+       starts later): nothing more comes, the location is done now */
+    if (!to)
+      for (size_t i = 0; i < np; i++)
+        finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
+    return 0;
+  }
   if (from < b->lo) {
     size_t first = w;
     while (first > 0 && to - (first > 1 ? at[(first - 2) * m->nlocs] : 0) <= budget) first--;
     if (read_block(c, reader, cb, b, first ? at[(first - 1) * m->nlocs] : 0, to)) return -1;
   }
-  while (b->end > 0 && b->ev[b->end - 1].pos > from && !c->failed)
-    deliver(&r->pass->on, c, &b->ev[--b->end]);
-  if (c->failed) return -1;
-  if (from == 0) finish_location(r, c, reader, NULL);
+  size_t end = b->end, rest = end;
+  for (size_t i = 0; i < np; i++) {
+    az_cursor *ci = az_replay_loc(&rs[i], l);
+    const az_event_handlers *on = &rs[i].pass->on;
+    size_t e = end;
+    while (e > 0 && b->ev[e - 1].pos > from && !ci->failed)
+      if (handles(on, b->ev[--e].kind)) deliver(on, ci, &b->ev[e]);
+    if (ci->failed) return -1;
+    rest = e;
+  }
+  b->end = rest;
+  if (from == 0)
+    for (size_t i = 0; i < np; i++) finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
   return 0;
 }
 
-/* The first pass's windows, last to first; the window's lower bound is the
+/* The first pass's windows, last to first, for np backward passes read
+   together (each with its own state); the window's lower bound is the
    end of the one before it. */
-static int run_backward(az_replay *r, OTF2_Reader *reader, const az_marks *m) {
+static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_marks *m) {
+  az_replay *r = &rs[0];
   const az_defs *d = &r->a->defs;
   az_rev_buffer *b = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *b);
-  OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(&r->pass->on);
+  az_event_handlers all = union_handlers(rs, np);
+  OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(&all);
   int failed = 0;
   uint64_t mine = 0;
   for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
     if (!c->a) continue;
-    c->last = UINT64_MAX;
+    for (size_t i = 0; i < np; i++) az_replay_loc(&rs[i], l)->last = UINT64_MAX;
     b[l].lo = UINT64_MAX;
     b[l].off_region = d->off_region;
     mine++;
@@ -742,45 +821,57 @@ static int run_backward(az_replay *r, OTF2_Reader *reader, const az_marks *m) {
     for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
       az_cursor *c = az_replay_loc(r, l);
       if (!c->a || c->done) continue;
-      c->stop = low;
-      failed = read_back(r, c, reader, cb, &b[l], m, w, budget);
+      for (size_t i = 0; i < np; i++) az_replay_loc(&rs[i], l)->stop = low;
+      failed = read_back(rs, np, l, reader, cb, &b[l], m, w, budget);
     }
     /* not active before the first window: a failure all agreed on */
-    if (!end_window(r, low, w > 0, &failed)) break;
+    if (!end_windows(rs, np, low, w > 0, &failed)) break;
   }
   for (uint32_t l = 0; l < d->num_locs && !failed; l++)
     if (az_replay_loc(r, l)->a && !az_replay_loc(r, l)->done)
-      finish_location(r, az_replay_loc(r, l), reader, NULL);
+      for (size_t i = 0; i < np; i++)
+        finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
   for (uint32_t l = 0; l < d->num_locs; l++) free(b[l].ev);
   free(b);
   OTF2_EvtReaderCallbacks_Delete(cb);
   return failed;
 }
 
-static int run_pass(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine, const az_pass *pass,
-                    az_marks *marks) {
+/* Runs one forward pass, or np consecutive backward passes that read the
+   trace together, once: each gets every window's events of every
+   location in turn, and its callbacks in its order. */
+static int run_passes(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
+                      const az_pass *const *passes, size_t np, az_marks *marks) {
   const az_defs *d = &a->defs;
-  if (pass->direction == AZ_BACKWARD && !marks->windows) {
+  int backward = passes[0]->direction == AZ_BACKWARD;
+  if (backward && !marks->windows) {
     az_fail(&a->diag, "replay pass '%s': a backward pass needs a forward pass before it",
-            pass->name);
+            passes[0]->name);
     return -1;
   }
-  az_replay r = {a, pass, mine, NULL, NULL};
-  r.locs = pu_calloc(d->num_locs ? d->num_locs : 1, pass->loc_size);
-  init_cursors(&r);
-  if (pass->begin) pass->begin(&r);
+  az_replay *rs = pu_calloc(np, sizeof *rs);
+  for (size_t i = 0; i < np; i++) {
+    rs[i] = (az_replay){a, passes[i], mine, NULL, NULL};
+    rs[i].locs = pu_calloc(d->num_locs ? d->num_locs : 1, passes[i]->loc_size);
+    init_cursors(&rs[i]);
+    if (passes[i]->begin) passes[i]->begin(&rs[i]);
+  }
   OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(on_otf2_error, NULL);
-  OTF2_EvtReaderCallbacks *cb = make_callbacks(&pass->on);
-  int failed = pass->direction == AZ_BACKWARD
-                   ? run_backward(&r, reader, marks)
-                   : run_forward(&r, reader, cb, marks->windows ? NULL : marks, marks->defs_read);
+  OTF2_EvtReaderCallbacks *cb = make_callbacks(&passes[0]->on);
+  int failed =
+      backward ? run_backward(rs, np, reader, marks)
+               : run_forward(&rs[0], reader, cb, marks->windows ? NULL : marks, marks->defs_read);
   for (uint32_t l = 0; l < d->num_locs; l++)
-    if (az_replay_loc(&r, l)->er) OTF2_Reader_CloseEvtReader(reader, az_replay_loc(&r, l)->er);
+    if (az_replay_loc(&rs[0], l)->er)
+      OTF2_Reader_CloseEvtReader(reader, az_replay_loc(&rs[0], l)->er);
   OTF2_EvtReaderCallbacks_Delete(cb);
   OTF2_Error_RegisterCallback(old, NULL);
-  if (pass->end) pass->end(&r, !failed);
-  free(r.locs);
-  if (!failed && pass->exchange) pass->exchange(a, 1);
+  for (size_t i = 0; i < np; i++) {
+    if (passes[i]->end) passes[i]->end(&rs[i], !failed);
+    free(rs[i].locs);
+    if (!failed && passes[i]->exchange) passes[i]->exchange(a, 1);
+  }
+  free(rs);
   return failed ? -1 : 0;
 }
 
@@ -806,11 +897,16 @@ int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
   int rc = 0;
   az_marks marks = {
       NULL, NULL, 0, 0, a->defs.num_locs, pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, 1)};
-  for (size_t i = 0; i < npasses && !rc; i++) {
+  for (size_t i = 0, n; i < npasses && !rc; i += n) {
+    /* backward passes in a row read the trace together */
+    n = 1;
+    while (passes[i]->direction == AZ_BACKWARD && i + n < npasses &&
+           passes[i + n]->direction == AZ_BACKWARD)
+      n++;
     /* events_read stays the number of events in the trace (the summary
        says it; the progress bar stays full during later passes) */
     uint64_t events = a->events_read;
-    rc = run_pass(a, reader, mine, passes[i], &marks);
+    rc = run_passes(a, reader, mine, passes + i, n, &marks);
     if (i) a->events_read = events;
     if (!rc && !i) rc = check_samples(a);
   }

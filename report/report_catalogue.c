@@ -216,6 +216,44 @@ static const catalogue_entry catalogue[] = {
      "Indirect part of Late Sender waits."},
     {"mpi_wait_indirect_latereceiver", "mpi_wait_indirect", "Late Receiver", POMP_UNIT_SEC,
      "Indirect part of Late Receiver waits."},
+    /* Critical path (issue 15): the chain of work without wait states that
+       determined the run's length, and the performance impact derived from
+       it.  Trees of their own (they count time of the time tree again);
+       Scalasca's names and nesting. */
+    {"critical_path", NULL, "Critical Path", POMP_UNIT_SEC,
+     "Time each call path and location spent on the critical path: walking "
+     "back from the end of the location that finished last, at every wait "
+     "state (Late Sender, MPI collective or barrier, OpenMP barrier, join, "
+     "fork) the path moves to the location that caused it, so it holds no "
+     "waiting time; its own value is the part critical_path_imbalance does "
+     "not explain (docs/PROPERTIES.md, Critical path)."},
+    {"critical_path_imbalance", "critical_path", "Imbalance", POMP_UNIT_SEC,
+     "The part of a call path's critical-path time above its average "
+     "execution time over all locations: max(0, critical path - average), "
+     "shared among the locations that carried it in proportion to their "
+     "critical-path time."},
+    {"performance_impact", NULL, "Performance Impact", POMP_UNIT_SEC,
+     "Resource consumption of each call path on each location, split into "
+     "critical-path activities (with the waiting their imbalance causes "
+     "elsewhere) and activities off the critical path."},
+    {"performance_impact_criticalpath", "performance_impact", "Critical-path Activities",
+     POMP_UNIT_SEC,
+     "Resource consumption of call paths that appear on the critical path: "
+     "their own execution and the waiting their imbalance causes."},
+    {"critical_path_activities", "performance_impact_criticalpath", "Activity Impact",
+     POMP_UNIT_SEC,
+     "min(critical-path time of the call path, the location's non-waiting "
+     "time there), for call paths on the critical path."},
+    {"critical_imbalance_impact", "performance_impact_criticalpath", "Imbalance Impact",
+     POMP_UNIT_SEC,
+     "Waiting time of every location, spread over the call paths whose "
+     "critical-path time exceeds its non-waiting time there (in proportion to "
+     "the excess), summed over locations and charged to the locations that "
+     "carried each call path on the critical path."},
+    {"non_critical_path_activities", "performance_impact", "Non-critical-path Activities",
+     POMP_UNIT_SEC,
+     "Non-waiting time of a location on a call path beyond the call path's "
+     "critical-path time: optimising it does not shorten the run."},
     /* File I/O (issue 19): libpomp-io's POSIX and ISO C calls and
        libpomp-mpi's MPI_File_* calls, by the role of their regions. */
     {"io", "execution", "File I/O", POMP_UNIT_SEC,

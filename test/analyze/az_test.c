@@ -140,7 +140,8 @@ double az_run_total(const az_run *run, const char *metric) {
 double az_run_location_time(const az_run *run, int loc) {
   if (!run->report) fail_msg("analysis failed: %s", run->a.diag.first_error);
   double sum = 0;
-  for (int m = 0; m < AZ_VISITS; m++) { /* the time tree: not the delay costs */
+  for (int m = 0; m < AZ_NUM_METRICS; m++) {
+    if (!az_metric_in_time_tree(m)) continue;
     for (size_t c = 0; c < run->a.tree.len; c++)
       sum += az_value(&run->a, m, (int32_t)c, (uint32_t)loc);
   }

@@ -51,10 +51,10 @@ for t in p2p_waits_2x1 collective_waits_3x1; do
       same "$t/$cube $m" a b
     done
     # Scalasca's time (scout: no child metrics) is pomp's whole time tree
-    # (delay costs and the wait-state classification are trees of their
-    # own, not time)
+    # (delay costs, the wait-state classification, the critical path and
+    # the performance impact are trees of their own, not time)
     if [ $cube = scout ]; then
-      "$report" dump "$t.pomp" | awk -F, '$1 != "metric" && $1 != "visits" && $1 !~ /^bytes/ && $1 !~ /^(delay|waitstates_|mpi_wait_(direct|indirect|propagating|terminal))/ {
+      "$report" dump "$t.pomp" | awk -F, '$1 != "metric" && $1 != "visits" && $1 !~ /^bytes/ && $1 !~ /^(delay|waitstates_|mpi_wait_(direct|indirect|propagating|terminal)|critical_|performance_impact|non_critical_path)/ {
         s[$2 "," $3 "," $4] += $5 } END { for (k in s) printf "%s|%.17g\n", k, s[k] }' |
         sort -t'|' -k1,1 > a
       cells "$c" time > b

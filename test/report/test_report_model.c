@@ -327,6 +327,14 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"mpi_wait_indirect", "waitstates_direct_vs_indirect"},
       {"mpi_wait_indirect_latesender", "mpi_wait_indirect"},
       {"mpi_wait_indirect_latereceiver", "mpi_wait_indirect"},
+      /* critical path (issue 15), appended */
+      {"critical_path", NULL},
+      {"critical_path_imbalance", "critical_path"},
+      {"performance_impact", NULL},
+      {"performance_impact_criticalpath", "performance_impact"},
+      {"critical_path_activities", "performance_impact_criticalpath"},
+      {"critical_imbalance_impact", "performance_impact_criticalpath"},
+      {"non_critical_path_activities", "performance_impact"},
       /* file I/O (issue 19), appended */
       {"io", "execution"},
       {"posix_io", "io"},

@@ -1,0 +1,32 @@
+/* az_critical.h -- what the critical-path pass (pass_critical.c) leaves for
+   the step that derives Scalasca's critical-path metrics from it
+   (pass_critical_impact.c), and the limits of the model.
+   Internal to pomp-analyze (not installed). */
+#ifndef POMP_AZ_CRITICAL_H
+#define POMP_AZ_CRITICAL_H
+
+#include "az.h"
+
+/* Where the model of the delay costs and of the critical path does not
+   hold (Scalasca's known limits), as bits. */
+enum {
+  AZ_LIMIT_TASKS = 1,      /* OpenMP tasks */
+  AZ_LIMIT_NESTED = 2,     /* nested parallel regions, threads outside a team */
+  AZ_LIMIT_MPI_THREADS = 4 /* MPI calls on a thread other than the first */
+};
+
+/* After the backward walk: AZ_CRITICAL_PATH holds each (call path,
+   location)'s time on the critical path.  Derives critical_path_imbalance
+   and the performance_impact tree from it and from the forward pass's
+   times (docs/PROPERTIES.md, "Critical path"). */
+void az_critical_impact(az_analysis *a);
+
+/* The model's limits met (bits of AZ_LIMIT_*, kept in a->model_limits):
+   the delay costs and the critical-path metrics are removed and
+   az_critical_warn says why. */
+void az_critical_limits(az_analysis *a, unsigned limits);
+/* One warning per limit in a->model_limits (again after the parallel
+   analysis's re-reading, whose warnings are not counted). */
+void az_critical_warn(az_analysis *a);
+
+#endif

@@ -1,0 +1,297 @@
+/* The critical path (analyze/pass_critical.c) and what is derived from it
+   (pass_critical_impact.c, report/report_pop.c): traces whose critical
+   path is known by construction (times in ns).  az_run_text analyses each
+   trace again in windows of two events and asserts the same report, so
+   the walk across windows is checked too.  critical_path is stored
+   exclusive along the metric tree: its own value is the time on the path
+   less critical_path_imbalance. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "az_test.h"
+#include "pomp_report.h"
+
+#define REGIONS                                                                                    \
+  "region main compiler function main\n"                                                           \
+  "region work user function work\n"                                                               \
+  "region io user function io\n"                                                                   \
+  "region send mpi point2point MPI_Send\n"                                                         \
+  "region recv mpi point2point MPI_Recv\n"                                                         \
+  "region allreduce mpi coll_all2all MPI_Allreduce\n"
+
+#define RUN(R, E, X) #E " enter " R "\n" #X " leave\n"
+#define SEND(TO, E, X) #E " enter send\n" #E " send " #TO " 0 0 8\n" #X " leave\n"
+#define RECV(FROM, E, X) #E " enter recv\n" #X " recv " #FROM " 0 0 8\n" #X " leave\n"
+#define ALLREDUCE(E, X)                                                                            \
+#E " enter allreduce\n" #E " collbegin\n" #X " collend 11 0 - 8 8\n" #X " leave\n"
+#define LOC(N, END, BODY) "loc " N "\n0 enter main\n" BODY #END " leave\n"
+
+/* value in ns, rounded: the metrics are whole ticks */
+static long ns(const az_run *run, const char *metric, const char *path, int loc) {
+  return lround(az_run_value(run, metric, path, loc) * 1e9);
+}
+
+static long total_ns(const az_run *run, const char *metric) {
+  return lround(az_run_total(run, metric) * 1e9);
+}
+
+/* Time on the path: the stored value plus its imbalance child. */
+static long on_path(const az_run *run, const char *path, int loc) {
+  return ns(run, "critical_path", path, loc) + ns(run, "critical_path_imbalance", path, loc);
+}
+
+/* Every location's time, waiting or not, goes to one of the impacts. */
+static long impact_total(const az_run *run) {
+  return total_ns(run, "critical_path_activities") + total_ns(run, "critical_imbalance_impact") +
+         total_ns(run, "non_critical_path_activities");
+}
+
+/* A chain of Late Senders: rank 2 finishes last (1050); it waited in its
+   receive (400..650) for rank 1's send at 620; rank 1 waited in its
+   receive (100..420) for rank 0's send at 400.  The path: rank 2 work
+   650..1050 and receive 620..650, rank 1 send, work 420..620 and receive
+   400..420, rank 0 work 0..400. */
+static const char *const late_senders =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", 410, RUN("work", 0, 400) SEND(1, 400, 410))
+        LOC("1.0", 630,
+            RUN("work", 0, 100) RECV(0, 100, 420) RUN("work", 420, 620) SEND(2, 620, 630))
+            LOC("2.0", 1050, RUN("work", 0, 400) RECV(1, 400, 650) RUN("work", 650, 1050));
+
+static void the_path_follows_late_senders_back_over_three_ranks(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_senders);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(on_path(&run, "main;work", 2), 400);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 2), 30);
+  assert_int_equal(on_path(&run, "main;work", 1), 200);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 1), 20);
+  assert_int_equal(on_path(&run, "main;MPI_Send", 1), 0);
+  assert_int_equal(on_path(&run, "main;work", 0), 400);
+  assert_int_equal(on_path(&run, "main;MPI_Send", 0), 0);
+  /* the whole run, no waiting */
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   1050);
+  /* work: 1000 on the path, 500 on average (400, 300, 800): 500 above,
+     shared 400 : 200 : 400 */
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 0), 200);
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 1), 100);
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 2), 200);
+  assert_int_equal(total_ns(&run, "critical_path_imbalance"), 500);
+  /* activities: min(path time, own non-waiting time) */
+  assert_int_equal(ns(&run, "critical_path_activities", "main;work", 2), 800);
+  assert_int_equal(ns(&run, "critical_path_activities", "main;MPI_Recv", 1), 20);
+  assert_int_equal(ns(&run, "critical_path_activities", "main;MPI_Recv", 2), 30);
+  /* the sends are not on the path (0 there): all their time is off it */
+  assert_int_equal(ns(&run, "non_critical_path_activities", "main;MPI_Send", 0), 10);
+  assert_int_equal(ns(&run, "non_critical_path_activities", "main;MPI_Send", 1), 10);
+  assert_int_equal(total_ns(&run, "non_critical_path_activities"), 20);
+  /* waiting 640 + 720 + 220 spread over the excess of work and receive
+     per rank (650, 730, 220): work 1481.2, receive 98.8; charged 2:1:2
+     and 20:30 */
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main;work", 0), 592);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main;work", 1), 296);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main;work", 2), 592);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main;MPI_Recv", 1), 40);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main;MPI_Recv", 2), 59);
+  assert_int_equal(impact_total(&run), 3 * 1050 - 1);
+  az_run_free(&run);
+}
+
+/* An Allreduce that rank 1 enters last (600, after io 0..600): rank 0,
+   last to finish, waited 300..600 in it.  The path: rank 0 work
+   700..1000 and Allreduce 600..700, then rank 1's io 0..600. */
+static const char *const late_collective =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", 1000, RUN("work", 0, 300) ALLREDUCE(300, 700) RUN("work", 700, 1000))
+        LOC("1.0", 700, RUN("io", 0, 600) ALLREDUCE(600, 700))
+            LOC("2.0", 900, RUN("work", 0, 200) ALLREDUCE(200, 700) RUN("work", 700, 900));
+
+static void the_path_moves_to_the_last_member_of_a_collective(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_collective);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(on_path(&run, "main;work", 0), 300);
+  assert_int_equal(on_path(&run, "main;MPI_Allreduce", 0), 100);
+  assert_int_equal(on_path(&run, "main;io", 1), 600);
+  assert_int_equal(on_path(&run, "main;MPI_Allreduce", 1), 0);
+  assert_int_equal(on_path(&run, "main;work", 2), 0);
+  /* io: 600 on the path, 200 on average: 400 above, all on rank 1; work
+     (300 on the path, 333 on average) and the Allreduce are balanced */
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;io", 1), 400);
+  assert_int_equal(ns(&run, "critical_path", "main;io", 1), 200);
+  assert_int_equal(total_ns(&run, "critical_path_imbalance"), 400);
+  /* activities: rank 0 work min(300, 600), its Allreduce 400 - 300 waited */
+  assert_int_equal(ns(&run, "critical_path_activities", "main;work", 0), 300);
+  assert_int_equal(ns(&run, "critical_path_activities", "main;MPI_Allreduce", 0), 100);
+  assert_int_equal(ns(&run, "critical_path_activities", "main;io", 1), 600);
+  assert_int_equal(ns(&run, "critical_path_activities", "main;work", 2), 300);
+  assert_int_equal(ns(&run, "non_critical_path_activities", "main;work", 0), 300);
+  assert_int_equal(ns(&run, "non_critical_path_activities", "main;work", 2), 100);
+  /* ranks 0 and 2 waited 300 and 500 for the io they did not do, rank 1
+     300 for the work it did not do */
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main;io", 1), 800);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main;work", 0), 300);
+  assert_int_equal(total_ns(&run, "critical_imbalance_impact"), 1100);
+  assert_int_equal(impact_total(&run), 3 * 1000);
+  az_run_free(&run);
+}
+
+/* POP of the same run: useful computation 600, 600, 400 (average 533.3,
+   maximum 600), runtime 1000; the computation on the critical path
+   (rank 0's work 300, rank 1's io 600) is the ideal runtime, 900. */
+static void pop_serialisation_and_transfer_come_from_the_critical_path(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_collective);
+  assert_int_equal(run.status, 0);
+  pomp_report_pop p;
+  pomp_report_error err;
+  assert_int_equal(pomp_report_pop_compute(run.report, NULL, 0, &p, &err), POMP_REPORT_OK);
+  assert_true(p.has_critical_path);
+  assert_true(fabs(p.ideal_runtime - 900e-9) < 1e-15);
+  assert_null(p.why[POMP_REPORT_POP_SERIALISATION]);
+  assert_null(p.why[POMP_REPORT_POP_TRANSFER]);
+  assert_true(fabs(p.value[POMP_REPORT_POP_SERIALISATION] - 600.0 / 900) < 1e-9);
+  assert_true(fabs(p.value[POMP_REPORT_POP_TRANSFER] - 0.9) < 1e-9);
+  assert_true(fabs(p.value[POMP_REPORT_POP_COMMUNICATION] - 0.6) < 1e-9);
+  /* communication = serialisation x transfer */
+  assert_true(fabs(p.value[POMP_REPORT_POP_SERIALISATION] * p.value[POMP_REPORT_POP_TRANSFER] -
+                   p.value[POMP_REPORT_POP_COMMUNICATION]) < 1e-9);
+  az_run_free(&run);
+}
+
+#define OMP_REGIONS_MORE                                                                           \
+  "region loop user function loop\n"                                                               \
+  "region par openmp parallel !$omp parallel @c.c:10\n"                                            \
+  "region ibar openmp implicit_barrier !$omp implicit barrier @c.c:20\n"
+
+#define OMP_REGIONS                                                                                \
+  "region main compiler function main\n"                                                           \
+  "region work user function work\n" OMP_REGIONS_MORE
+
+#define MEMBER(LOOP_END)                                                                           \
+  "100 teambegin 5\n100 enter par\n" RUN("loop", 100, LOOP_END) #LOOP_END                          \
+      " enter ibar\n"                                                                              \
+      "400 leave\n400 leave\n400 teamend 5\n"
+
+/* One process, three threads: serial work 0..100, a parallel region
+   100..400 whose loop takes thread 1 300 (the others 100 and 200), serial
+   work 400..600.  The path: the master's work 400..600, at the join and
+   the barrier thread 1, its loop 100..400, at its start the master again,
+   work 0..100. */
+static const char *const omp_imbalance =
+    "process 0 threads 3\nteam 5\n" OMP_REGIONS
+    "loc 0.0\n0 enter main\n" RUN("work", 0, 100) "100 fork 3\n" MEMBER(200) "400 join\n" RUN(
+        "work", 400, 600) "600 leave\n"
+                          "loc 0.1\n" MEMBER(400) "loc 0.2\n" MEMBER(300);
+
+static void the_path_follows_the_slowest_thread_of_a_parallel_region(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, omp_imbalance);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(on_path(&run, "main;work", 0), 300);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 1), 300);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 0), 0);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 2), 0);
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   600);
+  /* loop: 300 on the path, (100 + 300 + 200) / 3 on average; work: 300,
+     100 on average (the workers have none) */
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;!$omp parallel @c.c:10;loop", 1), 100);
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 0), 200);
+  assert_int_equal(run.a.diag.count[AZ_W_MODEL], 0);
+  az_run_free(&run);
+}
+
+/* MPI point-to-point, a collective and OpenMP in one run.  Rank 0's
+   master: a parallel region 0..300 (its loop 0..100, the worker's
+   0..300), a send to rank 1 at 300, a receive 310..600 of rank 1's send
+   at 500, an Allreduce 600..700 (rank 1 came earlier), work 700..1000.
+   The path: rank 0 work, Allreduce and receive back to 500, rank 1's
+   work 320..500 and receive back to 300, rank 0's send, at the barrier
+   the worker thread (it entered last) and its loop, at its start the
+   master at 0. */
+static const char *const hybrid =
+    "process 0 threads 2\nprocess 1 threads 1\nteam 5\n" REGIONS OMP_REGIONS_MORE
+    "loc 0.0\n0 enter main\n0 fork 2\n0 teambegin 5\n0 enter par\n" RUN(
+        "loop", 0,
+        100) "100 enter ibar\n300 leave\n300 leave\n300 teamend 5\n300 join\n" SEND(1, 300, 310)
+        RECV(1, 310, 600) ALLREDUCE(600, 700)
+            RUN("work", 700, 1000) "1000 leave\n"
+                                   "loc 0.1\n0 teambegin 5\n0 enter par\n" RUN(
+                                       "loop", 0, 300) "300 enter ibar\n300 leave\n"
+                                                       "300 leave\n300 teamend 5\n" LOC(
+                                                           "1.0", 700,
+                                                           RECV(0, 0, 320) RUN("work", 320, 500)
+                                                               SEND(0, 500, 510)
+                                                                   RUN("work", 510, 560)
+                                                                       ALLREDUCE(560, 700));
+
+static void the_path_crosses_messages_collectives_and_threads_in_one_run(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, hybrid);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(on_path(&run, "main;work", 0), 300);
+  assert_int_equal(on_path(&run, "main;MPI_Allreduce", 0), 100);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 0), 100);
+  assert_int_equal(on_path(&run, "main;MPI_Send", 0), 0);
+  assert_int_equal(on_path(&run, "main;work", 2), 180);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 2), 20);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 1), 300);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 0), 0);
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   1000);
+  assert_int_equal(run.a.diag.count[AZ_W_MODEL], 0);
+  az_run_free(&run);
+}
+
+/* Where the model does not hold (OpenMP tasks, MPI calls on a second
+   thread), one warning, and neither delay costs nor a critical path. */
+static void tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers(void **state) {
+  (void)state;
+  const char *const tasks = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
+                            "region task openmp task !$omp task @t.c:5\n" LOC(
+                                "0.0", 1000, RUN("task", 0, 300) ALLREDUCE(300, 700))
+                                LOC("1.0", 1000, RUN("work", 0, 600) ALLREDUCE(600, 700));
+  az_run run;
+  az_run_text(&run, tasks);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(run.a.diag.count[AZ_W_MODEL], 1);
+  assert_int_equal(total_ns(&run, "critical_path"), 0);
+  assert_int_equal(total_ns(&run, "delay_n2n"), 0);
+  assert_true(az_run_total(&run, "mpi_wait_nxn") > 0); /* the waits stay */
+  az_run_free(&run);
+
+  const char *const threads =
+      "process 0 threads 2\nprocess 1 threads 1\n" REGIONS LOC("0.0", 1000, RUN("work", 0, 300))
+          LOC("0.1", 900, SEND(1, 400, 410)) LOC("1.0", 1000, RECV(0, 100, 420));
+  az_run_text(&run, threads);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(run.a.diag.count[AZ_W_MODEL], 1);
+  assert_int_equal(total_ns(&run, "critical_path"), 0);
+  az_run_free(&run);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(the_path_follows_late_senders_back_over_three_ranks),
+      cmocka_unit_test(the_path_moves_to_the_last_member_of_a_collective),
+      cmocka_unit_test(pop_serialisation_and_transfer_come_from_the_critical_path),
+      cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),
+      cmocka_unit_test(the_path_crosses_messages_collectives_and_threads_in_one_run),
+      cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
