@@ -54,8 +54,12 @@ fi
 if [ -n "$analyze" ]; then
   "$analyze" -o "$work/report.pomp" "$work/exp" >"$work/analyze.out" 2>&1 ||
     { cat "$work/analyze.out" >&2; echo "pomp-analyze failed" >&2; exit 1; }
-  if grep -q "warning" "$work/analyze.out"; then
-    grep "warning" "$work/analyze.out" >&2
+  # the root-cause model's limits (MPI on several threads: no delay costs,
+  # no critical path) are a documented warning, not a fault of the trace
+  grep "warning" "$work/analyze.out" | grep -Ev "root-cause model|their model does not hold" \
+    >"$work/warnings" || true
+  if [ -s "$work/warnings" ]; then
+    cat "$work/warnings" >&2
     echo "pomp-analyze warned about the trace" >&2
     exit 1
   fi
