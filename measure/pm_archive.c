@@ -31,6 +31,7 @@ typedef struct chunk {
 typedef struct buffer_memory {
   chunk *chunks;
   uint64_t used;
+  uint64_t flushed; /* event buffers: bytes their flushes wrote to the file */
 } buffer_memory;
 
 /* Called by the buffer's own writer thread only, so no locking. A NULL
@@ -39,7 +40,11 @@ static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, 
                           uint64_t size) {
   (void)user, (void)loc;
   buffer_memory *b = *per_buffer;
-  if (!b) *per_buffer = b = calloc(1, sizeof *b);
+  if (!b) {
+    *per_buffer = b = calloc(1, sizeof *b);
+    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get((uint32_t)loc) : NULL;
+    if (l) l->evt_memory = b; /* pm_archive_evt_chunks: the tail file's copy */
+  }
   if (!b) return NULL;
   /* a full disk: the record in flight gets its chunk (no flush), and no
      other record follows (recording stopped) */
@@ -56,9 +61,12 @@ static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, 
 
 static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
                          bool final) {
-  (void)user, (void)type, (void)loc;
+  (void)user;
   buffer_memory *b = *per_buffer;
   if (!b) return;
+  /* a flush wrote every chunk whole (only the final one cuts the last) */
+  for (chunk *c = b->chunks; c && type == OTF2_FILETYPE_EVENTS && !final; c = c->next)
+    b->flushed += pm_evt_chunk;
   while (b->chunks) {
     chunk *next = b->chunks->next;
     free(b->chunks);
@@ -66,9 +74,28 @@ static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, v
   }
   b->used = 0;
   if (final) {
+    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get((uint32_t)loc) : NULL;
+    if (l && l->evt_memory == b) l->evt_memory = NULL;
     free(b);
     *per_buffer = NULL;
   }
+}
+
+size_t pm_archive_evt_chunks(const pm_location *l, const unsigned char **chunks, size_t max,
+                             uint64_t *flushed) {
+  const buffer_memory *b = l->evt_memory;
+  *flushed = b ? b->flushed : 0;
+  size_t n = 0;
+  for (const chunk *c = b ? b->chunks : NULL; c; c = c->next) n++;
+  if (n > max) return 0; /* never: max is the buffer's chunk count */
+  size_t i = n;
+  for (const chunk *c = b ? b->chunks : NULL; c; c = c->next) /* newest first */
+    chunks[--i] = (const unsigned char *)c + CHUNK_HEADER;
+  return n;
+}
+
+void pm_archive_before_flush(void) {
+  if (before_flush) before_flush();
 }
 
 static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all};

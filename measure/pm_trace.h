@@ -51,6 +51,16 @@ int pm_archive_open(void (*before_flush)(void));
    the recovered anchor must name the ones the event files were cut in). */
 extern uint64_t pm_evt_chunk, pm_def_chunk;
 OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id);
+/* Location l's event chunks still in memory, oldest first, into chunks
+   (at most max; 0 if more), each pm_evt_chunk bytes; *flushed: the bytes
+   its buffer flushes wrote to its event file, which the chunks follow.
+   Only on l's own thread between two records (pm_tail.c), or when l is
+   quiesced. */
+size_t pm_archive_evt_chunks(const struct pm_location *l, const unsigned char **chunks, size_t max,
+                             uint64_t *flushed);
+/* Runs the before_flush hook pm_archive_open was given (the periodic
+   fragment: definitions on disk before the events that use them). */
+void pm_archive_before_flush(void);
 
 /* ClockOffset records of this process (pm_clock_offset). */
 typedef struct pm_offset {
