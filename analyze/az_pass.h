@@ -55,6 +55,8 @@ typedef struct {
   int limit_is_size; /* ... not known: its size in bytes */
   int cut_file;      /* its file lacks OTF2's closing records */
   uint64_t read_pos; /* position of the last event its reader read */
+  int damaged;       /* --skip-damaged: its file of a finished trace is
+                              damaged, read up to there (replay.c) */
 } az_cursor;
 
 /* The events a pass handles, OTF2's callback types (NULL: skipped; an

@@ -22,6 +22,7 @@ typedef struct {
   const char *input, *output;
   int verbosity, top;
   int no_recover;
+  int skip_damaged;
 } cli;
 
 /* The command line into c; a bad one ends the program (pomp_opt.h). */
@@ -40,6 +41,10 @@ static void parse(int argc, char **argv, cli *c) {
        "refuse the trace of a run that died instead "
        "of recovering it",
        PU_FLAG(&c->no_recover, 1)},
+      {"skip-damaged", 0, NULL,
+       "analyse a finished trace with a damaged event file: the other "
+       "locations whole, that one up to the damage (the report says so)",
+       PU_FLAG(&c->skip_damaged, 1)},
       PU_OPT_END};
   const pu_opt_command cmd = {NULL,
                               "EXPERIMENT_DIR|traces.otf2",
@@ -115,7 +120,8 @@ int main(int argc, char **argv) {
   if (rank >= 0) az_parallel_share(&refused, &run_status);
   az_options opt = {.verbosity = c.verbosity,
                     .progress = c.verbosity > 0 && isatty(STDERR_FILENO),
-                    .run_status = run_status};
+                    .run_status = run_status,
+                    .skip_damaged = c.skip_damaged};
   az_analysis a;
   memset(&a, 0, sizeof a);
   int status = POMP_EXIT_OK;
