@@ -65,6 +65,10 @@ int rc_tail_append(rc_set *set, uint32_t rank, uint64_t loc, const char *evt, ui
    times: the file's first and last event time. 0 or -1. */
 int rc_tail_settle(const char *evt, uint64_t whole, uint64_t chunk, rc_times *times);
 
+/* A path that is a symbolic link (a recovery elsewhere, rc_elsewhere.c)
+   becomes a copy of its file, so it can be repaired. 0 or -1 (warned). */
+int rc_own_copy(const char *path);
+
 /* "dir/name" into buf. */
 void rc_path(char *buf, size_t size, const char *dir, const char *name);
 

@@ -168,7 +168,8 @@ static int check_events(rc_set *set, rc_rank *r, uint64_t loc, uint64_t *events)
             "repaired as a partial rank's",
             path);
   uint64_t whole = size / chunk * chunk;
-  if (size % chunk == HEADER_BYTES + 2 && whole) /* ended by an earlier recovery */
+  if (exists && rc_own_copy(path) != 0) return 1; /* recovered elsewhere: a link */
+  if (size % chunk == HEADER_BYTES + 2 && whole)  /* ended by an earlier recovery */
     size = whole;
   if (size != whole)
     pu_warn("%s: last chunk cut short (%llu of %llu bytes); truncated to %llu bytes", path,
