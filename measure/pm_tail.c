@@ -139,7 +139,7 @@ static int copy_chunks(const pm_location *l, pm_tail *tail, uint64_t events, uin
 void pm_tail_write(pm_location *l, uint64_t t) {
   uint64_t every = pm_cfg.flush_interval;
   int running = atomic_load_explicit(&pm_state, memory_order_relaxed) == PM_RUNNING;
-  if (!every || !l->writer || !running || pm_archive_disk_full()) {
+  if (!every || !l->writer || !running || pm_archive_disk_full() || pm_archive_full_elsewhere()) {
     l->tail_due = UINT64_MAX; /* the finishing thread writes the rest */
     return;
   }

@@ -88,6 +88,16 @@ void pm_archive_out_of_space(void);
    stays off whatever POMP_On says); *events and *thread (either may be
    NULL): the events of the location that found it full. */
 int pm_archive_disk_full(void);
+/* 1 when another process of the run found the disk full (its marker in
+   the experiment directory): this one stops recording at its next flush. */
+int pm_archive_full_elsewhere(void);
+/* 1 once an OTF2 write failed for want of space (the disk filled under
+   it, e.g. by another program): its writers cannot be closed, the trace
+   is left as a died run's fragments. */
+int pm_archive_write_failed(void);
+/* n processes of the run write to this node's disk (pm_peers.c: the
+   ranks on this node): the room check counts n times this one's needs. */
+void pm_archive_disk_sharers(int n);
 void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread);
 /* Frees the space kept in reserve for the definitions (pm_archive_open):
    before they are written, or when the disk fills. */

@@ -1,7 +1,8 @@
 /* rct_steady.c -- MPI ranks that record steadily until they are killed:
    each rank writes its pid to READY.<rank> once it records, then repeats
    a user region around a few microseconds of work for at most SECONDS
-   (then MPI_Finalize). Usage: rct_steady READY SECONDS */
+   (then MPI_Finalize); built with RCT_OMP, every thread of an OpenMP
+   team does. Usage: rct_steady READY SECONDS */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,11 +33,16 @@ int main(int argc, char **argv) {
     fprintf(f, "%d\n", (int)getpid());
     fclose(f);
   }
-  volatile double x = 0;
-  while (now() < end) {
-    POMP_Begin(&step);
-    for (int i = 0; i < 2000; i++) x += i * 0.5;
-    POMP_End(&step);
+#ifdef RCT_OMP
+#pragma omp parallel
+#endif
+  {
+    volatile double x = 0;
+    while (now() < end) {
+      POMP_Begin(&step);
+      for (int i = 0; i < 2000; i++) x += i * 0.5;
+      POMP_End(&step);
+    }
   }
   MPI_Finalize();
   return 0;
