@@ -36,6 +36,8 @@ typedef struct buffer_memory {
   uint64_t flushed; /* event buffers: bytes their flushes wrote to the file */
 } buffer_memory;
 
+static int no_room(void);
+
 /* Called by the buffer's own writer thread only, so no locking. A NULL
    answer for a full event buffer makes OTF2 flush it to disk. */
 static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
@@ -48,11 +50,16 @@ static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, 
     if (l) l->evt_memory = b; /* pm_archive_evt_chunks: the tail file's copy */
   }
   if (!b) return NULL;
-  /* a full disk: the record in flight gets its chunk (no flush), and no
-     other record follows (recording stopped) */
+  /* a full buffer is flushed (NULL), unless the disk is too full for it:
+     then recording stops and the record in flight gets its chunk, so the
+     buffer stays whole in memory and reaches the file when it is closed
+     (a refused flush would drop it, its events still counted, and leave a
+     file OTF2 cannot seek in) */
   if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer &&
-      !atomic_load(&disk_full))
-    return NULL;
+      !atomic_load(&disk_full)) {
+    if (!no_room() && !pm_archive_full_elsewhere()) return NULL;
+    pm_archive_out_of_space();
+  }
   chunk *c = malloc(CHUNK_HEADER + size);
   if (!c) return NULL; /* OTF2 flushes and retries */
   c->next = b->chunks;
@@ -129,11 +136,13 @@ static uint64_t pending_bytes(void) {
    too: recording stops while everything still fits, so the files close
    normally and the definitions (from the reserve) make the trace
    readable. */
-static int no_room(void) {
+static int no_room(void) { return !pm_archive_room_for(pm_cfg.buffer); }
+
+int pm_archive_room_for(uint64_t bytes) {
   struct statvfs st;
-  if (statvfs(pm_experiment_dir, &st) != 0) return 0;
-  uint64_t need = (pending_bytes() + pm_cfg.buffer) * (uint64_t)disk_sharers;
-  return (uint64_t)st.f_bavail * st.f_frsize < need;
+  if (statvfs(pm_experiment_dir, &st) != 0) return 1;
+  uint64_t need = (pending_bytes() + bytes) * (uint64_t)disk_sharers;
+  return (uint64_t)st.f_bavail * st.f_frsize >= need;
 }
 
 void pm_archive_disk_sharers(int n) {
@@ -165,8 +174,9 @@ int pm_archive_full_elsewhere(void) {
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final) {
   (void)user;
-  if (type == OTF2_FILETYPE_EVENTS && !final &&
-      (atomic_load(&disk_full) || no_room() || pm_archive_full_elsewhere())) {
+  /* mem_allocate checked the room just before; the disk may have been
+     found full since (a fragment or tail write) */
+  if (type == OTF2_FILETYPE_EVENTS && !final && atomic_load(&disk_full)) {
     pm_archive_out_of_space();
     return OTF2_NO_FLUSH; /* OTF2 crashes when a flush fails mid-record */
   }
@@ -229,7 +239,9 @@ void pm_archive_out_of_space(void) {
      pm_archive_disk_full); the reserve stays until the files are closed */
   atomic_store(&pm_recording, 0);
   pm_location *l = pm_tls_location;
-  uint64_t events = l ? atomic_load_explicit(&l->flushed_events, memory_order_relaxed) : 0;
+  uint64_t events = 0; /* recorded so far: they all reach the file when it closes */
+  if (l && (!l->writer || OTF2_EvtWriter_GetNumberOfEvents(l->writer, &events) != OTF2_SUCCESS))
+    events = atomic_load_explicit(&l->flushed_events, memory_order_relaxed);
   uint32_t thread = l ? l->thread : 0;
   full_at_events = events;
   full_at_thread = thread;

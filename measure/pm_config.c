@@ -45,7 +45,7 @@ static const struct var {
     {"POMP_FILTER", TEXT, "", "filter file for user functions (include/exclude globs)"},
     {"POMP_BUFFER", SIZE, "16M",
      "event memory per thread (k/M/G suffix, >= 256k); when full it is flushed"},
-    {"POMP_FLUSH_INTERVAL", SECONDS, "2",
+    {"POMP_FLUSH_INTERVAL", SECONDS, "10",
      "seconds after which a thread's events still in memory are copied to disk (its tail "
      "file), so a run killed with SIGKILL keeps all but the last ones (0 = only full buffers)"},
     {"POMP_FUNCTIONS", BOOL, "1", "record functions compiled with -finstrument-functions"},
@@ -157,7 +157,7 @@ static int parse_throttle(const char *s, pm_throttle_rule *out) {
   return 0;
 }
 
-/* "2", "0.5": seconds as ns; "0"/"off": never. */
+/* "10", "0.5": seconds as ns; "0"/"off": never. */
 static int parse_seconds(const char *s, uint64_t *ns) {
   int b;
   if (!parse_bool(s, &b) && !b) return *ns = 0, 0;

@@ -104,7 +104,7 @@ typedef struct pm_config {
   int clock;               /* POMP_CLOCK: enum pm_clock_source */
   int mode;                /* POMP_MODE: enum pm_mode */
 } pm_config;
-#define PM_FLUSH_INTERVAL_DEFAULT 2000000000u /* ns: POMP_FLUSH_INTERVAL's "2" */
+#define PM_FLUSH_INTERVAL_DEFAULT 10000000000ull /* ns: POMP_FLUSH_INTERVAL's "10" */
 /* POMP_MODE: an OTF2 trace, or a call-path profile (pm_profile.h). */
 enum pm_mode { PM_MODE_TRACE = 0, PM_MODE_PROFILE };
 extern pm_config pm_cfg;

@@ -45,7 +45,9 @@ enum {
 enum { CHUNK_LAST_EVENT = 10 };
 
 typedef struct pm_tail {
-  int fd;          /* -1: could not be opened (said once) */
+  int fd;          /* open during a copy only (thousands of threads, one fd each, would
+                      exhaust the process's limit); -1 otherwise */
+  int broken;      /* could not be written (said once): no more copies */
   uint64_t base;   /* TAIL_BASE written */
   size_t whole;    /* chunks written full since base */
   uint64_t events; /* TAIL_EVENTS written */
@@ -70,9 +72,12 @@ static pm_tail *open_tail(pm_location *l) {
   if (!tail) return NULL;
   snprintf(tail->path, sizeof tail->path, "%s/fragments/%u.%u.tail", pm_experiment_dir,
            pm_coll.rank, l->thread);
-  tail->fd = open(tail->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = open(tail->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  tail->fd = -1;
   tail->base = UINT64_MAX; /* the header is written at the first copy */
-  if (tail->fd < 0) pm_err("cannot write %s: %s", tail->path, strerror(errno));
+  tail->broken = fd < 0;
+  if (fd < 0) pm_err("cannot write %s: %s", tail->path, strerror(errno));
+  else close(fd);
   return tail;
 }
 
@@ -123,6 +128,12 @@ static int copy_chunks(const pm_location *l, pm_tail *tail, uint64_t events, uin
   const unsigned char **chunks = malloc(max * sizeof *chunks); /* every few seconds */
   uint64_t flushed;
   size_t n = chunks ? pm_archive_evt_chunks(l, chunks, max, &flushed) : 0;
+  /* a copy must not take the room the event files need when they close:
+     on a nearly full disk the events stay in memory (no copy) */
+  if (n && !pm_archive_room_for((n + 1) * pm_evt_chunk)) {
+    free(chunks);
+    return 0;
+  }
   int rc = n && flushed != tail->base ? write_header(l, tail, flushed) : 0;
   if (n && rc == 0) rc = write_chunks(tail, chunks, n, events);
   free(chunks);
@@ -154,15 +165,19 @@ void pm_tail_write(pm_location *l, uint64_t t) {
   if (l->tail && events == l->tail->events) return; /* nothing new */
   pm_archive_before_flush();                        /* the fragment: definitions first */
   if (!l->tail) l->tail = open_tail(l);
-  if (!l->tail || l->tail->fd < 0) return;
-  if (copy_chunks(l, l->tail, events, t) == 0) return;
+  pm_tail *tail = l->tail;
+  if (!tail || tail->broken) return;
+  tail->fd = open(tail->path, O_WRONLY | O_CLOEXEC);
+  int rc = tail->fd >= 0 ? copy_chunks(l, tail, events, t) : -1;
   int err = errno;
+  if (tail->fd >= 0) close(tail->fd);
+  tail->fd = -1;
+  if (rc == 0) return;
   if (err == ENOSPC) pm_archive_out_of_space();
   else
-    pm_err("cannot write %s: %s; no more copies of this thread's events", l->tail->path,
+    pm_err("cannot write %s: %s; no more copies of this thread's events", tail->path,
            strerror(err));
-  close(l->tail->fd);
-  l->tail->fd = -1;
+  tail->broken = 1;
   l->tail_due = UINT64_MAX;
 }
 
@@ -171,7 +186,6 @@ void pm_tail_remove_all(void) {
     pm_location *l = pm_location_get(i);
     if (!l || !l->tail) continue;
     l->tail_due = UINT64_MAX;
-    if (l->tail->fd >= 0) close(l->tail->fd);
     unlink(l->tail->path);
     free(l->tail);
     l->tail = NULL;

@@ -98,6 +98,9 @@ int pm_archive_write_failed(void);
 /* n processes of the run write to this node's disk (pm_peers.c: the
    ranks on this node): the room check counts n times this one's needs. */
 void pm_archive_disk_sharers(int n);
+/* 1 when the disk has room for bytes more on top of all the event files
+   may still need at close (the same estimate as before a flush). */
+int pm_archive_room_for(uint64_t bytes);
 void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread);
 /* Frees the space kept in reserve for the definitions (pm_archive_open):
    before they are written, or when the disk fills. */

@@ -99,7 +99,7 @@ static void hint_keep_more(const rc_set *set, const pomp_recover_summary *s) {
     fprintf(stderr,
             "%s: note: %s: %u of %u ranks kept their events up to their last buffer flush "
             "(no copy to disk was taken: the run was shorter than POMP_FLUSH_INTERVAL, "
-            "default 2 s, or it was 0); a shorter POMP_FLUSH_INTERVAL keeps more\n",
+            "default 10 s, or it was 0); a shorter POMP_FLUSH_INTERVAL keeps more\n",
             pu_progname(), set->dir, s->ranks_partial, s->ranks);
 }
 

@@ -3,7 +3,7 @@
 #   kill_test.sh WORK RECOVER ANALYZE STEADY TIMES RANKS INTERVAL
 # RANKS ranks of STEADY (rct_steady) record steadily with the default
 # POMP_BUFFER (16M: no buffer flush in this run) and POMP_FLUSH_INTERVAL
-# INTERVAL ("" = the default, 2 s); after a known time (3 s) plus a random
+# INTERVAL ("" = the default, 10 s); after a known time (3 s) plus a random
 # 0-1 s one rank, chosen at random, gets SIGKILL (mpirun then SIGKILLs the
 # others). Every rank's events must have been kept up to at least the kill
 # time less the interval (on every location that recorded), pomp-recover
@@ -16,7 +16,7 @@ rm -rf "$work" && mkdir -p "$work"
 exp=$work/exp
 envs=(POMP_EXPERIMENT="$exp" POMP_CLOCK=monotonic)
 [ -n "$interval" ] && envs+=(POMP_FLUSH_INTERVAL="$interval")
-interval_ns=$(awk -v s="${interval:-2}" 'BEGIN { printf "%d", s * 1e9 }')
+interval_ns=$(awk -v s="${interval:-10}" 'BEGIN { printf "%d", s * 1e9 }')
 env "${envs[@]}" timeout 120 mpirun -n "$ranks" "$steady" "$work/ready" 60 >"$work/run.out" 2>&1 &
 mpirun_pid=$!
 for _ in $(seq 300); do
@@ -40,7 +40,7 @@ for r in $(seq 0 $((ranks - 1))); do
   grep -qE "^rank $r: events up to [0-9]+\.[0-9]{3} s after its first: [1-9][0-9]* events \(buffer flush\)$" \
     "$work/recover.out" || fail "no kept-events line for rank $r"
 done
-expected_note="pomp-recover: note: $exp: $ranks of $ranks ranks kept their events up to their last copy to disk (every ${interval:-2} s, POMP_FLUSH_INTERVAL); a shorter POMP_FLUSH_INTERVAL keeps more"
+expected_note="pomp-recover: note: $exp: $ranks of $ranks ranks kept their events up to their last copy to disk (every ${interval:-10} s, POMP_FLUSH_INTERVAL); a shorter POMP_FLUSH_INTERVAL keeps more"
 [ "$(cat "$work/recover.err")" = "$expected_note" ] ||
   fail "stderr '$(cat "$work/recover.err")', expected '$expected_note'"
 "$times" "$exp/traces.otf2" >"$work/times" || fail "the recovered trace cannot be read"
