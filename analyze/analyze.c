@@ -66,6 +66,8 @@ void az_analysis_free(az_analysis *a) {
   az_defs_free(&a->defs);
   free(a->files);
   free(a->run_status);
+  free(a->damaged);
+  free(a->damaged_loc);
   free(a->throttled);
   memset(a, 0, sizeof *a);
 }

@@ -47,15 +47,20 @@ typedef struct az_analysis {
      one still reading) and on failure; returns whether to go on.  NULL:
      a serial analysis, which goes on while active. */
   int (*agree_hook)(struct az_analysis *a, int active, int *failed);
-  void *exchange_data; /* parallel.c: what its exchanges keep */
-  void *wo;            /* p2p.c: per-location wrong-order windows */
-  int incomplete;      /* the run did not finish (a recovered trace):
+  void *exchange_data;  /* parallel.c: what its exchanges keep */
+  void *wo;             /* p2p.c: per-location wrong-order windows */
+  int incomplete;       /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not
                               finish" */
-  char *run_status;    /* "complete" or "incomplete: ..." (report) */
-  char *throttled;     /* az_throttled_read's line, or NULL (report) */
-  char *files;         /* the archive's directory of per-location
+  char *run_status;     /* "complete" or "incomplete: ..." (report) */
+  char *throttled;      /* az_throttled_read's line, or NULL (report) */
+  char *files;          /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
+  int skip_damaged;     /* --skip-damaged (az_options) */
+  char *damaged;        /* the locations read only up to a damage:
+                              "rank 0 thread 1 up to event 1234; ..."
+                              (report attribute damaged_locations), or NULL */
+  uint8_t *damaged_loc; /* per location: counted in damaged */
 
   /* p2p.c: message groups whose order the trace does not decide (several
      threads on one key), noted once at the end */
@@ -78,6 +83,10 @@ typedef struct {
   /* the run did not finish (its trace was recovered from fragments):
      run_status says how ("incomplete: ..."); NULL = complete */
   const char *run_status;
+  /* a finished trace with a damaged event file: analyse the other
+     locations, and that one up to the damage (else an error that names
+     it and suggests the option) */
+  int skip_damaged;
 } az_options;
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
 void az_analysis_free(az_analysis *a);

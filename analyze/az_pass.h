@@ -82,6 +82,8 @@ typedef struct {
   int limit_is_size;           /* ... not known: its size in bytes */
   int cut_file;                /* its file lacks OTF2's closing records */
   uint64_t read_pos;           /* position of the last event its reader read */
+  int damaged;                 /* --skip-damaged: its file of a finished trace is
+                                  damaged, read up to there (replay.c) */
   const az_event_handlers *on; /* the pass's handlers (the driver turns
                                   MeasurementOnOff into Enter/Leave) */
 } az_cursor;

@@ -22,6 +22,7 @@ typedef struct {
   const char *input, *output;
   int verbosity, top;
   int no_recover;
+  int skip_damaged;
 } cli;
 
 /* The command line into c; a bad one ends the program (pomp_opt.h). */
@@ -40,6 +41,10 @@ static void parse(int argc, char **argv, cli *c) {
        "refuse the trace of a run that died instead "
        "of recovering it",
        PU_FLAG(&c->no_recover, 1)},
+      {"skip-damaged", 0, NULL,
+       "analyse a finished trace with a damaged event file: the other "
+       "locations whole, that one up to the damage (the report says so)",
+       PU_FLAG(&c->skip_damaged, 1)},
       PU_OPT_END};
   const pu_opt_command cmd = {NULL,
                               "EXPERIMENT_DIR|traces.otf2",
@@ -109,18 +114,29 @@ int main(int argc, char **argv) {
   }
   int rank = az_parallel_begin(); /* -1: serial */
   /* how the run ended: process 0 recovers a run that died, alone */
-  char *run_status = NULL;
+  char *run_status = NULL, *elsewhere = NULL;
   az_recovery_options ro = {!c.no_recover, c.verbosity};
-  int refused = rank <= 0 ? az_run_ended(anchor, &ro, &run_status) : 0;
+  int refused = rank <= 0 ? az_run_ended(anchor, &ro, &run_status, &elsewhere) : 0;
+  /* recovered in a temporary directory (read-only storage): its anchor is
+     analysed, the report still names the experiment's */
+  if (elsewhere && !c.output) {
+    pu_error("%s: cannot be written (read-only storage): give -o FILE to write the report "
+             "elsewhere",
+             report_path);
+    refused = 1;
+  }
+  char *analysed = elsewhere ? pu_malloc(strlen(elsewhere) + 16) : NULL;
+  if (analysed) sprintf(analysed, "%s/traces.otf2", elsewhere);
   if (rank >= 0) az_parallel_share(&refused, &run_status);
   az_options opt = {.verbosity = c.verbosity,
                     .progress = c.verbosity > 0 && isatty(STDERR_FILENO),
-                    .run_status = run_status};
+                    .run_status = run_status,
+                    .skip_damaged = c.skip_damaged};
   az_analysis a;
   memset(&a, 0, sizeof a);
   int status = POMP_EXIT_OK;
   int failed = refused    ? -1
-               : rank < 0 ? az_analyze(&a, anchor, &opt)
+               : rank < 0 ? az_analyze(&a, analysed ? analysed : anchor, &opt)
                           : az_analyze_parallel(&a, anchor, &opt);
   if (refused) {
     status = POMP_EXIT_FAILURE; /* az_run_ended said why */
@@ -146,6 +162,8 @@ int main(int argc, char **argv) {
   if (c.verbosity > 0) az_diag_summary(&a.diag, stderr);
   az_analysis_free(&a);
   free(run_status);
+  free(analysed);
+  az_recovery_discard(elsewhere);
   free(anchor);
   free(report_path);
   return status;

@@ -98,6 +98,25 @@ static void add_cnodes(pomp_report *r, const az_calltree *t, const int32_t *newi
   free(byid);
 }
 
+/* How the run ended; a trace analysed with damaged event files skipped
+   (--skip-damaged) is incomplete too, and says which locations. */
+static void set_run_status(pomp_report *r, const az_analysis *a) {
+  const char *status = a->run_status ? a->run_status : "complete";
+  if (!a->damaged) {
+    pomp_report_set_attr(r, "run_status", status);
+    return;
+  }
+  pomp_report_set_attr(r, "damaged_locations", a->damaged);
+  const char *what = "damaged event files analysed up to the damage (--skip-damaged): ";
+  int finished = !strcmp(status, "complete");
+  size_t n = strlen(status) + strlen(what) + strlen(a->damaged) + 16;
+  char *text = pu_malloc(n);
+  snprintf(text, n, "%s%s%s%s", finished ? "incomplete: " : status, finished ? "" : "; ", what,
+           a->damaged);
+  pomp_report_set_attr(r, "run_status", text);
+  free(text);
+}
+
 /* machine > node (host) > process > thread, locations in our order. */
 static void add_system(pomp_report *r, const az_defs *d) {
   const char *machine = "machine";
@@ -137,7 +156,7 @@ static void add_attrs(pomp_report *r, const az_analysis *a, const char *trace) {
   snprintf(buf, sizeof buf, "%llu", (unsigned long long)az_warn_total(&a->diag));
   pomp_report_set_attr(r, "analysis_warnings", buf);
   pomp_report_set_attr(r, "analyzer", "pomp-analyze " POMP_VERSION_STRING);
-  pomp_report_set_attr(r, "run_status", a->run_status ? a->run_status : "complete");
+  set_run_status(r, a);
   if (a->throttled) pomp_report_set_attr(r, "throttled", a->throttled);
 }
 

@@ -717,8 +717,9 @@ static void ended_early(loc_state *s, const char *cut_chunk) {
     az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s; the run ended before any of its events was written",
             cut_chunk);
   else if (cut_chunk)
-    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s; the run ended after event %llu%s", cut_chunk,
-            (unsigned long long)s->cur.pos, open);
+    az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s; %s after event %llu%s", cut_chunk,
+            s->cur.damaged ? "its record ends" : "the run ended", (unsigned long long)s->cur.pos,
+            open);
   else if (s->depth)
     az_warn(&s->cur.a->diag, AZ_W_ENDED, "%s: the run ended after event %llu%s", s->cur.label,
             (unsigned long long)s->cur.pos, open);
@@ -732,7 +733,8 @@ static void ended_early(loc_state *s, const char *cut_chunk) {
 static void loc_end(az_replay *r, az_cursor *c, const char *cut_chunk) {
   (void)r;
   loc_state *s = (loc_state *)c;
-  if (s->cur.a->incomplete && (s->depth || cut_chunk)) ended_early(s, cut_chunk);
+  if ((s->cur.a->incomplete || s->cur.damaged) && (s->depth || cut_chunk))
+    ended_early(s, cut_chunk);
   else if (s->depth)
     az_warn(&s->cur.a->diag, AZ_W_NESTING,
             "%s: %zu regions still open at the end; closed at the last "

@@ -7,6 +7,7 @@
    not finish (docs/PROPERTIES.md, "Runs that did not finish") and the
    report says how (run_status, docs/FORMAT.md).  Only in the executable,
    like parallel.c: the library is optional at build time. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +110,7 @@ static int has(const char *dir, const char *name) {
 #ifdef POMP_HAVE_RECOVER
 /* The trace of a run that died is completed first; *status says how it
    ended, should the record not be readable. */
-static int recover(const char *dir, const az_recovery_options *o, char **status) {
+static int recover(const char *dir, const az_recovery_options *o, char **status, char **elsewhere) {
   if (!o->recover) {
     pu_error("%s: the run did not finish and its trace was not recovered: "
              "run 'pomp-recover %s' (or pomp-analyze without --no-recover)",
@@ -117,7 +118,19 @@ static int recover(const char *dir, const az_recovery_options *o, char **status)
     return -1;
   }
   pomp_recover_summary s;
-  if (pomp_recover(dir, &s) != 0) return -1;
+  /* read-only storage: in a temporary mirror of the experiment (the
+     report must then go elsewhere too: -o) */
+  if (access(dir, W_OK) != 0) {
+    char work[PU_PATH_MAX];
+    if (pomp_recover_elsewhere(dir, 0, work, sizeof work, &s) != 0) return -1;
+    if (o->verbosity > 0)
+      fprintf(stderr,
+              "%s: %s: cannot be written (%s): recovered in %s, removed after the analysis\n",
+              pu_progname(), dir, strerror(errno), work);
+    *elsewhere = pu_strdup(work);
+  } else if (pomp_recover(dir, &s) != 0) {
+    return -1;
+  }
   char line[512];
   snprintf(line, sizeof line,
            "the run did not finish (%s); trace recovered from %u ranks (%u "
@@ -145,13 +158,15 @@ static int needs_recovery(const char *anchor, const char *dir) {
 #endif
 }
 
-int az_run_ended(const char *anchor, const az_recovery_options *o, char **status) {
+int az_run_ended(const char *anchor, const az_recovery_options *o, char **status,
+                 char **elsewhere) {
   *status = NULL;
+  *elsewhere = NULL;
   char *dir = directory_of(anchor);
   int rc = needs_recovery(anchor, dir);
   if (rc == 1) {
 #ifdef POMP_HAVE_RECOVER
-    rc = recover(dir, o, status);
+    rc = recover(dir, o, status, elsewhere);
 #else
     (void)o;
     pu_error("%s: the run did not finish and this pomp-analyze was built "
@@ -161,11 +176,19 @@ int az_run_ended(const char *anchor, const az_recovery_options *o, char **status
 #endif
   }
   /* a run that finished removed its fragments: a record says recovered */
-  char *recorded = rc ? NULL : status_from_record(dir);
+  char *recorded = rc ? NULL : status_from_record(*elsewhere ? *elsewhere : dir);
   if (recorded) {
     free(*status);
     *status = recorded;
   }
   free(dir);
   return rc;
+}
+
+void az_recovery_discard(char *elsewhere) {
+  if (!elsewhere) return;
+#ifdef POMP_HAVE_RECOVER
+  pomp_recover_discard(elsewhere);
+#endif
+  free(elsewhere);
 }

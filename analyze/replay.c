@@ -188,13 +188,31 @@ static const char *otf2_why(OTF2_ErrorCode rc) {
 }
 
 /* A finished trace with a missing, truncated or corrupt event file is not
-   analysed. */
-static void unreadable(az_cursor *s, const char *otf2_text) {
+   analysed (hint: the option that analyses it up to the damage). */
+static void unreadable(az_cursor *s, const char *otf2_text, const char *hint) {
   char msg[4600];
   unreadable_text(s, otf2_text, "cannot read the event file",
                   "cannot read the event file: truncated or corrupt", msg, sizeof msg);
-  az_fail(&s->a->diag, "%s", msg);
+  az_fail(&s->a->diag, "%s%s", msg, hint ? hint : "");
   s->failed = 1;
+}
+
+/* --skip-damaged: the location's damaged file is read up to the damage,
+   as a died run's; the other locations are whole. Counted once (the
+   backward pass meets the same end). */
+static void note_damaged(az_cursor *s) {
+  az_analysis *a = s->a;
+  s->damaged = 1;
+  a->diag.incomplete = 1; /* its partners' unmatched operations are end effects */
+  if (!a->damaged_loc) a->damaged_loc = pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, 1);
+  if (a->damaged_loc[s->loc]) return;
+  a->damaged_loc[s->loc] = 1;
+  char line[256];
+  snprintf(line, sizeof line, "%s%s up to event %llu", a->damaged ? "; " : "", s->label,
+           (unsigned long long)s->pos);
+  size_t had = a->damaged ? strlen(a->damaged) : 0;
+  a->damaged = pu_realloc(a->damaged, had + strlen(line) + 1);
+  memcpy(a->damaged + had, line, strlen(line) + 1);
 }
 
 /* The end of a location's events: the pass closes what is still open.
@@ -249,7 +267,7 @@ static int open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallba
   otf2_message[0] = 0;
   s->er = OTF2_Reader_GetEvtReader(reader, s->a->defs.locs[s->loc].id);
   if (!s->er) {
-    unreadable(s, "no event reader");
+    unreadable(s, "no event reader", NULL);
     return -1;
   }
   OTF2_EvtReader_ApplyClockOffsets(s->er, true);
@@ -276,14 +294,19 @@ static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const ch
     finish_location(r, s, reader, NULL);
     return 0;
   }
-  if (!s->a->incomplete) {
-    unreadable(s, why);
+  int damaged = !s->a->incomplete;
+  if (damaged && !s->a->skip_damaged) {
+    unreadable(s, why,
+               "; --skip-damaged analyses the other locations, and this one up to the damage");
     return -1;
   }
+  if (damaged) note_damaged(s);
   /* a process killed while writing leaves a cut-off last chunk */
   char msg[4600];
-  unreadable_text(s, why, "no event file", "the event file ends in a cut-off chunk", msg,
-                  sizeof msg);
+  unreadable_text(s, why, "no event file",
+                  damaged ? "the event file is damaged; analysed up to there (--skip-damaged)"
+                          : "the event file ends in a cut-off chunk",
+                  msg, sizeof msg);
   finish_location(r, s, reader, msg);
   return 0;
 }
@@ -683,7 +706,7 @@ static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
     OTF2_Reader_CloseEvtReader(reader, c->er);
     c->er = OTF2_Reader_GetEvtReader(reader, c->a->defs.locs[c->loc].id);
     if (!c->er) {
-      unreadable(c, "no event reader");
+      unreadable(c, "no event reader", NULL);
       return -1;
     }
     OTF2_EvtReader_ApplyClockOffsets(c->er, true);
@@ -692,7 +715,7 @@ static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   OTF2_ErrorCode rc = OTF2_EvtReader_Seek(c->er, lo + 1);
   if (rc == OTF2_SUCCESS) rc = OTF2_Reader_ReadLocalEvents(reader, c->er, to - lo, &n);
   if (rc != OTF2_SUCCESS) {
-    unreadable(c, otf2_why(rc));
+    unreadable(c, otf2_why(rc), NULL);
     return -1;
   }
   b->end = b->len;

@@ -21,7 +21,9 @@ uint64_t pm_evt_chunk, pm_def_chunk;
 /* What runs before a full event buffer reaches the disk, given by the
    life-cycle code that opens the archive (the periodic fragment). */
 static void (*before_flush)(void);
-static _Atomic int disk_full; /* pm_archive_out_of_space: once */
+static _Atomic int disk_full;    /* pm_archive_out_of_space: once */
+static _Atomic int write_failed; /* an OTF2 write failed (ENOSPC): its writers are damaged */
+static int disk_sharers = 1;     /* processes writing to this disk (pm_archive_disk_sharers) */
 
 /* Chunks of one OTF2 buffer, linked through a header in front of each. */
 enum { CHUNK_HEADER = 64 }; /* keeps the chunk cache-line aligned */
@@ -31,7 +33,10 @@ typedef struct chunk {
 typedef struct buffer_memory {
   chunk *chunks;
   uint64_t used;
+  uint64_t flushed; /* event buffers: bytes their flushes wrote to the file */
 } buffer_memory;
+
+static int no_room(void);
 
 /* Called by the buffer's own writer thread only, so no locking. A NULL
    answer for a full event buffer makes OTF2 flush it to disk. */
@@ -39,13 +44,22 @@ static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, 
                           uint64_t size) {
   (void)user, (void)loc;
   buffer_memory *b = *per_buffer;
-  if (!b) *per_buffer = b = calloc(1, sizeof *b);
+  if (!b) {
+    *per_buffer = b = calloc(1, sizeof *b);
+    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get((uint32_t)loc) : NULL;
+    if (l) l->evt_memory = b; /* pm_archive_evt_chunks: the tail file's copy */
+  }
   if (!b) return NULL;
-  /* a full disk: the record in flight gets its chunk (no flush), and no
-     other record follows (recording stopped) */
+  /* a full buffer is flushed (NULL), unless the disk is too full for it:
+     then recording stops and the record in flight gets its chunk, so the
+     buffer stays whole in memory and reaches the file when it is closed
+     (a refused flush would drop it, its events still counted, and leave a
+     file OTF2 cannot seek in) */
   if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer &&
-      !atomic_load(&disk_full))
-    return NULL;
+      !atomic_load(&disk_full)) {
+    if (!no_room() && !pm_archive_full_elsewhere()) return NULL;
+    pm_archive_out_of_space();
+  }
   chunk *c = malloc(CHUNK_HEADER + size);
   if (!c) return NULL; /* OTF2 flushes and retries */
   c->next = b->chunks;
@@ -56,9 +70,12 @@ static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, 
 
 static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
                          bool final) {
-  (void)user, (void)type, (void)loc;
+  (void)user;
   buffer_memory *b = *per_buffer;
   if (!b) return;
+  /* a flush wrote every chunk whole (only the final one cuts the last) */
+  for (chunk *c = b->chunks; c && type == OTF2_FILETYPE_EVENTS && !final; c = c->next)
+    b->flushed += pm_evt_chunk;
   while (b->chunks) {
     chunk *next = b->chunks->next;
     free(b->chunks);
@@ -66,24 +83,88 @@ static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, v
   }
   b->used = 0;
   if (final) {
+    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get((uint32_t)loc) : NULL;
+    if (l && l->evt_memory == b) l->evt_memory = NULL;
     free(b);
     *per_buffer = NULL;
   }
 }
 
-static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all};
-
-/* Is there too little room on the disk for the buffer about to be
-   flushed (with as much again for OTF2's file buffer and the
-   definitions)? OTF2 3.0 crashes when a write fails in the middle of a
-   record, so the disk must not fill under its feet. */
-static int no_room(void) {
-  struct statvfs st;
-  if (statvfs(pm_experiment_dir, &st) != 0) return 0;
-  return (uint64_t)st.f_bavail * st.f_frsize < 2 * pm_cfg.buffer;
+size_t pm_archive_evt_chunks(const pm_location *l, const unsigned char **chunks, size_t max,
+                             uint64_t *flushed) {
+  const buffer_memory *b = l->evt_memory;
+  *flushed = b ? b->flushed : 0;
+  size_t n = 0;
+  for (const chunk *c = b ? b->chunks : NULL; c; c = c->next) n++;
+  if (n > max) return 0; /* never: max is the buffer's chunk count */
+  size_t i = n;
+  for (const chunk *c = b ? b->chunks : NULL; c; c = c->next) /* newest first */
+    chunks[--i] = (const unsigned char *)c + CHUNK_HEADER;
+  return n;
 }
 
+void pm_archive_before_flush(void) {
+  if (before_flush) before_flush();
+}
+
+static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all};
+
+/* The bytes OTF2 may still write to this process's event files: every
+   location's buffer (written when it is flushed or closed) and, with
+   chunks below 4 MiB, the flushed chunks OTF2's 4 MiB file buffer may
+   still hold (written when it fills, or at close). Other threads' counts
+   are read without their lock: an estimate, on the safe side. */
+enum { OTF2_FILE_BUFFER = 4u << 20 };
+static uint64_t pending_bytes(void) {
+  uint64_t sum = 0;
+  for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++) {
+    pm_location *l = pm_location_get(t);
+    const buffer_memory *b = l ? l->evt_memory : NULL;
+    if (!b) continue;
+    sum += b->used;
+    if (pm_evt_chunk < OTF2_FILE_BUFFER)
+      sum += b->flushed < OTF2_FILE_BUFFER ? b->flushed : OTF2_FILE_BUFFER;
+  }
+  return sum;
+}
+
+/* Is there too little room on the disk for the buffer about to be
+   flushed and for all that the event files may still need when they are
+   closed (every location of every process on this node, taken to hold
+   as much as this one)? OTF2 3.0 crashes when a write fails in the
+   middle of a record, and closing a writer whose write failed crashes
+   too: recording stops while everything still fits, so the files close
+   normally and the definitions (from the reserve) make the trace
+   readable. */
+static int no_room(void) { return !pm_archive_room_for(pm_cfg.buffer); }
+
+int pm_archive_room_for(uint64_t bytes) {
+  struct statvfs st;
+  if (statvfs(pm_experiment_dir, &st) != 0) return 1;
+  uint64_t need = (pending_bytes() + bytes) * (uint64_t)disk_sharers;
+  return (uint64_t)st.f_bavail * st.f_frsize >= need;
+}
+
+void pm_archive_disk_sharers(int n) {
+  if (n > 0) disk_sharers = n;
+}
+
+int pm_archive_write_failed(void) { return atomic_load(&write_failed); }
+
 void pm_archive_out_of_space(void);
+
+/* The marker the first process to find the disk full leaves in the
+   experiment: the other ranks of an MPI run stop recording at their next
+   flush too, and only the first says so on stderr. */
+static void marker_path(char *buf, size_t size) {
+  snprintf(buf, size, "%s/.pomp-disk-full", pm_experiment_dir);
+}
+
+int pm_archive_full_elsewhere(void) {
+  char marker[PU_PATH_MAX];
+  marker_path(marker, sizeof marker);
+  return access(marker, F_OK) == 0;
+}
 
 /* A full event buffer is about to reach the disk: first before_flush (the
    periodic fragment, so that the definitions of every event in it are on
@@ -93,7 +174,9 @@ void pm_archive_out_of_space(void);
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final) {
   (void)user;
-  if (type == OTF2_FILETYPE_EVENTS && !final && (atomic_load(&disk_full) || no_room())) {
+  /* mem_allocate checked the room just before; the disk may have been
+     found full since (a fragment or tail write) */
+  if (type == OTF2_FILETYPE_EVENTS && !final && atomic_load(&disk_full)) {
     pm_archive_out_of_space();
     return OTF2_NO_FLUSH; /* OTF2 crashes when a flush fails mid-record */
   }
@@ -156,13 +239,24 @@ void pm_archive_out_of_space(void) {
      pm_archive_disk_full); the reserve stays until the files are closed */
   atomic_store(&pm_recording, 0);
   pm_location *l = pm_tls_location;
-  uint64_t events = l ? atomic_load_explicit(&l->flushed_events, memory_order_relaxed) : 0;
+  uint64_t events = 0; /* recorded so far: they all reach the file when it closes */
+  if (l && (!l->writer || OTF2_EvtWriter_GetNumberOfEvents(l->writer, &events) != OTF2_SUCCESS))
+    events = atomic_load_explicit(&l->flushed_events, memory_order_relaxed);
   uint32_t thread = l ? l->thread : 0;
   full_at_events = events;
   full_at_thread = thread;
-  pm_err("trace incomplete: disk full after %llu events of location %u (%s); recording "
-         "stopped, the program runs on",
-         (unsigned long long)events, thread, pm_experiment_dir);
+  /* one line for the run: the first process to create the marker says
+     it, the others (ranks on the same disk) log it */
+  char marker[PU_PATH_MAX];
+  marker_path(marker, sizeof marker);
+  int fd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int first = fd >= 0 || errno != EEXIST;
+  if (fd >= 0) close(fd);
+  uint64_t location = (uint64_t)pm_coll.rank << 32 | thread;
+  (first ? pm_err : pm_log)("trace incomplete: disk full after %llu events of location %llu (%s); "
+                            "recording stopped, the program runs on",
+                            (unsigned long long)events, (unsigned long long)location,
+                            pm_experiment_dir);
 }
 
 static OTF2_ErrorCode on_otf2_error(void *user, const char *file, uint64_t line,
@@ -171,7 +265,10 @@ static OTF2_ErrorCode on_otf2_error(void *user, const char *file, uint64_t line,
   (void)user, (void)file, (void)line, (void)function;
   /* the first report of a full disk may carry another code (a failed
      buffer write): errno still says why */
-  if (code == OTF2_ERROR_ENOSPC || errno == ENOSPC) pm_archive_out_of_space();
+  if (code == OTF2_ERROR_ENOSPC || errno == ENOSPC) {
+    atomic_store(&write_failed, 1);
+    pm_archive_out_of_space();
+  }
   if (atomic_load(&disk_full)) return code; /* its consequences: said already */
   char what[512];
   vsnprintf(what, sizeof what, fmt, va);

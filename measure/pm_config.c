@@ -15,7 +15,7 @@
 
 pm_config pm_cfg;
 
-enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE, MODE, CLOCKSYNC };
+enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE, MODE, CLOCKSYNC, SECONDS };
 
 /* The forms each kind accepts, as the warning about a bad value says them
    (one wording for every variable of a kind). */
@@ -30,6 +30,7 @@ static const char *const accepted[] = {
     [THROTTLE] = "CALLS,US (100000,10; US may have a fraction), 0 or off",
     [MODE] = "trace, profile",
     [CLOCKSYNC] = "auto, always",
+    [SECONDS] = "seconds from 0.01 to 3600 (2, 0.5), 0 or off",
 };
 
 static const struct var {
@@ -44,6 +45,9 @@ static const struct var {
     {"POMP_FILTER", TEXT, "", "filter file for user functions (include/exclude globs)"},
     {"POMP_BUFFER", SIZE, "16M",
      "event memory per thread (k/M/G suffix, >= 256k); when full it is flushed"},
+    {"POMP_FLUSH_INTERVAL", SECONDS, "10",
+     "seconds after which a thread's events still in memory are copied to disk (its tail "
+     "file), so a run killed with SIGKILL keeps all but the last ones (0 = only full buffers)"},
     {"POMP_FUNCTIONS", BOOL, "1", "record functions compiled with -finstrument-functions"},
     {"POMP_SIGNALS", BOOL, "1",
      "on SIGINT/SIGTERM/SIGABRT/SIGSEGV/SIGBUS/SIGFPE/SIGILL write the trace (MPI: the "
@@ -156,6 +160,18 @@ static int parse_throttle(const char *s, pm_throttle_rule *out) {
   return 0;
 }
 
+/* "10", "0.5": seconds as ns; "0"/"off": never. */
+static int parse_seconds(const char *s, uint64_t *ns) {
+  int b;
+  if (!parse_bool(s, &b) && !b) return *ns = 0, 0;
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end || errno || !(v >= 0.01 && v <= 3600)) return -1;
+  *ns = (uint64_t)(v * 1e9 + 0.5);
+  return 0;
+}
+
 static int parse_clock(const char *s, int *out) {
   static const char *const names[] = {"auto", "tsc", "monotonic"}; /* enum pm_clock_source */
   return parse_choice(s, names, 3, out);
@@ -183,6 +199,8 @@ static void apply(const struct var *v, const char *s) {
     ok = parse_signal(s, &pm_cfg.peer_signal) == 0;
   } else if (v->kind == THROTTLE) {
     ok = parse_throttle(s, &pm_throttle) == 0;
+  } else if (v->kind == SECONDS) {
+    ok = parse_seconds(s, &pm_cfg.flush_interval) == 0;
   } else if (v->kind == CLOCK) {
     ok = parse_clock(s, &pm_cfg.clock) == 0;
   } else if (v->kind == MODE) {
@@ -208,6 +226,7 @@ static void apply(const struct var *v, const char *s) {
 
 void pm_config_load(void) {
   pm_cfg = (pm_config){.buffer = 16u << 20,
+                       .flush_interval = PM_FLUSH_INTERVAL_DEFAULT,
                        .enable = 1,
                        .functions = 1,
                        .signals = 1,

@@ -54,6 +54,7 @@ static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t, ui
     return;
   }
   if (PM_UNLIKELY(l->flush_pending)) pm_write_flush_region(l);
+  if (PM_UNLIKELY(t >= l->tail_due)) pm_tail_write(l, t);
   switch (kind) {
   case PM_EV_ENTER: OTF2_EvtWriter_Enter(w, NULL, t, a); break;
   case PM_EV_LEAVE: OTF2_EvtWriter_Leave(w, NULL, t, a); break;
@@ -116,7 +117,8 @@ static int enter(pm_location *l, uint32_t region, uint32_t mark, uint64_t t) {
   }
   l->stack[l->depth++] = region | (rec ? mark : PM_HIDDEN_ENTER);
   if (!rec) return 0;
-  if (PM_LIKELY(l->writer && !l->flush_pending)) OTF2_EvtWriter_Enter(l->writer, NULL, t, region);
+  if (PM_LIKELY(l->writer && !l->flush_pending && t < l->tail_due))
+    OTF2_EvtWriter_Enter(l->writer, NULL, t, region);
   else write_record(l, PM_EV_ENTER, t, region, 0);
   return 1;
 }
@@ -160,7 +162,8 @@ static int leave(pm_location *l, uint32_t region, uint64_t t) {
   }
   l->depth--;
   if (top & PM_HIDDEN_ENTER) return 0;
-  if (PM_LIKELY(l->writer && !l->flush_pending)) OTF2_EvtWriter_Leave(l->writer, NULL, t, region);
+  if (PM_LIKELY(l->writer && !l->flush_pending && t < l->tail_due))
+    OTF2_EvtWriter_Leave(l->writer, NULL, t, region);
   else write_record(l, PM_EV_LEAVE, t, region, 0);
   return 1;
 }

@@ -171,6 +171,7 @@ void pm_fragment_remove(void) {
   char dir[PU_DIR_MAX], path[PU_PATH_MAX], other[PU_PATH_MAX];
   dir_path(dir, sizeof dir);
   pm_fragment_path(path, sizeof path, pm_coll.rank);
+  pm_tail_remove_all();
   pthread_mutex_lock(&frag_lock);
   unlink(path);
   /* the run finished: a recovery's record (of a pomp-recover from before

@@ -51,11 +51,14 @@ struct pm_location {
   int flush_pending;               /* a buffer flush waits to be written as a region */
   uint64_t flush_begin, flush_end;
   uint64_t nflushes;
-  uint64_t unmatched;  /* Leaves without their Enter (ignored) */
-  uint32_t thread;     /* T of the location id pm_loc_id(rank, T) */
-  uint32_t team_comm;  /* comm of the team this location is in (TeamBegin) */
-  int forked;          /* ThreadFork written, ThreadJoin not yet */
-  pm_kept_event *kept; /* events before the archive opened */
+  uint64_t tail_due;    /* time of the next copy to the tail file (pm_tail.c); 0: unset */
+  struct pm_tail *tail; /* the tail file's state (pm_tail.c), NULL before the first */
+  void *evt_memory;     /* the event buffer's chunks (pm_archive.c) */
+  uint64_t unmatched;   /* Leaves without their Enter (ignored) */
+  uint32_t thread;      /* T of the location id pm_loc_id(rank, T) */
+  uint32_t team_comm;   /* comm of the team this location is in (TeamBegin) */
+  int forked;           /* ThreadFork written, ThreadJoin not yet */
+  pm_kept_event *kept;  /* events before the archive opened */
   size_t nkept, cap_kept;
   struct pm_fn_stats *fn_stats; /* user functions' calls and times (pm_throttle.h) */
   /* calls that pm_user.c's filtered-address table dropped, by its slot:
@@ -138,5 +141,18 @@ void pm_locations_quiesce(int grace_ms);
 void pm_locations_leave_all(uint64_t t);
 /* The pending buffer-flush region of l, if any (before its next record). */
 void pm_write_flush_region(pm_location *l);
+
+/* ------------------------------------------------ time-based flushing */
+
+/* Called on l's own thread between two records once t reached
+   l->tail_due: copies the event chunks still in l's buffer to its tail
+   file (fragments/<rank>.<thread>.tail, docs/TRACE.md), after the
+   periodic fragment, so that a SIGKILL loses at most the last
+   POMP_FLUSH_INTERVAL of events; sets the next due time (UINT64_MAX:
+   never, e.g. POMP_FLUSH_INTERVAL=0). Never collective. */
+void pm_tail_write(pm_location *l, uint64_t t);
+/* Removes this process's tail files (the run finished, or the rank wrote
+   its complete fragment after closing its writers). */
+void pm_tail_remove_all(void);
 
 #endif /* PM_LOCATION_H */

@@ -92,18 +92,20 @@ extern uint64_t pm_start_time;
 /* ------------------------------------------------------------ configuration */
 
 typedef struct pm_config {
-  const char *experiment; /* POMP_EXPERIMENT, NULL = pomp_<app>_<P>x<T> */
-  const char *filter;     /* POMP_FILTER file, NULL = none */
-  uint64_t buffer;        /* POMP_BUFFER bytes of event memory per location */
-  int enable;             /* POMP_ENABLE */
-  int verbose;            /* POMP_VERBOSE 0..2 */
-  int functions;          /* POMP_FUNCTIONS: record -finstrument-functions */
-  int signals;            /* POMP_SIGNALS: install the fatal-signal handlers */
-  int peer_signal;        /* POMP_PEER_SIGNAL: signal number, 0 = off */
-  int clock;              /* POMP_CLOCK: enum pm_clock_source */
-  int mode;               /* POMP_MODE: enum pm_mode */
-  int io;                 /* POMP_IO: record the I/O calls of libpomp-io */
+  const char *experiment;  /* POMP_EXPERIMENT, NULL = pomp_<app>_<P>x<T> */
+  const char *filter;      /* POMP_FILTER file, NULL = none */
+  uint64_t buffer;         /* POMP_BUFFER bytes of event memory per location */
+  uint64_t flush_interval; /* POMP_FLUSH_INTERVAL in ns (pm_tail.c), 0 = off */
+  int enable;              /* POMP_ENABLE */
+  int verbose;             /* POMP_VERBOSE 0..2 */
+  int functions;           /* POMP_FUNCTIONS: record -finstrument-functions */
+  int signals;             /* POMP_SIGNALS: install the fatal-signal handlers */
+  int peer_signal;         /* POMP_PEER_SIGNAL: signal number, 0 = off */
+  int clock;               /* POMP_CLOCK: enum pm_clock_source */
+  int mode;                /* POMP_MODE: enum pm_mode */
+  int io;                  /* POMP_IO: record the I/O calls of libpomp-io */
 } pm_config;
+#define PM_FLUSH_INTERVAL_DEFAULT 10000000000ull /* ns: POMP_FLUSH_INTERVAL's "10" */
 /* POMP_MODE: an OTF2 trace, or a call-path profile (pm_profile.h). */
 enum pm_mode { PM_MODE_TRACE = 0, PM_MODE_PROFILE };
 extern pm_config pm_cfg;

@@ -53,6 +53,16 @@ int pm_archive_open(void (*before_flush)(void));
    the recovered anchor must name the ones the event files were cut in). */
 extern uint64_t pm_evt_chunk, pm_def_chunk;
 OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id);
+/* Location l's event chunks still in memory, oldest first, into chunks
+   (at most max; 0 if more), each pm_evt_chunk bytes; *flushed: the bytes
+   its buffer flushes wrote to its event file, which the chunks follow.
+   Only on l's own thread between two records (pm_tail.c), or when l is
+   quiesced. */
+size_t pm_archive_evt_chunks(const struct pm_location *l, const unsigned char **chunks, size_t max,
+                             uint64_t *flushed);
+/* Runs the before_flush hook pm_archive_open was given (the periodic
+   fragment: definitions on disk before the events that use them). */
+void pm_archive_before_flush(void);
 
 /* ClockOffset records of this process (pm_clock_offset). */
 typedef struct pm_offset {
@@ -80,6 +90,19 @@ void pm_archive_out_of_space(void);
    stays off whatever POMP_On says); *events and *thread (either may be
    NULL): the events of the location that found it full. */
 int pm_archive_disk_full(void);
+/* 1 when another process of the run found the disk full (its marker in
+   the experiment directory): this one stops recording at its next flush. */
+int pm_archive_full_elsewhere(void);
+/* 1 once an OTF2 write failed for want of space (the disk filled under
+   it, e.g. by another program): its writers cannot be closed, the trace
+   is left as a died run's fragments. */
+int pm_archive_write_failed(void);
+/* n processes of the run write to this node's disk (pm_peers.c: the
+   ranks on this node): the room check counts n times this one's needs. */
+void pm_archive_disk_sharers(int n);
+/* 1 when the disk has room for bytes more on top of all the event files
+   may still need at close (the same estimate as before a flush). */
+int pm_archive_room_for(uint64_t bytes);
 void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread);
 /* Frees the space kept in reserve for the definitions (pm_archive_open):
    before they are written, or when the disk fills. */

@@ -109,18 +109,39 @@ void pm_trace_mark_died(const char *why) {
            "incomplete: the program died of %s; events up to the signal", why);
 }
 
-/* The disk filled (pm_archive.c): run_status says where. */
+/* The disk filled (pm_archive.c): run_status says where (here, or on
+   another rank). */
 static void mark_disk_full(void) {
   uint64_t events;
   uint32_t thread;
   pm_archive_disk_full_at(&events, &thread);
-  snprintf(run_status, sizeof run_status,
-           "incomplete: disk full after %llu events of location %u; events up to there",
-           (unsigned long long)events, thread);
+  if (!pm_archive_disk_full())
+    snprintf(run_status, sizeof run_status,
+             "incomplete: disk full on another rank; events up to each location's last flush");
+  else
+    snprintf(run_status, sizeof run_status,
+             "incomplete: disk full after %llu events of location %llu; events up to there",
+             (unsigned long long)events, (unsigned long long)pm_coll.rank << 32 | thread);
+}
+
+/* What the disk did on any rank (FULL, WRITE_FAILED bits), collectively:
+   every rank writes the trace, or gives up on it, together (a rank alone
+   in the unification would wait for ever), and every anchor says
+   incomplete when one rank's disk filled. */
+enum { FULL = 1, WRITE_FAILED = 2 };
+static uint32_t disk_anywhere(void) {
+  uint32_t any =
+      (pm_archive_disk_full() ? FULL : 0) | (pm_archive_write_failed() ? WRITE_FAILED : 0);
+  if (!pm_mpi_active || pm_coll.size <= 1) return any;
+  uint64_t *all = pu_calloc(pm_coll.size, sizeof *all);
+  pm_coll_gather_u64(any, all);
+  for (uint32_t r = 0; pm_coll.rank == 0 && r < pm_coll.size; r++) any |= (uint32_t)all[r];
+  pm_coll_bcast(&any, sizeof any);
+  free(all);
+  return any;
 }
 
 static void write_run_status(void) {
-  if (pm_archive_disk_full()) mark_disk_full();
   if (run_status[0]) OTF2_Archive_SetProperty(pm_archive, "POMP::RUN_STATUS", run_status, true);
 }
 
@@ -141,11 +162,13 @@ static void give_up_on_full_disk(void) {
 
 void pm_trace_write(void) {
   if (!pm_archive) return;
-  /* (an MPI rank must still take part in the unification) */
-  if (pm_archive_disk_full() && !pm_mpi_active) {
+  uint32_t disk = disk_anywhere();
+  /* a failed write: every rank leaves its fragment, as for a run that died */
+  if (disk & WRITE_FAILED) {
     give_up_on_full_disk();
     return;
   }
+  if (disk & FULL) mark_disk_full(); /* recording stopped in time: the files close */
   uint64_t end = pm_clock();
   uint32_t n;
   pm_local_location *locs = pm_trace_close_writers(&n);
@@ -165,7 +188,7 @@ void pm_trace_write(void) {
   else pm_fragment_remove(); /* the trace is whole: nothing to recover */
   uint64_t events = 0;
   for (uint32_t i = 0; i < n; i++) events += locs[i].events;
-  if (pm_archive_disk_full()) /* filled while the files were closed */
+  if (disk & FULL)
     pm_log("trace incomplete in %s (%s): definitions written; the event files hold what "
            "reached the disk",
            pm_experiment_dir, run_status);

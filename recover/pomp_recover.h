@@ -13,6 +13,8 @@
 #ifndef POMP_RECOVER_H
 #define POMP_RECOVER_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +37,18 @@ int pomp_recover(const char *dir, pomp_recover_summary *summary);
 /* pomp_recover with options (POMP_RECOVER_*; 0 = as pomp_recover). */
 #define POMP_RECOVER_SKIP_DAMAGED 1 /* a damaged fragment: warned, its rank missing */
 int pomp_recover_with(const char *dir, int options, pomp_recover_summary *summary);
+
+/* An experiment on storage this process cannot write (read-only, another
+   user's): recovers it in a new temporary directory (under $TMPDIR, else
+   /tmp) that mirrors dir with symbolic links, the event files it must
+   repair copied; dir is not touched. work (size bytes) receives the
+   directory, whose traces.otf2 is the recovered anchor; remove it with
+   pomp_recover_discard. 0 or -1 (reported; nothing left behind). */
+int pomp_recover_elsewhere(const char *dir, int options, char *work, size_t size,
+                           pomp_recover_summary *summary);
+/* Removes a directory pomp_recover_elsewhere made (its links, never what
+   they point to). */
+void pomp_recover_discard(const char *work);
 
 #ifdef __cplusplus
 }

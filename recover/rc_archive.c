@@ -151,34 +151,42 @@ static int ends_whole(const char *path, uint64_t size) {
    whole is repaired the same way, with a warning. Returns 1 when the
    location's file is as its fragment says, 2 when repaired (*events
    counted), 0 when it needs an empty one. */
-static int check_events(const rc_set *set, const rc_rank *r, uint64_t loc, uint64_t *events) {
+static int check_events(rc_set *set, rc_rank *r, uint64_t loc, uint64_t *events) {
   char path[PU_TMP_PATH_MAX];
   snprintf(path, sizeof path, "%s/traces/%llu.evt", set->dir, (unsigned long long)loc);
   struct stat st;
-  if (stat(path, &st) != 0) return 0;
-  if (r->frag.complete && ends_whole(path, (uint64_t)st.st_size)) return 1; /* closed by OTF2 */
+  int exists = stat(path, &st) == 0;
+  uint64_t size = exists ? (uint64_t)st.st_size : 0, chunk = set->evt_chunk;
+  if (r->frag.complete && !exists) return 0;
+  if (r->frag.complete && ends_whole(path, size)) return 1; /* closed by OTF2 */
   if (r->frag.complete)
     pu_warn("%s: the event file of a complete rank does not end as OTF2 ends one (cut?); "
             "repaired as a partial rank's",
             path);
-  uint64_t size = (uint64_t)st.st_size, chunk = set->evt_chunk;
   uint64_t whole = size / chunk * chunk;
-  if (size % chunk == HEADER_BYTES + 2 && whole) /* ended by an earlier recovery */
+  if (exists && rc_own_copy(path) != 0) return 1; /* recovered elsewhere: a link */
+  if (size % chunk == HEADER_BYTES + 2 && whole)  /* ended by an earlier recovery */
     size = whole;
   if (size != whole)
     pu_warn("%s: last chunk cut short (%llu of %llu bytes); truncated to %llu bytes", path,
             (unsigned long long)(size - whole), (unsigned long long)chunk,
             (unsigned long long)whole);
-  if (truncate(path, (off_t)whole) != 0) {
+  if (exists && truncate(path, (off_t)whole) != 0) {
     pu_warn("%s: cannot truncate: %s", path, strerror(errno));
     return 1;
   }
+  /* the events still in memory at the last copy (POMP_FLUSH_INTERVAL) */
+  if (!r->frag.complete) rc_tail_append(set, (uint32_t)(loc >> 32), loc, path, &whole);
   *events = 0;
-  if (whole == 0 || end_file(path, whole, chunk, events) != 0) {
+  rc_times times = {0, 0};
+  if (whole == 0 || rc_tail_settle(path, whole, chunk, &times) != 0 ||
+      end_file(path, whole, chunk, events) != 0) {
     if (whole) pu_warn("%s: no valid chunk header; the location's events are dropped", path);
     unlink(path); /* an empty one is written instead */
     return 0;
   }
+  if (times.first && (!r->first_time || times.first < r->first_time)) r->first_time = times.first;
+  if (times.last > r->last_time) r->last_time = times.last;
   return 2;
 }
 
@@ -190,6 +198,7 @@ static void check_rank(rc_set *set, uint32_t r, unsigned char *defs, uint32_t le
                        const uint32_t *threads, uint32_t nthreads, char *needs_empty) {
   rc_rank *k = &set->ranks[r];
   k->events = 0;
+  k->first_time = k->last_time = 0;
   for (uint32_t i = 0; i < nthreads; i++) {
     uint64_t events = 0;
     int found = check_events(set, k, pm_loc_id(r, threads[i]), &events);

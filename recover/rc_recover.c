@@ -37,6 +37,10 @@ static void rank_line(char *buf, size_t size, uint32_t r, const rc_rank *k) {
   if (!k->present)
     snprintf(buf, size, "rank %u: missing (no fragment; its events are not in the trace)", r);
   else if (k->frag.complete) snprintf(buf, size, "rank %u: complete (%s)", r, k->frag.reason);
+  else if (k->events && k->last_time > k->first_time)
+    snprintf(buf, size, "rank %u: events up to %.3f s after its first: %llu events (%s)", r,
+             (double)(k->last_time - k->first_time) / 1e9, (unsigned long long)k->events,
+             k->frag.reason);
   else if (k->events)
     snprintf(buf, size, "rank %u: events up to its last buffer flush: %llu events (%s)", r,
              (unsigned long long)k->events, k->frag.reason);
@@ -76,10 +80,27 @@ static void warn_empty(const rc_set *set) {
   for (uint32_t r = 0; r < set->nranks; r++) {
     const rc_rank *k = &set->ranks[r];
     if (k->present && !k->frag.complete && !k->events)
-      pu_warn("%s: rank %u has no events on disk (killed before a buffer flush reached "
-              "the disk); see %s/measure.log",
+      pu_warn("%s: rank %u has no events on disk (killed before a buffer flush or a copy to "
+              "disk reached it); see %s/measure.log",
               set->dir, r, set->dir);
   }
+}
+
+/* Ranks killed before they finished keep their events up to their last
+   copy to disk: say how to keep more (pomp-analyze says it too). */
+static void hint_keep_more(const rc_set *set, const pomp_recover_summary *s) {
+  if (!s->ranks_partial) return;
+  if (set->flush_interval)
+    fprintf(stderr,
+            "%s: note: %s: %u of %u ranks kept their events up to their last copy to disk "
+            "(every %.3g s, POMP_FLUSH_INTERVAL); a shorter POMP_FLUSH_INTERVAL keeps more\n",
+            pu_progname(), set->dir, s->ranks_partial, s->ranks, (double)set->flush_interval / 1e9);
+  else
+    fprintf(stderr,
+            "%s: note: %s: %u of %u ranks kept their events up to their last buffer flush "
+            "(no copy to disk was taken: the run was shorter than POMP_FLUSH_INTERVAL, "
+            "default 10 s, or it was 0); a shorter POMP_FLUSH_INTERVAL keeps more\n",
+            pu_progname(), set->dir, s->ranks_partial, s->ranks);
 }
 
 static void record(const rc_set *set, const pomp_recover_summary *s) {
@@ -170,6 +191,7 @@ int pomp_recover_with(const char *dir, int options, pomp_recover_summary *summar
     summarise(&set, &s);
     record(&set, &s);
     warn_empty(&set);
+    hint_keep_more(&set, &s);
     if (summary) *summary = s;
   }
   if (lock >= 0) close(lock); /* and so unlocked */

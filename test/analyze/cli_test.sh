@@ -28,7 +28,7 @@ EOT
 
 expect 0 "$analyze" --help
 head -n 1 "$work/out" | grep -q '^Usage: pomp-analyze \[OPTION\]... EXPERIMENT_DIR|traces.otf2$' || fail "--help"
-grep -q '^  -o, --output=FILE  write the report to FILE' "$work/out" || fail "--help: -o"
+grep -Eq '^  -o, --output=FILE +write the report to FILE' "$work/out" || fail "--help: -o"
 expect 0 "$analyze" --version
 same "$work/out" "pomp-analyze (pomp) 0.1.0"
 expect 2 "$analyze"

@@ -327,7 +327,8 @@ static void cut_off_chunk_of_a_finished_run(void **state) {
   snprintf(want, sizeof want,
            "%s: rank 0 thread 0 (location 0): event %llu: cannot read the "
            "event file: truncated or corrupt (it lacks OTF2's closing "
-           "records)",
+           "records); --skip-damaged analyses the other locations, and this "
+           "one up to the damage",
            evt, (unsigned long long)events + 1);
   assert_string_equal(run.a.diag.first_error, want);
   az_run_free(&run);
