@@ -14,6 +14,7 @@
 
 #include "pm_location.h"
 #include "pm_trace.h"
+#include "pomp_unify.h"
 #include "pomp_util.h"
 
 OTF2_Archive *pm_archive;
@@ -46,7 +47,7 @@ static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, 
   buffer_memory *b = *per_buffer;
   if (!b) {
     *per_buffer = b = calloc(1, sizeof *b);
-    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get((uint32_t)loc) : NULL;
+    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get(pm_loc_thread(loc)) : NULL;
     if (l) l->evt_memory = b; /* pm_archive_evt_chunks: the tail file's copy */
   }
   if (!b) return NULL;
@@ -83,7 +84,7 @@ static void mem_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, v
   }
   b->used = 0;
   if (final) {
-    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get((uint32_t)loc) : NULL;
+    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get(pm_loc_thread(loc)) : NULL;
     if (l && l->evt_memory == b) l->evt_memory = NULL;
     free(b);
     *per_buffer = NULL;
@@ -181,7 +182,7 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
     return OTF2_NO_FLUSH; /* OTF2 crashes when a flush fails mid-record */
   }
   if (type == OTF2_FILETYPE_EVENTS && !final) {
-    pm_location *l = pm_location_get((uint32_t)loc);
+    pm_location *l = pm_location_get(pm_loc_thread(loc));
     uint64_t events = 0;
     if (l && OTF2_EvtWriter_GetNumberOfEvents(caller, &events) == OTF2_SUCCESS)
       atomic_store_explicit(&l->flushed_events, events, memory_order_relaxed);

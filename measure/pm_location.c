@@ -160,14 +160,14 @@ void pm_locations_open_writers(void) {
 }
 
 void pm_location_flush_began(uint64_t location_id) {
-  pm_location *l = pm_location_get((uint32_t)location_id);
+  pm_location *l = pm_location_get(pm_loc_thread(location_id));
   if (!l) return;
   l->flush_begin = pm_clock();
   l->in_flush = 1;
 }
 
 void pm_location_flush_ended(uint64_t location_id, uint64_t end) {
-  pm_location *l = pm_location_get((uint32_t)location_id);
+  pm_location *l = pm_location_get(pm_loc_thread(location_id));
   if (!l || !l->in_flush) return;
   l->in_flush = 0;
   l->flush_end = end;

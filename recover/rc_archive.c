@@ -176,7 +176,7 @@ static int check_events(rc_set *set, rc_rank *r, uint64_t loc, uint64_t *events)
     return 1;
   }
   /* the events still in memory at the last copy (POMP_FLUSH_INTERVAL) */
-  if (!r->frag.complete) rc_tail_append(set, (uint32_t)(loc >> 32), loc, path, &whole);
+  if (!r->frag.complete) rc_tail_append(set, pm_loc_rank(loc), loc, path, &whole);
   *events = 0;
   rc_times times = {0, 0};
   if (whole == 0 || rc_tail_settle(path, whole, chunk, &times) != 0 ||

@@ -60,7 +60,7 @@ static int copy_range(int from, int to, uint64_t at, uint64_t n, uint64_t to_at)
 
 int rc_tail_append(rc_set *set, uint32_t rank, uint64_t loc, const char *evt, uint64_t *whole) {
   char path[PU_PATH_MAX], name[64];
-  snprintf(name, sizeof name, "fragments/%u.%u.tail", rank, (uint32_t)loc);
+  snprintf(name, sizeof name, "fragments/%u.%u.tail", rank, pm_loc_thread(loc));
   rc_path(path, sizeof path, set->dir, name);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;

@@ -40,6 +40,8 @@ static inline uint64_t pm_loc_id(uint32_t rank, uint32_t thread) {
 }
 /* T of a location id pm_loc_id(R, T). */
 static inline uint32_t pm_loc_thread(uint64_t id) { return (uint32_t)(id >> 32); }
+/* R of a location id pm_loc_id(R, T). */
+static inline uint32_t pm_loc_rank(uint64_t id) { return (uint32_t)id; }
 
 /* ------------------------------------------------------------- byte blobs */
 

@@ -47,7 +47,8 @@ expected_note="pomp-recover: note: $exp: $ranks of $ranks ranks kept their event
 cat "$work/times"
 # thread 0 of every rank recorded all the time
 for r in $(seq 0 $((ranks - 1))); do
-  read -r _ events _ last < <(awk -v id=$((r << 32)) '$1 == id' "$work/times")
+  # thread 0 of rank r: location id r (Score-P ids: thread << 32 | rank)
+  read -r _ events _ last < <(awk -v id=$r '$1 == id' "$work/times")
   [ "${events:-0}" -gt 0 ] || fail "rank $r kept no events"
   lost=$(((t_kill - last) / 1000000))
   echo "rank $r: last event kept $lost ms before the kill"
