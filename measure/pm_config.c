@@ -15,7 +15,7 @@
 
 pm_config pm_cfg;
 
-enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE, MODE, CLOCKSYNC };
+enum kind { BOOL, SIZE, TEXT, LEVEL, SIGNAL, CLOCK, THROTTLE, MODE, CLOCKSYNC, SECONDS };
 
 /* The forms each kind accepts, as the warning about a bad value says them
    (one wording for every variable of a kind). */
@@ -30,6 +30,7 @@ static const char *const accepted[] = {
     [THROTTLE] = "CALLS,US (100000,10; US may have a fraction), 0 or off",
     [MODE] = "trace, profile",
     [CLOCKSYNC] = "auto, always",
+    [SECONDS] = "0 or off, or seconds from 0.1 to 86400 (a fraction allowed)",
 };
 
 static const struct var {
@@ -60,6 +61,9 @@ static const struct var {
     {"POMP_MODE", MODE, "trace",
      "trace (OTF2 events, analysed by pomp-analyze) or profile (a call-path profile "
      "written as report.pomp at the end; no trace, no wait states)"},
+    {"POMP_SNAPSHOT", SECONDS, "0",
+     "profile mode: write the profile so far as snapshot.pomp every SECONDS (MPI: rank 0's); "
+     "0 = never"},
     {"POMP_IO", BOOL, "1",
      "record POSIX, stdio and MPI-IO calls of objects linked by pomp-cc (libpomp-io, "
      "libpomp-mpi)"},
@@ -156,6 +160,18 @@ static int parse_throttle(const char *s, pm_throttle_rule *out) {
   return 0;
 }
 
+/* "0"/"off": never; else seconds, 0.1 to a day, as nanoseconds. */
+static int parse_seconds(const char *s, uint64_t *ns) {
+  int b;
+  if (!parse_bool(s, &b) && !b) return *ns = 0, 0;
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end || errno || !(v >= 0.1 && v <= 86400)) return -1;
+  *ns = (uint64_t)(v * 1e9 + 0.5);
+  return 0;
+}
+
 static int parse_clock(const char *s, int *out) {
   static const char *const names[] = {"auto", "tsc", "monotonic"}; /* enum pm_clock_source */
   return parse_choice(s, names, 3, out);
@@ -187,6 +203,8 @@ static void apply(const struct var *v, const char *s) {
     ok = parse_clock(s, &pm_cfg.clock) == 0;
   } else if (v->kind == MODE) {
     ok = parse_mode(s, &pm_cfg.mode) == 0;
+  } else if (v->kind == SECONDS) {
+    ok = parse_seconds(s, &pm_cfg.snapshot_ns) == 0;
   } else if (v->kind == CLOCKSYNC) {
     static const char *const names[] = {"auto", "always"};
     int which;
@@ -221,6 +239,10 @@ void pm_config_load(void) {
   }
   /* a profile leaves no fragments: nothing for a dying rank's peers to write */
   if (pm_cfg.mode == PM_MODE_PROFILE) pm_cfg.peer_signal = 0;
+  if (pm_cfg.snapshot_ns && pm_cfg.mode != PM_MODE_PROFILE) {
+    pm_warn("POMP_SNAPSHOT needs POMP_MODE=profile (a trace is analysed after the run); ignored");
+    pm_cfg.snapshot_ns = 0;
+  }
 }
 
 void pm_config_log(void) {

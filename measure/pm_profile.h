@@ -49,6 +49,23 @@ typedef struct pm_profile pm_profile;
 const pm_profile *pm_profile_of(uint32_t thread);
 uint32_t pm_profile_nodes(const pm_profile *p, const pm_pnode **nodes);
 uint64_t pm_profile_dropped(const pm_profile *p);
+/* A copy of p's nodes (*copy, malloc'd; returns their number) that another
+   thread may take while p's owner records: values a little behind, never
+   torn (pm_profile.c). now != 0: the regions open at now get their time so
+   far. */
+uint32_t pm_profile_copy(const pm_profile *p, uint64_t now, pm_pnode **copy);
+
+/* Snapshots (POMP_SNAPSHOT, pm_profile_snapshot.c): a background thread
+   writes the profile so far as <experiment>/snapshot.pomp every
+   pm_cfg.snapshot_ns. Started by the first tree (once); stopped and
+   joined by pm_profile_write before the final report, which removes the
+   snapshot file. */
+void pm_profile_snapshots_start(void);
+void pm_profile_snapshots_stop(void);
+/* The report of this rank's profile at now (0: the end, every region
+   left) written to path; snapshot != 0 marks it a snapshot of a running
+   program (pm_profile_write.c). Returns 0 when written. */
+int pm_profile_write_rank_alone(const char *path, uint64_t now, int snapshot);
 /* Frees every tree (tests). */
 void pm_profile_reset(void);
 
