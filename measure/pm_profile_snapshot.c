@@ -36,21 +36,26 @@ static int started, stopping;
 static unsigned written;
 
 /* Under the run lock: where this process writes its snapshot, "" when it
-   writes none now (before MPI_Init, a rank other than 0, the run ended). */
-static void snapshot_path(char *path, size_t size) {
+   writes none now (before MPI_Init, the run ended). -1: never (an MPI
+   rank other than 0). */
+static int snapshot_path(char *path, size_t size) {
   path[0] = '\0';
-  if (atomic_load(&pm_state) != PM_RUNNING || pm_mpi_waiting || !pm_experiment_dir[0]) return;
-  if (pm_mpi_active && pm_coll.rank != 0) return;
+  if (atomic_load(&pm_state) != PM_RUNNING || pm_mpi_waiting || !pm_experiment_dir[0]) return 0;
+  if (pm_mpi_active && pm_coll.rank != 0) return -1;
   snprintf(path, size, "%s/snapshot.pomp", pm_experiment_dir);
+  return 0;
 }
 
-static void take_snapshot(void) {
-  if (pm_run_trylock() != 0) return; /* the run is ending, or MPI_Init: next tick */
+/* One tick; returns -1 when this process never writes a snapshot. */
+static int take_snapshot(void) {
+  if (pm_run_trylock() != 0) return 0; /* the run is ending, or MPI_Init: next tick */
   char path[sizeof pm_experiment_dir + 16];
-  snapshot_path(path, sizeof path);
+  int never = snapshot_path(path, sizeof path);
   int ok = path[0] && pm_profile_write_rank_alone(path, pm_clock(), 1) == 0;
   pm_run_unlock();
   if (ok && written++ == 0) pm_log("first profile snapshot written to %s", path);
+  if (never) pm_log("profile snapshots are rank 0's; this rank writes none");
+  return never;
 }
 
 /* Sleeps until deadline or a stop; returns 0 when stopping. */
@@ -71,8 +76,7 @@ static void *snapshot_loop(void *unused) {
     uint64_t ns = (uint64_t)next.tv_nsec + pm_cfg.snapshot_ns;
     next.tv_sec += (time_t)(ns / 1000000000u);
     next.tv_nsec = (long)(ns % 1000000000u);
-    if (!wait_until(&next)) return NULL;
-    take_snapshot();
+    if (!wait_until(&next) || take_snapshot() != 0) return NULL;
   }
 }
 
