@@ -62,10 +62,13 @@ uint32_t pm_profile_copy(const pm_profile *p, uint64_t now, pm_pnode **copy);
    snapshot file. */
 void pm_profile_snapshots_start(void);
 void pm_profile_snapshots_stop(void);
-/* The report of this rank's profile at now (0: the end, every region
-   left) written to path; snapshot != 0 marks it a snapshot of a running
-   program (pm_profile_write.c). Returns 0 when written. */
-int pm_profile_write_rank_alone(const char *path, uint64_t now, int snapshot);
+/* A snapshot in two steps (pm_profile_write.c): take copies this rank's
+   regions and trees at now and what the report says of the run (under
+   the caller's run lock); write builds the report from the copy, writes
+   it to path (no lock needed) and frees the copy. Returns 0 when written. */
+typedef struct pm_profile_snapshot pm_profile_snapshot;
+pm_profile_snapshot *pm_profile_snapshot_take(uint64_t now);
+int pm_profile_snapshot_write(pm_profile_snapshot *s, const char *path);
 /* Frees every tree (tests). */
 void pm_profile_reset(void);
 

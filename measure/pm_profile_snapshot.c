@@ -51,9 +51,12 @@ static int take_snapshot(void) {
   if (pm_run_trylock() != 0) return 0; /* the run is ending, or MPI_Init: next tick */
   char path[sizeof pm_experiment_dir + 16];
   int never = snapshot_path(path, sizeof path);
-  int ok = path[0] && pm_profile_write_rank_alone(path, pm_clock(), 1) == 0;
+  uint64_t begin = pm_clock();
+  pm_profile_snapshot *copy = path[0] ? pm_profile_snapshot_take(begin) : NULL;
   pm_run_unlock();
+  int ok = copy && pm_profile_snapshot_write(copy, path) == 0;
   if (ok && written++ == 0) pm_log("first profile snapshot written to %s", path);
+  if (ok) pm_info(2, "snapshot %u written in %.2f ms", written, (double)(pm_clock() - begin) / 1e6);
   if (never) pm_log("profile snapshots are rank 0's; this rank writes none");
   return never;
 }

@@ -233,19 +233,22 @@ static int add_rank(builder *bd, const unsigned char *data, size_t len, uint32_t
   return c.bad || !regions ? -1 : 0;
 }
 
+/* A snapshot's copy of this rank (pm_profile.h): the blob, and what the
+   report says of itself, fixed when it was taken. */
+struct pm_profile_snapshot {
+  pm_blob blob;
+  char seconds[32]; /* since the measurement began */
+  char ranks[96];   /* "" outside MPI */
+  int mpi;
+};
+
 /* What a snapshot says of itself: run_status "running" (a reader tells it
    from a finished run's "complete"), the seconds since the measurement
    began, and in an MPI run that it holds rank 0 only. */
-static void set_snapshot_attrs(builder *bd, uint64_t now) {
-  char buf[128];
+static void set_snapshot_attrs(builder *bd, const pm_profile_snapshot *s) {
   pomp_report_set_attr(bd->r, POMP_REPORT_RUN_STATUS, "running");
-  snprintf(buf, sizeof buf, "%.1f", (double)(now - pm_start_time) / 1e9);
-  pomp_report_set_attr(bd->r, "snapshot_seconds", buf);
-  if (pm_mpi_active) {
-    snprintf(buf, sizeof buf, "rank 0 of %u (the other ranks are in the final report only)",
-             pm_coll.size);
-    pomp_report_set_attr(bd->r, "snapshot_ranks", buf);
-  }
+  pomp_report_set_attr(bd->r, "snapshot_seconds", s->seconds);
+  if (s->ranks[0]) pomp_report_set_attr(bd->r, "snapshot_ranks", s->ranks);
 }
 
 static void set_attrs(builder *bd, uint32_t ranks) {
@@ -262,10 +265,11 @@ static void set_attrs(builder *bd, uint32_t ranks) {
   pomp_report_set_attr(bd->r, POMP_REPORT_RUN_STATUS, "complete");
 }
 
-/* The report of the ranks' blobs (counts bytes each) to path; now != 0:
-   a snapshot at now. Returns 0 when written. */
+/* The report of the ranks' blobs (counts bytes each) to path; snap: a
+   snapshot's (one rank), else the final report. Returns 0 when written. */
 static int build_and_write(const unsigned char *all, const uint32_t *counts, uint32_t ranks,
-                           const char *path, uint64_t now) {
+                           const char *path, const pm_profile_snapshot *snap) {
+  int mpi = snap ? snap->mpi : pm_mpi_active;
   builder bd = {0};
   bd.r = pomp_report_new();
   pomp_report_add_catalogue(bd.r);
@@ -275,17 +279,17 @@ static int build_and_write(const unsigned char *all, const uint32_t *counts, uin
   bd.machine = pomp_report_add_sysnode(bd.r, POMP_SYS_MACHINE, "machine", -1, -1, -1);
   size_t at = 0;
   for (uint32_t k = 0; k < ranks; at += counts[k++])
-    if (add_rank(&bd, all + at, counts[k], k, pm_mpi_active) != 0)
+    if (add_rank(&bd, all + at, counts[k], k, mpi) != 0)
       pm_err("profile of rank %u is malformed; left out of the report", k);
   set_attrs(&bd, ranks);
-  if (now) set_snapshot_attrs(&bd, now);
+  if (snap) set_snapshot_attrs(&bd, snap);
   pomp_report_error err;
   int rc = pomp_report_write(bd.r, path, &err) == POMP_REPORT_OK ? 0 : -1;
-  if (rc) pm_err("writing %s failed: %s", now ? "a snapshot" : "the profile", err.message);
-  else if (!now)
+  if (rc) pm_err("writing %s failed: %s", snap ? "a snapshot" : "the profile", err.message);
+  else if (!snap)
     pm_info(1, "profile written to %s: %d locations, %d call paths%s", path, bd.nlocations,
             pomp_report_num_cnodes(bd.r), bd.dropped ? " (some paths dropped)" : "");
-  if (bd.dropped && !now)
+  if (bd.dropped && !snap)
     pm_warn("%llu enters of call paths beyond %u per thread were counted in their caller",
             (unsigned long long)bd.dropped, PM_PROFILE_MAX_NODES);
   pomp_report_free(bd.r);
@@ -295,12 +299,22 @@ static int build_and_write(const unsigned char *all, const uint32_t *counts, uin
   return rc;
 }
 
-int pm_profile_write_rank_alone(const char *path, uint64_t now, int snapshot) {
-  pm_blob mine = {0};
-  describe_self(&mine, now);
-  uint32_t count = (uint32_t)mine.len;
-  int rc = build_and_write(mine.data, &count, 1, path, snapshot ? now : 0);
-  pm_blob_free(&mine);
+pm_profile_snapshot *pm_profile_snapshot_take(uint64_t now) {
+  pm_profile_snapshot *s = pu_calloc(1, sizeof *s);
+  describe_self(&s->blob, now);
+  snprintf(s->seconds, sizeof s->seconds, "%.1f", (double)(now - pm_start_time) / 1e9);
+  s->mpi = pm_mpi_active;
+  if (s->mpi)
+    snprintf(s->ranks, sizeof s->ranks,
+             "rank 0 of %u (the other ranks are in the final report only)", pm_coll.size);
+  return s;
+}
+
+int pm_profile_snapshot_write(pm_profile_snapshot *s, const char *path) {
+  uint32_t count = (uint32_t)s->blob.len;
+  int rc = build_and_write(s->blob.data, &count, 1, path, s);
+  pm_blob_free(&s->blob);
+  free(s);
   return rc;
 }
 
@@ -314,7 +328,7 @@ void pm_profile_write(void) {
   if (pm_coll.rank == 0) {
     char path[sizeof pm_experiment_dir + 16];
     snprintf(path, sizeof path, "%s/report.pomp", pm_experiment_dir);
-    build_and_write(all, counts, pm_coll.size, path, 0);
+    build_and_write(all, counts, pm_coll.size, path, NULL);
     snprintf(path, sizeof path, "%s/snapshot.pomp", pm_experiment_dir);
     unlink(path); /* the report supersedes it (a follower switches to it first) */
   }
