@@ -73,13 +73,18 @@ static int wait_until(const struct timespec *deadline) {
 
 static void *snapshot_loop(void *unused) {
   (void)unused;
-  struct timespec next;
+  struct timespec next, now;
   clock_gettime(CLOCK_MONOTONIC, &next);
   for (;;) {
     uint64_t ns = (uint64_t)next.tv_nsec + pm_cfg.snapshot_ns;
     next.tv_sec += (time_t)(ns / 1000000000u);
     next.tv_nsec = (long)(ns % 1000000000u);
     if (!wait_until(&next) || take_snapshot() != 0) return NULL;
+    /* a snapshot longer than the period (a large profile, a loaded
+       machine): the next one a full period after it, never back to back */
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
+      next = now;
   }
 }
 
