@@ -169,7 +169,7 @@ static void rebuild(tui_app *a, pomp_report *r) {
 
 int tui_follow_look(tui_app *a) {
   tui_follow *f = a->follow;
-  if (!f) return 0;
+  if (!f || a->prompt) return 0; /* a pattern being typed: the next look */
   f->last_look = tui_clock();
   char file[sizeof f->file];
   struct stat st;
