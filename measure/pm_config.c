@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "pm_profile.h" /* pm_snapshot_ns */
 #include "pm_runtime.h"
 #include "pm_throttle.h"
 
@@ -30,7 +31,7 @@ static const char *const accepted[] = {
     [THROTTLE] = "CALLS,US (100000,10; US may have a fraction), 0 or off",
     [MODE] = "trace, profile",
     [CLOCKSYNC] = "auto, always",
-    [SECONDS] = "0 or off, or seconds from 0.1 to 86400 (a fraction allowed)",
+    [SECONDS] = "seconds from 0.01 to 3600 (2, 0.5), 0 or off",
 };
 
 static const struct var {
@@ -160,14 +161,14 @@ static int parse_throttle(const char *s, pm_throttle_rule *out) {
   return 0;
 }
 
-/* "0"/"off": never; else seconds, 0.1 to a day, as nanoseconds. */
+/* "10", "0.5": seconds as ns; "0"/"off": never. */
 static int parse_seconds(const char *s, uint64_t *ns) {
   int b;
   if (!parse_bool(s, &b) && !b) return *ns = 0, 0;
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (end == s || *end || errno || !(v >= 0.1 && v <= 86400)) return -1;
+  if (end == s || *end || errno || !(v >= 0.01 && v <= 3600)) return -1;
   *ns = (uint64_t)(v * 1e9 + 0.5);
   return 0;
 }
@@ -188,6 +189,7 @@ static void apply(const struct var *v, const char *s) {
   bool ok = true;
   if (!strcmp(v->name, "POMP_EXPERIMENT")) pm_cfg.experiment = *s ? s : NULL;
   else if (!strcmp(v->name, "POMP_FILTER")) pm_cfg.filter = *s ? s : NULL;
+  else if (!strcmp(v->name, "POMP_SNAPSHOT")) ok = parse_seconds(s, &pm_snapshot_ns) == 0;
   else if (v->kind == SIZE) {
     ok = parse_size(s, &n) == 0 && n <= physical_memory();
     if (ok && n < PM_MIN_BUFFER) {
@@ -203,8 +205,6 @@ static void apply(const struct var *v, const char *s) {
     ok = parse_clock(s, &pm_cfg.clock) == 0;
   } else if (v->kind == MODE) {
     ok = parse_mode(s, &pm_cfg.mode) == 0;
-  } else if (v->kind == SECONDS) {
-    ok = parse_seconds(s, &pm_cfg.snapshot_ns) == 0;
   } else if (v->kind == CLOCKSYNC) {
     static const char *const names[] = {"auto", "always"};
     int which;
@@ -233,15 +233,16 @@ void pm_config_load(void) {
                        .peer_signal = SIGRTMIN + 3,
                        .clock = PM_CLOCK_AUTO};
   pm_throttle = PM_THROTTLE_DEFAULT;
+  pm_snapshot_ns = 0;
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *s = getenv(vars[i].name);
     if (s) apply(&vars[i], s);
   }
   /* a profile leaves no fragments: nothing for a dying rank's peers to write */
   if (pm_cfg.mode == PM_MODE_PROFILE) pm_cfg.peer_signal = 0;
-  if (pm_cfg.snapshot_ns && pm_cfg.mode != PM_MODE_PROFILE) {
+  if (pm_snapshot_ns && pm_cfg.mode != PM_MODE_PROFILE) {
     pm_warn("POMP_SNAPSHOT needs POMP_MODE=profile (a trace is analysed after the run); ignored");
-    pm_cfg.snapshot_ns = 0;
+    pm_snapshot_ns = 0;
   }
 }
 

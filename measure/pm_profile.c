@@ -110,7 +110,7 @@ static uint32_t add_node(pm_profile *p, uint32_t parent, uint32_t region, uint32
 static pm_profile *profile(pm_location *l) {
   pm_profile *p = atomic_load_explicit(&profiles[l->thread], memory_order_relaxed);
   if (PM_LIKELY(p != NULL)) return p;
-  if (pm_cfg.snapshot_ns) {
+  if (pm_snapshot_ns) {
     atomic_store_explicit(&readers_possible, 1, memory_order_relaxed);
     pm_profile_snapshots_start();
   }

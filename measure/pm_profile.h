@@ -57,9 +57,10 @@ uint32_t pm_profile_copy(const pm_profile *p, uint64_t now, pm_pnode **copy);
 
 /* Snapshots (POMP_SNAPSHOT, pm_profile_snapshot.c): a background thread
    writes the profile so far as <experiment>/snapshot.pomp every
-   pm_cfg.snapshot_ns. Started by the first tree (once); stopped and
+   pm_snapshot_ns. Started by the first tree (once); stopped and
    joined by pm_profile_write before the final report, which removes the
    snapshot file. */
+extern uint64_t pm_snapshot_ns; /* POMP_SNAPSHOT in ns, 0 = none (pm_config.c) */
 void pm_profile_snapshots_start(void);
 void pm_profile_snapshots_stop(void);
 /* A snapshot in two steps (pm_profile_write.c): take copies this rank's

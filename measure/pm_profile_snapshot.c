@@ -29,6 +29,8 @@
 #include "pm_profile.h"
 #include "pm_trace.h"
 
+uint64_t pm_snapshot_ns;
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;
 static pthread_t thread;
@@ -76,7 +78,7 @@ static void *snapshot_loop(void *unused) {
   struct timespec next, now;
   clock_gettime(CLOCK_MONOTONIC, &next);
   for (;;) {
-    uint64_t ns = (uint64_t)next.tv_nsec + pm_cfg.snapshot_ns;
+    uint64_t ns = (uint64_t)next.tv_nsec + pm_snapshot_ns;
     next.tv_sec += (time_t)(ns / 1000000000u);
     next.tv_nsec = (long)(ns % 1000000000u);
     if (!wait_until(&next) || take_snapshot() != 0) return NULL;
@@ -104,7 +106,7 @@ void pm_profile_snapshots_start(void) {
     started = pthread_create(&thread, NULL, snapshot_loop, NULL) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!started) pm_warn("cannot start the snapshot thread; POMP_SNAPSHOT ignored");
-    else pm_log("profile snapshots every %.3g s to snapshot.pomp", pm_cfg.snapshot_ns / 1e9);
+    else pm_log("profile snapshots every %.3g s to snapshot.pomp", pm_snapshot_ns / 1e9);
     started = started ? 1 : -1; /* -1: tried once, never again */
   }
   pthread_mutex_unlock(&lock);

@@ -103,7 +103,6 @@ typedef struct pm_config {
   int clock;              /* POMP_CLOCK: enum pm_clock_source */
   int mode;               /* POMP_MODE: enum pm_mode */
   int io;                 /* POMP_IO: record the I/O calls of libpomp-io */
-  uint64_t snapshot_ns;   /* POMP_SNAPSHOT: profile snapshot period, 0 = none */
 } pm_config;
 /* POMP_MODE: an OTF2 trace, or a call-path profile (pm_profile.h). */
 enum pm_mode { PM_MODE_TRACE = 0, PM_MODE_PROFILE };
