@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "pm_profile.h" /* pm_snapshot_ns */
 #include "pm_runtime.h"
 #include "pm_throttle.h"
 
@@ -64,6 +65,9 @@ static const struct var {
     {"POMP_MODE", MODE, "trace",
      "trace (OTF2 events, analysed by pomp-analyze) or profile (a call-path profile "
      "written as report.pomp at the end; no trace, no wait states)"},
+    {"POMP_SNAPSHOT", SECONDS, "0",
+     "profile mode: write the profile so far as snapshot.pomp every SECONDS (MPI: rank 0's); "
+     "0 = never"},
     {"POMP_IO", BOOL, "1",
      "record POSIX, stdio and MPI-IO calls of objects linked by pomp-cc (libpomp-io, "
      "libpomp-mpi)"},
@@ -188,6 +192,7 @@ static void apply(const struct var *v, const char *s) {
   bool ok = true;
   if (!strcmp(v->name, "POMP_EXPERIMENT")) pm_cfg.experiment = *s ? s : NULL;
   else if (!strcmp(v->name, "POMP_FILTER")) pm_cfg.filter = *s ? s : NULL;
+  else if (!strcmp(v->name, "POMP_SNAPSHOT")) ok = parse_seconds(s, &pm_snapshot_ns) == 0;
   else if (v->kind == SIZE) {
     ok = parse_size(s, &n) == 0 && n <= physical_memory();
     if (ok && n < PM_MIN_BUFFER) {
@@ -234,12 +239,17 @@ void pm_config_load(void) {
                        .peer_signal = SIGRTMIN + 3,
                        .clock = PM_CLOCK_AUTO};
   pm_throttle = PM_THROTTLE_DEFAULT;
+  pm_snapshot_ns = 0;
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *s = getenv(vars[i].name);
     if (s) apply(&vars[i], s);
   }
   /* a profile leaves no fragments: nothing for a dying rank's peers to write */
   if (pm_cfg.mode == PM_MODE_PROFILE) pm_cfg.peer_signal = 0;
+  if (pm_snapshot_ns && pm_cfg.mode != PM_MODE_PROFILE) {
+    pm_warn("POMP_SNAPSHOT needs POMP_MODE=profile (a trace is analysed after the run); ignored");
+    pm_snapshot_ns = 0;
+  }
 }
 
 void pm_config_log(void) {

@@ -49,6 +49,27 @@ typedef struct pm_profile pm_profile;
 const pm_profile *pm_profile_of(uint32_t thread);
 uint32_t pm_profile_nodes(const pm_profile *p, const pm_pnode **nodes);
 uint64_t pm_profile_dropped(const pm_profile *p);
+/* A copy of p's nodes (*copy, malloc'd; returns their number) that another
+   thread may take while p's owner records: values a little behind, never
+   torn (pm_profile.c). now != 0: the regions open at now get their time so
+   far. */
+uint32_t pm_profile_copy(const pm_profile *p, uint64_t now, pm_pnode **copy);
+
+/* Snapshots (POMP_SNAPSHOT, pm_profile_snapshot.c): a background thread
+   writes the profile so far as <experiment>/snapshot.pomp every
+   pm_snapshot_ns. Started by the first tree (once); stopped and
+   joined by pm_profile_write before the final report, which removes the
+   snapshot file. */
+extern uint64_t pm_snapshot_ns; /* POMP_SNAPSHOT in ns, 0 = none (pm_config.c) */
+void pm_profile_snapshots_start(void);
+void pm_profile_snapshots_stop(void);
+/* A snapshot in two steps (pm_profile_write.c): take copies this rank's
+   regions and trees at now and what the report says of the run (under
+   the caller's run lock); write builds the report from the copy, writes
+   it to path (no lock needed) and frees the copy. Returns 0 when written. */
+typedef struct pm_profile_snapshot pm_profile_snapshot;
+pm_profile_snapshot *pm_profile_snapshot_take(uint64_t now);
+int pm_profile_snapshot_write(pm_profile_snapshot *s, const char *path);
 /* Frees every tree (tests). */
 void pm_profile_reset(void);
 

@@ -26,9 +26,11 @@
 
 /* ------------------------------------------------------ this rank's blob */
 
-static void describe_tree(pm_blob *b, uint32_t thread, const pm_profile *p) {
-  const pm_pnode *nodes;
-  uint32_t n = pm_profile_nodes(p, &nodes);
+/* Location thread's tree at now (pm_profile_copy: a snapshot reads it
+   while its thread records). */
+static void describe_tree(pm_blob *b, uint32_t thread, const pm_profile *p, uint64_t now) {
+  pm_pnode *nodes;
+  uint32_t n = pm_profile_copy(p, now, &nodes);
   pm_blob_u32(b, thread);
   pm_blob_u64(b, pm_profile_dropped(p));
   pm_blob_u32(b, n);
@@ -41,19 +43,22 @@ static void describe_tree(pm_blob *b, uint32_t thread, const pm_profile *p) {
     pm_blob_u64(b, nodes[i].sent);
     pm_blob_u64(b, nodes[i].received);
   }
+  free(nodes);
 }
 
-static void describe_self(pm_blob *b) {
+static void describe_self(pm_blob *b, uint64_t now) {
   char host[256];
   if (gethostname(host, sizeof host) != 0) strcpy(host, "localhost");
   host[sizeof host - 1] = '\0';
   pm_blob_str(b, host);
   pm_region_serialise_all(b);
-  uint32_t nlocs = 0;
-  for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++) nlocs += pm_profile_of(t) != NULL;
-  pm_blob_u32(b, nlocs);
+  /* the trees of this moment: a thread starting meanwhile is left out */
+  const pm_profile *tree[PM_MAX_LOCATIONS];
+  uint32_t nlocs = 0, thread[PM_MAX_LOCATIONS];
   for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++)
-    if (pm_profile_of(t)) describe_tree(b, t, pm_profile_of(t));
+    if ((tree[nlocs] = pm_profile_of(t))) thread[nlocs++] = t;
+  pm_blob_u32(b, nlocs);
+  for (uint32_t k = 0; k < nlocs; k++) describe_tree(b, thread[k], tree[k], now);
 }
 
 /* Rank 0 gets every rank's blob, one after the other (*counts per rank);
@@ -228,6 +233,24 @@ static int add_rank(builder *bd, const unsigned char *data, size_t len, uint32_t
   return c.bad || !regions ? -1 : 0;
 }
 
+/* A snapshot's copy of this rank (pm_profile.h): the blob, and what the
+   report says of itself, fixed when it was taken. */
+struct pm_profile_snapshot {
+  pm_blob blob;
+  char seconds[32]; /* since the measurement began */
+  char ranks[96];   /* "" outside MPI */
+  int mpi;
+};
+
+/* What a snapshot says of itself: run_status "running" (a reader tells it
+   from a finished run's "complete"), the seconds since the measurement
+   began, and in an MPI run that it holds rank 0 only. */
+static void set_snapshot_attrs(builder *bd, const pm_profile_snapshot *s) {
+  pomp_report_set_attr(bd->r, POMP_REPORT_RUN_STATUS, "running");
+  pomp_report_set_attr(bd->r, "snapshot_seconds", s->seconds);
+  if (s->ranks[0]) pomp_report_set_attr(bd->r, "snapshot_ranks", s->ranks);
+}
+
 static void set_attrs(builder *bd, uint32_t ranks) {
   char buf[64];
   pomp_report_set_attr(bd->r, "mode", "profile");
@@ -242,7 +265,11 @@ static void set_attrs(builder *bd, uint32_t ranks) {
   pomp_report_set_attr(bd->r, POMP_REPORT_RUN_STATUS, "complete");
 }
 
-static void build_and_write(const unsigned char *all, const uint32_t *counts, uint32_t ranks) {
+/* The report of the ranks' blobs (counts bytes each) to path; snap: a
+   snapshot's (one rank), else the final report. Returns 0 when written. */
+static int build_and_write(const unsigned char *all, const uint32_t *counts, uint32_t ranks,
+                           const char *path, const pm_profile_snapshot *snap) {
+  int mpi = snap ? snap->mpi : pm_mpi_active;
   builder bd = {0};
   bd.r = pomp_report_new();
   pomp_report_add_catalogue(bd.r);
@@ -252,33 +279,59 @@ static void build_and_write(const unsigned char *all, const uint32_t *counts, ui
   bd.machine = pomp_report_add_sysnode(bd.r, POMP_SYS_MACHINE, "machine", -1, -1, -1);
   size_t at = 0;
   for (uint32_t k = 0; k < ranks; at += counts[k++])
-    if (add_rank(&bd, all + at, counts[k], k, pm_mpi_active) != 0)
+    if (add_rank(&bd, all + at, counts[k], k, mpi) != 0)
       pm_err("profile of rank %u is malformed; left out of the report", k);
   set_attrs(&bd, ranks);
-  char path[sizeof pm_experiment_dir + 16];
-  snprintf(path, sizeof path, "%s/report.pomp", pm_experiment_dir);
+  if (snap) set_snapshot_attrs(&bd, snap);
   pomp_report_error err;
-  if (pomp_report_write(bd.r, path, &err) != POMP_REPORT_OK)
-    pm_err("writing the profile failed: %s", err.message);
-  else
+  int rc = pomp_report_write(bd.r, path, &err) == POMP_REPORT_OK ? 0 : -1;
+  if (rc) pm_err("writing %s failed: %s", snap ? "a snapshot" : "the profile", err.message);
+  else if (!snap)
     pm_info(1, "profile written to %s: %d locations, %d call paths%s", path, bd.nlocations,
             pomp_report_num_cnodes(bd.r), bd.dropped ? " (some paths dropped)" : "");
-  if (bd.dropped)
+  if (bd.dropped && !snap)
     pm_warn("%llu enters of call paths beyond %u per thread were counted in their caller",
             (unsigned long long)bd.dropped, PM_PROFILE_MAX_NODES);
   pomp_report_free(bd.r);
   pm_map_free(&bd.regions);
   pm_map_free(&bd.hosts);
   free(bd.host_node);
+  return rc;
+}
+
+pm_profile_snapshot *pm_profile_snapshot_take(uint64_t now) {
+  pm_profile_snapshot *s = pu_calloc(1, sizeof *s);
+  describe_self(&s->blob, now);
+  snprintf(s->seconds, sizeof s->seconds, "%.1f", (double)(now - pm_start_time) / 1e9);
+  s->mpi = pm_mpi_active;
+  if (s->mpi)
+    snprintf(s->ranks, sizeof s->ranks,
+             "rank 0 of %u (the other ranks are in the final report only)", pm_coll.size);
+  return s;
+}
+
+int pm_profile_snapshot_write(pm_profile_snapshot *s, const char *path) {
+  uint32_t count = (uint32_t)s->blob.len;
+  int rc = build_and_write(s->blob.data, &count, 1, path, s);
+  pm_blob_free(&s->blob);
+  free(s);
+  return rc;
 }
 
 void pm_profile_write(void) {
   if (!pm_profiling()) return;
+  pm_profile_snapshots_stop(); /* no snapshot is written after (or while) the report */
   pm_blob mine = {0};
-  describe_self(&mine);
+  describe_self(&mine, 0);
   uint32_t *counts;
   unsigned char *all = gather(&mine, &counts);
-  if (pm_coll.rank == 0) build_and_write(all, counts, pm_coll.size);
+  if (pm_coll.rank == 0) {
+    char path[sizeof pm_experiment_dir + 16];
+    snprintf(path, sizeof path, "%s/report.pomp", pm_experiment_dir);
+    build_and_write(all, counts, pm_coll.size, path, NULL);
+    snprintf(path, sizeof path, "%s/snapshot.pomp", pm_experiment_dir);
+    unlink(path); /* the report supersedes it (a follower switches to it first) */
+  }
   pm_log("profile of this rank handed to rank 0 (%zu bytes); "
          "%d descriptors registered by instrumented units",
          mine.len, pm_registered_descriptors());

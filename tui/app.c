@@ -48,6 +48,9 @@ void tui_app_init(tui_app *a, pomp_report *r, const char *path, const tui_option
   tui_model_init(&a->model, r);
   tui_tree_mark_loops(&a->model.tree[TUI_PANE_CALL], r, a->glyphs->loop);
   a->incomplete = pomp_report_run_incomplete(r);
+  /* a snapshot's run_status "running" is no failure: the line says what it is */
+  a->snapshot = pomp_report_attr(r, "snapshot_seconds");
+  if (a->snapshot) a->incomplete = NULL;
   pomp_report_perturbation_warning(r, a->perturbation, sizeof a->perturbation);
   /* Properties keep the catalogue order (it is meaningful), call paths
      come hottest first, locations in rank order. */
@@ -91,7 +94,7 @@ void tui_app_resize(tui_app *a, int w, int h) {
   a->h = h < 1 ? 1 : h;
   tui_vs_resize(&a->vs, a->w, a->h);
   int top = 1; /* lines above the tabs or headers */
-  a->warning_y = a->incomplete ? top++ : -1;
+  a->warning_y = a->incomplete || a->snapshot || a->follow ? top++ : -1;
   a->perturbation_y = a->perturbation[0] ? top++ : -1;
   a->too_small = a->w < 24 || a->h < 6 + top;
   a->narrow = a->w < a->opt.narrow_below;

@@ -92,6 +92,11 @@ typedef struct tui_app {
   /* The run_status description of a run that did not finish, shown on a
      warning line under the title (NULL: the run completed). */
   const char *incomplete;
+  /* A profile snapshot of a running program (libpomp, POMP_SNAPSHOT): its
+     attribute snapshot_seconds, else NULL; shown on the warning line. */
+  const char *snapshot;
+  /* pomp-tui --follow (follow.h), else NULL; not owned. */
+  struct tui_follow *follow;
   /* layout */
   int narrow, too_small;
   /* Measurement perturbation (buffer flushes above the limit of
@@ -203,6 +208,9 @@ int tui_bottlenecks_key(tui_app *a, int key);
 void tui_select_search_node(tui_app *a, int32_t id);
 /* Opens the session on the top bottleneck, if the search finds one. */
 void tui_start_at_bottleneck(tui_app *a);
+/* Runs the search if not done yet; the sentence of the bottleneck the
+   first screen opens on into buf. Returns 0 when there is none. */
+int tui_bottleneck_summary(tui_app *a, char *buf, size_t size);
 void tui_bottlenecks_free(tui_app *a);
 
 /* the problem list (overlay_problems.c) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "follow.h"
 #include "format.h"
 
 static void draw_title(tui_app *a) {
@@ -44,6 +45,23 @@ static void draw_run_warning(tui_app *a) {
     tui_vs_put(&a->vs, room, y, hint_w, hint, st);
   }
   tui_vs_put_clipped(&a->vs, 0, y, room, text, st, a->glyphs->ellipsis);
+}
+
+/* A profile snapshot of a running program: what the values are, and with
+   --follow when they were read (follow.c). Reverse, not in the error
+   colour: nothing went wrong. */
+static void draw_snapshot_line(tui_app *a) {
+  char text[300];
+  if (a->follow)
+    snprintf(text, sizeof text, " following: %s%s", a->follow->state,
+             a->follow->finished ? " (the final report)" : " (re-read when it changes)");
+  else
+    snprintf(text, sizeof text,
+             " snapshot of a running program at %s s (pomp-tui --follow EXP re-reads it)",
+             a->snapshot);
+  tui_style st = {TUI_A_REVERSE, 0, 0, 0};
+  tui_vs_fill(&a->vs, 0, a->warning_y, a->w, ' ', st);
+  tui_vs_put_clipped(&a->vs, 0, a->warning_y, a->w, text, st, a->glyphs->ellipsis);
 }
 
 /* Buffer flushes took a noticeable share of the time: the values are
@@ -154,7 +172,8 @@ static void draw_status(tui_app *a) {
 
 void tui_draw_chrome(tui_app *a) {
   draw_title(a);
-  if (a->incomplete) draw_run_warning(a);
+  if (a->incomplete) draw_run_warning(a); /* a follower's final report too */
+  else if (a->follow || a->snapshot) draw_snapshot_line(a);
   if (a->perturbation[0]) draw_perturbation_warning(a);
   if (a->narrow) draw_tabs(a);
   else draw_separators(a);

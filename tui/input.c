@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "follow.h"
 
 static void prompt_key(tui_app *a, int key) {
   size_t len = strlen(a->prompt_buf);
@@ -71,6 +72,10 @@ void tui_app_event(tui_app *a, const tui_event *ev) {
     }
     return;
   case TUI_EV_DUMP: return;
+  case TUI_EV_RELOAD:
+    if (a->follow) tui_follow_look(a);
+    else tui_app_message(a, 1, "not following a running program (pomp-tui --follow EXP)");
+    return;
   default: break;
   }
   /* Too small to show the panes: a key would move a selection nobody

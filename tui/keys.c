@@ -74,8 +74,8 @@ static int parse_token(const char *tok, size_t len, tui_event *ev) {
       return wl < len ? parse_pair(arg, pointer[i].sep, &ev->x, &ev->y) : -1;
     }
   if (wl != len) return -1;
-  if (strcmp(word, "dump") == 0) {
-    ev->type = TUI_EV_DUMP;
+  if (strcmp(word, "dump") == 0 || strcmp(word, "reload") == 0) {
+    ev->type = word[0] == 'd' ? TUI_EV_DUMP : TUI_EV_RELOAD;
     return 0;
   }
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

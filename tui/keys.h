@@ -34,7 +34,8 @@ typedef enum {
   TUI_EV_WHEEL_UP,
   TUI_EV_WHEEL_DOWN,
   TUI_EV_RESIZE, /* x = width, y = height */
-  TUI_EV_DUMP    /* batch: print the screen now */
+  TUI_EV_DUMP,   /* batch: print the screen now */
+  TUI_EV_RELOAD  /* --follow: look at the files now (the terminal does every second) */
 } tui_event_type;
 
 typedef struct {
@@ -49,7 +50,7 @@ const char *tui_key_name(int key, char *buf, size_t size);
 
 /* Parses a key script: characters stand for themselves; <Name> is a
    special key (tui_key_name spelling); <resize WxH>, <click X,Y>,
-   <wheelup X,Y>, <wheeldown X,Y> (0-based cells) and <dump>.  Returns 0,
+   <wheelup X,Y>, <wheeldown X,Y> (0-based cells), <dump> and <reload>.  Returns 0,
    or -1 with "offset N: ..." in err. */
 int tui_parse_keys(const char *script, tui_event **events, size_t *n, char *err, size_t errsize);
 

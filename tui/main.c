@@ -11,6 +11,7 @@
 
 #include "app.h"
 #include "batch.h"
+#include "follow.h"
 #include "pomp_opt.h"
 #include "pomp_util.h"
 #include "term.h"
@@ -39,7 +40,7 @@ static int parse_size(const char *s, void *target, char *why, size_t size) {
 
 typedef struct {
   tui_options opt;
-  int batch, mono, size[2];
+  int batch, mono, size[2], follow;
   const char *keys, *path;
 } tui_cli;
 
@@ -54,6 +55,10 @@ static void parse(int argc, char **argv, tui_cli *c) {
        "<Down>, <dump>)",
        PU_STRING(&c->keys)},
       {"size", 0, "WxH", "batch screen size (default 160x48)", PU_CALL(parse_size, c->size)},
+      {"follow", 0, NULL,
+       "EXPERIMENT_DIR of a running program (POMP_MODE=profile POMP_SNAPSHOT=S): show its "
+       "snapshots, re-read when they change, then its final report",
+       PU_FLAG(&c->follow, 1)},
       {"mono", 0, NULL, "no colours (also when NO_COLOR is set)", PU_FLAG(&c->mono, 1)},
       {"ascii", 0, NULL, "ASCII line drawing and weight glyphs", PU_FLAG(&c->opt.ascii, 1)},
       {"no-mouse", 0, NULL, "leave the mouse to the terminal (text selection)",
@@ -76,6 +81,24 @@ static void parse(int argc, char **argv, tui_cli *c) {
   pu_opt_parse(&cmd, argc, argv, &c->path);
   c->opt.top_k = (int32_t)top;
   if (c->keys && !c->batch) pu_usage_error(NULL, "option '--keys' needs --batch");
+}
+
+/* --follow: the experiment's newest file; in the terminal, a run that has
+   not written its first snapshot yet is waited for (a look a second). */
+static pomp_report *open_followed(tui_cli *c, tui_follow *f, pomp_report_error *err) {
+  struct stat st;
+  if (stat(c->path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(err->message, sizeof err->message, "%s: not an experiment directory", c->path);
+    return NULL;
+  }
+  pomp_report *r = tui_follow_open(f, c->path, err);
+  for (int said = 0; !r && !c->batch && strstr(err->message, "no snapshot.pomp"); said = 1) {
+    if (!said) pu_error("%s: waiting for the first snapshot (Ctrl-C ends)", c->path);
+    sleep(1);
+    tui_follow_free(f);
+    r = tui_follow_open(f, c->path, err);
+  }
+  return r;
 }
 
 /* An experiment directory (it has the measurement's log or trace) without
@@ -113,29 +136,38 @@ int main(int argc, char **argv) {
   /* The file first: what is wrong with it matters more than where the
      output goes. */
   pomp_report_error rerr = {0};
-  pomp_report *r = pomp_report_open(c.path, &rerr);
-  if (!r && not_analysed(c.path)) {
+  tui_follow follow = {0};
+  pomp_report *r = c.follow ? open_followed(&c, &follow, &rerr) : pomp_report_open(c.path, &rerr);
+  if (!r && !c.follow && not_analysed(c.path)) {
     pu_error("%s: not analysed yet (no report.pomp); run: pomp-analyze %s", c.path, c.path);
     free(events);
     return POMP_EXIT_FAILURE;
   }
   if (!r) {
     pu_error("%s", rerr.message[0] ? rerr.message : "cannot open report");
+    tui_follow_free(&follow);
     free(events);
     return POMP_EXIT_FAILURE;
   }
   if (!c.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
     pu_error("not a terminal; use --batch for scripted output");
     pomp_report_free(r);
+    tui_follow_free(&follow);
     free(events);
     return POMP_EXIT_FAILURE;
   }
   tui_app app;
-  tui_app_init(&app, r, c.path, &c.opt);
+  tui_app_init(&app, r, c.follow ? follow.file : c.path, &c.opt);
+  if (c.follow) {
+    app.follow = &follow;
+    tui_app_resize(&app, app.w, app.h); /* a line for the follow state */
+    tui_follow_announce(&app);
+  }
   int rc = POMP_EXIT_OK;
   if (c.batch) rc = tui_run_batch(&app, events, nevents, c.size[0], c.size[1], stdout);
   else rc = tui_run_terminal(&app, c.mono);
   tui_app_free(&app);
+  tui_follow_free(&follow);
   free(events);
   if (fflush(stdout) != 0) {
     pu_error("cannot write the screen");

@@ -197,6 +197,13 @@ static int32_t first_problem_bottleneck(const pomp_report_search *s) {
   return pomp_report_search_bottleneck(s, 0);
 }
 
+int tui_bottleneck_summary(tui_app *a, char *buf, size_t size) {
+  const pomp_report_search *s = search_of(a);
+  if (!s || pomp_report_search_num_bottlenecks(s) == 0) return 0;
+  pomp_report_search_sentence(s, first_problem_bottleneck(s), buf, size);
+  return 1;
+}
+
 void tui_start_at_bottleneck(tui_app *a) {
   const pomp_report_search *s = search_of(a);
   if (s && pomp_report_search_num_bottlenecks(s) > 0)

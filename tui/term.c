@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "follow.h"
 #include "guard.h"
 #include "pomp_util.h"
 
@@ -190,8 +191,13 @@ int tui_run_terminal(tui_app *a, int mono) {
     tui_event ev;
     /* Location values of a large selection are summed in slices between
        keys, so the screen never freezes. */
-    timeout(tui_app_busy(a) ? 0 : -1);
-    if (!read_event(&ev)) {
+    /* Following a running program: a look at its files every second,
+       waiting for keys in between (no busy wait). */
+    int wait_ms = tui_app_busy(a) ? 0 : a->follow ? (int)(TUI_FOLLOW_PERIOD * 1000) : -1;
+    timeout(wait_ms);
+    int got = read_event(&ev);
+    if (a->follow && tui_clock() - a->follow->last_look >= TUI_FOLLOW_PERIOD) tui_follow_look(a);
+    if (!got) {
       if (tui_app_busy(a)) tui_app_work(a, TUI_FRAME_BUDGET);
       continue;
     }

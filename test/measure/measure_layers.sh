@@ -12,7 +12,7 @@ layers=(
   "base: pm_log pm_config pm_tsc pm_clock pm_experiment pm_coll pm_region pm_comm pm_elf pm_dwarf pm_symbols pm_filter pm_io"
   "event: pm_location pm_event pm_archive pm_profile pm_tail"
   "trace: pm_unify pm_fragment pm_write pm_peers pm_profile_write"
-  "lifecycle: pm_alone pm_signal pm_runtime pm_mpi pm_throttle"
+  "lifecycle: pm_alone pm_signal pm_runtime pm_mpi pm_throttle pm_profile_snapshot"
   "api: pm_descr pm_pomp_parallel pm_pomp_constructs pm_lock pm_omp_lock pm_fortran pm_user pm_loop"
 )
 # The calls upwards that remain, none of them on the event path: start-up
@@ -26,6 +26,8 @@ allowed=(
   "pm_throttle pm_user_each_throttled"
   "pm_throttle pm_loop_each_throttled"
   "pm_profile_write pm_registered_descriptors"
+  "pm_profile pm_profile_snapshots_start"
+  "pm_profile_write pm_profile_snapshots_stop"
 )
 
 declare -A level name_of

@@ -113,6 +113,47 @@ static void call_paths_beyond_the_bound_count_in_their_caller(void **state) {
   pm_profile_reset();
 }
 
+/* The node of region in a copy (each region once in these trees). */
+static const pm_pnode *copied(const pm_pnode *copy, uint32_t n, uint32_t region) {
+  for (uint32_t i = 1; i < n; i++)
+    if (copy[i].region == region) return &copy[i];
+  fail_msg("region %u not in the copy", region);
+  return NULL;
+}
+
+/* A snapshot's copy (pm_profile_copy): the regions still open get their
+   time up to the snapshot, the finished ones their own; the copy stays as
+   it was while the tree grows on (its arrays move); without a time, open
+   regions have none yet. */
+static void a_copy_gives_open_regions_their_time_so_far(void **state) {
+  (void)state;
+  pm_profile_reset();
+  pm_location l = loc(0);
+  ev(&l, PM_EV_ENTER, 100, 1); /* main, open */
+  ev(&l, PM_EV_ENTER, 200, 2); /* f, 100 ns */
+  ev(&l, PM_EV_LEAVE, 300, 2);
+  ev(&l, PM_EV_ENTER, 400, 3); /* g, open */
+  pm_pnode *copy;
+  uint32_t n = pm_profile_copy(pm_profile_of(0), 1000, &copy);
+  assert_int_equal(n, 4);
+  assert_int_equal(copied(copy, n, 1)->incl_ns, 900);
+  assert_int_equal(copied(copy, n, 2)->incl_ns, 100);
+  assert_int_equal(copied(copy, n, 3)->incl_ns, 600);
+  assert_int_equal(copied(copy, n, 3)->visits, 1);
+  for (uint32_t r = 10; r < 300; r++) { /* 290 new paths under g */
+    ev(&l, PM_EV_ENTER, 1000 + r, r);
+    ev(&l, PM_EV_LEAVE, 1001 + r, r);
+  }
+  assert_int_equal(copied(copy, n, 1)->incl_ns, 900);
+  free(copy);
+  n = pm_profile_copy(pm_profile_of(0), 0, &copy);
+  assert_int_equal(n, 4 + 290);
+  assert_int_equal(copied(copy, n, 1)->incl_ns, 0); /* open, no time given */
+  assert_int_equal(copied(copy, n, 299)->visits, 1);
+  free(copy);
+  pm_profile_reset();
+}
+
 /* ------------------------------------------------- the scenario's report */
 
 static int32_t cnode_of(const pomp_report *r, const char *path) {
@@ -248,6 +289,7 @@ int main(void) {
       cmocka_unit_test(nested_calls_count_visits_and_inclusive_time),
       cmocka_unit_test(a_worker_is_grafted_where_the_master_forked),
       cmocka_unit_test(call_paths_beyond_the_bound_count_in_their_caller),
+      cmocka_unit_test(a_copy_gives_open_regions_their_time_so_far),
       cmocka_unit_test(an_openmp_program_writes_its_profile_as_a_report),
       cmocka_unit_test(the_join_barrier_times_the_imbalance),
       cmocka_unit_test(a_program_killed_by_a_signal_writes_its_profile_so_far),

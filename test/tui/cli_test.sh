@@ -129,5 +129,23 @@ expect 0 "" "$tui" --batch --at-top --size 60x7 --keys "<dump>q<Down>" small.pom
 [ "$(tail -n 1 out.txt)" = "Time (time)  incl 100.00 [% of total]" ] ||
   { echo "FAIL: keys after q were replayed"; failures=$((failures + 1)); }
 
+# --follow: an experiment directory; without a snapshot or report a batch
+# run says what to set (the terminal waits for the first snapshot);
+# <reload> outside --follow says so on the status line.
+expect 1 "pomp-tui: small.pomp: not an experiment directory" "$tui" --follow --batch small.pomp
+mkdir -p running
+expect 1 "pomp-tui: running: no snapshot.pomp or report.pomp (run with POMP_MODE=profile POMP_SNAPSHOT=1)" \
+  "$tui" --follow --batch running
+"$fixture" snapshot running/snapshot.pomp || exit 1
+expect 0 "" "$tui" --follow --batch --size 120x10 running
+grep -q '^ following: snapshot of 2.0 s, updated [0-9][0-9]:[0-9][0-9]:[0-9][0-9] (re-read when it changes)' out.txt ||
+  { echo "FAIL: --follow line: $(cat out.txt)"; failures=$((failures + 1)); }
+expect 0 "" "$tui" --batch --size 120x10 running/snapshot.pomp
+grep -q '^ snapshot of a running program at 2.0 s' out.txt ||
+  { echo "FAIL: snapshot line: $(cat out.txt)"; failures=$((failures + 1)); }
+expect 0 "" "$tui" --batch --size 120x10 --keys '<reload>' small.pomp
+tail -1 out.txt | grep -q 'not following a running program' ||
+  { echo "FAIL: <reload> without --follow: $(tail -1 out.txt)"; failures=$((failures + 1)); }
+
 [ $failures = 0 ] && echo "all pomp-tui command line checks passed"
 exit $failures

@@ -14,15 +14,36 @@ static void add4(pomp_report *r, int32_t metric, int32_t cnode, double a, double
     if (v[l] != 0) pomp_report_add_value(r, metric, cnode, l, v[l]);
 }
 
-static pomp_report *small(double sign) {
-  pomp_report *r = pomp_report_new();
+/* time > execution > comp, mpi; *time_out gets time, out[0] comp, out[1] mpi. */
+static void add_time_metrics(pomp_report *r, int32_t *time_out, int32_t out[2]) {
   int32_t time =
       pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC, "Total CPU allocation time.", -1);
   int32_t exec = pomp_report_add_metric(r, "execution", "Execution", POMP_UNIT_SEC,
                                         "Time spent executing the program.", time);
-  int32_t comp = pomp_report_add_metric(r, "comp", "Computation", POMP_UNIT_SEC,
-                                        "Time outside MPI and OpenMP.", exec);
-  int32_t mpi = pomp_report_add_metric(r, "mpi", "MPI", POMP_UNIT_SEC, "Time in MPI calls.", exec);
+  out[0] = pomp_report_add_metric(r, "comp", "Computation", POMP_UNIT_SEC,
+                                  "Time outside MPI and OpenMP.", exec);
+  out[1] = pomp_report_add_metric(r, "mpi", "MPI", POMP_UNIT_SEC, "Time in MPI calls.", exec);
+  *time_out = time;
+}
+
+/* cluster > node0 > 2 ranks x 2 threads, as the trace names them
+   (pomp-tui shows "rank 1", "thread 0"). */
+static void add_two_ranks(pomp_report *r) {
+  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
+  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
+  for (int32_t rank = 0; rank < 2; rank++) {
+    const char *pname = rank ? "MPI Rank 1" : "MPI Rank 0";
+    int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, pname, node, rank, -1);
+    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "Master thread", proc, rank, 0);
+    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "OMP thread 1", proc, rank, 1);
+  }
+}
+
+static pomp_report *small(double sign) {
+  pomp_report *r = pomp_report_new();
+  int32_t time, cm[2];
+  add_time_metrics(r, &time, cm);
+  int32_t comp = cm[0], mpi = cm[1];
   int32_t ls = pomp_report_add_metric(r, "mpi_latesender", "Late Sender", POMP_UNIT_SEC,
                                       "A receive was posted before the matching send.", mpi);
   int32_t idle = pomp_report_add_metric(r, "omp_idle_threads", "Idle threads", POMP_UNIT_SEC,
@@ -39,15 +60,7 @@ static pomp_report *small(double sign) {
   int32_t csolve = pomp_report_add_cnode(r, rsolve, cmain);
   int32_t crecv = pomp_report_add_cnode(r, rrecv, csolve);
   int32_t csend = pomp_report_add_cnode(r, rsend, csolve);
-  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
-  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
-  for (int32_t rank = 0; rank < 2; rank++) {
-    /* the trace's names; pomp-tui shows "rank 1", "thread 0" */
-    const char *pname = rank ? "MPI Rank 1" : "MPI Rank 0";
-    int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, pname, node, rank, -1);
-    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "Master thread", proc, rank, 0);
-    pomp_report_add_sysnode(r, POMP_SYS_THREAD, "OMP thread 1", proc, rank, 1);
-  }
+  add_two_ranks(r);
   pomp_report_set_attr(r, "application", "app");
   pomp_report_set_attr(r, "ranks", "2");
   pomp_report_set_attr(r, "threads", "2");
@@ -135,7 +148,33 @@ static pomp_report *loops(void) {
   return r;
 }
 
+/* A profile snapshot of the small run at 2.0 s (libpomp, POMP_SNAPSHOT):
+   main, solve and MPI_Recv so far, no init and no MPI_Send yet, so the
+   final report ("small") numbers its call paths differently (main;solve
+   is call node 1 here, 2 there). */
+static pomp_report *snapshot(void) {
+  pomp_report *r = pomp_report_new();
+  int32_t time, cm[2];
+  add_time_metrics(r, &time, cm);
+  int32_t comp = cm[0], mpi = cm[1];
+  int32_t rmain = pomp_report_add_region(r, "main", "app.c", 1, 50, "user", "function");
+  int32_t rsolve = pomp_report_add_region(r, "solve", "app.c", 10, 30, "user", "function");
+  int32_t rrecv = pomp_report_add_region(r, "MPI_Recv", "", 0, 0, "mpi", "point2point");
+  int32_t cmain = pomp_report_add_cnode(r, rmain, -1);
+  int32_t csolve = pomp_report_add_cnode(r, rsolve, cmain);
+  int32_t crecv = pomp_report_add_cnode(r, rrecv, csolve);
+  add_two_ranks(r);
+  pomp_report_set_attr(r, "application", "app");
+  pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS, "running");
+  pomp_report_set_attr(r, "snapshot_seconds", "2.0");
+  add4(r, comp, cmain, 0.5, 0.5, 0.5, 0.5);
+  add4(r, comp, csolve, 5, 5, 3, 3);
+  add4(r, mpi, crecv, 1, 0, 1, 0);
+  return r;
+}
+
 pomp_report *tui_fixture(const char *name) {
+  if (strcmp(name, "snapshot") == 0) return snapshot();
   if (strcmp(name, "small") == 0) return small(1);
   if (strcmp(name, "incomplete") == 0) return incomplete();
   if (strcmp(name, "incomplete_long") == 0) return incomplete_long();

@@ -6,7 +6,8 @@
  * values (diverging scale).  "incomplete": "small" from a run that did not
  * finish (run_status).  "incomplete_long": the same with a recovered
  * trace's long run_status and a long trace path (wrapping).  "pop_*": the
- * planted POP reports of test/report/pop_fixture.h.
+ * planted POP reports of test/report/pop_fixture.h.  "snapshot": a
+ * profile snapshot of the small run at 2.0 s, with fewer call paths.
  */
 #ifndef TUI_FIXTURE_H
 #define TUI_FIXTURE_H

@@ -14,11 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "batch.h"
 #include "fixture.h"
+#include "follow.h"
 
 typedef struct {
   const char *name;    /* golden/<name>.txt */
@@ -133,6 +137,8 @@ static const screen_case cases[] = {
     {"problems_choose", "small", 160, 14, 10, 0, "w2"},
     /* q closes the view and leaves the panes as they were. */
     {"bottleneck_closed", "small", 160, 14, 10, 0, "bjq"},
+    /* pomp-tui --follow: a snapshot, then the final report (render_follow). */
+    {"follow", NULL, 120, 14, 10, 0, "<Tab><Right><Down><Right><dump><reload> | <reload>"},
 };
 
 static char *read_file(const char *path) {
@@ -176,9 +182,76 @@ static char *render_case(const screen_case *c) {
   return out;
 }
 
+/* Fixture name as exp/file with modification time mtime (UTC seconds). */
+static void put_fixture(const char *name, const char *file, time_t mtime) {
+  pomp_report *r = tui_fixture(name);
+  char path[64];
+  snprintf(path, sizeof path, "exp/%s", file);
+  pomp_report_error err = {0};
+  assert_int_equal(pomp_report_write(r, path, &err), POMP_REPORT_OK);
+  pomp_report_free(r);
+  struct timespec t[2] = {{mtime, 0}, {mtime, 0}};
+  assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+/* pomp-tui --follow exp: the snapshot (2.0 s, written 12:00:02 UTC) with
+   main;solve selected and expanded, a <reload> that finds nothing new,
+   then the final report (12:00:05) read by <reload>: the selection and
+   the expansion kept by name though main;solve's id changed, the values
+   and the bottleneck of the final report, "run finished". */
+static char *render_follow(void) {
+  char here[4096], dir[] = "/tmp/pomp-tui-follow-XXXXXX";
+  assert_non_null(getcwd(here, sizeof here));
+  assert_non_null(mkdtemp(dir));
+  assert_int_equal(chdir(dir), 0); /* relative paths: the same title in every run */
+  assert_int_equal(mkdir("exp", 0755), 0);
+  setenv("TZ", "UTC", 1);
+  tzset();
+  const time_t noon = 1767268800; /* 2026-01-01 12:00:00 UTC */
+  put_fixture("snapshot", "snapshot.pomp", noon + 2);
+  tui_follow f;
+  pomp_report_error err = {0};
+  pomp_report *r = tui_follow_open(&f, "exp", &err);
+  assert_non_null(r);
+  tui_options o;
+  tui_options_default(&o);
+  o.at_top = 1;
+  tui_app app;
+  tui_app_init(&app, r, f.file, &o);
+  app.follow = &f;
+  tui_follow_announce(&app);
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  tui_event *ev;
+  size_t n;
+  char why[128];
+  assert_int_equal(
+      tui_parse_keys("<Tab><Right><Down><Right><dump><reload>", &ev, &n, why, sizeof why), 0);
+  tui_run_batch(&app, ev, n, 120, 14, mem);
+  free(ev);
+  fputs("\f\n", mem);
+  assert_int_equal(f.reloads, 0); /* nothing new: no reload */
+  put_fixture("small", "report.pomp", noon + 5);
+  assert_int_equal(tui_parse_keys("<reload>", &ev, &n, why, sizeof why), 0);
+  tui_run_batch(&app, ev, n, 120, 14, mem);
+  free(ev);
+  fclose(mem);
+  assert_int_equal(f.reloads, 1);
+  assert_true(f.finished);
+  tui_app_free(&app);
+  tui_follow_free(&f);
+  unlink("exp/snapshot.pomp");
+  unlink("exp/report.pomp");
+  rmdir("exp");
+  assert_int_equal(chdir(here), 0);
+  rmdir(dir);
+  return out;
+}
+
 static void check_case(void **state) {
   const screen_case *c = *state;
-  char *got = render_case(c);
+  char *got = c->fixture ? render_case(c) : render_follow();
   char golden[4096];
   snprintf(golden, sizeof golden, "golden/%s.txt", c->name);
   if (getenv("POMP_TUI_UPDATE_GOLDEN")) {

@@ -104,10 +104,10 @@ static void key_scripts(void **state) {
   tui_event *ev;
   size_t n;
   char err[128];
-  assert_int_equal(tui_parse_keys("j<Down><S-Tab><lt><resize 80x24><click 3,4><dump>\n", &ev, &n,
-                                  err, sizeof err),
+  assert_int_equal(tui_parse_keys("j<Down><S-Tab><lt><resize 80x24><click 3,4><dump>\n<reload>",
+                                  &ev, &n, err, sizeof err),
                    0);
-  assert_int_equal(n, 8);
+  assert_int_equal(n, 9);
   assert_int_equal(ev[0].key, 'j');
   assert_int_equal(ev[1].key, TUI_KEY_DOWN);
   assert_int_equal(ev[2].key, TUI_KEY_BTAB);
@@ -120,6 +120,7 @@ static void key_scripts(void **state) {
   assert_int_equal(ev[5].y, 4);
   assert_int_equal(ev[6].type, TUI_EV_DUMP);
   assert_int_equal(ev[7].key, TUI_KEY_ENTER);
+  assert_int_equal(ev[8].type, TUI_EV_RELOAD);
   free(ev);
   assert_int_equal(tui_parse_keys("jj<Bogus>", &ev, &n, err, sizeof err), -1);
   assert_string_equal(err, "offset 2: unknown key token starting '<Bogus>'");

@@ -122,6 +122,28 @@ start
 t send-keys -t s C-c
 wait_for "TTY=icanonecho"
 
+# --follow: the terminal looks at the experiment every second, keys or
+# not: the snapshot first, then the final report written meanwhile (by
+# rename, as libpomp-report writes), the place kept; q exits with 0.
+mkdir -p exp && "$fixture" snapshot exp/snapshot.pomp || exit 1
+cat >follow.sh <<EOF
+env TERM=tmux-256color LANG=C.UTF-8 '$tui' --at-top --no-mouse --follow exp
+echo "EXIT=\$?"
+read x
+EOF
+t kill-server 2>/dev/null
+runs=$((runs + 1))
+sock="pomp-tui-test-$$-$runs"
+t new-session -d -s s -x 120 -y 30 "sh follow.sh"
+wait_for "following: snapshot of 2.0 s, updated"
+t send-keys -t s Tab E
+wait_for "MPI_Recv"
+"$fixture" small exp/report.tmp && mv exp/report.tmp exp/report.pomp
+wait_for "following: run finished, updated"
+wait_for "MPI_Send" # the final report's new call path, in the expanded tree
+t send-keys -t s q
+wait_for "EXIT=0"
+
 # The report truncated on disk while open (cp over it): the terminal is
 # restored, the file named, exit 1 (not a SIGBUS).  Last: small.pomp is
 # gone afterwards.

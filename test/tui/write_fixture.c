@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: %s small|wide|diff|incomplete FILE\n", argv[0]);
+    fprintf(stderr, "usage: %s small|wide|diff|incomplete|snapshot|... FILE\n", argv[0]);
     return 2;
   }
   pomp_report *r = tui_fixture(argv[1]);
