@@ -8,7 +8,8 @@
  * implicit barrier). The barrier ending a parallel region is the
  * runtime's join: each thread only reports its arrival there
  * (Join_barrier_enter, include/pomp.h), and the worksharing half of a
- * combined construct gets NOWAIT, so a region runs one barrier.
+ * combined construct gets NOWAIT, so a region runs one barrier; so does
+ * a worksharing construct that is the last thing in its region.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,20 @@ static void set_end_lines(opf_rw *rw, int d, size_t a, size_t b) {
   rw->descr.v[d].end_lineN = rw->lines[b].line;
 }
 
+/* Whether a worksharing construct ending at line b is the last thing in
+   its parallel region (the innermost open construct): the region's END
+   PARALLEL is the next significant line. Then nothing runs between its
+   barrier and the join's, and the join's barrier is its own: it gets NOWAIT
+   and reports the arrival there, as the inner half of PARALLEL DO does. */
+static bool ends_region(opf_rw *rw, size_t b) {
+  if (!rw->nopen) return false;
+  opf_open *par = &rw->open[rw->nopen - 1];
+  if (par->kind != FC_PARALLEL || par->passed || par->join) return false;
+  if (!opf_is_end_directive(rw, opf_next_significant(rw, b + 1), "parallel")) return false;
+  par->join = true;
+  return true;
+}
+
 /* Closes o, whose END directive is lines [a..b] (has_dir), or which ends
    after line b without one. */
 static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, bool has_dir) {
@@ -118,9 +133,11 @@ static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, b
   const opf_shape *sh = &shapes[inner];
   bool bar = sh->worksharing && !o->cancelled &&
              !(has_dir && (has_clause(rw, "nowait") || has_clause(rw, "copyprivate")));
+  bool join = bar && !combined && ends_region(rw, b);
   opf_sync(rw, has_dir ? a : b + 1);
   if (o->section_open) opf_call(rw, FE_SECTION_END, d);
-  if (o->kind == FC_PARALLEL) opf_call(rw, FE_JOIN_BARRIER_ENTER, d); /* before the team's end */
+  if (o->kind == FC_PARALLEL && !o->join) /* before the team's end */
+    opf_call(rw, FE_JOIN_BARRIER_ENTER, d);
   call(rw, sh->end_post, din);
   if (!has_dir || bar || combined) {
     if (sh->worksharing || combined) {
@@ -129,7 +146,7 @@ static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, b
       snprintf(text, sizeof text, "end %s%s", w, bar ? " nowait" : "");
       opf_directive(rw, text);
     }
-    if (combined) opf_call(rw, FE_JOIN_BARRIER_ENTER, d);
+    if (combined || join) opf_call(rw, FE_JOIN_BARRIER_ENTER, d);
     else if (bar) barrier(rw, d);
     if (combined) {
       call(rw, sh->end_pre, d);

@@ -161,6 +161,7 @@ typedef struct {
   bool cancelled;      /* holds a CANCEL for it: NOWAIT would be illegal */
   bool section_open;   /* sections: a section is running */
   bool first_section;  /* sections: no statement seen yet */
+  bool join;           /* parallel: its last construct reported the arrival at the join */
   size_t implicit_end; /* line after which it closes without an END
                           directive (DO without END DO, ATOMIC), else -1 */
   char words[40];      /* canonical name words of the directive, for END */
