@@ -67,6 +67,7 @@ void az_analysis_free(az_analysis *a) {
   free(a->files);
   free(a->run_status);
   free(a->throttled);
+  free(a->instrumentation);
   memset(a, 0, sizeof *a);
 }
 

@@ -56,6 +56,8 @@ typedef struct az_analysis {
   char *throttled;     /* az_throttled_read's line, or NULL (report) */
   char *files;         /* the archive's directory of per-location
                               files: the anchor without ".otf2" */
+  /* az_instrumentation_read's line, or NULL (report) */
+  char *instrumentation;
 
   /* p2p.c: message groups whose order the trace does not decide (several
      threads on one key), noted once at the end */
