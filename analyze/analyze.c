@@ -69,6 +69,7 @@ void az_analysis_free(az_analysis *a) {
   free(a->damaged);
   free(a->damaged_loc);
   free(a->throttled);
+  free(a->instrumentation);
   memset(a, 0, sizeof *a);
 }
 

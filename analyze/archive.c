@@ -195,6 +195,7 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor, const az_options *opt) 
   if (n > 5 && !strcmp(anchor + n - 5, ".otf2")) a->files[n - 5] = 0;
   if (check_anchor(a, anchor)) return NULL;
   a->throttled = az_throttled_read(anchor, &a->diag);
+  a->instrumentation = az_instrumentation_read(anchor);
   /* OTF2 would print its own errors; ours name the location and event */
   OTF2_Error_RegisterCallback(quiet_otf2, NULL);
   OTF2_Reader *reader = anchor_loads_quickly(anchor) ? NULL : OTF2_Reader_Open(anchor);

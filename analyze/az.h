@@ -61,6 +61,8 @@ typedef struct az_analysis {
                               "rank 0 thread 1 up to event 1234; ..."
                               (report attribute damaged_locations), or NULL */
   uint8_t *damaged_loc; /* per location: counted in damaged */
+  /* az_instrumentation_read's line, or NULL (report) */
+  char *instrumentation;
 
   /* p2p.c: message groups whose order the trace does not decide (several
      threads on one key), noted once at the end */

@@ -24,5 +24,9 @@ const char *az_loc_file(const az_analysis *a, uint64_t id, const char *ext, char
    (malloc'd), or NULL when there is no such file; a malformed line is
    warned about. */
 char *az_throttled_read(const char *anchor, az_diag *diag);
+/* How the program was instrumented: the line of instrumentation.txt next to
+   the trace (libpomp writes it from pomp-cc's records, docs/TRACE.md), or
+   NULL when there is none. */
+char *az_instrumentation_read(const char *anchor);
 
 #endif

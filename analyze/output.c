@@ -158,6 +158,7 @@ static void add_attrs(pomp_report *r, const az_analysis *a, const char *trace) {
   pomp_report_set_attr(r, "analyzer", "pomp-analyze " POMP_VERSION_STRING);
   set_run_status(r, a);
   if (a->throttled) pomp_report_set_attr(r, "throttled", a->throttled);
+  if (a->instrumentation) pomp_report_set_attr(r, "instrumentation", a->instrumentation);
 }
 
 pomp_report *az_report_build(const az_analysis *a, const char *trace, int32_t **cnode_map) {

@@ -75,6 +75,8 @@ static void print_run(const pomp_report *r, double total, FILE *out) {
     fprintf(out, "warning: %s\n", perturbation);
   const char *throttled = pomp_report_attr(r, "throttled");
   if (throttled) fprintf(out, "throttled (POMP_THROTTLE): %s\n", throttled);
+  const char *instrumentation = pomp_report_attr(r, "instrumentation");
+  if (instrumentation) fprintf(out, "instrumentation: %s\n", instrumentation);
 }
 
 /* Wait states and overheads first, ranked by their own part; computation

@@ -2,7 +2,8 @@
    (automatic throttling): throttled.txt next to the trace (docs/TRACE.md),
    summed over the ranks into the report's "throttled" attribute
    (docs/FORMAT.md), one line that pomp-analyze's summary, pomp-report and
-   pomp-tui can show as it is. */
+   pomp-tui can show as it is; and instrumentation.txt beside it, how the
+   program was instrumented (the "instrumentation" attribute). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,18 +61,31 @@ static char *one_line(throttled_list *l) {
   return line;
 }
 
-/* The directory part of the anchor's path, then /throttled.txt. */
-static char *list_path(const char *anchor) {
+/* The directory part of the anchor's path, then /name. */
+static char *path_beside(const char *anchor, const char *name) {
   const char *slash = strrchr(anchor, '/');
-  size_t dir = slash ? (size_t)(slash - anchor) + 1 : 0;
-  char *path = pu_malloc(dir + sizeof "throttled.txt");
+  size_t dir = slash ? (size_t)(slash - anchor) + 1 : 0, len = strlen(name) + 1;
+  char *path = pu_malloc(dir + len);
   memcpy(path, anchor, dir);
-  memcpy(path + dir, "throttled.txt", sizeof "throttled.txt");
+  memcpy(path + dir, name, len);
   return path;
 }
 
+char *az_instrumentation_read(const char *anchor) {
+  char *path = path_beside(anchor, "instrumentation.txt");
+  FILE *f = fopen(path, "r");
+  free(path);
+  if (!f) return NULL;
+  char line[1100];
+  int read = fgets(line, sizeof line, f) != NULL;
+  fclose(f);
+  if (!read) return NULL;
+  line[strcspn(line, "\n")] = 0;
+  return line[0] ? pu_strdup(line) : NULL;
+}
+
 char *az_throttled_read(const char *anchor, az_diag *diag) {
-  char *path = list_path(anchor);
+  char *path = path_beside(anchor, "throttled.txt");
   FILE *f = fopen(path, "r");
   if (!f) {
     free(path);

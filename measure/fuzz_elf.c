@@ -1,6 +1,6 @@
 /* fuzz_elf.c -- libFuzzer target: any bytes as an ELF image give a sorted
    symbol table (with source lines from its DWARF line table) or nothing,
-   never a read outside the image. Built with -DPOMP_FUZZ=ON (clang). */
+   and a named section inside the image or none, never a read outside it. Built with -DPOMP_FUZZ=ON (clang). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!s || s->value != syms[i].value || strlen(s->name) > size) abort();
     if (syms[i].file && !syms[i].line) abort();
   }
+  size_t off, len; /* pomp-cc's section (pm_build.c): inside the image */
+  if (pm_elf_section(img, size, ".pomp_instr", &off, &len) && (off > size || len > size - off))
+    abort();
   for (size_t i = 0; i < nfiles; i++) free(files[i]);
   free(files);
   free(syms);

@@ -71,23 +71,10 @@ static const char *str_at(const rd *sec, uint64_t off) {
 /* ------------------------------------------------------------- sections */
 
 static int section_named(const unsigned char *img, size_t size, const char *name, rd *out) {
-  Elf64_Ehdr eh;
-  memcpy(&eh, img, sizeof eh);
-  if (eh.e_shstrndx >= eh.e_shnum) return 0;
-  Elf64_Shdr names;
-  memcpy(&names, img + eh.e_shoff + eh.e_shstrndx * sizeof names, sizeof names);
-  if (names.sh_offset > size || names.sh_size > size - names.sh_offset) return 0;
-  rd strs = {img + names.sh_offset, img + names.sh_offset + names.sh_size, 0};
-  for (size_t i = 0; i < eh.e_shnum; i++) {
-    Elf64_Shdr sh;
-    memcpy(&sh, img + eh.e_shoff + i * sizeof sh, sizeof sh);
-    if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) || sh.sh_offset > size ||
-        sh.sh_size > size - sh.sh_offset || strcmp(str_at(&strs, sh.sh_name), name))
-      continue;
-    *out = (rd){img + sh.sh_offset, img + sh.sh_offset + sh.sh_size, 0};
-    return 1;
-  }
-  return 0;
+  size_t off, len;
+  if (!pm_elf_section(img, size, name, &off, &len)) return 0;
+  *out = (rd){img + off, img + off + len, 0};
+  return 1;
 }
 
 /* ------------------------------------------------------- one line table */

@@ -22,6 +22,26 @@ static int by_value(const void *a, const void *b) {
   return x->value < y->value ? -1 : x->value > y->value;
 }
 
+int pm_elf_section(const unsigned char *img, size_t size, const char *name, size_t *off,
+                   size_t *len) {
+  if (!pm_elf_valid(img, size)) return 0;
+  Elf64_Ehdr eh;
+  memcpy(&eh, img, sizeof eh);
+  Elf64_Shdr names, sh;
+  if (!section(img, size, &eh, eh.e_shstrndx, &names)) return 0;
+  size_t want = strlen(name) + 1;
+  for (size_t i = 0; i < eh.e_shnum; i++) {
+    if (!section(img, size, &eh, i, &sh) || (sh.sh_flags & SHF_COMPRESSED)) continue;
+    if (sh.sh_name >= names.sh_size || names.sh_size - sh.sh_name < want ||
+        memcmp(img + names.sh_offset + sh.sh_name, name, want))
+      continue;
+    *off = sh.sh_offset;
+    *len = sh.sh_size;
+    return 1;
+  }
+  return 0;
+}
+
 int pm_elf_valid(const unsigned char *img, size_t size) {
   Elf64_Ehdr eh;
   if (size < sizeof eh) return 0;

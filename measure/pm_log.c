@@ -134,6 +134,7 @@ void pm_log_open(const char *dir) {
   kept_len = 0;
   pthread_mutex_unlock(&log_lock);
   if (log_fd < 0) pm_warn("cannot write %s; measure.log is missing", path);
+  pm_build_write(dir); /* the experiment directory exists now */
 }
 
 void pm_log_signal_line(const char *const parts[], int nparts) {

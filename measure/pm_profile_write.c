@@ -263,6 +263,8 @@ static void set_attrs(builder *bd, uint32_t ranks) {
   pomp_report_set_attr(bd->r, "profile_paths_dropped", buf);
   pomp_report_set_attr(bd->r, "analyzer", "libpomp " POMP_VERSION_STRING " (POMP_MODE=profile)");
   pomp_report_set_attr(bd->r, POMP_REPORT_RUN_STATUS, "complete");
+  const char *instrumentation = pm_build_instrumentation();
+  if (instrumentation) pomp_report_set_attr(bd->r, "instrumentation", instrumentation);
 }
 
 /* The report of the ranks' blobs (counts bytes each) to path; snap: a

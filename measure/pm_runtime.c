@@ -49,6 +49,7 @@ static void log_header(void) {
   }
   pm_log("libpomp %s: measurement of '%s' (pid %ld)", POMP_VERSION_STRING, cmd, (long)getpid());
   pm_config_log();
+  pm_build_read();
 }
 
 /* Creates the experiment directory of a process alone and its archive. */

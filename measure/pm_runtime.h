@@ -115,6 +115,14 @@ void pm_config_load(void);
 /* Writes every POMP_ variable, its value and its meaning to measure.log. */
 void pm_config_log(void);
 
+/* pm_build.c: how the program's functions were instrumented (pomp-cc's
+   .pomp_instr section): read and logged at the start; the summary line
+   (NULL when no object was compiled by pomp-cc); instrumentation.txt in
+   the experiment directory (rank 0). */
+void pm_build_read(void);
+const char *pm_build_instrumentation(void);
+void pm_build_write(const char *dir);
+
 /* -------------------------------------------------------------------- log */
 
 /* One line into measure.log ("[rank R] " prefixed in MPI runs); kept in

@@ -24,6 +24,11 @@ typedef struct pm_elf_symbol {
    the image (what every other reader here relies on). */
 int pm_elf_valid(const unsigned char *img, size_t size);
 
+/* The bytes of the section called `name` (not compressed, inside the
+   image): 1 and their offset and length, else 0. */
+int pm_elf_section(const unsigned char *img, size_t size, const char *name, size_t *off,
+                   size_t *len);
+
 /* Reads the function symbols (.symtab, else .dynsym) of an ELF64 image of
    `size` bytes; every offset is checked, so any bytes are safe. Returns
    the number of symbols (0 if none or not ELF) and the sorted array in

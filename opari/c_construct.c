@@ -136,8 +136,11 @@ static void emit_close(opc_rw *rw, const opc_pending *p) {
     }
     close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, BAR_JOIN, line);
   } else if (p->kind == OP_DIR_PARALLEL)
-    close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, BAR_JOIN, line);
-  else close_shape(rw, &shapes[p->kind], p->descr, p->barrier ? BAR_EXPLICIT : BAR_NONE, line);
+    close_shape(rw, &shapes[OP_DIR_PARALLEL], p->descr, p->join ? BAR_NONE : BAR_JOIN, line);
+  else {
+    int bar = p->join ? BAR_JOIN : p->barrier ? BAR_EXPLICIT : BAR_NONE;
+    close_shape(rw, &shapes[p->kind], p->descr, bar, line);
+  }
 }
 
 /* Closes every construct whose block ended before `pos`. */
@@ -165,6 +168,40 @@ static opc_body body_after(opc_rw *rw, const opc_site *site) {
   return opc_find_body(rw, site, &rw->lx, false);
 }
 
+/* The next code token at or after pos, line marks skipped. */
+static opc_tok next_code_token(const opc_rw *rw, opc_lexer lx, size_t pos) {
+  lx.pos = pos;
+  lx.bol = false;
+  for (;;) {
+    opc_tok t = opc_lex_next(&lx);
+    op_line_mark m;
+    if (t.kind != CT_DIRECTIVE || !op_line_mark_parse(rw->s + t.start, t.end - t.start, &m))
+      return t;
+  }
+}
+
+/* Whether a worksharing construct whose block ends at body.end is the last
+   thing in the parallel region par: the region's statement itself (no code
+   token between the two directives), or the last statement of the region's
+   `{` block (its `}` is the next code token). Then nothing runs between its
+   barrier and the join's, and the join's barrier is its own. */
+static bool ends_region(const opc_rw *rw, const opc_pending *par, opc_body body) {
+  if (par->kind != OP_DIR_PARALLEL || par->join || par->pp_level != (int)rw->npp) return false;
+  if (!par->block_body) return rw->prev.end == par->code_before && body.end == par->end;
+  if (rw->depth != par->open_depth + 1) return false;
+  opc_tok t = next_code_token(rw, rw->lx, body.end);
+  return opc_tok_is(&rw->lx, t, '}') && t.end == par->end;
+}
+
+/* A parallel region just pushed: what ends_region needs of it. */
+static void note_region_shape(opc_rw *rw) {
+  opc_pending *par = &rw->pend[rw->npend - 1];
+  opc_tok t = next_code_token(rw, rw->lx, rw->lx.pos);
+  par->block_body = opc_tok_is(&rw->lx, t, '{');
+  par->open_depth = rw->depth;
+  par->code_before = rw->prev.end;
+}
+
 static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
   const opc_shape *sh = &shapes[kind];
   const char *t = site->text;
@@ -179,7 +216,7 @@ static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
   }
   int d = opc_rw_descr(rw, sh->descr, sub, sub_len, site);
   opc_variant_reset(rw);
-  bool barrier = false;
+  bool barrier = false, join = false;
   if (kind == OP_DIR_PARALLEL || kind == OP_DIR_TASK) add_shared_table(rw, site);
   if (kind == OP_DIR_FOR || kind == OP_DIR_SECTIONS || kind == OP_DIR_SINGLE) {
     unsigned cancel = kind == OP_DIR_FOR        ? CANCEL_FOR
@@ -188,6 +225,12 @@ static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
     barrier = !has_clause(rw, site, "nowait") && !has_clause(rw, site, "copyprivate") &&
               !(body.cancel & cancel);
     if (barrier) opc_variant_append(rw, " nowait", 7);
+    /* the region's join barrier is this construct's: it reports the arrival */
+    if (barrier && rw->npend && ends_region(rw, &rw->pend[rw->npend - 1], body)) {
+      rw->pend[rw->npend - 1].join = true;
+      join = true;
+      barrier = false;
+    }
   }
   if (sh->pre) {
     opc_pre_begin(rw, site);
@@ -210,6 +253,8 @@ static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
     opc_post_end(rw, site);
   }
   opc_push_pending(rw, kind, d, site, body, barrier);
+  rw->pend[rw->npend - 1].join = join;
+  if (kind == OP_DIR_PARALLEL) note_region_shape(rw);
   if (kind == OP_DIR_SECTIONS) rw->want_brace = (int)rw->npend - 1;
 }
 

@@ -32,6 +32,15 @@ typedef struct {
   int pp_level;    /* open conditionals when it began */
   int block_depth; /* sections: brace depth inside its block */
   bool barrier;    /* explicit barrier (nowait was added) */
+  /* worksharing: nothing but its region's end follows it, so its barrier
+     is the join's (Join_barrier_enter); parallel: its last construct
+     reports the arrival at the join, so the region's end does not */
+  bool join;
+  /* parallel: its body is a `{` block, the brace depth outside it, and the
+     end of the last code token before the directive */
+  bool block_body;
+  int open_depth;
+  size_t code_before;
 } opc_pending;
 
 typedef struct {

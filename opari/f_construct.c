@@ -8,7 +8,8 @@
  * implicit barrier). The barrier ending a parallel region is the
  * runtime's join: each thread only reports its arrival there
  * (Join_barrier_enter, include/pomp.h), and the worksharing half of a
- * combined construct gets NOWAIT, so a region runs one barrier.
+ * combined construct gets NOWAIT, so a region runs one barrier; so does
+ * a worksharing construct that is the last thing in its region.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 #include "f_rw.h"
 #include "pomp_util.h"
 
-enum { NONE = FE_COUNT };
+enum { NONE = EV_COUNT };
 
 typedef struct {
   const char *descr; /* descriptor name */
@@ -30,29 +31,29 @@ typedef struct {
 } opf_shape;
 
 static const opf_shape shapes[FC_COUNT] = {
-    [FC_PARALLEL] = {"parallel", OPARI_DIS_PARALLEL, FE_PARALLEL_FORK, FE_PARALLEL_BEGIN,
-                     FE_PARALLEL_END, FE_PARALLEL_JOIN, false, false},
-    [FC_DO] = {"do", OPARI_DIS_FOR, FE_DO_ENTER, NONE, NONE, FE_DO_EXIT, true, false},
-    [FC_SECTIONS] = {"sections", OPARI_DIS_SECTIONS, FE_SECTIONS_ENTER, NONE, NONE,
-                     FE_SECTIONS_EXIT, true, false},
-    [FC_SINGLE] = {"single", OPARI_DIS_SINGLE, FE_SINGLE_ENTER, FE_SINGLE_BEGIN, FE_SINGLE_END,
-                   FE_SINGLE_EXIT, true, false},
-    [FC_WORKSHARE] = {"workshare", OPARI_DIS_FOR, FE_WORKSHARE_ENTER, NONE, NONE, FE_WORKSHARE_EXIT,
+    [FC_PARALLEL] = {"parallel", OPARI_DIS_PARALLEL, EV_PARALLEL_FORK, EV_PARALLEL_BEGIN,
+                     EV_PARALLEL_END, EV_PARALLEL_JOIN, false, false},
+    [FC_DO] = {"do", OPARI_DIS_FOR, EV_DO_ENTER, NONE, NONE, EV_DO_EXIT, true, false},
+    [FC_SECTIONS] = {"sections", OPARI_DIS_SECTIONS, EV_SECTIONS_ENTER, NONE, NONE,
+                     EV_SECTIONS_EXIT, true, false},
+    [FC_SINGLE] = {"single", OPARI_DIS_SINGLE, EV_SINGLE_ENTER, EV_SINGLE_BEGIN, EV_SINGLE_END,
+                   EV_SINGLE_EXIT, true, false},
+    [FC_WORKSHARE] = {"workshare", OPARI_DIS_FOR, EV_WORKSHARE_ENTER, NONE, NONE, EV_WORKSHARE_EXIT,
                       true, false},
-    [FC_MASTER] = {"master", OPARI_DIS_MASTER, NONE, FE_MASTER_BEGIN, FE_MASTER_END, NONE, false,
+    [FC_MASTER] = {"master", OPARI_DIS_MASTER, NONE, EV_MASTER_BEGIN, EV_MASTER_END, NONE, false,
                    false},
-    [FC_CRITICAL] = {"critical", OPARI_DIS_CRITICAL, FE_CRITICAL_ENTER, FE_CRITICAL_BEGIN,
-                     FE_CRITICAL_END, FE_CRITICAL_EXIT, false, false},
-    [FC_ATOMIC] = {"atomic", OPARI_DIS_ATOMIC, FE_ATOMIC_ENTER, NONE, NONE, FE_ATOMIC_EXIT, false,
+    [FC_CRITICAL] = {"critical", OPARI_DIS_CRITICAL, EV_CRITICAL_ENTER, EV_CRITICAL_BEGIN,
+                     EV_CRITICAL_END, EV_CRITICAL_EXIT, false, false},
+    [FC_ATOMIC] = {"atomic", OPARI_DIS_ATOMIC, EV_ATOMIC_ENTER, NONE, NONE, EV_ATOMIC_EXIT, false,
                    false},
-    [FC_ORDERED] = {"ordered", OPARI_DIS_ORDERED, FE_ORDERED_ENTER, FE_ORDERED_BEGIN,
-                    FE_ORDERED_END, FE_ORDERED_EXIT, false, false},
-    [FC_TASK] = {"task", OPARI_DIS_TASK, FE_TASK_CREATE_BEGIN, FE_TASK_BEGIN, FE_TASK_END,
-                 FE_TASK_CREATE_END, false, false},
-    [FC_BARRIER] = {"barrier", OPARI_DIS_BARRIER, FE_BARRIER_ENTER, FE_BARRIER_EXIT, NONE, NONE,
+    [FC_ORDERED] = {"ordered", OPARI_DIS_ORDERED, EV_ORDERED_ENTER, EV_ORDERED_BEGIN,
+                    EV_ORDERED_END, EV_ORDERED_EXIT, false, false},
+    [FC_TASK] = {"task", OPARI_DIS_TASK, EV_TASK_CREATE_BEGIN, EV_TASK_BEGIN, EV_TASK_END,
+                 EV_TASK_CREATE_END, false, false},
+    [FC_BARRIER] = {"barrier", OPARI_DIS_BARRIER, EV_BARRIER_ENTER, EV_BARRIER_EXIT, NONE, NONE,
                     false, true},
-    [FC_FLUSH] = {"flush", OPARI_DIS_FLUSH, FE_FLUSH_ENTER, FE_FLUSH_EXIT, NONE, NONE, false, true},
-    [FC_TASKWAIT] = {"taskwait", OPARI_DIS_TASKWAIT, FE_TASKWAIT_ENTER, FE_TASKWAIT_EXIT, NONE,
+    [FC_FLUSH] = {"flush", OPARI_DIS_FLUSH, EV_FLUSH_ENTER, EV_FLUSH_EXIT, NONE, NONE, false, true},
+    [FC_TASKWAIT] = {"taskwait", OPARI_DIS_TASKWAIT, EV_TASKWAIT_ENTER, EV_TASKWAIT_EXIT, NONE,
                      NONE, false, true},
     [FC_PARALLEL_DO] = {"paralleldo", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, true, false},
     [FC_PARALLEL_SECTIONS] = {"parallelsections", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, true,
@@ -60,7 +61,7 @@ static const opf_shape shapes[FC_COUNT] = {
     [FC_PARALLEL_WORKSHARE] = {"parallelworkshare", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE,
                                true, false},
     [FC_PARALLEL_MASTER] = {"parallel", OPARI_DIS_PARALLEL, NONE, NONE, NONE, NONE, false, false},
-    [FC_REGION] = {"region", OPARI_DIS_REGION, NONE, FE_BEGIN, FE_END, NONE, false, false},
+    [FC_REGION] = {"region", OPARI_DIS_REGION, NONE, EV_BEGIN, EV_END, NONE, false, false},
 };
 
 static opf_construct inner_of(opf_construct k) {
@@ -74,13 +75,13 @@ static opf_construct inner_of(opf_construct k) {
 }
 
 static void call(opf_rw *rw, int ev, int d) {
-  if (ev != NONE) opf_call(rw, (opf_event)ev, d);
+  if (ev != NONE) opf_call(rw, (op_event)ev, d);
 }
 
 static void barrier(opf_rw *rw, int d) {
-  opf_call(rw, FE_BARRIER_ENTER, d);
+  opf_call(rw, EV_BARRIER_ENTER, d);
   opf_directive(rw, "barrier");
-  opf_call(rw, FE_BARRIER_EXIT, d);
+  opf_call(rw, EV_BARRIER_EXIT, d);
 }
 
 /* The directive's name words ("parallel do simd") into buf. */
@@ -107,6 +108,20 @@ static void set_end_lines(opf_rw *rw, int d, size_t a, size_t b) {
   rw->descr.v[d].end_lineN = rw->lines[b].line;
 }
 
+/* Whether a worksharing construct ending at line b is the last thing in
+   its parallel region (the innermost open construct): the region's END
+   PARALLEL is the next significant line. Then nothing runs between its
+   barrier and the join's, and the join's barrier is its own: it gets NOWAIT
+   and reports the arrival there, as the inner half of PARALLEL DO does. */
+static bool ends_region(opf_rw *rw, size_t b) {
+  if (!rw->nopen) return false;
+  opf_open *par = &rw->open[rw->nopen - 1];
+  if (par->kind != FC_PARALLEL || par->passed || par->join) return false;
+  if (!opf_is_end_directive(rw, opf_next_significant(rw, b + 1), "parallel")) return false;
+  par->join = true;
+  return true;
+}
+
 /* Closes o, whose END directive is lines [a..b] (has_dir), or which ends
    after line b without one. */
 static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, bool has_dir) {
@@ -118,9 +133,11 @@ static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, b
   const opf_shape *sh = &shapes[inner];
   bool bar = sh->worksharing && !o->cancelled &&
              !(has_dir && (has_clause(rw, "nowait") || has_clause(rw, "copyprivate")));
+  bool join = bar && !combined && ends_region(rw, b);
   opf_sync(rw, has_dir ? a : b + 1);
-  if (o->section_open) opf_call(rw, FE_SECTION_END, d);
-  if (o->kind == FC_PARALLEL) opf_call(rw, FE_JOIN_BARRIER_ENTER, d); /* before the team's end */
+  if (o->section_open) opf_call(rw, EV_SECTION_END, d);
+  if (o->kind == FC_PARALLEL && !o->join) /* before the team's end */
+    opf_call(rw, EV_JOIN_BARRIER_ENTER, d);
   call(rw, sh->end_post, din);
   if (!has_dir || bar || combined) {
     if (sh->worksharing || combined) {
@@ -129,13 +146,13 @@ static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, b
       snprintf(text, sizeof text, "end %s%s", w, bar ? " nowait" : "");
       opf_directive(rw, text);
     }
-    if (combined) opf_call(rw, FE_JOIN_BARRIER_ENTER, d);
+    if (combined || join) opf_call(rw, EV_JOIN_BARRIER_ENTER, d);
     else if (bar) barrier(rw, d);
     if (combined) {
       call(rw, sh->end_pre, d);
-      opf_call(rw, FE_PARALLEL_END, d);
+      opf_call(rw, EV_PARALLEL_END, d);
       opf_directive(rw, "end parallel");
-      opf_call(rw, FE_PARALLEL_JOIN, d);
+      opf_call(rw, EV_PARALLEL_JOIN, d);
     }
     if (has_dir) opf_skip(rw, b + 1);
   } else opf_sync(rw, b + 1);
@@ -198,7 +215,7 @@ void opf_statement_seen(opf_rw *rw, size_t li) {
   o->first_section = false;
   if (o->passed) return;
   opf_sync(rw, li);
-  opf_call(rw, FE_SECTION_BEGIN, o->descr);
+  opf_call(rw, EV_SECTION_BEGIN, o->descr);
   o->section_open = true;
   rw->descr.v[o->descr].num_sections++;
 }
@@ -210,9 +227,9 @@ static void section(opf_rw *rw) {
   o->first_section = false;
   if (o->passed) return;
   opf_sync(rw, fd->first);
-  if (o->section_open) opf_call(rw, FE_SECTION_END, o->descr);
+  if (o->section_open) opf_call(rw, EV_SECTION_END, o->descr);
   opf_sync(rw, fd->last + 1);
-  opf_call(rw, FE_SECTION_BEGIN, o->descr);
+  opf_call(rw, EV_SECTION_BEGIN, o->descr);
   o->section_open = true;
   rw->descr.v[o->descr].num_sections++;
 }
@@ -302,7 +319,7 @@ static void split_combined(opf_rw *rw, int d, int d2, opf_construct inner) {
   }
   directive_with(rw, "parallel", halves[0], n[0]);
   opf_skip(rw, fd->last + 1);
-  opf_call(rw, FE_PARALLEL_BEGIN, d);
+  opf_call(rw, EV_PARALLEL_BEGIN, d);
   call(rw, shapes[inner].pre, d);
   char words[40];
   words_of(fd, words, sizeof words);
@@ -369,7 +386,7 @@ static void open_construct(opf_rw *rw) {
     opf_sync(rw, fd->first);
     if (kind == FC_PARALLEL_MASTER) o.descr2 = add_descr(rw, "master", "", 0, fd->first, fd->last);
     if (inner != kind) {
-      opf_call(rw, FE_PARALLEL_FORK, o.descr);
+      opf_call(rw, EV_PARALLEL_FORK, o.descr);
       split_combined(rw, o.descr, o.descr2, inner);
     } else {
       call(rw, sh->pre, o.descr);
@@ -460,7 +477,7 @@ void opf_region_altend(opf_rw *rw, size_t li, const char *name, size_t len) {
   if (o->passed) return;
   opf_sync(rw, li);
   opf_set_indent(rw, li);
-  opf_call(rw, FE_END, o->descr);
+  opf_call(rw, EV_END, o->descr);
 }
 
 void opf_return(opf_rw *rw, size_t li) {
@@ -477,7 +494,7 @@ void opf_return(opf_rw *rw, size_t li) {
     }
     opf_sync(rw, li);
     opf_set_indent(rw, li);
-    opf_call(rw, FE_END, o->descr);
+    opf_call(rw, EV_END, o->descr);
   }
 }
 

@@ -100,7 +100,7 @@ static void do_statement(opf_rw *rw, size_t li, opf_stmt st, const char *text, b
     rw->descr.v[loop.descr].end_line1 = rw->descr.v[loop.descr].end_lineN = rw->lines[last].line;
     opf_sync(rw, li);
     opf_set_indent(rw, li);
-    opf_call(rw, FE_LOOP_ENTER, loop.descr);
+    opf_call(rw, EV_LOOP_ENTER, loop.descr);
   }
   PU_PUSH(rw->loops, rw->nloops, rw->loops_cap, loop);
 }
@@ -149,7 +149,7 @@ static size_t jump_stays_in(opf_rw *rw, size_t li, const char *w) {
 static void exit_calls(opf_rw *rw, size_t stays_in) {
   size_t keep = stays_in == (size_t)-2 ? 0 : stays_in + 1;
   for (size_t i = rw->nloops; i-- > keep;)
-    if (rw->loops[i].descr >= 0) opf_call(rw, FE_LOOP_EXIT, rw->loops[i].descr);
+    if (rw->loops[i].descr >= 0) opf_call(rw, EV_LOOP_EXIT, rw->loops[i].descr);
 }
 
 static bool any_instrumented(const opf_rw *rw, size_t stays_in) {
@@ -229,7 +229,7 @@ void opf_loop_ended(opf_rw *rw, size_t last) {
     if (loop.descr < 0) continue;
     opf_sync(rw, last + 1);
     opf_set_indent(rw, loop.first);
-    opf_call(rw, FE_LOOP_EXIT, loop.descr);
+    opf_call(rw, EV_LOOP_EXIT, loop.descr);
   }
 }
 

@@ -64,7 +64,7 @@ static void opc_line_start(opf_rw *rw) {
   }
 }
 
-void opf_call(opf_rw *rw, opf_event ev, int d) {
+void opf_call(opf_rw *rw, op_event ev, int d) {
   FILE *f = rw->em.f;
   opc_line_start(rw);
   rw->used[ev] = true;
@@ -72,7 +72,7 @@ void opf_call(opf_rw *rw, opf_event ev, int d) {
   fputs(indent(rw), f);
   fputs(rw->call_prefix, f);
   fputs(opf_event_fortran_name(ev), f);
-  if (ev <= FE_OFF) {
+  if (ev <= EV_OFF) {
     fputs("()\n", f);
   } else {
     char num[16], *p = num + sizeof num;
@@ -121,10 +121,10 @@ static void opf_inst_directive(opf_rw *rw, size_t li) {
   case OP_INST_OFF:
     opf_sync(rw, li + 1);
     opf_call(rw,
-             k == OP_INST_INIT       ? FE_INIT
-             : k == OP_INST_FINALIZE ? FE_FINALIZE
-             : k == OP_INST_ON       ? FE_ON
-                                     : FE_OFF,
+             k == OP_INST_INIT       ? EV_INIT
+             : k == OP_INST_FINALIZE ? EV_FINALIZE
+             : k == OP_INST_ON       ? EV_ON
+                                     : EV_OFF,
              0);
     return;
   case OP_INST_NOINSTRUMENT:

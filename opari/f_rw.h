@@ -18,6 +18,7 @@
 
 #include "diag.h"
 #include "directive.h"
+#include "events.h"
 #include "emit.h"
 #include "opari.h"
 #include "unit.h"
@@ -74,58 +75,6 @@ typedef enum {
   FC_COUNT
 } opf_construct;
 
-/* The events the generated `call` lines can name (f_unit.c's table). */
-typedef enum {
-  FE_INIT,
-  FE_FINALIZE,
-  FE_ON,
-  FE_OFF,
-  FE_BEGIN,
-  FE_END,
-  FE_PARALLEL_FORK,
-  FE_PARALLEL_BEGIN,
-  FE_PARALLEL_END,
-  FE_PARALLEL_JOIN,
-  FE_DO_ENTER,
-  FE_DO_EXIT,
-  FE_SECTIONS_ENTER,
-  FE_SECTIONS_EXIT,
-  FE_SECTION_BEGIN,
-  FE_SECTION_END,
-  FE_SINGLE_ENTER,
-  FE_SINGLE_BEGIN,
-  FE_SINGLE_END,
-  FE_SINGLE_EXIT,
-  FE_WORKSHARE_ENTER,
-  FE_WORKSHARE_EXIT,
-  FE_MASTER_BEGIN,
-  FE_MASTER_END,
-  FE_CRITICAL_ENTER,
-  FE_CRITICAL_BEGIN,
-  FE_CRITICAL_END,
-  FE_CRITICAL_EXIT,
-  FE_ATOMIC_ENTER,
-  FE_ATOMIC_EXIT,
-  FE_BARRIER_ENTER,
-  FE_BARRIER_EXIT,
-  FE_JOIN_BARRIER_ENTER,
-  FE_FLUSH_ENTER,
-  FE_FLUSH_EXIT,
-  FE_ORDERED_ENTER,
-  FE_ORDERED_BEGIN,
-  FE_ORDERED_END,
-  FE_ORDERED_EXIT,
-  FE_TASK_CREATE_BEGIN,
-  FE_TASK_CREATE_END,
-  FE_TASK_BEGIN,
-  FE_TASK_END,
-  FE_TASKWAIT_ENTER,
-  FE_TASKWAIT_EXIT,
-  FE_LOOP_ENTER,
-  FE_LOOP_EXIT,
-  FE_COUNT
-} opf_event;
-
 /* The lock routines replaced by POMP twins (same length: no column moves). */
 enum { FLOCK_COUNT = 8 };
 extern const char *const opf_lock_names[FLOCK_COUNT][2]; /* {omp name, pomp name} */
@@ -161,6 +110,7 @@ typedef struct {
   bool cancelled;      /* holds a CANCEL for it: NOWAIT would be illegal */
   bool section_open;   /* sections: a section is running */
   bool first_section;  /* sections: no statement seen yet */
+  bool join;           /* parallel: its last construct reported the arrival at the join */
   size_t implicit_end; /* line after which it closes without an END
                           directive (DO without END DO, ATOMIC), else -1 */
   char words[40];      /* canonical name words of the directive, for END */
@@ -187,7 +137,7 @@ typedef struct {
   opf_open *open;
   size_t nopen, open_cap;
   op_descr_table descr;
-  bool used[FE_COUNT];
+  bool used[EV_COUNT];
   bool locks_used[FLOCK_COUNT];
   bool test_locks_used[2]; /* omp_test_lock, omp_test_nest_lock (f_unit.c) */
   bool final_newline;      /* added after a last line without one */
@@ -244,7 +194,7 @@ void opf_copy_to(opf_rw *rw, size_t off);
 /* Drops source lines up to (not including) li: they were replaced. */
 void opf_skip(opf_rw *rw, size_t li);
 /* `call pomp_<unit>_<event>(d)` on its own line at the output position. */
-void opf_call(opf_rw *rw, opf_event ev, int d);
+void opf_call(opf_rw *rw, op_event ev, int d);
 /* `!$omp <text>` on its own line at the output position. */
 void opf_directive(opf_rw *rw, const char *text);
 
@@ -308,6 +258,6 @@ bool opf_in_device(const opf_rw *rw);
 
 /* f_unit.c */
 void opf_companion(FILE *f, const opf_rw *rw);
-const char *opf_event_fortran_name(opf_event ev); /* "parallel_fork" */
+const char *opf_event_fortran_name(op_event ev); /* "parallel_fork" */
 
 #endif

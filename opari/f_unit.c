@@ -16,59 +16,11 @@
 
 #include "f_rw.h"
 
-static const char *const event_names[FE_COUNT] = {"Init",
-                                                  "Finalize",
-                                                  "On",
-                                                  "Off",
-                                                  "Begin",
-                                                  "End",
-                                                  "Parallel_fork",
-                                                  "Parallel_begin",
-                                                  "Parallel_end",
-                                                  "Parallel_join",
-                                                  "Do_enter",
-                                                  "Do_exit",
-                                                  "Sections_enter",
-                                                  "Sections_exit",
-                                                  "Section_begin",
-                                                  "Section_end",
-                                                  "Single_enter",
-                                                  "Single_begin",
-                                                  "Single_end",
-                                                  "Single_exit",
-                                                  "Workshare_enter",
-                                                  "Workshare_exit",
-                                                  "Master_begin",
-                                                  "Master_end",
-                                                  "Critical_enter",
-                                                  "Critical_begin",
-                                                  "Critical_end",
-                                                  "Critical_exit",
-                                                  "Atomic_enter",
-                                                  "Atomic_exit",
-                                                  "Barrier_enter",
-                                                  "Barrier_exit",
-                                                  "Join_barrier_enter",
-                                                  "Flush_enter",
-                                                  "Flush_exit",
-                                                  "Ordered_enter",
-                                                  "Ordered_begin",
-                                                  "Ordered_end",
-                                                  "Ordered_exit",
-                                                  "Task_create_begin",
-                                                  "Task_create_end",
-                                                  "Task_begin",
-                                                  "Task_end",
-                                                  "Taskwait_enter",
-                                                  "Taskwait_exit",
-                                                  "Loop_enter",
-                                                  "Loop_exit"};
-
-const char *opf_event_fortran_name(opf_event ev) {
-  static char lower_names[FE_COUNT][24];
+const char *opf_event_fortran_name(op_event ev) {
+  static char lower_names[EV_COUNT][24];
   if (!lower_names[ev][0])
-    for (size_t i = 0; event_names[ev][i] && i + 1 < sizeof lower_names[ev]; i++)
-      lower_names[ev][i] = (char)tolower((unsigned char)event_names[ev][i]);
+    for (size_t i = 0; op_events[ev].fortran[i] && i + 1 < sizeof lower_names[ev]; i++)
+      lower_names[ev][i] = (char)tolower((unsigned char)op_events[ev].fortran[i]);
   return lower_names[ev];
 }
 
@@ -91,11 +43,11 @@ void opf_companion(FILE *f, const opf_rw *rw) {
         "   pomp_<unit>_<event>(index) routines its instrumented code calls. */",
         f);
   op_unit_epilogue(f, UNIT_SOURCE, &rw->descr, rw->opt->file_name, -1);
-  for (int e = 0; e < FE_COUNT; e++) {
+  for (int e = 0; e < EV_COUNT; e++) {
     if (!rw->used[e]) continue;
-    fprintf(f, "void pomp_%08x_%s", rw->unit_id, opf_event_fortran_name((opf_event)e));
-    if (e <= FE_OFF) fprintf(f, "_(void) { POMP_%s(); }\n", event_names[e]);
-    else fprintf(f, "_(const int *d) { POMP_%s(pomp_rd[*d]); }\n", event_names[e]);
+    fprintf(f, "void pomp_%08x_%s", rw->unit_id, opf_event_fortran_name((op_event)e));
+    if (!op_events[e].descriptor) fprintf(f, "_(void) { POMP_%s(); }\n", op_events[e].fortran);
+    else fprintf(f, "_(const int *d) { POMP_%s(pomp_rd[*d]); }\n", op_events[e].fortran);
   }
   /* the same in every unit: weak, so the linker keeps one */
   for (int l = 0; l < FLOCK_COUNT; l++)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "events.h"
 #include "pomp.h"
 #include "pomp_util.h"
 
@@ -30,47 +31,6 @@ void op_descr_free(op_descr_table *t) {
 /* Room for the decimal table size, patched in by the epilogue. */
 enum { COUNT_WIDTH = 10 };
 
-static const char *const events[] = {"Begin",
-                                     "End",
-                                     "Parallel_fork",
-                                     "Parallel_begin",
-                                     "Parallel_end",
-                                     "Parallel_join",
-                                     "For_enter",
-                                     "For_exit",
-                                     "Sections_enter",
-                                     "Sections_exit",
-                                     "Section_begin",
-                                     "Section_end",
-                                     "Single_enter",
-                                     "Single_begin",
-                                     "Single_end",
-                                     "Single_exit",
-                                     "Master_begin",
-                                     "Master_end",
-                                     "Critical_enter",
-                                     "Critical_begin",
-                                     "Critical_end",
-                                     "Critical_exit",
-                                     "Atomic_enter",
-                                     "Atomic_exit",
-                                     "Barrier_enter",
-                                     "Barrier_exit",
-                                     "Join_barrier_enter",
-                                     "Flush_enter",
-                                     "Flush_exit",
-                                     "Ordered_enter",
-                                     "Ordered_begin",
-                                     "Ordered_end",
-                                     "Ordered_exit",
-                                     "Task_create_begin",
-                                     "Task_create_end",
-                                     "Task_begin",
-                                     "Task_end",
-                                     "Taskwait_enter",
-                                     "Taskwait_exit",
-                                     NULL};
-
 /* --loops: the loop calls (inside the extern "C" block) and the C++ guard
    whose destructor leaves the loop region on every way out. */
 static void loop_declarations(FILE *f) {
@@ -90,6 +50,20 @@ static void loop_guard_class(FILE *f) {
         f);
 }
 
+/* The POMP functions of the C/C++ front end (events.h), without the loop
+   calls: "void POMP_Init(void), ..., POMP_Taskwait_exit(struct ompregdescr *)". */
+static void declare_events(FILE *f) {
+  const char *sep = "void ";
+  for (int e = 0; e < EV_COUNT; e++)
+    if (op_events[e].c && !op_events[e].descriptor) {
+      fprintf(f, "%sPOMP_%s(void)", sep, op_events[e].c);
+      sep = ", ";
+    }
+  for (int e = 0; e < EV_COUNT; e++)
+    if (op_events[e].c && op_events[e].descriptor)
+      fprintf(f, ",\n  POMP_%s(struct ompregdescr *)", op_events[e].c);
+}
+
 void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, bool loops,
                      long *count_pos) {
   if (form == UNIT_SOURCE) fprintf(f, "#define _POMP %d\n", POMP_API_VERSION);
@@ -105,8 +79,7 @@ void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosr
     fprintf(f, "%*s];\n", COUNT_WIDTH, "1");
   }
   if (form == UNIT_SOURCE) fputs("#endif\n", f);
-  fputs("void POMP_Init(void), POMP_Finalize(void), POMP_On(void), POMP_Off(void)", f);
-  for (const char *const *e = events; *e; e++) fprintf(f, ",\n  POMP_%s(struct ompregdescr *)", *e);
+  declare_events(f);
   if (loops) loop_declarations(f);
   fputs(";\n", f);
   if (form == UNIT_SOURCE) fputs("#ifdef __cplusplus\n}\n", f);

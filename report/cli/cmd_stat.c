@@ -200,6 +200,8 @@ int cmd_stat(int argc, char **argv) {
            (int)pomp_report_num_locations(r), (int)pomp_report_num_cnodes(r));
     if (base_name)
       printf("difference %s: %% of %s %.6g s\n", pomp_report_attr(r, "diff"), base_name, x.total);
+    const char *instrumentation = pomp_report_attr(r, "instrumentation");
+    if (instrumentation) printf("instrumentation: %s\n", instrumentation);
     putchar('\n');
     /* properties under time, by exclusive total, largest first */
     double *own = pu_calloc((size_t)nm + 1, sizeof *own);

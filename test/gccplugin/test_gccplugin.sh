@@ -71,6 +71,31 @@ expect_eq "no hook call in mix" "$(hook_calls leaf mix)" 0
 run e_leaf_all leaf_all
 expect_eq "--all-functions: mix recorded" "$(enters e_leaf_all mix)" 495
 expect_eq "--all-functions: excluded_sum recorded" "$(enters e_leaf_all excluded_sum)" 5
+# --- the instrumentation used is said: measure.log, the report, stat ------
+said="GCC plugin (after inlining) in 1 object; compile-time filter $work/leaf.filter in 1 object"
+expect_eq "measure.log names mechanism and filter" \
+  "$(grep -F 'instrumentation: ' e_leaf/measure.log)" "instrumentation: $said"
+expect_eq "instrumentation.txt" "$(cat e_leaf/instrumentation.txt)" "$said"
+"$POMP_ANALYZE" e_leaf >/dev/null 2>&1 || fail "pomp-analyze e_leaf"
+expect_eq "pomp-report stat prints it" \
+  "$("$POMP_REPORT" stat e_leaf/report.pomp | grep '^instrumentation: ')" "instrumentation: $said"
+POMP_MODE=profile POMP_EXPERIMENT=$work/e_leaf_prof ./leaf >/dev/null || fail "profile run"
+expect_eq "profile report has it" \
+  "$("$POMP_REPORT" stat e_leaf_prof/report.pomp | grep '^instrumentation: ')" "instrumentation: $said"
+# objects compiled separately, by two mechanisms: both counted at the link
+printf 'int extra_add(int x) { return x + 1; }\n' >extra.c
+"$pcc" --no-plugin gcc -O2 -c leaf.c -o leaf_fb.o && "$pcc" gcc -O2 -c extra.c -o extra.o &&
+  "$pcc" gcc -o leaf_mixed leaf_fb.o extra.o || fail "mixed build"
+run e_mixed leaf_mixed
+expect_eq "mixed mechanisms said" "$(grep -F 'instrumentation: ' e_mixed/measure.log)" \
+  "instrumentation: -finstrument-functions (inlined functions too) in 1 object, GCC plugin (after inlining) in 1 object; no compile-time filter"
+# a program whose objects pomp-cc did not compile: not recorded, no file
+gcc -O2 -finstrument-functions -c leaf.c -o leaf_plain.o && "$pcc" gcc -o leaf_plain leaf_plain.o || fail "plain build"
+run e_plain leaf_plain
+grep -qF 'instrumentation: not recorded (no object of the program was compiled by pomp-cc' \
+  e_plain/measure.log || fail "plain objects: not said"
+[ ! -e e_plain/instrumentation.txt ] || fail "plain objects: instrumentation.txt written"
+
 # a bad filter file: the compiler names file and line
 printf 'exclude a\nkeep b\n' >bad.filter
 err=$("$pcc" --filter bad.filter gcc -O2 -c leaf.c -o bad.o 2>&1); rc=$?

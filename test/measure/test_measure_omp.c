@@ -251,6 +251,16 @@ static void test_nested_parallel_flattened(void **state) {
   "Leave !$omp implicit barrier @sc_join.c:37\n"                                                   \
   "Leave !$omp parallel @sc_join.c:33\n"                                                           \
   "ThreadTeamEnd OpenMP thread team\n"
+/* a region ending in a loop: the loop's barrier is the join's */
+#define JOIN_LAST                                                                                  \
+  "ThreadTeamBegin OpenMP thread team\n"                                                           \
+  "Enter !$omp parallel @sc_join.c:38\n"                                                           \
+  "Enter !$omp for @sc_join.c:41\n"                                                                \
+  "Enter !$omp implicit barrier @sc_join.c:42\n"                                                   \
+  "Leave !$omp implicit barrier @sc_join.c:42\n"                                                   \
+  "Leave !$omp for @sc_join.c:41\n"                                                                \
+  "Leave !$omp parallel @sc_join.c:38\n"                                                           \
+  "ThreadTeamEnd OpenMP thread team\n"
 
 /* The time of the k-th (0-based) event of l whose text is `what`. */
 static uint64_t time_of(const tr_trace *t, const tr_location *l, const char *what, int k) {
@@ -272,7 +282,7 @@ static void check_join_barrier(int n) {
   snprintf(threads, sizeof threads, "%d", n);
   const char *const args[] = {threads, "100", NULL};
   char out[64];
-  snprintf(out, sizeof out, "sum=%d inner=4\n", n * (n - 1) + n);
+  snprintf(out, sizeof out, "sum=%d inner=4\n", 3 * n * (n - 1) / 2 + 2 * n);
   mt_run("sc_join", n == 2 ? "join2" : "join3", args, NULL, out, &r, &t);
   assert_int_equal(t.nlocs, (size_t)n + 2); /* + the nested team's two extras */
   char fork[32];
@@ -280,11 +290,11 @@ static void check_join_barrier(int n) {
   char *master = malloc(4096), *worker = malloc(4096);
   snprintf(master, 4096,
            "%s" JOIN_REGION1 "ThreadJoin\n%s" JOIN_REGION2 "ThreadJoin\n%s" JOIN_NESTED
-           "ThreadJoin\n",
-           fork, fork, fork);
+           "ThreadJoin\n%s" JOIN_LAST "ThreadJoin\n",
+           fork, fork, fork, fork);
   mt_expect_events(&t.locs[0], master);
   for (int i = 1; i < n; i++) {
-    snprintf(worker, 4096, JOIN_REGION1 JOIN_REGION2 "%s", i == 1 ? JOIN_NESTED : "");
+    snprintf(worker, 4096, JOIN_REGION1 JOIN_REGION2 "%s" JOIN_LAST, i == 1 ? JOIN_NESTED : "");
     mt_expect_events(&t.locs[i], worker);
   }
   const tr_location *m = &t.locs[0];
@@ -292,6 +302,7 @@ static void check_join_barrier(int n) {
       "Leave !$omp implicit barrier @sc_join.c:25", "Leave !$omp for @sc_join.c:21",
       "Leave !$omp parallel @sc_join.c:21", "ThreadTeamEnd OpenMP thread team"};
   uint64_t join1 = time_of(&t, m, "ThreadJoin", 0), join2 = time_of(&t, m, "ThreadJoin", 1);
+  uint64_t join4 = time_of(&t, m, "ThreadJoin", 3);
   uint64_t master_arrival = time_of(&t, m, "Enter !$omp implicit barrier @sc_join.c:25", 0);
   for (int i = 0; i < n; i++) {
     const tr_location *l = &t.locs[i];
@@ -301,6 +312,10 @@ static void check_join_barrier(int n) {
     assert_int_equal(time_of(&t, l, "Leave !$omp parallel @sc_join.c:26", 0), join2);
     /* an explicit barrier inside the region is left where each thread left it */
     assert_true(time_of(&t, l, "Leave !$omp implicit barrier @sc_join.c:29", 0) < join2);
+    /* the last loop's barrier is left at the join, with the loop and the region */
+    assert_int_equal(time_of(&t, l, "Leave !$omp implicit barrier @sc_join.c:42", 0), join4);
+    assert_int_equal(time_of(&t, l, "Leave !$omp for @sc_join.c:41", 0), join4);
+    assert_int_equal(time_of(&t, l, "Leave !$omp parallel @sc_join.c:38", 0), join4);
     if (i == 0) continue;
     uint64_t arrival = time_of(&t, l, "Enter !$omp implicit barrier @sc_join.c:25", 0);
     assert_true(master_arrival > arrival + 50 * 1000000ull);

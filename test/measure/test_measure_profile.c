@@ -240,7 +240,7 @@ static void the_join_barrier_times_the_imbalance(void **state) {
   sc_run("sc_join", "profile_join", (const char *[]){"2", "100", NULL},
          (const char *[]){"POMP_MODE=profile", NULL}, &res);
   assert_true(WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0);
-  assert_string_equal(res.out, "sum=4 inner=4\n");
+  assert_string_equal(res.out, "sum=7 inner=4\n");
   pomp_report_error err;
   pomp_report *r = pomp_report_open(res.dir, &err);
   assert_non_null(r);

@@ -87,6 +87,31 @@ static void test_elf_symbols_of_this_program(void **state) {
   free(img);
 }
 
+/* A named section of this program: its bytes lie inside the image and are
+   the section's (.comment holds the compiler's "GCC: (...)" string); a
+   missing name, a truncated or damaged image give none. */
+static void test_elf_section_by_name(void **state) {
+  (void)state;
+  FILE *f = fopen("/proc/self/exe", "rb");
+  assert_non_null(f);
+  unsigned char *img = malloc(64u << 20);
+  size_t n = fread(img, 1, 64u << 20, f), off, len;
+  fclose(f);
+  assert_true(pm_elf_section(img, n, ".comment", &off, &len));
+  assert_true(off < n && len <= n - off && len > 4);
+  int compiler_named = 0;
+  for (size_t i = off; i + 5 <= off + len; i++)
+    if (!memcmp(img + i, "GCC: ", 5) || !memcmp(img + i, "clang", 5)) compiler_named = 1;
+  assert_true(compiler_named);
+  assert_false(pm_elf_section(img, n, ".no_such_section", &off, &len));
+  assert_false(pm_elf_section(img, n, ".comment_longer", &off, &len));
+  for (size_t cut = 0; cut < 4096; cut += 61)
+    assert_false(pm_elf_section(img, cut, ".comment", &off, &len));
+  memset(img + 0x28, 0xff, 8); /* e_shoff far out of the file */
+  assert_false(pm_elf_section(img, n, ".comment", &off, &len));
+  free(img);
+}
+
 static void test_elf_find(void **state) {
   (void)state;
   pm_elf_symbol syms[] = {{100, 10, "a", NULL, 0},
@@ -189,6 +214,7 @@ int main(void) {
       cmocka_unit_test(test_filter_errors),
       cmocka_unit_test(test_elf_symbols_of_this_program),
       cmocka_unit_test(test_elf_find),
+      cmocka_unit_test(test_elf_section_by_name),
       cmocka_unit_test(test_blob_round_trip_and_bounds),
       cmocka_unit_test(test_map_intern),
       cmocka_unit_test(test_region_define_dedups),

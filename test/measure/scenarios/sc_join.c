@@ -3,8 +3,8 @@
    usage: sc_join THREADS SLEEP_MS
    A `parallel for` whose iteration 0 (thread 0, schedule(static, 1)) sleeps
    SLEEP_MS: the planted imbalance; a `parallel` with a loop inside (its
-   explicit barrier) then the region's end; a nested region, whose barrier
-   libpomp makes explicit. */
+   explicit barrier) then the region's end; a nested region (libpomp makes
+   its barrier explicit); a region ending in a loop (its barrier the join). */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +34,12 @@ int main(int argc, char **argv) {
   {
 #pragma omp parallel num_threads(2) reduction(+ : inner)
     inner++;
+  }
+#pragma omp parallel num_threads(n) reduction(+ : sum)
+  {
+    sum += 1;
+#pragma omp for schedule(static, 1)
+    for (int i = 0; i < n; i++) sum += i;
   }
   printf("sum=%ld inner=%ld\n", sum, inner);
   return 0;

@@ -1,0 +1,57 @@
+/*
+ * events.c -- the table of POMP events both front ends call (events.h).
+ * Fortran's worksharing loop is POMP_Do_*, C's POMP_For_*: one event.
+ */
+#include "events.h"
+
+#include <stddef.h>
+
+const op_event_name op_events[EV_COUNT] = {
+    [EV_INIT] = {"Init", "Init", false},
+    [EV_FINALIZE] = {"Finalize", "Finalize", false},
+    [EV_ON] = {"On", "On", false},
+    [EV_OFF] = {"Off", "Off", false},
+    [EV_BEGIN] = {"Begin", "Begin", true},
+    [EV_END] = {"End", "End", true},
+    [EV_PARALLEL_FORK] = {"Parallel_fork", "Parallel_fork", true},
+    [EV_PARALLEL_BEGIN] = {"Parallel_begin", "Parallel_begin", true},
+    [EV_PARALLEL_END] = {"Parallel_end", "Parallel_end", true},
+    [EV_PARALLEL_JOIN] = {"Parallel_join", "Parallel_join", true},
+    [EV_DO_ENTER] = {"For_enter", "Do_enter", true},
+    [EV_DO_EXIT] = {"For_exit", "Do_exit", true},
+    [EV_SECTIONS_ENTER] = {"Sections_enter", "Sections_enter", true},
+    [EV_SECTIONS_EXIT] = {"Sections_exit", "Sections_exit", true},
+    [EV_SECTION_BEGIN] = {"Section_begin", "Section_begin", true},
+    [EV_SECTION_END] = {"Section_end", "Section_end", true},
+    [EV_SINGLE_ENTER] = {"Single_enter", "Single_enter", true},
+    [EV_SINGLE_BEGIN] = {"Single_begin", "Single_begin", true},
+    [EV_SINGLE_END] = {"Single_end", "Single_end", true},
+    [EV_SINGLE_EXIT] = {"Single_exit", "Single_exit", true},
+    [EV_WORKSHARE_ENTER] = {NULL, "Workshare_enter", true},
+    [EV_WORKSHARE_EXIT] = {NULL, "Workshare_exit", true},
+    [EV_MASTER_BEGIN] = {"Master_begin", "Master_begin", true},
+    [EV_MASTER_END] = {"Master_end", "Master_end", true},
+    [EV_CRITICAL_ENTER] = {"Critical_enter", "Critical_enter", true},
+    [EV_CRITICAL_BEGIN] = {"Critical_begin", "Critical_begin", true},
+    [EV_CRITICAL_END] = {"Critical_end", "Critical_end", true},
+    [EV_CRITICAL_EXIT] = {"Critical_exit", "Critical_exit", true},
+    [EV_ATOMIC_ENTER] = {"Atomic_enter", "Atomic_enter", true},
+    [EV_ATOMIC_EXIT] = {"Atomic_exit", "Atomic_exit", true},
+    [EV_BARRIER_ENTER] = {"Barrier_enter", "Barrier_enter", true},
+    [EV_BARRIER_EXIT] = {"Barrier_exit", "Barrier_exit", true},
+    [EV_JOIN_BARRIER_ENTER] = {"Join_barrier_enter", "Join_barrier_enter", true},
+    [EV_FLUSH_ENTER] = {"Flush_enter", "Flush_enter", true},
+    [EV_FLUSH_EXIT] = {"Flush_exit", "Flush_exit", true},
+    [EV_ORDERED_ENTER] = {"Ordered_enter", "Ordered_enter", true},
+    [EV_ORDERED_BEGIN] = {"Ordered_begin", "Ordered_begin", true},
+    [EV_ORDERED_END] = {"Ordered_end", "Ordered_end", true},
+    [EV_ORDERED_EXIT] = {"Ordered_exit", "Ordered_exit", true},
+    [EV_TASK_CREATE_BEGIN] = {"Task_create_begin", "Task_create_begin", true},
+    [EV_TASK_CREATE_END] = {"Task_create_end", "Task_create_end", true},
+    [EV_TASK_BEGIN] = {"Task_begin", "Task_begin", true},
+    [EV_TASK_END] = {"Task_end", "Task_end", true},
+    [EV_TASKWAIT_ENTER] = {"Taskwait_enter", "Taskwait_enter", true},
+    [EV_TASKWAIT_EXIT] = {"Taskwait_exit", "Taskwait_exit", true},
+    [EV_LOOP_ENTER] = {NULL, "Loop_enter", true},
+    [EV_LOOP_EXIT] = {NULL, "Loop_exit", true},
+};
