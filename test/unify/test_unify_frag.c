@@ -180,8 +180,9 @@ static void merge_with_missing_rank(void **state) {
   uint32_t sizes[2] = {(uint32_t)defs.len, 0};
   pm_merge_error err = {9, 9};
   assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
-  /* region map (1: 0), comm map (1: 0), team map (1: 1) */
-  uint32_t expect[] = {1, 0, 1, 0, 1, 1};
+  /* region map (1: 0), comm map (1: 0), team map (1: 1), no I/O map
+     (0), window map (1: the comm is no window) */
+  uint32_t expect[] = {1, 0, 1, 0, 1, 1, 0, 1, OTF2_UNDEFINED_RMA_WIN};
   assert_int_equal(maps[0].len, sizeof expect);
   assert_memory_equal(maps[0].data, expect, sizeof expect);
   assert_int_equal(maps[1].len, 0);
@@ -222,9 +223,10 @@ static void io_handles_merge_per_rank_and_files_by_name(void **state) {
   uint32_t sizes[2] = {(uint32_t)one, (uint32_t)(defs.len - one)};
   pm_merge_error err = {9, 9};
   assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
-  /* region map (1: 0), comm map (1: 0), team map (1: 1 or 2), I/O map */
-  uint32_t expect0[] = {1, 0, 1, 0, 1, 1, 2, 0, 1};
-  uint32_t expect1[] = {1, 0, 1, 0, 1, 2, 2, 2, 3};
+  /* region map (1: 0), comm map (1: 0), team map (1: 1 or 2), I/O map,
+     window map (1: no window) */
+  uint32_t expect0[] = {1, 0, 1, 0, 1, 1, 2, 0, 1, 1, OTF2_UNDEFINED_RMA_WIN};
+  uint32_t expect1[] = {1, 0, 1, 0, 1, 2, 2, 2, 3, 1, OTF2_UNDEFINED_RMA_WIN};
   assert_int_equal(maps[0].len, sizeof expect0);
   assert_memory_equal(maps[0].data, expect0, sizeof expect0);
   assert_int_equal(maps[1].len, sizeof expect1);
