@@ -19,7 +19,7 @@
 #include "az_records.h"
 
 /* The passes of an analysis, in order. */
-static const az_pass *const passes[] = {&az_pass_waits, &az_pass_delay};
+static const az_pass *const passes[] = {&az_pass_waits, &az_pass_delay, &az_pass_rma};
 
 static int replay_all(az_analysis *a, OTF2_Reader *reader, const az_pass *const *passes,
                       size_t npasses) {

@@ -498,7 +498,7 @@ static int delay_on_process_0(az_analysis *a, const char *anchor) {
   int progress = a->progress;
   a->diag.verbosity = 0;
   a->progress = 0;
-  const az_pass *passes[] = {&windows_pass, &az_pass_delay};
+  const az_pass *passes[] = {&windows_pass, &az_pass_delay, &az_pass_rma};
   if (!rc) rc = az_replay_run(a, reader, NULL, passes, sizeof passes / sizeof *passes);
   if (!rc) a->diag = before;
   a->diag.verbosity = before.verbosity;
