@@ -205,9 +205,19 @@ static OTF2_CallbackCode on_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_
 
 /* ------------------------------------------------------------ evaluation */
 
+/* A wait state v at (loc, cnode); once the cells are finished (the
+   parallel analysis runs this pass after that) it also leaves the
+   region's bucket, as az_cells_finish would have taken it out. */
+static void charge_part(az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t v) {
+  az_charge(a, loc, cnode, metric, v);
+  int32_t region = a->tree.nodes[cnode].region;
+  if (a->cells_finished && region >= 0 && (size_t)region < a->defs.num_regions)
+    az_charge(a, loc, cnode, a->defs.regions[region].bucket, -v);
+}
+
 static void charge(az_analysis *a, const rm_call *c, int metric, az_time until) {
   if (until > c->x) until = c->x;
-  if (until > c->e) az_charge(a, c->loc, c->cnode, metric, (int64_t)(until - c->e));
+  if (until > c->e) charge_part(a, c->loc, c->cnode, metric, (int64_t)(until - c->e));
 }
 
 /* Calls in the order (window, kind, process, enter). */
@@ -387,8 +397,8 @@ static void eval_pscw(const rm_window *w) {
       if (until <= wt->e) continue;
       az_time from = last_op > wt->e ? last_op : wt->e;
       int64_t late = until > from ? (int64_t)(until - from) : 0;
-      az_charge(w->a, wt->loc, wt->cnode, AZ_MPI_RMA_EARLY_WAIT, (int64_t)(until - wt->e) - late);
-      if (late) az_charge(w->a, wt->loc, wt->cnode, AZ_MPI_RMA_LATE_COMPLETE, late);
+      charge_part(w->a, wt->loc, wt->cnode, AZ_MPI_RMA_EARLY_WAIT, (int64_t)(until - wt->e) - late);
+      if (late) charge_part(w->a, wt->loc, wt->cnode, AZ_MPI_RMA_LATE_COMPLETE, late);
     }
     i = end;
   }
