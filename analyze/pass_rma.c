@@ -295,6 +295,12 @@ static int by_target_origin(const void *pa, const void *pb) {
   return (x->epoch > y->epoch) - (x->epoch < y->epoch);
 }
 
+static int by_target_k(const void *pa, const void *pb) {
+  const rm_pair *x = pa, *y = pb;
+  if (x->target != y->target) return x->target < y->target ? -1 : 1;
+  return (x->k > y->k) - (x->k < y->k);
+}
+
 static int cmp_u32(const void *pa, const void *pb) {
   uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
   return (x > y) - (x < y);
@@ -376,22 +382,22 @@ static void eval_pscw(const rm_window *w) {
       charge(w->a, &co.v[e], AZ_MPI_RMA_SYNC_LATE_POST, latest_post[start_base[o] + e]);
     }
   }
-  /* per exposure epoch: its origins' latest complete and last operation;
-     pairs are sorted by target, then origin */
+  /* per exposure epoch (target, k): its origins' latest complete and
+     last operation */
+  qsort(pairs, n, sizeof *pairs, by_target_k);
   for (size_t i = 0; i < n;) {
     uint32_t t = pairs[i].target;
-    size_t end = i;
-    while (end < n && pairs[end].target == t) end++;
+    size_t k = pairs[i].k, end = i;
+    az_time complete = 0, last_op = 0;
+    for (; end < n && pairs[end].target == t && pairs[end].k == k; end++) {
+      rm_slice co = slice_of(w, RM_COMPLETE, pairs[end].origin);
+      if (co.v[pairs[end].epoch].e > complete) complete = co.v[pairs[end].epoch].e;
+      az_time op = last_op_end(w, &pairs[end]);
+      if (op > last_op) last_op = op;
+    }
+    i = end;
     rm_slice waits = slice_of(w, RM_WAIT, t);
-    for (size_t k = 0; k < waits.n; k++) {
-      az_time complete = 0, last_op = 0;
-      for (size_t j = i; j < end; j++) {
-        if (pairs[j].k != k) continue;
-        rm_slice co = slice_of(w, RM_COMPLETE, pairs[j].origin);
-        if (co.v[pairs[j].epoch].e > complete) complete = co.v[pairs[j].epoch].e;
-        az_time op = last_op_end(w, &pairs[j]);
-        if (op > last_op) last_op = op;
-      }
+    if (k < waits.n) {
       const rm_call *wt = &waits.v[k];
       az_time until = complete < wt->x ? complete : wt->x;
       if (until <= wt->e) continue;
@@ -400,7 +406,6 @@ static void eval_pscw(const rm_window *w) {
       charge_part(w->a, wt->loc, wt->cnode, AZ_MPI_RMA_EARLY_WAIT, (int64_t)(until - wt->e) - late);
       if (late) charge_part(w->a, wt->loc, wt->cnode, AZ_MPI_RMA_LATE_COMPLETE, late);
     }
-    i = end;
   }
   free(latest_post);
   free(start_base);
@@ -418,21 +423,35 @@ static int by_target_enter(const void *pa, const void *pb) {
   return (x->lock->e > y->lock->e) - (x->lock->e < y->lock->e);
 }
 
+static int by_call_target_enter(const void *pa, const void *pb) {
+  const rm_call *x = *(const rm_call *const *)pa, *y = *(const rm_call *const *)pb;
+  if (x->target != y->target) return x->target < y->target ? -1 : 1;
+  return (x->e > y->e) - (x->e < y->e);
+}
+
+/* The calls of s by (target, enter). */
+static const rm_call **by_target(rm_slice s) {
+  const rm_call **v = pu_malloc((s.n ? s.n : 1) * sizeof *v);
+  for (size_t i = 0; i < s.n; i++) v[i] = &s.v[i];
+  qsort(v, s.n, sizeof *v, by_call_target_enter);
+  return v;
+}
+
 /* Each origin's k-th lock of a target pairs with its k-th unlock of it. */
 static rm_epoch *lock_epochs(const rm_window *w, size_t *nepochs) {
   rm_epoch *epochs = NULL;
   size_t n = 0, cap = 0;
   for (uint32_t o = 0; o < w->nprocs; o++) {
     rm_slice lk = slice_of(w, RM_LOCK, o), un = slice_of(w, RM_UNLOCK, o);
-    for (size_t i = 0; i < lk.n; i++) {
-      size_t k = 0; /* earlier locks of this target */
-      for (size_t j = 0; j < i; j++) k += lk.v[j].target == lk.v[i].target;
-      for (size_t j = 0; j < un.n; j++)
-        if (un.v[j].target == lk.v[i].target && k-- == 0) {
-          PU_PUSH(epochs, n, cap, ((rm_epoch){&lk.v[i], &un.v[j]}));
-          break;
-        }
+    if (!lk.n) continue;
+    const rm_call **locks = by_target(lk), **unlocks = by_target(un);
+    for (size_t i = 0, j = 0; i < lk.n; i++) {
+      while (j < un.n && unlocks[j]->target < locks[i]->target) j++;
+      if (j < un.n && unlocks[j]->target == locks[i]->target)
+        PU_PUSH(epochs, n, cap, ((rm_epoch){locks[i], unlocks[j++]}));
     }
+    free(locks);
+    free(unlocks);
   }
   qsort(epochs, n, sizeof *epochs, by_target_enter);
   *nepochs = n;
