@@ -321,14 +321,14 @@ static rm_pair *pscw_pairs(const rm_window *w, size_t *npairs) {
       ntargets = 0;
       for (size_t i = first_from(ops, st.v[e].e); i < ops.n && ops.v[i].e <= co.v[e].e; i++)
         PU_PUSH(targets, ntargets, captargets, ops.v[i].target);
-      qsort(targets, ntargets, sizeof *targets, cmp_u32);
+      if (ntargets > 1) qsort(targets, ntargets, sizeof *targets, cmp_u32);
       for (size_t i = 0; i < ntargets; i++)
         if (!i || targets[i] != targets[i - 1])
           PU_PUSH(pairs, n, cap, ((rm_pair){targets[i], o, e, 0}));
     }
   }
   free(targets);
-  qsort(pairs, n, sizeof *pairs, by_target_origin);
+  if (n > 1) qsort(pairs, n, sizeof *pairs, by_target_origin);
   for (size_t i = 1; i < n; i++)
     if (pairs[i].target == pairs[i - 1].target && pairs[i].origin == pairs[i - 1].origin)
       pairs[i].k = pairs[i - 1].k + 1;
@@ -384,7 +384,7 @@ static void eval_pscw(const rm_window *w) {
   }
   /* per exposure epoch (target, k): its origins' latest complete and
      last operation */
-  qsort(pairs, n, sizeof *pairs, by_target_k);
+  if (n > 1) qsort(pairs, n, sizeof *pairs, by_target_k);
   for (size_t i = 0; i < n;) {
     uint32_t t = pairs[i].target;
     size_t k = pairs[i].k, end = i;
@@ -453,7 +453,7 @@ static rm_epoch *lock_epochs(const rm_window *w, size_t *nepochs) {
     free(locks);
     free(unlocks);
   }
-  qsort(epochs, n, sizeof *epochs, by_target_enter);
+  if (n > 1) qsort(epochs, n, sizeof *epochs, by_target_enter);
   *nepochs = n;
   return epochs;
 }
