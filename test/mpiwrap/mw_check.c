@@ -383,7 +383,10 @@ static void rma_balanced(check *c) {
     if (c->rma_locks[i].state)
       fail(c, "location %llu: lock of %u on window %u never released",
            (unsigned long long)c->rma_locks[i].loc, c->rma_locks[i].target, c->rma_locks[i].win);
-  if (c->rma_open_colls) fail(c, "%lld RmaCollectiveBegin without their end", c->rma_open_colls);
+  if (c->rma_open_colls > 0)
+    fail(c, "%lld RmaCollectiveBegin without their end", c->rma_open_colls);
+  if (c->rma_open_colls < 0)
+    fail(c, "%lld RmaCollectiveEnd without their begin", -c->rma_open_colls);
   if (c->rma_windows) fail(c, "%lld windows created and not destroyed", c->rma_windows);
   for (size_t i = 0; i < c->nrma_colls; i++)
     for (size_t j = 0; j < i; j++) {
