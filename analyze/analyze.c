@@ -19,7 +19,10 @@
 #include "az_records.h"
 
 /* The passes of an analysis, in order. */
-static const az_pass *const passes[] = {&az_pass_waits, &az_pass_delay, &az_pass_critical};
+/* RMA (forward, only where windows exist) before the backward passes,
+   which then read the trace once together (replay.c). */
+static const az_pass *const passes[] = {&az_pass_waits, &az_pass_rma, &az_pass_delay,
+                                        &az_pass_critical};
 
 static int replay_all(az_analysis *a, OTF2_Reader *reader, const az_pass *const *passes,
                       size_t npasses) {

@@ -64,6 +64,10 @@ typedef struct az_analysis {
   /* az_instrumentation_read's line, or NULL (report) */
   char *instrumentation;
 
+  /* the cells were finished (az_cells_finish) before a later pass ran:
+     the parallel analysis runs pass_delay and pass_rma after it, so a
+     wait state charged then is also taken out of its region's bucket */
+  int cells_finished;
   /* p2p.c: message groups whose order the trace does not decide (several
      threads on one key), noted once at the end */
   uint64_t p2p_ambiguous;

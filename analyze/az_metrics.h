@@ -100,6 +100,23 @@ enum {
   AZ_IO_BYTES_WRITTEN,
   AZ_IO_BYTES_READ,
   AZ_MPI_IO_COLLECTIVE_WAIT,
+  /* one-sided communication (issue 21, pass_rma.c): Scalasca's buckets,
+     wait states and bytes */
+  AZ_MPI_RMA_SYNCHRONIZATION,
+  AZ_MPI_RMA_SYNC_ACTIVE,
+  AZ_MPI_RMA_WAIT_AT_FENCE,
+  AZ_MPI_RMA_SYNC_LATE_POST,
+  AZ_MPI_RMA_EARLY_WAIT,
+  AZ_MPI_RMA_LATE_COMPLETE,
+  AZ_MPI_RMA_SYNC_PASSIVE,
+  AZ_MPI_RMA_SYNC_LOCK_COMPETITION,
+  AZ_MPI_RMA_COMMUNICATION,
+  AZ_MPI_RMA_COMM_LATE_POST,
+  AZ_MPI_RMA_COMM_LOCK_COMPETITION,
+  AZ_MPI_RMA_WAIT_AT_CREATE,
+  AZ_MPI_RMA_WAIT_AT_FREE,
+  AZ_BYTES_PUT,
+  AZ_BYTES_GET,
   AZ_NUM_METRICS,
   /* internal: call-exclusive time the location really executed here */
   AZ_X_RUN = AZ_NUM_METRICS,
@@ -118,6 +135,8 @@ enum {
 };
 
 extern const char *const az_metric_name[AZ_NUM_METRICS];
+/* The slot of a catalogue metric's name, or -1 (NULL: -1). */
+int az_metric_slot(const char *name);
 /* 1 for metrics measured in clock ticks (converted to seconds). */
 int az_metric_is_time(int m);
 /* 1 for the metrics of the time tree: in seconds, not one of the trees that

@@ -61,6 +61,15 @@ typedef struct {
   OTF2_EvtReaderCallback_MpiCollectiveEnd mpi_collective_end;
   OTF2_EvtReaderCallback_IoOperationBegin io_begin;
   OTF2_EvtReaderCallback_IoOperationComplete io_complete;
+  /* one-sided communication (pass_rma.c) */
+  OTF2_EvtReaderCallback_RmaCollectiveEnd rma_collective_end;
+  OTF2_EvtReaderCallback_RmaGroupSync rma_group_sync;
+  OTF2_EvtReaderCallback_RmaRequestLock rma_request_lock;
+  OTF2_EvtReaderCallback_RmaAcquireLock rma_acquire_lock;
+  OTF2_EvtReaderCallback_RmaReleaseLock rma_release_lock;
+  OTF2_EvtReaderCallback_RmaPut rma_put;
+  OTF2_EvtReaderCallback_RmaGet rma_get;
+  OTF2_EvtReaderCallback_RmaAtomic rma_atomic;
 } az_event_handlers;
 
 /* The driver's part of a location's state, the first member of every
@@ -111,6 +120,9 @@ typedef struct az_pass {
   /* After the last window (ok: 0 after a failure): the last evaluations;
      frees the pass's state. */
   void (*end)(az_replay *r, int ok);
+  /* NULL, or 0 when the trace holds nothing for the pass (it is skipped;
+     not for the first pass). */
+  int (*wanted)(const az_analysis *a);
 } az_pass;
 
 struct az_replay { /* one pass being run */
@@ -195,5 +207,9 @@ extern const az_pass az_pass_delay;
 /* pass_critical.c (backward): the critical path and, at its end, the
    performance impact derived from it (pass_critical_impact.c). */
 extern const az_pass az_pass_critical;
+/* pass_rma.c: one-sided communication: Scalasca's RMA wait states (Wait
+   at Fence/Create/Free, Late Post, Early Wait, Late Complete, lock
+   competition) and the bytes RMA moved. */
+extern const az_pass az_pass_rma;
 
 #endif

@@ -167,6 +167,17 @@ static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef id, OTF2_StringRef name, 
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_rma_win(void *u, OTF2_RmaWinRef id, OTF2_StringRef name,
+                                    OTF2_CommRef comm, OTF2_RmaWinFlag flags) {
+  (void)name;
+  (void)flags;
+  az_defs *d = ((defs_ctx *)u)->d;
+  if (grow_to((void **)&d->win_comm, &d->num_wins, id, sizeof(uint32_t)))
+    return OTF2_CALLBACK_INTERRUPT;
+  d->win_comm[id] = comm + 1;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 static int cmp_group(const void *a, const void *b) {
   uint64_t x = ((const raw_group *)a)->id, y = ((const raw_group *)b)->id;
   return (x > y) - (x < y);
@@ -273,6 +284,11 @@ static void build_comms(defs_ctx *c) {
   }
 }
 
+uint32_t az_win_world(const az_defs *d, uint32_t win, uint32_t rank, uint32_t caller) {
+  if (win >= d->num_wins || !d->win_comm[win]) return UINT32_MAX;
+  return az_comm_world(d, d->win_comm[win] - 1, rank, caller);
+}
+
 uint32_t az_comm_world(const az_defs *d, uint32_t comm, uint32_t rank, uint32_t caller) {
   if (comm >= d->num_comms || !d->comms[comm].defined) return UINT32_MAX;
   const az_comm *c = &d->comms[comm];
@@ -311,6 +327,7 @@ int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *file, az_diag *dia
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_commgroup);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+  OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_rma_win);
   OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, cb, &c);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
   uint64_t n = 0;
@@ -350,6 +367,7 @@ void az_defs_free(az_defs *d) {
   free(d->procs);
   for (size_t i = 0; i < d->num_comms; i++) free(d->comms[i].world);
   free(d->comms);
+  free(d->win_comm);
   free(d->nodes);
   memset(d, 0, sizeof *d);
 }

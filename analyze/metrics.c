@@ -3,6 +3,8 @@
    pomp_report_add_catalogue; these names only locate our slots in it. */
 #include "az_metrics.h"
 
+#include <string.h>
+
 const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_TIME] = "time",
     [AZ_EXECUTION] = "execution",
@@ -88,7 +90,28 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_IO_BYTES_WRITTEN] = "io_bytes_written",
     [AZ_IO_BYTES_READ] = "io_bytes_read",
     [AZ_MPI_IO_COLLECTIVE_WAIT] = "mpi_io_collective_wait",
+    [AZ_MPI_RMA_SYNCHRONIZATION] = "mpi_rma_synchronization",
+    [AZ_MPI_RMA_SYNC_ACTIVE] = "mpi_rma_sync_active",
+    [AZ_MPI_RMA_WAIT_AT_FENCE] = "mpi_rma_wait_at_fence",
+    [AZ_MPI_RMA_SYNC_LATE_POST] = "mpi_rma_sync_late_post",
+    [AZ_MPI_RMA_EARLY_WAIT] = "mpi_rma_early_wait",
+    [AZ_MPI_RMA_LATE_COMPLETE] = "mpi_rma_late_complete",
+    [AZ_MPI_RMA_SYNC_PASSIVE] = "mpi_rma_sync_passive",
+    [AZ_MPI_RMA_SYNC_LOCK_COMPETITION] = "mpi_rma_sync_lock_competition",
+    [AZ_MPI_RMA_COMMUNICATION] = "mpi_rma_communication",
+    [AZ_MPI_RMA_COMM_LATE_POST] = "mpi_rma_comm_late_post",
+    [AZ_MPI_RMA_COMM_LOCK_COMPETITION] = "mpi_rma_comm_lock_competition",
+    [AZ_MPI_RMA_WAIT_AT_CREATE] = "mpi_rma_wait_at_create",
+    [AZ_MPI_RMA_WAIT_AT_FREE] = "mpi_rma_wait_at_free",
+    [AZ_BYTES_PUT] = "bytes_put",
+    [AZ_BYTES_GET] = "bytes_get",
 };
+
+int az_metric_slot(const char *name) {
+  for (int m = 0; name && m < AZ_NUM_METRICS; m++)
+    if (!strcmp(az_metric_name[m], name)) return m;
+  return -1;
+}
 
 int az_metric_is_time(int m) {
   switch (m) {
@@ -96,7 +119,9 @@ int az_metric_is_time(int m) {
   case AZ_BYTES_SENT:
   case AZ_BYTES_RECEIVED:
   case AZ_IO_BYTES_WRITTEN:
-  case AZ_IO_BYTES_READ: return 0;
+  case AZ_IO_BYTES_READ:
+  case AZ_BYTES_PUT:
+  case AZ_BYTES_GET: return 0;
   default: return m >= 0 && m < AZ_NUM_METRICS;
   }
 }
@@ -125,7 +150,16 @@ int az_metric_is_part(int m) {
   case AZ_OMP_IBARRIER_WAIT:
   case AZ_OMP_CRITICAL_CONTENTION:
   case AZ_OMP_LOCK_CONTENTION:
-  case AZ_MPI_IO_COLLECTIVE_WAIT: return 1;
+  case AZ_MPI_IO_COLLECTIVE_WAIT:
+  case AZ_MPI_RMA_WAIT_AT_FENCE:
+  case AZ_MPI_RMA_SYNC_LATE_POST:
+  case AZ_MPI_RMA_EARLY_WAIT:
+  case AZ_MPI_RMA_LATE_COMPLETE:
+  case AZ_MPI_RMA_SYNC_LOCK_COMPETITION:
+  case AZ_MPI_RMA_COMM_LATE_POST:
+  case AZ_MPI_RMA_COMM_LOCK_COMPETITION:
+  case AZ_MPI_RMA_WAIT_AT_CREATE:
+  case AZ_MPI_RMA_WAIT_AT_FREE: return 1;
   default: return 0;
   }
 }

@@ -499,7 +499,7 @@ static int delay_on_process_0(az_analysis *a, const char *anchor) {
   int progress = a->progress;
   a->diag.verbosity = 0;
   a->progress = 0;
-  const az_pass *passes[] = {&windows_pass, &az_pass_delay, &az_pass_critical};
+  const az_pass *passes[] = {&windows_pass, &az_pass_rma, &az_pass_delay, &az_pass_critical};
   if (!rc) rc = az_replay_run(a, reader, NULL, passes, sizeof passes / sizeof *passes);
   if (!rc) a->diag = before;
   a->diag.verbosity = before.verbosity;
@@ -547,6 +547,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
     if (t.owner[a->defs.locs[l].process] == t.rank)
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);
   gather(a, &t);
+  a->cells_finished = 1;
   /* the others go on to reduce_diag: a failure here is process 0's */
   int delay_failed = t.rank == 0 && delay_on_process_0(a, anchor);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */

@@ -133,6 +133,14 @@ static OTF2_EvtReaderCallbacks *make_callbacks(const az_event_handlers *on) {
   AZ_SET(MpiCollectiveEnd, mpi_collective_end);
   AZ_SET(IoOperationBegin, io_begin);
   AZ_SET(IoOperationComplete, io_complete);
+  AZ_SET(RmaCollectiveEnd, rma_collective_end);
+  AZ_SET(RmaGroupSync, rma_group_sync);
+  AZ_SET(RmaRequestLock, rma_request_lock);
+  AZ_SET(RmaAcquireLock, rma_acquire_lock);
+  AZ_SET(RmaReleaseLock, rma_release_lock);
+  AZ_SET(RmaPut, rma_put);
+  AZ_SET(RmaGet, rma_get);
+  AZ_SET(RmaAtomic, rma_atomic);
 #undef AZ_SET
   if (on->enter && on->leave)
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_measurement);
@@ -929,6 +937,9 @@ int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
     /* events_read stays the number of events in the trace (the summary
        says it; the progress bar stays full during later passes) */
     uint64_t events = a->events_read;
+    /* a pass with nothing to do in this trace is skipped (alone: a group
+       of backward passes reads the trace for all of them) */
+    if (n == 1 && passes[i]->wanted && !passes[i]->wanted(a)) continue;
     rc = run_passes(a, reader, mine, passes + i, n, &marks);
     if (i) a->events_read = events;
     if (!rc && !i) rc = check_samples(a);

@@ -26,7 +26,9 @@ static void classify_mpi(az_region *r) {
     return;
   default: break;
   }
-  if (pu_mpi_is_management(r->name)) r->bucket = AZ_MPI_MANAGEMENT;
+  int rma = az_metric_slot(pu_mpi_rma_metric(r->name));
+  if (rma >= 0) r->bucket = (uint8_t)rma;
+  else if (pu_mpi_is_management(r->name)) r->bucket = AZ_MPI_MANAGEMENT;
   else if (has_prefix(r->name, "MPI_Wait") || has_prefix(r->name, "MPI_Test"))
     r->bucket = AZ_MPI_POINT2POINT;
   else r->bucket = AZ_MPI;

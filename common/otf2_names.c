@@ -86,6 +86,54 @@ int pu_mpi_is_management(const char *name) {
   return 0;
 }
 
+/* The metric of an MPI one-sided call's time (Scalasca's buckets), or
+   NULL for other calls. Names are matched whole (MPI_Get is RMA,
+   MPI_Get_count is not), with or without the large-count "_c". */
+const char *pu_mpi_rma_metric(const char *name) {
+  static const struct {
+    const char *name, *metric;
+  } calls[] = {
+      {"MPI_Win_create", "mpi_management"},
+      {"MPI_Win_allocate", "mpi_management"},
+      {"MPI_Win_allocate_shared", "mpi_management"},
+      {"MPI_Win_create_dynamic", "mpi_management"},
+      {"MPI_Win_attach", "mpi_management"},
+      {"MPI_Win_detach", "mpi_management"},
+      {"MPI_Win_free", "mpi_management"},
+      {"MPI_Win_fence", "mpi_rma_sync_active"},
+      {"MPI_Win_post", "mpi_rma_sync_active"},
+      {"MPI_Win_start", "mpi_rma_sync_active"},
+      {"MPI_Win_complete", "mpi_rma_sync_active"},
+      {"MPI_Win_wait", "mpi_rma_sync_active"},
+      {"MPI_Win_test", "mpi_rma_sync_active"},
+      {"MPI_Win_lock", "mpi_rma_sync_passive"},
+      {"MPI_Win_unlock", "mpi_rma_sync_passive"},
+      {"MPI_Win_lock_all", "mpi_rma_sync_passive"},
+      {"MPI_Win_unlock_all", "mpi_rma_sync_passive"},
+      {"MPI_Win_flush", "mpi_rma_sync_passive"},
+      {"MPI_Win_flush_all", "mpi_rma_sync_passive"},
+      {"MPI_Win_flush_local", "mpi_rma_sync_passive"},
+      {"MPI_Win_flush_local_all", "mpi_rma_sync_passive"},
+      {"MPI_Win_sync", "mpi_rma_sync_passive"},
+      {"MPI_Put", "mpi_rma_communication"},
+      {"MPI_Get", "mpi_rma_communication"},
+      {"MPI_Accumulate", "mpi_rma_communication"},
+      {"MPI_Get_accumulate", "mpi_rma_communication"},
+      {"MPI_Fetch_and_op", "mpi_rma_communication"},
+      {"MPI_Compare_and_swap", "mpi_rma_communication"},
+      {"MPI_Rput", "mpi_rma_communication"},
+      {"MPI_Rget", "mpi_rma_communication"},
+      {"MPI_Raccumulate", "mpi_rma_communication"},
+      {"MPI_Rget_accumulate", "mpi_rma_communication"},
+  };
+  if (!has_prefix(name, "MPI_")) return NULL;
+  size_t len = strlen(name);
+  if (len > 2 && !strcmp(name + len - 2, "_c")) len -= 2;
+  for (size_t i = 0; i < COUNT(calls); i++)
+    if (strlen(calls[i].name) == len && !strncmp(name, calls[i].name, len)) return calls[i].metric;
+  return NULL;
+}
+
 /* Region roles whose time has a metric of its own, per paradigm. */
 static const struct {
   OTF2_Paradigm paradigm;
@@ -116,6 +164,7 @@ const char *pu_region_time_metric(OTF2_Paradigm paradigm, OTF2_RegionRole role, 
       return role_metrics[i].metric;
   switch (paradigm) {
   case OTF2_PARADIGM_MPI:
+    if (pu_mpi_rma_metric(name)) return pu_mpi_rma_metric(name);
     if (pu_mpi_is_management(name)) return "mpi_management";
     if (has_prefix(name, "MPI_Wait") || has_prefix(name, "MPI_Test")) return "mpi_point2point";
     return "mpi";

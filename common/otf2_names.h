@@ -21,6 +21,10 @@ int pu_role_by_name(const char *name);
 /* MPI set-up and communicator/group/topology handling (MPI_Init,
    MPI_Comm_split, ...): the calls whose time is "mpi_management". */
 int pu_mpi_is_management(const char *name);
+/* The catalogue metric of an MPI one-sided call's time (mpi_management,
+   mpi_rma_sync_active, mpi_rma_sync_passive, mpi_rma_communication), or
+   NULL when name is no one-sided call. */
+const char *pu_mpi_rma_metric(const char *name);
 /* The catalogue metric (docs/PROPERTIES.md, "Time breakdown") a region's
    exclusive time belongs to when no replay splits it into wait states:
    "comp", "mpi_point2point", "omp_barrier", ... (libpomp's profile mode;

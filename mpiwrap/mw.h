@@ -147,6 +147,9 @@ uint32_t mw_comm_peer(const mw_comm *c, int rank);
 static inline uint32_t mw_comm_ref(const mw_comm *c) { return c ? c->id : OTF2_UNDEFINED_COMM; }
 void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of);
 void mw_comm_free(MPI_Comm comm);
+/* Registers group's members as a comm named name (libpomp id, or
+   OTF2_UNDEFINED_COMM outside MPI_COMM_WORLD); *size: its members. */
+uint32_t mw_comm_register_group(const char *name, uint32_t parent, MPI_Group group, int *size);
 /* What the bytes of a collective on comm depend on. Taken from the table,
    where the communicator's creation stored it (asking MPI costs a library
    call per item and collective); asked of MPI for a comm the table lacks. */
@@ -268,6 +271,27 @@ mw_xfer mw_xfer_neighbor_vv(MPI_Comm comm, mw_counts scounts, MPI_Datatype st, m
                             MPI_Datatype rt);
 mw_xfer mw_xfer_neighbor_w(MPI_Comm comm, mw_counts scounts, const MPI_Datatype *sts,
                            mw_counts rcounts, const MPI_Datatype *rts);
+
+/* ------------------------------------------- one-sided (mw_rma.c) */
+
+uint32_t mw_win_ref(MPI_Win handle); /* OTF2_UNDEFINED_RMA_WIN if unknown */
+void mw_win_new(mw_frame *f, MPI_Win handle, MPI_Comm comm);
+uint32_t mw_win_forget(MPI_Win handle);
+void mw_win_freed(mw_frame *f, uint32_t id);
+void mw_rma_coll_begin(mw_frame *f);
+void mw_rma_op(mw_frame *f, MPI_Win handle, int target, int get, MPI_Count count,
+               MPI_Datatype type);
+void mw_rma_atomic(mw_frame *f, MPI_Win handle, int target, OTF2_RmaAtomicType kind, uint64_t sent,
+                   uint64_t received);
+void mw_rma_fence(mw_frame *f, MPI_Win handle);
+void mw_rma_group_sync(mw_frame *f, MPI_Win handle, int completes);
+void mw_rma_lock(mw_frame *f, MPI_Win handle, int rank, int exclusive, int before);
+void mw_rma_unlock(mw_frame *f, MPI_Win handle, int rank);
+void mw_rma_flush(mw_frame *f, MPI_Win handle, int rank);
+void mw_rma_lock_all(mw_frame *f, MPI_Win handle, int before);
+void mw_rma_unlock_all(mw_frame *f, MPI_Win handle);
+void mw_rma_flush_all(mw_frame *f, MPI_Win handle);
+void mw_rma_fini(void);
 
 /* --------------------------------------------------------------- MPI-IO */
 

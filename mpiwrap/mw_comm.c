@@ -158,6 +158,16 @@ void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of) {
   set_slot(key_of(newcomm), &o->comm);
 }
 
+uint32_t mw_comm_register_group(const char *name, uint32_t parent, MPI_Group group, int *size) {
+  PMPI_Group_size(group, size);
+  uint32_t *ranks = pu_malloc((size_t)(*size ? *size : 1) * sizeof *ranks);
+  uint32_t id = world_ranks(group, *size, ranks)
+                    ? pm_comm_register(name, parent, (uint32_t)*size, ranks, 0)
+                    : OTF2_UNDEFINED_COMM;
+  free(ranks);
+  return id;
+}
+
 void mw_comm_free(MPI_Comm comm) {
   if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF && mw_comm_of(comm))
     set_slot(key_of(comm), NULL);

@@ -145,6 +145,7 @@ static void finish(enum mw_fn fn) {
   pm_mpi_finalize();
   mw_requests_fini();
   mw_messages_fini();
+  mw_rma_fini();
   mw_comm_fini();
   mw_otf2_context_free(world_context);
   PMPI_Comm_free(&world);

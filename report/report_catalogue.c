@@ -276,6 +276,57 @@ static const catalogue_entry catalogue[] = {
      "write_at_all, ..._ordered) waiting for the last process of the file's "
      "communicator to enter: min(latest enter, own exit) - own enter, if "
      "positive."},
+    /* one-sided communication (issue 21): Scalasca's names */
+    {"mpi_rma_synchronization", "mpi_synchronization", "MPI RMA Synchronization", POMP_UNIT_SEC,
+     "Time in the synchronisation calls of one-sided communication."},
+    {"mpi_rma_sync_active", "mpi_rma_synchronization", "MPI RMA Active Target Synchronization",
+     POMP_UNIT_SEC,
+     "Time in MPI_Win_fence, MPI_Win_post, MPI_Win_start, MPI_Win_complete, "
+     "MPI_Win_wait and MPI_Win_test."},
+    {"mpi_rma_wait_at_fence", "mpi_rma_sync_active", "Wait at Fence", POMP_UNIT_SEC,
+     "Idle time in MPI_Win_fence waiting for the last member of the window "
+     "to enter it: min(latest enter, own exit) - own enter, if positive."},
+    {"mpi_rma_sync_late_post", "mpi_rma_sync_active", "Late Post (synchronization)", POMP_UNIT_SEC,
+     "An origin's MPI_Win_start or MPI_Win_complete waiting for a target's "
+     "MPI_Win_post: min(latest post enter of its targets, own exit) - own "
+     "enter, if positive."},
+    {"mpi_rma_early_wait", "mpi_rma_sync_active", "Early Wait", POMP_UNIT_SEC,
+     "A target's MPI_Win_wait (or successful MPI_Win_test) waiting for its "
+     "origins' MPI_Win_complete: min(latest complete enter, own exit) - own "
+     "enter, if positive, less its Late Complete part."},
+    {"mpi_rma_late_complete", "mpi_rma_early_wait", "Late Complete", POMP_UNIT_SEC,
+     "The part of Early Wait after the origins' last RMA operation of the "
+     "epoch had ended: they could have called MPI_Win_complete earlier."},
+    {"mpi_rma_sync_passive", "mpi_rma_synchronization", "MPI RMA Passive Target Synchronization",
+     POMP_UNIT_SEC,
+     "Time in MPI_Win_lock, MPI_Win_unlock, their _all forms, MPI_Win_flush* "
+     "and MPI_Win_sync."},
+    {"mpi_rma_sync_lock_competition", "mpi_rma_sync_passive", "Lock Competition (synchronization)",
+     POMP_UNIT_SEC,
+     "Time in MPI_Win_lock/unlock waiting while another origin held a "
+     "conflicting lock on the same target: min(other's unlock exit, own "
+     "exit) - own enter, if positive."},
+    {"mpi_rma_communication", "mpi_communication", "MPI RMA Communication", POMP_UNIT_SEC,
+     "Time in MPI_Put, MPI_Get, the accumulate and atomic operations and "
+     "their request-based forms."},
+    {"mpi_rma_comm_late_post", "mpi_rma_communication", "Late Post (communication)", POMP_UNIT_SEC,
+     "An RMA operation of an access epoch waiting for its target's "
+     "MPI_Win_post: min(post enter, own exit) - own enter, if positive."},
+    {"mpi_rma_comm_lock_competition", "mpi_rma_communication", "Lock Competition (communication)",
+     POMP_UNIT_SEC,
+     "An RMA operation of a lock epoch waiting while another origin held a "
+     "conflicting lock on its target."},
+    {"mpi_rma_wait_at_create", "mpi_management", "Wait at Window Create", POMP_UNIT_SEC,
+     "Idle time in MPI_Win_create/allocate waiting for the last member to "
+     "enter: min(latest enter, own exit) - own enter, if positive."},
+    {"mpi_rma_wait_at_free", "mpi_management", "Wait at Window Free", POMP_UNIT_SEC,
+     "Idle time in MPI_Win_free waiting for the last member to enter."},
+    {"bytes_put", NULL, "Bytes Put", POMP_UNIT_BYTES,
+     "Bytes this process wrote into other processes' windows (MPI_Put, the "
+     "data an accumulate or atomic sends), on the call path of the call."},
+    {"bytes_get", NULL, "Bytes Get", POMP_UNIT_BYTES,
+     "Bytes this process read from windows (MPI_Get, the result an atomic "
+     "returns), on the call path of the call."},
 };
 
 int32_t pomp_report_catalogue_size(void) {

@@ -23,7 +23,7 @@
 #include "pomp_util.h"
 #include "report_internal.h"
 
-enum { SEARCH_MAX_METRICS = 16, SEARCH_LABEL_ITEMS = 8, SEARCH_PATH_WIDTH = 100 };
+enum { SEARCH_MAX_METRICS = 24, SEARCH_LABEL_ITEMS = 8, SEARCH_PATH_WIDTH = 100 };
 /* small_io_ops: a call path whose data transfers move less than this per
    call on average (bytes read and written / visits) does small I/O; 4 KiB,
    a page, the least a file system moves at once. */
@@ -47,12 +47,17 @@ typedef struct {
 
 static const search_hypothesis hypotheses[POMP_SEARCH_HYPOTHESES] = {
     {"cpu_bound", 0.30, {"comp"}},
-    {"sync_wait",
-     0.20,
-     {"mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce", "mpi_latebroadcast", "mpi_earlyscan",
-      "mpi_wait_nxn", "mpi_barrier_wait", "omp_ebarrier_wait", "omp_ibarrier_wait",
-      "omp_critical_contention", "omp_lock_contention", "omp_ordered", "omp_taskwait",
-      "mpi_io_collective_wait"}},
+    {"sync_wait", 0.20, {"mpi_latesender",         "mpi_latereceiver",
+                         "mpi_earlyreduce",        "mpi_latebroadcast",
+                         "mpi_earlyscan",          "mpi_wait_nxn",
+                         "mpi_barrier_wait",       "omp_ebarrier_wait",
+                         "omp_ibarrier_wait",      "omp_critical_contention",
+                         "omp_lock_contention",    "omp_ordered",
+                         "omp_taskwait",           "mpi_io_collective_wait",
+                         "mpi_rma_wait_at_fence",  "mpi_rma_sync_late_post",
+                         "mpi_rma_early_wait",     "mpi_rma_sync_lock_competition",
+                         "mpi_rma_comm_late_post", "mpi_rma_comm_lock_competition",
+                         "mpi_rma_wait_at_create", "mpi_rma_wait_at_free"}},
     {"parallel_overhead",
      0.10,
      {"omp_management", "mpi_management", "omp_flush", "omp_idle_threads"}},
@@ -80,6 +85,13 @@ static const struct {
     {"omp_ordered", "for the ordered parts of earlier iterations"},
     {"omp_taskwait", "for child tasks that other threads run"},
     {"mpi_io_collective_wait", "for the last rank to enter the collective I/O operation"},
+    {"mpi_rma_wait_at_fence", "for the last member of the window to enter the fence"},
+    {"mpi_rma_sync_late_post", "for a target that posted its window late"},
+    {"mpi_rma_comm_late_post", "for a target that posted its window late"},
+    {"mpi_rma_late_complete", "for origins that completed their epoch late"},
+    {"mpi_rma_early_wait", "for origins that completed their epoch late"},
+    {"mpi_rma_sync_lock_competition", "for a window lock another process holds"},
+    {"mpi_rma_comm_lock_competition", "for a window lock another process holds"},
 };
 
 typedef enum { STAGE_WHY, STAGE_WHERE, STAGE_WHICH } search_stage;

@@ -22,7 +22,8 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
   pm_cursor c = {map->data, map->data + map->len, 0};
   uint32_t nreg, ncomm, nteam;
   uint32_t *reg = read_ids(&c, &nreg), *comm = read_ids(&c, &ncomm), *team = read_ids(&c, &nteam);
-  uint32_t nio = 0, *io = c.p < c.end ? read_ids(&c, &nio) : NULL; /* absent: no I/O */
+  uint32_t nio = 0, *io = c.p < c.end ? read_ids(&c, &nio) : NULL;    /* absent: no I/O */
+  uint32_t nwin = 0, *win = c.p < c.end ? read_ids(&c, &nwin) : NULL; /* absent: no windows */
   int rc = c.bad ? -1 : 0;
   OTF2_IdMap *handles = !rc && nio ? OTF2_IdMap_CreateFromUint32Array(nio, io, true) : NULL;
   OTF2_IdMap *regions = !rc && nreg ? OTF2_IdMap_CreateFromUint32Array(nreg, reg, true) : NULL;
@@ -33,11 +34,18 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
     for (uint32_t i = 0; i < nteam; i++)
       OTF2_IdMap_AddIdPair(comms, PM_TEAM_COMM_BASE + i, team[i]);
   }
+  OTF2_IdMap *wins = NULL; /* local window id = its comm's local id */
+  for (uint32_t i = 0; i < nwin && !rc; i++) {
+    if (win[i] == OTF2_UNDEFINED_RMA_WIN) continue;
+    if (!wins) wins = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, nwin);
+    OTF2_IdMap_AddIdPair(wins, i, win[i]);
+  }
   for (uint32_t i = 0; i < nthreads && !rc; i++) {
     OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(a, pm_loc_id(rank, threads[i]));
     if (!w) continue;
     if (regions) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_REGION, regions);
     if (comms) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, comms);
+    if (wins) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_RMA_WIN, wins);
     if (handles) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_IO_HANDLE, handles);
     for (int k = 0; k < noffsets; k++)
       OTF2_DefWriter_WriteClockOffset(w, offset_time[k], offset[k], 0.0);
@@ -46,6 +54,8 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
   if (regions) OTF2_IdMap_Free(regions);
   if (comms) OTF2_IdMap_Free(comms);
   if (handles) OTF2_IdMap_Free(handles);
+  if (wins) OTF2_IdMap_Free(wins);
+  free(win);
   free(io);
   free(reg);
   free(comm);

@@ -30,6 +30,7 @@ typedef struct gcomm {
   uint32_t name, parent;
   size_t group; /* index into the comm's group list (mpi or omp) */
   int omp;
+  uint32_t win; /* RmaWin id of a window's comm, else OTF2_UNDEFINED_RMA_WIN */
 } gcomm;
 
 typedef struct merge {
@@ -43,6 +44,7 @@ typedef struct merge {
   uint32_t nregions;
   gcomm *gcomms;
   size_t ngcomms, cap_gcomms;
+  uint32_t nwins; /* RmaWins so far */
   ggroup *mpi_groups, *omp_groups;
   size_t nmpi_groups, cap_mpi_groups, nomp_groups, cap_omp_groups;
   u64s omp_locations; /* location ids of every thread, in rank order */
@@ -111,13 +113,14 @@ static size_t mpi_group_of(merge *m, const pm_blob *members, int is_self, uint32
    before it (counted in a map of the rank's member lists, so n comms cost
    O(n), not the O(n^2) of comparing each with all earlier ones);
    MPI_COMM_SELF is one comm for all. */
-static void merge_comms(merge *m, pm_cursor *c, pm_blob *map) {
+static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins) {
   uint32_t n = pm_get_u32(c);
   if (n > (uint32_t)(c->end - c->p) / 17) { /* a comm takes >= 17 bytes */
     c->bad = 1;
     n = 0;
   }
   pm_blob_u32(map, n);
+  pm_blob_u32(wins, n);
   uint32_t *global = pu_calloc(n ? n : 1, sizeof *global);
   pm_map lists = {0};    /* member list -> index in seen */
   uint32_t *seen = NULL; /* comms of this rank with that list so far */
@@ -147,11 +150,13 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map) {
       char unnamed[32];
       snprintf(unnamed, sizeof unnamed, "MPI_Comm %u", id);
       gcomm gc = {str_id(m, *name ? name : unnamed),
-                  parent < i ? global[parent] : OTF2_UNDEFINED_COMM, group, 0};
+                  parent < i ? global[parent] : OTF2_UNDEFINED_COMM, group, 0,
+                  strcmp(name, PM_WIN_COMM_NAME) ? OTF2_UNDEFINED_RMA_WIN : m->nwins++};
       PU_PUSH(m->gcomms, m->ngcomms, m->cap_gcomms, gc);
     }
     global[i] = id;
     pm_blob_u32(map, id);
+    pm_blob_u32(wins, m->gcomms[id].win);
   }
   pm_blob_free(&key);
   pm_map_free(&lists);
@@ -170,7 +175,8 @@ static void merge_teams(merge *m, pm_cursor *c, pm_blob *map, size_t first_loc,
     ggroup g = {str_id(m, ""), OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_OPENMP, {0}};
     for (uint32_t k = 0; k < nlocs; k++)
       if (threads[k] < size) PU_PUSH(g.members.v, g.members.n, g.members.cap, first_loc + k);
-    gcomm gc = {str_id(m, "OpenMP thread team"), OTF2_UNDEFINED_COMM, m->nomp_groups, 1};
+    gcomm gc = {str_id(m, "OpenMP thread team"), OTF2_UNDEFINED_COMM, m->nomp_groups, 1,
+                OTF2_UNDEFINED_RMA_WIN};
     PU_PUSH(m->omp_groups, m->nomp_groups, m->cap_omp_groups, g);
     pm_blob_u32(map, (uint32_t)m->ngcomms);
     PU_PUSH(m->gcomms, m->ngcomms, m->cap_gcomms, gc);
@@ -233,9 +239,14 @@ static int merge_rank(merge *m, uint32_t rank, pm_cursor *c, pm_blob *map) {
     PU_PUSH(m->locations.v, m->locations.n, m->locations.cap, rank);
   }
   merge_regions(m, c, map);
-  merge_comms(m, c, map);
+  pm_blob wins = {0}; /* the map's last table (pomp_unify.h) */
+  merge_comms(m, c, map, &wins);
   merge_teams(m, c, map, first_loc, threads, nlocs);
+  size_t before_io = map->len;
   merge_io(m, c, map);
+  if (map->len == before_io) pm_blob_u32(map, 0); /* no I/O: an empty I/O map */
+  pm_blob_put(map, wins.data, wins.len);
+  pm_blob_free(&wins);
   free(threads);
   return c->bad ? -1 : 0;
 }
@@ -274,6 +285,17 @@ static void write_io(merge *m, OTF2_GlobalDefWriter *w, const uint32_t *names) {
   for (uint32_t i = 0; i < m->nio_handles; i++, h += 3)
     OTF2_GlobalDefWriter_WriteIoHandle(w, i, h[0], h[1], h[2], OTF2_IO_HANDLE_FLAG_NONE,
                                        OTF2_UNDEFINED_COMM, OTF2_UNDEFINED_IO_HANDLE);
+}
+
+/* MPI windows: libpomp-mpi registers each window as a comm of the
+   window's members named PM_WIN_COMM_NAME (docs/TRACE.md, "RMA"), so
+   windows unify exactly as comms do; each such comm also gets an RmaWin,
+   numbered in the order of the comms, on that comm. */
+static void write_windows(const merge *m, OTF2_GlobalDefWriter *w) {
+  for (size_t i = 0; i < m->ngcomms; i++)
+    if (m->gcomms[i].win != OTF2_UNDEFINED_RMA_WIN)
+      OTF2_GlobalDefWriter_WriteRmaWin(w, m->gcomms[i].win, m->gcomms[i].name, (uint32_t)i,
+                                       OTF2_RMA_WIN_FLAG_NONE);
 }
 
 static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mpi,
@@ -355,6 +377,7 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
                                    (uint32_t)c->group + (c->omp ? omp_base : mpi_base), c->parent,
                                    OTF2_COMM_FLAG_NONE);
   }
+  write_windows(m, w);
   write_io(m, w, io_names);
   free(group_names);
   free(loc_names);

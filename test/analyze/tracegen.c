@@ -53,6 +53,8 @@ struct tg_writer {
   size_t nregions, capregions;
   tg_comm *comms;
   size_t ncomms, capcomms;
+  uint32_t *wins; /* RMA windows: id, comm pairs */
+  size_t nwins, capwins;
   tg_offset *offsets;
   size_t noffsets, capoffsets;
   tg_loc *locs;
@@ -207,6 +209,14 @@ static int declare(tg_writer *w, tokens *t, const char *orig, char *err, size_t 
     PU_PUSH(w->comms, w->ncomms, w->capcomms, c);
     return 0;
   }
+  if (!strcmp(kw, "win") && t->n == 4 && !strcmp(t->tok[2], "comm")) {
+    uint32_t id, comm;
+    if (parse_u32(t->tok[1], &id) || parse_u32(t->tok[3], &comm))
+      return fail(err, n, "line %d: bad window", ln);
+    PU_PUSH(w->wins, w->nwins, w->capwins, id);
+    PU_PUSH(w->wins, w->nwins, w->capwins, comm);
+    return 0;
+  }
   if (!strcmp(kw, "offset") && t->n == 4) {
     tg_offset o;
     char *end;
@@ -265,6 +275,52 @@ static uint64_t arg(tokens *t, int i, int *bad) {
   return v;
 }
 
+/* TIME rmacoll fence|create|free WIN, rmagsync WIN, rmalock WIN TARGET
+   excl|shared, rmaunlock WIN TARGET, rmaput|rmaget WIN TARGET BYTES. */
+static int rma_event(OTF2_EvtWriter *ew, tokens *t, uint64_t ts, char *err, size_t n, int ln) {
+  const char *ev = t->tok[1];
+  int bad = 0;
+  if (!strcmp(ev, "rmacoll") && t->n == 4) {
+    const char *op = t->tok[2];
+    OTF2_CollectiveOp c = !strcmp(op, "fence")    ? OTF2_COLLECTIVE_OP_BARRIER
+                          : !strcmp(op, "create") ? OTF2_COLLECTIVE_OP_CREATE_HANDLE
+                                                  : OTF2_COLLECTIVE_OP_DESTROY_HANDLE;
+    uint32_t win = (uint32_t)arg(t, 3, &bad);
+    if (bad || (strcmp(op, "free") && c == OTF2_COLLECTIVE_OP_DESTROY_HANDLE))
+      return fail(err, n, "line %d: bad rmacoll arguments", ln);
+    OTF2_EvtWriter_RmaCollectiveEnd(ew, NULL, ts, c, OTF2_RMA_SYNC_LEVEL_PROCESS, win,
+                                    OTF2_UNDEFINED_UINT32, 0, 0);
+    return 0;
+  }
+  uint32_t win = (uint32_t)arg(t, 2, &bad);
+  if (!strcmp(ev, "rmagsync") && t->n == 3 && !bad) {
+    OTF2_EvtWriter_RmaGroupSync(ew, NULL, ts, OTF2_RMA_SYNC_LEVEL_PROCESS, win,
+                                OTF2_UNDEFINED_GROUP);
+    return 0;
+  }
+  uint32_t target = (uint32_t)arg(t, 3, &bad);
+  if (!strcmp(ev, "rmalock") && t->n == 5 && !bad) {
+    OTF2_LockType type = !strcmp(t->tok[4], "excl") ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED;
+    OTF2_EvtWriter_RmaRequestLock(ew, NULL, ts, win, target, 0, type);
+    OTF2_EvtWriter_RmaAcquireLock(ew, NULL, ts, win, target, 0, type);
+    return 0;
+  }
+  if (!strcmp(ev, "rmaunlock") && t->n == 4 && !bad) {
+    OTF2_EvtWriter_RmaReleaseLock(ew, NULL, ts, win, target, 0);
+    return 0;
+  }
+  uint64_t bytes = arg(t, 4, &bad);
+  if (!strcmp(ev, "rmaput") && t->n == 5 && !bad) {
+    OTF2_EvtWriter_RmaPut(ew, NULL, ts, win, target, bytes, 0);
+    return 0;
+  }
+  if (!strcmp(ev, "rmaget") && t->n == 5 && !bad) {
+    OTF2_EvtWriter_RmaGet(ew, NULL, ts, win, target, bytes, 0);
+    return 0;
+  }
+  return fail(err, n, "line %d: bad '%s' event", ln, ev);
+}
+
 static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
   if (!w->cur) return fail(err, n, "line %d: event before any 'loc'", ln);
   tg_loc *l = &w->locs[w->cur - 1];
@@ -308,6 +364,7 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
     OTF2_EvtWriter_MpiCollectiveEnd(ew, NULL, ts, (OTF2_CollectiveOp)a2, comm, root, sent, recvd);
     return 0;
   }
+  if (!strncmp(ev, "rma", 3)) return rma_event(ew, t, ts, err, n, ln);
   if (!strcmp(ev, "collbegin")) {
     OTF2_EvtWriter_MpiCollectiveBegin(ew, NULL, ts);
     return 0;
@@ -463,6 +520,9 @@ static void write_comms(tg_writer *w, OTF2_GlobalDefWriter *d) {
     OTF2_GlobalDefWriter_WriteComm(d, w->comms[i].id, str(w, d, name), (OTF2_GroupRef)(i + 1),
                                    OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   }
+  for (size_t i = 0; i + 1 < w->nwins; i += 2)
+    OTF2_GlobalDefWriter_WriteRmaWin(d, w->wins[i], str(w, d, "MPI_Win"), w->wins[i + 1],
+                                     OTF2_RMA_WIN_FLAG_NONE);
   free(members);
 }
 
@@ -473,6 +533,7 @@ static void free_writer(tg_writer *w) {
     free(w->regions[i].name);
   }
   for (size_t i = 0; i < w->ncomms; i++) free(w->comms[i].ranks);
+  free(w->wins);
   for (size_t i = 0; i < w->nlocs; i++) free(w->locs[i].stack);
   for (size_t i = 0; i < w->nstrings; i++) free(w->strings[i]);
   free(w->procs);

@@ -22,6 +22,7 @@
  *                                  (comm 0 = all processes, comm 1 = self
  *                                  exist once the first event is written)
  *   team C                         OpenMP thread-team communicator C
+ *   win W comm C                   MPI RMA window W on communicator C
  *   offset R TIME OFFSET           clock offset of rank R's locations
  *   loc R.T                        the following events happen on rank R,
  *                                  thread T
@@ -36,8 +37,14 @@
  *   TIME off | on                  MeasurementOnOff (Score-P's paused recording)
  *   TIME taskcreate C | taskswitch C   OpenMP task of team C (creator 0, number 1)
  *   TIME sample                    CallingContextSample (context 0, generator 0)
+ *   TIME rmacoll fence|create|free WIN   RmaCollectiveEnd (BARRIER,
+ *                                  CREATE_HANDLE, DESTROY_HANDLE)
+ *   TIME rmagsync WIN              RmaGroupSync (no group)
+ *   TIME rmalock WIN TARGET excl|shared   RmaRequestLock + RmaAcquireLock
+ *   TIME rmaunlock WIN TARGET      RmaReleaseLock
+ *   TIME rmaput|rmaget WIN TARGET BYTES
  *
- * Declarations (ids, clock, process, region, comm, team) must come before the
+ * Declarations (ids, clock, process, region, comm, team, win) must come before the
  * first event.
  */
 #ifndef POMP_TRACEGEN_H

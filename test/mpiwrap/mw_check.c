@@ -29,6 +29,12 @@
  *   buffer flush came between); no rank leaves MPI_Finalize before every
  *   rank entered it; Score-P's conventions: location ids thread << 32 |
  *   rank, MPI regions in source file "MPI" (docs/TRACE.md);
+ * - always, one-sided communication: every RmaPut/RmaGet/RmaAtomic is
+ *   completed (RmaOpCompleteBlocking of its matching id) on its location,
+ *   every RmaRequestLock is followed by its RmaAcquireLock and released
+ *   (RmaReleaseLock), every RmaCollectiveBegin has its RmaCollectiveEnd,
+ *   every window created (RmaWinCreate) is destroyed, and every member of
+ *   a window has as many fences (creates, frees) as the others;
  * - --flushes: some buffer flush (region "TRACE BUFFER FLUSH") was written
  *   inside an MPI call, between records that share a timestamp (mpiwrap's
  *   shared clock reads, measure's pm_evt_writer_at);
@@ -85,6 +91,13 @@ typedef struct loc_order { /* one location's records so far */
   int flushed;        /* a buffer flush inside that call */
 } loc_order;
 
+typedef struct rma_item { /* an open RMA operation or lock, or a count */
+  uint64_t loc;
+  uint32_t win, target; /* target: the lock's; op: the collective op */
+  uint64_t id;          /* an operation's matching id; a count */
+  int state;            /* lock: 1 requested, 2 acquired */
+} rma_item;
+
 typedef struct check {
   const tr_trace *t; /* definitions and records (trace_reader.h) */
   message *sends, *recvs;
@@ -95,7 +108,10 @@ typedef struct check {
   size_t nopen, cap_open;
   uint64_t seq;
   int tag_is_thread, clock_offsets, complete_on_issuer, flushes;
-  loc_order *order;                         /* by index in t->locs */
+  loc_order *order;                          /* by index in t->locs */
+  rma_item *rma_ops, *rma_locks, *rma_colls; /* open operations, locks; counts */
+  size_t nrma_ops, cap_rma_ops, nrma_locks, cap_rma_locks, nrma_colls, cap_rma_colls;
+  long long rma_open_colls, rma_windows;    /* RMA collectives, windows open */
   uint64_t seen_ranks[64];                  /* bit set of ranks with events (< 4096) */
   uint64_t finalize_entered, finalize_left; /* latest Enter, earliest Leave */
   int errors;
@@ -286,6 +302,102 @@ static void collective_end(check *c, uint64_t loc, const tr_event *e) {
   PU_PUSH(c->colls, c->ncolls, c->cap_colls, k);
 }
 
+/* The item of (loc, win, target) in v (target UINT32_MAX: any), or NULL. */
+static rma_item *rma_find(rma_item *v, size_t n, uint64_t loc, uint32_t win, uint32_t target,
+                          uint64_t id) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i].loc == loc && v[i].win == win && v[i].target == target && v[i].id == id) return &v[i];
+  return NULL;
+}
+
+static void rma_lock(check *c, uint64_t loc, const tr_event *e) {
+  rma_item *it = rma_find(c->rma_locks, c->nrma_locks, loc, e->comm, e->peer, 0);
+  if (e->kind == TR_RMA_REQUEST_LOCK) {
+    if (it && it->state)
+      fail(c, "location %llu: lock of %u requested twice", (unsigned long long)loc, e->peer);
+    if (!it) {
+      rma_item k = {loc, e->comm, e->peer, 0, 0};
+      PU_PUSH(c->rma_locks, c->nrma_locks, c->cap_rma_locks, k);
+      it = &c->rma_locks[c->nrma_locks - 1];
+    }
+    it->state = 1;
+  } else if (e->kind == TR_RMA_ACQUIRE_LOCK) {
+    if (!it || it->state != 1)
+      fail(c, "location %llu: lock of %u acquired, not requested", (unsigned long long)loc,
+           e->peer);
+    else it->state = 2;
+  } else if (!it || it->state != 2) {
+    fail(c, "location %llu: lock of %u released, not held", (unsigned long long)loc, e->peer);
+  } else it->state = 0;
+}
+
+static void rma_count_coll(check *c, uint64_t loc, const tr_event *e) {
+  c->rma_open_colls--;
+  if (e->op == OTF2_COLLECTIVE_OP_CREATE_HANDLE) c->rma_windows++;
+  if (e->op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE) c->rma_windows--;
+  rma_item *it = rma_find(c->rma_colls, c->nrma_colls, rank_of(loc), e->comm, e->op, 0);
+  if (!it) {
+    rma_item k = {rank_of(loc), e->comm, e->op, 0, 0};
+    PU_PUSH(c->rma_colls, c->nrma_colls, c->cap_rma_colls, k);
+    it = &c->rma_colls[c->nrma_colls - 1];
+  }
+  it->state++;
+}
+
+/* One-sided records: in an MPI call, and balanced (checked at the end). */
+static void rma(check *c, uint64_t loc, const tr_event *e) {
+  in_call(c, e);
+  switch (e->kind) {
+  case TR_RMA_COLLECTIVE_BEGIN: c->rma_open_colls++; break;
+  case TR_RMA_COLLECTIVE_END: rma_count_coll(c, loc, e); break;
+  case TR_RMA_REQUEST_LOCK:
+  case TR_RMA_ACQUIRE_LOCK:
+  case TR_RMA_RELEASE_LOCK: rma_lock(c, loc, e); break;
+  case TR_RMA_PUT:
+  case TR_RMA_GET:
+  case TR_RMA_ATOMIC: {
+    rma_item k = {loc, e->comm, 0, e->request, 1};
+    PU_PUSH(c->rma_ops, c->nrma_ops, c->cap_rma_ops, k);
+    break;
+  }
+  case TR_RMA_OP_COMPLETE_BLOCKING: {
+    rma_item *it = rma_find(c->rma_ops, c->nrma_ops, loc, e->comm, 0, e->request);
+    if (!it || !it->state)
+      fail(c, "location %llu: RMA operation %llu completed, not started", (unsigned long long)loc,
+           (unsigned long long)e->request);
+    else it->state = 0;
+    break;
+  }
+  default: break;
+  }
+}
+
+/* At the end: nothing left open, every member of a window with as many
+   instances of each RMA collective as the others. */
+static void rma_balanced(check *c) {
+  for (size_t i = 0; i < c->nrma_ops; i++)
+    if (c->rma_ops[i].state)
+      fail(c, "location %llu: RMA operation %llu never completed",
+           (unsigned long long)c->rma_ops[i].loc, (unsigned long long)c->rma_ops[i].id);
+  for (size_t i = 0; i < c->nrma_locks; i++)
+    if (c->rma_locks[i].state)
+      fail(c, "location %llu: lock of %u on window %u never released",
+           (unsigned long long)c->rma_locks[i].loc, c->rma_locks[i].target, c->rma_locks[i].win);
+  if (c->rma_open_colls > 0)
+    fail(c, "%lld RmaCollectiveBegin without their end", c->rma_open_colls);
+  if (c->rma_open_colls < 0)
+    fail(c, "%lld RmaCollectiveEnd without their begin", -c->rma_open_colls);
+  if (c->rma_windows) fail(c, "%lld windows created and not destroyed", c->rma_windows);
+  for (size_t i = 0; i < c->nrma_colls; i++)
+    for (size_t j = 0; j < i; j++) {
+      const rma_item *a = &c->rma_colls[i], *b = &c->rma_colls[j];
+      if (a->win == b->win && a->target == b->target && a->state != b->state)
+        fail(c, "window %u: rank %llu has %d RMA collectives (op %u), rank %llu has %d", a->win,
+             (unsigned long long)a->loc, a->state, a->target, (unsigned long long)b->loc, b->state);
+    }
+  printf("rma operations %zu\n", c->nrma_ops);
+}
+
 /* Checks record e and adds it to the messages, collectives and requests. */
 static void replay(check *c, const tr_event *e) {
   uint64_t loc = c->t->locs[e->loc].id;
@@ -343,7 +455,10 @@ static void replay(check *c, const tr_event *e) {
       k->sent = e->bytes, k->received = e->received, k->done = 1;
     }
     break;
-  default: /* OpenMP and measurement records: not checked */ break;
+  default:
+    if (e->kind >= TR_RMA_WIN_CREATE) rma(c, loc, e);
+    /* OpenMP and measurement records: not checked */
+    break;
   }
 }
 
@@ -568,6 +683,7 @@ int main(int argc, char **argv) {
          (unsigned long long)c.finalize_left, (unsigned long long)c.finalize_entered);
   uint64_t messages = match_messages(&c);
   match_collectives(&c);
+  rma_balanced(&c);
   for (size_t i = 0; i < c.nopen; i++)
     fail(&c, "location %llu: request %llu never completed", (unsigned long long)c.open[i].loc,
          (unsigned long long)c.open[i].id);
@@ -613,6 +729,7 @@ int main(int argc, char **argv) {
       fail(&c, "%zu collective records in the trace, the program recorded %lld", recorded, k);
   }
   free(c.order), free(c.sends), free(c.recvs), free(c.colls), free(c.open);
+  free(c.rma_ops), free(c.rma_locks), free(c.rma_colls);
   tr_free(&t);
   if (c.errors) fprintf(stderr, "%s: %d problem(s)\n", pu_progname(), c.errors);
   return c.errors ? POMP_EXIT_FAILURE : POMP_EXIT_OK;

@@ -68,6 +68,39 @@ EV(nbc_complete,
    .kind = TR_NBC_COMPLETE, .op = op, .comm = c, .root = root, .bytes = sent, .received = received,
    .request = id)
 
+EV(win_create, (OTF2_RmaWinRef w), .kind = TR_RMA_WIN_CREATE, .comm = w)
+EV(win_destroy, (OTF2_RmaWinRef w), .kind = TR_RMA_WIN_DESTROY, .comm = w)
+EV(rma_coll_end,
+   (OTF2_CollectiveOp op, OTF2_RmaSyncLevel level UNUSED, OTF2_RmaWinRef w, uint32_t root,
+    uint64_t sent, uint64_t received),
+   .kind = TR_RMA_COLLECTIVE_END, .op = op, .comm = w, .root = root, .bytes = sent,
+   .received = received)
+EV(group_sync, (OTF2_RmaSyncLevel level UNUSED, OTF2_RmaWinRef w, OTF2_GroupRef g UNUSED),
+   .kind = TR_RMA_GROUP_SYNC, .comm = w)
+EV(request_lock, (OTF2_RmaWinRef w, uint32_t target, uint64_t id UNUSED, OTF2_LockType type),
+   .kind = TR_RMA_REQUEST_LOCK, .comm = w, .peer = target, .tag = type == OTF2_LOCK_EXCLUSIVE)
+EV(acquire_lock, (OTF2_RmaWinRef w, uint32_t target, uint64_t id UNUSED, OTF2_LockType type),
+   .kind = TR_RMA_ACQUIRE_LOCK, .comm = w, .peer = target, .tag = type == OTF2_LOCK_EXCLUSIVE)
+EV(release_lock, (OTF2_RmaWinRef w, uint32_t target, uint64_t id UNUSED),
+   .kind = TR_RMA_RELEASE_LOCK, .comm = w, .peer = target)
+EV(rma_put, (OTF2_RmaWinRef w, uint32_t target, uint64_t bytes, uint64_t id), .kind = TR_RMA_PUT,
+   .comm = w, .peer = target, .bytes = bytes, .request = id)
+EV(rma_get, (OTF2_RmaWinRef w, uint32_t target, uint64_t bytes, uint64_t id), .kind = TR_RMA_GET,
+   .comm = w, .peer = target, .bytes = bytes, .request = id)
+EV(rma_atomic,
+   (OTF2_RmaWinRef w, uint32_t target, OTF2_RmaAtomicType type UNUSED, uint64_t sent,
+    uint64_t received, uint64_t id),
+   .kind = TR_RMA_ATOMIC, .comm = w, .peer = target, .bytes = sent, .received = received,
+   .request = id)
+EV(op_complete, (OTF2_RmaWinRef w, uint64_t id), .kind = TR_RMA_OP_COMPLETE_BLOCKING, .comm = w,
+   .request = id)
+
+static OTF2_CallbackCode ev_rma_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, void *u,
+                                           OTF2_AttributeList *attrs) {
+  (void)attrs;
+  return add(u, loc, time, (tr_event){.kind = TR_RMA_COLLECTIVE_BEGIN});
+}
+
 /* MpiCollectiveBegin has no parameters of its own. */
 static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, void *u,
                                        OTF2_AttributeList *attrs) {
@@ -97,4 +130,16 @@ void tr_set_event_callbacks(OTF2_GlobalEvtReaderCallbacks *cb) {
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_coll_end);
   OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, ev_nbc_request);
   OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, ev_nbc_complete);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaWinCreateCallback(cb, ev_win_create);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaWinDestroyCallback(cb, ev_win_destroy);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, ev_rma_coll_begin);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, ev_rma_coll_end);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaGroupSyncCallback(cb, ev_group_sync);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaRequestLockCallback(cb, ev_request_lock);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaAcquireLockCallback(cb, ev_acquire_lock);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(cb, ev_release_lock);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, ev_rma_put);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, ev_rma_get);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(cb, ev_rma_atomic);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, ev_op_complete);
 }

@@ -29,7 +29,19 @@ static const char *const kind_names[] = {"Enter",
                                          "MpiCollectiveBegin",
                                          "MpiCollectiveEnd",
                                          "NonBlockingCollectiveRequest",
-                                         "NonBlockingCollectiveComplete"};
+                                         "NonBlockingCollectiveComplete",
+                                         "RmaWinCreate",
+                                         "RmaWinDestroy",
+                                         "RmaCollectiveBegin",
+                                         "RmaCollectiveEnd",
+                                         "RmaGroupSync",
+                                         "RmaRequestLock",
+                                         "RmaAcquireLock",
+                                         "RmaReleaseLock",
+                                         "RmaPut",
+                                         "RmaGet",
+                                         "RmaAtomic",
+                                         "RmaOpCompleteBlocking"};
 
 const char *tr_kind_name(int kind) { return kind_names[kind]; }
 
@@ -133,6 +145,36 @@ static void format(text *x, const tr_trace *t, const tr_event *e) {
     field(x, "root", "%lld", root_text(e->root));
     field(x, "sent", "%llu", (unsigned long long)e->bytes);
     field(x, "received", "%llu", (unsigned long long)e->received);
+    break;
+  case TR_RMA_WIN_CREATE:
+  case TR_RMA_WIN_DESTROY:
+  case TR_RMA_GROUP_SYNC: field(x, "win", "%u", e->comm); break;
+  case TR_RMA_COLLECTIVE_END:
+    field(x, "op", "%s",
+          e->op == OTF2_COLLECTIVE_OP_CREATE_HANDLE    ? "CREATE_HANDLE"
+          : e->op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE ? "DESTROY_HANDLE"
+                                                       : op_name(e->op));
+    field(x, "win", "%u", e->comm);
+    break;
+  case TR_RMA_REQUEST_LOCK:
+  case TR_RMA_ACQUIRE_LOCK:
+  case TR_RMA_RELEASE_LOCK:
+    field(x, "win", "%u", e->comm);
+    field(x, "target", "%u", e->peer);
+    if (e->kind != TR_RMA_RELEASE_LOCK) field(x, "type", "%s", e->tag ? "exclusive" : "shared");
+    break;
+  case TR_RMA_PUT:
+  case TR_RMA_GET:
+  case TR_RMA_ATOMIC:
+    field(x, "win", "%u", e->comm);
+    field(x, "target", "%u", e->peer);
+    field(x, "bytes", "%llu", (unsigned long long)e->bytes);
+    if (e->kind == TR_RMA_ATOMIC) field(x, "received", "%llu", (unsigned long long)e->received);
+    field(x, "id", "%llu", (unsigned long long)e->request);
+    break;
+  case TR_RMA_OP_COMPLETE_BLOCKING:
+    field(x, "win", "%u", e->comm);
+    field(x, "id", "%llu", (unsigned long long)e->request);
     break;
   default: /* the name (and the request) alone */ break;
   }

@@ -40,7 +40,22 @@ typedef enum tr_kind {
   TR_MPI_COLLECTIVE_BEGIN,
   TR_MPI_COLLECTIVE_END,
   TR_NBC_REQUEST,
-  TR_NBC_COMPLETE
+  TR_NBC_COMPLETE,
+  /* one-sided communication: comm holds the window, peer the target,
+     request the matching id, op the collective operation, tag 1 for an
+     exclusive lock; bytes / received as for collectives */
+  TR_RMA_WIN_CREATE,
+  TR_RMA_WIN_DESTROY,
+  TR_RMA_COLLECTIVE_BEGIN,
+  TR_RMA_COLLECTIVE_END,
+  TR_RMA_GROUP_SYNC,
+  TR_RMA_REQUEST_LOCK,
+  TR_RMA_ACQUIRE_LOCK,
+  TR_RMA_RELEASE_LOCK,
+  TR_RMA_PUT,
+  TR_RMA_GET,
+  TR_RMA_ATOMIC,
+  TR_RMA_OP_COMPLETE_BLOCKING
 } tr_kind;
 
 /* One event; which fields hold something depends on kind. */

@@ -342,6 +342,22 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"io_bytes_written", NULL},
       {"io_bytes_read", NULL},
       {"mpi_io_collective_wait", "mpi_io"},
+      /* one-sided communication (issue 21), appended */
+      {"mpi_rma_synchronization", "mpi_synchronization"},
+      {"mpi_rma_sync_active", "mpi_rma_synchronization"},
+      {"mpi_rma_wait_at_fence", "mpi_rma_sync_active"},
+      {"mpi_rma_sync_late_post", "mpi_rma_sync_active"},
+      {"mpi_rma_early_wait", "mpi_rma_sync_active"},
+      {"mpi_rma_late_complete", "mpi_rma_early_wait"},
+      {"mpi_rma_sync_passive", "mpi_rma_synchronization"},
+      {"mpi_rma_sync_lock_competition", "mpi_rma_sync_passive"},
+      {"mpi_rma_communication", "mpi_communication"},
+      {"mpi_rma_comm_late_post", "mpi_rma_communication"},
+      {"mpi_rma_comm_lock_competition", "mpi_rma_communication"},
+      {"mpi_rma_wait_at_create", "mpi_management"},
+      {"mpi_rma_wait_at_free", "mpi_management"},
+      {"bytes_put", NULL},
+      {"bytes_get", NULL},
   };
   int n = (int)(sizeof expect / sizeof expect[0]);
   pomp_report *r = pomp_report_new();
@@ -354,7 +370,8 @@ static void catalogue_is_the_architecture_tree(void **state) {
     else assert_int_equal(m->parent, -1);
     assert_true(strlen(m->description) > 20);
     assert_true(strlen(m->display) > 0);
-    int bytes = (i >= 30 && i <= 31) || !strncmp(m->name, "io_bytes_", 9);
+    int bytes = (i >= 30 && i <= 31) || !strncmp(m->name, "io_bytes_", 9) ||
+                !strcmp(m->name, "bytes_put") || !strcmp(m->name, "bytes_get");
     assert_int_equal(m->unit, bytes ? POMP_UNIT_BYTES : i == 29 ? POMP_UNIT_OCC : POMP_UNIT_SEC);
   }
   assert_string_equal(pomp_report_metric(r, 10)->display, "Late Sender");

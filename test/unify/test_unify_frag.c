@@ -180,8 +180,9 @@ static void merge_with_missing_rank(void **state) {
   uint32_t sizes[2] = {(uint32_t)defs.len, 0};
   pm_merge_error err = {9, 9};
   assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
-  /* region map (1: 0), comm map (1: 0), team map (1: 1) */
-  uint32_t expect[] = {1, 0, 1, 0, 1, 1};
+  /* region map (1: 0), comm map (1: 0), team map (1: 1), no I/O map
+     (0), window map (1: the comm is no window) */
+  uint32_t expect[] = {1, 0, 1, 0, 1, 1, 0, 1, OTF2_UNDEFINED_RMA_WIN};
   assert_int_equal(maps[0].len, sizeof expect);
   assert_memory_equal(maps[0].data, expect, sizeof expect);
   assert_int_equal(maps[1].len, 0);
@@ -222,9 +223,10 @@ static void io_handles_merge_per_rank_and_files_by_name(void **state) {
   uint32_t sizes[2] = {(uint32_t)one, (uint32_t)(defs.len - one)};
   pm_merge_error err = {9, 9};
   assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
-  /* region map (1: 0), comm map (1: 0), team map (1: 1 or 2), I/O map */
-  uint32_t expect0[] = {1, 0, 1, 0, 1, 1, 2, 0, 1};
-  uint32_t expect1[] = {1, 0, 1, 0, 1, 2, 2, 2, 3};
+  /* region map (1: 0), comm map (1: 0), team map (1: 1 or 2), I/O map,
+     window map (1: no window) */
+  uint32_t expect0[] = {1, 0, 1, 0, 1, 1, 2, 0, 1, 1, OTF2_UNDEFINED_RMA_WIN};
+  uint32_t expect1[] = {1, 0, 1, 0, 1, 2, 2, 2, 3, 1, OTF2_UNDEFINED_RMA_WIN};
   assert_int_equal(maps[0].len, sizeof expect0);
   assert_memory_equal(maps[0].data, expect0, sizeof expect0);
   assert_int_equal(maps[1].len, sizeof expect1);
@@ -247,6 +249,51 @@ static void a_bad_io_paradigm_is_refused_where_it_is(void **state) {
   pm_blob_free(&defs);
 }
 
+/* A rank's blob with comms WORLD, a window, a WORLD duplicate and a
+   second window (both ranks create them in the same order). */
+static void describe_windows(pm_blob *b) {
+  pm_blob_str(b, "node7");
+  pm_blob_u64(b, 1000);
+  pm_blob_u64(b, 5000);
+  pm_blob_u32(b, 1); /* one location: thread 0 */
+  pm_blob_u32(b, 0);
+  pm_blob_u64(b, 10);
+  pm_blob_u32(b, 0); /* regions */
+  static const char *const names[] = {"MPI_COMM_WORLD", PM_WIN_COMM_NAME, "", PM_WIN_COMM_NAME};
+  pm_blob_u32(b, 4); /* comms */
+  for (uint32_t i = 0; i < 4; i++) {
+    pm_blob_str(b, names[i]);
+    pm_blob_u32(b, i ? 0 : UINT32_MAX); /* parent: WORLD */
+    pm_blob_u32(b, 0);
+    pm_blob_u32(b, 2);
+    pm_blob_u32(b, 0);
+    pm_blob_u32(b, 1);
+  }
+  pm_blob_u32(b, 0); /* team comms */
+}
+
+/* Windows unify as comms; each gets a dense RmaWin id, and the map blob
+   ends with the window map (local comm id -> RmaWin id). */
+static void windows_merge_as_comms_with_dense_ids(void **state) {
+  (void)state;
+  pm_blob defs = {0}, maps[2] = {{0}};
+  describe_windows(&defs);
+  size_t one = defs.len;
+  describe_windows(&defs);
+  uint32_t sizes[2] = {(uint32_t)one, (uint32_t)(defs.len - one)};
+  pm_merge_error err = {9, 9};
+  assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
+  /* no regions, comm map (4: 0..3), no teams, no I/O, window map */
+  const uint32_t U = OTF2_UNDEFINED_RMA_WIN;
+  uint32_t expect[] = {0, 4, 0, 1, 2, 3, 0, 0, 4, U, 0, U, 1};
+  for (int r = 0; r < 2; r++) {
+    assert_int_equal(maps[r].len, sizeof expect);
+    assert_memory_equal(maps[r].data, expect, sizeof expect);
+    pm_blob_free(&maps[r]);
+  }
+  pm_blob_free(&defs);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(process_identity),
@@ -257,6 +304,7 @@ int main(void) {
       cmocka_unit_test(merge_with_missing_rank),
       cmocka_unit_test(io_handles_merge_per_rank_and_files_by_name),
       cmocka_unit_test(a_bad_io_paradigm_is_refused_where_it_is),
+      cmocka_unit_test(windows_merge_as_comms_with_dense_ids),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

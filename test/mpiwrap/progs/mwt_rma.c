@@ -1,4 +1,4 @@
-/* mwt_rma.c -- one-sided communication (recorded as regions only): a
+/* mwt_rma.c -- one-sided communication (OTF2 RMA records, mw_rma.c): a
    window per rank, fence epochs with Put, Get and Accumulate, a passive
    lock epoch, Fetch_and_op and Compare_and_swap, a request-based Rput. */
 #include "mwt.h"
