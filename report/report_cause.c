@@ -16,6 +16,9 @@ static const struct {
     {"mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm"},
     {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm"},
     {"mpi_latebroadcast", "delay_12n", "delay_12n_longterm"},
+    {"omp_ebarrier_wait", "delay_ompbarrier", "delay_ompbarrier_longterm"},
+    {"omp_ibarrier_wait", "delay_ompbarrier", "delay_ompbarrier_longterm"},
+    {"omp_idle_threads", "delay_ompidle", "delay_ompidle_longterm"},
 };
 
 /* The call path with the largest value of metric over all locations. */

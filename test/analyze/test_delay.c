@@ -322,6 +322,18 @@ static void an_openmp_barrier_wait_is_charged_to_the_late_threads_work(void **st
   assert_true(az_run_total(&run, "omp_idle_threads") == 1000e-9);
   assert_true(az_run_value(&run, "delay_ompidle", "main", 0) == 1000e-9);
   assert_true(az_run_total(&run, "delay_ompidle") == 1000e-9);
+  /* the sentence of the summary names the late thread's work */
+  char cause[400];
+  int32_t wait = pomp_report_find_metric(run.report, "omp_ebarrier_wait");
+  assert_int_equal(pomp_report_wait_cause(run.report, wait, cause, sizeof cause), 1);
+  assert_string_equal(cause, "6e-07 s Wait at Explicit OpenMP Barrier at " PAR
+                             ";!$omp barrier @a.c:15, caused by work on rank 0 thread 2 (100% "
+                             "of its delay costs)");
+  int32_t idle = pomp_report_find_metric(run.report, "omp_idle_threads");
+  assert_int_equal(pomp_report_wait_cause(run.report, idle, cause, sizeof cause), 1);
+  assert_string_equal(cause,
+                      "1e-06 s Idle Threads at main, caused by main on rank 0 (100% of its delay "
+                      "costs)");
   az_run_free(&run);
 }
 
