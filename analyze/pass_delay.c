@@ -136,7 +136,7 @@ struct dl_inst {
   dl_key key;
   int kind;                      /* enum dl_kind; a message's is known once posted */
   uint32_t late;                 /* the member the others waited for */
-  uint32_t size, posted, closed; /* members (size: DL_SIZE_UNKNOWN until the fork) */
+  uint32_t size, posted, closed; /* members (size: DL_SIZE_UNKNOWN until its team is read) */
   uint32_t cap;                  /* members allocated */
   uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
   uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
@@ -160,8 +160,9 @@ struct dl_call {
 
 enum { DL_SEND, DL_RECV }; /* a message member's index */
 
-/* An OpenMP barrier's team size is known at the master's fork, read after
-   the barrier backwards. */
+/* An OpenMP barrier's team size is known once every member is read: after
+   the window in which its master's fork was read (every member's events of
+   the instance come after the fork). */
 #define DL_SIZE_UNKNOWN UINT32_MAX
 
 typedef struct { /* a message of the call whose Enter comes next */
@@ -224,6 +225,8 @@ typedef struct dl_state {
   int32_t *par_cnode;  /* per region: its only parallel call path, or -2 */
   int32_t *master_par; /* per process: the master's parallel call path met last */
   uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
+  dl_inst **sizing;    /* OpenMP barriers whose fork was read in this window */
+  size_t nsizing, capsizing;
 } dl_state;
 
 static uint64_t mix(uint64_t h, uint64_t v) { /* splitmix64's finaliser */
@@ -975,28 +978,34 @@ static void open_idle(dl_loc *s, az_time t) {
   open_interval(s, post(s, in, 0, s->depth ? s->stack[s->depth - 1] : -1, t, t, 0));
 }
 
-/* The master's fork: the team size of the instance's barriers. */
-static void size_barriers(dl_state *st, dl_loc *s, uint32_t n) {
-  for (size_t i = 0; i < s->omp.nbars; i++) {
-    dl_inst *in = s->omp.bars[i];
-    if (in->size != DL_SIZE_UNKNOWN) continue;
-    in->size = n;
-    if (in->posted > n) { /* more members than the fork said: not analysed */
-      in->size = in->posted;
-      in->kind = DK_NONE;
-    }
-    if (in->posted == in->size) all_posted(st, in);
+/* The window in which the masters' forks were read is over: every member
+   of their barriers posted (a worker cut off before one of them is no
+   member of it). */
+static void size_barriers(dl_state *st) {
+  for (size_t i = 0; i < st->nsizing; i++) {
+    dl_inst *in = st->sizing[i];
+    in->size = in->posted;
+    all_posted(st, in);
   }
-  s->omp.nbars = 0;
+  st->nsizing = 0;
+}
+
+static void delay_window(az_replay *r, az_time stop) {
+  (void)stop;
+  dl_state *st = r->data;
+  size_barriers(st);
+  drain(r->a, st);
 }
 
 static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t n) {
-  (void)l, (void)al, (void)model;
+  (void)l, (void)al, (void)model, (void)n;
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s);
-  size_barriers(s->st, s, n);
+  for (size_t i = 0; i < s->omp.nbars; i++) /* the team is read after this window */
+    PU_PUSH(s->st->sizing, s->st->nsizing, s->st->capsizing, s->omp.bars[i]);
+  s->omp.nbars = 0;
   open_idle(s, t);
   drain(s->cur.a, s->st);
   return az_next_back(&s->cur);
@@ -1103,6 +1112,7 @@ static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
 static void delay_end(az_replay *r, int ok) {
   (void)ok;
   dl_state *st = r->data;
+  size_barriers(st);
   drain(r->a, st);
   /* instances never completed (members missing): no delay costs */
   for (size_t h = 0; h < st->nhash; h++)
@@ -1119,6 +1129,7 @@ static void delay_end(az_replay *r, int ok) {
   free(st->par_cnode);
   free(st->master_par);
   free(st->idle);
+  free(st->sizing);
   free(st->chan);
   free(st->ready);
   free(st->hash);
@@ -1141,6 +1152,7 @@ const az_pass az_pass_delay = {
            .mpi_recv = on_recv,
            .mpi_irecv = on_irecv},
     .begin = delay_begin,
+    .window = delay_window,
     .loc_end = delay_loc_end,
     .end = delay_end,
 };

@@ -337,6 +337,21 @@ static void an_openmp_barrier_wait_is_charged_to_the_late_threads_work(void **st
   az_run_free(&run);
 }
 
+/* The fork asks for 4 threads, 3 come: the team is who took part. */
+static void a_team_smaller_than_its_fork_asked_for_is_still_analysed(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run,
+              "process 0 threads 4\n" REGIONS OMP_REGIONS "loc 0.0\n0 enter main\n" MASTER(
+                  100, 200, 500, 600,
+                  4) "1000 leave\n"
+                     "loc 0.1\n" MEMBER(100, 200, 500, 600) "loc 0.2\n" MEMBER(100, 500, 500, 600));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 2) == 600e-9);
+  assert_true(az_run_total(&run, "delay_ompbarrier") == 600e-9);
+  az_run_free(&run);
+}
+
 /* Two parallel regions with a master-only phase of 200 ns between them
    (in `serial`): each of the two workers idles 200 there. */
 static const char *const omp_serial =
@@ -409,6 +424,7 @@ int main(void) {
       cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
+      cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
