@@ -40,7 +40,8 @@
  *
  * OpenMP: the j-th barrier (from the end) of each member of a team
  * instance is an instance whose intervals go back to the member's previous
- * barrier or team begin; its team size is the master's fork, read last.
+ * barrier or team begin; its team is who posted, known once the window
+ * that holds the master's fork is read.
  * A serial phase of the master (join to fork) is an instance of one member
  * whose idle workers wait for all of it: its time is their short-term
  * cost, its waits pass the idleness on to their causes (long-term, kept
@@ -91,6 +92,7 @@ typedef struct {
   dl_slot few[3]; /* the map of a short interval, without an allocation */
   dl_ref *inner;  /* waits of this member inside its interval */
   size_t ninner, capinner;
+  dl_ref few_inner[2]; /* the usual one or two, without an allocation */
   int closed;
 } dl_member;
 
@@ -142,8 +144,9 @@ struct dl_inst {
   uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
   dl_inst **dependents;          /* instances waiting to know its waits */
   size_t ndep, capdep;
-  dl_inst *hash_next;
-  int settled; /* its waits are final: those who need them may go on */
+  dl_inst *hash_next; /* also the free list's link (dl_state.pool) */
+  size_t hash;        /* key_hash(&key) */
+  int settled;        /* its waits are final: those who need them may go on */
   int evaluated;
   uint32_t refs; /* references to its members from open or later intervals */
   int queued;
@@ -176,6 +179,8 @@ typedef struct {
   size_t depth, capstack;
   dl_ref *open; /* intervals open on this location */
   size_t nopen, capopen;
+  dl_slot *acc; /* time per call path not yet added to the open intervals */
+  size_t nacc, capacc;
   uint64_t *seq;   /* per communicator: its collectives met so far */
   az_time leave_t; /* the latest Leave met (the next in time) */
   struct {         /* the collective whose Enter comes next */
@@ -225,6 +230,7 @@ typedef struct dl_state {
   int32_t *par_cnode;  /* per region: its only parallel call path, or -2 */
   int32_t *master_par; /* per process: the master's parallel call path met last */
   uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
+  dl_inst *pool;       /* freed instances of two members (messages), for reuse */
   dl_inst **sizing;    /* OpenMP barriers whose fork was read in this window */
   size_t nsizing, capsizing;
 } dl_state;
@@ -254,7 +260,7 @@ static void grow_hash(dl_state *st) {
     while (st->hash[h]) {
       dl_inst *in = st->hash[h];
       st->hash[h] = in->hash_next;
-      dl_inst **slot = &now[key_hash(&in->key) & (n - 1)];
+      dl_inst **slot = &now[in->hash & (n - 1)];
       in->hash_next = *slot;
       *slot = in;
     }
@@ -265,10 +271,20 @@ static void grow_hash(dl_state *st) {
 
 /* The instance of key, created with room for cap members. */
 static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, uint32_t cap, int kind) {
-  dl_inst **slot = &st->hash[key_hash(key) & (st->nhash - 1)];
+  size_t hash = key_hash(key);
+  dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
   for (dl_inst *in = *slot; in; in = in->hash_next)
-    if (key_equal(&in->key, key)) return in;
-  dl_inst *in = pu_calloc(1, sizeof *in + (cap ? cap : 1) * sizeof in->m[0]);
+    if (in->hash == hash && key_equal(&in->key, key)) return in;
+  size_t bytes = sizeof(dl_inst) + (cap ? cap : 1) * sizeof(dl_member);
+  dl_inst *in = NULL;
+  if (cap == 2 && st->pool) { /* a message: most instances are */
+    in = st->pool;
+    st->pool = in->hash_next;
+    memset(in, 0, bytes);
+  } else {
+    in = pu_calloc(1, bytes);
+  }
+  in->hash = hash;
   in->key = *key;
   in->size = size;
   in->cap = cap;
@@ -280,13 +296,13 @@ static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, uint32
 }
 
 static void drop_inst(dl_state *st, dl_inst *in) {
-  dl_inst **p = &st->hash[key_hash(&in->key) & (st->nhash - 1)];
+  dl_inst **p = &st->hash[in->hash & (st->nhash - 1)];
   while (*p != in) p = &(*p)->hash_next;
   *p = in->hash_next;
   st->nlive--;
   for (uint32_t i = 0; i < in->cap; i++) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
-    free(in->m[i].inner);
+    if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
     dl_call *call = in->m[i].call;
     if (call && !--call->refs) {
       free(call->recv);
@@ -294,7 +310,27 @@ static void drop_inst(dl_state *st, dl_inst *in) {
     }
   }
   free(in->dependents);
-  free(in);
+  if (in->cap == 2) {
+    in->hash_next = st->pool;
+    st->pool = in;
+  } else {
+    free(in);
+  }
+}
+
+/* Appends r to the waits inside mb's interval. */
+static void add_inner(dl_member *mb, dl_ref r) {
+  if (!mb->inner) {
+    mb->inner = mb->few_inner;
+    mb->capinner = sizeof mb->few_inner / sizeof mb->few_inner[0];
+  } else if (mb->ninner == mb->capinner) {
+    dl_ref *more = pu_malloc(2 * mb->capinner * sizeof *more);
+    memcpy(more, mb->inner, mb->ninner * sizeof *more);
+    if (mb->inner != mb->few_inner) free(mb->inner);
+    mb->inner = more;
+    mb->capinner *= 2;
+  }
+  mb->inner[mb->ninner++] = r;
 }
 
 /* The number of messages met before on this channel and side (counted
@@ -657,11 +693,29 @@ static void close_interval(dl_state *st, dl_ref r) {
 }
 
 /* The time since the event after this one (in time), on the innermost
-   region, into every interval open here. */
+   region, for every interval open here.  It is added up per call path
+   and given to them when the set of open intervals changes (flush): one
+   look-up per event instead of one per event and open interval. */
 static void attribute(dl_loc *s) {
-  if (!s->depth || s->cur.prev == UINT64_MAX || s->cur.prev <= s->cur.last) return;
+  if (!s->nopen || !s->depth || s->cur.prev == UINT64_MAX || s->cur.prev <= s->cur.last) return;
   int64_t ticks = (int64_t)(s->cur.prev - s->cur.last);
-  for (size_t i = 0; i < s->nopen; i++) map_add(member(s->open[i]), s->stack[s->depth - 1], ticks);
+  int32_t cnode = s->stack[s->depth - 1];
+  for (size_t k = s->nacc; k-- > 0;)
+    if (s->acc[k].cnode == cnode) {
+      s->acc[k].ticks += ticks;
+      return;
+    }
+  dl_slot slot = {cnode, ticks};
+  PU_PUSH(s->acc, s->nacc, s->capacc, slot);
+}
+
+/* Before an interval opens or closes here: the time added up so far
+   belongs to those open now. */
+static void flush(dl_loc *s) {
+  for (size_t k = 0; k < s->nacc; k++)
+    for (size_t i = 0; i < s->nopen; i++)
+      map_add(member(s->open[i]), s->acc[k].cnode, s->acc[k].ticks);
+  s->nacc = 0;
 }
 
 /* The call path a worker's outermost region gets: under the master's
@@ -682,8 +736,12 @@ static void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_inst *, 
                         uint32_t arg) {
   size_t kept = 0;
   for (size_t i = 0; i < s->nopen; i++) {
-    if (ends(s, s->open[i].in, arg)) close_interval(s->st, s->open[i]);
-    else s->open[kept++] = s->open[i];
+    if (!ends(s, s->open[i].in, arg)) {
+      s->open[kept++] = s->open[i];
+      continue;
+    }
+    if (kept == i) flush(s); /* the first to close: the set is still whole */
+    close_interval(s->st, s->open[i]);
   }
   s->nopen = kept;
 }
@@ -749,7 +807,7 @@ static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_tim
   mb->x = x;
   for (size_t i = 0; can_wait && i < s->nopen; i++) {
     dl_member *outer = member(s->open[i]);
-    PU_PUSH(outer->inner, outer->ninner, outer->capinner, r);
+    add_inner(outer, r);
     in->incoming_pending++;
     in->refs++;
     mb->nouter++;
@@ -758,6 +816,7 @@ static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_tim
 }
 
 static void open_interval(dl_loc *s, dl_ref r) {
+  flush(s);
   PU_PUSH(s->open, s->nopen, s->capopen, r);
   if (r.in->posted == r.in->size) all_posted(s->st, r.in);
 }
@@ -1104,6 +1163,7 @@ static void delay_begin(az_replay *r) {
 static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
   (void)cut;
   dl_loc *s = (dl_loc *)c;
+  flush(s);
   for (size_t i = 0; i < s->nopen; i++) close_interval(s->st, s->open[i]);
   s->nopen = 0;
   drain(r->a, s->st);
@@ -1121,6 +1181,7 @@ static void delay_end(az_replay *r, int ok) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     free(s->stack);
     free(s->open);
+    free(s->acc);
     free(s->seq);
     free(s->msgs.v);
     free(s->omp.seen);
@@ -1130,6 +1191,11 @@ static void delay_end(az_replay *r, int ok) {
   free(st->master_par);
   free(st->idle);
   free(st->sizing);
+  while (st->pool) {
+    dl_inst *in = st->pool;
+    st->pool = in->hash_next;
+    free(in);
+  }
   free(st->chan);
   free(st->ready);
   free(st->hash);
