@@ -318,18 +318,25 @@ static void drop_inst(dl_state *st, dl_inst *in) {
   }
 }
 
+/* Room for one more of n elements in arr, an array that starts in the
+   inline storage `few` (nfew elements) and doubles on the heap. */
+static void *room(void *arr, void *few, size_t nfew, size_t n, size_t *cap, size_t elem) {
+  if (!arr) {
+    *cap = nfew;
+    return few;
+  }
+  if (n < *cap) return arr;
+  void *more = pu_malloc(2 * *cap * elem);
+  memcpy(more, arr, n * elem);
+  if (arr != few) free(arr);
+  *cap *= 2;
+  return more;
+}
+
 /* Appends r to the waits inside mb's interval. */
 static void add_inner(dl_member *mb, dl_ref r) {
-  if (!mb->inner) {
-    mb->inner = mb->few_inner;
-    mb->capinner = sizeof mb->few_inner / sizeof mb->few_inner[0];
-  } else if (mb->ninner == mb->capinner) {
-    dl_ref *more = pu_malloc(2 * mb->capinner * sizeof *more);
-    memcpy(more, mb->inner, mb->ninner * sizeof *more);
-    if (mb->inner != mb->few_inner) free(mb->inner);
-    mb->inner = more;
-    mb->capinner *= 2;
-  }
+  mb->inner = room(mb->inner, mb->few_inner, sizeof mb->few_inner / sizeof mb->few_inner[0],
+                   mb->ninner, &mb->capinner, sizeof *mb->inner);
   mb->inner[mb->ninner++] = r;
 }
 
@@ -418,16 +425,8 @@ static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
       mb->map[i].ticks += ticks;
       return;
     }
-  if (!mb->map) {
-    mb->map = mb->few;
-    mb->capmap = sizeof mb->few / sizeof mb->few[0];
-  } else if (mb->nmap == mb->capmap) {
-    dl_slot *more = pu_malloc(2 * mb->capmap * sizeof *more);
-    memcpy(more, mb->map, mb->nmap * sizeof *more);
-    if (mb->map != mb->few) free(mb->map);
-    mb->map = more;
-    mb->capmap *= 2;
-  }
+  mb->map = room(mb->map, mb->few, sizeof mb->few / sizeof mb->few[0], mb->nmap, &mb->capmap,
+                 sizeof *mb->map);
   mb->map[mb->nmap++] = (dl_slot){cnode, ticks};
 }
 
