@@ -84,6 +84,14 @@ enum {
   AZ_MPI_WAIT_INDIRECT,
   AZ_MPI_WAIT_INDIRECT_LATESENDER,
   AZ_MPI_WAIT_INDIRECT_LATERECEIVER,
+  /* OpenMP delay costs (issue 15) */
+  AZ_DELAY_OMP,
+  AZ_DELAY_OMPBARRIER_AGGREGATE,
+  AZ_DELAY_OMPBARRIER,
+  AZ_DELAY_OMPBARRIER_LONGTERM,
+  AZ_DELAY_OMPIDLE_AGGREGATE,
+  AZ_DELAY_OMPIDLE,
+  AZ_DELAY_OMPIDLE_LONGTERM,
   /* the critical path (pass_critical.c) and the performance impact derived
      from it (pass_critical_impact.c): trees of their own */
   AZ_CRITICAL_PATH,

@@ -1,4 +1,4 @@
-/* pass_delay.c -- delay costs (root causes) of MPI wait states, short-term
+/* pass_delay.c -- delay costs (root causes) of MPI and OpenMP wait states, short-term
  * and long-term, and the classification of point-to-point waits: a
  * backward pass.
  *
@@ -36,14 +36,25 @@
  * (its incoming cost is complete).  So memory holds the instances in
  * flight, not the trace.  Messages are matched by (communicator, sender,
  * receiver, tag) counted from the end of the run, as MPI's non-overtaking
- * rule orders them.  docs/PROPERTIES.md, "Delay costs", states the rules;
- * analyze/README.md the limits. */
+ * rule orders them.
+ *
+ * OpenMP: the j-th barrier (from the end) of each member of a team
+ * instance is an instance whose intervals go back to the member's previous
+ * barrier or team begin; its team is who posted, known once the window
+ * that holds the master's fork is read.
+ * A serial phase of the master (join to fork) is an instance of one member
+ * whose idle workers wait for all of it: its time is their short-term
+ * cost, its waits pass the idleness on to their causes (long-term, kept
+ * apart from other incoming cost so that it stays delay_ompidle_longterm).
+ * docs/PROPERTIES.md, "Delay costs", states the rules; analyze/README.md
+ * the limits. */
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "az.h"
 #include "az_calltree.h"
+#include "az_cells.h"
 #include "az_common.h"
 #include "az_defs.h"
 #include "az_metrics.h"
@@ -74,12 +85,14 @@ typedef struct {
   uint32_t nouter; /* the intervals its wait lies in */
   int64_t wait;    /* known once every member posted */
   double incoming; /* later waiting this wait caused, ticks */
+  double idle;     /* idleness of OpenMP workers this wait caused, ticks */
   double prop;     /* the largest part of it that explains one later wait */
   dl_slot *map;    /* its interval's time per call path */
   size_t nmap, capmap;
   dl_slot few[3]; /* the map of a short interval, without an allocation */
   dl_ref *inner;  /* waits of this member inside its interval */
   size_t ninner, capinner;
+  dl_ref few_inner[2]; /* the usual one or two, without an allocation */
   int closed;
 } dl_member;
 
@@ -88,11 +101,15 @@ typedef struct {
 typedef struct {
   uint32_t comm, src, dst, tag; /* src, dst: process indices */
   int p2p;
+  int omp; /* DL_OMP_BARRIER: (process, team, barrier from the end in
+              instance seq); DL_OMP_IDLE: (process, idle workers in tag) */
   uint64_t seq;
 } dl_key;
 
+enum { DL_MPI, DL_OMP_BARRIER, DL_OMP_IDLE }; /* dl_key.omp */
+
 /* The kinds of synchronisation, their delay metrics in dl_metrics. */
-enum dl_kind { DK_BARRIER, DK_N2N, DK_N21, DK_12N, DK_LS, DK_LR, DK_NONE };
+enum dl_kind { DK_BARRIER, DK_N2N, DK_N21, DK_12N, DK_LS, DK_LR, DK_OMPBAR, DK_OMPIDLE, DK_NONE };
 
 static const struct {
   int short_term, long_term;
@@ -103,6 +120,8 @@ static const struct {
     [DK_12N] = {AZ_DELAY_12N, AZ_DELAY_12N_LONGTERM},
     [DK_LS] = {AZ_DELAY_LATESENDER, AZ_DELAY_LATESENDER_LONGTERM},
     [DK_LR] = {AZ_DELAY_LATERECEIVER, AZ_DELAY_LATERECEIVER_LONGTERM},
+    [DK_OMPBAR] = {AZ_DELAY_OMPBARRIER, AZ_DELAY_OMPBARRIER_LONGTERM},
+    [DK_OMPIDLE] = {AZ_DELAY_OMPIDLE, AZ_DELAY_OMPIDLE_LONGTERM},
 };
 
 /* The classification of a point-to-point wait of kind LS or LR. */
@@ -119,13 +138,15 @@ struct dl_inst {
   dl_key key;
   int kind;                      /* enum dl_kind; a message's is known once posted */
   uint32_t late;                 /* the member the others waited for */
-  uint32_t size, posted, closed; /* members */
+  uint32_t size, posted, closed; /* members (size: DL_SIZE_UNKNOWN until its team is read) */
+  uint32_t cap;                  /* members allocated */
   uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
   uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
   dl_inst **dependents;          /* instances waiting to know its waits */
   size_t ndep, capdep;
-  dl_inst *hash_next;
-  int settled; /* its waits are final: those who need them may go on */
+  dl_inst *hash_next; /* also the free list's link (dl_state.pool) */
+  size_t hash;        /* key_hash(&key) */
+  int settled;        /* its waits are final: those who need them may go on */
   int evaluated;
   uint32_t refs; /* references to its members from open or later intervals */
   int queued;
@@ -142,6 +163,11 @@ struct dl_call {
 
 enum { DL_SEND, DL_RECV }; /* a message member's index */
 
+/* An OpenMP barrier's team size is known once every member is read: after
+   the window in which its master's fork was read (every member's events of
+   the instance come after the fork). */
+#define DL_SIZE_UNKNOWN UINT32_MAX
+
 typedef struct { /* a message of the call whose Enter comes next */
   dl_key key;
   int side, blocking;
@@ -153,6 +179,8 @@ typedef struct {
   size_t depth, capstack;
   dl_ref *open; /* intervals open on this location */
   size_t nopen, capopen;
+  dl_slot *acc; /* time per call path not yet added to the open intervals */
+  size_t nacc, capacc;
   uint64_t *seq;   /* per communicator: its collectives met so far */
   az_time leave_t; /* the latest Leave met (the next in time) */
   struct {         /* the collective whose Enter comes next */
@@ -168,7 +196,21 @@ typedef struct {
     size_t depth;
     az_time x;
   } msgs;
-  int skip; /* a worker thread: no MPI here */
+  int no_mpi; /* a worker thread: no MPI here */
+  struct {    /* OpenMP: the team instance this thread is in */
+    int in_team, master;
+    uint32_t team, bar_seq, pdepth; /* pdepth: parallel regions open */
+    uint64_t inst;                  /* instance of team, from the end */
+    uint64_t *seen;                 /* per team: instances met */
+    dl_inst **bars;                 /* master: the instance's barriers */
+    size_t nbars, capbars;
+    uint64_t idle_seq;
+    struct { /* the barrier whose Enter comes next */
+      int on;
+      size_t depth;
+      az_time x;
+    } next;
+  } omp;
   struct dl_state *st;
 } dl_loc;
 
@@ -185,6 +227,12 @@ typedef struct dl_state {
   size_t nready, capready;
   dl_chan *chan; /* open addressing, a power of two */
   size_t nchan, capchan;
+  int32_t *par_cnode;  /* per region: its only parallel call path, or -2 */
+  int32_t *master_par; /* per process: the master's parallel call path met last */
+  uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
+  dl_inst *pool;       /* freed instances of two members (messages), for reuse */
+  dl_inst **sizing;    /* OpenMP barriers whose fork was read in this window */
+  size_t nsizing, capsizing;
 } dl_state;
 
 static uint64_t mix(uint64_t h, uint64_t v) { /* splitmix64's finaliser */
@@ -196,12 +244,13 @@ static uint64_t mix(uint64_t h, uint64_t v) { /* splitmix64's finaliser */
 
 static size_t key_hash(const dl_key *k) {
   uint64_t h = mix(k->seq, ((uint64_t)k->comm << 32) | k->tag);
-  return (size_t)mix(h, ((uint64_t)k->src << 33) ^ ((uint64_t)k->dst << 1) ^ (uint64_t)k->p2p);
+  return (size_t)mix(h, ((uint64_t)k->src << 34) ^ ((uint64_t)k->dst << 2) ^
+                            ((uint64_t)k->omp << 1) ^ (uint64_t)k->p2p);
 }
 
 static int key_equal(const dl_key *a, const dl_key *b) {
   return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag &&
-         a->p2p == b->p2p && a->seq == b->seq;
+         a->p2p == b->p2p && a->omp == b->omp && a->seq == b->seq;
 }
 
 static void grow_hash(dl_state *st) {
@@ -211,7 +260,7 @@ static void grow_hash(dl_state *st) {
     while (st->hash[h]) {
       dl_inst *in = st->hash[h];
       st->hash[h] = in->hash_next;
-      dl_inst **slot = &now[key_hash(&in->key) & (n - 1)];
+      dl_inst **slot = &now[in->hash & (n - 1)];
       in->hash_next = *slot;
       *slot = in;
     }
@@ -220,13 +269,25 @@ static void grow_hash(dl_state *st) {
   st->nhash = n;
 }
 
-static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, int kind) {
-  dl_inst **slot = &st->hash[key_hash(key) & (st->nhash - 1)];
+/* The instance of key, created with room for cap members. */
+static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, uint32_t cap, int kind) {
+  size_t hash = key_hash(key);
+  dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
   for (dl_inst *in = *slot; in; in = in->hash_next)
-    if (key_equal(&in->key, key)) return in;
-  dl_inst *in = pu_calloc(1, sizeof *in + (size ? size : 1) * sizeof in->m[0]);
+    if (in->hash == hash && key_equal(&in->key, key)) return in;
+  size_t bytes = sizeof(dl_inst) + (cap ? cap : 1) * sizeof(dl_member);
+  dl_inst *in = NULL;
+  if (cap == 2 && st->pool) { /* a message: most instances are */
+    in = st->pool;
+    st->pool = in->hash_next;
+    memset(in, 0, bytes);
+  } else {
+    in = pu_calloc(1, bytes);
+  }
+  in->hash = hash;
   in->key = *key;
   in->size = size;
+  in->cap = cap;
   in->kind = kind;
   in->hash_next = *slot;
   *slot = in;
@@ -235,13 +296,13 @@ static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, int ki
 }
 
 static void drop_inst(dl_state *st, dl_inst *in) {
-  dl_inst **p = &st->hash[key_hash(&in->key) & (st->nhash - 1)];
+  dl_inst **p = &st->hash[in->hash & (st->nhash - 1)];
   while (*p != in) p = &(*p)->hash_next;
   *p = in->hash_next;
   st->nlive--;
-  for (uint32_t i = 0; i < in->size; i++) {
+  for (uint32_t i = 0; i < in->cap; i++) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
-    free(in->m[i].inner);
+    if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
     dl_call *call = in->m[i].call;
     if (call && !--call->refs) {
       free(call->recv);
@@ -249,7 +310,34 @@ static void drop_inst(dl_state *st, dl_inst *in) {
     }
   }
   free(in->dependents);
-  free(in);
+  if (in->cap == 2) {
+    in->hash_next = st->pool;
+    st->pool = in;
+  } else {
+    free(in);
+  }
+}
+
+/* Room for one more of n elements in arr, an array that starts in the
+   inline storage `few` (nfew elements) and doubles on the heap. */
+static void *room(void *arr, void *few, size_t nfew, size_t n, size_t *cap, size_t elem) {
+  if (!arr) {
+    *cap = nfew;
+    return few;
+  }
+  if (n < *cap) return arr;
+  void *more = pu_malloc(2 * *cap * elem);
+  memcpy(more, arr, n * elem);
+  if (arr != few) free(arr);
+  *cap *= 2;
+  return more;
+}
+
+/* Appends r to the waits inside mb's interval. */
+static void add_inner(dl_member *mb, dl_ref r) {
+  mb->inner = room(mb->inner, mb->few_inner, sizeof mb->few_inner / sizeof mb->few_inner[0],
+                   mb->ninner, &mb->capinner, sizeof *mb->inner);
+  mb->inner[mb->ninner++] = r;
 }
 
 /* The number of messages met before on this channel and side (counted
@@ -326,6 +414,7 @@ static int comm_within(const az_defs *d, uint32_t inner, uint32_t outer) {
 /* 1 when a collective on comm is a synchronisation every member of `in`
    took part in. */
 static int coll_covers(const az_defs *d, const dl_inst *in, uint32_t comm) {
+  if (in->key.omp) return 0; /* threads of one process: MPI does not end it */
   if (in->key.p2p) return comm_has(d, comm, in->key.src) && comm_has(d, comm, in->key.dst);
   return comm_within(d, in->key.comm, comm);
 }
@@ -336,16 +425,8 @@ static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
       mb->map[i].ticks += ticks;
       return;
     }
-  if (!mb->map) {
-    mb->map = mb->few;
-    mb->capmap = sizeof mb->few / sizeof mb->few[0];
-  } else if (mb->nmap == mb->capmap) {
-    dl_slot *more = pu_malloc(2 * mb->capmap * sizeof *more);
-    memcpy(more, mb->map, mb->nmap * sizeof *more);
-    if (mb->map != mb->few) free(mb->map);
-    mb->map = more;
-    mb->capmap *= 2;
-  }
+  mb->map = room(mb->map, mb->few, sizeof mb->few / sizeof mb->few[0], mb->nmap, &mb->capmap,
+                 sizeof *mb->map);
   mb->map[mb->nmap++] = (dl_slot){cnode, ticks};
 }
 
@@ -398,7 +479,7 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
   }
   *explained = excess;
   if (sum <= 0) return -1; /* nothing the late member did explains it */
-  double s = (double)w->wait / sum, l = w->incoming / sum;
+  double s = (double)w->wait / sum, l = w->incoming / sum, idle = w->idle / sum;
   if (s > 1) s = 1;
   for (size_t i = 0; i < late->nmap; i++) {
     int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
@@ -409,12 +490,16 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
     if (l > 0)
       az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].long_term,
                 ticks_of((double)d * l));
+    if (idle > 0)
+      az_charge(a, late->loc, late->map[i].cnode, AZ_DELAY_OMPIDLE_LONGTERM,
+                ticks_of((double)d * idle));
   }
   double passed = excess * (s + l);
   for (size_t i = 0; i < late->ninner && waited > 0; i++) {
     dl_member *inner = member(late->inner[i]);
     double share = (double)inner->wait / (double)waited;
     inner->incoming += passed * share;
+    inner->idle += excess * idle * share;
     if (s * excess * share > inner->prop) inner->prop = s * excess * share;
   }
   return s;
@@ -441,15 +526,33 @@ static void check_ready(dl_state *st, dl_inst *in) {
   PU_PUSH(st->ready, st->nready, st->capready, in);
 }
 
+/* A serial phase of the master: its `idle` workers wait for it all along.
+   Its time on each call path, times idle, is their short-term cost; its
+   waits there pass the idleness on to their causes (long-term). */
+static void charge_idle(az_analysis *a, dl_inst *in) {
+  dl_member *master = &in->m[0];
+  double idle = (double)in->key.tag;
+  net_map(master);
+  for (size_t i = 0; i < master->nmap; i++)
+    if (master->map[i].cnode >= 0 && master->map[i].ticks > 0)
+      az_charge(a, master->loc, master->map[i].cnode, AZ_DELAY_OMPIDLE,
+                ticks_of((double)master->map[i].ticks * idle));
+  for (size_t i = 0; i < master->ninner; i++) {
+    dl_member *inner = member(master->inner[i]);
+    if (inner->wait > 0) inner->idle += idle * (double)inner->wait;
+  }
+}
+
 static void evaluate(az_analysis *a, dl_state *st, dl_inst *in) {
   int64_t waited = 0;
-  for (uint32_t i = 0; i < in->size; i++) {
+  if (in->kind == DK_OMPIDLE) charge_idle(a, in);
+  for (uint32_t i = 0; in->kind != DK_OMPIDLE && i < in->size; i++) {
     int64_t own = net_map(&in->m[i]);
     if (i == in->late) waited = own;
   }
-  for (uint32_t i = 0; in->kind != DK_NONE && i < in->size; i++) {
+  for (uint32_t i = 0; in->kind != DK_NONE && in->kind != DK_OMPIDLE && i < in->size; i++) {
     dl_member *w = &in->m[i];
-    if (i == in->late || (w->wait <= 0 && w->incoming <= 0)) continue;
+    if (i == in->late || (w->wait <= 0 && w->incoming <= 0 && w->idle <= 0)) continue;
     double explained = 0;
     double scale = charge_waiter(a, in, &in->m[in->late], waited, w, &explained);
     if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
@@ -589,11 +692,69 @@ static void close_interval(dl_state *st, dl_ref r) {
 }
 
 /* The time since the event after this one (in time), on the innermost
-   region, into every interval open here. */
+   region, for every interval open here.  It is added up per call path
+   and given to them when the set of open intervals changes (flush): one
+   look-up per event instead of one per event and open interval. */
 static void attribute(dl_loc *s) {
-  if (!s->depth || s->cur.prev == UINT64_MAX || s->cur.prev <= s->cur.last) return;
+  if (!s->nopen || !s->depth || s->cur.prev == UINT64_MAX || s->cur.prev <= s->cur.last) return;
   int64_t ticks = (int64_t)(s->cur.prev - s->cur.last);
-  for (size_t i = 0; i < s->nopen; i++) map_add(member(s->open[i]), s->stack[s->depth - 1], ticks);
+  int32_t cnode = s->stack[s->depth - 1];
+  for (size_t k = s->nacc; k-- > 0;)
+    if (s->acc[k].cnode == cnode) {
+      s->acc[k].ticks += ticks;
+      return;
+    }
+  dl_slot slot = {cnode, ticks};
+  PU_PUSH(s->acc, s->nacc, s->capacc, slot);
+}
+
+/* Before an interval opens or closes here: the time added up so far
+   belongs to those open now. */
+static void flush(dl_loc *s) {
+  for (size_t k = 0; k < s->nacc; k++)
+    for (size_t i = 0; i < s->nopen; i++)
+      map_add(member(s->open[i]), s->acc[k].cnode, s->acc[k].ticks);
+  s->nacc = 0;
+}
+
+/* The call path a worker's outermost region gets: under the master's
+   call path at the fork, as the forward pass gives it.  Not known here
+   (the master's fork is read later); the region's only parallel call path,
+   else the one the master met last. */
+static int32_t worker_parent(const dl_loc *s, int32_t region) {
+  const az_calltree *tree = &s->cur.a->tree;
+  int32_t c = s->st->par_cnode[region];
+  if (c == -2) c = s->st->master_par[s->cur.proc];
+  if (c >= 0 && tree->nodes[c].region == region) return tree->nodes[c].parent;
+  return -1;
+}
+
+/* Closes the open intervals a synchronisation ends: those for which
+   `ends` holds. */
+static void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_inst *, uint32_t),
+                        uint32_t arg) {
+  size_t kept = 0;
+  for (size_t i = 0; i < s->nopen; i++) {
+    if (!ends(s, s->open[i].in, arg)) {
+      s->open[kept++] = s->open[i];
+      continue;
+    }
+    if (kept == i) flush(s); /* the first to close: the set is still whole */
+    close_interval(s->st, s->open[i]);
+  }
+  s->nopen = kept;
+}
+
+/* OpenMP intervals of kind (DL_OMP_BARRIER, DL_OMP_IDLE). */
+static int omp_ends(const dl_loc *s, const dl_inst *in, uint32_t kind) {
+  (void)s;
+  return in->key.omp == (int)kind;
+}
+
+/* An OpenMP barrier of the outermost team instance. */
+static int team_barrier(const dl_loc *s, const az_region *rg) {
+  return s->omp.in_team && s->omp.pdepth == 1 &&
+         (rg->kind == AZ_RK_EBARRIER || rg->kind == AZ_RK_IBARRIER);
 }
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -601,7 +762,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   (void)l;
   (void)al;
   dl_loc *s = u;
-  if (s->skip || az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   const az_defs *d = &s->cur.a->defs;
   if (r >= d->num_regions || !d->regions[r].defined) { /* the forward pass only warned */
     az_fail(&s->cur.a->diag, "%s: event %llu: Leave of undefined region %u", s->cur.label,
@@ -610,8 +771,21 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     return OTF2_CALLBACK_INTERRUPT;
   }
   attribute(s);
-  int32_t parent = s->depth ? s->stack[s->depth - 1] : -1;
+  const az_region *rg = &d->regions[r];
+  int32_t parent = s->depth                           ? s->stack[s->depth - 1]
+                   : s->omp.in_team && !s->omp.master ? worker_parent(s, (int32_t)r)
+                                                      : -1;
   int32_t cnode = az_calltree_child(&s->cur.a->tree, parent, (int32_t)r);
+  if (rg->kind == AZ_RK_PARALLEL) {
+    s->omp.pdepth++;
+    if (s->omp.master) s->st->master_par[s->cur.proc] = cnode;
+  }
+  if (team_barrier(s, rg)) { /* the time after it is the next barrier's */
+    close_where(s, omp_ends, DL_OMP_BARRIER);
+    s->omp.next.on = 1;
+    s->omp.next.depth = s->depth;
+    s->omp.next.x = t;
+  }
   PU_PUSH(s->stack, s->depth, s->capstack, cnode);
   s->leave_t = t;
   return az_next_back(&s->cur);
@@ -632,7 +806,7 @@ static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_tim
   mb->x = x;
   for (size_t i = 0; can_wait && i < s->nopen; i++) {
     dl_member *outer = member(s->open[i]);
-    PU_PUSH(outer->inner, outer->ninner, outer->capinner, r);
+    add_inner(outer, r);
     in->incoming_pending++;
     in->refs++;
     mb->nouter++;
@@ -641,6 +815,7 @@ static dl_ref post(dl_loc *s, dl_inst *in, uint32_t index, int32_t cnode, az_tim
 }
 
 static void open_interval(dl_loc *s, dl_ref r) {
+  flush(s);
   PU_PUSH(s->open, s->nopen, s->capopen, r);
   if (r.in->posted == r.in->size) all_posted(s->st, r.in);
 }
@@ -648,7 +823,8 @@ static void open_interval(dl_loc *s, dl_ref r) {
 static void post_collective(dl_loc *s, int32_t cnode, az_time e) {
   const az_defs *d = &s->cur.a->defs;
   dl_key key = {.comm = s->coll.comm, .seq = s->coll.seq};
-  dl_inst *in = find_inst(s->st, &key, d->comms[key.comm].size, s->coll.kind);
+  uint32_t size = d->comms[key.comm].size;
+  dl_inst *in = find_inst(s->st, &key, size, size, s->coll.kind);
   if (in->posted == in->size) return; /* more members than the communicator: not analysed */
   /* the root of a 1-to-N and the others of an N-to-1 never wait */
   int can_wait = s->coll.kind == DK_12N ? !s->coll.root : s->coll.kind == DK_N21 ? s->coll.root : 1;
@@ -666,7 +842,7 @@ static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
   dl_call *call = nrecv > 1 ? pu_calloc(1, sizeof *call) : NULL;
   for (size_t i = 0; i < s->msgs.n; i++) {
     const dl_msg *m = &s->msgs.v[i];
-    dl_inst *in = find_inst(s->st, &m->key, 2, DK_NONE);
+    dl_inst *in = find_inst(s->st, &m->key, 2, 2, DK_NONE);
     if (in->m[m->side].posted) continue; /* posted twice: not analysed */
     /* a non-blocking send never waits (Late Receiver: blocking only) */
     int can_wait = m->side == DL_RECV || m->blocking;
@@ -685,16 +861,39 @@ static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
   s->msgs.n = 0;
 }
 
+/* Member of the OpenMP barrier whose Enter this is: the j-th from the end
+   of its team instance on every member. */
+static void post_omp_barrier(dl_loc *s, int32_t cnode, az_time e) {
+  const az_process *p = &s->cur.a->defs.procs[s->cur.proc];
+  dl_key key = {.comm = s->cur.proc,
+                .tag = s->omp.team,
+                .src = s->omp.bar_seq++,
+                .omp = DL_OMP_BARRIER,
+                .seq = s->omp.inst};
+  dl_inst *in = find_inst(s->st, &key, DL_SIZE_UNKNOWN, p->num_locs, DK_OMPBAR);
+  if (in->posted == in->cap || in->posted == in->size) return; /* not analysed */
+  dl_ref r = post(s, in, in->posted, cnode, e, s->omp.next.x, 1);
+  if (s->omp.master) PU_PUSH(s->omp.bars, s->omp.nbars, s->omp.capbars, in);
+  open_interval(s, r);
+}
+
 static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
   (void)l;
   (void)al;
-  (void)r;
   dl_loc *s = u;
-  if (s->skip || az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s);
   if (!s->depth) return az_next_back(&s->cur); /* the forward pass warned */
   int32_t cnode = s->stack[--s->depth];
+  if (r < s->cur.a->defs.num_regions && s->cur.a->defs.regions[r].kind == AZ_RK_PARALLEL &&
+      s->omp.pdepth)
+    s->omp.pdepth--;
+  if (s->omp.next.on && s->omp.next.depth == s->depth) {
+    s->omp.next.on = 0;
+    post_omp_barrier(s, cnode, t);
+    drain(s->cur.a, s->st);
+  }
   if (s->coll.on && s->coll.depth == s->depth) {
     s->coll.on = 0;
     post_collective(s, cnode, t);
@@ -705,18 +904,6 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     drain(s->cur.a, s->st);
   }
   return az_next_back(&s->cur);
-}
-
-/* Closes the open intervals a synchronisation ends: those for which
-   `ends` holds. */
-static void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_inst *, uint32_t),
-                        uint32_t arg) {
-  size_t kept = 0;
-  for (size_t i = 0; i < s->nopen; i++) {
-    if (ends(s, s->open[i].in, arg)) close_interval(s->st, s->open[i]);
-    else s->open[kept++] = s->open[i];
-  }
-  s->nopen = kept;
 }
 
 static int coll_ends(const dl_loc *s, const dl_inst *in, uint32_t comm) {
@@ -745,8 +932,12 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   (void)sent;
   (void)received;
   dl_loc *s = u;
-  if (s->skip || az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   const az_defs *d = &s->cur.a->defs;
+  if (s->no_mpi) {
+    attribute(s);
+    return az_next_back(&s->cur);
+  }
   if (comm >= d->num_comms || !s->depth) return az_next_back(&s->cur); /* warned */
   const az_region *rg = &d->regions[s->cur.a->tree.nodes[s->stack[s->depth - 1]].region];
   if (rg->paradigm != OTF2_PARADIGM_MPI) { /* a placeholder for collectives not recorded */
@@ -778,8 +969,12 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
    call's Enter. */
 static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, uint32_t peer_rank,
                                     OTF2_CommRef comm, uint32_t tag, int side, int blocking) {
-  if (s->skip || az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   const az_defs *d = &s->cur.a->defs;
+  if (s->no_mpi) {
+    attribute(s);
+    return az_next_back(&s->cur);
+  }
   uint32_t peer = az_comm_world(d, comm, peer_rank, s->cur.proc);
   if (!s->depth || peer == UINT32_MAX || d->comms[comm].self || peer == s->cur.proc) {
     attribute(s); /* warned by the forward pass, or no synchronisation */
@@ -828,18 +1023,138 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   return on_message(u, t, pos, sender, comm, tag, DL_RECV, 0);
 }
 
+/* ---- OpenMP: team instances and the master's serial phases ------------ */
+
+/* The master's serial phase that ends at t (its fork, or the end of its
+   record): an instance of one member whose interval goes back to the
+   previous join. */
+static void open_idle(dl_loc *s, az_time t) {
+  uint32_t idle = s->st->idle[s->cur.proc];
+  if (!idle) return;
+  dl_key key = {.comm = s->cur.proc, .tag = idle, .omp = DL_OMP_IDLE, .seq = s->omp.idle_seq++};
+  dl_inst *in = find_inst(s->st, &key, 1, 1, DK_OMPIDLE);
+  open_interval(s, post(s, in, 0, s->depth ? s->stack[s->depth - 1] : -1, t, t, 0));
+}
+
+/* The window in which the masters' forks were read is over: every member
+   of their barriers posted (a worker cut off before one of them is no
+   member of it). */
+static void size_barriers(dl_state *st) {
+  for (size_t i = 0; i < st->nsizing; i++) {
+    dl_inst *in = st->sizing[i];
+    in->size = in->posted;
+    all_posted(st, in);
+  }
+  st->nsizing = 0;
+}
+
+static void delay_window(az_replay *r, az_time stop) {
+  (void)stop;
+  dl_state *st = r->data;
+  size_barriers(st);
+  drain(r->a, st);
+}
+
+static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t n) {
+  (void)l, (void)al, (void)model, (void)n;
+  dl_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  attribute(s);
+  for (size_t i = 0; i < s->omp.nbars; i++) /* the team is read after this window */
+    PU_PUSH(s->st->sizing, s->st->nsizing, s->st->capsizing, s->omp.bars[i]);
+  s->omp.nbars = 0;
+  open_idle(s, t);
+  drain(s->cur.a, s->st);
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_Paradigm model) {
+  (void)l, (void)al, (void)model;
+  dl_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  attribute(s); /* the time after the join is serial */
+  close_where(s, omp_ends, DL_OMP_IDLE);
+  drain(s->cur.a, s->st);
+  return az_next_back(&s->cur);
+}
+
+/* Read backwards, a team instance starts at ThreadTeamEnd. */
+static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)l, (void)al;
+  dl_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  attribute(s);
+  if (team >= s->cur.a->defs.num_comms) return az_next_back(&s->cur); /* warned */
+  s->omp.in_team = 1;
+  s->omp.team = team;
+  s->omp.inst = s->omp.seen[team]++;
+  s->omp.bar_seq = 0;
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                       OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)l, (void)al, (void)team;
+  dl_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  attribute(s);
+  close_where(s, omp_ends, DL_OMP_BARRIER);
+  s->omp.in_team = 0;
+  drain(s->cur.a, s->st);
+  return az_next_back(&s->cur);
+}
+
+/* Per region: its only parallel call path (-1 none, -2 several). */
+static int32_t *parallel_cnodes(const az_analysis *a) {
+  int32_t *par = pu_malloc((a->defs.num_regions ? a->defs.num_regions : 1) * sizeof *par);
+  for (size_t r = 0; r < a->defs.num_regions; r++) par[r] = -1;
+  for (size_t c = 0; c < a->tree.len; c++) {
+    int32_t r = a->tree.nodes[c].region;
+    if (r < 0 || (size_t)r >= a->defs.num_regions || a->defs.regions[r].kind != AZ_RK_PARALLEL)
+      continue;
+    par[r] = par[r] == -1 ? (int32_t)c : -2;
+  }
+  return par;
+}
+
+/* Per process: its OpenMP workers, the threads the forward pass found idle. */
+static uint32_t *idle_workers(const az_analysis *a) {
+  const az_defs *d = &a->defs;
+  uint32_t *idle = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *idle);
+  for (uint32_t p = 0; p < d->num_procs; p++)
+    for (uint32_t w = 1; w < d->procs[p].num_locs; w++) {
+      const az_cells *c = &a->cells[d->procs[p].first_loc + w];
+      for (size_t row = 0; row < c->nrows; row++)
+        if (c->rows[row][AZ_OMP_IDLE_THREADS] > 0) {
+          idle[p]++;
+          break;
+        }
+    }
+  return idle;
+}
+
 static void delay_begin(az_replay *r) {
   dl_state *st = pu_calloc(1, sizeof *st);
   st->nhash = 4096;
   st->hash = pu_calloc(st->nhash, sizeof *st->hash);
   r->data = st;
   const az_defs *d = &r->a->defs;
+  st->par_cnode = parallel_cnodes(r->a);
+  st->idle = idle_workers(r->a);
+  st->master_par = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *st->master_par);
+  for (uint32_t p = 0; p < d->num_procs; p++) st->master_par[p] = -1;
   for (uint32_t l = 0; l < d->num_locs; l++) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     if (!s->cur.a) continue;
     s->st = st;
-    s->skip = d->locs[l].thread != 0;
+    s->no_mpi = d->locs[l].thread != 0;
+    s->omp.master = d->locs[l].thread == 0;
     s->seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->seq);
+    s->omp.seen = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->omp.seen);
+    if (s->omp.master) open_idle(s, 0); /* the serial phase that ends the run */
   }
 }
 
@@ -847,6 +1162,7 @@ static void delay_begin(az_replay *r) {
 static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
   (void)cut;
   dl_loc *s = (dl_loc *)c;
+  flush(s);
   for (size_t i = 0; i < s->nopen; i++) close_interval(s->st, s->open[i]);
   s->nopen = 0;
   drain(r->a, s->st);
@@ -855,6 +1171,7 @@ static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
 static void delay_end(az_replay *r, int ok) {
   (void)ok;
   dl_state *st = r->data;
+  size_barriers(st);
   drain(r->a, st);
   /* instances never completed (members missing): no delay costs */
   for (size_t h = 0; h < st->nhash; h++)
@@ -863,8 +1180,20 @@ static void delay_end(az_replay *r, int ok) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     free(s->stack);
     free(s->open);
+    free(s->acc);
     free(s->seq);
     free(s->msgs.v);
+    free(s->omp.seen);
+    free(s->omp.bars);
+  }
+  free(st->par_cnode);
+  free(st->master_par);
+  free(st->idle);
+  free(st->sizing);
+  while (st->pool) {
+    dl_inst *in = st->pool;
+    st->pool = in->hash_next;
+    free(in);
   }
   free(st->chan);
   free(st->ready);
@@ -878,12 +1207,17 @@ const az_pass az_pass_delay = {
     .loc_size = sizeof(dl_loc),
     .on = {.enter = on_enter,
            .leave = on_leave,
+           .thread_fork = on_fork,
+           .thread_join = on_join,
+           .team_begin = on_team_begin,
+           .team_end = on_team_end,
            .mpi_collective_end = on_coll_end,
            .mpi_send = on_send,
            .mpi_isend = on_isend,
            .mpi_recv = on_recv,
            .mpi_irecv = on_irecv},
     .begin = delay_begin,
+    .window = delay_window,
     .loc_end = delay_loc_end,
     .end = delay_end,
 };

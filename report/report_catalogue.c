@@ -216,6 +216,27 @@ static const catalogue_entry catalogue[] = {
      "Indirect part of Late Sender waits."},
     {"mpi_wait_indirect_latereceiver", "mpi_wait_indirect", "Late Receiver", POMP_UNIT_SEC,
      "Indirect part of Late Receiver waits."},
+    /* OpenMP delay costs (issue 15): analyze/pass_delay.c */
+    {"delay_omp", "delay", "OpenMP Delay Costs", POMP_UNIT_SEC,
+     "Delay costs of OpenMP wait states: barrier waits and idle threads."},
+    {"delay_ompbarrier_aggregate", "delay_omp", "Wait at OpenMP Barrier Delay Costs", POMP_UNIT_SEC,
+     "Short-term plus long-term delay costs of OpenMP barrier waits."},
+    {"delay_ompbarrier", "delay_ompbarrier_aggregate", "Short-term", POMP_UNIT_SEC,
+     "Wait at an OpenMP barrier (explicit or implicit) charged to the extra "
+     "work of the last thread to arrive since the team's previous "
+     "synchronisation (barrier or fork), as for delay_barrier."},
+    {"delay_ompbarrier_longterm", "delay_ompbarrier_aggregate", "Long-term", POMP_UNIT_SEC,
+     "Waiting that an OpenMP barrier wait caused in turn, charged to the "
+     "delays that caused this barrier wait."},
+    {"delay_ompidle_aggregate", "delay_omp", "OpenMP Thread Idleness Delay Costs", POMP_UNIT_SEC,
+     "Short-term plus long-term delay costs of idle OpenMP threads."},
+    {"delay_ompidle", "delay_ompidle_aggregate", "Short-term", POMP_UNIT_SEC,
+     "Time the worker threads are idle while the master runs outside "
+     "parallel regions, charged to the master's call paths there: "
+     "idle threads x the master's time on the call path."},
+    {"delay_ompidle_longterm", "delay_ompidle_aggregate", "Long-term", POMP_UNIT_SEC,
+     "Worker idleness while the master waited outside parallel regions, "
+     "charged to the delays that caused the master's wait."},
     /* Critical path (issue 15): the chain of work without wait states that
        determined the run's length, and the performance impact derived from
        it.  Trees of their own (they count time of the time tree again);

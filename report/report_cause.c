@@ -9,13 +9,17 @@
 /* Each wait-state metric and the delay costs that explain it. */
 static const struct {
   const char *wait, *short_term, *long_term;
+  int local; /* the delay lies beside the wait: in the same construct */
 } causes[] = {
-    {"mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm"},
-    {"mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm"},
-    {"mpi_latesender", "delay_latesender", "delay_latesender_longterm"},
-    {"mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm"},
-    {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm"},
-    {"mpi_latebroadcast", "delay_12n", "delay_12n_longterm"},
+    {"mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm", 0},
+    {"mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm", 0},
+    {"mpi_latesender", "delay_latesender", "delay_latesender_longterm", 0},
+    {"mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm", 0},
+    {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm", 0},
+    {"mpi_latebroadcast", "delay_12n", "delay_12n_longterm", 0},
+    {"omp_ebarrier_wait", "delay_ompbarrier", "delay_ompbarrier_longterm", 1},
+    {"omp_ibarrier_wait", "delay_ompbarrier", "delay_ompbarrier_longterm", 1},
+    {"omp_idle_threads", "delay_ompidle", "delay_ompidle_longterm", 0},
 };
 
 /* The call path with the largest value of metric over all locations. */
@@ -55,6 +59,13 @@ static void waiting_location(const pomp_report *r, int32_t wait, int32_t c, doub
   snprintf(buf, size, " on %s", loc);
 }
 
+/* 1 when call path c lies below call path above. */
+static int below(const pomp_report *r, int32_t c, int32_t above) {
+  for (; c >= 0; c = pomp_report_cnode(r, c)->parent)
+    if (c == above) return 1;
+  return 0;
+}
+
 int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t size) {
   if (size) buf[0] = 0;
   const pomp_metric *m = pomp_report_metric(r, wait);
@@ -63,18 +74,24 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
     int32_t st = pomp_report_find_metric(r, causes[i].short_term);
     int32_t lt = pomp_report_find_metric(r, causes[i].long_term);
     if (st < 0 || lt < 0) return 0;
+    double waited;
+    int32_t at = worst_cnode(r, wait, &waited);
+    if (at < 0) return 0;
+    /* an OpenMP barrier's delays lie in its team's construct, beside it
+       (the parent of the barrier): other barriers' delays are not its */
+    int32_t within = causes[i].local ? pomp_report_cnode(r, at)->parent : -1;
     /* the (call path, location) with the largest delay cost */
     int32_t cause = -1, where = -1;
     double best = 0, all = 0;
-    for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++)
+    for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
+      if (within >= 0 && !below(r, c, within)) continue;
       for (int32_t l = 0; l < pomp_report_num_locations(r); l++) {
         double v = pomp_report_value(r, st, c, l) + pomp_report_value(r, lt, c, l);
         all += v;
         if (v > best) best = v, cause = c, where = l;
       }
-    double waited;
-    int32_t at = worst_cnode(r, wait, &waited);
-    if (cause < 0 || at < 0) return 0;
+    }
+    if (cause < 0) return 0;
     char path[160], region[128], loc[64], waiter[72];
     pomp_report_callpath_label(r, at, ";", 100, path, sizeof path);
     pomp_report_region_label(r, pomp_report_cnode(r, cause)->region, region, sizeof region);

@@ -283,6 +283,134 @@ static void late_broadcast_and_early_reduce_are_charged_to_the_late_rank(void **
   az_run_free(&run);
 }
 
+/* ---- OpenMP ------------------------------------------------------------ */
+
+#define OMP_REGIONS                                                                                \
+  "region par openmp parallel !$omp parallel @a.c:10\n"                                            \
+  "region bar openmp barrier !$omp barrier @a.c:15\n"                                              \
+  "region ibar openmp implicit_barrier !$omp implicit barrier @a.c:20\n"                           \
+  "region serial user function serial\n"                                                           \
+  "team 5\n"
+#define PAR "main;!$omp parallel @a.c:10"
+/* One thread's part of a parallel region from F to J: work from F to W,
+   an explicit barrier from W to B, the implicit one from B to J. */
+#define MEMBER(F, W, B, J)                                                                         \
+#F " teambegin 5\n" #F " enter par\n" RUN("work", F, W) #W                                       \
+      " enter bar\n" #B " leave\n" #B " enter ibar\n" #J " leave\n" #J " leave\n" #J               \
+      " teamend 5\n"
+#define MASTER(F, W, B, J, N) #F " fork " #N "\n" MEMBER(F, W, B, J) #J " join\n"
+
+/* A team of 3: thread 2 works 300 ns longer before the barrier, the
+   others wait 300 each.  The master runs alone 100 before the region and
+   400 after it (two idle workers). */
+static const char *const omp_team =
+    "process 0 threads 3\n" REGIONS OMP_REGIONS "loc 0.0\n0 enter main\n" MASTER(
+        100, 200, 500, 600, 3) "1000 leave\n"
+                               "loc 0.1\n" MEMBER(100, 200, 500, 600) "loc 0.2\n" MEMBER(100, 500,
+                                                                                         500, 600);
+
+static void an_openmp_barrier_wait_is_charged_to_the_late_threads_work(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, omp_team);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "omp_ebarrier_wait") == 600e-9);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 2) == 600e-9);
+  assert_true(az_run_total(&run, "delay_ompbarrier") == 600e-9);
+  assert_true(az_run_total(&run, "delay_ompbarrier_longterm") == 0);
+  /* the serial phases: 500 ns of main, two idle workers */
+  assert_true(az_run_total(&run, "omp_idle_threads") == 1000e-9);
+  assert_true(az_run_value(&run, "delay_ompidle", "main", 0) == 1000e-9);
+  assert_true(az_run_total(&run, "delay_ompidle") == 1000e-9);
+  /* the sentence of the summary names the late thread's work */
+  char cause[400];
+  int32_t wait = pomp_report_find_metric(run.report, "omp_ebarrier_wait");
+  assert_int_equal(pomp_report_wait_cause(run.report, wait, cause, sizeof cause), 1);
+  assert_string_equal(cause, "6e-07 s Wait at Explicit OpenMP Barrier at " PAR
+                             ";!$omp barrier @a.c:15, caused by work on rank 0 thread 2 (100% "
+                             "of its delay costs)");
+  int32_t idle = pomp_report_find_metric(run.report, "omp_idle_threads");
+  assert_int_equal(pomp_report_wait_cause(run.report, idle, cause, sizeof cause), 1);
+  assert_string_equal(cause,
+                      "1e-06 s Idle Threads at main, caused by main on rank 0 (100% of its delay "
+                      "costs)");
+  az_run_free(&run);
+}
+
+/* The fork asks for 4 threads, 3 come: the team is who took part. */
+static void a_team_smaller_than_its_fork_asked_for_is_still_analysed(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run,
+              "process 0 threads 4\n" REGIONS OMP_REGIONS "loc 0.0\n0 enter main\n" MASTER(
+                  100, 200, 500, 600,
+                  4) "1000 leave\n"
+                     "loc 0.1\n" MEMBER(100, 200, 500, 600) "loc 0.2\n" MEMBER(100, 500, 500, 600));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 2) == 600e-9);
+  assert_true(az_run_total(&run, "delay_ompbarrier") == 600e-9);
+  az_run_free(&run);
+}
+
+/* Two parallel regions with a master-only phase of 200 ns between them
+   (in `serial`): each of the two workers idles 200 there. */
+static const char *const omp_serial =
+    "process 0 threads 3\n" REGIONS OMP_REGIONS
+    "loc 0.0\n0 enter main\n" MASTER(0, 100, 100, 100, 3) "100 enter serial\n300 leave\n" MASTER(
+        300, 400, 400, 400, 3) "400 leave\n"
+                               "loc 0.1\n" MEMBER(0, 100, 100, 100)
+                                   MEMBER(300, 400, 400, 400) "loc 0.2\n" MEMBER(0, 100, 100, 100)
+                                       MEMBER(300, 400, 400, 400);
+
+static void idle_workers_are_charged_to_the_masters_serial_work(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, omp_serial);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "delay_ompidle", "main;serial", 0) == 400e-9);
+  assert_true(az_run_total(&run, "delay_ompidle") == 400e-9);
+  assert_true(az_run_total(&run, "delay_ompidle_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_ompbarrier") == 0);
+  az_run_free(&run);
+}
+
+/* Two ranks of two threads.  On rank 0 thread 1 works 300 ns longer before
+   an OpenMP barrier: rank 0's master waits 300 there, reaches the MPI
+   barrier 300 late, and rank 1 waits 300 at it; rank 1's worker idles
+   meanwhile.  Both go back through the two barriers to thread 1's work. */
+static const char *const omp_chain =
+    "process 0 threads 2\nprocess 1 threads 2\n" REGIONS OMP_REGIONS
+    "loc 0.0\n0 enter main\n" BARRIER(0, 0, 100) MASTER(100, 200, 500, 500, 2)
+        BARRIER(0, 500, 600) "1000 leave\n"
+                             "loc 0.1\n" MEMBER(100, 500, 500,
+                                                500) "loc 1.0\n0 enter main\n" BARRIER(0, 0, 100)
+                                 MASTER(100, 200, 200, 200, 2)
+                                     BARRIER(0, 200, 600) "1000 leave\n"
+                                                          "loc 1.1\n" MEMBER(100, 200, 200, 200);
+
+static void a_wait_goes_back_through_an_mpi_and_an_openmp_barrier(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, omp_chain);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "omp_ebarrier_wait") == 300e-9);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 300e-9);
+  /* rank 0 thread 1 (location 1) */
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 1) == 300e-9);
+  /* long-term cost is charged in the kind of the wait it reaches the
+     delay through (the OpenMP barrier); idleness keeps its own kind */
+  assert_true(az_run_value(&run, "delay_ompbarrier_longterm", PAR ";work", 1) == 300e-9);
+  assert_true(az_run_value(&run, "delay_ompidle_longterm", PAR ";work", 1) == 300e-9);
+  assert_true(az_run_total(&run, "delay_barrier") == 0);
+  assert_true(az_run_total(&run, "delay_barrier_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_ompbarrier_longterm") == 300e-9);
+  assert_true(az_run_total(&run, "delay_ompidle_longterm") == 300e-9);
+  /* serial time less the masters' waits, one idle worker each: 600 + 600 */
+  assert_true(az_run_total(&run, "delay_ompidle") == 1200e-9);
+  assert_true(az_run_total(&run, "omp_idle_threads") == 1500e-9);
+  az_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_chain_of_barrier_waits_goes_back_to_its_cause),
@@ -294,6 +422,10 @@ int main(void) {
       cmocka_unit_test(late_broadcast_and_early_reduce_are_charged_to_the_late_rank),
       cmocka_unit_test(the_cause_of_a_late_receiver_names_both_ranks),
       cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
+      cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
+      cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
+      cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
+      cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

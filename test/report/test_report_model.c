@@ -327,6 +327,14 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"mpi_wait_indirect", "waitstates_direct_vs_indirect"},
       {"mpi_wait_indirect_latesender", "mpi_wait_indirect"},
       {"mpi_wait_indirect_latereceiver", "mpi_wait_indirect"},
+      /* OpenMP delay costs (issue 15) */
+      {"delay_omp", "delay"},
+      {"delay_ompbarrier_aggregate", "delay_omp"},
+      {"delay_ompbarrier", "delay_ompbarrier_aggregate"},
+      {"delay_ompbarrier_longterm", "delay_ompbarrier_aggregate"},
+      {"delay_ompidle_aggregate", "delay_omp"},
+      {"delay_ompidle", "delay_ompidle_aggregate"},
+      {"delay_ompidle_longterm", "delay_ompidle_aggregate"},
       /* critical path (issue 15), appended */
       {"critical_path", NULL},
       {"critical_path_imbalance", "critical_path"},
