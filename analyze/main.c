@@ -10,6 +10,7 @@
 #include "az_parallel.h"
 #include "az_recovery.h"
 #include "pomp_opt.h"
+#include "pomp_rerun.h"
 #include "pomp_util.h"
 
 static const char summary[] =
@@ -104,6 +105,7 @@ int main(int argc, char **argv) {
   char *anchor, *report_path;
   resolve(c.input, &anchor, &report_path);
   if (already_a_profile(anchor, report_path, &c)) {
+    if (c.verbosity > 0) pu_note_newer_rerun(c.input);
     free(anchor);
     free(report_path);
     return POMP_EXIT_OK;
@@ -113,6 +115,8 @@ int main(int argc, char **argv) {
     report_path = pu_strdup(c.output);
   }
   int rank = az_parallel_begin(); /* -1: serial */
+  /* a re-run wrote "<dir>.N" beside this one: said once, by process 0 */
+  if (rank <= 0 && c.verbosity > 0) pu_note_newer_rerun(c.input);
   /* how the run ended: process 0 recovers a run that died, alone */
   char *run_status = NULL, *elsewhere = NULL;
   az_recovery_options ro = {!c.no_recover, c.verbosity};

@@ -68,8 +68,9 @@ enum iw_fn {
 typedef struct iw_call {
   pm_location *l; /* NULL: not recorded */
   uint32_t region, handle;
-  uint64_t t;     /* timestamp of the records at the current end */
-  uint64_t match; /* matching id of the operation */
+  uint64_t t;                /* timestamp of the records at the current end */
+  uint64_t match;            /* matching id of the operation */
+  OTF2_IoOperationMode mode; /* of the operation begun */
 } iw_call;
 
 /* Starts recording fn: Enter now. 0 when nothing is recorded (POMP_IO=0,

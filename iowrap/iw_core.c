@@ -85,10 +85,15 @@ void iw_op_begin(iw_call *c, uint32_t handle, OTF2_IoOperationMode mode, uint64_
   int e = errno;
   c->handle = handle;
   c->match = next_match++;
+  c->mode = mode;
   OTF2_EvtWriter *w = pm_evt_writer_at(c->l, &c->t);
   if (w)
     OTF2_EvtWriter_IoOperationBegin(w, NULL, c->t, handle, mode, OTF2_IO_OPERATION_FLAG_NONE, bytes,
                                     c->match);
+  /* profile mode: the bytes the trace's analysis would count (write:
+     requested, read: got; docs/PROPERTIES.md io_bytes_*) */
+  else if (mode == OTF2_IO_OPERATION_MODE_WRITE && bytes != OTF2_UNDEFINED_UINT64)
+    pm_io_bytes(c->l, bytes, 0);
   errno = e;
 }
 
@@ -97,6 +102,8 @@ void iw_op_end(iw_call *c, uint64_t bytes) {
   c->t = pm_now();
   OTF2_EvtWriter *w = pm_evt_writer_at(c->l, &c->t);
   if (w) OTF2_EvtWriter_IoOperationComplete(w, NULL, c->t, c->handle, bytes, c->match);
+  else if (c->mode == OTF2_IO_OPERATION_MODE_READ && bytes != OTF2_UNDEFINED_UINT64)
+    pm_io_bytes(c->l, 0, bytes);
   pm_leave_at(c->l, c->region, c->t);
   errno = e;
 }

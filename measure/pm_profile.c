@@ -202,6 +202,13 @@ void pm_bytes(pm_location *l, uint64_t sent, uint64_t received) {
   p->nodes[p->cur].received += received;
 }
 
+void pm_io_bytes(pm_location *l, uint64_t written, uint64_t read) {
+  if (!pm_profiling() || !l || !pm_location_records(l)) return;
+  pm_profile *p = profile(l);
+  p->nodes[p->cur].io_written += written;
+  p->nodes[p->cur].io_read += read;
+}
+
 const pm_profile *pm_profile_of(uint32_t thread) {
   return thread < PM_MAX_LOCATIONS ? atomic_load_explicit(&profiles[thread], memory_order_acquire)
                                    : NULL;

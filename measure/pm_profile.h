@@ -1,7 +1,7 @@
 /*
  * pm_profile.h -- profile mode (POMP_MODE=profile): instead of writing
  * a trace, every location keeps a call-path tree of bounded size
- * (visits, inclusive time, MPI bytes per call path), and at the end the
+ * (visits, inclusive time, MPI and I/O bytes per call path), and at the end the
  * trees of all ranks are merged into one report.pomp (docs/FORMAT.md)
  * by rank 0. Internal to measure/.
  *
@@ -19,7 +19,7 @@
 
 /* Call paths per location at most: enters of a new path beyond it are
    counted in the enclosing path (time) and as dropped (measure.log, the
-   report's attribute profile_paths_dropped). 56 bytes each. */
+   report's attribute profile_paths_dropped). 72 bytes each. */
 #define PM_PROFILE_MAX_NODES 65536u
 
 /* True in profile mode (POMP_MODE=profile), fixed once the measurement
@@ -44,6 +44,7 @@ typedef struct pm_pnode {
   uint32_t sibling; /* next child of the same parent */
   uint32_t graft;   /* a graft: the master's node this team forked at */
   uint64_t visits, incl_ns, sent, received;
+  uint64_t io_written, io_read; /* bytes of I/O calls (pm_io_bytes) */
 } pm_pnode;
 typedef struct pm_profile pm_profile;
 const pm_profile *pm_profile_of(uint32_t thread);

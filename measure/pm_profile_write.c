@@ -8,7 +8,8 @@
 
    Blob: str host, u32 regions + pm_region_serialise each, u32 locations,
    per location u32 thread, u64 dropped, u32 nodes, per node u32 region,
-   u32 parent, u32 graft, u64 visits, incl_ns, sent, received. */
+   u32 parent, u32 graft, u64 visits, incl_ns, sent, received, io_written,
+   io_read. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ static void describe_tree(pm_blob *b, uint32_t thread, const pm_profile *p, uint
     pm_blob_u64(b, nodes[i].incl_ns);
     pm_blob_u64(b, nodes[i].sent);
     pm_blob_u64(b, nodes[i].received);
+    pm_blob_u64(b, nodes[i].io_written);
+    pm_blob_u64(b, nodes[i].io_read);
   }
   free(nodes);
 }
@@ -84,7 +87,7 @@ static unsigned char *gather(const pm_blob *mine, uint32_t **counts) {
 typedef struct builder {
   pomp_report *r;
   pm_map regions; /* serialised definition -> report region id */
-  int32_t visits, bytes_sent, bytes_received;
+  int32_t visits, bytes_sent, bytes_received, io_bytes_written, io_bytes_read;
   int32_t machine;
   pm_map hosts; /* host name -> report node sysnode id */
   int32_t *host_node;
@@ -120,12 +123,13 @@ static int32_t *read_regions(builder *bd, pm_cursor *c, int32_t **metric, uint32
 typedef struct tree {
   uint32_t n;
   uint32_t *region, *parent, *graft;
-  uint64_t *visits, *incl, *sent, *received;
+  uint64_t *visits, *incl, *sent, *received, *io_written, *io_read;
 } tree;
 
 static void tree_free(tree *t) {
   free(t->region), free(t->parent), free(t->graft);
   free(t->visits), free(t->incl), free(t->sent), free(t->received);
+  free(t->io_written), free(t->io_read);
 }
 
 static int read_tree(pm_cursor *c, tree *t) {
@@ -135,10 +139,12 @@ static int read_tree(pm_cursor *c, tree *t) {
   t->region = pu_malloc(n * 4), t->parent = pu_malloc(n * 4), t->graft = pu_malloc(n * 4);
   t->visits = pu_malloc(n * 8), t->incl = pu_malloc(n * 8);
   t->sent = pu_malloc(n * 8), t->received = pu_malloc(n * 8);
+  t->io_written = pu_malloc(n * 8), t->io_read = pu_malloc(n * 8);
   for (size_t i = 0; i < n; i++) {
     t->region[i] = pm_get_u32(c), t->parent[i] = pm_get_u32(c), t->graft[i] = pm_get_u32(c);
     t->visits[i] = pm_get_u64(c), t->incl[i] = pm_get_u64(c);
     t->sent[i] = pm_get_u64(c), t->received[i] = pm_get_u64(c);
+    t->io_written[i] = pm_get_u64(c), t->io_read[i] = pm_get_u64(c);
     if (i && t->parent[i] >= i) c->bad = 1; /* parents come first */
   }
   return c->bad ? -1 : 0;
@@ -185,6 +191,8 @@ static void add_values(builder *bd, const tree *t, const int32_t *cnode, const i
     add_value(bd, metric[t->region[i]], cnode[i], loc, excl[i] > 0 ? (double)excl[i] / 1e9 : 0);
     add_value(bd, bd->bytes_sent, cnode[i], loc, (double)t->sent[i]);
     add_value(bd, bd->bytes_received, cnode[i], loc, (double)t->received[i]);
+    add_value(bd, bd->io_bytes_written, cnode[i], loc, (double)t->io_written[i]);
+    add_value(bd, bd->io_bytes_read, cnode[i], loc, (double)t->io_read[i]);
   }
   free(excl);
 }
@@ -278,6 +286,8 @@ static int build_and_write(const unsigned char *all, const uint32_t *counts, uin
   bd.visits = pomp_report_find_metric(bd.r, "visits");
   bd.bytes_sent = pomp_report_find_metric(bd.r, "bytes_sent");
   bd.bytes_received = pomp_report_find_metric(bd.r, "bytes_received");
+  bd.io_bytes_written = pomp_report_find_metric(bd.r, "io_bytes_written");
+  bd.io_bytes_read = pomp_report_find_metric(bd.r, "io_bytes_read");
   bd.machine = pomp_report_add_sysnode(bd.r, POMP_SYS_MACHINE, "machine", -1, -1, -1);
   size_t at = 0;
   for (uint32_t k = 0; k < ranks; at += counts[k++])

@@ -124,6 +124,13 @@ void pm_bytes(pm_location *l, uint64_t sent, uint64_t received);
 
 /* -------------------------------------------------------------------- I/O */
 
+/* Bytes an I/O call on l moved, for profile mode as pm_bytes: written =
+   what a write was handed (its IoOperationBegin's bytesRequest), read =
+   what a read got (its IoOperationComplete's bytesResult; give 0 for a
+   failed one), added to l's innermost open region, the call that the
+   trace's record would be at. Call it where the writer was NULL. */
+void pm_io_bytes(pm_location *l, uint64_t written, uint64_t read);
+
 /* For libpomp-io (iowrap/: POSIX and stdio) and libpomp-mpi's MPI-IO
    wrappers. A recorded I/O call is
      Enter(region of role FILE_IO or FILE_IO_METADATA)

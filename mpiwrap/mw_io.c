@@ -37,6 +37,7 @@ typedef struct io_op {
   MPI_Request req;
   uint32_t handle;
   uint64_t match;
+  OTF2_IoOperationMode mode; /* for profile mode's bytes at completion */
 } io_op;
 
 static pthread_mutex_t io_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -107,12 +108,18 @@ static uint64_t begin_record(mw_frame *f, uint32_t handle, OTF2_IoOperationMode 
   uint64_t match = atomic_fetch_add_explicit(&next_match, 1, memory_order_relaxed);
   OTF2_EvtWriter *w = mw_writer(f);
   if (w) OTF2_EvtWriter_IoOperationBegin(w, NULL, f->t, handle, mode, flags, bytes, match);
+  /* profile mode: what a write was handed (docs/PROPERTIES.md io_bytes_*) */
+  else if (mode == OTF2_IO_OPERATION_MODE_WRITE) pm_io_bytes(f->l, bytes, 0);
   return match;
 }
 
-static void complete_record(mw_frame *f, uint32_t handle, uint64_t bytes, uint64_t match) {
+static void complete_record(mw_frame *f, uint32_t handle, OTF2_IoOperationMode mode, uint64_t bytes,
+                            uint64_t match) {
   OTF2_EvtWriter *w = mw_writer(f);
   if (w) OTF2_EvtWriter_IoOperationComplete(w, NULL, f->t, handle, bytes, match);
+  /* profile mode: what a read got, at the call that completed it */
+  else if (mode == OTF2_IO_OPERATION_MODE_READ && bytes != OTF2_UNDEFINED_UINT64)
+    pm_io_bytes(f->l, 0, bytes);
 }
 
 /* The bytes a finished operation moved: its status's count; undefined
@@ -123,7 +130,7 @@ static uint64_t done_bytes(int rc, const MPI_Status *s) {
 
 void mw_io_completed(mw_frame *f, MPI_Request req, const MPI_Status *s) {
   if (!atomic_load_explicit(&pending_ops, memory_order_relaxed) || req == MPI_REQUEST_NULL) return;
-  io_op op = {MPI_REQUEST_NULL, 0, 0};
+  io_op op = {MPI_REQUEST_NULL, 0, 0, OTF2_IO_OPERATION_MODE_READ};
   pthread_mutex_lock(&io_lock);
   for (size_t i = 0; i < nops; i++)
     if (ops[i].req == req) {
@@ -134,7 +141,7 @@ void mw_io_completed(mw_frame *f, MPI_Request req, const MPI_Status *s) {
     }
   pthread_mutex_unlock(&io_lock);
   if (op.req != MPI_REQUEST_NULL && f->l)
-    complete_record(f, op.handle, mw_status_bytes(s), op.match);
+    complete_record(f, op.handle, op.mode, mw_status_bytes(s), op.match);
 }
 
 /* --------------------------------------------------------------- wrappers */
@@ -162,7 +169,7 @@ static int begin_transfer(mw_frame *f, enum mw_fn fn, MPI_File fh, int collectiv
     mw_calling(&f);                                                                                \
     int rc = P##call;                                                                              \
     mw_returned(&f);                                                                               \
-    if (io) complete_record(&f, h, done_bytes(rc, status), match);                                 \
+    if (io) complete_record(&f, h, mode, done_bytes(rc, status), match);                           \
     if (coll) mw_coll_end_on(&f, coll);                                                            \
     mw_leave(&f);                                                                                  \
     return rc;                                                                                     \
@@ -181,20 +188,21 @@ static int begin_transfer(mw_frame *f, enum mw_fn fn, MPI_File fh, int collectiv
     mw_calling(&f);                                                                                \
     int rc = P##call;                                                                              \
     mw_returned(&f);                                                                               \
-    if (io) issued(&f, h, match, rc, *request);                                                    \
+    if (io) issued(&f, h, mode, match, rc, *request);                                              \
     mw_leave(&f);                                                                                  \
     return rc;                                                                                     \
   } while (0)
 
-static void issued(mw_frame *f, uint32_t h, uint64_t match, int rc, MPI_Request req) {
+static void issued(mw_frame *f, uint32_t h, OTF2_IoOperationMode mode, uint64_t match, int rc,
+                   MPI_Request req) {
   OTF2_EvtWriter *w;
   if (rc != MPI_SUCCESS) { /* nothing in flight: the operation ends here */
-    complete_record(f, h, OTF2_UNDEFINED_UINT64, match);
+    complete_record(f, h, mode, OTF2_UNDEFINED_UINT64, match);
     return;
   }
   if ((w = mw_writer(f))) OTF2_EvtWriter_IoOperationIssued(w, NULL, f->t, h, match);
   pthread_mutex_lock(&io_lock);
-  io_op op = {req, h, match};
+  io_op op = {req, h, match, mode};
   PU_PUSH(ops, nops, cap_ops, op);
   atomic_store_explicit(&pending_ops, nops, memory_order_relaxed);
   pthread_mutex_unlock(&io_lock);
@@ -310,7 +318,9 @@ int MPI_File_sync(MPI_File fh) {
   mw_calling(&f);
   int rc = PMPI_File_sync(fh);
   mw_returned(&f);
-  if (io) complete_record(&f, h, rc == MPI_SUCCESS ? 0 : OTF2_UNDEFINED_UINT64, match);
+  if (io)
+    complete_record(&f, h, OTF2_IO_OPERATION_MODE_FLUSH,
+                    rc == MPI_SUCCESS ? 0 : OTF2_UNDEFINED_UINT64, match);
   mw_leave(&f);
   return rc;
 }

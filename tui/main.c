@@ -13,6 +13,7 @@
 #include "batch.h"
 #include "follow.h"
 #include "pomp_opt.h"
+#include "pomp_rerun.h"
 #include "pomp_util.h"
 #include "term.h"
 
@@ -137,6 +138,8 @@ int main(int argc, char **argv) {
      output goes. */
   pomp_report_error rerr = {0};
   tui_follow follow = {0};
+  /* on stderr: a --batch screen (stdout) stays the same */
+  pu_note_newer_rerun(c.path);
   pomp_report *r = c.follow ? open_followed(&c, &follow, &rerr) : pomp_report_open(c.path, &rerr);
   if (!r && !c.follow && not_analysed(c.path)) {
     pu_error("%s: not analysed yet (no report.pomp); run: pomp-analyze %s", c.path, c.path);

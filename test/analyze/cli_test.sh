@@ -211,5 +211,28 @@ grep -qx '  cause: 5e-08 s Late Receiver at main;MPI_Send on rank 3, caused by w
   fail "summary: no Late Receiver cause: $(cat "$work/out")"
 grep -q '^  mpi_wait_' "$work/out" && fail "summary ranks the wait-state classification: $(cat "$work/out")"
 
+# A re-run wrote "<dir>.N" beside the experiment (libpomp never overwrites
+# one): a note names the newest on stderr, the report is still written;
+# --quiet, the newest itself and names that are no re-run's say nothing.
+mkdir "$work/rerun" && cp -r "$work/exp/traces.otf2" "$work/exp/traces.def" "$work/exp/traces" "$work/rerun/"
+mkdir "$work/rerun.1" "$work/rerun.2" "$work/rerun.x" && : >"$work/rerun.3"
+TZ=UTC touch -d "2026-01-02 03:04" "$work/rerun.2"
+expect 0 env TZ=UTC "$analyze" "$work/rerun"
+same "$work/err" "pomp-analyze: note: $work/rerun.2 is newer (written 2026-01-02 03:04); this is $work/rerun"
+[ -s "$work/rerun/report.pomp" ] || fail "no report beside a newer re-run"
+[ "$(head -n 1 "$work/out")" = "pomp-analyze: wrote $work/rerun/report.pomp (10 events)" ] ||
+  fail "beside a newer re-run: $(head -n 1 "$work/out")"
+expect 0 env TZ=UTC "$analyze" -o "$work/r.pomp" "$work/rerun/traces.otf2"
+same "$work/err" "pomp-analyze: note: $work/rerun.2 is newer (written 2026-01-02 03:04); this is $work/rerun"
+expect 0 "$analyze" --quiet "$work/rerun"
+[ -s "$work/err" ] && fail "--quiet printed the note: $(cat "$work/err")"
+cp -r "$work/rerun/traces.otf2" "$work/rerun/traces.def" "$work/rerun/traces" "$work/rerun.1/"
+touch "$work/rerun.2"
+expect 0 "$analyze" "$work/rerun.1/"
+same "$work/err" "pomp-analyze: note: $work/rerun.2 is newer (written $(date -r "$work/rerun.2" +%H:%M)); this is $work/rerun.1"
+mv "$work/rerun.1" "$work/rerun.2b" && rm -r "$work/rerun.2" && mv "$work/rerun.2b" "$work/rerun.2"
+expect 0 "$analyze" "$work/rerun.2"
+[ -s "$work/err" ] && fail "the newest run got a note: $(cat "$work/err")"
+
 [ "$failures" = 0 ] && echo "all pomp-analyze CLI checks passed"
 exit "$failures"

@@ -3,7 +3,8 @@
 # io_counts.c built by pomp-cc and run: the trace holds exactly its I/O
 # calls (regions, balanced IoOperationBegin/Complete, one IoCreateHandle
 # per open and one IoDestroyHandle per close, the files by name), and the
-# report the bytes written and read per call path; POMP_IO=0 records no
+# report the bytes written and read per call path, a profile
+# (POMP_MODE=profile) the same bytes; POMP_IO=0 records no
 # I/O, and a bad POMP_IO is reported and the default used.
 set -u
 cc=$1 analyze=$2 report=$3 src=$4
@@ -43,6 +44,13 @@ printf '%s\n' 'io_bytes_written,main;fprintf,0,0,7' 'io_bytes_written,main;fputs
 "$report" dump on --metric io_bytes_read | grep -v ^metric, | sort >read
 printf '%s\n' 'io_bytes_read,main;fread,0,0,81' 'io_bytes_read,main;pread,0,0,10' \
   'io_bytes_read,main;read,0,0,3300' | sort | diff -u - read || fail "io_bytes_read"
+# profile mode: the same bytes per call path as the trace's analysis
+POMP_MODE=profile POMP_EXPERIMENT=prof ./io_counts || fail "run POMP_MODE=profile"
+for m in io_bytes_written io_bytes_read; do
+  "$report" dump prof --metric $m | grep -v ^metric, | sort >prof_$m
+  [ $m = io_bytes_written ] && want=written || want=read
+  diff -u $want prof_$m || fail "profile's $m differs from the trace's"
+done
 "$report" dump on --metric visits | grep -E ';(open|close|write|read|fopen|fclose),' | sort >visits
 printf '%s\n' 'visits,main;close,0,0,2' 'visits,main;fclose,0,0,2' 'visits,main;fopen,0,0,2' \
   'visits,main;open,0,0,2' 'visits,main;read,0,0,2' 'visits,main;write,0,0,3' | sort |

@@ -3,8 +3,8 @@
 # mpiio_counts.c on 2 ranks through pomp-cc: per rank one IoCreateHandle /
 # IoDestroyHandle of "mpiio.dat", 7 operations begun and completed (the
 # non-blocking ones completed in MPI_Wait), the collective ones flagged, and
-# in the report the bytes written and read per call path and rank, the
-# time of MPI_File_* under mpi_io.
+# in the report (and a profile's) the bytes written and read per call
+# path and rank, the time of MPI_File_* under mpi_io.
 set -u
 cc=$1 analyze=$2 report=$3 src=$4
 work=$(mktemp -d)
@@ -49,6 +49,13 @@ want 'io_bytes_read,main;MPI_File_read_at,0,0,1000' 'io_bytes_read,main;MPI_File
   'io_bytes_read,main;MPI_File_read_at_all,0,0,500' 'io_bytes_read,main;MPI_File_read_at_all,1,0,500' \
   'io_bytes_read,main;MPI_Wait,0,0,200' 'io_bytes_read,main;MPI_Wait,1,0,200' |
   diff -u - read || fail "io_bytes_read"
+# profile mode: the same bytes per call path and rank (the non-blocking
+# read's at its MPI_Wait) as the trace's analysis
+POMP_MODE=profile POMP_EXPERIMENT=prof timeout 60 mpirun -n 2 ./mpiio_counts || fail "run profile"
+for m in written read; do
+  "$report" dump prof --metric io_bytes_$m | grep -v ^metric, | sort | diff -u $m - ||
+    fail "profile's io_bytes_$m differs from the trace's"
+done
 "$report" dump exp --metric mpi_io | grep -q '^mpi_io,main;MPI_File_open,0,0,' || fail "mpi_io time"
 # the collective transfers are collectives on the file's communicator:
 # rank 0 waits for rank 1, 0.3 s late, in the collective write (at least

@@ -102,6 +102,23 @@ expect 1 "pomp-tui: empty_dir/report.pomp: No such file or directory" sh -c "mkd
 mkdir -p pomp_app_4x2 && : >pomp_app_4x2/measure.log
 expect 1 "pomp-tui: pomp_app_4x2: not analysed yet (no report.pomp); run: pomp-analyze pomp_app_4x2" \
   "$tui" --batch pomp_app_4x2
+# A re-run wrote pomp_app_2x2.N beside it (libpomp never overwrites): one
+# note names the newest, on stderr; the batch screen is the same.
+expect 0 "" "$tui" --batch --at-top --size 100x8 --keys "<Tab>x" pomp_app_2x2
+cp out.txt plain_screen.txt
+mkdir -p pomp_app_2x2.1 pomp_app_2x2.2 pomp_app_2x2.x && : >pomp_app_2x2.3 # .x and a file: no run
+TZ=UTC touch -d "2026-01-02 03:04" pomp_app_2x2.2
+expect 0 "pomp-tui: note: pomp_app_2x2.2 is newer (written 2026-01-02 03:04); this is pomp_app_2x2" \
+  env TZ=UTC "$tui" --batch --at-top --size 100x8 --keys "<Tab>x" pomp_app_2x2
+cmp -s out.txt plain_screen.txt ||
+  { echo "FAIL: the screen changed with a newer re-run"; diff plain_screen.txt out.txt; failures=$((failures + 1)); }
+expect 0 "pomp-tui: note: pomp_app_2x2.2 is newer (written 2026-01-02 03:04); this is pomp_app_2x2" \
+  env TZ=UTC "$tui" --batch --at-top --size 100x8 --keys "<Tab>x" pomp_app_2x2/report.pomp
+cp small.pomp pomp_app_2x2.1/report.pomp && cp small.pomp pomp_app_2x2.2/report.pomp
+touch pomp_app_2x2.2
+expect 0 "pomp-tui: note: pomp_app_2x2.2 is newer (written $(date -r pomp_app_2x2.2 +%H:%M)); this is pomp_app_2x2.1" \
+  "$tui" --batch --size 100x8 pomp_app_2x2.1/
+expect 0 "" "$tui" --batch --size 100x8 pomp_app_2x2.2
 
 # The source view warns about a source edited after the run (newer than
 # the trace, here the report), not about an older one.
