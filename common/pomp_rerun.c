@@ -1,5 +1,5 @@
 /* pomp_rerun.c -- see pomp_rerun.h. */
-#define _POSIX_C_SOURCE 200809L /* localtime_r, realpath */
+#define _XOPEN_SOURCE 700 /* localtime_r, realpath */
 #include "pomp_rerun.h"
 
 #include <dirent.h>
@@ -76,7 +76,8 @@ int pu_newer_rerun(const char *path, char *newer, size_t size, long long *writte
     long n = rerun_number(e->d_name, &e_stem);
     struct stat st;
     if (n <= best || e_stem != stem || strncmp(e->d_name, leaf, stem) != 0) continue;
-    snprintf(candidate, sizeof candidate, "%s%s", parent, e->d_name);
+    if (snprintf(candidate, sizeof candidate, "%s%s", parent, e->d_name) >= (int)sizeof candidate)
+      continue; /* a path too long to be a run of ours */
     if (stat(candidate, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     best = n;
     snprintf(newer, size, "%s", candidate);

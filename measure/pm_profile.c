@@ -96,7 +96,8 @@ static uint32_t add_node(pm_profile *p, uint32_t parent, uint32_t region, uint32
     p->cap = cap;
   }
   uint32_t i = p->n;
-  p->nodes[i] = (pm_pnode){region, parent, NONE, NONE, graft, 0, 0, 0, 0};
+  p->nodes[i] = (pm_pnode){
+      .region = region, .parent = parent, .child = NONE, .sibling = NONE, .graft = graft};
   if (parent != NONE) {
     p->nodes[i].sibling = p->nodes[parent].child;
     p->nodes[parent].child = i;
