@@ -27,7 +27,7 @@ ROLES = {
 
 
 def fail(where, msg):
-    sys.stderr.write("gen_wrappers.py: %s: error: %s\n" % (where, msg))
+    sys.stderr.write("%s: %s: error: %s\n" % (os.path.basename(sys.argv[0]), where, msg))
     sys.exit(1)
 
 
