@@ -5,7 +5,7 @@
 ! Graph_create, the Win_ synchronisation calls, and from mpi_f08.tbl
 ! Barrier_init, Waitany, Mprobe, Improbe, Request_get_status,
 ! Comm_split_type/compare/idup_with_info, groups, Cartesian queries,
-! Dims_create, Win_allocate); libpomp-mpi's
+! Dims_create, Win_allocate, a session); libpomp-mpi's
 ! mpi_*_f08_ routines (mw_f08.c) take their place, so the trace must hold
 ! them, with every request completed and every collective complete. Rank 0
 ! prints what it gathered; with MWT_EXPECT set it also writes the counts
@@ -29,6 +29,9 @@ program mwt_f08
   type(MPI_Group) :: one_group
   integer :: extra(4), cmp, translated(1), dims(1), coords(1), src, dst, cart_rank
   type(c_ptr) :: baseptr
+  type(MPI_Session) :: session
+  type(MPI_Info) :: session_info
+  integer :: npsets
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -194,7 +197,13 @@ program mwt_f08
   call MPI_Win_fence(0, win)
   call MPI_Win_fence(0, win)
   call MPI_Win_free(win)
-  total = total + 100000 * (extra(1) + extra(2) + extra(3) + translated(1) + src + dst + cart_rank &
+  ! a session beside the world model: its calls are regions
+  call MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, session)
+  call MPI_Session_get_num_psets(session, MPI_INFO_NULL, npsets)
+  call MPI_Session_get_info(session, session_info)
+  call MPI_Info_free(session_info)
+  call MPI_Session_finalize(session)
+  total = total + 100000 * (merge(1, 0, npsets >= 2) + extra(1) + extra(2) + extra(3) + translated(1) + src + dst + cart_rank &
                             + merge(1, 0, cmp == MPI_CONGRUENT))
 
   call MPI_Barrier(MPI_COMM_WORLD)
@@ -227,17 +236,18 @@ contains
   subroutine write_calls()
     character(len=256) :: path
     integer :: plen, pstat, k
-    character(len=32), parameter :: once(17) = [character(len=32) :: &
+    character(len=32), parameter :: once(21) = [character(len=32) :: &
       'MPI_Barrier_init', 'MPI_Waitany', 'MPI_Mprobe', 'MPI_Comm_split_type', &
       'MPI_Comm_compare', 'MPI_Group_incl', 'MPI_Group_translate_ranks', &
       'MPI_Comm_idup_with_info', 'MPI_Dims_create', 'MPI_Cart_shift', 'MPI_Cart_coords', &
       'MPI_Cart_rank', 'MPI_Win_allocate', 'MPI_Graph_create', 'MPI_Comm_create_group', &
-      'MPI_Cart_sub', 'MPI_Comm_split']
+      'MPI_Cart_sub', 'MPI_Comm_split', 'MPI_Session_init', 'MPI_Session_get_num_psets', &
+      'MPI_Session_get_info', 'MPI_Session_finalize']
 
     call get_environment_variable('MWT_EXPECT', path, plen, pstat)
     if (rank /= 0 .or. pstat /= 0 .or. plen == 0) return
     open(unit=11, file=path(1:plen), position='append')
-    do k = 1, 17
+    do k = 1, 21
       write(11, '(a, a, 1x, i0)') 'call:', trim(once(k)), size
     end do
     write(11, '(a, 1x, i0)') 'call:MPI_Start', 2 * size
