@@ -13,10 +13,10 @@
    C layout (handles are ints), and, like MPICH 4.0.2's own f08 routines,
    the indices of Waitany/Waitsome/Testany/Testsome are passed through
    unchanged. The routines are generated from mpi_f08.tbl (gen_f08.py,
-   mw_f08_gen.c, included below); only Init and Init_thread, whose f08
+   mw_f08_gen.c, calling the helpers below); only Init and Init_thread, whose f08
    forms lack C's argc/argv, are written here. Not covered: routines with
    strings, callbacks, weights or files (README, Known limits). */
-#include "mw.h"
+#include "mw_f08.h"
 
 #ifdef MPICH
 
@@ -31,31 +31,26 @@ _Static_assert(sizeof(MPI_Status) == sizeof(MPI_F08_status), "f08 statuses have 
 
 /* The f08 module's MPI_STATUS(ES)_IGNORE are objects whose addresses the
    C binding knows (MPI-4: MPI_F08_STATUS(ES)_IGNORE). */
-static MPI_Status *status_of(MPI_Fint *s) {
+MPI_Status *mw_f08_status(MPI_Fint *s) {
   return (MPI_F08_status *)s == MPI_F08_STATUS_IGNORE ? MPI_STATUS_IGNORE : (MPI_Status *)s;
 }
 
-static MPI_Status *statuses_of(MPI_Fint *s) {
+MPI_Status *mw_f08_statuses(MPI_Fint *s) {
   return (MPI_F08_status *)s == MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (MPI_Status *)s;
 }
 
-/* The optional IERROR. */
-static void done(MPI_Fint *ierror, int rc) {
+void mw_f08_done(MPI_Fint *ierror, int rc) {
   if (ierror) *ierror = rc;
 }
 
 /* ----------------------------------------------------------- environment */
 
-void mpi_init_f08_(MPI_Fint *ierror) { done(ierror, MPI_Init(NULL, NULL)); }
+void mpi_init_f08_(MPI_Fint *ierror) { mw_f08_done(ierror, MPI_Init(NULL, NULL)); }
 
 void mpi_init_thread_f08_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror) {
   int p = 0, rc = MPI_Init_thread(NULL, NULL, *required, &p);
   *provided = p;
-  done(ierror, rc);
+  mw_f08_done(ierror, rc);
 }
-
-/* ------------------------------------------ the rest, from mpi_f08.tbl */
-
-#include "mw_f08_gen.c"
 
 #endif
