@@ -27,7 +27,7 @@ ROLES = {
 
 
 def fail(where, msg):
-    sys.stderr.write("gen_wrappers.py: %s: error: %s\n" % (where, msg))
+    sys.stderr.write("%s: %s: error: %s\n" % (os.path.basename(sys.argv[0]), where, msg))
     sys.exit(1)
 
 
@@ -126,14 +126,23 @@ def write_if_changed(path, text):
         f.write(text)
 
 
-def main(argv):
+def start(argv, usage):
+    """(TABLE, OUT, prototypes of the MPI_HEADERs) of the command line
+    "TABLE OUT MPI_HEADER...", or None after printing the usage"""
     if len(argv) < 4:
-        sys.stderr.write("usage: gen_wrappers.py TABLE OUT_DIR MPI_HEADER...\n")
-        return 2
-    table, outdir, headers = argv[1], argv[2], argv[3:]
-    protos = read_prototypes(headers)
+        sys.stderr.write("usage: %s %s\n" % (os.path.basename(argv[0]), usage))
+        return None
+    protos = read_prototypes(argv[3:])
     if "Send" not in protos:
-        fail(headers[0], "no PMPI_Send prototype found")
+        fail(argv[3], "no PMPI_Send prototype found")
+    return argv[1], argv[2], protos
+
+
+def main(argv):
+    args = start(argv, "TABLE OUT_DIR MPI_HEADER...")
+    if not args:
+        return 2
+    table, outdir, protos = args
 
     regions = []   # (enum name, MPI name, role)
     wrappers = []

@@ -47,7 +47,8 @@
  *   and "mpi_groups N" (where the program says them) equal the MPI
  *   communicators and the MPI member groups (COMM_GROUP, COMM_SELF)
  *   defined: the unification gave one id to the same comm on every rank,
- *   and comms with the same members share one group.
+ *   and comms with the same members share one group; "call:MPI_X N"
+ *   lines: region MPI_X is entered N times over all locations.
  * Prints "messages N", "collectives N" (records) and "unrecorded N"
  * (instances of placeholders); exit 0 ok, 1 failed check,
  * 2 usage. Ranks and threads come from the location ids, which must
@@ -609,6 +610,32 @@ static long long expected(const char *path, const char *what, long long fallback
   return found;
 }
 
+/* Calls of one region (Enter records) on all locations. */
+static long long enters_of(const tr_trace *t, const char *region) {
+  long long n = 0;
+  for (size_t i = 0; i < t->nlocs; i++)
+    for (size_t k = 0; k < t->locs[i].nevents; k++) {
+      const tr_event *e = tr_event_of(t, &t->locs[i], k);
+      n += e->kind == TR_ENTER && !strcmp(t->regions[e->region].name, region);
+    }
+  return n;
+}
+
+/* The expect file's "call:MPI_X N" lines: MPI_X entered N times in all. */
+static void check_calls(check *c, const tr_trace *t, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) pu_die(POMP_EXIT_FAILURE, "%s: cannot open", path);
+  char key[64];
+  long long want;
+  while (fscanf(f, "%63s %lld", key, &want) == 2) {
+    if (strncmp(key, "call:", 5)) continue;
+    long long got = enters_of(t, key + 5);
+    if (got != want)
+      fail(c, "%s entered %lld times in the trace, the program says %lld", key + 5, got, want);
+  }
+  fclose(f);
+}
+
 /* "rank.thread record" lines (tr_dump form), location by location in
    their own order. */
 static void write_dump(const tr_trace *t, const char *path) {
@@ -727,6 +754,7 @@ int main(int argc, char **argv) {
            m);
     if (k != (long long)recorded)
       fail(&c, "%zu collective records in the trace, the program recorded %lld", recorded, k);
+    check_calls(&c, &t, expect);
   }
   free(c.order), free(c.sends), free(c.recvs), free(c.colls), free(c.open);
   free(c.rma_ops), free(c.rma_locks), free(c.rma_colls);

@@ -2,13 +2,17 @@
 ! without a choice buffer call PMPI_ directly (Init, Finalize, Wait,
 ! Waitall, Testsome, Test, Probe, Iprobe, Startall, Request_free, Barrier,
 ! Ibarrier, Comm_split/dup/idup/create_group/free, Cart_create/sub,
-! Graph_create, the Win_ synchronisation calls); libpomp-mpi's
+! Graph_create, the Win_ synchronisation calls, and from mpi_f08.tbl
+! Barrier_init, Waitany, Mprobe, Improbe, Request_get_status,
+! Comm_split_type/compare/idup_with_info, groups, Cartesian queries,
+! Dims_create, Win_allocate, a session); libpomp-mpi's
 ! mpi_*_f08_ routines (mw_f08.c) take their place, so the trace must hold
 ! them, with every request completed and every collective complete. Rank 0
 ! prints what it gathered; with MWT_EXPECT set it also writes the counts
 ! mw_check compares with the trace.
 program mwt_f08
   use mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_ptr
   implicit none
   integer :: rank, size, right, left, i, outcount, done, total
   integer :: sendbuf(2), recvbuf(2), msgs, colls, sums(2), idx(4)
@@ -20,6 +24,14 @@ program mwt_f08
   integer :: window(2), fetched
   logical :: flag
   integer, allocatable :: all(:)
+  type(MPI_Message) :: message
+  type(MPI_Comm) :: node
+  type(MPI_Group) :: one_group
+  integer :: extra(4), cmp, translated(1), dims(1), coords(1), src, dst, cart_rank
+  type(c_ptr) :: baseptr
+  type(MPI_Session) :: session
+  type(MPI_Info) :: session_info
+  integer :: npsets
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -124,6 +136,76 @@ program mwt_f08
   call MPI_Win_free(win)
   total = total + 1000 * (window(2) + fetched)
 
+  ! persistent Barrier started twice; Iallreduce completed by Waitany
+  call MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, req(1))
+  do i = 1, 2
+    call MPI_Start(req(1))
+    colls = colls + 1
+    call MPI_Wait(req(1), MPI_STATUS_IGNORE)
+  end do
+  call MPI_Request_free(req(1))
+  call MPI_Iallreduce(rank, extra(1), 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, req(1))
+  colls = colls + 1
+  call MPI_Waitany(1, req(1:1), i, MPI_STATUS_IGNORE)
+
+  ! matched probes: Mprobe + Mrecv; Improbe until found, the send polled
+  ! with Request_get_status
+  call MPI_Send(rank, 1, MPI_INTEGER, right, 8, MPI_COMM_WORLD)
+  msgs = msgs + 1
+  call MPI_Mprobe(left, 8, MPI_COMM_WORLD, message, status)
+  call MPI_Mrecv(extra(2), 1, MPI_INTEGER, message, MPI_STATUS_IGNORE)
+  call MPI_Isend(rank, 1, MPI_INTEGER, right, 9, MPI_COMM_WORLD, req(2))
+  msgs = msgs + 1
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Improbe(left, 9, MPI_COMM_WORLD, flag, message, MPI_STATUS_IGNORE)
+  end do
+  call MPI_Mrecv(extra(3), 1, MPI_INTEGER, message, status)
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Request_get_status(req(2), flag, MPI_STATUS_IGNORE)
+  end do
+  call MPI_Wait(req(2), MPI_STATUS_IGNORE)
+
+  ! communicators and groups: split by node, compare, idup_with_info, the
+  ! left neighbour's world rank through a one-member group
+  call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
+  call MPI_Comm_compare(node, MPI_COMM_WORLD, cmp)
+  call MPI_Comm_group(MPI_COMM_WORLD, world_group)
+  call MPI_Group_incl(world_group, 1, [left], one_group)
+  call MPI_Group_translate_ranks(one_group, 1, [0], world_group, translated)
+  call MPI_Group_free(one_group)
+  call MPI_Group_free(world_group)
+  call MPI_Comm_idup_with_info(node, MPI_INFO_NULL, dup, req(1))
+  call MPI_Wait(req(1), MPI_STATUS_IGNORE)
+  call MPI_Barrier(dup)
+  colls = colls + 1
+  call MPI_Comm_free(dup)
+  call MPI_Comm_free(node)
+
+  ! a Cartesian ring from Dims_create, its shift, coordinates and ranks
+  dims = 0
+  call MPI_Dims_create(size, 1, dims)
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, [.true.], .false., ring)
+  call MPI_Cart_shift(ring, 0, 1, src, dst)
+  call MPI_Cart_coords(ring, rank, 1, coords)
+  call MPI_Cart_rank(ring, coords, cart_rank)
+  call MPI_Comm_free(ring)
+
+  ! a window MPI allocates, one fence epoch
+  call MPI_Win_allocate(int(8, MPI_ADDRESS_KIND), 4, MPI_INFO_NULL, MPI_COMM_WORLD, baseptr, win)
+  call MPI_Win_fence(0, win)
+  call MPI_Win_fence(0, win)
+  call MPI_Win_free(win)
+  ! a session beside the world model: its calls are regions
+  call MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, session)
+  call MPI_Session_get_num_psets(session, MPI_INFO_NULL, npsets)
+  call MPI_Session_get_info(session, session_info)
+  call MPI_Info_free(session_info)
+  call MPI_Session_finalize(session)
+  total = total + 100000 * (merge(1, 0, npsets >= 2) + extra(1) + extra(2) + extra(3) + translated(1) + src + dst + cart_rank &
+                            + merge(1, 0, cmp == MPI_CONGRUENT))
+
   call MPI_Barrier(MPI_COMM_WORLD)
   colls = colls + 1
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, half)
@@ -144,5 +226,37 @@ program mwt_f08
   sums(2) = colls + 1    ! + the reduction below
   call MPI_Reduce(sums, idx, 2, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD)
   call mwt_write_expect(rank, idx(1), idx(2))
+  call write_calls()
   call MPI_Finalize()
+
+contains
+
+  ! The calls of generated routines (mpi_f08.tbl) made a fixed number of
+  ! times, per rank: mw_check counts their regions' Enter records.
+  subroutine write_calls()
+    character(len=256) :: path
+    integer :: plen, pstat, k
+    character(len=32), parameter :: once(21) = [character(len=32) :: &
+      'MPI_Barrier_init', 'MPI_Waitany', 'MPI_Mprobe', 'MPI_Comm_split_type', &
+      'MPI_Comm_compare', 'MPI_Group_incl', 'MPI_Group_translate_ranks', &
+      'MPI_Comm_idup_with_info', 'MPI_Dims_create', 'MPI_Cart_shift', 'MPI_Cart_coords', &
+      'MPI_Cart_rank', 'MPI_Win_allocate', 'MPI_Graph_create', 'MPI_Comm_create_group', &
+      'MPI_Cart_sub', 'MPI_Comm_split', 'MPI_Session_init', 'MPI_Session_get_num_psets', &
+      'MPI_Session_get_info', 'MPI_Session_finalize']
+
+    call get_environment_variable('MWT_EXPECT', path, plen, pstat)
+    if (rank /= 0 .or. pstat /= 0 .or. plen == 0) return
+    open(unit=11, file=path(1:plen), position='append')
+    do k = 1, 21
+      write(11, '(a, a, 1x, i0)') 'call:', trim(once(k)), size
+    end do
+    write(11, '(a, 1x, i0)') 'call:MPI_Start', 2 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Startall', 2 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Comm_group', 2 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Group_free', 3 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Win_fence', 4 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Cart_create', 2 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Comm_free', 10 * size
+    close(11)
+  end subroutine write_calls
 end program mwt_f08
