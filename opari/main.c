@@ -239,7 +239,8 @@ int main(int argc, char **argv) {
       {"nosrc", 0, NULL, "no #line directives", PU_FLAG(&nosrc, 1)},
       {"loops", 0, NULL,
        "also instrument sequential loops (for, while, do; Fortran DO) as regions "
-       "'loop @FILE:LINE': those whose body calls something and is not tiny; "
+       "'loop @FILE:LINE': those whose body calls something and is not tiny, and no "
+       "`for` of at most 16 iterations by a literal bound; "
        "--loops=all: every loop (both up to --loop-depth)",
        PU_FLAG(&opt.loops, OPARI_LOOPS_CALLS)},
       {"loops-all", 0, NULL, "same as --loops=all", PU_FLAG(&opt.loops, OPARI_LOOPS_ALL)},
