@@ -115,7 +115,7 @@ static void write_down(tui_app *a, place *pl) {
         pp->expanded = pu_realloc(pp->expanded, (pp->nexpanded + 1) * sizeof *pp->expanded);
         pp->expanded[pp->nexpanded++] = full_name(a, p, i);
       }
-    qsort(pp->expanded, pp->nexpanded, sizeof *pp->expanded, by_name);
+    if (pp->nexpanded) qsort(pp->expanded, pp->nexpanded, sizeof *pp->expanded, by_name);
     int32_t sel = tui_pane_selected_node(pn);
     if (sel >= 0) pp->selected = full_name(a, p, sel);
   }
@@ -132,7 +132,8 @@ static void restore(tui_app *a, place *pl) {
     int32_t selected = -1;
     for (int32_t i = 0; i < pn->tree->n; i++) {
       char *name = full_name(a, p, i);
-      if (bsearch(&name, pp->expanded, pp->nexpanded, sizeof *pp->expanded, by_name))
+      if (pp->nexpanded &&
+          bsearch(&name, pp->expanded, pp->nexpanded, sizeof *pp->expanded, by_name))
         pn->expanded[i] = 1;
       if (pp->selected && selected < 0 && strcmp(name, pp->selected) == 0) selected = i;
       free(name);
