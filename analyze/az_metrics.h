@@ -142,6 +142,13 @@ enum {
   AZ_NUM_SLOTS
 };
 
+/* The slots of the trees that count time of the time tree again (delay
+   costs, wait-state classifications, OpenMP delays, critical path,
+   performance impact): metrics of those trees are appended inside this
+   range (az_metric_in_time_tree; cleared together where the root-cause
+   model does not hold, az_critical_limits). */
+enum { AZ_RECOUNT_FIRST = AZ_DELAY, AZ_RECOUNT_LAST = AZ_NON_CRITICAL_PATH_ACTIVITIES };
+
 extern const char *const az_metric_name[AZ_NUM_METRICS];
 /* The slot of a catalogue metric's name, or -1 (NULL: -1). */
 int az_metric_slot(const char *name);

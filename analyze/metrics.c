@@ -136,7 +136,7 @@ int az_metric_is_time(int m) {
 int az_metric_in_time_tree(int m) {
   /* the delay costs, the wait-state classifications, the critical path and
      the performance impact: trees of their own that count time again */
-  int again = m >= AZ_DELAY && m <= AZ_NON_CRITICAL_PATH_ACTIVITIES;
+  int again = m >= AZ_RECOUNT_FIRST && m <= AZ_RECOUNT_LAST;
   return az_metric_is_time(m) && !again;
 }
 

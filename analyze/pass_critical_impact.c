@@ -163,7 +163,7 @@ void az_critical_limits(az_analysis *a, unsigned limits) {
   for (size_t l = 0; l < a->defs.num_locs; l++) {
     az_cells *c = &a->cells[l];
     for (size_t r = 0; r < c->nrows; r++)
-      for (int m = AZ_DELAY; m <= AZ_NON_CRITICAL_PATH_ACTIVITIES; m++) c->rows[r][m] = 0;
+      for (int m = AZ_RECOUNT_FIRST; m <= AZ_RECOUNT_LAST; m++) c->rows[r][m] = 0;
   }
   a->model_limits = limits;
   az_critical_warn(a);
