@@ -253,7 +253,7 @@ void pm_archive_out_of_space(void) {
   int fd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   int first = fd >= 0 || errno != EEXIST;
   if (fd >= 0) close(fd);
-  uint64_t location = (uint64_t)pm_coll.rank << 32 | thread;
+  uint64_t location = pm_loc_id(pm_coll.rank, thread);
   (first ? pm_err : pm_log)("trace incomplete: disk full after %llu events of location %llu (%s); "
                             "recording stopped, the program runs on",
                             (unsigned long long)events, (unsigned long long)location,

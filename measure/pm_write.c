@@ -121,7 +121,7 @@ static void mark_disk_full(void) {
   else
     snprintf(run_status, sizeof run_status,
              "incomplete: disk full after %llu events of location %llu; events up to there",
-             (unsigned long long)events, (unsigned long long)pm_coll.rank << 32 | thread);
+             (unsigned long long)events, (unsigned long long)pm_loc_id(pm_coll.rank, thread));
 }
 
 /* What the disk did on any rank (FULL, WRITE_FAILED bits), collectively:
