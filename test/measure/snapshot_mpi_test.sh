@@ -10,14 +10,7 @@
 # shows. The program then ends: its report.pomp is complete and no
 # snapshot is left. No timing is asserted: the poll bound only ends a
 # hung run.
-set -u
-sc=$1 report=$2 tui=$3
-work=$(mktemp -d)
-exp=$work/exp
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-attr() { "$report" defs "$1" --compact | grep -o "\"$2\":\"[^\"]*\"" | cut -d'"' -f4; }
+. "$(dirname "$0")/snapshot_common.sh"
 # rank,thread of each location with MPI_Allreduce visits
 allreduce_locations() {
   "$report" dump "$1" --metric visits | awk -F, '$2 == "MPI_Allreduce" { print $3 "," $4 }' | sort
