@@ -5,7 +5,7 @@
 # file is replaced by rename, so a copy is whole) and read as the experiment
 # directory they form: pomp-report merges them, with both ranks'
 # locations (MPI_Allreduce's visits on rank 0 and on rank 1), ranks 2 and
-# snapshot_ranks "2 of 2 ranks"; rank 1's file alone gives rank 1's
+# snapshot_ranks "2 of 2 ranks" (pomp-report stat says so); rank 1's file alone gives rank 1's
 # location and "1 of 2 ranks"; pomp-tui --follow says how many ranks it
 # shows. The program then ends: its report.pomp is complete and no
 # snapshot is left. No timing is asserted: the poll bound only ends a
@@ -46,6 +46,9 @@ cp "$work/both/snapshot.1.pomp" "$work/one/"
   fail "rank 1 alone: $(allreduce_locations "$work/one")"
 [ "$(attr "$work/one" snapshot_ranks)" = "1 of 2 ranks" ] ||
   fail "rank 1 alone: snapshot_ranks $(attr "$work/one" snapshot_ranks)"
+"$report" stat "$work/both" >"$work/stat" || fail "pomp-report stat on the snapshots"
+grep -q '^snapshot of a running program at [0-9.]* s (2 of 2 ranks): the values so far$' \
+  "$work/stat" || fail "pomp-report stat: $(head -3 "$work/stat")"
 "$tui" --follow --batch --at-top --size 120x12 "$work/both" >"$work/tui" 2>&1 ||
   fail "pomp-tui --follow: $(cat "$work/tui")"
 grep -q 'following: snapshot of [0-9.]* s (2 of 2 ranks), updated [0-9:]*' "$work/tui" ||
