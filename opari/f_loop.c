@@ -107,6 +107,7 @@ static bool int_literal(const char **p, long long *v) {
    `DO 10, I = 1, 8`, `do i = 1, 16, 2`, and a short trip count
    (loop_cost.h), which is max((last - first + step) / step, 0). */
 static bool short_literal_trip(const char *w) {
+  if (strncmp(w, "do", 2) != 0) return false;
   const char *p = skip_blanks(w + 2);     /* after `do` */
   while (isdigit((unsigned char)*p)) p++; /* the label of its end */
   p = skip_blanks(p);
