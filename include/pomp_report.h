@@ -148,7 +148,9 @@ void pomp_report_write_abort(pomp_report_writer *w);
 
 /* ---- reading ----------------------------------------------------------- */
 
-/* Opens a report file, or the report.pomp inside an experiment directory. */
+/* Opens a report file, or the report.pomp inside an experiment directory;
+   a directory without report.pomp that holds profile snapshots (below):
+   pomp_report_open_snapshots. */
 pomp_report *pomp_report_open(const char *path, pomp_report_error *err);
 /* The same from a report's bytes in memory (kept alive by the caller
    while the report is used); name appears in messages (added). */
@@ -199,6 +201,36 @@ int32_t pomp_report_sysnode_children(const pomp_report *r, int32_t sysnode, int3
    the length it needs (like snprintf). */
 size_t pomp_report_callpath(const pomp_report *r, int32_t cnode, const char *sep, char *buf,
                             size_t size);
+
+/* ---- profile snapshots of a running program (added) ------------------- */
+
+/* libpomp under POMP_MODE=profile POMP_SNAPSHOT=SECONDS writes the profile
+   so far into the experiment directory every SECONDS: POMP_REPORT_SNAPSHOT
+   in a process without MPI, else one file per MPI rank named by
+   POMP_REPORT_RANK_SNAPSHOT (printf format of the rank), each a one-rank
+   report with the attributes run_status "running", snapshot_seconds
+   (seconds since that process's measurement began) and snapshot_ranks
+   ("rank K of N"), replaced whole by a rename; all are removed once
+   report.pomp is written. */
+#define POMP_REPORT_SNAPSHOT "snapshot.pomp"
+#define POMP_REPORT_RANK_SNAPSHOT "snapshot.%d.pomp"
+/* The snapshots of experiment directory dir as one report: the
+   POMP_REPORT_SNAPSHOT file as it is, else every rank's file there, merged
+   (definitions by name, each rank's locations in rank order, values
+   added), a rank that wrote none yet missing: its attribute snapshot_ranks
+   says "K of N ranks", ranks is K, snapshot_seconds the oldest file's.
+   NULL with err filled when there is none ("DIR: no snapshot.pomp or
+   snapshot.RANK.pomp") or one cannot be read.  The caller frees it. */
+pomp_report *pomp_report_open_snapshots(const char *dir, pomp_report_error *err);
+/* What a follower looks at: how many snapshot files dir holds (0: none),
+   the newest one's modification time (seconds since the epoch), and a
+   stamp that changes whenever one is written, added or removed (0: none). */
+typedef struct {
+  int32_t files;
+  int64_t newest_mtime;
+  uint64_t stamp;
+} pomp_report_snapshots;
+pomp_report_snapshots pomp_report_snapshots_look(const char *dir);
 
 /* ---- values (exclusive in metric and call tree unless said otherwise) -- */
 

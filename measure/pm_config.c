@@ -66,8 +66,8 @@ static const struct var {
      "trace (OTF2 events, analysed by pomp-analyze) or profile (a call-path profile "
      "written as report.pomp at the end; no trace, no wait states)"},
     {"POMP_SNAPSHOT", SECONDS, "0",
-     "profile mode: write the profile so far as snapshot.pomp every SECONDS (MPI: rank 0's); "
-     "0 = never"},
+     "profile mode: write the profile so far as snapshot.pomp every SECONDS (MPI: each rank "
+     "its snapshot.RANK.pomp); 0 = never"},
     {"POMP_IO", BOOL, "1",
      "record POSIX, stdio and MPI-IO calls of objects linked by pomp-cc (libpomp-io, "
      "libpomp-mpi)"},

@@ -57,10 +57,10 @@ uint64_t pm_profile_dropped(const pm_profile *p);
 uint32_t pm_profile_copy(const pm_profile *p, uint64_t now, pm_pnode **copy);
 
 /* Snapshots (POMP_SNAPSHOT, pm_profile_snapshot.c): a background thread
-   writes the profile so far as <experiment>/snapshot.pomp every
-   pm_snapshot_ns. Started by the first tree (once); stopped and
-   joined by pm_profile_write before the final report, which removes the
-   snapshot file. */
+   writes the profile so far as <experiment>/snapshot.pomp (MPI: each
+   rank its snapshot.<rank>.pomp) every pm_snapshot_ns. Started by the
+   first tree (once); stopped and joined by pm_profile_write before the
+   final report, after which rank 0 removes the snapshot files. */
 extern uint64_t pm_snapshot_ns; /* POMP_SNAPSHOT in ns, 0 = none (pm_config.c) */
 void pm_profile_snapshots_start(void);
 void pm_profile_snapshots_stop(void);
@@ -71,6 +71,9 @@ void pm_profile_snapshots_stop(void);
 typedef struct pm_profile_snapshot pm_profile_snapshot;
 pm_profile_snapshot *pm_profile_snapshot_take(uint64_t now);
 int pm_profile_snapshot_write(pm_profile_snapshot *s, const char *path);
+/* The snapshot file of rank (-1: a process without MPI) in the experiment
+   directory: POMP_REPORT_SNAPSHOT or POMP_REPORT_RANK_SNAPSHOT. */
+void pm_profile_snapshot_file(char *path, size_t size, int rank);
 /* Frees every tree (tests). */
 void pm_profile_reset(void);
 

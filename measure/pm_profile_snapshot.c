@@ -1,7 +1,8 @@
 /* pm_profile_snapshot.c -- profile snapshots (POMP_SNAPSHOT=SECONDS with
    POMP_MODE=profile): a background thread writes the call-path profile
-   so far as <experiment>/snapshot.pomp every SECONDS, for pomp-tui
-   --follow (Paradyn searched while the program ran).
+   so far as <experiment>/snapshot.pomp (MPI: snapshot.<rank>.pomp) every
+   SECONDS, for pomp-tui --follow (Paradyn searched while the program
+   ran).
 
    The event path is untouched: the thread copies the other threads'
    trees without a lock (pm_profile_copy: published counts, retired
@@ -14,10 +15,12 @@
    holds that lock while it stops and joins this thread, so a blocking
    lock could deadlock; a tick that finds it taken is skipped.
 
-   MPI: rank 0 alone writes snapshots, of its own threads (a gather needs
-   every rank at a collective, and this thread cannot call MPI unless the
-   program asked for MPI_THREAD_MULTIPLE); the report says so in its
-   attribute snapshot_ranks. The final report has every rank. */
+   MPI: every rank writes its own snapshot.<rank>.pomp, of its own
+   threads, on its own clock (a gather needs every rank at a collective,
+   and this thread cannot call MPI unless the program asked for
+   MPI_THREAD_MULTIPLE); readers merge whatever ranks' files exist
+   (pomp_report_open_snapshots) and say how many in the attribute
+   snapshot_ranks. The final report has every rank. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -38,29 +41,23 @@ static int started, stopping;
 static unsigned written;
 
 /* Under the run lock: where this process writes its snapshot, "" when it
-   writes none now (before MPI_Init, the run ended). -1: never (an MPI
-   rank other than 0). */
-static int snapshot_path(char *path, size_t size) {
+   writes none now (before MPI_Init, the run ended). */
+static void snapshot_path(char *path, size_t size) {
   path[0] = '\0';
-  if (atomic_load(&pm_state) != PM_RUNNING || pm_mpi_waiting || !pm_experiment_dir[0]) return 0;
-  if (pm_mpi_active && pm_coll.rank != 0) return -1;
-  snprintf(path, size, "%s/snapshot.pomp", pm_experiment_dir);
-  return 0;
+  if (atomic_load(&pm_state) != PM_RUNNING || pm_mpi_waiting || !pm_experiment_dir[0]) return;
+  pm_profile_snapshot_file(path, size, pm_mpi_active ? (int)pm_coll.rank : -1);
 }
 
-/* One tick; returns -1 when this process never writes a snapshot. */
-static int take_snapshot(void) {
-  if (pm_run_trylock() != 0) return 0; /* the run is ending, or MPI_Init: next tick */
-  char path[sizeof pm_experiment_dir + 16];
-  int never = snapshot_path(path, sizeof path);
+static void take_snapshot(void) {
+  if (pm_run_trylock() != 0) return; /* the run is ending, or MPI_Init: next tick */
+  char path[sizeof pm_experiment_dir + 32];
+  snapshot_path(path, sizeof path);
   uint64_t begin = pm_clock();
   pm_profile_snapshot *copy = path[0] ? pm_profile_snapshot_take(begin) : NULL;
   pm_run_unlock();
   int ok = copy && pm_profile_snapshot_write(copy, path) == 0;
   if (ok && written++ == 0) pm_log("first profile snapshot written to %s", path);
   if (ok) pm_info(2, "snapshot %u written in %.2f ms", written, (double)(pm_clock() - begin) / 1e6);
-  if (never) pm_log("profile snapshots are rank 0's; this rank writes none");
-  return never;
 }
 
 /* Sleeps until deadline or a stop; returns 0 when stopping. */
@@ -81,7 +78,8 @@ static void *snapshot_loop(void *unused) {
     uint64_t ns = (uint64_t)next.tv_nsec + pm_snapshot_ns;
     next.tv_sec += (time_t)(ns / 1000000000u);
     next.tv_nsec = (long)(ns % 1000000000u);
-    if (!wait_until(&next) || take_snapshot() != 0) return NULL;
+    if (!wait_until(&next)) return NULL;
+    take_snapshot();
     /* a snapshot longer than the period (a large profile, a loaded
        machine): the next one a full period after it, never back to back */
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -106,7 +104,9 @@ void pm_profile_snapshots_start(void) {
     started = pthread_create(&thread, NULL, snapshot_loop, NULL) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!started) pm_warn("cannot start the snapshot thread; POMP_SNAPSHOT ignored");
-    else pm_log("profile snapshots every %.3g s to snapshot.pomp", pm_snapshot_ns / 1e9);
+    else
+      pm_log("profile snapshots every %.3g s to snapshot.pomp (MPI: snapshot.RANK.pomp)",
+             pm_snapshot_ns / 1e9);
     started = started ? 1 : -1; /* -1: tried once, never again */
   }
   pthread_mutex_unlock(&lock);

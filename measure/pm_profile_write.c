@@ -246,13 +246,15 @@ static int add_rank(builder *bd, const unsigned char *data, size_t len, uint32_t
 struct pm_profile_snapshot {
   pm_blob blob;
   char seconds[32]; /* since the measurement began */
-  char ranks[96];   /* "" outside MPI */
+  char ranks[96];   /* "rank K of N", "" outside MPI */
   int mpi;
+  uint32_t rank; /* its process's */
 };
 
 /* What a snapshot says of itself: run_status "running" (a reader tells it
    from a finished run's "complete"), the seconds since the measurement
-   began, and in an MPI run that it holds rank 0 only. */
+   began, and in an MPI run which rank's it is (readers merge the ranks'
+   files: pomp_report_open_snapshots). */
 static void set_snapshot_attrs(builder *bd, const pm_profile_snapshot *s) {
   pomp_report_set_attr(bd->r, POMP_REPORT_RUN_STATUS, "running");
   pomp_report_set_attr(bd->r, "snapshot_seconds", s->seconds);
@@ -276,9 +278,11 @@ static void set_attrs(builder *bd, uint32_t ranks) {
 }
 
 /* The report of the ranks' blobs (counts bytes each) to path; snap: a
-   snapshot's (one rank), else the final report. Returns 0 when written. */
+   snapshot's (its one rank), else the final report (ranks 0...). Returns 0
+   when written. */
 static int build_and_write(const unsigned char *all, const uint32_t *counts, uint32_t ranks,
                            const char *path, const pm_profile_snapshot *snap) {
+  uint32_t first_rank = snap ? snap->rank : 0;
   int mpi = snap ? snap->mpi : pm_mpi_active;
   builder bd = {0};
   bd.r = pomp_report_new();
@@ -291,8 +295,8 @@ static int build_and_write(const unsigned char *all, const uint32_t *counts, uin
   bd.machine = pomp_report_add_sysnode(bd.r, POMP_SYS_MACHINE, "machine", -1, -1, -1);
   size_t at = 0;
   for (uint32_t k = 0; k < ranks; at += counts[k++])
-    if (add_rank(&bd, all + at, counts[k], k, mpi) != 0)
-      pm_err("profile of rank %u is malformed; left out of the report", k);
+    if (add_rank(&bd, all + at, counts[k], first_rank + k, mpi) != 0)
+      pm_err("profile of rank %u is malformed; left out of the report", first_rank + k);
   set_attrs(&bd, ranks);
   if (snap) set_snapshot_attrs(&bd, snap);
   pomp_report_error err;
@@ -316,9 +320,8 @@ pm_profile_snapshot *pm_profile_snapshot_take(uint64_t now) {
   describe_self(&s->blob, now);
   snprintf(s->seconds, sizeof s->seconds, "%.1f", (double)(now - pm_start_time) / 1e9);
   s->mpi = pm_mpi_active;
-  if (s->mpi)
-    snprintf(s->ranks, sizeof s->ranks,
-             "rank 0 of %u (the other ranks are in the final report only)", pm_coll.size);
+  s->rank = s->mpi ? (uint32_t)pm_coll.rank : 0;
+  if (s->mpi) snprintf(s->ranks, sizeof s->ranks, "rank %u of %u", s->rank, pm_coll.size);
   return s;
 }
 
@@ -328,6 +331,26 @@ int pm_profile_snapshot_write(pm_profile_snapshot *s, const char *path) {
   pm_blob_free(&s->blob);
   free(s);
   return rc;
+}
+
+void pm_profile_snapshot_file(char *path, size_t size, int rank) {
+  char name[64];
+  if (rank < 0) snprintf(name, sizeof name, "%s", POMP_REPORT_SNAPSHOT);
+  else snprintf(name, sizeof name, POMP_REPORT_RANK_SNAPSHOT, rank);
+  snprintf(path, size, "%s/%s", pm_experiment_dir, name);
+}
+
+/* Rank 0, after the report: every process's snapshot goes, the report
+   supersedes them (a follower switches to it first). Every rank's
+   snapshot thread stopped before the gather, so none comes back. */
+static void remove_snapshots(void) {
+  char path[sizeof pm_experiment_dir + 32];
+  pm_profile_snapshot_file(path, sizeof path, -1);
+  unlink(path);
+  for (int k = 0; pm_mpi_active && k < (int)pm_coll.size; k++) {
+    pm_profile_snapshot_file(path, sizeof path, k);
+    unlink(path);
+  }
 }
 
 void pm_profile_write(void) {
@@ -341,8 +364,7 @@ void pm_profile_write(void) {
     char path[sizeof pm_experiment_dir + 16];
     snprintf(path, sizeof path, "%s/report.pomp", pm_experiment_dir);
     build_and_write(all, counts, pm_coll.size, path, NULL);
-    snprintf(path, sizeof path, "%s/snapshot.pomp", pm_experiment_dir);
-    unlink(path); /* the report supersedes it (a follower switches to it first) */
+    remove_snapshots();
   }
   pm_log("profile of this rank handed to rank 0 (%zu bytes); "
          "%d descriptors registered by instrumented units",

@@ -24,12 +24,14 @@
  * guard is not a literal type); at most `loop_depth` loops deep; and,
  * unless --loops=all, only a loop whose body calls something (a name
  * followed by `(`, or an OpenMP/POMP directive) and is not tiny, and not
- * a `for` of a few iterations by its condition (`i < 8`).
+ * a `for` of a few iterations by its condition (`i < 8`, loop_cost.h).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "c_rw.h"
+#include "loop_cost.h"
 #include "pomp_util.h"
 
 /* A body of fewer tokens than this is one short statement (`s += f(i);`):
@@ -85,16 +87,9 @@ static bool skip_header(opc_lexer *lx) {
   return true;
 }
 
-/* A `for` whose condition compares its counter with a literal up to this
-   (`i < 8`, `k <= 3`) runs a few iterations: its two events cost more
-   than it, and the guard keeps the compiler from unrolling it. LULESH's
-   8-node loops (`pfx[i] = Real_t(0.0)`: a functional cast looks like a
-   call) ran 400,000 times each and made --loops 1.39x the function-only
-   build. */
-enum { SHORT_TRIP_MAX = 16 };
-
 /* After `for` at lx: whether the condition is `NAME < N` or `NAME <= N`
-   with a literal N <= SHORT_TRIP_MAX. */
+   with a literal N, and its trip count counted from 0 (N, or N + 1) is
+   short (loop_cost.h). */
 static bool short_constant_trip(opc_lexer lx) {
   opc_tok t = opc_lex_next(&lx);
   if (!opc_tok_is(&lx, t, '(')) return false;
@@ -113,8 +108,9 @@ static bool short_constant_trip(opc_lexer lx) {
   if (n < 3 || cond[0].kind != CT_IDENT || !opc_tok_is(&lx, cond[1], '<')) return false;
   size_t limit = n == 4 && opc_tok_is(&lx, cond[2], '=') ? 3 : 2;
   if (limit + 1 != n || cond[limit].kind != CT_NUMBER) return false;
-  long v = strtol(lx.s + cond[limit].start, NULL, 0);
-  return v >= 0 && v <= SHORT_TRIP_MAX;
+  long long bound = strtoll(lx.s + cond[limit].start, NULL, 0);
+  if (bound == LLONG_MAX) return false; /* out of range: not short */
+  return op_loop_trip_short(limit == 3 ? bound + 1 : bound);
 }
 
 typedef struct {

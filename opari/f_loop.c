@@ -4,7 +4,8 @@
  * A DO loop that qualifies (as in c_loop.c: not the loop of an OpenMP
  * directive nor one perfectly nested in it, at most loop_depth deep, and
  * unless --loops=all, a body that CALLs something or holds a directive
- * and is not a single statement) gets
+ * and is not a single statement, and no trip count of a few iterations
+ * known from literal bounds, `DO i = 1, 5`: loop_cost.h) gets
  *     call pomp_<id>_loop_enter(N)     before its DO statement
  *     call pomp_<id>_loop_exit(N)      after its END DO / labelled end
  * and every jump out of it leaves it first: EXIT or CYCLE of an outer
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "f_rw.h"
+#include "loop_cost.h"
 #include "pomp_util.h"
 
 typedef struct opf_loop {
@@ -31,6 +33,9 @@ typedef struct opf_loop {
   char name[64];      /* construct name, or "" */
   long do_label;      /* labelled end, or -1 */
 } opf_loop;
+
+/* Room for the first line of a statement read by opf_stmt_text. */
+enum { STMT_TEXT = 160 };
 
 static bool ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
@@ -65,7 +70,7 @@ static bool body_worth_it(const opf_rw *rw, size_t first, size_t last) {
       k++;
       continue;
     }
-    char text[160];
+    char text[STMT_TEXT];
     long label;
     opf_stmt_text(rw, k, text, sizeof text, &label);
     size_t name_len;
@@ -77,6 +82,55 @@ static bool body_worth_it(const opf_rw *rw, size_t first, size_t last) {
     k = opf_stmt_last(rw, k) + 1;
   }
   return call && statements >= 2;
+}
+
+/* An integer literal at *p (blanks, an optional sign, digits; no kind
+   suffix) into *v, *p moved past it; false for anything else. */
+static bool int_literal(const char **p, long long *v) {
+  const char *q = skip_blanks(*p);
+  bool negative = *q == '-';
+  if (*q == '-' || *q == '+') q = skip_blanks(q + 1);
+  if (!isdigit((unsigned char)*q)) return false;
+  long long n = 0;
+  for (; isdigit((unsigned char)*q); q++) {
+    if (n > 100000000) return false; /* far from short: no overflow below */
+    n = n * 10 + (*q - '0');
+  }
+  if (ident(*q) || *q == '.') return false; /* 1_8, 1.5, 1e3 */
+  *v = negative ? -n : n;
+  *p = skip_blanks(q);
+  return true;
+}
+
+/* Whether the one-line DO statement w (after its construct name; lower
+   case, blank-free in fixed form) has literal bounds, `DO i = 1, 5`,
+   `DO 10, I = 1, 8`, `do i = 1, 16, 2`, and a short trip count
+   (loop_cost.h), which is max((last - first + step) / step, 0). */
+static bool short_literal_trip(const char *w) {
+  if (strncmp(w, "do", 2) != 0) return false;
+  const char *p = skip_blanks(w + 2);     /* after `do` */
+  while (isdigit((unsigned char)*p)) p++; /* the label of its end */
+  p = skip_blanks(p);
+  if (*p == ',') p = skip_blanks(p + 1);
+  if (!isalpha((unsigned char)*p)) return false;
+  while (ident(*p)) p++;
+  p = skip_blanks(p);
+  long long first, last, step = 1;
+  if (*p++ != '=' || !int_literal(&p, &first) || *p++ != ',' || !int_literal(&p, &last))
+    return false;
+  if (*p == ',' && (p++, !int_literal(&p, &step) || step == 0)) return false;
+  if (*p) return false;
+  long long trips = (last - first + step) / step;
+  return op_loop_trip_short(trips);
+}
+
+/* Whether the DO statement at line li, text `text`, is a short loop by its
+   literal bounds; its text must be whole: one line, not cut off. */
+static bool short_do(const opf_rw *rw, size_t li, const char *text) {
+  const opf_line *l = &rw->lines[li];
+  if (opf_stmt_last(rw, li) != li || l->end - l->start >= STMT_TEXT) return false;
+  size_t name_len;
+  return short_literal_trip(text + opf_construct_name(text, &name_len));
 }
 
 static bool label_shared(const opf_rw *rw, long do_label) {
@@ -94,7 +148,8 @@ static void do_statement(opf_rw *rw, size_t li, opf_stmt st, const char *text, b
   if (name_len < sizeof loop.name) memcpy(loop.name, text, name_len);
   bool wanted = !assoc && st.label < 0 && !label_shared(rw, st.do_label) &&
                 rw->nloops < (size_t)rw->opt->loop_depth && !opf_in_device(rw) &&
-                (rw->opt->loops == OPARI_LOOPS_ALL || body_worth_it(rw, li, last));
+                (rw->opt->loops == OPARI_LOOPS_ALL ||
+                 (body_worth_it(rw, li, last) && !short_do(rw, li, text)));
   if (wanted) {
     loop.descr = opf_add_descr(rw, "loop", li, li);
     rw->descr.v[loop.descr].end_line1 = rw->descr.v[loop.descr].end_lineN = rw->lines[last].line;
@@ -210,7 +265,7 @@ void opf_loop_statement(opf_rw *rw, size_t li, size_t last) {
   bool assoc = rw->omp_before || rw->assoc_next;
   rw->omp_before = rw->assoc_next = false;
   while (rw->nloops && rw->loops[rw->nloops - 1].last < li) rw->nloops--;
-  char text[160];
+  char text[STMT_TEXT];
   long label;
   opf_stmt_text(rw, li, text, sizeof text, &label);
   opf_stmt st = opf_stmt_at(rw, li);

@@ -209,7 +209,18 @@ static pomp_report_status load(pomp_report *r, pomp_report_error *err) {
   return POMP_REPORT_OK;
 }
 
+/* Whether path is a directory without report.pomp but with snapshots. */
+static int snapshots_only(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+  char *file = report_file(path);
+  int has_report = stat(file, &st) == 0;
+  free(file);
+  return !has_report && pomp_report_snapshots_look(path).files > 0;
+}
+
 pomp_report *pomp_report_open(const char *path, pomp_report_error *err) {
+  if (snapshots_only(path)) return pomp_report_open_snapshots(path, err);
   pomp_report *r = pomp_report_new();
   free(r->path);
   r->path = report_file(path);

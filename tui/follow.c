@@ -4,62 +4,86 @@
    path gets a new id), then looked up in the new trees. */
 #include "follow.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "pomp_util.h"
 
 /* ---- the files --------------------------------------------------------- */
 
-/* The newest file of the experiment: the final report once it exists. */
-static int newest_file(const char *dir, char *file, size_t size, struct stat *st) {
-  static const char *const names[] = {"report.pomp", "snapshot.pomp"};
-  for (size_t i = 0; i < 2; i++) {
-    snprintf(file, size, "%s/%s", dir, names[i]);
-    if (stat(file, st) == 0) return (int)i;
-  }
-  return -1;
-}
+/* What the experiment holds now: the final report once it exists, else
+   the snapshots (one file, or one per MPI rank: merged by the report
+   library). */
+typedef struct {
+  int which; /* 0: report.pomp, 1: snapshots, -1: neither */
+  char file[sizeof((tui_follow *)0)->file];
+  uint64_t stamp; /* changes when any of its files changes */
+  time_t updated; /* the newest file's modification time */
+} experiment_files;
 
-static int same_file(const struct stat *a, const struct stat *b) {
-  return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
-         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+static experiment_files look_at_files(const char *dir) {
+  experiment_files e = {-1, "", 0, 0};
+  struct stat st;
+  snprintf(e.file, sizeof e.file, "%s/report.pomp", dir);
+  if (stat(e.file, &st) == 0) {
+    uint64_t id[5] = {(uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
+                      (uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec};
+    e.stamp = 0;
+    for (size_t i = 0; i < 5; i++) e.stamp = (e.stamp ^ id[i]) * 0x100000001b3u;
+    e.stamp |= 1;
+    e.updated = st.st_mtim.tv_sec;
+    e.which = 0;
+    return e;
+  }
+  pomp_report_snapshots snap = pomp_report_snapshots_look(dir);
+  if (!snap.files) return e;
+  snprintf(e.file, sizeof e.file, "%s/%s", dir, POMP_REPORT_SNAPSHOT);
+  if (stat(e.file, &st) != 0) snprintf(e.file, sizeof e.file, "%s/snapshot.*.pomp", dir);
+  e.stamp = snap.stamp;
+  e.updated = (time_t)snap.newest_mtime;
+  e.which = 1;
+  return e;
 }
 
 /* "snapshot of 3.0 s, updated 12:00:03" or "run finished, updated ...":
-   the snapshot's own time (attribute snapshot_seconds, libpomp) and the
-   file's local modification time. */
+   the snapshot's own time (attribute snapshot_seconds, libpomp), in an
+   MPI run how many ranks' snapshots it merges, and the newest file's
+   local modification time. */
 static void describe_state(tui_follow *f, const pomp_report *r) {
-  char updated[16] = "?";
+  char updated[16] = "?", ranks[64] = "";
   struct tm tm;
-  time_t t = f->st.st_mtim.tv_sec;
+  time_t t = f->updated;
   if (localtime_r(&t, &tm)) strftime(updated, sizeof updated, "%H:%M:%S", &tm);
   const char *seconds = pomp_report_attr(r, "snapshot_seconds");
+  const char *merged = pomp_report_attr(r, "snapshot_ranks");
+  if (merged) snprintf(ranks, sizeof ranks, " (%s)", merged);
   if (f->finished) snprintf(f->state, sizeof f->state, "run finished, updated %s", updated);
   else
-    snprintf(f->state, sizeof f->state, "snapshot of %s s, updated %s", seconds ? seconds : "?",
-             updated);
+    snprintf(f->state, sizeof f->state, "snapshot of %s s%s, updated %s", seconds ? seconds : "?",
+             ranks, updated);
 }
 
-/* The newest file read into a report, *f describing it; NULL when none
+/* The newest file(s) read into a report, *f describing it; NULL when none
    can be read. */
 static pomp_report *read_newest(tui_follow *f, pomp_report_error *err) {
-  char file[sizeof f->file];
-  struct stat st;
-  int which = newest_file(f->dir, file, sizeof file, &st);
-  if (which < 0) {
+  experiment_files e = look_at_files(f->dir);
+  if (e.which < 0) {
     snprintf(err->message, sizeof err->message,
              "%s: no snapshot.pomp or report.pomp (run with POMP_MODE=profile POMP_SNAPSHOT=1)",
              f->dir);
     return NULL;
   }
-  pomp_report *r = pomp_report_open(file, err);
+  pomp_report *r =
+      e.which == 0 ? pomp_report_open(e.file, err) : pomp_report_open_snapshots(f->dir, err);
   if (!r) return NULL;
-  memcpy(f->file, file, sizeof file);
-  f->st = st;
-  f->finished = which == 0;
+  memcpy(f->file, e.file, sizeof e.file);
+  f->stamp = e.stamp;
+  f->updated = e.updated;
+  f->finished = e.which == 0;
   describe_state(f, r);
   return r;
 }
@@ -172,10 +196,8 @@ int tui_follow_look(tui_app *a) {
   tui_follow *f = a->follow;
   if (!f || a->prompt) return 0; /* a pattern being typed: the next look */
   f->last_look = tui_clock();
-  char file[sizeof f->file];
-  struct stat st;
-  if (newest_file(f->dir, file, sizeof file, &st) < 0) return 0;
-  if (strcmp(file, f->file) == 0 && same_file(&st, &f->st)) return 0;
+  experiment_files e = look_at_files(f->dir);
+  if (e.which < 0 || (strcmp(e.file, f->file) == 0 && e.stamp == f->stamp)) return 0;
   pomp_report_error err = {0};
   pomp_report *r = read_newest(f, &err);
   if (!r) { /* a file in the way of being replaced: the next look reads it */

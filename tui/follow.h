@@ -8,7 +8,8 @@
 #ifndef TUI_FOLLOW_H
 #define TUI_FOLLOW_H
 
-#include <sys/stat.h>
+#include <stdint.h>
+#include <time.h>
 
 #include "app.h"
 
@@ -17,8 +18,10 @@
 
 typedef struct tui_follow {
   char *dir;        /* the experiment directory */
-  char file[4096];  /* the file shown: report.pomp, else snapshot.pomp */
-  struct stat st;   /* of that file when it was read */
+  char file[4096];  /* the file shown: report.pomp, else snapshot.pomp, else
+                       snapshot.*.pomp (every MPI rank's, merged) */
+  uint64_t stamp;   /* of the file(s) when read: changes when one does */
+  time_t updated;   /* the newest one's modification time */
   int finished;     /* the final report is shown */
   double last_look; /* tui_clock() of the last look */
   char state[160];  /* "snapshot of 3.0 s, updated 12:00:03" / "run finished, ..." */
@@ -26,7 +29,8 @@ typedef struct tui_follow {
 } tui_follow;
 
 /* The newest file of experiment directory dir (report.pomp once it
-   exists, else snapshot.pomp), opened; NULL with err filled when neither
+   exists, else the snapshots: snapshot.pomp, or every MPI rank's
+   snapshot.<rank>.pomp merged, pomp_report_open_snapshots), opened; NULL with err filled when neither
    can be read (err names the snapshot then). *f is set up for it. */
 pomp_report *tui_follow_open(tui_follow *f, const char *dir, pomp_report_error *err);
 void tui_follow_free(tui_follow *f);

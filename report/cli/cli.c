@@ -77,7 +77,10 @@ static void print_run_warning(const char *status) {
 void cli_print_warnings(const pomp_report *r) {
   const char *incomplete = pomp_report_run_incomplete(r);
   const char *snapshot = pomp_report_attr(r, "snapshot_seconds"); /* libpomp, POMP_SNAPSHOT */
-  if (snapshot) printf("snapshot of a running program at %s s: the values so far\n", snapshot);
+  const char *ranks = pomp_report_attr(r, "snapshot_ranks");      /* MPI: "K of N ranks" merged */
+  if (snapshot)
+    printf("snapshot of a running program at %s s%s%s%s: the values so far\n", snapshot,
+           ranks ? " (" : "", ranks ? ranks : "", ranks ? ")" : "");
   else if (incomplete) print_run_warning(incomplete);
   char perturbation[256];
   if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))

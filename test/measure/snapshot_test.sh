@@ -9,17 +9,10 @@
 # program end: the final report has at least the last snapshot's visits,
 # run_status complete, and the snapshot is gone. No timing is asserted:
 # the bounds on the polls only end a hung run.
-set -u
-sc=$1 report=$2 tui=$3
-work=$(mktemp -d)
-exp=$work/exp
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/snapshot_common.sh"
 
 # main;tick's visits in a report
 tick_visits() { "$report" dump "$1" --metric visits | awk -F, '$2 == "main;tick" { print $5 }'; }
-attr() { "$report" defs "$1" --compact | grep -o "\"$2\":\"[^\"]*\"" | cut -d'"' -f4; }
 
 POMP_MODE=profile POMP_SNAPSHOT=1 POMP_EXPERIMENT="$exp" "$sc" "$work/stop" >"$work/out" 2>&1 &
 pid=$!

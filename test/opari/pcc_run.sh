@@ -13,6 +13,8 @@ name=$(basename "$input")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$dir" || exit 1
+# Fortran module files go to the work directory, not next to the source
+case $name in *.f | *.F | *.f90 | *.F90) set -- "$@" -J"$work" ;; esac
 "$pcc" --no-functions ${POMP_CC_OPTS:-} "$cc" -fopenmp -Wall -Wextra -Werror "$@" -c "$name" -o "$work/inst.o" ||
   { echo "FAIL: pomp-cc"; exit 1; }
 "$cc" -fopenmp -o "$work/inst" "$work/inst.o" "$lib" || { echo "FAIL: link"; exit 1; }

@@ -22,6 +22,7 @@ void loops(int n, int *a) {
   }
   for (int k = 0; k < 8; ++k) { f(k); f(k + 1); f(k + 2); } /* 8 iterations: left alone */
   for (int k = 0; k <= 0x3; ++k) { f(k); f(k + 1); f(k + 2); } /* 4: left alone */
+  for (int k = 0; k <= 16; ++k) { f(k); f(k + 1); f(k + 2); } /* 17 trips: instrumented */
   for (int k = 0; k < 17; ++k) { f(k); f(k + 1); f(k + 2); } /* 17: instrumented */
   for (int k = 0; k < n + 8; ++k) { f(k); f(k + 1); f(k + 2); } /* not a literal: instrumented */
 }

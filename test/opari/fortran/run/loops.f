@@ -1,6 +1,6 @@
 C opari: --loops
 C Fixed form: a labelled DO left by GO TO, a DO WHILE left by EXIT in
-C a logical IF, a DO with END DO left by RETURN.
+C a logical IF, a DO with END DO left by RETURN (no literal bounds).
       SUBROUTINE WORK(I, T)
       INTEGER I, T
       T = T + MOD(I, 5)
@@ -19,7 +19,7 @@ C a logical IF, a DO with END DO left by RETURN.
       PROGRAM LOOPSF
       INTEGER T, I, K, ISCAN
       T = 0
-      DO 10 I = 1, 6
+      DO 10 I = 1, 6 + T
          CALL WORK(I, T)
          IF (I .EQ. 4) GO TO 20
          CALL WORK(I + 1, T)

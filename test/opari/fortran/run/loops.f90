@@ -46,7 +46,7 @@ contains
     end do
 20  continue
     do 30 i = 1, n
-      do 25 k = 1, 2
+      do 25 k = 1, n - 3
         call work(i + k)
         call work(i)
 25    continue
