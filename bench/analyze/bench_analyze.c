@@ -3,8 +3,11 @@
  * bare OTF2 read loop that only decodes the same events (the floor any
  * analyzer built on OTF2 pays), measured in the same run.
  *
- *   bench_analyze [EVENTS [RANKS [DIR [THREADS]]]]
+ *   bench_analyze [--generate] [EVENTS [RANKS [DIR [THREADS]]]]
  *                          default 8000000 events, 8 ranks, 1 thread
+ *
+ * --generate only writes the trace into DIR (for runs elsewhere, e.g. the
+ * scaling runs of bench/analyze/scaling.sh on a machine of more cores).
  *
  * The trace is a ring exchange (compute; MPI_Isend right; MPI_Recv left;
  * MPI_Wait) with an MPI_Allreduce every 16 iterations and random compute
@@ -414,12 +417,17 @@ static uint64_t dir_size(const char *dir) {
 
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
+  int generate_only = argc > 1 && !strcmp(argv[1], "--generate");
+  if (generate_only) argv++, argc--;
   uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 8000000;
   int ranks = argc > 2 ? atoi(argv[2]) : 8;
   int threads = argc > 4 ? atoi(argv[4]) : 1;
   if (ranks < 2 || ranks > MAX_RANKS || events < 1000 || threads < 1 || threads > MAX_THREADS)
-    pu_die(POMP_EXIT_USAGE, "usage: %s [EVENTS>=1000 [RANKS 2..64 [DIR [THREADS 1..16]]]]",
+    pu_die(POMP_EXIT_USAGE,
+           "usage: %s [--generate] [EVENTS>=1000 [RANKS 2..64 [DIR [THREADS 1..16]]]]",
            pu_progname());
+  if (generate_only && argc <= 3)
+    pu_die(POMP_EXIT_USAGE, "--generate needs the directory DIR to write the trace into");
   char dir[512];
   if (argc > 3) snprintf(dir, sizeof dir, "%s", argv[3]);
   else snprintf(dir, sizeof dir, "/tmp/pomp-bench-analyze-%d", (int)getpid());
@@ -429,6 +437,11 @@ int main(int argc, char **argv) {
   double t0 = now();
   if (stat(anchor, &st)) generate(dir, events, ranks, threads);
   double gen_s = now() - t0;
+  if (generate_only) {
+    printf("trace: %s, %d ranks x %d threads, %.1f MB (generated in %.1f s)\n", anchor, ranks,
+           threads, (double)dir_size(dir) / 1e6, gen_s);
+    return 0;
+  }
   uint64_t bytes = dir_size(dir);
   /* warm the page cache, then alternate to spread machine noise */
   measure(anchor, BARE_READ);

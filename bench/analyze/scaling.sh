@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# scaling.sh -- parallel efficiency of `mpiexec -n P pomp-analyze` on a
+# machine of more cores than this one (issue 15's targets: >= 80 % at P = 8
+# on an 8-rank 100 M-event trace, >= 60 % at P = 16 on a 16-rank 30 M-event
+# trace).  Such a machine starts bare, so the programs travel with their
+# shared libraries and the loader:
+#
+#   bench/analyze/scaling.sh bundle BUILD_DIR BUNDLE_DIR [PROGRAM...] (here)
+#   bench/analyze/scaling.sh run BUNDLE_DIR [OUT_DIR]       (there, as root)
+#
+# `bundle` copies pomp-analyze, bench_analyze, mpiexec.hydra and
+# hydra_pmi_proxy (and any further PROGRAM, e.g. an instrumented
+# application) with the libraries ldd lists and the loader, and points
+# them (patchelf) at /opt/pomp, where `run` copies the bundle.  `run`
+# generates the traces (bench_analyze --generate), analyses each serially
+# and under mpiexec -n P, compares the reports with the serial one and
+# prints wall and CPU seconds, speed-up and efficiency per P.  Not a test:
+# it never runs in ctest.
+set -euo pipefail
+prog=${0##*/}
+die() { echo "$prog: $*" >&2; exit 1; }
+PREFIX=/opt/pomp
+
+bundle() {
+  local build=$1 out=$2
+  shift 2
+  command -v patchelf >/dev/null || die "patchelf is needed (apt-get install patchelf)"
+  rm -rf "$out" && mkdir -p "$out/bin" "$out/lib"
+  local bins=("$build/analyze/pomp-analyze" "$build/bench/analyze/bench_analyze"
+    "$(readlink -f "$(command -v mpiexec.hydra)")" "$(command -v hydra_pmi_proxy)" "$@")
+  for b in "${bins[@]}"; do
+    [ -x "$b" ] || die "$b: not built"
+    [ -e "$out/bin/${b##*/}" ] && die "$b: a program of that name is in the bundle already"
+    cp "$b" "$out/bin/"
+    ldd "$b" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' |
+      while read -r lib; do cp -n "$(readlink -f "$lib")" "$out/lib/$(basename "$lib")"; done
+  done
+  # UCX (MPICH's ch4 device here) loads its transports from ucx/ beside libucs
+  if [ -d /usr/lib/x86_64-linux-gnu/ucx ]; then
+    mkdir -p "$out/lib/ucx"
+    cp /usr/lib/x86_64-linux-gnu/ucx/libuct_cma.so.0 "$out/lib/ucx/" 2>/dev/null || true
+  fi
+  local loader
+  loader=$(basename "$(ls "$out"/lib/ld-linux-*.so.*)")
+  for b in "$out"/bin/*; do
+    patchelf --set-interpreter "$PREFIX/lib/$loader" --set-rpath "$PREFIX/lib" "$b"
+  done
+  for l in "$out"/lib/*.so* "$out"/lib/ucx/*.so*; do
+    [ "$(basename "$l")" = "$loader" ] || patchelf --set-rpath "$PREFIX/lib" "$l"
+  done
+  du -sh "$out"
+}
+
+# "WALL CPU": seconds of one command (CPU: user + system of its processes);
+# its errors go to $log
+timed() {
+  local TIMEFORMAT='%R %U %S'
+  { time "$@" >/dev/null 2>>"$log"; } 2>&1 | awk '{ print $1, $2 + $3 }'
+}
+calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
+
+run() {
+  local src=$1 out=${2:-/tmp/pomp-scaling}
+  log=$out/errors.log
+  mkdir -p "$PREFIX" "$out" && cp -r "$src"/. "$PREFIX"/
+  export PATH=$PREFIX/bin:$PATH
+  echo "machine: $(nproc) cores, $(uname -r)"
+  # POMP_SCALING_DIVIDE=N: traces N times smaller (a dry run here)
+  local div=${POMP_SCALING_DIVIDE:-1}
+  scale "$out/t8" $((100000000 / div)) 8 "2 4 8"
+  scale "$out/t16" $((30000000 / div)) 16 "2 4 8 16"
+}
+
+# scale DIR EVENTS RANKS "P..." : the trace, then serial and parallel runs
+scale() {
+  local dir=$1 events=$2 ranks=$3 ps=$4
+  bench_analyze --generate "$events" "$ranks" "$dir" 2>>"$log"
+  local serial wall cpu
+  read -r wall cpu < <(timed pomp-analyze -q -o "$dir/serial.pomp" "$dir")
+  serial=$wall
+  printf 'P=1   wall %7.2f s  CPU %7.2f s\n' "$wall" "$cpu"
+  for p in $ps; do
+    read -r wall cpu < <(timed mpiexec.hydra -n "$p" pomp-analyze -q -o "$dir/p$p.pomp" "$dir")
+    local same=identical
+    cmp -s "$dir/serial.pomp" "$dir/p$p.pomp" || same=DIFFERENT
+    printf 'P=%-3s wall %7.2f s  CPU %7.2f s  speed-up %5.2fx  efficiency %5.1f %%  report %s\n' \
+      "$p" "$wall" "$cpu" "$(calc "$serial / $wall")" \
+      "$(calc "100 * $serial / $wall / $p")" "$same"
+  done
+  rm -rf "$dir"
+}
+
+case ${1:-} in
+bundle) [ $# -ge 3 ] || die "usage: $prog bundle BUILD_DIR BUNDLE_DIR [PROGRAM...]"; shift; bundle "$@" ;;
+run) [ $# -ge 2 ] || die "usage: $prog run BUNDLE_DIR [OUT_DIR]"; run "$2" "${3:-}" ;;
+-h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' ;;
+*) die "usage: $prog bundle BUILD_DIR BUNDLE_DIR | run BUNDLE_DIR [OUT_DIR]" ;;
+esac
