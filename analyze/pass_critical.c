@@ -602,7 +602,7 @@ static void critical_walk_end(az_replay *r, int ok) {
   if (ok) r->a->model_limits = limits;
 }
 
-/* The events the walk needs (both passes below). */
+/* The events the walk needs. */
 #define CP_HANDLERS                                                                                \
   {                                                                                                \
     .enter = on_enter, .leave = on_leave, .thread_join = on_join, .team_begin = on_team_begin,     \
@@ -610,22 +610,12 @@ static void critical_walk_end(az_replay *r, int ok) {
     .mpi_irecv = on_irecv, .mpi_collective_end = on_coll_end                                       \
   }
 
-const az_pass az_pass_critical = {
-    .name = "critical",
-    .direction = AZ_BACKWARD,
-    .loc_size = sizeof(cp_loc),
-    .on = CP_HANDLERS,
-    .begin = critical_begin,
-    .window = critical_window,
-    .end = critical_end,
-};
+/* The pass, with what it does at its end. */
+#define CP_PASS(end_fn)                                                                            \
+  {                                                                                                \
+    .name = "critical", .direction = AZ_BACKWARD, .loc_size = sizeof(cp_loc), .on = CP_HANDLERS,   \
+    .begin = critical_begin, .window = critical_window, .end = end_fn                              \
+  }
 
-const az_pass az_pass_critical_walk = {
-    .name = "critical",
-    .direction = AZ_BACKWARD,
-    .loc_size = sizeof(cp_loc),
-    .on = CP_HANDLERS,
-    .begin = critical_begin,
-    .window = critical_window,
-    .end = critical_walk_end,
-};
+const az_pass az_pass_critical = CP_PASS(critical_end);
+const az_pass az_pass_critical_walk = CP_PASS(critical_walk_end);
