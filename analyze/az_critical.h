@@ -21,6 +21,11 @@ enum {
    times (docs/PROPERTIES.md, "Critical path"). */
 void az_critical_impact(az_analysis *a);
 
+/* az_critical_impact, then az_critical_limits when limits is not 0: what
+   the critical-path pass does at its end, once the walk's values and
+   every other value are in. */
+void az_critical_derive(az_analysis *a, unsigned limits);
+
 /* The model's limits met (bits of AZ_LIMIT_*, kept in a->model_limits):
    the delay costs and the critical-path metrics are removed and
    az_critical_warn says why. */

@@ -193,6 +193,26 @@ struct OTF2_Reader_struct;
 int az_replay_run(az_analysis *a, struct OTF2_Reader_struct *reader, const uint8_t *mine,
                   const az_pass *const *passes, size_t npasses);
 
+/* Where each window of the first pass ended in each location's file: a
+   backward pass reads the same windows, last to first.  One position per
+   location and window (8 bytes per 65536 events of the trace). */
+typedef struct {
+  uint64_t *at;  /* [window * nlocs + location]: position of the last event read */
+  az_time *stop; /* [window]: its end */
+  size_t windows, cap;
+  uint32_t nlocs;
+  uint8_t *defs_read; /* [location]: its local definitions were read (by this reader) */
+} az_marks;
+
+/* az_replay_run with the windows kept in *marks: a forward first pass
+   notes them there when it holds none, backward passes read them.  The
+   parallel analysis (parallel.c) shares the windows of its distributed
+   first pass this way, so that its backward passes need no forward
+   re-reading.  az_marks_free frees them. */
+int az_replay_run_marked(az_analysis *a, struct OTF2_Reader_struct *reader, const uint8_t *mine,
+                         const az_pass *const *passes, size_t npasses, az_marks *marks);
+void az_marks_free(az_marks *m);
+
 /* analyze.c: az_analyze with other passes than its own (tests). */
 int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
                       const az_pass *const *passes, size_t npasses);
@@ -207,6 +227,12 @@ extern const az_pass az_pass_delay;
 /* pass_critical.c (backward): the critical path and, at its end, the
    performance impact derived from it (pass_critical_impact.c). */
 extern const az_pass az_pass_critical;
+/* The same walk without what is derived from it at its end: AZ_CRITICAL_PATH
+   charged, the model's limits met left in a->model_limits; az_critical_derive
+   (az_critical.h) does the rest once every value is in (parallel.c runs
+   the walk on one analysis process while another computes the delay
+   costs). */
+extern const az_pass az_pass_critical_walk;
 /* pass_rma.c: one-sided communication: Scalasca's RMA wait states (Wait
    at Fence/Create/Free, Late Post, Early Wait, Late Complete, lock
    competition) and the bytes RMA moved. */

@@ -41,8 +41,6 @@
 #include "az_records.h"
 #include "pomp_util.h"
 
-enum { AZ_PARALLEL_WINDOW_EVENTS = 1 << 20 };
-
 typedef struct {
   int rank, size;
   int *owner; /* trace process -> analysis process */
@@ -63,12 +61,17 @@ static int launched(void) {
    exchange. */
 static void wait_for(MPI_Request *req) {
   int done = 0;
+  long pause_ns = 20000;
   for (int polls = 0;; polls++) {
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     if (done) return;
     if (polls >= 64) { /* no quick answer: the other one is busy */
-      struct timespec pause = {0, 20000};
+      struct timespec pause = {0, pause_ns};
       nanosleep(&pause, NULL);
+      /* a long wait (the other one runs a whole pass): fewer wake-ups,
+         each of which costs a test of MPI's progress engine; at most 1 ms
+         late */
+      if (polls >= 1024 && pause_ns < 1000000) pause_ns *= 2;
     }
   }
 }
@@ -355,22 +358,21 @@ static void put(bytes *b, const void *data, size_t n) {
   b->len += n;
 }
 
-/* [ntree][tree][nrows]{loc, cnode, row}... for the own locations. */
-static bytes pack_result(const az_analysis *a, const team *t) {
-  bytes b = {NULL, 0, 0};
+/* [ntree][tree][nrows]{loc, cnode, row}... for the own locations (every
+   location with t NULL), after the bytes already in b. */
+static void pack_result(bytes *b, const az_analysis *a, const team *t) {
   uint64_t n = a->tree.len;
-  put(&b, &n, sizeof n);
-  put(&b, a->tree.nodes, n * sizeof *a->tree.nodes);
+  put(b, &n, sizeof n);
+  put(b, a->tree.nodes, n * sizeof *a->tree.nodes);
   for (uint32_t l = 0; l < a->defs.num_locs; l++) {
-    if (t->owner[a->defs.locs[l].process] != t->rank) continue;
+    if (t && t->owner[a->defs.locs[l].process] != t->rank) continue;
     const az_cells *c = &a->cells[l];
     for (size_t r = 0; r < c->nrows; r++) {
-      put(&b, &l, sizeof l);
-      put(&b, &c->row_cnode[r], sizeof c->row_cnode[r]);
-      put(&b, c->rows[r], sizeof c->rows[r]);
+      put(b, &l, sizeof l);
+      put(b, &c->row_cnode[r], sizeof c->row_cnode[r]);
+      put(b, c->rows[r], sizeof c->rows[r]);
     }
   }
-  return b;
 }
 
 static void unpack_result(az_analysis *a, const char *p, size_t len) {
@@ -398,25 +400,37 @@ static void unpack_result(az_analysis *a, const char *p, size_t len) {
   free(map);
 }
 
+/* Bytes to analysis process 0 (tag: tag and tag + 1). */
+static void send_to_0(const bytes *b, int tag) {
+  uint64_t len = b->len;
+  MPI_Request req[2];
+  MPI_Isend(&len, 1, MPI_UINT64_T, 0, tag, MPI_COMM_WORLD, &req[0]);
+  MPI_Isend(b->p, (int)len, MPI_BYTE, 0, tag + 1, MPI_COMM_WORLD, &req[1]);
+  wait_for(&req[0]); /* until process 0 has finished its own part */
+  wait_for(&req[1]);
+}
+
+/* What send_to_0 sent from process `from` (malloc'd; its length in *len). */
+static char *receive_on_0(int from, int tag, uint64_t *len) {
+  MPI_Request req;
+  MPI_Irecv(len, 1, MPI_UINT64_T, from, tag, MPI_COMM_WORLD, &req);
+  wait_for(&req); /* the others may still be finishing */
+  char *buf = pu_malloc(*len ? *len : 1);
+  MPI_Recv(buf, (int)*len, MPI_BYTE, from, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return buf;
+}
+
 static void gather(az_analysis *a, const team *t) {
   if (t->rank) {
-    bytes b = pack_result(a, t);
-    uint64_t len = b.len;
-    MPI_Request req[2];
-    MPI_Isend(&len, 1, MPI_UINT64_T, 0, 1, MPI_COMM_WORLD, &req[0]);
-    MPI_Isend(b.p, (int)len, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &req[1]);
-    wait_for(&req[0]); /* until process 0 has finished its own part */
-    wait_for(&req[1]);
+    bytes b = {NULL, 0, 0};
+    pack_result(&b, a, t);
+    send_to_0(&b, 1);
     free(b.p);
     return;
   }
   for (int r = 1; r < t->size; r++) {
     uint64_t len;
-    MPI_Request req;
-    MPI_Irecv(&len, 1, MPI_UINT64_T, r, 1, MPI_COMM_WORLD, &req);
-    wait_for(&req); /* the others may still be finishing */
-    char *buf = pu_malloc(len ? len : 1);
-    MPI_Recv(buf, (int)len, MPI_BYTE, r, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    char *buf = receive_on_0(r, 1, &len);
     unpack_result(a, buf, len);
     free(buf);
   }
@@ -434,7 +448,7 @@ static void reduce_diag(az_analysis *a, const team *t) {
   a->events_read = sum[AZ_W_NUM_KINDS];
 }
 
-static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
+static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t, az_marks *marks) {
   uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
   size_t locations = 0;
   for (uint32_t p = 0; p < a->defs.num_procs; p++)
@@ -449,7 +463,8 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
   az_pass waits = az_pass_waits;
   waits.exchange = exchange_waits;
   const az_pass *passes[] = {&waits};
-  if (!rc) rc = az_replay_run(a, reader, mine, passes, sizeof passes / sizeof *passes);
+  if (!rc)
+    rc = az_replay_run_marked(a, reader, mine, passes, sizeof passes / sizeof *passes, marks);
   else agree(a, 0, &rc); /* the others learn it at their window */
   free(mine);
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
@@ -457,31 +472,24 @@ static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t) {
   return rc;
 }
 
-/* Delay costs in a parallel analysis.  Their instances span trace
-   processes and are evaluated backwards in an order that follows the
-   chains of waits through all of them; the MPI exchange of that pass is
-   not written (analyze/README.md, limits).  So analysis process 0 runs
-   the backward pass over the whole trace once the others sent their
-   results, after a forward pass that only notes where each window ends
-   (its warnings were counted by the real one: not again). */
-static OTF2_CallbackCode mark_region(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *al, OTF2_RegionRef r) {
-  (void)l;
-  (void)al;
-  (void)r;
-  az_cursor *c = u;
-  az_cursor_at(c, &t, pos);
-  return az_next(c);
+/* ---- the backward passes ------------------------------------------------ */
+
+/* Where each window of the distributed first pass ended in every
+   location's file, on every analysis process: each noted its own
+   locations (the others' positions are 0) and all ran the same windows
+   (they agreed after each). */
+static void share_marks(az_marks *m) {
+  MPI_Request req;
+  MPI_Iallreduce(MPI_IN_PLACE, m->at, (int)(m->windows * m->nlocs), MPI_UINT64_T, MPI_MAX,
+                 MPI_COMM_WORLD, &req);
+  wait_for(&req);
 }
 
-static const az_pass windows_pass = {
-    .name = "windows",
-    .direction = AZ_FORWARD,
-    .loc_size = sizeof(az_cursor),
-    .on = {.enter = mark_region, .leave = mark_region},
-};
-
-static int delay_on_process_0(az_analysis *a, const char *anchor) {
+/* Backward passes over the whole trace on this analysis process alone,
+   in the windows of the first pass (marks).  Their reading's warnings
+   were counted by the first pass: not again. */
+static int backward_whole(az_analysis *a, const char *anchor, az_marks *marks,
+                          const az_pass *const *passes, size_t npasses) {
   OTF2_Reader *reader = OTF2_Reader_Open(anchor);
   if (!reader) {
     az_fail(&a->diag, "%s: cannot open the trace archive again", anchor);
@@ -499,16 +507,60 @@ static int delay_on_process_0(az_analysis *a, const char *anchor) {
   int progress = a->progress;
   a->diag.verbosity = 0;
   a->progress = 0;
-  const az_pass *passes[] = {&windows_pass, &az_pass_rma, &az_pass_delay, &az_pass_critical};
-  if (!rc) rc = az_replay_run(a, reader, NULL, passes, sizeof passes / sizeof *passes);
+  memset(marks->defs_read, 0, marks->nlocs); /* a new reader */
+  if (!rc) rc = az_replay_run_marked(a, reader, NULL, passes, npasses, marks);
   if (!rc) a->diag = before;
   a->diag.verbosity = before.verbosity;
-  if (!rc) az_critical_warn(a); /* the model's limits, which it found */
   a->events_read = events;
   a->progress = progress;
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
   OTF2_Reader_CloseEvtFiles(reader);
   OTF2_Reader_Close(reader);
+  return rc;
+}
+
+/* Delay costs and the critical path in a parallel analysis.  Both passes
+   follow chains of waits through every trace process (analyze/README.md,
+   "Delay costs in a parallel analysis"), but neither needs the other's
+   values: analysis process 0 computes the delay costs (and RMA) over the
+   whole trace while process 1 walks the critical path, in the windows of
+   the distributed first pass, at the same time.  Process 1 then sends
+   its walk's values (on its own call tree, remapped as the gather's) and
+   the model's limits it met; process 0 derives the rest of the critical
+   path's metrics from them, as the serial pass does at its end. */
+enum { CP_TAG = 3 };
+
+static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *marks) {
+  /* only the walk's values travel: the first pass's were gathered */
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
+  const az_pass *passes[] = {&az_pass_critical_walk};
+  a->model_limits = 0;
+  int rc = backward_whole(a, anchor, marks, passes, 1);
+  uint32_t head[2] = {a->model_limits, rc != 0};
+  bytes b = {NULL, 0, 0};
+  put(&b, head, sizeof head);
+  pack_result(&b, a, NULL);
+  send_to_0(&b, CP_TAG);
+  free(b.p);
+  return rc;
+}
+
+static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks) {
+  const az_pass *passes[] = {&az_pass_rma, &az_pass_delay};
+  int rc = backward_whole(a, anchor, marks, passes, sizeof passes / sizeof *passes);
+  uint64_t len;
+  char *buf = receive_on_0(1, CP_TAG, &len);
+  uint32_t head[2];
+  memcpy(head, buf, sizeof head);
+  if (!rc && head[1]) {
+    az_fail(&a->diag, "%s: the critical path failed in analysis process 1", anchor);
+    rc = -1;
+  }
+  if (!rc) {
+    unpack_result(a, buf + sizeof head, len - sizeof head);
+    az_critical_derive(a, head[0]);
+  }
+  free(buf);
   return rc;
 }
 
@@ -518,21 +570,22 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   MPI_Comm_size(MPI_COMM_WORLD, &t.size);
   az_options mine = *opt;
   if (t.rank) mine.progress = 0;
-  /* every window costs an agreement among the processes: larger ones.
-     Measured on the 50.9 M-event bench trace (-n 2): 1 << 18 and 1 << 20
-     take the same time; 1 << 22 is ~20% slower (the pools of unmatched
-     sends and the sorting of each window grow, system time triples). */
-  if (!mine.window_events) mine.window_events = AZ_PARALLEL_WINDOW_EVENTS;
+  /* the serial analysis's windows (replay.c): the backward passes read
+     the first pass's windows, and their instances in flight grow with a
+     window (bench_analyze, 8.1 M events: the delay pass took 1.8 s CPU in
+     windows of 2^20 events, 0.73 s in 2^16); the forward pass's
+     agreements cost about as much as the larger pools of 2^20 save */
   OTF2_Reader *reader = az_open(a, anchor, &mine);
   int failed = !reader;
   t.owner = NULL;
+  az_marks marks = {0};
   /* every process reads the same definitions: all fail alike here */
   if (!failed) {
     assign(&t, &a->defs);
     par_state ps = {.t = &t};
     a->agree_hook = agree;
     a->exchange_data = &ps;
-    failed = replay_own(a, reader, &t) != 0;
+    failed = replay_own(a, reader, &t, &marks) != 0;
     OTF2_Reader_Close(reader);
     a->agree_hook = NULL;
     free_par_state(&ps);
@@ -541,15 +594,20 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
     if (!a->diag.errors)
       az_fail(&a->diag, "%s: the analysis failed in another analysis process", anchor);
     free(t.owner);
+    az_marks_free(&marks);
     return -1;
   }
+  share_marks(&marks);
   for (size_t l = 0; l < a->defs.num_locs; l++)
     if (t.owner[a->defs.locs[l].process] == t.rank)
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);
   gather(a, &t);
   a->cells_finished = 1;
   /* the others go on to reduce_diag: a failure here is process 0's */
-  int delay_failed = t.rank == 0 && delay_on_process_0(a, anchor);
+  int delay_failed = 0;
+  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks);
+  else if (t.rank == 1) critical_on_process_1(a, anchor, &marks);
+  az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
   reduce_diag(a, &t);
   az_progress_done(a);

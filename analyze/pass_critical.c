@@ -559,13 +559,17 @@ static void critical_window(az_replay *r, az_time stop) {
   merge_window(r->data);
 }
 
-static void critical_end(az_replay *r, int ok) {
+void az_critical_derive(az_analysis *a, unsigned limits) {
+  az_critical_impact(a);
+  if (limits) az_critical_limits(a, limits);
+}
+
+/* The rest of the walk; frees its state.  Returns the model's limits it
+   met (AZ_LIMIT_* bits). */
+static unsigned walk_end(az_replay *r, int ok) {
   cp_state *st = r->data;
-  if (ok) {
-    merge_after(st, 0, 1);
-    az_critical_impact(r->a);
-    if (st->limits) az_critical_limits(r->a, st->limits);
-  }
+  if (ok) merge_after(st, 0, 1);
+  unsigned limits = st->limits;
   for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
     cp_loc *s = st->locs[l];
     if (!s) continue;
@@ -585,23 +589,33 @@ static void critical_end(az_replay *r, int ok) {
   free(st->heap);
   free(st->locs);
   free(st);
+  return limits;
 }
 
-const az_pass az_pass_critical = {
-    .name = "critical",
-    .direction = AZ_BACKWARD,
-    .loc_size = sizeof(cp_loc),
-    .on = {.enter = on_enter,
-           .leave = on_leave,
-           .thread_join = on_join,
-           .team_begin = on_team_begin,
-           .team_end = on_team_end,
-           .mpi_send = on_send,
-           .mpi_isend = on_isend,
-           .mpi_recv = on_recv,
-           .mpi_irecv = on_irecv,
-           .mpi_collective_end = on_coll_end},
-    .begin = critical_begin,
-    .window = critical_window,
-    .end = critical_end,
-};
+static void critical_end(az_replay *r, int ok) {
+  unsigned limits = walk_end(r, ok);
+  if (ok) az_critical_derive(r->a, limits);
+}
+
+static void critical_walk_end(az_replay *r, int ok) {
+  unsigned limits = walk_end(r, ok);
+  if (ok) r->a->model_limits = limits;
+}
+
+/* The events the walk needs. */
+#define CP_HANDLERS                                                                                \
+  {                                                                                                \
+    .enter = on_enter, .leave = on_leave, .thread_join = on_join, .team_begin = on_team_begin,     \
+    .team_end = on_team_end, .mpi_send = on_send, .mpi_isend = on_isend, .mpi_recv = on_recv,      \
+    .mpi_irecv = on_irecv, .mpi_collective_end = on_coll_end                                       \
+  }
+
+/* The pass, with what it does at its end. */
+#define CP_PASS(end_fn)                                                                            \
+  {                                                                                                \
+    .name = "critical", .direction = AZ_BACKWARD, .loc_size = sizeof(cp_loc), .on = CP_HANDLERS,   \
+    .begin = critical_begin, .window = critical_window, .end = end_fn                              \
+  }
+
+const az_pass az_pass_critical = CP_PASS(critical_end);
+const az_pass az_pass_critical_walk = CP_PASS(critical_walk_end);

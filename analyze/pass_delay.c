@@ -89,7 +89,8 @@ typedef struct {
   double prop;     /* the largest part of it that explains one later wait */
   dl_slot *map;    /* its interval's time per call path */
   size_t nmap, capmap;
-  dl_slot few[3]; /* the map of a short interval, without an allocation */
+  dl_slot few[8]; /* the map of a short interval, without an allocation (a message
+                     between two iterations of a loop: its call paths and waits) */
   dl_ref *inner;  /* waits of this member inside its interval */
   size_t ninner, capinner;
   dl_ref few_inner[2]; /* the usual one or two, without an allocation */
@@ -220,6 +221,12 @@ typedef struct { /* messages met so far on one channel and side */
   uint64_t count;
 } dl_chan;
 
+/* Freed instances are kept for reuse by the number of members allocated,
+   up to this: a collective's instance (a kilobyte or more) freed and
+   allocated again cost malloc a consolidation of its fast bins each time
+   (perf: 5% of the serial analysis on bench_analyze's trace). */
+enum { DL_POOLS = 64 };
+
 typedef struct dl_state {
   dl_inst **hash; /* a power of two, at most one instance per bucket on average */
   size_t nhash, nlive;
@@ -227,11 +234,11 @@ typedef struct dl_state {
   size_t nready, capready;
   dl_chan *chan; /* open addressing, a power of two */
   size_t nchan, capchan;
-  int32_t *par_cnode;  /* per region: its only parallel call path, or -2 */
-  int32_t *master_par; /* per process: the master's parallel call path met last */
-  uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
-  dl_inst *pool;       /* freed instances of two members (messages), for reuse */
-  dl_inst **sizing;    /* OpenMP barriers whose fork was read in this window */
+  int32_t *par_cnode;      /* per region: its only parallel call path, or -2 */
+  int32_t *master_par;     /* per process: the master's parallel call path met last */
+  uint32_t *idle;          /* per process: its OpenMP workers (omp_idle_threads) */
+  dl_inst *pool[DL_POOLS]; /* freed instances by members allocated, for reuse */
+  dl_inst **sizing;        /* OpenMP barriers whose fork was read in this window */
   size_t nsizing, capsizing;
 } dl_state;
 
@@ -277,9 +284,9 @@ static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, uint32
     if (in->hash == hash && key_equal(&in->key, key)) return in;
   size_t bytes = sizeof(dl_inst) + (cap ? cap : 1) * sizeof(dl_member);
   dl_inst *in = NULL;
-  if (cap == 2 && st->pool) { /* a message: most instances are */
-    in = st->pool;
-    st->pool = in->hash_next;
+  if (cap < DL_POOLS && st->pool[cap]) { /* messages, collectives: the same sizes again */
+    in = st->pool[cap];
+    st->pool[cap] = in->hash_next;
     memset(in, 0, bytes);
   } else {
     in = pu_calloc(1, bytes);
@@ -310,9 +317,9 @@ static void drop_inst(dl_state *st, dl_inst *in) {
     }
   }
   free(in->dependents);
-  if (in->cap == 2) {
-    in->hash_next = st->pool;
-    st->pool = in;
+  if (in->cap < DL_POOLS) {
+    in->hash_next = st->pool[in->cap];
+    st->pool[in->cap] = in;
   } else {
     free(in);
   }
@@ -1190,11 +1197,12 @@ static void delay_end(az_replay *r, int ok) {
   free(st->master_par);
   free(st->idle);
   free(st->sizing);
-  while (st->pool) {
-    dl_inst *in = st->pool;
-    st->pool = in->hash_next;
-    free(in);
-  }
+  for (size_t cap = 0; cap < DL_POOLS; cap++)
+    while (st->pool[cap]) {
+      dl_inst *in = st->pool[cap];
+      st->pool[cap] = in->hash_next;
+      free(in);
+    }
   free(st->chan);
   free(st->ready);
   free(st->hash);

@@ -408,17 +408,6 @@ static int end_window(az_replay *r, az_time stop, int any, int *failed) {
   return end_windows(r, 1, stop, any, failed);
 }
 
-/* Where each window of the first pass ended in each location's file: a
-   backward pass reads the same windows, last to first.  One position per
-   location and window (8 bytes per 65536 events of the trace). */
-typedef struct {
-  uint64_t *at;  /* [window * nlocs + location]: position of the last event read */
-  az_time *stop; /* [window]: its end */
-  size_t windows, cap;
-  uint32_t nlocs;
-  uint8_t *defs_read; /* [location]: its local definitions were read */
-} az_marks;
-
 static void mark_window(az_marks *m, const az_replay *r, az_time stop) {
   if (m->windows == m->cap) {
     m->cap = m->cap ? 2 * m->cap : 64;
@@ -923,11 +912,13 @@ static int check_samples(az_analysis *a) {
   return 0;
 }
 
-int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
-                  const az_pass *const *passes, size_t npasses) {
+int az_replay_run_marked(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
+                         const az_pass *const *passes, size_t npasses, az_marks *marks) {
   int rc = 0;
-  az_marks marks = {
-      NULL, NULL, 0, 0, a->defs.num_locs, pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, 1)};
+  if (!marks->defs_read) {
+    marks->nlocs = a->defs.num_locs;
+    marks->defs_read = pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, 1);
+  }
   for (size_t i = 0, n; i < npasses && !rc; i += n) {
     /* backward passes in a row read the trace together */
     n = 1;
@@ -940,12 +931,24 @@ int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
     /* a pass with nothing to do in this trace is skipped (alone: a group
        of backward passes reads the trace for all of them) */
     if (n == 1 && passes[i]->wanted && !passes[i]->wanted(a)) continue;
-    rc = run_passes(a, reader, mine, passes + i, n, &marks);
+    rc = run_passes(a, reader, mine, passes + i, n, marks);
     if (i) a->events_read = events;
     if (!rc && !i) rc = check_samples(a);
   }
-  free(marks.at);
-  free(marks.stop);
-  free(marks.defs_read);
+  return rc;
+}
+
+void az_marks_free(az_marks *m) {
+  free(m->at);
+  free(m->stop);
+  free(m->defs_read);
+  memset(m, 0, sizeof *m);
+}
+
+int az_replay_run(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
+                  const az_pass *const *passes, size_t npasses) {
+  az_marks marks = {0};
+  int rc = az_replay_run_marked(a, reader, mine, passes, npasses, &marks);
+  az_marks_free(&marks);
   return rc;
 }

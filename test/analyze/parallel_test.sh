@@ -1,13 +1,16 @@
 #!/bin/sh
 # A parallel analysis (MPIEXEC -n P pomp-analyze) must write the very same
 # report as the serial one, byte for byte, for every test trace.
-# Usage: parallel_test.sh MPIEXEC POMP_ANALYZE POMP_TRACEGEN DATA_DIR
+# Usage: parallel_test.sh MPIEXEC POMP_ANALYZE POMP_TRACEGEN DATA_DIR POMP_REPORT
 set -u
-mpiexec=$1 analyze=$2 tracegen=$3 data=$4
+mpiexec=$1 analyze=$2 tracegen=$3 data=$4 report=$5
+here=$(dirname "$0")
 work=$(mktemp -d "${TMPDIR:-/tmp}/pomp-az-par.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 failures=0
-for trace in "$data"/*.trace; do
+# a long run: several replay windows, delays around a ring of 4 ranks
+"$here/ring_trace.sh" 9000 >"$work/ring.trace" || { echo "FAIL: ring_trace.sh"; exit 1; }
+for trace in "$data"/*.trace "$work/ring.trace"; do
   name=$(basename "$trace" .trace)
   "$tracegen" "$trace" "$work/$name" || { echo "FAIL: tracegen $name"; exit 1; }
   "$analyze" -q "$work/$name" || { echo "FAIL: serial $name"; failures=$((failures + 1)); }
@@ -23,6 +26,31 @@ for trace in "$data"/*.trace; do
     fi
   done
 done
+
+# The reports compared above hold what the backward passes computed on
+# processes split among analysis processes: delay costs (short- and
+# long-term, through chains of 3+ ranks), the classification, OpenMP
+# delays, the critical path.  Each must be there (non-zero), or the
+# comparison proves nothing.
+nonzero() { # TRACE METRIC: some value of METRIC in the 3-process report
+  if "$report" dump "$work/$1.3.pomp" --metric "$2" --format csv |
+    awk -F, 'NR > 1 && $5 + 0 != 0 { found = 1 } END { exit !found }'; then
+    echo "ok: $1: $2 non-zero under -n 3"
+  else
+    echo "FAIL: $1: no $2 under -n 3"
+    failures=$((failures + 1))
+  fi
+}
+for m in delay_latesender delay_latesender_longterm delay_barrier mpi_wait_indirect_latesender \
+  mpi_wait_propagating_latesender critical_path critical_imbalance_impact; do
+  nonzero ring "$m"
+done
+nonzero delay_chain delay_barrier_longterm
+nonzero delay_p2p delay_latereceiver
+for m in delay_ompbarrier delay_ompidle delay_ompidle_longterm delay_n2n delay_12n; do
+  nonzero hybrid "$m"
+done
+nonzero critical_chain critical_path_imbalance
 
 # The trace of a run that did not finish (a recovered experiment: its
 # record fragments/RECOVERED), analysed as such: the same report too.
