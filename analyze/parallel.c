@@ -58,8 +58,12 @@ static int launched(void) {
    time the slower one needs (measured: two processes slower than one
    under a load of one other busy process).  Testing now and then and
    sleeping in between costs at most a few tens of microseconds per
-   exchange. */
-static void wait_for(MPI_Request *req) {
+   exchange.  long_wait: the other one may run a whole pass (the gather,
+   the end): the pause grows to 1 ms, fewer wake-ups, each of which costs
+   a test of MPI's progress engine.  Not for the exchanges of every
+   window: a 100 M-event trace has thousands, and a pause of 1 ms at each
+   made two analysis processes no faster than one on 16 cores. */
+static void wait_until(MPI_Request *req, int long_wait) {
   int done = 0;
   long pause_ns = 20000;
   for (int polls = 0;; polls++) {
@@ -68,13 +72,13 @@ static void wait_for(MPI_Request *req) {
     if (polls >= 64) { /* no quick answer: the other one is busy */
       struct timespec pause = {0, pause_ns};
       nanosleep(&pause, NULL);
-      /* a long wait (the other one runs a whole pass): fewer wake-ups,
-         each of which costs a test of MPI's progress engine; at most 1 ms
-         late */
-      if (polls >= 1024 && pause_ns < 1000000) pause_ns *= 2;
+      if (long_wait && polls >= 1024 && pause_ns < 1000000) pause_ns *= 2;
     }
   }
 }
+
+static void wait_for(MPI_Request *req) { wait_until(req, 0); }
+static void wait_long(MPI_Request *req) { wait_until(req, 1); }
 
 /* Contiguous blocks of processes with about total/size events each. */
 static void assign(team *t, const az_defs *d) {
@@ -406,15 +410,15 @@ static void send_to_0(const bytes *b, int tag) {
   MPI_Request req[2];
   MPI_Isend(&len, 1, MPI_UINT64_T, 0, tag, MPI_COMM_WORLD, &req[0]);
   MPI_Isend(b->p, (int)len, MPI_BYTE, 0, tag + 1, MPI_COMM_WORLD, &req[1]);
-  wait_for(&req[0]); /* until process 0 has finished its own part */
-  wait_for(&req[1]);
+  wait_long(&req[0]); /* until process 0 has finished its own part */
+  wait_long(&req[1]);
 }
 
 /* What send_to_0 sent from process `from` (malloc'd; its length in *len). */
 static char *receive_on_0(int from, int tag, uint64_t *len) {
   MPI_Request req;
   MPI_Irecv(len, 1, MPI_UINT64_T, from, tag, MPI_COMM_WORLD, &req);
-  wait_for(&req); /* the others may still be finishing */
+  wait_long(&req); /* the others may still be finishing */
   char *buf = pu_malloc(*len ? *len : 1);
   MPI_Recv(buf, (int)*len, MPI_BYTE, from, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   return buf;
@@ -442,7 +446,7 @@ static void reduce_diag(az_analysis *a, const team *t) {
   local[AZ_W_NUM_KINDS] = a->events_read;
   MPI_Request req;
   MPI_Ireduce(local, sum, AZ_W_NUM_KINDS + 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD, &req);
-  wait_for(&req);
+  wait_long(&req); /* process 0 may still run the delay pass */
   if (t->rank) return;
   memcpy(a->diag.count, sum, sizeof a->diag.count);
   a->events_read = sum[AZ_W_NUM_KINDS];
@@ -632,7 +636,7 @@ void az_parallel_share(int *verdict, char **status) {
   int head[2] = {*verdict, *status ? (int)strlen(*status) + 1 : 0};
   MPI_Request req;
   MPI_Ibcast(head, 2, MPI_INT, 0, MPI_COMM_WORLD, &req);
-  wait_for(&req); /* recovery may take a while */
+  wait_long(&req); /* recovery may take a while */
   *verdict = head[0];
   if (!head[1]) return;
   if (rank) *status = pu_malloc((size_t)head[1]);
@@ -644,6 +648,6 @@ void az_parallel_end(void) {
   /* the others wait here while process 0 writes the report: gently */
   MPI_Request req;
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
-  wait_for(&req);
+  wait_long(&req);
   MPI_Finalize();
 }

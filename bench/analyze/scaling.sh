@@ -42,6 +42,7 @@ bundle() {
   fi
   local loader
   loader=$(basename "$(ls "$out"/lib/ld-linux-*.so.*)")
+  strip --strip-debug "$out"/bin/* "$out"/lib/*.so* 2>/dev/null || true # 64 MiB travel
   for b in "$out"/bin/*; do
     patchelf --set-interpreter "$PREFIX/lib/$loader" --set-rpath "$PREFIX/lib" "$b"
   done
@@ -65,7 +66,10 @@ run() {
   mkdir -p "$PREFIX" "$out" && cp -r "$src"/. "$PREFIX"/
   export PATH=$PREFIX/bin:$PATH
   echo "machine: $(nproc) cores, $(uname -r)"
-  # POMP_SCALING_DIVIDE=N: traces N times smaller (a dry run here)
+  # POMP_SCALING_DIVIDE=N: traces N times smaller (a dry run here);
+  # POMP_SCALING_BASE=PROGRAM: another pomp-analyze (the one before a
+  # change, bundled under another name) timed at P = 1 and the largest P
+  base=${POMP_SCALING_BASE:-}
   local div=${POMP_SCALING_DIVIDE:-1}
   scale "$out/t8" $((100000000 / div)) 8 "2 4 8"
   scale "$out/t16" $((30000000 / div)) 16 "2 4 8 16"
@@ -79,6 +83,14 @@ scale() {
   read -r wall cpu < <(timed pomp-analyze -q -o "$dir/serial.pomp" "$dir")
   serial=$wall
   printf 'P=1   wall %7.2f s  CPU %7.2f s\n' "$wall" "$cpu"
+  if [ -n "$base" ]; then
+    local top=${ps##* }
+    read -r wall cpu < <(timed "$base" -q -o "$dir/base.pomp" "$dir")
+    printf '%s P=1   wall %7.2f s  CPU %7.2f s\n' "$base" "$wall" "$cpu"
+    read -r wall cpu < <(timed mpiexec.hydra -n "$top" "$base" -q -o "$dir/base$top.pomp" "$dir")
+    printf '%s P=%-3s wall %7.2f s  CPU %7.2f s  speed-up %5.2fx against this serial\n' "$base" \
+      "$top" "$wall" "$cpu" "$(calc "$serial / $wall")"
+  fi
   for p in $ps; do
     read -r wall cpu < <(timed mpiexec.hydra -n "$p" pomp-analyze -q -o "$dir/p$p.pomp" "$dir")
     local same=identical
