@@ -149,21 +149,43 @@ void az_critical_impact(az_analysis *a) {
   free(x.on_path);
 }
 
+/* What each limit voids.  MPI calls on several threads of a process
+   break every interval (a process's synchronisation points are no longer
+   on one timeline): all of the delay costs, the classification and the
+   critical path.  Tasks and nested parallelism break the OpenMP model (a
+   task run in a barrier is work there, a nested team's threads are no
+   members of the outer one) and the path through the teams, but not the
+   intervals between a process's MPI calls, all on its first thread: the
+   MPI delay costs and the classification of point-to-point waits stay. */
 static const struct {
   unsigned bit;
   const char *what;
+  int first; /* the slots it voids: first .. AZ_RECOUNT_LAST */
+  const char *voided;
 } limit_text[] = {
-    {AZ_LIMIT_TASKS, "OpenMP tasks"},
-    {AZ_LIMIT_NESTED, "nested parallel regions (or threads outside an OpenMP team)"},
-    {AZ_LIMIT_MPI_THREADS, "MPI calls on threads other than a process's first "
-                           "(MPI_THREAD_MULTIPLE)"},
+    {AZ_LIMIT_TASKS, "OpenMP tasks", AZ_DELAY_OMP,
+     "OpenMP delay costs and the critical path are not computed (their model does not hold "
+     "there; the MPI delay costs are)"},
+    {AZ_LIMIT_NESTED, "nested parallel regions (or threads outside an OpenMP team)", AZ_DELAY_OMP,
+     "OpenMP delay costs and the critical path are not computed (their model does not hold "
+     "there; the MPI delay costs are)"},
+    {AZ_LIMIT_MPI_THREADS,
+     "MPI calls on threads other than a process's first (MPI_THREAD_MULTIPLE)", AZ_RECOUNT_FIRST,
+     "delay costs and the critical path are not computed (their model does not hold there)"},
 };
 
+_Static_assert(AZ_CRITICAL_PATH == AZ_DELAY_OMPIDLE_LONGTERM + 1 &&
+                   AZ_DELAY_OMP > AZ_MPI_WAIT_INDIRECT_LATERECEIVER,
+               "the OpenMP delays and the critical path end the range that counts time again");
+
 void az_critical_limits(az_analysis *a, unsigned limits) {
+  int first = AZ_RECOUNT_LAST + 1;
+  for (size_t i = 0; i < sizeof limit_text / sizeof *limit_text; i++)
+    if (limits & limit_text[i].bit && limit_text[i].first < first) first = limit_text[i].first;
   for (size_t l = 0; l < a->defs.num_locs; l++) {
     az_cells *c = &a->cells[l];
     for (size_t r = 0; r < c->nrows; r++)
-      for (int m = AZ_RECOUNT_FIRST; m <= AZ_RECOUNT_LAST; m++) c->rows[r][m] = 0;
+      for (int m = first; m <= AZ_RECOUNT_LAST; m++) c->rows[r][m] = 0;
   }
   a->model_limits = limits;
   az_critical_warn(a);
@@ -172,8 +194,6 @@ void az_critical_limits(az_analysis *a, unsigned limits) {
 void az_critical_warn(az_analysis *a) {
   for (size_t i = 0; i < sizeof limit_text / sizeof *limit_text; i++)
     if (a->model_limits & limit_text[i].bit)
-      az_warn(&a->diag, AZ_W_MODEL,
-              "the trace has %s: delay costs and the critical path are not computed "
-              "(their model does not hold there)",
-              limit_text[i].what);
+      az_warn(&a->diag, AZ_W_MODEL, "the trace has %s: %s", limit_text[i].what,
+              limit_text[i].voided);
 }
