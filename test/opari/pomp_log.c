@@ -117,25 +117,51 @@ EVENT(Ordered_enter) EVENT(Ordered_begin) EVENT(Ordered_end) EVENT(Ordered_exit)
 EVENT(Task_create_begin) EVENT(Task_create_end) EVENT(Task_begin) EVENT(Task_end)
 EVENT(Taskwait_enter) EVENT(Taskwait_exit)
 EVENT(Loop_enter) EVENT(Loop_exit)
-// clang-format on
+    // clang-format on
+
+    /* Task ids: POMP_Task_new hands out 1, 2, ...; a task's body must pass its
+   own id to run_begin and run_end (checked: tasks run inside a task's
+   body end before it, so the ids of one thread nest), or the test
+   aborts. */
+    static unsigned long long tasks_made;
+static _Thread_local unsigned long long running[64];
+static _Thread_local int nrunning;
+
+unsigned long long POMP_Task_new(OMPRegDescr *d) {
+  event("Task_new", d);
+  unsigned long long id;
+#pragma omp atomic capture
+  id = ++tasks_made;
+  return id;
+}
+
+void POMP_Task_run_begin(OMPRegDescr *d, unsigned long long task) {
+  event("Task_run_begin", d);
+  unsigned long long made;
+#pragma omp atomic read
+  made = tasks_made;
+  if (task == 0 || task > made || nrunning == 64) abort();
+  running[nrunning++] = task;
+}
+
+void POMP_Task_run_end(OMPRegDescr *d, unsigned long long task) {
+  event("Task_run_end", d);
+  if (nrunning == 0 || running[--nrunning] != task) abort();
+}
 
 #define LOCK(fn, type, call)                                                                       \
   void POMP_##fn(type *s) {                                                                        \
     add("POMP_" #fn);                                                                              \
     call(s);                                                                                       \
   }
-                        LOCK(Init_lock, omp_lock_t, omp_init_lock) LOCK(Destroy_lock, omp_lock_t,
-                                                                        omp_destroy_lock)
-                            LOCK(Set_lock, omp_lock_t,
-                                 omp_set_lock) LOCK(Unset_lock, omp_lock_t,
-                                                    omp_unset_lock) LOCK(Init_nest_lock,
-                                                                         omp_nest_lock_t,
-                                                                         omp_init_nest_lock)
-                                LOCK(Destroy_nest_lock, omp_nest_lock_t,
-                                     omp_destroy_nest_lock) LOCK(Set_nest_lock, omp_nest_lock_t,
-                                                                 omp_set_nest_lock)
-                                    LOCK(Unset_nest_lock, omp_nest_lock_t,
-                                         omp_unset_nest_lock) int POMP_Test_lock(omp_lock_t *s) {
+LOCK(Init_lock, omp_lock_t, omp_init_lock)
+LOCK(Destroy_lock, omp_lock_t, omp_destroy_lock) LOCK(Set_lock, omp_lock_t, omp_set_lock)
+    LOCK(Unset_lock, omp_lock_t, omp_unset_lock)
+        LOCK(Init_nest_lock, omp_nest_lock_t, omp_init_nest_lock)
+            LOCK(Destroy_nest_lock, omp_nest_lock_t, omp_destroy_nest_lock)
+                LOCK(Set_nest_lock, omp_nest_lock_t, omp_set_nest_lock)
+                    LOCK(Unset_nest_lock, omp_nest_lock_t,
+                         omp_unset_nest_lock) int POMP_Test_lock(omp_lock_t *s) {
   add("POMP_Test_lock");
   return omp_test_lock(s);
 }
