@@ -98,32 +98,11 @@ void POMP_Finalize(void) { add("POMP_Finalize"); }
 void POMP_On(void) { add("POMP_On"); }
 void POMP_Off(void) { add("POMP_Off"); }
 
-#define EVENT(fn)                                                                                  \
-  void POMP_##fn(OMPRegDescr *d) { event(#fn, d); }
-/* one generated function per event, grouped as in pomp.h */
-// clang-format off
-EVENT(Begin) EVENT(End)
-EVENT(Parallel_fork) EVENT(Parallel_begin) EVENT(Parallel_end) EVENT(Parallel_join)
-EVENT(For_enter) EVENT(For_exit) EVENT(Do_enter) EVENT(Do_exit)
-EVENT(Sections_enter) EVENT(Sections_exit) EVENT(Section_begin) EVENT(Section_end)
-EVENT(Single_enter) EVENT(Single_begin) EVENT(Single_end) EVENT(Single_exit)
-EVENT(Workshare_enter) EVENT(Workshare_exit)
-EVENT(Master_begin) EVENT(Master_end)
-EVENT(Critical_enter) EVENT(Critical_begin) EVENT(Critical_end) EVENT(Critical_exit)
-EVENT(Atomic_enter) EVENT(Atomic_exit) EVENT(Barrier_enter) EVENT(Barrier_exit)
-EVENT(Join_barrier_enter)
-EVENT(Flush_enter) EVENT(Flush_exit)
-EVENT(Ordered_enter) EVENT(Ordered_begin) EVENT(Ordered_end) EVENT(Ordered_exit)
-EVENT(Task_create_begin) EVENT(Task_create_end) EVENT(Task_begin) EVENT(Task_end)
-EVENT(Taskwait_enter) EVENT(Taskwait_exit)
-EVENT(Loop_enter) EVENT(Loop_exit)
-    // clang-format on
-
-    /* Task ids: POMP_Task_new hands out 1, 2, ...; a task's body must pass its
+/* Task ids: POMP_Task_new hands out 1, 2, ...; a task's body must pass its
    own id to run_begin and run_end (checked: tasks run inside a task's
    body end before it, so the ids of one thread nest), or the test
    aborts. */
-    static unsigned long long tasks_made;
+static unsigned long long tasks_made;
 static _Thread_local unsigned long long running[64];
 static _Thread_local int nrunning;
 
@@ -149,19 +128,44 @@ void POMP_Task_run_end(OMPRegDescr *d, unsigned long long task) {
   if (nrunning == 0 || running[--nrunning] != task) abort();
 }
 
+#define EVENT(fn)                                                                                  \
+  void POMP_##fn(OMPRegDescr *d) { event(#fn, d); }
+/* one generated function per event, grouped as in pomp.h */
+// clang-format off
+EVENT(Begin) EVENT(End)
+EVENT(Parallel_fork) EVENT(Parallel_begin) EVENT(Parallel_end) EVENT(Parallel_join)
+EVENT(For_enter) EVENT(For_exit) EVENT(Do_enter) EVENT(Do_exit)
+EVENT(Sections_enter) EVENT(Sections_exit) EVENT(Section_begin) EVENT(Section_end)
+EVENT(Single_enter) EVENT(Single_begin) EVENT(Single_end) EVENT(Single_exit)
+EVENT(Workshare_enter) EVENT(Workshare_exit)
+EVENT(Master_begin) EVENT(Master_end)
+EVENT(Critical_enter) EVENT(Critical_begin) EVENT(Critical_end) EVENT(Critical_exit)
+EVENT(Atomic_enter) EVENT(Atomic_exit) EVENT(Barrier_enter) EVENT(Barrier_exit)
+EVENT(Join_barrier_enter)
+EVENT(Flush_enter) EVENT(Flush_exit)
+EVENT(Ordered_enter) EVENT(Ordered_begin) EVENT(Ordered_end) EVENT(Ordered_exit)
+EVENT(Task_create_begin) EVENT(Task_create_end) EVENT(Task_begin) EVENT(Task_end)
+EVENT(Taskwait_enter) EVENT(Taskwait_exit)
+EVENT(Loop_enter) EVENT(Loop_exit)
+// clang-format on
+
 #define LOCK(fn, type, call)                                                                       \
   void POMP_##fn(type *s) {                                                                        \
     add("POMP_" #fn);                                                                              \
     call(s);                                                                                       \
   }
-LOCK(Init_lock, omp_lock_t, omp_init_lock)
-LOCK(Destroy_lock, omp_lock_t, omp_destroy_lock) LOCK(Set_lock, omp_lock_t, omp_set_lock)
-    LOCK(Unset_lock, omp_lock_t, omp_unset_lock)
-        LOCK(Init_nest_lock, omp_nest_lock_t, omp_init_nest_lock)
-            LOCK(Destroy_nest_lock, omp_nest_lock_t, omp_destroy_nest_lock)
-                LOCK(Set_nest_lock, omp_nest_lock_t, omp_set_nest_lock)
-                    LOCK(Unset_nest_lock, omp_nest_lock_t,
-                         omp_unset_nest_lock) int POMP_Test_lock(omp_lock_t *s) {
+                        LOCK(Init_lock, omp_lock_t, omp_init_lock) LOCK(Destroy_lock, omp_lock_t,
+                                                                        omp_destroy_lock)
+                            LOCK(Set_lock, omp_lock_t,
+                                 omp_set_lock) LOCK(Unset_lock, omp_lock_t,
+                                                    omp_unset_lock) LOCK(Init_nest_lock,
+                                                                         omp_nest_lock_t,
+                                                                         omp_init_nest_lock)
+                                LOCK(Destroy_nest_lock, omp_nest_lock_t,
+                                     omp_destroy_nest_lock) LOCK(Set_nest_lock, omp_nest_lock_t,
+                                                                 omp_set_nest_lock)
+                                    LOCK(Unset_nest_lock, omp_nest_lock_t,
+                                         omp_unset_nest_lock) int POMP_Test_lock(omp_lock_t *s) {
   add("POMP_Test_lock");
   return omp_test_lock(s);
 }
