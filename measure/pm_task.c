@@ -11,19 +11,20 @@
 
 #define R(role) OTF2_REGION_ROLE_##role
 
-/* Id layout: comm in bits 48..63, creator 32..47, generation 0..31 (never
-   0: that id names no task). Team comms and thread numbers stay below
-   2^16 (PM_MAX_LOCATIONS); a comm that does not fit gets no records. */
+/* Id layout: the team comm's index (its local id - PM_TEAM_COMM_BASE; one
+   per team size, at most 4097) in bits 48..63, the creator (< 2^16:
+   PM_MAX_LOCATIONS) in 32..47, the generation in 0..31 (never 0: that id
+   names no task). */
 enum { ID_COMM_SHIFT = 48, ID_CREATOR_SHIFT = 32 };
 
 static unsigned long long task_id(const pm_task *k) {
-  return (unsigned long long)k->comm << ID_COMM_SHIFT |
+  return (unsigned long long)(k->comm - PM_TEAM_COMM_BASE) << ID_COMM_SHIFT |
          (unsigned long long)k->creator << ID_CREATOR_SHIFT | k->generation;
 }
 
 static pm_task task_of(unsigned long long id) {
-  return (pm_task){(uint32_t)(id >> ID_COMM_SHIFT), (uint32_t)(id >> ID_CREATOR_SHIFT) & 0xffffu,
-                   (uint32_t)id};
+  return (pm_task){PM_TEAM_COMM_BASE + (uint32_t)(id >> ID_COMM_SHIFT),
+                   (uint32_t)(id >> ID_CREATOR_SHIFT) & 0xffffu, (uint32_t)id};
 }
 
 /* The team a task created now belongs to: the location's team inside the
@@ -34,7 +35,7 @@ static int creating_team(const pm_location *l, uint32_t *comm) {
   int level = omp_get_level();
   if (level > 1) return 0;
   *comm = level == 1 ? l->team_comm : pm_team_comm(1);
-  return *comm < 0xffffu;
+  return *comm >= PM_TEAM_COMM_BASE; /* a team begun while not recording has none */
 }
 
 unsigned long long POMP_Task_new(OMPRegDescr *d) {

@@ -55,7 +55,11 @@ typedef enum tr_kind {
   TR_RMA_PUT,
   TR_RMA_GET,
   TR_RMA_ATOMIC,
-  TR_RMA_OP_COMPLETE_BLOCKING
+  TR_RMA_OP_COMPLETE_BLOCKING,
+  /* OpenMP tasks: comm holds the team, creator and generation the task */
+  TR_THREAD_TASK_CREATE,
+  TR_THREAD_TASK_SWITCH,
+  TR_THREAD_TASK_COMPLETE
 } tr_kind;
 
 /* One event; which fields hold something depends on kind. */
@@ -75,6 +79,9 @@ typedef struct tr_event {
       uint32_t lock, order;
     };                /* THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK */
     uint32_t threads; /* THREAD_FORK */
+    struct {
+      uint32_t creator, generation;
+    }; /* THREAD_TASK_* */
   };
   uint32_t op, root; /* collectives */
   uint64_t bytes;    /* point to point; collectives: bytes sent */
