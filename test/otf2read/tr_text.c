@@ -18,6 +18,9 @@ static const char *const kind_names[] = {"Enter",
                                          "ThreadTeamEnd",
                                          "ThreadAcquireLock",
                                          "ThreadReleaseLock",
+                                         "ThreadTaskCreate",
+                                         "ThreadTaskSwitch",
+                                         "ThreadTaskComplete",
                                          "MpiSend",
                                          "MpiRecv",
                                          "MpiIsend",
@@ -41,10 +44,7 @@ static const char *const kind_names[] = {"Enter",
                                          "RmaPut",
                                          "RmaGet",
                                          "RmaAtomic",
-                                         "RmaOpCompleteBlocking",
-                                         "ThreadTaskCreate",
-                                         "ThreadTaskSwitch",
-                                         "ThreadTaskComplete"};
+                                         "RmaOpCompleteBlocking"};
 
 const char *tr_kind_name(int kind) { return kind_names[kind]; }
 

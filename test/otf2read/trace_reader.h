@@ -29,6 +29,10 @@ typedef enum tr_kind {
   TR_THREAD_TEAM_END,
   TR_THREAD_ACQUIRE_LOCK,
   TR_THREAD_RELEASE_LOCK,
+  /* OpenMP tasks: comm holds the team, creator and generation the task */
+  TR_THREAD_TASK_CREATE,
+  TR_THREAD_TASK_SWITCH,
+  TR_THREAD_TASK_COMPLETE,
   TR_MPI_SEND,
   TR_MPI_RECV,
   TR_MPI_ISEND,
@@ -55,11 +59,7 @@ typedef enum tr_kind {
   TR_RMA_PUT,
   TR_RMA_GET,
   TR_RMA_ATOMIC,
-  TR_RMA_OP_COMPLETE_BLOCKING,
-  /* OpenMP tasks: comm holds the team, creator and generation the task */
-  TR_THREAD_TASK_CREATE,
-  TR_THREAD_TASK_SWITCH,
-  TR_THREAD_TASK_COMPLETE
+  TR_RMA_OP_COMPLETE_BLOCKING
 } tr_kind;
 
 /* One event; which fields hold something depends on kind. */
