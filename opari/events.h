@@ -59,7 +59,8 @@ typedef enum {
   EV_COUNT
 } op_event;
 
-/* How a C event function carries a task's id (include/pomp.h). */
+/* How an event function carries a task's id (include/pomp.h); Fortran's
+   routine takes it as a second argument, INTEGER(8), set by Task_new. */
 enum { EV_TASK_NO_ID, EV_TASK_RETURNS_ID, EV_TASK_TAKES_ID };
 
 /* One event's POMP function, without the `POMP_` prefix, as each front end
