@@ -146,50 +146,45 @@ OTF2_CallbackCode az_task_create(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   return az_next(u);
 }
 
-OTF2_CallbackCode az_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, OTF2_CommRef team, uint32_t creator,
-                                 uint32_t generation) {
-  (void)l, (void)t, (void)al;
-  az_cursor *c = u;
+/* A switch to task k (complete: 0) or k's completion (1) on c's location. */
+static OTF2_CallbackCode check(az_cursor *c, uint64_t pos, int complete, task_key k) {
   az_tasks *s = tasks_of(c->a);
   if (s->checked) return az_next(c);
   task_stack *st = &s->stacks[c->loc];
-  task_key k = {(uint32_t)team, creator, generation};
-  const char *record = "ThreadTaskSwitch";
-  if (generation == 0) /* back to the thread's implicit task */
+  const char *record = complete ? "ThreadTaskComplete" : "ThreadTaskSwitch";
+  if (!complete && k.generation == 0) /* back to the thread's implicit task */
     return st->n ? refuse(c, pos, record, &st->v[st->n - 1],
                           "the thread went back to its implicit task before it completed")
                  : az_next(c);
-  if (st->n && same(&st->v[st->n - 1], &k)) return az_next(c); /* it resumes */
-  for (size_t i = 0; i + 1 < st->n; i++)
-    if (same(&st->v[i], &k)) return interrupted(c, pos, record, &k, &st->v[st->n - 1]);
-  const task_slot *e = find(s, &k);
-  if (e) return ran_before(c, pos, record, &k, e);
-  PU_PUSH(st->v, st->n, st->cap, k); /* it starts */
-  insert(s, &k, c->loc + 1);
-  return az_next(c);
-}
-
-OTF2_CallbackCode az_task_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                   OTF2_AttributeList *al, OTF2_CommRef team, uint32_t creator,
-                                   uint32_t generation) {
-  (void)l, (void)t, (void)al;
-  az_cursor *c = u;
-  az_tasks *s = tasks_of(c->a);
-  if (s->checked) return az_next(c);
-  task_stack *st = &s->stacks[c->loc];
-  task_key k = {(uint32_t)team, creator, generation};
-  const char *record = "ThreadTaskComplete";
-  if (st->n && same(&st->v[st->n - 1], &k)) {
-    st->n--;
-    find(s, &k)->loc |= DONE;
+  if (st->n && same(&st->v[st->n - 1], &k)) { /* it resumes, or completes */
+    if (complete) {
+      st->n--;
+      find(s, &k)->loc |= DONE;
+    }
     return az_next(c);
   }
   for (size_t i = 0; i < st->n; i++)
     if (same(&st->v[i], &k)) return interrupted(c, pos, record, &k, &st->v[st->n - 1]);
   const task_slot *e = find(s, &k);
   if (e) return ran_before(c, pos, record, &k, e);
-  return az_next(c); /* its start was not recorded */
+  if (complete) return az_next(c);   /* its start was not recorded */
+  PU_PUSH(st->v, st->n, st->cap, k); /* it starts */
+  insert(s, &k, c->loc + 1);
+  return az_next(c);
+}
+
+OTF2_CallbackCode az_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_CommRef team, uint32_t creator,
+                                 uint32_t generation) {
+  (void)l, (void)t, (void)al;
+  return check(u, pos, 0, (task_key){(uint32_t)team, creator, generation});
+}
+
+OTF2_CallbackCode az_task_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, OTF2_CommRef team, uint32_t creator,
+                                   uint32_t generation) {
+  (void)l, (void)t, (void)al;
+  return check(u, pos, 1, (task_key){(uint32_t)team, creator, generation});
 }
 
 void az_tasks_checked(az_analysis *a) {

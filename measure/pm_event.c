@@ -250,7 +250,7 @@ int pm_ev_task_create(pm_location *l, uint32_t region, const pm_task *k, uint64_
 
 void pm_ev_task_begin(pm_location *l, uint32_t region, const pm_task *k, uint64_t t) {
   if (!begin_write(l)) return;
-  if (pm_location_records(l) && l->writer) {
+  if (k && pm_location_records(l) && l->writer) {
     write_task(l, TASK_SWITCH, t, k);
     if (l->ntasks == 0) { /* the implicit task it interrupts, to return to */
       pm_task implicit = {k->comm, l->thread, 0};
@@ -266,7 +266,7 @@ void pm_ev_task_end(pm_location *l, uint32_t region, const pm_task *k, uint64_t 
   if (!begin_write(l)) return;
   /* not the innermost task: its begin was not recorded, or it began on
      another thread (an untied task that moved): no records of its own */
-  if (leave(l, region, t) && l->ntasks > 1 && same_task(&l->tasks[l->ntasks - 1], k)) {
+  if (leave(l, region, t) && k && l->ntasks > 1 && same_task(&l->tasks[l->ntasks - 1], k)) {
     write_task(l, TASK_COMPLETE, t, k);
     l->ntasks--;
     write_task(l, TASK_SWITCH, t, &l->tasks[l->ntasks - 1]);

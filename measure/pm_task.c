@@ -53,28 +53,18 @@ unsigned long long POMP_Task_new(OMPRegDescr *d) {
   return pm_ev_task_create(l, region, &k, t) ? task_id(&k) : 0;
 }
 
+static uint32_t task_region(OMPRegDescr *d) { return pm_descr_region(d, PM_SLOT_BODY, R(TASK)); }
+
 void POMP_Task_run_begin(OMPRegDescr *d, unsigned long long task) {
   pm_location *l = pm_self();
   if (!l) return;
-  uint32_t region = pm_descr_region(d, PM_SLOT_BODY, R(TASK));
-  uint64_t t = pm_clock();
-  if (!task) {
-    pm_ev_enter(l, region, t);
-    return;
-  }
   pm_task k = task_of(task);
-  pm_ev_task_begin(l, region, &k, t);
+  pm_ev_task_begin(l, task_region(d), task ? &k : NULL, pm_clock());
 }
 
 void POMP_Task_run_end(OMPRegDescr *d, unsigned long long task) {
   pm_location *l = pm_tls_location;
   if (!l) return;
-  uint32_t region = pm_descr_region(d, PM_SLOT_BODY, R(TASK));
-  uint64_t t = pm_clock();
-  if (!task) {
-    pm_ev_leave(l, region, t);
-    return;
-  }
   pm_task k = task_of(task);
-  pm_ev_task_end(l, region, &k, t);
+  pm_ev_task_end(l, task_region(d), task ? &k : NULL, pm_clock());
 }
