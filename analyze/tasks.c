@@ -167,7 +167,10 @@ static OTF2_CallbackCode check(az_cursor *c, uint64_t pos, int complete, task_ke
     if (same(&st->v[i], &k)) return interrupted(c, pos, record, &k, &st->v[st->n - 1]);
   const task_slot *e = find(s, &k);
   if (e) return ran_before(c, pos, record, &k, e);
-  if (complete) return az_next(c);   /* its start was not recorded */
+  if (complete) { /* its start was not recorded, or is on a location not read yet */
+    insert(s, &k, (c->loc + 1) | DONE);
+    return az_next(c);
+  }
   PU_PUSH(st->v, st->n, st->cap, k); /* it starts */
   insert(s, &k, c->loc + 1);
   return az_next(c);

@@ -264,14 +264,17 @@ void pm_ev_task_begin(pm_location *l, uint32_t region, const pm_task *k, uint64_
 
 void pm_ev_task_end(pm_location *l, uint32_t region, const pm_task *k, uint64_t t) {
   if (!begin_write(l)) return;
-  /* not the innermost task: its begin was not recorded, or it began on
-     another thread (an untied task that moved): no records of its own */
-  if (leave(l, region, t) && k && l->ntasks > 1 && same_task(&l->tasks[l->ntasks - 1], k)) {
-    write_task(l, TASK_COMPLETE, t, k);
+  leave(l, region, t);
+  int rec = k && pm_location_records(l) && l->writer;
+  if (rec) write_task(l, TASK_COMPLETE, t, k);
+  if (k && l->ntasks > 1 && same_task(&l->tasks[l->ntasks - 1], k)) {
     l->ntasks--;
-    write_task(l, TASK_SWITCH, t, &l->tasks[l->ntasks - 1]);
+    if (rec) write_task(l, TASK_SWITCH, t, &l->tasks[l->ntasks - 1]);
     if (l->ntasks == 1) l->ntasks = 0; /* back in the implicit task */
   }
+  /* else its begin was not recorded, or it began on another thread (an
+     untied task that moved, whose Enter stays on that thread's stack):
+     the completion alone says where it ended */
   end_write(l);
 }
 

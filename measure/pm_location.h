@@ -140,8 +140,8 @@ void pm_ev_join(pm_location *l, uint64_t t);
    into the archive only (none kept before it opens, none in profile
    mode). create: Enter(region) ThreadTaskCreate(k); returns whether the
    task was recorded. begin: ThreadTaskSwitch(k) Enter(region), k pushed
-   on l->tasks. end: Leave(region), and when k is l's innermost task
-   ThreadTaskComplete(k) and ThreadTaskSwitch to the task it interrupted.
+   on l->tasks. end: Leave(region) ThreadTaskComplete(k), and when k is
+   l's innermost task ThreadTaskSwitch to the task it interrupted.
    k NULL (a task without identity): the region's Enter / Leave alone. */
 int pm_ev_task_create(pm_location *l, uint32_t region, const pm_task *k, uint64_t t);
 void pm_ev_task_begin(pm_location *l, uint32_t region, const pm_task *k, uint64_t t);

@@ -285,6 +285,29 @@ static void a_task_on_two_locations_is_refused(void **state) {
   az_run_free(&run);
 }
 
+/* libpomp's records of an untied task that moved (test/measure's
+   sc_untied): thread 1 started it, thread 0 completed it.  Refused
+   whichever location the replay reads first. */
+static void libpomp_untied_task_that_moved_is_refused(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n"
+                    "region main compiler function main\n"
+                    "region create openmp task_create !$omp create task @a.c:12\n"
+                    "region task openmp task !$omp task @a.c:12\n"
+                    "team 5\n"
+                    "loc 0.0\n0 enter main\n10 enter create\n10 taskcreate 5 0 1\n20 leave\n"
+                    "300 taskcomplete 5 0 1\n400 leave\n"
+                    "loc 0.1\n0 enter main\n100 taskswitch 5 0 1\n100 enter task\n"
+                    "390 leave\n400 leave\n");
+  assert_int_not_equal(run.status, 0);
+  assert_null(run.report);
+  assert_non_null(strstr(run.a.diag.first_error, "of task 1 of thread 0 (team 5): it also ran on "
+                                                 "rank 0 thread "));
+  assert_non_null(strstr(run.a.diag.first_error, "so it changed threads (an untied task)"));
+  az_run_free(&run);
+}
+
 static void samples_without_regions_are_refused(void **state) {
   (void)state;
   az_run run;
@@ -321,6 +344,7 @@ int main(void) {
       cmocka_unit_test(tied_openmp_tasks_are_analysed),
       cmocka_unit_test(a_task_left_suspended_is_refused),
       cmocka_unit_test(a_task_on_two_locations_is_refused),
+      cmocka_unit_test(libpomp_untied_task_that_moved_is_refused),
       cmocka_unit_test(samples_without_regions_are_refused),
       cmocka_unit_test(samples_beside_regions_are_ignored_with_a_warning),
   };

@@ -412,6 +412,38 @@ static void test_tasks(void **state) {
   tr_free(&t);
 }
 
+/* An untied task that moved (sc_untied, by hand): the thread that ends it
+   writes its completion, though its Enter is on the other thread, whose
+   region of it stays open until the region around it ends: a reader sees
+   the task on two locations (pomp-analyze refuses the trace). */
+static void test_untied_task_that_moved(void **state) {
+  (void)state;
+  sc_result r;
+  tr_trace t;
+  mt_run("sc_untied", "untied", NULL, NULL, "done\n", &r, &t);
+  assert_int_equal(t.nlocs, 2);
+  mt_expect_events(
+      &t.locs[0],
+      "ThreadFork 2\n"
+      "ThreadTeamBegin OpenMP thread team\n"
+      "Enter !$omp parallel @sc_untied.c:10\n"
+      "Enter !$omp create task @sc_untied.c:12\n" TASK_RECORDS(
+          "Create", "0",
+          "1") "Leave !$omp create task @sc_untied.c:12\n" TASK_RECORDS("Complete", "0",
+                                                                        "1") "Leave !$omp parallel "
+                                                                             "@sc_untied.c:10\n"
+                                                                             "ThreadTeamEnd OpenMP "
+                                                                             "thread team\n"
+                                                                             "ThreadJoin\n");
+  mt_expect_events(&t.locs[1], "ThreadTeamBegin OpenMP thread team\n"
+                               "Enter !$omp parallel @sc_untied.c:10\n" TASK_RECORDS(
+                                   "Switch", "0", "1") "Enter !$omp task @sc_untied.c:12\n"
+                                                       "Leave !$omp task @sc_untied.c:12\n"
+                                                       "Leave !$omp parallel @sc_untied.c:10\n"
+                                                       "ThreadTeamEnd OpenMP thread team\n");
+  tr_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parallel_region),
@@ -420,6 +452,7 @@ int main(void) {
       cmocka_unit_test(test_join_barrier_2),
       cmocka_unit_test(test_join_barrier_3),
       cmocka_unit_test(test_tasks),
+      cmocka_unit_test(test_untied_task_that_moved),
   };
   return cmocka_run_group_tests(tests, NULL, mt_teardown);
 }
