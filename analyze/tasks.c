@@ -121,11 +121,9 @@ static OTF2_CallbackCode refuse(az_cursor *c, uint64_t pos, const char *record, 
   return OTF2_CALLBACK_INTERRUPT;
 }
 
-/* A record of a task e says ran on another location, or completed. */
-static OTF2_CallbackCode ran_before(az_cursor *c, uint64_t pos, const char *record,
-                                    const task_key *k, const task_slot *e) {
-  uint32_t other = (e->loc & ~DONE) - 1;
-  if (other == c->loc) return refuse(c, pos, record, k, "it completed before");
+/* A record of a task that ran on location other. */
+static OTF2_CallbackCode ran_elsewhere(az_cursor *c, uint64_t pos, const char *record,
+                                       const task_key *k, uint32_t other) {
   char where[160];
   az_loc_label(&c->a->defs, other, where, sizeof where);
   return refuse(c, pos, record, k, "it also ran on %s, so it changed threads (an untied task)",
@@ -166,7 +164,10 @@ static OTF2_CallbackCode check(az_cursor *c, uint64_t pos, int complete, task_ke
   for (size_t i = 0; i < st->n; i++)
     if (same(&st->v[i], &k)) return interrupted(c, pos, record, &k, &st->v[st->n - 1]);
   const task_slot *e = find(s, &k);
-  if (e) return ran_before(c, pos, record, &k, e);
+  uint32_t other = e ? (e->loc & ~DONE) - 1 : c->loc;
+  if (other != c->loc) return ran_elsewhere(c, pos, record, &k, other);
+  /* the same task again after its completion here: an id used twice
+     (accepted: its regions nest all the same) */
   if (complete) { /* its start was not recorded, or is on a location not read yet */
     insert(s, &k, (c->loc + 1) | DONE);
     return az_next(c);

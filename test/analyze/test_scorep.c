@@ -308,6 +308,23 @@ static void libpomp_untied_task_that_moved_is_refused(void **state) {
   az_run_free(&run);
 }
 
+/* A task id that comes again on its location after its completion (a
+   tracer that reuses ids): its regions nest, so it is analysed. */
+static void a_task_id_used_again_on_its_location_is_accepted(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 1\n"
+                    "region main compiler function main\n"
+                    "region task openmp task !$omp task @a.c:12\n"
+                    "team 5\n"
+                    "loc 0.0\n0 enter main\n10 taskswitch 5 0 1\n10 enter task\n30 leave\n"
+                    "30 taskcomplete 5 0 1\n30 taskswitch 5 0 0\n50 taskswitch 5 0 1\n"
+                    "50 enter task\n80 leave\n80 taskcomplete 5 0 1\n100 leave\n");
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "comp", "main;!$omp task @a.c:12", 0) == 50e-9);
+  az_run_free(&run);
+}
+
 static void samples_without_regions_are_refused(void **state) {
   (void)state;
   az_run run;
@@ -345,6 +362,7 @@ int main(void) {
       cmocka_unit_test(a_task_left_suspended_is_refused),
       cmocka_unit_test(a_task_on_two_locations_is_refused),
       cmocka_unit_test(libpomp_untied_task_that_moved_is_refused),
+      cmocka_unit_test(a_task_id_used_again_on_its_location_is_accepted),
       cmocka_unit_test(samples_without_regions_are_refused),
       cmocka_unit_test(samples_beside_regions_are_ignored_with_a_warning),
   };
