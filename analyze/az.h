@@ -36,8 +36,9 @@ typedef struct az_analysis {
   az_cells *cells; /* per location */
   az_mpi_records mpi;
   uint64_t events_read;
-  uint64_t samples; /* CallingContextSample records (not analysed) */
-  int progress;     /* draw a progress bar on stderr */
+  uint64_t samples;       /* CallingContextSample records (not analysed) */
+  struct az_tasks *tasks; /* tasks.c: the check of OpenMP task records */
+  int progress;           /* draw a progress bar on stderr */
   /* parallel analysis: charges for locations of other processes */
   void (*charge_hook)(struct az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t v);
   void *hook_data;

@@ -39,8 +39,8 @@ enum az_direction { AZ_FORWARD, AZ_BACKWARD };
 /* The events a pass handles, OTF2's callback types (NULL: skipped; an
    unknown record type gets one warning from the driver).  The driver
    gives a pass with enter and leave Score-P's MeasurementOnOff records as
-   Enter (off) and Leave (on) of the region az_defs.off_region, refuses
-   traces with OpenMP task records and counts sampling records
+   Enter (off) and Leave (on) of the region az_defs.off_region, checks
+   OpenMP task records (az_tasks.h) and counts sampling records
    (az_analysis.samples; docs/TRACE.md, "Score-P traces"). */
 typedef struct {
   OTF2_EvtReaderCallback_Enter enter;

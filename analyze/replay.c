@@ -21,6 +21,7 @@
 #include "az_defs.h"
 #include "az_diag.h"
 #include "az_pass.h"
+#include "az_tasks.h"
 #include "pomp_util.h"
 
 static char otf2_message[256]; /* last error text from OTF2 */
@@ -73,32 +74,6 @@ static OTF2_CallbackCode on_measurement(OTF2_LocationRef l, OTF2_TimeStamp t, ui
   return c->on->leave(l, t, pos, u, al, off);
 }
 
-/* A trace the analysis cannot follow: OpenMP tasks interleave the events
-   of several tasks on one location, so its Enter/Leave no longer nest. */
-static OTF2_CallbackCode refuse_tasks(az_cursor *c, uint64_t pos, const char *record) {
-  az_fail(&c->a->diag,
-          "%s: event %llu: %s: the trace records OpenMP tasks, which pomp-analyze does not "
-          "follow (the regions of tasks that switch threads or suspend do not nest); not "
-          "analysed",
-          c->label, (unsigned long long)pos, record);
-  c->failed = 1;
-  return OTF2_CALLBACK_INTERRUPT;
-}
-
-static OTF2_CallbackCode on_task_create(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                        OTF2_AttributeList *al, OTF2_CommRef team, uint32_t creator,
-                                        uint32_t generation) {
-  (void)l, (void)t, (void)al, (void)team, (void)creator, (void)generation;
-  return refuse_tasks(u, pos, "ThreadTaskCreate");
-}
-
-static OTF2_CallbackCode on_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                        OTF2_AttributeList *al, OTF2_CommRef team, uint32_t creator,
-                                        uint32_t generation) {
-  (void)l, (void)t, (void)al, (void)team, (void)creator, (void)generation;
-  return refuse_tasks(u, pos, "ThreadTaskSwitch");
-}
-
 /* Sampling records carry no region nesting: counted, not analysed
    (check_samples refuses a trace that has nothing else). */
 static OTF2_CallbackCode on_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -144,8 +119,10 @@ static OTF2_EvtReaderCallbacks *make_callbacks(const az_event_handlers *on) {
 #undef AZ_SET
   if (on->enter && on->leave)
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_measurement);
-  OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, on_task_create);
-  OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, on_task_switch);
+  /* task records: checked in the first pass (tasks.c) */
+  OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, az_task_create);
+  OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, az_task_switch);
+  OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, az_task_complete);
   OTF2_EvtReaderCallbacks_SetCallingContextSampleCallback(cb, on_sample);
   OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
   return cb;
@@ -934,7 +911,9 @@ int az_replay_run_marked(az_analysis *a, OTF2_Reader *reader, const uint8_t *min
     rc = run_passes(a, reader, mine, passes + i, n, marks);
     if (i) a->events_read = events;
     if (!rc && !i) rc = check_samples(a);
+    if (!i) az_tasks_checked(a);
   }
+  az_tasks_free(a); /* a later reading checks the task records again */
   return rc;
 }
 

@@ -23,9 +23,9 @@
  * the region's end, as pomp-opari did before 2026-11, still works).
  *
  * OpenMP 3+ constructs the paper predates follow the same pattern:
- * task (create_begin/create_end on the creating thread, begin/end in the
- * task), taskwait (enter/exit), ordered (enter/begin/end/exit),
- * flush (enter/exit).
+ * task (new/create_end on the creating thread, run_begin/run_end in the
+ * task, with the task's id: below), taskwait (enter/exit), ordered
+ * (enter/begin/end/exit), flush (enter/exit).
  */
 #ifndef POMP_H
 #define POMP_H
@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 /* Value of _POMP in instrumented code: the interface version, YYYYMM. */
-#define POMP_API_VERSION 202611
+#define POMP_API_VERSION 202612
 
 /*
  * Context descriptor of one construct (paper, section 3.5). One static
@@ -152,9 +152,32 @@ void POMP_Ordered_begin(OMPRegDescr *d);
 void POMP_Ordered_end(OMPRegDescr *d);
 void POMP_Ordered_exit(OMPRegDescr *d);
 
-/* tasks (OpenMP 3.0) */
-void POMP_Task_create_begin(OMPRegDescr *d);
+/*
+ * Tasks (OpenMP 3.0). A trace names a task by the thread that created it
+ * and a number (docs/TRACE.md), at its creation and wherever it runs, so
+ * the task's identity travels from its creation into its body:
+ * POMP_Task_new, called by the creating thread before the task directive,
+ * returns the id libpomp gave the new task; pomp-opari keeps it in a
+ * variable of its own that the directive makes firstprivate, and the body
+ * passes it to POMP_Task_run_begin and POMP_Task_run_end on the thread
+ * that runs the task:
+ *
+ *   { unsigned long long pomp_task_3 = POMP_Task_new(d);
+ *     #pragma omp task ... firstprivate(pomp_task_3)
+ *     { POMP_Task_run_begin(d, pomp_task_3); BODY; POMP_Task_run_end(d, pomp_task_3); }
+ *     POMP_Task_create_end(d); }
+ *
+ * Id 0 is a task libpomp does not name (not recording, a nested team):
+ * its regions are recorded without task records. Ids are opaque to the
+ * instrumented code.
+ */
+unsigned long long POMP_Task_new(OMPRegDescr *d); /* create begin */
 void POMP_Task_create_end(OMPRegDescr *d);
+void POMP_Task_run_begin(OMPRegDescr *d, unsigned long long task);
+void POMP_Task_run_end(OMPRegDescr *d, unsigned long long task);
+/* Code instrumented before POMP_API_VERSION 202612 calls these instead:
+   the task regions alone, no task records. */
+void POMP_Task_create_begin(OMPRegDescr *d);
 void POMP_Task_begin(OMPRegDescr *d);
 void POMP_Task_end(OMPRegDescr *d);
 void POMP_Taskwait_enter(OMPRegDescr *d);

@@ -40,6 +40,13 @@ static inline void end_write(pm_location *l) {
     deferred_signal_handler();
 }
 
+/* Before a record into the archive: a buffer flush it waits for is
+   written as a region, and the tail file copied when due. */
+static inline void before_record(pm_location *l, uint64_t t) {
+  if (PM_UNLIKELY(l->flush_pending)) pm_write_flush_region(l);
+  if (PM_UNLIKELY(t >= l->tail_due)) pm_tail_write(l, t);
+}
+
 /* One record as it is; the caller owns the writer. */
 static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a,
                          uint32_t b) {
@@ -53,8 +60,7 @@ static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t, ui
     PU_PUSH(l->kept, l->nkept, l->cap_kept, e);
     return;
   }
-  if (PM_UNLIKELY(l->flush_pending)) pm_write_flush_region(l);
-  if (PM_UNLIKELY(t >= l->tail_due)) pm_tail_write(l, t);
+  before_record(l, t);
   switch (kind) {
   case PM_EV_ENTER: OTF2_EvtWriter_Enter(w, NULL, t, a); break;
   case PM_EV_LEAVE: OTF2_EvtWriter_Leave(w, NULL, t, a); break;
@@ -213,6 +219,62 @@ void pm_ev_join(pm_location *l, uint64_t t) {
   if (!begin_write(l)) return;
   if (l->forked) write_record(l, PM_EV_JOIN, t, 0, 0);
   l->forked = 0;
+  end_write(l);
+}
+
+/* ------------------------------------------------------------ OpenMP tasks */
+
+enum task_record { TASK_CREATE, TASK_SWITCH, TASK_COMPLETE };
+
+/* Under the guard, with a writer. */
+static void write_task(pm_location *l, enum task_record kind, uint64_t t, const pm_task *k) {
+  before_record(l, t);
+  if (kind == TASK_CREATE)
+    OTF2_EvtWriter_ThreadTaskCreate(l->writer, NULL, t, k->comm, k->creator, k->generation);
+  else if (kind == TASK_SWITCH)
+    OTF2_EvtWriter_ThreadTaskSwitch(l->writer, NULL, t, k->comm, k->creator, k->generation);
+  else OTF2_EvtWriter_ThreadTaskComplete(l->writer, NULL, t, k->comm, k->creator, k->generation);
+}
+
+static int same_task(const pm_task *a, const pm_task *b) {
+  return a->comm == b->comm && a->creator == b->creator && a->generation == b->generation;
+}
+
+int pm_ev_task_create(pm_location *l, uint32_t region, const pm_task *k, uint64_t t) {
+  if (!begin_write(l)) return 0;
+  int rec = enter(l, region, 0, t) && l->writer;
+  if (rec) write_task(l, TASK_CREATE, t, k);
+  end_write(l);
+  return rec;
+}
+
+void pm_ev_task_begin(pm_location *l, uint32_t region, const pm_task *k, uint64_t t) {
+  if (!begin_write(l)) return;
+  if (k && pm_location_records(l) && l->writer) {
+    write_task(l, TASK_SWITCH, t, k);
+    if (l->ntasks == 0) { /* the implicit task it interrupts, to return to */
+      pm_task implicit = {k->comm, l->thread, 0};
+      PU_PUSH(l->tasks, l->ntasks, l->cap_tasks, implicit);
+    }
+    PU_PUSH(l->tasks, l->ntasks, l->cap_tasks, *k);
+  }
+  enter(l, region, 0, t);
+  end_write(l);
+}
+
+void pm_ev_task_end(pm_location *l, uint32_t region, const pm_task *k, uint64_t t) {
+  if (!begin_write(l)) return;
+  leave(l, region, t);
+  int rec = k && pm_location_records(l) && l->writer;
+  if (rec) write_task(l, TASK_COMPLETE, t, k);
+  if (k && l->ntasks > 1 && same_task(&l->tasks[l->ntasks - 1], k)) {
+    l->ntasks--;
+    if (rec) write_task(l, TASK_SWITCH, t, &l->tasks[l->ntasks - 1]);
+    if (l->ntasks == 1) l->ntasks = 0; /* back in the implicit task */
+  }
+  /* else its begin was not recorded, or it began on another thread (an
+     untied task that moved, whose Enter stays on that thread's stack):
+     the completion alone says where it ended */
   end_write(l);
 }
 

@@ -33,6 +33,13 @@ enum pm_event_kind {
   PM_EV_RELEASE_LOCK  /* a = lock id, b = acquisition order */
 };
 
+/* An OpenMP task as the trace names it: the team's comm, the creating
+   thread (T of its location) and the creator's count of tasks it made
+   (from 1; 0 is the thread's implicit task). docs/TRACE.md. */
+typedef struct pm_task {
+  uint32_t comm, creator, generation;
+} pm_task;
+
 /* An event kept in memory before the archive exists (MPI, before MPI_Init). */
 typedef struct pm_kept_event {
   uint64_t time;
@@ -61,6 +68,13 @@ struct pm_location {
   pm_kept_event *kept;  /* events before the archive opened */
   size_t nkept, cap_kept;
   struct pm_fn_stats *fn_stats; /* user functions' calls and times (pm_throttle.h) */
+  /* OpenMP tasks: the ones this thread runs now, innermost last (a tied
+     task runs to its end on the thread's stack, inside the scheduling point
+     that started it), above the implicit task they interrupted; empty
+     while the implicit task runs. tasks_created: ThreadTaskCreate's count */
+  pm_task *tasks;
+  size_t ntasks, cap_tasks;
+  uint32_t tasks_created;
   /* calls that pm_user.c's filtered-address table dropped, by its slot:
      the calls not recorded of switched-off functions (pm_throttle.c) */
   _Atomic uint64_t dropped[PM_FAST_SLOTS];
@@ -122,6 +136,16 @@ void pm_ev_team_begin(pm_location *l, uint32_t region, uint32_t comm, uint64_t t
 void pm_ev_team_end(pm_location *l, uint32_t region, uint64_t t);
 void pm_ev_fork(pm_location *l, uint32_t threads, uint64_t t);
 void pm_ev_join(pm_location *l, uint64_t t);
+/* OpenMP task records with the region that carries them (docs/TRACE.md),
+   into the archive only (none kept before it opens, none in profile
+   mode). create: Enter(region) ThreadTaskCreate(k); returns whether the
+   task was recorded. begin: ThreadTaskSwitch(k) Enter(region), k pushed
+   on l->tasks. end: Leave(region) ThreadTaskComplete(k), and when k is
+   l's innermost task ThreadTaskSwitch to the task it interrupted.
+   k NULL (a task without identity): the region's Enter / Leave alone. */
+int pm_ev_task_create(pm_location *l, uint32_t region, const pm_task *k, uint64_t t);
+void pm_ev_task_begin(pm_location *l, uint32_t region, const pm_task *k, uint64_t t);
+void pm_ev_task_end(pm_location *l, uint32_t region, const pm_task *k, uint64_t t);
 /* Any other event, written if the location records now. */
 void pm_ev_thread(pm_location *l, enum pm_event_kind kind, uint64_t t, uint32_t a, uint32_t b);
 /* True when l records now (measurement running, POMP_On, not paused). */

@@ -40,6 +40,8 @@ ENTER_EXIT(POMP_Atomic_enter, POMP_Atomic_exit, PM_SLOT_MAIN, ATOMIC)
 ENTER_EXIT(POMP_Flush_enter, POMP_Flush_exit, PM_SLOT_MAIN, FLUSH)
 ENTER_EXIT(POMP_Ordered_enter, POMP_Ordered_exit, PM_SLOT_MAIN, ORDERED)
 ENTER_EXIT(POMP_Ordered_begin, POMP_Ordered_end, PM_SLOT_BODY, ORDERED_SBLOCK)
+/* tasks with their identity: pm_task.c; these are the calls of code
+   instrumented before it (the regions alone) and the creation's end */
 ENTER_EXIT(POMP_Task_create_begin, POMP_Task_create_end, PM_SLOT_MAIN, TASK_CREATE)
 ENTER_EXIT(POMP_Task_begin, POMP_Task_end, PM_SLOT_BODY, TASK)
 ENTER_EXIT(POMP_Taskwait_enter, POMP_Taskwait_exit, PM_SLOT_MAIN, TASK_WAIT)

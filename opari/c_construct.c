@@ -3,6 +3,7 @@
  * placed around it (the Shape table), splitting of combined constructs,
  * sections, and the closing events emitted when a construct's block ends.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "c_rw.h"
@@ -19,6 +20,7 @@ typedef struct {
                            directive: right after it) */
   bool barrier_inside;  /* barrier inside the post block */
   bool standalone;      /* no structured block */
+  bool task_id;         /* pre returns the id of a task, post and end_post take it */
 } opc_shape;
 
 static const opc_shape shapes[] = {
@@ -39,8 +41,8 @@ static const opc_shape shapes[] = {
                        false},
     [OP_DIR_ORDERED] = {"ordered", OPARI_DIS_ORDERED, "Ordered_enter", "Ordered_begin",
                         "Ordered_end", "Ordered_exit", false, false},
-    [OP_DIR_TASK] = {"task", OPARI_DIS_TASK, "Task_create_begin", "Task_begin", "Task_end",
-                     "Task_create_end", false, false},
+    [OP_DIR_TASK] = {"task", OPARI_DIS_TASK, "Task_new", "Task_run_begin", "Task_run_end",
+                     "Task_create_end", false, false, true},
     [OP_DIR_BARRIER] = {"barrier", OPARI_DIS_BARRIER, "Barrier_enter", NULL, NULL, "Barrier_exit",
                         false, true},
     [OP_DIR_FLUSH] = {"flush", OPARI_DIS_FLUSH, "Flush_enter", NULL, NULL, "Flush_exit", false,
@@ -95,7 +97,8 @@ static void close_barrier(opc_rw *rw, int bar, int d, int line) {
 static void close_shape(opc_rw *rw, const opc_shape *sh, int d, int bar, int line) {
   if (sh->barrier_inside) close_barrier(rw, bar, d, line);
   if (sh->end_post) {
-    op_emit_call(&rw->em, sh->end_post, d);
+    if (sh->task_id) op_emit_task_call(&rw->em, sh->end_post, d);
+    else op_emit_call(&rw->em, sh->end_post, d);
     op_emit_str(&rw->em, " }");
   }
   if (!sh->barrier_inside) close_barrier(rw, bar, d, line);
@@ -164,6 +167,24 @@ static void add_shared_table(opc_rw *rw, const opc_site *site) {
   if (has_clause(rw, site, "default")) opc_variant_append(rw, " shared(pomp_rd)", 16);
 }
 
+/* A task's id travels from its creation into its body in a variable of
+   the construct's own (include/pomp.h): declared by the block before the
+   directive, firstprivate on it (explicitly: default(none) and
+   default(shared) would not give the task a copy). */
+static void add_task_id(opc_rw *rw, int d) {
+  char clause[48];
+  int n = snprintf(clause, sizeof clause, " firstprivate(pomp_task_%d)", d);
+  opc_variant_append(rw, clause, (size_t)n);
+}
+
+/* " unsigned long long pomp_task_<d> = POMP_Task_new(pomp_rd[<d>]);" */
+static void emit_task_new(opc_rw *rw, const char *event, int d) {
+  op_emit_str(&rw->em, " unsigned long long ");
+  op_emit_task_var(&rw->em, d);
+  op_emit_str(&rw->em, " =");
+  op_emit_call(&rw->em, event, d);
+}
+
 static opc_body body_after(opc_rw *rw, const opc_site *site) {
   return opc_find_body(rw, site, &rw->lx, false);
 }
@@ -218,6 +239,7 @@ static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
   opc_variant_reset(rw);
   bool barrier = false, join = false;
   if (kind == OP_DIR_PARALLEL || kind == OP_DIR_TASK) add_shared_table(rw, site);
+  if (sh->task_id) add_task_id(rw, d);
   if (kind == OP_DIR_FOR || kind == OP_DIR_SECTIONS || kind == OP_DIR_SINGLE) {
     unsigned cancel = kind == OP_DIR_FOR        ? CANCEL_FOR
                       : kind == OP_DIR_SECTIONS ? CANCEL_SECTIONS
@@ -235,7 +257,8 @@ static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
   if (sh->pre) {
     opc_pre_begin(rw, site);
     op_emit_str(&rw->em, "{");
-    op_emit_call(&rw->em, sh->pre, d);
+    if (sh->task_id) emit_task_new(rw, sh->pre, d);
+    else op_emit_call(&rw->em, sh->pre, d);
     opc_pre_end(rw, site);
   }
   opc_put_variant(rw, site, NULL, 0);
@@ -249,7 +272,8 @@ static void instrument(opc_rw *rw, const opc_site *site, op_dir_kind kind) {
   if (sh->post) {
     opc_post_begin(rw, site);
     op_emit_str(&rw->em, "{");
-    op_emit_call(&rw->em, sh->post, d);
+    if (sh->task_id) op_emit_task_call(&rw->em, sh->post, d);
+    else op_emit_call(&rw->em, sh->post, d);
     opc_post_end(rw, site);
   }
   opc_push_pending(rw, kind, d, site, body, barrier);

@@ -15,16 +15,41 @@ void op_emit_skip_to(op_emit *em, size_t off) {
 void op_emit_str(op_emit *em, const char *s) { fputs(s, em->f); }
 void op_emit_mem(op_emit *em, const char *s, size_t n) { fwrite(s, 1, n, em->f); }
 
-void op_emit_call(op_emit *em, const char *event, int d) {
-  char num[16], *p = num + sizeof num;
+/* d in decimal, in buf (at least 16 bytes); returns where it starts. */
+static const char *decimal(char *buf, size_t size, int d) {
+  char *p = buf + size;
   *--p = 0;
   do *--p = (char)('0' + d % 10);
   while ((d /= 10) > 0);
+  return p;
+}
+
+static void emit_call_head(op_emit *em, const char *event, const char *d) {
   fputs(" POMP_", em->f);
   fputs(event, em->f);
   fputs("(pomp_rd[", em->f);
-  fputs(p, em->f);
-  fputs("]);", em->f);
+  fputs(d, em->f);
+  fputs("]", em->f);
+}
+
+void op_emit_call(op_emit *em, const char *event, int d) {
+  char num[16];
+  emit_call_head(em, event, decimal(num, sizeof num, d));
+  fputs(");", em->f);
+}
+
+void op_emit_task_var(op_emit *em, int d) {
+  char num[16];
+  fputs("pomp_task_", em->f);
+  fputs(decimal(num, sizeof num, d), em->f);
+}
+
+void op_emit_task_call(op_emit *em, const char *event, int d) {
+  char num[16];
+  emit_call_head(em, event, decimal(num, sizeof num, d));
+  fputs(", ", em->f);
+  op_emit_task_var(em, d);
+  fputs(");", em->f);
 }
 
 void op_emit_line(op_emit *em, int line) {

@@ -26,6 +26,11 @@ void op_emit_str(op_emit *em, const char *s);
 void op_emit_mem(op_emit *em, const char *s, size_t n);
 /* " POMP_<event>(pomp_rd[<d>]);" */
 void op_emit_call(op_emit *em, const char *event, int d);
+/* The variable holding the id of task construct d (include/pomp.h), as
+   C names it: "pomp_task_<d>". */
+void op_emit_task_var(op_emit *em, int d);
+/* " POMP_<event>(pomp_rd[<d>], pomp_task_<d>);" */
+void op_emit_task_call(op_emit *em, const char *event, int d);
 /* `#line <line> "<file>"` (or `# <line> "<file>"`) on its own line (the
    caller is at a line start). */
 void op_emit_line(op_emit *em, int line);

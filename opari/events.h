@@ -59,13 +59,19 @@ typedef enum {
   EV_COUNT
 } op_event;
 
+/* How an event function carries a task's id (include/pomp.h); Fortran's
+   routine takes it as a second argument, INTEGER(8), set by Task_new. */
+enum { EV_TASK_NO_ID, EV_TASK_RETURNS_ID, EV_TASK_TAKES_ID };
+
 /* One event's POMP function, without the `POMP_` prefix, as each front end
    calls it (NULL: that front end does not; C's loop calls are declared with
-   its guard, unit.c), and whether it takes a region descriptor. */
+   its guard, unit.c), whether it takes a region descriptor, and whether the
+   C function returns or takes the id of a task (EV_TASK_*). */
 typedef struct {
   const char *c;
   const char *fortran;
   bool descriptor;
+  int task_id;
 } op_event_name;
 
 extern const op_event_name op_events[EV_COUNT];

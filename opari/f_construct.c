@@ -138,7 +138,8 @@ static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, b
   if (o->section_open) opf_call(rw, EV_SECTION_END, d);
   if (o->kind == FC_PARALLEL && !o->join) /* before the team's end */
     opf_call(rw, EV_JOIN_BARRIER_ENTER, d);
-  call(rw, sh->end_post, din);
+  if (o->kind == FC_TASK) opf_task_call(rw, EV_TASK_END, d);
+  else call(rw, sh->end_post, din);
   if (!has_dir || bar || combined) {
     if (sh->worksharing || combined) {
       char text[64];
@@ -157,6 +158,7 @@ static void close_construct(opf_rw *rw, const opf_open *o, size_t a, size_t b, b
     if (has_dir) opf_skip(rw, b + 1);
   } else opf_sync(rw, b + 1);
   if (!combined) call(rw, sh->end_pre, d);
+  if (o->kind == FC_TASK) opf_statement(rw, "end block");
 }
 
 void opf_close_implicit(opf_rw *rw, size_t li) {
@@ -279,11 +281,12 @@ static void clause_bytes(opf_rw *rw, const op_clause *c, size_t a, size_t b) {
 }
 
 /* `!$omp <words>` and the given clauses, one continuation line per
-   source line of each clause, so that no line grows.  (Blanking clauses
-   in place could leave an empty `!$omp` continuation line, which ends
-   the directive for gfortran.) */
-static void directive_with(opf_rw *rw, const char *words, const op_clause *const *clauses,
-                           size_t n) {
+   source line of each clause, so that no line grows, then `extra` (a
+   clause of pomp-opari's, or NULL) on a line of its own.  (Blanking
+   clauses in place could leave an empty `!$omp` continuation line, which
+   ends the directive for gfortran.) */
+static void directive_with(opf_rw *rw, const char *words, const op_clause *const *clauses, size_t n,
+                           const char *extra) {
   const opf_dir *fd = &rw->fd;
   FILE *f = rw->em.f;
   fprintf(f, "%s!$omp %s", rw->fixed ? "" : rw->indent, words);
@@ -301,6 +304,8 @@ static void directive_with(opf_rw *rw, const char *words, const op_clause *const
       }
       p = e + 1;
     }
+  if (extra && rw->fixed) fprintf(f, "\n!$omp&%s", extra);
+  else if (extra) fprintf(f, " &\n%s!$omp& %s", rw->indent, extra);
   fputc('\n', f);
   rw->need_mark = true;
 }
@@ -317,13 +322,13 @@ static void split_combined(opf_rw *rw, int d, int d2, opf_construct inner) {
     int half = clause_half(rw, c) == 1;
     halves[half][n[half]++] = c;
   }
-  directive_with(rw, "parallel", halves[0], n[0]);
+  directive_with(rw, "parallel", halves[0], n[0], NULL);
   opf_skip(rw, fd->last + 1);
   opf_call(rw, EV_PARALLEL_BEGIN, d);
   call(rw, shapes[inner].pre, d);
   char words[40];
   words_of(fd, words, sizeof words);
-  directive_with(rw, strchr(words, ' ') + 1, halves[1], n[1]);
+  directive_with(rw, strchr(words, ' ') + 1, halves[1], n[1], NULL);
   call(rw, shapes[inner].post, d2);
   free(halves[0]);
   free(halves[1]);
@@ -353,6 +358,28 @@ static bool in_workshare(const opf_rw *rw) {
     if (o->kind == FC_PARALLEL) return false;
   }
   return false;
+}
+
+/* A task's id travels from its creation into its body in a variable
+   (include/pomp.h), which Fortran can declare amid statements only in a
+   BLOCK (Fortran 2008) around the construct: declared there, set by
+   Task_new, firstprivate on the directive (rewritten with the clause
+   added on a continuation line), passed by the body's events. */
+static void open_task(opf_rw *rw, int d) {
+  const opf_dir *fd = &rw->fd;
+  char text[64];
+  opf_statement(rw, "block");
+  snprintf(text, sizeof text, "integer(8) pomp_task_%d", d);
+  opf_statement(rw, text);
+  opf_task_call(rw, EV_TASK_CREATE_BEGIN, d);
+  const op_clause **clauses = pu_malloc(fd->dir.nclauses * sizeof(op_clause *) + 1);
+  for (size_t i = 0; i < fd->dir.nclauses; i++) clauses[i] = &fd->dir.clauses[i];
+  snprintf(text, sizeof text, "firstprivate(pomp_task_%d)", d);
+  opf_copy_to(rw, rw->lines[fd->first].start); /* the directive's line mark */
+  directive_with(rw, "task", clauses, fd->dir.nclauses, text);
+  free(clauses);
+  opf_skip(rw, fd->last + 1);
+  opf_task_call(rw, EV_TASK_BEGIN, d);
 }
 
 static void open_construct(opf_rw *rw) {
@@ -388,6 +415,8 @@ static void open_construct(opf_rw *rw) {
     if (inner != kind) {
       opf_call(rw, EV_PARALLEL_FORK, o.descr);
       split_combined(rw, o.descr, o.descr2, inner);
+    } else if (kind == FC_TASK) {
+      open_task(rw, o.descr);
     } else {
       call(rw, sh->pre, o.descr);
       opf_sync(rw, fd->last + 1);

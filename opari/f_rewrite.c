@@ -87,6 +87,21 @@ void opf_call(opf_rw *rw, op_event ev, int d) {
   rw->need_mark = true;
 }
 
+void opf_task_call(opf_rw *rw, op_event ev, int d) {
+  FILE *f = rw->em.f;
+  opc_line_start(rw);
+  rw->used[ev] = true;
+  fprintf(f, "%s%s%s(%d, pomp_task_%d)\n", indent(rw), rw->call_prefix, opf_event_fortran_name(ev),
+          d, d);
+  rw->need_mark = true;
+}
+
+void opf_statement(opf_rw *rw, const char *text) {
+  opc_line_start(rw);
+  fprintf(rw->em.f, "%s%s\n", indent(rw), text);
+  rw->need_mark = true;
+}
+
 void opf_directive(opf_rw *rw, const char *text) {
   opc_line_start(rw);
   fprintf(rw->em.f, "%s!$omp %s\n", rw->fixed ? "" : rw->indent, text);

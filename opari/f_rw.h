@@ -195,6 +195,11 @@ void opf_copy_to(opf_rw *rw, size_t off);
 void opf_skip(opf_rw *rw, size_t li);
 /* `call pomp_<unit>_<event>(d)` on its own line at the output position. */
 void opf_call(opf_rw *rw, op_event ev, int d);
+/* `call pomp_<unit>_<event>(d, pomp_task_<d>)`: an event of task construct
+   d with the variable that holds the task's id (include/pomp.h). */
+void opf_task_call(opf_rw *rw, op_event ev, int d);
+/* A Fortran statement of its own line, indented as the inserted calls. */
+void opf_statement(opf_rw *rw, const char *text);
 /* `!$omp <text>` on its own line at the output position. */
 void opf_directive(opf_rw *rw, const char *text);
 

@@ -47,6 +47,14 @@ void opf_companion(FILE *f, const opf_rw *rw) {
     if (!rw->used[e]) continue;
     fprintf(f, "void pomp_%08x_%s", rw->unit_id, opf_event_fortran_name((op_event)e));
     if (!op_events[e].descriptor) fprintf(f, "_(void) { POMP_%s(); }\n", op_events[e].fortran);
+    else if (op_events[e].task_id == EV_TASK_RETURNS_ID)
+      fprintf(f, "_(const int *d, long long *task) { *task = (long long)POMP_%s(pomp_rd[*d]); }\n",
+              op_events[e].fortran);
+    else if (op_events[e].task_id == EV_TASK_TAKES_ID)
+      fprintf(f,
+              "_(const int *d, const long long *task) "
+              "{ POMP_%s(pomp_rd[*d], (unsigned long long)*task); }\n",
+              op_events[e].fortran);
     else fprintf(f, "_(const int *d) { POMP_%s(pomp_rd[*d]); }\n", op_events[e].fortran);
   }
   /* the same in every unit: weak, so the linker keeps one */

@@ -51,8 +51,12 @@ static void loop_guard_class(FILE *f) {
 }
 
 /* The POMP functions of the C/C++ front end (events.h), without the loop
-   calls: "void POMP_Init(void), ..., POMP_Taskwait_exit(struct ompregdescr *)". */
+   calls: "unsigned long long POMP_Task_new(struct ompregdescr *);\n
+   void POMP_Init(void), ..., POMP_Taskwait_exit(struct ompregdescr *)". */
 static void declare_events(FILE *f) {
+  for (int e = 0; e < EV_COUNT; e++)
+    if (op_events[e].c && op_events[e].task_id == EV_TASK_RETURNS_ID)
+      fprintf(f, "unsigned long long POMP_%s(struct ompregdescr *);\n", op_events[e].c);
   const char *sep = "void ";
   for (int e = 0; e < EV_COUNT; e++)
     if (op_events[e].c && !op_events[e].descriptor) {
@@ -60,8 +64,9 @@ static void declare_events(FILE *f) {
       sep = ", ";
     }
   for (int e = 0; e < EV_COUNT; e++)
-    if (op_events[e].c && op_events[e].descriptor)
-      fprintf(f, ",\n  POMP_%s(struct ompregdescr *)", op_events[e].c);
+    if (op_events[e].c && op_events[e].descriptor && op_events[e].task_id != EV_TASK_RETURNS_ID)
+      fprintf(f, ",\n  POMP_%s(struct ompregdescr *%s)", op_events[e].c,
+              op_events[e].task_id == EV_TASK_TAKES_ID ? ", unsigned long long" : "");
 }
 
 void op_unit_prelude(FILE *f, op_unit_form form, const char *line_name, int nosrc, bool loops,

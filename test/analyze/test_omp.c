@@ -240,6 +240,41 @@ static void tasks_run_in_a_barrier_are_not_waiting(void **state) {
   az_run_free(&run);
 }
 
+/* The same run with libpomp's task records (docs/TRACE.md, "OpenMP
+   tasks"): thread 1 creates task 1 before its taskwait, where it runs it;
+   thread 0 runs task 2 of thread 1 in the barrier; each completion
+   switches back to the implicit task at once.  The records change no
+   value. */
+static void task_records_change_no_value(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n" REGIONS "region task openmp task !$omp task @a.c:40\n"
+                    "region twait openmp task_wait !$omp taskwait @a.c:45\n"
+                    "region create openmp task_create !$omp create task @a.c:40\n"
+                    "loc 0.0\n0 enter main\n10 fork 2\n10 teambegin 5\n10 enter par\n"
+                    "300 enter ibar\n310 taskswitch 5 1 2\n310 enter task\n360 leave\n"
+                    "360 taskcomplete 5 1 2\n360 taskswitch 5 0 0\n400 leave\n"
+                    "410 leave\n410 teamend 5\n410 join\n500 leave\n"
+                    "loc 0.1\n10 teambegin 5\n10 enter par\n20 enter create\n20 taskcreate 5 1 1\n"
+                    "30 leave\n40 enter create\n40 taskcreate 5 1 2\n50 leave\n100 enter twait\n"
+                    "120 taskswitch 5 1 1\n120 enter task\n170 leave\n170 taskcomplete 5 1 1\n"
+                    "170 taskswitch 5 1 0\n200 leave\n390 enter ibar\n"
+                    "400 leave\n410 leave\n410 teamend 5\n");
+  assert_int_equal(run.status, 0);
+  const char *task = IBAR ";!$omp task @a.c:40";
+  const char *twait = PAR ";!$omp taskwait @a.c:45";
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 0) == 40e-9);
+  assert_true(az_run_value(&run, "comp", task, 0) == 50e-9);
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 1) == 0);
+  assert_true(az_run_value(&run, "omp_taskwait", twait, 1) == 50e-9);
+  assert_true(az_run_value(&run, "comp", PAR ";!$omp taskwait @a.c:45;!$omp task @a.c:40", 1) ==
+              50e-9);
+  assert_true(az_run_value(&run, "omp", PAR ";!$omp create task @a.c:40", 1) == 20e-9);
+  assert_float_equal(az_run_location_time(&run, 0), 500e-9, 1e-18);
+  assert_float_equal(az_run_location_time(&run, 1), 500e-9, 1e-18);
+  az_run_free(&run);
+}
+
 /* Scalasca's buckets of OpenMP synchronization: an ordered region's own
    time (waiting for the previous iterations; its body is user code) is
    omp_ordered, a taskwait's own time (the tasks it ran are their own
@@ -325,6 +360,7 @@ int main(void) {
       cmocka_unit_test(nested_parallel_region_is_flat),
       cmocka_unit_test(nested_region_of_an_extra_thread),
       cmocka_unit_test(tasks_run_in_a_barrier_are_not_waiting),
+      cmocka_unit_test(task_records_change_no_value),
       cmocka_unit_test(ordered_and_taskwait_buckets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

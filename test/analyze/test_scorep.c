@@ -1,7 +1,8 @@
 /* Traces written with Score-P's conventions (docs/TRACE.md, "Score-P
    conventions"): location ids thread << 32 | rank, MPI regions in file
    "MPI", OPARI2's OpenMP region names and fork/join/team events, paused
-   recording (MeasurementOnOff); what pomp-analyze refuses (OpenMP tasks,
+   recording (MeasurementOnOff), OpenMP task records of tied tasks; what
+   pomp-analyze refuses (tasks whose regions do not nest on a location,
    samples without Enter/Leave).  The old pomp layout (rank << 32 |
    thread) gives the same report.  Times in the traces are ns. */
 #include <setjmp.h>
@@ -30,7 +31,8 @@
   "400 teamend 5\n"                                                                                \
   "loc 1.0\n0 enter main\n550 enter send\n555 send 0 0 0 8\n558 leave\n600 leave\n"
 
-#define IBAR "main;!$omp parallel @a.c:10;!$omp implicit barrier @a.c:20"
+#define PAR "main;!$omp parallel @a.c:10"
+#define IBAR PAR ";!$omp implicit barrier @a.c:20"
 
 static void scorep_conventions_give_exact_waits(void **state) {
   (void)state;
@@ -190,20 +192,136 @@ static void a_message_sent_while_paused_is_warned_about(void **state) {
   az_run_free(&run);
 }
 
-static void openmp_tasks_are_refused(void **state) {
+/* OpenMP tasks as Score-P's OPARI2 adapter records them (tied tasks):
+   thread 0 creates task 1 (Enter(create task), ThreadTaskCreate) and
+   runs task 2 it created in its barrier; thread 1 runs task 1 in the
+   barrier, and inside it, at a taskwait, task 1 of thread 1; after each
+   task a switch back to the task it interrupted (Score-P writes it at
+   the scheduling point's exit).  Implicit tasks are number 0 of thread 0
+   on every thread (the adapter's id 0).  The tasks' time is computation
+   at their call paths, and the barrier waits leave it out. */
+#define TASKS                                                                                      \
+  "process 0 threads 2\n"                                                                          \
+  "region main compiler function main\n"                                                           \
+  "region par openmp parallel !$omp parallel @a.c:10\n"                                            \
+  "region ibar openmp implicit_barrier !$omp implicit barrier @a.c:20\n"                           \
+  "region create openmp task_create !$omp create task @a.c:12\n"                                   \
+  "region task openmp task !$omp task @a.c:12\n"                                                   \
+  "region twait openmp task_wait !$omp taskwait @a.c:14\n"                                         \
+  "team 5\n"                                                                                       \
+  "loc 0.0\n0 enter main\n100 fork 2\n100 teambegin 5\n100 enter par\n"                            \
+  "110 enter create\n110 taskcreate 5 0 1\n120 leave\n130 enter create\n130 taskcreate 5 0 2\n"    \
+  "140 leave\n300 enter ibar\n310 taskswitch 5 0 2\n310 enter task\n360 leave\n"                   \
+  "360 taskcomplete 5 0 2\n400 taskswitch 5 0 0\n400 leave\n400 leave\n400 teamend 5\n"            \
+  "410 join\n500 leave\n"                                                                          \
+  "loc 0.1\n100 teambegin 5\n100 enter par\n200 enter ibar\n"
+
+#define TASK_IN_BARRIER                                                                            \
+  "210 taskswitch 5 0 1\n210 enter task\n220 enter create\n220 taskcreate 5 1 1\n"                 \
+  "230 leave\n240 enter twait\n250 taskswitch 5 1 1\n250 enter task\n270 leave\n"                  \
+  "270 taskcomplete 5 1 1\n280 taskswitch 5 0 1\n280 leave\n290 leave\n290 taskcomplete 5 0 1\n"   \
+  "390 taskswitch 5 0 0\n390 leave\n400 leave\n400 teamend 5\n"
+
+static void tied_openmp_tasks_are_analysed(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, TASKS TASK_IN_BARRIER);
+  assert_int_equal(run.status, 0);
+#define TASK IBAR ";!$omp task @a.c:12"
+  const char *task = TASK, *twait = TASK ";!$omp taskwait @a.c:14";
+  /* thread 1 arrived at 200, thread 0 at 300 (the last): thread 1 waited
+     100 ns, 80 of them running task 1 of thread 0 (30 ns its own code, 10
+     creating a task, 40 in a taskwait that ran that task for 20) */
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 0) == 0);
+  assert_true(az_run_value(&run, "comp", task, 0) == 50e-9);
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", IBAR, 1) == 20e-9);
+  assert_true(az_run_value(&run, "comp", task, 1) == 30e-9);
+  assert_true(az_run_value(&run, "omp", TASK ";!$omp create task @a.c:12", 1) == 10e-9);
+  assert_true(az_run_value(&run, "omp_taskwait", twait, 1) == 20e-9);
+  assert_true(az_run_value(&run, "comp", TASK ";!$omp taskwait @a.c:14;!$omp task @a.c:12", 1) ==
+              20e-9);
+  assert_true(az_run_value(&run, "omp", PAR ";!$omp create task @a.c:12", 0) == 20e-9);
+  /* the one warning: the root-cause model's limit (tasks) */
+  assert_int_equal(az_warn_total(&run.a.diag), run.a.diag.count[AZ_W_MODEL]);
+  assert_int_equal(run.a.diag.count[AZ_W_MODEL], 1);
+  az_run_free(&run);
+}
+
+/* An untied task suspends: thread 1 goes back to its implicit task while
+   task 1 of thread 0 has not completed (another thread would resume it):
+   refused. */
+static void a_task_left_suspended_is_refused(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, TASKS "210 taskswitch 5 0 1\n210 enter task\n250 taskswitch 5 0 0\n"
+                          "390 leave\n400 leave\n400 leave\n400 teamend 5\n");
+  assert_int_not_equal(run.status, 0);
+  assert_null(run.report);
+  assert_non_null(strstr(run.a.diag.first_error,
+                         "rank 0 thread 1 (location 4294967296): event 6: ThreadTaskSwitch of task "
+                         "1 of thread 0 (team 5): "
+                         "the thread went back to its implicit task before it completed"));
+  assert_non_null(strstr(run.a.diag.first_error, "not analysed"));
+  az_run_free(&run);
+}
+
+/* The same task on two locations (its switch on thread 1, then thread 0
+   switches to it too): refused, naming where it began. */
+static void a_task_on_two_locations_is_refused(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n"
+                    "region main compiler function main\n"
+                    "region task openmp task !$omp task @a.c:12\n"
+                    "team 5\n"
+                    "loc 0.0\n0 enter main\n300 taskswitch 5 0 1\n300 enter task\n350 leave\n"
+                    "350 taskcomplete 5 0 1\n400 leave\n"
+                    "loc 0.1\n0 enter main\n100 taskswitch 5 0 1\n100 enter task\n"
+                    "200 leave\n400 leave\n");
+  assert_int_not_equal(run.status, 0);
+  assert_non_null(strstr(run.a.diag.first_error, "event 2: ThreadTaskSwitch of task 1 of thread 0 "
+                                                 "(team 5): it also ran on rank 0 thread 0 "
+                                                 "(location 0), so it changed threads"));
+  az_run_free(&run);
+}
+
+/* libpomp's records of an untied task that moved (test/measure's
+   sc_untied): thread 1 started it, thread 0 completed it.  Refused
+   whichever location the replay reads first. */
+static void libpomp_untied_task_that_moved_is_refused(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 2\n"
+                    "region main compiler function main\n"
+                    "region create openmp task_create !$omp create task @a.c:12\n"
+                    "region task openmp task !$omp task @a.c:12\n"
+                    "team 5\n"
+                    "loc 0.0\n0 enter main\n10 enter create\n10 taskcreate 5 0 1\n20 leave\n"
+                    "300 taskcomplete 5 0 1\n400 leave\n"
+                    "loc 0.1\n0 enter main\n100 taskswitch 5 0 1\n100 enter task\n"
+                    "390 leave\n400 leave\n");
+  assert_int_not_equal(run.status, 0);
+  assert_null(run.report);
+  assert_non_null(strstr(run.a.diag.first_error, "of task 1 of thread 0 (team 5): it also ran on "
+                                                 "rank 0 thread "));
+  assert_non_null(strstr(run.a.diag.first_error, "so it changed threads (an untied task)"));
+  az_run_free(&run);
+}
+
+/* A task id that comes again on its location after its completion (a
+   tracer that reuses ids): its regions nest, so it is analysed. */
+static void a_task_id_used_again_on_its_location_is_accepted(void **state) {
   (void)state;
   az_run run;
   az_run_text(&run, "process 0 threads 1\n"
                     "region main compiler function main\n"
-                    "region task openmp task !$omp task @a.c:30\n"
+                    "region task openmp task !$omp task @a.c:12\n"
                     "team 5\n"
-                    "loc 0.0\n0 enter main\n10 taskcreate 5\n20 taskswitch 5\n20 enter task\n"
-                    "30 leave\n40 leave\n");
-  assert_int_not_equal(run.status, 0);
-  assert_null(run.report);
-  assert_non_null(strstr(run.a.diag.first_error, "rank 0 thread 0"));
-  assert_non_null(strstr(run.a.diag.first_error, "event 2: ThreadTaskCreate: the trace records "
-                                                 "OpenMP tasks"));
+                    "loc 0.0\n0 enter main\n10 taskswitch 5 0 1\n10 enter task\n30 leave\n"
+                    "30 taskcomplete 5 0 1\n30 taskswitch 5 0 0\n50 taskswitch 5 0 1\n"
+                    "50 enter task\n80 leave\n80 taskcomplete 5 0 1\n100 leave\n");
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "comp", "main;!$omp task @a.c:12", 0) == 50e-9);
   az_run_free(&run);
 }
 
@@ -240,7 +358,11 @@ int main(void) {
       cmocka_unit_test(paused_recording_is_a_region_of_its_own),
       cmocka_unit_test(a_trace_never_paused_has_no_measurement_off_region),
       cmocka_unit_test(a_message_sent_while_paused_is_warned_about),
-      cmocka_unit_test(openmp_tasks_are_refused),
+      cmocka_unit_test(tied_openmp_tasks_are_analysed),
+      cmocka_unit_test(a_task_left_suspended_is_refused),
+      cmocka_unit_test(a_task_on_two_locations_is_refused),
+      cmocka_unit_test(libpomp_untied_task_that_moved_is_refused),
+      cmocka_unit_test(a_task_id_used_again_on_its_location_is_accepted),
       cmocka_unit_test(samples_without_regions_are_refused),
       cmocka_unit_test(samples_beside_regions_are_ignored_with_a_warning),
   };

@@ -321,6 +321,27 @@ static int rma_event(OTF2_EvtWriter *ew, tokens *t, uint64_t ts, char *err, size
   return fail(err, n, "line %d: bad '%s' event", ln, ev);
 }
 
+/* taskcreate|taskswitch|taskcomplete TEAM [CREATOR NUMBER] */
+static int task_event(OTF2_EvtWriter *ew, tokens *t, uint64_t ts, uint32_t team, char *err,
+                      size_t n, int ln) {
+  const char *ev = t->tok[1];
+  int bad = 0;
+  uint32_t creator = 0, number = 1;
+  if (t->n > 3) {
+    creator = (uint32_t)arg(t, 3, &bad);
+    number = (uint32_t)arg(t, 4, &bad);
+  }
+  if (bad) return fail(err, n, "line %d: bad %s arguments", ln, ev);
+  if (!strcmp(ev, "taskcreate"))
+    OTF2_EvtWriter_ThreadTaskCreate(ew, NULL, ts, team, creator, number);
+  else if (!strcmp(ev, "taskswitch"))
+    OTF2_EvtWriter_ThreadTaskSwitch(ew, NULL, ts, team, creator, number);
+  else if (!strcmp(ev, "taskcomplete"))
+    OTF2_EvtWriter_ThreadTaskComplete(ew, NULL, ts, team, creator, number);
+  else return fail(err, n, "line %d: bad '%s' event", ln, ev);
+  return 0;
+}
+
 static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
   if (!w->cur) return fail(err, n, "line %d: event before any 'loc'", ln);
   tg_loc *l = &w->locs[w->cur - 1];
@@ -390,8 +411,7 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
   else if (!strcmp(ev, "fork")) OTF2_EvtWriter_ThreadFork(ew, NULL, ts, OTF2_PARADIGM_OPENMP, a2);
   else if (!strcmp(ev, "teambegin")) OTF2_EvtWriter_ThreadTeamBegin(ew, NULL, ts, a2);
   else if (!strcmp(ev, "teamend")) OTF2_EvtWriter_ThreadTeamEnd(ew, NULL, ts, a2);
-  else if (!strcmp(ev, "taskcreate")) OTF2_EvtWriter_ThreadTaskCreate(ew, NULL, ts, a2, 0, 1);
-  else if (!strcmp(ev, "taskswitch")) OTF2_EvtWriter_ThreadTaskSwitch(ew, NULL, ts, a2, 0, 1);
+  else if (!strncmp(ev, "task", 4)) return task_event(ew, t, ts, a2, err, n, ln);
   else if (!strcmp(ev, "acquire") || !strcmp(ev, "release")) {
     uint32_t order = (uint32_t)arg(t, 3, &bad);
     if (bad) return fail(err, n, "line %d: bad lock arguments", ln);

@@ -35,7 +35,9 @@
  *   TIME fork N | join | teambegin C | teamend C
  *   TIME acquire LOCK ORDER | release LOCK ORDER
  *   TIME off | on                  MeasurementOnOff (Score-P's paused recording)
- *   TIME taskcreate C | taskswitch C   OpenMP task of team C (creator 0, number 1)
+ *   TIME taskcreate C [T N] | taskswitch C [T N] | taskcomplete C [T N]
+ *                                  OpenMP task N created by thread T of team C
+ *                                  (default: T 0, N 1; N 0: T's implicit task)
  *   TIME sample                    CallingContextSample (context 0, generator 0)
  *   TIME rmacoll fence|create|free WIN   RmaCollectiveEnd (BARRIER,
  *                                  CREATE_HANDLE, DESTROY_HANDLE)

@@ -13,7 +13,7 @@ layers=(
   "event: pm_location pm_event pm_archive pm_profile pm_tail"
   "trace: pm_unify pm_fragment pm_write pm_peers pm_profile_write"
   "lifecycle: pm_alone pm_signal pm_runtime pm_mpi pm_throttle pm_profile_snapshot"
-  "api: pm_descr pm_pomp_parallel pm_pomp_constructs pm_lock pm_omp_lock pm_fortran pm_user pm_loop"
+  "api: pm_descr pm_pomp_parallel pm_pomp_constructs pm_task pm_lock pm_omp_lock pm_fortran pm_user pm_loop"
 )
 # The calls upwards that remain, none of them on the event path: start-up
 # initialises the user-function filter, the end-of-run summary counts

@@ -1,7 +1,7 @@
 /* test_measure_omp.c -- traces of hand-instrumented OpenMP programs read
    back: exact event sequences per location for parallel regions, loops
-   with implicit barriers, single, master, critical, barriers, locks and
-   nested regions (docs/TRACE.md). */
+   with implicit barriers, single, master, critical, barriers, locks,
+   nested regions and tasks (docs/TRACE.md). */
 #include "measure_test.h"
 
 /* Events of l as text, lock acquisition orders replaced by '#' and lines
@@ -335,6 +335,115 @@ static void test_join_barrier_3(void **state) {
   check_join_barrier(3);
 }
 
+/* ---- OpenMP tasks (sc_tasks, instrumented by pomp-opari) --------------- */
+
+/* Each task: ThreadTaskCreate (team, creating thread, its number) at its
+   creation, ThreadTaskSwitch to it and the Enter of its region where it
+   starts, Leave, ThreadTaskComplete and the switch back to the task it
+   interrupted where it ends (docs/TRACE.md, "OpenMP tasks"). Tasks are
+   numbered by their creating thread from 1; 0 is its implicit task. */
+#define TASK_RECORDS(kind, thread, number)                                                         \
+  "ThreadTask" kind " OpenMP thread team " thread " " number "\n"
+
+static const char tasks_master[] =
+    "Enter !$omp create task @sc_tasks.c:10\n" TASK_RECORDS("Create", "0", "1") TASK_RECORDS(
+        "Switch", "0",
+        "1") "Enter !$omp task @sc_tasks.c:10\n"
+             "Enter !$omp create task @sc_tasks.c:12\n" TASK_RECORDS("Create", "0", "2")
+                 TASK_RECORDS(
+                     "Switch", "0",
+                     "2") "Enter !$omp task @sc_tasks.c:12\n"
+                          "Leave !$omp task @sc_tasks.c:12\n" TASK_RECORDS("Complete", "0", "2")
+                              TASK_RECORDS(
+                                  "Switch", "0",
+                                  "1") "Leave !$omp create task @sc_tasks.c:12\n"
+                                       "Enter !$omp taskwait @sc_tasks.c:14\n"
+                                       "Leave !$omp taskwait @sc_tasks.c:14\n"
+                                       "Leave !$omp task @sc_tasks.c:10\n" TASK_RECORDS("Complete",
+                                                                                        "0", "1")
+                                           TASK_RECORDS(
+                                               "Switch", "0",
+                                               "0") "Leave !$omp create task @sc_tasks.c:10\n"
+                                                    "Enter !$omp taskwait @sc_tasks.c:17\n"
+                                                    "Leave !$omp taskwait @sc_tasks.c:17\n"
+                                                    "ThreadFork 2\n"
+                                                    "ThreadTeamBegin OpenMP thread team\n"
+                                                    "Enter !$omp parallel @sc_tasks.c:23\n"
+                                                    "Enter !$omp implicit barrier @sc_tasks.c:29\n"
+                                                    "Leave !$omp implicit barrier @sc_tasks.c:29\n"
+                                                    "Leave !$omp parallel @sc_tasks.c:23\n"
+                                                    "ThreadTeamEnd OpenMP thread team\n"
+                                                    "ThreadJoin\n";
+
+/* thread 1's undeferred task (if (0)) runs inside its creation */
+static const char tasks_worker[] =
+    "ThreadTeamBegin OpenMP thread team\n"
+    "Enter !$omp parallel @sc_tasks.c:23\n"
+    "Enter !$omp create task @sc_tasks.c:26\n" TASK_RECORDS("Create", "1", "1") TASK_RECORDS(
+        "Switch", "1", "1") "Enter !$omp task @sc_tasks.c:26\n"
+                            "Leave !$omp task @sc_tasks.c:26\n" TASK_RECORDS("Complete", "1", "1")
+                                TASK_RECORDS("Switch", "1",
+                                             "0") "Leave !$omp create task @sc_tasks.c:26\n"
+                                                  "Enter !$omp implicit barrier @sc_tasks.c:29\n"
+                                                  "Leave !$omp implicit barrier @sc_tasks.c:29\n"
+                                                  "Leave !$omp parallel @sc_tasks.c:23\n"
+                                                  "ThreadTeamEnd OpenMP thread team\n";
+
+/* The team (comm) of l's first record of kind. */
+static uint32_t first_comm(const tr_trace *t, const tr_location *l, int kind) {
+  for (size_t i = 0; i < l->nevents; i++)
+    if (t->events[l->at[i]].kind == kind) return t->events[l->at[i]].comm;
+  fail_msg("no %s", tr_kind_name(kind));
+  return 0;
+}
+
+static void test_tasks(void **state) {
+  (void)state;
+  sc_result r;
+  tr_trace t;
+  mt_run("sc_tasks", "tasks", NULL, NULL, "3 5\n", &r, &t);
+  assert_int_equal(t.nlocs, 2);
+  mt_expect_events(&t.locs[0], tasks_master);
+  mt_expect_events(&t.locs[1], tasks_worker);
+  /* outside the parallel region a team of one; inside, the region's */
+  uint32_t team = first_comm(&t, &t.locs[0], TR_THREAD_TEAM_BEGIN);
+  assert_int_not_equal(first_comm(&t, &t.locs[0], TR_THREAD_TASK_CREATE), team);
+  assert_int_equal(first_comm(&t, &t.locs[1], TR_THREAD_TASK_CREATE), team);
+  tr_free(&t);
+}
+
+/* An untied task that moved (sc_untied, by hand): the thread that ends it
+   writes its completion, though its Enter is on the other thread, whose
+   region of it stays open until the region around it ends: a reader sees
+   the task on two locations (pomp-analyze refuses the trace). */
+static void test_untied_task_that_moved(void **state) {
+  (void)state;
+  sc_result r;
+  tr_trace t;
+  mt_run("sc_untied", "untied", NULL, NULL, "done\n", &r, &t);
+  assert_int_equal(t.nlocs, 2);
+  mt_expect_events(
+      &t.locs[0],
+      "ThreadFork 2\n"
+      "ThreadTeamBegin OpenMP thread team\n"
+      "Enter !$omp parallel @sc_untied.c:10\n"
+      "Enter !$omp create task @sc_untied.c:12\n" TASK_RECORDS(
+          "Create", "0",
+          "1") "Leave !$omp create task @sc_untied.c:12\n" TASK_RECORDS("Complete", "0",
+                                                                        "1") "Leave !$omp parallel "
+                                                                             "@sc_untied.c:10\n"
+                                                                             "ThreadTeamEnd OpenMP "
+                                                                             "thread team\n"
+                                                                             "ThreadJoin\n");
+  mt_expect_events(&t.locs[1], "ThreadTeamBegin OpenMP thread team\n"
+                               "Enter !$omp parallel @sc_untied.c:10\n" TASK_RECORDS(
+                                   "Switch", "0", "1") "Enter !$omp task @sc_untied.c:12\n"
+                                                       "Leave !$omp task @sc_untied.c:12\n"
+                                                       "Leave !$omp parallel @sc_untied.c:10\n"
+                                                       "ThreadTeamEnd OpenMP thread team\n");
+  tr_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parallel_region),
@@ -342,6 +451,8 @@ int main(void) {
       cmocka_unit_test(test_nested_parallel_flattened),
       cmocka_unit_test(test_join_barrier_2),
       cmocka_unit_test(test_join_barrier_3),
+      cmocka_unit_test(test_tasks),
+      cmocka_unit_test(test_untied_task_that_moved),
   };
   return cmocka_run_group_tests(tests, NULL, mt_teardown);
 }

@@ -98,6 +98,36 @@ void POMP_Finalize(void) { add("POMP_Finalize"); }
 void POMP_On(void) { add("POMP_On"); }
 void POMP_Off(void) { add("POMP_Off"); }
 
+/* Task ids: POMP_Task_new hands out 1, 2, ...; a task's body must pass its
+   own id to run_begin and run_end (checked: tasks run inside a task's
+   body end before it, so the ids of one thread nest), or the test
+   aborts. */
+static unsigned long long tasks_made;
+static _Thread_local unsigned long long running[64];
+static _Thread_local int nrunning;
+
+unsigned long long POMP_Task_new(OMPRegDescr *d) {
+  event("Task_new", d);
+  unsigned long long id;
+#pragma omp atomic capture
+  id = ++tasks_made;
+  return id;
+}
+
+void POMP_Task_run_begin(OMPRegDescr *d, unsigned long long task) {
+  event("Task_run_begin", d);
+  unsigned long long made;
+#pragma omp atomic read
+  made = tasks_made;
+  if (task == 0 || task > made || nrunning == 64) abort();
+  running[nrunning++] = task;
+}
+
+void POMP_Task_run_end(OMPRegDescr *d, unsigned long long task) {
+  event("Task_run_end", d);
+  if (nrunning == 0 || running[--nrunning] != task) abort();
+}
+
 #define EVENT(fn)                                                                                  \
   void POMP_##fn(OMPRegDescr *d) { event(#fn, d); }
 /* one generated function per event, grouped as in pomp.h */

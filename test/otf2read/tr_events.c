@@ -41,6 +41,13 @@ EV(fork, (OTF2_Paradigm p UNUSED, uint32_t n), .kind = TR_THREAD_FORK, .threads 
 EV(join, (OTF2_Paradigm p UNUSED), .kind = TR_THREAD_JOIN)
 EV(team_begin, (OTF2_CommRef c), .kind = TR_THREAD_TEAM_BEGIN, .comm = c)
 EV(team_end, (OTF2_CommRef c), .kind = TR_THREAD_TEAM_END, .comm = c)
+#define TASK_PARAMS (OTF2_CommRef c, uint32_t creator, uint32_t generation)
+EV(task_create, TASK_PARAMS, .kind = TR_THREAD_TASK_CREATE, .comm = c, .creator = creator,
+   .generation = generation)
+EV(task_switch, TASK_PARAMS, .kind = TR_THREAD_TASK_SWITCH, .comm = c, .creator = creator,
+   .generation = generation)
+EV(task_complete, TASK_PARAMS, .kind = TR_THREAD_TASK_COMPLETE, .comm = c, .creator = creator,
+   .generation = generation)
 EV(acquire, (OTF2_Paradigm p UNUSED, uint32_t lock, uint32_t order), .kind = TR_THREAD_ACQUIRE_LOCK,
    .lock = lock, .order = order)
 EV(release, (OTF2_Paradigm p UNUSED, uint32_t lock, uint32_t order), .kind = TR_THREAD_RELEASE_LOCK,
@@ -116,6 +123,9 @@ void tr_set_event_callbacks(OTF2_GlobalEvtReaderCallbacks *cb) {
   OTF2_GlobalEvtReaderCallbacks_SetThreadJoinCallback(cb, ev_join);
   OTF2_GlobalEvtReaderCallbacks_SetThreadTeamBeginCallback(cb, ev_team_begin);
   OTF2_GlobalEvtReaderCallbacks_SetThreadTeamEndCallback(cb, ev_team_end);
+  OTF2_GlobalEvtReaderCallbacks_SetThreadTaskCreateCallback(cb, ev_task_create);
+  OTF2_GlobalEvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, ev_task_switch);
+  OTF2_GlobalEvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, ev_task_complete);
   OTF2_GlobalEvtReaderCallbacks_SetThreadAcquireLockCallback(cb, ev_acquire);
   OTF2_GlobalEvtReaderCallbacks_SetThreadReleaseLockCallback(cb, ev_release);
   OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, ev_send);

@@ -18,6 +18,9 @@ static const char *const kind_names[] = {"Enter",
                                          "ThreadTeamEnd",
                                          "ThreadAcquireLock",
                                          "ThreadReleaseLock",
+                                         "ThreadTaskCreate",
+                                         "ThreadTaskSwitch",
+                                         "ThreadTaskComplete",
                                          "MpiSend",
                                          "MpiRecv",
                                          "MpiIsend",
@@ -124,6 +127,13 @@ static void format(text *x, const tr_trace *t, const tr_event *e) {
   case TR_THREAD_FORK: field(x, NULL, "%u", e->threads); break;
   case TR_THREAD_TEAM_BEGIN:
   case TR_THREAD_TEAM_END: comm_field(x, t, e->comm); break;
+  case TR_THREAD_TASK_CREATE:
+  case TR_THREAD_TASK_SWITCH:
+  case TR_THREAD_TASK_COMPLETE:
+    comm_field(x, t, e->comm);
+    field(x, "creator", "%u", e->creator);
+    field(x, "number", "%u", e->generation);
+    break;
   case TR_THREAD_ACQUIRE_LOCK:
   case TR_THREAD_RELEASE_LOCK:
     field(x, "lock", "%u", e->lock);

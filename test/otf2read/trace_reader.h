@@ -29,6 +29,10 @@ typedef enum tr_kind {
   TR_THREAD_TEAM_END,
   TR_THREAD_ACQUIRE_LOCK,
   TR_THREAD_RELEASE_LOCK,
+  /* OpenMP tasks: comm holds the team, creator and generation the task */
+  TR_THREAD_TASK_CREATE,
+  TR_THREAD_TASK_SWITCH,
+  TR_THREAD_TASK_COMPLETE,
   TR_MPI_SEND,
   TR_MPI_RECV,
   TR_MPI_ISEND,
@@ -75,6 +79,9 @@ typedef struct tr_event {
       uint32_t lock, order;
     };                /* THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK */
     uint32_t threads; /* THREAD_FORK */
+    struct {
+      uint32_t creator, generation;
+    }; /* THREAD_TASK_* */
   };
   uint32_t op, root; /* collectives */
   uint64_t bytes;    /* point to point; collectives: bytes sent */
