@@ -71,8 +71,9 @@ run() {
   # change, bundled under another name) timed at P = 1 and the largest P
   base=${POMP_SCALING_BASE:-}
   local div=${POMP_SCALING_DIVIDE:-1}
-  scale "$out/t8" $((100000000 / div)) 8 "2 4 8"
-  scale "$out/t16" $((30000000 / div)) 16 "2 4 8 16"
+  # POMP_SCALING_P8, POMP_SCALING_P16: the numbers of processes of each
+  scale "$out/t8" $((100000000 / div)) 8 "${POMP_SCALING_P8:-2 4 8}"
+  scale "$out/t16" $((30000000 / div)) 16 "${POMP_SCALING_P16:-2 4 8 16}"
 }
 
 # scale DIR EVENTS RANKS "P..." : the trace, then serial and parallel runs
