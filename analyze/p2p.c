@@ -22,8 +22,6 @@
 
 enum { AZ_WO_WINDOW = 100 }; /* LS instances a receiver remembers */
 
-static const az_msg *sort_base;
-
 static int cmp_key(const az_msg *a, const az_msg *b) {
   if (a->comm != b->comm) return a->comm < b->comm ? -1 : 1;
   if (a->src != b->src) return a->src < b->src ? -1 : 1;
@@ -32,25 +30,53 @@ static int cmp_key(const az_msg *a, const az_msg *b) {
   return 0;
 }
 
-/* Matching order: key, then posting time, location and posting number. */
-static int cmp_match(const void *pa, const void *pb) {
-  const az_msg *a = &sort_base[*(const size_t *)pa];
-  const az_msg *b = &sort_base[*(const size_t *)pb];
-  int c = cmp_key(a, b);
-  if (c) return c;
-  if (a->e_post != b->e_post) return a->e_post < b->e_post ? -1 : 1;
-  if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-  return (a->pos > b->pos) - (a->pos < b->pos);
+/* The orders records are sorted in, each a row of words compared in turn:
+   matching order: key, then posting time, location and posting number;
+   completion order: location, completing call, event position.  Both are
+   total (a location's records have distinct positions). */
+enum { P2P_MATCH, P2P_DONE, P2P_WORDS = 5 };
+
+/* A record's place in an order, next to its index: the sort reads and
+   moves these rows, not the 56-byte records they were taken from. */
+typedef struct {
+  uint64_t w[P2P_WORDS];
+  size_t i;
+} p2p_row;
+
+static p2p_row row_of(const az_msg *m, size_t i, int order) {
+  if (order == P2P_MATCH)
+    return (p2p_row){{(uint64_t)m->comm << 32 | m->src, (uint64_t)m->dst << 32 | m->tag, m->e_post,
+                      m->loc, m->pos},
+                     i};
+  return (p2p_row){{m->loc, m->e_done, m->x_done, m->pos, 0}, i};
 }
 
-/* Completion order: location, completing call, event position. */
-static int cmp_done(const void *pa, const void *pb) {
-  const az_msg *a = &sort_base[*(const size_t *)pa];
-  const az_msg *b = &sort_base[*(const size_t *)pb];
-  if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-  if (a->e_done != b->e_done) return a->e_done < b->e_done ? -1 : 1;
-  if (a->x_done != b->x_done) return a->x_done < b->x_done ? -1 : 1;
-  return (a->pos > b->pos) - (a->pos < b->pos);
+static int row_before(const p2p_row *a, const p2p_row *b) {
+  for (int k = 0; k < P2P_WORDS; k++)
+    if (a->w[k] != b->w[k]) return a->w[k] < b->w[k];
+  return 0;
+}
+
+/* Merge sort of rows v[0..n) (tmp: room for n), insertion sort below 16
+   rows; a run already in order costs one comparison per row. */
+static void sort_rows(p2p_row *v, p2p_row *tmp, size_t n) {
+  if (n < 16) {
+    for (size_t i = 1; i < n; i++) {
+      p2p_row x = v[i];
+      size_t j = i;
+      for (; j > 0 && row_before(&x, &v[j - 1]); j--) v[j] = v[j - 1];
+      v[j] = x;
+    }
+    return;
+  }
+  size_t h = n / 2;
+  sort_rows(v, tmp, h);
+  sort_rows(v + h, tmp, n - h);
+  if (!row_before(&v[h], &v[h - 1])) return;
+  memcpy(tmp, v, h * sizeof *v);
+  size_t i = 0, j = h, k = 0;
+  while (i < h && j < n) v[k++] = row_before(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
+  while (i < h) v[k++] = tmp[i++];
 }
 
 /* Which messages take part in matching: sends not matched yet (nor
@@ -71,22 +97,23 @@ static void release(az_msg *m, size_t i, az_slots *released) {
   az_slot_give(released, i);
 }
 
-/* Indices of the messages (those with ok(m, last), or all) in the order of
-   cmp.  A replay appends most of them in completion order already: then no
-   sort is needed. */
-static size_t *sorted_indices(const az_msg *m, size_t n, int (*cmp)(const void *, const void *),
-                              int (*ok)(const az_msg *, int), int last, size_t *count) {
-  size_t *idx = pu_malloc((n ? n : 1) * sizeof *idx);
+/* Indices of the messages (those with ok(m, last), or all) in the order
+   (P2P_MATCH or P2P_DONE).  A replay appends most of them in completion
+   order already: then the sort only checks. */
+static size_t *sorted_indices(const az_msg *m, size_t n, int order, int (*ok)(const az_msg *, int),
+                              int last, size_t *count) {
+  p2p_row *rows = pu_malloc((n ? n : 1) * sizeof *rows);
   size_t k = 0;
-  int sorted = 1;
-  sort_base = m;
   for (size_t i = 0; i < n; i++) {
     if (m[i].state == AZ_MSG_FREE || (ok && !ok(&m[i], last))) continue;
-    idx[k] = i;
-    if (k && sorted && cmp(&idx[k - 1], &idx[k]) > 0) sorted = 0;
-    k++;
+    rows[k++] = row_of(&m[i], i, order);
   }
-  if (!sorted) az_sort(idx, k, sizeof *idx, cmp);
+  p2p_row *tmp = pu_malloc((k / 2 + 1) * sizeof *tmp);
+  sort_rows(rows, tmp, k);
+  free(tmp);
+  size_t *idx = pu_malloc((k ? k : 1) * sizeof *idx);
+  for (size_t i = 0; i < k; i++) idx[i] = rows[i].i;
+  free(rows);
   *count = k;
   return idx;
 }
@@ -155,8 +182,8 @@ static int pair_key(const az_msg *sends, const size_t *s, size_t ns, const az_ms
 static size_t *match_messages(az_analysis *a, const az_msg *sends, size_t nsends,
                               const az_msg *recvs, size_t nrecvs, int last) {
   size_t ns, nr;
-  size_t *s = sorted_indices(sends, nsends, cmp_match, sendable, last, &ns);
-  size_t *r = sorted_indices(recvs, nrecvs, cmp_match, receivable, last, &nr);
+  size_t *s = sorted_indices(sends, nsends, P2P_MATCH, sendable, last, &ns);
+  size_t *r = sorted_indices(recvs, nrecvs, P2P_MATCH, receivable, last, &nr);
   size_t *match = pu_malloc((nrecvs ? nrecvs : 1) * sizeof *match);
   for (size_t i = 0; i < nrecvs; i++) match[i] = SIZE_MAX;
   size_t i = 0, j = 0;
@@ -256,7 +283,7 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends, const az_ms
                                 size_t nrecvs, const size_t *match, az_p2p_answer *answer,
                                 size_t *nkeys, wo_window **kept) {
   size_t n;
-  size_t *r = sorted_indices(recvs, nrecvs, cmp_done, NULL, 0, &n);
+  size_t *r = sorted_indices(recvs, nrecvs, P2P_DONE, NULL, 0, &n);
   az_call_key *keys = NULL;
   size_t cap = 0;
   *nkeys = 0;
@@ -360,7 +387,7 @@ static void note_ambiguous(az_analysis *a) {
 void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls, int last) {
   az_mpi_records *mp = &a->mpi;
   size_t n;
-  size_t *s = sorted_indices(mp->sends, mp->nsends, cmp_done, NULL, 0, &n);
+  size_t *s = sorted_indices(mp->sends, mp->nsends, P2P_DONE, NULL, 0, &n);
   for (size_t i = 0, j; i < n; i = j) {
     az_msg *first = &mp->sends[s[i]];
     for (j = i; j < n && same_call(&mp->sends[s[j]], first); j++) {
