@@ -13,6 +13,7 @@
 
 #include "az_pass.h"
 #include "az_test.h"
+#include "tracegen.h"
 
 /* Two ranks, one message with a Late Sender of 45 ticks, 12 Enter/Leave
    events: 14 events. */
@@ -43,7 +44,8 @@ typedef struct {          /* the pass's own state */
   uint64_t events, loc_ends;
 } count_data;
 
-static count_data seen; /* what the counting pass saw, for the test */
+static count_data seen;             /* what the counting pass saw, for the test */
+static uint64_t events_per_loc = 7; /* what each location of the trace writes */
 
 /* Every event of the kinds in two_ranks: counted, in time order, and
    none read after one that reached the end of the window. */
@@ -240,8 +242,8 @@ static void back_end(az_replay *r, int ok) {
   for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
     back_loc *s = (back_loc *)az_replay_loc(r, l);
     assert_int_equal(s->ends, 1);
-    assert_int_equal(s->first_pos, 7); /* each location writes 7 events */
-    assert_int_equal(s->next_pos, 0);  /* ... and the first came last */
+    assert_int_equal(s->first_pos, events_per_loc);
+    assert_int_equal(s->next_pos, 0); /* ... and the first came last */
     assert_false(s->out_of_order);
     assert_false(s->below_window);
     seen.events += s->events;
@@ -288,6 +290,55 @@ static void a_backward_pass_reads_small_windows_in_reverse(void **state) {
   assert_true(seen.windows >= 4);
 }
 
+/* One location entering and leaving f PAIRS times inside main: event
+   files of several 256 KiB chunks (OTF2's smallest). */
+enum { CHUNK = 256 * 1024, PAIRS = 40000 };
+
+static void write_chunked(az_run *run) {
+  az_run_mkdir(run);
+  char err[256];
+  tg_writer *w = tg_open_chunks(run->dir, CHUNK, err, sizeof err);
+  assert_non_null(w);
+  assert_int_equal(tg_text(w,
+                           "process 0 threads 1\n"
+                           "region main compiler function main\n"
+                           "region f user function f\n"
+                           "loc 0.0\n0 enter main\n",
+                           err, sizeof err),
+                   0);
+  OTF2_EvtWriter *ew = tg_evt_writer(w, 0, 0);
+  for (uint64_t i = 0; i < PAIRS; i++) {
+    OTF2_EvtWriter_Enter(ew, NULL, 10 + 10 * i, 1);
+    OTF2_EvtWriter_Leave(ew, NULL, 15 + 10 * i, 1);
+  }
+  OTF2_EvtWriter_Leave(ew, NULL, 10 + 10 * PAIRS, 0);
+  tg_time_span(w, 10 + 10 * PAIRS);
+  assert_int_equal(tg_close(w, err, sizeof err), 0);
+}
+
+/* Blocks of backward reading start at the start of a chunk where one is
+   near (replay.c, block_start): windows of about 1000 events (blocks of
+   8000) over a file of several chunks still come every event, last
+   first, none missing or twice. */
+static void a_backward_pass_reads_files_of_several_chunks_in_reverse(void **state) {
+  (void)state;
+  az_run run;
+  write_chunked(&run);
+  char anchor[300];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
+  az_options opt = {.window_events = 1000};
+  const az_pass *passes[] = {&az_pass_waits, &back_pass};
+  memset(&seen, 0, sizeof seen);
+  events_per_loc = 2 * PAIRS + 2;
+  run.status = az_analyze_passes(&run.a, anchor, &opt, passes, 2);
+  events_per_loc = 7;
+  assert_int_equal(run.status, 0);
+  assert_int_equal(seen.events, 2 * PAIRS + 2);
+  assert_int_equal(seen.loc_ends, 1);
+  assert_true(seen.windows >= 40);
+  az_run_free(&run);
+}
+
 static void a_backward_pass_needs_a_forward_pass_before_it(void **state) {
   (void)state;
   az_run run;
@@ -306,6 +357,7 @@ int main(void) {
       cmocka_unit_test(small_windows_call_window_and_exchange_each_time),
       cmocka_unit_test(a_backward_pass_reads_every_event_last_first),
       cmocka_unit_test(a_backward_pass_reads_small_windows_in_reverse),
+      cmocka_unit_test(a_backward_pass_reads_files_of_several_chunks_in_reverse),
       cmocka_unit_test(a_backward_pass_needs_a_forward_pass_before_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
