@@ -89,8 +89,9 @@ typedef struct {
   double prop;     /* the largest part of it that explains one later wait */
   dl_slot *map;    /* its interval's time per call path */
   size_t nmap, capmap;
-  dl_slot few[3]; /* the map of a short interval, without an allocation */
-  dl_ref *inner;  /* waits of this member inside its interval */
+  dl_slot few
+      [6]; /* the map of a short interval (a loop of compute and a few MPI calls) without an allocation: malloc was 8 % of all passes */
+  dl_ref *inner; /* waits of this member inside its interval */
   size_t ninner, capinner;
   dl_ref few_inner[2]; /* the usual one or two, without an allocation */
   int closed;
@@ -107,6 +108,11 @@ typedef struct {
 } dl_key;
 
 enum { DL_MPI, DL_OMP_BARRIER, DL_OMP_IDLE }; /* dl_key.omp */
+
+/* Instances of fewer members than this are reused when freed: messages
+   (two) and collectives of small communicators; a collective's, over 1 KiB,
+   made glibc's malloc sort its free lists each time (malloc_consolidate). */
+enum { DL_POOLED = 65 };
 
 /* The kinds of synchronisation, their delay metrics in dl_metrics. */
 enum dl_kind { DK_BARRIER, DK_N2N, DK_N21, DK_12N, DK_LS, DK_LR, DK_OMPBAR, DK_OMPIDLE, DK_NONE };
@@ -227,11 +233,11 @@ typedef struct dl_state {
   size_t nready, capready;
   dl_chan *chan; /* open addressing, a power of two */
   size_t nchan, capchan;
-  int32_t *par_cnode;  /* per region: its only parallel call path, or -2 */
-  int32_t *master_par; /* per process: the master's parallel call path met last */
-  uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
-  dl_inst *pool;       /* freed instances of two members (messages), for reuse */
-  dl_inst **sizing;    /* OpenMP barriers whose fork was read in this window */
+  int32_t *par_cnode;       /* per region: its only parallel call path, or -2 */
+  int32_t *master_par;      /* per process: the master's parallel call path met last */
+  uint32_t *idle;           /* per process: its OpenMP workers (omp_idle_threads) */
+  dl_inst *pool[DL_POOLED]; /* freed instances by members (cap), for reuse */
+  dl_inst **sizing;         /* OpenMP barriers whose fork was read in this window */
   size_t nsizing, capsizing;
 } dl_state;
 
@@ -277,9 +283,9 @@ static dl_inst *find_inst(dl_state *st, const dl_key *key, uint32_t size, uint32
     if (in->hash == hash && key_equal(&in->key, key)) return in;
   size_t bytes = sizeof(dl_inst) + (cap ? cap : 1) * sizeof(dl_member);
   dl_inst *in = NULL;
-  if (cap == 2 && st->pool) { /* a message: most instances are */
-    in = st->pool;
-    st->pool = in->hash_next;
+  if (cap < DL_POOLED && st->pool[cap]) { /* most instances are messages */
+    in = st->pool[cap];
+    st->pool[cap] = in->hash_next;
     memset(in, 0, bytes);
   } else {
     in = pu_calloc(1, bytes);
@@ -310,9 +316,9 @@ static void drop_inst(dl_state *st, dl_inst *in) {
     }
   }
   free(in->dependents);
-  if (in->cap == 2) {
-    in->hash_next = st->pool;
-    st->pool = in;
+  if (in->cap < DL_POOLED) {
+    in->hash_next = st->pool[in->cap];
+    st->pool[in->cap] = in;
   } else {
     free(in);
   }
@@ -1190,11 +1196,12 @@ static void delay_end(az_replay *r, int ok) {
   free(st->master_par);
   free(st->idle);
   free(st->sizing);
-  while (st->pool) {
-    dl_inst *in = st->pool;
-    st->pool = in->hash_next;
-    free(in);
-  }
+  for (size_t cap = 0; cap < DL_POOLED; cap++)
+    while (st->pool[cap]) {
+      dl_inst *in = st->pool[cap];
+      st->pool[cap] = in->hash_next;
+      free(in);
+    }
   free(st->chan);
   free(st->ready);
   free(st->hash);
