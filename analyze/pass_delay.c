@@ -89,8 +89,9 @@ typedef struct {
   double prop;     /* the largest part of it that explains one later wait */
   dl_slot *map;    /* its interval's time per call path */
   size_t nmap, capmap;
-  dl_slot few
-      [6]; /* the map of a short interval (a loop of compute and a few MPI calls) without an allocation: malloc was 8 % of all passes */
+  /* the map of a short interval (a loop of compute and a few MPI calls)
+     without an allocation: malloc was 8 % of all passes with three */
+  dl_slot few[6];
   dl_ref *inner; /* waits of this member inside its interval */
   size_t ninner, capinner;
   dl_ref few_inner[2]; /* the usual one or two, without an allocation */
