@@ -30,53 +30,18 @@ static int cmp_key(const az_msg *a, const az_msg *b) {
   return 0;
 }
 
-/* The orders records are sorted in, each a row of words compared in turn:
-   matching order: key, then posting time, location and posting number;
-   completion order: location, completing call, event position.  Both are
-   total (a location's records have distinct positions). */
-enum { P2P_MATCH, P2P_DONE, P2P_WORDS = 5 };
+/* The orders records are sorted in (az_sort_row): matching order: key, then
+   posting time, location and posting number; completion order: location,
+   completing call, event position.  Both are total (a location's records
+   have distinct positions). */
+enum { P2P_MATCH, P2P_DONE };
 
-/* A record's place in an order, next to its index: the sort reads and
-   moves these rows, not the 56-byte records they were taken from. */
-typedef struct {
-  uint64_t w[P2P_WORDS];
-  size_t i;
-} p2p_row;
-
-static p2p_row row_of(const az_msg *m, size_t i, int order) {
+static az_sort_row row_of(const az_msg *m, size_t i, int order) {
   if (order == P2P_MATCH)
-    return (p2p_row){{(uint64_t)m->comm << 32 | m->src, (uint64_t)m->dst << 32 | m->tag, m->e_post,
-                      m->loc, m->pos},
-                     i};
-  return (p2p_row){{m->loc, m->e_done, m->x_done, m->pos, 0}, i};
-}
-
-static int row_before(const p2p_row *a, const p2p_row *b) {
-  for (int k = 0; k < P2P_WORDS; k++)
-    if (a->w[k] != b->w[k]) return a->w[k] < b->w[k];
-  return 0;
-}
-
-/* Merge sort of rows v[0..n) (tmp: room for n), insertion sort below 16
-   rows; a run already in order costs one comparison per row. */
-static void sort_rows(p2p_row *v, p2p_row *tmp, size_t n) {
-  if (n < 16) {
-    for (size_t i = 1; i < n; i++) {
-      p2p_row x = v[i];
-      size_t j = i;
-      for (; j > 0 && row_before(&x, &v[j - 1]); j--) v[j] = v[j - 1];
-      v[j] = x;
-    }
-    return;
-  }
-  size_t h = n / 2;
-  sort_rows(v, tmp, h);
-  sort_rows(v + h, tmp, n - h);
-  if (!row_before(&v[h], &v[h - 1])) return;
-  memcpy(tmp, v, h * sizeof *v);
-  size_t i = 0, j = h, k = 0;
-  while (i < h && j < n) v[k++] = row_before(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
-  while (i < h) v[k++] = tmp[i++];
+    return (az_sort_row){{(uint64_t)m->comm << 32 | m->src, (uint64_t)m->dst << 32 | m->tag,
+                          m->e_post, m->loc, m->pos},
+                         i};
+  return (az_sort_row){{m->loc, m->e_done, m->x_done, m->pos, 0}, i};
 }
 
 /* Which messages take part in matching: sends not matched yet (nor
@@ -98,19 +63,17 @@ static void release(az_msg *m, size_t i, az_slots *released) {
 }
 
 /* Indices of the messages (those with ok(m, last), or all) in the order
-   (P2P_MATCH or P2P_DONE).  A replay appends most of them in completion
-   order already: then the sort only checks. */
+   (P2P_MATCH or P2P_DONE).  A window's records lie in a few runs in order
+   or in reverse order (az_sort_rows takes them as they are). */
 static size_t *sorted_indices(const az_msg *m, size_t n, int order, int (*ok)(const az_msg *, int),
                               int last, size_t *count) {
-  p2p_row *rows = pu_malloc((n ? n : 1) * sizeof *rows);
+  az_sort_row *rows = pu_malloc((n ? n : 1) * sizeof *rows);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     if (m[i].state == AZ_MSG_FREE || (ok && !ok(&m[i], last))) continue;
     rows[k++] = row_of(&m[i], i, order);
   }
-  p2p_row *tmp = pu_malloc((k / 2 + 1) * sizeof *tmp);
-  sort_rows(rows, tmp, k);
-  free(tmp);
+  az_sort_rows(rows, k);
   size_t *idx = pu_malloc((k ? k : 1) * sizeof *idx);
   for (size_t i = 0; i < k; i++) idx[i] = rows[i].i;
   free(rows);
