@@ -156,6 +156,23 @@ static OTF2_EvtReaderCallbacks *make_callbacks(const az_event_handlers *on) {
    regions and teams.  Every location has its file (libpomp and tracegen
    write one per location, empty or not), so a missing or unreadable one
    is an error naming it. */
+/* A local definitions file that is its chunk header and OTF2's closing
+   records (end of file, end of buffer) alone: no record at all (libpomp
+   and tracegen write one per location, most of them so).  Nothing to read;
+   OTF2 would allocate and clear a buffer of the definition chunk size
+   (4 MiB) to find that out.  (The header's record count does not say:
+   clock offsets are not counted there.) */
+enum { AZ_EMPTY_DEFS = 20 };
+
+static int no_local_defs(const char *path, const struct stat *st) {
+  if (st->st_size != AZ_EMPTY_DEFS) return 0;
+  FILE *f = fopen(path, "rb");
+  unsigned char h[AZ_EMPTY_DEFS];
+  int ok = f && fread(h, 1, sizeof h, f) == sizeof h;
+  if (f) fclose(f);
+  return ok && h[0] == 3 && h[AZ_EMPTY_DEFS - 2] == 2 && h[AZ_EMPTY_DEFS - 1] == 1;
+}
+
 static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
   uint64_t id = s->a->defs.locs[s->loc].id;
   char path[4096];
@@ -163,6 +180,7 @@ static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
   struct stat st;
   const char *why = NULL;
   if (stat(path, &st) != 0) why = strerror(errno);
+  else if (no_local_defs(path, &st)) return 0;
   OTF2_DefReader *dr = why ? NULL : OTF2_Reader_GetDefReader(reader, id);
   if (!why && !dr) why = "cannot open the local definitions";
   uint64_t n = 0;
