@@ -843,6 +843,14 @@ static int handles(const az_event_handlers *on, uint8_t kind) {
   }
 }
 
+/* The buffered kinds a pass handles, a bit each: tested per event. */
+static uint32_t handled_kinds(const az_event_handlers *on) {
+  uint32_t mask = 0;
+  for (uint8_t k = REV_ENTER; k <= REV_COLL_END; k++)
+    if (handles(on, k)) mask |= 1u << k;
+  return mask;
+}
+
 /* The handlers of all passes read together: any one's, for buffering. */
 static az_event_handlers union_handlers(const az_replay *rs, size_t np) {
   az_event_handlers all = rs[0].pass->on;
@@ -899,9 +907,10 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
   for (size_t i = 0; i < np; i++) {
     az_cursor *ci = az_replay_loc(&rs[i], l);
     const az_event_handlers *on = &rs[i].pass->on;
+    uint32_t mask = handled_kinds(on);
     size_t e = end;
     while (e > 0 && b->ev[e - 1].pos > from && !ci->failed)
-      if (handles(on, b->ev[--e].kind)) deliver(on, ci, b, &b->ev[e]);
+      if (mask >> b->ev[--e].kind & 1) deliver(on, ci, b, &b->ev[e]);
     if (ci->failed) return -1;
     rest = e;
   }
