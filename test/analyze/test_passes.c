@@ -13,7 +13,6 @@
 
 #include "az_pass.h"
 #include "az_test.h"
-#include "tracegen.h"
 
 /* Two ranks, one message with a Late Sender of 45 ticks, 12 Enter/Leave
    events: 14 events. */
@@ -294,28 +293,6 @@ static void a_backward_pass_reads_small_windows_in_reverse(void **state) {
    files of several 256 KiB chunks (OTF2's smallest). */
 enum { CHUNK = 256 * 1024, PAIRS = 40000 };
 
-static void write_chunked(az_run *run) {
-  az_run_mkdir(run);
-  char err[256];
-  tg_writer *w = tg_open_chunks(run->dir, CHUNK, err, sizeof err);
-  assert_non_null(w);
-  assert_int_equal(tg_text(w,
-                           "process 0 threads 1\n"
-                           "region main compiler function main\n"
-                           "region f user function f\n"
-                           "loc 0.0\n0 enter main\n",
-                           err, sizeof err),
-                   0);
-  OTF2_EvtWriter *ew = tg_evt_writer(w, 0, 0);
-  for (uint64_t i = 0; i < PAIRS; i++) {
-    OTF2_EvtWriter_Enter(ew, NULL, 10 + 10 * i, 1);
-    OTF2_EvtWriter_Leave(ew, NULL, 15 + 10 * i, 1);
-  }
-  OTF2_EvtWriter_Leave(ew, NULL, 10 + 10 * PAIRS, 0);
-  tg_time_span(w, 10 + 10 * PAIRS);
-  assert_int_equal(tg_close(w, err, sizeof err), 0);
-}
-
 /* Blocks of backward reading start at the start of a chunk where one is
    near (replay.c, block_start): windows of about 1000 events (blocks of
    8000) over a file of several chunks still come every event, last
@@ -323,7 +300,7 @@ static void write_chunked(az_run *run) {
 static void a_backward_pass_reads_files_of_several_chunks_in_reverse(void **state) {
   (void)state;
   az_run run;
-  write_chunked(&run);
+  az_run_write_pairs(&run, CHUNK, PAIRS);
   char anchor[300];
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
   az_options opt = {.window_events = 1000};
