@@ -192,11 +192,14 @@ static int same_call(const az_msg *a, const az_msg *b) {
   return a->loc == b->loc && a->e_done == b->e_done && a->x_done == b->x_done;
 }
 
-/* The Late Sender instances a receiving location remembers, and the
-   latest send among them (most messages arrive in order: one comparison). */
+/* The Late Sender instances a receiving location remembers (the last
+   AZ_WO_WINDOW: buf[first .. first + n)), and the latest send among them
+   (most messages arrive in order: one comparison).  The buffer holds twice
+   that: forgetting the oldest moves the window, and only a full buffer
+   moves the instances, once per AZ_WO_WINDOW new ones. */
 typedef struct {
-  ls_instance buf[AZ_WO_WINDOW];
-  size_t n;
+  ls_instance buf[2 * AZ_WO_WINDOW];
+  size_t first, n;
   az_time latest_send;
 } wo_window;
 
@@ -204,28 +207,33 @@ typedef struct {
    for later-sent messages were received in the wrong order. */
 static void reclassify(az_cells *cells, wo_window *w, az_time m_send) {
   if (w->latest_send <= m_send) return;
+  ls_instance *in = w->buf + w->first;
   size_t k = 0;
   w->latest_send = 0;
   for (size_t i = 0; i < w->n; i++) {
-    if (w->buf[i].send_enter > m_send) {
-      int64_t *v = az_cell(cells, w->buf[i].cnode);
-      v[AZ_MPI_LATESENDER] -= w->buf[i].idle;
-      v[AZ_MPI_LATESENDER_WO] += w->buf[i].idle;
+    if (in[i].send_enter > m_send) {
+      int64_t *v = az_cell(cells, in[i].cnode);
+      v[AZ_MPI_LATESENDER] -= in[i].idle;
+      v[AZ_MPI_LATESENDER_WO] += in[i].idle;
       continue;
     }
-    if (w->buf[i].send_enter > w->latest_send) w->latest_send = w->buf[i].send_enter;
-    w->buf[k++] = w->buf[i];
+    if (in[i].send_enter > w->latest_send) w->latest_send = in[i].send_enter;
+    in[k++] = in[i];
   }
   w->n = k;
 }
 
 static void remember(wo_window *w, ls_instance in) {
   if (w->n == AZ_WO_WINDOW) { /* forget the oldest */
-    memmove(w->buf, w->buf + 1, (AZ_WO_WINDOW - 1) * sizeof *w->buf);
+    w->first++;
     w->n--;
     /* latest_send may now be an over-estimate: only costs a scan */
   }
-  w->buf[w->n++] = in;
+  if (w->first + w->n == 2 * AZ_WO_WINDOW) {
+    memmove(w->buf, w->buf + w->first, w->n * sizeof *w->buf);
+    w->first = 0;
+  }
+  w->buf[w->first + w->n++] = in;
   if (in.send_enter > w->latest_send) w->latest_send = in.send_enter;
 }
 
@@ -250,14 +258,14 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends, const az_ms
   az_call_key *keys = NULL;
   size_t cap = 0;
   *nkeys = 0;
-  wo_window scratch = {.n = 0, .latest_send = 0}, *win = &scratch;
+  wo_window scratch = {.first = 0, .n = 0, .latest_send = 0}, *win = &scratch;
   for (size_t i = 0, j; i < n; i = j) {
     const az_msg *first = &recvs[r[i]];
     if (kept) { /* windows kept per location from step to step */
       if (!kept[first->loc]) kept[first->loc] = pu_calloc(1, sizeof **kept);
       win = kept[first->loc];
     } else if (i == 0 || recvs[r[i - 1]].loc != first->loc) {
-      scratch.n = 0, scratch.latest_send = 0;
+      scratch.first = 0, scratch.n = 0, scratch.latest_send = 0;
     }
     az_cells *cells = &a->cells[first->loc];
     ls_instance worst = {0, 0, first->cnode_done};
