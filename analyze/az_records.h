@@ -75,6 +75,21 @@ typedef struct {
                               (different operations in one instance) */
 } az_mpi_records;
 
+/* A record's place in an order, next to its index: words compared in
+   turn (unused ones 0).  Sorting these instead of indices into the records
+   reads each record once and keeps the comparisons in the cache. */
+enum { AZ_ROW_WORDS = 5 };
+typedef struct {
+  uint64_t w[AZ_ROW_WORDS];
+  size_t i;
+} az_sort_row;
+
+/* Sorts v[0..n) by its words (an order in which no two rows are equal).
+   A natural merge sort: runs already in order, or in reverse order, are
+   taken as they are; the records of a window lie in few such runs (they
+   fill the slots released before them, last released first). */
+void az_sort_rows(az_sort_row *v, size_t n);
+
 /* Frees the records and their slot lists. */
 void az_mpi_records_free(az_mpi_records *m);
 

@@ -53,14 +53,21 @@ static void retire_instances(az_analysis *a, az_omp_process *o, az_time stop, in
   }
 }
 
-static const az_barrier *sort_bars; /* qsort context */
-
-static int cmp_barrier(const void *pa, const void *pb) {
-  const az_barrier *a = &sort_bars[*(const size_t *)pa];
-  const az_barrier *b = &sort_bars[*(const size_t *)pb];
-  if (a->instance != b->instance) return a->instance < b->instance ? -1 : 1;
-  if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
-  return (a->loc > b->loc) - (a->loc < b->loc);
+/* Barriers in the order (team instance, barrier of the instance,
+   location): one barrier's records together. */
+static size_t *sorted_barriers(const az_omp_process *o, size_t *count) {
+  az_sort_row *rows = pu_malloc((o->nbars ? o->nbars : 1) * sizeof *rows);
+  size_t n = 0;
+  for (size_t i = 0; i < o->nbars; i++) {
+    const az_barrier *b = &o->bars[i];
+    if (!b->free) rows[n++] = (az_sort_row){{b->instance, b->seq, b->loc, 0, 0}, i};
+  }
+  az_sort_rows(rows, n);
+  size_t *g = pu_malloc((n ? n : 1) * sizeof *g);
+  for (size_t i = 0; i < n; i++) g[i] = rows[i].i;
+  free(rows);
+  *count = n;
+  return g;
 }
 
 /* A barrier is complete when every member of its team instance left it
@@ -91,11 +98,8 @@ static void unreached(az_analysis *a, const az_omp_process *o, const az_barrier 
    everybody waits for the latest to arrive.  Evaluated barriers release
    their records (slots: a pending Leave refers to a record by index). */
 static void barrier_waits(az_analysis *a, az_omp_process *o, int last) {
-  size_t *g = pu_malloc((o->nbars ? o->nbars : 1) * sizeof *g), n = 0;
-  for (size_t i = 0; i < o->nbars; i++)
-    if (!o->bars[i].free) g[n++] = i;
-  sort_bars = o->bars;
-  az_sort(g, n, sizeof *g, cmp_barrier);
+  size_t n;
+  size_t *g = sorted_barriers(o, &n);
   for (size_t i = 0, j; i < n; i = j) {
     const az_barrier *first = &o->bars[g[i]];
     az_time latest = first->e;

@@ -22,8 +22,6 @@
 
 enum { AZ_WO_WINDOW = 100 }; /* LS instances a receiver remembers */
 
-static const az_msg *sort_base;
-
 static int cmp_key(const az_msg *a, const az_msg *b) {
   if (a->comm != b->comm) return a->comm < b->comm ? -1 : 1;
   if (a->src != b->src) return a->src < b->src ? -1 : 1;
@@ -32,25 +30,18 @@ static int cmp_key(const az_msg *a, const az_msg *b) {
   return 0;
 }
 
-/* Matching order: key, then posting time, location and posting number. */
-static int cmp_match(const void *pa, const void *pb) {
-  const az_msg *a = &sort_base[*(const size_t *)pa];
-  const az_msg *b = &sort_base[*(const size_t *)pb];
-  int c = cmp_key(a, b);
-  if (c) return c;
-  if (a->e_post != b->e_post) return a->e_post < b->e_post ? -1 : 1;
-  if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-  return (a->pos > b->pos) - (a->pos < b->pos);
-}
+/* The orders records are sorted in (az_sort_row): matching order: key, then
+   posting time, location and posting number; completion order: location,
+   completing call, event position.  Both are total (a location's records
+   have distinct positions). */
+enum { P2P_MATCH, P2P_DONE };
 
-/* Completion order: location, completing call, event position. */
-static int cmp_done(const void *pa, const void *pb) {
-  const az_msg *a = &sort_base[*(const size_t *)pa];
-  const az_msg *b = &sort_base[*(const size_t *)pb];
-  if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-  if (a->e_done != b->e_done) return a->e_done < b->e_done ? -1 : 1;
-  if (a->x_done != b->x_done) return a->x_done < b->x_done ? -1 : 1;
-  return (a->pos > b->pos) - (a->pos < b->pos);
+static az_sort_row row_of(const az_msg *m, size_t i, int order) {
+  if (order == P2P_MATCH)
+    return (az_sort_row){{(uint64_t)m->comm << 32 | m->src, (uint64_t)m->dst << 32 | m->tag,
+                          m->e_post, m->loc, m->pos},
+                         i};
+  return (az_sort_row){{m->loc, m->e_done, m->x_done, m->pos, 0}, i};
 }
 
 /* Which messages take part in matching: sends not matched yet (nor
@@ -71,22 +62,21 @@ static void release(az_msg *m, size_t i, az_slots *released) {
   az_slot_give(released, i);
 }
 
-/* Indices of the messages (those with ok(m, last), or all) in the order of
-   cmp.  A replay appends most of them in completion order already: then no
-   sort is needed. */
-static size_t *sorted_indices(const az_msg *m, size_t n, int (*cmp)(const void *, const void *),
-                              int (*ok)(const az_msg *, int), int last, size_t *count) {
-  size_t *idx = pu_malloc((n ? n : 1) * sizeof *idx);
+/* Indices of the messages (those with ok(m, last), or all) in the order
+   (P2P_MATCH or P2P_DONE).  A window's records lie in a few runs in order
+   or in reverse order (az_sort_rows takes them as they are). */
+static size_t *sorted_indices(const az_msg *m, size_t n, int order, int (*ok)(const az_msg *, int),
+                              int last, size_t *count) {
+  az_sort_row *rows = pu_malloc((n ? n : 1) * sizeof *rows);
   size_t k = 0;
-  int sorted = 1;
-  sort_base = m;
   for (size_t i = 0; i < n; i++) {
     if (m[i].state == AZ_MSG_FREE || (ok && !ok(&m[i], last))) continue;
-    idx[k] = i;
-    if (k && sorted && cmp(&idx[k - 1], &idx[k]) > 0) sorted = 0;
-    k++;
+    rows[k++] = row_of(&m[i], i, order);
   }
-  if (!sorted) az_sort(idx, k, sizeof *idx, cmp);
+  az_sort_rows(rows, k);
+  size_t *idx = pu_malloc((k ? k : 1) * sizeof *idx);
+  for (size_t i = 0; i < k; i++) idx[i] = rows[i].i;
+  free(rows);
   *count = k;
   return idx;
 }
@@ -155,8 +145,8 @@ static int pair_key(const az_msg *sends, const size_t *s, size_t ns, const az_ms
 static size_t *match_messages(az_analysis *a, const az_msg *sends, size_t nsends,
                               const az_msg *recvs, size_t nrecvs, int last) {
   size_t ns, nr;
-  size_t *s = sorted_indices(sends, nsends, cmp_match, sendable, last, &ns);
-  size_t *r = sorted_indices(recvs, nrecvs, cmp_match, receivable, last, &nr);
+  size_t *s = sorted_indices(sends, nsends, P2P_MATCH, sendable, last, &ns);
+  size_t *r = sorted_indices(recvs, nrecvs, P2P_MATCH, receivable, last, &nr);
   size_t *match = pu_malloc((nrecvs ? nrecvs : 1) * sizeof *match);
   for (size_t i = 0; i < nrecvs; i++) match[i] = SIZE_MAX;
   size_t i = 0, j = 0;
@@ -202,11 +192,14 @@ static int same_call(const az_msg *a, const az_msg *b) {
   return a->loc == b->loc && a->e_done == b->e_done && a->x_done == b->x_done;
 }
 
-/* The Late Sender instances a receiving location remembers, and the
-   latest send among them (most messages arrive in order: one comparison). */
+/* The Late Sender instances a receiving location remembers (the last
+   AZ_WO_WINDOW: buf[first .. first + n)), and the latest send among them
+   (most messages arrive in order: one comparison).  The buffer holds twice
+   that: forgetting the oldest moves the window, and only a full buffer
+   moves the instances, once per AZ_WO_WINDOW new ones. */
 typedef struct {
-  ls_instance buf[AZ_WO_WINDOW];
-  size_t n;
+  ls_instance buf[2 * AZ_WO_WINDOW];
+  size_t first, n;
   az_time latest_send;
 } wo_window;
 
@@ -214,28 +207,33 @@ typedef struct {
    for later-sent messages were received in the wrong order. */
 static void reclassify(az_cells *cells, wo_window *w, az_time m_send) {
   if (w->latest_send <= m_send) return;
+  ls_instance *in = w->buf + w->first;
   size_t k = 0;
   w->latest_send = 0;
   for (size_t i = 0; i < w->n; i++) {
-    if (w->buf[i].send_enter > m_send) {
-      int64_t *v = az_cell(cells, w->buf[i].cnode);
-      v[AZ_MPI_LATESENDER] -= w->buf[i].idle;
-      v[AZ_MPI_LATESENDER_WO] += w->buf[i].idle;
+    if (in[i].send_enter > m_send) {
+      int64_t *v = az_cell(cells, in[i].cnode);
+      v[AZ_MPI_LATESENDER] -= in[i].idle;
+      v[AZ_MPI_LATESENDER_WO] += in[i].idle;
       continue;
     }
-    if (w->buf[i].send_enter > w->latest_send) w->latest_send = w->buf[i].send_enter;
-    w->buf[k++] = w->buf[i];
+    if (in[i].send_enter > w->latest_send) w->latest_send = in[i].send_enter;
+    in[k++] = in[i];
   }
   w->n = k;
 }
 
 static void remember(wo_window *w, ls_instance in) {
   if (w->n == AZ_WO_WINDOW) { /* forget the oldest */
-    memmove(w->buf, w->buf + 1, (AZ_WO_WINDOW - 1) * sizeof *w->buf);
+    w->first++;
     w->n--;
     /* latest_send may now be an over-estimate: only costs a scan */
   }
-  w->buf[w->n++] = in;
+  if (w->first + w->n == 2 * AZ_WO_WINDOW) {
+    memmove(w->buf, w->buf + w->first, w->n * sizeof *w->buf);
+    w->first = 0;
+  }
+  w->buf[w->first + w->n++] = in;
   if (in.send_enter > w->latest_send) w->latest_send = in.send_enter;
 }
 
@@ -256,18 +254,18 @@ static az_call_key *late_sender(az_analysis *a, const az_msg *sends, const az_ms
                                 size_t nrecvs, const size_t *match, az_p2p_answer *answer,
                                 size_t *nkeys, wo_window **kept) {
   size_t n;
-  size_t *r = sorted_indices(recvs, nrecvs, cmp_done, NULL, 0, &n);
+  size_t *r = sorted_indices(recvs, nrecvs, P2P_DONE, NULL, 0, &n);
   az_call_key *keys = NULL;
   size_t cap = 0;
   *nkeys = 0;
-  wo_window scratch = {.n = 0, .latest_send = 0}, *win = &scratch;
+  wo_window scratch = {.first = 0, .n = 0, .latest_send = 0}, *win = &scratch;
   for (size_t i = 0, j; i < n; i = j) {
     const az_msg *first = &recvs[r[i]];
     if (kept) { /* windows kept per location from step to step */
       if (!kept[first->loc]) kept[first->loc] = pu_calloc(1, sizeof **kept);
       win = kept[first->loc];
     } else if (i == 0 || recvs[r[i - 1]].loc != first->loc) {
-      scratch.n = 0, scratch.latest_send = 0;
+      scratch.first = 0, scratch.n = 0, scratch.latest_send = 0;
     }
     az_cells *cells = &a->cells[first->loc];
     ls_instance worst = {0, 0, first->cnode_done};
@@ -360,7 +358,7 @@ static void note_ambiguous(az_analysis *a) {
 void az_p2p_send_step(az_analysis *a, const az_call_key *ls, size_t nls, int last) {
   az_mpi_records *mp = &a->mpi;
   size_t n;
-  size_t *s = sorted_indices(mp->sends, mp->nsends, cmp_done, NULL, 0, &n);
+  size_t *s = sorted_indices(mp->sends, mp->nsends, P2P_DONE, NULL, 0, &n);
   for (size_t i = 0, j; i < n; i = j) {
     az_msg *first = &mp->sends[s[i]];
     for (j = i; j < n && same_call(&mp->sends[s[j]], first); j++) {

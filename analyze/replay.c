@@ -133,6 +133,23 @@ static OTF2_EvtReaderCallbacks *make_callbacks(const az_event_handlers *on) {
    regions and teams.  Every location has its file (libpomp and tracegen
    write one per location, empty or not), so a missing or unreadable one
    is an error naming it. */
+/* A local definitions file that is its chunk header and OTF2's closing
+   records (end of file, end of buffer) alone: no record at all (libpomp
+   and tracegen write one per location, most of them so).  Nothing to read;
+   OTF2 would allocate and clear a buffer of the definition chunk size
+   (4 MiB) to find that out.  (The header's record count does not say:
+   clock offsets are not counted there.) */
+enum { AZ_EMPTY_DEFS = 20 };
+
+static int no_local_defs(const char *path, const struct stat *st) {
+  if (st->st_size != AZ_EMPTY_DEFS) return 0;
+  FILE *f = fopen(path, "rb");
+  unsigned char h[AZ_EMPTY_DEFS];
+  int ok = f && fread(h, 1, sizeof h, f) == sizeof h;
+  if (f) fclose(f);
+  return ok && h[0] == 3 && h[AZ_EMPTY_DEFS - 2] == 2 && h[AZ_EMPTY_DEFS - 1] == 1;
+}
+
 static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
   uint64_t id = s->a->defs.locs[s->loc].id;
   char path[4096];
@@ -140,6 +157,7 @@ static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
   struct stat st;
   const char *why = NULL;
   if (stat(path, &st) != 0) why = strerror(errno);
+  else if (no_local_defs(path, &st)) return 0;
   OTF2_DefReader *dr = why ? NULL : OTF2_Reader_GetDefReader(reader, id);
   if (!why && !dr) why = "cannot open the local definitions";
   uint64_t n = 0;
@@ -417,25 +435,37 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
 /* A backward pass gets a window's events of one location in reverse: the
    driver reads them forward (OTF2 3.0's backward reading crashes on our
    archives) into this buffer, then calls the pass's handlers from the
-   last to the first. */
+   last to the first.  24 bytes an event: most are Enter and Leave, whose
+   region is all they carry; the others keep their values beside. */
 typedef struct {
-  uint8_t kind;
   OTF2_TimeStamp t;
   uint64_t pos;
-  uint64_t v[5];
+  uint32_t arg; /* Enter, Leave: the region; else the index of its values in more */
+  uint8_t kind;
 } az_rev_event;
+
+typedef struct {
+  uint64_t v[5];
+} az_rev_values;
 
 typedef struct { /* per location: a block of several windows */
   az_rev_event *ev;
   size_t len, cap;
+  az_rev_values *more; /* the values of the events other than Enter and Leave */
+  size_t nmore, capmore;
   uint32_t off_region; /* az_defs.off_region (MeasurementOnOff) */
   size_t end;          /* ev[0..end) not delivered yet */
   uint64_t lo;         /* the block holds the events after position lo */
+  uint64_t *chunk;     /* the number of the first event of each chunk of its file */
+  size_t nchunks;
 } az_rev_buffer;
 
 /* Events of all locations read in one go (blocks of windows): OTF2's Seek
    decodes from the start of its chunk, once per block instead of once per
-   window.  At most this many buffered events (56 bytes each). */
+   window; a block that can start at its chunk's start at most doubled
+   does (az_rev_buffer.chunk), and Seek decodes nothing.  At most twice
+   this many buffered events (24 bytes each, and the values of the MPI and
+   thread events). */
 enum { AZ_BACK_BLOCK_EVENTS = 1 << 19 };
 
 enum {
@@ -464,7 +494,16 @@ static OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t p
     b->cap = b->cap ? 2 * b->cap : 1024;
     b->ev = pu_realloc(b->ev, b->cap * sizeof *b->ev);
   }
-  b->ev[b->len++] = (az_rev_event){(uint8_t)kind, t, pos, {v0, v1, v2, v3, v4}};
+  uint32_t arg = (uint32_t)v0; /* a region reference */
+  if (kind != REV_ENTER && kind != REV_LEAVE) {
+    if (b->nmore == b->capmore) {
+      b->capmore = b->capmore ? 2 * b->capmore : 256;
+      b->more = pu_realloc(b->more, b->capmore * sizeof *b->more);
+    }
+    arg = (uint32_t)b->nmore;
+    b->more[b->nmore++] = (az_rev_values){{v0, v1, v2, v3, v4}};
+  }
+  b->ev[b->len++] = (az_rev_event){t, pos, arg, (uint8_t)kind};
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -629,9 +668,11 @@ static OTF2_EvtReaderCallbacks *make_rev_callbacks(const az_event_handlers *on) 
 
 /* One buffered event to the pass's handler (the location reference and
    the attribute list are not kept: NULL and the location's id). */
-static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, const az_rev_event *e) {
+static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, const az_rev_buffer *b,
+                                 const az_rev_event *e) {
   OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
-  const uint64_t *v = e->v;
+  uint64_t region[1] = {e->arg};
+  const uint64_t *v = e->kind == REV_ENTER || e->kind == REV_LEAVE ? region : b->more[e->arg].v;
   switch (e->kind) {
   case REV_ENTER: return on->enter(l, e->t, e->pos, c, NULL, (OTF2_RegionRef)v[0]);
   case REV_LEAVE: return on->leave(l, e->t, e->pos, c, NULL, (OTF2_RegionRef)v[0]);
@@ -674,6 +715,7 @@ static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, cons
 static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
                       az_rev_buffer *b, uint64_t lo, uint64_t to) {
   b->len = 0;
+  b->nmore = 0;
   uint64_t n = 0;
   otf2_message[0] = 0;
   if (b->lo != UINT64_MAX) {
@@ -697,6 +739,53 @@ static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   return 0;
 }
 
+/* The first event number of each chunk of the location's event file, from
+   the chunk headers (as chunk_limit reads the last one); none when a
+   header does not say (a cut or damaged file): blocks then start where
+   their window does. */
+static void chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b) {
+  char path[4096];
+  az_loc_file(c->a, c->a->defs.locs[c->loc].id, "evt", path, sizeof path);
+  struct stat st;
+  uint64_t chunk = 0, def_chunk = 0;
+  if (stat(path, &st) != 0 || st.st_size <= 0 ||
+      OTF2_Reader_GetChunkSize(reader, &chunk, &def_chunk) != OTF2_SUCCESS || !chunk)
+    return;
+  FILE *f = fopen(path, "rb");
+  if (!f) return;
+  size_t n = (size_t)(((uint64_t)st.st_size + chunk - 1) / chunk);
+  b->chunk = pu_malloc(n * sizeof *b->chunk);
+  unsigned char h[10];
+  for (size_t k = 0; k < n; k++) {
+    if (fseeko(f, (off_t)(k * chunk), SEEK_SET) || fread(h, 1, sizeof h, f) != sizeof h ||
+        h[0] != 3)
+      break;
+    uint64_t first = 0;
+    for (int i = 7; i >= 0; i--) first = first << 8 | h[2 + i];
+    if (!first || (k && first <= b->chunk[k - 1])) break;
+    b->chunk[b->nchunks++] = first;
+  }
+  fclose(f);
+  if (b->nchunks < n || b->chunk[0] != 1) b->nchunks = 0;
+}
+
+/* Where a block that should hold the events after lo (and must hold
+   those after need >= lo) starts: at the start of a chunk when one lies
+   close enough: that of lo + 1 when it adds at most `extra` events, else
+   the next one when it is not after need + 1. */
+static uint64_t block_start(const az_rev_buffer *b, uint64_t lo, uint64_t need, uint64_t extra) {
+  if (!b->nchunks) return lo;
+  size_t l = 0, h = b->nchunks; /* the last chunk whose first event is <= lo + 1 */
+  while (h - l > 1) {
+    size_t mid = l + (h - l) / 2;
+    if (b->chunk[mid] <= lo + 1) l = mid;
+    else h = mid;
+  }
+  if (lo + 1 - b->chunk[l] <= extra) return b->chunk[l] - 1;
+  if (l + 1 < b->nchunks && b->chunk[l + 1] <= need + 1) return b->chunk[l + 1] - 1;
+  return lo;
+}
+
 /* Whether a pass handles a buffered kind (backward passes read together
    buffer the kinds any of them handles). */
 static int handles(const az_event_handlers *on, uint8_t kind) {
@@ -718,6 +807,14 @@ static int handles(const az_event_handlers *on, uint8_t kind) {
   case REV_CANCELLED: return on->mpi_request_cancelled != NULL;
   default: return on->mpi_collective_end != NULL;
   }
+}
+
+/* The buffered kinds a pass handles, a bit each: tested per event. */
+static uint32_t handled_kinds(const az_event_handlers *on) {
+  uint32_t mask = 0;
+  for (uint8_t k = REV_ENTER; k <= REV_COLL_END; k++)
+    if (handles(on, k)) mask |= 1u << k;
+  return mask;
 }
 
 /* The handlers of all passes read together: any one's, for buffering. */
@@ -769,15 +866,17 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
   if (from < b->lo) {
     size_t first = w;
     while (first > 0 && to - (first > 1 ? at[(first - 2) * m->nlocs] : 0) <= budget) first--;
-    if (read_block(c, reader, cb, b, first ? at[(first - 1) * m->nlocs] : 0, to)) return -1;
+    uint64_t lo = block_start(b, first ? at[(first - 1) * m->nlocs] : 0, from, budget);
+    if (read_block(c, reader, cb, b, lo, to)) return -1;
   }
   size_t end = b->end, rest = end;
   for (size_t i = 0; i < np; i++) {
     az_cursor *ci = az_replay_loc(&rs[i], l);
     const az_event_handlers *on = &rs[i].pass->on;
+    uint32_t mask = handled_kinds(on);
     size_t e = end;
     while (e > 0 && b->ev[e - 1].pos > from && !ci->failed)
-      if (handles(on, b->ev[--e].kind)) deliver(on, ci, &b->ev[e]);
+      if (mask >> b->ev[--e].kind & 1) deliver(on, ci, b, &b->ev[e]);
     if (ci->failed) return -1;
     rest = e;
   }
@@ -807,6 +906,7 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
     mine++;
     failed = open_location(c, reader, cb, m->defs_read);
     if (!failed) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
+    if (!failed && !c->cut_file) chunk_starts(c, reader, &b[l]);
   }
   /* small windows (tests) make small blocks too, so that blocks of
      several windows and new readers are exercised */
@@ -828,7 +928,11 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
     if (az_replay_loc(r, l)->a && !az_replay_loc(r, l)->done)
       for (size_t i = 0; i < np; i++)
         finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
-  for (uint32_t l = 0; l < d->num_locs; l++) free(b[l].ev);
+  for (uint32_t l = 0; l < d->num_locs; l++) {
+    free(b[l].ev);
+    free(b[l].more);
+    free(b[l].chunk);
+  }
   free(b);
   OTF2_EvtReaderCallbacks_Delete(cb);
   return failed;

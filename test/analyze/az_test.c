@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tracegen.h"
 #include <unistd.h>
 
 #include "tracegen.h"
@@ -146,4 +148,26 @@ double az_run_location_time(const az_run *run, int loc) {
       sum += az_value(&run->a, m, (int32_t)c, (uint32_t)loc);
   }
   return sum;
+}
+
+void az_run_write_pairs(az_run *run, uint64_t chunk, uint64_t pairs) {
+  az_run_mkdir(run);
+  char err[256];
+  tg_writer *w = tg_open_chunks(run->dir, chunk, err, sizeof err);
+  assert_non_null(w);
+  assert_int_equal(tg_text(w,
+                           "process 0 threads 1\n"
+                           "region main compiler function main\n"
+                           "region f user function f\n"
+                           "loc 0.0\n0 enter main\n",
+                           err, sizeof err),
+                   0);
+  OTF2_EvtWriter *ew = tg_evt_writer(w, 0, 0);
+  for (uint64_t i = 0; i < pairs; i++) {
+    OTF2_EvtWriter_Enter(ew, NULL, 10 + 10 * i, 1);
+    OTF2_EvtWriter_Leave(ew, NULL, 15 + 10 * i, 1);
+  }
+  OTF2_EvtWriter_Leave(ew, NULL, 10 + 10 * pairs, 0);
+  tg_time_span(w, 10 + 10 * pairs);
+  assert_int_equal(tg_close(w, err, sizeof err), 0);
 }

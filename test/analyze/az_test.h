@@ -35,6 +35,10 @@ int az_run_cross_check_again(void **state);
 /* Analyse as the trace of a run that did not finish, with this status
    ("incomplete: ..."); NULL (the default): a finished run. */
 extern const char *az_run_status;
+/* Writes (only) a trace of one location entering and leaving region f
+   `pairs` times inside main, 10 ticks apart, in event chunks of `chunk`
+   bytes (OTF2 allows 256 KiB to 16 MiB): files of several chunks. */
+void az_run_write_pairs(az_run *run, uint64_t chunk, uint64_t pairs);
 /* A fresh temporary directory for a trace, in run->dir. */
 void az_run_mkdir(az_run *run);
 void az_run_free(az_run *run);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "az_records.h"
 #include "az_test.h"
 
 #define PROCS2 "process 0 threads 1\nprocess 1 threads 1\n"
@@ -183,8 +184,35 @@ static void unmatched_messages_are_counted(void **state) {
   az_run_free(&run);
 }
 
+/* The matching's sort (records.c): rows in order, reversed, in runs of
+   both and shuffled all come out in order; equal rows keep their order. */
+static void rows_sort_runs_reversed_runs_and_shuffles(void **state) {
+  (void)state;
+  enum { N = 1000 };
+  static az_sort_row v[N];
+  uint64_t rng = 88172645463325252ull;
+  for (int layout = 0; layout < 4; layout++) {
+    for (size_t i = 0; i < N; i++) {
+      uint64_t key = i;
+      if (layout == 1) key = N - i;                                              /* reversed */
+      if (layout == 2) key = (i / 100) % 2 ? 100 * (i / 100) + 99 - i % 100 : i; /* runs */
+      if (layout == 3) { /* shuffled, ties */
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        key = rng % 50;
+      }
+      v[i] = (az_sort_row){{key / 7, key % 7, 0, 0, 0}, i};
+    }
+    az_sort_rows(v, N);
+    for (size_t i = 1; i < N; i++) {
+      uint64_t a = v[i - 1].w[0] * 7 + v[i - 1].w[1], b = v[i].w[0] * 7 + v[i].w[1];
+      assert_true(a < b || (a == b && v[i - 1].i < v[i].i));
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(rows_sort_runs_reversed_runs_and_shuffles),
       cmocka_unit_test(late_sender_at_blocking_receive),
       cmocka_unit_test(send_before_receive_is_late_receiver),
       cmocka_unit_test(wrong_order_moves_late_sender),

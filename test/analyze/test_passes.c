@@ -43,7 +43,8 @@ typedef struct {          /* the pass's own state */
   uint64_t events, loc_ends;
 } count_data;
 
-static count_data seen; /* what the counting pass saw, for the test */
+static count_data seen;             /* what the counting pass saw, for the test */
+static uint64_t events_per_loc = 7; /* what each location of the trace writes */
 
 /* Every event of the kinds in two_ranks: counted, in time order, and
    none read after one that reached the end of the window. */
@@ -240,8 +241,8 @@ static void back_end(az_replay *r, int ok) {
   for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
     back_loc *s = (back_loc *)az_replay_loc(r, l);
     assert_int_equal(s->ends, 1);
-    assert_int_equal(s->first_pos, 7); /* each location writes 7 events */
-    assert_int_equal(s->next_pos, 0);  /* ... and the first came last */
+    assert_int_equal(s->first_pos, events_per_loc);
+    assert_int_equal(s->next_pos, 0); /* ... and the first came last */
     assert_false(s->out_of_order);
     assert_false(s->below_window);
     seen.events += s->events;
@@ -288,6 +289,33 @@ static void a_backward_pass_reads_small_windows_in_reverse(void **state) {
   assert_true(seen.windows >= 4);
 }
 
+/* One location entering and leaving f PAIRS times inside main: event
+   files of several 256 KiB chunks (OTF2's smallest). */
+enum { CHUNK = 256 * 1024, PAIRS = 40000 };
+
+/* Blocks of backward reading start at the start of a chunk where one is
+   near (replay.c, block_start): windows of about 1000 events (blocks of
+   8000) over a file of several chunks still come every event, last
+   first, none missing or twice. */
+static void a_backward_pass_reads_files_of_several_chunks_in_reverse(void **state) {
+  (void)state;
+  az_run run;
+  az_run_write_pairs(&run, CHUNK, PAIRS);
+  char anchor[300];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
+  az_options opt = {.window_events = 1000};
+  const az_pass *passes[] = {&az_pass_waits, &back_pass};
+  memset(&seen, 0, sizeof seen);
+  events_per_loc = 2 * PAIRS + 2;
+  run.status = az_analyze_passes(&run.a, anchor, &opt, passes, 2);
+  events_per_loc = 7;
+  assert_int_equal(run.status, 0);
+  assert_int_equal(seen.events, 2 * PAIRS + 2);
+  assert_int_equal(seen.loc_ends, 1);
+  assert_true(seen.windows >= 40);
+  az_run_free(&run);
+}
+
 static void a_backward_pass_needs_a_forward_pass_before_it(void **state) {
   (void)state;
   az_run run;
@@ -306,6 +334,7 @@ int main(void) {
       cmocka_unit_test(small_windows_call_window_and_exchange_each_time),
       cmocka_unit_test(a_backward_pass_reads_every_event_last_first),
       cmocka_unit_test(a_backward_pass_reads_small_windows_in_reverse),
+      cmocka_unit_test(a_backward_pass_reads_files_of_several_chunks_in_reverse),
       cmocka_unit_test(a_backward_pass_needs_a_forward_pass_before_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -250,25 +250,7 @@ enum { CHUNK = 256 * 1024, PAIRS = 40000 };
 /* One location entering and leaving f PAIRS times inside main: several
    chunks of 256 KiB.  Returns the event file's path in evt. */
 static void write_chunked(az_run *run, char *evt, size_t size) {
-  az_run_mkdir(run);
-  char err[256];
-  tg_writer *w = tg_open_chunks(run->dir, CHUNK, err, sizeof err);
-  assert_non_null(w);
-  assert_int_equal(tg_text(w,
-                           "process 0 threads 1\n"
-                           "region main compiler function main\n"
-                           "region f user function f\n"
-                           "loc 0.0\n0 enter main\n",
-                           err, sizeof err),
-                   0);
-  OTF2_EvtWriter *ew = tg_evt_writer(w, 0, 0);
-  for (uint64_t i = 0; i < PAIRS; i++) {
-    OTF2_EvtWriter_Enter(ew, NULL, 10 + 10 * i, 1);
-    OTF2_EvtWriter_Leave(ew, NULL, 15 + 10 * i, 1);
-  }
-  OTF2_EvtWriter_Leave(ew, NULL, 10 + 10 * PAIRS, 0);
-  tg_time_span(w, 10 + 10 * PAIRS);
-  assert_int_equal(tg_close(w, err, sizeof err), 0);
+  az_run_write_pairs(run, CHUNK, PAIRS);
   snprintf(evt, size, "%s/traces/0.evt", run->dir);
 }
 
