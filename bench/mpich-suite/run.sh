@@ -20,9 +20,12 @@ instrumented experiment, writes WORK/results.tsv and prints the counts.
   --dirs "D..."    test directories (default: $default_dirs)
   --only REGEX     only tests whose DIR/NAME matches REGEX
   --max-np N       skip tests needing more ranks (default 4)
-  --timeout S      per run, plain and instrumented (default 90; the
+  --timeout S      per run, plain and instrumented (default 60; the
                    testlist's timeLimit when larger)
-  -j N             parallel compiles (default 2); runs are one at a time
+  -j N             parallel compiles and runs (default 2: the machine is
+                   shared; each run takes up to NP cores)
+  --all-variants   every test name; default: the first name of each source
+                   file (rma builds fetch_and_op.c as 18 -D variants)
   --no-build       reuse WORK's binaries
   -h, --help       show this help
 Exit status: 0 the suite ran (whatever its counts), 2 bad command line or setup.
@@ -31,7 +34,7 @@ USAGE
 
 default_dirs="attr coll comm datatype errhan group info init pt2pt rma topo io threads/pt2pt threads/comm threads/coll threads/rma threads/init"
 src="" build="$here/../../build" work="/tmp/${USER:-$(id -un)}/mpich-suite"
-dirs="$default_dirs" only="" max_np=4 timeout_s=90 jobs=2 do_build=1
+dirs="$default_dirs" only="" max_np=4 timeout_s=60 jobs=2 do_build=1 variants=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --src) src=$2; shift ;;
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
     --timeout) timeout_s=$2; shift ;;
     -j) jobs=$2; shift ;;
     --no-build) do_build=0 ;;
+    --all-variants) variants=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "$prog: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
   esac
@@ -124,7 +128,8 @@ manifest() {
         f = flags[name]; if (f == "") f = "-"; if (args == "") args = "-"; if (envs == "") envs = "-"
         printf "%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\n", dir, name, $2, src, f, rt, tl, args, envs }
     ' "$list"
-  done | { if [ -n "$only" ]; then awk -F'\t' -v re="$only" '($1 "/" $2) ~ re'; else cat; fi; }
+  done | awk -F'\t' -v all="$variants" 'all || !seen[$1 "/" $4]++' |
+    { if [ -n "$only" ]; then awk -F'\t' -v re="$only" '($1 "/" $2) ~ re'; else cat; fi; }
 }
 
 build_util() {
@@ -210,18 +215,33 @@ if [ $do_build = 1 ]; then
   done
 fi
 
-results="$work/results.tsv"
-printf 'dir\tname\tnp\tplain\tinstrumented\tanalysis\n' >"$results"
-i=0
-while IFS=$'\t' read -r d name np srcf flags rt tl args envs; do
-  i=$((i + 1))
+# run_test MANIFEST-LINE: both runs and the analysis of one test, its result
+# line into WORK/instr/DIR/NAME/result.tsv
+run_test() {
+  local d name np srcf flags rt tl args envs
+  IFS=$'\t' read -r d name np srcf flags rt tl args envs <<<"$1"
+  local plain instr an
   plain=$(run_one plain "$d" "$name" "$np" "$rt" "$tl" "$args" "$envs")
   instr=$(run_one instr "$d" "$name" "$np" "$rt" "$tl" "$args" "$envs")
   an=$(analyse "$work/instr/$d/$name")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$d" "$name" "$np" "$plain" "$instr" "$an" >>"$results"
-  printf '%s: [%d/%d] %s/%s -n %s: plain %s, instrumented %s, analysis %s\n' \
-    "$prog" "$i" "$ntests" "$d" "$name" "$np" "$plain" "$instr" "$an"
-done <"$work/manifest.tsv"
+  mkdir -p "$work/instr/$d/$name"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$d" "$name" "$np" "$plain" "$instr" "$an" \
+    >"$work/instr/$d/$name/result.tsv"
+  printf '%s: %s/%s -n %s: plain %s, instrumented %s, analysis %s\n' \
+    "$prog" "$d" "$name" "$np" "$plain" "$instr" "$an"
+}
+export -f run_test run_one verdict analyse
+export prog timeout_s analyze
+
+echo "$prog: running (-j $jobs, timeout ${timeout_s} s)"
+tr '\n' '\0' <"$work/manifest.tsv" | xargs -0 -n 1 -P "$jobs" bash -c 'run_test "$1"' _
+
+results="$work/results.tsv"
+printf 'dir\tname\tnp\tplain\tinstrumented\tanalysis\n' >"$results"
+cut -f1,2 "$work/manifest.tsv" | while IFS=$'\t' read -r d name; do
+  cat "$work/instr/$d/$name/result.tsv" 2>/dev/null ||
+    printf '%s\t%s\t-\tnot-run\tnot-run\t-\n' "$d" "$name"
+done >>"$results"
 
 awk -F'\t' -v prog="$prog" 'NR > 1 { n++
     if ($4 == "pass") { p++; if ($5 == "pass") { pi++; if ($6 == "clean") c++ } }
