@@ -27,6 +27,7 @@ instrumented experiment, writes WORK/results.tsv and prints the counts.
   --all-variants   every test name; default: the first name of each source
                    file (rma builds fetch_and_op.c as 18 -D variants)
   --no-build       reuse WORK's binaries
+  --list           print the selected tests (DIR NAME NP SOURCE ...) and exit
   -h, --help       show this help
 Exit status: 0 the suite ran (whatever its counts), 2 bad command line or setup.
 USAGE
@@ -34,7 +35,7 @@ USAGE
 
 default_dirs="attr coll comm datatype errhan group info init pt2pt rma topo io threads/pt2pt threads/comm threads/coll threads/rma threads/init"
 src="" build="$here/../../build" work="/tmp/${USER:-$(id -un)}/mpich-suite"
-dirs="$default_dirs" only="" max_np=4 timeout_s=60 jobs=2 do_build=1 variants=0
+dirs="$default_dirs" only="" max_np=4 timeout_s=60 jobs=2 do_build=1 variants=0 list_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --src) src=$2; shift ;;
@@ -47,6 +48,7 @@ while [ $# -gt 0 ]; do
     -j) jobs=$2; shift ;;
     --no-build) do_build=0 ;;
     --all-variants) variants=1 ;;
+    --list) list_only=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "$prog: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
   esac
@@ -206,6 +208,7 @@ analyse() {
 
 write_conf
 manifest >"$work/manifest.tsv"
+[ $list_only = 1 ] && { cat "$work/manifest.tsv"; exit 0; }
 ntests=$(wc -l <"$work/manifest.tsv")
 echo "$prog: $ntests tests (np <= $max_np) from: $dirs"
 if [ $do_build = 1 ]; then
