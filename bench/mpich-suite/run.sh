@@ -24,8 +24,8 @@ instrumented experiment, writes WORK/results.tsv and prints the counts.
                    testlist's timeLimit when larger)
   -j N             parallel compiles and runs (default 2: the machine is
                    shared; each run takes up to NP cores)
-  --all-variants   every test name; default: the first name of each source
-                   file (rma builds fetch_and_op.c as 18 -D variants)
+  --all-variants   every test name; default: the first name of each set of
+                   source files (rma builds fetch_and_op.c as 18 -D variants)
   --no-build       reuse WORK's binaries
   --list           print the selected tests (DIR NAME NP SOURCE ...) and exit
   -h, --help       show this help
@@ -95,10 +95,11 @@ CONF
   printf '#ifndef MTEST_MPIX_H_INCLUDED\n#define MTEST_MPIX_H_INCLUDED\n#endif\n' >"$work/include/mtest_mpix.h"
 }
 
-# One line per test: DIR NAME NP SOURCE "CPPFLAGS" RESULTTEST TIMELIMIT ARGS ENVS
+# One line per test: DIR NAME NP SOURCES "CPPFLAGS" RESULTTEST TIMELIMIT ARGS ENVS
 # (tab-separated, "-" for none: read would merge empty fields).  First runnable line of each name in DIR's testlist (or
 # testlist.in without configure substitutions) with NP <= max-np; the source
-# and extra -D flags from DIR/Makefile.am when NAME.c does not exist.
+# (the .c files, space-separated) and extra -D flags from DIR/Makefile.am
+# when NAME.c does not exist.
 manifest() {
   for d in $dirs; do
     local list=""
@@ -110,7 +111,9 @@ manifest() {
           if (l ~ /\\$/) { cont = cont substr(l, 1, length(l) - 1) " "; continue }
           l = cont l; cont = ""
           if (match(l, /^[A-Za-z0-9_]+_SOURCES[ \t]*=/)) {
-            n = l; sub(/_SOURCES.*/, "", n); s = l; sub(/^[^=]*=[ \t]*/, "", s); split(s, w, /[ \t]+/); srcs[n] = w[1]
+            n = l; sub(/_SOURCES.*/, "", n); s = l; sub(/^[^=]*=[ \t]*/, "", s)
+            k = split(s, w, /[ \t]+/); srcs[n] = ""
+            for (j = 1; j <= k; j++) if (w[j] ~ /\.c$/) srcs[n] = srcs[n] (srcs[n] == "" ? "" : " ") w[j]
           } else if (match(l, /^[A-Za-z0-9_]+_CPPFLAGS[ \t]*=/)) {
             n = l; sub(/_CPPFLAGS.*/, "", n); s = l; sub(/^[^=]*=[ \t]*/, "", s); gsub(/\$\([A-Za-z_]+\)/, "", s); flags[n] = s
           }
@@ -119,7 +122,7 @@ manifest() {
       seen[$1]++ { next }
       $2 + 0 > maxnp || $2 + 0 < 1 { next }
       { name = $1; src = (name in srcs) ? srcs[name] : name ".c"
-        if (src !~ /\.c$/) next
+        if (src !~ /\.c$/) next   # C++ or Fortran
         rt = "-"; tl = 0; args = ""; envs = ""
         for (i = 3; i <= NF; i++) {
           if ($i ~ /^resultTest=/) rt = substr($i, 12)
@@ -152,10 +155,15 @@ build_one() {
   [ "$flags" = - ] && flags=""
   [ "$variant" = instr ] && cc=("$pomp_cc" mpicc)
   mkdir -p "$out"
-  # shellcheck disable=SC2086 # flags are -D words
-  { "${cc[@]}" -O1 -w $flags -I"$work/include" -I"$src/include" -I"$src/dtpools/include" \
-      -c "$src/$d/$srcf" -o "$out/$name.o" &&
-    "${cc[@]}" -o "$out/$name" "$out/$name.o" "$work/util/libmtest.a" -lpthread -lm; } >"$out/build.log" 2>&1
+  local f objs=() ok=1
+  for f in $srcf; do
+    # shellcheck disable=SC2086 # flags are -D words
+    "${cc[@]}" -O1 -w $flags -I"$work/include" -I"$src/include" -I"$src/dtpools/include" \
+      -c "$src/$d/$f" -o "$out/${f%.c}.o" || ok=0
+    objs+=("$out/${f%.c}.o")
+  done >"$out/build.log" 2>&1
+  [ $ok = 1 ] && "${cc[@]}" -o "$out/$name" "${objs[@]}" "$work/util/libmtest.a" -lpthread -lm \
+    >>"$out/build.log" 2>&1
 }
 export -f build_one
 export work src pomp_cc
