@@ -12,8 +12,12 @@ and TYPE(MPI_Status) has the C layout (mw_f08.c asserts both), so a scalar
 argument arrives by reference and is passed as *x, an array or output
 argument is passed as it is, a status (array) goes through mw_f08_status /
 mw_f08_statuses (the f08 MPI_STATUS(ES)_IGNORE objects), and the optional
-IERROR (NULL when absent) gets the return code. Strings (hidden Fortran
-lengths), callbacks and MPI_File (a pointer in MPICH) are refused.
+IERROR (NULL when absent) gets the return code. An input string
+(`const char *`) arrives as Fortran characters with their length as a
+hidden size_t argument after IERROR (gfortran's convention, the one
+MPICH's libmpifort is built with): it is passed as a NUL-terminated copy
+without the trailing blanks (mw_f08_string), as MPICH's f08 routines do.
+Output strings, callbacks and MPI_File (a pointer in MPICH) are refused.
 """
 import os
 import re
@@ -23,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_wrappers import fail, start, write_if_changed  # noqa: E402
 
 REFUSED = re.compile(r"\bchar\b|_function\b|\bMPI_File\b|\(")
+IN_STRING = re.compile(r"^const char \*\w+$")
 
 
 def read_names(path):
@@ -40,6 +45,8 @@ def read_names(path):
 
 def argument(decl, name, where):
     """(f08 parameter declaration, C argument) of one C parameter"""
+    if IN_STRING.match(decl.strip()):
+        return "const char *%s" % name, "%s_c" % name
     if REFUSED.search(decl):
         fail(where, "parameter '%s' has no f08 mapping here (string, callback or file)" % decl)
     if "MPI_Status" in decl:
@@ -53,9 +60,19 @@ def argument(decl, name, where):
 
 def routine(name, params, where):
     pairs = [argument(decl, n, where) for decl, n in params]
-    decl = ", ".join([p for p, _ in pairs] + ["MPI_Fint *ierror"])
-    args = ", ".join(a for _, a in pairs)
-    return "void mpi_%s_f08_(%s) { mw_f08_done(ierror, MPI_%s(%s)); }\n" % (name.lower(), decl, name, args)
+    strings = [n for decl, n in params if IN_STRING.match(decl.strip())]
+    decl = ", ".join([p for p, _ in pairs] + ["MPI_Fint *ierror"] +
+                     ["size_t %s_len" % n for n in strings])
+    call = "MPI_%s(%s)" % (name, ", ".join(a for _, a in pairs))
+    head = "void mpi_%s_f08_(%s)" % (name.lower(), decl)
+    if not strings:
+        return "%s { mw_f08_done(ierror, %s); }\n" % (head, call)
+    body = ["%s {" % head]
+    body += ["  char *%s_c = mw_f08_string(%s, %s_len);" % (n, n, n) for n in strings]
+    ok = " && ".join("%s_c" % n for n in strings)
+    body.append("  mw_f08_done(ierror, %s ? %s : MPI_ERR_NO_MEM);" % (ok, call))
+    body += ["  free(%s_c);" % n for n in strings]
+    return "\n".join(body) + "\n}\n"
 
 
 def main(argv):

@@ -15,8 +15,10 @@
    unchanged. The routines are generated from mpi_f08.tbl (gen_f08.py,
    mw_f08_gen.c, calling the helpers below); only Init and Init_thread, whose f08
    forms lack C's argc/argv, are written here. Not covered: routines with
-   strings, callbacks, weights or files (README, Known limits). */
+   output strings, callbacks, weights or files (README, Known limits). */
 #include "mw_f08.h"
+
+#include <string.h>
 
 #ifdef MPICH
 
@@ -37,6 +39,15 @@ MPI_Status *mw_f08_status(MPI_Fint *s) {
 
 MPI_Status *mw_f08_statuses(MPI_Fint *s) {
   return (MPI_F08_status *)s == MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (MPI_Status *)s;
+}
+
+char *mw_f08_string(const char *f, size_t len) {
+  while (len > 0 && f[len - 1] == ' ') len--;
+  char *c = malloc(len + 1);
+  if (!c) return NULL;
+  memcpy(c, f, len);
+  c[len] = '\0';
+  return c;
 }
 
 void mw_f08_done(MPI_Fint *ierror, int rc) {

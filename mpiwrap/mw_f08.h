@@ -4,6 +4,8 @@
 #ifndef MW_F08_H
 #define MW_F08_H
 
+#include <stdlib.h>
+
 #include "mw.h"
 
 #ifdef MPICH
@@ -12,6 +14,10 @@
 MPI_Status *mw_f08_status(MPI_Fint *s);
 /* The same for an array of statuses (MPI_STATUSES_IGNORE). */
 MPI_Status *mw_f08_statuses(MPI_Fint *s);
+/* A malloc'ed C copy of Fortran characters (len of them, no NUL), without
+   the trailing blanks, as MPICH's f08 routines pass strings on; NULL when
+   memory is short. */
+char *mw_f08_string(const char *f, size_t len);
 /* Sets the optional IERROR (NULL when absent) to rc. */
 void mw_f08_done(MPI_Fint *ierror, int rc);
 #endif

@@ -237,14 +237,22 @@ void mw_cancel(MPI_Request req) {
    send is recorded as completed here (MpiIsendComplete in
    MPI_Request_free), or as cancelled if the program cancelled it first
    (the outcome MPI_Test_cancelled would give cannot be asked any more;
-   a send not yet matched is cancelled). A receive's message arrives at an
-   unknown time: it stays incomplete in the trace. */
+   a send not yet matched is cancelled). A receive whose message has
+   arrived (MPI_Request_get_status, which leaves the request to the
+   free) is recorded as received here, with the status's envelope (MPICH's
+   pt2pt/rqfreeb); one still waiting for its message completes at a time
+   nothing can record: it stays incomplete in the trace. */
 void mw_request_free(mw_frame *f, MPI_Request req) {
   mw_req r;
   if (!requests || req == MPI_REQUEST_NULL || !mw_reqtable_take(requests, key_of(req), me(), &r))
     return;
   OTF2_EvtWriter *w;
-  if (!f->l || !r.active || !(r.kind & MW_REQ_SEND) || !(w = mw_writer(f))) return;
-  if (r.cancelled) OTF2_EvtWriter_MpiRequestCancelled(w, NULL, f->t, r.id);
-  else OTF2_EvtWriter_MpiIsendComplete(w, NULL, f->t, r.id);
+  if (!f->l || !r.active || !(w = mw_writer(f))) return;
+  if (r.kind & MW_REQ_SEND && r.cancelled) OTF2_EvtWriter_MpiRequestCancelled(w, NULL, f->t, r.id);
+  else if (r.kind & MW_REQ_SEND) OTF2_EvtWriter_MpiIsendComplete(w, NULL, f->t, r.id);
+  int arrived = 0;
+  MPI_Status st;
+  if (r.kind & MW_REQ_RECV && !r.cancelled &&
+      PMPI_Request_get_status(req, &arrived, &st) == MPI_SUCCESS && arrived)
+    received(f, &r, &st);
 }

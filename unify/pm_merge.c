@@ -109,10 +109,14 @@ static size_t mpi_group_of(merge *m, const pm_blob *members, int is_self, uint32
 }
 
 /* MPI comms of one rank: the same comm on every member is recognised by
-   its member list and how many comms with that list the rank created
-   before it (counted in a map of the rank's member lists, so n comms cost
-   O(n), not the O(n^2) of comparing each with all earlier ones);
-   MPI_COMM_SELF is one comm for all. */
+   its member list, its parent's global comm and how many comms with that
+   list and parent the rank created before it (counted in a map of the
+   rank's keys, so n comms cost O(n), not the O(n^2) of comparing each with
+   all earlier ones); MPI_COMM_SELF is one comm for all. The parent tells
+   apart children of different parents made in different orders (legal
+   with MPI_Comm_idup: MPICH's comm/idup_with_info); a comm larger than its
+   parent (an intercomm's union, whose parent is each side's own local
+   comm) is keyed without it. */
 static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins) {
   uint32_t n = pm_get_u32(c);
   if (n > (uint32_t)(c->end - c->p) / 17) { /* a comm takes >= 17 bytes */
@@ -122,7 +126,8 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins) {
   pm_blob_u32(map, n);
   pm_blob_u32(wins, n);
   uint32_t *global = pu_calloc(n ? n : 1, sizeof *global);
-  pm_map lists = {0};    /* member list -> index in seen */
+  uint32_t *sizes = pu_calloc(n ? n : 1, sizeof *sizes);
+  pm_map lists = {0};    /* member list and parent -> index in seen */
   uint32_t *seen = NULL; /* comms of this rank with that list so far */
   size_t nseen = 0, cap_seen = 0;
   pm_blob key = {0};
@@ -135,14 +140,16 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins) {
     }
     const unsigned char *ranks = c->p;
     c->p += (size_t)size * 4;
+    sizes[i] = size;
     key.len = 0;
     pm_blob_put(&key, is_self ? "S" : "C", 1);
     if (!is_self) pm_blob_put(&key, ranks, (size_t)size * 4);
+    size_t members_len = key.len;
+    int keyed_by_parent = !is_self && parent < i && size <= sizes[parent];
+    pm_blob_u32(&key, keyed_by_parent ? global[parent] : UINT32_MAX);
     uint32_t list = pm_map_intern(&lists, key.data, key.len, (uint32_t)nseen);
     if (list == nseen) PU_PUSH(seen, nseen, cap_seen, 0);
-    uint32_t occurrence = seen[list]++;
-    size_t members_len = key.len;
-    pm_blob_u32(&key, occurrence);
+    pm_blob_u32(&key, seen[list]++); /* the occurrence */
     uint32_t id = pm_map_intern(&m->comms, key.data, key.len, (uint32_t)m->ngcomms);
     if (id == m->ngcomms) {
       key.len = members_len;
@@ -161,6 +168,7 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins) {
   pm_blob_free(&key);
   pm_map_free(&lists);
   free(seen);
+  free(sizes);
   free(global);
 }
 

@@ -1,21 +1,28 @@
-/* mwt_comm.c -- communicator and group management: dup, split, create,
+/* mwt_comm.c -- communicator and group management: dup, idup (also in
+   opposite orders on different ranks), split, create,
    create_group, Cart (create, shift, sub), Graph, Dist_graph, an
    intercommunicator (create, p2p, rooted and all-to-all collectives,
    merge), group operations, and traffic on each new communicator. */
 #include "mwt.h"
 
-/* Sum over comm of (rank in comm + 1) * weight, and a ring message. */
-static long long use(MPI_Comm comm, int weight) {
-  int me, n, sum = 0, x;
+/* A ring message on comm with tag; what came from the left. */
+static int ring(MPI_Comm comm, int tag, int x) {
+  int me, n, got = -1;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &n);
+  int right = (me + 1) % n, left = (me + n - 1) % n;
+  MPI_Sendrecv(&x, 1, MPI_INT, right, tag, &got, 1, MPI_INT, left, tag, comm, MPI_STATUS_IGNORE);
+  MWT_MSG(right);
+  return got;
+}
+
+/* Sum over comm of (rank in comm + 1) * weight, and a ring message. */
+static long long use(MPI_Comm comm, int weight) {
+  int me, sum = 0, x;
+  MPI_Comm_rank(comm, &me);
   x = (me + 1) * weight;
   MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, comm), MWT_COLL();
-  int right = (me + 1) % n, left = (me + n - 1) % n, got = -1;
-  MPI_Sendrecv(&x, 1, MPI_INT, right, 5, &got, 1, MPI_INT, left, 5, comm,
-               MPI_STATUS_IGNORE);
-  MWT_MSG(right);
-  return (long long)sum * 1000 + got;
+  return (long long)sum * 1000 + ring(comm, 5, x);
 }
 
 static void intercomm(MPI_Comm half, int color) {
@@ -79,6 +86,28 @@ static void topologies(int n) {
   MPI_Comm_free(&cart);
 }
 
+/* Duplicates of a and of b (same members) made by Comm_idup in opposite
+   orders on even and odd ranks, legal since their parents differ (MPICH's
+   comm/idup_with_info): each is one communicator in the trace, so every
+   message on it is matched. */
+static void crossed(MPI_Comm a, MPI_Comm b) {
+  MPI_Comm from_a, from_b;
+  MPI_Request r[2];
+  if (mwt_rank % 2 == 0) {
+    MPI_Comm_idup(a, &from_a, &r[0]);
+    MPI_Comm_idup(b, &from_b, &r[1]);
+  } else {
+    MPI_Comm_idup(b, &from_b, &r[1]);
+    MPI_Comm_idup(a, &from_a, &r[0]);
+  }
+  MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  /* a tag of each: a message on a duplicate unified with the other one
+     would be unmatched */
+  mwt_print("crossed a", use(from_a, 11) + ring(from_a, 11, mwt_rank));
+  mwt_print("crossed b", use(from_b, 12) + ring(from_b, 12, mwt_rank));
+  MPI_Comm_free(&from_a), MPI_Comm_free(&from_b);
+}
+
 int main(int argc, char **argv) {
   mwt_start(&argc, &argv, MPI_THREAD_SINGLE);
   MPI_Comm dup, half, first, firstg;
@@ -90,6 +119,10 @@ int main(int argc, char **argv) {
   MPI_Wait(&r, MPI_STATUS_IGNORE);
   mwt_print("idup", use(idup, 9));
   MPI_Comm_free(&idup);
+  MPI_Comm dup2;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup2);
+  crossed(dup, dup2);
+  MPI_Comm_free(&dup2);
   int color = mwt_rank % 2;
   MPI_Comm_split(MPI_COMM_WORLD, color, mwt_rank, &half);
   mwt_print("split", use(half, 2));

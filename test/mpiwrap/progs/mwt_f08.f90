@@ -5,7 +5,9 @@
 ! Graph_create, the Win_ synchronisation calls, and from mpi_f08.tbl
 ! Barrier_init, Waitany, Mprobe, Improbe, Request_get_status,
 ! Comm_split_type/compare/idup_with_info, groups, Cartesian queries,
-! Dims_create, Win_allocate, a session); libpomp-mpi's
+! Dims_create, Win_allocate, a session, routines with a string argument:
+! Comm_set_name, Session_get_pset_info, Group_from_session_pset,
+! Comm_create_from_group); libpomp-mpi's
 ! mpi_*_f08_ routines (mw_f08.c) take their place, so the trace must hold
 ! them, with every request completed and every collective complete. Rank 0
 ! prints what it gathered; with MWT_EXPECT set it also writes the counts
@@ -31,7 +33,10 @@ program mwt_f08
   type(c_ptr) :: baseptr
   type(MPI_Session) :: session
   type(MPI_Info) :: session_info
-  integer :: npsets
+  type(MPI_Group) :: session_group
+  type(MPI_Comm) :: session_comm
+  integer :: npsets, clen
+  character(len=MPI_MAX_OBJECT_NAME) :: cname
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -92,6 +97,9 @@ program mwt_f08
     call MPI_Test(req(1), flag, MPI_STATUS_IGNORE)
   end do
   call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  ! a string argument: passed on without its trailing blanks (8 characters)
+  call MPI_Comm_set_name(dup, 'pomp dup    ')
+  call MPI_Comm_get_name(dup, cname, clen)
   call MPI_Barrier(dup)
   colls = colls + 1
   call MPI_Comm_free(dup)
@@ -202,9 +210,19 @@ program mwt_f08
   call MPI_Session_get_num_psets(session, MPI_INFO_NULL, npsets)
   call MPI_Session_get_info(session, session_info)
   call MPI_Info_free(session_info)
+  ! string arguments: a pset's info, a communicator from its group
+  call MPI_Session_get_pset_info(session, 'mpi://WORLD', session_info)
+  call MPI_Info_free(session_info)
+  call MPI_Group_from_session_pset(session, 'mpi://WORLD  ', session_group)
+  call MPI_Comm_create_from_group(session_group, 'pomp.mwt_f08', MPI_INFO_NULL, MPI_ERRORS_RETURN, &
+                                  session_comm)
+  call MPI_Barrier(session_comm)
+  colls = colls + 1
+  call MPI_Comm_free(session_comm)
+  call MPI_Group_free(session_group)
   call MPI_Session_finalize(session)
   total = total + 100000 * (merge(1, 0, npsets >= 2) + extra(1) + extra(2) + extra(3) + translated(1) + src + dst + cart_rank &
-                            + merge(1, 0, cmp == MPI_CONGRUENT))
+                            + merge(1, 0, cmp == MPI_CONGRUENT) + clen)
 
   call MPI_Barrier(MPI_COMM_WORLD)
   colls = colls + 1
@@ -236,27 +254,28 @@ contains
   subroutine write_calls()
     character(len=256) :: path
     integer :: plen, pstat, k
-    character(len=32), parameter :: once(21) = [character(len=32) :: &
+    character(len=32), parameter :: once(25) = [character(len=32) :: &
       'MPI_Barrier_init', 'MPI_Waitany', 'MPI_Mprobe', 'MPI_Comm_split_type', &
       'MPI_Comm_compare', 'MPI_Group_incl', 'MPI_Group_translate_ranks', &
       'MPI_Comm_idup_with_info', 'MPI_Dims_create', 'MPI_Cart_shift', 'MPI_Cart_coords', &
       'MPI_Cart_rank', 'MPI_Win_allocate', 'MPI_Graph_create', 'MPI_Comm_create_group', &
       'MPI_Cart_sub', 'MPI_Comm_split', 'MPI_Session_init', 'MPI_Session_get_num_psets', &
-      'MPI_Session_get_info', 'MPI_Session_finalize']
+      'MPI_Session_get_info', 'MPI_Session_finalize', 'MPI_Comm_set_name', &
+      'MPI_Session_get_pset_info', 'MPI_Group_from_session_pset', 'MPI_Comm_create_from_group']
 
     call get_environment_variable('MWT_EXPECT', path, plen, pstat)
     if (rank /= 0 .or. pstat /= 0 .or. plen == 0) return
     open(unit=11, file=path(1:plen), position='append')
-    do k = 1, 21
+    do k = 1, 25
       write(11, '(a, a, 1x, i0)') 'call:', trim(once(k)), size
     end do
     write(11, '(a, 1x, i0)') 'call:MPI_Start', 2 * size
     write(11, '(a, 1x, i0)') 'call:MPI_Startall', 2 * size
     write(11, '(a, 1x, i0)') 'call:MPI_Comm_group', 2 * size
-    write(11, '(a, 1x, i0)') 'call:MPI_Group_free', 3 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Group_free', 4 * size
     write(11, '(a, 1x, i0)') 'call:MPI_Win_fence', 4 * size
     write(11, '(a, 1x, i0)') 'call:MPI_Cart_create', 2 * size
-    write(11, '(a, 1x, i0)') 'call:MPI_Comm_free', 10 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Comm_free', 11 * size
     close(11)
   end subroutine write_calls
 end program mwt_f08

@@ -1,7 +1,7 @@
 /* mwt_nonblocking.c -- non-blocking and persistent point-to-point through
    every completion call (Wait, Waitall, Waitany, Waitsome, Test, Testall,
    Testany, Testsome, Request_get_status), Start/Startall, Cancel,
-   Request_free (of an active Isend too), Isendrecv and the large-count twins. Ring exchanges: each
+   Request_free (of an active Isend, and of an Irecv whose message arrived, too), Isendrecv and the large-count twins. Ring exchanges: each
    rank sends to its right neighbour and receives from its left one. */
 #include "mwt.h"
 
@@ -134,6 +134,20 @@ static long long freed(void) {
   return in;
 }
 
+/* An Irecv whose request is freed once its message has arrived, without
+   a Wait or Test (legal MPI: MPICH's pt2pt/rqfreeb): the message is
+   received all the same, and the trace says so. */
+static long long freed_receive(void) {
+  static int in = -1; /* the freed receive's buffer */
+  int out = mwt_rank + 50, arrived = 0;
+  MPI_Request r;
+  MPI_Irecv(&in, 1, MPI_INT, left(), 501, MPI_COMM_WORLD, &r);
+  MPI_Send(&out, 1, MPI_INT, right(), 501, MPI_COMM_WORLD), MWT_MSG(right());
+  while (!arrived) MPI_Request_get_status(r, &arrived, MPI_STATUS_IGNORE);
+  MPI_Request_free(&r);
+  return in;
+}
+
 /* More requests than a wrapper keeps on its stack (16): 20 receives and
    20 sends completed by Waitsome and Testall with ignored statuses. */
 static long long many(int tag) {
@@ -180,5 +194,6 @@ int main(int argc, char **argv) {
   mwt_print("cancelled", cancelled());
   mwt_print("isendrecv", isendrecv());
   mwt_print("freed", freed());
+  mwt_print("freed_receive", freed_receive());
   return mwt_finish();
 }
