@@ -41,6 +41,7 @@
 #include "az_pass.h"
 #include "pomp_util.h"
 #include "tracegen.h"
+#include "bench_clock.h"
 
 enum { MAX_RANKS = 64, EVENTS_PER_ITER = 11 };
 
@@ -290,12 +291,6 @@ typedef struct {
   double cpu; /* user + system seconds: steadier than wall time under load */
 } sample;
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* what measure() times; WAITS_ONLY: the forward pass alone, the analysis
    before the delay costs (issue 15: all passes within 2.5x of it) */
 enum { BARE_READ, ANALYSIS, UNFINISHED, WAITS_ONLY };
@@ -303,7 +298,7 @@ enum { BARE_READ, ANALYSIS, UNFINISHED, WAITS_ONLY };
 static sample measure(const char *anchor, int analyze) {
   int fd[2];
   if (pipe(fd)) pu_die(1, "pipe failed");
-  double t0 = now();
+  double t0 = bench_now();
   pid_t pid = fork();
   if (pid == 0) {
     uint64_t events;
@@ -329,7 +324,7 @@ static sample measure(const char *anchor, int analyze) {
   int status;
   struct rusage ru;
   wait4(pid, &status, 0, &ru);
-  s.seconds = now() - t0;
+  s.seconds = bench_now() - t0;
   s.max_rss_kb = ru.ru_maxrss;
   s.cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
@@ -354,7 +349,7 @@ static double cpu_of_children(void) {
    they for the analysis processes), so it shows what the parallel
    analysis costs beyond the serial one regardless of other load. */
 static timing run_command(char *const argv[]) {
-  double t0 = now(), c0 = cpu_of_children();
+  double t0 = bench_now(), c0 = cpu_of_children();
   pid_t pid = fork();
   if (pid == 0) {
     execvp(argv[0], argv);
@@ -364,7 +359,7 @@ static timing run_command(char *const argv[]) {
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status))
     pu_warn("%s exited with status %d", argv[0], WEXITSTATUS(status));
-  timing t = {now() - t0, cpu_of_children() - c0};
+  timing t = {bench_now() - t0, cpu_of_children() - c0};
   return t;
 }
 
@@ -434,9 +429,9 @@ int main(int argc, char **argv) {
   char anchor[600];
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
   struct stat st;
-  double t0 = now();
+  double t0 = bench_now();
   if (stat(anchor, &st)) generate(dir, events, ranks, threads);
-  double gen_s = now() - t0;
+  double gen_s = bench_now() - t0;
   if (generate_only) {
     printf("trace: %s, %d ranks x %d threads, %.1f MB (generated in %.1f s)\n", anchor, ranks,
            threads, (double)dir_size(dir) / 1e6, gen_s);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "pomp.h"
+#include "bench_clock.h"
 
 ssize_t __real_write(int fd, const void *buf, size_t n);
 ssize_t __real_pread(int fd, void *buf, size_t n, off_t at);
@@ -41,42 +42,36 @@ static int null_fd, file_fd;
 static FILE *null_stream;
 static char buf[4096];
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
 /* ns per call of n calls of one kind, plain or through the wrapper. */
 typedef double (*bench_fn)(long n, int plain);
 
 static double bench_write(long n, int plain) {
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (long i = 0; i < n; i++)
     if ((plain ? __real_write(null_fd, buf, 8) : write(null_fd, buf, 8)) != 8) abort();
-  return (now() - t0) / (double)n;
+  return (bench_now_ns() - t0) / (double)n;
 }
 
 static double bench_pread(long n, int plain) {
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (long i = 0; i < n; i++)
     if ((plain ? __real_pread(file_fd, buf, 8, 64) : pread(file_fd, buf, 8, 64)) != 8) abort();
-  return (now() - t0) / (double)n;
+  return (bench_now_ns() - t0) / (double)n;
 }
 
 static double bench_fwrite(long n, int plain) {
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (long i = 0; i < n; i++)
     if ((plain ? __real_fwrite(buf, 1, 8, null_stream) : fwrite(buf, 1, 8, null_stream)) != 8)
       abort();
-  return (now() - t0) / (double)n;
+  return (bench_now_ns() - t0) / (double)n;
 }
 
 static double bench_lseek(long n, int plain) {
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (long i = 0; i < n; i++)
     if ((plain ? __real_lseek(file_fd, 0, SEEK_SET) : lseek(file_fd, 0, SEEK_SET)) != 0) abort();
-  return (now() - t0) / (double)n;
+  return (bench_now_ns() - t0) / (double)n;
 }
 
 static const struct {

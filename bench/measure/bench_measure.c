@@ -27,6 +27,7 @@
 #include <otf2/OTF2_EventSizeEstimator.h>
 
 #include "pomp.h"
+#include "bench_clock.h"
 
 #define ROUNDS 3   /* per child */
 #define CHILDREN 5 /* per clock */
@@ -37,12 +38,6 @@ void call_throttled(long n);
 void call_plain(long n);
 
 static OMPRegDescr region = {"region", "bench", 0, "bench_measure.c", 1, 1, 2, 2, {0}, 0};
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void clock_loop(long n) {
   struct timespec ts;
@@ -61,9 +56,9 @@ static void pomp_pairs(long n) {
 
 /* ns per unit of work of one run of f over n units. */
 static double run_ns(void (*f)(long), long n) {
-  double t0 = now();
+  double t0 = bench_now();
   f(n);
-  return (now() - t0) * 1e9 / (double)n;
+  return (bench_now() - t0) * 1e9 / (double)n;
 }
 
 static double min2(double a, double b) { return a < b ? a : b; }
@@ -147,9 +142,9 @@ static int child(long n) {
     g.plain_ns = min2(g.plain_ns, run_ns(call_plain, n));
     g.both_ns = min2(g.both_ns, run_ns(two_threads, n) / 2); /* per thread and event */
   }
-  double t0 = now();
+  double t0 = bench_now();
   POMP_Finalize();
-  g.write_s = now() - t0;
+  g.write_s = bench_now() - t0;
 
   /* recorded per round: n functions, n pairs, n functions on each of 2
      threads; and throttled_fn's calls before it was switched off */

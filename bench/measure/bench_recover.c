@@ -18,14 +18,9 @@
 #include "pomp_recover.h"
 #include "pomp_unify.h"
 #include "pomp_util.h"
+#include "bench_clock.h"
 
 #define ROUNDS 9
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* A rank's definitions (unify/pomp_unify.h): nthreads locations, nregions
    regions, MPI_COMM_WORLD and MPI_COMM_SELF, one team comm. */
@@ -94,10 +89,10 @@ static double best_write(const char *dir, const void *data, size_t n, int rename
   snprintf(path, sizeof path, "%s/x", dir);
   double best = 1e9;
   for (int i = 0; i < ROUNDS * 5; i++) {
-    double t0 = now();
+    double t0 = bench_now();
     write_file(tmp, data, n);
     if (rename_it && rename(tmp, path) != 0) pu_die(POMP_EXIT_FAILURE, "rename");
-    double t = now() - t0;
+    double t = bench_now() - t0;
     if (t < best) best = t;
   }
   return best;
@@ -119,10 +114,10 @@ static double best_recover(const char *base, uint32_t nranks, uint32_t nregions)
       pm_blob_free(&f);
     }
     pomp_recover_summary s;
-    double t0 = now();
+    double t0 = bench_now();
     if (pomp_recover(dir, &s) != 0 || s.ranks_complete != nranks)
       pu_die(POMP_EXIT_FAILURE, "%s: recovery failed", dir);
-    double t = now() - t0;
+    double t = bench_now() - t0;
     if (t < best) best = t;
   }
   return best;
@@ -136,12 +131,12 @@ int main(int argc, char **argv) {
   if (mkdir(base, 0755) != 0) pu_die(POMP_EXIT_FAILURE, "%s: cannot create", base);
 
   pm_blob frag = {0};
-  double t0 = now();
+  double t0 = bench_now();
   for (int i = 0; i < 100; i++) {
     frag.len = 0;
     fragment(&frag, 1, 4, nregions);
   }
-  double encode = (now() - t0) / 100;
+  double encode = (bench_now() - t0) / 100;
   double frag_write = best_write(base, frag.data, frag.len, 1);
   char *buffer = calloc(1, 16u << 20);
   double small = best_write(base, buffer, 256u << 10, 0);

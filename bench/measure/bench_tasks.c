@@ -15,35 +15,30 @@
 #include <unistd.h>
 
 #include "pomp.h"
+#include "bench_clock.h"
 
 static OMPRegDescr region = {"region", "bench", 0, "bench_tasks.c", 1, 1, 2, 2, {0}, 0};
 static OMPRegDescr task = {"task", "", 0, "bench_tasks.c", 3, 3, 4, 4, {0}, 0};
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* ns per POMP call of n pairs / n tasks */
 static double pairs(long n) {
-  double t0 = now();
+  double t0 = bench_now();
   for (long i = 0; i < n; i++) {
     POMP_Begin(&region);
     POMP_End(&region);
   }
-  return (now() - t0) * 1e9 / (2.0 * (double)n);
+  return (bench_now() - t0) * 1e9 / (2.0 * (double)n);
 }
 
 static double tasks(long n) {
-  double t0 = now();
+  double t0 = bench_now();
   for (long i = 0; i < n; i++) {
     unsigned long long id = POMP_Task_new(&task);
     POMP_Task_run_begin(&task, id);
     POMP_Task_run_end(&task, id);
     POMP_Task_create_end(&task);
   }
-  return (now() - t0) * 1e9 / (4.0 * (double)n);
+  return (bench_now() - t0) * 1e9 / (4.0 * (double)n);
 }
 
 int main(int argc, char **argv) {

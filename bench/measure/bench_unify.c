@@ -15,17 +15,12 @@
 #include <time.h>
 
 #include "pomp_unify.h"
+#include "bench_clock.h"
 
 #define ROUNDS 3
 #ifndef MAX_COMMS
 #define MAX_COMMS 100000
 #endif
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void put_comm(pm_blob *b, const char *name, uint32_t parent, int is_self, uint32_t n,
                      const uint32_t *ranks) {
@@ -96,16 +91,16 @@ static void run(uint32_t nranks, uint32_t ncomms, double *per_comm0) {
   double best = 1e30, floor = 1e30;
   volatile uint64_t sink = 0;
   for (int k = 0; k < ROUNDS; k++) {
-    double t0 = now();
+    double t0 = bench_now();
     sink += read_once(all.data, sizes, nranks);
-    double t1 = now();
+    double t1 = bench_now();
     pm_blob *maps = calloc(nranks, sizeof *maps);
     pm_merge_error err;
     if (pm_unify_merge(NULL, all.data, sizes, nranks, 1, 0, 0, maps, &err) != 0) {
       fprintf(stderr, "bench-unify: merge refused rank %u at %zu\n", err.rank, err.offset);
       exit(1);
     }
-    double t2 = now();
+    double t2 = bench_now();
     for (uint32_t r = 0; r < nranks; r++) pm_blob_free(&maps[r]);
     free(maps);
     if (t2 - t1 < best) best = t2 - t1;

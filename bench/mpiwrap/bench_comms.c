@@ -13,22 +13,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench_clock.h"
 
 static double pairs(long n, int (*dup)(MPI_Comm, MPI_Comm *), int (*release)(MPI_Comm *)) {
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = now();
+  double t0 = bench_now();
   for (long i = 0; i < n; i++) {
     MPI_Comm c;
     dup(MPI_COMM_WORLD, &c);
     release(&c);
   }
-  return now() - t0;
+  return bench_now() - t0;
 }
 
 int main(int argc, char **argv) {
@@ -44,9 +39,9 @@ int main(int argc, char **argv) {
   double plain = pairs(n, PMPI_Comm_dup, PMPI_Comm_free);
   double wrapped = pairs(n, MPI_Comm_dup, MPI_Comm_free);
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = now();
+  double t0 = bench_now();
   MPI_Finalize();
-  double fin = now() - t0;
+  double fin = bench_now() - t0;
   if (rank == 0) {
     printf("bench-mpiwrap-comms: %ld communicators (dup/free pairs), shared machine\n", n);
     printf("  PMPI dup+free     %8.3f s  %8.2f us per pair (baseline)\n", plain, plain / n * 1e6);

@@ -34,23 +34,18 @@
 #include <time.h>
 
 #include "pomp.h"
+#include "bench_clock.h"
 
 #define BLOCKS 25 /* short blocks: on a busy machine some run undisturbed */
 
 enum variant { PLAIN, TRACED, OFF, VARIANTS };
 static const char *names[VARIANTS] = {"PMPI ns", "record ns", "Off ns"};
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
 /* ns per round trip of `rounds` ping-pongs with rank 1. */
 static double pingpong(int rank, int rounds, int traced) {
   char buf[8] = {0};
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (int i = 0; i < rounds; i++) {
     if (rank == 0) {
       if (traced) {
@@ -70,14 +65,14 @@ static double pingpong(int rank, int rounds, int traced) {
       }
     }
   }
-  return (now() - t0) / rounds;
+  return (bench_now_ns() - t0) / rounds;
 }
 
 /* ns per simultaneous Irecv + Isend + Waitall exchange with peer on comm. */
 static double exchange_on(MPI_Comm comm, int peer, int rounds, int traced) {
   char out[8] = {0}, in[8];
   MPI_Request r[2];
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (int i = 0; i < rounds; i++) {
     if (traced) {
       MPI_Irecv(in, 8, MPI_BYTE, peer, 2, comm, &r[0]);
@@ -89,7 +84,7 @@ static double exchange_on(MPI_Comm comm, int peer, int rounds, int traced) {
       PMPI_Waitall(2, r, MPI_STATUSES_IGNORE);
     }
   }
-  return (now() - t0) / rounds;
+  return (bench_now_ns() - t0) / rounds;
 }
 
 static double exchange(int rank, int rounds, int traced) {
@@ -100,28 +95,28 @@ static double exchange(int rank, int rounds, int traced) {
 /* ns per MPI_Iprobe that finds no message. */
 static double iprobe(int calls, int traced) {
   int flag;
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (int i = 0; i < calls; i++) {
     if (traced) MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
     else PMPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
   }
-  return (now() - t0) / calls;
+  return (bench_now_ns() - t0) / calls;
 }
 
 /* ns per MPI_Barrier on comm. */
 static double barrier_on(MPI_Comm comm, int rounds, int traced) {
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (int i = 0; i < rounds; i++) {
     if (traced) MPI_Barrier(comm);
     else PMPI_Barrier(comm);
   }
-  return (now() - t0) / rounds;
+  return (bench_now_ns() - t0) / rounds;
 }
 
 /* ns per 8-byte MPI_Bcast (rooted) or MPI_Allreduce on MPI_COMM_SELF. */
 static double self_coll(int calls, int traced, int reduce) {
   double in = 1, out;
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (int i = 0; i < calls; i++) {
     if (reduce) {
       if (traced) MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
@@ -132,7 +127,7 @@ static double self_coll(int calls, int traced, int reduce) {
       PMPI_Bcast(&in, 1, MPI_DOUBLE, 0, MPI_COMM_SELF);
     }
   }
-  return (now() - t0) / calls;
+  return (bench_now_ns() - t0) / calls;
 }
 
 static double barrier(int rounds, int traced) {

@@ -22,6 +22,7 @@
 
 #include "mw_reqtable.h"
 #include "pomp_measure.h"
+#include "bench_clock.h"
 
 #define BLOCKS 10
 
@@ -36,18 +37,12 @@ static const char *names[PARTS] = {
     [REQUEST] = "request table put + finish",
 };
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
 /* Keeps the compiler from dropping a loop whose result is unused. */
 static volatile uint64_t sink;
 
 static double run(enum part p, pm_location *l, uint32_t region, mw_reqtable *table, int calls) {
   uint64_t t = pm_now(), acc = 0;
-  double t0 = now();
+  double t0 = bench_now_ns();
   for (int i = 0; i < calls; i++) {
     switch (p) {
     case EMPTY: acc += (uint64_t)i; break;
@@ -77,7 +72,7 @@ static double run(enum part p, pm_location *l, uint32_t region, mw_reqtable *tab
     default: break;
     }
   }
-  double ns = (now() - t0) / calls;
+  double ns = (bench_now_ns() - t0) / calls;
   sink = acc;
   return ns;
 }

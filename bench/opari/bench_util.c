@@ -9,12 +9,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench_clock.h"
 
 /* One function of 100 lines with five directives (and five more decoys). */
 static long write_function(FILE *f, long k, long *pragmas) {
@@ -70,7 +65,7 @@ void bench_generate(const char *path, long want, long *lines, long *pragmas) {
 Run bench_run(char *const argv[]) {
   Run best = {1e30, 1e30, 0, 0};
   for (int rep = 0; rep < 3; rep++) {
-    double t0 = now();
+    double t0 = bench_now();
     pid_t pid = fork();
     if (pid == 0) {
       int null = open("/dev/null", 1);
@@ -82,7 +77,7 @@ Run bench_run(char *const argv[]) {
     int status;
     struct rusage ru;
     wait4(pid, &status, 0, &ru);
-    double wall = now() - t0;
+    double wall = bench_now() - t0;
     double t = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
                ru.ru_stime.tv_usec * 1e-6;
     if (t < best.seconds) best.seconds = t;

@@ -16,12 +16,7 @@
 #include <time.h>
 
 #include "pomp_report.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_clock.h"
 
 static void die(const char *what, const pomp_report_error *err) {
   fprintf(stderr, "bench_search: %s: %s\n", what, err ? err->message : "failed");
@@ -49,13 +44,13 @@ int main(int argc, char **argv) {
   double *per_loc = malloc(sizeof *per_loc * (size_t)pomp_report_num_locations(r));
   int32_t nodes = 0, bottlenecks = 0;
   for (int rep = 0; rep < 2; rep++) {
-    double t0 = now();
+    double t0 = bench_now();
     pomp_report_selection all = {pomp_report_find_metric(r, "time"), 1, -1, 1};
     if (pomp_report_location_values(r, &all, per_loc, &err)) die("values", &err);
-    double t1 = now();
+    double t1 = bench_now();
     pomp_report_search *s = pomp_report_search_run(r, NULL, &err);
     if (!s) die("search", &err);
-    double t2 = now();
+    double t2 = bench_now();
     nodes = pomp_report_search_num_nodes(s);
     bottlenecks = pomp_report_search_num_bottlenecks(s);
     pomp_report_search_free(s);

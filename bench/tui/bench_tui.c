@@ -24,12 +24,7 @@
 #include <time.h>
 
 #include "app.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_clock.h"
 
 static double peak_rss_bytes(void) {
   struct rusage ru;
@@ -102,9 +97,9 @@ int main(int argc, char **argv) {
   double size = (double)st.st_size;
 
   /* Baseline: the report library's open alone. */
-  double t0 = now();
+  double t0 = bench_now();
   pomp_report *base = open_or_die(report);
-  double open_s = now() - t0;
+  double open_s = bench_now() - t0;
   printf("report %s: %.1f MB, %d call paths, %d locations, %d metrics\n", report, size / 1e6,
          (int)pomp_report_num_cnodes(base), (int)pomp_report_num_locations(base),
          (int)pomp_report_num_metrics(base));
@@ -113,16 +108,16 @@ int main(int argc, char **argv) {
   double *per_loc = malloc(sizeof *per_loc * (size_t)pomp_report_num_locations(base));
   pomp_report_selection root = {0, 1, 0, 1};
   pomp_report_error lerr = {0};
-  t0 = now();
+  t0 = bench_now();
   if (pomp_report_location_values(base, &root, per_loc, &lerr) != POMP_REPORT_OK) {
     fprintf(stderr, "bench_tui: %s\n", lerr.message);
     return 1;
   }
-  double library_s = now() - t0;
+  double library_s = bench_now() - t0;
   free(per_loc);
   pomp_report_free(base);
 
-  t0 = now();
+  t0 = bench_now();
   pomp_report *r = open_or_die(report);
   tui_options o;
   tui_options_default(&o);
@@ -131,7 +126,7 @@ int main(int argc, char **argv) {
   tui_app_init(&app, r, report, &o);
   tui_app_resize(&app, 160, 48);
   tui_app_render(&app);
-  double first = now() - t0;
+  double first = bench_now() - t0;
   printf("first screen      %8.1f ms  (open alone %.1f ms, ratio %.2f; target < 500 ms)\n",
          first * 1e3, open_s * 1e3, first / open_s);
   int frames = 1;
@@ -140,9 +135,9 @@ int main(int argc, char **argv) {
     tui_app_work(&app, o.budget);
     tui_app_render(&app);
     frames++;
-    if (visible < 0 && visible_known(&app)) visible = now() - t0;
+    if (visible < 0 && visible_known(&app)) visible = bench_now() - t0;
   }
-  double complete = now() - t0;
+  double complete = bench_now() - t0;
   if (visible < 0) visible = complete;
   printf("visible locations %8.1f ms  (the location rows on the first screen are final)\n",
          visible * 1e3);
@@ -153,9 +148,9 @@ int main(int argc, char **argv) {
   /* Baseline per key: a frame with nothing changed. */
   double idle = 1e9;
   for (int i = 0; i < 20; i++) {
-    t0 = now();
+    t0 = bench_now();
     tui_app_render(&app);
-    double d = now() - t0;
+    double d = bench_now() - t0;
     if (d < idle) idle = d;
   }
   double worst = 0, total = 0;
@@ -170,19 +165,19 @@ int main(int argc, char **argv) {
       fprintf(stderr, "bench_tui: %s\n", err);
       return 1;
     }
-    t0 = now();
+    t0 = bench_now();
     for (size_t i = 0; i < n; i++) tui_app_event(&app, &ev[i]);
     tui_app_render(&app);
-    double d = now() - t0;
+    double d = bench_now() - t0;
     free(ev);
     /* Let a started location sum finish before the next key (not timed:
        the terminal shows progress meanwhile). */
-    double t1 = now();
+    double t1 = bench_now();
     int busy = tui_app_busy(&app);
     while (tui_app_busy(&app)) tui_app_work(&app, 0);
     if (busy)
       printf("  %-18s %8.2f ms  (location values completed after the frame)\n", "",
-             (now() - t1) * 1e3);
+             (bench_now() - t1) * 1e3);
     total += d;
     if (d > worst) worst = d, worst_key = script[k];
     printf("  %-18s %8.2f ms  (x%.0f baseline)\n", script[k], d * 1e3, d / idle);
