@@ -168,7 +168,11 @@ static void print_other_metrics(const pomp_report *r, int32_t time) {
     const pomp_metric *pm = pomp_report_metric(r, m);
     if (pm->parent >= 0 || m == time) continue;
     char num[40];
-    cli_format_double(num, sizeof num, pomp_report_metric_total(r, m, 1));
+    double total = pomp_report_metric_total(r, m, 1);
+    /* seconds as the sections above print them (a sum of many values
+       carries float noise in its 16th digit); counts exactly */
+    if (pm->unit == POMP_UNIT_SEC) snprintf(num, sizeof num, "%g", total);
+    else cli_format_double(num, sizeof num, total);
     printf("%s%s (%s): %s %s\n", other++ ? "" : "\nother metrics:\n", pm->name, pm->display, num,
            units[pm->unit]);
   }
