@@ -22,11 +22,15 @@ static const struct {
     {"omp_idle_threads", "delay_ompidle", "delay_ompidle_longterm", 0},
 };
 
-/* The call path with the largest value of metric over all locations. */
+/* The call path with the largest value of metric over all locations.
+   Start-up call paths (MPI_Init and what runs inside it) are left out, as
+   the summaries leave them out of the problems: threads idle while the
+   master starts MPI are not what a user can change. */
 static int32_t worst_cnode(const pomp_report *r, int32_t metric, double *value) {
   int32_t worst = -1;
   *value = 0;
   for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
+    if (pomp_report_cnode_is_startup(r, c)) continue;
     double v = pomp_report_row_sum(r, metric, c);
     if (v > *value) worst = c, *value = v;
   }
@@ -85,6 +89,7 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
     double best = 0, all = 0;
     for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
       if (within >= 0 && !below(r, c, within)) continue;
+      if (pomp_report_cnode_is_startup(r, c)) continue; /* as above */
       for (int32_t l = 0; l < pomp_report_num_locations(r); l++) {
         double v = pomp_report_value(r, st, c, l) + pomp_report_value(r, lt, c, l);
         all += v;
