@@ -348,6 +348,13 @@ static const catalogue_entry catalogue[] = {
     {"bytes_get", NULL, "Bytes Get", POMP_UNIT_BYTES,
      "Bytes this process read from windows (MPI_Get, the result an atomic "
      "returns), on the call path of the call."},
+    /* appended after the first RMA block */
+    {"mpi_rma_early_fence", "mpi_rma_wait_at_fence", "Early Fence", POMP_UNIT_SEC,
+     "Time in a closing MPI_Win_fence after the last member had entered it, "
+     "while RMA operations of the epoch that target this process, or that it "
+     "issued, still completed: from max(latest enter, own enter) to "
+     "min(the latest closing-fence exit of those operations' origins, own "
+     "exit), if positive."},
 };
 
 int32_t pomp_report_catalogue_size(void) {
