@@ -15,6 +15,10 @@
  *                before its Put and WAIT_LATE_S after it, then completes
  *                -> mpi_rma_early_wait WAIT_OP_S, mpi_rma_late_complete
  *                   WAIT_LATE_S on rank 1 (MPI_Win_wait)
+ *   groups       rank 1 sleeps GROUP_S before posting to rank 2; rank 2
+ *                starts an access epoch to it at once, without operations
+ *                (its targets come from the recorded group alone)
+ *                -> Late Post GROUP_S on rank 2
  *   lock         rank 1 locks rank 2 exclusively, puts, flushes (the lock
  *                is held now), joins a barrier, sleeps LOCK_S, unlocks;
  *                rank 0 locks rank 2 exclusively after that barrier
@@ -28,7 +32,7 @@
    the phases: on a loaded 2-core machine, 3 busy-polling ranks leave a
    barrier up to ~70 ms apart. */
 static const double CREATE_S = 0.600, FENCE_S = 0.700, POST_S = 0.800;
-static const double WAIT_OP_S = 0.600, WAIT_LATE_S = 0.700, LOCK_S = 0.900;
+static const double WAIT_OP_S = 0.600, WAIT_LATE_S = 0.700, LOCK_S = 0.900, GROUP_S = 0.500;
 
 static void nap(double s) {
   struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
@@ -92,6 +96,22 @@ int main(int argc, char **argv) {
     MPI_Group_free(&g);
   } else if (me == 1) {
     MPI_Group g = just(0);
+    MPI_Win_post(g, 0, win);
+    MPI_Win_wait(win);
+    MPI_Group_free(&g);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  /* groups: 2 -> 1 with no operation; only the recorded groups tell that
+     rank 1's second post is for rank 2 */
+  if (me == 2) {
+    MPI_Group g = just(1);
+    MPI_Win_start(g, 0, win);
+    MPI_Win_complete(win);
+    MPI_Group_free(&g);
+  } else if (me == 1) {
+    MPI_Group g = just(2);
+    nap(GROUP_S);
     MPI_Win_post(g, 0, win);
     MPI_Win_wait(win);
     MPI_Group_free(&g);
