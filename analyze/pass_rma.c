@@ -10,9 +10,8 @@
  *  - Wait at Fence / Create / Free: the k-th MPI_Win_fence (create, free)
  *    of every member of a window is one instance; each member waited
  *    min(latest enter, own exit) - own enter.
- *  - Early Fence: the rest of a closing fence, after the latest enter,
- *    while operations of the epoch to or from the process still complete
- *    (at their origins' fence exits).
+ *  - Early Fence: the part of a fence's Wait at Fence until the last
+ *    operation of the epoch that targets the process had ended.
  *  - Late Post: an origin's access epoch (MPI_Win_start ... complete)
  *    with target t (in its start's group) matches t's next exposure epoch
  *    (MPI_Win_post ... wait) whose post's group holds the origin, as MPI
@@ -528,48 +527,48 @@ static void eval_locks(const rm_window *w) {
    fence k - 1, up to the enter of fence k): the range [*from, *to). */
 static void fence_epoch_ops(const rm_window *w, uint32_t o, size_t k, size_t *from, size_t *to) {
   rm_slice fe = slice_of(w, RM_FENCE, o), ops = slice_of(w, RM_OP, o);
-  *from = first_from(ops, fe.v[k - 1].x);
+  *from = k ? first_from(ops, fe.v[k - 1].x) : 0;
   *to = first_from(ops, fe.v[k].e + 1);
   if (*to < *from) *to = *from;
 }
 
-/* Early Fence: in closing fence k, the time of process p after the last
-   member had entered, until the operations of the epoch that target p or
-   that p issued had completed, each at its origin's fence exit (where
-   libpomp-mpi writes its RmaOpCompleteBlocking). */
+/* Early Fence (Scalasca's): the part of a fence's Wait at Fence before
+   the last operation of the epoch that targets the process had ended (its
+   origin's call returned): the process entered while others still
+   accessed its window. Moved out of Wait at Fence, its parent. */
 static void eval_early_fence(const rm_window *w) {
   size_t longest = 0;
   for (uint32_t p = 0; p < w->nprocs; p++)
     if (slice_of(w, RM_FENCE, p).n > longest) longest = slice_of(w, RM_FENCE, p).n;
-  az_time *done = pu_calloc(w->nprocs + 1, sizeof *done); /* per target */
-  for (size_t k = 1; k < longest; k++) {
+  az_time *last_op = pu_calloc(w->nprocs + 1, sizeof *last_op); /* per target */
+  for (size_t k = 0; k < longest; k++) {
     az_time latest = 0;
     for (uint32_t p = 0; p < w->nprocs; p++) {
       rm_slice fe = slice_of(w, RM_FENCE, p);
-      done[p] = 0;
+      last_op[p] = 0;
       if (k < fe.n && fe.v[k].e > latest) latest = fe.v[k].e;
     }
     for (uint32_t o = 0; o < w->nprocs; o++) {
-      rm_slice fe = slice_of(w, RM_FENCE, o), ops = slice_of(w, RM_OP, o);
-      if (k >= fe.n) continue;
+      rm_slice ops = slice_of(w, RM_OP, o);
+      if (k >= slice_of(w, RM_FENCE, o).n) continue;
       size_t from, to;
       fence_epoch_ops(w, o, k, &from, &to);
-      for (size_t i = from; i < to; i++) {
-        uint32_t t = ops.v[i].target;
-        if (t < w->nprocs && fe.v[k].x > done[t]) done[t] = fe.v[k].x;
-      }
-      if (to > from && fe.v[k].x > done[o]) done[o] = fe.v[k].x;
+      for (size_t i = from; i < to; i++)
+        if (ops.v[i].target < w->nprocs && ops.v[i].x > last_op[ops.v[i].target])
+          last_op[ops.v[i].target] = ops.v[i].x;
     }
     for (uint32_t p = 0; p < w->nprocs; p++) {
       rm_slice fe = slice_of(w, RM_FENCE, p);
       if (k >= fe.n) continue;
       const rm_call *c = &fe.v[k];
-      az_time from = latest > c->e ? latest : c->e, until = done[p] < c->x ? done[p] : c->x;
-      if (until > from)
-        charge_part(w->a, c->loc, c->cnode, AZ_MPI_RMA_EARLY_FENCE, (int64_t)(until - from));
+      az_time waited = latest < c->x ? latest : c->x;
+      if (waited <= c->e || last_op[p] <= c->e || last_op[p] > c->x) continue;
+      int64_t early = (int64_t)((last_op[p] < waited ? last_op[p] : waited) - c->e);
+      charge_part(w->a, c->loc, c->cnode, AZ_MPI_RMA_EARLY_FENCE, early);
+      charge_part(w->a, c->loc, c->cnode, AZ_MPI_RMA_WAIT_AT_FENCE, -early);
     }
   }
-  free(done);
+  free(last_op);
 }
 
 /* v[0..n): the calls of one window, sorted by (kind, process, enter). */

@@ -350,11 +350,11 @@ static const catalogue_entry catalogue[] = {
      "returns), on the call path of the call."},
     /* appended after the first RMA block */
     {"mpi_rma_early_fence", "mpi_rma_wait_at_fence", "Early Fence", POMP_UNIT_SEC,
-     "Time in a closing MPI_Win_fence after the last member had entered it, "
-     "while RMA operations of the epoch that target this process, or that it "
-     "issued, still completed: from max(latest enter, own enter) to "
-     "min(the latest closing-fence exit of those operations' origins, own "
-     "exit), if positive."},
+     "The part of Wait at Fence before the last RMA operation of the epoch "
+     "that targets this process had ended (its origin's call returned): the "
+     "process entered the fence while others still accessed its window; "
+     "min(last such operation's end, latest enter) - own enter, if the "
+     "fence waited and that end lies within it."},
 };
 
 int32_t pomp_report_catalogue_size(void) {

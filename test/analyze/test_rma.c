@@ -63,26 +63,30 @@ static void wait_at_fence_create_and_free_per_instance(void **state) {
   az_run_free(&run);
 }
 
-/* Early Fence: fences 1 (opening) at 100..110; rank 0 puts to rank 1 at
-   200..210; closing fences: rank 0 300..500, rank 1 250..480, rank 2
-   400..420. After the last enter (400) rank 0 (origin) waits until its
-   own exit, 100; rank 1 (target) until its exit 480, 80 (the put
-   completes at rank 0's exit, 500, later); rank 2 is neither: 0. */
-static void early_fence_after_the_last_enter(void **state) {
+/* Early Fence: fences 1 at 100..110; rank 0 puts to rank 1 at 200..350,
+   rank 2 at 260..270; closing fences: rank 0 400..500, rank 1 250..480,
+   rank 2 300..490. Rank 1 waits 150 for the last enter (400), 100 of it
+   until the last operation to it had ended (350): Early Fence, the rest
+   Wait at Fence. Rank 2 waits 100, no operation targets it; rank 0 does
+   not wait. (Rank 0's put to rank 2 before the first fence ended before
+   rank 2 entered it.) */
+static void early_fence_until_the_last_operation(void **state) {
   (void)state;
   az_run run;
-  az_run_text(&run, PROCS3 REGIONS LOC("0.0", PUT(1, 8, 50, 60) COLL(fence, 100, 110)
-                                                  PUT(1, 8, 200, 210) COLL(fence, 300, 500))
-                        LOC("1.0", COLL(fence, 100, 110) COLL(fence, 250, 480))
-                            LOC("2.0", COLL(fence, 100, 110) COLL(fence, 400, 420)));
-  assert_true(az_run_value(&run, "mpi_rma_early_fence", "main;MPI_Win_fence", 0) == 100e-9);
-  assert_true(az_run_value(&run, "mpi_rma_early_fence", "main;MPI_Win_fence", 1) == 80e-9);
+  az_run_text(&run,
+              PROCS3 REGIONS LOC("0.0", PUT(2, 8, 50, 60) COLL(fence, 100, 110) PUT(1, 8, 200, 350)
+                                            COLL(fence, 400, 500))
+                  LOC("1.0", COLL(fence, 100, 110) COLL(fence, 250, 480))
+                      LOC("2.0", COLL(fence, 100, 110) PUT(1, 8, 260, 270) COLL(fence, 300, 490)));
+  assert_true(az_run_value(&run, "mpi_rma_early_fence", "main;MPI_Win_fence", 1) == 100e-9);
+  assert_true(az_run_value(&run, "mpi_rma_wait_at_fence", "main;MPI_Win_fence", 1) == 50e-9);
   assert_true(az_run_value(&run, "mpi_rma_early_fence", "main;MPI_Win_fence", 2) == 0);
-  assert_true(az_run_value(&run, "mpi_rma_wait_at_fence", "main;MPI_Win_fence", 0) == 100e-9);
-  assert_true(az_run_value(&run, "mpi_rma_wait_at_fence", "main;MPI_Win_fence", 1) == 150e-9);
-  /* rank 1's fences: 10 + 230 in the calls, 230 of it waiting */
-  assert_true(az_run_value(&run, "mpi_rma_sync_active", "main;MPI_Win_fence", 1) == 10e-9);
-  assert_true(az_run_total(&run, "mpi_rma_early_fence") == 180e-9);
+  assert_true(az_run_value(&run, "mpi_rma_wait_at_fence", "main;MPI_Win_fence", 2) == 100e-9);
+  assert_true(az_run_value(&run, "mpi_rma_early_fence", "main;MPI_Win_fence", 0) == 0);
+  assert_true(az_run_value(&run, "mpi_rma_wait_at_fence", "main;MPI_Win_fence", 0) == 0);
+  /* rank 1's fences: 10 + 230 in the calls, 150 of it waiting */
+  assert_true(az_run_value(&run, "mpi_rma_sync_active", "main;MPI_Win_fence", 1) == 90e-9);
+  assert_true(az_run_total(&run, "mpi_rma_early_fence") == 100e-9);
   az_run_free(&run);
 }
 
@@ -201,7 +205,7 @@ static void lock_competition_by_conflict(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(wait_at_fence_create_and_free_per_instance),
-      cmocka_unit_test(early_fence_after_the_last_enter),
+      cmocka_unit_test(early_fence_until_the_last_operation),
       cmocka_unit_test(late_post_in_start_and_operation),
       cmocka_unit_test(early_wait_matches_epochs_in_order),
       cmocka_unit_test(pscw_matched_by_groups),
