@@ -7,6 +7,12 @@
  *                -> mpi_rma_wait_at_create CREATE_S on ranks 1, 2
  *   fence        rank 2 sleeps FENCE_S before the second MPI_Win_fence
  *                -> mpi_rma_wait_at_fence FENCE_S on ranks 0, 1
+ *   early fence  in the next fence epoch rank 0 puts to rank 1, sleeps
+ *                EARLY_FENCE_S and puts again; ranks 1 and 2 enter the
+ *                closing fence at once
+ *                -> mpi_rma_early_fence EARLY_FENCE_S on rank 1 (its wait
+ *                   until the last put to it ended), mpi_rma_wait_at_fence
+ *                   EARLY_FENCE_S on rank 2 (no operation targets it)
  *   late post    rank 1 sleeps POST_S before MPI_Win_post; rank 0 starts
  *                an access epoch to it at once (Put, complete)
  *                -> Late Post POST_S on rank 0 (in MPI_Win_start,
@@ -23,7 +29,7 @@
  *                is held now), joins a barrier, sleeps LOCK_S, unlocks;
  *                rank 0 locks rank 2 exclusively after that barrier
  *                -> lock competition LOCK_S on rank 0
- * Bytes put: rank 0 3 x 4 ints and 1 int (52 bytes), rank 1 1 int (4). */
+ * Bytes put: rank 0 3 x 4 ints and 3 ints (60 bytes), rank 1 1 int (4). */
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
@@ -33,6 +39,7 @@
    barrier up to ~70 ms apart. */
 static const double CREATE_S = 0.600, FENCE_S = 0.700, POST_S = 0.800;
 static const double WAIT_OP_S = 0.600, WAIT_LATE_S = 0.700, LOCK_S = 0.900, GROUP_S = 0.500;
+static const double EARLY_FENCE_S = 0.600;
 
 static void nap(double s) {
   struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
@@ -66,6 +73,13 @@ int main(int argc, char **argv) {
   MPI_Win_fence(0, win);
   if (me == 0) MPI_Put(data, 4, MPI_INT, 1, 0, 4, MPI_INT, win);
   if (me == 2) nap(FENCE_S);
+  MPI_Win_fence(0, win);
+  /* early fence: the fence above opens the epoch (no barrier's skew) */
+  if (me == 0) {
+    MPI_Put(data, 1, MPI_INT, 1, 2, 1, MPI_INT, win);
+    nap(EARLY_FENCE_S);
+    MPI_Put(data, 1, MPI_INT, 1, 3, 1, MPI_INT, win);
+  }
   MPI_Win_fence(0, win);
   MPI_Barrier(MPI_COMM_WORLD);
 
