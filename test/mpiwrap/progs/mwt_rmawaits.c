@@ -55,6 +55,28 @@ static MPI_Group just(int rank) {
   return g;
 }
 
+/* An exposure epoch to origin, posted after delay seconds. */
+static void expose(MPI_Win win, int origin, double delay) {
+  MPI_Group g = just(origin);
+  nap(delay);
+  MPI_Win_post(g, 0, win);
+  MPI_Win_wait(win);
+  MPI_Group_free(&g);
+}
+
+/* An access epoch to target: after `before` seconds one put of 4 ints (if
+   put), then `after` seconds before the complete. */
+static void access_epoch(MPI_Win win, int target, const int *data, int put, double before,
+                         double after) {
+  MPI_Group g = just(target);
+  MPI_Win_start(g, 0, win);
+  nap(before);
+  if (put) MPI_Put(data, 4, MPI_INT, target, 0, 4, MPI_INT, win);
+  nap(after);
+  MPI_Win_complete(win);
+  MPI_Group_free(&g);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int me, n;
@@ -84,52 +106,19 @@ int main(int argc, char **argv) {
   MPI_Barrier(MPI_COMM_WORLD);
 
   /* late post: 0 -> 1 */
-  if (me == 0) {
-    MPI_Group g = just(1);
-    MPI_Win_start(g, 0, win);
-    MPI_Put(data, 4, MPI_INT, 1, 0, 4, MPI_INT, win);
-    MPI_Win_complete(win);
-    MPI_Group_free(&g);
-  } else if (me == 1) {
-    MPI_Group g = just(0);
-    nap(POST_S);
-    MPI_Win_post(g, 0, win);
-    MPI_Win_wait(win);
-    MPI_Group_free(&g);
-  }
+  if (me == 0) access_epoch(win, 1, data, 1, 0, 0);
+  else if (me == 1) expose(win, 0, POST_S);
   MPI_Barrier(MPI_COMM_WORLD);
 
   /* early wait and late complete: 0 -> 1 */
-  if (me == 0) {
-    MPI_Group g = just(1);
-    MPI_Win_start(g, 0, win);
-    nap(WAIT_OP_S);
-    MPI_Put(data, 4, MPI_INT, 1, 0, 4, MPI_INT, win);
-    nap(WAIT_LATE_S);
-    MPI_Win_complete(win);
-    MPI_Group_free(&g);
-  } else if (me == 1) {
-    MPI_Group g = just(0);
-    MPI_Win_post(g, 0, win);
-    MPI_Win_wait(win);
-    MPI_Group_free(&g);
-  }
+  if (me == 0) access_epoch(win, 1, data, 1, WAIT_OP_S, WAIT_LATE_S);
+  else if (me == 1) expose(win, 0, 0);
   MPI_Barrier(MPI_COMM_WORLD);
 
   /* groups: 2 -> 1 with no operation; only the recorded groups tell that
      rank 1's second post is for rank 2 */
-  if (me == 2) {
-    MPI_Group g = just(1);
-    MPI_Win_start(g, 0, win);
-    MPI_Win_complete(win);
-    MPI_Group_free(&g);
-  } else if (me == 1) {
-    MPI_Group g = just(2);
-    nap(GROUP_S);
-    MPI_Win_post(g, 0, win);
-    MPI_Win_wait(win);
-    MPI_Group_free(&g);
-  }
+  if (me == 2) access_epoch(win, 1, data, 0, 0, 0);
+  else if (me == 1) expose(win, 2, GROUP_S);
   MPI_Barrier(MPI_COMM_WORLD);
 
   /* lock competition on rank 2's window */
