@@ -68,6 +68,9 @@ typedef struct az_defs {
   size_t num_comms;   /* indexed by Comm id */
   uint32_t *win_comm; /* RmaWin id -> its Comm id + 1 (0: undefined) */
   size_t num_wins;
+  az_comm *groups; /* Group id -> its members (COMM_GROUP groups; the
+                      groups RmaGroupSync names) */
+  size_t num_groups;
   az_sysnode *nodes;
   size_t num_nodes;
   uint64_t total_events;
@@ -90,6 +93,8 @@ const char *az_defs_string(const az_defs *defs, uint32_t id);
 /* World rank (process index) of a communicator rank, as seen by process
    caller, or UINT32_MAX. */
 uint32_t az_comm_world(const az_defs *defs, uint32_t comm, uint32_t rank, uint32_t caller);
+/* The members of an MPI group (RmaGroupSync's), NULL if undefined. */
+const az_comm *az_group(const az_defs *defs, uint32_t group);
 /* The same for a rank in an RMA window (the rank in its communicator). */
 uint32_t az_win_world(const az_defs *defs, uint32_t win, uint32_t rank, uint32_t caller);
 /* Human name of a location for messages: "rank 1 thread 0". */

@@ -125,6 +125,8 @@ enum {
   AZ_MPI_RMA_WAIT_AT_FREE,
   AZ_BYTES_PUT,
   AZ_BYTES_GET,
+  /* appended after the first RMA block: Wait at Fence's part */
+  AZ_MPI_RMA_EARLY_FENCE,
   AZ_NUM_METRICS,
   /* internal: call-exclusive time the location really executed here */
   AZ_X_RUN = AZ_NUM_METRICS,

@@ -284,6 +284,27 @@ static void build_comms(defs_ctx *c) {
   }
 }
 
+/* The COMM_GROUP groups by id (RmaGroupSync names them). */
+static void build_groups(defs_ctx *c) {
+  az_defs *d = c->d;
+  for (size_t k = 0; k < c->ncgroups; k++) {
+    const raw_commgroup *g = &c->cgroups[k];
+    if (g->type != OTF2_GROUP_TYPE_COMM_GROUP) continue;
+    if (grow_to((void **)&d->groups, &d->num_groups, g->id, sizeof *d->groups)) continue;
+    az_comm *gr = &d->groups[g->id];
+    free(gr->world);
+    gr->defined = 1;
+    gr->size = g->size;
+    gr->world = pu_malloc((g->size ? g->size : 1) * sizeof *gr->world);
+    for (uint32_t r = 0; r < g->size; r++)
+      gr->world[r] = g->members[r] < d->num_procs ? (uint32_t)g->members[r] : UINT32_MAX;
+  }
+}
+
+const az_comm *az_group(const az_defs *d, uint32_t group) {
+  return group < d->num_groups && d->groups[group].defined ? &d->groups[group] : NULL;
+}
+
 uint32_t az_win_world(const az_defs *d, uint32_t win, uint32_t rank, uint32_t caller) {
   if (win >= d->num_wins || !d->win_comm[win]) return UINT32_MAX;
   return az_comm_world(d, d->win_comm[win] - 1, rank, caller);
@@ -346,6 +367,7 @@ int az_defs_read(az_defs *d, OTF2_Reader *reader, const char *file, az_diag *dia
     add_off_region(d);
     build_locations(&c);
     build_comms(&c);
+    build_groups(&c);
     if (!d->num_locs) {
       az_fail(diag, "%s: the trace defines no thread locations", file);
       ok = 0;
@@ -367,6 +389,8 @@ void az_defs_free(az_defs *d) {
   free(d->procs);
   for (size_t i = 0; i < d->num_comms; i++) free(d->comms[i].world);
   free(d->comms);
+  for (size_t i = 0; i < d->num_groups; i++) free(d->groups[i].world);
+  free(d->groups);
   free(d->win_comm);
   free(d->nodes);
   memset(d, 0, sizeof *d);

@@ -10,11 +10,15 @@
  *  - Wait at Fence / Create / Free: the k-th MPI_Win_fence (create, free)
  *    of every member of a window is one instance; each member waited
  *    min(latest enter, own exit) - own enter.
+ *  - Early Fence: the part of a fence's Wait at Fence until the last
+ *    operation of the epoch that targets the process had ended.
  *  - Late Post: an origin's access epoch (MPI_Win_start ... complete)
- *    with operations to target t matches t's next exposure epoch
- *    (MPI_Win_post ... wait) counted per (origin, target): the trace does
- *    not record the PSCW groups (docs/TRACE.md, "RMA"). Start, complete
- *    (sync) and the operations (comm) wait until the targets' post.
+ *    with target t (in its start's group) matches t's next exposure epoch
+ *    (MPI_Win_post ... wait) whose post's group holds the origin, as MPI
+ *    pairs them; where the groups are not recorded (traces before issue
+ *    21's item 2), the targets of its operations and t's next exposure
+ *    epoch counted per (origin, target). Start, complete (sync) and the
+ *    operations (comm) wait until the targets' post.
  *  - Early Wait: the target's MPI_Win_wait waits for the latest complete
  *    of its origins; Late Complete is the part after their last
  *    operation to it had ended.
@@ -51,7 +55,8 @@ enum rm_kind {
 typedef struct {
   uint8_t kind, exclusive;
   uint32_t win, proc, loc;
-  uint32_t target; /* process index of a lock's or an operation's target */
+  uint32_t target; /* process index of a lock's or an operation's target;
+                      a post's or start's Group id */
   int32_t cnode;
   az_time e, x;
 } rm_call;
@@ -117,6 +122,8 @@ static OTF2_CallbackCode note(rm_loc *s, OTF2_TimeStamp t, uint64_t pos, int kin
     target = az_win_world(d, win, target_rank, proc);
     if (target == UINT32_MAX) return az_next(&s->cur); /* unknown window or rank */
   }
+  if (kind == RM_POST || kind == RM_START)
+    target = az_group(d, target_rank) ? target_rank : UINT32_MAX;
   rm_call c = {(uint8_t)kind, (uint8_t)exclusive, win, proc, s->cur.loc, target, -1, 0, 0};
   PU_PUSH(s->open.v, s->open.n, s->open.cap, c);
   return az_next(&s->cur);
@@ -151,9 +158,9 @@ static int group_sync_kind(const rm_loc *s) {
 static OTF2_CallbackCode on_group_sync(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                        OTF2_AttributeList *al, OTF2_RmaSyncLevel level,
                                        OTF2_RmaWinRef win, OTF2_GroupRef group) {
-  (void)l, (void)al, (void)level, (void)group;
+  (void)l, (void)al, (void)level;
   rm_loc *s = loc_of(u);
-  return note(s, t, pos, s->depth ? group_sync_kind(s) : RM_NONE, win, 0, 0);
+  return note(s, t, pos, s->depth ? group_sync_kind(s) : RM_NONE, win, group, 0);
 }
 
 static OTF2_CallbackCode on_request_lock(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
@@ -280,12 +287,12 @@ static size_t first_from(rm_slice s, az_time t) {
   return lo;
 }
 
-/* An origin's access epoch with operations to one target, matched with
-   that target's exposure epoch number k (counted per origin and target). */
+/* An origin's access epoch with one target, matched with that target's
+   exposure epoch `post` (index in its post slice; SIZE_MAX: none). */
 typedef struct {
   uint32_t target, origin;
   size_t epoch; /* index in the origin's start slice */
-  size_t k;
+  size_t post;
 } rm_pair;
 
 static int by_target_origin(const void *pa, const void *pb) {
@@ -295,10 +302,10 @@ static int by_target_origin(const void *pa, const void *pb) {
   return (x->epoch > y->epoch) - (x->epoch < y->epoch);
 }
 
-static int by_target_k(const void *pa, const void *pb) {
+static int by_target_post(const void *pa, const void *pb) {
   const rm_pair *x = pa, *y = pb;
   if (x->target != y->target) return x->target < y->target ? -1 : 1;
-  return (x->k > y->k) - (x->k < y->k);
+  return (x->post > y->post) - (x->post < y->post);
 }
 
 static int cmp_u32(const void *pa, const void *pb) {
@@ -306,9 +313,46 @@ static int cmp_u32(const void *pa, const void *pb) {
   return (x > y) - (x < y);
 }
 
-/* The access epochs of every origin and the targets their operations
-   reach, as (target, origin, epoch) pairs, each numbered k among the
-   pairs of its (target, origin). */
+/* 1 if post (a post call) exposes its window to origin o: o is in its
+   group, or the group is not recorded (then every post does). */
+static int post_has(const rm_window *w, const rm_call *post, uint32_t o) {
+  const az_comm *g = post->target == UINT32_MAX ? NULL : az_group(&w->a->defs, post->target);
+  if (!g) return 1;
+  for (uint32_t i = 0; i < g->size; i++)
+    if (g->world[i] == o) return 1;
+  return 0;
+}
+
+/* The targets of an access epoch: its start's group, or, where that is
+   not recorded, the targets of its operations (unsorted, repeated). */
+static void epoch_targets(const rm_window *w, uint32_t o, size_t e, uint32_t **targets, size_t *n,
+                          size_t *cap) {
+  rm_slice st = slice_of(w, RM_START, o), co = slice_of(w, RM_COMPLETE, o);
+  rm_slice ops = slice_of(w, RM_OP, o);
+  const az_comm *g = st.v[e].target == UINT32_MAX ? NULL : az_group(&w->a->defs, st.v[e].target);
+  *n = 0;
+  if (g) {
+    for (uint32_t i = 0; i < g->size; i++)
+      if (g->world[i] < w->nprocs) PU_PUSH(*targets, *n, *cap, g->world[i]);
+    return;
+  }
+  for (size_t i = first_from(ops, st.v[e].e); i < ops.n && ops.v[i].e <= co.v[e].e; i++)
+    PU_PUSH(*targets, *n, *cap, ops.v[i].target);
+}
+
+/* Pairs of one (target, origin), in epoch order, with that target's
+   posts that expose to the origin, in order. */
+static void match_posts(const rm_window *w, rm_pair *run, size_t n) {
+  rm_slice posts = slice_of(w, RM_POST, run[0].target);
+  size_t j = 0;
+  for (size_t i = 0; i < n; i++) {
+    while (j < posts.n && !post_has(w, &posts.v[j], run[i].origin)) j++;
+    run[i].post = j < posts.n ? j++ : SIZE_MAX;
+  }
+}
+
+/* The access epochs of every origin and their targets, as (target,
+   origin, epoch) pairs, each matched with its exposure epoch. */
 static rm_pair *pscw_pairs(const rm_window *w, size_t *npairs) {
   rm_pair *pairs = NULL;
   size_t n = 0, cap = 0;
@@ -316,22 +360,23 @@ static rm_pair *pscw_pairs(const rm_window *w, size_t *npairs) {
   size_t ntargets = 0, captargets = 0;
   for (uint32_t o = 0; o < w->nprocs; o++) {
     rm_slice st = slice_of(w, RM_START, o), co = slice_of(w, RM_COMPLETE, o);
-    rm_slice ops = slice_of(w, RM_OP, o);
     for (size_t e = 0; e < st.n && e < co.n; e++) {
-      ntargets = 0;
-      for (size_t i = first_from(ops, st.v[e].e); i < ops.n && ops.v[i].e <= co.v[e].e; i++)
-        PU_PUSH(targets, ntargets, captargets, ops.v[i].target);
+      epoch_targets(w, o, e, &targets, &ntargets, &captargets);
       if (ntargets > 1) qsort(targets, ntargets, sizeof *targets, cmp_u32);
       for (size_t i = 0; i < ntargets; i++)
         if (!i || targets[i] != targets[i - 1])
-          PU_PUSH(pairs, n, cap, ((rm_pair){targets[i], o, e, 0}));
+          PU_PUSH(pairs, n, cap, ((rm_pair){targets[i], o, e, SIZE_MAX}));
     }
   }
   free(targets);
   if (n > 1) qsort(pairs, n, sizeof *pairs, by_target_origin);
-  for (size_t i = 1; i < n; i++)
-    if (pairs[i].target == pairs[i - 1].target && pairs[i].origin == pairs[i - 1].origin)
-      pairs[i].k = pairs[i - 1].k + 1;
+  for (size_t i = 0, end; i < n; i = end) {
+    for (end = i;
+         end < n && pairs[end].target == pairs[i].target && pairs[end].origin == pairs[i].origin;
+         end++)
+      continue;
+    match_posts(w, pairs + i, end - i);
+  }
   *npairs = n;
   return pairs;
 }
@@ -369,8 +414,8 @@ static void eval_pscw(const rm_window *w) {
   az_time *latest_post = pu_calloc(start_base[w->nprocs] + 1, sizeof *latest_post);
   for (size_t i = 0; i < n; i++) {
     rm_slice posts = slice_of(w, RM_POST, pairs[i].target);
-    if (pairs[i].k >= posts.n) continue; /* no exposure epoch left: not analysed */
-    az_time post = posts.v[pairs[i].k].e;
+    if (pairs[i].post == SIZE_MAX) continue; /* no exposure epoch left: not analysed */
+    az_time post = posts.v[pairs[i].post].e;
     late_post_ops(w, &pairs[i], post);
     az_time *lp = &latest_post[start_base[pairs[i].origin] + pairs[i].epoch];
     if (post > *lp) *lp = post;
@@ -384,12 +429,12 @@ static void eval_pscw(const rm_window *w) {
   }
   /* per exposure epoch (target, k): its origins' latest complete and
      last operation */
-  if (n > 1) qsort(pairs, n, sizeof *pairs, by_target_k);
+  if (n > 1) qsort(pairs, n, sizeof *pairs, by_target_post);
   for (size_t i = 0; i < n;) {
     uint32_t t = pairs[i].target;
-    size_t k = pairs[i].k, end = i;
+    size_t k = pairs[i].post, end = i;
     az_time complete = 0, last_op = 0;
-    for (; end < n && pairs[end].target == t && pairs[end].k == k; end++) {
+    for (; end < n && pairs[end].target == t && pairs[end].post == k; end++) {
       rm_slice co = slice_of(w, RM_COMPLETE, pairs[end].origin);
       if (co.v[pairs[end].epoch].e > complete) complete = co.v[pairs[end].epoch].e;
       az_time op = last_op_end(w, &pairs[end]);
@@ -478,6 +523,54 @@ static void eval_locks(const rm_window *w) {
   free(epochs);
 }
 
+/* The operations of origin o in its fence epoch k (after the exit of its
+   fence k - 1, up to the enter of fence k): the range [*from, *to). */
+static void fence_epoch_ops(const rm_window *w, uint32_t o, size_t k, size_t *from, size_t *to) {
+  rm_slice fe = slice_of(w, RM_FENCE, o), ops = slice_of(w, RM_OP, o);
+  *from = k ? first_from(ops, fe.v[k - 1].x) : 0;
+  *to = first_from(ops, fe.v[k].e + 1);
+  if (*to < *from) *to = *from;
+}
+
+/* Early Fence (Scalasca's): the part of a fence's Wait at Fence before
+   the last operation of the epoch that targets the process had ended (its
+   origin's call returned): the process entered while others still
+   accessed its window. Moved out of Wait at Fence, its parent. */
+static void eval_early_fence(const rm_window *w) {
+  size_t longest = 0;
+  for (uint32_t p = 0; p < w->nprocs; p++)
+    if (slice_of(w, RM_FENCE, p).n > longest) longest = slice_of(w, RM_FENCE, p).n;
+  az_time *last_op = pu_calloc(w->nprocs + 1, sizeof *last_op); /* per target */
+  for (size_t k = 0; k < longest; k++) {
+    az_time latest = 0;
+    for (uint32_t p = 0; p < w->nprocs; p++) {
+      rm_slice fe = slice_of(w, RM_FENCE, p);
+      last_op[p] = 0;
+      if (k < fe.n && fe.v[k].e > latest) latest = fe.v[k].e;
+    }
+    for (uint32_t o = 0; o < w->nprocs; o++) {
+      rm_slice ops = slice_of(w, RM_OP, o);
+      if (k >= slice_of(w, RM_FENCE, o).n) continue;
+      size_t from, to;
+      fence_epoch_ops(w, o, k, &from, &to);
+      for (size_t i = from; i < to; i++)
+        if (ops.v[i].target < w->nprocs && ops.v[i].x > last_op[ops.v[i].target])
+          last_op[ops.v[i].target] = ops.v[i].x;
+    }
+    for (uint32_t p = 0; p < w->nprocs; p++) {
+      rm_slice fe = slice_of(w, RM_FENCE, p);
+      if (k >= fe.n) continue;
+      const rm_call *c = &fe.v[k];
+      az_time waited = latest < c->x ? latest : c->x;
+      if (waited <= c->e || last_op[p] <= c->e || last_op[p] > c->x) continue;
+      int64_t early = (int64_t)((last_op[p] < waited ? last_op[p] : waited) - c->e);
+      charge_part(w->a, c->loc, c->cnode, AZ_MPI_RMA_EARLY_FENCE, early);
+      charge_part(w->a, c->loc, c->cnode, AZ_MPI_RMA_WAIT_AT_FENCE, -early);
+    }
+  }
+  free(last_op);
+}
+
 /* v[0..n): the calls of one window, sorted by (kind, process, enter). */
 static void eval_window(az_analysis *a, rm_call *v, size_t n) {
   rm_window w = {a, a->defs.num_procs, NULL};
@@ -501,6 +594,7 @@ static void eval_window(az_analysis *a, rm_call *v, size_t n) {
     while (to < n && v[to].kind == colls[c].kind) to++;
     if (to > from) eval_collective(a, v + from, to - from, colls[c].metric);
   }
+  eval_early_fence(&w);
   eval_pscw(&w);
   eval_locks(&w);
   free(w.slice);

@@ -150,6 +150,8 @@ void mw_comm_free(MPI_Comm comm);
 /* Registers group's members as a comm named name (libpomp id, or
    OTF2_UNDEFINED_COMM outside MPI_COMM_WORLD); *size: its members. */
 uint32_t mw_comm_register_group(const char *name, uint32_t parent, MPI_Group group, int *size);
+/* out[i] = MPI_COMM_WORLD rank of group's rank i < n; 0 if one has none. */
+int mw_group_world_ranks(MPI_Group group, int n, uint32_t *out);
 /* What the bytes of a collective on comm depend on. Taken from the table,
    where the communicator's creation stored it (asking MPI costs a library
    call per item and collective); asked of MPI for a comm the table lacks. */
@@ -284,7 +286,8 @@ void mw_rma_op(mw_frame *f, MPI_Win handle, int target, int get, MPI_Count count
 void mw_rma_atomic(mw_frame *f, MPI_Win handle, int target, OTF2_RmaAtomicType kind, uint64_t sent,
                    uint64_t received);
 void mw_rma_fence(mw_frame *f, MPI_Win handle);
-void mw_rma_group_sync(mw_frame *f, MPI_Win handle, int completes);
+/* Post and start pass their group, the others MPI_GROUP_NULL. */
+void mw_rma_group_sync(mw_frame *f, MPI_Win handle, MPI_Group group, int completes);
 void mw_rma_lock(mw_frame *f, MPI_Win handle, int rank, int exclusive, int before);
 void mw_rma_unlock(mw_frame *f, MPI_Win handle, int rank);
 void mw_rma_flush(mw_frame *f, MPI_Win handle, int rank);

@@ -80,7 +80,7 @@ static void set_slot(uint64_t key, mw_comm *c) {
 
 /* World ranks of group's members appended to out; 0 if one is outside
    MPI_COMM_WORLD (spawned or connected processes). */
-static int world_ranks(MPI_Group group, int n, uint32_t *out) {
+int mw_group_world_ranks(MPI_Group group, int n, uint32_t *out) {
   int *ranks = pu_malloc(2 * (size_t)n * sizeof *ranks);
   for (int i = 0; i < n; i++) ranks[i] = i;
   PMPI_Group_translate_ranks(group, n, ranks, world_group, ranks + n);
@@ -122,11 +122,11 @@ void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of) {
   uint32_t *ranks = pu_malloc((size_t)n * sizeof *ranks);
   MPI_Group g;
   PMPI_Comm_group(groups_of, &g);
-  int ok = world_ranks(g, nlocal, ranks);
+  int ok = mw_group_world_ranks(g, nlocal, ranks);
   PMPI_Group_free(&g);
   if (ok && inter) {
     PMPI_Comm_remote_group(groups_of, &g);
-    ok = world_ranks(g, nremote, ranks + nlocal);
+    ok = mw_group_world_ranks(g, nremote, ranks + nlocal);
     PMPI_Group_free(&g);
     int remote_first = ok && ranks[nlocal] < ranks[0];
     if (remote_first) { /* rotate to remote, local */
@@ -161,7 +161,7 @@ void mw_comm_new(MPI_Comm newcomm, MPI_Comm parent, MPI_Comm groups_of) {
 uint32_t mw_comm_register_group(const char *name, uint32_t parent, MPI_Group group, int *size) {
   PMPI_Group_size(group, size);
   uint32_t *ranks = pu_malloc((size_t)(*size ? *size : 1) * sizeof *ranks);
-  uint32_t id = world_ranks(group, *size, ranks)
+  uint32_t id = mw_group_world_ranks(group, *size, ranks)
                     ? pm_comm_register(name, parent, (uint32_t)*size, ranks, 0)
                     : OTF2_UNDEFINED_COMM;
   free(ranks);

@@ -14,10 +14,13 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pomp_util.h"
 
 #define MW_WIN_COMM_NAME "MPI_Win" /* = PM_WIN_COMM_NAME (unify/pomp_unify.h) */
+/* = PM_WIN_GROUP_COMM_NAME: a post's or start's group */
+#define MW_WIN_GROUP_COMM_NAME "MPI_Win group"
 /* "every member" in place of a target rank (MPI_PROC_NULL is -1) */
 #define ALL INT_MIN
 #define SYNC_FULL (OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY)
@@ -27,13 +30,29 @@ typedef struct pending {
   int target;
 } pending;
 
+/* A member list a post or start named, and the comm registered for it. */
+typedef struct pscw_group {
+  uint32_t *ranks; /* world ranks */
+  int size;
+  uint32_t id;
+} pscw_group;
+
 typedef struct win {
   MPI_Win handle; /* MPI_WIN_NULL: freed */
   uint32_t id;    /* local comm id of the window's comm */
   int size;       /* members */
   pending *ops;   /* operations not yet completed */
   size_t nops, cap_ops;
+  pscw_group *groups; /* the PSCW groups recorded on it */
+  size_t ngroups, cap_groups;
 } win;
+
+static void free_groups(win *wn) {
+  for (size_t k = 0; k < wn->ngroups; k++) free(wn->groups[k].ranks);
+  free(wn->groups);
+  wn->groups = NULL;
+  wn->ngroups = wn->cap_groups = 0;
+}
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static win *wins;
@@ -94,6 +113,7 @@ uint32_t mw_win_forget(MPI_Win handle) {
   if (i < nwins) {
     id = wins[i].id;
     free(wins[i].ops);
+    free_groups(&wins[i]);
     wins[i] = (win){.handle = MPI_WIN_NULL};
   }
   pthread_mutex_unlock(&lock);
@@ -168,12 +188,43 @@ void mw_rma_fence(mw_frame *f, MPI_Win handle) {
   if (id != OTF2_UNDEFINED_RMA_WIN) coll_end(f, OTF2_COLLECTIVE_OP_BARRIER, id);
 }
 
-/* Post, start, complete (ops completed first), wait, a successful test. */
-void mw_rma_group_sync(mw_frame *f, MPI_Win handle, int completes) {
+/* The group ref of a post's or start's group on handle: the local id of
+   a comm of its members, registered once per member list and window (the
+   merge unifies the ranks' registrations by list and window and maps the
+   ref to the list's Group, unify/pomp_unify.h); undefined for an empty
+   group or an unknown window. */
+static uint32_t group_ref(MPI_Win handle, MPI_Group group) {
+  int size = 0;
+  if (group == MPI_GROUP_NULL || PMPI_Group_size(group, &size) != MPI_SUCCESS || size <= 0)
+    return OTF2_UNDEFINED_GROUP;
+  uint32_t *ranks = pu_malloc((size_t)size * sizeof *ranks);
+  if (!mw_group_world_ranks(group, size, ranks)) {
+    free(ranks);
+    return OTF2_UNDEFINED_GROUP;
+  }
+  uint32_t ref = OTF2_UNDEFINED_GROUP;
+  pthread_mutex_lock(&lock);
+  size_t i = find(handle);
+  win *wn = i < nwins ? &wins[i] : NULL;
+  for (size_t k = 0; wn && k < wn->ngroups && ref == OTF2_UNDEFINED_GROUP; k++)
+    if (wn->groups[k].size == size && !memcmp(wn->groups[k].ranks, ranks, (size_t)size * 4))
+      ref = wn->groups[k].id;
+  if (wn && ref == OTF2_UNDEFINED_GROUP) {
+    ref = pm_comm_register(MW_WIN_GROUP_COMM_NAME, wn->id, (uint32_t)size, ranks, 0);
+    PU_PUSH(wn->groups, wn->ngroups, wn->cap_groups, ((pscw_group){ranks, size, ref}));
+    ranks = NULL;
+  }
+  pthread_mutex_unlock(&lock);
+  free(ranks);
+  return ref == OTF2_UNDEFINED_COMM ? OTF2_UNDEFINED_GROUP : ref;
+}
+
+/* Post, start (with their group), complete (ops completed first), wait,
+   a successful test. */
+void mw_rma_group_sync(mw_frame *f, MPI_Win handle, MPI_Group group, int completes) {
   uint32_t id = completes ? complete_ops(f, handle, ALL) : mw_win_ref(handle);
   OTF2_EvtWriter *w = id != OTF2_UNDEFINED_RMA_WIN ? mw_writer(f) : NULL;
-  /* the group is not recorded (docs/TRACE.md, "RMA") */
-  if (w) OTF2_EvtWriter_RmaGroupSync(w, NULL, f->t, SYNC_FULL, id, OTF2_UNDEFINED_GROUP);
+  if (w) OTF2_EvtWriter_RmaGroupSync(w, NULL, f->t, SYNC_FULL, id, group_ref(handle, group));
 }
 
 /* Win_lock: RmaRequestLock at Enter (before = 1), RmaAcquireLock after;
@@ -222,7 +273,10 @@ void mw_rma_flush_all(mw_frame *f, MPI_Win handle) { complete_ops(f, handle, ALL
 
 void mw_rma_fini(void) {
   pthread_mutex_lock(&lock);
-  for (size_t i = 0; i < nwins; i++) free(wins[i].ops);
+  for (size_t i = 0; i < nwins; i++) {
+    free(wins[i].ops);
+    free_groups(&wins[i]);
+  }
   free(wins);
   wins = NULL;
   nwins = cap_wins = 0;

@@ -348,6 +348,13 @@ static const catalogue_entry catalogue[] = {
     {"bytes_get", NULL, "Bytes Get", POMP_UNIT_BYTES,
      "Bytes this process read from windows (MPI_Get, the result an atomic "
      "returns), on the call path of the call."},
+    /* appended after the first RMA block */
+    {"mpi_rma_early_fence", "mpi_rma_wait_at_fence", "Early Fence", POMP_UNIT_SEC,
+     "The part of Wait at Fence before the last RMA operation of the epoch "
+     "that targets this process had ended (its origin's call returned): the "
+     "process entered the fence while others still accessed its window; "
+     "min(last such operation's end, latest enter) - own enter, if the "
+     "fence waited and that end lies within it."},
 };
 
 int32_t pomp_report_catalogue_size(void) {

@@ -85,6 +85,7 @@ static const struct {
     {"omp_ordered", "for the ordered parts of earlier iterations"},
     {"omp_taskwait", "for child tasks that other threads run"},
     {"mpi_io_collective_wait", "for the last rank to enter the collective I/O operation"},
+    {"mpi_rma_early_fence", "in a fence while others still accessed its window"},
     {"mpi_rma_wait_at_fence", "for the last member of the window to enter the fence"},
     {"mpi_rma_sync_late_post", "for a target that posted its window late"},
     {"mpi_rma_comm_late_post", "for a target that posted its window late"},

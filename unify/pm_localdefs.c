@@ -24,6 +24,7 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
   uint32_t *reg = read_ids(&c, &nreg), *comm = read_ids(&c, &ncomm), *team = read_ids(&c, &nteam);
   uint32_t nio = 0, *io = c.p < c.end ? read_ids(&c, &nio) : NULL;    /* absent: no I/O */
   uint32_t nwin = 0, *win = c.p < c.end ? read_ids(&c, &nwin) : NULL; /* absent: no windows */
+  uint32_t ngrp = 0, *grp = c.p < c.end ? read_ids(&c, &ngrp) : NULL; /* absent: older merge */
   int rc = c.bad ? -1 : 0;
   OTF2_IdMap *handles = !rc && nio ? OTF2_IdMap_CreateFromUint32Array(nio, io, true) : NULL;
   OTF2_IdMap *regions = !rc && nreg ? OTF2_IdMap_CreateFromUint32Array(nreg, reg, true) : NULL;
@@ -40,12 +41,16 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
     if (!wins) wins = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, nwin);
     OTF2_IdMap_AddIdPair(wins, i, win[i]);
   }
+  /* local group id = the local id of the comm registered with its members
+     (RmaGroupSync's PSCW groups, libpomp-mpi) */
+  OTF2_IdMap *groups = !rc && ngrp ? OTF2_IdMap_CreateFromUint32Array(ngrp, grp, true) : NULL;
   for (uint32_t i = 0; i < nthreads && !rc; i++) {
     OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(a, pm_loc_id(rank, threads[i]));
     if (!w) continue;
     if (regions) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_REGION, regions);
     if (comms) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, comms);
     if (wins) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_RMA_WIN, wins);
+    if (groups) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_GROUP, groups);
     if (handles) OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_IO_HANDLE, handles);
     for (int k = 0; k < noffsets; k++)
       OTF2_DefWriter_WriteClockOffset(w, offset_time[k], offset[k], 0.0);
@@ -55,6 +60,8 @@ int pm_write_local_defs(OTF2_Archive *a, uint32_t rank, const pm_blob *map, cons
   if (comms) OTF2_IdMap_Free(comms);
   if (handles) OTF2_IdMap_Free(handles);
   if (wins) OTF2_IdMap_Free(wins);
+  if (groups) OTF2_IdMap_Free(groups);
+  free(grp);
   free(win);
   free(io);
   free(reg);

@@ -19,6 +19,10 @@ typedef struct u64s {
   size_t n, cap;
 } u64s;
 
+/* The global id of MPI comm group i is MPI_GROUP_BASE + i: group 0 is the
+   MPI COMM_LOCATIONS group, written first (write_defs). */
+#define MPI_GROUP_BASE 1u
+
 typedef struct ggroup {
   uint32_t name;
   OTF2_GroupType type;
@@ -117,7 +121,7 @@ static size_t mpi_group_of(merge *m, const pm_blob *members, int is_self, uint32
    with MPI_Comm_idup: MPICH's comm/idup_with_info); a comm larger than its
    parent (an intercomm's union, whose parent is each side's own local
    comm) is keyed without it. */
-static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins) {
+static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins, pm_blob *groups) {
   uint32_t n = pm_get_u32(c);
   if (n > (uint32_t)(c->end - c->p) / 17) { /* a comm takes >= 17 bytes */
     c->bad = 1;
@@ -125,6 +129,7 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins) {
   }
   pm_blob_u32(map, n);
   pm_blob_u32(wins, n);
+  pm_blob_u32(groups, n);
   uint32_t *global = pu_calloc(n ? n : 1, sizeof *global);
   uint32_t *sizes = pu_calloc(n ? n : 1, sizeof *sizes);
   pm_map lists = {0};    /* member list and parent -> index in seen */
@@ -164,6 +169,7 @@ static void merge_comms(merge *m, pm_cursor *c, pm_blob *map, pm_blob *wins) {
     global[i] = id;
     pm_blob_u32(map, id);
     pm_blob_u32(wins, m->gcomms[id].win);
+    pm_blob_u32(groups, MPI_GROUP_BASE + (uint32_t)m->gcomms[id].group);
   }
   pm_blob_free(&key);
   pm_map_free(&lists);
@@ -247,14 +253,16 @@ static int merge_rank(merge *m, uint32_t rank, pm_cursor *c, pm_blob *map) {
     PU_PUSH(m->locations.v, m->locations.n, m->locations.cap, rank);
   }
   merge_regions(m, c, map);
-  pm_blob wins = {0}; /* the map's last table (pomp_unify.h) */
-  merge_comms(m, c, map, &wins);
+  pm_blob wins = {0}, groups = {0}; /* the map's last tables (pomp_unify.h) */
+  merge_comms(m, c, map, &wins, &groups);
   merge_teams(m, c, map, first_loc, threads, nlocs);
   size_t before_io = map->len;
   merge_io(m, c, map);
   if (map->len == before_io) pm_blob_u32(map, 0); /* no I/O: an empty I/O map */
   pm_blob_put(map, wins.data, wins.len);
+  pm_blob_put(map, groups.data, groups.len);
   pm_blob_free(&wins);
+  pm_blob_free(&groups);
   free(threads);
   return c->bad ? -1 : 0;
 }
@@ -369,7 +377,7 @@ static void write_all(merge *m, OTF2_GlobalDefWriter *w, uint32_t nranks, int mp
       PU_PUSH(world.members.v, world.members.n, world.members.cap, pm_loc_id(r, 0));
     write_group(w, gid++, &world);
     free(world.members.v);
-    mpi_base = gid;
+    mpi_base = gid; /* = MPI_GROUP_BASE */
     for (size_t i = 0; i < m->nmpi_groups; i++) write_group(w, gid++, &m->mpi_groups[i]);
   }
   if (m->nomp_groups) {

@@ -85,9 +85,11 @@ void pm_map_free(pm_map *m);
  * the rank recorded I/O, I/O handles (file name, paradigm 0 POSIX, 1 ISO C,
  * 2 MPI-IO: the global IoParadigm ids).
  * Map blob (the answer per rank): region map, MPI comm map, team comm map,
- * I/O handle map, RMA window map (u32 count + ids each; the window map
- * has one entry per MPI comm: its RmaWin id, OTF2_UNDEFINED_RMA_WIN for
- * a comm that is no window).
+ * I/O handle map, RMA window map, group map (u32 count + ids each; the
+ * window and group maps have one entry per MPI comm: its RmaWin id,
+ * OTF2_UNDEFINED_RMA_WIN for a comm that is no window; the global id of
+ * its Group, written as the OTF2_MAPPING_GROUP table, so that an event's
+ * group ref is the local id of a comm registered with the group's members).
  *
  * Local comm ids: MPI comms are 0, 1, ... in registration order; OpenMP
  * team comms are PM_TEAM_COMM_BASE + index, so they never collide with
@@ -98,6 +100,10 @@ void pm_map_free(pm_map *m);
    (libpomp-mpi, mw_rma.c): the merge writes an RmaWin of the same global
    id for it, and the comm mapping table maps window ids as well. */
 #define PM_WIN_COMM_NAME "MPI_Win"
+/* An MPI comm registered under this name stands for the group of an
+   MPI_Win_post/start (libpomp-mpi, mw_rma.c; parent: the window): only its
+   Group is used, by RmaGroupSync records. */
+#define PM_WIN_GROUP_COMM_NAME "MPI_Win group"
 #define PM_IO_PARADIGMS 3 /* POSIX, ISO C, MPI-IO */
 
 /* Where a blob is malformed: its rank and the byte offset in that blob. */

@@ -275,7 +275,7 @@ static uint64_t arg(tokens *t, int i, int *bad) {
   return v;
 }
 
-/* TIME rmacoll fence|create|free WIN, rmagsync WIN, rmalock WIN TARGET
+/* TIME rmacoll fence|create|free WIN, rmagsync WIN [GROUP], rmalock WIN TARGET
    excl|shared, rmaunlock WIN TARGET, rmaput|rmaget WIN TARGET BYTES. */
 static int rma_event(OTF2_EvtWriter *ew, tokens *t, uint64_t ts, char *err, size_t n, int ln) {
   const char *ev = t->tok[1];
@@ -293,9 +293,10 @@ static int rma_event(OTF2_EvtWriter *ew, tokens *t, uint64_t ts, char *err, size
     return 0;
   }
   uint32_t win = (uint32_t)arg(t, 2, &bad);
-  if (!strcmp(ev, "rmagsync") && t->n == 3 && !bad) {
-    OTF2_EvtWriter_RmaGroupSync(ew, NULL, ts, OTF2_RMA_SYNC_LEVEL_PROCESS, win,
-                                OTF2_UNDEFINED_GROUP);
+  if (!strcmp(ev, "rmagsync") && (t->n == 3 || t->n == 4) && !bad) {
+    uint32_t group = t->n == 4 ? (uint32_t)arg(t, 3, &bad) : OTF2_UNDEFINED_GROUP;
+    if (bad) return fail(err, n, "line %d: bad rmagsync group", ln);
+    OTF2_EvtWriter_RmaGroupSync(ew, NULL, ts, OTF2_RMA_SYNC_LEVEL_PROCESS, win, group);
     return 0;
   }
   uint32_t target = (uint32_t)arg(t, 3, &bad);

@@ -41,7 +41,10 @@
  *   TIME sample                    CallingContextSample (context 0, generator 0)
  *   TIME rmacoll fence|create|free WIN   RmaCollectiveEnd (BARRIER,
  *                                  CREATE_HANDLE, DESTROY_HANDLE)
- *   TIME rmagsync WIN              RmaGroupSync (no group)
+ *   TIME rmagsync WIN [GROUP]      RmaGroupSync, with Group id GROUP (the
+ *                                  i-th comm declared, from 0, has group
+ *                                  i + 1; comms 0 and 1 come after the
+ *                                  declared ones unless declared)
  *   TIME rmalock WIN TARGET excl|shared   RmaRequestLock + RmaAcquireLock
  *   TIME rmaunlock WIN TARGET      RmaReleaseLock
  *   TIME rmaput|rmaget WIN TARGET BYTES

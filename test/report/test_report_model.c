@@ -366,6 +366,7 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"mpi_rma_wait_at_free", "mpi_management"},
       {"bytes_put", NULL},
       {"bytes_get", NULL},
+      {"mpi_rma_early_fence", "mpi_rma_wait_at_fence"},
   };
   int n = (int)(sizeof expect / sizeof expect[0]);
   pomp_report *r = pomp_report_new();

@@ -181,8 +181,9 @@ static void merge_with_missing_rank(void **state) {
   pm_merge_error err = {9, 9};
   assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
   /* region map (1: 0), comm map (1: 0), team map (1: 1), no I/O map
-     (0), window map (1: the comm is no window) */
-  uint32_t expect[] = {1, 0, 1, 0, 1, 1, 0, 1, OTF2_UNDEFINED_RMA_WIN};
+     (0), window map (1: the comm is no window), group map (1: group 1,
+     the first after the MPI locations) */
+  uint32_t expect[] = {1, 0, 1, 0, 1, 1, 0, 1, OTF2_UNDEFINED_RMA_WIN, 1, 1};
   assert_int_equal(maps[0].len, sizeof expect);
   assert_memory_equal(maps[0].data, expect, sizeof expect);
   assert_int_equal(maps[1].len, 0);
@@ -224,9 +225,9 @@ static void io_handles_merge_per_rank_and_files_by_name(void **state) {
   pm_merge_error err = {9, 9};
   assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
   /* region map (1: 0), comm map (1: 0), team map (1: 1 or 2), I/O map,
-     window map (1: no window) */
-  uint32_t expect0[] = {1, 0, 1, 0, 1, 1, 2, 0, 1, 1, OTF2_UNDEFINED_RMA_WIN};
-  uint32_t expect1[] = {1, 0, 1, 0, 1, 2, 2, 2, 3, 1, OTF2_UNDEFINED_RMA_WIN};
+     window map (1: no window), group map (1: group 1) */
+  uint32_t expect0[] = {1, 0, 1, 0, 1, 1, 2, 0, 1, 1, OTF2_UNDEFINED_RMA_WIN, 1, 1};
+  uint32_t expect1[] = {1, 0, 1, 0, 1, 2, 2, 2, 3, 1, OTF2_UNDEFINED_RMA_WIN, 1, 1};
   assert_int_equal(maps[0].len, sizeof expect0);
   assert_memory_equal(maps[0].data, expect0, sizeof expect0);
   assert_int_equal(maps[1].len, sizeof expect1);
@@ -273,7 +274,8 @@ static void describe_windows(pm_blob *b) {
 }
 
 /* Windows unify as comms; each gets a dense RmaWin id, and the map blob
-   ends with the window map (local comm id -> RmaWin id). */
+   ends with the window map (local comm id -> RmaWin id) and the group map
+   (local comm id -> Group id). */
 static void windows_merge_as_comms_with_dense_ids(void **state) {
   (void)state;
   pm_blob defs = {0}, maps[2] = {{0}};
@@ -283,9 +285,10 @@ static void windows_merge_as_comms_with_dense_ids(void **state) {
   uint32_t sizes[2] = {(uint32_t)one, (uint32_t)(defs.len - one)};
   pm_merge_error err = {9, 9};
   assert_int_equal(pm_unify_merge(NULL, defs.data, sizes, 2, 1, 0, 0, maps, &err), 0);
-  /* no regions, comm map (4: 0..3), no teams, no I/O, window map */
+  /* no regions, comm map (4: 0..3), no teams, no I/O, window map, group
+     map (4: the one group of ranks 0 and 1, id 1) */
   const uint32_t U = OTF2_UNDEFINED_RMA_WIN;
-  uint32_t expect[] = {0, 4, 0, 1, 2, 3, 0, 0, 4, U, 0, U, 1};
+  uint32_t expect[] = {0, 4, 0, 1, 2, 3, 0, 0, 4, U, 0, U, 1, 4, 1, 1, 1, 1};
   for (int r = 0; r < 2; r++) {
     assert_int_equal(maps[r].len, sizeof expect);
     assert_memory_equal(maps[r].data, expect, sizeof expect);
