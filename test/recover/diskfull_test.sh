@@ -17,9 +17,11 @@ if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=2m tmpfs "$work/small" 2>/dev
 fi
 mounted=$work/small
 exp=$work/small/e
-POMP_BUFFER=256k POMP_EXPERIMENT=$exp OMP_NUM_THREADS=$threads timeout 120 \
+POMP_BUFFER=256k POMP_EXPERIMENT=$exp OMP_NUM_THREADS=$threads timeout -k 10 120 \
   mpirun -n 2 "$steady" "$work/ready" 2 >"$work/out" 2>"$work/err"
-[ $? = 0 ] || fail "exit status $?: $(cat "$work/err")"
+status=$?
+# 124/137: the run hung and was stopped (seen once in CI under load, 2026-11-27)
+[ $status = 0 ] || fail "exit status $status: $(cat "$work/err"); measure.log: $(tail -5 "$exp/measure.log" 2>/dev/null)"
 [ "$(wc -l <"$work/err")" = 1 ] || fail "stderr: $(cat "$work/err")"
 grep -Eq "^libpomp: error: trace incomplete: disk full after [0-9]+ events of location [0-9]+ \($exp\); recording stopped, the program runs on$" "$work/err" ||
   fail "message '$(cat "$work/err")'"
