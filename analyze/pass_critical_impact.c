@@ -161,17 +161,11 @@ static const struct {
   unsigned bit;
   const char *what;
   int first; /* the slots it voids: first .. AZ_RECOUNT_LAST */
-  const char *voided;
 } limit_text[] = {
-    {AZ_LIMIT_TASKS, "OpenMP tasks", AZ_DELAY_OMP,
-     "OpenMP delay costs and the critical path are not computed (their model does not hold "
-     "there; the MPI delay costs are)"},
-    {AZ_LIMIT_NESTED, "nested parallel regions (or threads outside an OpenMP team)", AZ_DELAY_OMP,
-     "OpenMP delay costs and the critical path are not computed (their model does not hold "
-     "there; the MPI delay costs are)"},
+    {AZ_LIMIT_TASKS, "OpenMP tasks", AZ_DELAY_OMP},
+    {AZ_LIMIT_NESTED, "nested parallel regions (or threads outside an OpenMP team)", AZ_DELAY_OMP},
     {AZ_LIMIT_MPI_THREADS,
-     "MPI calls on threads other than a process's first (MPI_THREAD_MULTIPLE)", AZ_RECOUNT_FIRST,
-     "delay costs and the critical path are not computed (their model does not hold there)"},
+     "MPI calls on threads other than a process's first (MPI_THREAD_MULTIPLE)", AZ_RECOUNT_FIRST},
 };
 
 _Static_assert(AZ_CRITICAL_PATH == AZ_DELAY_OMPIDLE_LONGTERM + 1 &&
@@ -195,5 +189,9 @@ void az_critical_warn(az_analysis *a) {
   for (size_t i = 0; i < sizeof limit_text / sizeof *limit_text; i++)
     if (a->model_limits & limit_text[i].bit)
       az_warn(&a->diag, AZ_W_MODEL, "the trace has %s: %s", limit_text[i].what,
-              limit_text[i].voided);
+              limit_text[i].first == AZ_DELAY_OMP
+                  ? "OpenMP delay costs and the critical path are not computed (their model "
+                    "does not hold there; the MPI delay costs are)"
+                  : "delay costs and the critical path are not computed (their model does "
+                    "not hold there)");
 }
