@@ -102,8 +102,9 @@ static int anchor_loads_quickly(const char *anchor) {
   if (pid == 0) {
     OTF2_Error_RegisterCallback(quiet_otf2, NULL);
     OTF2_Reader *reader = OTF2_Reader_Open(anchor);
-    if (reader) OTF2_Reader_Close(reader); /* valgrind checks the child too */
-    _exit(reader ? 0 : 1);
+    int opened = reader != NULL;
+    if (opened) OTF2_Reader_Close(reader); /* valgrind checks the child too */
+    _exit(opened ? 0 : 1);
   }
   long cpu_limit_ms = ANCHOR_CPU_MS * (under_valgrind() ? 100 : 1);
   const struct timespec poll = {0, ANCHOR_POLL_NS};
