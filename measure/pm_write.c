@@ -54,6 +54,13 @@ static void exchange(const pm_blob *mine, pm_blob *map) {
   }
   pm_coll_gatherv(mine->data, (uint32_t)mine->len, all, counts);
   if (root) {
+    /* the definitions fit, even on a full disk: the reserve (one file for
+       the ranks sharing the directory) is freed once every rank has been
+       heard from, so every event file is closed; freed by each rank after
+       its own close, another rank's last buffers could take its room and
+       leave the anchor and the definitions empty (2 ranks x 2 threads on
+       a 2 MB disk: 1 run in 28) */
+    pm_archive_release_reserve();
     maps = pu_calloc(size, sizeof *maps);
     OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(pm_archive);
     struct timespec rt;
@@ -176,10 +183,10 @@ void pm_trace_write(void) {
      signal, a peer's death), pomp-recover still finds everything */
   pm_fragment_write(1, "the trace was being written when the run ended", locs, n);
   OTF2_Archive_CloseEvtFiles(pm_archive);
-  pm_archive_release_reserve(); /* the definitions fit, even on a full disk */
   pm_blob mine = {0}, map = {0};
   pm_unify_describe_self(&mine, end, locs, n);
   exchange(&mine, &map);
+  pm_archive_release_reserve(); /* freed by rank 0 already (exchange) */
   write_local_defs(&map, locs, n);
   write_run_status();
   OTF2_ErrorCode rc = OTF2_Archive_Close(pm_archive);
