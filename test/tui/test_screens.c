@@ -117,6 +117,7 @@ static const screen_case cases[] = {
        status line the reason. */
     {"pop_not_computed", "not_computed", 80, 24, 10, 0, "p"},
     {"not_computed", "not_computed", 120, 18, 10, 0, "jjjjljj"},
+    {"not_computed_details", "not_computed", 100, 20, 10, 0, "jjjjljji"},
     /* A report without computation: the reason on the status line. */
     {"pop_no_comp", "wide", 80, 10, 20, 0, "p"},
     /* Loops (pomp-opari --loops) are call-tree nodes with a mark; an
