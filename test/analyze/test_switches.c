@@ -168,6 +168,41 @@ static void tasks_mark_the_voided_metrics_with_the_limit(void **state) {
   free(text);
 }
 
+/* MPI calls on a second thread void every delay cost and the
+   classification too; the call paths show it as the walk does. */
+static void mpi_on_threads_void_the_classification_too(void **state) {
+  (void)state;
+  const char *const text = "process 0 threads 2\nprocess 1 threads 1\n"
+                           "region main compiler function main\n"
+                           "region work user function work\n"
+                           "region send mpi point2point MPI_Send\n"
+                           "region recv mpi point2point MPI_Recv\n"
+                           "loc 0.0\n0 enter main\n0 enter work\n300 leave\n1000 leave\n"
+                           "loc 0.1\n0 enter main\n400 enter send\n400 send 1 0 0 8\n"
+                           "410 leave\n900 leave\n"
+                           "loc 1.0\n0 enter main\n100 enter recv\n420 recv 0 0 0 8\n"
+                           "420 leave\n1000 leave\n";
+  az_run full, sw;
+  analyse(&full, text, 0);
+  analyse(&sw, text, AZ_OFF_CRITICAL_PATH);
+  assert_int_equal(full.a.model_limits, AZ_LIMIT_MPI_THREADS);
+  assert_int_equal(sw.a.model_limits, AZ_LIMIT_MPI_THREADS);
+  const char *limit =
+      "model limit: the trace has MPI calls on threads other than a process's first";
+  assert_string_equal(why(full.report, "delay_latesender"), limit);
+  assert_string_equal(why(full.report, "mpi_wait_direct"), limit);
+  assert_string_equal(why(full.report, "critical_path"), limit);
+  assert_string_equal(pomp_report_attr(sw.report, POMP_REPORT_NOT_COMPUTED),
+                      "critical_path performance_impact (switched off: --no-critical-path); "
+                      "delay waitstates_propagating_vs_terminal waitstates_direct_vs_indirect "
+                      "(model limit: the trace has MPI calls on threads other than a process's "
+                      "first)");
+  assert_int_equal(equal_but_not_computed(full.report, sw.report),
+                   AZ_RECOUNT_LAST - AZ_RECOUNT_FIRST + 1);
+  az_run_free(&sw);
+  az_run_free(&full);
+}
+
 /* A report without the attribute (every report written before it) has
    every metric computed; text that does not parse marks what it names. */
 static void old_and_odd_attributes_read(void **state) {
@@ -193,6 +228,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(each_switch_leaves_out_only_its_metrics),
       cmocka_unit_test(tasks_mark_the_voided_metrics_with_the_limit),
+      cmocka_unit_test(mpi_on_threads_void_the_classification_too),
       cmocka_unit_test(old_and_odd_attributes_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
