@@ -9,6 +9,7 @@
 #include "az_archive.h"
 #include "az_calltree.h"
 #include "az_cells.h"
+#include "az_critical.h"
 #include "az_defs.h"
 #include "az_diag.h"
 #include "az_metrics.h"
@@ -23,6 +24,18 @@
    which then read the trace once together (replay.c). */
 static const az_pass *const passes[] = {&az_pass_waits, &az_pass_rma, &az_pass_delay,
                                         &az_pass_critical};
+
+/* The passes of the analyses not switched off (off: AZ_OFF_* bits), in
+   order, into chosen (room for all); returns how many. */
+static size_t chosen_passes(unsigned off, const az_pass **chosen) {
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
+    if (passes[i] == &az_pass_delay && off & AZ_OFF_ROOTCAUSE) continue;
+    if (passes[i] == &az_pass_critical && off & AZ_OFF_CRITICAL_PATH) continue;
+    chosen[n++] = passes[i];
+  }
+  return n;
+}
 
 static int replay_all(az_analysis *a, OTF2_Reader *reader, const az_pass *const *passes,
                       size_t npasses) {
@@ -47,6 +60,7 @@ int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
   int rc = az_check_open_files(a, a->defs.num_locs, anchor);
   if (!rc) rc = replay_all(a, reader, passes, npasses);
   OTF2_Reader_Close(reader);
+  if (!rc) az_model_limits_without_walk(a);
   if (!rc) {
     for (size_t l = 0; l < a->defs.num_locs; l++) az_cells_finish(&a->cells[l], &a->tree, &a->defs);
     az_nested_graft(a);
@@ -56,7 +70,8 @@ int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
 }
 
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
-  return az_analyze_passes(a, anchor, opt, passes, sizeof passes / sizeof *passes);
+  const az_pass *chosen[sizeof passes / sizeof *passes];
+  return az_analyze_passes(a, anchor, opt, chosen, chosen_passes(opt->switched_off, chosen));
 }
 
 void az_analysis_free(az_analysis *a) {

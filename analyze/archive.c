@@ -200,6 +200,7 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor, const az_options *opt) 
   a->window_events = opt->window_events;
   a->incomplete = a->diag.incomplete = opt->run_status != NULL;
   a->skip_damaged = opt->skip_damaged;
+  a->switched_off = opt->switched_off;
   a->run_status = pu_strdup(opt->run_status ? opt->run_status : "complete");
   az_calltree_init(&a->tree);
   size_t n = strlen(anchor);

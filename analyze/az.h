@@ -75,7 +75,18 @@ typedef struct az_analysis {
   /* pass_critical: where the root-cause model does not hold
      (az_critical.h, AZ_LIMIT_*) */
   unsigned model_limits;
+  /* the analyses the user switched off (AZ_OFF_*, az_options): their
+     passes are not run, the report says so (output.c) */
+  unsigned switched_off;
 } az_analysis;
+
+/* Analyses the user can switch off, as scout can (bits). */
+enum {
+  AZ_OFF_ROOTCAUSE = 1,    /* --no-rootcause: delay costs and the
+                              classification of waits (pass_delay) */
+  AZ_OFF_CRITICAL_PATH = 2 /* --no-critical-path: the critical path and
+                              the performance impact (pass_critical) */
+};
 
 /* Adds v to metric at (loc, cnode): directly, or through a->charge_hook
    when the location is analysed by another process (cells.c). */
@@ -94,6 +105,7 @@ typedef struct {
      locations, and that one up to the damage (else an error that names
      it and suggests the option) */
   int skip_damaged;
+  unsigned switched_off; /* AZ_OFF_*: analyses not to run */
 } az_options;
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
 void az_analysis_free(az_analysis *a);

@@ -5,6 +5,8 @@
 #ifndef POMP_AZ_CRITICAL_H
 #define POMP_AZ_CRITICAL_H
 
+#include <stddef.h>
+
 #include "az.h"
 
 /* Where the model of the delay costs and of the critical path does not
@@ -33,5 +35,20 @@ void az_critical_limits(az_analysis *a, unsigned limits);
 /* One warning per limit in a->model_limits (again after the parallel
    analysis's re-reading, whose warnings are not counted). */
 void az_critical_warn(az_analysis *a);
+/* Why the limits void values, for the report ("the trace has OpenMP tasks
+   and ...", no parentheses, no ';'), written like snprintf into why;
+   returns the first slot they void (AZ_RECOUNT_LAST + 1: none). */
+int az_critical_limits_why(unsigned limits, char *why, size_t size);
+
+/* limits.c: the model's limits as the call paths show them (AZ_LIMIT_*
+   bits), for an analysis without the critical-path walk that finds them
+   (--no-critical-path): a region of an OpenMP task, an MPI call on a
+   location other than its process's first, a parallel region inside
+   another.  Before the cells are finished (az_cells_finish). */
+unsigned az_model_limits_scan(const az_analysis *a);
+/* The delay costs computed without the walk (a->switched_off is
+   AZ_OFF_CRITICAL_PATH alone): az_critical_limits with the scan's limits;
+   else nothing. */
+void az_model_limits_without_walk(az_analysis *a);
 
 #endif

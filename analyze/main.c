@@ -24,6 +24,7 @@ typedef struct {
   int verbosity, top;
   int no_recover;
   int skip_damaged;
+  int no_rootcause, no_critical_path;
 } cli;
 
 /* The command line into c; a bad one ends the program (pomp_opt.h). */
@@ -46,6 +47,14 @@ static void parse(int argc, char **argv, cli *c) {
        "analyse a finished trace with a damaged event file: the other "
        "locations whole, that one up to the damage (the report says so)",
        PU_FLAG(&c->skip_damaged, 1)},
+      {"no-rootcause", 0, NULL,
+       "compute no delay costs and no classification of wait states (faster; "
+       "the report marks them not computed)",
+       PU_FLAG(&c->no_rootcause, 1)},
+      {"no-critical-path", 0, NULL,
+       "compute no critical path and no performance impact (faster; the "
+       "report marks them not computed)",
+       PU_FLAG(&c->no_critical_path, 1)},
       PU_OPT_END};
   const pu_opt_command cmd = {NULL,
                               "EXPERIMENT_DIR|traces.otf2",
@@ -135,7 +144,9 @@ int main(int argc, char **argv) {
   az_options opt = {.verbosity = c.verbosity,
                     .progress = c.verbosity > 0 && isatty(STDERR_FILENO),
                     .run_status = run_status,
-                    .skip_damaged = c.skip_damaged};
+                    .skip_damaged = c.skip_damaged,
+                    .switched_off = (c.no_rootcause ? AZ_OFF_ROOTCAUSE : 0u) |
+                                    (c.no_critical_path ? AZ_OFF_CRITICAL_PATH : 0u)};
   az_analysis a;
   memset(&a, 0, sizeof a);
   int status = POMP_EXIT_OK;

@@ -6,6 +6,7 @@
  * not depend on the order in which locations were replayed, so a serial
  * and a parallel analysis of one trace write identical reports. */
 #include <otf2/otf2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "az_calltree.h"
 #include "az_cells.h"
 #include "az_common.h"
+#include "az_critical.h"
 #include "az_defs.h"
 #include "az_diag.h"
 #include "az_metrics.h"
@@ -161,6 +163,64 @@ static void add_attrs(pomp_report *r, const az_analysis *a, const char *trace) {
   if (a->instrumentation) pomp_report_set_attr(r, "instrumentation", a->instrumentation);
 }
 
+/* The text of the attribute not_computed (docs/FORMAT.md), growing. */
+typedef struct {
+  char text[2048];
+  size_t len;
+  char *done; /* [report metric]: named already, itself or an ancestor */
+} not_computed;
+
+/* Appends "NAMES (REASON)" for the metric subtrees of slots first..last
+   (each range holds whole subtrees) not named before. */
+static void not_computed_entry(const pomp_report *r, const int32_t *metric, not_computed *nc,
+                               int first, int last, const char *reason) {
+  int32_t nm = pomp_report_num_metrics(r);
+  char *in = pu_calloc((size_t)nm + 1, 1);
+  for (int m = first; m <= last; m++)
+    if (!nc->done[metric[m]]) in[metric[m]] = 1;
+  size_t size = sizeof nc->text, at = nc->len;
+  int named = 0;
+  for (int32_t m = 0; m < nm; m++) {
+    int32_t parent = pomp_report_metric(r, m)->parent;
+    if (!in[m] || (parent >= 0 && in[parent])) continue;
+    at += (size_t)snprintf(nc->text + (at < size ? at : size), at < size ? size - at : 0, "%s%s",
+                           named ? " "
+                           : at  ? "; "
+                                 : "",
+                           pomp_report_metric(r, m)->name);
+    named = 1;
+  }
+  if (named) {
+    at += (size_t)snprintf(nc->text + (at < size ? at : size), at < size ? size - at : 0, " (%s)",
+                           reason);
+    nc->len = at < size ? at : size - 1;
+  }
+  for (int32_t m = 0; m < nm; m++) {
+    int32_t parent = pomp_report_metric(r, m)->parent;
+    if (in[m] || (parent >= 0 && nc->done[parent])) nc->done[m] = 1;
+  }
+  free(in);
+}
+
+/* What was not computed and why: the analyses switched off first, then
+   what the model's limits voided of the rest. */
+static void add_not_computed(pomp_report *r, const az_analysis *a, const int32_t *metric) {
+  not_computed nc = {.len = 0};
+  nc.done = pu_calloc((size_t)pomp_report_num_metrics(r) + 1, 1);
+  if (a->switched_off & AZ_OFF_ROOTCAUSE)
+    not_computed_entry(r, metric, &nc, AZ_DELAY, AZ_DELAY_OMPIDLE_LONGTERM,
+                       "switched off: --no-rootcause");
+  if (a->switched_off & AZ_OFF_CRITICAL_PATH)
+    not_computed_entry(r, metric, &nc, AZ_CRITICAL_PATH, AZ_NON_CRITICAL_PATH_ACTIVITIES,
+                       "switched off: --no-critical-path");
+  char why[512] = "model limit: ";
+  size_t at = strlen(why);
+  int first = az_critical_limits_why(a->model_limits, why + at, sizeof why - at);
+  if (first <= AZ_RECOUNT_LAST) not_computed_entry(r, metric, &nc, first, AZ_RECOUNT_LAST, why);
+  if (nc.len) pomp_report_set_attr(r, POMP_REPORT_NOT_COMPUTED, nc.text);
+  free(nc.done);
+}
+
 pomp_report *az_report_build(const az_analysis *a, const char *trace, int32_t **cnode_map) {
   pomp_report *r = pomp_report_new();
   pomp_report_add_catalogue(r);
@@ -176,6 +236,7 @@ pomp_report *az_report_build(const az_analysis *a, const char *trace, int32_t **
   add_cnodes(r, &a->tree, newid, region_map);
   add_system(r, &a->defs);
   add_attrs(r, a, trace);
+  add_not_computed(r, a, metric);
   /* division, not multiplication by 1/resolution: 50 ticks at 1 GHz must
      become exactly the double nearest to 5e-8 */
   double res = (double)a->defs.resolution;

@@ -551,7 +551,9 @@ static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *m
 
 static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks) {
   const az_pass *passes[] = {&az_pass_rma, &az_pass_delay};
-  int rc = backward_whole(a, anchor, marks, passes, sizeof passes / sizeof *passes);
+  int rc = backward_whole(a, anchor, marks, passes, a->switched_off & AZ_OFF_ROOTCAUSE ? 1 : 2);
+  if (!rc) az_model_limits_without_walk(a);
+  if (a->switched_off & AZ_OFF_CRITICAL_PATH) return rc; /* process 1 sends nothing */
   uint64_t len;
   char *buf = receive_on_0(1, CP_TAG, &len);
   uint32_t head[2];
@@ -610,7 +612,8 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   /* the others go on to reduce_diag: a failure here is process 0's */
   int delay_failed = 0;
   if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks);
-  else if (t.rank == 1) critical_on_process_1(a, anchor, &marks);
+  else if (t.rank == 1 && !(a->switched_off & AZ_OFF_CRITICAL_PATH))
+    critical_on_process_1(a, anchor, &marks);
   az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
   reduce_diag(a, &t);

@@ -17,6 +17,7 @@
  *     c on the path in proportion to cp(c,l).
  * Values are stored exclusive along the metric tree: critical_path keeps
  * what its imbalance child does not explain. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,22 +161,43 @@ void az_critical_impact(az_analysis *a) {
 static const struct {
   unsigned bit;
   const char *what;
-  int first; /* the slots it voids: first .. AZ_RECOUNT_LAST */
+  int first;         /* the slots it voids: first .. AZ_RECOUNT_LAST */
+  const char *brief; /* for the report: no parentheses, no ';' */
 } limit_text[] = {
-    {AZ_LIMIT_TASKS, "OpenMP tasks", AZ_DELAY_OMP},
-    {AZ_LIMIT_NESTED, "nested parallel regions (or threads outside an OpenMP team)", AZ_DELAY_OMP},
+    {AZ_LIMIT_TASKS, "OpenMP tasks", AZ_DELAY_OMP, "OpenMP tasks"},
+    {AZ_LIMIT_NESTED, "nested parallel regions (or threads outside an OpenMP team)", AZ_DELAY_OMP,
+     "nested parallel regions or threads outside an OpenMP team"},
     {AZ_LIMIT_MPI_THREADS,
-     "MPI calls on threads other than a process's first (MPI_THREAD_MULTIPLE)", AZ_RECOUNT_FIRST},
+     "MPI calls on threads other than a process's first (MPI_THREAD_MULTIPLE)", AZ_RECOUNT_FIRST,
+     "MPI calls on threads other than a process's first"},
 };
+
+/* The first slot the limits void (AZ_RECOUNT_LAST + 1: none). */
+static int first_voided(unsigned limits) {
+  int first = AZ_RECOUNT_LAST + 1;
+  for (size_t i = 0; i < sizeof limit_text / sizeof *limit_text; i++)
+    if (limits & limit_text[i].bit && limit_text[i].first < first) first = limit_text[i].first;
+  return first;
+}
+
+int az_critical_limits_why(unsigned limits, char *why, size_t size) {
+  size_t len = (size_t)snprintf(why, size, "the trace has");
+  const char *sep = " ";
+  for (size_t i = 0; i < sizeof limit_text / sizeof *limit_text; i++) {
+    if (!(limits & limit_text[i].bit)) continue;
+    len += (size_t)snprintf(why + (len < size ? len : size), len < size ? size - len : 0, "%s%s",
+                            sep, limit_text[i].brief);
+    sep = " and ";
+  }
+  return first_voided(limits);
+}
 
 _Static_assert(AZ_CRITICAL_PATH == AZ_DELAY_OMPIDLE_LONGTERM + 1 &&
                    AZ_DELAY_OMP > AZ_MPI_WAIT_INDIRECT_LATERECEIVER,
                "the OpenMP delays and the critical path end the range that counts time again");
 
 void az_critical_limits(az_analysis *a, unsigned limits) {
-  int first = AZ_RECOUNT_LAST + 1;
-  for (size_t i = 0; i < sizeof limit_text / sizeof *limit_text; i++)
-    if (limits & limit_text[i].bit && limit_text[i].first < first) first = limit_text[i].first;
+  int first = first_voided(limits);
   for (size_t l = 0; l < a->defs.num_locs; l++) {
     az_cells *c = &a->cells[l];
     for (size_t r = 0; r < c->nrows; r++)

@@ -64,7 +64,7 @@ static void print_row(const pomp_report *r, const ranked *row, double total, FIL
 }
 
 /* The run's facts: how it ended if it did not finish, its total time,
-   a perturbed or throttled measurement. */
+   a perturbed or throttled measurement, what was not computed. */
 static void print_run(const pomp_report *r, double total, FILE *out) {
   /* a run that did not finish: the values cover what it recorded */
   const char *status = pomp_report_attr(r, "run_status");
@@ -77,6 +77,8 @@ static void print_run(const pomp_report *r, double total, FILE *out) {
   if (throttled) fprintf(out, "throttled (POMP_THROTTLE): %s\n", throttled);
   const char *instrumentation = pomp_report_attr(r, "instrumentation");
   if (instrumentation) fprintf(out, "instrumentation: %s\n", instrumentation);
+  const char *not_computed = pomp_report_attr(r, POMP_REPORT_NOT_COMPUTED);
+  if (not_computed) fprintf(out, "not computed: %s\n", not_computed);
 }
 
 /* Wait states and overheads first, ranked by their own part; computation

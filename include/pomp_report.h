@@ -189,6 +189,16 @@ const char *pomp_report_run_incomplete(const pomp_report *r);
    NULL for a report from a trace. */
 #define POMP_REPORT_MODE "mode"
 const char *pomp_report_mode_note(const pomp_report *r);
+/* What the analysis did not compute (added): pomp-analyze sets the
+   attribute POMP_REPORT_NOT_COMPUTED when it skipped metric subtrees
+   (switched off: --no-rootcause, --no-critical-path) or voided them where
+   their model does not hold (OpenMP tasks, ...); docs/FORMAT.md gives its
+   syntax.  Their values are absent, not zero.  Returns why metric was not
+   computed ("switched off: --no-critical-path", "model limit: the trace
+   has OpenMP tasks"), owned by the report, or NULL when it was (always for
+   a report without the attribute). */
+#define POMP_REPORT_NOT_COMPUTED "not_computed"
+const char *pomp_report_not_computed(const pomp_report *r, int32_t metric);
 
 int32_t pomp_report_find_metric(const pomp_report *r, const char *name);
 /* Children in definition order; returns the count, fills up to cap ids. */
@@ -393,8 +403,9 @@ typedef struct {
   double ideal_runtime;                   /* computation on the critical path; NAN without one */
   int has_critical_path;                  /* the report holds critical_path values */
   double value[POMP_REPORT_POP_COUNT];    /* NAN where undefined ... */
-  const char *why[POMP_REPORT_POP_COUNT]; /* ... and then why (static text),
-                                             else NULL */
+  const char *why[POMP_REPORT_POP_COUNT]; /* ... and then why (static text,
+                                             or "not computed: REASON" owned
+                                             by the report), else NULL */
 } pomp_report_pop;
 
 /* Efficiency k as one line of the POP tree, written like snprintf: the

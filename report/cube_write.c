@@ -131,16 +131,29 @@ static void walk(const pomp_report *r, const report_tree *t, tree_fn fn, report_
 
 typedef struct {
   const char **dtype; /* per metric */
+  int32_t *cube_id;   /* per metric: its id in the CUBE file, -1: left out */
 } metric_ctx;
 
+/* The CUBE ids of the metrics, dense: those the analysis did not compute
+   (pomp_report_not_computed; whole subtrees) are left out, since a CUBE
+   metric has no way to say so and its zeros would read as measured. */
+static int32_t *cube_metric_ids(const pomp_report *r) {
+  int32_t *id = pu_malloc((r->nmetrics + 1) * sizeof *id), next = 0;
+  for (size_t m = 0; m < r->nmetrics; m++)
+    id[m] = pomp_report_not_computed(r, (int32_t)m) ? -1 : next++;
+  return id;
+}
+
 static void metric_xml(const pomp_report *r, int32_t id, int open, report_buf *b, void *ctx) {
+  const metric_ctx *mc = ctx;
+  if (mc->cube_id[id] < 0) return; /* its subtree too */
   if (!open) {
     put(b, "</metric>\n");
     return;
   }
   const pomp_metric *m = pomp_report_metric(r, id);
   const char *name = cube_name(r, m->name);
-  putf(b, "<metric id=\"%d\" type=\"%s\">\n", id,
+  putf(b, "<metric id=\"%d\" type=\"%s\">\n", mc->cube_id[id],
        strcmp(m->name, "time") == 0 ? "INCLUSIVE" : "EXCLUSIVE");
   element(b, "disp_name", m->display);
   element(b, "uniq_name", name);
@@ -280,10 +293,10 @@ static void le_put(unsigned char *p, uint64_t v, int n) {
   for (int i = 0; i < n; i++) p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* ID.index and ID.data of one metric. */
-static pomp_report_status metric_files(const pomp_report *r, int32_t m, const int32_t *loc_order,
-                                       const char **dtype, report_buf *tar,
-                                       pomp_report_error *err) {
+/* ID.index and ID.data of one metric (ID: its CUBE id). */
+static pomp_report_status metric_files(const pomp_report *r, int32_t m, int32_t id,
+                                       const int32_t *loc_order, const char **dtype,
+                                       report_buf *tar, pomp_report_error *err) {
   int inclusive = strcmp(r->metrics[m].name, "time") == 0;
   size_t nc = r->ncnodes, nl = r->nlocations;
   double *v = inclusive_rows(r, m, inclusive, err);
@@ -323,9 +336,9 @@ static pomp_report_status metric_files(const pomp_report *r, int32_t m, const in
   }
   le_put(index.data + 11 + 7, count, 4);
   char name[32];
-  snprintf(name, sizeof name, "%d.index", m);
+  snprintf(name, sizeof name, "%d.index", id);
   cube_tar_put(tar, name, index.data, index.len);
-  snprintf(name, sizeof name, "%d.data", m);
+  snprintf(name, sizeof name, "%d.data", id);
   cube_tar_put(tar, name, data.data, data.len);
   free(index.data);
   free(data.data);
@@ -351,7 +364,7 @@ pomp_report_status pomp_report_write_cube(const pomp_report *r, const char *path
   report_freeze(r);
   FILE *f = fopen(path, "wb");
   if (!f) return report_fail(err, POMP_REPORT_ERR_IO, "%s: %s", path, strerror(errno));
-  metric_ctx mc = {pu_calloc(r->nmetrics + 1, sizeof *mc.dtype)};
+  metric_ctx mc = {pu_calloc(r->nmetrics + 1, sizeof *mc.dtype), cube_metric_ids(r)};
   system_ctx sc = {.loc_order = pu_calloc(r->nlocations + 1, sizeof *sc.loc_order)};
   /* a first pass over the system tree gives the location order the rows
      need; anchor.xml is the last member (it names the rows' dtypes), so
@@ -362,7 +375,8 @@ pomp_report_status pomp_report_write_cube(const pomp_report *r, const char *path
   pomp_report_status st = POMP_REPORT_OK;
   int ok = 1;
   for (size_t m = 0; m < r->nmetrics && !st && ok; m++) {
-    st = metric_files(r, (int32_t)m, sc.loc_order, &mc.dtype[m], &buf, err);
+    if (mc.cube_id[m] < 0) continue;
+    st = metric_files(r, (int32_t)m, mc.cube_id[m], sc.loc_order, &mc.dtype[m], &buf, err);
     ok = flush(f, &buf);
   }
   if (!st && ok) {
@@ -378,6 +392,7 @@ pomp_report_status pomp_report_write_cube(const pomp_report *r, const char *path
   free(buf.data);
   free(anchor.data);
   free(mc.dtype);
+  free(mc.cube_id);
   free(sc.loc_order);
   return st;
 }

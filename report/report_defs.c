@@ -40,6 +40,7 @@ void pomp_report_free(pomp_report *r) {
   free(r->loc_sysnode);
   free(r->attrs);
   report_strmap_free(&r->attr_ids);
+  report_computed_free(r);
   report_tree_free(&r->metric_tree);
   report_tree_free(&r->cnode_tree);
   report_tree_free(&r->sysnode_tree);
@@ -155,6 +156,7 @@ int32_t pomp_report_add_sysnode(pomp_report *r, pomp_sys_kind kind, const char *
 
 void pomp_report_set_attr(pomp_report *r, const char *key, const char *value) {
   if (!key) return;
+  if (!strcmp(key, POMP_REPORT_NOT_COMPUTED)) report_computed_parse(r, value);
   int32_t i = report_strmap_get(&r->attr_ids, key);
   if (i >= 0) {
     free(r->attrs[i].value);

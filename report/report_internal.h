@@ -83,6 +83,12 @@ struct pomp_report {
   } * attrs;
   size_t nattrs, attrs_cap;
   report_strmap attr_ids; /* key -> index */
+  /* the attribute POMP_REPORT_NOT_COMPUTED, parsed (report_computed.c) */
+  struct report_not_computed {
+    char *names; /* " name name " */
+    char *why;   /* "not computed: REASON" */
+  } * not_computed;
+  size_t nnot_computed, not_computed_cap;
 
   report_cells cells;
   int frozen_stale; /* cells changed since the row store was made */
@@ -105,6 +111,12 @@ int32_t report_tree_children(const report_tree *t, int32_t node, int32_t *out, i
 pomp_report_status report_fail(pomp_report_error *err, pomp_report_status status, const char *fmt,
                                ...) __attribute__((format(printf, 3, 4)));
 
+/* report_computed.c: the attribute POMP_REPORT_NOT_COMPUTED parsed into
+   r->not_computed (again on every set), and freed; "not computed: REASON"
+   for a metric not computed (itself or an ancestor named), else NULL. */
+void report_computed_parse(pomp_report *r, const char *value);
+void report_computed_free(pomp_report *r);
+const char *report_not_computed_text(const pomp_report *r, int32_t metric);
 /* report_cells.c */
 void report_cells_free(report_cells *c);
 void report_cells_rehash(report_cells *c, size_t nslots);

@@ -218,14 +218,18 @@ static void summarise_locations(const pop_ctx *x, pomp_report_pop *out) {
 }
 
 /* The efficiencies from the sums (docs/PROPERTIES.md). */
-static void efficiencies(pomp_report_pop *out, double cp_total) {
+/* not_computed: NULL, or why the analysis did not compute the critical
+   path ("not computed: ...", the report's text). */
+static void efficiencies(pomp_report_pop *out, double cp_total, const char *not_computed) {
   double run = out->runtime;
   const char *no_run = why_no_time;
   set_ratio(out, POMP_REPORT_POP_PARALLEL, out->useful_avg, run, no_run);
   set_ratio(out, POMP_REPORT_POP_LOAD_BALANCE, out->useful_avg, out->useful_max, why_no_useful);
   set_ratio(out, POMP_REPORT_POP_COMMUNICATION, out->useful_max, run, no_run);
   if (!out->has_critical_path || cp_total == 0) {
-    const char *why = out->has_critical_path ? why_off_critical_path : why_no_critical_path;
+    const char *why = out->has_critical_path ? why_off_critical_path
+                      : not_computed         ? not_computed
+                                             : why_no_critical_path;
     if (!out->has_critical_path) out->ideal_runtime = NAN;
     set_ratio(out, POMP_REPORT_POP_SERIALISATION, 0, 0, why);
     set_ratio(out, POMP_REPORT_POP_TRANSFER, 0, 0, why);
@@ -281,8 +285,10 @@ pomp_report_status pomp_report_pop_compute(const pomp_report *r, const int32_t *
   x.locs = pu_malloc(((size_t)x.nl + 1) * sizeof *x.locs);
   x.vals = pu_malloc(((size_t)x.nl + 1) * sizeof *x.vals);
   /* A report whose catalogue names the metric but whose analysis did not
-     compute it (a profile) has no critical path either. */
-  out->has_critical_path = cp >= 0 && pomp_report_metric_total(r, cp, 1) > 0;
+     compute it (a profile; switched off or voided: the attribute
+     not_computed says why) has no critical path either. */
+  const char *not_computed = report_not_computed_text(r, cp);
+  out->has_critical_path = cp >= 0 && !not_computed && pomp_report_metric_total(r, cp, 1) > 0;
   double cp_total = 0;
   pomp_report_status st = scope_mask(&x, roots, n, err);
   if (st == POMP_REPORT_OK) st = sum_rows(&x, err);
@@ -290,7 +296,7 @@ pomp_report_status pomp_report_pop_compute(const pomp_report *r, const int32_t *
     st = critical_computation(&x, &out->ideal_runtime, &cp_total, err);
   if (st == POMP_REPORT_OK) {
     summarise_locations(&x, out);
-    efficiencies(out, cp_total);
+    efficiencies(out, cp_total, not_computed);
   }
   ctx_free(&x);
   return st;

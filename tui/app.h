@@ -149,6 +149,10 @@ void tui_app_ready(tui_app *a, int p);
 double tui_app_reference(tui_app *a, int p, int32_t node);
 /* The metric whose unit pane p shows for node. */
 int32_t tui_app_unit_metric(const tui_app *a, int p, int32_t node);
+/* Why the analysis did not compute the metric whose value the row of node
+   in pane p shows (pomp_report_not_computed), or NULL: such values are
+   drawn "n/c", the status line gives the reason. */
+const char *tui_app_not_computed(const tui_app *a, int p, int32_t node);
 /* The value of node in pane p formatted for the pane's mode. */
 void tui_app_format(tui_app *a, int p, int32_t node, double v, char *buf, size_t size);
 /* The colour scale in absolute mode for node: [lo, hi] = the smallest and

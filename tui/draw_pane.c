@@ -60,15 +60,25 @@ static void draw_prefix(tui_app *a, int p, const tui_row *r, int *col, int y, in
   for (int k = 0; k < shown; k++) put(a, col, y, end, glyph[k], plain);
 }
 
-/* summing: the value is still being summed (location pane). */
+/* A value column without a value: text, dim, no weight icon. */
+static void draw_no_value(tui_app *a, const char *text, int *col, int y, int end) {
+  char field[80];
+  int pad = TUI_VALUE_WIDTH - tui_text_width(text);
+  snprintf(field, sizeof field, "   %*s%s ", pad > 0 ? pad : 0, "", text);
+  put(a, col, y, end, field, (tui_style){TUI_A_DIM, 0, 0, 0});
+}
+
+/* summing: the value is still being summed (location pane).  A metric the
+   analysis did not compute has no value: "n/c" (not computed). */
 static void draw_weight(tui_app *a, int p, int32_t node, double v, int summing, int *col, int y,
                         int end) {
   char buf[64];
   if (summing) {
-    char field[80];
-    int pad = TUI_VALUE_WIDTH - tui_text_width(a->glyphs->more);
-    snprintf(field, sizeof field, "   %*s%s ", pad, "", a->glyphs->more);
-    put(a, col, y, end, field, (tui_style){TUI_A_DIM, 0, 0, 0});
+    draw_no_value(a, a->glyphs->more, col, y, end);
+    return;
+  }
+  if (tui_app_not_computed(a, p, node)) {
+    draw_no_value(a, "n/c", col, y, end);
     return;
   }
   int level = tui_level(tui_app_spectrum_x(a, p, node, v));

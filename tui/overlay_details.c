@@ -28,10 +28,16 @@ static void add_run_status(tui_app *a, int width) {
 }
 
 /* "Value      incl 42.00 [% of total] Computation, all locations": node's
-   value in pane p as the pane shows it, then what it covers. */
+   value in pane p as the pane shows it, then what it covers ("Value
+   not computed: REASON" where the analysis did not compute it). */
 static void add_value(tui_app *a, int p, int32_t node, const char *covers) {
   char value[32], mode[64];
   const tui_pane *pn = &a->pane[p];
+  const char *not_computed = tui_app_not_computed(a, p, node);
+  if (not_computed) {
+    tui_overlay_add(&a->overlay, "Value      not computed: %s", not_computed);
+    return;
+  }
   tui_app_format(a, p, node, tui_pane_shown_value(pn, node), value, sizeof value);
   tui_overlay_add(&a->overlay, "Value      %s %s [%s] %s",
                   tui_pane_is_inclusive(pn, node) ? "incl" : "excl", value,

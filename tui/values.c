@@ -19,6 +19,11 @@ int32_t tui_app_unit_metric(const tui_app *a, int p, int32_t node) {
   return p == TUI_PANE_METRIC ? node : selected_metric(a);
 }
 
+const char *tui_app_not_computed(const tui_app *a, int p, int32_t node) {
+  int32_t m = tui_app_unit_metric(a, p, node);
+  return m >= 0 ? pomp_report_not_computed(a->model.report, m) : NULL;
+}
+
 double tui_app_reference(tui_app *a, int p, int32_t node) {
   const tui_tree *mt = &a->model.tree[TUI_PANE_METRIC];
   int32_t m = tui_app_unit_metric(a, p, node);
@@ -135,6 +140,8 @@ void tui_app_describe(tui_app *a, char *text, size_t size) {
     tui_app_format(a, p, r->node, r->hidden_value, value, sizeof value);
     snprintf(text, size, "%s: %d more children, %s [%s] - Enter shows them", name, (int)r->hidden,
              value, tui_mode_label(a, p, mode, sizeof mode));
+  } else if (tui_app_not_computed(a, p, r->node)) {
+    snprintf(text, size, "%s  not computed: %s", name, tui_app_not_computed(a, p, r->node));
   } else {
     int incl = tui_pane_is_inclusive(pn, r->node);
     tui_app_format(a, p, r->node, tui_pane_shown_value(pn, r->node), value, sizeof value);

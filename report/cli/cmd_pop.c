@@ -20,8 +20,9 @@ static const char summary[] =
     "is the metric comp of each location, the runtime the largest location's\n"
     "time.  Serialisation and transfer efficiency need the critical path\n"
     "(metric critical_path, computed by pomp-analyze from a trace); without it\n"
-    "they are n/a (JSON: null).  P names the regions from the root, joined by\n"
-    "';', as pomp-report dump writes them (or as pomp-tui shows them:\n"
+    "they are n/a (JSON: null), with the reason pomp-analyze gave when it did\n"
+    "not compute it (\"not computed: ...\").  P names the regions from the root,\n"
+    "joined by ';', as pomp-report dump writes them (or as pomp-tui shows them:\n"
     "functions without their parameter lists).  Definitions:\n"
     "docs/PROPERTIES.md, \"POP efficiencies\".\n";
 
@@ -67,6 +68,8 @@ static void print_json(const pomp_report *r, const char *path, const char *callp
   put_json_string_or_null(callpath);
   fputs(",\n  \"run_incomplete\": ", stdout);
   put_json_string_or_null(pomp_report_run_incomplete(r));
+  fputs(",\n  \"not_computed\": ", stdout);
+  put_json_string_or_null(pomp_report_attr(r, POMP_REPORT_NOT_COMPUTED));
   printf(",\n  \"processes\": %d,\n  \"locations\": %d", (int)p->processes, (int)p->locations);
   const struct {
     const char *key;

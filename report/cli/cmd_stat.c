@@ -206,6 +206,8 @@ int cmd_stat(int argc, char **argv) {
       printf("difference %s: %% of %s %.6g s\n", pomp_report_attr(r, "diff"), base_name, x.total);
     const char *instrumentation = pomp_report_attr(r, "instrumentation");
     if (instrumentation) printf("instrumentation: %s\n", instrumentation);
+    const char *not_computed = pomp_report_attr(r, POMP_REPORT_NOT_COMPUTED);
+    if (not_computed) printf("not computed: %s\n", not_computed);
     putchar('\n');
     /* properties under time, by exclusive total, largest first */
     double *own = pu_calloc((size_t)nm + 1, sizeof *own);

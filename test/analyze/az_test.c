@@ -66,6 +66,7 @@ int az_run_cross_check_again(void **state) {
   return 0;
 }
 const char *az_run_status;
+unsigned az_run_switched_off;
 
 /* Analyses the trace in run->dir as pomp-analyze does, then again in
    replay windows of two events each: both must give the very same report
@@ -73,12 +74,13 @@ const char *az_run_status;
 void az_run_dir(az_run *run) {
   char anchor[300];
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", run->dir);
-  az_options opt = {.run_status = az_run_status};
+  az_options opt = {.run_status = az_run_status, .switched_off = az_run_switched_off};
   run->status = az_analyze(&run->a, anchor, &opt);
   if (!run->status) run->report = az_report_build(&run->a, anchor, NULL);
   if (!az_run_cross_check) return;
   az_analysis small;
-  az_options windows = {.window_events = 2, .run_status = az_run_status};
+  az_options windows = {
+      .window_events = 2, .run_status = az_run_status, .switched_off = az_run_switched_off};
   int status = az_analyze(&small, anchor, &windows);
   assert_int_equal(status != 0, run->status != 0);
   if (!status) {

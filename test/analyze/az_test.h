@@ -35,6 +35,8 @@ int az_run_cross_check_again(void **state);
 /* Analyse as the trace of a run that did not finish, with this status
    ("incomplete: ..."); NULL (the default): a finished run. */
 extern const char *az_run_status;
+/* The analyses switched off (az_options.switched_off, AZ_OFF_*); 0: all. */
+extern unsigned az_run_switched_off;
 /* Writes (only) a trace of one location entering and leaving region f
    `pairs` times inside main, 10 ticks apart, in event chunks of `chunk`
    bytes (OTF2 allows 256 KiB to 16 MiB): files of several chunks. */

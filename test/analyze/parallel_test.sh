@@ -71,6 +71,23 @@ for p in 2 3; do
   fi
 done
 
+# The switches (--no-rootcause, --no-critical-path): the parallel analysis
+# runs only the passes asked for, and writes the serial one's report.
+for sw in --no-rootcause --no-critical-path "--no-rootcause --no-critical-path"; do
+  for name in ring hybrid omp_tasks nested; do
+    # shellcheck disable=SC2086 # $sw: one or two options
+    if "$analyze" -q $sw -o "$work/$name.sw.pomp" "$work/$name" &&
+      "$mpiexec" -n 3 "$analyze" -q $sw -o "$work/$name.sw3.pomp" "$work/$name" &&
+      cmp -s "$work/$name.sw.pomp" "$work/$name.sw3.pomp" &&
+      grep -q '"not_computed"' "$work/$name.sw.pomp"; then
+      echo "ok: $name $sw, 3 analysis processes: identical report"
+    else
+      echo "FAIL: $name $sw: 3 analysis processes"
+      failures=$((failures + 1))
+    fi
+  done
+done
+
 # A damaged trace fails on every analysis process (never a hang): exit 1.
 "$tracegen" "$data/late_sender.trace" "$work/damaged" || exit 1
 rm "$work/damaged/traces/1.evt" # rank 1 thread 0 (thread << 32 | rank)

@@ -173,6 +173,16 @@ static pomp_report *snapshot(void) {
   return r;
 }
 
+/* pop_balanced analysed from a trace with OpenMP tasks: the critical
+   path and the OpenMP delay costs not computed (model limit). */
+static pomp_report *not_computed(void) {
+  pomp_report *r = pop_fixture_new("pop_balanced");
+  pomp_report_set_attr(r, POMP_REPORT_NOT_COMPUTED,
+                       "delay_omp critical_path performance_impact (model limit: the trace has "
+                       "OpenMP tasks)");
+  return r;
+}
+
 pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "snapshot") == 0) return snapshot();
   if (strcmp(name, "small") == 0) return small(1);
@@ -182,5 +192,6 @@ pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "wide") == 0) return wide();
   if (strncmp(name, "pop_", 4) == 0) return pop_fixture_new(name);
   if (strcmp(name, "loops") == 0) return loops();
+  if (strcmp(name, "not_computed") == 0) return not_computed();
   return NULL;
 }

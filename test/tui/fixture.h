@@ -8,6 +8,8 @@
  * trace's long run_status and a long trace path (wrapping).  "pop_*": the
  * planted POP reports of test/report/pop_fixture.h.  "snapshot": a
  * profile snapshot of the small run at 2.0 s, with fewer call paths.
+ * "not_computed": pop_balanced whose attribute not_computed names the
+ * critical path and the OpenMP delay costs (an OpenMP-task trace).
  */
 #ifndef TUI_FIXTURE_H
 #define TUI_FIXTURE_H

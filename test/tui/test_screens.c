@@ -112,6 +112,12 @@ static const screen_case cases[] = {
     {"pop_parallel_region", "pop_hybrid", 100, 24, 10, 0, "<Tab>E<Down>p"},
     {"pop_no_critical_path", "pop_balanced", 80, 24, 10, 0, "p"},
     {"pop_closed", "pop_hybrid", 100, 12, 10, 0, "pp"},
+    /* Metrics the analysis did not compute (report attribute
+       not_computed): POP says why, the property pane shows "n/c" and the
+       status line the reason. */
+    {"pop_not_computed", "not_computed", 80, 24, 10, 0, "p"},
+    {"not_computed", "not_computed", 120, 18, 10, 0, "jjjjljj"},
+    {"not_computed_details", "not_computed", 100, 20, 10, 0, "jjjjljji"},
     /* A report without computation: the reason on the status line. */
     {"pop_no_comp", "wide", 80, 10, 20, 0, "p"},
     /* Loops (pomp-opari --loops) are call-tree nodes with a mark; an
