@@ -49,10 +49,9 @@ typedef struct az_analysis {
      a serial analysis, which goes on while active. */
   int (*agree_hook)(struct az_analysis *a, int active, int *failed);
   void *exchange_data; /* parallel.c: what its exchanges keep */
-  /* parallel analysis: how the delay pass's op logs travel (az_delay.h,
-     dl_ship_fn; NULL: applied here) and whether this process applies them */
-  void (*delay_ship)(struct az_analysis *a, void *logs, int last);
-  int delay_central;
+  /* parallel analysis: how the delay pass's op logs travel (az_delay.h);
+     NULL: a serial analysis applies them where they are written */
+  struct dl_link *delay_link;
   void *wo;             /* p2p.c: per-location wrong-order windows */
   int incomplete;       /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not

@@ -114,11 +114,32 @@ void dl_central_window(dl_central *c);
    never completed get no delay costs). */
 void dl_central_end(dl_central *c);
 
-/* A parallel analysis's way of moving the logs (parallel.c): called after
-   each window (last: after the pass) with the logs of the locations
-   replayed here (logs[l], l < num_locs; empty for the others).  It must
-   have them applied, in location order, on the analysis process that
-   runs the central part.  NULL: applied here. */
-typedef void (*dl_ship_fn)(az_analysis *a, void *logs, int last);
+/* Walks the ops of w (n words) and renames every call path c >= base to
+   map[c - base] (a parallel analysis: the call paths another analysis
+   process created after it took process 0's call tree of base nodes). */
+void dl_log_remap(uint64_t *w, size_t n, const int32_t *map, int32_t base);
+
+/* A parallel analysis (parallel.c) moves the logs: after each window whose
+   end all analysis processes agreed on (its MPI exchange calls
+   az_delay_deliver) and after the pass, `ship` gets the logs of every
+   location (logs[l], l < num_locs; those of locations replayed elsewhere
+   empty).  On the analysis process that applies them (central) it must
+   fill in the others' logs; then they are applied there, in location
+   order.  Elsewhere it sends them, and they are emptied. */
+typedef struct dl_link {
+  void (*ship)(az_analysis *a, dl_log *logs, int last);
+  void *data;           /* parallel.c's */
+  int central;          /* this analysis process applies the logs */
+  const uint32_t *idle; /* per trace process: dl_idle_workers on process 0 */
+  void *state;          /* the delay pass's, while it runs */
+} dl_link;
+
+/* Per trace process: its OpenMP workers, the threads the forward pass
+   found idle (from the cells: in parallel, known on process 0 after the
+   gather). */
+uint32_t *dl_idle_workers(const az_analysis *a);
+
+/* After a window, in a parallel analysis: the logs shipped and applied. */
+void az_delay_deliver(az_analysis *a);
 
 #endif

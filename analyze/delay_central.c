@@ -698,3 +698,27 @@ void dl_central_end(dl_central *st) {
   free(st->hash);
   free(st);
 }
+
+static void remap_word(uint64_t *w, int shift, const int32_t *map, int32_t base) {
+  int32_t c = (int32_t)(uint32_t)(*w >> shift);
+  if (c < base) return; /* process 0's call tree, or none (-1) */
+  uint64_t keep = shift ? *w & 0xffffffffu : *w & ~(uint64_t)0xffffffffu;
+  *w = keep | (uint64_t)(uint32_t)map[c - base] << shift;
+}
+
+void dl_log_remap(uint64_t *w, size_t n, const int32_t *map, int32_t base) {
+  const uint64_t *end = w + n;
+  while (w < end) {
+    uint64_t op = *w++;
+    switch (op & 0xff) {
+    case DL_OP_COLL: remap_word(&w[0], 32, map, base), w += 4; break;
+    case DL_OP_MSGS: remap_word(&w[0], 0, map, base), w += 3 + 4 * (op >> 8); break;
+    case DL_OP_OMPBAR: remap_word(&w[1], 32, map, base), w += 5; break;
+    case DL_OP_IDLE: remap_word(&w[2], 0, map, base), w += 4; break;
+    case DL_OP_CLOSE:
+      for (size_t i = 0; i < (size_t)(op >> 32); i++, w += 2) remap_word(&w[0], 0, map, base);
+      break;
+    default: break; /* DL_OP_FORK, DL_OP_DRAIN */
+    }
+  }
+}

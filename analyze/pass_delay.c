@@ -138,7 +138,8 @@ typedef struct dl_state {
   uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
   dl_log *logs;        /* per location: its ops of the window */
   dl_central *central; /* NULL where another analysis process applies the logs */
-  dl_ship_fn ship;     /* NULL: applied here */
+  dl_link *link;       /* a parallel analysis's (az_delay.h); NULL: serial */
+  az_replay *r;
 } dl_state;
 
 /* Room for k more words in the log. */
@@ -588,9 +589,8 @@ static void open_idle(dl_loc *s, az_time t) {
 static void deliver_logs(az_replay *r, int last) {
   dl_state *st = r->data;
   const az_defs *d = &r->a->defs;
-  if (st->ship) {
-    st->ship(r->a, st->logs, last);
-  } else {
+  if (st->link) st->link->ship(r->a, st->logs, last);
+  if (st->central) {
     for (uint32_t l = 0; l < d->num_locs; l++)
       if (st->logs[l].n) dl_central_apply(st->central, l, st->logs[l].w, st->logs[l].n);
     if (!last) dl_central_window(st->central);
@@ -604,7 +604,13 @@ static void deliver_logs(az_replay *r, int last) {
 
 static void delay_window(az_replay *r, az_time stop) {
   (void)stop;
-  deliver_logs(r, 0);
+  dl_state *st = r->data;
+  if (!st->link) deliver_logs(r, 0); /* else once all agreed: az_delay_deliver */
+}
+
+void az_delay_deliver(az_analysis *a) {
+  dl_state *st = a->delay_link->state;
+  deliver_logs(st->r, 0);
 }
 
 static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -670,8 +676,7 @@ static int32_t *parallel_cnodes(const az_analysis *a) {
   return par;
 }
 
-/* Per process: its OpenMP workers, the threads the forward pass found idle. */
-static uint32_t *idle_workers(const az_analysis *a) {
+uint32_t *dl_idle_workers(const az_analysis *a) {
   const az_defs *d = &a->defs;
   uint32_t *idle = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *idle);
   for (uint32_t p = 0; p < d->num_procs; p++)
@@ -686,17 +691,21 @@ static uint32_t *idle_workers(const az_analysis *a) {
   return idle;
 }
 
-/* The analysis process that applies the logs: a parallel analysis's
-   hook (parallel.c) says whether it is this one and how logs travel. */
+/* The analysis process that applies the logs: in parallel, the link
+   (parallel.c) says whether it is this one and how logs travel. */
 static void delay_begin(az_replay *r) {
   dl_state *st = pu_calloc(1, sizeof *st);
   r->data = st;
   const az_defs *d = &r->a->defs;
-  st->ship = r->a->delay_ship;
-  if (!st->ship || r->a->delay_central) st->central = dl_central_new(r->a);
+  st->r = r;
+  st->link = r->a->delay_link;
+  if (st->link) st->link->state = st;
+  if (!st->link || st->link->central) st->central = dl_central_new(r->a);
   st->logs = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->logs);
   st->par_cnode = parallel_cnodes(r->a);
-  st->idle = idle_workers(r->a);
+  st->idle = dl_idle_workers(r->a);
+  if (st->link && st->link->idle)
+    memcpy(st->idle, st->link->idle, (d->num_procs ? d->num_procs : 1) * sizeof *st->idle);
   st->master_par = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *st->master_par);
   for (uint32_t p = 0; p < d->num_procs; p++) st->master_par[p] = -1;
   for (uint32_t l = 0; l < d->num_locs; l++) {
@@ -725,8 +734,10 @@ static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
 static void delay_end(az_replay *r, int ok) {
   (void)ok;
   dl_state *st = r->data;
-  deliver_logs(r, 1);
+  /* in parallel, after a failure all agreed on: the others ship nothing */
+  if (ok || !st->link) deliver_logs(r, 1);
   if (st->central) dl_central_end(st->central);
+  if (st->link) st->link->state = NULL;
   for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     free(s->stack);
