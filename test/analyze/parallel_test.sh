@@ -14,8 +14,8 @@ for trace in "$data"/*.trace "$work/ring.trace"; do
   name=$(basename "$trace" .trace)
   "$tracegen" "$trace" "$work/$name" || { echo "FAIL: tracegen $name"; exit 1; }
   "$analyze" -q "$work/$name" || { echo "FAIL: serial $name"; failures=$((failures + 1)); }
-  # 4: the delay pass's local part on analysis processes 0, 2 and 3 (1
-  # walks the critical path), its central part on 0
+  # the delay pass's local part on analysis process 0 (2), 2 (3), 2 and 3
+  # (4), its central part on 0; 1 walks the critical path
   for p in 2 3 4; do
     if ! "$mpiexec" -n $p "$analyze" -q -o "$work/$name.$p.pomp" "$work/$name"; then
       echo "FAIL: $mpiexec -n $p on $name exited $?"
