@@ -618,7 +618,8 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   size_t j = (size_t)(op >> 8 & 0xffffff), nmap = (size_t)(op >> 32);
   dl_cloc *cl = &st->locs[loc];
   dl_ref r = cl->open[j];
-  memmove(cl->open + j, cl->open + j + 1, (cl->nopen - j - 1) * sizeof *cl->open);
+  for (size_t k = j + 1; k < cl->nopen; k++) /* a few: no call to memmove */
+    cl->open[k - 1] = cl->open[k];
   cl->nopen--;
   if (!r.in) return w + 2 * nmap;
   dl_member *mb = member(r);
