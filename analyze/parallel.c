@@ -10,7 +10,9 @@
  *                     is then computed by the sender's owner);
  *   collectives    -> an owner per communicator, which sends back the charges
  *                     for other processes' locations;
- *   call trees and values -> analysis process 0, which writes the report.
+ *   call trees and values -> analysis process 0, which writes the report;
+ *   the delay pass's op logs -> analysis process 0, which applies them
+ *                     (process 1 walks the critical path meanwhile).
  *
  * All values are integer ticks and the report orders its call tree
  * canonically, so the report is identical to a serial analysis (tested).
@@ -453,7 +455,7 @@ static void reduce_diag(az_analysis *a, const team *t) {
   local[AZ_W_NUM_KINDS] = a->events_read;
   MPI_Request req;
   MPI_Ireduce(local, sum, AZ_W_NUM_KINDS + 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD, &req);
-  wait_long(&req); /* process 0 may still run the delay pass */
+  wait_long(&req); /* process 0 may still run RMA or derive the critical path */
   if (t->rank) return;
   memcpy(a->diag.count, sum, sizeof a->diag.count);
   a->events_read = sum[AZ_W_NUM_KINDS];
