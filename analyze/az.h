@@ -48,7 +48,10 @@ typedef struct az_analysis {
      one still reading) and on failure; returns whether to go on.  NULL:
      a serial analysis, which goes on while active. */
   int (*agree_hook)(struct az_analysis *a, int active, int *failed);
-  void *exchange_data;  /* parallel.c: what its exchanges keep */
+  void *exchange_data; /* parallel.c: what its exchanges keep */
+  /* parallel analysis: how the delay pass's op logs travel (az_delay.h);
+     NULL: a serial analysis applies them where they are written */
+  struct dl_link *delay_link;
   void *wo;             /* p2p.c: per-location wrong-order windows */
   int incomplete;       /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not

@@ -10,7 +10,9 @@
  *                     is then computed by the sender's owner);
  *   collectives    -> an owner per communicator, which sends back the charges
  *                     for other processes' locations;
- *   call trees and values -> analysis process 0, which writes the report.
+ *   call trees and values -> analysis process 0, which writes the report;
+ *   the delay pass's op logs -> analysis process 0, which applies them
+ *                     (process 1 walks the critical path meanwhile).
  *
  * All values are integer ticks and the report orders its call tree
  * canonically, so the report is identical to a serial analysis (tested).
@@ -31,6 +33,7 @@
 #include "az_common.h"
 #include "az_critical.h"
 #include "az_defs.h"
+#include "az_delay.h"
 #include "az_diag.h"
 #include "az_metrics.h"
 #include "az_nested.h"
@@ -80,20 +83,26 @@ static void wait_until(MPI_Request *req, int long_wait) {
 static void wait_for(MPI_Request *req) { wait_until(req, 0); }
 static void wait_long(MPI_Request *req) { wait_until(req, 1); }
 
-/* Contiguous blocks of processes with about total/size events each. */
-static void assign(team *t, const az_defs *d) {
+/* Contiguous blocks of processes by event counts: analysis process 0
+   takes `first` shares, each other one share. */
+static void assign_shares(team *t, const az_defs *d, double first) {
   t->owner = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *t->owner);
   uint64_t total = 0, before = 0;
   for (size_t p = 0; p < d->num_procs; p++)
     for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
       total += d->locs[d->procs[p].first_loc + i].events + 1;
+  double shares = first + (t->size - 1);
   for (size_t p = 0; p < d->num_procs; p++) {
-    int o = total ? (int)(before * (uint64_t)t->size / total) : 0;
+    double at = total ? (double)before / (double)total * shares : 0;
+    int o = at < first ? 0 : 1 + (int)(at - first);
     t->owner[p] = o < t->size ? o : t->size - 1;
     for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
       before += d->locs[d->procs[p].first_loc + i].events + 1;
   }
 }
+
+/* Contiguous blocks of processes with about total/size events each. */
+static void assign(team *t, const az_defs *d) { assign_shares(t, d, 1); }
 
 /* All-to-all of variable-size blocks: counts[d] elements of elem bytes for
    each destination, laid out by destination in out.  Returns the received
@@ -446,7 +455,7 @@ static void reduce_diag(az_analysis *a, const team *t) {
   local[AZ_W_NUM_KINDS] = a->events_read;
   MPI_Request req;
   MPI_Ireduce(local, sum, AZ_W_NUM_KINDS + 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD, &req);
-  wait_long(&req); /* process 0 may still run the delay pass */
+  wait_long(&req); /* process 0 may still run RMA or derive the critical path */
   if (t->rank) return;
   memcpy(a->diag.count, sum, sizeof a->diag.count);
   a->events_read = sum[AZ_W_NUM_KINDS];
@@ -489,30 +498,36 @@ static void share_marks(az_marks *m) {
   wait_for(&req);
 }
 
-/* Backward passes over the whole trace on this analysis process alone,
-   in the windows of the first pass (marks).  Their reading's warnings
-   were counted by the first pass: not again. */
-static int backward_whole(az_analysis *a, const char *anchor, az_marks *marks,
-                          const az_pass *const *passes, size_t npasses) {
+/* Backward passes over the locations of the trace processes p with
+   mine[p] (all: NULL) on this analysis process, in the windows of the
+   first pass (marks).  Their reading's warnings were counted by the first
+   pass: not again. */
+static int backward_mine(az_analysis *a, const char *anchor, az_marks *marks,
+                         const az_pass *const *passes, size_t npasses, const uint8_t *mine) {
   OTF2_Reader *reader = OTF2_Reader_Open(anchor);
   if (!reader) {
     az_fail(&a->diag, "%s: cannot open the trace archive again", anchor);
     return -1;
   }
   OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+  size_t locations = 0;
   for (size_t i = 0; i < a->defs.num_locs; i++)
-    OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
+    if (!mine || mine[a->defs.locs[i].process]) {
+      OTF2_Reader_SelectLocation(reader, a->defs.locs[i].id);
+      locations++;
+    }
   int defs_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
   int rc = OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS ? 0 : -1;
   if (rc) az_fail(&a->diag, "cannot open the event files");
-  if (!rc) rc = az_check_open_files(a, a->defs.num_locs, anchor);
+  if (!rc) rc = az_check_open_files(a, locations, anchor);
   az_diag before = a->diag;
   uint64_t events = a->events_read;
   int progress = a->progress;
   a->diag.verbosity = 0;
   a->progress = 0;
   memset(marks->defs_read, 0, marks->nlocs); /* a new reader */
-  if (!rc) rc = az_replay_run_marked(a, reader, NULL, passes, npasses, marks);
+  if (!rc) rc = az_replay_run_marked(a, reader, mine, passes, npasses, marks);
+  else if (a->agree_hook) a->agree_hook(a, 0, &rc); /* the others learn it at their window */
   if (!rc) a->diag = before;
   a->diag.verbosity = before.verbosity;
   a->events_read = events;
@@ -523,12 +538,194 @@ static int backward_whole(az_analysis *a, const char *anchor, az_marks *marks,
   return rc;
 }
 
+static int backward_whole(az_analysis *a, const char *anchor, az_marks *marks,
+                          const az_pass *const *passes, size_t npasses) {
+  return backward_mine(a, anchor, marks, passes, npasses, NULL);
+}
+
+/* ---- the delay pass divided (analyze/README.md, "Delay costs in a
+   parallel analysis") ------------------------------------------------- */
+
+/* Its analysis processes: 0 (which applies the op logs: the central part)
+   and, with three or more, 2 and above; process 1 walks the critical
+   path meanwhile.  Each replays the locations of its own trace processes
+   backwards (the local part) and sends their logs to process 0 after each
+   window; process 0 applies every location's log in location order, as a
+   serial analysis does. */
+enum { DL_TAG = 5 };
+
+typedef struct {
+  MPI_Comm comm;
+  int rank, size;
+  int32_t base; /* call paths of process 0's tree when it was shared */
+  /* the others: what they sent */
+  size_t sent;     /* call paths of their own tree process 0 knows */
+  bytes out[2];    /* a window's logs in flight, and the next */
+  uint64_t len[2]; /* ... their lengths */
+  MPI_Request req[2][2];
+  int next;
+  /* process 0: per other, process 0's call path of each one it created */
+  int32_t **map;
+  size_t *nmap, *capmap;
+  uint32_t *idle; /* per trace process: its OpenMP workers (process 0's cells) */
+} delay_team;
+
+/* Every delay process takes process 0's call tree (after the gather), so
+   that the call paths in the logs are process 0's; those created later
+   elsewhere travel with the logs (ship_logs). */
+static void share_tree(az_analysis *a, delay_team *dt) {
+  uint64_t n = a->tree.len;
+  MPI_Request req;
+  MPI_Ibcast(&n, 1, MPI_UINT64_T, 0, dt->comm, &req);
+  wait_for(&req);
+  az_cnode *nodes = dt->rank ? pu_malloc((n ? n : 1) * sizeof *nodes) : a->tree.nodes;
+  MPI_Ibcast(nodes, (int)(n * sizeof *nodes), MPI_BYTE, 0, dt->comm, &req);
+  wait_for(&req);
+  dt->base = (int32_t)n;
+  dt->sent = n;
+  /* the workers of every trace process: the cells that say so are process 0's */
+  dt->idle = dt->rank ? pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, sizeof *dt->idle)
+                      : dl_idle_workers(a);
+  MPI_Ibcast(dt->idle, (int)a->defs.num_procs, MPI_UINT32_T, 0, dt->comm, &req);
+  wait_for(&req);
+  if (!dt->rank) return;
+  /* their own tree's numbers are not used again: its values were gathered */
+  az_calltree_free(&a->tree);
+  az_calltree_init(&a->tree);
+  for (uint64_t i = 0; i < n; i++) az_calltree_child(&a->tree, nodes[i].parent, nodes[i].region);
+  free(nodes);
+}
+
+/* [call paths created since the last window][their nodes][per location
+   its log's words][the logs, location order], to process 0. */
+static void send_logs(az_analysis *a, delay_team *dt, dl_log *logs, int last) {
+  int k = dt->next;
+  if (dt->req[k][0] != MPI_REQUEST_NULL) { /* the one before last still in flight */
+    wait_for(&dt->req[k][0]);
+    wait_for(&dt->req[k][1]);
+  }
+  bytes *b = &dt->out[k];
+  b->len = 0;
+  uint64_t n = a->tree.len - dt->sent;
+  put(b, &n, sizeof n);
+  put(b, a->tree.nodes + dt->sent, n * sizeof *a->tree.nodes);
+  dt->sent = a->tree.len;
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) put(b, &logs[l].n, sizeof logs[l].n);
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) put(b, logs[l].w, logs[l].n * sizeof *logs[l].w);
+  dt->len[k] = b->len;
+  MPI_Isend(&dt->len[k], 1, MPI_UINT64_T, 0, DL_TAG, dt->comm, &dt->req[k][0]);
+  MPI_Isend(b->p, (int)b->len, MPI_BYTE, 0, DL_TAG + 1, dt->comm, &dt->req[k][1]);
+  dt->next ^= 1;
+  for (int i = 0; last && i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      if (dt->req[i][j] != MPI_REQUEST_NULL) wait_for(&dt->req[i][j]);
+}
+
+/* Process 0: the logs of process `from`'s locations into logs, their call
+   paths renamed to process 0's. */
+static void receive_logs(az_analysis *a, delay_team *dt, int from, dl_log *logs) {
+  uint64_t len;
+  MPI_Request req;
+  MPI_Irecv(&len, 1, MPI_UINT64_T, from, DL_TAG, dt->comm, &req);
+  wait_for(&req);
+  char *buf = pu_malloc(len ? len : 1);
+  MPI_Irecv(buf, (int)len, MPI_BYTE, from, DL_TAG + 1, dt->comm, &req);
+  wait_for(&req);
+  const char *q = buf;
+  uint64_t n;
+  memcpy(&n, q, sizeof n);
+  q += sizeof n;
+  for (uint64_t i = 0; i < n; i++, q += sizeof(az_cnode)) {
+    az_cnode c;
+    memcpy(&c, q, sizeof c);
+    int32_t parent = c.parent < dt->base ? c.parent : dt->map[from][c.parent - dt->base];
+    PU_PUSH(dt->map[from], dt->nmap[from], dt->capmap[from],
+            az_calltree_child(&a->tree, parent, c.region));
+  }
+  const char *words = q + a->defs.num_locs * sizeof(uint64_t);
+  for (uint32_t l = 0; l < a->defs.num_locs; l++, q += sizeof n) {
+    memcpy(&n, q, sizeof n);
+    if (!n) continue;
+    pu_reserve((void **)&logs[l].w, &logs[l].cap, logs[l].n + n, sizeof *logs[l].w);
+    memcpy(logs[l].w + logs[l].n, words, n * sizeof *logs[l].w);
+    dl_log_remap(logs[l].w + logs[l].n, n, dt->map[from], dt->base);
+    logs[l].n += n;
+    words += n * sizeof *logs[l].w;
+  }
+  free(buf);
+}
+
+static void ship_logs(az_analysis *a, dl_log *logs, int last) {
+  delay_team *dt = a->delay_link->data;
+  if (dt->rank) send_logs(a, dt, logs, last);
+  else
+    for (int r = 1; r < dt->size; r++) receive_logs(a, dt, r, logs);
+}
+
+/* The delay pass's exchange: after each window all agreed on, the logs
+   shipped and applied (after the pass: its end does it). */
+static void exchange_delay(az_analysis *a, int last) {
+  if (!last) az_delay_deliver(a);
+}
+
+/* agree among the delay processes */
+static int agree_delay(az_analysis *a, int active, int *failed) {
+  const delay_team *dt = a->delay_link->data;
+  int in[2] = {active != 0, *failed != 0}, out[2];
+  MPI_Request req;
+  MPI_Iallreduce(in, out, 2, MPI_INT, MPI_MAX, dt->comm, &req);
+  wait_for(&req);
+  *failed = out[1];
+  return out[1] ? 0 : out[0];
+}
+
+/* The delay pass on the delay processes: each its share of the trace
+   processes (contiguous blocks of about equal event counts). */
+static int delay_divided(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm) {
+  delay_team dt = {.comm = comm};
+  MPI_Comm_rank(comm, &dt.rank);
+  MPI_Comm_size(comm, &dt.size);
+  for (int i = 0; i < 2; i++) dt.req[i][0] = dt.req[i][1] = MPI_REQUEST_NULL;
+  share_tree(a, &dt);
+  /* process 0 applies every log (the central part): measured, about as
+     much CPU time as the local part of every location with its reading
+     (bench_analyze's trace, -n 3: process 0 0.66 s, process 2 0.60 s),
+     so it replays locations only when it is alone */
+  team shares = {.rank = dt.rank, .size = dt.size};
+  assign_shares(&shares, &a->defs, dt.size == 1 ? 1 : 0);
+  uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
+  for (uint32_t p = 0; p < a->defs.num_procs; p++) mine[p] = shares.owner[p] == dt.rank;
+  if (!dt.rank) {
+    dt.map = pu_calloc((size_t)dt.size, sizeof *dt.map);
+    dt.nmap = pu_calloc((size_t)dt.size * 2, sizeof *dt.nmap);
+    dt.capmap = dt.nmap + dt.size;
+  }
+  dl_link link = {.ship = ship_logs, .data = &dt, .central = dt.rank == 0, .idle = dt.idle};
+  az_pass delay = az_pass_delay;
+  delay.exchange = exchange_delay;
+  const az_pass *passes[] = {&delay};
+  a->delay_link = &link;
+  a->agree_hook = agree_delay;
+  int rc = backward_mine(a, anchor, marks, passes, 1, mine);
+  a->agree_hook = NULL;
+  a->delay_link = NULL;
+  for (int i = 0; i < 2; i++) free(dt.out[i].p);
+  for (int r = 0; dt.map && r < dt.size; r++) free(dt.map[r]);
+  free(dt.map);
+  free(dt.nmap);
+  free(dt.idle);
+  free(mine);
+  free(shares.owner);
+  return rc;
+}
+
 /* Delay costs and the critical path in a parallel analysis.  Both passes
    follow chains of waits through every trace process (analyze/README.md,
    "Delay costs in a parallel analysis"), but neither needs the other's
-   values: analysis process 0 computes the delay costs (and RMA) over the
-   whole trace while process 1 walks the critical path, in the windows of
-   the distributed first pass, at the same time.  Process 1 then sends
+   values: process 1 walks the critical path over the whole trace while
+   the others compute the delay costs (delay_divided; process 0 then RMA
+   over the whole trace), in the windows of the distributed first pass,
+   at the same time.  Process 1 then sends
    its walk's values (on its own call tree, remapped as the gather's) and
    the model's limits it met; process 0 derives the rest of the critical
    path's metrics from them, as the serial pass does at its end. */
@@ -549,9 +746,12 @@ static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *m
   return rc;
 }
 
-static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks) {
-  const az_pass *passes[] = {&az_pass_rma, &az_pass_delay};
-  int rc = backward_whole(a, anchor, marks, passes, a->switched_off & AZ_OFF_ROOTCAUSE ? 1 : 2);
+static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm) {
+  int rc = a->switched_off & AZ_OFF_ROOTCAUSE ? 0 : delay_divided(a, anchor, marks, comm);
+  if (rc && !a->diag.errors)
+    az_fail(&a->diag, "%s: the delay costs failed in another analysis process", anchor);
+  const az_pass *rma[] = {&az_pass_rma};
+  if (!rc) rc = backward_whole(a, anchor, marks, rma, 1);
   if (!rc) az_model_limits_without_walk(a);
   if (a->switched_off & AZ_OFF_CRITICAL_PATH) return rc; /* process 1 sends nothing */
   uint64_t len;
@@ -611,9 +811,14 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   a->cells_finished = 1;
   /* the others go on to reduce_diag: a failure here is process 0's */
   int delay_failed = 0;
-  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks);
+  MPI_Comm delay_comm; /* every analysis process but 1 */
+  MPI_Comm_split(MPI_COMM_WORLD, t.rank == 1 ? MPI_UNDEFINED : 0, t.rank, &delay_comm);
+  int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
+  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm);
   else if (t.rank == 1 && !(a->switched_off & AZ_OFF_CRITICAL_PATH))
     critical_on_process_1(a, anchor, &marks);
+  else if (t.rank > 1 && rootcause) delay_divided(a, anchor, &marks, delay_comm);
+  if (delay_comm != MPI_COMM_NULL) MPI_Comm_free(&delay_comm);
   az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
   reduce_diag(a, &t);

@@ -1,0 +1,145 @@
+/* az_delay.h -- the two parts of the delay pass and the op log between
+ * them.  Internal to pomp-analyze (not installed).
+ *
+ * The local part (pass_delay.c) reads one location's events backwards and
+ * keeps what depends on that location alone: its call stack and call
+ * paths, the time per call path of its open intervals, the counters that
+ * name its messages and collectives, its OpenMP team instances.  It never
+ * reads the instances: it writes what the central part must do, in the
+ * order the central part must do it, as ops into the location's log.
+ *
+ * The central part (delay_central.c) holds the instances (their members,
+ * waits, incoming cost, the order of evaluation) and charges the delay
+ * costs.  After each backward window it applies the logs of every
+ * location in location order: the order in which the serial pass met
+ * those events (the driver delivers a window location by location), so
+ * the sums and the report do not depend on who wrote the logs
+ * (analyze/README.md, "Delay costs in a parallel analysis").
+ *
+ * A log is an array of 64-bit words; an op is one word (its code in the
+ * low 8 bits, a small argument above) and a fixed number of words after
+ * it, or a count of fixed-size items (DL_OP_MSGS, DL_OP_CLOSE). */
+#ifndef POMP_AZ_DELAY_H
+#define POMP_AZ_DELAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "az.h"
+
+/* What an instance is: a collective (comm, seq) or a message (comm, src,
+   dst, tag, seq); seq is counted from the end of the run. */
+typedef struct {
+  uint32_t comm, src, dst, tag; /* src, dst: process indices */
+  int p2p;
+  int omp; /* DL_OMP_BARRIER: (process, team, barrier from the end in
+              instance seq); DL_OMP_IDLE: (process, idle workers in tag) */
+  uint64_t seq;
+} dl_key;
+
+static inline uint64_t dl_mix(uint64_t h, uint64_t v) { /* splitmix64's finaliser */
+  h ^= v + 0x9e3779b97f4a7c15u;
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9u;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebu;
+  return h ^ (h >> 31);
+}
+
+static inline size_t dl_key_hash(const dl_key *k) {
+  uint64_t h = dl_mix(k->seq, ((uint64_t)k->comm << 32) | k->tag);
+  return (size_t)dl_mix(h, ((uint64_t)k->src << 34) ^ ((uint64_t)k->dst << 2) ^
+                               ((uint64_t)k->omp << 1) ^ (uint64_t)k->p2p);
+}
+
+static inline int dl_key_equal(const dl_key *a, const dl_key *b) {
+  return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag &&
+         a->p2p == b->p2p && a->omp == b->omp && a->seq == b->seq;
+}
+
+enum { DL_MPI, DL_OMP_BARRIER, DL_OMP_IDLE }; /* dl_key.omp */
+
+/* The kinds of synchronisation. */
+enum dl_kind { DK_BARRIER, DK_N2N, DK_N21, DK_12N, DK_LS, DK_LR, DK_OMPBAR, DK_OMPIDLE, DK_NONE };
+
+enum { DL_SEND, DL_RECV }; /* a message member's index */
+
+typedef struct { /* time per call path in an interval, ticks */
+  int32_t cnode;
+  int64_t ticks;
+} dl_slot;
+
+/* Adds ticks to cnode's slot of map (n slots): 1, or 0 when it has none. */
+static inline int dl_slot_add(dl_slot *map, size_t n, int32_t cnode, int64_t ticks) {
+  for (size_t i = 0; i < n; i++)
+    if (map[i].cnode == cnode) {
+      map[i].ticks += ticks;
+      return 1;
+    }
+  return 0;
+}
+
+/* The ops.  Every POST op posts one member (DL_OP_MSGS: one per message)
+   at its operation's Enter, in every interval open on the location, and
+   opens its interval (the last of the open ones): the central part keeps
+   the same list of open intervals as the local part, including those of
+   members it did not analyse (posted twice, more members than the
+   communicator: the central part decides).
+     DL_OP_COLL  arg: kind | root << 8;  comm | cnode << 32, seq, e, x
+     DL_OP_MSGS  arg: n;  cnode, e, x, then per message: comm | tag << 32,
+                 src | dst << 32, seq, side | blocking << 1
+     DL_OP_OMPBAR arg: master;  proc | team << 32, bar | cnode << 32,
+                 team instance, e, x
+     DL_OP_IDLE  proc | idle << 32, seq, cnode, t
+     DL_OP_CLOSE arg: j | nmap << 24;  the open interval at index j is
+                 closed (the list closes up); its time per call path,
+                 nmap (cnode, ticks) pairs
+     DL_OP_FORK  the master's fork: its barriers' team is now known
+     DL_OP_DRAIN evaluate what became ready */
+enum { DL_OP_COLL = 1, DL_OP_MSGS, DL_OP_OMPBAR, DL_OP_IDLE, DL_OP_CLOSE, DL_OP_FORK, DL_OP_DRAIN };
+
+typedef struct { /* one location's ops of a window */
+  uint64_t *w;
+  size_t n, cap;
+} dl_log;
+
+typedef struct dl_central dl_central;
+
+/* The central part's state for the analysis a (its defs and call tree). */
+dl_central *dl_central_new(az_analysis *a);
+/* Applies location loc's ops of a window (the locations in order). */
+void dl_central_apply(dl_central *c, uint32_t loc, const uint64_t *w, size_t n);
+/* After a window's logs: the barriers whose team became known, and what
+   became ready. */
+void dl_central_window(dl_central *c);
+/* After the last window: the last evaluations; frees the state (instances
+   never completed get no delay costs). */
+void dl_central_end(dl_central *c);
+
+/* Walks the ops of w (n words) and renames every call path c >= base to
+   map[c - base] (a parallel analysis: the call paths another analysis
+   process created after it took process 0's call tree of base nodes). */
+void dl_log_remap(uint64_t *w, size_t n, const int32_t *map, int32_t base);
+
+/* A parallel analysis (parallel.c) moves the logs: after each window whose
+   end all analysis processes agreed on (its MPI exchange calls
+   az_delay_deliver) and after the pass, `ship` gets the logs of every
+   location (logs[l], l < num_locs; those of locations replayed elsewhere
+   empty).  On the analysis process that applies them (central) it must
+   fill in the others' logs; then they are applied there, in location
+   order.  Elsewhere it sends them, and they are emptied. */
+typedef struct dl_link {
+  void (*ship)(az_analysis *a, dl_log *logs, int last);
+  void *data;           /* parallel.c's */
+  int central;          /* this analysis process applies the logs */
+  const uint32_t *idle; /* per trace process: dl_idle_workers on process 0 */
+  void *state;          /* the delay pass's, while it runs */
+} dl_link;
+
+/* Per trace process: its OpenMP workers, the threads the forward pass
+   found idle (from the cells: in parallel, known on process 0 after the
+   gather). */
+uint32_t *dl_idle_workers(const az_analysis *a);
+
+/* After a window, in a parallel analysis: the logs shipped and applied. */
+void az_delay_deliver(az_analysis *a);
+
+#endif

@@ -1,0 +1,725 @@
+/* delay_central.c -- the central part of the delay pass (az_delay.h): the
+ * instances (collectives, messages, OpenMP barriers and serial phases),
+ * their waits, and the delay costs and wait classes they charge.
+ *
+ * It applies the op logs of the local part (pass_delay.c) after each
+ * backward window, the locations in order.  Each member of an instance
+ * opens its interval at the operation's enter and closes it at its
+ * previous common synchronisation (or its first event); an instance is
+ * evaluated once every member closed its interval, every wait inside the
+ * late member's interval is known, and every later instance whose
+ * interval holds one of its waits was evaluated (its incoming cost is
+ * complete).  So memory holds the instances in flight, not the trace.
+ * pass_delay.c's head states the model; docs/PROPERTIES.md, "Delay
+ * costs", the rules. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "az.h"
+#include "az_defs.h"
+#include "az_delay.h"
+#include "az_metrics.h"
+#include "pomp_util.h"
+
+typedef struct dl_inst dl_inst;
+typedef struct dl_call dl_call;
+
+typedef struct { /* a wait inside an interval: member `m` of `in` */
+  dl_inst *in;
+  uint32_t m;
+} dl_ref;
+
+typedef struct {
+  uint32_t loc;
+  int32_t cnode;   /* the operation's call path */
+  az_time e, x;    /* enter and leave */
+  int root;        /* the root of a rooted collective */
+  int blocking;    /* a message sent or received by a blocking call */
+  dl_call *call;   /* a receive: the receives completed by the same call */
+  int posted;      /* met its operation's Enter */
+  uint32_t nouter; /* the intervals its wait lies in */
+  int64_t wait;    /* known once every member posted */
+  double incoming; /* later waiting this wait caused, ticks */
+  double idle;     /* idleness of OpenMP workers this wait caused, ticks */
+  double prop;     /* the largest part of it that explains one later wait */
+  dl_slot *map;    /* its interval's time per call path */
+  size_t nmap, capmap;
+  dl_slot few[8]; /* the map of a short interval, without an allocation (a message
+                     between two iterations of a loop: its call paths and waits) */
+  dl_ref *inner;  /* waits of this member inside its interval */
+  size_t ninner, capinner;
+  dl_ref few_inner[2]; /* the usual one or two, without an allocation */
+  int closed;
+} dl_member;
+
+static const struct {
+  int short_term, long_term;
+} dl_metrics[DK_NONE] = {
+    [DK_BARRIER] = {AZ_DELAY_BARRIER, AZ_DELAY_BARRIER_LONGTERM},
+    [DK_N2N] = {AZ_DELAY_N2N, AZ_DELAY_N2N_LONGTERM},
+    [DK_N21] = {AZ_DELAY_N21, AZ_DELAY_N21_LONGTERM},
+    [DK_12N] = {AZ_DELAY_12N, AZ_DELAY_12N_LONGTERM},
+    [DK_LS] = {AZ_DELAY_LATESENDER, AZ_DELAY_LATESENDER_LONGTERM},
+    [DK_LR] = {AZ_DELAY_LATERECEIVER, AZ_DELAY_LATERECEIVER_LONGTERM},
+    [DK_OMPBAR] = {AZ_DELAY_OMPBARRIER, AZ_DELAY_OMPBARRIER_LONGTERM},
+    [DK_OMPIDLE] = {AZ_DELAY_OMPIDLE, AZ_DELAY_OMPIDLE_LONGTERM},
+};
+
+/* The classification of a point-to-point wait of kind LS or LR. */
+static const struct {
+  int direct, indirect, propagating, terminal;
+} dl_classes[2] = {
+    {AZ_MPI_WAIT_DIRECT_LATESENDER, AZ_MPI_WAIT_INDIRECT_LATESENDER,
+     AZ_MPI_WAIT_PROPAGATING_LATESENDER, AZ_MPI_WAIT_TERMINAL_LATESENDER},
+    {AZ_MPI_WAIT_DIRECT_LATERECEIVER, AZ_MPI_WAIT_INDIRECT_LATERECEIVER,
+     AZ_MPI_WAIT_PROPAGATING_LATERECEIVER, AZ_MPI_WAIT_TERMINAL_LATERECEIVER},
+};
+
+struct dl_inst {
+  dl_key key;
+  int kind;                      /* enum dl_kind; a message's is known once posted */
+  uint32_t late;                 /* the member the others waited for */
+  uint32_t size, posted, closed; /* members (size: DL_SIZE_UNKNOWN until its team is read) */
+  uint32_t cap;                  /* members allocated */
+  uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
+  uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
+  dl_inst **dependents;          /* instances waiting to know its waits */
+  size_t ndep, capdep;
+  dl_inst *hash_next; /* also the free list's link (dl_central.pool) */
+  size_t hash;        /* dl_key_hash(&key) */
+  int settled;        /* its waits are final: those who need them may go on */
+  int evaluated;
+  uint32_t refs; /* references to its members from open or later intervals */
+  int queued;
+  dl_member m[]; /* size members, allocated with it */
+};
+
+/* The receives one call completed (MPI_Waitall, ...): their waits overlap,
+   all from the call's Enter; as in p2p.c, only the longest is a wait, so
+   the waits are final once every one of them is known. */
+struct dl_call {
+  dl_ref *recv;
+  size_t n, cap, unknown, refs;
+};
+
+/* An OpenMP barrier's team size is known once every member is read: after
+   the window in which its master's fork was read (every member's events of
+   the instance come after the fork). */
+#define DL_SIZE_UNKNOWN UINT32_MAX
+
+/* Freed instances are kept for reuse by the number of members allocated,
+   up to this: a collective's instance (a kilobyte or more) freed and
+   allocated again cost malloc a consolidation of its fast bins each time
+   (perf: 5% of the serial analysis on bench_analyze's trace). */
+enum { DL_POOLS = 64 };
+
+typedef struct { /* the central part's view of one location */
+  dl_ref *open;  /* its open intervals, as the local part's list; in NULL:
+                    a member not analysed */
+  size_t nopen, capopen;
+  dl_inst **bars; /* a master: the barriers of its team instance */
+  size_t nbars, capbars;
+} dl_cloc;
+
+struct dl_central {
+  az_analysis *a;
+  dl_inst **hash; /* a power of two, at most one instance per bucket on average */
+  size_t nhash, nlive;
+  dl_inst **ready; /* instances to evaluate, in the order they became so */
+  size_t nready, capready;
+  dl_inst *pool[DL_POOLS]; /* freed instances by members allocated, for reuse */
+  dl_inst **sizing;        /* OpenMP barriers whose fork was read in this window */
+  size_t nsizing, capsizing;
+  dl_cloc *locs; /* per location */
+};
+static void grow_hash(dl_central *st) {
+  size_t n = 2 * st->nhash;
+  dl_inst **now = pu_calloc(n, sizeof *now);
+  for (size_t h = 0; h < st->nhash; h++)
+    while (st->hash[h]) {
+      dl_inst *in = st->hash[h];
+      st->hash[h] = in->hash_next;
+      dl_inst **slot = &now[in->hash & (n - 1)];
+      in->hash_next = *slot;
+      *slot = in;
+    }
+  free(st->hash);
+  st->hash = now;
+  st->nhash = n;
+}
+
+/* The instance of key, created with room for cap members. */
+static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint32_t cap,
+                          int kind) {
+  size_t hash = dl_key_hash(key);
+  dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
+  for (dl_inst *in = *slot; in; in = in->hash_next)
+    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
+  size_t bytes = sizeof(dl_inst) + (cap ? cap : 1) * sizeof(dl_member);
+  dl_inst *in = NULL;
+  if (cap < DL_POOLS && st->pool[cap]) { /* messages, collectives: the same sizes again */
+    in = st->pool[cap];
+    st->pool[cap] = in->hash_next;
+    memset(in, 0, bytes);
+  } else {
+    in = pu_calloc(1, bytes);
+  }
+  in->hash = hash;
+  in->key = *key;
+  in->size = size;
+  in->cap = cap;
+  in->kind = kind;
+  in->hash_next = *slot;
+  *slot = in;
+  if (++st->nlive > st->nhash) grow_hash(st);
+  return in;
+}
+
+static void drop_inst(dl_central *st, dl_inst *in) {
+  dl_inst **p = &st->hash[in->hash & (st->nhash - 1)];
+  while (*p != in) p = &(*p)->hash_next;
+  *p = in->hash_next;
+  st->nlive--;
+  for (uint32_t i = 0; i < in->cap; i++) {
+    if (in->m[i].map != in->m[i].few) free(in->m[i].map);
+    if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
+    dl_call *call = in->m[i].call;
+    if (call && !--call->refs) {
+      free(call->recv);
+      free(call);
+    }
+  }
+  free(in->dependents);
+  if (in->cap < DL_POOLS) {
+    in->hash_next = st->pool[in->cap];
+    st->pool[in->cap] = in;
+  } else {
+    free(in);
+  }
+}
+
+/* Room for one more of n elements in arr, an array that starts in the
+   inline storage `few` (nfew elements) and doubles on the heap. */
+static void *room(void *arr, void *few, size_t nfew, size_t n, size_t *cap, size_t elem) {
+  if (!arr) {
+    *cap = nfew;
+    return few;
+  }
+  if (n < *cap) return arr;
+  void *more = pu_malloc(2 * *cap * elem);
+  memcpy(more, arr, n * elem);
+  if (arr != few) free(arr);
+  *cap *= 2;
+  return more;
+}
+
+/* Appends r to the waits inside mb's interval. */
+static void add_inner(dl_member *mb, dl_ref r) {
+  mb->inner = room(mb->inner, mb->few_inner, sizeof mb->few_inner / sizeof mb->few_inner[0],
+                   mb->ninner, &mb->capinner, sizeof *mb->inner);
+  mb->inner[mb->ninner++] = r;
+}
+static dl_member *member(dl_ref r) { return &r.in->m[r.m]; }
+static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
+  if (dl_slot_add(mb->map, mb->nmap, cnode, ticks)) return;
+  mb->map = room(mb->map, mb->few, sizeof mb->few / sizeof mb->few[0], mb->nmap, &mb->capmap,
+                 sizeof *mb->map);
+  mb->map[mb->nmap++] = (dl_slot){cnode, ticks};
+}
+
+static int64_t map_get(const dl_member *mb, int32_t cnode) {
+  for (size_t i = 0; i < mb->nmap; i++)
+    if (mb->map[i].cnode == cnode) return mb->map[i].ticks;
+  return 0;
+}
+
+/* A member's map holds its time per call path (slot cnode >= 0) and,
+   once net_map ran, its waiting per call path (slot wait_slot(cnode)). */
+static int32_t wait_slot(int32_t cnode) { return -2 - cnode; }
+
+/* Moves the member's waits inside its interval out of its time into its
+   waiting; returns their sum. */
+static int64_t net_map(dl_member *mb) {
+  int64_t waited = 0;
+  for (size_t i = 0; i < mb->ninner; i++) {
+    const dl_member *w = member(mb->inner[i]);
+    if (!w->wait) continue;
+    map_add(mb, w->cnode, -w->wait);
+    map_add(mb, wait_slot(w->cnode), w->wait);
+    waited += w->wait;
+  }
+  return waited;
+}
+
+static int ready(const dl_inst *in) {
+  return in->settled && in->closed == in->size && !in->inner_unknown && !in->incoming_pending;
+}
+
+/* Costs are not negative: rounded to the nearest tick. */
+static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
+
+/* Charges one waiter's wait (short-term) and its incoming cost (long-term)
+   to the late member's delays; passes the part its waiting explains on
+   to the waits in its interval.  Waiting explains only as far as the late
+   member waited longer than the waiter on the same call path (*explained):
+   waits both had, such as the noise of a halo exchange, cancel as time
+   does.  Returns the short-term scale (wait over delays and explaining
+   waiting, at most 1), or -1 when nothing explains the wait. */
+static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
+                            const dl_member *w, double *explained) {
+  double sum = 0, excess = 0;
+  for (size_t i = 0; i < late->nmap; i++) {
+    int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
+    if (d <= 0) continue;
+    if (late->map[i].cnode < -1) excess += (double)d;
+    sum += (double)d;
+  }
+  *explained = excess;
+  if (sum <= 0) return -1; /* nothing the late member did explains it */
+  double s = (double)w->wait / sum, l = w->incoming / sum, idle = w->idle / sum;
+  if (s > 1) s = 1;
+  for (size_t i = 0; i < late->nmap; i++) {
+    int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
+    if (d <= 0 || late->map[i].cnode < 0) continue;
+    if (s > 0)
+      az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].short_term,
+                ticks_of((double)d * s));
+    if (l > 0)
+      az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].long_term,
+                ticks_of((double)d * l));
+    if (idle > 0)
+      az_charge(a, late->loc, late->map[i].cnode, AZ_DELAY_OMPIDLE_LONGTERM,
+                ticks_of((double)d * idle));
+  }
+  double passed = excess * (s + l);
+  for (size_t i = 0; i < late->ninner && waited > 0; i++) {
+    dl_member *inner = member(late->inner[i]);
+    double share = (double)inner->wait / (double)waited;
+    inner->incoming += passed * share;
+    inner->idle += excess * idle * share;
+    if (s * excess * share > inner->prop) inner->prop = s * excess * share;
+  }
+  return s;
+}
+
+/* A point-to-point wait split into direct / indirect (scale: what
+   charge_waiter returned) and propagating / terminal. */
+static void classify(az_analysis *a, const dl_inst *in, const dl_member *w, double explained,
+                     double scale) {
+  int k = in->kind == DK_LS ? 0 : 1;
+  int64_t indirect = scale > 0 ? ticks_of(scale * explained) : 0;
+  if (indirect > w->wait) indirect = w->wait;
+  int64_t propagating = ticks_of(w->prop);
+  if (propagating > w->wait) propagating = w->wait;
+  az_charge(a, w->loc, w->cnode, dl_classes[k].direct, w->wait - indirect);
+  az_charge(a, w->loc, w->cnode, dl_classes[k].indirect, indirect);
+  az_charge(a, w->loc, w->cnode, dl_classes[k].propagating, propagating);
+  az_charge(a, w->loc, w->cnode, dl_classes[k].terminal, w->wait - propagating);
+}
+
+static void check_ready(dl_central *st, dl_inst *in) {
+  if (in->queued || !ready(in)) return;
+  in->queued = 1;
+  PU_PUSH(st->ready, st->nready, st->capready, in);
+}
+
+/* A serial phase of the master: its `idle` workers wait for it all along.
+   Its time on each call path, times idle, is their short-term cost; its
+   waits there pass the idleness on to their causes (long-term). */
+static void charge_idle(az_analysis *a, dl_inst *in) {
+  dl_member *master = &in->m[0];
+  double idle = (double)in->key.tag;
+  net_map(master);
+  for (size_t i = 0; i < master->nmap; i++)
+    if (master->map[i].cnode >= 0 && master->map[i].ticks > 0)
+      az_charge(a, master->loc, master->map[i].cnode, AZ_DELAY_OMPIDLE,
+                ticks_of((double)master->map[i].ticks * idle));
+  for (size_t i = 0; i < master->ninner; i++) {
+    dl_member *inner = member(master->inner[i]);
+    if (inner->wait > 0) inner->idle += idle * (double)inner->wait;
+  }
+}
+
+static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
+  int64_t waited = 0;
+  if (in->kind == DK_OMPIDLE) charge_idle(a, in);
+  for (uint32_t i = 0; in->kind != DK_OMPIDLE && i < in->size; i++) {
+    int64_t own = net_map(&in->m[i]);
+    if (i == in->late) waited = own;
+  }
+  for (uint32_t i = 0; in->kind != DK_NONE && in->kind != DK_OMPIDLE && i < in->size; i++) {
+    dl_member *w = &in->m[i];
+    if (i == in->late || (w->wait <= 0 && w->incoming <= 0 && w->idle <= 0)) continue;
+    double explained = 0;
+    double scale = charge_waiter(a, in, &in->m[in->late], waited, w, &explained);
+    if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
+  }
+  /* the earlier instances whose waits lie in these intervals now have
+     every cost these passed on */
+  for (uint32_t i = 0; i < in->size; i++)
+    for (size_t k = 0; k < in->m[i].ninner; k++) {
+      dl_inst *earlier = in->m[i].inner[k].in;
+      if (member(in->m[i].inner[k])->wait > 0) { /* else not counted: settle */
+        earlier->incoming_pending--;
+        check_ready(st, earlier);
+      }
+      if (!--earlier->refs && earlier->evaluated) drop_inst(st, earlier);
+    }
+  /* kept while a later interval still refers to one of its members */
+  in->evaluated = 1;
+  if (!in->refs) drop_inst(st, in);
+}
+
+/* Evaluates what became ready (a queue, not recursion: a chain of
+   instances is as long as the run). */
+static void drain(az_analysis *a, dl_central *st) {
+  while (st->nready) {
+    dl_inst *in = st->ready[--st->nready];
+    evaluate(a, st, in);
+  }
+}
+
+static int64_t positive(az_time from, az_time to) { return to > from ? (int64_t)(to - from) : 0; }
+static az_time earlier_of(az_time a, az_time b) { return a < b ? a : b; }
+
+/* Barrier, N x N: everyone waits for the last to enter. */
+static void waits_nxn(dl_inst *in) {
+  for (uint32_t i = 1; i < in->size; i++)
+    if (in->m[i].e > in->m[in->late].e ||
+        (in->m[i].e == in->m[in->late].e && in->m[i].loc < in->m[in->late].loc))
+      in->late = i;
+  az_time latest = in->m[in->late].e;
+  for (uint32_t i = 0; i < in->size; i++)
+    in->m[i].wait = positive(in->m[i].e, earlier_of(latest, in->m[i].x));
+}
+
+/* 1-to-N: the others wait for the root; N-to-1: the root waits for the
+   last of the others (collective.c's Late Broadcast and Early Reduce). */
+static void waits_rooted(dl_inst *in) {
+  uint32_t root = in->size;
+  if (in->size < 2) {
+    in->kind = DK_NONE;
+    return;
+  }
+  for (uint32_t i = 0; i < in->size; i++)
+    if (in->m[i].root) root = i;
+  if (root == in->size) { /* no root recorded: no waits */
+    in->kind = DK_NONE;
+    return;
+  }
+  if (in->kind == DK_12N) {
+    in->late = root;
+    for (uint32_t i = 0; i < in->size; i++)
+      if (i != root) in->m[i].wait = positive(in->m[i].e, earlier_of(in->m[root].e, in->m[i].x));
+    return;
+  }
+  in->late = root ? 0 : 1;
+  for (uint32_t i = 0; i < in->size; i++)
+    if (i != root && in->m[i].e > in->m[in->late].e) in->late = i;
+  in->m[root].wait = positive(in->m[root].e, earlier_of(in->m[in->late].e, in->m[root].x));
+}
+
+/* A message: Late Sender (the receiver entered its completing call before
+   the send), else Late Receiver (a blocking send that waited for its
+   blocking receive to be posted, as p2p.c), else no wait. */
+static void waits_message(dl_inst *in) {
+  dl_member *snd = &in->m[DL_SEND], *rcv = &in->m[DL_RECV];
+  int64_t ls = positive(rcv->e, earlier_of(snd->e, rcv->x));
+  if (ls > 0) {
+    in->kind = DK_LS, in->late = DL_SEND, rcv->wait = ls;
+  } else if (snd->blocking && rcv->blocking && rcv->e > snd->e && rcv->e < snd->x) {
+    in->kind = DK_LR, in->late = DL_RECV, snd->wait = (int64_t)(rcv->e - snd->e);
+  } else {
+    in->kind = DK_NONE;
+  }
+}
+
+/* The instance's waits are final: the instances waiting to know them. */
+static void settle(dl_central *st, dl_inst *in) {
+  in->settled = 1;
+  /* a member that did not wait passes nothing back: no need to wait for
+     the intervals it lies in (so waits go back in time, never around a
+     ring of messages) */
+  for (uint32_t i = 0; i < in->size; i++)
+    if (in->m[i].wait <= 0) {
+      in->incoming_pending -= in->m[i].nouter;
+      in->m[i].nouter = 0;
+    }
+  for (size_t k = 0; k < in->ndep; k++) {
+    in->dependents[k]->inner_unknown--;
+    check_ready(st, in->dependents[k]);
+  }
+  in->ndep = 0;
+  check_ready(st, in);
+}
+
+/* Every receive of the call is known: the longest wait stays (the first
+   of equal ones), the others are no waits. */
+static void settle_call(dl_central *st, dl_call *call) {
+  size_t longest = 0;
+  for (size_t i = 1; i < call->n; i++)
+    if (member(call->recv[i])->wait > member(call->recv[longest])->wait) longest = i;
+  for (size_t i = 0; i < call->n; i++)
+    if (i != longest) member(call->recv[i])->wait = 0;
+  for (size_t i = 0; i < call->n; i++) settle(st, call->recv[i].in);
+}
+
+/* Every member is in: the waits, final once the receiving call's are. */
+static void all_posted(dl_central *st, dl_inst *in) {
+  if (in->key.p2p) waits_message(in);
+  else if (in->kind == DK_12N || in->kind == DK_N21) waits_rooted(in);
+  else waits_nxn(in);
+  dl_call *call = in->key.p2p ? in->m[DL_RECV].call : NULL;
+  if (!call) settle(st, in);
+  else if (!--call->unknown) settle_call(st, call);
+}
+
+/* The member's interval reached its start. */
+static void close_interval(dl_central *st, dl_ref r) {
+  dl_member *mb = member(r);
+  mb->closed = 1;
+  r.in->closed++;
+  for (size_t i = 0; i < mb->ninner; i++) {
+    dl_inst *earlier = mb->inner[i].in;
+    if (earlier->settled) continue;
+    r.in->inner_unknown++;
+    PU_PUSH(earlier->dependents, earlier->ndep, earlier->capdep, r.in);
+  }
+  check_ready(st, r.in);
+}
+
+/* ---- the ops of a location's log --------------------------------------- */
+
+/* Member `index` of `in` met its operation's Enter on location loc: its
+   wait lies in every interval open there (its own opens afterwards:
+   open_interval); a member that cannot wait is in none. */
+static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, int32_t cnode,
+                   az_time e, az_time x, int can_wait) {
+  dl_ref r = {in, index};
+  dl_member *mb = member(r);
+  const dl_cloc *cl = &st->locs[loc];
+  in->posted++;
+  mb->posted = 1;
+  mb->loc = loc;
+  mb->cnode = cnode;
+  mb->e = e;
+  mb->x = x;
+  for (size_t i = 0; can_wait && i < cl->nopen; i++) {
+    if (!cl->open[i].in) continue; /* not analysed */
+    add_inner(member(cl->open[i]), r);
+    in->incoming_pending++;
+    in->refs++;
+    mb->nouter++;
+  }
+  return r;
+}
+
+/* The interval of r opens on loc (r.in NULL: a member not analysed, whose
+   interval the local part keeps open all the same). */
+static void open_interval(dl_central *st, uint32_t loc, dl_ref r) {
+  dl_cloc *cl = &st->locs[loc];
+  PU_PUSH(cl->open, cl->nopen, cl->capopen, r);
+  if (r.in && r.in->posted == r.in->size) all_posted(st, r.in);
+}
+
+static const dl_ref not_analysed = {NULL, 0};
+
+static const uint64_t *op_coll(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+  int kind = (int)(op >> 8 & 0xff), root = (int)(op >> 16 & 1);
+  dl_key key = {.comm = (uint32_t)w[0], .seq = w[1]};
+  int32_t cnode = (int32_t)(uint32_t)(w[0] >> 32);
+  uint32_t size = st->a->defs.comms[key.comm].size;
+  dl_inst *in = find_inst(st, &key, size, size, kind);
+  if (in->posted == in->size) { /* more members than the communicator: not analysed */
+    open_interval(st, loc, not_analysed);
+    return w + 4;
+  }
+  /* the root of a 1-to-N and the others of an N-to-1 never wait */
+  int can_wait = kind == DK_12N ? !root : kind == DK_N21 ? root : 1;
+  dl_ref r = post(st, loc, in, in->posted, cnode, w[2], w[3], can_wait);
+  member(r)->root = root;
+  open_interval(st, loc, r);
+  return w + 4;
+}
+
+/* The messages of one call (MPI_Sendrecv, MPI_Waitall, ...) all wait from
+   its Enter: none lies in another's interval. */
+static const uint64_t *op_msgs(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+  size_t nmsg = (size_t)(op >> 8);
+  int32_t cnode = (int32_t)(uint32_t)w[0];
+  az_time e = w[1], x = w[2];
+  const uint64_t *m = w + 3;
+  dl_ref few[8], *refs = nmsg <= 8 ? few : pu_malloc(nmsg * sizeof *refs);
+  size_t nrecv = 0;
+  for (size_t i = 0; i < nmsg; i++) nrecv += (m[4 * i + 3] & 1) == DL_RECV;
+  dl_call *call = nrecv > 1 ? pu_calloc(1, sizeof *call) : NULL;
+  for (size_t i = 0; i < nmsg; i++, m += 4) {
+    dl_key key = {.comm = (uint32_t)m[0],
+                  .tag = (uint32_t)(m[0] >> 32),
+                  .src = (uint32_t)m[1],
+                  .dst = (uint32_t)(m[1] >> 32),
+                  .p2p = 1,
+                  .seq = m[2]};
+    int side = (int)(m[3] & 1), blocking = (int)(m[3] >> 1 & 1);
+    dl_inst *in = find_inst(st, &key, 2, 2, DK_NONE);
+    refs[i] = not_analysed;
+    if (in->m[side].posted) continue; /* posted twice: not analysed */
+    /* a non-blocking send never waits (Late Receiver: blocking only) */
+    int can_wait = side == DL_RECV || blocking;
+    refs[i] = post(st, loc, in, (uint32_t)side, cnode, e, x, can_wait);
+    member(refs[i])->blocking = blocking;
+    if (call && side == DL_RECV) {
+      member(refs[i])->call = call;
+      PU_PUSH(call->recv, call->n, call->cap, refs[i]);
+    }
+  }
+  if (call) call->unknown = call->refs = call->n;
+  if (call && !call->n) free(call);
+  for (size_t i = 0; i < nmsg; i++) open_interval(st, loc, refs[i]);
+  if (refs != few) free(refs);
+  return m;
+}
+
+/* A member of the OpenMP barrier whose Enter this is: the j-th from the
+   end of its team instance on every member. */
+static const uint64_t *op_ompbar(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+  dl_key key = {.comm = (uint32_t)w[0],
+                .tag = (uint32_t)(w[0] >> 32),
+                .src = (uint32_t)w[1],
+                .omp = DL_OMP_BARRIER,
+                .seq = w[2]};
+  int32_t cnode = (int32_t)(uint32_t)(w[1] >> 32);
+  dl_inst *in =
+      find_inst(st, &key, DL_SIZE_UNKNOWN, st->a->defs.procs[key.comm].num_locs, DK_OMPBAR);
+  if (in->posted == in->cap || in->posted == in->size) { /* not analysed */
+    open_interval(st, loc, not_analysed);
+    return w + 5;
+  }
+  dl_ref r = post(st, loc, in, in->posted, cnode, w[3], w[4], 1);
+  dl_cloc *cl = &st->locs[loc];
+  if (op >> 8 & 1) PU_PUSH(cl->bars, cl->nbars, cl->capbars, in);
+  open_interval(st, loc, r);
+  return w + 5;
+}
+
+/* The master's serial phase that ends here: an instance of one member
+   whose interval goes back to the previous join. */
+static const uint64_t *op_idle(dl_central *st, uint32_t loc, const uint64_t *w) {
+  dl_key key = {
+      .comm = (uint32_t)w[0], .tag = (uint32_t)(w[0] >> 32), .omp = DL_OMP_IDLE, .seq = w[1]};
+  dl_inst *in = find_inst(st, &key, 1, 1, DK_OMPIDLE);
+  open_interval(st, loc, post(st, loc, in, 0, (int32_t)(uint32_t)w[2], w[3], w[3], 0));
+  return w + 4;
+}
+
+/* The open interval at index j reached its start: with its time per call
+   path (copied once, into the member). */
+static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+  size_t j = (size_t)(op >> 8 & 0xffffff), nmap = (size_t)(op >> 32);
+  dl_cloc *cl = &st->locs[loc];
+  dl_ref r = cl->open[j];
+  for (size_t k = j + 1; k < cl->nopen; k++) /* a few: no call to memmove */
+    cl->open[k - 1] = cl->open[k];
+  cl->nopen--;
+  if (!r.in) return w + 2 * nmap;
+  dl_member *mb = member(r);
+  mb->map =
+      nmap <= sizeof mb->few / sizeof mb->few[0] ? mb->few : pu_malloc(nmap * sizeof *mb->map);
+  mb->capmap =
+      nmap <= sizeof mb->few / sizeof mb->few[0] ? sizeof mb->few / sizeof mb->few[0] : nmap;
+  for (size_t i = 0; i < nmap; i++)
+    mb->map[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
+  mb->nmap = nmap;
+  close_interval(st, r);
+  return w + 2 * nmap;
+}
+
+void dl_central_apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) {
+  const uint64_t *end = w + n;
+  while (w < end) {
+    uint64_t op = *w++;
+    switch (op & 0xff) {
+    case DL_OP_COLL: w = op_coll(st, loc, op, w); break;
+    case DL_OP_MSGS: w = op_msgs(st, loc, op, w); break;
+    case DL_OP_OMPBAR: w = op_ompbar(st, loc, op, w); break;
+    case DL_OP_IDLE: w = op_idle(st, loc, w); break;
+    case DL_OP_CLOSE: w = op_close(st, loc, op, w); break;
+    case DL_OP_FORK: { /* the team is read after this window */
+      dl_cloc *cl = &st->locs[loc];
+      for (size_t i = 0; i < cl->nbars; i++)
+        PU_PUSH(st->sizing, st->nsizing, st->capsizing, cl->bars[i]);
+      cl->nbars = 0;
+      break;
+    }
+    default: drain(st->a, st); break; /* DL_OP_DRAIN */
+    }
+  }
+}
+
+dl_central *dl_central_new(az_analysis *a) {
+  dl_central *st = pu_calloc(1, sizeof *st);
+  st->a = a;
+  st->nhash = 4096;
+  st->hash = pu_calloc(st->nhash, sizeof *st->hash);
+  st->locs = pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, sizeof *st->locs);
+  return st;
+}
+
+/* The window in which the masters' forks were read is over: every member
+   of their barriers posted (a worker cut off before one of them is no
+   member of it); then what became ready. */
+void dl_central_window(dl_central *st) {
+  for (size_t i = 0; i < st->nsizing; i++) {
+    dl_inst *in = st->sizing[i];
+    in->size = in->posted;
+    all_posted(st, in);
+  }
+  st->nsizing = 0;
+  drain(st->a, st);
+}
+
+void dl_central_end(dl_central *st) {
+  dl_central_window(st);
+  /* instances never completed (members missing): no delay costs */
+  for (size_t h = 0; h < st->nhash; h++)
+    while (st->hash[h]) drop_inst(st, st->hash[h]);
+  for (uint32_t l = 0; l < st->a->defs.num_locs; l++) {
+    free(st->locs[l].open);
+    free(st->locs[l].bars);
+  }
+  free(st->locs);
+  free(st->sizing);
+  for (size_t cap = 0; cap < DL_POOLS; cap++)
+    while (st->pool[cap]) {
+      dl_inst *in = st->pool[cap];
+      st->pool[cap] = in->hash_next;
+      free(in);
+    }
+  free(st->ready);
+  free(st->hash);
+  free(st);
+}
+
+static void remap_word(uint64_t *w, int shift, const int32_t *map, int32_t base) {
+  int32_t c = (int32_t)(uint32_t)(*w >> shift);
+  if (c < base) return; /* process 0's call tree, or none (-1) */
+  uint64_t keep = shift ? *w & 0xffffffffu : *w & ~(uint64_t)0xffffffffu;
+  *w = keep | (uint64_t)(uint32_t)map[c - base] << shift;
+}
+
+void dl_log_remap(uint64_t *w, size_t n, const int32_t *map, int32_t base) {
+  const uint64_t *end = w + n;
+  while (w < end) {
+    uint64_t op = *w++;
+    switch (op & 0xff) {
+    case DL_OP_COLL: remap_word(&w[0], 32, map, base), w += 4; break;
+    case DL_OP_MSGS: remap_word(&w[0], 0, map, base), w += 3 + 4 * (op >> 8); break;
+    case DL_OP_OMPBAR: remap_word(&w[1], 32, map, base), w += 5; break;
+    case DL_OP_IDLE: remap_word(&w[2], 0, map, base), w += 4; break;
+    case DL_OP_CLOSE:
+      for (size_t i = 0; i < (size_t)(op >> 32); i++, w += 2) remap_word(&w[0], 0, map, base);
+      break;
+    default: break; /* DL_OP_FORK, DL_OP_DRAIN */
+    }
+  }
+}
