@@ -16,13 +16,38 @@
  *     the master.
  * Each location's time on the path, per call path, is critical_path.
  *
- * The driver delivers a window's events location by location; the path
- * needs them in time order across locations.  So the handlers only keep
- * a window's events (compact records), and after the window the records
- * of all locations are merged, latest first, and walked: memory holds one
- * window.  At equal times, events that open something backwards (a Leave,
+ * Two stages.  The first (the handlers, `local`) sees one location's
+ * events, latest first, and depends on nothing else: it keeps the
+ * location's call stack (as call paths of its own, cp_lpath, defined by
+ * CP_PATH records) and writes a flat buffer of fixed-size records without
+ * pointers (cp_rec), a window at a time, which could be shipped as bytes.
+ * The second (the walk) merges all locations' records of a window, latest
+ * first, and hands the path over.
+ *
+ * The path only leaves a location while it waits (in an OpenMP barrier,
+ * an MPI collective or receive call, between its join and its team end)
+ * and only comes to one at one of its own synchronisation records, or,
+ * for the master, at a worker's team begin (after the master's fork,
+ * before the master left the team's first barrier).  So between two
+ * records of a location that does not wait and may not receive the path
+ * from a worker, the path is on it for the whole stretch or not at all:
+ * such a record is `solid`, and carries the time per call path of the
+ * stretch before it (CP_MAP entries; CP_SEG records before it carry the
+ * rest).  The plain Enters and Leaves of the stretch leave no record.
+ * Where the path may come or go inside a stretch (a wait, the master in
+ * a team until its next barrier's leave or its fork), every plain event
+ * is a CP_STEP record and the walk charges the time since the path came.
+ * The master's stretch that ends at a barrier's leave is first written as
+ * steps, then replaced by the solid record when nothing else came between.
+ *
+ * Order: at equal times, events that open something backwards (a Leave,
  * the end of a collective, a receive, a join) come before those that
- * close it, so a wait of length 0 is seen as one.
+ * close it, then the lower location, so a wait of length 0 is seen as
+ * one.  A location's events are not sorted by that key (a Leave after an
+ * Enter at the same time); the merge of all events, head by head, gives
+ * the same order as sorting by each event's key raised to the largest key
+ * of the location's events before it (`opening` below is that key's), so
+ * dropping the plain events keeps the order of the others.
  * pass_critical_impact.c derives the other metrics at the end. */
 #include <otf2/otf2.h>
 #include <stdlib.h>
@@ -38,41 +63,115 @@
 #include "az_pass.h"
 #include "pomp_util.h"
 
-enum { CP_LEAVE, CP_COLL_END, CP_RECV, CP_JOIN, CP_ENTER, CP_SEND, CP_TEAM_END, CP_TEAM_BEGIN };
+/* ---- the records: what a location's events leave for the walk ---------- */
 
-typedef struct { /* one event, as the walk needs it */
+enum cp_kind {
+  CP_STEP,       /* a plain event where the path may come or go */
+  CP_SEG,        /* more of the next record's stretch (its map is full) */
+  CP_PATH,       /* a new call path of the location: v = id, parent, region */
+  CP_LIMIT,      /* the model's limits met: v[0] (AZ_LIMIT_* bits) */
+  CP_BAR_OPEN,   /* the leave of an OpenMP barrier: v[0] its number in the team */
+  CP_ENTER,      /* an enter that ends waits: v[0] (CP_ENDS_* bits) */
+  CP_COLL,       /* the end of an MPI collective: v = comm, class, root is me; w = instance */
+  CP_RECV,       /* a receive: v = source process, comm, tag */
+  CP_SEND,       /* a send: v = destination process, comm, tag */
+  CP_JOIN,       /* the master's join */
+  CP_TEAM_END,   /* ThreadTeamEnd */
+  CP_TEAM_BEGIN, /* ThreadTeamBegin */
+};
+
+enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4 };
+
+/* A call path's parent: none (the root), or the master's call path at the
+   fork (a worker's outermost region in a team). */
+enum { CP_ROOT = -1, CP_BASE = -2 };
+
+enum { CP_MAP = 2 }; /* a record's entries of time per call path */
+
+typedef struct { /* 64 bytes */
   az_time t;
-  uint8_t kind;
-  uint32_t v[3]; /* region; op, comm, root; peer, comm, tag */
+  uint8_t kind;    /* enum cp_kind */
+  uint8_t opening; /* its order at equal times (the header comment) */
+  uint8_t solid;   /* path[], ticks[] hold the stretch before it */
+  uint8_t n;       /* entries in path[] */
+  int32_t top;     /* the location's innermost call path after it, -1: none */
+  uint32_t v[3];
+  uint64_t w;
+  int32_t path[CP_MAP];
+  int64_t ticks[CP_MAP];
 } cp_rec;
+
+typedef struct {   /* a call path of one location */
+  int32_t parent;  /* a path of the location, CP_ROOT or CP_BASE */
+  uint32_t region; /* the region it enters */
+} cp_lpath;
+
+typedef struct {
+  int32_t path;
+  int64_t ticks;
+} cp_charge;
 
 /* How a collective hands the path over. */
 enum { COLL_NONE, COLL_NXN, COLL_12N, COLL_N21 };
 
+/* The first stage: what a location's own events say, backwards. */
 typedef struct {
-  az_cursor cur;
-  cp_rec *buf; /* this window's records, latest first */
-  size_t n, cap, next;
-  /* the walk's state of this location, backwards */
-  int32_t *stack;
+  int32_t *stack; /* its call paths */
   size_t depth, capstack;
-  int32_t base;     /* a worker in a team: the master's call path at the fork */
-  int in_team;      /* between its team end and begin */
-  int in_join;      /* master: between its join and its team end */
-  uint32_t bar_seq; /* OpenMP barriers met in the team instance */
-  int in_bar;       /* inside barrier bar_b, frame bar_depth */
-  uint32_t bar_b;
+  cp_lpath *paths; /* its call paths, by id */
+  size_t npaths, cappaths;
+  int32_t *slots; /* hash of paths by (parent, region): id + 1, 0 empty */
+  size_t nslots;
+  int master;
+  int in_team; /* between its team end and begin */
+  int in_join; /* between its join and its team end */
+  int hold;    /* master: the path may come from a worker's team begin */
+  int in_bar;  /* inside an OpenMP barrier, frame bar_depth */
   size_t bar_depth;
-  size_t parallel; /* parallel regions open */
-  struct {         /* inside an MPI collective: its instance */
+  uint32_t bar_seq; /* OpenMP barriers met in the team instance */
+  size_t parallel;  /* parallel regions open */
+  int coll_on;      /* inside an MPI collective, frame coll_depth */
+  size_t coll_depth;
+  uint64_t *seq;     /* per communicator: its collectives met so far */
+  size_t recv_frame; /* frames open at its last receive (0: none) */
+  unsigned limits;
+  /* the stretch since its last record */
+  int started;  /* a record was written */
+  az_time prev; /* the latest event's time */
+  int closed;   /* an event that closes something was met at close_t */
+  az_time close_t;
+  int last_opening; /* the latest event's order at equal times */
+  cp_charge *acc;   /* time per call path since the last record */
+  size_t nacc, capacc;
+  size_t stretch; /* where the stretch's steps begin in the buffer */
+  int pure;       /* ... and nothing but its steps came after */
+} cp_local;
+
+/* The second stage: what the walk knows of a location. */
+typedef struct {
+  int32_t top;  /* its innermost call path */
+  int32_t base; /* a worker in a team: the master's call path at the fork */
+  int in_bar, in_join, recv_frame;
+  uint32_t bar_b;
+  struct { /* inside an MPI collective: its instance */
     int on, cls, root_me;
     uint32_t comm;
     uint64_t seq;
-    size_t depth;
   } coll;
-  uint64_t *seq;     /* per communicator: its collectives met so far */
-  size_t recv_frame; /* frames open at its last receive (0: none) */
   uint64_t recv_gen; /* receive calls closed so far */
+  cp_lpath *paths;   /* its call paths, from its CP_PATH records */
+  int32_t *cnode;    /* ... as nodes of the call tree, CP_UNRESOLVED */
+  size_t npaths, cappaths;
+} cp_walker;
+
+enum { CP_UNRESOLVED = -3 };
+
+typedef struct {
+  az_cursor cur;
+  cp_local l;
+  cp_rec *buf; /* this window's records, latest first */
+  size_t n, cap, next;
+  cp_walker w;
   struct cp_state *st;
 } cp_loc;
 
@@ -115,198 +214,214 @@ typedef struct cp_state {
   unsigned limits;
 } cp_state;
 
-/* ---- the handlers: a window's records ---------------------------------- */
+/* ---- the first stage: a location's records ------------------------------- */
 
-static OTF2_CallbackCode keep(void *u, az_time t, uint64_t pos, uint8_t kind, uint32_t v0,
-                              uint32_t v1, uint32_t v2) {
-  cp_loc *s = u;
-  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  cp_rec r = {t, kind, {v0, v1, v2}};
+static int32_t local_top(const cp_local *l) { return l->depth ? l->stack[l->depth - 1] : -1; }
+
+static int waiting(const cp_local *l) {
+  return l->in_bar || l->coll_on || l->recv_frame || l->in_join;
+}
+
+static cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
+  cp_rec r = {.t = t, .kind = kind, .opening = (uint8_t)opening, .top = local_top(&s->l)};
   PU_PUSH(s->buf, s->n, s->cap, r);
-  return az_next_back(&s->cur);
+  return &s->buf[s->n - 1];
 }
 
-static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, OTF2_RegionRef r) {
-  (void)l;
-  (void)al;
-  return keep(u, t, pos, CP_ENTER, r, 0, 0);
+/* The time since the location's previous event, on its innermost call
+   path.  Times beyond INT64_MAX (a damaged trace) count as INT64_MAX: the
+   path only goes back, so its charges add up to INT64_MAX at most. */
+static void accumulate(cp_local *l, az_time t) {
+  if (!l->started || !l->depth) return;
+  az_time from = l->prev < INT64_MAX ? l->prev : INT64_MAX;
+  az_time to = t < INT64_MAX ? t : INT64_MAX;
+  if (from <= to) return;
+  int32_t p = local_top(l);
+  for (size_t i = 0; i < l->nacc; i++)
+    if (l->acc[i].path == p) {
+      l->acc[i].ticks += (int64_t)(from - to);
+      return;
+    }
+  cp_charge c = {p, (int64_t)(from - to)};
+  PU_PUSH(l->acc, l->nacc, l->capacc, c);
 }
 
-static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, OTF2_RegionRef r) {
-  (void)l;
+/* An event at t: its time goes into the stretch; returns its order at
+   equal times (the header comment). */
+static int event_at(cp_local *l, az_time t, int opens) {
+  accumulate(l, t);
+  l->prev = t;
+  int opening = opens && !(l->closed && l->close_t == t);
+  l->last_opening = opening;
+  if (!opens) {
+    l->closed = 1;
+    l->close_t = t;
+  }
+  return opening;
+}
+
+/* A plain event: a step where the path may come or go. */
+static void plain(cp_loc *s, az_time t, int opening) {
+  cp_local *l = &s->l;
+  if (l->started && !waiting(l) && !l->hold) return; /* in the stretch's map */
+  push_rec(s, t, CP_STEP, opening);
+  if (!l->started) l->pure = 0;
+  l->started = 1;
+}
+
+/* A record the walk needs at t.  Solid when the path cannot come or go in
+   the stretch before it (the master's stretch before a barrier's leave
+   can, unless the barrier came after its team's begin: then its steps are
+   replaced).  Call before the event changes the location's state; returns
+   the record's index. */
+static size_t record(cp_loc *s, az_time t, uint8_t kind, int opening) {
+  cp_local *l = &s->l;
+  int solid = l->started && !waiting(l) && (!l->hold || (kind == CP_BAR_OPEN && l->pure));
+  if (solid && l->hold) s->n = l->stretch;
+  size_t k = 0;
+  if (solid)
+    for (; l->nacc - k > CP_MAP; k += CP_MAP) {
+      cp_rec *seg = push_rec(s, t, CP_SEG, opening);
+      seg->solid = 1;
+      seg->n = CP_MAP;
+      for (size_t i = 0; i < CP_MAP; i++) {
+        seg->path[i] = l->acc[k + i].path;
+        seg->ticks[i] = l->acc[k + i].ticks;
+      }
+    }
+  cp_rec *r = push_rec(s, t, kind, opening);
+  if (solid) {
+    r->solid = 1;
+    r->n = (uint8_t)(l->nacc - k);
+    for (size_t i = 0; k + i < l->nacc; i++) {
+      r->path[i] = l->acc[k + i].path;
+      r->ticks[i] = l->acc[k + i].ticks;
+    }
+  }
+  l->nacc = 0;
+  l->started = 1;
+  l->stretch = s->n;
+  l->pure = 1;
+  return s->n - 1;
+}
+
+/* A limit of the model met at the event at t (its order: opening). */
+static void limit(cp_loc *s, unsigned bit, az_time t, int opening) {
+  if (s->l.limits & bit) return;
+  s->l.limits |= bit;
+  cp_rec *r = push_rec(s, t, CP_LIMIT, opening);
+  r->v[0] = bit;
+  s->l.pure = 0;
+}
+
+static size_t path_hash(int32_t parent, uint32_t region, size_t nslots) {
+  return ((size_t)(uint32_t)parent * 2654435761u ^ (size_t)region * 40503u) & (nslots - 1);
+}
+
+static void paths_rehash(cp_local *l) {
+  size_t nslots = l->nslots ? 2 * l->nslots : 64;
+  int32_t *slots = pu_calloc(nslots, sizeof *slots);
+  for (size_t id = 0; id < l->npaths; id++) {
+    size_t h = path_hash(l->paths[id].parent, l->paths[id].region, nslots);
+    while (slots[h]) h = (h + 1) & (nslots - 1);
+    slots[h] = (int32_t)id + 1;
+  }
+  free(l->slots);
+  l->slots = slots;
+  l->nslots = nslots;
+}
+
+/* The location's call path of region under parent; a new one gets a
+   CP_PATH record. */
+static int32_t local_path(cp_loc *s, int32_t parent, uint32_t region, az_time t, int opening) {
+  cp_local *l = &s->l;
+  if (2 * (l->npaths + 1) > l->nslots) paths_rehash(l);
+  size_t h = path_hash(parent, region, l->nslots);
+  for (; l->slots[h]; h = (h + 1) & (l->nslots - 1)) {
+    const cp_lpath *p = &l->paths[l->slots[h] - 1];
+    if (p->parent == parent && p->region == region) return l->slots[h] - 1;
+  }
+  int32_t id = (int32_t)l->npaths;
+  cp_lpath p = {parent, region};
+  PU_PUSH(l->paths, l->npaths, l->cappaths, p);
+  l->slots[h] = id + 1;
+  cp_rec *r = push_rec(s, t, CP_PATH, opening);
+  r->v[0] = (uint32_t)id;
+  r->v[1] = (uint32_t)parent;
+  r->v[2] = region;
+  l->pure = 0;
+  return id;
+}
+
+static const az_region *local_region(const cp_loc *s, int32_t path) {
+  return &s->cur.a->defs.regions[s->l.paths[path].region];
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region) {
+  (void)lr;
   (void)al;
   cp_loc *s = u;
+  cp_local *l = &s->l;
   const az_defs *d = &s->cur.a->defs;
-  if (r >= d->num_regions || !d->regions[r].defined) { /* the forward pass only warned */
+  if (region >= d->num_regions || !d->regions[region].defined) { /* the forward pass only warned */
     az_fail(&s->cur.a->diag, "%s: event %llu: Leave of undefined region %u", s->cur.label,
-            (unsigned long long)pos, r);
+            (unsigned long long)pos, region);
     s->cur.failed = 1;
     return OTF2_CALLBACK_INTERRUPT;
   }
-  return keep(u, t, pos, CP_LEAVE, r, 0, 0);
-}
-
-static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, OTF2_Paradigm model) {
-  (void)l;
-  (void)al;
-  (void)model;
-  return keep(u, t, pos, CP_JOIN, 0, 0, 0);
-}
-
-static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                       OTF2_AttributeList *al, OTF2_CommRef team) {
-  (void)l;
-  (void)al;
-  return keep(u, t, pos, CP_TEAM_BEGIN, team, 0, 0);
-}
-
-static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *al, OTF2_CommRef team) {
-  (void)l;
-  (void)al;
-  return keep(u, t, pos, CP_TEAM_END, team, 0, 0);
-}
-
-static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t bytes) {
-  (void)l;
-  (void)al;
-  (void)bytes;
-  return keep(u, t, pos, CP_SEND, peer, comm, tag);
-}
-
-static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t bytes, uint64_t req) {
-  (void)req;
-  return on_send(l, t, pos, u, al, peer, comm, tag, bytes);
-}
-
-static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t bytes) {
-  (void)l;
-  (void)al;
-  (void)bytes;
-  return keep(u, t, pos, CP_RECV, peer, comm, tag);
-}
-
-/* the completion of a non-blocking receive (in MPI_Wait & co.) */
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t bytes, uint64_t req) {
-  (void)req;
-  return on_recv(l, t, pos, u, al, peer, comm, tag, bytes);
-}
-
-static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
-                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
-                                     uint64_t received) {
-  (void)l;
-  (void)al;
-  (void)sent;
-  (void)received;
-  return keep(u, t, pos, CP_COLL_END, op, comm, root);
-}
-
-/* ---- the walk ------------------------------------------------------------ */
-
-static int32_t top(const cp_loc *s) { return s->depth ? s->stack[s->depth - 1] : -1; }
-
-static uint32_t master_of(const cp_state *st, const cp_loc *s) {
-  return st->a->defs.procs[s->cur.proc].first_loc;
-}
-
-/* The path goes back to time t on its holder: the time since it got there
-   is the holder's, on its innermost call path. */
-static void advance(cp_state *st, az_time t) {
-  if (st->holder < 0 || st->path_t <= t) return; /* the path never goes forward */
-  const cp_loc *h = st->locs[st->holder];
-  /* times beyond INT64_MAX (a damaged trace) count as INT64_MAX: the path
-     only goes back, so its charges add up to INT64_MAX at most */
-  az_time from = st->path_t < INT64_MAX ? st->path_t : INT64_MAX;
-  az_time to = t < INT64_MAX ? t : INT64_MAX;
-  if (h->depth && from > to)
-    az_charge(st->a, h->cur.loc, top(h), AZ_CRITICAL_PATH, (int64_t)(from - to));
-  st->path_t = t;
-}
-
-/* The wait of the holder ended at t, when location `to` arrived. */
-static void move_to(cp_state *st, uint32_t to, az_time t) {
-  advance(st, t);
-  st->holder = to;
-}
-
-static void limit(cp_state *st, unsigned bit) { st->limits |= bit; }
-
-static void walk_leave(cp_state *st, cp_loc *s, uint32_t region) {
-  const az_region *reg = &st->a->defs.regions[region];
-  int32_t parent = s->depth ? top(s) : s->in_team ? s->base : -1;
-  int32_t cnode = az_calltree_child(&st->a->tree, parent, (int32_t)region);
-  PU_PUSH(s->stack, s->depth, s->capstack, cnode);
-  if (reg->kind == AZ_RK_PARALLEL) {
-    if (s->parallel++ || (!s->in_team && s->cur.loc != master_of(st, s)))
-      limit(st, AZ_LIMIT_NESTED);
-  }
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, 1);
+  int32_t parent = l->depth ? local_top(l) : l->in_team ? CP_BASE : CP_ROOT;
+  int32_t path = local_path(s, parent, region, t, opening);
+  PU_PUSH(l->stack, l->depth, l->capstack, path);
+  const az_region *reg = &d->regions[region];
+  if (reg->kind == AZ_RK_PARALLEL && (l->parallel++ || (!l->in_team && !l->master)))
+    limit(s, AZ_LIMIT_NESTED, t, opening);
   if (reg->role == OTF2_REGION_ROLE_TASK || reg->role == OTF2_REGION_ROLE_TASK_CREATE ||
       reg->role == OTF2_REGION_ROLE_TASK_UNTIED)
-    limit(st, AZ_LIMIT_TASKS);
-  if (reg->paradigm == OTF2_PARADIGM_MPI && s->cur.loc != master_of(st, s))
-    limit(st, AZ_LIMIT_MPI_THREADS);
-  if ((reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) && s->in_team &&
-      s->parallel == 1) {
-    s->in_bar = 1;
-    s->bar_b = s->bar_seq++;
-    s->bar_depth = s->depth;
+    limit(s, AZ_LIMIT_TASKS, t, opening);
+  if (reg->paradigm == OTF2_PARADIGM_MPI && !l->master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
+  if ((reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) && l->in_team &&
+      l->parallel == 1) {
+    size_t i = record(s, t, CP_BAR_OPEN, opening);
+    l->in_bar = 1;
+    s->buf[i].v[0] = l->bar_seq++;
+    l->bar_depth = l->depth;
+  } else {
+    plain(s, t, opening);
   }
+  return az_next_back(&s->cur);
 }
 
-/* An OpenMP barrier's first enter met backwards is the thread that came
-   last: a holder waiting in that barrier moves to it. */
-static void barrier_arrival(cp_state *st, cp_loc *s, az_time t) {
-  cp_proc *p = &st->procs[s->cur.proc];
-  uint32_t b = s->bar_b;
-  s->in_bar = 0;
-  if (b < p->bars_entered) return;
-  p->bars_entered = b + 1;
-  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
-  const cp_loc *h = st->locs[st->holder];
-  if (h->cur.proc == s->cur.proc && h->in_bar && h->bar_b == b) move_to(st, s->cur.loc, t);
-}
-
-/* The first enter met backwards that the others of the instance waited
-   for: the last member (barrier, N x N), the root (1-to-N), the last
-   non-root (N-to-1, only the root waits). */
-static void coll_arrival(cp_state *st, cp_loc *s, az_time t) {
-  int cls = s->coll.cls;
-  s->coll.on = 0;
-  if (cls == COLL_12N && !s->coll.root_me) return;
-  if (cls == COLL_N21 && s->coll.root_me) return;
-  uint32_t comm = s->coll.comm;
-  if (s->coll.seq < st->entered[comm]) return;
-  st->entered[comm] = s->coll.seq + 1;
-  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
-  const cp_loc *h = st->locs[st->holder];
-  if (h->coll.on && h->coll.comm == comm && h->coll.seq == s->coll.seq &&
-      (cls != COLL_N21 || h->coll.root_me))
-    move_to(st, s->cur.loc, t);
-}
-
-static void walk_enter(cp_state *st, cp_loc *s, az_time t) {
-  if (!s->depth) return; /* the forward pass warned */
-  if (s->in_bar && s->depth == s->bar_depth) barrier_arrival(st, s, t);
-  int32_t region = st->a->tree.nodes[s->stack[--s->depth]].region;
-  if (st->a->defs.regions[region].kind == AZ_RK_PARALLEL && s->parallel) s->parallel--;
-  if (s->coll.on && s->depth == s->coll.depth) coll_arrival(st, s, t);
-  if (s->recv_frame && s->depth < s->recv_frame) { /* its receive call began */
-    s->recv_gen++;
-    s->recv_frame = 0;
+static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region) {
+  (void)lr;
+  (void)al;
+  (void)region;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, 0);
+  if (!l->depth) { /* the forward pass warned */
+    plain(s, t, opening);
+    return az_next_back(&s->cur);
   }
+  unsigned ends = l->in_bar && l->depth == l->bar_depth ? CP_ENDS_BAR : 0;
+  const az_region *reg = local_region(s, l->stack[--l->depth]);
+  if (reg->kind == AZ_RK_PARALLEL && l->parallel) l->parallel--;
+  if (l->coll_on && l->depth == l->coll_depth) ends |= CP_ENDS_COLL;
+  if (l->recv_frame && l->depth < l->recv_frame) ends |= CP_ENDS_RECV; /* its receive call began */
+  if (!ends) {
+    plain(s, t, opening);
+    return az_next_back(&s->cur);
+  }
+  size_t i = record(s, t, CP_ENTER, opening);
+  s->buf[i].v[0] = ends;
+  if (ends & CP_ENDS_BAR) l->in_bar = 0;
+  if (ends & CP_ENDS_COLL) l->coll_on = 0;
+  if (ends & CP_ENDS_RECV) l->recv_frame = 0;
+  return az_next_back(&s->cur);
 }
 
 static int coll_class(OTF2_CollectiveOp op) {
@@ -330,24 +445,285 @@ static int coll_class(OTF2_CollectiveOp op) {
   }
 }
 
-static void walk_coll_end(cp_state *st, cp_loc *s, const cp_rec *r) {
-  const az_defs *d = &st->a->defs;
-  uint32_t op = r->v[0], comm = r->v[1], root = r->v[2];
-  if (comm >= d->num_comms || !s->depth) return; /* warned */
-  const az_region *reg = &d->regions[st->a->tree.nodes[top(s)].region];
-  if (reg->paradigm != OTF2_PARADIGM_MPI) { /* collectives not recorded (pass_waits) */
-    s->seq[comm] += root;
-    return;
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                     uint64_t received) {
+  (void)lr;
+  (void)al;
+  (void)sent;
+  (void)received;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  const az_defs *d = &s->cur.a->defs;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, 1);
+  int cls = coll_class(op);
+  if (comm >= d->num_comms || !l->depth) { /* warned */
+    plain(s, t, opening);
+  } else if (local_region(s, local_top(l))->paradigm != OTF2_PARADIGM_MPI) {
+    l->seq[comm] += root; /* collectives not recorded (pass_waits) */
+    plain(s, t, opening);
+  } else if (l->seq[comm]++, d->comms[comm].self || cls == COLL_NONE) {
+    plain(s, t, opening);
+  } else {
+    size_t i = record(s, t, CP_COLL, opening);
+    cp_rec *r = &s->buf[i];
+    r->v[0] = comm;
+    r->v[1] = (uint32_t)cls;
+    r->v[2] = cls != COLL_NXN && az_comm_world(d, comm, root, s->cur.proc) == s->cur.proc;
+    r->w = l->seq[comm] - 1;
+    l->coll_on = 1;
+    l->coll_depth = l->depth - 1;
   }
-  uint64_t seq = s->seq[comm]++;
-  int cls = coll_class((OTF2_CollectiveOp)op);
-  if (d->comms[comm].self || cls == COLL_NONE) return;
-  s->coll.on = 1;
-  s->coll.cls = cls;
-  s->coll.comm = comm;
-  s->coll.seq = seq;
-  s->coll.depth = s->depth - 1;
-  s->coll.root_me = cls != COLL_NXN && az_comm_world(d, comm, root, s->cur.proc) == s->cur.proc;
+  return az_next_back(&s->cur);
+}
+
+/* A send or receive with a peer: its record (with the peer's process), or
+   a plain event when the peer is not known (the forward pass warned). */
+static size_t message(cp_loc *s, az_time t, int opens, uint8_t kind, uint32_t peer, uint32_t comm,
+                      uint32_t tag) {
+  int opening = event_at(&s->l, t, opens);
+  uint32_t proc = az_comm_world(&s->cur.a->defs, comm, peer, s->cur.proc);
+  if (proc == UINT32_MAX) {
+    plain(s, t, opening);
+    return SIZE_MAX;
+  }
+  if (kind == CP_RECV && !s->l.master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
+  size_t i = record(s, t, kind, opening);
+  cp_rec *r = &s->buf[i];
+  r->v[0] = proc;
+  r->v[1] = comm;
+  r->v[2] = tag;
+  return i;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t bytes) {
+  (void)lr;
+  (void)al;
+  (void)bytes;
+  cp_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  message(s, t, 0, CP_SEND, peer, comm, tag);
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)req;
+  return on_send(l, t, pos, u, al, peer, comm, tag, bytes);
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t bytes) {
+  (void)lr;
+  (void)al;
+  (void)bytes;
+  cp_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (message(s, t, 1, CP_RECV, peer, comm, tag) != SIZE_MAX && !s->l.recv_frame)
+    s->l.recv_frame = s->l.depth;
+  return az_next_back(&s->cur);
+}
+
+/* the completion of a non-blocking receive (in MPI_Wait & co.) */
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)req;
+  return on_recv(l, t, pos, u, al, peer, comm, tag, bytes);
+}
+
+static OTF2_CallbackCode on_join(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_Paradigm model) {
+  (void)lr;
+  (void)al;
+  (void)model;
+  cp_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  record(s, t, CP_JOIN, event_at(&s->l, t, 1));
+  s->l.in_join = 1;
+  s->l.hold = 0; /* its fork was not seen: the serial phase before is steps */
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_team_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)lr;
+  (void)al;
+  (void)team;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, 0);
+  record(s, t, CP_TEAM_END, opening);
+  if (l->in_team) limit(s, AZ_LIMIT_NESTED, t, opening);
+  l->in_team = 1;
+  l->bar_seq = 0;
+  if (l->master) {
+    l->in_join = 0;
+    l->hold = 1;
+  }
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_team_begin(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                       OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)lr;
+  (void)al;
+  (void)team;
+  cp_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  record(s, t, CP_TEAM_BEGIN, event_at(&s->l, t, 0));
+  s->l.in_team = 0;
+  return az_next_back(&s->cur);
+}
+
+/* The master's fork: no worker began before it, so the stretch before it
+   is solid again.  Not an event of the walk's order: it only splits the
+   stretch (the cursor is left as it was). */
+static OTF2_CallbackCode on_fork(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t threads) {
+  (void)lr;
+  (void)pos;
+  (void)al;
+  (void)model;
+  (void)threads;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (!l->hold || l->in_team || !l->started) return az_next_back(&s->cur);
+  if (t > s->cur.last) t = s->cur.last;
+  accumulate(l, t);
+  l->prev = t;
+  push_rec(s, t, CP_STEP, !(l->closed && l->close_t == t));
+  l->hold = 0;
+  l->nacc = 0;
+  l->stretch = s->n;
+  l->pure = 1;
+  return az_next_back(&s->cur);
+}
+
+/* The location's events are all read: the time of its last stretch. */
+static void local_end(az_replay *r, az_cursor *c, const char *cut) {
+  (void)r;
+  (void)cut;
+  cp_loc *s = (cp_loc *)c;
+  cp_local *l = &s->l;
+  if (l->nacc && !waiting(l) && !l->hold) record(s, l->prev, CP_SEG, l->last_opening);
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+static uint32_t master_of(const cp_state *st, const cp_loc *s) {
+  return st->a->defs.procs[s->cur.proc].first_loc;
+}
+
+/* A call path of the location as a node of the call tree (made when new,
+   as the forward pass made it). */
+static int32_t resolve(cp_state *st, cp_walker *w, int32_t path) {
+  if (path < 0) return -1;
+  if (w->cnode[path] != CP_UNRESOLVED) return w->cnode[path];
+  int32_t parent = w->paths[path].parent;
+  int32_t pnode = parent == CP_ROOT ? -1 : parent == CP_BASE ? w->base : resolve(st, w, parent);
+  w->cnode[path] = az_calltree_child(&st->a->tree, pnode, (int32_t)w->paths[path].region);
+  return w->cnode[path];
+}
+
+static void define_path(cp_state *st, cp_walker *w, const cp_rec *r) {
+  size_t cap = w->cappaths;
+  cp_lpath p = {(int32_t)r->v[1], r->v[2]};
+  PU_PUSH(w->paths, w->npaths, w->cappaths, p);
+  if (w->cappaths != cap) w->cnode = pu_realloc(w->cnode, w->cappaths * sizeof *w->cnode);
+  w->cnode[w->npaths - 1] = CP_UNRESOLVED;
+  resolve(st, w, (int32_t)r->v[0]);
+}
+
+/* A worker's base changed: its call paths under it are made again. */
+static void rebase(cp_walker *w, int32_t base) {
+  if (w->base == base) return;
+  w->base = base;
+  for (size_t i = 0; i < w->npaths; i++) w->cnode[i] = CP_UNRESOLVED;
+}
+
+/* The path goes back to time t on its holder: the time since it got there
+   is the holder's, on its innermost call path. */
+static void advance(cp_state *st, az_time t) {
+  if (st->holder < 0 || st->path_t <= t) return; /* the path never goes forward */
+  cp_loc *h = st->locs[st->holder];
+  /* times beyond INT64_MAX count as INT64_MAX (as in accumulate) */
+  az_time from = st->path_t < INT64_MAX ? st->path_t : INT64_MAX;
+  az_time to = t < INT64_MAX ? t : INT64_MAX;
+  if (h->w.top >= 0 && from > to)
+    az_charge(st->a, h->cur.loc, resolve(st, &h->w, h->w.top), AZ_CRITICAL_PATH,
+              (int64_t)(from - to));
+  st->path_t = t;
+}
+
+/* A solid record of the holder: the path was on it for the whole stretch
+   before it. */
+static void charge_stretch(cp_state *st, cp_loc *s, const cp_rec *r) {
+  for (uint8_t i = 0; i < r->n; i++)
+    if (r->ticks[i] > 0)
+      az_charge(st->a, s->cur.loc, resolve(st, &s->w, r->path[i]), AZ_CRITICAL_PATH, r->ticks[i]);
+  if (st->path_t > r->t) st->path_t = r->t;
+}
+
+/* The wait of the holder ended at t, when location `to` arrived. */
+static void move_to(cp_state *st, uint32_t to, az_time t) {
+  advance(st, t);
+  st->holder = to;
+}
+
+/* An OpenMP barrier's first enter met backwards is the thread that came
+   last: a holder waiting in that barrier moves to it. */
+static void barrier_arrival(cp_state *st, cp_loc *s, az_time t) {
+  cp_proc *p = &st->procs[s->cur.proc];
+  uint32_t b = s->w.bar_b;
+  s->w.in_bar = 0;
+  if (b < p->bars_entered) return;
+  p->bars_entered = b + 1;
+  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
+  const cp_loc *h = st->locs[st->holder];
+  if (h->cur.proc == s->cur.proc && h->w.in_bar && h->w.bar_b == b) move_to(st, s->cur.loc, t);
+}
+
+/* The first enter met backwards that the others of the instance waited
+   for: the last member (barrier, N x N), the root (1-to-N), the last
+   non-root (N-to-1, only the root waits). */
+static void coll_arrival(cp_state *st, cp_loc *s, az_time t) {
+  int cls = s->w.coll.cls;
+  s->w.coll.on = 0;
+  if (cls == COLL_12N && !s->w.coll.root_me) return;
+  if (cls == COLL_N21 && s->w.coll.root_me) return;
+  uint32_t comm = s->w.coll.comm;
+  if (s->w.coll.seq < st->entered[comm]) return;
+  st->entered[comm] = s->w.coll.seq + 1;
+  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
+  const cp_walker *h = &st->locs[st->holder]->w;
+  if (h->coll.on && h->coll.comm == comm && h->coll.seq == s->w.coll.seq &&
+      (cls != COLL_N21 || h->coll.root_me))
+    move_to(st, s->cur.loc, t);
+}
+
+static void walk_enter(cp_state *st, cp_loc *s, const cp_rec *r) {
+  if (r->v[0] & CP_ENDS_BAR) barrier_arrival(st, s, r->t);
+  if (r->v[0] & CP_ENDS_COLL) coll_arrival(st, s, r->t);
+  if (r->v[0] & CP_ENDS_RECV) {
+    s->w.recv_gen++;
+    s->w.recv_frame = 0;
+  }
+}
+
+static void walk_coll(cp_walker *w, const cp_rec *r) {
+  w->coll.on = 1;
+  w->coll.comm = r->v[0];
+  w->coll.cls = (int)r->v[1];
+  w->coll.root_me = (int)r->v[2];
+  w->coll.seq = r->w;
 }
 
 static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t comm, uint32_t tag) {
@@ -364,11 +740,8 @@ static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t co
    channel, in the order met; a send takes the first (messages between two
    ranks on one communicator and tag do not overtake). */
 static void walk_recv(cp_state *st, cp_loc *s, const cp_rec *r) {
-  uint32_t src = az_comm_world(&st->a->defs, r->v[1], r->v[0], s->cur.proc);
-  if (src == UINT32_MAX) return; /* the forward pass warned */
-  cp_channel *c = channel(st, src, s->cur.proc, r->v[1], r->v[2]);
-  if (s->cur.loc != master_of(st, s)) limit(st, AZ_LIMIT_MPI_THREADS);
-  if (!s->recv_frame) s->recv_frame = s->depth;
+  cp_channel *c = channel(st, r->v[0], s->cur.proc, r->v[1], r->v[2]);
+  s->w.recv_frame = 1;
   if (c->sends_ahead) {
     c->sends_ahead--;
     return;
@@ -378,57 +751,51 @@ static void walk_recv(cp_state *st, cp_loc *s, const cp_rec *r) {
     c->head = 0;
   }
   size_t end = c->head + c->len;
-  cp_recv q = {s->cur.loc, s->recv_gen};
+  cp_recv q = {s->cur.loc, s->w.recv_gen};
   PU_PUSH(c->q, end, c->cap, q);
   c->len++;
 }
 
 /* A Late Sender: the receiver holding the path is still in the receive
    call (entered before this send): the path moves to the sender. */
-static void walk_send(cp_state *st, cp_loc *s, const cp_rec *r, az_time t) {
-  uint32_t dst = az_comm_world(&st->a->defs, r->v[1], r->v[0], s->cur.proc);
-  if (dst == UINT32_MAX) return;
-  cp_channel *c = channel(st, s->cur.proc, dst, r->v[1], r->v[2]);
+static void walk_send(cp_state *st, cp_loc *s, const cp_rec *r) {
+  cp_channel *c = channel(st, s->cur.proc, r->v[0], r->v[1], r->v[2]);
   if (!c->len) {
     c->sends_ahead++;
     return;
   }
   cp_recv q = c->q[c->head++];
   if (!--c->len) c->head = 0;
-  if (st->holder == (int64_t)q.loc && st->locs[q.loc]->recv_gen == q.gen &&
-      st->locs[q.loc]->recv_frame)
-    move_to(st, s->cur.loc, t);
+  const cp_walker *rw = &st->locs[q.loc]->w;
+  if (st->holder == (int64_t)q.loc && rw->recv_gen == q.gen && rw->recv_frame)
+    move_to(st, s->cur.loc, r->t);
 }
 
 /* The master's join: the last thread to end its part of the team made it
    wait. */
 static void walk_join(cp_state *st, cp_loc *s) {
   cp_proc *p = &st->procs[s->cur.proc];
-  p->worker_base = top(s);
+  p->worker_base = resolve(st, &s->w, s->w.top);
   p->bars_entered = 0;
   p->team_ended = 0;
-  s->in_join = 1;
+  s->w.in_join = 1;
 }
 
 static void walk_team_end(cp_state *st, cp_loc *s, az_time t) {
   cp_proc *p = &st->procs[s->cur.proc];
   uint32_t master = master_of(st, s);
-  if (s->in_team) limit(st, AZ_LIMIT_NESTED);
-  s->in_team = 1;
-  s->bar_seq = 0;
-  s->base = p->worker_base;
+  rebase(&s->w, p->worker_base);
   if (!p->team_ended) {
     p->team_ended = 1;
-    if (st->holder == (int64_t)master && st->locs[master]->in_join && s->cur.loc != master)
+    if (st->holder == (int64_t)master && st->locs[master]->w.in_join && s->cur.loc != master)
       move_to(st, s->cur.loc, t);
   }
-  if (s->cur.loc == master) s->in_join = 0;
+  if (s->cur.loc == master) s->w.in_join = 0;
 }
 
 /* A worker's start: the master forked it. */
 static void walk_team_begin(cp_state *st, cp_loc *s, az_time t) {
   uint32_t master = master_of(st, s);
-  s->in_team = 0;
   if (s->cur.loc != master && st->holder == (int64_t)s->cur.loc && st->locs[master])
     move_to(st, master, t);
 }
@@ -438,16 +805,32 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
     st->holder = s->cur.loc;
     st->path_t = r->t;
   }
-  if (st->holder == (int64_t)s->cur.loc) advance(st, r->t);
+  if (r->kind == CP_PATH) {
+    define_path(st, &s->w, r);
+    return;
+  }
+  if (r->kind == CP_LIMIT) {
+    st->limits |= r->v[0];
+    return;
+  }
+  if (st->holder == (int64_t)s->cur.loc) {
+    if (r->solid) charge_stretch(st, s, r);
+    else advance(st, r->t);
+  }
+  s->w.top = r->top;
   switch (r->kind) {
-  case CP_LEAVE: walk_leave(st, s, r->v[0]); break;
-  case CP_ENTER: walk_enter(st, s, r->t); break;
-  case CP_COLL_END: walk_coll_end(st, s, r); break;
+  case CP_BAR_OPEN:
+    s->w.in_bar = 1;
+    s->w.bar_b = r->v[0];
+    break;
+  case CP_ENTER: walk_enter(st, s, r); break;
+  case CP_COLL: walk_coll(&s->w, r); break;
   case CP_RECV: walk_recv(st, s, r); break;
-  case CP_SEND: walk_send(st, s, r, r->t); break;
+  case CP_SEND: walk_send(st, s, r); break;
   case CP_JOIN: walk_join(st, s); break;
   case CP_TEAM_END: walk_team_end(st, s, r->t); break;
-  default: walk_team_begin(st, s, r->t); break;
+  case CP_TEAM_BEGIN: walk_team_begin(st, s, r->t); break;
+  default: break; /* CP_STEP, CP_SEG */
   }
 }
 
@@ -455,7 +838,7 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
 
 static struct cp_head head_of(const cp_loc *s) {
   const cp_rec *r = &s->buf[s->next];
-  return (struct cp_head){r->t, r->kind < CP_ENTER, s->cur.loc};
+  return (struct cp_head){r->t, r->opening, s->cur.loc};
 }
 
 /* 1 when record x comes before record y: latest first, at equal times
@@ -518,15 +901,20 @@ static void merge_after(cp_state *st, az_time bound, int all) {
    one it delivered, but a window's first record of a location may be
    later than records of others in the window before (the forward window
    it comes from ended with the first event at or after its end).  So
-   only what is later than every location still reading is merged. */
+   only what is later than every location still reading is merged.  The
+   steps of a stretch not ended yet may be walked: they stay. */
 static void merge_window(cp_state *st) {
   const az_defs *d = &st->a->defs;
   az_time bound = 0;
   for (uint32_t l = 0; l < d->num_locs; l++) {
-    const cp_loc *s = st->locs[l];
-    if (s && !s->cur.done && s->cur.last > bound) bound = s->cur.last;
+    cp_loc *s = st->locs[l];
+    if (!s) continue;
+    s->l.pure = 0;
+    if (!s->cur.done && s->cur.last > bound) bound = s->cur.last;
   }
   merge_after(st, bound, 0);
+  for (uint32_t l = 0; l < d->num_locs; l++)
+    if (st->locs[l]) st->locs[l]->l.stretch = st->locs[l]->n;
 }
 
 /* ---- the pass ------------------------------------------------------------ */
@@ -548,8 +936,10 @@ static void critical_begin(az_replay *r) {
     cp_loc *s = (cp_loc *)az_replay_loc(r, l);
     if (!s->cur.a) continue;
     s->st = st;
-    s->base = -1;
-    s->seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->seq);
+    s->l.master = s->cur.loc == master_of(st, s);
+    s->l.seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->l.seq);
+    s->w.top = -1;
+    s->w.base = -1;
     st->locs[l] = s;
   }
 }
@@ -564,19 +954,25 @@ void az_critical_derive(az_analysis *a, unsigned limits) {
   if (limits) az_critical_limits(a, limits);
 }
 
+static void loc_free(cp_loc *s) {
+  free(s->buf);
+  free(s->l.stack);
+  free(s->l.paths);
+  free(s->l.slots);
+  free(s->l.seq);
+  free(s->l.acc);
+  free(s->w.paths);
+  free(s->w.cnode);
+}
+
 /* The rest of the walk; frees its state.  Returns the model's limits it
    met (AZ_LIMIT_* bits). */
 static unsigned walk_end(az_replay *r, int ok) {
   cp_state *st = r->data;
   if (ok) merge_after(st, 0, 1);
   unsigned limits = st->limits;
-  for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
-    cp_loc *s = st->locs[l];
-    if (!s) continue;
-    free(s->buf);
-    free(s->stack);
-    free(s->seq);
-  }
+  for (uint32_t l = 0; l < r->a->defs.num_locs; l++)
+    if (st->locs[l]) loc_free(st->locs[l]);
   for (size_t h = 0; h < st->nchannels; h++)
     for (cp_channel *c = st->channels[h], *next; c; c = next) {
       next = c->next;
@@ -605,16 +1001,17 @@ static void critical_walk_end(az_replay *r, int ok) {
 /* The events the walk needs. */
 #define CP_HANDLERS                                                                                \
   {                                                                                                \
-    .enter = on_enter, .leave = on_leave, .thread_join = on_join, .team_begin = on_team_begin,     \
-    .team_end = on_team_end, .mpi_send = on_send, .mpi_isend = on_isend, .mpi_recv = on_recv,      \
-    .mpi_irecv = on_irecv, .mpi_collective_end = on_coll_end                                       \
+    .enter = on_enter, .leave = on_leave, .thread_fork = on_fork, .thread_join = on_join,          \
+    .team_begin = on_team_begin, .team_end = on_team_end, .mpi_send = on_send,                     \
+    .mpi_isend = on_isend, .mpi_recv = on_recv, .mpi_irecv = on_irecv,                             \
+    .mpi_collective_end = on_coll_end                                                              \
   }
 
 /* The pass, with what it does at its end. */
 #define CP_PASS(end_fn)                                                                            \
   {                                                                                                \
     .name = "critical", .direction = AZ_BACKWARD, .loc_size = sizeof(cp_loc), .on = CP_HANDLERS,   \
-    .begin = critical_begin, .window = critical_window, .end = end_fn                              \
+    .begin = critical_begin, .window = critical_window, .loc_end = local_end, .end = end_fn        \
   }
 
 const az_pass az_pass_critical = CP_PASS(critical_end);
