@@ -82,6 +82,9 @@ enum cp_kind {
 
 enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4 };
 
+/* What the first stage asks of a region (cp_state.rflags). */
+enum { CPF_PARALLEL = 1, CPF_TASK = 2, CPF_MPI = 4, CPF_BARRIER = 8 };
+
 /* A call path's parent: none (the root), or the master's call path at the
    fork (a worker's outermost region in a team). */
 enum { CP_ROOT = -1, CP_BASE = -2 };
@@ -106,11 +109,6 @@ typedef struct {   /* a call path of one location */
   uint32_t region; /* the region it enters */
 } cp_lpath;
 
-typedef struct {
-  int32_t path;
-  int64_t ticks;
-} cp_charge;
-
 /* How a collective hands the path over. */
 enum { COLL_NONE, COLL_NXN, COLL_12N, COLL_N21 };
 
@@ -122,6 +120,7 @@ typedef struct {
   size_t npaths, cappaths;
   int32_t *slots; /* hash of paths by (parent, region): id + 1, 0 empty */
   size_t nslots;
+  int32_t *last; /* per depth: the path pushed there last (most come again) */
   int master;
   int in_team; /* between its team end and begin */
   int in_join; /* between its join and its team end */
@@ -141,8 +140,9 @@ typedef struct {
   int closed;   /* an event that closes something was met at close_t */
   az_time close_t;
   int last_opening; /* the latest event's order at equal times */
-  cp_charge *acc;   /* time per call path since the last record */
-  size_t nacc, capacc;
+  int64_t *ticks;   /* per call path: its time since the last record */
+  int32_t *touched; /* the call paths with time since then, in order */
+  size_t ntouched, captouched;
   size_t stretch; /* where the stretch's steps begin in the buffer */
   int pure;       /* ... and nothing but its steps came after */
 } cp_local;
@@ -212,6 +212,7 @@ typedef struct cp_state {
   cp_channel **channels;
   size_t nchannels;
   unsigned limits;
+  uint8_t *rflags; /* per region: CPF_* (from the definitions) */
 } cp_state;
 
 /* ---- the first stage: a location's records ------------------------------- */
@@ -228,6 +229,10 @@ static cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
   return &s->buf[s->n - 1];
 }
 
+static void touch(cp_local *l, int32_t path) {
+  PU_PUSH(l->touched, l->ntouched, l->captouched, path);
+}
+
 /* The time since the location's previous event, on its innermost call
    path.  Times beyond INT64_MAX (a damaged trace) count as INT64_MAX: the
    path only goes back, so its charges add up to INT64_MAX at most. */
@@ -237,13 +242,27 @@ static void accumulate(cp_local *l, az_time t) {
   az_time to = t < INT64_MAX ? t : INT64_MAX;
   if (from <= to) return;
   int32_t p = local_top(l);
-  for (size_t i = 0; i < l->nacc; i++)
-    if (l->acc[i].path == p) {
-      l->acc[i].ticks += (int64_t)(from - to);
-      return;
-    }
-  cp_charge c = {p, (int64_t)(from - to)};
-  PU_PUSH(l->acc, l->nacc, l->capacc, c);
+  if (!l->ticks[p]) touch(l, p);
+  l->ticks[p] += (int64_t)(from - to);
+}
+
+/* A new stretch begins: no time in it yet. */
+static void stretch_begin(cp_loc *s) {
+  cp_local *l = &s->l;
+  for (size_t i = 0; i < l->ntouched; i++) l->ticks[l->touched[i]] = 0;
+  l->ntouched = 0;
+  l->stretch = s->n;
+  l->pure = 1;
+}
+
+/* Entries k... (at most CP_MAP) of the stretch's time per call path into r. */
+static size_t fill_map(const cp_local *l, cp_rec *r, size_t k) {
+  r->solid = 1;
+  for (r->n = 0; r->n < CP_MAP && k < l->ntouched; r->n++, k++) {
+    r->path[r->n] = l->touched[k];
+    r->ticks[r->n] = l->ticks[l->touched[k]];
+  }
+  return k;
 }
 
 /* An event at t: its time goes into the stretch; returns its order at
@@ -280,28 +299,11 @@ static size_t record(cp_loc *s, az_time t, uint8_t kind, int opening) {
   if (solid && l->hold) s->n = l->stretch;
   size_t k = 0;
   if (solid)
-    for (; l->nacc - k > CP_MAP; k += CP_MAP) {
-      cp_rec *seg = push_rec(s, t, CP_SEG, opening);
-      seg->solid = 1;
-      seg->n = CP_MAP;
-      for (size_t i = 0; i < CP_MAP; i++) {
-        seg->path[i] = l->acc[k + i].path;
-        seg->ticks[i] = l->acc[k + i].ticks;
-      }
-    }
+    while (l->ntouched - k > CP_MAP) k = fill_map(l, push_rec(s, t, CP_SEG, opening), k);
   cp_rec *r = push_rec(s, t, kind, opening);
-  if (solid) {
-    r->solid = 1;
-    r->n = (uint8_t)(l->nacc - k);
-    for (size_t i = 0; k + i < l->nacc; i++) {
-      r->path[i] = l->acc[k + i].path;
-      r->ticks[i] = l->acc[k + i].ticks;
-    }
-  }
-  l->nacc = 0;
+  if (solid) fill_map(l, r, k);
   l->started = 1;
-  l->stretch = s->n;
-  l->pure = 1;
+  stretch_begin(s);
   return s->n - 1;
 }
 
@@ -331,10 +333,20 @@ static void paths_rehash(cp_local *l) {
   l->nslots = nslots;
 }
 
+static void grow_stack(cp_local *l) {
+  size_t cap = l->capstack ? 2 * l->capstack : 16;
+  l->stack = pu_realloc(l->stack, cap * sizeof *l->stack);
+  l->last = pu_realloc(l->last, cap * sizeof *l->last);
+  for (size_t i = l->capstack; i < cap; i++) l->last[i] = -1;
+  l->capstack = cap;
+}
+
 /* The location's call path of region under parent; a new one gets a
    CP_PATH record. */
 static int32_t local_path(cp_loc *s, int32_t parent, uint32_t region, az_time t, int opening) {
   cp_local *l = &s->l;
+  int32_t last = l->last[l->depth];
+  if (last >= 0 && l->paths[last].parent == parent && l->paths[last].region == region) return last;
   if (2 * (l->npaths + 1) > l->nslots) paths_rehash(l);
   size_t h = path_hash(parent, region, l->nslots);
   for (; l->slots[h]; h = (h + 1) & (l->nslots - 1)) {
@@ -343,7 +355,12 @@ static int32_t local_path(cp_loc *s, int32_t parent, uint32_t region, az_time t,
   }
   int32_t id = (int32_t)l->npaths;
   cp_lpath p = {parent, region};
+  size_t cap = l->cappaths;
   PU_PUSH(l->paths, l->npaths, l->cappaths, p);
+  if (l->cappaths != cap) {
+    l->ticks = pu_realloc(l->ticks, l->cappaths * sizeof *l->ticks);
+    memset(l->ticks + cap, 0, (l->cappaths - cap) * sizeof *l->ticks);
+  }
   l->slots[h] = id + 1;
   cp_rec *r = push_rec(s, t, CP_PATH, opening);
   r->v[0] = (uint32_t)id;
@@ -353,8 +370,8 @@ static int32_t local_path(cp_loc *s, int32_t parent, uint32_t region, az_time t,
   return id;
 }
 
-static const az_region *local_region(const cp_loc *s, int32_t path) {
-  return &s->cur.a->defs.regions[s->l.paths[path].region];
+static unsigned path_flags(const cp_loc *s, int32_t path) {
+  return s->st->rflags[s->l.paths[path].region];
 }
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -373,17 +390,16 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   int opening = event_at(l, t, 1);
   int32_t parent = l->depth ? local_top(l) : l->in_team ? CP_BASE : CP_ROOT;
+  if (l->depth + 1 >= l->capstack) grow_stack(l);
   int32_t path = local_path(s, parent, region, t, opening);
-  PU_PUSH(l->stack, l->depth, l->capstack, path);
-  const az_region *reg = &d->regions[region];
-  if (reg->kind == AZ_RK_PARALLEL && (l->parallel++ || (!l->in_team && !l->master)))
+  l->last[l->depth] = path;
+  l->stack[l->depth++] = path;
+  unsigned f = s->st->rflags[region];
+  if ((f & CPF_PARALLEL) && (l->parallel++ || (!l->in_team && !l->master)))
     limit(s, AZ_LIMIT_NESTED, t, opening);
-  if (reg->role == OTF2_REGION_ROLE_TASK || reg->role == OTF2_REGION_ROLE_TASK_CREATE ||
-      reg->role == OTF2_REGION_ROLE_TASK_UNTIED)
-    limit(s, AZ_LIMIT_TASKS, t, opening);
-  if (reg->paradigm == OTF2_PARADIGM_MPI && !l->master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
-  if ((reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) && l->in_team &&
-      l->parallel == 1) {
+  if (f & CPF_TASK) limit(s, AZ_LIMIT_TASKS, t, opening);
+  if ((f & CPF_MPI) && !l->master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
+  if ((f & CPF_BARRIER) && l->in_team && l->parallel == 1) {
     size_t i = record(s, t, CP_BAR_OPEN, opening);
     l->in_bar = 1;
     s->buf[i].v[0] = l->bar_seq++;
@@ -408,8 +424,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
     return az_next_back(&s->cur);
   }
   unsigned ends = l->in_bar && l->depth == l->bar_depth ? CP_ENDS_BAR : 0;
-  const az_region *reg = local_region(s, l->stack[--l->depth]);
-  if (reg->kind == AZ_RK_PARALLEL && l->parallel) l->parallel--;
+  if ((path_flags(s, l->stack[--l->depth]) & CPF_PARALLEL) && l->parallel) l->parallel--;
   if (l->coll_on && l->depth == l->coll_depth) ends |= CP_ENDS_COLL;
   if (l->recv_frame && l->depth < l->recv_frame) ends |= CP_ENDS_RECV; /* its receive call began */
   if (!ends) {
@@ -461,7 +476,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
   int cls = coll_class(op);
   if (comm >= d->num_comms || !l->depth) { /* warned */
     plain(s, t, opening);
-  } else if (local_region(s, local_top(l))->paradigm != OTF2_PARADIGM_MPI) {
+  } else if (!(path_flags(s, local_top(l)) & CPF_MPI)) {
     l->seq[comm] += root; /* collectives not recorded (pass_waits) */
     plain(s, t, opening);
   } else if (l->seq[comm]++, d->comms[comm].self || cls == COLL_NONE) {
@@ -601,9 +616,7 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
   l->prev = t;
   push_rec(s, t, CP_STEP, !(l->closed && l->close_t == t));
   l->hold = 0;
-  l->nacc = 0;
-  l->stretch = s->n;
-  l->pure = 1;
+  stretch_begin(s);
   return az_next_back(&s->cur);
 }
 
@@ -613,7 +626,7 @@ static void local_end(az_replay *r, az_cursor *c, const char *cut) {
   (void)cut;
   cp_loc *s = (cp_loc *)c;
   cp_local *l = &s->l;
-  if (l->nacc && !waiting(l) && !l->hold) record(s, l->prev, CP_SEG, l->last_opening);
+  if (l->ntouched && !waiting(l) && !l->hold) record(s, l->prev, CP_SEG, l->last_opening);
 }
 
 /* ---- the walk ------------------------------------------------------------ */
@@ -836,8 +849,12 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
 
 /* ---- the merge of a window's records, latest first ----------------------- */
 
+/* The location's next record; the one after it is fetched into the cache
+   meanwhile (the records of a window were written long before: without
+   it the merge waits for memory at each record). */
 static struct cp_head head_of(const cp_loc *s) {
   const cp_rec *r = &s->buf[s->next];
+  if (s->next + 6 < s->n) __builtin_prefetch(r + 6);
   return (struct cp_head){r->t, r->opening, s->cur.loc};
 }
 
@@ -919,6 +936,20 @@ static void merge_window(cp_state *st) {
 
 /* ---- the pass ------------------------------------------------------------ */
 
+static uint8_t *region_flags(const az_defs *d) {
+  uint8_t *f = pu_calloc(d->num_regions ? d->num_regions : 1, 1);
+  for (size_t i = 0; i < d->num_regions; i++) {
+    const az_region *reg = &d->regions[i];
+    if (reg->kind == AZ_RK_PARALLEL) f[i] |= CPF_PARALLEL;
+    if (reg->role == OTF2_REGION_ROLE_TASK || reg->role == OTF2_REGION_ROLE_TASK_CREATE ||
+        reg->role == OTF2_REGION_ROLE_TASK_UNTIED)
+      f[i] |= CPF_TASK;
+    if (reg->paradigm == OTF2_PARADIGM_MPI) f[i] |= CPF_MPI;
+    if (reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) f[i] |= CPF_BARRIER;
+  }
+  return f;
+}
+
 static void critical_begin(az_replay *r) {
   const az_defs *d = &r->a->defs;
   cp_state *st = pu_calloc(1, sizeof *st);
@@ -931,6 +962,7 @@ static void critical_begin(az_replay *r) {
   for (size_t p = 0; p < d->num_procs; p++) st->procs[p].worker_base = -1;
   st->nchannels = 1024;
   st->channels = pu_calloc(st->nchannels, sizeof *st->channels);
+  st->rflags = region_flags(d);
   r->data = st;
   for (uint32_t l = 0; l < d->num_locs; l++) {
     cp_loc *s = (cp_loc *)az_replay_loc(r, l);
@@ -957,10 +989,12 @@ void az_critical_derive(az_analysis *a, unsigned limits) {
 static void loc_free(cp_loc *s) {
   free(s->buf);
   free(s->l.stack);
+  free(s->l.last);
   free(s->l.paths);
   free(s->l.slots);
   free(s->l.seq);
-  free(s->l.acc);
+  free(s->l.ticks);
+  free(s->l.touched);
   free(s->w.paths);
   free(s->w.cnode);
 }
@@ -980,6 +1014,7 @@ static unsigned walk_end(az_replay *r, int ok) {
       free(c);
     }
   free(st->channels);
+  free(st->rflags);
   free(st->procs);
   free(st->entered);
   free(st->heap);
