@@ -120,7 +120,7 @@ typedef struct {
   size_t npaths, cappaths;
   int32_t *slots; /* hash of paths by (parent, region): id + 1, 0 empty */
   size_t nslots;
-  int32_t *last; /* per depth: the path pushed there last (most come again) */
+  int32_t *last; /* per region: its path met last (most regions have one parent) */
   int master;
   int in_team; /* between its team end and begin */
   int in_join; /* between its join and its team end */
@@ -136,7 +136,7 @@ typedef struct {
   unsigned limits;
   /* the stretch since its last record */
   int started;  /* a record was written */
-  az_time prev; /* the latest event's time */
+  az_time prev; /* the latest event's time (at most INT64_MAX) */
   int closed;   /* an event that closes something was met at close_t */
   az_time close_t;
   int last_opening; /* the latest event's order at equal times */
@@ -223,26 +223,32 @@ static int waiting(const cp_local *l) {
   return l->in_bar || l->coll_on || l->recv_frame || l->in_join;
 }
 
-static cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
-  cp_rec r = {.t = t, .kind = kind, .opening = (uint8_t)opening, .top = local_top(&s->l)};
-  PU_PUSH(s->buf, s->n, s->cap, r);
-  return &s->buf[s->n - 1];
+static void grow_buf(cp_loc *s) { pu_reserve((void **)&s->buf, &s->cap, s->n + 1, sizeof *s->buf); }
+
+static inline cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
+  if (s->n == s->cap) grow_buf(s);
+  cp_rec *r = &s->buf[s->n++];
+  *r = (cp_rec){.t = t, .kind = kind, .opening = (uint8_t)opening, .top = local_top(&s->l)};
+  return r;
 }
 
-static void touch(cp_local *l, int32_t path) {
-  PU_PUSH(l->touched, l->ntouched, l->captouched, path);
+static void grow_touched(cp_local *l) {
+  pu_reserve((void **)&l->touched, &l->captouched, l->ntouched + 1, sizeof *l->touched);
 }
 
 /* The time since the location's previous event, on its innermost call
    path.  Times beyond INT64_MAX (a damaged trace) count as INT64_MAX: the
    path only goes back, so its charges add up to INT64_MAX at most. */
-static void accumulate(cp_local *l, az_time t) {
-  if (!l->started || !l->depth) return;
-  az_time from = l->prev < INT64_MAX ? l->prev : INT64_MAX;
+static inline void accumulate(cp_local *l, az_time t) {
   az_time to = t < INT64_MAX ? t : INT64_MAX;
-  if (from <= to) return;
-  int32_t p = local_top(l);
-  if (!l->ticks[p]) touch(l, p);
+  az_time from = l->prev;
+  l->prev = to;
+  if (!l->depth || from <= to) return; /* before its first event: from is 0 */
+  int32_t p = l->stack[l->depth - 1];
+  if (!l->ticks[p]) {
+    if (l->ntouched == l->captouched) grow_touched(l);
+    l->touched[l->ntouched++] = p;
+  }
   l->ticks[p] += (int64_t)(from - to);
 }
 
@@ -267,9 +273,8 @@ static size_t fill_map(const cp_local *l, cp_rec *r, size_t k) {
 
 /* An event at t: its time goes into the stretch; returns its order at
    equal times (the header comment). */
-static int event_at(cp_local *l, az_time t, int opens) {
+static inline int event_at(cp_local *l, az_time t, int opens) {
   accumulate(l, t);
-  l->prev = t;
   int opening = opens && !(l->closed && l->close_t == t);
   l->last_opening = opening;
   if (!opens) {
@@ -280,7 +285,7 @@ static int event_at(cp_local *l, az_time t, int opens) {
 }
 
 /* A plain event: a step where the path may come or go. */
-static void plain(cp_loc *s, az_time t, int opening) {
+static inline void plain(cp_loc *s, az_time t, int opening) {
   cp_local *l = &s->l;
   if (l->started && !waiting(l) && !l->hold) return; /* in the stretch's map */
   push_rec(s, t, CP_STEP, opening);
@@ -336,8 +341,6 @@ static void paths_rehash(cp_local *l) {
 static void grow_stack(cp_local *l) {
   size_t cap = l->capstack ? 2 * l->capstack : 16;
   l->stack = pu_realloc(l->stack, cap * sizeof *l->stack);
-  l->last = pu_realloc(l->last, cap * sizeof *l->last);
-  for (size_t i = l->capstack; i < cap; i++) l->last[i] = -1;
   l->capstack = cap;
 }
 
@@ -345,8 +348,8 @@ static void grow_stack(cp_local *l) {
    CP_PATH record. */
 static int32_t local_path(cp_loc *s, int32_t parent, uint32_t region, az_time t, int opening) {
   cp_local *l = &s->l;
-  int32_t last = l->last[l->depth];
-  if (last >= 0 && l->paths[last].parent == parent && l->paths[last].region == region) return last;
+  int32_t last = l->last[region];
+  if (last >= 0 && l->paths[last].parent == parent) return last;
   if (2 * (l->npaths + 1) > l->nslots) paths_rehash(l);
   size_t h = path_hash(parent, region, l->nslots);
   for (; l->slots[h]; h = (h + 1) & (l->nslots - 1)) {
@@ -392,7 +395,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   int32_t parent = l->depth ? local_top(l) : l->in_team ? CP_BASE : CP_ROOT;
   if (l->depth + 1 >= l->capstack) grow_stack(l);
   int32_t path = local_path(s, parent, region, t, opening);
-  l->last[l->depth] = path;
+  l->last[region] = path;
   l->stack[l->depth++] = path;
   unsigned f = s->st->rflags[region];
   if ((f & CPF_PARALLEL) && (l->parallel++ || (!l->in_team && !l->master)))
@@ -613,7 +616,6 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
   if (!l->hold || l->in_team || !l->started) return az_next_back(&s->cur);
   if (t > s->cur.last) t = s->cur.last;
   accumulate(l, t);
-  l->prev = t;
   push_rec(s, t, CP_STEP, !(l->closed && l->close_t == t));
   l->hold = 0;
   stretch_begin(s);
@@ -626,7 +628,7 @@ static void local_end(az_replay *r, az_cursor *c, const char *cut) {
   (void)cut;
   cp_loc *s = (cp_loc *)c;
   cp_local *l = &s->l;
-  if (l->ntouched && !waiting(l) && !l->hold) record(s, l->prev, CP_SEG, l->last_opening);
+  if (l->ntouched && !waiting(l) && !l->hold) record(s, s->cur.last, CP_SEG, l->last_opening);
 }
 
 /* ---- the walk ------------------------------------------------------------ */
@@ -970,6 +972,8 @@ static void critical_begin(az_replay *r) {
     s->st = st;
     s->l.master = s->cur.loc == master_of(st, s);
     s->l.seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->l.seq);
+    s->l.last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
+    memset(s->l.last, 0xff, (d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
     s->w.top = -1;
     s->w.base = -1;
     st->locs[l] = s;
