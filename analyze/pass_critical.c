@@ -16,38 +16,50 @@
  *     the master.
  * Each location's time on the path, per call path, is critical_path.
  *
- * Two stages.  The first (the handlers, `local`) sees one location's
- * events, latest first, and depends on nothing else: it keeps the
- * location's call stack (as call paths of its own, cp_lpath, defined by
- * CP_PATH records) and writes a flat buffer of fixed-size records without
- * pointers (cp_rec), a window at a time, which could be shipped as bytes.
- * The second (the walk) merges all locations' records of a window, latest
- * first, and hands the path over.
+ * Two stages.  The first (the handlers) sees one location's events,
+ * latest first, and depends on nothing but them and the definitions: it
+ * keeps the location's call stack (as call paths of its own, defined by
+ * CP_PATH records, so that no call-tree node is needed) and the waits it
+ * is in, and writes a flat buffer of fixed-size 64-byte records without
+ * pointers (cp_rec; the model's limits it met are CP_LIMIT records), a
+ * window at a time: what the process that owns the location would ship
+ * to the one that walks.  The second (the walk) merges all locations'
+ * records of a window, latest first, and hands the path over, with each
+ * location's call paths and waits as its records say.
  *
- * The path only leaves a location while it waits (in an OpenMP barrier,
- * an MPI collective or receive call, between its join and its team end)
- * and only comes to one at one of its own synchronisation records, or,
- * for the master, at a worker's team begin (after the master's fork,
- * before the master left the team's first barrier).  So between two
- * records of a location that does not wait and may not receive the path
- * from a worker, the path is on it for the whole stretch or not at all:
- * such a record is `solid`, and carries the time per call path of the
- * stretch before it (CP_MAP entries; CP_SEG records before it carry the
- * rest).  The plain Enters and Leaves of the stretch leave no record.
- * Where the path may come or go inside a stretch (a wait, the master in
- * a team until its next barrier's leave or its fork), every plain event
- * is a CP_STEP record and the walk charges the time since the path came.
- * The master's stretch that ends at a barrier's leave is first written as
- * steps, then replaced by the solid record when nothing else came between.
+ * Why the walk is exact with far fewer records.  The path leaves a
+ * location only while the location waits (in an OpenMP barrier, an MPI
+ * collective, a receive call, between its join and its team end), at the
+ * time another one arrives.  It comes to a location only at one of that
+ * location's own records (an arrival, a send, a team end), or, for the
+ * master, at a worker's team begin, which lies after the master's fork
+ * and before the master leaves the team's first barrier (no thread leaves
+ * a barrier before all came).  So between two records of a location that
+ * neither waits nor is a master between its team begin and first barrier
+ * leave, the path is on it for the whole stretch or not at all: the plain
+ * Enters and Leaves of the stretch leave no record, and the later record
+ * is `solid`: it carries the stretch's time per call path (CP_MAP
+ * entries inline, CP_SEG records just before it for more), which the
+ * walk charges when the location holds the path; that is the sum of what
+ * the walk of every event would have charged, since between them nothing
+ * else could look at the location.  Where the path may come or go inside
+ * a stretch, every plain event is a CP_STEP record and the walk charges
+ * the time since the path came, event by event, as before.  The master's
+ * stretches in a team are written as steps and, when the stretch ends at
+ * a barrier's leave with nothing else in between (no call path defined,
+ * not cut by a window's end), replaced by the solid record; from its team
+ * begin to its fork they stay steps, and its fork is a step too.
  *
  * Order: at equal times, events that open something backwards (a Leave,
  * the end of a collective, a receive, a join) come before those that
  * close it, then the lower location, so a wait of length 0 is seen as
  * one.  A location's events are not sorted by that key (a Leave after an
- * Enter at the same time); the merge of all events, head by head, gives
- * the same order as sorting by each event's key raised to the largest key
- * of the location's events before it (`opening` below is that key's), so
- * dropping the plain events keeps the order of the others.
+ * Enter at the same time); merging all locations' events head by head
+ * gives the same order as sorting them by each event's key raised to the
+ * largest key among the location's events before it (the record's
+ * `opening` is that key's), and a sorted sequence keeps the order of what
+ * remains when some of it is dropped: the records meet in the order their
+ * events met before.
  * pass_critical_impact.c derives the other metrics at the end. */
 #include <otf2/otf2.h>
 #include <stdlib.h>
@@ -145,6 +157,7 @@ typedef struct {
   size_t ntouched, captouched;
   size_t stretch; /* where the stretch's steps begin in the buffer */
   int pure;       /* ... and nothing but its steps came after */
+  int steps;      /* its plain events are steps (set_steps) */
 } cp_local;
 
 /* The second stage: what the walk knows of a location. */
@@ -284,13 +297,18 @@ static inline int event_at(cp_local *l, az_time t, int opens) {
   return opening;
 }
 
+/* Whether the path may come or go inside the stretch: after each change
+   of what it depends on. */
+static void set_steps(cp_local *l) { l->steps = !l->started || waiting(l) || l->hold; }
+
 /* A plain event: a step where the path may come or go. */
 static inline void plain(cp_loc *s, az_time t, int opening) {
   cp_local *l = &s->l;
-  if (l->started && !waiting(l) && !l->hold) return; /* in the stretch's map */
+  if (!l->steps) return; /* in the stretch's map */
   push_rec(s, t, CP_STEP, opening);
   if (!l->started) l->pure = 0;
   l->started = 1;
+  set_steps(l);
 }
 
 /* A record the walk needs at t.  Solid when the path cannot come or go in
@@ -309,6 +327,7 @@ static size_t record(cp_loc *s, az_time t, uint8_t kind, int opening) {
   if (solid) fill_map(l, r, k);
   l->started = 1;
   stretch_begin(s);
+  set_steps(l);
   return s->n - 1;
 }
 
@@ -407,6 +426,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
     l->in_bar = 1;
     s->buf[i].v[0] = l->bar_seq++;
     l->bar_depth = l->depth;
+    set_steps(l);
   } else {
     plain(s, t, opening);
   }
@@ -439,6 +459,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   if (ends & CP_ENDS_BAR) l->in_bar = 0;
   if (ends & CP_ENDS_COLL) l->coll_on = 0;
   if (ends & CP_ENDS_RECV) l->recv_frame = 0;
+  set_steps(l);
   return az_next_back(&s->cur);
 }
 
@@ -493,6 +514,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
     r->w = l->seq[comm] - 1;
     l->coll_on = 1;
     l->coll_depth = l->depth - 1;
+    set_steps(l);
   }
   return az_next_back(&s->cur);
 }
@@ -545,6 +567,7 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   if (message(s, t, 1, CP_RECV, peer, comm, tag) != SIZE_MAX && !s->l.recv_frame)
     s->l.recv_frame = s->l.depth;
+  set_steps(&s->l);
   return az_next_back(&s->cur);
 }
 
@@ -566,6 +589,7 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
   record(s, t, CP_JOIN, event_at(&s->l, t, 1));
   s->l.in_join = 1;
   s->l.hold = 0; /* its fork was not seen: the serial phase before is steps */
+  set_steps(&s->l);
   return az_next_back(&s->cur);
 }
 
@@ -586,6 +610,7 @@ static OTF2_CallbackCode on_team_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
     l->in_join = 0;
     l->hold = 1;
   }
+  set_steps(l);
   return az_next_back(&s->cur);
 }
 
@@ -619,6 +644,7 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
   push_rec(s, t, CP_STEP, !(l->closed && l->close_t == t));
   l->hold = 0;
   stretch_begin(s);
+  set_steps(l);
   return az_next_back(&s->cur);
 }
 
@@ -971,6 +997,7 @@ static void critical_begin(az_replay *r) {
     if (!s->cur.a) continue;
     s->st = st;
     s->l.master = s->cur.loc == master_of(st, s);
+    s->l.steps = 1;
     s->l.seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->l.seq);
     s->l.last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
     memset(s->l.last, 0xff, (d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
