@@ -78,8 +78,7 @@
 /* ---- the records: what a location's events leave for the walk ---------- */
 
 enum cp_kind {
-  CP_STEP,       /* a plain event where the path may come or go */
-  CP_SEG,        /* more of the next record's stretch (its map is full) */
+  CP_START,      /* the location's latest event (a plain one) */
   CP_PATH,       /* a new call path of the location: v = id, parent, region */
   CP_LIMIT,      /* the model's limits met: v[0] (AZ_LIMIT_* bits) */
   CP_BAR_OPEN,   /* the leave of an OpenMP barrier: v[0] its number in the team */
@@ -101,20 +100,20 @@ enum { CPF_PARALLEL = 1, CPF_TASK = 2, CPF_MPI = 4, CPF_BARRIER = 8 };
    fork (a worker's outermost region in a team). */
 enum { CP_ROOT = -1, CP_BASE = -2 };
 
-enum { CP_MAP = 2 }; /* a record's entries of time per call path */
-
-typedef struct { /* 64 bytes */
+typedef struct { /* 48 bytes */
   az_time t;
+  uint64_t steps; /* the location's steps before it (its stretch ends there) */
+  uint64_t w;
+  int32_t top; /* the location's innermost call path after it, -1: none */
+  uint32_t v[3];
   uint8_t kind;    /* enum cp_kind */
   uint8_t opening; /* its order at equal times (the header comment) */
-  uint8_t solid;   /* path[], ticks[] hold the stretch before it */
-  uint8_t n;       /* entries in path[] */
-  int32_t top;     /* the location's innermost call path after it, -1: none */
-  uint32_t v[3];
-  uint64_t w;
-  int32_t path[CP_MAP];
-  int64_t ticks[CP_MAP];
 } cp_rec;
+
+typedef struct { /* a plain event: 16 bytes */
+  az_time t;
+  int32_t top; /* the location's innermost call path after it, -1: none */
+} cp_step;
 
 typedef struct {   /* a call path of one location */
   int32_t parent;  /* a path of the location, CP_ROOT or CP_BASE */
@@ -135,8 +134,6 @@ typedef struct {
   int32_t *last; /* per region: its path met last (most regions have one parent) */
   int master;
   int in_team; /* between its team end and begin */
-  int in_join; /* between its join and its team end */
-  int hold;    /* master: the path may come from a worker's team begin */
   int in_bar;  /* inside an OpenMP barrier, frame bar_depth */
   size_t bar_depth;
   uint32_t bar_seq; /* OpenMP barriers met in the team instance */
@@ -146,24 +143,16 @@ typedef struct {
   uint64_t *seq;     /* per communicator: its collectives met so far */
   size_t recv_frame; /* frames open at its last receive (0: none) */
   unsigned limits;
-  /* the stretch since its last record */
-  int started;  /* a record was written */
-  az_time prev; /* the latest event's time (at most INT64_MAX) */
-  int closed;   /* an event that closes something was met at close_t */
+  int started; /* its latest event was met */
+  int closed;  /* an event that closes something was met at close_t */
   az_time close_t;
-  int last_opening; /* the latest event's order at equal times */
-  int64_t *ticks;   /* per call path: its time since the last record */
-  int32_t *touched; /* the call paths with time since then, in order */
-  size_t ntouched, captouched;
-  size_t stretch; /* where the stretch's steps begin in the buffer */
-  int pure;       /* ... and nothing but its steps came after */
-  int steps;      /* its plain events are steps (set_steps) */
 } cp_local;
 
 /* The second stage: what the walk knows of a location. */
 typedef struct {
-  int32_t top;  /* its innermost call path */
-  int32_t base; /* a worker in a team: the master's call path at the fork */
+  int32_t top;        /* its innermost call path */
+  uint64_t step_next; /* its first step not walked */
+  int32_t base;       /* a worker in a team: the master's call path at the fork */
   int in_bar, in_join, recv_frame;
   uint32_t bar_b;
   struct { /* inside an MPI collective: its instance */
@@ -182,8 +171,11 @@ enum { CP_UNRESOLVED = -3 };
 typedef struct {
   az_cursor cur;
   cp_local l;
-  cp_rec *buf; /* this window's records, latest first */
+  cp_rec *buf; /* records not walked yet, latest first */
   size_t n, cap, next;
+  cp_step *log; /* steps not walked yet: log[0] is step number log_base */
+  size_t nlog, caplog;
+  uint64_t log_base;
   cp_walker w;
   struct cp_state *st;
 } cp_loc;
@@ -232,64 +224,26 @@ typedef struct cp_state {
 
 static int32_t local_top(const cp_local *l) { return l->depth ? l->stack[l->depth - 1] : -1; }
 
-static int waiting(const cp_local *l) {
-  return l->in_bar || l->coll_on || l->recv_frame || l->in_join;
-}
-
 static void grow_buf(cp_loc *s) { pu_reserve((void **)&s->buf, &s->cap, s->n + 1, sizeof *s->buf); }
+
+static void grow_log(cp_loc *s) {
+  pu_reserve((void **)&s->log, &s->caplog, s->nlog + 1, sizeof *s->log);
+}
 
 static inline cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
   if (s->n == s->cap) grow_buf(s);
   cp_rec *r = &s->buf[s->n++];
-  *r = (cp_rec){.t = t, .kind = kind, .opening = (uint8_t)opening, .top = local_top(&s->l)};
+  *r = (cp_rec){.t = t,
+                .steps = s->log_base + s->nlog,
+                .top = local_top(&s->l),
+                .kind = kind,
+                .opening = (uint8_t)opening};
   return r;
 }
 
-static void grow_touched(cp_local *l) {
-  pu_reserve((void **)&l->touched, &l->captouched, l->ntouched + 1, sizeof *l->touched);
-}
-
-/* The time since the location's previous event, on its innermost call
-   path.  Times beyond INT64_MAX (a damaged trace) count as INT64_MAX: the
-   path only goes back, so its charges add up to INT64_MAX at most. */
-static inline void accumulate(cp_local *l, az_time t) {
-  az_time to = t < INT64_MAX ? t : INT64_MAX;
-  az_time from = l->prev;
-  l->prev = to;
-  if (!l->depth || from <= to) return; /* before its first event: from is 0 */
-  int32_t p = l->stack[l->depth - 1];
-  if (!l->ticks[p]) {
-    if (l->ntouched == l->captouched) grow_touched(l);
-    l->touched[l->ntouched++] = p;
-  }
-  l->ticks[p] += (int64_t)(from - to);
-}
-
-/* A new stretch begins: no time in it yet. */
-static void stretch_begin(cp_loc *s) {
-  cp_local *l = &s->l;
-  for (size_t i = 0; i < l->ntouched; i++) l->ticks[l->touched[i]] = 0;
-  l->ntouched = 0;
-  l->stretch = s->n;
-  l->pure = 1;
-}
-
-/* Entries k... (at most CP_MAP) of the stretch's time per call path into r. */
-static size_t fill_map(const cp_local *l, cp_rec *r, size_t k) {
-  r->solid = 1;
-  for (r->n = 0; r->n < CP_MAP && k < l->ntouched; r->n++, k++) {
-    r->path[r->n] = l->touched[k];
-    r->ticks[r->n] = l->ticks[l->touched[k]];
-  }
-  return k;
-}
-
-/* An event at t: its time goes into the stretch; returns its order at
-   equal times (the header comment). */
+/* An event at t: returns its order at equal times (the header comment). */
 static inline int event_at(cp_local *l, az_time t, int opens) {
-  accumulate(l, t);
   int opening = opens && !(l->closed && l->close_t == t);
-  l->last_opening = opening;
   if (!opens) {
     l->closed = 1;
     l->close_t = t;
@@ -297,37 +251,22 @@ static inline int event_at(cp_local *l, az_time t, int opens) {
   return opening;
 }
 
-/* Whether the path may come or go inside the stretch: after each change
-   of what it depends on. */
-static void set_steps(cp_local *l) { l->steps = !l->started || waiting(l) || l->hold; }
-
-/* A plain event: a step where the path may come or go. */
+/* A plain event: a step (the location's latest event: a record, where the
+   walk's path may start). */
 static inline void plain(cp_loc *s, az_time t, int opening) {
-  cp_local *l = &s->l;
-  if (!l->steps) return; /* in the stretch's map */
-  push_rec(s, t, CP_STEP, opening);
-  if (!l->started) l->pure = 0;
-  l->started = 1;
-  set_steps(l);
+  if (!s->l.started) {
+    s->l.started = 1;
+    push_rec(s, t, CP_START, opening);
+    return;
+  }
+  if (s->nlog == s->caplog) grow_log(s);
+  s->log[s->nlog++] = (cp_step){t, local_top(&s->l)};
 }
 
-/* A record the walk needs at t.  Solid when the path cannot come or go in
-   the stretch before it (the master's stretch before a barrier's leave
-   can, unless the barrier came after its team's begin: then its steps are
-   replaced).  Call before the event changes the location's state; returns
-   the record's index. */
+/* A record the walk needs, at t; returns its index. */
 static size_t record(cp_loc *s, az_time t, uint8_t kind, int opening) {
-  cp_local *l = &s->l;
-  int solid = l->started && !waiting(l) && (!l->hold || (kind == CP_BAR_OPEN && l->pure));
-  if (solid && l->hold) s->n = l->stretch;
-  size_t k = 0;
-  if (solid)
-    while (l->ntouched - k > CP_MAP) k = fill_map(l, push_rec(s, t, CP_SEG, opening), k);
-  cp_rec *r = push_rec(s, t, kind, opening);
-  if (solid) fill_map(l, r, k);
-  l->started = 1;
-  stretch_begin(s);
-  set_steps(l);
+  s->l.started = 1;
+  push_rec(s, t, kind, opening);
   return s->n - 1;
 }
 
@@ -337,7 +276,6 @@ static void limit(cp_loc *s, unsigned bit, az_time t, int opening) {
   s->l.limits |= bit;
   cp_rec *r = push_rec(s, t, CP_LIMIT, opening);
   r->v[0] = bit;
-  s->l.pure = 0;
 }
 
 static size_t path_hash(int32_t parent, uint32_t region, size_t nslots) {
@@ -377,18 +315,12 @@ static int32_t local_path(cp_loc *s, int32_t parent, uint32_t region, az_time t,
   }
   int32_t id = (int32_t)l->npaths;
   cp_lpath p = {parent, region};
-  size_t cap = l->cappaths;
   PU_PUSH(l->paths, l->npaths, l->cappaths, p);
-  if (l->cappaths != cap) {
-    l->ticks = pu_realloc(l->ticks, l->cappaths * sizeof *l->ticks);
-    memset(l->ticks + cap, 0, (l->cappaths - cap) * sizeof *l->ticks);
-  }
   l->slots[h] = id + 1;
   cp_rec *r = push_rec(s, t, CP_PATH, opening);
   r->v[0] = (uint32_t)id;
   r->v[1] = (uint32_t)parent;
   r->v[2] = region;
-  l->pure = 0;
   return id;
 }
 
@@ -426,7 +358,6 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
     l->in_bar = 1;
     s->buf[i].v[0] = l->bar_seq++;
     l->bar_depth = l->depth;
-    set_steps(l);
   } else {
     plain(s, t, opening);
   }
@@ -459,7 +390,6 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   if (ends & CP_ENDS_BAR) l->in_bar = 0;
   if (ends & CP_ENDS_COLL) l->coll_on = 0;
   if (ends & CP_ENDS_RECV) l->recv_frame = 0;
-  set_steps(l);
   return az_next_back(&s->cur);
 }
 
@@ -514,7 +444,6 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
     r->w = l->seq[comm] - 1;
     l->coll_on = 1;
     l->coll_depth = l->depth - 1;
-    set_steps(l);
   }
   return az_next_back(&s->cur);
 }
@@ -567,7 +496,6 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   if (message(s, t, 1, CP_RECV, peer, comm, tag) != SIZE_MAX && !s->l.recv_frame)
     s->l.recv_frame = s->l.depth;
-  set_steps(&s->l);
   return az_next_back(&s->cur);
 }
 
@@ -587,9 +515,6 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
   cp_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   record(s, t, CP_JOIN, event_at(&s->l, t, 1));
-  s->l.in_join = 1;
-  s->l.hold = 0; /* its fork was not seen: the serial phase before is steps */
-  set_steps(&s->l);
   return az_next_back(&s->cur);
 }
 
@@ -606,11 +531,6 @@ static OTF2_CallbackCode on_team_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
   if (l->in_team) limit(s, AZ_LIMIT_NESTED, t, opening);
   l->in_team = 1;
   l->bar_seq = 0;
-  if (l->master) {
-    l->in_join = 0;
-    l->hold = 1;
-  }
-  set_steps(l);
   return az_next_back(&s->cur);
 }
 
@@ -624,37 +544,6 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef lr, OTF2_TimeStamp t, ui
   record(s, t, CP_TEAM_BEGIN, event_at(&s->l, t, 0));
   s->l.in_team = 0;
   return az_next_back(&s->cur);
-}
-
-/* The master's fork: no worker began before it, so the stretch before it
-   is solid again.  Not an event of the walk's order: it only splits the
-   stretch (the cursor is left as it was). */
-static OTF2_CallbackCode on_fork(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t threads) {
-  (void)lr;
-  (void)pos;
-  (void)al;
-  (void)model;
-  (void)threads;
-  cp_loc *s = u;
-  cp_local *l = &s->l;
-  if (!l->hold || l->in_team || !l->started) return az_next_back(&s->cur);
-  if (t > s->cur.last) t = s->cur.last;
-  accumulate(l, t);
-  push_rec(s, t, CP_STEP, !(l->closed && l->close_t == t));
-  l->hold = 0;
-  stretch_begin(s);
-  set_steps(l);
-  return az_next_back(&s->cur);
-}
-
-/* The location's events are all read: the time of its last stretch. */
-static void local_end(az_replay *r, az_cursor *c, const char *cut) {
-  (void)r;
-  (void)cut;
-  cp_loc *s = (cp_loc *)c;
-  cp_local *l = &s->l;
-  if (l->ntouched && !waiting(l) && !l->hold) record(s, s->cur.last, CP_SEG, l->last_opening);
 }
 
 /* ---- the walk ------------------------------------------------------------ */
@@ -690,12 +579,12 @@ static void rebase(cp_walker *w, int32_t base) {
   for (size_t i = 0; i < w->npaths; i++) w->cnode[i] = CP_UNRESOLVED;
 }
 
-/* The path goes back to time t on its holder: the time since it got there
-   is the holder's, on its innermost call path. */
-static void advance(cp_state *st, az_time t) {
-  if (st->holder < 0 || st->path_t <= t) return; /* the path never goes forward */
-  cp_loc *h = st->locs[st->holder];
-  /* times beyond INT64_MAX count as INT64_MAX (as in accumulate) */
+/* The path on location h (its holder) goes back to time t: the time since
+   it got there is h's, on its innermost call path.  Times beyond
+   INT64_MAX (a damaged trace) count as INT64_MAX: the path only goes
+   back, so its charges add up to INT64_MAX at most. */
+static void charge_to(cp_state *st, cp_loc *h, az_time t) {
+  if (st->path_t <= t) return; /* the path never goes forward */
   az_time from = st->path_t < INT64_MAX ? st->path_t : INT64_MAX;
   az_time to = t < INT64_MAX ? t : INT64_MAX;
   if (h->w.top >= 0 && from > to)
@@ -704,19 +593,47 @@ static void advance(cp_state *st, az_time t) {
   st->path_t = t;
 }
 
-/* A solid record of the holder: the path was on it for the whole stretch
-   before it. */
-static void charge_stretch(cp_state *st, cp_loc *s, const cp_rec *r) {
-  for (uint8_t i = 0; i < r->n; i++)
-    if (r->ticks[i] > 0)
-      az_charge(st->a, s->cur.loc, resolve(st, &s->w, r->path[i]), AZ_CRITICAL_PATH, r->ticks[i]);
-  if (st->path_t > r->t) st->path_t = r->t;
+/* Walks location s's steps up to step number `end` (not included): the
+   holder's are charged one by one, as its events; the others' only move
+   its call path. */
+static void replay(cp_state *st, cp_loc *s, uint64_t end) {
+  cp_walker *w = &s->w;
+  if (end <= w->step_next) return;
+  if (st->holder != (int64_t)s->cur.loc) {
+    w->top = s->log[end - 1 - s->log_base].top;
+    w->step_next = end;
+    return;
+  }
+  for (; w->step_next < end; w->step_next++) {
+    const cp_step *p = &s->log[w->step_next - s->log_base];
+    charge_to(st, s, p->t);
+    w->top = p->top;
+  }
 }
 
-/* The wait of the holder ended at t, when location `to` arrived. */
+/* The number of the first step of s later than t is not: s's steps at t
+   or later, up to its next record not walked. */
+static uint64_t steps_until(const cp_loc *s, az_time t) {
+  uint64_t end = s->next < s->n ? s->buf[s->next].steps : s->log_base + s->nlog;
+  uint64_t i = s->w.step_next;
+  while (i < end && s->log[i - s->log_base].t >= t) i++;
+  return i;
+}
+
+/* The path goes back to time t on its holder. */
+static void advance(cp_state *st, az_time t) {
+  if (st->holder < 0) return;
+  cp_loc *h = st->locs[st->holder];
+  replay(st, h, steps_until(h, t));
+  charge_to(st, h, t);
+}
+
+/* The wait of the holder ended at t, when location `to` arrived; `to`
+   has walked its steps down to t. */
 static void move_to(cp_state *st, uint32_t to, az_time t) {
   advance(st, t);
   st->holder = to;
+  advance(st, t);
 }
 
 /* An OpenMP barrier's first enter met backwards is the thread that came
@@ -854,10 +771,8 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
     st->limits |= r->v[0];
     return;
   }
-  if (st->holder == (int64_t)s->cur.loc) {
-    if (r->solid) charge_stretch(st, s, r);
-    else advance(st, r->t);
-  }
+  replay(st, s, r->steps);
+  if (st->holder == (int64_t)s->cur.loc) charge_to(st, s, r->t);
   s->w.top = r->top;
   switch (r->kind) {
   case CP_BAR_OPEN:
@@ -871,7 +786,7 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
   case CP_JOIN: walk_join(st, s); break;
   case CP_TEAM_END: walk_team_end(st, s, r->t); break;
   case CP_TEAM_BEGIN: walk_team_begin(st, s, r->t); break;
-  default: break; /* CP_STEP, CP_SEG */
+  default: break; /* CP_START */
   }
 }
 
@@ -908,6 +823,21 @@ static void sift_down(cp_state *st, size_t i) {
   }
 }
 
+/* What the walk is done with leaves the location's buffers. */
+static void drop_walked(cp_loc *s) {
+  if (s->next) {
+    memmove(s->buf, s->buf + s->next, (s->n - s->next) * sizeof *s->buf);
+    s->n -= s->next;
+    s->next = 0;
+  }
+  size_t walked = (size_t)(s->w.step_next - s->log_base);
+  if (walked) {
+    memmove(s->log, s->log + walked, (s->nlog - walked) * sizeof *s->log);
+    s->nlog -= walked;
+    s->log_base = s->w.step_next;
+  }
+}
+
 /* Merges the kept records later than `bound` (all with bound 0 and
    every location done), latest first; the rest stays kept. */
 static void merge_after(cp_state *st, az_time bound, int all) {
@@ -933,33 +863,23 @@ static void merge_after(cp_state *st, az_time bound, int all) {
     else st->heap[0] = next;
     sift_down(st, 0);
   }
-  for (uint32_t l = 0; l < d->num_locs; l++) {
-    cp_loc *s = st->locs[l];
-    if (!s || !s->next) continue;
-    memmove(s->buf, s->buf + s->next, (s->n - s->next) * sizeof *s->buf);
-    s->n -= s->next;
-    s->next = 0;
-  }
+  for (uint32_t l = 0; l < d->num_locs; l++)
+    if (st->locs[l]) drop_walked(st->locs[l]);
 }
 
 /* After a window: a location's later records are no later than the last
    one it delivered, but a window's first record of a location may be
    later than records of others in the window before (the forward window
    it comes from ended with the first event at or after its end).  So
-   only what is later than every location still reading is merged.  The
-   steps of a stretch not ended yet may be walked: they stay. */
+   only what is later than every location still reading is merged. */
 static void merge_window(cp_state *st) {
   const az_defs *d = &st->a->defs;
   az_time bound = 0;
   for (uint32_t l = 0; l < d->num_locs; l++) {
-    cp_loc *s = st->locs[l];
-    if (!s) continue;
-    s->l.pure = 0;
-    if (!s->cur.done && s->cur.last > bound) bound = s->cur.last;
+    const cp_loc *s = st->locs[l];
+    if (s && !s->cur.done && s->cur.last > bound) bound = s->cur.last;
   }
   merge_after(st, bound, 0);
-  for (uint32_t l = 0; l < d->num_locs; l++)
-    if (st->locs[l]) st->locs[l]->l.stretch = st->locs[l]->n;
 }
 
 /* ---- the pass ------------------------------------------------------------ */
@@ -997,7 +917,6 @@ static void critical_begin(az_replay *r) {
     if (!s->cur.a) continue;
     s->st = st;
     s->l.master = s->cur.loc == master_of(st, s);
-    s->l.steps = 1;
     s->l.seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->l.seq);
     s->l.last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
     memset(s->l.last, 0xff, (d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
@@ -1019,13 +938,12 @@ void az_critical_derive(az_analysis *a, unsigned limits) {
 
 static void loc_free(cp_loc *s) {
   free(s->buf);
+  free(s->log);
   free(s->l.stack);
   free(s->l.last);
   free(s->l.paths);
   free(s->l.slots);
   free(s->l.seq);
-  free(s->l.ticks);
-  free(s->l.touched);
   free(s->w.paths);
   free(s->w.cnode);
 }
@@ -1035,6 +953,10 @@ static void loc_free(cp_loc *s) {
 static unsigned walk_end(az_replay *r, int ok) {
   cp_state *st = r->data;
   if (ok) merge_after(st, 0, 1);
+  if (ok && st->holder >= 0) { /* the holder's earliest events */
+    cp_loc *h = st->locs[st->holder];
+    replay(st, h, h->log_base + h->nlog);
+  }
   unsigned limits = st->limits;
   for (uint32_t l = 0; l < r->a->defs.num_locs; l++)
     if (st->locs[l]) loc_free(st->locs[l]);
@@ -1067,17 +989,16 @@ static void critical_walk_end(az_replay *r, int ok) {
 /* The events the walk needs. */
 #define CP_HANDLERS                                                                                \
   {                                                                                                \
-    .enter = on_enter, .leave = on_leave, .thread_fork = on_fork, .thread_join = on_join,          \
-    .team_begin = on_team_begin, .team_end = on_team_end, .mpi_send = on_send,                     \
-    .mpi_isend = on_isend, .mpi_recv = on_recv, .mpi_irecv = on_irecv,                             \
-    .mpi_collective_end = on_coll_end                                                              \
+    .enter = on_enter, .leave = on_leave, .thread_join = on_join, .team_begin = on_team_begin,     \
+    .team_end = on_team_end, .mpi_send = on_send, .mpi_isend = on_isend, .mpi_recv = on_recv,      \
+    .mpi_irecv = on_irecv, .mpi_collective_end = on_coll_end                                       \
   }
 
 /* The pass, with what it does at its end. */
 #define CP_PASS(end_fn)                                                                            \
   {                                                                                                \
     .name = "critical", .direction = AZ_BACKWARD, .loc_size = sizeof(cp_loc), .on = CP_HANDLERS,   \
-    .begin = critical_begin, .window = critical_window, .loc_end = local_end, .end = end_fn        \
+    .begin = critical_begin, .window = critical_window, .end = end_fn                              \
   }
 
 const az_pass az_pass_critical = CP_PASS(critical_end);
