@@ -257,16 +257,16 @@ static void the_path_crosses_messages_collectives_and_threads_in_one_run(void **
   az_run_free(&run);
 }
 
-/* The walk keeps no record of plain Enters and Leaves where the path
-   cannot come or go: a location's time per call path between two records
-   rides on the later one.  The master may get the path in the middle of
-   such a stretch, at a worker's late start.  One process, two threads:
-   the master's loop 10..120 before the barrier (entered at 120), the
-   worker starts at 80 and loops 80..300; after the join the master works
-   300..350, does io 350..380 and returns at 400.  The path: the master's
-   main 380..400, io, work, at the barrier the worker's loop 80..300, at
-   its start the master's loop 80..10 (not 120..10) and its parallel
-   region 10..0. */
+/* The walk goes through a location's plain Enters and Leaves (steps, not
+   merged) only where it needs them: at its records, and when the path
+   leaves or reaches it between two of them.  The master gets the path
+   between two of its records at a worker's late start.  One process, two
+   threads: the master's loop 10..120 before the barrier (entered at 120),
+   the worker starts at 80 and loops 80..300; after the join the master
+   works 300..350, does io 350..380 and returns at 400.  The path: the
+   master's main 380..400, io, work, at the barrier the worker's loop
+   80..300, at its start the master's loop 80..10 (not 120..10) and its
+   parallel region 10..0. */
 static const char *const late_worker =
     "process 0 threads 2\nteam 5\n" OMP_REGIONS "region io user function io\n"
     "loc 0.0\n0 enter main\n0 fork 2\n0 teambegin 5\n0 enter par\n" RUN(
