@@ -508,15 +508,30 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   return on_recv(l, t, pos, u, al, peer, comm, tag, bytes);
 }
 
+/* A join, team end or team begin (kind): a record, and the location's
+   team membership. */
+static OTF2_CallbackCode thread_event(void *u, az_time t, uint64_t pos, uint8_t kind, int opens) {
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, opens);
+  record(s, t, kind, opening);
+  if (kind == CP_TEAM_END) { /* read backwards, a team instance starts */
+    if (l->in_team) limit(s, AZ_LIMIT_NESTED, t, opening);
+    l->in_team = 1;
+    l->bar_seq = 0;
+  } else if (kind == CP_TEAM_BEGIN) {
+    l->in_team = 0;
+  }
+  return az_next_back(&s->cur);
+}
+
 static OTF2_CallbackCode on_join(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *al, OTF2_Paradigm model) {
   (void)lr;
   (void)al;
   (void)model;
-  cp_loc *s = u;
-  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  record(s, t, CP_JOIN, event_at(&s->l, t, 1));
-  return az_next_back(&s->cur);
+  return thread_event(u, t, pos, CP_JOIN, 1);
 }
 
 static OTF2_CallbackCode on_team_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -524,15 +539,7 @@ static OTF2_CallbackCode on_team_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
   (void)lr;
   (void)al;
   (void)team;
-  cp_loc *s = u;
-  cp_local *l = &s->l;
-  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  int opening = event_at(l, t, 0);
-  record(s, t, CP_TEAM_END, opening);
-  if (l->in_team) limit(s, AZ_LIMIT_NESTED, t, opening);
-  l->in_team = 1;
-  l->bar_seq = 0;
-  return az_next_back(&s->cur);
+  return thread_event(u, t, pos, CP_TEAM_END, 0);
 }
 
 static OTF2_CallbackCode on_team_begin(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -540,11 +547,7 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef lr, OTF2_TimeStamp t, ui
   (void)lr;
   (void)al;
   (void)team;
-  cp_loc *s = u;
-  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  record(s, t, CP_TEAM_BEGIN, event_at(&s->l, t, 0));
-  s->l.in_team = 0;
-  return az_next_back(&s->cur);
+  return thread_event(u, t, pos, CP_TEAM_BEGIN, 0);
 }
 
 /* ---- the walk ------------------------------------------------------------ */
