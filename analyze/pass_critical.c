@@ -598,13 +598,12 @@ static void charge_to(cp_state *st, cp_loc *h, az_time t) {
 }
 
 /* Walks location s's steps up to step number `end` (not included): the
-   holder's are charged one by one, as its events; the others' only move
-   its call path. */
+   holder's are charged one by one, as its events; another location's are
+   passed over (its record after them gives its call path). */
 static void replay(cp_state *st, cp_loc *s, uint64_t end) {
   cp_walker *w = &s->w;
   if (end <= w->step_next) return;
-  if (st->holder != (int64_t)s->cur.loc) {
-    w->top = s->log[end - 1 - s->log_base].top;
+  if (st->holder != (int64_t)s->cur.loc) { /* only at its record, which sets its call path */
     w->step_next = end;
     return;
   }
