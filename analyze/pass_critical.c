@@ -202,7 +202,7 @@ typedef struct {
 
 struct cp_head { /* a location's next record in the merge */
   az_time t;
-  uint32_t opening; /* 1: a kind that opens something backwards */
+  uint32_t tie; /* at equal times: 0 for the opening kinds, then the location */
   uint32_t loc;
 };
 
@@ -801,15 +801,13 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
 static struct cp_head head_of(const cp_loc *s) {
   const cp_rec *r = &s->buf[s->next];
   if (s->next + 6 < s->n) __builtin_prefetch(r + 6);
-  return (struct cp_head){r->t, r->opening, s->cur.loc};
+  return (struct cp_head){r->t, (uint32_t)!r->opening << 31 | s->cur.loc, s->cur.loc};
 }
 
 /* 1 when record x comes before record y: latest first, at equal times
    the opening kinds, then the lower location. */
-static int before(const struct cp_head *x, const struct cp_head *y) {
-  if (x->t != y->t) return x->t > y->t;
-  if (x->opening != y->opening) return x->opening > y->opening;
-  return x->loc < y->loc;
+static inline int before(const struct cp_head *x, const struct cp_head *y) {
+  return x->t != y->t ? x->t > y->t : x->tie < y->tie;
 }
 
 static void sift_down(cp_state *st, size_t i) {
