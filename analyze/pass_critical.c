@@ -614,8 +614,8 @@ static void replay(cp_state *st, cp_loc *s, uint64_t end) {
   }
 }
 
-/* The number of the first step of s later than t is not: s's steps at t
-   or later, up to its next record not walked. */
+/* The number of s's first step earlier than t, or of the first after its
+   next record not walked: the steps the path passes going back to t. */
 static uint64_t steps_until(const cp_loc *s, az_time t) {
   uint64_t end = s->next < s->n ? s->buf[s->next].steps : s->log_base + s->nlog;
   uint64_t i = s->w.step_next;
