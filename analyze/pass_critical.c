@@ -824,6 +824,24 @@ static void sift_down(cp_state *st, size_t i) {
   }
 }
 
+/* After the records later than bound: s's steps later than bound are
+   walked too, so that a location without records for long (a serial
+   phase) keeps no more than a window of steps.  Its next records and the
+   path's moves are at bound or earlier: the holder's steps are charged as
+   they would be then, and another's move no time when the path comes to
+   it later (only the call path after them counts). */
+static void pass_steps(cp_state *st, cp_loc *s, az_time bound) {
+  uint64_t end = s->w.step_next, all = s->log_base + s->nlog;
+  while (end < all && s->log[end - s->log_base].t > bound) end++;
+  if (end == s->w.step_next) return;
+  if (st->holder == (int64_t)s->cur.loc) {
+    replay(st, s, end);
+    return;
+  }
+  s->w.top = s->log[end - 1 - s->log_base].top;
+  s->w.step_next = end;
+}
+
 /* What the walk is done with leaves the location's buffers. */
 static void drop_walked(cp_loc *s) {
   if (s->next) {
@@ -864,8 +882,11 @@ static void merge_after(cp_state *st, az_time bound, int all) {
     else st->heap[0] = next;
     sift_down(st, 0);
   }
-  for (uint32_t l = 0; l < d->num_locs; l++)
-    if (st->locs[l]) drop_walked(st->locs[l]);
+  for (uint32_t l = 0; l < d->num_locs; l++) {
+    if (!st->locs[l]) continue;
+    if (!all) pass_steps(st, st->locs[l], bound);
+    drop_walked(st->locs[l]);
+  }
 }
 
 /* After a window: a location's later records are no later than the last
