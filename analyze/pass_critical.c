@@ -32,24 +32,26 @@
  * locations, latest first, and hands the path over; the steps stay out of
  * the merge.
  *
- * Why the walk is exact.  Before, every event was merged and walked, and
- * a plain Enter or Leave did two things: the time since the path's last
- * event went to the holder's innermost call path, and the location's
- * call path changed.  Neither is looked at by another location, and the
- * call path only matters while the location holds the path.  So the walk
- * goes through a location's steps only when it needs them: at each of its
- * records, those before it, charged one by one when the location holds
- * the path (the same charges as before), else only the
- * call path after the last one taken; and when the path leaves a location
- * between two of its records (another's arrival at t ends its wait), that
- * location's steps at t or later, up to its next record.  When it comes
- * to one between two of them (the master, at a worker's start at t), the
- * steps later than t move no time, as before.  Steps at t itself move
- * zero time, so their order against the other's record at t does not
- * matter.  The walk thus charges the same time to the same call
- * paths as the walk of every event, with a heap over the locations only
- * for the records (on bench_analyze's traces 28 % of the events with 8
- * ranks, 47 % with 4 ranks x 4 threads).
+ * Why the walk is exact.  Before, every event was merged and walked, and a
+ * plain Enter or Leave did two things: the time since the path's last
+ * event went to the holder's innermost call path, and the location's call
+ * path changed.  Neither is looked at by another location, and the call
+ * path only matters while the location holds the path.  So the walk goes
+ * through a location's steps only when it needs them: at each of its
+ * records, those before it, charged one by one when the location holds the
+ * path (the same charges as before), else only the call path after the
+ * last one taken; and when the path leaves a location between two of its
+ * records (another's arrival at t ends its wait), that location's steps at
+ * t or later, up to its next record.  When it comes to one between two of
+ * them (the master, at a worker's start at t), the steps later than t move
+ * no time, as before.  Steps at t itself move zero time, so their order
+ * against the other's record at t does not matter.  After each window, the
+ * steps later than the records merged are walked too (no later record or
+ * move of the path is earlier), so a location keeps a window's steps at
+ * most.  The walk thus charges the same time to the same call paths as the
+ * walk of every event, with a heap over the locations only for the records
+ * (on bench_analyze's traces 28 % of the events with 8 ranks, 47 % with 4
+ * ranks x 4 threads).
  *
  * Order: at equal times, events that open something backwards (a Leave,
  * the end of a collective, a receive, a join) come before those that
