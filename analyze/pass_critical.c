@@ -16,13 +16,53 @@
  *     the master.
  * Each location's time on the path, per call path, is critical_path.
  *
- * The driver delivers a window's events location by location; the path
- * needs them in time order across locations.  So the handlers only keep
- * a window's events (compact records), and after the window the records
- * of all locations are merged, latest first, and walked: memory holds one
- * window.  At equal times, events that open something backwards (a Leave,
+ * Two stages.  The first (the handlers) sees one location's events,
+ * latest first, and depends on nothing but them and the definitions: it
+ * keeps the location's call stack (as call paths of its own, defined by
+ * CP_PATH records, so that no call-tree node is needed) and the waits it
+ * is in, and writes two flat arrays without pointers, a window at a time:
+ * a record (cp_rec, 48 bytes) for each event the hand-over needs (a
+ * barrier's leave and enter, a collective's end and enter, a receive and
+ * the enter of its call, a send, a join, a team end and begin; the
+ * model's limits met, CP_LIMIT; the location's latest event, CP_START),
+ * and a step (cp_step, 16 bytes: its time and the call path after it) for
+ * every other Enter and Leave.  A record says how many steps come before
+ * it.  That is what the process owning the location would ship to the
+ * one that walks.  The second stage (the walk) merges the records of all
+ * locations, latest first, and hands the path over; the steps stay out of
+ * the merge.
+ *
+ * Why the walk is exact.  Before, every event was merged and walked, and a
+ * plain Enter or Leave did two things: the time since the path's last
+ * event went to the holder's innermost call path, and the location's call
+ * path changed.  Neither is looked at by another location, and the call
+ * path only matters while the location holds the path.  So the walk goes
+ * through a location's steps only when it needs them: at each of its
+ * records, those before it, charged one by one when the location holds the
+ * path (the same charges as before), else only the call path after the
+ * last one taken; and when the path leaves a location between two of its
+ * records (another's arrival at t ends its wait), that location's steps at
+ * t or later, up to its next record.  When it comes to one between two of
+ * them (the master, at a worker's start at t), the steps later than t move
+ * no time, as before.  Steps at t itself move zero time, so their order
+ * against the other's record at t does not matter.  After each window, the
+ * steps later than the records merged are walked too (no later record or
+ * move of the path is earlier), so a location keeps a window's steps at
+ * most.  The walk thus charges the same time to the same call paths as the
+ * walk of every event, with a heap over the locations only for the records
+ * (on bench_analyze's traces 28 % of the events with 8 ranks, 47 % with 4
+ * ranks x 4 threads).
+ *
+ * Order: at equal times, events that open something backwards (a Leave,
  * the end of a collective, a receive, a join) come before those that
- * close it, so a wait of length 0 is seen as one.
+ * close it, then the lower location, so a wait of length 0 is seen as
+ * one.  A location's events are not sorted by that key (a Leave after an
+ * Enter at the same time); merging all locations' events head by head
+ * gives the same order as sorting them by each event's key raised to the
+ * largest key among the location's events before it (the record's
+ * `opening` is that key's), and a sorted sequence keeps the order of what
+ * remains when some of it is dropped: the records meet in the order their
+ * events met before.
  * pass_critical_impact.c derives the other metrics at the end. */
 #include <otf2/otf2.h>
 #include <stdlib.h>
@@ -38,41 +78,108 @@
 #include "az_pass.h"
 #include "pomp_util.h"
 
-enum { CP_LEAVE, CP_COLL_END, CP_RECV, CP_JOIN, CP_ENTER, CP_SEND, CP_TEAM_END, CP_TEAM_BEGIN };
+/* ---- the records: what a location's events leave for the walk ---------- */
 
-typedef struct { /* one event, as the walk needs it */
+enum cp_kind {
+  CP_START,      /* the location's latest event (a plain one) */
+  CP_PATH,       /* a new call path of the location: v = id, parent, region */
+  CP_LIMIT,      /* the model's limits met: v[0] (AZ_LIMIT_* bits) */
+  CP_BAR_OPEN,   /* the leave of an OpenMP barrier: v[0] its number in the team */
+  CP_ENTER,      /* an enter that ends waits: v[0] (CP_ENDS_* bits) */
+  CP_COLL,       /* the end of an MPI collective: v = comm, class, root is me; w = instance */
+  CP_RECV,       /* a receive: v = source process, comm, tag */
+  CP_SEND,       /* a send: v = destination process, comm, tag */
+  CP_JOIN,       /* the master's join */
+  CP_TEAM_END,   /* ThreadTeamEnd */
+  CP_TEAM_BEGIN, /* ThreadTeamBegin */
+};
+
+enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4 };
+
+/* What the first stage asks of a region (cp_state.rflags). */
+enum { CPF_PARALLEL = 1, CPF_TASK = 2, CPF_MPI = 4, CPF_BARRIER = 8 };
+
+/* A call path's parent: none (the root), or the master's call path at the
+   fork (a worker's outermost region in a team). */
+enum { CP_ROOT = -1, CP_BASE = -2 };
+
+typedef struct { /* 48 bytes */
   az_time t;
-  uint8_t kind;
-  uint32_t v[3]; /* region; op, comm, root; peer, comm, tag */
+  uint64_t steps; /* the location's steps before it (its stretch ends there) */
+  uint64_t w;
+  int32_t top; /* the location's innermost call path after it, -1: none */
+  uint32_t v[3];
+  uint8_t kind;    /* enum cp_kind */
+  uint8_t opening; /* its order at equal times (the header comment) */
 } cp_rec;
+
+typedef struct { /* a plain event: 16 bytes */
+  az_time t;
+  int32_t top; /* the location's innermost call path after it, -1: none */
+} cp_step;
+
+typedef struct {   /* a call path of one location */
+  int32_t parent;  /* a path of the location, CP_ROOT or CP_BASE */
+  uint32_t region; /* the region it enters */
+} cp_lpath;
 
 /* How a collective hands the path over. */
 enum { COLL_NONE, COLL_NXN, COLL_12N, COLL_N21 };
 
+/* The first stage: what a location's own events say, backwards. */
 typedef struct {
-  az_cursor cur;
-  cp_rec *buf; /* this window's records, latest first */
-  size_t n, cap, next;
-  /* the walk's state of this location, backwards */
-  int32_t *stack;
+  int32_t *stack; /* its call paths */
   size_t depth, capstack;
-  int32_t base;     /* a worker in a team: the master's call path at the fork */
-  int in_team;      /* between its team end and begin */
-  int in_join;      /* master: between its join and its team end */
-  uint32_t bar_seq; /* OpenMP barriers met in the team instance */
-  int in_bar;       /* inside barrier bar_b, frame bar_depth */
-  uint32_t bar_b;
+  cp_lpath *paths; /* its call paths, by id */
+  size_t npaths, cappaths;
+  int32_t *slots; /* hash of paths by (parent, region): id + 1, 0 empty */
+  size_t nslots;
+  int32_t *last; /* per region: its path met last (most regions have one parent) */
+  int master;
+  int in_team; /* between its team end and begin */
+  int in_bar;  /* inside an OpenMP barrier, frame bar_depth */
   size_t bar_depth;
-  size_t parallel; /* parallel regions open */
-  struct {         /* inside an MPI collective: its instance */
+  uint32_t bar_seq; /* OpenMP barriers met in the team instance */
+  size_t parallel;  /* parallel regions open */
+  int coll_on;      /* inside an MPI collective, frame coll_depth */
+  size_t coll_depth;
+  uint64_t *seq;     /* per communicator: its collectives met so far */
+  size_t recv_frame; /* frames open at its last receive (0: none) */
+  unsigned limits;
+  int started; /* its latest event was met */
+  int closed;  /* an event that closes something was met at close_t */
+  az_time close_t;
+} cp_local;
+
+/* The second stage: what the walk knows of a location. */
+typedef struct {
+  int32_t top;        /* its innermost call path */
+  uint64_t step_next; /* its first step not walked */
+  int32_t base;       /* a worker in a team: the master's call path at the fork */
+  int in_bar, in_join, recv_frame;
+  uint32_t bar_b;
+  struct { /* inside an MPI collective: its instance */
     int on, cls, root_me;
     uint32_t comm;
     uint64_t seq;
-    size_t depth;
   } coll;
-  uint64_t *seq;     /* per communicator: its collectives met so far */
-  size_t recv_frame; /* frames open at its last receive (0: none) */
   uint64_t recv_gen; /* receive calls closed so far */
+  cp_lpath *paths;   /* its call paths, from its CP_PATH records */
+  int32_t *cnode;    /* ... as nodes of the call tree, CP_UNRESOLVED */
+  size_t npaths, cappaths;
+} cp_walker;
+
+enum { CP_UNRESOLVED = -3 };
+
+typedef struct {
+  az_cursor cur;
+  cp_local l;
+  cp_rec *buf; /* records not walked yet, latest first */
+  size_t n, cap, next;
+  cp_step *log; /* steps not walked yet: log[0] is step number log_base */
+  size_t nlog, caplog;
+  uint64_t log_base;
+  cp_walker w;
   struct cp_state *st;
 } cp_loc;
 
@@ -97,7 +204,7 @@ typedef struct {
 
 struct cp_head { /* a location's next record in the merge */
   az_time t;
-  uint32_t opening; /* 1: a kind that opens something backwards */
+  uint32_t tie; /* at equal times: 0 for the opening kinds, then the location */
   uint32_t loc;
 };
 
@@ -113,200 +220,180 @@ typedef struct cp_state {
   cp_channel **channels;
   size_t nchannels;
   unsigned limits;
+  uint8_t *rflags; /* per region: CPF_* (from the definitions) */
 } cp_state;
 
-/* ---- the handlers: a window's records ---------------------------------- */
+/* ---- the first stage: a location's records ------------------------------- */
 
-static OTF2_CallbackCode keep(void *u, az_time t, uint64_t pos, uint8_t kind, uint32_t v0,
-                              uint32_t v1, uint32_t v2) {
-  cp_loc *s = u;
-  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  cp_rec r = {t, kind, {v0, v1, v2}};
-  PU_PUSH(s->buf, s->n, s->cap, r);
-  return az_next_back(&s->cur);
+static int32_t local_top(const cp_local *l) { return l->depth ? l->stack[l->depth - 1] : -1; }
+
+static void grow_buf(cp_loc *s) { pu_reserve((void **)&s->buf, &s->cap, s->n + 1, sizeof *s->buf); }
+
+static void grow_log(cp_loc *s) {
+  pu_reserve((void **)&s->log, &s->caplog, s->nlog + 1, sizeof *s->log);
 }
 
-static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, OTF2_RegionRef r) {
-  (void)l;
-  (void)al;
-  return keep(u, t, pos, CP_ENTER, r, 0, 0);
+static inline cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
+  if (s->n == s->cap) grow_buf(s);
+  cp_rec *r = &s->buf[s->n++];
+  *r = (cp_rec){.t = t,
+                .steps = s->log_base + s->nlog,
+                .top = local_top(&s->l),
+                .kind = kind,
+                .opening = (uint8_t)opening};
+  return r;
 }
 
-static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, OTF2_RegionRef r) {
-  (void)l;
+/* An event at t: returns its order at equal times (the header comment). */
+static inline int event_at(cp_local *l, az_time t, int opens) {
+  int opening = opens && !(l->closed && l->close_t == t);
+  if (!opens) {
+    l->closed = 1;
+    l->close_t = t;
+  }
+  return opening;
+}
+
+/* A plain event: a step (the location's latest event: a record, where the
+   walk's path may start). */
+static inline void plain(cp_loc *s, az_time t, int opening) {
+  if (!s->l.started) {
+    s->l.started = 1;
+    push_rec(s, t, CP_START, opening);
+    return;
+  }
+  if (s->nlog == s->caplog) grow_log(s);
+  s->log[s->nlog++] = (cp_step){t, local_top(&s->l)};
+}
+
+/* A record the walk needs, at t; returns its index. */
+static size_t record(cp_loc *s, az_time t, uint8_t kind, int opening) {
+  s->l.started = 1;
+  push_rec(s, t, kind, opening);
+  return s->n - 1;
+}
+
+/* A limit of the model met at the event at t (its order: opening). */
+static void limit(cp_loc *s, unsigned bit, az_time t, int opening) {
+  if (s->l.limits & bit) return;
+  s->l.limits |= bit;
+  cp_rec *r = push_rec(s, t, CP_LIMIT, opening);
+  r->v[0] = bit;
+}
+
+static size_t path_hash(int32_t parent, uint32_t region, size_t nslots) {
+  return ((size_t)(uint32_t)parent * 2654435761u ^ (size_t)region * 40503u) & (nslots - 1);
+}
+
+static void paths_rehash(cp_local *l) {
+  size_t nslots = l->nslots ? 2 * l->nslots : 64;
+  int32_t *slots = pu_calloc(nslots, sizeof *slots);
+  for (size_t id = 0; id < l->npaths; id++) {
+    size_t h = path_hash(l->paths[id].parent, l->paths[id].region, nslots);
+    while (slots[h]) h = (h + 1) & (nslots - 1);
+    slots[h] = (int32_t)id + 1;
+  }
+  free(l->slots);
+  l->slots = slots;
+  l->nslots = nslots;
+}
+
+static void grow_stack(cp_local *l) {
+  size_t cap = l->capstack ? 2 * l->capstack : 16;
+  l->stack = pu_realloc(l->stack, cap * sizeof *l->stack);
+  l->capstack = cap;
+}
+
+/* The location's call path of region under parent; a new one gets a
+   CP_PATH record. */
+static int32_t local_path(cp_loc *s, int32_t parent, uint32_t region, az_time t, int opening) {
+  cp_local *l = &s->l;
+  int32_t last = l->last[region];
+  if (last >= 0 && l->paths[last].parent == parent) return last;
+  if (2 * (l->npaths + 1) > l->nslots) paths_rehash(l);
+  size_t h = path_hash(parent, region, l->nslots);
+  for (; l->slots[h]; h = (h + 1) & (l->nslots - 1)) {
+    const cp_lpath *p = &l->paths[l->slots[h] - 1];
+    if (p->parent == parent && p->region == region) return l->slots[h] - 1;
+  }
+  int32_t id = (int32_t)l->npaths;
+  cp_lpath p = {parent, region};
+  PU_PUSH(l->paths, l->npaths, l->cappaths, p);
+  l->slots[h] = id + 1;
+  cp_rec *r = push_rec(s, t, CP_PATH, opening);
+  r->v[0] = (uint32_t)id;
+  r->v[1] = (uint32_t)parent;
+  r->v[2] = region;
+  return id;
+}
+
+static unsigned path_flags(const cp_loc *s, int32_t path) {
+  return s->st->rflags[s->l.paths[path].region];
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region) {
+  (void)lr;
   (void)al;
   cp_loc *s = u;
+  cp_local *l = &s->l;
   const az_defs *d = &s->cur.a->defs;
-  if (r >= d->num_regions || !d->regions[r].defined) { /* the forward pass only warned */
+  if (region >= d->num_regions || !d->regions[region].defined) { /* the forward pass only warned */
     az_fail(&s->cur.a->diag, "%s: event %llu: Leave of undefined region %u", s->cur.label,
-            (unsigned long long)pos, r);
+            (unsigned long long)pos, region);
     s->cur.failed = 1;
     return OTF2_CALLBACK_INTERRUPT;
   }
-  return keep(u, t, pos, CP_LEAVE, r, 0, 0);
-}
-
-static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, OTF2_Paradigm model) {
-  (void)l;
-  (void)al;
-  (void)model;
-  return keep(u, t, pos, CP_JOIN, 0, 0, 0);
-}
-
-static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                       OTF2_AttributeList *al, OTF2_CommRef team) {
-  (void)l;
-  (void)al;
-  return keep(u, t, pos, CP_TEAM_BEGIN, team, 0, 0);
-}
-
-static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *al, OTF2_CommRef team) {
-  (void)l;
-  (void)al;
-  return keep(u, t, pos, CP_TEAM_END, team, 0, 0);
-}
-
-static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t bytes) {
-  (void)l;
-  (void)al;
-  (void)bytes;
-  return keep(u, t, pos, CP_SEND, peer, comm, tag);
-}
-
-static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t bytes, uint64_t req) {
-  (void)req;
-  return on_send(l, t, pos, u, al, peer, comm, tag, bytes);
-}
-
-static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t bytes) {
-  (void)l;
-  (void)al;
-  (void)bytes;
-  return keep(u, t, pos, CP_RECV, peer, comm, tag);
-}
-
-/* the completion of a non-blocking receive (in MPI_Wait & co.) */
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t bytes, uint64_t req) {
-  (void)req;
-  return on_recv(l, t, pos, u, al, peer, comm, tag, bytes);
-}
-
-static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
-                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
-                                     uint64_t received) {
-  (void)l;
-  (void)al;
-  (void)sent;
-  (void)received;
-  return keep(u, t, pos, CP_COLL_END, op, comm, root);
-}
-
-/* ---- the walk ------------------------------------------------------------ */
-
-static int32_t top(const cp_loc *s) { return s->depth ? s->stack[s->depth - 1] : -1; }
-
-static uint32_t master_of(const cp_state *st, const cp_loc *s) {
-  return st->a->defs.procs[s->cur.proc].first_loc;
-}
-
-/* The path goes back to time t on its holder: the time since it got there
-   is the holder's, on its innermost call path. */
-static void advance(cp_state *st, az_time t) {
-  if (st->holder < 0 || st->path_t <= t) return; /* the path never goes forward */
-  const cp_loc *h = st->locs[st->holder];
-  /* times beyond INT64_MAX (a damaged trace) count as INT64_MAX: the path
-     only goes back, so its charges add up to INT64_MAX at most */
-  az_time from = st->path_t < INT64_MAX ? st->path_t : INT64_MAX;
-  az_time to = t < INT64_MAX ? t : INT64_MAX;
-  if (h->depth && from > to)
-    az_charge(st->a, h->cur.loc, top(h), AZ_CRITICAL_PATH, (int64_t)(from - to));
-  st->path_t = t;
-}
-
-/* The wait of the holder ended at t, when location `to` arrived. */
-static void move_to(cp_state *st, uint32_t to, az_time t) {
-  advance(st, t);
-  st->holder = to;
-}
-
-static void limit(cp_state *st, unsigned bit) { st->limits |= bit; }
-
-static void walk_leave(cp_state *st, cp_loc *s, uint32_t region) {
-  const az_region *reg = &st->a->defs.regions[region];
-  int32_t parent = s->depth ? top(s) : s->in_team ? s->base : -1;
-  int32_t cnode = az_calltree_child(&st->a->tree, parent, (int32_t)region);
-  PU_PUSH(s->stack, s->depth, s->capstack, cnode);
-  if (reg->kind == AZ_RK_PARALLEL) {
-    if (s->parallel++ || (!s->in_team && s->cur.loc != master_of(st, s)))
-      limit(st, AZ_LIMIT_NESTED);
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, 1);
+  int32_t parent = l->depth ? local_top(l) : l->in_team ? CP_BASE : CP_ROOT;
+  if (l->depth + 1 >= l->capstack) grow_stack(l);
+  int32_t path = local_path(s, parent, region, t, opening);
+  l->last[region] = path;
+  l->stack[l->depth++] = path;
+  unsigned f = s->st->rflags[region];
+  if ((f & CPF_PARALLEL) && (l->parallel++ || (!l->in_team && !l->master)))
+    limit(s, AZ_LIMIT_NESTED, t, opening);
+  if (f & CPF_TASK) limit(s, AZ_LIMIT_TASKS, t, opening);
+  if ((f & CPF_MPI) && !l->master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
+  if ((f & CPF_BARRIER) && l->in_team && l->parallel == 1) {
+    size_t i = record(s, t, CP_BAR_OPEN, opening);
+    l->in_bar = 1;
+    s->buf[i].v[0] = l->bar_seq++;
+    l->bar_depth = l->depth;
+  } else {
+    plain(s, t, opening);
   }
-  if (reg->role == OTF2_REGION_ROLE_TASK || reg->role == OTF2_REGION_ROLE_TASK_CREATE ||
-      reg->role == OTF2_REGION_ROLE_TASK_UNTIED)
-    limit(st, AZ_LIMIT_TASKS);
-  if (reg->paradigm == OTF2_PARADIGM_MPI && s->cur.loc != master_of(st, s))
-    limit(st, AZ_LIMIT_MPI_THREADS);
-  if ((reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) && s->in_team &&
-      s->parallel == 1) {
-    s->in_bar = 1;
-    s->bar_b = s->bar_seq++;
-    s->bar_depth = s->depth;
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region) {
+  (void)lr;
+  (void)al;
+  (void)region;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, 0);
+  if (!l->depth) { /* the forward pass warned */
+    plain(s, t, opening);
+    return az_next_back(&s->cur);
   }
-}
-
-/* An OpenMP barrier's first enter met backwards is the thread that came
-   last: a holder waiting in that barrier moves to it. */
-static void barrier_arrival(cp_state *st, cp_loc *s, az_time t) {
-  cp_proc *p = &st->procs[s->cur.proc];
-  uint32_t b = s->bar_b;
-  s->in_bar = 0;
-  if (b < p->bars_entered) return;
-  p->bars_entered = b + 1;
-  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
-  const cp_loc *h = st->locs[st->holder];
-  if (h->cur.proc == s->cur.proc && h->in_bar && h->bar_b == b) move_to(st, s->cur.loc, t);
-}
-
-/* The first enter met backwards that the others of the instance waited
-   for: the last member (barrier, N x N), the root (1-to-N), the last
-   non-root (N-to-1, only the root waits). */
-static void coll_arrival(cp_state *st, cp_loc *s, az_time t) {
-  int cls = s->coll.cls;
-  s->coll.on = 0;
-  if (cls == COLL_12N && !s->coll.root_me) return;
-  if (cls == COLL_N21 && s->coll.root_me) return;
-  uint32_t comm = s->coll.comm;
-  if (s->coll.seq < st->entered[comm]) return;
-  st->entered[comm] = s->coll.seq + 1;
-  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
-  const cp_loc *h = st->locs[st->holder];
-  if (h->coll.on && h->coll.comm == comm && h->coll.seq == s->coll.seq &&
-      (cls != COLL_N21 || h->coll.root_me))
-    move_to(st, s->cur.loc, t);
-}
-
-static void walk_enter(cp_state *st, cp_loc *s, az_time t) {
-  if (!s->depth) return; /* the forward pass warned */
-  if (s->in_bar && s->depth == s->bar_depth) barrier_arrival(st, s, t);
-  int32_t region = st->a->tree.nodes[s->stack[--s->depth]].region;
-  if (st->a->defs.regions[region].kind == AZ_RK_PARALLEL && s->parallel) s->parallel--;
-  if (s->coll.on && s->depth == s->coll.depth) coll_arrival(st, s, t);
-  if (s->recv_frame && s->depth < s->recv_frame) { /* its receive call began */
-    s->recv_gen++;
-    s->recv_frame = 0;
+  unsigned ends = l->in_bar && l->depth == l->bar_depth ? CP_ENDS_BAR : 0;
+  if ((path_flags(s, l->stack[--l->depth]) & CPF_PARALLEL) && l->parallel) l->parallel--;
+  if (l->coll_on && l->depth == l->coll_depth) ends |= CP_ENDS_COLL;
+  if (l->recv_frame && l->depth < l->recv_frame) ends |= CP_ENDS_RECV; /* its receive call began */
+  if (!ends) {
+    plain(s, t, opening);
+    return az_next_back(&s->cur);
   }
+  size_t i = record(s, t, CP_ENTER, opening);
+  s->buf[i].v[0] = ends;
+  if (ends & CP_ENDS_BAR) l->in_bar = 0;
+  if (ends & CP_ENDS_COLL) l->coll_on = 0;
+  if (ends & CP_ENDS_RECV) l->recv_frame = 0;
+  return az_next_back(&s->cur);
 }
 
 static int coll_class(OTF2_CollectiveOp op) {
@@ -330,24 +417,276 @@ static int coll_class(OTF2_CollectiveOp op) {
   }
 }
 
-static void walk_coll_end(cp_state *st, cp_loc *s, const cp_rec *r) {
-  const az_defs *d = &st->a->defs;
-  uint32_t op = r->v[0], comm = r->v[1], root = r->v[2];
-  if (comm >= d->num_comms || !s->depth) return; /* warned */
-  const az_region *reg = &d->regions[st->a->tree.nodes[top(s)].region];
-  if (reg->paradigm != OTF2_PARADIGM_MPI) { /* collectives not recorded (pass_waits) */
-    s->seq[comm] += root;
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                     uint64_t received) {
+  (void)lr;
+  (void)al;
+  (void)sent;
+  (void)received;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  const az_defs *d = &s->cur.a->defs;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, 1);
+  int cls = coll_class(op);
+  if (comm >= d->num_comms || !l->depth) { /* warned */
+    plain(s, t, opening);
+  } else if (!(path_flags(s, local_top(l)) & CPF_MPI)) {
+    l->seq[comm] += root; /* collectives not recorded (pass_waits) */
+    plain(s, t, opening);
+  } else if (l->seq[comm]++, d->comms[comm].self || cls == COLL_NONE) {
+    plain(s, t, opening);
+  } else {
+    size_t i = record(s, t, CP_COLL, opening);
+    cp_rec *r = &s->buf[i];
+    r->v[0] = comm;
+    r->v[1] = (uint32_t)cls;
+    r->v[2] = cls != COLL_NXN && az_comm_world(d, comm, root, s->cur.proc) == s->cur.proc;
+    r->w = l->seq[comm] - 1;
+    l->coll_on = 1;
+    l->coll_depth = l->depth - 1;
+  }
+  return az_next_back(&s->cur);
+}
+
+/* A send or receive with a peer: its record (with the peer's process), or
+   a plain event when the peer is not known (the forward pass warned). */
+static size_t message(cp_loc *s, az_time t, int opens, uint8_t kind, uint32_t peer, uint32_t comm,
+                      uint32_t tag) {
+  int opening = event_at(&s->l, t, opens);
+  uint32_t proc = az_comm_world(&s->cur.a->defs, comm, peer, s->cur.proc);
+  if (proc == UINT32_MAX) {
+    plain(s, t, opening);
+    return SIZE_MAX;
+  }
+  if (kind == CP_RECV && !s->l.master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
+  size_t i = record(s, t, kind, opening);
+  cp_rec *r = &s->buf[i];
+  r->v[0] = proc;
+  r->v[1] = comm;
+  r->v[2] = tag;
+  return i;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t bytes) {
+  (void)lr;
+  (void)al;
+  (void)bytes;
+  cp_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  message(s, t, 0, CP_SEND, peer, comm, tag);
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)req;
+  return on_send(l, t, pos, u, al, peer, comm, tag, bytes);
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t bytes) {
+  (void)lr;
+  (void)al;
+  (void)bytes;
+  cp_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (message(s, t, 1, CP_RECV, peer, comm, tag) != SIZE_MAX && !s->l.recv_frame)
+    s->l.recv_frame = s->l.depth;
+  return az_next_back(&s->cur);
+}
+
+/* the completion of a non-blocking receive (in MPI_Wait & co.) */
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)req;
+  return on_recv(l, t, pos, u, al, peer, comm, tag, bytes);
+}
+
+/* A join, team end or team begin (kind): a record, and the location's
+   team membership. */
+static OTF2_CallbackCode thread_event(void *u, az_time t, uint64_t pos, uint8_t kind, int opens) {
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  int opening = event_at(l, t, opens);
+  record(s, t, kind, opening);
+  if (kind == CP_TEAM_END) { /* read backwards, a team instance starts */
+    if (l->in_team) limit(s, AZ_LIMIT_NESTED, t, opening);
+    l->in_team = 1;
+    l->bar_seq = 0;
+  } else if (kind == CP_TEAM_BEGIN) {
+    l->in_team = 0;
+  }
+  return az_next_back(&s->cur);
+}
+
+static OTF2_CallbackCode on_join(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_Paradigm model) {
+  (void)lr;
+  (void)al;
+  (void)model;
+  return thread_event(u, t, pos, CP_JOIN, 1);
+}
+
+static OTF2_CallbackCode on_team_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)lr;
+  (void)al;
+  (void)team;
+  return thread_event(u, t, pos, CP_TEAM_END, 0);
+}
+
+static OTF2_CallbackCode on_team_begin(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                       OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)lr;
+  (void)al;
+  (void)team;
+  return thread_event(u, t, pos, CP_TEAM_BEGIN, 0);
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+static uint32_t master_of(const cp_state *st, const cp_loc *s) {
+  return st->a->defs.procs[s->cur.proc].first_loc;
+}
+
+/* A call path of the location as a node of the call tree (made when new,
+   as the forward pass made it). */
+static int32_t resolve(cp_state *st, cp_walker *w, int32_t path) {
+  if (path < 0) return -1;
+  if (w->cnode[path] != CP_UNRESOLVED) return w->cnode[path];
+  int32_t parent = w->paths[path].parent;
+  int32_t pnode = parent == CP_ROOT ? -1 : parent == CP_BASE ? w->base : resolve(st, w, parent);
+  w->cnode[path] = az_calltree_child(&st->a->tree, pnode, (int32_t)w->paths[path].region);
+  return w->cnode[path];
+}
+
+static void define_path(cp_state *st, cp_walker *w, const cp_rec *r) {
+  size_t cap = w->cappaths;
+  cp_lpath p = {(int32_t)r->v[1], r->v[2]};
+  PU_PUSH(w->paths, w->npaths, w->cappaths, p);
+  if (w->cappaths != cap) w->cnode = pu_realloc(w->cnode, w->cappaths * sizeof *w->cnode);
+  w->cnode[w->npaths - 1] = CP_UNRESOLVED;
+  resolve(st, w, (int32_t)r->v[0]);
+}
+
+/* A worker's base changed: its call paths under it are made again. */
+static void rebase(cp_walker *w, int32_t base) {
+  if (w->base == base) return;
+  w->base = base;
+  for (size_t i = 0; i < w->npaths; i++) w->cnode[i] = CP_UNRESOLVED;
+}
+
+/* The path on location h (its holder) goes back to time t: the time since
+   it got there is h's, on its innermost call path.  Times beyond
+   INT64_MAX (a damaged trace) count as INT64_MAX: the path only goes
+   back, so its charges add up to INT64_MAX at most. */
+static void charge_to(cp_state *st, cp_loc *h, az_time t) {
+  if (st->path_t <= t) return; /* the path never goes forward */
+  az_time from = st->path_t < INT64_MAX ? st->path_t : INT64_MAX;
+  az_time to = t < INT64_MAX ? t : INT64_MAX;
+  if (h->w.top >= 0 && from > to)
+    az_charge(st->a, h->cur.loc, resolve(st, &h->w, h->w.top), AZ_CRITICAL_PATH,
+              (int64_t)(from - to));
+  st->path_t = t;
+}
+
+/* Walks location s's steps up to step number `end` (not included): the
+   holder's are charged one by one, as its events; another location's are
+   passed over (its record after them gives its call path). */
+static void replay(cp_state *st, cp_loc *s, uint64_t end) {
+  cp_walker *w = &s->w;
+  if (end <= w->step_next) return;
+  if (st->holder != (int64_t)s->cur.loc) { /* only at its record, which sets its call path */
+    w->step_next = end;
     return;
   }
-  uint64_t seq = s->seq[comm]++;
-  int cls = coll_class((OTF2_CollectiveOp)op);
-  if (d->comms[comm].self || cls == COLL_NONE) return;
-  s->coll.on = 1;
-  s->coll.cls = cls;
-  s->coll.comm = comm;
-  s->coll.seq = seq;
-  s->coll.depth = s->depth - 1;
-  s->coll.root_me = cls != COLL_NXN && az_comm_world(d, comm, root, s->cur.proc) == s->cur.proc;
+  for (; w->step_next < end; w->step_next++) {
+    const cp_step *p = &s->log[w->step_next - s->log_base];
+    charge_to(st, s, p->t);
+    w->top = p->top;
+  }
+}
+
+/* The number of s's first step earlier than t, or of the first after its
+   next record not walked: the steps the path passes going back to t. */
+static uint64_t steps_until(const cp_loc *s, az_time t) {
+  uint64_t end = s->next < s->n ? s->buf[s->next].steps : s->log_base + s->nlog;
+  uint64_t i = s->w.step_next;
+  while (i < end && s->log[i - s->log_base].t >= t) i++;
+  return i;
+}
+
+/* The path goes back to time t on its holder. */
+static void advance(cp_state *st, az_time t) {
+  if (st->holder < 0) return;
+  cp_loc *h = st->locs[st->holder];
+  replay(st, h, steps_until(h, t));
+  charge_to(st, h, t);
+}
+
+/* The wait of the holder ended at t, when location `to` arrived.  The
+   steps of `to` later than t that it has not walked yet move no time
+   (the path comes at t): replay charges nothing for them. */
+static void move_to(cp_state *st, uint32_t to, az_time t) {
+  advance(st, t);
+  st->holder = to;
+}
+
+/* An OpenMP barrier's first enter met backwards is the thread that came
+   last: a holder waiting in that barrier moves to it. */
+static void barrier_arrival(cp_state *st, cp_loc *s, az_time t) {
+  cp_proc *p = &st->procs[s->cur.proc];
+  uint32_t b = s->w.bar_b;
+  s->w.in_bar = 0;
+  if (b < p->bars_entered) return;
+  p->bars_entered = b + 1;
+  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
+  const cp_loc *h = st->locs[st->holder];
+  if (h->cur.proc == s->cur.proc && h->w.in_bar && h->w.bar_b == b) move_to(st, s->cur.loc, t);
+}
+
+/* The first enter met backwards that the others of the instance waited
+   for: the last member (barrier, N x N), the root (1-to-N), the last
+   non-root (N-to-1, only the root waits). */
+static void coll_arrival(cp_state *st, cp_loc *s, az_time t) {
+  int cls = s->w.coll.cls;
+  s->w.coll.on = 0;
+  if (cls == COLL_12N && !s->w.coll.root_me) return;
+  if (cls == COLL_N21 && s->w.coll.root_me) return;
+  uint32_t comm = s->w.coll.comm;
+  if (s->w.coll.seq < st->entered[comm]) return;
+  st->entered[comm] = s->w.coll.seq + 1;
+  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
+  const cp_walker *h = &st->locs[st->holder]->w;
+  if (h->coll.on && h->coll.comm == comm && h->coll.seq == s->w.coll.seq &&
+      (cls != COLL_N21 || h->coll.root_me))
+    move_to(st, s->cur.loc, t);
+}
+
+static void walk_enter(cp_state *st, cp_loc *s, const cp_rec *r) {
+  if (r->v[0] & CP_ENDS_BAR) barrier_arrival(st, s, r->t);
+  if (r->v[0] & CP_ENDS_COLL) coll_arrival(st, s, r->t);
+  if (r->v[0] & CP_ENDS_RECV) {
+    s->w.recv_gen++;
+    s->w.recv_frame = 0;
+  }
+}
+
+static void walk_coll(cp_walker *w, const cp_rec *r) {
+  w->coll.on = 1;
+  w->coll.comm = r->v[0];
+  w->coll.cls = (int)r->v[1];
+  w->coll.root_me = (int)r->v[2];
+  w->coll.seq = r->w;
 }
 
 static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t comm, uint32_t tag) {
@@ -364,11 +703,8 @@ static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t co
    channel, in the order met; a send takes the first (messages between two
    ranks on one communicator and tag do not overtake). */
 static void walk_recv(cp_state *st, cp_loc *s, const cp_rec *r) {
-  uint32_t src = az_comm_world(&st->a->defs, r->v[1], r->v[0], s->cur.proc);
-  if (src == UINT32_MAX) return; /* the forward pass warned */
-  cp_channel *c = channel(st, src, s->cur.proc, r->v[1], r->v[2]);
-  if (s->cur.loc != master_of(st, s)) limit(st, AZ_LIMIT_MPI_THREADS);
-  if (!s->recv_frame) s->recv_frame = s->depth;
+  cp_channel *c = channel(st, r->v[0], s->cur.proc, r->v[1], r->v[2]);
+  s->w.recv_frame = 1;
   if (c->sends_ahead) {
     c->sends_ahead--;
     return;
@@ -378,57 +714,51 @@ static void walk_recv(cp_state *st, cp_loc *s, const cp_rec *r) {
     c->head = 0;
   }
   size_t end = c->head + c->len;
-  cp_recv q = {s->cur.loc, s->recv_gen};
+  cp_recv q = {s->cur.loc, s->w.recv_gen};
   PU_PUSH(c->q, end, c->cap, q);
   c->len++;
 }
 
 /* A Late Sender: the receiver holding the path is still in the receive
    call (entered before this send): the path moves to the sender. */
-static void walk_send(cp_state *st, cp_loc *s, const cp_rec *r, az_time t) {
-  uint32_t dst = az_comm_world(&st->a->defs, r->v[1], r->v[0], s->cur.proc);
-  if (dst == UINT32_MAX) return;
-  cp_channel *c = channel(st, s->cur.proc, dst, r->v[1], r->v[2]);
+static void walk_send(cp_state *st, cp_loc *s, const cp_rec *r) {
+  cp_channel *c = channel(st, s->cur.proc, r->v[0], r->v[1], r->v[2]);
   if (!c->len) {
     c->sends_ahead++;
     return;
   }
   cp_recv q = c->q[c->head++];
   if (!--c->len) c->head = 0;
-  if (st->holder == (int64_t)q.loc && st->locs[q.loc]->recv_gen == q.gen &&
-      st->locs[q.loc]->recv_frame)
-    move_to(st, s->cur.loc, t);
+  const cp_walker *rw = &st->locs[q.loc]->w;
+  if (st->holder == (int64_t)q.loc && rw->recv_gen == q.gen && rw->recv_frame)
+    move_to(st, s->cur.loc, r->t);
 }
 
 /* The master's join: the last thread to end its part of the team made it
    wait. */
 static void walk_join(cp_state *st, cp_loc *s) {
   cp_proc *p = &st->procs[s->cur.proc];
-  p->worker_base = top(s);
+  p->worker_base = resolve(st, &s->w, s->w.top);
   p->bars_entered = 0;
   p->team_ended = 0;
-  s->in_join = 1;
+  s->w.in_join = 1;
 }
 
 static void walk_team_end(cp_state *st, cp_loc *s, az_time t) {
   cp_proc *p = &st->procs[s->cur.proc];
   uint32_t master = master_of(st, s);
-  if (s->in_team) limit(st, AZ_LIMIT_NESTED);
-  s->in_team = 1;
-  s->bar_seq = 0;
-  s->base = p->worker_base;
+  rebase(&s->w, p->worker_base);
   if (!p->team_ended) {
     p->team_ended = 1;
-    if (st->holder == (int64_t)master && st->locs[master]->in_join && s->cur.loc != master)
+    if (st->holder == (int64_t)master && st->locs[master]->w.in_join && s->cur.loc != master)
       move_to(st, s->cur.loc, t);
   }
-  if (s->cur.loc == master) s->in_join = 0;
+  if (s->cur.loc == master) s->w.in_join = 0;
 }
 
 /* A worker's start: the master forked it. */
 static void walk_team_begin(cp_state *st, cp_loc *s, az_time t) {
   uint32_t master = master_of(st, s);
-  s->in_team = 0;
   if (s->cur.loc != master && st->holder == (int64_t)s->cur.loc && st->locs[master])
     move_to(st, master, t);
 }
@@ -438,32 +768,48 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
     st->holder = s->cur.loc;
     st->path_t = r->t;
   }
-  if (st->holder == (int64_t)s->cur.loc) advance(st, r->t);
+  if (r->kind == CP_PATH) {
+    define_path(st, &s->w, r);
+    return;
+  }
+  if (r->kind == CP_LIMIT) {
+    st->limits |= r->v[0];
+    return;
+  }
+  replay(st, s, r->steps);
+  if (st->holder == (int64_t)s->cur.loc) charge_to(st, s, r->t);
+  s->w.top = r->top;
   switch (r->kind) {
-  case CP_LEAVE: walk_leave(st, s, r->v[0]); break;
-  case CP_ENTER: walk_enter(st, s, r->t); break;
-  case CP_COLL_END: walk_coll_end(st, s, r); break;
+  case CP_BAR_OPEN:
+    s->w.in_bar = 1;
+    s->w.bar_b = r->v[0];
+    break;
+  case CP_ENTER: walk_enter(st, s, r); break;
+  case CP_COLL: walk_coll(&s->w, r); break;
   case CP_RECV: walk_recv(st, s, r); break;
-  case CP_SEND: walk_send(st, s, r, r->t); break;
+  case CP_SEND: walk_send(st, s, r); break;
   case CP_JOIN: walk_join(st, s); break;
   case CP_TEAM_END: walk_team_end(st, s, r->t); break;
-  default: walk_team_begin(st, s, r->t); break;
+  case CP_TEAM_BEGIN: walk_team_begin(st, s, r->t); break;
+  default: break; /* CP_START */
   }
 }
 
 /* ---- the merge of a window's records, latest first ----------------------- */
 
+/* The location's next record; the one after it is fetched into the cache
+   meanwhile (the records of a window were written long before: without
+   it the merge waits for memory at each record). */
 static struct cp_head head_of(const cp_loc *s) {
   const cp_rec *r = &s->buf[s->next];
-  return (struct cp_head){r->t, r->kind < CP_ENTER, s->cur.loc};
+  if (s->next + 6 < s->n) __builtin_prefetch(r + 6);
+  return (struct cp_head){r->t, (uint32_t)!r->opening << 31 | s->cur.loc, s->cur.loc};
 }
 
 /* 1 when record x comes before record y: latest first, at equal times
    the opening kinds, then the lower location. */
-static int before(const struct cp_head *x, const struct cp_head *y) {
-  if (x->t != y->t) return x->t > y->t;
-  if (x->opening != y->opening) return x->opening > y->opening;
-  return x->loc < y->loc;
+static inline int before(const struct cp_head *x, const struct cp_head *y) {
+  return x->t != y->t ? x->t > y->t : x->tie < y->tie;
 }
 
 static void sift_down(cp_state *st, size_t i) {
@@ -477,6 +823,39 @@ static void sift_down(cp_state *st, size_t i) {
     h[i] = h[m];
     h[m] = tmp;
     i = m;
+  }
+}
+
+/* After the records later than bound: s's steps later than bound are
+   walked too, so that a location without records for long (a serial
+   phase) keeps no more than a window of steps.  Its next records and the
+   path's moves are at bound or earlier: the holder's steps are charged as
+   they would be then, and another's move no time when the path comes to
+   it later (only the call path after them counts). */
+static void pass_steps(cp_state *st, cp_loc *s, az_time bound) {
+  uint64_t end = s->w.step_next, all = s->log_base + s->nlog;
+  while (end < all && s->log[end - s->log_base].t > bound) end++;
+  if (end == s->w.step_next) return;
+  if (st->holder == (int64_t)s->cur.loc) {
+    replay(st, s, end);
+    return;
+  }
+  s->w.top = s->log[end - 1 - s->log_base].top;
+  s->w.step_next = end;
+}
+
+/* What the walk is done with leaves the location's buffers. */
+static void drop_walked(cp_loc *s) {
+  if (s->next) {
+    memmove(s->buf, s->buf + s->next, (s->n - s->next) * sizeof *s->buf);
+    s->n -= s->next;
+    s->next = 0;
+  }
+  size_t walked = (size_t)(s->w.step_next - s->log_base);
+  if (walked) {
+    memmove(s->log, s->log + walked, (s->nlog - walked) * sizeof *s->log);
+    s->nlog -= walked;
+    s->log_base = s->w.step_next;
   }
 }
 
@@ -506,11 +885,9 @@ static void merge_after(cp_state *st, az_time bound, int all) {
     sift_down(st, 0);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {
-    cp_loc *s = st->locs[l];
-    if (!s || !s->next) continue;
-    memmove(s->buf, s->buf + s->next, (s->n - s->next) * sizeof *s->buf);
-    s->n -= s->next;
-    s->next = 0;
+    if (!st->locs[l]) continue;
+    if (!all) pass_steps(st, st->locs[l], bound);
+    drop_walked(st->locs[l]);
   }
 }
 
@@ -531,6 +908,20 @@ static void merge_window(cp_state *st) {
 
 /* ---- the pass ------------------------------------------------------------ */
 
+static uint8_t *region_flags(const az_defs *d) {
+  uint8_t *f = pu_calloc(d->num_regions ? d->num_regions : 1, 1);
+  for (size_t i = 0; i < d->num_regions; i++) {
+    const az_region *reg = &d->regions[i];
+    if (reg->kind == AZ_RK_PARALLEL) f[i] |= CPF_PARALLEL;
+    if (reg->role == OTF2_REGION_ROLE_TASK || reg->role == OTF2_REGION_ROLE_TASK_CREATE ||
+        reg->role == OTF2_REGION_ROLE_TASK_UNTIED)
+      f[i] |= CPF_TASK;
+    if (reg->paradigm == OTF2_PARADIGM_MPI) f[i] |= CPF_MPI;
+    if (reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) f[i] |= CPF_BARRIER;
+  }
+  return f;
+}
+
 static void critical_begin(az_replay *r) {
   const az_defs *d = &r->a->defs;
   cp_state *st = pu_calloc(1, sizeof *st);
@@ -543,13 +934,18 @@ static void critical_begin(az_replay *r) {
   for (size_t p = 0; p < d->num_procs; p++) st->procs[p].worker_base = -1;
   st->nchannels = 1024;
   st->channels = pu_calloc(st->nchannels, sizeof *st->channels);
+  st->rflags = region_flags(d);
   r->data = st;
   for (uint32_t l = 0; l < d->num_locs; l++) {
     cp_loc *s = (cp_loc *)az_replay_loc(r, l);
     if (!s->cur.a) continue;
     s->st = st;
-    s->base = -1;
-    s->seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->seq);
+    s->l.master = s->cur.loc == master_of(st, s);
+    s->l.seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->l.seq);
+    s->l.last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
+    memset(s->l.last, 0xff, (d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
+    s->w.top = -1;
+    s->w.base = -1;
     st->locs[l] = s;
   }
 }
@@ -564,19 +960,30 @@ void az_critical_derive(az_analysis *a, unsigned limits) {
   if (limits) az_critical_limits(a, limits);
 }
 
+static void loc_free(cp_loc *s) {
+  free(s->buf);
+  free(s->log);
+  free(s->l.stack);
+  free(s->l.last);
+  free(s->l.paths);
+  free(s->l.slots);
+  free(s->l.seq);
+  free(s->w.paths);
+  free(s->w.cnode);
+}
+
 /* The rest of the walk; frees its state.  Returns the model's limits it
    met (AZ_LIMIT_* bits). */
 static unsigned walk_end(az_replay *r, int ok) {
   cp_state *st = r->data;
   if (ok) merge_after(st, 0, 1);
-  unsigned limits = st->limits;
-  for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
-    cp_loc *s = st->locs[l];
-    if (!s) continue;
-    free(s->buf);
-    free(s->stack);
-    free(s->seq);
+  if (ok && st->holder >= 0) { /* the holder's earliest events */
+    cp_loc *h = st->locs[st->holder];
+    replay(st, h, h->log_base + h->nlog);
   }
+  unsigned limits = st->limits;
+  for (uint32_t l = 0; l < r->a->defs.num_locs; l++)
+    if (st->locs[l]) loc_free(st->locs[l]);
   for (size_t h = 0; h < st->nchannels; h++)
     for (cp_channel *c = st->channels[h], *next; c; c = next) {
       next = c->next;
@@ -584,6 +991,7 @@ static unsigned walk_end(az_replay *r, int ok) {
       free(c);
     }
   free(st->channels);
+  free(st->rflags);
   free(st->procs);
   free(st->entered);
   free(st->heap);

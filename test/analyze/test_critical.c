@@ -257,6 +257,43 @@ static void the_path_crosses_messages_collectives_and_threads_in_one_run(void **
   az_run_free(&run);
 }
 
+/* The walk goes through a location's plain Enters and Leaves (steps, not
+   merged) only where it needs them: at its records, and when the path
+   leaves or reaches it between two of them.  The master gets the path
+   between two of its records at a worker's late start.  One process, two
+   threads: the master's loop 10..120 before the barrier (entered at 120),
+   the worker starts at 80 and loops 80..300; after the join the master
+   works 300..350, does io 350..380 and returns at 400.  The path: the
+   master's main 380..400, io, work, at the barrier the worker's loop
+   80..300, at its start the master's loop 80..10 (not 120..10) and its
+   parallel region 10..0. */
+static const char *const late_worker =
+    "process 0 threads 2\nteam 5\n" OMP_REGIONS "region io user function io\n"
+    "loc 0.0\n0 enter main\n0 fork 2\n0 teambegin 5\n0 enter par\n" RUN(
+        "loop", 10,
+        120) "120 enter ibar\n300 leave\n300 leave\n300 teamend 5\n300 join\n" RUN("work", 300, 350)
+        RUN("io", 350, 380) "400 leave\n"
+                            "loc 0.1\n80 teambegin 5\n80 enter par\n" RUN(
+                                "loop", 80,
+                                300) "300 enter ibar\n300 leave\n300 leave\n300 teamend 5\n";
+
+static void a_late_worker_hands_the_path_back_inside_the_masters_loop(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_worker);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(on_path(&run, "main", 0), 20);
+  assert_int_equal(on_path(&run, "main;io", 0), 30);
+  assert_int_equal(on_path(&run, "main;work", 0), 50);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 1), 220);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 0), 70);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10", 0), 10);
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   400);
+  assert_int_equal(run.a.diag.count[AZ_W_MODEL], 0);
+  az_run_free(&run);
+}
+
 /* Where the model does not hold, one warning and no numbers rather than
    wrong ones: with OpenMP tasks no OpenMP delay costs and no critical
    path, but the MPI delay costs (rank 1's work made rank 0 wait 300 ns in
@@ -296,6 +333,7 @@ int main(void) {
       cmocka_unit_test(pop_serialisation_and_transfer_come_from_the_critical_path),
       cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),
       cmocka_unit_test(the_path_crosses_messages_collectives_and_threads_in_one_run),
+      cmocka_unit_test(a_late_worker_hands_the_path_back_inside_the_masters_loop),
       cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
