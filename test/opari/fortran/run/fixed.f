@@ -1,12 +1,15 @@
 C     Fixed-form program whose per-thread POMP events are deterministic
 C     (static schedules, labelled DO, nest locks); run with 4 threads.
+C     The lock and the critical section guard counters of their own (S,
+C     T): one counter under both raced and lost an update now and then.
       PROGRAM FIXED
       INCLUDE 'omp_lib.h'
-      INTEGER I, N, S
+      INTEGER I, N, S, T
       INTEGER (KIND=OMP_NEST_LOCK_KIND) NLCK
       REAL A(40), B(40)
       N = 40
       S = 0
+      T = 0
       CALL OMP_INIT_NEST_LOCK(NLCK)
 C$OMP PARALLEL DO PRIVATE(I)
 C$OMP+SCHEDULE(STATIC)
@@ -14,7 +17,7 @@ C$OMP+SCHEDULE(STATIC)
          A(I) = I
    10 CONTINUE
 *$OMP PARALLEL PRIVATE(I)
-*$OMP&SHARED(A, B, N, S, NLCK)
+*$OMP&SHARED(A, B, N, S, T, NLCK)
 !$OMP DO
       DO 20 I = 1, N
          B(I) = 2 * A(I)
@@ -27,7 +30,7 @@ c$omp barrier
       CALL OMP_UNSET_NEST_LOCK(NLCK)
       CALL OMP_UNSET_NEST_LOCK(NLCK)
 !$OMP CRITICAL
-      S = S + 1
+      T = T + 1
 !$OMP END CRITICAL
 C$OMP WORKSHARE
       A = A + 1
@@ -40,6 +43,6 @@ C$OMP END PARALLEL
       B = B + A
 !$OMP END PARALLEL WORKSHARE
       CALL OMP_DESTROY_NEST_LOCK(NLCK)
-      PRINT 100, S, B(1), B(40)
+      PRINT 100, S + T, B(1), B(40)
   100 FORMAT ('S ', I0, ' B ', F6.1, 1X, F6.1)
       END
