@@ -8,7 +8,7 @@
 static atomic_int go;
 
 int main(void) {
-  int n = 1000, i, sum = 0, crit = 0, at = 0, single_val = 0, ord = 0;
+  int n = 1000, i, sum = 0, crit = 0, locked = 0, at = 0, single_val = 0, ord = 0;
   omp_lock_t lock;
   omp_init_lock(&lock);
 #pragma omp parallel num_threads(4)
@@ -27,11 +27,11 @@ int main(void) {
 #pragma omp atomic
     at++;
     omp_set_lock(&lock);
-    crit++;
+    locked++; /* crit is the critical section's: one counter under both raced */
     omp_unset_lock(&lock);
 #pragma omp barrier
 #pragma omp master
-    printf("master sees crit=%d\n", crit);
+    printf("master sees crit=%d\n", crit + locked);
 #pragma omp for ordered schedule(static, 1)
     for (i = 0; i < 4; i++) {
 #pragma omp ordered
@@ -42,6 +42,6 @@ int main(void) {
   omp_destroy_lock(&lock);
 #pragma omp parallel for num_threads(4) reduction(+:sum)
   for (i = 0; i < 8; i++) sum += 1;
-  printf("sum=%d crit=%d at=%d single=%d ord=%d\n", sum, crit, at, single_val, ord);
+  printf("sum=%d crit=%d at=%d single=%d ord=%d\n", sum, crit + locked, at, single_val, ord);
   return 0;
 }

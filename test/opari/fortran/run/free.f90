@@ -3,20 +3,20 @@
 program free
   use omp_lib
   implicit none
-  integer :: i, total, hits, n, depth
+  integer :: i, total, ltotal, hits, n, depth
   integer(omp_lock_kind) :: lck; integer(omp_nest_lock_kind) :: nlck
   real :: a(16)
   character(len=*), parameter :: decoy = '!$omp barrier'
 
   n = 16
-  total = 0
+  total = 0; ltotal = 0 ! the lock's own counter: one under both raced
   hits = 0
 !$pomp inst init
   call omp_init_lock(lck)
 !$POMP INST BEGIN(setup)
   a = 0.0
 !$pomp inst end(setup)
-!$omp parallel default(none) shared(a, n, total, hits, lck) private(i) &
+!$omp parallel default(none) shared(a, n, total, ltotal, hits, lck) private(i) &
 !$omp& num_threads(4)
 !$omp do schedule(static)
   do i = 1, n
@@ -31,7 +31,7 @@ program free
   hits = hits + 1
 !$omp end atomic
   call omp_set_lock(lck)
-  total = total + 1
+  ltotal = ltotal + 1
   call omp_unset_lock(lck)
 !$omp barrier
 !$omp master
@@ -71,5 +71,5 @@ program free
   call omp_unset_nest_lock(nlck); call omp_unset_nest_lock(nlck)
   call omp_destroy_nest_lock(nlck)
 !$pomp inst finalize
-  print '(a,i0,a,i0,a,i0,a)', 'total ', total, ' hits ', hits, ' depth ', depth, ' ' // decoy
+  print '(a,i0,a,i0,a,i0,a)', 'total ', total + ltotal, ' hits ', hits, ' depth ', depth, ' ' // decoy
 end program free
