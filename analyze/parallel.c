@@ -366,6 +366,7 @@ typedef struct {
 } bytes;
 
 static void put(bytes *b, const void *data, size_t n) {
+  if (!n) return; /* data may be NULL */
   pu_reserve((void **)&b->p, &b->cap, b->len + n, 1);
   memcpy(b->p + b->len, data, n);
   b->len += n;
@@ -488,18 +489,38 @@ static char *receive_on_0(int from, int tag, uint64_t *len) {
   return buf;
 }
 
+/* --skip-damaged: the locations another analysis process read up to a
+   damage join process 0's list (in the order of the analysis processes,
+   which is the serial one's unless two damages met in different windows
+   lie in the reverse order of their locations). */
+static void add_damaged(az_analysis *a, const char *more, size_t n) {
+  if (!n) return;
+  a->diag.incomplete = 1; /* as note_damaged (replay.c) */
+  size_t had = a->damaged ? strlen(a->damaged) : 0, sep = had ? 2 : 0;
+  a->damaged = pu_realloc(a->damaged, had + sep + n + 1);
+  memcpy(a->damaged + had, "; ", sep);
+  memcpy(a->damaged + had + sep, more, n);
+  a->damaged[had + sep + n] = 0;
+}
+
+/* [damaged locations' text][the result] of every analysis process to 0. */
 static void gather(az_analysis *a, const team *t) {
   if (t->rank) {
     bytes b = {NULL, 0, 0};
+    uint64_t n = a->damaged ? strlen(a->damaged) : 0;
+    put(&b, &n, sizeof n);
+    put(&b, a->damaged, n);
     pack_result(&b, a, t);
     send_to_0(&b, 1);
     free(b.p);
     return;
   }
   for (int r = 1; r < t->size; r++) {
-    uint64_t len;
+    uint64_t len, n;
     char *buf = receive_on_0(r, 1, &len);
-    unpack_result(a, buf, len);
+    memcpy(&n, buf, sizeof n);
+    add_damaged(a, buf + sizeof n, n);
+    unpack_result(a, buf + sizeof n + n, len - sizeof n - n);
     free(buf);
   }
 }
