@@ -479,14 +479,10 @@ static void send_to_0(const bytes *b, int tag) {
   wait_long(&req[1]);
 }
 
-/* What send_to_0 sent from process `from` (malloc'd; its length in *len). */
+/* What send_to_0 sent from process `from` (malloc'd; its length in *len):
+   the others may still be finishing. */
 static char *receive_on_0(int from, int tag, uint64_t *len) {
-  MPI_Request req;
-  MPI_Irecv(len, 1, MPI_UINT64_T, from, tag, MPI_COMM_WORLD, &req);
-  wait_long(&req); /* the others may still be finishing */
-  char *buf = pu_malloc(*len ? *len : 1);
-  MPI_Recv(buf, (int)*len, MPI_BYTE, from, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  return buf;
+  return pipe_receive(from, tag, MPI_COMM_WORLD, 1, len);
 }
 
 /* --skip-damaged: the locations another analysis process read up to a
