@@ -887,11 +887,37 @@ static int walk_shipped(az_analysis *a, int size) {
   return failed ? -1 : 0;
 }
 
-static int critical_on_process_1(az_analysis *a, int size) {
+/* With two analysis processes, process 0 has every local part and the
+   central part: process 1 reads the whole trace backwards for the first
+   stage too, and its arrays go to its own walker (measured, 8 M events:
+   process 0 1.03 s CPU with the first stage, 0.85 s without; process 1
+   0.56 s with the reading).  The link's data is the walker. */
+static void walk_here(az_analysis *a, const az_cp_part *parts, az_time bound,
+                      enum az_cp_ship what) {
+  az_cp_walker *w = a->critical_link->data;
+  for (uint32_t l = 0; l < a->defs.num_locs; l++)
+    az_cp_walker_add(w, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps, parts[l].step_bytes);
+  if (what == AZ_CP_WINDOW) az_cp_walker_window(w, bound);
+  else a->model_limits = az_cp_walker_end(w, what == AZ_CP_LAST);
+}
+
+static int walk_whole(az_analysis *a, const char *anchor, az_marks *marks) {
+  az_cp_link link = {.ship = walk_here, .data = az_cp_walker_new(a)};
+  az_pass walk = az_pass_critical;
+  walk.exchange = exchange_critical;
+  const az_pass *passes[] = {&walk};
+  a->critical_link = &link;
+  int rc = backward_whole(a, anchor, marks, passes, 1);
+  a->critical_link = NULL;
+  if (!link.ended) az_cp_walker_end(link.data, 0); /* the pass never began */
+  return rc;
+}
+
+static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *marks, int size) {
   /* only the walk's values travel: the first pass's were gathered */
   for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
   a->model_limits = 0;
-  int rc = walk_shipped(a, size);
+  int rc = size == 2 ? walk_whole(a, anchor, marks) : walk_shipped(a, size);
   uint32_t head[2] = {a->model_limits, rc != 0};
   bytes b = {NULL, 0, 0};
   put(&b, head, sizeof head);
@@ -901,10 +927,13 @@ static int critical_on_process_1(az_analysis *a, int size) {
   return rc;
 }
 
-static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm) {
+/* ship: the critical path's first stage runs here (three or more
+   analysis processes). */
+static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm,
+                              int ship) {
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
-  int rc = rootcause || critical ? local_parts(a, anchor, marks, comm, rootcause, critical) : 0;
+  int rc = rootcause || ship ? local_parts(a, anchor, marks, comm, rootcause, ship) : 0;
   if (rc && !a->diag.errors)
     az_fail(&a->diag, "%s: the backward passes failed in another analysis process", anchor);
   const az_pass *rma[] = {&az_pass_rma};
@@ -972,10 +1001,11 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   MPI_Comm_split(MPI_COMM_WORLD, t.rank == 1 ? MPI_UNDEFINED : 0, t.rank, &delay_comm);
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
-  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm);
-  else if (t.rank == 1 && critical) critical_on_process_1(a, t.size);
-  else if (t.rank > 1 && (rootcause || critical))
-    local_parts(a, anchor, &marks, delay_comm, rootcause, critical);
+  int ship = critical && t.size > 2; /* the first stage on the delay processes */
+  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm, ship);
+  else if (t.rank == 1 && critical) critical_on_process_1(a, anchor, &marks, t.size);
+  else if (t.rank > 1 && (rootcause || ship))
+    local_parts(a, anchor, &marks, delay_comm, rootcause, ship);
   if (delay_comm != MPI_COMM_NULL) MPI_Comm_free(&delay_comm);
   az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
