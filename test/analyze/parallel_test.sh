@@ -75,8 +75,8 @@ done
 
 # The switches (--no-rootcause, --no-critical-path): the parallel analysis
 # runs only the passes asked for, and writes the serial one's report.
-# --no-rootcause at 2 and 4: the critical path's first stage runs alone on
-# the delay processes.
+# --no-rootcause at 4: the critical path's first stage runs alone on the
+# delay processes (at 2: process 1 reads for it, process 0 only RMA).
 for sw in --no-rootcause --no-critical-path "--no-rootcause --no-critical-path"; do
   for name in ring hybrid omp_tasks nested; do
     for p in 3 $([ "$sw" = --no-rootcause ] && echo 2 4); do
