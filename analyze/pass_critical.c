@@ -29,9 +29,9 @@
  * every other Enter and Leave.  A record says how many steps come before
  * it.  In a parallel analysis the analysis process replaying the
  * location ships them to the one that walks, after each window
- * (az_critical.h, az_cp_link / az_cp_walker).  The second stage (the walk) merges the records of all
- * locations, latest first, and hands the path over; the steps stay out of
- * the merge.
+ * (az_critical.h: az_cp_link, az_cp_walker).  The second stage (the
+ * walk) merges the records of all locations, latest first, and hands the
+ * path over; the steps stay out of the merge.
  *
  * Why the walk is exact.  Before, every event was merged and walked, and a
  * plain Enter or Leave did two things: the time since the path's last
