@@ -602,6 +602,8 @@ static int backward_mine(az_analysis *a, const char *anchor, az_marks *marks,
   else if (a->agree_hook) a->agree_hook(a, 0, &rc); /* the others learn it at their window */
   if (!rc) a->diag = before;
   a->diag.verbosity = before.verbosity;
+  /* its own error (the others only learn that one failed): said here */
+  if (rc && before.verbosity && a->diag.errors > before.errors) pu_error("%s", a->diag.first_error);
   a->events_read = events;
   a->progress = progress;
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
@@ -995,7 +997,8 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);
   gather(a, &t);
   a->cells_finished = 1;
-  /* the others go on to reduce_diag: a failure here is process 0's */
+  /* the others go on to reduce_diag; a failure: process 0's, or where
+     one failed with its own error (main says it there) */
   int delay_failed = 0;
   MPI_Comm delay_comm; /* every analysis process but 1 */
   MPI_Comm_split(MPI_COMM_WORLD, t.rank == 1 ? MPI_UNDEFINED : 0, t.rank, &delay_comm);
@@ -1003,9 +1006,10 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
   int ship = critical && t.size > 2; /* the first stage on the delay processes */
   if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm, ship);
-  else if (t.rank == 1 && critical) critical_on_process_1(a, anchor, &marks, t.size);
+  else if (t.rank == 1 && critical)
+    delay_failed = critical_on_process_1(a, anchor, &marks, t.size) && a->diag.errors;
   else if (t.rank > 1 && (rootcause || ship))
-    local_parts(a, anchor, &marks, delay_comm, rootcause, ship);
+    delay_failed = local_parts(a, anchor, &marks, delay_comm, rootcause, ship) && a->diag.errors;
   if (delay_comm != MPI_COMM_NULL) MPI_Comm_free(&delay_comm);
   az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
