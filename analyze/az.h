@@ -52,6 +52,9 @@ typedef struct az_analysis {
   /* parallel analysis: how the delay pass's op logs travel (az_delay.h);
      NULL: a serial analysis applies them where they are written */
   struct dl_link *delay_link;
+  /* ... and the critical-path pass's records (az_critical.h); NULL: a
+     serial analysis walks them where they are written */
+  struct az_cp_link *critical_link;
   void *wo;             /* p2p.c: per-location wrong-order windows */
   int incomplete;       /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not

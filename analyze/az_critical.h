@@ -6,6 +6,7 @@
 #define POMP_AZ_CRITICAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "az.h"
 
@@ -39,6 +40,59 @@ void az_critical_warn(az_analysis *a);
    and ...", no parentheses, no ';'), written like snprintf into why;
    returns the first slot they void (AZ_RECOUNT_LAST + 1: none). */
 int az_critical_limits_why(unsigned limits, char *why, size_t size);
+
+/* ---- the pass in two stages on different analysis processes ----------
+
+   A parallel analysis (parallel.c) runs the first stage (pass_critical.c's
+   header: a location's records and steps) in the backward replay of the
+   processes that replay locations, and ships each window's arrays to the
+   analysis process that walks (analyze/README.md, "The critical path in a
+   parallel analysis"). */
+
+typedef struct { /* one location's arrays of a window, as the first stage wrote them */
+  const void *recs, *steps;
+  size_t rec_bytes, step_bytes;
+} az_cp_part;
+
+enum az_cp_ship { AZ_CP_WINDOW, AZ_CP_LAST, AZ_CP_FAILED };
+
+/* Set in a->critical_link while the pass runs: it does not walk; after
+   each window all analysis processes agreed on (az_critical_ship) and at
+   its end, `ship` gets parts[l] for every location l (empty for those
+   replayed elsewhere; the pass's memory, emptied afterwards: copy it),
+   the latest time of a location here still reading (the walk's bound,
+   0: none) and what it is (AZ_CP_WINDOW; at the end AZ_CP_LAST, or
+   AZ_CP_FAILED after a failure, with no parts).  `ended`: the end was
+   shipped. */
+typedef struct az_cp_link {
+  void (*ship)(az_analysis *a, const az_cp_part *parts, az_time bound, enum az_cp_ship what);
+  void *data;  /* parallel.c's */
+  void *state; /* the pass's, while it runs */
+  int ended;
+} az_cp_link;
+
+/* After a window all agreed on (the pass's MPI exchange): its arrays to
+   the link. */
+void az_critical_ship(az_analysis *a);
+
+/* The second stage alone, on the analysis process that walks: it gets
+   every location's arrays, window by window, in the order the first
+   stage shipped them, and walks them as the serial pass does. */
+typedef struct az_cp_walker az_cp_walker;
+
+/* A walker for every location of a's definitions; its charges go to a's
+   cells and call tree. */
+az_cp_walker *az_cp_walker_new(az_analysis *a);
+/* Appends location loc's arrays of the window (copied). */
+void az_cp_walker_add(az_cp_walker *w, uint32_t loc, const void *recs, size_t rec_bytes,
+                      const void *steps, size_t step_bytes);
+/* After every location's arrays of a window: walks what is later than
+   bound (the largest of the senders' bounds). */
+void az_cp_walker_window(az_cp_walker *w, az_time bound);
+/* After the last window (ok 0: a failure, nothing more is walked): the
+   rest of the walk; frees w.  Returns the model's limits met (AZ_LIMIT_*
+   bits). */
+unsigned az_cp_walker_end(az_cp_walker *w, int ok);
 
 /* limits.c: the model's limits as the call paths show them (AZ_LIMIT_*
    bits), for an analysis without the critical-path walk that finds them

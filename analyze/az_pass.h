@@ -227,12 +227,6 @@ extern const az_pass az_pass_delay;
 /* pass_critical.c (backward): the critical path and, at its end, the
    performance impact derived from it (pass_critical_impact.c). */
 extern const az_pass az_pass_critical;
-/* The same walk without what is derived from it at its end: AZ_CRITICAL_PATH
-   charged, the model's limits met left in a->model_limits; az_critical_derive
-   (az_critical.h) does the rest once every value is in (parallel.c runs
-   the walk on one analysis process while another computes the delay
-   costs). */
-extern const az_pass az_pass_critical_walk;
 /* pass_rma.c: one-sided communication: Scalasca's RMA wait states (Wait
    at Fence/Create/Free, Late Post, Early Wait, Late Complete, lock
    competition) and the bytes RMA moved. */

@@ -366,9 +366,65 @@ typedef struct {
 } bytes;
 
 static void put(bytes *b, const void *data, size_t n) {
+  if (!n) return; /* data may be NULL */
   pu_reserve((void **)&b->p, &b->cap, b->len + n, 1);
   memcpy(b->p + b->len, data, n);
   b->len += n;
+}
+
+/* Messages of a window after window to one analysis process, two in
+   flight at most (the one before last is waited for before its buffer is
+   used again): the sender reads on while the receiver works. */
+typedef struct {
+  bytes out[2];    /* a window's message in flight, and the next */
+  uint64_t len[2]; /* ... their lengths */
+  MPI_Request req[2][2];
+  int next;
+} pipe_out;
+
+static void pipe_init(pipe_out *po) {
+  memset(po, 0, sizeof *po);
+  for (int i = 0; i < 2; i++) po->req[i][0] = po->req[i][1] = MPI_REQUEST_NULL;
+}
+
+/* The buffer of the next message, empty. */
+static bytes *pipe_buffer(pipe_out *po) {
+  int k = po->next;
+  if (po->req[k][0] != MPI_REQUEST_NULL) { /* the one before last still in flight */
+    wait_for(&po->req[k][0]);
+    wait_for(&po->req[k][1]);
+  }
+  po->out[k].len = 0;
+  return &po->out[k];
+}
+
+/* Sends the buffer pipe_buffer gave (its length with tag, its bytes with
+   tag + 1); the last one: until all arrived. */
+static void pipe_send(pipe_out *po, int to, int tag, MPI_Comm comm, int last) {
+  int k = po->next;
+  po->len[k] = po->out[k].len;
+  MPI_Isend(&po->len[k], 1, MPI_UINT64_T, to, tag, comm, &po->req[k][0]);
+  MPI_Isend(po->out[k].p, (int)po->len[k], MPI_BYTE, to, tag + 1, comm, &po->req[k][1]);
+  po->next ^= 1;
+  for (int i = 0; last && i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      if (po->req[i][j] != MPI_REQUEST_NULL) wait_for(&po->req[i][j]);
+}
+
+static void pipe_free(pipe_out *po) {
+  for (int i = 0; i < 2; i++) free(po->out[i].p);
+}
+
+/* A message pipe_send sent from `from` (malloc'd; its length in *len);
+   long_wait: the sender may be far behind. */
+static char *pipe_receive(int from, int tag, MPI_Comm comm, int long_wait, uint64_t *len) {
+  MPI_Request req;
+  MPI_Irecv(len, 1, MPI_UINT64_T, from, tag, comm, &req);
+  wait_until(&req, long_wait);
+  char *buf = pu_malloc(*len ? *len : 1);
+  MPI_Irecv(buf, (int)*len, MPI_BYTE, from, tag + 1, comm, &req);
+  wait_for(&req);
+  return buf;
 }
 
 /* [ntree][tree][nrows]{loc, cnode, row}... for the own locations (every
@@ -423,28 +479,44 @@ static void send_to_0(const bytes *b, int tag) {
   wait_long(&req[1]);
 }
 
-/* What send_to_0 sent from process `from` (malloc'd; its length in *len). */
+/* What send_to_0 sent from process `from` (malloc'd; its length in *len):
+   the others may still be finishing. */
 static char *receive_on_0(int from, int tag, uint64_t *len) {
-  MPI_Request req;
-  MPI_Irecv(len, 1, MPI_UINT64_T, from, tag, MPI_COMM_WORLD, &req);
-  wait_long(&req); /* the others may still be finishing */
-  char *buf = pu_malloc(*len ? *len : 1);
-  MPI_Recv(buf, (int)*len, MPI_BYTE, from, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  return buf;
+  return pipe_receive(from, tag, MPI_COMM_WORLD, 1, len);
 }
 
+/* --skip-damaged: the locations another analysis process read up to a
+   damage join process 0's list (in the order of the analysis processes,
+   which is the serial one's unless two damages met in different windows
+   lie in the reverse order of their locations). */
+static void add_damaged(az_analysis *a, const char *more, size_t n) {
+  if (!n) return;
+  a->diag.incomplete = 1; /* as note_damaged (replay.c) */
+  size_t had = a->damaged ? strlen(a->damaged) : 0, sep = had ? 2 : 0;
+  a->damaged = pu_realloc(a->damaged, had + sep + n + 1);
+  memcpy(a->damaged + had, "; ", sep);
+  memcpy(a->damaged + had + sep, more, n);
+  a->damaged[had + sep + n] = 0;
+}
+
+/* [damaged locations' text][the result] of every analysis process to 0. */
 static void gather(az_analysis *a, const team *t) {
   if (t->rank) {
     bytes b = {NULL, 0, 0};
+    uint64_t n = a->damaged ? strlen(a->damaged) : 0;
+    put(&b, &n, sizeof n);
+    put(&b, a->damaged, n);
     pack_result(&b, a, t);
     send_to_0(&b, 1);
     free(b.p);
     return;
   }
   for (int r = 1; r < t->size; r++) {
-    uint64_t len;
+    uint64_t len, n;
     char *buf = receive_on_0(r, 1, &len);
-    unpack_result(a, buf, len);
+    memcpy(&n, buf, sizeof n);
+    add_damaged(a, buf + sizeof n, n);
+    unpack_result(a, buf + sizeof n + n, len - sizeof n - n);
     free(buf);
   }
 }
@@ -530,6 +602,8 @@ static int backward_mine(az_analysis *a, const char *anchor, az_marks *marks,
   else if (a->agree_hook) a->agree_hook(a, 0, &rc); /* the others learn it at their window */
   if (!rc) a->diag = before;
   a->diag.verbosity = before.verbosity;
+  /* its own error (the others only learn that one failed): said here */
+  if (rc && before.verbosity && a->diag.errors > before.errors) pu_error("%s", a->diag.first_error);
   a->events_read = events;
   a->progress = progress;
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
@@ -559,11 +633,8 @@ typedef struct {
   int rank, size;
   int32_t base; /* call paths of process 0's tree when it was shared */
   /* the others: what they sent */
-  size_t sent;     /* call paths of their own tree process 0 knows */
-  bytes out[2];    /* a window's logs in flight, and the next */
-  uint64_t len[2]; /* ... their lengths */
-  MPI_Request req[2][2];
-  int next;
+  size_t sent;  /* call paths of their own tree process 0 knows */
+  pipe_out out; /* the logs of the windows */
   /* process 0: per other, process 0's call path of each one it created */
   int32_t **map;
   size_t *nmap, *capmap;
@@ -599,38 +670,21 @@ static void share_tree(az_analysis *a, delay_team *dt) {
 /* [call paths created since the last window][their nodes][per location
    its log's words][the logs, location order], to process 0. */
 static void send_logs(az_analysis *a, delay_team *dt, dl_log *logs, int last) {
-  int k = dt->next;
-  if (dt->req[k][0] != MPI_REQUEST_NULL) { /* the one before last still in flight */
-    wait_for(&dt->req[k][0]);
-    wait_for(&dt->req[k][1]);
-  }
-  bytes *b = &dt->out[k];
-  b->len = 0;
+  bytes *b = pipe_buffer(&dt->out);
   uint64_t n = a->tree.len - dt->sent;
   put(b, &n, sizeof n);
   put(b, a->tree.nodes + dt->sent, n * sizeof *a->tree.nodes);
   dt->sent = a->tree.len;
   for (uint32_t l = 0; l < a->defs.num_locs; l++) put(b, &logs[l].n, sizeof logs[l].n);
   for (uint32_t l = 0; l < a->defs.num_locs; l++) put(b, logs[l].w, logs[l].n * sizeof *logs[l].w);
-  dt->len[k] = b->len;
-  MPI_Isend(&dt->len[k], 1, MPI_UINT64_T, 0, DL_TAG, dt->comm, &dt->req[k][0]);
-  MPI_Isend(b->p, (int)b->len, MPI_BYTE, 0, DL_TAG + 1, dt->comm, &dt->req[k][1]);
-  dt->next ^= 1;
-  for (int i = 0; last && i < 2; i++)
-    for (int j = 0; j < 2; j++)
-      if (dt->req[i][j] != MPI_REQUEST_NULL) wait_for(&dt->req[i][j]);
+  pipe_send(&dt->out, 0, DL_TAG, dt->comm, last);
 }
 
 /* Process 0: the logs of process `from`'s locations into logs, their call
    paths renamed to process 0's. */
 static void receive_logs(az_analysis *a, delay_team *dt, int from, dl_log *logs) {
   uint64_t len;
-  MPI_Request req;
-  MPI_Irecv(&len, 1, MPI_UINT64_T, from, DL_TAG, dt->comm, &req);
-  wait_for(&req);
-  char *buf = pu_malloc(len ? len : 1);
-  MPI_Irecv(buf, (int)len, MPI_BYTE, from, DL_TAG + 1, dt->comm, &req);
-  wait_for(&req);
+  char *buf = pipe_receive(from, DL_TAG, dt->comm, 0, &len);
   const char *q = buf;
   uint64_t n;
   memcpy(&n, q, sizeof n);
@@ -670,7 +724,7 @@ static void exchange_delay(az_analysis *a, int last) {
 
 /* agree among the delay processes */
 static int agree_delay(az_analysis *a, int active, int *failed) {
-  const delay_team *dt = a->delay_link->data;
+  const delay_team *dt = a->exchange_data;
   int in[2] = {active != 0, *failed != 0}, out[2];
   MPI_Request req;
   MPI_Iallreduce(in, out, 2, MPI_INT, MPI_MAX, dt->comm, &req);
@@ -679,14 +733,53 @@ static int agree_delay(az_analysis *a, int active, int *failed) {
   return out[1] ? 0 : out[0];
 }
 
-/* The delay pass on the delay processes: each its share of the trace
-   processes (contiguous blocks of about equal event counts). */
-static int delay_divided(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm) {
+/* ---- the critical path divided (analyze/README.md, "The critical path
+   in a parallel analysis") -------------------------------------------- */
+
+/* The delay processes run the pass's first stage on their locations in
+   the same backward replay as the delay pass's local part, and send each
+   window's arrays to process 1, which walks them (az_critical.h).  A
+   message: [what, bound][per location its records' and steps' bytes]
+   [per location its records, then its steps]. */
+enum { CW_TAG = 7 };
+
+static void ship_critical(az_analysis *a, const az_cp_part *parts, az_time bound,
+                          enum az_cp_ship what) {
+  pipe_out *po = a->critical_link->data;
+  bytes *b = pipe_buffer(po);
+  uint64_t head[2] = {what, bound};
+  put(b, head, sizeof head);
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) {
+    uint64_t n[2] = {parts ? parts[l].rec_bytes : 0, parts ? parts[l].step_bytes : 0};
+    put(b, n, sizeof n);
+  }
+  for (uint32_t l = 0; parts && l < a->defs.num_locs; l++) {
+    put(b, parts[l].recs, parts[l].rec_bytes);
+    put(b, parts[l].steps, parts[l].step_bytes);
+  }
+  pipe_send(po, 1, CW_TAG, MPI_COMM_WORLD, what != AZ_CP_WINDOW);
+}
+
+/* The critical-path pass's exchange: after each window all agreed on,
+   its arrays to process 1. */
+static void exchange_critical(az_analysis *a, int last) {
+  if (!last) az_critical_ship(a);
+}
+
+/* ---- the local parts on the delay processes ---------------------------- */
+
+/* The delay processes: 0 (which applies the op logs: the central part)
+   and, with three or more, 2 and above.  Each replays its share of the
+   trace processes (contiguous blocks of about equal event counts)
+   backwards once, for the delay pass's local part (rootcause) and the
+   critical-path pass's first stage (critical). */
+static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm,
+                       int rootcause, int critical) {
   delay_team dt = {.comm = comm};
   MPI_Comm_rank(comm, &dt.rank);
   MPI_Comm_size(comm, &dt.size);
-  for (int i = 0; i < 2; i++) dt.req[i][0] = dt.req[i][1] = MPI_REQUEST_NULL;
-  share_tree(a, &dt);
+  pipe_init(&dt.out);
+  if (rootcause) share_tree(a, &dt);
   /* process 0 applies every log (the central part): measured, about as
      much CPU time as the local part of every location with its reading
      (bench_analyze's trace, -n 3: process 0 0.66 s, process 2 0.60 s),
@@ -703,13 +796,28 @@ static int delay_divided(az_analysis *a, const char *anchor, az_marks *marks, MP
   dl_link link = {.ship = ship_logs, .data = &dt, .central = dt.rank == 0, .idle = dt.idle};
   az_pass delay = az_pass_delay;
   delay.exchange = exchange_delay;
-  const az_pass *passes[] = {&delay};
-  a->delay_link = &link;
+  pipe_out to_1;
+  pipe_init(&to_1);
+  az_cp_link clink = {.ship = ship_critical, .data = &to_1};
+  az_pass walk = az_pass_critical;
+  walk.exchange = exchange_critical;
+  const az_pass *passes[2];
+  size_t npasses = 0;
+  if (rootcause) passes[npasses++] = &delay;
+  if (critical) passes[npasses++] = &walk;
+  a->delay_link = rootcause ? &link : NULL;
+  a->critical_link = critical ? &clink : NULL;
   a->agree_hook = agree_delay;
-  int rc = backward_mine(a, anchor, marks, passes, 1, mine);
+  a->exchange_data = &dt;
+  int rc = backward_mine(a, anchor, marks, passes, npasses, mine);
+  /* a failure before the pass began (the files): process 1 must learn it */
+  if (critical && !clink.ended) ship_critical(a, NULL, 0, AZ_CP_FAILED);
   a->agree_hook = NULL;
+  a->exchange_data = NULL;
   a->delay_link = NULL;
-  for (int i = 0; i < 2; i++) free(dt.out[i].p);
+  a->critical_link = NULL;
+  pipe_free(&to_1);
+  pipe_free(&dt.out);
   for (int r = 0; dt.map && r < dt.size; r++) free(dt.map[r]);
   free(dt.map);
   free(dt.nmap);
@@ -719,24 +827,99 @@ static int delay_divided(az_analysis *a, const char *anchor, az_marks *marks, MP
   return rc;
 }
 
-/* Delay costs and the critical path in a parallel analysis.  Both passes
-   follow chains of waits through every trace process (analyze/README.md,
-   "Delay costs in a parallel analysis"), but neither needs the other's
-   values: process 1 walks the critical path over the whole trace while
-   the others compute the delay costs (delay_divided; process 0 then RMA
-   over the whole trace), in the windows of the distributed first pass,
-   at the same time.  Process 1 then sends
-   its walk's values (on its own call tree, remapped as the gather's) and
-   the model's limits it met; process 0 derives the rest of the critical
-   path's metrics from them, as the serial pass does at its end. */
+/* Process 1 walks the critical path while the delay processes compute
+   the delay costs: their local parts and the critical path's first stage
+   in one backward replay, the central part on process 0 (then RMA over
+   the whole trace).  It reads no trace: it gets every location's arrays
+   of a window from the delay processes (0, 2, 3, ...) and walks them as
+   the serial pass does.  Then it sends its walk's values (on its own call
+   tree, remapped as the gather's) and the model's limits it met; process
+   0 derives the rest of the critical path's metrics from them, as the
+   serial pass does at its end. */
 enum { CP_TAG = 3 };
 
-static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *marks) {
+/* One message of ship_critical from `from`, into the walk w when walk;
+   returns what it is. */
+static enum az_cp_ship receive_critical(az_analysis *a, az_cp_walker *w, int from, int walk,
+                                        az_time *bound) {
+  uint64_t len;
+  /* the delay processes read and replay meanwhile: the walk waits */
+  char *buf = pipe_receive(from, CW_TAG, MPI_COMM_WORLD, 1, &len);
+  uint64_t head[2];
+  memcpy(head, buf, sizeof head);
+  if (head[1] > *bound) *bound = head[1];
+  const char *sizes = buf + sizeof head;
+  const char *q = sizes + a->defs.num_locs * 2 * sizeof(uint64_t);
+  for (uint32_t l = 0; walk && head[0] != AZ_CP_FAILED && l < a->defs.num_locs; l++) {
+    uint64_t n[2];
+    memcpy(n, sizes + l * sizeof n, sizeof n);
+    az_cp_walker_add(w, l, q, n[0], q + n[0], n[1]);
+    q += n[0] + n[1];
+  }
+  free(buf);
+  return (enum az_cp_ship)head[0];
+}
+
+/* The walk, window by window, until every delay process sent its end; a
+   failure anywhere: the rest is received, not walked.  0 on success. */
+static int walk_shipped(az_analysis *a, int size) {
+  az_cp_walker *w = az_cp_walker_new(a);
+  uint8_t *ended = pu_calloc((size_t)size, 1);
+  int open = size - 1, failed = 0;
+  while (open) {
+    az_time bound = 0;
+    int windows = 0;
+    for (int r = 0; r < size; r++) {
+      if (r == 1 || ended[r]) continue;
+      enum az_cp_ship what = receive_critical(a, w, r, !failed, &bound);
+      if (what == AZ_CP_WINDOW) {
+        windows++;
+        continue;
+      }
+      ended[r] = 1;
+      open--;
+      failed |= what == AZ_CP_FAILED;
+    }
+    /* the delay processes agree after each window: all end together */
+    if (windows && open < size - 1) failed = 1;
+    if (!failed && windows) az_cp_walker_window(w, bound);
+  }
+  a->model_limits = az_cp_walker_end(w, !failed);
+  free(ended);
+  return failed ? -1 : 0;
+}
+
+/* With two analysis processes, process 0 has every local part and the
+   central part: process 1 reads the whole trace backwards for the first
+   stage too, and its arrays go to its own walker (measured, 8 M events:
+   process 0 1.03 s CPU with the first stage, 0.85 s without; process 1
+   0.56 s with the reading).  The link's data is the walker. */
+static void walk_here(az_analysis *a, const az_cp_part *parts, az_time bound,
+                      enum az_cp_ship what) {
+  az_cp_walker *w = a->critical_link->data;
+  for (uint32_t l = 0; l < a->defs.num_locs; l++)
+    az_cp_walker_add(w, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps, parts[l].step_bytes);
+  if (what == AZ_CP_WINDOW) az_cp_walker_window(w, bound);
+  else a->model_limits = az_cp_walker_end(w, what == AZ_CP_LAST);
+}
+
+static int walk_whole(az_analysis *a, const char *anchor, az_marks *marks) {
+  az_cp_link link = {.ship = walk_here, .data = az_cp_walker_new(a)};
+  az_pass walk = az_pass_critical;
+  walk.exchange = exchange_critical;
+  const az_pass *passes[] = {&walk};
+  a->critical_link = &link;
+  int rc = backward_whole(a, anchor, marks, passes, 1);
+  a->critical_link = NULL;
+  if (!link.ended) az_cp_walker_end(link.data, 0); /* the pass never began */
+  return rc;
+}
+
+static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *marks, int size) {
   /* only the walk's values travel: the first pass's were gathered */
   for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
-  const az_pass *passes[] = {&az_pass_critical_walk};
   a->model_limits = 0;
-  int rc = backward_whole(a, anchor, marks, passes, 1);
+  int rc = size == 2 ? walk_whole(a, anchor, marks) : walk_shipped(a, size);
   uint32_t head[2] = {a->model_limits, rc != 0};
   bytes b = {NULL, 0, 0};
   put(&b, head, sizeof head);
@@ -746,14 +929,19 @@ static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *m
   return rc;
 }
 
-static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm) {
-  int rc = a->switched_off & AZ_OFF_ROOTCAUSE ? 0 : delay_divided(a, anchor, marks, comm);
+/* ship: the critical path's first stage runs here (three or more
+   analysis processes). */
+static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm,
+                              int ship) {
+  int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
+  int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
+  int rc = rootcause || ship ? local_parts(a, anchor, marks, comm, rootcause, ship) : 0;
   if (rc && !a->diag.errors)
-    az_fail(&a->diag, "%s: the delay costs failed in another analysis process", anchor);
+    az_fail(&a->diag, "%s: the backward passes failed in another analysis process", anchor);
   const az_pass *rma[] = {&az_pass_rma};
   if (!rc) rc = backward_whole(a, anchor, marks, rma, 1);
   if (!rc) az_model_limits_without_walk(a);
-  if (a->switched_off & AZ_OFF_CRITICAL_PATH) return rc; /* process 1 sends nothing */
+  if (!critical) return rc; /* process 1 sends nothing */
   uint64_t len;
   char *buf = receive_on_0(1, CP_TAG, &len);
   uint32_t head[2];
@@ -809,15 +997,19 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
       az_cells_finish(&a->cells[l], &a->tree, &a->defs);
   gather(a, &t);
   a->cells_finished = 1;
-  /* the others go on to reduce_diag: a failure here is process 0's */
+  /* the others go on to reduce_diag; a failure: process 0's, or where
+     one failed with its own error (main says it there) */
   int delay_failed = 0;
   MPI_Comm delay_comm; /* every analysis process but 1 */
   MPI_Comm_split(MPI_COMM_WORLD, t.rank == 1 ? MPI_UNDEFINED : 0, t.rank, &delay_comm);
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
-  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm);
-  else if (t.rank == 1 && !(a->switched_off & AZ_OFF_CRITICAL_PATH))
-    critical_on_process_1(a, anchor, &marks);
-  else if (t.rank > 1 && rootcause) delay_divided(a, anchor, &marks, delay_comm);
+  int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
+  int ship = critical && t.size > 2; /* the first stage on the delay processes */
+  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm, ship);
+  else if (t.rank == 1 && critical)
+    delay_failed = critical_on_process_1(a, anchor, &marks, t.size) && a->diag.errors;
+  else if (t.rank > 1 && (rootcause || ship))
+    delay_failed = local_parts(a, anchor, &marks, delay_comm, rootcause, ship) && a->diag.errors;
   if (delay_comm != MPI_COMM_NULL) MPI_Comm_free(&delay_comm);
   az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */

@@ -27,10 +27,11 @@
  * model's limits met, CP_LIMIT; the location's latest event, CP_START),
  * and a step (cp_step, 16 bytes: its time and the call path after it) for
  * every other Enter and Leave.  A record says how many steps come before
- * it.  That is what the process owning the location would ship to the
- * one that walks.  The second stage (the walk) merges the records of all
- * locations, latest first, and hands the path over; the steps stay out of
- * the merge.
+ * it.  In a parallel analysis the analysis process replaying the
+ * location ships them to the one that walks, after each window
+ * (az_critical.h: az_cp_link, az_cp_walker).  The second stage (the
+ * walk) merges the records of all locations, latest first, and hands the
+ * path over; the steps stay out of the merge.
  *
  * Why the walk is exact.  Before, every event was merged and walked, and a
  * plain Enter or Leave did two things: the time since the path's last
@@ -220,8 +221,15 @@ typedef struct cp_state {
   cp_channel **channels;
   size_t nchannels;
   unsigned limits;
-  uint8_t *rflags; /* per region: CPF_* (from the definitions) */
+  uint8_t *rflags;   /* per region: CPF_* (from the definitions) */
+  az_cp_link *link;  /* a parallel analysis: the first stage alone, shipped */
+  az_cp_part *parts; /* ... a window's arrays of every location */
+  cp_loc *own;       /* the second stage alone (az_cp_walker): its locations */
 } cp_state;
+
+struct az_cp_walker {
+  cp_state *st;
+};
 
 /* ---- the first stage: a location's records ------------------------------- */
 
@@ -896,14 +904,14 @@ static void merge_after(cp_state *st, az_time bound, int all) {
    later than records of others in the window before (the forward window
    it comes from ended with the first event at or after its end).  So
    only what is later than every location still reading is merged. */
-static void merge_window(cp_state *st) {
+static az_time window_bound(const cp_state *st) {
   const az_defs *d = &st->a->defs;
   az_time bound = 0;
   for (uint32_t l = 0; l < d->num_locs; l++) {
     const cp_loc *s = st->locs[l];
     if (s && !s->cur.done && s->cur.last > bound) bound = s->cur.last;
   }
-  merge_after(st, bound, 0);
+  return bound;
 }
 
 /* ---- the pass ------------------------------------------------------------ */
@@ -922,10 +930,10 @@ static uint8_t *region_flags(const az_defs *d) {
   return f;
 }
 
-static void critical_begin(az_replay *r) {
-  const az_defs *d = &r->a->defs;
+static cp_state *state_new(az_analysis *a) {
+  const az_defs *d = &a->defs;
   cp_state *st = pu_calloc(1, sizeof *st);
-  st->a = r->a;
+  st->a = a;
   st->holder = -1;
   st->locs = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->locs);
   st->heap = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->heap);
@@ -935,25 +943,67 @@ static void critical_begin(az_replay *r) {
   st->nchannels = 1024;
   st->channels = pu_calloc(st->nchannels, sizeof *st->channels);
   st->rflags = region_flags(d);
+  return st;
+}
+
+/* Location s of st, for the walk. */
+static void walker_init(cp_state *st, cp_loc *s) {
+  s->st = st;
+  s->w.top = -1;
+  s->w.base = -1;
+  st->locs[s->cur.loc] = s;
+}
+
+static void critical_begin(az_replay *r) {
+  const az_defs *d = &r->a->defs;
+  cp_state *st = state_new(r->a);
   r->data = st;
+  st->link = r->a->critical_link;
+  if (st->link) {
+    st->link->state = st;
+    st->link->ended = 0;
+    st->parts = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->parts);
+  }
   for (uint32_t l = 0; l < d->num_locs; l++) {
     cp_loc *s = (cp_loc *)az_replay_loc(r, l);
     if (!s->cur.a) continue;
-    s->st = st;
+    walker_init(st, s);
     s->l.master = s->cur.loc == master_of(st, s);
     s->l.seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->l.seq);
     s->l.last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
     memset(s->l.last, 0xff, (d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
-    s->w.top = -1;
-    s->w.base = -1;
-    st->locs[l] = s;
   }
 }
 
 static void critical_window(az_replay *r, az_time stop) {
   (void)stop;
-  merge_window(r->data);
+  cp_state *st = r->data;
+  if (!st->link) merge_after(st, window_bound(st), 0); /* else az_critical_ship */
 }
+
+/* The first stage's arrays of every location here to the link; they are
+   emptied (the numbers of the steps go on: a record counts its steps
+   from the location's first). */
+static void ship(cp_state *st, enum az_cp_ship what) {
+  const az_defs *d = &st->a->defs;
+  for (uint32_t l = 0; l < d->num_locs; l++) {
+    cp_loc *s = st->locs[l];
+    int empty = !s || what == AZ_CP_FAILED;
+    st->parts[l] =
+        (az_cp_part){empty ? NULL : s->buf, empty ? NULL : s->log,
+                     empty ? 0 : s->n * sizeof *s->buf, empty ? 0 : s->nlog * sizeof *s->log};
+  }
+  st->link->ship(st->a, st->parts, what == AZ_CP_WINDOW ? window_bound(st) : 0, what);
+  for (uint32_t l = 0; l < d->num_locs; l++) {
+    cp_loc *s = st->locs[l];
+    if (!s) continue;
+    s->n = 0;
+    s->log_base += s->nlog;
+    s->nlog = 0;
+  }
+}
+
+void az_critical_ship(az_analysis *a) { ship(a->critical_link->state, AZ_CP_WINDOW); }
 
 void az_critical_derive(az_analysis *a, unsigned limits) {
   az_critical_impact(a);
@@ -972,17 +1022,8 @@ static void loc_free(cp_loc *s) {
   free(s->w.cnode);
 }
 
-/* The rest of the walk; frees its state.  Returns the model's limits it
-   met (AZ_LIMIT_* bits). */
-static unsigned walk_end(az_replay *r, int ok) {
-  cp_state *st = r->data;
-  if (ok) merge_after(st, 0, 1);
-  if (ok && st->holder >= 0) { /* the holder's earliest events */
-    cp_loc *h = st->locs[st->holder];
-    replay(st, h, h->log_base + h->nlog);
-  }
-  unsigned limits = st->limits;
-  for (uint32_t l = 0; l < r->a->defs.num_locs; l++)
+static void state_free(cp_state *st) {
+  for (uint32_t l = 0; l < st->a->defs.num_locs; l++)
     if (st->locs[l]) loc_free(st->locs[l]);
   for (size_t h = 0; h < st->nchannels; h++)
     for (cp_channel *c = st->channels[h], *next; c; c = next) {
@@ -996,34 +1037,89 @@ static unsigned walk_end(az_replay *r, int ok) {
   free(st->entered);
   free(st->heap);
   free(st->locs);
+  free(st->parts);
+  free(st->own);
   free(st);
+}
+
+/* The rest of the walk; frees its state.  Returns the model's limits it
+   met (AZ_LIMIT_* bits). */
+static unsigned walk_end(cp_state *st, int ok) {
+  if (ok) merge_after(st, 0, 1);
+  if (ok && st->holder >= 0) { /* the holder's earliest events */
+    cp_loc *h = st->locs[st->holder];
+    replay(st, h, h->log_base + h->nlog);
+  }
+  unsigned limits = st->limits;
+  state_free(st);
   return limits;
 }
 
 static void critical_end(az_replay *r, int ok) {
-  unsigned limits = walk_end(r, ok);
+  cp_state *st = r->data;
+  if (st->link) { /* the walk is elsewhere */
+    ship(st, ok ? AZ_CP_LAST : AZ_CP_FAILED);
+    st->link->ended = 1;
+    st->link->state = NULL;
+    state_free(st);
+    return;
+  }
+  unsigned limits = walk_end(st, ok);
   if (ok) az_critical_derive(r->a, limits);
 }
 
-static void critical_walk_end(az_replay *r, int ok) {
-  unsigned limits = walk_end(r, ok);
-  if (ok) r->a->model_limits = limits;
+/* ---- the second stage alone (a parallel analysis) ------------------------ */
+
+az_cp_walker *az_cp_walker_new(az_analysis *a) {
+  const az_defs *d = &a->defs;
+  az_cp_walker *w = pu_malloc(sizeof *w);
+  w->st = state_new(a);
+  w->st->own = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *w->st->own);
+  for (uint32_t l = 0; l < d->num_locs; l++) {
+    cp_loc *s = &w->st->own[l];
+    s->cur.a = a;
+    s->cur.loc = l;
+    s->cur.proc = d->locs[l].process;
+    walker_init(w->st, s);
+  }
+  return w;
 }
 
-/* The events the walk needs. */
-#define CP_HANDLERS                                                                                \
-  {                                                                                                \
-    .enter = on_enter, .leave = on_leave, .thread_join = on_join, .team_begin = on_team_begin,     \
-    .team_end = on_team_end, .mpi_send = on_send, .mpi_isend = on_isend, .mpi_recv = on_recv,      \
-    .mpi_irecv = on_irecv, .mpi_collective_end = on_coll_end                                       \
-  }
+void az_cp_walker_add(az_cp_walker *w, uint32_t loc, const void *recs, size_t rec_bytes,
+                      const void *steps, size_t step_bytes) {
+  cp_loc *s = w->st->locs[loc];
+  size_t nrec = rec_bytes / sizeof *s->buf, nstep = step_bytes / sizeof *s->log;
+  pu_reserve((void **)&s->buf, &s->cap, s->n + nrec, sizeof *s->buf);
+  if (nrec) memcpy(s->buf + s->n, recs, nrec * sizeof *s->buf);
+  s->n += nrec;
+  pu_reserve((void **)&s->log, &s->caplog, s->nlog + nstep, sizeof *s->log);
+  if (nstep) memcpy(s->log + s->nlog, steps, nstep * sizeof *s->log);
+  s->nlog += nstep;
+}
 
-/* The pass, with what it does at its end. */
-#define CP_PASS(end_fn)                                                                            \
-  {                                                                                                \
-    .name = "critical", .direction = AZ_BACKWARD, .loc_size = sizeof(cp_loc), .on = CP_HANDLERS,   \
-    .begin = critical_begin, .window = critical_window, .end = end_fn                              \
-  }
+void az_cp_walker_window(az_cp_walker *w, az_time bound) { merge_after(w->st, bound, 0); }
 
-const az_pass az_pass_critical = CP_PASS(critical_end);
-const az_pass az_pass_critical_walk = CP_PASS(critical_walk_end);
+unsigned az_cp_walker_end(az_cp_walker *w, int ok) {
+  unsigned limits = walk_end(w->st, ok);
+  free(w);
+  return limits;
+}
+
+const az_pass az_pass_critical = {
+    .name = "critical",
+    .direction = AZ_BACKWARD,
+    .loc_size = sizeof(cp_loc),
+    .on = {.enter = on_enter,
+           .leave = on_leave,
+           .thread_join = on_join,
+           .team_begin = on_team_begin,
+           .team_end = on_team_end,
+           .mpi_send = on_send,
+           .mpi_isend = on_isend,
+           .mpi_recv = on_recv,
+           .mpi_irecv = on_irecv,
+           .mpi_collective_end = on_coll_end},
+    .begin = critical_begin,
+    .window = critical_window,
+    .end = critical_end,
+};

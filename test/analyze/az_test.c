@@ -31,8 +31,7 @@ void az_run_mkdir(az_run *run) {
   assert_non_null(mkdtemp(run->dir));
 }
 
-/* Every cell of two reports is the same (exactly). */
-static void assert_same_reports(const pomp_report *x, const pomp_report *y) {
+void az_run_assert_same(const pomp_report *x, const pomp_report *y) {
   int32_t nc = pomp_report_num_cnodes(x), nm = pomp_report_num_metrics(x),
           nl = pomp_report_num_locations(x);
   assert_int_equal(nc, pomp_report_num_cnodes(y));
@@ -45,8 +44,7 @@ static void assert_same_reports(const pomp_report *x, const pomp_report *y) {
     for (int32_t m = 0; m < nm; m++)
       for (int32_t l = 0; l < nl; l++)
         if (pomp_report_value(x, m, c, l) != pomp_report_value(y, m, c, l))
-          fail_msg("%s at %s, location %d: %g in one window, %g in windows "
-                   "of 2 events",
+          fail_msg("%s at %s, location %d: %g in one report, %g in the other",
                    pomp_report_metric(x, m)->name, px, l, pomp_report_value(x, m, c, l),
                    pomp_report_value(y, m, c, l));
   }
@@ -85,7 +83,7 @@ void az_run_dir(az_run *run) {
   assert_int_equal(status != 0, run->status != 0);
   if (!status) {
     pomp_report *r = az_report_build(&small, anchor, NULL);
-    assert_same_reports(run->report, r);
+    az_run_assert_same(run->report, r);
     pomp_report_free(r);
   }
   az_analysis_free(&small);

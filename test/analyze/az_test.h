@@ -44,6 +44,9 @@ void az_run_write_pairs(az_run *run, uint64_t chunk, uint64_t pairs);
 /* A fresh temporary directory for a trace, in run->dir. */
 void az_run_mkdir(az_run *run);
 void az_run_free(az_run *run);
+/* Fails the test unless every cell of the two reports is the same
+   (exactly), with the same call paths and locations. */
+void az_run_assert_same(const pomp_report *x, const pomp_report *y);
 /* Exclusive value of metric at the call path "a;b;c" and location;
    fails the test if the metric or call path does not exist. */
 double az_run_value(const az_run *run, const char *metric, const char *path, int loc);

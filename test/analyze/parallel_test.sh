@@ -75,19 +75,52 @@ done
 
 # The switches (--no-rootcause, --no-critical-path): the parallel analysis
 # runs only the passes asked for, and writes the serial one's report.
+# --no-rootcause at 4: the critical path's first stage runs alone on the
+# delay processes (at 2: process 1 reads for it, process 0 only RMA).
 for sw in --no-rootcause --no-critical-path "--no-rootcause --no-critical-path"; do
   for name in ring hybrid omp_tasks nested; do
-    # shellcheck disable=SC2086 # $sw: one or two options
-    if "$analyze" -q $sw -o "$work/$name.sw.pomp" "$work/$name" &&
-      "$mpiexec" -n 3 "$analyze" -q $sw -o "$work/$name.sw3.pomp" "$work/$name" &&
-      cmp -s "$work/$name.sw.pomp" "$work/$name.sw3.pomp" &&
-      grep -q '"not_computed"' "$work/$name.sw.pomp"; then
-      echo "ok: $name $sw, 3 analysis processes: identical report"
-    else
-      echo "FAIL: $name $sw: 3 analysis processes"
-      failures=$((failures + 1))
-    fi
+    for p in 3 $([ "$sw" = --no-rootcause ] && echo 2 4); do
+      # shellcheck disable=SC2086 # $sw: one or two options
+      if "$analyze" -q $sw -o "$work/$name.sw.pomp" "$work/$name" &&
+        "$mpiexec" -n $p "$analyze" -q $sw -o "$work/$name.sw$p.pomp" "$work/$name" &&
+        cmp -s "$work/$name.sw.pomp" "$work/$name.sw$p.pomp" &&
+        grep -q '"not_computed"' "$work/$name.sw.pomp"; then
+        echo "ok: $name $sw, $p analysis processes: identical report"
+      else
+        echo "FAIL: $name $sw: $p analysis processes"
+        failures=$((failures + 1))
+      fi
+    done
   done
+done
+
+# Five analysis processes: three send each window's critical-path records
+# to process 1 (OpenMP teams, chains through 4 ranks) and the delay logs
+# to process 0.
+for name in hybrid ring critical_chain; do
+  if "$mpiexec" -n 5 "$analyze" -q -o "$work/$name.5.pomp" "$work/$name" &&
+    cmp -s "$work/$name/report.pomp" "$work/$name.5.pomp"; then
+    echo "ok: $name, 5 analysis processes: identical report"
+  else
+    echo "FAIL: $name: 5 analysis processes"
+    failures=$((failures + 1))
+  fi
+done
+
+# --skip-damaged: a location read up to its damage in every backward
+# replay; process 1 walks what the others shipped of it (issue 18).
+cp -r "$work/hybrid" "$work/skipped"
+truncate -s "$(($(stat -c %s "$work/skipped/traces/1.evt") / 2))" "$work/skipped/traces/1.evt"
+"$analyze" -q --skip-damaged -o "$work/skipped.pomp" "$work/skipped" 2>/dev/null ||
+  { echo "FAIL: serial --skip-damaged"; failures=$((failures + 1)); }
+for p in 2 3 4; do
+  if "$mpiexec" -n $p "$analyze" -q --skip-damaged -o "$work/skipped.$p.pomp" "$work/skipped" \
+    2>/dev/null && cmp -s "$work/skipped.pomp" "$work/skipped.$p.pomp"; then
+    echo "ok: damaged location skipped, $p analysis processes: identical report"
+  else
+    echo "FAIL: --skip-damaged: $p analysis processes"
+    failures=$((failures + 1))
+  fi
 done
 
 # A damaged trace fails on every analysis process (never a hang): exit 1.

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "az_critical.h"
+#include "az_pass.h"
 #include "az_test.h"
 #include "pomp_report.h"
 
@@ -326,6 +328,73 @@ static void tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers(void **state)
   az_run_free(&run);
 }
 
+/* The two stages apart, as a parallel analysis runs them (az_critical.h):
+   the first stage ships each window's arrays through a link and a walker
+   walks them, here in the same process and in windows of two events;
+   the report is the serial pass's. */
+static struct {
+  az_cp_link link;
+  az_cp_walker *walker;
+  int windows, records, ends; /* records: parts with records */
+} split;
+
+static void split_ship(az_analysis *a, const az_cp_part *parts, az_time bound,
+                       enum az_cp_ship what) {
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) {
+    split.records += parts[l].rec_bytes != 0;
+    az_cp_walker_add(split.walker, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps,
+                     parts[l].step_bytes);
+  }
+  if (what == AZ_CP_WINDOW) {
+    split.windows++;
+    az_cp_walker_window(split.walker, bound);
+    return;
+  }
+  split.ends++;
+  unsigned limits = az_cp_walker_end(split.walker, what == AZ_CP_LAST);
+  if (what == AZ_CP_LAST) az_critical_derive(a, limits);
+}
+
+static void split_begin(az_replay *r) {
+  split.link = (az_cp_link){.ship = split_ship};
+  r->a->critical_link = &split.link;
+  split.walker = az_cp_walker_new(r->a);
+  az_pass_critical.begin(r);
+}
+
+static void split_exchange(az_analysis *a, int last) {
+  if (!last) az_critical_ship(a);
+}
+
+static void the_two_stages_apart_write_the_serial_report(void **state) {
+  (void)state;
+  const char *const traces[] = {late_senders, late_collective, omp_imbalance, hybrid, late_worker};
+  az_pass stage_1 = az_pass_critical;
+  stage_1.begin = split_begin;
+  stage_1.exchange = split_exchange;
+  const az_pass *passes[] = {&az_pass_waits, &az_pass_rma, &az_pass_delay, &stage_1};
+  for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
+    az_run run;
+    az_run_text(&run, traces[i]);
+    assert_int_equal(run.status, 0);
+    char anchor[300];
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
+    az_options opt = {.window_events = 2};
+    az_analysis a;
+    memset(&split, 0, sizeof split);
+    assert_int_equal(az_analyze_passes(&a, anchor, &opt, passes, 4), 0);
+    assert_true(split.windows > 2);
+    assert_true(split.records > 0);
+    assert_int_equal(split.ends, 1);
+    pomp_report *r = az_report_build(&a, anchor, NULL);
+    az_run_assert_same(run.report, r);
+    assert_true(total_ns(&run, "critical_path") > 0); /* the comparison says something */
+    pomp_report_free(r);
+    az_analysis_free(&a);
+    az_run_free(&run);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_path_follows_late_senders_back_over_three_ranks),
@@ -335,6 +404,7 @@ int main(void) {
       cmocka_unit_test(the_path_crosses_messages_collectives_and_threads_in_one_run),
       cmocka_unit_test(a_late_worker_hands_the_path_back_inside_the_masters_loop),
       cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
+      cmocka_unit_test(the_two_stages_apart_write_the_serial_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
