@@ -272,18 +272,22 @@ static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
                             const dl_member *w, double *explained) {
   double sum = 0, excess = 0;
-  for (size_t i = 0; i < late->nmap; i++) {
-    int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
+  int64_t few[16], *delay = late->nmap <= 16 ? few : pu_malloc(late->nmap * sizeof *delay);
+  for (size_t i = 0; i < late->nmap; i++) { /* each delay once: a look-up in w's map */
+    int64_t d = delay[i] = late->map[i].ticks - map_get(w, late->map[i].cnode);
     if (d <= 0) continue;
     if (late->map[i].cnode < -1) excess += (double)d;
     sum += (double)d;
   }
   *explained = excess;
-  if (sum <= 0) return -1; /* nothing the late member did explains it */
+  if (sum <= 0) { /* nothing the late member did explains it */
+    if (delay != few) free(delay);
+    return -1;
+  }
   double s = (double)w->wait / sum, l = w->incoming / sum, idle = w->idle / sum;
   if (s > 1) s = 1;
   for (size_t i = 0; i < late->nmap; i++) {
-    int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
+    int64_t d = delay[i];
     if (d <= 0 || late->map[i].cnode < 0) continue;
     if (s > 0)
       az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].short_term,
@@ -295,6 +299,7 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
       az_charge(a, late->loc, late->map[i].cnode, AZ_DELAY_OMPIDLE_LONGTERM,
                 ticks_of((double)d * idle));
   }
+  if (delay != few) free(delay);
   double passed = excess * (s + l);
   for (size_t i = 0; i < late->ninner && waited > 0; i++) {
     dl_member *inner = member(late->inner[i]);
