@@ -51,8 +51,9 @@ typedef struct {
   dl_ref *inner;   /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
   dl_ref few_inner[2]; /* the usual one or two, without an allocation */
-  dl_slot few[8];      /* the map of a short interval, without an allocation (a message
-                     between two iterations of a loop: its call paths and waits) */
+  /* the map of a short interval, without an allocation (a message
+     between two iterations of a loop: its call paths and waits) */
+  dl_slot few[8];
 } dl_member;
 
 static const struct {
