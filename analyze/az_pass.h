@@ -195,7 +195,8 @@ int az_replay_run(az_analysis *a, struct OTF2_Reader_struct *reader, const uint8
 
 /* Where each window of the first pass ended in each location's file: a
    backward pass reads the same windows, last to first.  One position per
-   location and window (8 bytes per 65536 events of the trace). */
+   location and window (8 bytes per 32768 events of the trace serially,
+   65536 in a parallel analysis: replay.c, window_length). */
 typedef struct {
   uint64_t *at;  /* [window * nlocs + location]: position of the last event read */
   az_time *stop; /* [window]: its end */

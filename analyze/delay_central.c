@@ -12,6 +12,7 @@
  * complete).  So memory holds the instances in flight, not the trace.
  * pass_delay.c's head states the model; docs/PROPERTIES.md, "Delay
  * costs", the rules. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,27 +30,30 @@ typedef struct { /* a wait inside an interval: member `m` of `in` */
   uint32_t m;
 } dl_ref;
 
+/* The fields before few_inner are cleared when an instance is reused; the
+   inline storage after them is not (its counts are): a message's two
+   members clear 2 x 104 bytes, not the 600 of the whole instance. */
 typedef struct {
+  int64_t wait; /* known once every member posted */
+  az_time e, x; /* enter and leave */
   uint32_t loc;
-  int32_t cnode;   /* the operation's call path */
-  az_time e, x;    /* enter and leave */
-  int root;        /* the root of a rooted collective */
-  int blocking;    /* a message sent or received by a blocking call */
-  dl_call *call;   /* a receive: the receives completed by the same call */
-  int posted;      /* met its operation's Enter */
-  uint32_t nouter; /* the intervals its wait lies in */
-  int64_t wait;    /* known once every member posted */
+  int32_t cnode;    /* the operation's call path */
+  uint32_t nouter;  /* the intervals its wait lies in */
+  uint8_t root;     /* the root of a rooted collective */
+  uint8_t blocking; /* a message sent or received by a blocking call */
+  uint8_t posted;   /* met its operation's Enter */
+  uint8_t closed;
   double incoming; /* later waiting this wait caused, ticks */
   double idle;     /* idleness of OpenMP workers this wait caused, ticks */
   double prop;     /* the largest part of it that explains one later wait */
+  dl_call *call;   /* a receive: the receives completed by the same call */
   dl_slot *map;    /* its interval's time per call path */
-  size_t nmap, capmap;
-  dl_slot few[8]; /* the map of a short interval, without an allocation (a message
-                     between two iterations of a loop: its call paths and waits) */
-  dl_ref *inner;  /* waits of this member inside its interval */
-  size_t ninner, capinner;
+  dl_ref *inner;   /* waits of this member inside its interval */
+  uint32_t nmap, capmap, ninner, capinner;
   dl_ref few_inner[2]; /* the usual one or two, without an allocation */
-  int closed;
+  /* the map of a short interval, without an allocation (a message
+     between two iterations of a loop: its call paths and waits) */
+  dl_slot few[8];
 } dl_member;
 
 static const struct {
@@ -75,7 +79,9 @@ static const struct {
      AZ_MPI_WAIT_PROPAGATING_LATERECEIVER, AZ_MPI_WAIT_TERMINAL_LATERECEIVER},
 };
 
-struct dl_inst {
+struct dl_inst {      /* what a look-up reads first: its hash, link and key */
+  size_t hash;        /* dl_key_hash(&key) */
+  dl_inst *hash_next; /* also the free list's link (dl_central.pool) */
   dl_key key;
   int kind;                      /* enum dl_kind; a message's is known once posted */
   uint32_t late;                 /* the member the others waited for */
@@ -83,14 +89,12 @@ struct dl_inst {
   uint32_t cap;                  /* members allocated */
   uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
   uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
-  dl_inst **dependents;          /* instances waiting to know its waits */
+  uint32_t refs;                 /* references to its members from open or later intervals */
+  uint8_t settled;               /* its waits are final: those who need them may go on */
+  uint8_t evaluated;
+  uint8_t queued;
+  dl_inst **dependents; /* instances waiting to know its waits */
   size_t ndep, capdep;
-  dl_inst *hash_next; /* also the free list's link (dl_central.pool) */
-  size_t hash;        /* dl_key_hash(&key) */
-  int settled;        /* its waits are final: those who need them may go on */
-  int evaluated;
-  uint32_t refs; /* references to its members from open or later intervals */
-  int queued;
   dl_member m[]; /* size members, allocated with it */
 };
 
@@ -155,14 +159,15 @@ static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint
   dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
   for (dl_inst *in = *slot; in; in = in->hash_next)
     if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
-  size_t bytes = sizeof(dl_inst) + (cap ? cap : 1) * sizeof(dl_member);
+  uint32_t nm = cap ? cap : 1;
   dl_inst *in = NULL;
   if (cap < DL_POOLS && st->pool[cap]) { /* messages, collectives: the same sizes again */
     in = st->pool[cap];
     st->pool[cap] = in->hash_next;
-    memset(in, 0, bytes);
+    memset(in, 0, sizeof *in); /* the members' inline storage need not be */
+    for (uint32_t i = 0; i < nm; i++) memset(&in->m[i], 0, offsetof(dl_member, few_inner));
   } else {
-    in = pu_calloc(1, bytes);
+    in = pu_calloc(1, sizeof(dl_inst) + nm * sizeof(dl_member));
   }
   in->hash = hash;
   in->key = *key;
@@ -200,14 +205,14 @@ static void drop_inst(dl_central *st, dl_inst *in) {
 
 /* Room for one more of n elements in arr, an array that starts in the
    inline storage `few` (nfew elements) and doubles on the heap. */
-static void *room(void *arr, void *few, size_t nfew, size_t n, size_t *cap, size_t elem) {
+static void *room(void *arr, void *few, uint32_t nfew, uint32_t n, uint32_t *cap, size_t elem) {
   if (!arr) {
     *cap = nfew;
     return few;
   }
   if (n < *cap) return arr;
-  void *more = pu_malloc(2 * *cap * elem);
-  memcpy(more, arr, n * elem);
+  void *more = pu_malloc(2 * (size_t)*cap * elem);
+  memcpy(more, arr, (size_t)n * elem);
   if (arr != few) free(arr);
   *cap *= 2;
   return more;
@@ -268,18 +273,22 @@ static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
                             const dl_member *w, double *explained) {
   double sum = 0, excess = 0;
-  for (size_t i = 0; i < late->nmap; i++) {
-    int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
+  int64_t few[16], *delay = late->nmap <= 16 ? few : pu_malloc(late->nmap * sizeof *delay);
+  for (size_t i = 0; i < late->nmap; i++) { /* each delay once: a look-up in w's map */
+    int64_t d = delay[i] = late->map[i].ticks - map_get(w, late->map[i].cnode);
     if (d <= 0) continue;
     if (late->map[i].cnode < -1) excess += (double)d;
     sum += (double)d;
   }
   *explained = excess;
-  if (sum <= 0) return -1; /* nothing the late member did explains it */
+  if (sum <= 0) { /* nothing the late member did explains it */
+    if (delay != few) free(delay);
+    return -1;
+  }
   double s = (double)w->wait / sum, l = w->incoming / sum, idle = w->idle / sum;
   if (s > 1) s = 1;
   for (size_t i = 0; i < late->nmap; i++) {
-    int64_t d = late->map[i].ticks - map_get(w, late->map[i].cnode);
+    int64_t d = delay[i];
     if (d <= 0 || late->map[i].cnode < 0) continue;
     if (s > 0)
       az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].short_term,
@@ -291,6 +300,7 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
       az_charge(a, late->loc, late->map[i].cnode, AZ_DELAY_OMPIDLE_LONGTERM,
                 ticks_of((double)d * idle));
   }
+  if (delay != few) free(delay);
   double passed = excess * (s + l);
   for (size_t i = 0; i < late->ninner && waited > 0; i++) {
     dl_member *inner = member(late->inner[i]);
@@ -625,11 +635,11 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   dl_member *mb = member(r);
   mb->map =
       nmap <= sizeof mb->few / sizeof mb->few[0] ? mb->few : pu_malloc(nmap * sizeof *mb->map);
-  mb->capmap =
-      nmap <= sizeof mb->few / sizeof mb->few[0] ? sizeof mb->few / sizeof mb->few[0] : nmap;
+  mb->capmap = nmap <= sizeof mb->few / sizeof mb->few[0] ? sizeof mb->few / sizeof mb->few[0]
+                                                          : (uint32_t)nmap;
   for (size_t i = 0; i < nmap; i++)
     mb->map[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
-  mb->nmap = nmap;
+  mb->nmap = (uint32_t)nmap;
   close_interval(st, r);
   return w + 2 * nmap;
 }

@@ -340,14 +340,22 @@ static int advance(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_time stop
   return 0;
 }
 
-/* Windows of about AZ_WINDOW_EVENTS events over the trace's time span, so
-   that all locations progress together (one window when the span is not
-   known). */
-enum { AZ_WINDOW_EVENTS = 1 << 16 };
+/* Windows of about this many events over the trace's time span, so that
+   all locations progress together (one window when the span is not
+   known).  A serial analysis takes smaller ones: the delay pass's
+   instances in flight grow with a window and its central part pays their
+   cache misses (bench_analyze, 8.1 M events, all passes: 0.946 s CPU in
+   windows of 2^16, 0.928 s in 2^15; the forward pass alone the same, 8 %
+   more in 2^14; analyze/README.md, "Cost of the delay pass").  A parallel
+   analysis (parallel.c) keeps 2^16: each window costs it an agreement and
+   the exchanges. */
+enum { AZ_WINDOW_EVENTS_SERIAL = 1 << 15, AZ_WINDOW_EVENTS_PARALLEL = 1 << 16 };
 
 static az_time window_length(const az_analysis *a) {
   const az_defs *d = &a->defs;
-  uint64_t per = a->window_events ? a->window_events : AZ_WINDOW_EVENTS;
+  uint64_t per = a->window_events ? a->window_events
+                 : a->agree_hook  ? AZ_WINDOW_EVENTS_PARALLEL
+                                  : AZ_WINDOW_EVENTS_SERIAL;
   if (!d->trace_length) return UINT64_MAX;
   /* event counts not declared: a fixed number of windows */
   uint64_t windows = d->total_events ? d->total_events / per : 4096;
