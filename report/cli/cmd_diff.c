@@ -16,7 +16,8 @@ static const char summary[] =
     "Writes C = A minus B over the union of both reports' definitions\n"
     "(metrics matched by name, call paths by region names, locations by\n"
     "rank and thread).  Negative values mean B is larger.  If A or B comes\n"
-    "from a run that did not finish, C's run_status names it and says how.\n";
+    "from a run that did not finish, C's run_status names it and says how;\n"
+    "metrics either did not compute are marked not computed in C.\n";
 
 /* Ids of B mapped into C (-1: not mapped yet), and C's regions and
    sysnodes by their matching key (region_key, sysnode_key). */
@@ -259,6 +260,25 @@ static void set_run_status(pomp_report *c, const pomp_report *const in[2],
   free(text);
 }
 
+/* What A or B did not compute has no difference either: C names both
+   (A's entries first; the first entry naming a metric gives its reason,
+   docs/FORMAT.md), so that pop, stat and pomp-tui do not show the
+   other's values as a measured difference. */
+static void set_not_computed(pomp_report *c, const pomp_report *a, const pomp_report *b) {
+  const char *in_a = pomp_report_attr(a, POMP_REPORT_NOT_COMPUTED);
+  const char *in_b = pomp_report_attr(b, POMP_REPORT_NOT_COMPUTED);
+  if (!in_b || !*in_b) return; /* A's, copied with its definitions */
+  if (!in_a || !*in_a) {
+    pomp_report_set_attr(c, POMP_REPORT_NOT_COMPUTED, in_b);
+    return;
+  }
+  size_t len = strlen(in_a) + strlen(in_b) + 3;
+  char *both = pu_malloc(len);
+  snprintf(both, len, "%s; %s", in_a, in_b);
+  pomp_report_set_attr(c, POMP_REPORT_NOT_COMPUTED, both);
+  free(both);
+}
+
 int cmd_diff(int argc, char **argv) {
   const char *out = NULL, *pos[2];
   const pu_option options[] = {
@@ -292,6 +312,7 @@ int cmd_diff(int argc, char **argv) {
            pomp_report_metric_total(b, cli_metric(b, "time", pos[1]), 1));
   pomp_report_set_attr(x.c, "diff_base", base);
   set_run_status(x.c, (const pomp_report *const[2]){a, b}, pos);
+  set_not_computed(x.c, a, b);
   int failed = write_difference(a, &x, out);
   free(x.metric);
   free(x.region);

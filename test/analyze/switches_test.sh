@@ -88,6 +88,17 @@ expect "stat names what was not computed" "$work/got" <<'E'
 not computed: delay_omp critical_path performance_impact (model limit: the trace has OpenMP tasks)
 E
 
+# diff: what either side did not compute is not computed in the difference.
+"$report" diff -o "$work/d1.pomp" "$work/hybrid/full.pomp" "$work/hybrid/ncp.pomp" ||
+  fail "diff full - ncp"
+"$report" diff -o "$work/d2.pomp" "$work/hybrid/nrc.pomp" "$work/hybrid/ncp.pomp" ||
+  fail "diff nrc - ncp"
+for d in d1 d2; do "$report" stat "$work/$d.pomp" | grep 'not computed'; done >"$work/got"
+expect "diff: the union of both sides' not_computed" "$work/got" <<'E'
+not computed: critical_path performance_impact (switched off: --no-critical-path)
+not computed: delay waitstates_propagating_vs_terminal waitstates_direct_vs_indirect (switched off: --no-rootcause); critical_path performance_impact (switched off: --no-critical-path)
+E
+
 # CUBE: the metrics not computed left out, the attribute kept.
 "$report" cube -o "$work/t.cubex" "$work/omp_tasks/report.pomp" || fail "cube export"
 "$report" defs "$work/t.cubex" >"$work/defs" || fail "cube read back"
