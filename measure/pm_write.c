@@ -185,8 +185,7 @@ void pm_trace_write(void) {
   OTF2_Archive_CloseEvtFiles(pm_archive);
   pm_blob mine = {0}, map = {0};
   pm_unify_describe_self(&mine, end, locs, n);
-  exchange(&mine, &map);
-  pm_archive_release_reserve(); /* freed by rank 0 already (exchange) */
+  exchange(&mine, &map); /* rank 0 frees the reserve there */
   write_local_defs(&map, locs, n);
   write_run_status();
   OTF2_ErrorCode rc = OTF2_Archive_Close(pm_archive);
