@@ -171,6 +171,11 @@ static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
   return -1;
 }
 
+/* Whether event files that end early are read up to where they end: in
+   a run that did not finish (their last chunks were cut), or with
+   --skip-damaged; otherwise such a file is an error. */
+static int cut_files_read(const az_analysis *a) { return a->incomplete || a->skip_damaged; }
+
 /* Why the event file of a location cannot be read (any further), with
    the file, the location and the position after the last good event:
    "PATH: LABEL: event N: WHAT (OTF2's words)". */
@@ -269,7 +274,7 @@ static int open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallba
   defs_read[s->loc] = 1;
   otf2_message[0] = 0;
   s->er = OTF2_Reader_GetEvtReader(reader, s->a->defs.locs[s->loc].id);
-  if (!s->er && (s->a->incomplete || s->a->skip_damaged)) {
+  if (!s->er && cut_files_read(s->a)) {
     /* an empty event file (a full disk cut it before its first chunk):
        the location holds no events, end_of_file says so */
     s->limit = 0;
@@ -304,7 +309,7 @@ static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const ch
     return 0;
   }
   int damaged = !s->a->incomplete;
-  if (damaged && !s->a->skip_damaged) {
+  if (!cut_files_read(s->a)) {
     unreadable(s, why,
                "; --skip-damaged analyses the other locations, and this one up to the damage");
     return -1;
@@ -751,7 +756,7 @@ static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
      fail to decode before the event where the first pass saw its
      timestamps go back (OTF2 fills the missing part of the chunk from
      whatever its buffer held): the events read are the block */
-  if (rc != OTF2_SUCCESS && (c->a->incomplete || c->a->skip_damaged)) rc = OTF2_SUCCESS;
+  if (rc != OTF2_SUCCESS && cut_files_read(c->a)) rc = OTF2_SUCCESS;
   if (rc != OTF2_SUCCESS) {
     unreadable(c, otf2_why(rc), NULL);
     return -1;

@@ -268,22 +268,31 @@ static uint64_t chunk_last_event(const char *evt, long offset) {
   return last;
 }
 
+/* The chunked file cut to `bytes` and analysed as a run that did not
+   finish: that is no failure, and one location ended early.  Returns the
+   last event of the chunk at `chunk_at` (the file stays until the run is
+   freed). */
+static uint64_t analyse_cut(az_run *run, off_t bytes, long chunk_at) {
+  char evt[400];
+  write_chunked(run, evt, sizeof evt);
+  assert_int_equal(truncate(evt, bytes), 0);
+  uint64_t events = chunk_at >= 0 ? chunk_last_event(evt, chunk_at) : 0;
+  az_run_status = status;
+  az_run_dir(run);
+  az_run_status = NULL;
+  assert_int_equal(run->status, 0);
+  assert_int_equal(run->a.diag.count[AZ_W_ENDED], 1);
+  return events;
+}
+
 /* Killed while writing its fourth chunk, which is lost: the events of the
    first three are analysed, with one warning naming the file and the
    position.  (OTF2 alone would read such a file for ever.) */
 static void cut_off_chunk_is_a_warning(void **state) {
   (void)state;
   az_run run;
-  char evt[400];
-  write_chunked(&run, evt, sizeof evt);
-  assert_int_equal(truncate(evt, 3 * CHUNK), 0);
-  uint64_t events = chunk_last_event(evt, 2 * CHUNK);
+  uint64_t events = analyse_cut(&run, 3 * CHUNK, 2 * CHUNK);
   assert_true(events > 2 && events < 2 * PAIRS);
-  az_run_status = status;
-  az_run_dir(&run);
-  az_run_status = NULL;
-  assert_int_equal(run.status, 0);
-  assert_int_equal(run.a.diag.count[AZ_W_ENDED], 1);
   assert_int_equal(az_warn_total(&run.a.diag), 1);
   assert_true(run.a.events_read == events);
   /* main entered first, then pairs: an odd count ends inside f */
@@ -330,14 +339,7 @@ static void cut_off_chunk_of_a_finished_run(void **state) {
 static void empty_event_file_is_a_warning(void **state) {
   (void)state;
   az_run run;
-  char evt[400];
-  write_chunked(&run, evt, sizeof evt);
-  assert_int_equal(truncate(evt, 0), 0);
-  az_run_status = status;
-  az_run_dir(&run);
-  az_run_status = NULL;
-  assert_int_equal(run.status, 0);
-  assert_int_equal(run.a.diag.count[AZ_W_ENDED], 1);
+  analyse_cut(&run, 0, -1);
   assert_true(run.a.events_read == 0);
   az_run_free(&run);
 }
@@ -345,14 +347,7 @@ static void empty_event_file_is_a_warning(void **state) {
 static void first_chunk_cut_is_a_warning(void **state) {
   (void)state;
   az_run run;
-  char evt[400];
-  write_chunked(&run, evt, sizeof evt);
-  assert_int_equal(truncate(evt, 42), 0);
-  az_run_status = status;
-  az_run_dir(&run);
-  az_run_status = NULL;
-  assert_int_equal(run.status, 0);
-  assert_int_equal(run.a.diag.count[AZ_W_ENDED], 1);
+  analyse_cut(&run, 42, -1);
   assert_true(run.a.events_read > 0 && run.a.events_read < 42);
   az_run_free(&run);
 }
@@ -367,15 +362,7 @@ static void first_chunk_cut_is_a_warning(void **state) {
 static void chunk_cut_inside_is_a_warning(void **state) {
   (void)state;
   az_run run;
-  char evt[400];
-  write_chunked(&run, evt, sizeof evt);
-  assert_int_equal(truncate(evt, 3 * CHUNK + 1000), 0);
-  uint64_t events = chunk_last_event(evt, 2 * CHUNK);
-  az_run_status = status;
-  az_run_dir(&run);
-  az_run_status = NULL;
-  assert_int_equal(run.status, 0);
-  assert_int_equal(run.a.diag.count[AZ_W_ENDED], 1);
+  uint64_t events = analyse_cut(&run, 3 * CHUNK + 1000, 2 * CHUNK);
   assert_true(run.a.events_read >= events);
   az_run_free(&run);
 }
