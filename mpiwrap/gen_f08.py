@@ -17,7 +17,11 @@ IERROR (NULL when absent) gets the return code. An input string
 hidden size_t argument after IERROR (gfortran's convention, the one
 MPICH's libmpifort is built with): it is passed as a NUL-terminated copy
 without the trailing blanks (mw_f08_string), as MPICH's f08 routines do.
-Output strings, callbacks and MPI_File (a pointer in MPICH) are refused.
+A graph's weights (`...weights[]`) go through mw_f08_weights (the f08
+MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY objects). Output strings, callbacks
+and MPI_File (a pointer in MPICH; mpio.h's PMPI prototypes have no
+parameter names: the MPI-IO routines are written by hand in mw_f08.c) are
+refused.
 """
 import os
 import re
@@ -28,6 +32,7 @@ from gen_wrappers import fail, start, write_if_changed  # noqa: E402
 
 REFUSED = re.compile(r"\bchar\b|_function\b|\bMPI_File\b|\(")
 IN_STRING = re.compile(r"^const char \*\w+$")
+WEIGHTS = re.compile(r"^const int \w*weights\[\]$")
 
 
 def read_names(path):
@@ -47,6 +52,8 @@ def argument(decl, name, where):
     """(f08 parameter declaration, C argument) of one C parameter"""
     if IN_STRING.match(decl.strip()):
         return "const char *%s" % name, "%s_c" % name
+    if WEIGHTS.match(decl.strip()):
+        return "const int *%s" % name, "mw_f08_weights(%s)" % name
     if REFUSED.search(decl):
         fail(where, "parameter '%s' has no f08 mapping here (string, callback or file)" % decl)
     if "MPI_Status" in decl:

@@ -13,9 +13,14 @@
    C layout (handles are ints), and, like MPICH 4.0.2's own f08 routines,
    the indices of Waitany/Waitsome/Testany/Testsome are passed through
    unchanged. The routines are generated from mpi_f08.tbl (gen_f08.py,
-   mw_f08_gen.c, calling the helpers below); only Init and Init_thread, whose f08
-   forms lack C's argc/argv, are written here. Not covered: routines with
-   output strings, callbacks, weights or files (README, Known limits). */
+   mw_f08_gen.c, calling the helpers below); written here: Init and
+   Init_thread, whose f08 forms lack C's argc/argv, and the MPI-IO routines
+   without a buffer (mpio.h's prototypes, which the generator reads, name
+   no parameter). An MPI_File is a pointer in MPICH: the program holds the
+   integer MPI_File_c2f gave, as with MPICH's own routines, whose buffered
+   File_ routines (File_write_all, ...) reach the C wrappers through
+   MPI_File_f2c. Not covered: routines with output strings or callbacks
+   (README, Known limits). */
 #include "mw_f08.h"
 
 #include <string.h>
@@ -25,6 +30,7 @@
 _Static_assert(sizeof(MPI_Comm) == sizeof(MPI_Fint) && sizeof(MPI_Request) == sizeof(MPI_Fint) &&
                    sizeof(MPI_Group) == sizeof(MPI_Fint) && sizeof(MPI_Win) == sizeof(MPI_Fint) &&
                    sizeof(MPI_Info) == sizeof(MPI_Fint) &&
+                   sizeof(MPI_Datatype) == sizeof(MPI_Fint) &&
                    sizeof(MPI_Message) == sizeof(MPI_Fint) &&
                    sizeof(MPI_Errhandler) == sizeof(MPI_Fint) &&
                    sizeof(MPI_Session) == sizeof(MPI_Fint) && sizeof(int) == sizeof(MPI_Fint),
@@ -50,6 +56,19 @@ char *mw_f08_string(const char *f, size_t len) {
   return c;
 }
 
+/* MPICH's f08 module (gfortran) defines MPI_UNWEIGHTED and
+   MPI_WEIGHTS_EMPTY as objects of module mpi_f08_link_constants; MPICH's
+   own f08 routines compare a weights argument's address with theirs.  Weak:
+   a program that does not use the f08 module does not load them. */
+extern int __mpi_f08_link_constants_MOD_mpi_unweighted __attribute__((weak));
+extern int __mpi_f08_link_constants_MOD_mpi_weights_empty __attribute__((weak));
+
+const int *mw_f08_weights(const int *w) {
+  if (w && w == &__mpi_f08_link_constants_MOD_mpi_unweighted) return MPI_UNWEIGHTED;
+  if (w && w == &__mpi_f08_link_constants_MOD_mpi_weights_empty) return MPI_WEIGHTS_EMPTY;
+  return w;
+}
+
 void mw_f08_done(MPI_Fint *ierror, int rc) {
   if (ierror) *ierror = rc;
 }
@@ -62,6 +81,64 @@ void mpi_init_thread_f08_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint
   int p = 0, rc = MPI_Init_thread(NULL, NULL, *required, &p);
   *provided = p;
   mw_f08_done(ierror, rc);
+}
+
+/* ------------------------------------------------------------------ files */
+
+void mpi_file_open_f08_(const MPI_Fint *comm, const char *filename, const MPI_Fint *amode,
+                        const MPI_Fint *info, MPI_Fint *fh, MPI_Fint *ierror, size_t filename_len) {
+  char *name = mw_f08_string(filename, filename_len);
+  MPI_File file = MPI_FILE_NULL;
+  int rc = name ? MPI_File_open(*comm, name, *amode, *info, &file) : MPI_ERR_NO_MEM;
+  free(name);
+  *fh = MPI_File_c2f(file);
+  mw_f08_done(ierror, rc);
+}
+
+void mpi_file_close_f08_(MPI_Fint *fh, MPI_Fint *ierror) {
+  MPI_File file = MPI_File_f2c(*fh);
+  int rc = MPI_File_close(&file);
+  *fh = MPI_File_c2f(file);
+  mw_f08_done(ierror, rc);
+}
+
+void mpi_file_delete_f08_(const char *filename, const MPI_Fint *info, MPI_Fint *ierror,
+                          size_t filename_len) {
+  char *name = mw_f08_string(filename, filename_len);
+  mw_f08_done(ierror, name ? MPI_File_delete(name, *info) : MPI_ERR_NO_MEM);
+  free(name);
+}
+
+void mpi_file_set_view_f08_(const MPI_Fint *fh, const MPI_Offset *disp, const MPI_Fint *etype,
+                            const MPI_Fint *filetype, const char *datarep, const MPI_Fint *info,
+                            MPI_Fint *ierror, size_t datarep_len) {
+  char *rep = mw_f08_string(datarep, datarep_len);
+  mw_f08_done(ierror,
+              rep ? MPI_File_set_view(MPI_File_f2c(*fh), *disp, *etype, *filetype, rep, *info)
+                  : MPI_ERR_NO_MEM);
+  free(rep);
+}
+
+void mpi_file_set_size_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror) {
+  mw_f08_done(ierror, MPI_File_set_size(MPI_File_f2c(*fh), *size));
+}
+
+void mpi_file_preallocate_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror) {
+  mw_f08_done(ierror, MPI_File_preallocate(MPI_File_f2c(*fh), *size));
+}
+
+void mpi_file_seek_f08_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fint *whence,
+                        MPI_Fint *ierror) {
+  mw_f08_done(ierror, MPI_File_seek(MPI_File_f2c(*fh), *offset, *whence));
+}
+
+void mpi_file_seek_shared_f08_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fint *whence,
+                               MPI_Fint *ierror) {
+  mw_f08_done(ierror, MPI_File_seek_shared(MPI_File_f2c(*fh), *offset, *whence));
+}
+
+void mpi_file_sync_f08_(const MPI_Fint *fh, MPI_Fint *ierror) {
+  mw_f08_done(ierror, MPI_File_sync(MPI_File_f2c(*fh)));
 }
 
 #endif

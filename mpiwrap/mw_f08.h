@@ -18,6 +18,9 @@ MPI_Status *mw_f08_statuses(MPI_Fint *s);
    the trailing blanks, as MPICH's f08 routines pass strings on; NULL when
    memory is short. */
 char *mw_f08_string(const char *f, size_t len);
+/* C's weights array for an f08 one: MPI_UNWEIGHTED or MPI_WEIGHTS_EMPTY
+   for the f08 module's objects of those names, else w. */
+const int *mw_f08_weights(const int *w);
 /* Sets the optional IERROR (NULL when absent) to rc. */
 void mw_f08_done(MPI_Fint *ierror, int rc);
 #endif

@@ -5,7 +5,8 @@
 ! Graph_create, the Win_ synchronisation calls, and from mpi_f08.tbl
 ! Barrier_init, Waitany, Mprobe, Improbe, Request_get_status,
 ! Comm_split_type/compare/idup_with_info, groups, Cartesian queries,
-! Dims_create, Win_allocate, a session, routines with a string argument:
+! Dims_create, Win_allocate, distributed graphs (MPI_UNWEIGHTED, weights),
+! the MPI-IO calls without a buffer, a session, routines with a string argument:
 ! Comm_set_name, Session_get_pset_info, Group_from_session_pset,
 ! Comm_create_from_group); libpomp-mpi's
 ! mpi_*_f08_ routines (mw_f08.c) take their place, so the trace must hold
@@ -37,6 +38,9 @@ program mwt_f08
   type(MPI_Comm) :: session_comm
   integer :: npsets, clen
   character(len=MPI_MAX_OBJECT_NAME) :: cname
+  type(MPI_File) :: fh
+  integer :: fileval(2), indeg, outdeg
+  logical :: weighted
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -200,6 +204,44 @@ program mwt_f08
   call MPI_Cart_rank(ring, coords, cart_rank)
   call MPI_Comm_free(ring)
 
+  ! distributed graphs: a ring without weights (MPI_UNWEIGHTED), then the
+  ! same ring with weights, from the neighbour lists
+  call MPI_Dist_graph_create(MPI_COMM_WORLD, 1, [rank], [1], [right], MPI_UNWEIGHTED, &
+                             MPI_INFO_NULL, .false., graph)
+  call MPI_Dist_graph_neighbors_count(graph, indeg, outdeg, weighted)
+  call MPI_Barrier(graph)
+  colls = colls + 1
+  call MPI_Comm_free(graph)
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, [left], [2], 1, [right], [3], &
+                                      MPI_INFO_NULL, .false., graph)
+  call MPI_Barrier(graph)
+  colls = colls + 1
+  call MPI_Comm_free(graph)
+
+  ! MPI-IO: every rank writes its rank at its own place of a shared file
+  ! through a view, reads its left neighbour's back after a seek; rank 0
+  ! deletes the file (a name with trailing blanks, as Fortran pads it)
+  call MPI_File_open(MPI_COMM_WORLD, 'mwt_f08.dat   ', ior(MPI_MODE_CREATE, MPI_MODE_RDWR), &
+                     MPI_INFO_NULL, fh)
+  call MPI_File_set_size(fh, int(0, MPI_OFFSET_KIND))
+  call MPI_File_preallocate(fh, int(4 * size, MPI_OFFSET_KIND))
+  call MPI_File_set_view(fh, int(0, MPI_OFFSET_KIND), MPI_INTEGER, MPI_INTEGER, 'native  ', &
+                         MPI_INFO_NULL)
+  call MPI_File_seek(fh, int(rank, MPI_OFFSET_KIND), MPI_SEEK_SET)
+  call MPI_File_write(fh, rank + 1, 1, MPI_INTEGER, MPI_STATUS_IGNORE)
+  call MPI_File_sync(fh)
+  call MPI_Barrier(MPI_COMM_WORLD)
+  colls = colls + 1
+  call MPI_File_sync(fh)
+  call MPI_File_seek_shared(fh, int(0, MPI_OFFSET_KIND), MPI_SEEK_SET)
+  call MPI_File_read_at(fh, int(left, MPI_OFFSET_KIND), fileval(1), 1, MPI_INTEGER, &
+                        MPI_STATUS_IGNORE)
+  call MPI_File_close(fh)
+  fileval(2) = merge(1, 0, fh == MPI_FILE_NULL)
+  call MPI_Barrier(MPI_COMM_WORLD)
+  colls = colls + 1
+  if (rank == 0) call MPI_File_delete('mwt_f08.dat  ', MPI_INFO_NULL)
+
   ! a window MPI allocates, one fence epoch
   call MPI_Win_allocate(int(8, MPI_ADDRESS_KIND), 4, MPI_INFO_NULL, MPI_COMM_WORLD, baseptr, win)
   call MPI_Win_fence(0, win)
@@ -222,7 +264,8 @@ program mwt_f08
   call MPI_Group_free(session_group)
   call MPI_Session_finalize(session)
   total = total + 100000 * (merge(1, 0, npsets >= 2) + extra(1) + extra(2) + extra(3) + translated(1) + src + dst + cart_rank &
-                            + merge(1, 0, cmp == MPI_CONGRUENT) + clen)
+                            + merge(1, 0, cmp == MPI_CONGRUENT) + clen &
+                            + 10 * (fileval(1) - left) + fileval(2) + indeg + outdeg + merge(1, 0, weighted))
 
   call MPI_Barrier(MPI_COMM_WORLD)
   colls = colls + 1
@@ -254,19 +297,22 @@ contains
   subroutine write_calls()
     character(len=256) :: path
     integer :: plen, pstat, k
-    character(len=32), parameter :: once(25) = [character(len=32) :: &
+    character(len=32), parameter :: once(33) = [character(len=32) :: &
       'MPI_Barrier_init', 'MPI_Waitany', 'MPI_Mprobe', 'MPI_Comm_split_type', &
       'MPI_Comm_compare', 'MPI_Group_incl', 'MPI_Group_translate_ranks', &
       'MPI_Comm_idup_with_info', 'MPI_Dims_create', 'MPI_Cart_shift', 'MPI_Cart_coords', &
       'MPI_Cart_rank', 'MPI_Win_allocate', 'MPI_Graph_create', 'MPI_Comm_create_group', &
       'MPI_Cart_sub', 'MPI_Comm_split', 'MPI_Session_init', 'MPI_Session_get_num_psets', &
       'MPI_Session_get_info', 'MPI_Session_finalize', 'MPI_Comm_set_name', &
-      'MPI_Session_get_pset_info', 'MPI_Group_from_session_pset', 'MPI_Comm_create_from_group']
+      'MPI_Session_get_pset_info', 'MPI_Group_from_session_pset', 'MPI_Comm_create_from_group', &
+      'MPI_Dist_graph_create', 'MPI_Dist_graph_create_adjacent', 'MPI_File_open', &
+      'MPI_File_set_size', 'MPI_File_preallocate', 'MPI_File_set_view', 'MPI_File_seek', &
+      'MPI_File_close']
 
     call get_environment_variable('MWT_EXPECT', path, plen, pstat)
     if (rank /= 0 .or. pstat /= 0 .or. plen == 0) return
     open(unit=11, file=path(1:plen), position='append')
-    do k = 1, 25
+    do k = 1, 33
       write(11, '(a, a, 1x, i0)') 'call:', trim(once(k)), size
     end do
     write(11, '(a, 1x, i0)') 'call:MPI_Start', 2 * size
@@ -275,7 +321,10 @@ contains
     write(11, '(a, 1x, i0)') 'call:MPI_Group_free', 4 * size
     write(11, '(a, 1x, i0)') 'call:MPI_Win_fence', 4 * size
     write(11, '(a, 1x, i0)') 'call:MPI_Cart_create', 2 * size
-    write(11, '(a, 1x, i0)') 'call:MPI_Comm_free', 11 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_Comm_free', 13 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_File_sync', 2 * size
+    write(11, '(a, 1x, i0)') 'call:MPI_File_seek_shared', size
+    write(11, '(a, 1x, i0)') 'call:MPI_File_delete', 1
     close(11)
   end subroutine write_calls
 end program mwt_f08
