@@ -417,9 +417,9 @@ int main(int argc, char **argv) {
   uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 8000000;
   int ranks = argc > 2 ? atoi(argv[2]) : 8;
   int threads = argc > 4 ? atoi(argv[4]) : 1;
-  if (ranks < 2 || ranks > MAX_RANKS || events < 1000 || threads < 1 || threads > MAX_THREADS)
+  if (ranks < 1 || ranks > MAX_RANKS || events < 1000 || threads < 1 || threads > MAX_THREADS)
     pu_die(POMP_EXIT_USAGE,
-           "usage: %s [--generate] [EVENTS>=1000 [RANKS 2..64 [DIR [THREADS 1..16]]]]",
+           "usage: %s [--generate] [EVENTS>=1000 [RANKS 1..64 [DIR [THREADS 1..16]]]]",
            pu_progname());
   if (generate_only && argc <= 3)
     pu_die(POMP_EXIT_USAGE, "--generate needs the directory DIR to write the trace into");
