@@ -349,7 +349,9 @@ static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const ch
 typedef struct az_pool az_pool;
 struct az_rev_buffer;
 static az_pool *pool_start(az_replay *r, const az_event_handlers *on, const az_marks *m,
-                           const struct az_rev_buffer *bufs, uint64_t budget);
+                           uint64_t budget);
+static int open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p);
+static void pool_go(az_pool *p, const az_replay *r, const struct az_rev_buffer *bufs);
 static void pool_window(az_pool *p, size_t window);
 static void pool_stop(az_pool *p);
 static int advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, az_time stop);
@@ -469,14 +471,17 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
                        az_marks *marks, uint8_t *marks_defs) {
   const az_defs *d = &r->a->defs;
   int failed = 0;
-  for (uint32_t l = 0; l < d->num_locs && !failed; l++)
-    if (az_replay_loc(r, l)->a) failed = open_location(az_replay_loc(r, l), reader, cb, marks_defs);
   /* passes with handlers of RMA records read alone (pass_rma, rare) */
   const az_event_handlers *on = &r->pass->on;
   int decoded = !on->rma_collective_end && !on->rma_group_sync && !on->rma_request_lock &&
                 !on->rma_acquire_lock && !on->rma_release_lock && !on->rma_put && !on->rma_get &&
                 !on->rma_atomic;
-  az_pool *pool = !failed && decoded ? pool_start(r, on, NULL, NULL, 0) : NULL;
+  az_pool *pool = decoded ? pool_start(r, on, NULL, 0) : NULL;
+  for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
+    az_cursor *c = az_replay_loc(r, l);
+    if (c->a) failed = pool ? open_fed(c, reader, pool) : open_location(c, reader, cb, marks_defs);
+  }
+  if (pool) pool_go(pool, r, NULL);
   az_time length = window_length(r->a), stop = d->global_offset;
   for (size_t k = 0, active = 1; active; k++) {
     stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
@@ -1088,23 +1093,24 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
   OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(&all, 0);
   int failed = 0;
   uint64_t mine = 0;
+  for (uint32_t l = 0; l < d->num_locs; l++) mine += az_replay_loc(r, l)->a != NULL;
+  /* small windows (tests) make small blocks too, so that blocks of
+     several windows and new readers are exercised */
+  uint64_t block = AZ_BACK_BLOCK_EVENTS;
+  if (r->a->window_events && 8 * r->a->window_events < block) block = 8 * r->a->window_events;
+  uint64_t budget = block / (mine ? mine : 1);
+  az_pool *pool = pool_start(r, &all, m, budget);
   for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
     if (!c->a) continue;
     for (size_t i = 0; i < np; i++) az_replay_loc(&rs[i], l)->last = UINT64_MAX;
     b[l].lo = UINT64_MAX;
     b[l].off_region = d->off_region;
-    mine++;
-    failed = open_location(c, reader, cb, m->defs_read);
-    if (!failed) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
+    failed = pool ? open_fed(c, reader, pool) : open_location(c, reader, cb, m->defs_read);
+    if (!failed && !pool) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
     if (!failed && !c->cut_file) chunk_starts(c, reader, &b[l]);
   }
-  /* small windows (tests) make small blocks too, so that blocks of
-     several windows and new readers are exercised */
-  uint64_t block = AZ_BACK_BLOCK_EVENTS;
-  if (r->a->window_events && 8 * r->a->window_events < block) block = 8 * r->a->window_events;
-  uint64_t budget = block / (mine ? mine : 1);
-  az_pool *pool = failed ? NULL : pool_start(r, &all, m, b, budget);
+  if (pool) pool_go(pool, r, b);
   for (size_t w = m->windows; w-- > 0;) {
     az_time low = w ? m->stop[w - 1] : 0;
     for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
@@ -1143,9 +1149,10 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
 
    Forward pass: a location's events go to the replay in segments, each
    up to the first event at or after the end of a window (or at most
-   AZ_SEG_EVENTS): a decoding thread decodes the windows up to one after
-   the window the replay reads (at most AZ_SEGS_AHEAD segments a
-   location).  Where a window ends stays the pass's business (az_next); a
+   AZ_SEG_EVENTS): a decoding thread decodes up to AZ_AHEAD_WINDOWS
+   windows after the one the replay reads, at most AZ_AHEAD_EVENTS events
+   of all locations together (a few windows: waking a thread per window
+   cost more than it saved on the 2-core machine).  Where a window ends stays the pass's business (az_next); a
    segment only paces the decoding.  The last segment says how the reading
    ended (as OTF2_Reader_ReadLocalEvents would have told advance).
 
@@ -1156,7 +1163,7 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
    A decoding thread touches nothing of the analysis but the definitions;
    errors go back in the segments, the replay says them. */
 
-enum { AZ_SEGS_AHEAD = 4 };
+enum { AZ_AHEAD_WINDOWS = 4, AZ_AHEAD_EVENTS = 1 << 17 };
 
 typedef struct az_seg { /* decoded events of one location */
   az_rev_buffer b;
@@ -1171,8 +1178,15 @@ typedef struct az_seg { /* decoded events of one location */
   struct az_seg *tail; /* the next segment of the queue */
 } az_seg;
 
+/* How a decoding thread's first opening of a location went. */
+enum { FEED_OPEN, FEED_NO_DEFS, FEED_NO_READER, FEED_NO_ARCHIVE };
+
 typedef struct {
   int worker; /* the decoding thread that owns it; -1: not replayed here */
+  /* the decoding thread's alone until `opened` */
+  int open;         /* FEED_* */
+  char *open_error; /* FEED_NO_DEFS: why */
+  int fresh;        /* er not read yet */
   /* the decoding thread's alone */
   OTF2_EvtReader *er;
   int defs_read;
@@ -1187,7 +1201,7 @@ typedef struct {
   /* under the pool's lock */
   az_seg *head, *end;
   size_t queued;
-  int busy, ended, wanted;
+  int opened, busy, ended, wanted;
 } az_feed;
 
 typedef struct {
@@ -1208,7 +1222,10 @@ struct az_pool {
   uint32_t nlocs;
   az_decoder *dec;
   int ndec, quit;
+  int go;        /* the replay opened every location: limits and chunks known */
   size_t window; /* forward: the window the replay reads */
+  size_t ahead;  /* forward: events decoded, not delivered */
+  int idle;      /* decoding threads waiting for work */
   az_time offset, length;
   const az_marks *m; /* backward */
   uint64_t budget;
@@ -1236,20 +1253,34 @@ static void seg_failed(az_seg *s, const char *why) {
   s->rc = OTF2_ERROR_INVALID;
 }
 
-/* A new event reader of the location, its local definitions read first
-   (by this thread's reader); 0, or -1 with the segment failed. */
-static int open_feed(az_pool *p, OTF2_Reader *reader, az_feed *f, uint32_t loc, az_seg *s) {
-  if (!reader) {
-    seg_failed(s, "cannot open the trace archive");
-    return -1;
+/* The first event reader of the location, its local definitions read
+   first (by this thread's reader), as open_location does: FEED_*. */
+static int open_first(az_pool *p, OTF2_Reader *reader, az_feed *f, uint32_t loc) {
+  char err[4600];
+  if (!reader) return FEED_NO_ARCHIVE;
+  otf2_message[0] = 0;
+  if (load_local_defs(p->a, loc, reader, err, sizeof err)) {
+    f->open_error = pu_strdup(err);
+    return FEED_NO_DEFS;
   }
   otf2_message[0] = 0;
-  if (!f->defs_read && load_local_defs(p->a, loc, reader, s->why, sizeof s->why)) {
-    seg_failed(s, s->why);
-    return -1;
-  }
-  f->defs_read = 1;
   f->er = OTF2_Reader_GetEvtReader(reader, p->a->defs.locs[loc].id);
+  if (!f->er) return FEED_NO_READER;
+  OTF2_EvtReader_ApplyClockOffsets(f->er, true);
+  f->fresh = 1;
+  return FEED_OPEN;
+}
+
+/* The location's event reader: the first one until it read, then a new
+   one (a backward block: OTF2's Seek back); 0, or -1 with the segment
+   failed. */
+static int open_feed(OTF2_Reader *reader, az_feed *f, uint64_t id, az_seg *s) {
+  if (f->fresh) {
+    f->fresh = 0;
+    return 0;
+  }
+  if (f->er) OTF2_Reader_CloseEvtReader(reader, f->er);
+  f->er = OTF2_Reader_GetEvtReader(reader, id);
   if (!f->er) {
     seg_failed(s, "no event reader");
     return -1;
@@ -1260,14 +1291,14 @@ static int open_feed(az_pool *p, OTF2_Reader *reader, az_feed *f, uint32_t loc, 
 
 /* Forward: the location's events up to the end of its target window. */
 static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
-                           az_feed *f, uint32_t loc, az_seg *s) {
+                           az_feed *f, az_seg *s) {
   uint64_t want = f->limit > f->pos ? f->limit - f->pos : 0, n = 0;
   if (!want) { /* as advance: nothing asked, n == want */
     s->last = s->hit_limit = 1;
     s->read_pos = f->pos;
     return;
   }
-  if (!f->er && open_feed(p, reader, f, loc, s)) return;
+  if (f->fresh) f->fresh = 0;
   az_time stop = window_stop(p, f->target);
   while (stop <= f->maxt && stop != UINT64_MAX) stop = window_stop(p, ++f->target);
   s->b.pace = 1;
@@ -1308,9 +1339,7 @@ static int decode_block(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   s->lo = f->blo = block_lo(at, m->nlocs, f->chunk, f->nchunks, w, from, to, p->budget);
   s->to = to;
   /* a new reader per block, as read_block (OTF2's Seek back) */
-  if (f->er) OTF2_Reader_CloseEvtReader(reader, f->er);
-  f->er = NULL;
-  if (open_feed(p, reader, f, loc, s)) return 1;
+  if (open_feed(reader, f, p->a->defs.locs[loc].id, s)) return 1;
   OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
   otf2_message[0] = 0;
   uint64_t n = 0;
@@ -1326,12 +1355,13 @@ static az_feed *pick(az_pool *p, int me, uint32_t *loc) {
   az_feed *best = NULL;
   for (uint32_t l = 0; l < p->nlocs; l++) {
     az_feed *f = &p->feed[l];
-    if (f->worker != me || f->busy || f->ended) continue;
+    if (f->worker != me || f->busy || f->ended || !p->go) continue;
     if (f->wanted) {
       *loc = l;
       return f;
     }
-    if (p->forward ? f->queued >= AZ_SEGS_AHEAD || f->target > p->window + 1 : f->queued >= 1)
+    if (p->forward ? p->ahead >= AZ_AHEAD_EVENTS || f->target > p->window + AZ_AHEAD_WINDOWS
+                   : f->queued >= 1)
       continue;
     if (!best || (p->forward ? f->target < best->target : f->bw > best->bw)) {
       best = f;
@@ -1358,20 +1388,27 @@ static void *decoder_main(void *arg) {
   OTF2_Reader *reader = OTF2_Reader_Open(p->anchor);
   if (reader) OTF2_Reader_SetSerialCollectiveCallbacks(reader);
   OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(p->on, p->forward);
+  for (uint32_t l = 0; l < p->nlocs; l++)
+    if (p->feed[l].worker == d->id) p->feed[l].open = open_first(p, reader, &p->feed[l], l);
   pthread_mutex_lock(&p->mu);
+  for (uint32_t l = 0; l < p->nlocs; l++)
+    if (p->feed[l].worker == d->id) p->feed[l].opened = 1;
+  pthread_cond_broadcast(&p->ready);
   for (;;) {
     uint32_t l = 0;
     az_feed *f = p->quit ? NULL : pick(p, d->id, &l);
     if (!f) {
       if (p->quit) break;
+      p->idle++;
       pthread_cond_wait(&p->work, &p->mu);
+      p->idle--;
       continue;
     }
     f->busy = 1;
     az_seg *s = spare_seg(p);
     pthread_mutex_unlock(&p->mu);
     int made = 1;
-    if (p->forward) decode_segment(p, reader, cb, f, l, s);
+    if (p->forward) decode_segment(p, reader, cb, f, s);
     else made = decode_block(p, reader, cb, f, l, s);
     pthread_mutex_lock(&p->mu);
     f->busy = 0;
@@ -1380,6 +1417,7 @@ static void *decoder_main(void *arg) {
       else f->head = s;
       f->end = s;
       f->queued++;
+      p->ahead += s->b.len;
     } else {
       s->tail = p->spare;
       p->spare = s;
@@ -1415,7 +1453,7 @@ static void share_out(az_pool *p) {
 }
 
 static az_pool *pool_start(az_replay *r, const az_event_handlers *on, const az_marks *m,
-                           const az_rev_buffer *bufs, uint64_t budget) {
+                           uint64_t budget) {
   const az_analysis *a = r->a;
   uint32_t mine = 0;
   for (uint32_t l = 0; l < a->defs.num_locs; l++) mine += az_replay_loc(r, l)->a != NULL;
@@ -1441,11 +1479,9 @@ static az_pool *pool_start(az_replay *r, const az_event_handlers *on, const az_m
     const az_cursor *c = az_replay_loc(r, l);
     az_feed *f = &p->feed[l];
     f->worker = c->a ? -2 : -1;
-    f->limit = c->limit;
     f->events = a->defs.locs[l].events;
     f->blo = UINT64_MAX;
     f->bw = m ? m->windows : 0;
-    if (bufs) f->chunk = bufs[l].chunk, f->nchunks = bufs[l].nchunks;
   }
   share_out(p);
   p->dec = pu_calloc((size_t)ndec, sizeof *p->dec);
@@ -1459,10 +1495,48 @@ static az_pool *pool_start(az_replay *r, const az_event_handlers *on, const az_m
   return NULL;
 }
 
+/* open_location, the event reader opened by the decoding thread: the
+   same errors; the limit of its events computed here. */
+static int open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p) {
+  az_feed *f = &p->feed[s->loc];
+  pthread_mutex_lock(&p->mu);
+  while (!f->opened) pthread_cond_wait(&p->ready, &p->mu);
+  pthread_mutex_unlock(&p->mu);
+  switch (f->open) {
+  case FEED_NO_DEFS:
+    az_fail(&s->a->diag, "%s", f->open_error);
+    s->failed = 1;
+    return -1;
+  case FEED_NO_ARCHIVE: unreadable(s, "cannot open the trace archive", NULL); return -1;
+  case FEED_NO_READER:
+    if (cut_files_read(s->a)) { /* as open_location */
+      s->limit = 0;
+      return 0;
+    }
+    unreadable(s, "no event reader", NULL);
+    return -1;
+  default: s->limit = chunk_limit(s, reader); return 0;
+  }
+}
+
+/* The replay opened the locations: the decoding threads may start (what
+   they need of the replay's cursors and buffers, read once). */
+static void pool_go(az_pool *p, const az_replay *r, const az_rev_buffer *bufs) {
+  pthread_mutex_lock(&p->mu);
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    az_feed *f = &p->feed[l];
+    f->limit = az_replay_loc(r, l)->limit;
+    if (bufs) f->chunk = bufs[l].chunk, f->nchunks = bufs[l].nchunks;
+  }
+  p->go = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
 static void pool_window(az_pool *p, size_t window) {
   pthread_mutex_lock(&p->mu);
   p->window = window;
-  pthread_cond_broadcast(&p->work);
+  if (p->idle && window % (AZ_AHEAD_WINDOWS / 2) == 0) pthread_cond_broadcast(&p->work);
   pthread_mutex_unlock(&p->mu);
 }
 
@@ -1483,7 +1557,10 @@ static void pool_stop(az_pool *p) {
   pthread_mutex_unlock(&p->mu);
   for (int i = 0; i < p->ndec; i++)
     if (p->dec[i].started) pthread_join(p->dec[i].tid, NULL);
-  for (uint32_t l = 0; l < p->nlocs; l++) free_segs(p->feed[l].head);
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    free_segs(p->feed[l].head);
+    free(p->feed[l].open_error);
+  }
   free_segs(p->spare);
   pthread_mutex_destroy(&p->mu);
   pthread_cond_destroy(&p->work);
@@ -1518,9 +1595,13 @@ static void pool_pop(az_pool *p, uint32_t l) {
   f->head = s->tail;
   if (!f->head) f->end = NULL;
   f->queued--;
+  size_t had = p->ahead;
+  p->ahead -= s->b.len;
   s->tail = p->spare;
   p->spare = s;
-  pthread_cond_broadcast(&p->work);
+  /* backward: its next block; forward: room for more again */
+  if (p->idle && (!p->forward || (had >= AZ_AHEAD_EVENTS / 2 && p->ahead < AZ_AHEAD_EVENTS / 2)))
+    pthread_cond_broadcast(&p->work);
   pthread_mutex_unlock(&p->mu);
 }
 
@@ -1548,7 +1629,8 @@ static int advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool 
     pool_pop(p, s->loc);
   }
   if (!seg) return driver_fault(s);
-  s->read_pos = s->stale || !s->er ? s->pos : interrupted ? at : seg->read_pos;
+  int no_reader = p->feed[s->loc].open != FEED_OPEN;
+  s->read_pos = s->stale || no_reader ? s->pos : interrupted ? at : seg->read_pos;
   if (s->failed) return -1;
   if (s->stale) return end_of_file(r, s, reader, "timestamps go backwards");
   if (interrupted) return 0;
