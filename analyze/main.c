@@ -154,9 +154,9 @@ int main(int argc, char **argv) {
                     .skip_damaged = c.skip_damaged,
                     .switched_off = (c.no_rootcause ? AZ_OFF_ROOTCAUSE : 0u) |
                                     (c.no_critical_path ? AZ_OFF_CRITICAL_PATH : 0u),
-                    .threads = c.threads ? c.threads
-                                         : az_default_threads(rank >= 0 ? az_parallel_node_procs()
-                                                                        : 1)};
+                    .threads = c.threads
+                                   ? c.threads
+                                   : az_default_threads(rank >= 0 ? az_parallel_node_procs() : 1)};
   az_analysis a;
   memset(&a, 0, sizeof a);
   int status = POMP_EXIT_OK;

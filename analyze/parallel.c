@@ -1034,8 +1034,7 @@ int az_parallel_begin(void) {
 int az_parallel_node_procs(void) {
   MPI_Comm node;
   int n = 1;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node))
-    return 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) return 1;
   MPI_Comm_size(node, &n);
   MPI_Comm_free(&node);
   return n;

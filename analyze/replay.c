@@ -753,7 +753,8 @@ static OTF2_CallbackCode rev_task_complete(OTF2_LocationRef l, OTF2_TimeStamp t,
 
 static OTF2_CallbackCode rev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                     OTF2_AttributeList *al, OTF2_CallingContextRef context,
-                                    uint32_t unwind_distance, OTF2_InterruptGeneratorRef generator) {
+                                    uint32_t unwind_distance,
+                                    OTF2_InterruptGeneratorRef generator) {
   (void)l, (void)al;
   return rev_put(u, REV_SAMPLE, t, pos, context, unwind_distance, generator, 0, 0);
 }
@@ -1167,14 +1168,14 @@ enum { AZ_AHEAD_WINDOWS = 4, AZ_AHEAD_EVENTS = 1 << 17 };
 
 typedef struct az_seg { /* decoded events of one location */
   az_rev_buffer b;
-  size_t next;        /* forward: b.ev[next ..] not delivered yet */
-  uint64_t lo, to;    /* backward: the block (lo, to] */
-  int last;           /* forward: its events end here (rc, hit_limit, read_pos) */
-  int failed;         /* backward: the block could not be read (why) */
-  OTF2_ErrorCode rc;  /* forward: how the reading ended */
-  int hit_limit;      /* ... it read as many events as its chunks hold */
-  uint64_t read_pos;  /* ... the position of the last event read */
-  char why[512];      /* OTF2's words for a failure */
+  size_t next;         /* forward: b.ev[next ..] not delivered yet */
+  uint64_t lo, to;     /* backward: the block (lo, to] */
+  int last;            /* forward: its events end here (rc, hit_limit, read_pos) */
+  int failed;          /* backward: the block could not be read (why) */
+  OTF2_ErrorCode rc;   /* forward: how the reading ended */
+  int hit_limit;       /* ... it read as many events as its chunks hold */
+  uint64_t read_pos;   /* ... the position of the last event read */
+  char why[512];       /* OTF2's words for a failure */
   struct az_seg *tail; /* the next segment of the queue */
 } az_seg;
 
@@ -1234,8 +1235,8 @@ struct az_pool {
 
 int az_default_threads(int procs) {
   cpu_set_t set;
-  long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
-                                                           : sysconf(_SC_NPROCESSORS_ONLN);
+  long cpus =
+      sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
   long n = cpus / (procs > 0 ? procs : 1);
   return n < 1 ? 1 : n > AZ_THREADS_USEFUL ? AZ_THREADS_USEFUL : (int)n;
 }
@@ -1290,8 +1291,8 @@ static int open_feed(OTF2_Reader *reader, az_feed *f, uint64_t id, az_seg *s) {
 }
 
 /* Forward: the location's events up to the end of its target window. */
-static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
-                           az_feed *f, az_seg *s) {
+static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_feed *f,
+                           az_seg *s) {
   uint64_t want = f->limit > f->pos ? f->limit - f->pos : 0, n = 0;
   if (!want) { /* as advance: nothing asked, n == want */
     s->last = s->hit_limit = 1;
@@ -1606,8 +1607,7 @@ static void pool_pop(az_pool *p, uint32_t l) {
 }
 
 static int driver_fault(az_cursor *c) {
-  az_fail(&c->a->diag, "%s: internal error: the decoding thread delivered no events",
-          c->label);
+  az_fail(&c->a->diag, "%s: internal error: the decoding thread delivered no events", c->label);
   c->failed = 1;
   return -1;
 }
