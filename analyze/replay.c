@@ -568,14 +568,16 @@ enum { AZ_SEG_EVENTS = 1 << 14 };
 static OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t pos, uint64_t v0,
                                  uint64_t v1, uint64_t v2, uint64_t v3, uint64_t v4) {
   az_rev_buffer *b = u;
+  /* a decoding thread's segment starts small: a window of many
+     locations makes many small segments */
   if (b->len == b->cap) {
-    b->cap = b->cap ? 2 * b->cap : 1024;
+    b->cap = b->cap ? 2 * b->cap : b->pace ? 64 : 1024;
     b->ev = pu_realloc(b->ev, b->cap * sizeof *b->ev);
   }
   uint32_t arg = (uint32_t)v0; /* a region reference */
   if (kind != REV_ENTER && kind != REV_LEAVE) {
     if (b->nmore == b->capmore) {
-      b->capmore = b->capmore ? 2 * b->capmore : 256;
+      b->capmore = b->capmore ? 2 * b->capmore : b->pace ? 16 : 256;
       b->more = pu_realloc(b->more, b->capmore * sizeof *b->more);
     }
     arg = (uint32_t)b->nmore;
