@@ -1415,7 +1415,10 @@ static void *decoder_main(void *arg) {
     else made = decode_block(p, reader, cb, f, l, s);
     pthread_mutex_lock(&p->mu);
     f->busy = 0;
-    if (made) {
+    if (made && f->ended) { /* the replay ended the location meanwhile */
+      s->tail = p->spare;
+      p->spare = s;
+    } else if (made) {
       if (f->end) f->end->tail = s;
       else f->head = s;
       f->end = s;
@@ -1608,6 +1611,25 @@ static void pool_pop(az_pool *p, uint32_t l) {
   pthread_mutex_unlock(&p->mu);
 }
 
+/* The replay ended location l (a run that did not finish: its clock went
+   back): what was decoded ahead of it is not needed. */
+static void pool_drop(az_pool *p, uint32_t l) {
+  az_feed *f = &p->feed[l];
+  pthread_mutex_lock(&p->mu);
+  while (f->head) {
+    az_seg *s = f->head;
+    f->head = s->tail;
+    p->ahead -= s->b.len;
+    s->tail = p->spare;
+    p->spare = s;
+  }
+  f->end = NULL;
+  f->queued = 0;
+  f->ended = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
 static int driver_fault(az_cursor *c) {
   az_fail(&c->a->diag, "%s: internal error: the decoding thread delivered no events", c->label);
   c->failed = 1;
@@ -1634,7 +1656,10 @@ static int advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool 
   int no_reader = p->feed[s->loc].open != FEED_OPEN;
   s->read_pos = s->stale || no_reader ? s->pos : interrupted ? at : seg->read_pos;
   if (s->failed) return -1;
-  if (s->stale) return end_of_file(r, s, reader, "timestamps go backwards");
+  if (s->stale) {
+    pool_drop(p, s->loc);
+    return end_of_file(r, s, reader, "timestamps go backwards");
+  }
   if (interrupted) return 0;
   char why[sizeof seg->why];
   memcpy(why, seg->why, sizeof why);
