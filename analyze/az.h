@@ -124,7 +124,7 @@ int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
    default: the CPUs it may run on (its affinity mask) shared among the
    `procs` analysis processes of its node, at least 1, at most
    AZ_THREADS_USEFUL (beyond it the replay thread is the bound). */
-enum { AZ_THREADS_USEFUL = 4 };
+enum { AZ_THREADS_USEFUL = 3 };
 int az_default_threads(int procs);
 void az_analysis_free(az_analysis *a);
 
