@@ -10,7 +10,8 @@
 # Traces (bench_analyze --generate, kept in $TMPDIR/pomp-bench-threads):
 # one rank x 16 OpenMP threads (6 M events) and bench_analyze's 8 ranks
 # (8 M events).  The load average is printed before and after: on a shared
-# machine the wall-clock figures move with it.  Not a test.
+# machine the wall-clock figures move with it; the replay thread's CPU
+# seconds (with perf) hardly.  Not a test.
 set -euo pipefail
 build=${1:?usage: threads.sh BUILD_DIR [ROUNDS [THREADS...]]}
 rounds=${2:-7}
@@ -52,4 +53,20 @@ for trace in r1t16 r8; do
   done
   rm -f "$dir"/*."$$"
 done
+# CPU seconds of the replay thread (the busiest one), which bounds the wall
+# time once every thread has a core of its own: perf samples each thread
+# every millisecond of its CPU time.  A shared machine's wall figures move
+# with its load; these hardly.
+if perf record -q -e task-clock -c 1000000 -o "$dir/perf.data" true 2>/dev/null; then
+  for trace in r1t16 r8; do
+    for n in 1 "${counts[@]}"; do
+      for ((r = 0; r < rounds; r++)); do
+        perf record -q -e task-clock -c 1000000 -o "$dir/perf.data" -- \
+          "$analyze" -q --threads "$n" -o "$dir/x.pomp" "$dir/$trace" 2>/dev/null
+        perf script -i "$dir/perf.data" -F tid 2>/dev/null | sort | uniq -c | sort -rn |
+          awk 'NR == 1 { print $1 / 1000 }'
+      done | median | xargs printf '%-6s --threads %d: replay thread CPU %.3f s (median)\n' "$trace" "$n"
+    done
+  done
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
