@@ -1155,9 +1155,10 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
    AZ_SEG_EVENTS): a decoding thread decodes up to AZ_AHEAD_WINDOWS
    windows after the one the replay reads, at most AZ_AHEAD_EVENTS events
    of all locations together (a few windows: waking a thread per window
-   cost more than it saved on the 2-core machine).  Where a window ends stays the pass's business (az_next); a
-   segment only paces the decoding.  The last segment says how the reading
-   ended (as OTF2_Reader_ReadLocalEvents would have told advance).
+   cost more than it saved on the 2-core machine).  Where a window ends
+   stays the pass's business (az_next); a segment only paces the
+   decoding.  The last segment says how the reading ended (as
+   OTF2_Reader_ReadLocalEvents would have told advance).
 
    Backward passes: the blocks read_back reads, in the same order, one
    block a location ahead of the one it delivers from (so twice the memory

@@ -373,8 +373,11 @@ static void keep_best(timing *best, timing t) {
 static void parallel_speedup(const char *dir) {
   char out[600];
   snprintf(out, sizeof out, "%s/bench.pomp", dir);
-  char *serial[] = {POMP_ANALYZE, "-q", "-o", out, (char *)dir, NULL};
-  char *par[] = {MPIEXEC, "-n", "2", POMP_ANALYZE, "-q", "-o", out, (char *)dir, NULL};
+  /* one thread each: processes against one process (threads.sh measures
+     --threads) */
+  char *serial[] = {POMP_ANALYZE, "-q", "--threads", "1", "-o", out, (char *)dir, NULL};
+  char *par[] = {MPIEXEC, "-n", "2", POMP_ANALYZE, "-q", "--threads",
+                 "1",     "-o", out, (char *)dir,  NULL};
   timing s = {1e30, 0}, p = {1e30, 0};
   double load[1] = {0};
   for (int rep = 0; rep < 3; rep++) {
