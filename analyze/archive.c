@@ -201,6 +201,7 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor, const az_options *opt) 
   a->incomplete = a->diag.incomplete = opt->run_status != NULL;
   a->skip_damaged = opt->skip_damaged;
   a->switched_off = opt->switched_off;
+  a->threads = opt->threads;
   a->run_status = pu_strdup(opt->run_status ? opt->run_status : "complete");
   az_calltree_init(&a->tree);
   size_t n = strlen(anchor);

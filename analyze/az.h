@@ -84,6 +84,9 @@ typedef struct az_analysis {
   /* the analyses the user switched off (AZ_OFF_*, az_options): their
      passes are not run, the report says so (output.c) */
   unsigned switched_off;
+  /* threads of this analysis process (az_options.threads; replay.c):
+     1 + the decoding threads */
+  int threads;
 } az_analysis;
 
 /* Analyses the user can switch off, as scout can (bits). */
@@ -112,8 +115,17 @@ typedef struct {
      it and suggests the option) */
   int skip_damaged;
   unsigned switched_off; /* AZ_OFF_*: analyses not to run */
+  /* threads of each analysis process: the replay plus threads that decode
+     the event files ahead of it (replay.c); 0 or 1: the replay alone */
+  int threads;
 } az_options;
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
+/* replay.c: the threads an analysis process uses by default, --threads'
+   default: the CPUs it may run on (its affinity mask) shared among the
+   `procs` analysis processes of its node, at least 1, at most
+   AZ_THREADS_USEFUL (beyond it the replay thread is the bound). */
+enum { AZ_THREADS_USEFUL = 3 };
+int az_default_threads(int procs);
 void az_analysis_free(az_analysis *a);
 
 /* Value of a catalogue metric (exclusive) in its unit: seconds, count or

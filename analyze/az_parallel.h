@@ -13,6 +13,9 @@ int az_parallel_begin(void);
    string) to every analysis process: the others wait for it, without
    spinning, while process 0 recovers the trace of a run that died. */
 void az_parallel_share(int *verdict, char **status);
+/* The analysis processes on this process's node (they share its CPUs:
+   az_default_threads). */
+int az_parallel_node_procs(void);
 /* Ends MPI after az_parallel_begin returned a rank. */
 void az_parallel_end(void);
 /* The analysis divided among the processes of MPI_COMM_WORLD (MPI must be

@@ -19,6 +19,11 @@
  * several processes (message matching, collectives) is the pass's
  * `exchange`, which a parallel analysis replaces by its MPI version.
  * analyze/README.md, "Adding a pass", says how to write one.
+ *
+ * With az_analysis.threads > 1 the driver decodes the event files in
+ * threads of its own (replay.c, "Decoding threads"); the handlers still
+ * run on the calling thread, in the same order, and get no attribute list
+ * (NULL): a pass needs no change and must not read one.
  */
 #ifndef POMP_AZ_PASS_H
 #define POMP_AZ_PASS_H

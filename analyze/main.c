@@ -25,11 +25,12 @@ typedef struct {
   int no_recover;
   int skip_damaged;
   int no_rootcause, no_critical_path;
+  int threads; /* 0: az_default_threads */
 } cli;
 
 /* The command line into c; a bad one ends the program (pomp_opt.h). */
 static void parse(int argc, char **argv, cli *c) {
-  long long top = 6;
+  long long top = 6, threads = 0;
   c->verbosity = 1;
   const pu_option options[] = {
       {"output", 'o', "FILE",
@@ -55,6 +56,11 @@ static void parse(int argc, char **argv, cli *c) {
        "compute no critical path and no performance impact (faster; the "
        "report marks them not computed)",
        PU_FLAG(&c->no_critical_path, 1)},
+      {"threads", 0, "N",
+       "threads of each analysis process: the replay and N-1 that decode the "
+       "event files ahead of it (default: the CPUs it may run on, shared among "
+       "the analysis processes of its node, at most 3; 1: the replay alone)",
+       PU_INT(&threads, 1, 1024)},
       PU_OPT_END};
   const pu_opt_command cmd = {NULL,
                               "EXPERIMENT_DIR|traces.otf2",
@@ -67,6 +73,7 @@ static void parse(int argc, char **argv, cli *c) {
                                       "pomp-analyze(1),\ndocs/PROPERTIES.md.\n"};
   pu_opt_parse(&cmd, argc, argv, &c->input);
   c->top = (int)top;
+  c->threads = (int)threads;
 }
 
 /* Anchor file and default report path of an experiment directory or of a
@@ -146,7 +153,10 @@ int main(int argc, char **argv) {
                     .run_status = run_status,
                     .skip_damaged = c.skip_damaged,
                     .switched_off = (c.no_rootcause ? AZ_OFF_ROOTCAUSE : 0u) |
-                                    (c.no_critical_path ? AZ_OFF_CRITICAL_PATH : 0u)};
+                                    (c.no_critical_path ? AZ_OFF_CRITICAL_PATH : 0u),
+                    .threads = c.threads
+                                   ? c.threads
+                                   : az_default_threads(rank >= 0 ? az_parallel_node_procs() : 1)};
   az_analysis a;
   memset(&a, 0, sizeof a);
   int status = POMP_EXIT_OK;

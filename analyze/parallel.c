@@ -1021,13 +1021,23 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
 
 int az_parallel_begin(void) {
   if (!launched()) return -1;
-  int rank, size;
-  MPI_Init(NULL, NULL);
+  int rank, size, provided;
+  /* the replay's decoding threads call no MPI (replay.c) */
+  MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size > 1) return rank;
   MPI_Finalize(); /* one process: the serial analysis */
   return -1;
+}
+
+int az_parallel_node_procs(void) {
+  MPI_Comm node;
+  int n = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) return 1;
+  MPI_Comm_size(node, &n);
+  MPI_Comm_free(&node);
+  return n;
 }
 
 void az_parallel_share(int *verdict, char **status) {

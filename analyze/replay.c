@@ -8,9 +8,17 @@
  * master's k-th fork).  After each window the pass evaluates what is
  * complete.  The driver owns everything about reading: local definitions,
  * how many events a file really holds, files that end early or cannot be
- * read, and the messages naming file, location and event. */
+ * read, and the messages naming file, location and event.
+ *
+ * With az_analysis.threads > 1 threads of their own decode the event files
+ * ahead of the replay ("Decoding threads" below): the replay thread runs
+ * the pass handlers on what they decoded, in the same order. */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <errno.h>
 #include <otf2/otf2.h>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,7 +32,8 @@
 #include "az_tasks.h"
 #include "pomp_util.h"
 
-static char otf2_message[256]; /* last error text from OTF2 */
+/* last error text from OTF2, per thread: the decoding threads read too */
+static _Thread_local char otf2_message[256];
 
 static OTF2_ErrorCode on_otf2_error(void *u, const char *file, uint64_t line, const char *fn,
                                     OTF2_ErrorCode code, const char *fmt, va_list va) {
@@ -150,10 +159,13 @@ static int no_local_defs(const char *path, const struct stat *st) {
   return ok && h[0] == 3 && h[AZ_EMPTY_DEFS - 2] == 2 && h[AZ_EMPTY_DEFS - 1] == 1;
 }
 
-static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
-  uint64_t id = s->a->defs.locs[s->loc].id;
-  char path[4096];
-  az_loc_file(s->a, id, "def", path, sizeof path);
+/* Reads location loc's local definitions with reader: 0, or -1 and why in
+   err ("PATH: LABEL: local definitions: WHY"). */
+static int load_local_defs(const az_analysis *a, uint32_t loc, OTF2_Reader *reader, char *err,
+                           size_t size) {
+  uint64_t id = a->defs.locs[loc].id;
+  char path[4096], label[160];
+  az_loc_file(a, id, "def", path, sizeof path);
   struct stat st;
   const char *why = NULL;
   if (stat(path, &st) != 0) why = strerror(errno);
@@ -165,8 +177,16 @@ static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
     why = "truncated or corrupt";
   if (dr) OTF2_Reader_CloseDefReader(reader, dr);
   if (!why) return 0;
-  az_fail(&s->a->diag, "%s: %s: local definitions: %s%s%s%s", path, s->label, why,
-          otf2_message[0] ? " (" : "", otf2_message, otf2_message[0] ? ")" : "");
+  az_loc_label(&a->defs, loc, label, sizeof label);
+  snprintf(err, size, "%s: %s: local definitions: %s%s%s%s", path, label, why,
+           otf2_message[0] ? " (" : "", otf2_message, otf2_message[0] ? ")" : "");
+  return -1;
+}
+
+static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {
+  char err[4600];
+  if (!load_local_defs(s->a, s->loc, reader, err, sizeof err)) return 0;
+  az_fail(&s->a->diag, "%s", err);
   s->failed = 1;
   return -1;
 }
@@ -325,6 +345,17 @@ static int end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const ch
   return 0;
 }
 
+/* The decoding threads (below, "Decoding threads"). */
+typedef struct az_pool az_pool;
+struct az_rev_buffer;
+static az_pool *pool_start(az_replay *r, const az_event_handlers *on, const az_marks *m,
+                           uint64_t budget);
+static int open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p);
+static void pool_go(az_pool *p, const az_replay *r, const struct az_rev_buffer *bufs);
+static void pool_window(az_pool *p, size_t window);
+static void pool_stop(az_pool *p);
+static int advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, az_time stop);
+
 /* Reads the location's events up to the end of the window (and never
    beyond the events its chunks hold). */
 static int advance(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_time stop) {
@@ -388,7 +419,8 @@ static void init_cursors(az_replay *r) {
 
 /* Reads one window: every location up to stop.  Returns whether any is
    still reading; *failed on an error. */
-static int read_window(az_replay *r, OTF2_Reader *reader, az_time stop, int *failed) {
+static int read_window(az_replay *r, OTF2_Reader *reader, az_pool *pool, az_time stop,
+                       int *failed) {
   int any = 0;
   for (uint32_t l = 0; l < r->a->defs.num_locs && !*failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
@@ -399,7 +431,7 @@ static int read_window(az_replay *r, OTF2_Reader *reader, az_time stop, int *fai
       any = 1;
       continue;
     }
-    *failed = advance(r, c, reader, stop);
+    *failed = pool ? advance_fed(r, c, reader, pool, stop) : advance(r, c, reader, stop);
     any |= !c->done;
   }
   return any;
@@ -439,15 +471,26 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
                        az_marks *marks, uint8_t *marks_defs) {
   const az_defs *d = &r->a->defs;
   int failed = 0;
-  for (uint32_t l = 0; l < d->num_locs && !failed; l++)
-    if (az_replay_loc(r, l)->a) failed = open_location(az_replay_loc(r, l), reader, cb, marks_defs);
+  /* passes with handlers of RMA records read alone (pass_rma, rare) */
+  const az_event_handlers *on = &r->pass->on;
+  int decoded = !on->rma_collective_end && !on->rma_group_sync && !on->rma_request_lock &&
+                !on->rma_acquire_lock && !on->rma_release_lock && !on->rma_put && !on->rma_get &&
+                !on->rma_atomic;
+  az_pool *pool = decoded ? pool_start(r, on, NULL, 0) : NULL;
+  for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
+    az_cursor *c = az_replay_loc(r, l);
+    if (c->a) failed = pool ? open_fed(c, reader, pool) : open_location(c, reader, cb, marks_defs);
+  }
+  if (pool) pool_go(pool, r, NULL);
   az_time length = window_length(r->a), stop = d->global_offset;
-  for (int active = 1; active;) {
+  for (size_t k = 0, active = 1; active; k++) {
     stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
-    int any = read_window(r, reader, stop, &failed);
+    if (pool) pool_window(pool, k);
+    int any = read_window(r, reader, pool, stop, &failed);
     if (marks) mark_window(marks, r, stop);
     active = end_window(r, stop, any, &failed);
   }
+  if (pool) pool_stop(pool);
   return failed;
 }
 
@@ -467,7 +510,7 @@ typedef struct {
   uint64_t v[5];
 } az_rev_values;
 
-typedef struct { /* per location: a block of several windows */
+typedef struct az_rev_buffer { /* per location: a block of several windows */
   az_rev_event *ev;
   size_t len, cap;
   az_rev_values *more; /* the values of the events other than Enter and Leave */
@@ -477,6 +520,10 @@ typedef struct { /* per location: a block of several windows */
   uint64_t lo;         /* the block holds the events after position lo */
   uint64_t *chunk;     /* the number of the first event of each chunk of its file */
   size_t nchunks;
+  /* a decoding thread's segment of a forward pass (pace): it ends after
+     the first event at or after stop (maxt: the latest time decoded) */
+  int pace;
+  az_time stop, maxt;
 } az_rev_buffer;
 
 /* Events of all locations read in one go (blocks of windows): OTF2's Seek
@@ -503,27 +550,44 @@ enum {
   REV_RECV,
   REV_IRECV,
   REV_CANCELLED,
-  REV_COLL_END
+  REV_COLL_END,
+  /* decoded ahead for a forward pass only */
+  REV_IO_BEGIN,
+  REV_IO_COMPLETE,
+  REV_TASK_CREATE,
+  REV_TASK_SWITCH,
+  REV_TASK_COMPLETE,
+  REV_SAMPLE,
+  REV_UNKNOWN
 };
+
+/* A decoding thread's segment of a forward pass holds at most this many
+   events. */
+enum { AZ_SEG_EVENTS = 1 << 14 };
 
 static OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t pos, uint64_t v0,
                                  uint64_t v1, uint64_t v2, uint64_t v3, uint64_t v4) {
   az_rev_buffer *b = u;
+  /* a decoding thread's segment starts small: a window of many
+     locations makes many small segments */
   if (b->len == b->cap) {
-    b->cap = b->cap ? 2 * b->cap : 1024;
+    b->cap = b->cap ? 2 * b->cap : b->pace ? 64 : 1024;
     b->ev = pu_realloc(b->ev, b->cap * sizeof *b->ev);
   }
   uint32_t arg = (uint32_t)v0; /* a region reference */
   if (kind != REV_ENTER && kind != REV_LEAVE) {
     if (b->nmore == b->capmore) {
-      b->capmore = b->capmore ? 2 * b->capmore : 256;
+      b->capmore = b->capmore ? 2 * b->capmore : b->pace ? 16 : 256;
       b->more = pu_realloc(b->more, b->capmore * sizeof *b->more);
     }
     arg = (uint32_t)b->nmore;
     b->more[b->nmore++] = (az_rev_values){{v0, v1, v2, v3, v4}};
   }
   b->ev[b->len++] = (az_rev_event){t, pos, arg, (uint8_t)kind};
-  return OTF2_CALLBACK_SUCCESS;
+  if (!b->pace) return OTF2_CALLBACK_SUCCESS;
+  if (t > b->maxt) b->maxt = t;
+  return b->maxt >= b->stop || b->len >= AZ_SEG_EVENTS ? OTF2_CALLBACK_INTERRUPT
+                                                       : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode rev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -646,6 +710,63 @@ static OTF2_CallbackCode rev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint
   return rev_put(u, REV_COLL_END, t, pos, op, comm, root, sent, received);
 }
 
+static OTF2_CallbackCode rev_io_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                      OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                      uint64_t bytes, uint64_t matching) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_IO_BEGIN, t, pos, handle, mode, flags, bytes, matching);
+}
+
+static OTF2_CallbackCode rev_io_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                         uint64_t bytes, uint64_t matching) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_IO_COMPLETE, t, pos, handle, bytes, matching, 0, 0);
+}
+
+static OTF2_CallbackCode rev_task(int kind, void *u, OTF2_TimeStamp t, uint64_t pos,
+                                  OTF2_CommRef team, uint32_t creator, uint32_t generation) {
+  return rev_put(u, kind, t, pos, team, creator, generation, 0, 0);
+}
+
+static OTF2_CallbackCode rev_task_create(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al, OTF2_CommRef team,
+                                         uint32_t creator, uint32_t generation) {
+  (void)l, (void)al;
+  return rev_task(REV_TASK_CREATE, u, t, pos, team, creator, generation);
+}
+
+static OTF2_CallbackCode rev_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al, OTF2_CommRef team,
+                                         uint32_t creator, uint32_t generation) {
+  (void)l, (void)al;
+  return rev_task(REV_TASK_SWITCH, u, t, pos, team, creator, generation);
+}
+
+static OTF2_CallbackCode rev_task_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al, OTF2_CommRef team,
+                                           uint32_t creator, uint32_t generation) {
+  (void)l, (void)al;
+  return rev_task(REV_TASK_COMPLETE, u, t, pos, team, creator, generation);
+}
+
+static OTF2_CallbackCode rev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, OTF2_CallingContextRef context,
+                                    uint32_t unwind_distance,
+                                    OTF2_InterruptGeneratorRef generator) {
+  (void)l, (void)al;
+  return rev_put(u, REV_SAMPLE, t, pos, context, unwind_distance, generator, 0, 0);
+}
+
+static OTF2_CallbackCode rev_unknown(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al) {
+  (void)l, (void)al;
+  return rev_put(u, REV_UNKNOWN, t, pos, 0, 0, 0, 0, 0);
+}
+
 /* Paused recording, as on_measurement gives it to a forward pass. */
 static OTF2_CallbackCode rev_measurement(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
                                          void *u, OTF2_AttributeList *al,
@@ -658,8 +779,9 @@ static OTF2_CallbackCode rev_measurement(OTF2_LocationRef l, OTF2_TimeStamp t, u
                  0, 0, 0);
 }
 
-/* Only the kinds the pass handles are buffered. */
-static OTF2_EvtReaderCallbacks *make_rev_callbacks(const az_event_handlers *on) {
+/* Only the kinds the pass handles are buffered; for a forward pass
+   (decoding threads) also those make_callbacks gives the driver. */
+static OTF2_EvtReaderCallbacks *make_rev_callbacks(const az_event_handlers *on, int forward) {
   OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
 #define AZ_SET(kind, handler, buffer)                                                              \
   if (on->handler) OTF2_EvtReaderCallbacks_Set##kind##Callback(cb, buffer)
@@ -679,9 +801,17 @@ static OTF2_EvtReaderCallbacks *make_rev_callbacks(const az_event_handlers *on) 
   AZ_SET(MpiIrecv, mpi_irecv, rev_irecv);
   AZ_SET(MpiRequestCancelled, mpi_request_cancelled, rev_cancelled);
   AZ_SET(MpiCollectiveEnd, mpi_collective_end, rev_coll_end);
-#undef AZ_SET
   if (on->enter && on->leave)
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, rev_measurement);
+  if (!forward) return cb;
+  AZ_SET(IoOperationBegin, io_begin, rev_io_begin);
+  AZ_SET(IoOperationComplete, io_complete, rev_io_complete);
+#undef AZ_SET
+  OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, rev_task_create);
+  OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, rev_task_switch);
+  OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, rev_task_complete);
+  OTF2_EvtReaderCallbacks_SetCallingContextSampleCallback(cb, rev_sample);
+  OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, rev_unknown);
   return cb;
 }
 
@@ -724,6 +854,36 @@ static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, cons
   default:
     return on->mpi_collective_end(l, e->t, e->pos, c, NULL, (OTF2_CollectiveOp)v[0],
                                   (OTF2_CommRef)v[1], (uint32_t)v[2], v[3], v[4]);
+  }
+}
+
+/* One decoded event to a forward pass (decoding threads): the pass's
+   handler, or the driver's own (tasks, samples, unknown records), as OTF2
+   calls them in advance. */
+static OTF2_CallbackCode deliver_forward(az_cursor *c, const az_rev_buffer *b,
+                                         const az_rev_event *e) {
+  OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
+  const uint64_t *v = e->kind == REV_ENTER || e->kind == REV_LEAVE ? NULL : b->more[e->arg].v;
+  switch (e->kind) {
+  case REV_IO_BEGIN:
+    return c->on->io_begin(l, e->t, e->pos, c, NULL, (OTF2_IoHandleRef)v[0],
+                           (OTF2_IoOperationMode)v[1], (OTF2_IoOperationFlag)v[2], v[3], v[4]);
+  case REV_IO_COMPLETE:
+    return c->on->io_complete(l, e->t, e->pos, c, NULL, (OTF2_IoHandleRef)v[0], v[1], v[2]);
+  case REV_TASK_CREATE:
+    return az_task_create(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+                          (uint32_t)v[2]);
+  case REV_TASK_SWITCH:
+    return az_task_switch(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+                          (uint32_t)v[2]);
+  case REV_TASK_COMPLETE:
+    return az_task_complete(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+                            (uint32_t)v[2]);
+  case REV_SAMPLE:
+    return on_sample(l, e->t, e->pos, c, NULL, (OTF2_CallingContextRef)v[0], (uint32_t)v[1],
+                     (OTF2_InterruptGeneratorRef)v[2]);
+  case REV_UNKNOWN: return on_unknown(l, e->t, e->pos, c, NULL);
+  default: return deliver(c->on, c, b, e);
   }
 }
 
@@ -800,17 +960,29 @@ static void chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b) {
    those after need >= lo) starts: at the start of a chunk when one lies
    close enough: that of lo + 1 when it adds at most `extra` events, else
    the next one when it is not after need + 1. */
-static uint64_t block_start(const az_rev_buffer *b, uint64_t lo, uint64_t need, uint64_t extra) {
-  if (!b->nchunks) return lo;
-  size_t l = 0, h = b->nchunks; /* the last chunk whose first event is <= lo + 1 */
+static uint64_t block_start(const uint64_t *chunk, size_t nchunks, uint64_t lo, uint64_t need,
+                            uint64_t extra) {
+  if (!nchunks) return lo;
+  size_t l = 0, h = nchunks; /* the last chunk whose first event is <= lo + 1 */
   while (h - l > 1) {
     size_t mid = l + (h - l) / 2;
-    if (b->chunk[mid] <= lo + 1) l = mid;
+    if (chunk[mid] <= lo + 1) l = mid;
     else h = mid;
   }
-  if (lo + 1 - b->chunk[l] <= extra) return b->chunk[l] - 1;
-  if (l + 1 < b->nchunks && b->chunk[l + 1] <= need + 1) return b->chunk[l + 1] - 1;
+  if (lo + 1 - chunk[l] <= extra) return chunk[l] - 1;
+  if (l + 1 < nchunks && chunk[l + 1] <= need + 1) return chunk[l + 1] - 1;
   return lo;
+}
+
+/* The block a backward reading of a location's windows w, w-1, .. reads
+   for window w whose events are (from, to]: from the start of as many
+   earlier windows as the budget allows (at: the location's positions,
+   stride apart), or from the start of its chunk. */
+static uint64_t block_lo(const uint64_t *at, size_t stride, const uint64_t *chunk, size_t nchunks,
+                         size_t w, uint64_t from, uint64_t to, uint64_t budget) {
+  size_t first = w;
+  while (first > 0 && to - (first > 1 ? at[(first - 2) * stride] : 0) <= budget) first--;
+  return block_start(chunk, nchunks, first ? at[(first - 1) * stride] : 0, from, budget);
 }
 
 /* Whether a pass handles a buffered kind (backward passes read together
@@ -876,9 +1048,11 @@ static az_event_handlers union_handlers(const az_replay *rs, size_t np) {
    turn: from its block, read first (by the first pass's cursor) when the
    block does not hold it (as many earlier windows with it as the share
    `budget` allows).  Its events all delivered, each pass's loc_end. */
+static int take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, uint64_t to);
+
 static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
-                     OTF2_EvtReaderCallbacks *cb, az_rev_buffer *b, const az_marks *m, size_t w,
-                     uint64_t budget) {
+                     OTF2_EvtReaderCallbacks *cb, az_pool *pool, az_rev_buffer *b,
+                     const az_marks *m, size_t w, uint64_t budget) {
   az_cursor *c = az_replay_loc(&rs[0], l);
   const uint64_t *at = m->at + c->loc;
   uint64_t from = w ? at[(w - 1) * m->nlocs] : 0, to = at[w * m->nlocs];
@@ -891,10 +1065,8 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
     return 0;
   }
   if (from < b->lo) {
-    size_t first = w;
-    while (first > 0 && to - (first > 1 ? at[(first - 2) * m->nlocs] : 0) <= budget) first--;
-    uint64_t lo = block_start(b, first ? at[(first - 1) * m->nlocs] : 0, from, budget);
-    if (read_block(c, reader, cb, b, lo, to)) return -1;
+    uint64_t lo = block_lo(at, m->nlocs, b->chunk, b->nchunks, w, from, to, budget);
+    if (pool ? take_block(pool, c, b, lo, to) : read_block(c, reader, cb, b, lo, to)) return -1;
   }
   size_t end = b->end, rest = end;
   for (size_t i = 0; i < np; i++) {
@@ -921,36 +1093,39 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
   const az_defs *d = &r->a->defs;
   az_rev_buffer *b = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *b);
   az_event_handlers all = union_handlers(rs, np);
-  OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(&all);
+  OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(&all, 0);
   int failed = 0;
   uint64_t mine = 0;
+  for (uint32_t l = 0; l < d->num_locs; l++) mine += az_replay_loc(r, l)->a != NULL;
+  /* small windows (tests) make small blocks too, so that blocks of
+     several windows and new readers are exercised */
+  uint64_t block = AZ_BACK_BLOCK_EVENTS;
+  if (r->a->window_events && 8 * r->a->window_events < block) block = 8 * r->a->window_events;
+  uint64_t budget = block / (mine ? mine : 1);
+  az_pool *pool = pool_start(r, &all, m, budget);
   for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
     if (!c->a) continue;
     for (size_t i = 0; i < np; i++) az_replay_loc(&rs[i], l)->last = UINT64_MAX;
     b[l].lo = UINT64_MAX;
     b[l].off_region = d->off_region;
-    mine++;
-    failed = open_location(c, reader, cb, m->defs_read);
-    if (!failed) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
+    failed = pool ? open_fed(c, reader, pool) : open_location(c, reader, cb, m->defs_read);
+    if (!failed && !pool) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
     if (!failed && !c->cut_file) chunk_starts(c, reader, &b[l]);
   }
-  /* small windows (tests) make small blocks too, so that blocks of
-     several windows and new readers are exercised */
-  uint64_t block = AZ_BACK_BLOCK_EVENTS;
-  if (r->a->window_events && 8 * r->a->window_events < block) block = 8 * r->a->window_events;
-  uint64_t budget = block / (mine ? mine : 1);
+  if (pool) pool_go(pool, r, b);
   for (size_t w = m->windows; w-- > 0;) {
     az_time low = w ? m->stop[w - 1] : 0;
     for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
       az_cursor *c = az_replay_loc(r, l);
       if (!c->a || c->done) continue;
       for (size_t i = 0; i < np; i++) az_replay_loc(&rs[i], l)->stop = low;
-      failed = read_back(rs, np, l, reader, cb, &b[l], m, w, budget);
+      failed = read_back(rs, np, l, reader, cb, pool, &b[l], m, w, budget);
     }
     /* not active before the first window: a failure all agreed on */
     if (!end_windows(rs, np, low, w > 0, &failed)) break;
   }
+  if (pool) pool_stop(pool);
   for (uint32_t l = 0; l < d->num_locs && !failed; l++)
     if (az_replay_loc(r, l)->a && !az_replay_loc(r, l)->done)
       for (size_t i = 0; i < np; i++)
@@ -963,6 +1138,558 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
   free(b);
   OTF2_EvtReaderCallbacks_Delete(cb);
   return failed;
+}
+
+/* ---- Decoding threads ----
+
+   With az_analysis.threads = N > 1, N - 1 threads decode the event files
+   of the locations replayed here while this thread (the replay) runs the
+   passes' handlers on what they decoded, in the order of the serial
+   replay: the same handlers see the same events in the same order, so the
+   report is the same.  Each decoding thread has an OTF2 reader of its own
+   (OTF2 3.0's reader objects are not for several threads) and the
+   locations given to it, about the same number of events each.
+
+   Forward pass: a location's events go to the replay in segments, each
+   up to the first event at or after the end of a window (or at most
+   AZ_SEG_EVENTS): a decoding thread decodes up to AZ_AHEAD_WINDOWS
+   windows after the one the replay reads, at most AZ_AHEAD_EVENTS events
+   of all locations together (a few windows: waking a thread per window
+   cost more than it saved on the 2-core machine).  Where a window ends
+   stays the pass's business (az_next); a segment only paces the
+   decoding.  The last segment says how the reading ended (as
+   OTF2_Reader_ReadLocalEvents would have told advance).
+
+   Backward passes: the blocks read_back reads, in the same order, one
+   block a location ahead of the one it delivers from (so twice the memory
+   of the serial backward reading).
+
+   A decoding thread touches nothing of the analysis but the definitions;
+   errors go back in the segments, the replay says them. */
+
+enum { AZ_AHEAD_WINDOWS = 4, AZ_AHEAD_EVENTS = 1 << 17 };
+
+typedef struct az_seg { /* decoded events of one location */
+  az_rev_buffer b;
+  size_t next;         /* forward: b.ev[next ..] not delivered yet */
+  uint64_t lo, to;     /* backward: the block (lo, to] */
+  int last;            /* forward: its events end here (rc, hit_limit, read_pos) */
+  int failed;          /* backward: the block could not be read (why) */
+  OTF2_ErrorCode rc;   /* forward: how the reading ended */
+  int hit_limit;       /* ... it read as many events as its chunks hold */
+  uint64_t read_pos;   /* ... the position of the last event read */
+  char why[512];       /* OTF2's words for a failure */
+  struct az_seg *tail; /* the next segment of the queue */
+} az_seg;
+
+/* How a decoding thread's first opening of a location went. */
+enum { FEED_OPEN, FEED_NO_DEFS, FEED_NO_READER, FEED_NO_ARCHIVE };
+
+typedef struct {
+  int worker; /* the decoding thread that owns it; -1: not replayed here */
+  /* the decoding thread's alone until `opened` */
+  int open;         /* FEED_* */
+  char *open_error; /* FEED_NO_DEFS: why */
+  int fresh;        /* er not read yet */
+  /* the decoding thread's alone */
+  OTF2_EvtReader *er;
+  int defs_read;
+  uint64_t limit, pos; /* forward: events its chunks hold; the last read */
+  az_time maxt;        /* forward: the latest time decoded */
+  size_t target;       /* forward: the window it decodes up to */
+  size_t bw;           /* backward: windows left to look for blocks in */
+  uint64_t blo;        /* backward: where the last block starts */
+  const uint64_t *chunk;
+  size_t nchunks;
+  uint64_t events; /* declared: to share the locations out */
+  /* under the pool's lock */
+  az_seg *head, *end;
+  size_t queued;
+  int opened, busy, ended, wanted;
+} az_feed;
+
+typedef struct {
+  az_pool *pool;
+  int id;
+  pthread_t tid;
+  int started;
+} az_decoder;
+
+struct az_pool {
+  pthread_mutex_t mu;
+  pthread_cond_t work, ready; /* for the decoding threads; for the replay */
+  const az_analysis *a;
+  const az_event_handlers *on;
+  int forward;
+  char *anchor;
+  az_feed *feed; /* per location */
+  uint32_t nlocs;
+  az_decoder *dec;
+  int ndec, quit;
+  int go;        /* the replay opened every location: limits and chunks known */
+  size_t window; /* forward: the window the replay reads */
+  size_t ahead;  /* forward: events decoded, not delivered */
+  int idle;      /* decoding threads waiting for work */
+  az_time offset, length;
+  const az_marks *m; /* backward */
+  uint64_t budget;
+  az_seg *spare;
+};
+
+int az_default_threads(int procs) {
+  cpu_set_t set;
+  long cpus =
+      sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+  long n = cpus / (procs > 0 ? procs : 1);
+  return n < 1 ? 1 : n > AZ_THREADS_USEFUL ? AZ_THREADS_USEFUL : (int)n;
+}
+
+/* The end of forward window k, as run_forward counts them. */
+static az_time window_stop(const az_pool *p, size_t k) {
+  if (p->length == UINT64_MAX) return UINT64_MAX;
+  uint64_t room = (UINT64_MAX - p->offset) / p->length;
+  return (uint64_t)k + 1 > room ? UINT64_MAX : p->offset + ((uint64_t)k + 1) * p->length;
+}
+
+static void seg_failed(az_seg *s, const char *why) {
+  if (why != s->why) snprintf(s->why, sizeof s->why, "%s", why);
+  s->failed = s->last = 1;
+  s->rc = OTF2_ERROR_INVALID;
+}
+
+/* The first event reader of the location, its local definitions read
+   first (by this thread's reader), as open_location does: FEED_*. */
+static int open_first(az_pool *p, OTF2_Reader *reader, az_feed *f, uint32_t loc) {
+  char err[4600];
+  if (!reader) return FEED_NO_ARCHIVE;
+  otf2_message[0] = 0;
+  if (load_local_defs(p->a, loc, reader, err, sizeof err)) {
+    f->open_error = pu_strdup(err);
+    return FEED_NO_DEFS;
+  }
+  otf2_message[0] = 0;
+  f->er = OTF2_Reader_GetEvtReader(reader, p->a->defs.locs[loc].id);
+  if (!f->er) return FEED_NO_READER;
+  OTF2_EvtReader_ApplyClockOffsets(f->er, true);
+  f->fresh = 1;
+  return FEED_OPEN;
+}
+
+/* The location's event reader: the first one until it read, then a new
+   one (a backward block: OTF2's Seek back); 0, or -1 with the segment
+   failed. */
+static int open_feed(OTF2_Reader *reader, az_feed *f, uint64_t id, az_seg *s) {
+  if (f->fresh) {
+    f->fresh = 0;
+    return 0;
+  }
+  if (f->er) OTF2_Reader_CloseEvtReader(reader, f->er);
+  f->er = OTF2_Reader_GetEvtReader(reader, id);
+  if (!f->er) {
+    seg_failed(s, "no event reader");
+    return -1;
+  }
+  OTF2_EvtReader_ApplyClockOffsets(f->er, true);
+  return 0;
+}
+
+/* Forward: the location's events up to the end of its target window. */
+static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_feed *f,
+                           az_seg *s) {
+  uint64_t want = f->limit > f->pos ? f->limit - f->pos : 0, n = 0;
+  if (!want) { /* as advance: nothing asked, n == want */
+    s->last = s->hit_limit = 1;
+    s->read_pos = f->pos;
+    return;
+  }
+  if (f->fresh) f->fresh = 0;
+  az_time stop = window_stop(p, f->target);
+  while (stop <= f->maxt && stop != UINT64_MAX) stop = window_stop(p, ++f->target);
+  s->b.pace = 1;
+  s->b.stop = stop;
+  s->b.maxt = f->maxt;
+  OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
+  otf2_message[0] = 0;
+  OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(reader, f->er, want, &n);
+  OTF2_EvtReader_GetPos(f->er, &f->pos);
+  f->maxt = s->b.maxt;
+  if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
+    if (f->maxt >= stop) f->target++;
+    return;
+  }
+  s->last = 1;
+  s->rc = rc;
+  s->hit_limit = n == want;
+  s->read_pos = f->pos;
+  if (rc != OTF2_SUCCESS) snprintf(s->why, sizeof s->why, "%s", otf2_why(rc));
+}
+
+/* Backward: the next block read_back will ask for, as it computes it; 0
+   when there is none. */
+static int decode_block(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_feed *f,
+                        uint32_t loc, az_seg *s) {
+  const az_marks *m = p->m;
+  const uint64_t *at = m->at + loc;
+  uint64_t from = 0, to = 0;
+  size_t w = 0;
+  int found = 0;
+  while (f->bw > 0 && !found) {
+    w = --f->bw;
+    from = w ? at[(w - 1) * m->nlocs] : 0, to = at[w * m->nlocs];
+    if (to <= from && !to) f->bw = 0; /* nothing before either */
+    found = to > from && from < f->blo;
+  }
+  if (!found) return 0;
+  s->lo = f->blo = block_lo(at, m->nlocs, f->chunk, f->nchunks, w, from, to, p->budget);
+  s->to = to;
+  /* a new reader per block, as read_block (OTF2's Seek back) */
+  if (open_feed(reader, f, p->a->defs.locs[loc].id, s)) return 1;
+  OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
+  otf2_message[0] = 0;
+  uint64_t n = 0;
+  OTF2_ErrorCode rc = s->lo ? OTF2_EvtReader_Seek(f->er, s->lo + 1) : OTF2_SUCCESS;
+  if (rc == OTF2_SUCCESS) rc = OTF2_Reader_ReadLocalEvents(reader, f->er, to - s->lo, &n);
+  if (rc != OTF2_SUCCESS && !cut_files_read(p->a)) seg_failed(s, otf2_why(rc));
+  return 1;
+}
+
+/* What a decoding thread does next: the location the replay waits for,
+   else the one needed soonest that may be decoded ahead. */
+static az_feed *pick(az_pool *p, int me, uint32_t *loc) {
+  az_feed *best = NULL;
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    az_feed *f = &p->feed[l];
+    if (f->worker != me || f->busy || f->ended || !p->go) continue;
+    if (f->wanted) {
+      *loc = l;
+      return f;
+    }
+    if (p->forward ? p->ahead >= AZ_AHEAD_EVENTS || f->target > p->window + AZ_AHEAD_WINDOWS
+                   : f->queued >= 1)
+      continue;
+    if (!best || (p->forward ? f->target < best->target : f->bw > best->bw)) {
+      best = f;
+      *loc = l;
+    }
+  }
+  return best;
+}
+
+static az_seg *spare_seg(az_pool *p) {
+  az_seg *s = p->spare;
+  if (s) p->spare = s->tail;
+  else s = pu_calloc(1, sizeof *s);
+  az_rev_buffer kept = s->b; /* its arrays */
+  memset(s, 0, sizeof *s);
+  s->b.ev = kept.ev, s->b.cap = kept.cap, s->b.more = kept.more, s->b.capmore = kept.capmore;
+  s->b.off_region = p->a->defs.off_region;
+  return s;
+}
+
+static void *decoder_main(void *arg) {
+  az_decoder *d = arg;
+  az_pool *p = d->pool;
+  OTF2_Reader *reader = OTF2_Reader_Open(p->anchor);
+  if (reader) OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+  OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(p->on, p->forward);
+  for (uint32_t l = 0; l < p->nlocs; l++)
+    if (p->feed[l].worker == d->id) p->feed[l].open = open_first(p, reader, &p->feed[l], l);
+  pthread_mutex_lock(&p->mu);
+  for (uint32_t l = 0; l < p->nlocs; l++)
+    if (p->feed[l].worker == d->id) p->feed[l].opened = 1;
+  pthread_cond_broadcast(&p->ready);
+  for (;;) {
+    uint32_t l = 0;
+    az_feed *f = p->quit ? NULL : pick(p, d->id, &l);
+    if (!f) {
+      if (p->quit) break;
+      p->idle++;
+      pthread_cond_wait(&p->work, &p->mu);
+      p->idle--;
+      continue;
+    }
+    f->busy = 1;
+    az_seg *s = spare_seg(p);
+    pthread_mutex_unlock(&p->mu);
+    int made = 1;
+    if (p->forward) decode_segment(p, reader, cb, f, s);
+    else made = decode_block(p, reader, cb, f, l, s);
+    pthread_mutex_lock(&p->mu);
+    f->busy = 0;
+    if (made && f->ended) { /* the replay ended the location meanwhile */
+      s->tail = p->spare;
+      p->spare = s;
+    } else if (made) {
+      if (f->end) f->end->tail = s;
+      else f->head = s;
+      f->end = s;
+      f->queued++;
+      p->ahead += s->b.len;
+    } else {
+      s->tail = p->spare;
+      p->spare = s;
+    }
+    if (!made || s->last) f->ended = 1;
+    if (f->wanted) pthread_cond_broadcast(&p->ready);
+  }
+  pthread_mutex_unlock(&p->mu);
+  for (uint32_t l = 0; l < p->nlocs; l++)
+    if (p->feed[l].worker == d->id && p->feed[l].er)
+      OTF2_Reader_CloseEvtReader(reader, p->feed[l].er);
+  if (reader) OTF2_Reader_Close(reader);
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  return NULL;
+}
+
+/* The locations replayed here to the decoding threads: the largest
+   first, each to the thread with the fewest events so far. */
+static void share_out(az_pool *p) {
+  uint64_t *load = pu_calloc((size_t)p->ndec, sizeof *load);
+  for (;;) {
+    az_feed *big = NULL;
+    for (uint32_t l = 0; l < p->nlocs; l++)
+      if (p->feed[l].worker == -2 && (!big || p->feed[l].events > big->events)) big = &p->feed[l];
+    if (!big) break;
+    int least = 0;
+    for (int i = 1; i < p->ndec; i++)
+      if (load[i] < load[least]) least = i;
+    big->worker = least;
+    load[least] += big->events + 1;
+  }
+  free(load);
+}
+
+static az_pool *pool_start(az_replay *r, const az_event_handlers *on, const az_marks *m,
+                           uint64_t budget) {
+  const az_analysis *a = r->a;
+  uint32_t mine = 0;
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) mine += az_replay_loc(r, l)->a != NULL;
+  int ndec = a->threads - 1 < (int)mine ? a->threads - 1 : (int)mine;
+  if (ndec < 1) return NULL;
+  az_pool *p = pu_calloc(1, sizeof *p);
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->work, NULL);
+  pthread_cond_init(&p->ready, NULL);
+  p->a = a;
+  p->on = on;
+  p->forward = m == NULL;
+  p->anchor = pu_malloc(strlen(a->files) + 6);
+  sprintf(p->anchor, "%s.otf2", a->files);
+  p->nlocs = a->defs.num_locs;
+  p->feed = pu_calloc(p->nlocs ? p->nlocs : 1, sizeof *p->feed);
+  p->offset = a->defs.global_offset;
+  p->length = window_length(a);
+  p->m = m;
+  p->budget = budget;
+  p->ndec = ndec;
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    const az_cursor *c = az_replay_loc(r, l);
+    az_feed *f = &p->feed[l];
+    f->worker = c->a ? -2 : -1;
+    f->events = a->defs.locs[l].events;
+    f->blo = UINT64_MAX;
+    f->bw = m ? m->windows : 0;
+  }
+  share_out(p);
+  p->dec = pu_calloc((size_t)ndec, sizeof *p->dec);
+  int ok = 1;
+  for (int i = 0; i < ndec && ok; i++) {
+    p->dec[i] = (az_decoder){p, i, 0, 0};
+    ok = p->dec[i].started = !pthread_create(&p->dec[i].tid, NULL, decoder_main, &p->dec[i]);
+  }
+  if (ok) return p;
+  pool_stop(p); /* no threads: the replay reads alone */
+  return NULL;
+}
+
+/* open_location, the event reader opened by the decoding thread: the
+   same errors; the limit of its events computed here. */
+static int open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p) {
+  az_feed *f = &p->feed[s->loc];
+  pthread_mutex_lock(&p->mu);
+  while (!f->opened) pthread_cond_wait(&p->ready, &p->mu);
+  pthread_mutex_unlock(&p->mu);
+  switch (f->open) {
+  case FEED_NO_DEFS:
+    az_fail(&s->a->diag, "%s", f->open_error);
+    s->failed = 1;
+    return -1;
+  case FEED_NO_ARCHIVE: unreadable(s, "cannot open the trace archive", NULL); return -1;
+  case FEED_NO_READER:
+    if (cut_files_read(s->a)) { /* as open_location */
+      s->limit = 0;
+      return 0;
+    }
+    unreadable(s, "no event reader", NULL);
+    return -1;
+  default: s->limit = chunk_limit(s, reader); return 0;
+  }
+}
+
+/* The replay opened the locations: the decoding threads may start (what
+   they need of the replay's cursors and buffers, read once). */
+static void pool_go(az_pool *p, const az_replay *r, const az_rev_buffer *bufs) {
+  pthread_mutex_lock(&p->mu);
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    az_feed *f = &p->feed[l];
+    f->limit = az_replay_loc(r, l)->limit;
+    if (bufs) f->chunk = bufs[l].chunk, f->nchunks = bufs[l].nchunks;
+  }
+  p->go = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+static void pool_window(az_pool *p, size_t window) {
+  pthread_mutex_lock(&p->mu);
+  p->window = window;
+  if (p->idle && window % (AZ_AHEAD_WINDOWS / 2) == 0) pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+static void free_segs(az_seg *s) {
+  while (s) {
+    az_seg *next = s->tail;
+    free(s->b.ev);
+    free(s->b.more);
+    free(s);
+    s = next;
+  }
+}
+
+static void pool_stop(az_pool *p) {
+  pthread_mutex_lock(&p->mu);
+  p->quit = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+  for (int i = 0; i < p->ndec; i++)
+    if (p->dec[i].started) pthread_join(p->dec[i].tid, NULL);
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    free_segs(p->feed[l].head);
+    free(p->feed[l].open_error);
+  }
+  free_segs(p->spare);
+  pthread_mutex_destroy(&p->mu);
+  pthread_cond_destroy(&p->work);
+  pthread_cond_destroy(&p->ready);
+  free(p->feed);
+  free(p->dec);
+  free(p->anchor);
+  free(p);
+}
+
+/* The first segment of location l not delivered yet, once decoded; NULL
+   when its decoding thread has none (a fault of the driver). */
+static az_seg *pool_head(az_pool *p, uint32_t l) {
+  az_feed *f = &p->feed[l];
+  pthread_mutex_lock(&p->mu);
+  while (!f->head && !f->ended) {
+    f->wanted = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_cond_wait(&p->ready, &p->mu);
+  }
+  f->wanted = 0;
+  az_seg *s = f->head;
+  pthread_mutex_unlock(&p->mu);
+  return s;
+}
+
+/* The first segment of location l delivered: to be decoded into again. */
+static void pool_pop(az_pool *p, uint32_t l) {
+  az_feed *f = &p->feed[l];
+  pthread_mutex_lock(&p->mu);
+  az_seg *s = f->head;
+  f->head = s->tail;
+  if (!f->head) f->end = NULL;
+  f->queued--;
+  size_t had = p->ahead;
+  p->ahead -= s->b.len;
+  s->tail = p->spare;
+  p->spare = s;
+  /* backward: its next block; forward: room for more again */
+  if (p->idle && (!p->forward || (had >= AZ_AHEAD_EVENTS / 2 && p->ahead < AZ_AHEAD_EVENTS / 2)))
+    pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* The replay ended location l (a run that did not finish: its clock went
+   back): what was decoded ahead of it is not needed. */
+static void pool_drop(az_pool *p, uint32_t l) {
+  az_feed *f = &p->feed[l];
+  pthread_mutex_lock(&p->mu);
+  while (f->head) {
+    az_seg *s = f->head;
+    f->head = s->tail;
+    p->ahead -= s->b.len;
+    s->tail = p->spare;
+    p->spare = s;
+  }
+  f->end = NULL;
+  f->queued = 0;
+  f->ended = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+static int driver_fault(az_cursor *c) {
+  az_fail(&c->a->diag, "%s: internal error: the decoding thread delivered no events", c->label);
+  c->failed = 1;
+  return -1;
+}
+
+/* advance, on the events a decoding thread decoded: the same handlers
+   on the same events, the window ending where the pass says so; the end
+   of the events as advance meets it. */
+static int advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, az_time stop) {
+  s->stop = stop;
+  az_seg *seg;
+  int interrupted = 0;
+  uint64_t at = 0;
+  while ((seg = pool_head(p, s->loc)) != NULL) {
+    while (seg->next < seg->b.len && !interrupted) {
+      const az_rev_event *e = &seg->b.ev[seg->next++];
+      if (deliver_forward(s, &seg->b, e) == OTF2_CALLBACK_INTERRUPT) interrupted = 1, at = e->pos;
+    }
+    if (interrupted || seg->last) break;
+    pool_pop(p, s->loc);
+  }
+  if (!seg) return driver_fault(s);
+  int no_reader = p->feed[s->loc].open != FEED_OPEN;
+  s->read_pos = s->stale || no_reader ? s->pos : interrupted ? at : seg->read_pos;
+  if (s->failed) return -1;
+  if (s->stale) {
+    pool_drop(p, s->loc);
+    return end_of_file(r, s, reader, "timestamps go backwards");
+  }
+  if (interrupted) return 0;
+  char why[sizeof seg->why];
+  memcpy(why, seg->why, sizeof why);
+  OTF2_ErrorCode rc = seg->rc;
+  int hit = seg->hit_limit;
+  pool_pop(p, s->loc);
+  if (rc == OTF2_SUCCESS)
+    return end_of_file(r, s, reader,
+                       hit && s->limit_is_size ? "more events than the file has bytes" : NULL);
+  return end_of_file(r, s, reader, why);
+}
+
+/* read_block, from the block a decoding thread read: its arrays swapped
+   with the buffer's. */
+static int take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, uint64_t to) {
+  az_seg *s = pool_head(p, c->loc);
+  if (!s || s->lo != lo || s->to != to) return driver_fault(c);
+  if (s->failed) {
+    unreadable(c, s->why, NULL);
+    return -1;
+  }
+  az_rev_buffer t = *b;
+  b->ev = s->b.ev, b->len = s->b.len, b->cap = s->b.cap;
+  b->more = s->b.more, b->nmore = s->b.nmore, b->capmore = s->b.capmore;
+  s->b.ev = t.ev, s->b.cap = t.cap, s->b.more = t.more, s->b.capmore = t.capmore;
+  b->end = b->len;
+  b->lo = lo;
+  pool_pop(p, c->loc);
+  return 0;
 }
 
 /* Runs one forward pass, or np consecutive backward passes that read the

@@ -373,8 +373,11 @@ static void keep_best(timing *best, timing t) {
 static void parallel_speedup(const char *dir) {
   char out[600];
   snprintf(out, sizeof out, "%s/bench.pomp", dir);
-  char *serial[] = {POMP_ANALYZE, "-q", "-o", out, (char *)dir, NULL};
-  char *par[] = {MPIEXEC, "-n", "2", POMP_ANALYZE, "-q", "-o", out, (char *)dir, NULL};
+  /* one thread each: processes against one process (threads.sh measures
+     --threads) */
+  char *serial[] = {POMP_ANALYZE, "-q", "--threads", "1", "-o", out, (char *)dir, NULL};
+  char *par[] = {MPIEXEC, "-n", "2", POMP_ANALYZE, "-q", "--threads",
+                 "1",     "-o", out, (char *)dir,  NULL};
   timing s = {1e30, 0}, p = {1e30, 0};
   double load[1] = {0};
   for (int rep = 0; rep < 3; rep++) {
@@ -417,9 +420,9 @@ int main(int argc, char **argv) {
   uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 8000000;
   int ranks = argc > 2 ? atoi(argv[2]) : 8;
   int threads = argc > 4 ? atoi(argv[4]) : 1;
-  if (ranks < 2 || ranks > MAX_RANKS || events < 1000 || threads < 1 || threads > MAX_THREADS)
+  if (ranks < 1 || ranks > MAX_RANKS || events < 1000 || threads < 1 || threads > MAX_THREADS)
     pu_die(POMP_EXIT_USAGE,
-           "usage: %s [--generate] [EVENTS>=1000 [RANKS 2..64 [DIR [THREADS 1..16]]]]",
+           "usage: %s [--generate] [EVENTS>=1000 [RANKS 1..64 [DIR [THREADS 1..16]]]]",
            pu_progname());
   if (generate_only && argc <= 3)
     pu_die(POMP_EXIT_USAGE, "--generate needs the directory DIR to write the trace into");

@@ -71,6 +71,10 @@ run() {
   # change, bundled under another name) timed at P = 1 and the largest P
   base=${POMP_SCALING_BASE:-}
   local div=${POMP_SCALING_DIVIDE:-1}
+  # POMP_SCALING_THREADS=N: pomp-analyze --threads N in every run
+  # (default 1: processes against one process, as before --threads);
+  # P=1 is also timed with --threads 3 (decoding threads)
+  threads=${POMP_SCALING_THREADS:-1}
   # POMP_SCALING_P8, POMP_SCALING_P16: the numbers of processes of each
   scale "$out/t8" $((100000000 / div)) 8 "${POMP_SCALING_P8:-2 4 8}"
   scale "$out/t16" $((30000000 / div)) 16 "${POMP_SCALING_P16:-2 4 8 16}"
@@ -81,9 +85,14 @@ scale() {
   local dir=$1 events=$2 ranks=$3 ps=$4
   bench_analyze --generate "$events" "$ranks" "$dir" 2>>"$log"
   local serial wall cpu
-  read -r wall cpu < <(timed pomp-analyze -q -o "$dir/serial.pomp" "$dir")
+  read -r wall cpu < <(timed pomp-analyze -q --threads "$threads" -o "$dir/serial.pomp" "$dir")
   serial=$wall
   printf 'P=1   wall %7.2f s  CPU %7.2f s\n' "$wall" "$cpu"
+  read -r wall cpu < <(timed pomp-analyze -q --threads 3 -o "$dir/t3.pomp" "$dir")
+  local same=identical
+  cmp -s "$dir/serial.pomp" "$dir/t3.pomp" || same=DIFFERENT
+  printf 'P=1 --threads 3 wall %7.2f s  CPU %7.2f s  speed-up %5.2fx  report %s\n' "$wall" "$cpu" \
+    "$(calc "$serial / $wall")" "$same"
   if [ -n "$base" ]; then
     local top=${ps##* }
     read -r wall cpu < <(timed "$base" -q -o "$dir/base.pomp" "$dir")
@@ -93,7 +102,8 @@ scale() {
       "$top" "$wall" "$cpu" "$(calc "$serial / $wall")"
   fi
   for p in $ps; do
-    read -r wall cpu < <(timed mpiexec.hydra -n "$p" pomp-analyze -q -o "$dir/p$p.pomp" "$dir")
+    read -r wall cpu < <(timed mpiexec.hydra -n "$p" pomp-analyze -q --threads "$threads" \
+      -o "$dir/p$p.pomp" "$dir")
     local same=identical
     cmp -s "$dir/serial.pomp" "$dir/p$p.pomp" || same=DIFFERENT
     printf 'P=%-3s wall %7.2f s  CPU %7.2f s  speed-up %5.2fx  efficiency %5.1f %%  report %s\n' \

@@ -76,7 +76,7 @@ void az_run_dir(az_run *run) {
   run->status = az_analyze(&run->a, anchor, &opt);
   if (!run->status) run->report = az_report_build(&run->a, anchor, NULL);
   if (!az_run_cross_check) return;
-  az_analysis small;
+  az_analysis small, threaded;
   az_options windows = {
       .window_events = 2, .run_status = az_run_status, .switched_off = az_run_switched_off};
   int status = az_analyze(&small, anchor, &windows);
@@ -86,6 +86,20 @@ void az_run_dir(az_run *run) {
     az_run_assert_same(run->report, r);
     pomp_report_free(r);
   }
+  /* the same with decoding threads (replay.c): the same report, or the
+     same first error; three threads, so that each decodes some locations
+     and a trace of one location leaves one idle */
+  windows.threads = 3;
+  int threaded_status = az_analyze(&threaded, anchor, &windows);
+  assert_int_equal(threaded_status, status);
+  assert_string_equal(threaded.diag.first_error, small.diag.first_error);
+  assert_int_equal(threaded.events_read, small.events_read);
+  if (!status) {
+    pomp_report *r = az_report_build(&threaded, anchor, NULL);
+    az_run_assert_same(run->report, r);
+    pomp_report_free(r);
+  }
+  az_analysis_free(&threaded);
   az_analysis_free(&small);
 }
 
