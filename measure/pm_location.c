@@ -75,6 +75,7 @@ static pm_location *create(uint32_t thread) {
   if (!l) pu_die(POMP_EXIT_FAILURE, "out of memory (a location)");
   memset(l, 0, size);
   l->thread = thread;
+  l->room.lock = -1;
   l->cap = 64;
   l->stack = aligned_alloc(64, l->cap * sizeof *l->stack);
   if (!l->stack) pu_die(POMP_EXIT_FAILURE, "out of memory (a location)");
