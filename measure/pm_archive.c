@@ -147,6 +147,13 @@ static void marker_path(char *buf, size_t size) {
   snprintf(buf, size, "%s/.pomp-disk-full", pm_experiment_dir);
 }
 
+void pm_archive_remove_markers(void) {
+  char path[PU_PATH_MAX];
+  marker_path(path, sizeof path);
+  unlink(path);
+  pm_room_remove_lock();
+}
+
 int pm_archive_full_elsewhere(void) {
   char marker[PU_PATH_MAX];
   marker_path(marker, sizeof marker);
@@ -314,7 +321,12 @@ int pm_archive_open(void (*flush_hook)(void)) {
   return 0;
 }
 
-OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id) {
+OTF2_EvtWriter *pm_archive_evt_writer(pm_location *l) {
+  /* the first chunk's room, before OTF2 allocates it: l may not be in the
+     location table yet, where mem_allocate looks for it */
+  if (!atomic_load(&disk_full) && pm_room_claim(l, pm_evt_chunk + PM_ROOM_SPARE) == ENOSPC)
+    stop_recording(l, 0);
+  uint64_t location_id = pm_location_id(l);
   OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(pm_archive, location_id);
   if (!w) pm_err("no OTF2 event writer for location %llu", (unsigned long long)location_id);
   return w;

@@ -69,6 +69,12 @@ void pm_room_open(void) {
   if (fd >= 0) close(fd);
 }
 
+void pm_room_remove_lock(void) {
+  char path[PU_PATH_MAX];
+  lock_path(path, sizeof path);
+  unlink(path);
+}
+
 /* The run's room lock, LOCK_SH or LOCK_EX; an open file of its own per
    call, since flock locks belong to the open file, not to the thread.
    -1 where it cannot be taken (then the claims go on unlocked). */
@@ -201,14 +207,15 @@ void pm_room_closed(pm_location *l) {
   free_room_file(l);
   if (!l->room.created) return;
   char path[PU_PATH_MAX];
-  /* the room beyond the file's end goes back (the definitions need it) */
+  /* the room beyond the file's end goes back (the definitions need it):
+     truncating to its own size frees the blocks past it (ext4, tmpfs,
+     xfs; a hole punched there is clamped to the size on ext4) */
   event_path(l, path, sizeof path);
   int fd = open(path, O_WRONLY | O_CLOEXEC);
   struct stat st;
   if (fd >= 0 && fstat(fd, &st) == 0 && l->room.claimed > (uint64_t)st.st_size &&
-      fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size,
-                (off_t)l->room.claimed - st.st_size) != 0)
-    (void)ftruncate(fd, st.st_size); /* frees the blocks beyond the end too */
+      ftruncate(fd, st.st_size) != 0)
+    pm_log("%s: the room beyond its end could not be given back: %s", path, strerror(errno));
   if (fd >= 0) close(fd);
 }
 

@@ -52,7 +52,8 @@ int pm_archive_open(void (*before_flush)(void));
 /* The OTF2 chunk sizes the archive was opened with (fragments record them:
    the recovered anchor must name the ones the event files were cut in). */
 extern uint64_t pm_evt_chunk, pm_def_chunk;
-OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id);
+/* l's event writer, the room of its first chunk claimed first. */
+OTF2_EvtWriter *pm_archive_evt_writer(struct pm_location *l);
 /* Location l's event chunks still in memory, oldest first, into chunks
    (at most max; 0 if more), each pm_evt_chunk bytes; *flushed: the bytes
    its buffer flushes wrote to its event file, which the chunks follow.
@@ -93,6 +94,9 @@ int pm_archive_disk_full(void);
 /* 1 when another process of the run found the disk full (its marker in
    the experiment directory): this one stops recording at its next flush. */
 int pm_archive_full_elsewhere(void);
+/* The disk-full marker and the room lock removed (rank 0, once the trace
+   is written). */
+void pm_archive_remove_markers(void);
 /* 1 once an OTF2 write failed for want of space (the disk filled under
    it, e.g. by another program): its writers cannot be closed, the trace
    is left as a died run's fragments. */
@@ -107,8 +111,10 @@ void pm_archive_release_reserve(void);
 /* The room on the disk each location's event file holds (pm_room.c),
    claimed before its buffer takes the events that need it. */
 struct pm_location;
-/* The run's room lock file, when the archive opens. */
+/* The run's room lock file, when the archive opens; removed by
+   pm_room_remove_lock once the trace is written. */
 void pm_room_open(void);
+void pm_room_remove_lock(void);
 /* Room for l's event file up to byte need; 0, or ENOSPC: the disk is
    full. Other failures are said once and claims stop (0). On l's own
    thread. */

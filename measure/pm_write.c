@@ -208,7 +208,8 @@ void pm_trace_write(void) {
   OTF2_ErrorCode rc = OTF2_Archive_Close(pm_archive);
   pm_archive = NULL;
   if (rc != OTF2_SUCCESS) pm_err("closing the trace failed: %s", OTF2_Error_GetDescription(rc));
-  else pm_fragment_remove(); /* the trace is whole: nothing to recover */
+  else pm_fragment_remove();                          /* the trace is whole: nothing to recover */
+  if (pm_coll.rank == 0) pm_archive_remove_markers(); /* every rank has closed its files */
   uint64_t events = 0;
   for (uint32_t i = 0; i < n; i++) events += locs[i].events;
   if (disk & FULL) {
