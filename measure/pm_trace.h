@@ -84,8 +84,9 @@ void pm_trace_write(void);
    the anchor (property POMP::RUN_STATUS, docs/TRACE.md) that the trace
    ends there, so the analysis says incomplete. Called before it. */
 void pm_trace_mark_died(const char *why);
-/* The disk is full (an OTF2 write or a fragment failed with ENOSPC):
-   recording stops, the reserve is freed, one line says so (once). */
+/* The disk is full (a tail copy or a fragment failed with ENOSPC; the
+   room claims of pm_archive.c find it themselves): recording stops for
+   good, one line says so (once for the run). */
 void pm_archive_out_of_space(void);
 /* 1 once the disk filled while tracing (pm_archive.c; recording then
    stays off whatever POMP_On says); *events and *thread (either may be
