@@ -2,27 +2,27 @@
    events that need it are accepted (docs/TRACE.md, "A full disk").
 
    Each location holds the room of every chunk its buffer has been given
-   and of one chunk more: the disk's blocks are allocated to it, so its
-   buffers reach the file whenever OTF2 writes them (at a flush, from
-   OTF2's 4 MiB file buffer later, or at close), whatever other ranks,
-   threads or programs write meanwhile. When a claim fails the disk is
-   full: recording stops, and the one chunk held in advance takes the
-   record in flight and the Leaves of the regions still open.
+   and 64 KiB more (pm_archive.c's claim_chunk): the disk's blocks are
+   allocated to it, so its buffers reach the file whenever OTF2 writes
+   them (at a flush, from OTF2's 4 MiB file buffer later, or at close),
+   whatever other ranks, threads or programs write meanwhile. When a claim
+   fails the disk is full: recording stops, and the 64 KiB take the record
+   in flight and the Leaves of the regions still open.
 
    Where the room lies: OTF2 creates the event file at the location's
    first buffer flush, truncating it (fopen "wb"), so until then the room
    is a file of ours, EXP/.pomp-room.<location>. At that first flush it
    is handed over: the room file is deleted in the pre-flush callback, OTF2
-   creates and writes the event file, and the post-flush callback (or,
-   for a first flush at close, pm_room_closed) allocates the room in the
-   event file itself beyond its end (fallocate FALLOC_FL_KEEP_SIZE). Other
-   processes of the run could take the freed room in between, so a
-   hand-over holds the run's room lock (flock of EXP/.pomp-room.lock)
-   exclusively and every claim holds it shared. A file system that cannot
-   allocate beyond a file's end keeps the room in the room file and hands
-   it over at every flush (exact while OTF2 writes whole chunks at the
-   flush, i.e. POMP_BUFFER >= 4 MiB). At close the room a file did not
-   use is given back. */
+   creates and writes the event file, and the post-flush callback
+   allocates the room in the event file itself beyond its end (fallocate
+   FALLOC_FL_KEEP_SIZE; a first flush at close needs nothing more once
+   the file is written, pm_room_closed). Other processes of the run could
+   take the freed room in between, so a hand-over holds the run's room
+   lock (flock of EXP/.pomp-room.lock) exclusively and every claim holds
+   it shared. A file system that cannot allocate beyond a file's end
+   keeps the room in the room file and hands it over at every flush
+   (exact while OTF2 writes whole chunks at the flush, i.e. POMP_BUFFER
+   >= 4 MiB). At close the room a file did not use is given back. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
