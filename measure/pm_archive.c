@@ -24,7 +24,6 @@ uint64_t pm_evt_chunk, pm_def_chunk;
 static void (*before_flush)(void);
 static _Atomic int disk_full;    /* pm_archive_out_of_space: once */
 static _Atomic int write_failed; /* an OTF2 write failed (ENOSPC): its writers are damaged */
-static int disk_sharers = 1;     /* processes writing to this disk (pm_archive_disk_sharers) */
 
 /* Chunks of one OTF2 buffer, linked through a header in front of each. */
 enum { CHUNK_HEADER = 64 }; /* keeps the chunk cache-line aligned */
@@ -37,30 +36,45 @@ typedef struct buffer_memory {
   uint64_t flushed; /* event buffers: bytes their flushes wrote to the file */
 } buffer_memory;
 
-static int no_room(void);
+/* The room of a new chunk of l's event buffer (pm_room.c): the chunk
+   ends at byte `end` of the event file, and PM_ROOM_SPARE bytes more are
+   claimed with it. When a claim fails the disk is full: recording stops,
+   and the chunk asked for is given all the same: what is still recorded
+   on l (the record in flight, the Leaves of the regions still open, a
+   few hundred bytes) fits in the spare room at its start, and the last
+   chunk is written at close only as far as it is used. Another process's
+   marker stops recording here too. */
+enum { PM_ROOM_SPARE = 64 * 1024 };
+static void stop_recording(pm_location *l, uint64_t events);
+static void claim_chunk(pm_location *l, const buffer_memory *b, uint64_t size) {
+  uint64_t end = b->flushed + b->used + size;
+  if (!atomic_load(&disk_full) &&
+      (pm_archive_full_elsewhere() || pm_room_claim(l, end + PM_ROOM_SPARE) == ENOSPC)) {
+    /* OTF2 is between two chunks: after a flush (no chunk used) the
+       writer cannot count its events, the flush did */
+    uint64_t events = 0;
+    if (!b->used || !l->writer || OTF2_EvtWriter_GetNumberOfEvents(l->writer, &events))
+      events = atomic_load_explicit(&l->flushed_events, memory_order_relaxed);
+    stop_recording(l, events);
+  }
+  if (end - size + PM_ROOM_SPARE > l->room.claimed) l->room.unclaimed += size;
+}
 
 /* Called by the buffer's own writer thread only, so no locking. A NULL
-   answer for a full event buffer makes OTF2 flush it to disk. */
+   answer for a full event buffer makes OTF2 flush it to disk (its room
+   is claimed: the flush cannot fail for want of space). */
 static void *mem_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
                           uint64_t size) {
-  (void)user, (void)loc;
+  (void)user;
   buffer_memory *b = *per_buffer;
+  pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get(pm_loc_thread(loc)) : NULL;
   if (!b) {
     *per_buffer = b = calloc(1, sizeof *b);
-    pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get(pm_loc_thread(loc)) : NULL;
-    if (l) l->evt_memory = b; /* pm_archive_evt_chunks: the tail file's copy */
+    if (l && b) l->evt_memory = b; /* pm_archive_evt_chunks: the tail file's copy */
   }
   if (!b) return NULL;
-  /* a full buffer is flushed (NULL), unless the disk is too full for it:
-     then recording stops and the record in flight gets its chunk, so the
-     buffer stays whole in memory and reaches the file when it is closed
-     (a refused flush would drop it, its events still counted, and leave a
-     file OTF2 cannot seek in) */
-  if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer &&
-      !atomic_load(&disk_full)) {
-    if (!no_room() && !pm_archive_full_elsewhere()) return NULL;
-    pm_archive_out_of_space();
-  }
+  if (type == OTF2_FILETYPE_EVENTS && b->used && b->used + size > pm_cfg.buffer) return NULL;
+  if (l) claim_chunk(l, b, size);
   chunk *c = malloc(CHUNK_HEADER + size);
   if (!c) return NULL; /* OTF2 flushes and retries */
   c->next = b->chunks;
@@ -110,44 +124,16 @@ void pm_archive_before_flush(void) {
 
 static const OTF2_MemoryCallbacks memory_callbacks = {mem_allocate, mem_free_all};
 
-/* The bytes OTF2 may still write to this process's event files: every
-   location's buffer (written when it is flushed or closed) and, with
-   chunks below 4 MiB, the flushed chunks OTF2's 4 MiB file buffer may
-   still hold (written when it fills, or at close). Other threads' counts
-   are read without their lock: an estimate, on the safe side. */
-enum { OTF2_FILE_BUFFER = 4u << 20 };
-static uint64_t pending_bytes(void) {
-  uint64_t sum = 0;
-  for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++) {
-    pm_location *l = pm_location_get(t);
-    const buffer_memory *b = l ? l->evt_memory : NULL;
-    if (!b) continue;
-    sum += b->used;
-    if (pm_evt_chunk < OTF2_FILE_BUFFER)
-      sum += b->flushed < OTF2_FILE_BUFFER ? b->flushed : OTF2_FILE_BUFFER;
-  }
-  return sum;
-}
-
-/* Is there too little room on the disk for the buffer about to be
-   flushed and for all that the event files may still need when they are
-   closed (every location of every process on this node, taken to hold
-   as much as this one)? OTF2 3.0 crashes when a write fails in the
-   middle of a record, and closing a writer whose write failed crashes
-   too: recording stops while everything still fits, so the files close
-   normally and the definitions (from the reserve) make the trace
-   readable. */
-static int no_room(void) { return !pm_archive_room_for(pm_cfg.buffer); }
-
+/* Room for a tail copy (pm_tail.c) of bytes: the copy must not take the
+   room the event buffers will claim next, one POMP_BUFFER per location of
+   this process. */
 int pm_archive_room_for(uint64_t bytes) {
   struct statvfs st;
   if (statvfs(pm_experiment_dir, &st) != 0) return 1;
-  uint64_t need = (pending_bytes() + bytes) * (uint64_t)disk_sharers;
+  uint64_t need = bytes;
+  for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++)
+    if (pm_location_get(t)) need += pm_cfg.buffer;
   return (uint64_t)st.f_bavail * st.f_frsize >= need;
-}
-
-void pm_archive_disk_sharers(int n) {
-  if (n > 0) disk_sharers = n;
 }
 
 int pm_archive_write_failed(void) { return atomic_load(&write_failed); }
@@ -159,6 +145,13 @@ void pm_archive_out_of_space(void);
    flush too, and only the first says so on stderr. */
 static void marker_path(char *buf, size_t size) {
   snprintf(buf, size, "%s/.pomp-disk-full", pm_experiment_dir);
+}
+
+void pm_archive_remove_markers(void) {
+  char path[PU_PATH_MAX];
+  marker_path(path, sizeof path);
+  unlink(path);
+  pm_room_remove_lock();
 }
 
 int pm_archive_full_elsewhere(void) {
@@ -175,27 +168,28 @@ int pm_archive_full_elsewhere(void) {
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final) {
   (void)user;
-  /* mem_allocate checked the room just before; the disk may have been
-     found full since (a fragment or tail write) */
-  if (type == OTF2_FILETYPE_EVENTS && !final && atomic_load(&disk_full)) {
-    pm_archive_out_of_space();
-    return OTF2_NO_FLUSH; /* OTF2 crashes when a flush fails mid-record */
-  }
-  if (type == OTF2_FILETYPE_EVENTS && !final) {
-    pm_location *l = pm_location_get(pm_loc_thread(loc));
+  pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get(pm_loc_thread(loc)) : NULL;
+  if (l && !final) {
     uint64_t events = 0;
-    if (l && OTF2_EvtWriter_GetNumberOfEvents(caller, &events) == OTF2_SUCCESS)
+    if (OTF2_EvtWriter_GetNumberOfEvents(caller, &events) == OTF2_SUCCESS)
       atomic_store_explicit(&l->flushed_events, events, memory_order_relaxed);
     if (before_flush) before_flush();
     pm_location_flush_began(loc);
   }
+  /* a first flush creates the event file: its room moves into it (last,
+     so that the run's room lock is held only while OTF2 writes) */
+  if (l) pm_room_hand_over(l);
   return OTF2_FLUSH;
 }
 
 static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc) {
   (void)user;
   uint64_t t = pm_clock(); /* the events' clock, so BufferFlush fits in */
-  if (type == OTF2_FILETYPE_EVENTS) pm_location_flush_ended(loc, t);
+  pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get(pm_loc_thread(loc)) : NULL;
+  /* ENOSPC: another program took the room handed over meanwhile */
+  if (l && pm_room_settle(l) == ENOSPC)
+    stop_recording(l, atomic_load_explicit(&l->flushed_events, memory_order_relaxed));
+  if (l) pm_location_flush_ended(loc, t);
   return t;
 }
 
@@ -203,12 +197,15 @@ static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 /* ---- a full disk ------------------------------------------------------
 
-   Space for the definitions is reserved when the archive opens (a file of
-   PM_RESERVE bytes); when the disk fills, recording stops for good, and
-   at the end, once the event files are closed (OTF2 may still hold up to
-   4 MiB of each in memory), the reserve is freed and the definitions and
-   anchor are written as usual: the events that reached the disk stay analysable. OTF2's own
-   messages (about 30 lines) give way to one line of ours. */
+   Every event file claims its room before its buffer takes events
+   (pm_room.c), so when a claim fails recording stops at a record's end on
+   every location and every event taken reaches the disk: the files close
+   normally. Space for the definitions is reserved when the archive opens
+   (a file of PM_RESERVE bytes), freed by rank 0 in the unification once
+   every event file is closed (pm_write.c), and the definitions and anchor
+   are written as usual: pomp-analyze reads the trace directly. OTF2's own
+   messages (about 30 lines on a failed write) give way to one line of
+   ours. */
 enum { PM_RESERVE = 512 * 1024 };
 static char reserve_path[PU_PATH_MAX];
 
@@ -235,14 +232,19 @@ void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread) {
 }
 
 void pm_archive_out_of_space(void) {
-  if (atomic_exchange(&disk_full, 1)) return;
-  /* recording stops for good (pm_runtime.c's set_state asks
-     pm_archive_disk_full); the reserve stays until the files are closed */
-  atomic_store(&pm_recording, 0);
   pm_location *l = pm_tls_location;
   uint64_t events = 0; /* recorded so far: they all reach the file when it closes */
   if (l && (!l->writer || OTF2_EvtWriter_GetNumberOfEvents(l->writer, &events) != OTF2_SUCCESS))
     events = atomic_load_explicit(&l->flushed_events, memory_order_relaxed);
+  stop_recording(l, events);
+}
+
+/* Once: recording stops for good (pm_runtime.c's set_state asks
+   pm_archive_disk_full); l (may be NULL) found the disk full after its
+   events. */
+static void stop_recording(pm_location *l, uint64_t events) {
+  if (atomic_exchange(&disk_full, 1)) return;
+  atomic_store(&pm_recording, 0);
   uint32_t thread = l ? l->thread : 0;
   full_at_events = events;
   full_at_thread = thread;
@@ -254,10 +256,13 @@ void pm_archive_out_of_space(void) {
   int first = fd >= 0 || errno != EEXIST;
   if (fd >= 0) close(fd);
   uint64_t location = pm_loc_id(pm_coll.rank, thread);
-  (first ? pm_err : pm_log)("trace incomplete: disk full after %llu events of location %llu (%s); "
-                            "recording stopped, the program runs on",
+  char fs[PU_PATH_MAX + 200];
+  pm_room_describe(fs, sizeof fs);
+  (first ? pm_err : pm_log)("trace incomplete: disk full after %llu events of location %llu (%s: "
+                            "%s); recording stops on every location, every event recorded is "
+                            "kept; the program runs on",
                             (unsigned long long)events, (unsigned long long)location,
-                            pm_experiment_dir);
+                            pm_experiment_dir, fs);
 }
 
 static OTF2_ErrorCode on_otf2_error(void *user, const char *file, uint64_t line,
@@ -268,7 +273,8 @@ static OTF2_ErrorCode on_otf2_error(void *user, const char *file, uint64_t line,
      buffer write): errno still says why */
   if (code == OTF2_ERROR_ENOSPC || errno == ENOSPC) {
     atomic_store(&write_failed, 1);
-    pm_archive_out_of_space();
+    pm_location *l = pm_tls_location; /* inside a flush: the writer cannot count */
+    stop_recording(l, l ? atomic_load_explicit(&l->flushed_events, memory_order_relaxed) : 0);
   }
   if (atomic_load(&disk_full)) return code; /* its consequences: said already */
   char what[512];
@@ -308,13 +314,19 @@ int pm_archive_open(void (*flush_hook)(void)) {
   }
   OTF2_Error_RegisterCallback(on_otf2_error, NULL);
   make_reserve();
+  pm_room_open();
   before_flush = flush_hook;
   pm_archive = a;
   pm_locations_open_writers();
   return 0;
 }
 
-OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id) {
+OTF2_EvtWriter *pm_archive_evt_writer(pm_location *l) {
+  /* the first chunk's room, before OTF2 allocates it: l may not be in the
+     location table yet, where mem_allocate looks for it */
+  if (!atomic_load(&disk_full) && pm_room_claim(l, pm_evt_chunk + PM_ROOM_SPARE) == ENOSPC)
+    stop_recording(l, 0);
+  uint64_t location_id = pm_location_id(l);
   OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(pm_archive, location_id);
   if (!w) pm_err("no OTF2 event writer for location %llu", (unsigned long long)location_id);
   return w;

@@ -75,10 +75,11 @@ static pm_location *create(uint32_t thread) {
   if (!l) pu_die(POMP_EXIT_FAILURE, "out of memory (a location)");
   memset(l, 0, size);
   l->thread = thread;
+  l->room.lock = -1;
   l->cap = 64;
   l->stack = aligned_alloc(64, l->cap * sizeof *l->stack);
   if (!l->stack) pu_die(POMP_EXIT_FAILURE, "out of memory (a location)");
-  if (pm_archive) l->writer = pm_archive_evt_writer(pm_location_id(l));
+  if (pm_archive) l->writer = pm_archive_evt_writer(l);
   atomic_store_explicit(&locations[thread], l, memory_order_release);
   return l;
 }
@@ -143,7 +144,7 @@ void pm_locations_open_writers(void) {
   for (uint32_t t = 0; t < PM_MAX_LOCATIONS; t++) {
     pm_location *l = atomic_load_explicit(&locations[t], memory_order_relaxed);
     if (!l || l->writer) continue;
-    l->writer = pm_archive_evt_writer(pm_location_id(l));
+    l->writer = pm_archive_evt_writer(l);
     pm_kept_event *kept = l->kept;
     size_t n = l->nkept;
     l->kept = NULL;

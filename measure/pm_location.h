@@ -61,11 +61,20 @@ struct pm_location {
   uint64_t tail_due;    /* time of the next copy to the tail file (pm_tail.c); 0: unset */
   struct pm_tail *tail; /* the tail file's state (pm_tail.c), NULL before the first */
   void *evt_memory;     /* the event buffer's chunks (pm_archive.c) */
-  uint64_t unmatched;   /* Leaves without their Enter (ignored) */
-  uint32_t thread;      /* T of the location id pm_loc_id(rank, T) */
-  uint32_t team_comm;   /* comm of the team this location is in (TeamBegin) */
-  int forked;           /* ThreadFork written, ThreadJoin not yet */
-  pm_kept_event *kept;  /* events before the archive opened */
+  /* the disk room its event file holds (pm_room.c), on its own thread */
+  struct {
+    uint64_t claimed;      /* bytes of the file whose room is allocated */
+    uint64_t in_room_file; /* of them, held in its room file */
+    uint64_t unclaimed;    /* bytes given to it beyond its room after the stop (never, so far) */
+    int created;           /* OTF2 created the event file (its first flush) */
+    int handing;           /* between a hand-over and its settling */
+    int lock;              /* the room lock held through a hand-over; -1 */
+  } room;
+  uint64_t unmatched;  /* Leaves without their Enter (ignored) */
+  uint32_t thread;     /* T of the location id pm_loc_id(rank, T) */
+  uint32_t team_comm;  /* comm of the team this location is in (TeamBegin) */
+  int forked;          /* ThreadFork written, ThreadJoin not yet */
+  pm_kept_event *kept; /* events before the archive opened */
   size_t nkept, cap_kept;
   struct pm_fn_stats *fn_stats; /* user functions' calls and times (pm_throttle.h) */
   /* OpenMP tasks: the ones this thread runs now, innermost last (a tied

@@ -39,8 +39,7 @@ void pm_mpi_node_peers(int n, const int *world_ranks, const int *pids) {
   peer_rank = r;
   peer_pid = p;
   npeers = n;
-  pm_archive_disk_sharers(n); /* they write to the same disk */
-  if (pm_cfg.peer_signal)     /* off: POMP_PEER_SIGNAL=0, or profile mode */
+  if (pm_cfg.peer_signal) /* off: POMP_PEER_SIGNAL=0, or profile mode */
     pm_log("%d ranks on this node (peers told to write their fragments if a rank dies)", n);
 }
 

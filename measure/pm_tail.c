@@ -128,8 +128,8 @@ static int copy_chunks(const pm_location *l, pm_tail *tail, uint64_t events, uin
   const unsigned char **chunks = malloc(max * sizeof *chunks); /* every few seconds */
   uint64_t flushed;
   size_t n = chunks ? pm_archive_evt_chunks(l, chunks, max, &flushed) : 0;
-  /* a copy must not take the room the event files need when they close:
-     on a nearly full disk the events stay in memory (no copy) */
+  /* a copy must not take the room the event buffers claim next
+     (pm_room.c): on a nearly full disk there is no copy */
   if (n && !pm_archive_room_for((n + 1) * pm_evt_chunk)) {
     free(chunks);
     return 0;

@@ -52,7 +52,8 @@ int pm_archive_open(void (*before_flush)(void));
 /* The OTF2 chunk sizes the archive was opened with (fragments record them:
    the recovered anchor must name the ones the event files were cut in). */
 extern uint64_t pm_evt_chunk, pm_def_chunk;
-OTF2_EvtWriter *pm_archive_evt_writer(uint64_t location_id);
+/* l's event writer, the room of its first chunk claimed first. */
+OTF2_EvtWriter *pm_archive_evt_writer(struct pm_location *l);
 /* Location l's event chunks still in memory, oldest first, into chunks
    (at most max; 0 if more), each pm_evt_chunk bytes; *flushed: the bytes
    its buffer flushes wrote to its event file, which the chunks follow.
@@ -83,8 +84,9 @@ void pm_trace_write(void);
    the anchor (property POMP::RUN_STATUS, docs/TRACE.md) that the trace
    ends there, so the analysis says incomplete. Called before it. */
 void pm_trace_mark_died(const char *why);
-/* The disk is full (an OTF2 write or a fragment failed with ENOSPC):
-   recording stops, the reserve is freed, one line says so (once). */
+/* The disk is full (a tail copy or a fragment failed with ENOSPC; the
+   room claims of pm_archive.c find it themselves): recording stops for
+   good, one line says so (once for the run). */
 void pm_archive_out_of_space(void);
 /* 1 once the disk filled while tracing (pm_archive.c; recording then
    stays off whatever POMP_On says); *events and *thread (either may be
@@ -93,20 +95,44 @@ int pm_archive_disk_full(void);
 /* 1 when another process of the run found the disk full (its marker in
    the experiment directory): this one stops recording at its next flush. */
 int pm_archive_full_elsewhere(void);
+/* The disk-full marker and the room lock removed (rank 0, once the trace
+   is written). */
+void pm_archive_remove_markers(void);
 /* 1 once an OTF2 write failed for want of space (the disk filled under
    it, e.g. by another program): its writers cannot be closed, the trace
    is left as a died run's fragments. */
 int pm_archive_write_failed(void);
-/* n processes of the run write to this node's disk (pm_peers.c: the
-   ranks on this node): the room check counts n times this one's needs. */
-void pm_archive_disk_sharers(int n);
-/* 1 when the disk has room for bytes more on top of all the event files
-   may still need at close (the same estimate as before a flush). */
+/* 1 when the disk has room for bytes more (a tail copy) on top of one
+   more POMP_BUFFER per location. */
 int pm_archive_room_for(uint64_t bytes);
 void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread);
 /* Frees the space kept in reserve for the definitions (pm_archive_open):
    before they are written, or when the disk fills. */
 void pm_archive_release_reserve(void);
+/* The room on the disk each location's event file holds (pm_room.c),
+   claimed before its buffer takes the events that need it. */
+struct pm_location;
+/* The run's room lock file, when the archive opens; removed by
+   pm_room_remove_lock once the trace is written. */
+void pm_room_open(void);
+void pm_room_remove_lock(void);
+/* Room for l's event file up to byte need; 0, or ENOSPC: the disk is
+   full. Other failures are said once and claims stop (0). On l's own
+   thread. */
+int pm_room_claim(struct pm_location *l, uint64_t need);
+/* In the pre-flush callback: before OTF2 creates l's event file (its
+   first flush), its room file is freed under the run's room lock. */
+void pm_room_hand_over(struct pm_location *l);
+/* In the post-flush callback: the room handed over moves into the event
+   file; the lock is released. 0, or ENOSPC (another program took it). */
+int pm_room_settle(struct pm_location *l);
+/* After l's writer closed: the lock of a hand-over at close released, the
+   room the file did not use given back. */
+void pm_room_closed(struct pm_location *l);
+/* Every room file removed (the trace is abandoned). */
+void pm_room_forget_all(void);
+/* "file system MOUNT (TYPE), SIZE, FREE free" of the experiment. */
+void pm_room_describe(char *buf, size_t size);
 /* Closes every event writer of this process (its buffers reach the disk;
    not collective) and returns its locations with their event counts
    (n of them, malloc'd). */

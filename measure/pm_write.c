@@ -28,6 +28,7 @@ pm_local_location *pm_trace_close_writers(uint32_t *n) {
     OTF2_EvtWriter_GetNumberOfEvents(l->writer, &events);
     OTF2_Archive_CloseEvtWriter(pm_archive, l->writer);
     l->writer = NULL;
+    pm_room_closed(l); /* its events are written: the room it did not use goes back */
     pm_local_location ll = {t, events};
     PU_PUSH(locs, len, cap, ll);
     if (l->unmatched)
@@ -160,11 +161,27 @@ static void write_run_status(void) {
 static void give_up_on_full_disk(void) {
   mark_disk_full();
   pm_archive_release_reserve();
+  pm_room_forget_all();
   pm_fragment_final_partial(run_status + strlen("incomplete: "));
   pm_archive = NULL; /* abandoned, not closed */
   pm_log("trace incomplete in %s (%s): events up to each location's last buffer flush are "
          "on disk; pomp-analyze recovers them",
          pm_experiment_dir, run_status);
+}
+
+/* After a full disk: what each location kept (every event it recorded:
+   their room was claimed before they were taken, pm_room.c). */
+static void log_stopped_locations(const pm_local_location *locs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    pm_location *l = pm_location_get(locs[i].thread);
+    uint64_t id = pm_loc_id(pm_coll.rank, locs[i].thread);
+    pm_log("location %llu: %llu events on disk (recording stopped: disk full)",
+           (unsigned long long)id, (unsigned long long)locs[i].events);
+    if (l && l->room.unclaimed)
+      pm_warn("location %llu took %llu bytes beyond the room it had claimed after the disk "
+              "filled (more records after the stop than one chunk holds)",
+              (unsigned long long)id, (unsigned long long)l->room.unclaimed);
+  }
 }
 
 void pm_trace_write(void) {
@@ -191,14 +208,16 @@ void pm_trace_write(void) {
   OTF2_ErrorCode rc = OTF2_Archive_Close(pm_archive);
   pm_archive = NULL;
   if (rc != OTF2_SUCCESS) pm_err("closing the trace failed: %s", OTF2_Error_GetDescription(rc));
-  else pm_fragment_remove(); /* the trace is whole: nothing to recover */
+  else pm_fragment_remove();                          /* the trace is whole: nothing to recover */
+  if (pm_coll.rank == 0) pm_archive_remove_markers(); /* every rank has closed its files */
   uint64_t events = 0;
   for (uint32_t i = 0; i < n; i++) events += locs[i].events;
-  if (disk & FULL)
-    pm_log("trace incomplete in %s (%s): definitions written; the event files hold what "
-           "reached the disk",
+  if (disk & FULL) {
+    pm_log("trace incomplete in %s (%s): definitions written; the event files hold every "
+           "event recorded",
            pm_experiment_dir, run_status);
-  else
+    log_stopped_locations(locs, n);
+  } else
     pm_info(1, "trace written to %s: %u locations, %llu events", pm_experiment_dir, n,
             (unsigned long long)events);
   if (!events)

@@ -145,7 +145,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=2m tmpfs "$work/small" 2>/dev/nu
   expect_eq "disk full: exit" $? 0
   expect_eq "disk full: the program ran on" "$(cat "$work/out")" "400000 visits"
   expect_eq "disk full: stderr lines" "$(wc -l <"$work/err")" 1
-  grep -Eq "^libpomp: error: trace incomplete: disk full after [0-9]+ events of location 0 \($exp\); recording stopped, the program runs on$" "$work/err" ||
+  grep -Eq "^libpomp: error: trace incomplete: disk full after [0-9]+ events of location 0 \($exp: file system $work/small \(tmpfs\), 2\.0 MiB, [0-9.]+ ([KMG]i)?B free\); recording stops on every location, every event recorded is kept; the program runs on$" "$work/err" ||
     fail "disk full: message '$(cat "$work/err")'"
   grep -q "^trace incomplete in $exp (incomplete: disk full after" "$exp/measure.log" ||
     fail "disk full: measure.log does not say the trace is incomplete"

@@ -10,7 +10,7 @@ IFS=';' read -ra objects <<< "$1"
 # Bottom to top. A file calls functions of its own layer and below.
 layers=(
   "base: pm_log pm_build pm_config pm_tsc pm_clock pm_experiment pm_coll pm_region pm_comm pm_elf pm_dwarf pm_symbols pm_filter pm_io"
-  "event: pm_location pm_event pm_archive pm_profile pm_tail"
+  "event: pm_location pm_event pm_archive pm_room pm_profile pm_tail"
   "trace: pm_unify pm_fragment pm_write pm_peers pm_profile_write"
   "lifecycle: pm_alone pm_signal pm_runtime pm_mpi pm_throttle pm_profile_snapshot"
   "api: pm_descr pm_pomp_parallel pm_pomp_constructs pm_task pm_lock pm_omp_lock pm_fortran pm_user pm_loop"

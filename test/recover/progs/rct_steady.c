@@ -1,8 +1,9 @@
 /* rct_steady.c -- MPI ranks that record steadily until they are killed:
    each rank writes its pid to READY.<rank> once it records, then repeats
    a user region around a few microseconds of work for at most SECONDS
-   (then MPI_Finalize); built with RCT_OMP, every thread of an OpenMP
-   team does. Usage: rct_steady READY SECONDS */
+   (then MPI_Finalize), or STEPS times where given; built with RCT_OMP,
+   every thread of an OpenMP team does. Usage: rct_steady READY SECONDS
+   [STEPS] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   double seconds = argc > 2 ? atof(argv[2]) : 10, end = now() + seconds;
+  long steps = argc > 3 ? atol(argv[3]) : -1;
   POMP_Begin(&step);
   POMP_End(&step);
   char path[4096];
@@ -38,7 +40,7 @@ int main(int argc, char **argv) {
 #endif
   {
     volatile double x = 0;
-    while (now() < end) {
+    for (long done = 0; done != steps && now() < end; done++) {
       POMP_Begin(&step);
       for (int i = 0; i < 2000; i++) x += i * 0.5;
       POMP_End(&step);
