@@ -110,26 +110,8 @@ typedef struct dl_central dl_central;
 
 /* The central part's state for the analysis a (its defs and call tree). */
 dl_central *dl_central_new(az_analysis *a);
-/* While the logs are written here (logs[l]: location l's ops of the
-   window so far): applies the ops of every location before loc and of
-   loc, and empties their logs.  The driver reads a window location by
-   location, in order, so this is the order of dl_central_apply_logs, with
-   the ops still in the first-level cache and the logs reused from their
-   start (analyze/README.md, "Cost of the delay pass"). */
-void dl_central_follow(dl_central *c, dl_log *logs, uint32_t loc);
-/* After a window: every location's log, in location order (what is left
-   of them where they were followed); empties them. */
-void dl_central_apply_logs(dl_central *c, dl_log *logs);
-
-/* The words applied at a time while the logs are followed: a run still
-   in the first-level cache, long enough that the calls cost nothing. */
-enum { DL_FOLLOW_WORDS = 1024 };
-
-/* Called after location loc wrote ops: dl_central_follow once they are a
-   run of DL_FOLLOW_WORDS (a check per op, no call). */
-static inline void dl_log_follow(dl_central *c, dl_log *logs, uint32_t loc) {
-  if (logs[loc].n >= DL_FOLLOW_WORDS) dl_central_follow(c, logs, loc);
-}
+/* Applies location loc's ops of a window (the locations in order). */
+void dl_central_apply(dl_central *c, uint32_t loc, const uint64_t *w, size_t n);
 /* After a window's logs: the barriers whose team became known, and what
    became ready. */
 void dl_central_window(dl_central *c);
@@ -156,8 +138,6 @@ typedef struct dl_link {
   int central;          /* this analysis process applies the logs */
   const uint32_t *idle; /* per trace process: dl_idle_workers on process 0 */
   void *state;          /* the delay pass's, while it runs */
-  dl_central *applies;  /* the central part, while it runs here: `ship` may
-                           apply the logs it filled in (dl_central_follow) */
 } dl_link;
 
 /* Per trace process: its OpenMP workers, the threads the forward pass

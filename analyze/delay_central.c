@@ -135,8 +135,6 @@ struct dl_central {
   dl_inst **sizing;        /* OpenMP barriers whose fork was read in this window */
   size_t nsizing, capsizing;
   dl_cloc *locs; /* per location */
-  uint32_t next; /* the logs of the locations below it are applied whole
-                    in this window (dl_central_follow) */
 };
 static void grow_hash(dl_central *st) {
   size_t n = 2 * st->nhash;
@@ -646,7 +644,7 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   return w + 2 * nmap;
 }
 
-static void apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) {
+void dl_central_apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) {
   const uint64_t *end = w + n;
   while (w < end) {
     uint64_t op = *w++;
@@ -668,29 +666,12 @@ static void apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) {
   }
 }
 
-/* Location loc's log, emptied. */
-static void apply_log(dl_central *st, dl_log *lg, uint32_t loc) {
-  if (lg->n) apply(st, loc, dl_log_words(lg), lg->n);
-  lg->n = 0;
-}
-
-void dl_central_follow(dl_central *st, dl_log *logs, uint32_t loc) {
-  for (; st->next < loc; st->next++) apply_log(st, &logs[st->next], st->next);
-  apply_log(st, &logs[loc], loc);
-}
-
-void dl_central_apply_logs(dl_central *st, dl_log *logs) {
-  for (uint32_t l = 0; l < st->a->defs.num_locs; l++) apply_log(st, &logs[l], l);
-  st->next = 0;
-}
-
 dl_central *dl_central_new(az_analysis *a) {
   dl_central *st = pu_calloc(1, sizeof *st);
   st->a = a;
   st->nhash = 4096;
   st->hash = pu_calloc(st->nhash, sizeof *st->hash);
   st->locs = pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, sizeof *st->locs);
-  if (a->delay_link) a->delay_link->applies = st;
   return st;
 }
 
@@ -709,7 +690,6 @@ void dl_central_window(dl_central *st) {
 
 void dl_central_end(dl_central *st) {
   dl_central_window(st);
-  if (st->a->delay_link) st->a->delay_link->applies = NULL;
   /* instances never completed (members missing): no delay costs */
   for (size_t h = 0; h < st->nhash; h++)
     while (st->hash[h]) drop_inst(st, st->hash[h]);

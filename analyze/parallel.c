@@ -713,7 +713,6 @@ static void receive_logs(az_analysis *a, delay_team *dt, int from, dl_log *logs)
   }
   /* the words are 8-byte aligned: the header and the nodes are whole words */
   uint64_t *words = (uint64_t *)(void *)(q + a->defs.num_locs * sizeof(uint64_t));
-  uint32_t last = UINT32_MAX;
   for (uint32_t l = 0; l < a->defs.num_locs; l++, q += sizeof n) {
     memcpy(&n, q, sizeof n);
     if (!n) continue;
@@ -722,13 +721,7 @@ static void receive_logs(az_analysis *a, delay_team *dt, int from, dl_log *logs)
     logs[l].at = words;
     logs[l].n = n;
     words += n;
-    last = l;
   }
-  /* applied now, while they are in the cache: the delay processes replay
-     contiguous blocks of locations in their order (assign_shares), so
-     every location before the last of this one's is complete */
-  if (last != UINT32_MAX && a->delay_link->applies)
-    dl_central_follow(a->delay_link->applies, logs, last);
 }
 
 static void ship_logs(az_analysis *a, dl_log *logs, int last) {

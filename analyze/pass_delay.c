@@ -160,7 +160,6 @@ static void drain(dl_loc *s) {
   if (s->log->n == s->drained && s->log->n) return;
   *log_room(s->log, 1) = DL_OP_DRAIN;
   s->drained = s->log->n;
-  if (s->st->central) dl_log_follow(s->st->central, s->st->logs, s->cur.loc);
 }
 
 static uint64_t cnode_word(int32_t cnode) { return (uint32_t)cnode; }
@@ -592,7 +591,9 @@ static void deliver_logs(az_replay *r, int last) {
   const az_defs *d = &r->a->defs;
   if (st->link) st->link->ship(r->a, st->logs, last);
   if (st->central) {
-    dl_central_apply_logs(st->central, st->logs);
+    for (uint32_t l = 0; l < d->num_locs; l++)
+      if (st->logs[l].n)
+        dl_central_apply(st->central, l, dl_log_words(&st->logs[l]), st->logs[l].n);
     if (!last) dl_central_window(st->central);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {
