@@ -350,16 +350,24 @@ static void charge_idle(az_analysis *a, dl_inst *in) {
   }
 }
 
+/* 1 when waiter w of an instance with waits passes a cost to its late
+   member (charge_waiter). */
+static int charges(const dl_member *w) { return w->wait > 0 || w->incoming > 0 || w->idle > 0; }
+
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   int64_t waited = 0;
   if (in->kind == DK_OMPIDLE) charge_idle(a, in);
-  for (uint32_t i = 0; in->kind != DK_OMPIDLE && i < in->size; i++) {
+  /* the maps charge_waiter reads (the late member's and its waiters'):
+     the others' are dropped unread, and netting one reads the members
+     of earlier instances */
+  for (uint32_t i = 0; in->kind != DK_NONE && in->kind != DK_OMPIDLE && i < in->size; i++) {
+    if (i != in->late && !charges(&in->m[i])) continue;
     int64_t own = net_map(&in->m[i]);
     if (i == in->late) waited = own;
   }
   for (uint32_t i = 0; in->kind != DK_NONE && in->kind != DK_OMPIDLE && i < in->size; i++) {
     dl_member *w = &in->m[i];
-    if (i == in->late || (w->wait <= 0 && w->incoming <= 0 && w->idle <= 0)) continue;
+    if (i == in->late || !charges(w)) continue;
     double explained = 0;
     double scale = charge_waiter(a, in, &in->m[in->late], waited, w, &explained);
     if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
