@@ -93,6 +93,7 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t settled;               /* its waits are final: those who need them may go on */
   uint8_t evaluated;
   uint8_t queued;
+  uint8_t heap;         /* evaluated: a member holds storage on the heap or a call */
   dl_inst **dependents; /* instances waiting to know its waits */
   size_t ndep, capdep;
   dl_member m[]; /* size members, allocated with it */
@@ -185,7 +186,9 @@ static void drop_inst(dl_central *st, dl_inst *in) {
   while (*p != in) p = &(*p)->hash_next;
   *p = in->hash_next;
   st->nlive--;
-  for (uint32_t i = 0; i < in->cap; i++) {
+  /* an instance evaluated long before is dropped cold: its members are
+     not read again unless they hold something to free */
+  for (uint32_t i = 0; (!in->evaluated || in->heap) && i < in->cap; i++) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
     if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
     dl_call *call = in->m[i].call;
@@ -383,6 +386,11 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
       }
       if (!--earlier->refs && earlier->evaluated) drop_inst(st, earlier);
     }
+  for (uint32_t i = 0; i < in->cap; i++) {
+    const dl_member *mb = &in->m[i];
+    if ((mb->map && mb->map != mb->few) || (mb->inner && mb->inner != mb->few_inner) || mb->call)
+      in->heap = 1;
+  }
   /* kept while a later interval still refers to one of its members */
   in->evaluated = 1;
   if (!in->refs) drop_inst(st, in);
