@@ -99,7 +99,12 @@ enum { DL_OP_COLL = 1, DL_OP_MSGS, DL_OP_OMPBAR, DL_OP_IDLE, DL_OP_CLOSE, DL_OP_
 typedef struct { /* one location's ops of a window */
   uint64_t *w;
   size_t n, cap;
+  const uint64_t *at; /* the n words where they arrived instead (a parallel
+                         analysis: the received message, not copied); NULL: w */
 } dl_log;
+
+/* The log's words of the window. */
+static inline const uint64_t *dl_log_words(const dl_log *lg) { return lg->at ? lg->at : lg->w; }
 
 typedef struct dl_central dl_central;
 
@@ -124,8 +129,9 @@ void dl_log_remap(uint64_t *w, size_t n, const int32_t *map, int32_t base);
    az_delay_deliver) and after the pass, `ship` gets the logs of every
    location (logs[l], l < num_locs; those of locations replayed elsewhere
    empty).  On the analysis process that applies them (central) it must
-   fill in the others' logs; then they are applied there, in location
-   order.  Elsewhere it sends them, and they are emptied. */
+   fill in the others' logs (copied into w, or left where they arrived:
+   at, valid until the next call); then they are applied there, in
+   location order.  Elsewhere it sends them, and they are emptied. */
 typedef struct dl_link {
   void (*ship)(az_analysis *a, dl_log *logs, int last);
   void *data;           /* parallel.c's */

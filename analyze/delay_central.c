@@ -93,6 +93,7 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t settled;               /* its waits are final: those who need them may go on */
   uint8_t evaluated;
   uint8_t queued;
+  uint8_t heap;         /* evaluated: a member holds storage on the heap or a call */
   dl_inst **dependents; /* instances waiting to know its waits */
   size_t ndep, capdep;
   dl_member m[]; /* size members, allocated with it */
@@ -185,7 +186,9 @@ static void drop_inst(dl_central *st, dl_inst *in) {
   while (*p != in) p = &(*p)->hash_next;
   *p = in->hash_next;
   st->nlive--;
-  for (uint32_t i = 0; i < in->cap; i++) {
+  /* an instance evaluated long before is dropped cold: its members are
+     not read again unless they hold something to free */
+  for (uint32_t i = 0; (!in->evaluated || in->heap) && i < in->cap; i++) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
     if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
     dl_call *call = in->m[i].call;
@@ -350,16 +353,24 @@ static void charge_idle(az_analysis *a, dl_inst *in) {
   }
 }
 
+/* 1 when waiter w of an instance with waits passes a cost to its late
+   member (charge_waiter). */
+static int charges(const dl_member *w) { return w->wait > 0 || w->incoming > 0 || w->idle > 0; }
+
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   int64_t waited = 0;
   if (in->kind == DK_OMPIDLE) charge_idle(a, in);
-  for (uint32_t i = 0; in->kind != DK_OMPIDLE && i < in->size; i++) {
+  /* the maps charge_waiter reads (the late member's and its waiters'):
+     the others' are dropped unread, and netting one reads the members
+     of earlier instances */
+  for (uint32_t i = 0; in->kind != DK_NONE && in->kind != DK_OMPIDLE && i < in->size; i++) {
+    if (i != in->late && !charges(&in->m[i])) continue;
     int64_t own = net_map(&in->m[i]);
     if (i == in->late) waited = own;
   }
   for (uint32_t i = 0; in->kind != DK_NONE && in->kind != DK_OMPIDLE && i < in->size; i++) {
     dl_member *w = &in->m[i];
-    if (i == in->late || (w->wait <= 0 && w->incoming <= 0 && w->idle <= 0)) continue;
+    if (i == in->late || !charges(w)) continue;
     double explained = 0;
     double scale = charge_waiter(a, in, &in->m[in->late], waited, w, &explained);
     if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
@@ -375,6 +386,11 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
       }
       if (!--earlier->refs && earlier->evaluated) drop_inst(st, earlier);
     }
+  for (uint32_t i = 0; i < in->cap; i++) {
+    const dl_member *mb = &in->m[i];
+    if ((mb->map && mb->map != mb->few) || (mb->inner && mb->inner != mb->few_inner) || mb->call)
+      in->heap = 1;
+  }
   /* kept while a later interval still refers to one of its members */
   in->evaluated = 1;
   if (!in->refs) drop_inst(st, in);

@@ -415,16 +415,25 @@ static void pipe_free(pipe_out *po) {
   for (int i = 0; i < 2; i++) free(po->out[i].p);
 }
 
-/* A message pipe_send sent from `from` (malloc'd; its length in *len);
+/* A message pipe_send sent from `from` into b (its storage reused);
    long_wait: the sender may be far behind. */
-static char *pipe_receive(int from, int tag, MPI_Comm comm, int long_wait, uint64_t *len) {
+static void pipe_receive_into(int from, int tag, MPI_Comm comm, int long_wait, bytes *b) {
+  uint64_t len;
   MPI_Request req;
-  MPI_Irecv(len, 1, MPI_UINT64_T, from, tag, comm, &req);
+  MPI_Irecv(&len, 1, MPI_UINT64_T, from, tag, comm, &req);
   wait_until(&req, long_wait);
-  char *buf = pu_malloc(*len ? *len : 1);
-  MPI_Irecv(buf, (int)*len, MPI_BYTE, from, tag + 1, comm, &req);
+  pu_reserve((void **)&b->p, &b->cap, len ? len : 1, 1);
+  b->len = len;
+  MPI_Irecv(b->p, (int)len, MPI_BYTE, from, tag + 1, comm, &req);
   wait_for(&req);
-  return buf;
+}
+
+/* The same, malloc'd (its length in *len). */
+static char *pipe_receive(int from, int tag, MPI_Comm comm, int long_wait, uint64_t *len) {
+  bytes b = {0};
+  pipe_receive_into(from, tag, comm, long_wait, &b);
+  *len = b.len;
+  return b.p;
 }
 
 /* [ntree][tree][nrows]{loc, cnode, row}... for the own locations (every
@@ -638,6 +647,7 @@ typedef struct {
   /* process 0: per other, process 0's call path of each one it created */
   int32_t **map;
   size_t *nmap, *capmap;
+  bytes *in;      /* per other, its last message: the logs are applied from it */
   uint32_t *idle; /* per trace process: its OpenMP workers (process 0's cells) */
 } delay_team;
 
@@ -667,6 +677,10 @@ static void share_tree(az_analysis *a, delay_team *dt) {
   free(nodes);
 }
 
+/* the logs are applied where they arrived: every part before them is
+   whole 64-bit words */
+_Static_assert(sizeof(az_cnode) % sizeof(uint64_t) == 0, "call path records in whole words");
+
 /* [call paths created since the last window][their nodes][per location
    its log's words][the logs, location order], to process 0. */
 static void send_logs(az_analysis *a, delay_team *dt, dl_log *logs, int last) {
@@ -680,12 +694,13 @@ static void send_logs(az_analysis *a, delay_team *dt, dl_log *logs, int last) {
   pipe_send(&dt->out, 0, DL_TAG, dt->comm, last);
 }
 
-/* Process 0: the logs of process `from`'s locations into logs, their call
-   paths renamed to process 0's. */
+/* Process 0: the logs of process `from`'s locations, their call paths
+   renamed to process 0's, applied where they arrived (logs[l].at: no copy;
+   a location's log of a window comes from one process). */
 static void receive_logs(az_analysis *a, delay_team *dt, int from, dl_log *logs) {
-  uint64_t len;
-  char *buf = pipe_receive(from, DL_TAG, dt->comm, 0, &len);
-  const char *q = buf;
+  bytes *in = &dt->in[from];
+  pipe_receive_into(from, DL_TAG, dt->comm, 0, in);
+  const char *q = in->p;
   uint64_t n;
   memcpy(&n, q, sizeof n);
   q += sizeof n;
@@ -696,24 +711,27 @@ static void receive_logs(az_analysis *a, delay_team *dt, int from, dl_log *logs)
     PU_PUSH(dt->map[from], dt->nmap[from], dt->capmap[from],
             az_calltree_child(&a->tree, parent, c.region));
   }
-  const char *words = q + a->defs.num_locs * sizeof(uint64_t);
+  /* the words are 8-byte aligned: the header and the nodes are whole words */
+  uint64_t *words = (uint64_t *)(void *)(q + a->defs.num_locs * sizeof(uint64_t));
   for (uint32_t l = 0; l < a->defs.num_locs; l++, q += sizeof n) {
     memcpy(&n, q, sizeof n);
     if (!n) continue;
-    pu_reserve((void **)&logs[l].w, &logs[l].cap, logs[l].n + n, sizeof *logs[l].w);
-    memcpy(logs[l].w + logs[l].n, words, n * sizeof *logs[l].w);
-    dl_log_remap(logs[l].w + logs[l].n, n, dt->map[from], dt->base);
-    logs[l].n += n;
-    words += n * sizeof *logs[l].w;
+    /* none of its call paths is new to process 0: nothing to rename */
+    if (dt->nmap[from]) dl_log_remap(words, n, dt->map[from], dt->base);
+    logs[l].at = words;
+    logs[l].n = n;
+    words += n;
   }
-  free(buf);
 }
 
 static void ship_logs(az_analysis *a, dl_log *logs, int last) {
   delay_team *dt = a->delay_link->data;
-  if (dt->rank) send_logs(a, dt, logs, last);
-  else
-    for (int r = 1; r < dt->size; r++) receive_logs(a, dt, r, logs);
+  if (dt->rank) {
+    send_logs(a, dt, logs, last);
+    return;
+  }
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) logs[l].at = NULL; /* the last window's */
+  for (int r = 1; r < dt->size; r++) receive_logs(a, dt, r, logs);
 }
 
 /* The delay pass's exchange: after each window all agreed on, the logs
@@ -790,6 +808,7 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   for (uint32_t p = 0; p < a->defs.num_procs; p++) mine[p] = shares.owner[p] == dt.rank;
   if (!dt.rank) {
     dt.map = pu_calloc((size_t)dt.size, sizeof *dt.map);
+    dt.in = pu_calloc((size_t)dt.size, sizeof *dt.in);
     dt.nmap = pu_calloc((size_t)dt.size * 2, sizeof *dt.nmap);
     dt.capmap = dt.nmap + dt.size;
   }
@@ -820,6 +839,8 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   pipe_free(&dt.out);
   for (int r = 0; dt.map && r < dt.size; r++) free(dt.map[r]);
   free(dt.map);
+  for (int r = 0; dt.in && r < dt.size; r++) free(dt.in[r].p);
+  free(dt.in);
   free(dt.nmap);
   free(dt.idle);
   free(mine);

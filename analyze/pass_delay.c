@@ -592,7 +592,8 @@ static void deliver_logs(az_replay *r, int last) {
   if (st->link) st->link->ship(r->a, st->logs, last);
   if (st->central) {
     for (uint32_t l = 0; l < d->num_locs; l++)
-      if (st->logs[l].n) dl_central_apply(st->central, l, st->logs[l].w, st->logs[l].n);
+      if (st->logs[l].n)
+        dl_central_apply(st->central, l, dl_log_words(&st->logs[l]), st->logs[l].n);
     if (!last) dl_central_window(st->central);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {
