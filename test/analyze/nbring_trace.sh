@@ -1,0 +1,83 @@
+#!/bin/sh
+# Writes a tracegen description (tracegen.c) of a long run of non-blocking
+# messages to stdout: 4 ranks in a ring; in two iterations of three each
+# rank posts MPI_Irecv from its left and MPI_Isend to its right, works,
+# and completes both in one MPI_Waitall; in the third, MPI_Isend, a
+# blocking MPI_Recv, then MPI_Wait.  Work of varying length makes Late
+# Senders and Late Receivers (an Isend's completion waiting for the
+# receive's posting: MPI_Irecv or MPI_Recv) and calls that hold both; a
+# barrier every 8 iterations.  ITERATIONS (default 4000) times about 80
+# events: several replay windows of 65536 events, so an Isend's
+# completion and its Isend, an Irecv's completion and its posting, are
+# read in different windows at times.  Usage: nbring_trace.sh [ITERATIONS]
+n=${1:-4000}
+awk -v n="$n" 'BEGIN {
+  R = 4
+  print "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\nprocess 3 threads 1"
+  print "region main compiler function main"
+  print "region work user function work"
+  print "region barrier mpi barrier MPI_Barrier"
+  print "region isend mpi point2point MPI_Isend"
+  print "region irecv mpi point2point MPI_Irecv"
+  print "region recv mpi point2point MPI_Recv"
+  print "region wait mpi point2point MPI_Wait"
+  print "region waitall mpi point2point MPI_Waitall"
+  for (r = 0; r < R; r++) { t[r] = 0; k[r] = 0; req[r] = 0; add(r, "0 enter main") }
+  for (i = 0; i < n; i++) {
+    blocking = i % 3 == 2
+    for (r = 0; r < R; r++) { # postings
+      w = 100 + ((i * 37 + r * 11) % 7) * 60
+      work(r, w)
+      if (!blocking) {
+        posted[r] = t[r]
+        add(r, t[r] " enter irecv"); add(r, t[r] + 1 " irecvreq " ++req[r]); add(r, t[r] + 2 " leave")
+        rreq[r] = req[r]
+        t[r] += 2
+      }
+      sent[r] = t[r]
+      add(r, t[r] " enter isend"); add(r, t[r] + 1 " isend " (r + 1) % R " 0 0 8 " ++req[r])
+      add(r, t[r] + 2 " leave")
+      sreq[r] = req[r]
+      t[r] += 2
+      work(r, 50 + ((i * 13 + r * 29) % 5) * 70)
+      if (blocking) posted[r] = t[r]
+    }
+    for (r = 0; r < R; r++) { # completions
+      from = (r + R - 1) % R; to = (r + 1) % R
+      rdone = (t[r] > sent[from] ? t[r] : sent[from]) + 10
+      if (blocking) {
+        add(r, t[r] " enter recv"); add(r, rdone " recv " from " 0 0 8"); add(r, rdone " leave")
+        t[r] = rdone + 2
+        sdone = (t[r] > posted[to] ? t[r] : posted[to]) + 10
+        add(r, t[r] " enter wait"); add(r, sdone " isendcomplete " sreq[r]); add(r, sdone " leave")
+        t[r] = sdone
+        continue
+      }
+      sdone = (t[r] > posted[to] ? t[r] : posted[to]) + 10
+      add(r, t[r] " enter waitall")
+      if (sdone <= rdone) {
+        add(r, sdone " isendcomplete " sreq[r]); add(r, rdone " irecv " from " 0 0 8 " rreq[r])
+      } else {
+        add(r, rdone " irecv " from " 0 0 8 " rreq[r]); add(r, sdone " isendcomplete " sreq[r])
+      }
+      t[r] = sdone > rdone ? sdone : rdone
+      add(r, t[r] " leave")
+    }
+    if (i % 8 == 7) {
+      last = 0
+      for (r = 0; r < R; r++) if (t[r] > last) last = t[r]
+      for (r = 0; r < R; r++) {
+        add(r, t[r] " enter barrier"); add(r, t[r] " collbegin")
+        add(r, last + 20 " collend 0 0 - 8 8"); add(r, last + 20 " leave")
+        t[r] = last + 20
+      }
+    }
+  }
+  for (r = 0; r < R; r++) {
+    print "loc " r ".0"
+    for (j = 0; j < k[r]; j++) print ev[r, j]
+    print t[r] + 10 " leave"
+  }
+}
+function add(r, line) { ev[r, k[r]++] = line }
+function work(r, w) { add(r, t[r] " enter work"); add(r, t[r] + w " leave"); t[r] += w }'
