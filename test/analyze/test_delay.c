@@ -30,7 +30,8 @@
   "region isend mpi point2point MPI_Isend\n"                                                       \
   "region irecv mpi point2point MPI_Irecv\n"                                                       \
   "region wait mpi point2point MPI_Wait\n"                                                         \
-  "region sendrecv mpi point2point MPI_Sendrecv\n"
+  "region sendrecv mpi point2point MPI_Sendrecv\n"                                                 \
+  "region waitall mpi point2point MPI_Waitall\n"
 
 /* One call of region R, collective OP (OTF2_CollectiveOp: 0 barrier, 11
    allreduce) on communicator C from E to X; a user region from E to X. */
@@ -366,6 +367,52 @@ static void a_call_with_a_late_sender_has_no_late_receiver_delay(void **state) {
   az_run_free(&run);
 }
 
+/* Rank 1 posts an Irecv from rank 2 and an Isend to rank 0 at 200 and
+   completes both in one MPI_Waitall from 200; rank 0 posts its receive at
+   500 (300 of Late Receiver for the Waitall); rank 2 sends at SEND_AT, the
+   Waitall completes the receive at DONE_AT. */
+#define WAITALL_BOTH(SEND_AT, DONE_AT)                                                             \
+  "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(                   \
+      "0.0", RUN("work", 100, 500) RECV(1, 500, 505, 510) BARRIER(0, 900, 950))                    \
+      LOC("1.0", RUN("work", 100, 200) "200 enter irecv\n200 irecvreq 3\n200 leave\n"              \
+                                       "200 enter isend\n200 isend 0 0 0 8 4\n200 leave\n"         \
+                                       "200 enter waitall\n" #DONE_AT " irecv 2 0 0 8 3\n"         \
+                                       "510 isendcomplete 4\n515 leave\n" BARRIER(0, 900, 950))    \
+          LOC("2.0",                                                                               \
+              RUN("work", 100, SEND_AT) SEND(1, SEND_AT, SEND_AT, SEND_AT) BARRIER(0, 900, 950))
+
+/* Rank 2 sends at 460: the Waitall holds a Late Sender of 260 (rank 2's
+   260 more work) and so, as p2p.c counts it, no Late Receiver. */
+static void a_waitall_with_a_late_sender_has_no_late_receiver_delay(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, WAITALL_BOTH(460, 470));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Waitall", 1) == 260e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 260e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 260e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 0);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latereceiver") == 0);
+  az_run_free(&run);
+}
+
+/* Rank 2 sends at 150, before the Waitall: no Late Sender, and the
+   Waitall's 300 of Late Receiver go to rank 0's 300 more work. */
+static void a_waitall_without_a_late_sender_charges_its_late_receiver(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, WAITALL_BOTH(150, 210));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Waitall", 1) == 300e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_direct_latereceiver", "main;MPI_Waitall", 1) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 0);
+  az_run_free(&run);
+}
+
 /* Rank 0 sends to itself (an Isend completed by MPI_Wait: no
    synchronisation point) after the Late Receiver of isend_late_receiver's
    shape: the completion read without a message gives up at once, and the
@@ -628,6 +675,8 @@ int main(void) {
       cmocka_unit_test(a_late_receiver_of_an_ssend_is_charged_as_a_sends),
       cmocka_unit_test(a_call_with_a_late_sender_has_no_late_receiver_delay),
       cmocka_unit_test(an_isend_to_itself_leaves_the_late_receiver_before_it_alone),
+      cmocka_unit_test(a_waitall_with_a_late_sender_has_no_late_receiver_delay),
+      cmocka_unit_test(a_waitall_without_a_late_sender_charges_its_late_receiver),
       cmocka_unit_test(late_broadcast_and_early_reduce_are_charged_to_the_late_rank),
       cmocka_unit_test(the_cause_of_a_late_receiver_names_both_ranks),
       cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
