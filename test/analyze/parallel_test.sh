@@ -12,7 +12,8 @@ failures=0
 "$here/ring_trace.sh" 9000 >"$work/ring.trace" || { echo "FAIL: ring_trace.sh"; exit 1; }
 # the same with non-blocking messages: Late Receivers of Isend completions
 # and Irecv postings read in different windows from their messages
-"$here/nbring_trace.sh" 4000 >"$work/nbring.trace" || { echo "FAIL: nbring_trace.sh"; exit 1; }
+"$here/ring_trace.sh" 4000 nonblocking >"$work/nbring.trace" ||
+  { echo "FAIL: ring_trace.sh nonblocking"; exit 1; }
 for trace in "$data"/*.trace "$work/ring.trace" "$work/nbring.trace"; do
   name=$(basename "$trace" .trace)
   "$tracegen" "$trace" "$work/$name" || { echo "FAIL: tracegen $name"; exit 1; }
