@@ -56,11 +56,11 @@ static inline int dl_key_equal(const dl_key *a, const dl_key *b) {
 }
 
 /* dl_key.omp.  The parts of a non-blocking message, instances of one
-   member each (its key's omp says which; comm ... seq are the message's):
-   DL_PART_DONE the MPI_Wait* completing its MPI_Isend (read before the
-   Isend: until then keyed DL_PENDING, comm = location, seq = a count of
-   that location), DL_PART_POST the MPI_Irecv posting its receive. */
-enum { DL_MPI, DL_OMP_BARRIER, DL_OMP_IDLE, DL_PENDING, DL_PART_DONE, DL_PART_POST };
+   member each: DL_PENDING the MPI_Wait* completing its MPI_Isend (read
+   before the Isend, so keyed by comm = location, seq = a count of that
+   location), DL_PART_POST the MPI_Irecv posting its receive (comm ... seq
+   the message's). */
+enum { DL_MPI, DL_OMP_BARRIER, DL_OMP_IDLE, DL_PENDING, DL_PART_POST };
 
 /* The kinds of synchronisation. */
 enum dl_kind { DK_BARRIER, DK_N2N, DK_N21, DK_12N, DK_LS, DK_LR, DK_OMPBAR, DK_OMPIDLE, DK_NONE };
@@ -96,7 +96,7 @@ static inline int dl_slot_add(dl_slot *map, size_t n, int32_t cnode, int64_t tic
                  src | dst << 32, seq, side | blocking << 2 | done << 3 |
                  id << 8 (side DL_SEND_DONE: no message yet, its id: seq
                  of its DL_PENDING key; DL_SEND with done: the Isend of the
-                 completion id, which becomes its DL_PART_DONE)
+                 completion id, which becomes its part)
      DL_OP_GIVEUP arg: side;  DL_SEND_DONE: id, the completion has no
                  message (no wait); DL_RECV_POST: comm | tag << 32,
                  src | dst << 32, seq, the Irecv of that message is not

@@ -93,11 +93,14 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t settled;               /* its waits are final: those who need them may go on */
   uint8_t evaluated;
   uint8_t queued;
-  uint8_t parts;         /* a message's parts (DL_HAS_DONE ...): non-blocking only */
+  uint8_t expect_post;   /* a message received by MPI_Irecv: its posting part to come */
   uint8_t parts_unready; /* parts not ready: it is evaluated with them */
   uint8_t calls;         /* calls completing its members, not resolved */
   dl_inst **dependents;  /* instances waiting to know its waits */
   size_t ndep, capdep;
+  /* a message: its parts, the Isend's completion and the Irecv's posting
+     (non-blocking calls only); a part: part[0] its message */
+  dl_inst *part[2];
   dl_member m[]; /* size members, allocated with it */
 };
 
@@ -109,10 +112,6 @@ struct dl_call {
   dl_ref *mb; /* receives, blocking sends, Isend completions */
   size_t n, cap, unknown, refs;
 };
-
-/* dl_inst.parts of a message: an Isend's completion (DL_PART_DONE), an
-   Irecv's posting expected (the receive is non-blocking) and posted. */
-enum { DL_HAS_DONE = 1, DL_EXPECT_POST = 2, DL_HAS_POST = 4 };
 
 /* An OpenMP barrier's team size is known once every member is read: after
    the window in which its master's fork was read (every member's events of
@@ -188,14 +187,10 @@ static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint
   return in;
 }
 
-static void unlink_inst(dl_central *st, dl_inst *in) {
+static void drop_inst(dl_central *st, dl_inst *in) {
   dl_inst **p = &st->hash[in->hash & (st->nhash - 1)];
   while (*p != in) p = &(*p)->hash_next;
   *p = in->hash_next;
-}
-
-static void drop_inst(dl_central *st, dl_inst *in) {
-  unlink_inst(st, in);
   st->nlive--;
   for (uint32_t i = 0; i < in->cap; i++) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
@@ -345,7 +340,7 @@ static void part_ready(dl_central *st, dl_inst *part);
 static void check_ready(dl_central *st, dl_inst *in) {
   if (in->queued || !ready(in)) return;
   in->queued = 1;
-  if (in->key.omp == DL_PART_DONE || in->key.omp == DL_PART_POST) part_ready(st, in);
+  if (in->key.omp >= DL_PENDING && in->part[0]) part_ready(st, in);
   else PU_PUSH(st->ready, st->nready, st->capready, in);
 }
 
@@ -388,11 +383,8 @@ static void release_inner(dl_central *st, const dl_member *mb) {
   }
 }
 
-static void parts_of(const dl_central *st, const dl_inst *in, dl_inst *part[2]);
-
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
-  dl_inst *part[2] = {NULL, NULL}; /* a message's Isend completion, Irecv posting */
-  if (in->parts) parts_of(st, in, part);
+  dl_inst *none[2] = {NULL, NULL}, **part = in->key.p2p ? in->part : none;
   int64_t waited = 0;
   if (in->kind == DK_OMPIDLE) charge_idle(a, in);
   for (uint32_t i = 0; in->kind != DK_OMPIDLE && i < in->size; i++) {
@@ -543,9 +535,8 @@ static void waits_known(dl_central *st, dl_inst *in) {
 
 /* Every member is in: the waits, final once the completing calls' are. */
 static void all_posted(dl_central *st, dl_inst *in) {
-  dl_inst *part[2] = {NULL, NULL};
+  dl_inst *none[2] = {NULL, NULL}, **part = in->key.p2p ? in->part : none;
   if (in->key.p2p) {
-    if (in->parts) parts_of(st, in, part);
     waits_message(in, part[0] ? &part[0]->m[0] : NULL, part[1] ? &part[1]->m[0] : NULL);
   } else if (in->kind == DK_12N || in->kind == DK_N21) {
     waits_rooted(in);
@@ -572,10 +563,10 @@ static void close_interval(dl_central *st, dl_ref r) {
 
 /* ---- the parts of a non-blocking message ------------------------------ */
 
-/* An Isend's MPI_Wait* and an Irecv's posting are instances of one member,
-   keyed by their message (az_delay.h, DL_PART_DONE and DL_PART_POST), so
-   a message of blocking calls keeps its two members.  A part is not
-   evaluated on its own: once ready, with its message. */
+/* An Isend's MPI_Wait* and an Irecv's posting are instances of one member
+   linked to their message (dl_inst.part; az_delay.h, DL_PENDING and
+   DL_PART_POST), so a message of blocking calls keeps its two members.  A
+   part is not evaluated on its own: once ready, with its message. */
 
 static dl_inst *lookup_inst(const dl_central *st, const dl_key *key) {
   size_t hash = dl_key_hash(key);
@@ -584,43 +575,30 @@ static dl_inst *lookup_inst(const dl_central *st, const dl_key *key) {
   return NULL;
 }
 
-/* The instance of key, as the part `omp` of a message or the message. */
-static dl_inst *lookup_as(const dl_central *st, dl_key key, int omp) {
-  key.omp = omp;
-  return lookup_inst(st, &key);
-}
-
-static void parts_of(const dl_central *st, const dl_inst *in, dl_inst *part[2]) {
-  if (in->parts & DL_HAS_DONE) part[0] = lookup_as(st, in->key, DL_PART_DONE);
-  if (in->parts & DL_HAS_POST) part[1] = lookup_as(st, in->key, DL_PART_POST);
-}
-
 static void part_ready(dl_central *st, dl_inst *part) {
-  dl_inst *msg = lookup_as(st, part->key, DL_MPI);
+  dl_inst *msg = part->part[0];
   msg->parts_unready--;
   check_ready(st, msg);
 }
 
+/* Part `index` (0: an Isend's completion, 1: an Irecv's posting) of msg. */
+static void link_part(dl_inst *msg, int index, dl_inst *part) {
+  msg->part[index] = part;
+  part->part[0] = msg;
+  msg->parts_unready++;
+}
+
 /* Every member and part of in is posted (a part never is whole). */
 static int complete(const dl_inst *in) {
-  return in->posted == in->size && in->key.omp < DL_PENDING &&
-         (in->parts & (DL_EXPECT_POST | DL_HAS_POST)) != DL_EXPECT_POST;
+  return in->posted == in->size && in->key.omp < DL_PENDING && !(in->expect_post && !in->part[1]);
 }
 
 /* The Isend of message `msg` was posted: Isend completion `id` read on loc
-   before it becomes its part. */
+   before it becomes its part (keyed as it was). */
 static void adopt_done(dl_central *st, uint32_t loc, dl_inst *msg, uint64_t id) {
   dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
   dl_inst *done = lookup_inst(st, &pending);
-  if (!done) return;
-  unlink_inst(st, done);
-  done->key = msg->key;
-  done->key.omp = DL_PART_DONE;
-  done->hash = dl_key_hash(&done->key);
-  done->hash_next = st->hash[done->hash & (st->nhash - 1)];
-  st->hash[done->hash & (st->nhash - 1)] = done;
-  msg->parts |= DL_HAS_DONE;
-  msg->parts_unready++;
+  if (done) link_part(msg, 0, done);
 }
 
 /* Isend completion `id` read on loc has no message: no wait. */
@@ -661,7 +639,7 @@ static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, in
 static void open_interval(dl_central *st, uint32_t loc, dl_ref r) {
   dl_cloc *cl = &st->locs[loc];
   PU_PUSH(cl->open, cl->nopen, cl->capopen, r);
-  dl_inst *whole = r.in && r.in->key.omp == DL_PART_POST ? lookup_as(st, r.in->key, DL_MPI) : r.in;
+  dl_inst *whole = r.in && r.in->key.omp == DL_PART_POST ? r.in->part[0] : r.in;
   if (whole && complete(whole)) all_posted(st, whole);
 }
 
@@ -708,13 +686,12 @@ static int item_can_wait(uint64_t flags) {
 static dl_ref post_posting(dl_central *st, uint32_t loc, dl_key key, int32_t cnode, az_time e,
                            az_time x) {
   dl_inst *msg = lookup_inst(st, &key);
-  if (!msg || (msg->parts & (DL_EXPECT_POST | DL_HAS_POST)) != DL_EXPECT_POST) return not_analysed;
+  if (!msg || !msg->expect_post || msg->part[1]) return not_analysed;
   key.omp = DL_PART_POST;
   dl_inst *posting = find_inst(st, &key, 1, 1, DK_NONE);
   dl_ref r = post(st, loc, posting, 0, cnode, e, x, 0);
   posting->settled = 1;
-  msg->parts |= DL_HAS_POST;
-  msg->parts_unready++;
+  link_part(msg, 1, posting);
   return r;
 }
 
@@ -737,7 +714,7 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
   /* a non-blocking send waits in its completion, a part */
   dl_ref r = post(st, loc, in, (uint32_t)side, cnode, e, x, item_can_wait(m[3]));
   member(r)->blocking = blocking;
-  if (side == DL_RECV && !blocking) in->parts |= DL_EXPECT_POST;
+  if (side == DL_RECV && !blocking) in->expect_post = 1;
   if (done) adopt_done(st, loc, in, id);
   return r;
 }
@@ -808,8 +785,8 @@ static const uint64_t *op_giveup(dl_central *st, uint32_t loc, uint64_t op, cons
   }
   dl_key key = message_key(w);
   dl_inst *in = lookup_inst(st, &key);
-  if (in && (in->parts & (DL_EXPECT_POST | DL_HAS_POST)) == DL_EXPECT_POST) {
-    in->parts &= (uint8_t)~DL_EXPECT_POST;
+  if (in && in->expect_post && !in->part[1]) {
+    in->expect_post = 0;
     if (complete(in)) all_posted(st, in);
   }
   return w + 3;
