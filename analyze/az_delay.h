@@ -55,12 +55,20 @@ static inline int dl_key_equal(const dl_key *a, const dl_key *b) {
          a->p2p == b->p2p && a->omp == b->omp && a->seq == b->seq;
 }
 
-enum { DL_MPI, DL_OMP_BARRIER, DL_OMP_IDLE }; /* dl_key.omp */
+/* dl_key.omp.  The parts of a non-blocking message, instances of one
+   member each: DL_PENDING the MPI_Wait* completing its MPI_Isend (read
+   before the Isend, so keyed by comm = location, seq = a count of that
+   location), DL_PART_POST the MPI_Irecv posting its receive (comm ... seq
+   the message's). */
+enum { DL_MPI, DL_OMP_BARRIER, DL_OMP_IDLE, DL_PENDING, DL_PART_POST };
 
 /* The kinds of synchronisation. */
 enum dl_kind { DK_BARRIER, DK_N2N, DK_N21, DK_12N, DK_LS, DK_LR, DK_OMPBAR, DK_OMPIDLE, DK_NONE };
 
-enum { DL_SEND, DL_RECV }; /* a message member's index */
+/* A message member's index; the sides of DL_OP_MSGS's items also name
+   its parts: an Isend's completion, an Irecv's posting (Late Receiver:
+   the send's completing call waits for the receive's posting call). */
+enum { DL_SEND, DL_RECV, DL_SEND_DONE, DL_RECV_POST };
 
 typedef struct { /* time per call path in an interval, ticks */
   int32_t cnode;
@@ -85,7 +93,14 @@ static inline int dl_slot_add(dl_slot *map, size_t n, int32_t cnode, int64_t tic
    communicator: the central part decides).
      DL_OP_COLL  arg: kind | root << 8;  comm | cnode << 32, seq, e, x
      DL_OP_MSGS  arg: n;  cnode, e, x, then per message: comm | tag << 32,
-                 src | dst << 32, seq, side | blocking << 1
+                 src | dst << 32, seq, side | blocking << 2 | done << 3 |
+                 id << 8 (side DL_SEND_DONE: no message yet, its id: seq
+                 of its DL_PENDING key; DL_SEND with done: the Isend of the
+                 completion id, which becomes its part)
+     DL_OP_GIVEUP arg: side;  DL_SEND_DONE: id, the completion has no
+                 message (no wait); DL_RECV_POST: comm | tag << 32,
+                 src | dst << 32, seq, the Irecv of that message is not
+                 read (on another thread, cut off)
      DL_OP_OMPBAR arg: master;  proc | team << 32, bar | cnode << 32,
                  team instance, e, x
      DL_OP_IDLE  proc | idle << 32, seq, cnode, t
@@ -94,7 +109,16 @@ static inline int dl_slot_add(dl_slot *map, size_t n, int32_t cnode, int64_t tic
                  nmap (cnode, ticks) pairs
      DL_OP_FORK  the master's fork: its barriers' team is now known
      DL_OP_DRAIN evaluate what became ready */
-enum { DL_OP_COLL = 1, DL_OP_MSGS, DL_OP_OMPBAR, DL_OP_IDLE, DL_OP_CLOSE, DL_OP_FORK, DL_OP_DRAIN };
+enum {
+  DL_OP_COLL = 1,
+  DL_OP_MSGS,
+  DL_OP_OMPBAR,
+  DL_OP_IDLE,
+  DL_OP_CLOSE,
+  DL_OP_FORK,
+  DL_OP_DRAIN,
+  DL_OP_GIVEUP
+};
 
 typedef struct { /* one location's ops of a window */
   uint64_t *w;

@@ -93,17 +93,24 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t settled;               /* its waits are final: those who need them may go on */
   uint8_t evaluated;
   uint8_t queued;
-  uint8_t heap;         /* evaluated: a member holds storage on the heap or a call */
-  dl_inst **dependents; /* instances waiting to know its waits */
+  uint8_t heap;          /* evaluated: a member holds storage on the heap or a call */
+  uint8_t expect_post;   /* a message received by MPI_Irecv: its posting part to come */
+  uint8_t parts_unready; /* parts not ready: it is evaluated with them */
+  uint8_t calls;         /* calls completing its members, not resolved */
+  dl_inst **dependents;  /* instances waiting to know its waits */
   size_t ndep, capdep;
+  /* a message: its parts, the Isend's completion and the Irecv's posting
+     (non-blocking calls only); a part: part[0] its message */
+  dl_inst *part[2];
   dl_member m[]; /* size members, allocated with it */
 };
 
-/* The receives one call completed (MPI_Waitall, ...): their waits overlap,
-   all from the call's Enter; as in p2p.c, only the longest is a wait, so
-   the waits are final once every one of them is known. */
+/* The messages one call completed (MPI_Waitall, MPI_Sendrecv, ...): their
+   waits overlap, all from the call's Enter; as in p2p.c, only the longest
+   Late Sender is a wait, and without one the longest Late Receiver, so the
+   waits are final once every one of them is known. */
 struct dl_call {
-  dl_ref *recv;
+  dl_ref *mb; /* receives, blocking sends, Isend completions */
   size_t n, cap, unknown, refs;
 };
 
@@ -193,7 +200,7 @@ static void drop_inst(dl_central *st, dl_inst *in) {
     if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
     dl_call *call = in->m[i].call;
     if (call && !--call->refs) {
-      free(call->recv);
+      free(call->mb);
       free(call);
     }
   }
@@ -260,7 +267,8 @@ static int64_t net_map(dl_member *mb) {
 }
 
 static int ready(const dl_inst *in) {
-  return in->settled && in->closed == in->size && !in->inner_unknown && !in->incoming_pending;
+  return in->settled && in->closed == in->size && !in->inner_unknown && !in->incoming_pending &&
+         !in->parts_unready;
 }
 
 /* Costs are not negative: rounded to the nearest tick. */
@@ -330,10 +338,13 @@ static void classify(az_analysis *a, const dl_inst *in, const dl_member *w, doub
   az_charge(a, w->loc, w->cnode, dl_classes[k].terminal, w->wait - propagating);
 }
 
+static void part_ready(dl_central *st, dl_inst *part);
+
 static void check_ready(dl_central *st, dl_inst *in) {
   if (in->queued || !ready(in)) return;
   in->queued = 1;
-  PU_PUSH(st->ready, st->nready, st->capready, in);
+  if (in->key.omp >= DL_PENDING && in->part[0]) part_ready(st, in);
+  else PU_PUSH(st->ready, st->nready, st->capready, in);
 }
 
 /* A serial phase of the master: its `idle` workers wait for it all along.
@@ -357,42 +368,68 @@ static void charge_idle(az_analysis *a, dl_inst *in) {
    member (charge_waiter). */
 static int charges(const dl_member *w) { return w->wait > 0 || w->incoming > 0 || w->idle > 0; }
 
-static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
-  int64_t waited = 0;
-  if (in->kind == DK_OMPIDLE) charge_idle(a, in);
-  /* the maps charge_waiter reads (the late member's and its waiters'):
-     the others' are dropped unread, and netting one reads the members
-     of earlier instances */
-  for (uint32_t i = 0; in->kind != DK_NONE && in->kind != DK_OMPIDLE && i < in->size; i++) {
-    if (i != in->late && !charges(&in->m[i])) continue;
-    int64_t own = net_map(&in->m[i]);
-    if (i == in->late) waited = own;
-  }
-  for (uint32_t i = 0; in->kind != DK_NONE && in->kind != DK_OMPIDLE && i < in->size; i++) {
-    dl_member *w = &in->m[i];
-    if (i == in->late || !charges(w)) continue;
-    double explained = 0;
-    double scale = charge_waiter(a, in, &in->m[in->late], waited, w, &explained);
-    if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
-  }
-  /* the earlier instances whose waits lie in these intervals now have
-     every cost these passed on */
-  for (uint32_t i = 0; i < in->size; i++)
-    for (size_t k = 0; k < in->m[i].ninner; k++) {
-      dl_inst *earlier = in->m[i].inner[k].in;
-      if (member(in->m[i].inner[k])->wait > 0) { /* else not counted: settle */
-        earlier->incoming_pending--;
-        check_ready(st, earlier);
-      }
-      if (!--earlier->refs && earlier->evaluated) drop_inst(st, earlier);
+/* Waiter w's charges and, at a message, its wait's classes. */
+static void charge(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
+                   const dl_member *w) {
+  if (!charges(w)) return;
+  double explained = 0;
+  double scale = charge_waiter(a, in, late, waited, w, &explained);
+  if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
+}
+
+/* The earlier instances whose waits lie in mb's interval now have every
+   cost it passed on. */
+static void release_inner(dl_central *st, const dl_member *mb) {
+  for (size_t k = 0; k < mb->ninner; k++) {
+    dl_inst *earlier = mb->inner[k].in;
+    if (member(mb->inner[k])->wait > 0) { /* else not counted: settle */
+      earlier->incoming_pending--;
+      check_ready(st, earlier);
     }
+    if (!--earlier->refs && earlier->evaluated) drop_inst(st, earlier);
+  }
+}
+
+/* Marks in evaluated, noting whether a member holds storage drop_inst must
+   free (it reads no other evaluated instance's members). */
+static void mark_evaluated(dl_inst *in) {
   for (uint32_t i = 0; i < in->cap; i++) {
     const dl_member *mb = &in->m[i];
     if ((mb->map && mb->map != mb->few) || (mb->inner && mb->inner != mb->few_inner) || mb->call)
       in->heap = 1;
   }
-  /* kept while a later interval still refers to one of its members */
   in->evaluated = 1;
+}
+
+static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
+  dl_inst *none[2] = {NULL, NULL}, **part = in->key.p2p ? in->part : none;
+  int waits = in->kind != DK_NONE && in->kind != DK_OMPIDLE;
+  int64_t waited = 0;
+  if (in->kind == DK_OMPIDLE) charge_idle(a, in);
+  /* the maps charge_waiter reads (the late member's and its waiters'):
+     the others' are dropped unread, and netting one reads the members
+     of earlier instances */
+  for (uint32_t i = 0; waits && i < in->size; i++) {
+    if (i != in->late && !charges(&in->m[i])) continue;
+    int64_t own = net_map(&in->m[i]);
+    if (i == in->late) waited = own;
+  }
+  if (waits && part[0] && charges(&part[0]->m[0])) net_map(&part[0]->m[0]);
+  if (waits && part[1] && in->late == DL_RECV_POST) waited = net_map(&part[1]->m[0]);
+  /* a message's late Irecv: its part; else a member */
+  dl_member *late = part[1] && in->late == DL_RECV_POST ? &part[1]->m[0] : &in->m[in->late];
+  for (uint32_t i = 0; waits && i < in->size; i++)
+    if (i != in->late) charge(a, in, late, waited, &in->m[i]);
+  if (waits && part[0]) charge(a, in, late, waited, &part[0]->m[0]);
+  for (uint32_t i = 0; i < in->size; i++) release_inner(st, &in->m[i]);
+  /* kept while a later interval still refers to one of its members */
+  for (int k = 0; k < 2; k++) {
+    if (!part[k]) continue;
+    release_inner(st, &part[k]->m[0]);
+    mark_evaluated(part[k]);
+    if (!part[k]->refs) drop_inst(st, part[k]);
+  }
+  mark_evaluated(in);
   if (!in->refs) drop_inst(st, in);
 }
 
@@ -446,15 +483,20 @@ static void waits_rooted(dl_inst *in) {
 }
 
 /* A message: Late Sender (the receiver entered its completing call before
-   the send), else Late Receiver (a blocking send that waited for its
-   blocking receive to be posted, as p2p.c), else no wait. */
-static void waits_message(dl_inst *in) {
+   the send), else Late Receiver (the call completing the send, the send
+   itself or an Isend's completion `done`, waited for the receive to be
+   posted, by the receive itself or its Irecv `posting`, as p2p.c), else
+   no wait. */
+static void waits_message(dl_inst *in, dl_member *done, const dl_member *posting) {
   dl_member *snd = &in->m[DL_SEND], *rcv = &in->m[DL_RECV];
+  dl_member *w = snd->blocking ? snd : done;
+  const dl_member *late = rcv->blocking ? rcv : posting;
   int64_t ls = positive(rcv->e, earlier_of(snd->e, rcv->x));
   if (ls > 0) {
     in->kind = DK_LS, in->late = DL_SEND, rcv->wait = ls;
-  } else if (snd->blocking && rcv->blocking && rcv->e > snd->e && rcv->e < snd->x) {
-    in->kind = DK_LR, in->late = DL_RECV, snd->wait = (int64_t)(rcv->e - snd->e);
+  } else if (w && late && late->e > w->e && late->e < w->x) {
+    in->kind = DK_LR, in->late = rcv->blocking ? DL_RECV : DL_RECV_POST;
+    w->wait = (int64_t)(late->e - w->e);
   } else {
     in->kind = DK_NONE;
   }
@@ -479,25 +521,51 @@ static void settle(dl_central *st, dl_inst *in) {
   check_ready(st, in);
 }
 
-/* Every receive of the call is known: the longest wait stays (the first
-   of equal ones), the others are no waits. */
-static void settle_call(dl_central *st, dl_call *call) {
-  size_t longest = 0;
-  for (size_t i = 1; i < call->n; i++)
-    if (member(call->recv[i])->wait > member(call->recv[longest])->wait) longest = i;
+static int is_receive(dl_ref r) { return r.in->key.omp == DL_MPI && r.m == DL_RECV; }
+
+/* Every message of the call is known: the longest Late Sender stays (the
+   first of equal ones); without one, the longest Late Receiver; the
+   others are no waits.  An instance's waits are final once all the calls
+   completing its members are resolved. */
+static void resolve_call(dl_central *st, dl_call *call) {
+  size_t longest = SIZE_MAX;
+  for (int recv = 1; longest == SIZE_MAX && recv >= 0; recv--)
+    for (size_t i = 0; i < call->n; i++) {
+      int64_t wait = member(call->mb[i])->wait;
+      if (is_receive(call->mb[i]) != recv || wait <= 0) continue;
+      if (longest == SIZE_MAX || wait > member(call->mb[longest])->wait) longest = i;
+    }
   for (size_t i = 0; i < call->n; i++)
-    if (i != longest) member(call->recv[i])->wait = 0;
-  for (size_t i = 0; i < call->n; i++) settle(st, call->recv[i].in);
+    if (i != longest) member(call->mb[i])->wait = 0;
+  for (size_t i = 0; i < call->n; i++)
+    if (!--call->mb[i].in->calls) settle(st, call->mb[i].in);
 }
 
-/* Every member is in: the waits, final once the receiving call's are. */
+/* The waits of in's members are computed: final once the calls that
+   complete them (a message's: up to two) are resolved. */
+static void waits_known(dl_central *st, dl_inst *in) {
+  dl_call *calls[2];
+  uint32_t n = 0, members = in->key.omp >= DL_PENDING ? 1 : in->key.p2p ? 2 : 0;
+  for (uint32_t i = 0; i < members; i++)
+    if (in->m[i].call) calls[n++] = in->m[i].call;
+  in->calls = (uint8_t)n;
+  if (!n) settle(st, in);
+  for (uint32_t i = 0; i < n; i++)
+    if (!--calls[i]->unknown) resolve_call(st, calls[i]);
+}
+
+/* Every member is in: the waits, final once the completing calls' are. */
 static void all_posted(dl_central *st, dl_inst *in) {
-  if (in->key.p2p) waits_message(in);
-  else if (in->kind == DK_12N || in->kind == DK_N21) waits_rooted(in);
-  else waits_nxn(in);
-  dl_call *call = in->key.p2p ? in->m[DL_RECV].call : NULL;
-  if (!call) settle(st, in);
-  else if (!--call->unknown) settle_call(st, call);
+  dl_inst *none[2] = {NULL, NULL}, **part = in->key.p2p ? in->part : none;
+  if (in->key.p2p) {
+    waits_message(in, part[0] ? &part[0]->m[0] : NULL, part[1] ? &part[1]->m[0] : NULL);
+  } else if (in->kind == DK_12N || in->kind == DK_N21) {
+    waits_rooted(in);
+  } else {
+    waits_nxn(in);
+  }
+  waits_known(st, in);
+  if (part[0]) waits_known(st, part[0]);
 }
 
 /* The member's interval reached its start. */
@@ -512,6 +580,53 @@ static void close_interval(dl_central *st, dl_ref r) {
     PU_PUSH(earlier->dependents, earlier->ndep, earlier->capdep, r.in);
   }
   check_ready(st, r.in);
+}
+
+/* ---- the parts of a non-blocking message ------------------------------ */
+
+/* An Isend's MPI_Wait* and an Irecv's posting are instances of one member
+   linked to their message (dl_inst.part; az_delay.h, DL_PENDING and
+   DL_PART_POST), so a message of blocking calls keeps its two members.  A
+   part is not evaluated on its own: once ready, with its message. */
+
+static dl_inst *lookup_inst(const dl_central *st, const dl_key *key) {
+  size_t hash = dl_key_hash(key);
+  for (dl_inst *in = st->hash[hash & (st->nhash - 1)]; in; in = in->hash_next)
+    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
+  return NULL;
+}
+
+static void part_ready(dl_central *st, dl_inst *part) {
+  dl_inst *msg = part->part[0];
+  msg->parts_unready--;
+  check_ready(st, msg);
+}
+
+/* Part `index` (0: an Isend's completion, 1: an Irecv's posting) of msg. */
+static void link_part(dl_inst *msg, int index, dl_inst *part) {
+  msg->part[index] = part;
+  part->part[0] = msg;
+  msg->parts_unready++;
+}
+
+/* Every member and part of in is posted (a part never is whole). */
+static int complete(const dl_inst *in) {
+  return in->posted == in->size && in->key.omp < DL_PENDING && !(in->expect_post && !in->part[1]);
+}
+
+/* The Isend of message `msg` was posted: Isend completion `id` read on loc
+   before it becomes its part (keyed as it was). */
+static void adopt_done(dl_central *st, uint32_t loc, dl_inst *msg, uint64_t id) {
+  dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
+  dl_inst *done = lookup_inst(st, &pending);
+  if (done) link_part(msg, 0, done);
+}
+
+/* Isend completion `id` read on loc has no message: no wait. */
+static void give_up_done(dl_central *st, uint32_t loc, uint64_t id) {
+  dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
+  dl_inst *done = lookup_inst(st, &pending);
+  if (done) waits_known(st, done);
 }
 
 /* ---- the ops of a location's log --------------------------------------- */
@@ -545,7 +660,8 @@ static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, in
 static void open_interval(dl_central *st, uint32_t loc, dl_ref r) {
   dl_cloc *cl = &st->locs[loc];
   PU_PUSH(cl->open, cl->nopen, cl->capopen, r);
-  if (r.in && r.in->posted == r.in->size) all_posted(st, r.in);
+  dl_inst *whole = r.in && r.in->key.omp == DL_PART_POST ? r.in->part[0] : r.in;
+  if (whole && complete(whole)) all_posted(st, whole);
 }
 
 static const dl_ref not_analysed = {NULL, 0};
@@ -568,6 +684,62 @@ static const uint64_t *op_coll(dl_central *st, uint32_t loc, uint64_t op, const 
   return w + 4;
 }
 
+/* A message's key, from an op's words. */
+static dl_key message_key(const uint64_t *m) {
+  return (dl_key){.comm = (uint32_t)m[0],
+                  .tag = (uint32_t)(m[0] >> 32),
+                  .src = (uint32_t)m[1],
+                  .dst = (uint32_t)(m[1] >> 32),
+                  .p2p = 1,
+                  .seq = m[2]};
+}
+
+/* The item of DL_OP_MSGS that can wait for its partner: a receive's
+   completion (Late Sender), a blocking send or an Isend's completion
+   (Late Receiver). */
+static int item_can_wait(uint64_t flags) {
+  int side = (int)(flags & 3);
+  return side == DL_RECV || side == DL_SEND_DONE || (side == DL_SEND && (flags >> 2 & 1));
+}
+
+/* The Irecv of message key, posted on loc: the late party of a Late
+   Receiver, never a waiter. */
+static dl_ref post_posting(dl_central *st, uint32_t loc, dl_key key, int32_t cnode, az_time e,
+                           az_time x) {
+  dl_inst *msg = lookup_inst(st, &key);
+  if (!msg || !msg->expect_post || msg->part[1]) return not_analysed;
+  key.omp = DL_PART_POST;
+  dl_inst *posting = find_inst(st, &key, 1, 1, DK_NONE);
+  dl_ref r = post(st, loc, posting, 0, cnode, e, x, 0);
+  posting->settled = 1;
+  link_part(msg, 1, posting);
+  return r;
+}
+
+/* One item of DL_OP_MSGS: a member of its message, or a part. */
+static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t cnode, az_time e,
+                        az_time x) {
+  dl_key key = message_key(m);
+  int side = (int)(m[3] & 3), blocking = (int)(m[3] >> 2 & 1), done = (int)(m[3] >> 3 & 1);
+  uint64_t id = m[3] >> 8;
+  if (side == DL_SEND_DONE) { /* its message is known at its Isend */
+    dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
+    return post(st, loc, find_inst(st, &pending, 1, 1, DK_NONE), 0, cnode, e, x, 1);
+  }
+  if (side == DL_RECV_POST) return post_posting(st, loc, key, cnode, e, x);
+  dl_inst *in = find_inst(st, &key, 2, 2, DK_NONE);
+  if (in->m[side].posted) { /* posted twice: not analysed */
+    if (done) give_up_done(st, loc, id);
+    return not_analysed;
+  }
+  /* a non-blocking send waits in its completion, a part */
+  dl_ref r = post(st, loc, in, (uint32_t)side, cnode, e, x, item_can_wait(m[3]));
+  member(r)->blocking = blocking;
+  if (side == DL_RECV && !blocking) in->expect_post = 1;
+  if (done) adopt_done(st, loc, in, id);
+  return r;
+}
+
 /* The messages of one call (MPI_Sendrecv, MPI_Waitall, ...) all wait from
    its Enter: none lies in another's interval. */
 static const uint64_t *op_msgs(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
@@ -576,27 +748,14 @@ static const uint64_t *op_msgs(dl_central *st, uint32_t loc, uint64_t op, const 
   az_time e = w[1], x = w[2];
   const uint64_t *m = w + 3;
   dl_ref few[8], *refs = nmsg <= 8 ? few : pu_malloc(nmsg * sizeof *refs);
-  size_t nrecv = 0;
-  for (size_t i = 0; i < nmsg; i++) nrecv += (m[4 * i + 3] & 1) == DL_RECV;
-  dl_call *call = nrecv > 1 ? pu_calloc(1, sizeof *call) : NULL;
+  size_t nwait = 0;
+  for (size_t i = 0; i < nmsg; i++) nwait += (size_t)item_can_wait(m[4 * i + 3]);
+  dl_call *call = nwait > 1 ? pu_calloc(1, sizeof *call) : NULL;
   for (size_t i = 0; i < nmsg; i++, m += 4) {
-    dl_key key = {.comm = (uint32_t)m[0],
-                  .tag = (uint32_t)(m[0] >> 32),
-                  .src = (uint32_t)m[1],
-                  .dst = (uint32_t)(m[1] >> 32),
-                  .p2p = 1,
-                  .seq = m[2]};
-    int side = (int)(m[3] & 1), blocking = (int)(m[3] >> 1 & 1);
-    dl_inst *in = find_inst(st, &key, 2, 2, DK_NONE);
-    refs[i] = not_analysed;
-    if (in->m[side].posted) continue; /* posted twice: not analysed */
-    /* a non-blocking send never waits (Late Receiver: blocking only) */
-    int can_wait = side == DL_RECV || blocking;
-    refs[i] = post(st, loc, in, (uint32_t)side, cnode, e, x, can_wait);
-    member(refs[i])->blocking = blocking;
-    if (call && side == DL_RECV) {
+    refs[i] = post_item(st, loc, m, cnode, e, x);
+    if (call && refs[i].in && item_can_wait(m[3])) {
       member(refs[i])->call = call;
-      PU_PUSH(call->recv, call->n, call->cap, refs[i]);
+      PU_PUSH(call->mb, call->n, call->cap, refs[i]);
     }
   }
   if (call) call->unknown = call->refs = call->n;
@@ -638,6 +797,22 @@ static const uint64_t *op_idle(dl_central *st, uint32_t loc, const uint64_t *w) 
   return w + 4;
 }
 
+/* A promised member never comes: an Isend's completion without message,
+   a receive without its Irecv. */
+static const uint64_t *op_giveup(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+  if ((op >> 8) == DL_SEND_DONE) {
+    give_up_done(st, loc, w[0]);
+    return w + 1;
+  }
+  dl_key key = message_key(w);
+  dl_inst *in = lookup_inst(st, &key);
+  if (in && in->expect_post && !in->part[1]) {
+    in->expect_post = 0;
+    if (complete(in)) all_posted(st, in);
+  }
+  return w + 3;
+}
+
 /* The open interval at index j reached its start: with its time per call
    path (copied once, into the member). */
 static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
@@ -670,6 +845,7 @@ void dl_central_apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n)
     case DL_OP_OMPBAR: w = op_ompbar(st, loc, op, w); break;
     case DL_OP_IDLE: w = op_idle(st, loc, w); break;
     case DL_OP_CLOSE: w = op_close(st, loc, op, w); break;
+    case DL_OP_GIVEUP: w = op_giveup(st, loc, op, w); break;
     case DL_OP_FORK: { /* the team is read after this window */
       dl_cloc *cl = &st->locs[loc];
       for (size_t i = 0; i < cl->nbars; i++)
@@ -745,6 +921,7 @@ void dl_log_remap(uint64_t *w, size_t n, const int32_t *map, int32_t base) {
     case DL_OP_CLOSE:
       for (size_t i = 0; i < (size_t)(op >> 32); i++, w += 2) remap_word(&w[0], 0, map, base);
       break;
+    case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
     default: break; /* DL_OP_FORK, DL_OP_DRAIN */
     }
   }

@@ -6,7 +6,13 @@
  * N-to-1) or a message (its send and its receive).  A wait there is caused
  * by the late party: the member that entered a barrier or N x N last, the
  * root of a 1-to-N, the last non-root of an N-to-1 (the root waits), the
- * sender of a Late Sender message, the receiver of a Late Receiver one.
+ * sender of a Late Sender message (its send call; the receive's completing
+ * call waits), the receiver of a Late Receiver one (its posting call,
+ * MPI_Recv or MPI_Irecv; the send's completing call waits: the MPI_Send
+ * itself or the MPI_Wait* of an MPI_Isend).  The MPI_Wait* of an Isend and
+ * the MPI_Irecv of a receive are parts of the message, instances of one
+ * member (az_delay.h): an Isend's completion is read before its Isend,
+ * which names its message.
  * Between the previous synchronisation the parties had in common (for a
  * collective: an operation on a communicator holding all its members; for
  * a message: an earlier message between the same two processes or a
@@ -75,9 +81,22 @@ typedef struct { /* an interval open on this location */
 } dl_open;
 
 typedef struct { /* a message of the call whose Enter comes next */
-  dl_key key;
-  int side, blocking;
+  dl_key key;    /* DL_SEND_DONE: none yet */
+  int side;      /* what it posts: DL_SEND ... DL_RECV_POST */
+  int blocking;  /* DL_SEND, DL_RECV: posted and completed by this call */
+  int done;      /* DL_SEND of an Isend whose completion was read */
+  uint64_t req;  /* a non-blocking member's request */
+  uint64_t id;   /* DL_SEND_DONE, DL_SEND with done: the completion's id */
 } dl_msg;
+
+/* A completion whose posting call is not read yet, by request: an Isend's
+   (DL_SEND_DONE: its id) or an Irecv's (DL_RECV_POST: its message). */
+typedef struct {
+  uint64_t req;
+  int side;
+  dl_key key;
+  uint64_t id;
+} dl_pending;
 
 typedef struct { /* messages met so far on one channel and side */
   dl_key key;    /* seq unused */
@@ -116,6 +135,11 @@ typedef struct {
     size_t depth;
     az_time x;
   } msgs;
+  struct { /* completions whose posting call is not read yet */
+    dl_pending *v;
+    size_t n, cap;
+    uint64_t count; /* Isend completions met: their ids */
+  } pend;
   int no_mpi; /* a worker thread: no MPI here */
   struct {    /* OpenMP: the team instance this thread is in */
     int in_team, master;
@@ -384,6 +408,39 @@ static void post_collective(dl_loc *s, int32_t cnode, az_time e) {
   open_interval(s, &key);
 }
 
+/* The key of the interval of Isend completion id until its Isend is read:
+   no synchronisation ends it. */
+static dl_key pending_key(const dl_loc *s, uint64_t id) {
+  return (dl_key){.comm = s->cur.loc, .omp = DL_PENDING, .seq = id};
+}
+
+/* The open interval of Isend completion id, or NULL. */
+static dl_open *pending_interval(dl_loc *s, uint64_t id, size_t *j) {
+  for (size_t i = 0; i < s->nopen; i++)
+    if (s->open[i].key.omp == DL_PENDING && s->open[i].key.seq == id) {
+      *j = i;
+      return &s->open[i];
+    }
+  return NULL;
+}
+
+/* Remembers what the posting call of a non-blocking member must find. */
+static void expect_posting(dl_loc *s, const dl_msg *m, int side) {
+  dl_pending p = {.req = m->req, .side = side, .key = m->key, .id = m->id};
+  PU_PUSH(s->pend.v, s->pend.n, s->pend.cap, p);
+}
+
+/* After posting m: what its posting call must find, and the interval of
+   an Isend's completion named by its Isend (ended by its partner's
+   messages from now on). */
+static void after_post(dl_loc *s, const dl_msg *m) {
+  size_t j;
+  if (m->side == DL_SEND_DONE) expect_posting(s, m, DL_SEND_DONE);
+  else if (m->side == DL_RECV && !m->blocking) expect_posting(s, m, DL_RECV_POST);
+  dl_open *o = m->side == DL_SEND && m->done ? pending_interval(s, m->id, &j) : NULL;
+  if (o) o->key = m->key;
+}
+
 /* The messages of one call (MPI_Sendrecv, MPI_Waitall, ...): posted
    together at its Enter. */
 static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
@@ -397,9 +454,15 @@ static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
     *w++ = m->key.comm | (uint64_t)m->key.tag << 32;
     *w++ = m->key.src | (uint64_t)m->key.dst << 32;
     *w++ = m->key.seq;
-    *w++ = (uint64_t)m->side | (uint64_t)m->blocking << 1;
+    *w++ =
+        (uint64_t)m->side | (uint64_t)m->blocking << 2 | (uint64_t)(m->done != 0) << 3 | m->id << 8;
   }
-  for (size_t i = 0; i < s->msgs.n; i++) open_interval(s, &s->msgs.v[i].key);
+  for (size_t i = 0; i < s->msgs.n; i++) {
+    const dl_msg *m = &s->msgs.v[i];
+    dl_key key = m->side == DL_SEND_DONE ? pending_key(s, m->id) : m->key;
+    open_interval(s, &key);
+    after_post(s, m);
+  }
   s->msgs.n = 0;
 }
 
@@ -508,19 +571,79 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   return az_next_back(&s->cur);
 }
 
+/* The latest pending completion of request req and side (removed), or 0. */
+static int take_pending(dl_loc *s, uint64_t req, int side, dl_pending *out) {
+  for (size_t i = s->pend.n; i-- > 0;)
+    if (s->pend.v[i].req == req && s->pend.v[i].side == side) {
+      *out = s->pend.v[i];
+      memmove(s->pend.v + i, s->pend.v + i + 1, (s->pend.n - i - 1) * sizeof *s->pend.v);
+      s->pend.n--;
+      return 1;
+    }
+  return 0;
+}
+
+/* Isend completion id gets no message (its Isend is to itself, on another
+   thread, cut off): no wait.  Its interval, still open, ends here (else it
+   would hold every wait before it until the run's start). */
+static void give_up_done(dl_loc *s, uint64_t id) {
+  size_t j;
+  dl_open *o = pending_interval(s, id, &j);
+  if (o) {
+    flush(s);
+    close_interval(s, o, j);
+    memmove(s->open + j, s->open + j + 1, (s->nopen - j - 1) * sizeof *s->open);
+    s->nopen--;
+  }
+  uint64_t *w = log_room(s->log, 2);
+  w[0] = DL_OP_GIVEUP | (uint64_t)DL_SEND_DONE << 8;
+  w[1] = id;
+}
+
+/* The Irecv of message key is not read: its receive has no posting. */
+static void give_up_post(dl_loc *s, const dl_key *key) {
+  uint64_t *w = log_room(s->log, 4);
+  w[0] = DL_OP_GIVEUP | (uint64_t)DL_RECV_POST << 8;
+  w[1] = key->comm | (uint64_t)key->tag << 32;
+  w[2] = key->src | (uint64_t)key->dst << 32;
+  w[3] = key->seq;
+}
+
+/* A message member read but not posted (its call not found): what it
+   promised is given up. */
+static void forget_msg(dl_loc *s, const dl_msg *m) {
+  if (m->side == DL_SEND && m->done) give_up_done(s, m->id);
+  else if (m->side == DL_RECV_POST) give_up_post(s, &m->key);
+}
+
+/* Message member m posts at the Enter of the call being read. */
+static void add_msg(dl_loc *s, dl_msg m) {
+  if (s->msgs.n && s->msgs.depth != s->depth - 1) { /* not in one call */
+    for (size_t i = 0; i < s->msgs.n; i++) forget_msg(s, &s->msgs.v[i]);
+    s->msgs.n = 0;
+  }
+  PU_PUSH(s->msgs.v, s->msgs.n, s->msgs.cap, m);
+  s->msgs.depth = s->depth - 1;
+  s->msgs.x = s->leave_t;
+}
+
 /* A send or a completed receive: the message's member posts at its
    call's Enter. */
 static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, uint32_t peer_rank,
-                                    OTF2_CommRef comm, uint32_t tag, int side, int blocking) {
+                                    OTF2_CommRef comm, uint32_t tag, int side, int blocking,
+                                    uint64_t req) {
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   const az_defs *d = &s->cur.a->defs;
   if (s->no_mpi) {
     attribute(s);
     return az_next_back(&s->cur);
   }
+  dl_pending done;
+  int isend = side == DL_SEND && !blocking;
   uint32_t peer = az_comm_world(d, comm, peer_rank, s->cur.proc);
   if (!s->depth || peer == UINT32_MAX || d->comms[comm].self || peer == s->cur.proc) {
     attribute(s); /* warned by the forward pass, or no synchronisation */
+    if (isend && take_pending(s, req, DL_SEND_DONE, &done)) give_up_done(s, done.id);
     return az_next_back(&s->cur);
   }
   dl_key key = {.comm = comm, .tag = tag, .p2p = 1};
@@ -529,12 +652,45 @@ static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, u
   key.seq = chan_next(s, key, side);
   close_where(s, message_ends, peer);
   attribute(s);
-  if (s->msgs.n && s->msgs.depth != s->depth - 1) s->msgs.n = 0; /* not in one call */
-  dl_msg m = {key, side, blocking};
-  PU_PUSH(s->msgs.v, s->msgs.n, s->msgs.cap, m);
-  s->msgs.depth = s->depth - 1;
-  s->msgs.x = s->leave_t;
+  dl_msg m = {.key = key, .side = side, .blocking = blocking, .req = req};
+  if (isend && take_pending(s, req, DL_SEND_DONE, &done)) m.done = 1, m.id = done.id;
+  add_msg(s, m);
   drain(s);
+  return az_next_back(&s->cur);
+}
+
+/* The region of the call being read: an MPI_Test* or MPI_Request_free
+   completes a send without waiting (p2p.c). */
+static int completes_without_wait(const dl_loc *s) {
+  const az_analysis *a = s->cur.a;
+  const char *name = a->defs.regions[a->tree.nodes[s->stack[s->depth - 1]].region].name;
+  return strncmp(name, "MPI_Test", 8) == 0 || strcmp(name, "MPI_Request_free") == 0;
+}
+
+/* An Isend's completion: its member waits from its call's Enter; its
+   message is known when its Isend is read. */
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)l, (void)al;
+  dl_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  attribute(s);
+  if (s->no_mpi || !s->depth || completes_without_wait(s)) return az_next_back(&s->cur);
+  add_msg(s, (dl_msg){.side = DL_SEND_DONE, .req = req, .id = s->pend.count++});
+  return az_next_back(&s->cur);
+}
+
+/* An Irecv whose completion was read: its member is the receive's posting. */
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)l, (void)al;
+  dl_loc *s = u;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  attribute(s);
+  dl_pending p;
+  if (s->no_mpi || !s->depth || !take_pending(s, req, DL_RECV_POST, &p))
+    return az_next_back(&s->cur);
+  add_msg(s, (dl_msg){.key = p.key, .side = DL_RECV_POST, .req = req});
   return az_next_back(&s->cur);
 }
 
@@ -542,28 +698,28 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
                                  OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t length) {
   (void)l, (void)al, (void)length;
-  return on_message(u, t, pos, receiver, comm, tag, DL_SEND, 1);
+  return on_message(u, t, pos, receiver, comm, tag, DL_SEND, 1, 0);
 }
 
 static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t length, uint64_t request) {
-  (void)l, (void)al, (void)length, (void)request;
-  return on_message(u, t, pos, receiver, comm, tag, DL_SEND, 0);
+  (void)l, (void)al, (void)length;
+  return on_message(u, t, pos, receiver, comm, tag, DL_SEND, 0, request);
 }
 
 static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t length) {
   (void)l, (void)al, (void)length;
-  return on_message(u, t, pos, sender, comm, tag, DL_RECV, 1);
+  return on_message(u, t, pos, sender, comm, tag, DL_RECV, 1, 0);
 }
 
 static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t length, uint64_t request) {
-  (void)l, (void)al, (void)length, (void)request;
-  return on_message(u, t, pos, sender, comm, tag, DL_RECV, 0);
+  (void)l, (void)al, (void)length;
+  return on_message(u, t, pos, sender, comm, tag, DL_RECV, 0, request);
 }
 
 /* ---- OpenMP: team instances and the master's serial phases ------------ */
@@ -722,13 +878,23 @@ static void delay_begin(az_replay *r) {
   }
 }
 
-/* The location's first event: its open intervals start with the run. */
+/* The location's first event: its open intervals start with the run;
+   the postings still expected never come (cut off, or on another thread):
+   completions without a wait, receives without a posting. */
 static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
   (void)r, (void)cut;
   dl_loc *s = (dl_loc *)c;
   flush(s);
   for (size_t i = 0; i < s->nopen; i++) close_interval(s, &s->open[i], 0);
   s->nopen = 0;
+  for (size_t i = 0; i < s->msgs.n; i++) forget_msg(s, &s->msgs.v[i]);
+  s->msgs.n = 0;
+  for (size_t i = 0; i < s->pend.n; i++) {
+    const dl_pending *p = &s->pend.v[i];
+    if (p->side == DL_SEND_DONE) give_up_done(s, p->id);
+    else give_up_post(s, &p->key);
+  }
+  s->pend.n = 0;
   drain(s);
 }
 
@@ -750,6 +916,7 @@ static void delay_end(az_replay *r, int ok) {
     free(s->seq);
     free(s->chan);
     free(s->msgs.v);
+    free(s->pend.v);
     free(s->omp.seen);
     free(st->logs[l].w);
   }
@@ -773,6 +940,8 @@ const az_pass az_pass_delay = {
            .mpi_collective_end = on_coll_end,
            .mpi_send = on_send,
            .mpi_isend = on_isend,
+           .mpi_isend_complete = on_isend_complete,
+           .mpi_irecv_request = on_irecv_request,
            .mpi_recv = on_recv,
            .mpi_irecv = on_irecv},
     .begin = delay_begin,

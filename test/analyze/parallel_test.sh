@@ -10,7 +10,11 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 # a long run: several replay windows, delays around a ring of 4 ranks
 "$here/ring_trace.sh" 9000 >"$work/ring.trace" || { echo "FAIL: ring_trace.sh"; exit 1; }
-for trace in "$data"/*.trace "$work/ring.trace"; do
+# the same with non-blocking messages: Late Receivers of Isend completions
+# and Irecv postings read in different windows from their messages
+"$here/ring_trace.sh" 4000 nonblocking >"$work/nbring.trace" ||
+  { echo "FAIL: ring_trace.sh nonblocking"; exit 1; }
+for trace in "$data"/*.trace "$work/ring.trace" "$work/nbring.trace"; do
   name=$(basename "$trace" .trace)
   "$tracegen" "$trace" "$work/$name" || { echo "FAIL: tracegen $name"; exit 1; }
   "$analyze" -q "$work/$name" || { echo "FAIL: serial $name"; failures=$((failures + 1)); }
@@ -49,6 +53,10 @@ for m in delay_latesender delay_latesender_longterm delay_barrier mpi_wait_indir
 done
 nonzero delay_chain delay_barrier_longterm
 nonzero delay_p2p delay_latereceiver
+for m in delay_latereceiver delay_latereceiver_longterm mpi_wait_indirect_latereceiver \
+  mpi_wait_propagating_latereceiver; do
+  nonzero nbring "$m"
+done
 for m in delay_ompbarrier delay_ompidle delay_ompidle_longterm delay_n2n delay_12n; do
   nonzero hybrid "$m"
 done
@@ -97,7 +105,7 @@ done
 # Five analysis processes: three send each window's critical-path records
 # to process 1 (OpenMP teams, chains through 4 ranks) and the delay logs
 # to process 0.
-for name in hybrid ring critical_chain; do
+for name in hybrid ring nbring critical_chain; do
   if "$mpiexec" -n 5 "$analyze" -q -o "$work/$name.5.pomp" "$work/$name" &&
     cmp -s "$work/$name/report.pomp" "$work/$name.5.pomp"; then
     echo "ok: $name, 5 analysis processes: identical report"

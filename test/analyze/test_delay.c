@@ -25,7 +25,13 @@
   "region bcast mpi coll_one2all MPI_Bcast\n"                                                      \
   "region reduce mpi coll_all2one MPI_Reduce\n"                                                    \
   "region send mpi point2point MPI_Send\n"                                                         \
-  "region recv mpi point2point MPI_Recv\n"
+  "region recv mpi point2point MPI_Recv\n"                                                         \
+  "region ssend mpi point2point MPI_Ssend\n"                                                       \
+  "region isend mpi point2point MPI_Isend\n"                                                       \
+  "region irecv mpi point2point MPI_Irecv\n"                                                       \
+  "region wait mpi point2point MPI_Wait\n"                                                         \
+  "region sendrecv mpi point2point MPI_Sendrecv\n"                                                 \
+  "region waitall mpi point2point MPI_Waitall\n"
 
 /* One call of region R, collective OP (OTF2_CollectiveOp: 0 barrier, 11
    allreduce) on communicator C from E to X; a user region from E to X. */
@@ -211,6 +217,226 @@ static void a_late_receiver_is_charged_to_the_receivers_work(void **state) {
   assert_true(az_run_value(&run, "mpi_wait_direct_latereceiver", "main;MPI_Send", 1) == 350e-9);
   assert_true(az_run_value(&run, "mpi_wait_terminal_latereceiver", "main;MPI_Send", 1) == 350e-9);
   assert_true(az_run_total(&run, "mpi_wait_direct_latesender") == 0);
+  az_run_free(&run);
+}
+
+/* Rank 1 posts an Isend to rank 0 at 200, does io until 300 and waits for
+   its completion there; rank 0 posts the receive at 500: Late Receiver of
+   200 in rank 1's MPI_Wait.  Rank 1's interval runs to its MPI_Wait (not
+   its MPI_Isend): it worked 100 and did io 100; rank 0 worked 300 and did
+   io 100, so all 200 are rank 0's extra work (ending the interval at the
+   Isend would put a third of it on io). */
+static const char *const isend_late_receiver =
+    "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+        "0.0",
+        RUN("work", 100, 400) RUN("io", 400, 500) RECV(1, 500, 505, 510) BARRIER(0, 900, 950))
+        LOC("1.0",
+            RUN("work", 100, 200) "200 enter isend\n200 isend 0 0 0 8 5\n200 leave\n" RUN(
+                "io", 200, 300) "300 enter wait\n510 isendcomplete 5\n510 leave\n" BARRIER(0, 900,
+                                                                                           950));
+
+static void a_late_receiver_of_an_isend_is_charged_to_the_receivers_work(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, isend_late_receiver);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Wait", 1) == 200e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 200e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;io", 0) == 0);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 200e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_latesender") == 0);
+  assert_true(az_run_value(&run, "mpi_wait_direct_latereceiver", "main;MPI_Wait", 1) == 200e-9);
+  assert_true(az_run_value(&run, "mpi_wait_terminal_latereceiver", "main;MPI_Wait", 1) == 200e-9);
+  assert_true(az_run_total(&run, "mpi_wait_indirect_latereceiver") == 0);
+  az_run_free(&run);
+}
+
+/* Rank 1's blocking send (entered at 300) waits until rank 0 posts its
+   MPI_Irecv at 500, which rank 0 completes by an MPI_Wait at 600 after
+   more work.  The late party's interval ends at the MPI_Irecv: rank 0's
+   200 more work before it (300 against 100, io equal) is the cause; the
+   work after it delays nobody. */
+static const char *const irecv_late_receiver =
+    "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+        "0.0",
+        RUN("work", 100, 400) RUN(
+            "io", 400,
+            500) "500 enter irecv\n500 irecvreq 7\n"
+                 "500 leave\n" RUN(
+                     "work", 500,
+                     600) "600 enter wait\n605 irecv 1 0 0 8 7\n610 leave\n" BARRIER(0, 900, 950))
+        LOC("1.0",
+            RUN("work", 100, 200) RUN("io", 200, 300) SEND(0, 300, 300, 510) BARRIER(0, 900, 950));
+
+static void a_late_receiver_of_an_irecv_ends_at_its_posting(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, irecv_late_receiver);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Send", 1) == 200e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 200e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 200e-9);
+  assert_true(az_run_total(&run, "mpi_latesender") == 0);
+  assert_true(az_run_total(&run, "delay_latesender") == 0);
+  az_run_free(&run);
+}
+
+/* Three ranks, through a Late Receiver: rank 0, working until 500, is late
+   to receive the Isend of rank 1, whose MPI_Wait (entered at 200) waits
+   300; rank 1, late by that wait, sends to rank 2 at 510, which has waited
+   in its receive since 200 (310).  Rank 2's wait is rank 1's 300 of
+   waiting plus 10 of MPI_Wait after it: 10 short-term on rank 1's
+   MPI_Wait, 300 passed back through the Late Receiver to rank 0's work,
+   long-term. */
+static const char *const lr_chain =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 500) RECV(1, 500, 505, 510) BARRIER(0, 900, 950))
+        LOC("1.0", RUN("work", 100, 200) "200 enter isend\n200 isend 0 0 0 8 5\n200 leave\n"
+                                         "200 enter wait\n510 isendcomplete 5\n510 leave\n" SEND(
+                                             2, 510, 510, 510) BARRIER(0, 900, 950))
+            LOC("2.0", RUN("work", 100, 200) RECV(1, 200, 510, 510) BARRIER(0, 900, 950));
+
+static void a_wait_goes_back_through_a_late_receiver_over_three_ranks(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, lr_chain);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Wait", 1) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 2) == 310e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 300e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver_longterm", "main;work", 0) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 300e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver_longterm") == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;MPI_Wait", 1) == 10e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 10e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  /* rank 1's wait: direct, and propagating (it explains rank 2's); rank
+     2's: 300 indirect, 10 direct, terminal */
+  const char *wait = "main;MPI_Wait", *recv = "main;MPI_Recv";
+  assert_true(az_run_value(&run, "mpi_wait_direct_latereceiver", wait, 1) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_propagating_latereceiver", wait, 1) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", recv, 2) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_direct_latesender", recv, 2) == 10e-9);
+  assert_true(az_run_value(&run, "mpi_wait_terminal_latesender", recv, 2) == 310e-9);
+  az_run_free(&run);
+}
+
+/* MPI_Ssend records MpiSend, as MPI_Send does: its Late Receiver (the
+   receive posted while it blocks) is found and charged the same way. */
+static const char *const ssend_late_receiver =
+    "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 500) RECV(1, 500, 510, 520) BARRIER(0, 600, 700))
+        LOC("1.0", RUN("work", 100,
+                       150) "150 enter ssend\n155 send 0 0 0 8\n520 leave\n" BARRIER(0, 600, 700));
+
+static void a_late_receiver_of_an_ssend_is_charged_as_a_sends(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, ssend_late_receiver);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Ssend", 1) == 350e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 350e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 350e-9);
+  assert_true(az_run_value(&run, "mpi_wait_direct_latereceiver", "main;MPI_Ssend", 1) == 350e-9);
+  az_run_free(&run);
+}
+
+/* Rank 1's MPI_Sendrecv (from 200) sends to rank 0, which receives at
+   400, and receives from rank 2, which sends at 450: as p2p.c counts it,
+   the call holds a Late Sender (250, rank 2's 250 more work) and so no Late
+   Receiver, and no Late Receiver delay is charged. */
+static const char *const sendrecv_both =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 400) RECV(1, 400, 405, 410) BARRIER(0, 900, 950))
+        LOC("1.0", RUN("work", 100, 200) "200 enter sendrecv\n200 send 0 0 0 8\n450 recv 2 0 0 8\n"
+                                         "460 leave\n" BARRIER(0, 900, 950))
+            LOC("2.0", RUN("work", 100, 450) SEND(1, 450, 450, 450) BARRIER(0, 900, 950));
+
+static void a_call_with_a_late_sender_has_no_late_receiver_delay(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, sendrecv_both);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Sendrecv", 1) == 250e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 250e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 250e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 0);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latereceiver") == 0);
+  az_run_free(&run);
+}
+
+/* Rank 1 posts an Irecv from rank 2 and an Isend to rank 0 at 200 and
+   completes both in one MPI_Waitall from 200; rank 0 posts its receive at
+   500 (300 of Late Receiver for the Waitall); rank 2 sends at SEND_AT, the
+   Waitall completes the receive at DONE_AT. */
+#define WAITALL_BOTH(SEND_AT, DONE_AT)                                                             \
+  "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(                   \
+      "0.0", RUN("work", 100, 500) RECV(1, 500, 505, 510) BARRIER(0, 900, 950))                    \
+      LOC("1.0", RUN("work", 100, 200) "200 enter irecv\n200 irecvreq 3\n200 leave\n"              \
+                                       "200 enter isend\n200 isend 0 0 0 8 4\n200 leave\n"         \
+                                       "200 enter waitall\n" #DONE_AT " irecv 2 0 0 8 3\n"         \
+                                       "510 isendcomplete 4\n515 leave\n" BARRIER(0, 900, 950))    \
+          LOC("2.0",                                                                               \
+              RUN("work", 100, SEND_AT) SEND(1, SEND_AT, SEND_AT, SEND_AT) BARRIER(0, 900, 950))
+
+/* Rank 2 sends at 460: the Waitall holds a Late Sender of 260 (rank 2's
+   260 more work) and so, as p2p.c counts it, no Late Receiver. */
+static void a_waitall_with_a_late_sender_has_no_late_receiver_delay(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, WAITALL_BOTH(460, 470));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Waitall", 1) == 260e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 260e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 260e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 0);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latereceiver") == 0);
+  az_run_free(&run);
+}
+
+/* Rank 2 sends at 150, before the Waitall: no Late Sender, and the
+   Waitall's 300 of Late Receiver go to rank 0's 300 more work. */
+static void a_waitall_without_a_late_sender_charges_its_late_receiver(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, WAITALL_BOTH(150, 210));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Waitall", 1) == 300e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_direct_latereceiver", "main;MPI_Waitall", 1) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 0);
+  az_run_free(&run);
+}
+
+/* Rank 0 sends to itself (an Isend completed by MPI_Wait: no
+   synchronisation point) after the Late Receiver of isend_late_receiver's
+   shape: the completion read without a message gives up at once, and the
+   Late Receiver before it is charged as without it. */
+static const char *const self_isend = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+    "0.0", RUN("work", 100, 400) RUN("io", 400, 500)
+               RECV(1, 500, 505,
+                    510) "600 enter isend\n600 isend 0 0 1 8 9\n600 leave\n"
+                         "610 enter recv\n615 recv 0 0 1 8\n620 leave\n"
+                         "630 enter wait\n640 isendcomplete 9\n650 leave\n" BARRIER(0, 900, 950))
+    LOC("1.0", RUN("work", 100, 200) "200 enter isend\n200 isend 0 0 0 8 5\n200 leave\n" RUN(
+                   "io", 200,
+                   300) "300 enter wait\n510 isendcomplete 5\n510 leave\n" BARRIER(0, 900, 950));
+
+static void an_isend_to_itself_leaves_the_late_receiver_before_it_alone(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, self_isend);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Wait", 1) == 200e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 200e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 200e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 200e-9);
+  assert_true(az_run_total(&run, "mpi_wait_direct_latereceiver") == 200e-9);
   az_run_free(&run);
 }
 
@@ -443,6 +669,14 @@ int main(void) {
       cmocka_unit_test(a_chain_of_late_senders_goes_back_to_its_cause),
       cmocka_unit_test(late_senders_of_a_chain_are_direct_indirect_propagating_terminal),
       cmocka_unit_test(a_late_receiver_is_charged_to_the_receivers_work),
+      cmocka_unit_test(a_late_receiver_of_an_isend_is_charged_to_the_receivers_work),
+      cmocka_unit_test(a_late_receiver_of_an_irecv_ends_at_its_posting),
+      cmocka_unit_test(a_wait_goes_back_through_a_late_receiver_over_three_ranks),
+      cmocka_unit_test(a_late_receiver_of_an_ssend_is_charged_as_a_sends),
+      cmocka_unit_test(a_call_with_a_late_sender_has_no_late_receiver_delay),
+      cmocka_unit_test(an_isend_to_itself_leaves_the_late_receiver_before_it_alone),
+      cmocka_unit_test(a_waitall_with_a_late_sender_has_no_late_receiver_delay),
+      cmocka_unit_test(a_waitall_without_a_late_sender_charges_its_late_receiver),
       cmocka_unit_test(late_broadcast_and_early_reduce_are_charged_to_the_late_rank),
       cmocka_unit_test(the_cause_of_a_late_receiver_names_both_ranks),
       cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
