@@ -4,6 +4,12 @@
 # POMP_REPORT_UPDATE_GOLDEN=1 a difference rewrites the golden file instead
 # of failing (review the change with git diff, as for the TUI's goldens).
 
+# No file a command writes here may pass 64 MiB: a command that prints
+# without end (a recursion gone wrong once filled 11 GB per run before
+# ctest's timeout killed the script, too late for its clean-up trap) then
+# fails at once, with SIGXFSZ, instead of filling the disk.
+ulimit -f 131072
+
 # differs GOLDEN GOT: 0 when they are equal or the golden was updated.
 differs() {
   diff -u "$1" "$2" && return 1
