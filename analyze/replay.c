@@ -590,8 +590,9 @@ static void grow_events(az_rev_buffer *b) {
   b->kind = pu_realloc(b->kind, b->cap);
 }
 
-static OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t pos, uint64_t v0,
-                                 uint64_t v1, uint64_t v2, uint64_t v3, uint64_t v4) {
+static inline OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t pos,
+                                        uint64_t v0, uint64_t v1, uint64_t v2, uint64_t v3,
+                                        uint64_t v4) {
   az_rev_buffer *b = u;
   if (b->len == b->cap) grow_events(b);
   uint32_t arg = (uint32_t)v0; /* a region reference */
@@ -932,22 +933,25 @@ static void block_room(az_rev_buffer *b, uint64_t n) {
 /* Reads events lo+1 .. to of a location into its buffer.  Each block
    with a reader of its own: OTF2 3.0's Seek back to an earlier chunk of a
    reader that read a later one frees a chunk buffer it still holds (a
-   double free when the reader is closed; valgrind).  The reader is closed
-   once the block is read: then one OTF2 chunk buffer is held at a time
-   (its memory reused), not one per location (16 MB of the peak on
-   bench_analyze's 4 x 4 trace, and their page faults). */
+   double free when the reader is closed; valgrind); the first block with
+   the reader run_backward opened.  The reader is closed once the block is
+   read: then the blocks hold one OTF2 chunk buffer at a time (its memory
+   reused), not one per location (16 MB of the peak on bench_analyze's
+   4 x 4 trace, and their page faults). */
 static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
                       az_rev_buffer *b, uint64_t lo, uint64_t to) {
   block_room(b, to - lo);
   b->lo = lo;
   uint64_t n = 0;
   otf2_message[0] = 0;
-  c->er = OTF2_Reader_GetEvtReader(reader, c->a->defs.locs[c->loc].id);
   if (!c->er) {
-    unreadable(c, "no event reader", NULL);
-    return -1;
+    c->er = OTF2_Reader_GetEvtReader(reader, c->a->defs.locs[c->loc].id);
+    if (!c->er) {
+      unreadable(c, "no event reader", NULL);
+      return -1;
+    }
+    OTF2_EvtReader_ApplyClockOffsets(c->er, true);
   }
-  OTF2_EvtReader_ApplyClockOffsets(c->er, true);
   OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, b);
   /* a new reader starts at the first event: no Seek, which fails in a
      file of one cut-off chunk (a full disk) whose events the first pass
@@ -1164,9 +1168,6 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
     b[l].off_region = d->off_region;
     failed = pool ? open_fed(c, reader, pool) : open_location(c, reader, cb, m->defs_read);
     if (!failed && !c->cut_file) chunk_starts(c, reader, &b[l]);
-    /* opened for its errors and limits; each block opens its own */
-    if (c->er) OTF2_Reader_CloseEvtReader(reader, c->er);
-    c->er = NULL;
   }
   if (pool) pool_go(pool, r, b);
   for (size_t w = m->windows; w-- > 0;) {
@@ -1461,13 +1462,6 @@ static void *decoder_main(void *arg) {
   OTF2_EvtReaderCallbacks *cb = make_rev_callbacks(p->on, p->forward);
   for (uint32_t l = 0; l < p->nlocs; l++)
     if (p->feed[l].worker == d->id) p->feed[l].open = open_first(p, reader, &p->feed[l], l);
-  /* backward: each block opens its own reader (read_block says why) */
-  for (uint32_t l = 0; l < p->nlocs && !p->forward; l++)
-    if (p->feed[l].worker == d->id && p->feed[l].er) {
-      OTF2_Reader_CloseEvtReader(reader, p->feed[l].er);
-      p->feed[l].er = NULL;
-      p->feed[l].fresh = 0;
-    }
   pthread_mutex_lock(&p->mu);
   for (uint32_t l = 0; l < p->nlocs; l++)
     if (p->feed[l].worker == d->id) p->feed[l].opened = 1;
