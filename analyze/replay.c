@@ -1131,8 +1131,16 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
     uint32_t mask = handled_kinds(on);
     size_t e = end;
     uint64_t after = from - b->lo; /* the window's first event: dpos > after */
-    while (e > 0 && b->ev[e - 1].dpos > after && !ci->failed)
-      if (mask >> b->kind[--e] & 1) deliver(on, ci, b, e);
+    OTF2_LocationRef id = c->a->defs.locs[l].id;
+    while (e > 0 && b->ev[e - 1].dpos > after && !ci->failed) {
+      uint8_t k = b->kind[--e];
+      const az_rev_event *ev = &b->ev[e];
+      /* Leave and Enter, most events, without deliver's switch */
+      if (k == REV_LEAVE && on->leave) on->leave(id, ev->t, b->lo + ev->dpos, ci, NULL, ev->arg);
+      else if (k == REV_ENTER && on->enter)
+        on->enter(id, ev->t, b->lo + ev->dpos, ci, NULL, ev->arg);
+      else if (mask >> k & 1) deliver(on, ci, b, e);
+    }
     if (ci->failed) return -1;
     rest = e;
   }
