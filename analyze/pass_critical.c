@@ -50,7 +50,7 @@
  * steps later than the records merged are walked too (no later record or
  * move of the path is earlier), so a location keeps a window's steps at
  * most.  The walk thus charges the same time to the same call paths as the
- * walk of every event, with a heap over the locations only for the records
+ * walk of every event, with a merge over the locations only for the records
  * (on bench_analyze's traces 28 % of the events with 8 ranks, 47 % with 4
  * ranks x 4 threads).
  *
@@ -203,17 +203,18 @@ typedef struct {
   int team_ended;
 } cp_proc;
 
-struct cp_head { /* a location's next record in the merge */
-  az_time t;
-  uint32_t tie; /* at equal times: 0 for the opening kinds, then the location */
-  uint32_t loc;
-};
+/* A record's place in the merge, larger first: its time, then at equal
+   times the opening kinds, then the lower location (the header comment);
+   0: none (a location whose records are all merged). */
+__extension__ typedef unsigned __int128 cp_key;
 
 typedef struct cp_state {
   az_analysis *a;
-  cp_loc **locs;        /* by location index; NULL: not replayed here */
-  struct cp_head *heap; /* each location's next record, latest first */
-  size_t nheap;
+  cp_loc **locs; /* by location index; NULL: not replayed here */
+  /* the merge: a tournament tree of losers over the locations with
+     records (slots), tree[0] the winner; key[slot] its next record */
+  cp_key *key;
+  uint32_t *slot_loc, *tree, *win;
   int64_t holder;    /* location holding the path, -1 before the first event */
   az_time path_t;    /* the path reached this time on the holder */
   uint64_t *entered; /* per communicator: instances whose late member came */
@@ -805,33 +806,46 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
 
 /* ---- the merge of a window's records, latest first ----------------------- */
 
-/* The location's next record; the one after it is fetched into the cache
-   meanwhile (the records of a window were written long before: without
-   it the merge waits for memory at each record). */
-static struct cp_head head_of(const cp_loc *s) {
+/* The location's next record's key; the one after it is fetched into the
+   cache meanwhile (the records of a window were written long before:
+   without it the merge waits for memory at each record). */
+static inline cp_key head_key(const cp_loc *s) {
   const cp_rec *r = &s->buf[s->next];
   if (s->next + 6 < s->n) __builtin_prefetch(r + 6);
-  return (struct cp_head){r->t, (uint32_t)!r->opening << 31 | s->cur.loc, s->cur.loc};
+  uint32_t tie = (uint32_t)!r->opening << 31 | s->cur.loc;
+  return ((cp_key)r->t << 32 | (uint32_t)~tie) + 1;
 }
 
-/* 1 when record x comes before record y: latest first, at equal times
-   the opening kinds, then the lower location. */
-static inline int before(const struct cp_head *x, const struct cp_head *y) {
-  return x->t != y->t ? x->t > y->t : x->tie < y->tie;
-}
-
-static void sift_down(cp_state *st, size_t i) {
-  struct cp_head *h = st->heap;
-  for (;;) {
-    size_t l = 2 * i + 1, m = i;
-    if (l < st->nheap && before(&h[l], &h[m])) m = l;
-    if (l + 1 < st->nheap && before(&h[l + 1], &h[m])) m = l + 1;
-    if (m == i) return;
-    struct cp_head tmp = h[i];
-    h[i] = h[m];
-    h[m] = tmp;
-    i = m;
+/* The tournament of k slots (leaf i is node k + i, node n's parent n / 2):
+   each inner node keeps the loser of its match, tree[0] the winner.  A
+   loser tree and not a heap: a new record of the winner's location plays
+   one match per level on its way up (a heap's sift compares both
+   children), without branches (the order of the locations' records is
+   not predictable). */
+static void build_tree(cp_state *st, size_t k) {
+  uint32_t *win = st->win;
+  for (size_t i = 0; i < k; i++) win[k + i] = (uint32_t)i;
+  for (size_t n = k - 1; n >= 1; n--) {
+    uint32_t x = win[2 * n], y = win[2 * n + 1];
+    int x_first = st->key[x] > st->key[y];
+    win[n] = x_first ? x : y;
+    st->tree[n] = x_first ? y : x;
   }
+  st->tree[0] = win[1];
+}
+
+/* Slot w, the last winner, has a new key: its matches on the way up. */
+static inline void rematch(cp_state *st, size_t k, uint32_t w) {
+  cp_key kw = st->key[w];
+  for (size_t n = (k + w) / 2; n > 0; n /= 2) {
+    uint32_t l = st->tree[n];
+    cp_key kl = st->key[l];
+    int l_first = kl > kw;
+    st->tree[n] = l_first ? w : l;
+    w = l_first ? l : w;
+    kw = l_first ? kl : kw;
+  }
+  st->tree[0] = w;
 }
 
 /* After the records later than bound: s's steps later than bound are
@@ -871,26 +885,21 @@ static void drop_walked(cp_loc *s) {
    every location done), latest first; the rest stays kept. */
 static void merge_after(cp_state *st, az_time bound, int all) {
   const az_defs *d = &st->a->defs;
-  st->nheap = 0;
+  size_t k = 0;
   for (uint32_t l = 0; l < d->num_locs; l++)
-    if (st->locs[l] && st->locs[l]->next < st->locs[l]->n)
-      st->heap[st->nheap++] = head_of(st->locs[l]);
-  for (size_t i = st->nheap; i-- > 0;) sift_down(st, i);
-  while (st->nheap && (all || st->heap[0].t > bound)) {
-    cp_loc *s = st->locs[st->heap[0].loc];
-    /* the location's records go on while they come before every other
-       location's next one */
-    const struct cp_head *other = st->nheap < 2 ? NULL : &st->heap[1];
-    if (st->nheap > 2 && before(&st->heap[2], other)) other = &st->heap[2];
-    struct cp_head next;
-    do {
-      walk(st, s, &s->buf[s->next++]);
-      if (s->next == s->n) break;
-      next = head_of(s);
-    } while ((all || next.t > bound) && (!other || before(&next, other)));
-    if (s->next == s->n) st->heap[0] = st->heap[--st->nheap];
-    else st->heap[0] = next;
-    sift_down(st, 0);
+    if (st->locs[l] && st->locs[l]->next < st->locs[l]->n) {
+      st->slot_loc[k] = l;
+      st->key[k++] = head_key(st->locs[l]);
+    }
+  /* the keys of the records at bound or earlier, none with `all` */
+  cp_key until = all ? 0 : ((cp_key)bound << 32 | UINT32_MAX) + 1;
+  if (k) build_tree(st, k);
+  while (k && st->key[st->tree[0]] > until) {
+    uint32_t w = st->tree[0];
+    cp_loc *s = st->locs[st->slot_loc[w]];
+    walk(st, s, &s->buf[s->next++]);
+    st->key[w] = s->next < s->n ? head_key(s) : 0;
+    rematch(st, k, w);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {
     if (!st->locs[l]) continue;
@@ -936,7 +945,11 @@ static cp_state *state_new(az_analysis *a) {
   st->a = a;
   st->holder = -1;
   st->locs = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->locs);
-  st->heap = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->heap);
+  size_t nl = d->num_locs ? d->num_locs : 1;
+  st->key = pu_calloc(nl, sizeof *st->key);
+  st->slot_loc = pu_calloc(nl, sizeof *st->slot_loc);
+  st->tree = pu_calloc(nl, sizeof *st->tree);
+  st->win = pu_calloc(2 * nl, sizeof *st->win);
   st->entered = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *st->entered);
   st->procs = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *st->procs);
   for (size_t p = 0; p < d->num_procs; p++) st->procs[p].worker_base = -1;
@@ -1035,7 +1048,10 @@ static void state_free(cp_state *st) {
   free(st->rflags);
   free(st->procs);
   free(st->entered);
-  free(st->heap);
+  free(st->key);
+  free(st->slot_loc);
+  free(st->tree);
+  free(st->win);
   free(st->locs);
   free(st->parts);
   free(st->own);

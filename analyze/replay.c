@@ -497,27 +497,27 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
 /* A backward pass gets a window's events of one location in reverse: the
    driver reads them forward (OTF2 3.0's backward reading crashes on our
    archives) into this buffer, then calls the pass's handlers from the
-   last to the first.  24 bytes an event: most are Enter and Leave, whose
-   region is all they carry; the others keep their values beside. */
+   last to the first.  17 bytes an event (16 and its kind beside): most
+   are Enter and Leave, whose region is all they carry; the others keep
+   as many values as their kind has beside (rev_values).  Smaller records
+   than the 24 bytes and 40 bytes of values before: a third less memory to
+   fill and read again, and fewer pages to fault in (the buffers are most
+   of the backward passes' memory). */
 typedef struct {
   OTF2_TimeStamp t;
-  uint64_t pos;
-  uint32_t arg; /* Enter, Leave: the region; else the index of its values in more */
-  uint8_t kind;
+  uint32_t dpos; /* its position less the buffer's lo */
+  uint32_t arg;  /* Enter, Leave: the region; else the index of its values in more */
 } az_rev_event;
-
-typedef struct {
-  uint64_t v[5];
-} az_rev_values;
 
 typedef struct az_rev_buffer { /* per location: a block of several windows */
   az_rev_event *ev;
+  uint8_t *kind; /* of each event in ev (REV_*) */
   size_t len, cap;
-  az_rev_values *more; /* the values of the events other than Enter and Leave */
+  uint64_t *more; /* the values of the events other than Enter and Leave */
   size_t nmore, capmore;
   uint32_t off_region; /* az_defs.off_region (MeasurementOnOff) */
   size_t end;          /* ev[0..end) not delivered yet */
-  uint64_t lo;         /* the block holds the events after position lo */
+  uint64_t lo;         /* the block (a segment) holds the events after position lo */
   uint64_t *chunk;     /* the number of the first event of each chunk of its file */
   size_t nchunks;
   /* a decoding thread's segment of a forward pass (pace): it ends after
@@ -530,9 +530,18 @@ typedef struct az_rev_buffer { /* per location: a block of several windows */
    decodes from the start of its chunk, once per block instead of once per
    window; a block that can start at its chunk's start at most doubled
    does (az_rev_buffer.chunk), and Seek decodes nothing.  At most twice
-   this many buffered events (24 bytes each, and the values of the MPI and
-   thread events). */
-enum { AZ_BACK_BLOCK_EVENTS = 1 << 19 };
+   this many buffered events (17 bytes each, and the values of the MPI and
+   thread events): the bytes of 2^19 events of the 24-byte records kept
+   before, so that fewer blocks need a new reader and a Seek (bench_analyze's
+   4 x 4 trace: 0.215 -> 0.208 s CPU, peak RSS 34.6 -> 43.4 MB; 66.1 MB
+   with the records before). */
+enum { AZ_BACK_BLOCK_EVENTS = (1 << 19) * 24 / 17 };
+
+/* The most events a block may span: its positions and the index of its
+   values (at most 5 an event) are 32-bit.  Only a location with this many
+   events in one window of the first pass (whose windows hold 2^15 or 2^16
+   events of all locations on average) has a larger one. */
+#define AZ_BLOCK_SPAN_MAX ((uint64_t)UINT32_MAX / 5)
 
 enum {
   REV_ENTER,
@@ -561,33 +570,52 @@ enum {
   REV_UNKNOWN
 };
 
+/* The values each kind keeps in az_rev_buffer.more. */
+static const uint8_t rev_values[] = {
+    [REV_ENTER] = 0,       [REV_LEAVE] = 0,          [REV_FORK] = 2,
+    [REV_JOIN] = 1,        [REV_TEAM_BEGIN] = 1,     [REV_TEAM_END] = 1,
+    [REV_ACQUIRE] = 3,     [REV_RELEASE] = 3,        [REV_SEND] = 4,
+    [REV_ISEND] = 5,       [REV_ISEND_COMPLETE] = 1, [REV_IRECV_REQUEST] = 1,
+    [REV_RECV] = 4,        [REV_IRECV] = 5,          [REV_CANCELLED] = 1,
+    [REV_COLL_END] = 5,    [REV_IO_BEGIN] = 5,       [REV_IO_COMPLETE] = 3,
+    [REV_TASK_CREATE] = 3, [REV_TASK_SWITCH] = 3,    [REV_TASK_COMPLETE] = 3,
+    [REV_SAMPLE] = 3,      [REV_UNKNOWN] = 0};
+
 /* A decoding thread's segment of a forward pass holds at most this many
-   events. */
+   events, spanning fewer than 2^31 positions. */
 enum { AZ_SEG_EVENTS = 1 << 14 };
 
-static OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t pos, uint64_t v0,
-                                 uint64_t v1, uint64_t v2, uint64_t v3, uint64_t v4) {
-  az_rev_buffer *b = u;
+static void grow_events(az_rev_buffer *b) {
   /* a decoding thread's segment starts small: a window of many
      locations makes many small segments */
-  if (b->len == b->cap) {
-    b->cap = b->cap ? 2 * b->cap : b->pace ? 64 : 1024;
-    b->ev = pu_realloc(b->ev, b->cap * sizeof *b->ev);
-  }
+  b->cap = b->cap ? 2 * b->cap : b->pace ? 64 : 1024;
+  b->ev = pu_realloc(b->ev, b->cap * sizeof *b->ev);
+  b->kind = pu_realloc(b->kind, b->cap);
+}
+
+static inline OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t pos,
+                                        uint64_t v0, uint64_t v1, uint64_t v2, uint64_t v3,
+                                        uint64_t v4) {
+  az_rev_buffer *b = u;
+  if (b->len == b->cap) grow_events(b);
   uint32_t arg = (uint32_t)v0; /* a region reference */
   if (kind != REV_ENTER && kind != REV_LEAVE) {
-    if (b->nmore == b->capmore) {
-      b->capmore = b->capmore ? 2 * b->capmore : b->pace ? 16 : 256;
+    if (b->capmore - b->nmore < 5) {
+      b->capmore = b->capmore ? 2 * b->capmore : b->pace ? 64 : 1024;
       b->more = pu_realloc(b->more, b->capmore * sizeof *b->more);
     }
+    uint64_t *v = b->more + b->nmore; /* all five written, its own kept */
+    v[0] = v0, v[1] = v1, v[2] = v2, v[3] = v3, v[4] = v4;
     arg = (uint32_t)b->nmore;
-    b->more[b->nmore++] = (az_rev_values){{v0, v1, v2, v3, v4}};
+    b->nmore += rev_values[kind];
   }
-  b->ev[b->len++] = (az_rev_event){t, pos, arg, (uint8_t)kind};
+  b->ev[b->len] = (az_rev_event){t, (uint32_t)(pos - b->lo), arg};
+  b->kind[b->len++] = (uint8_t)kind;
   if (!b->pace) return OTF2_CALLBACK_SUCCESS;
   if (t > b->maxt) b->maxt = t;
-  return b->maxt >= b->stop || b->len >= AZ_SEG_EVENTS ? OTF2_CALLBACK_INTERRUPT
-                                                       : OTF2_CALLBACK_SUCCESS;
+  return b->maxt >= b->stop || b->len >= AZ_SEG_EVENTS || pos - b->lo >= (1u << 31)
+             ? OTF2_CALLBACK_INTERRUPT
+             : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode rev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -818,41 +846,42 @@ static OTF2_EvtReaderCallbacks *make_rev_callbacks(const az_event_handlers *on, 
 /* One buffered event to the pass's handler (the location reference and
    the attribute list are not kept: NULL and the location's id). */
 static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, const az_rev_buffer *b,
-                                 const az_rev_event *e) {
+                                 size_t i) {
   OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
-  uint64_t region[1] = {e->arg};
-  const uint64_t *v = e->kind == REV_ENTER || e->kind == REV_LEAVE ? region : b->more[e->arg].v;
-  switch (e->kind) {
-  case REV_ENTER: return on->enter(l, e->t, e->pos, c, NULL, (OTF2_RegionRef)v[0]);
-  case REV_LEAVE: return on->leave(l, e->t, e->pos, c, NULL, (OTF2_RegionRef)v[0]);
-  case REV_FORK:
-    return on->thread_fork(l, e->t, e->pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1]);
-  case REV_JOIN: return on->thread_join(l, e->t, e->pos, c, NULL, (OTF2_Paradigm)v[0]);
-  case REV_TEAM_BEGIN: return on->team_begin(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0]);
-  case REV_TEAM_END: return on->team_end(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0]);
+  const az_rev_event *e = &b->ev[i];
+  uint64_t region[1] = {e->arg}, pos = b->lo + e->dpos;
+  const uint64_t *v =
+      b->kind[i] == REV_ENTER || b->kind[i] == REV_LEAVE ? region : b->more + e->arg;
+  switch (b->kind[i]) {
+  case REV_ENTER: return on->enter(l, e->t, pos, c, NULL, (OTF2_RegionRef)v[0]);
+  case REV_LEAVE: return on->leave(l, e->t, pos, c, NULL, (OTF2_RegionRef)v[0]);
+  case REV_FORK: return on->thread_fork(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1]);
+  case REV_JOIN: return on->thread_join(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0]);
+  case REV_TEAM_BEGIN: return on->team_begin(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0]);
+  case REV_TEAM_END: return on->team_end(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0]);
   case REV_ACQUIRE:
-    return on->acquire_lock(l, e->t, e->pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
+    return on->acquire_lock(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
                             (uint32_t)v[2]);
   case REV_RELEASE:
-    return on->release_lock(l, e->t, e->pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
+    return on->release_lock(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
                             (uint32_t)v[2]);
   case REV_SEND:
-    return on->mpi_send(l, e->t, e->pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1],
-                        (uint32_t)v[2], v[3]);
+    return on->mpi_send(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                        v[3]);
   case REV_ISEND:
-    return on->mpi_isend(l, e->t, e->pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1],
-                         (uint32_t)v[2], v[3], v[4]);
-  case REV_ISEND_COMPLETE: return on->mpi_isend_complete(l, e->t, e->pos, c, NULL, v[0]);
-  case REV_IRECV_REQUEST: return on->mpi_irecv_request(l, e->t, e->pos, c, NULL, v[0]);
+    return on->mpi_isend(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                         v[3], v[4]);
+  case REV_ISEND_COMPLETE: return on->mpi_isend_complete(l, e->t, pos, c, NULL, v[0]);
+  case REV_IRECV_REQUEST: return on->mpi_irecv_request(l, e->t, pos, c, NULL, v[0]);
   case REV_RECV:
-    return on->mpi_recv(l, e->t, e->pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1],
-                        (uint32_t)v[2], v[3]);
+    return on->mpi_recv(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                        v[3]);
   case REV_IRECV:
-    return on->mpi_irecv(l, e->t, e->pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1],
-                         (uint32_t)v[2], v[3], v[4]);
-  case REV_CANCELLED: return on->mpi_request_cancelled(l, e->t, e->pos, c, NULL, v[0]);
+    return on->mpi_irecv(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                         v[3], v[4]);
+  case REV_CANCELLED: return on->mpi_request_cancelled(l, e->t, pos, c, NULL, v[0]);
   default:
-    return on->mpi_collective_end(l, e->t, e->pos, c, NULL, (OTF2_CollectiveOp)v[0],
+    return on->mpi_collective_end(l, e->t, pos, c, NULL, (OTF2_CollectiveOp)v[0],
                                   (OTF2_CommRef)v[1], (uint32_t)v[2], v[3], v[4]);
   }
 }
@@ -860,53 +889,73 @@ static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, cons
 /* One decoded event to a forward pass (decoding threads): the pass's
    handler, or the driver's own (tasks, samples, unknown records), as OTF2
    calls them in advance. */
-static OTF2_CallbackCode deliver_forward(az_cursor *c, const az_rev_buffer *b,
-                                         const az_rev_event *e) {
+static OTF2_CallbackCode deliver_forward(az_cursor *c, const az_rev_buffer *b, size_t i) {
   OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
-  const uint64_t *v = e->kind == REV_ENTER || e->kind == REV_LEAVE ? NULL : b->more[e->arg].v;
-  switch (e->kind) {
+  const az_rev_event *e = &b->ev[i];
+  uint64_t pos = b->lo + e->dpos;
+  const uint64_t *v = b->kind[i] == REV_ENTER || b->kind[i] == REV_LEAVE ? NULL : b->more + e->arg;
+  switch (b->kind[i]) {
   case REV_IO_BEGIN:
-    return c->on->io_begin(l, e->t, e->pos, c, NULL, (OTF2_IoHandleRef)v[0],
+    return c->on->io_begin(l, e->t, pos, c, NULL, (OTF2_IoHandleRef)v[0],
                            (OTF2_IoOperationMode)v[1], (OTF2_IoOperationFlag)v[2], v[3], v[4]);
   case REV_IO_COMPLETE:
-    return c->on->io_complete(l, e->t, e->pos, c, NULL, (OTF2_IoHandleRef)v[0], v[1], v[2]);
+    return c->on->io_complete(l, e->t, pos, c, NULL, (OTF2_IoHandleRef)v[0], v[1], v[2]);
   case REV_TASK_CREATE:
-    return az_task_create(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+    return az_task_create(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
                           (uint32_t)v[2]);
   case REV_TASK_SWITCH:
-    return az_task_switch(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+    return az_task_switch(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
                           (uint32_t)v[2]);
   case REV_TASK_COMPLETE:
-    return az_task_complete(l, e->t, e->pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+    return az_task_complete(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
                             (uint32_t)v[2]);
   case REV_SAMPLE:
-    return on_sample(l, e->t, e->pos, c, NULL, (OTF2_CallingContextRef)v[0], (uint32_t)v[1],
+    return on_sample(l, e->t, pos, c, NULL, (OTF2_CallingContextRef)v[0], (uint32_t)v[1],
                      (OTF2_InterruptGeneratorRef)v[2]);
-  case REV_UNKNOWN: return on_unknown(l, e->t, e->pos, c, NULL);
-  default: return deliver(c->on, c, b, e);
+  case REV_UNKNOWN: return on_unknown(l, e->t, pos, c, NULL);
+  default: return deliver(c->on, c, b, i);
   }
+}
+
+/* Room for the n events of a block in its buffer before it is read: the
+   arrays are reused from block to block, and one too small is allocated
+   anew at its size, not grown by doubling while the block is read (each
+   realloc copied what it held and touched fresh pages: a quarter of the
+   analysis's page faults on bench_analyze's 4 x 4 trace). */
+static void block_room(az_rev_buffer *b, uint64_t n) {
+  b->len = 0;
+  b->nmore = 0;
+  if (b->cap >= n) return;
+  free(b->ev);
+  free(b->kind);
+  b->cap = (size_t)n;
+  b->ev = pu_malloc(b->cap * sizeof *b->ev);
+  b->kind = pu_malloc(b->cap);
 }
 
 /* Reads events lo+1 .. to of a location into its buffer.  Each block
    with a reader of its own: OTF2 3.0's Seek back to an earlier chunk of a
    reader that read a later one frees a chunk buffer it still holds (a
-   double free when the reader is closed; valgrind). */
+   double free when the reader is closed; valgrind); the first block with
+   the reader run_backward opened.  The reader is closed once the block is
+   read: then the blocks hold one OTF2 chunk buffer at a time (its memory
+   reused), not one per location (16 MB of the peak on bench_analyze's
+   4 x 4 trace, and their page faults). */
 static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
                       az_rev_buffer *b, uint64_t lo, uint64_t to) {
-  b->len = 0;
-  b->nmore = 0;
+  block_room(b, to - lo);
+  b->lo = lo;
   uint64_t n = 0;
   otf2_message[0] = 0;
-  if (b->lo != UINT64_MAX) {
-    OTF2_Reader_CloseEvtReader(reader, c->er);
+  if (!c->er) {
     c->er = OTF2_Reader_GetEvtReader(reader, c->a->defs.locs[c->loc].id);
     if (!c->er) {
       unreadable(c, "no event reader", NULL);
       return -1;
     }
     OTF2_EvtReader_ApplyClockOffsets(c->er, true);
-    OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, b);
   }
+  OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, b);
   /* a new reader starts at the first event: no Seek, which fails in a
      file of one cut-off chunk (a full disk) whose events the first pass
      read */
@@ -921,8 +970,9 @@ static int read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
     unreadable(c, otf2_why(rc), NULL);
     return -1;
   }
+  OTF2_Reader_CloseEvtReader(reader, c->er);
+  c->er = NULL;
   b->end = b->len;
-  b->lo = lo;
   return 0;
 }
 
@@ -1066,6 +1116,15 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
   }
   if (from < b->lo) {
     uint64_t lo = block_lo(at, m->nlocs, b->chunk, b->nchunks, w, from, to, budget);
+    if (to - lo > AZ_BLOCK_SPAN_MAX) {
+      az_fail(&c->a->diag,
+              "%s: events %llu to %llu: one window of the first pass holds more events of "
+              "this location than the backward passes buffer (%llu)",
+              c->label, (unsigned long long)from + 1, (unsigned long long)to,
+              (unsigned long long)AZ_BLOCK_SPAN_MAX);
+      c->failed = 1;
+      return -1;
+    }
     if (pool ? take_block(pool, c, b, lo, to) : read_block(c, reader, cb, b, lo, to)) return -1;
   }
   size_t end = b->end, rest = end;
@@ -1074,8 +1133,17 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
     const az_event_handlers *on = &rs[i].pass->on;
     uint32_t mask = handled_kinds(on);
     size_t e = end;
-    while (e > 0 && b->ev[e - 1].pos > from && !ci->failed)
-      if (mask >> b->ev[--e].kind & 1) deliver(on, ci, b, &b->ev[e]);
+    uint64_t after = from - b->lo; /* the window's first event: dpos > after */
+    OTF2_LocationRef id = c->a->defs.locs[l].id;
+    while (e > 0 && b->ev[e - 1].dpos > after && !ci->failed) {
+      uint8_t k = b->kind[--e];
+      const az_rev_event *ev = &b->ev[e];
+      /* Leave and Enter, most events, without deliver's switch */
+      if (k == REV_LEAVE && on->leave) on->leave(id, ev->t, b->lo + ev->dpos, ci, NULL, ev->arg);
+      else if (k == REV_ENTER && on->enter)
+        on->enter(id, ev->t, b->lo + ev->dpos, ci, NULL, ev->arg);
+      else if (mask >> k & 1) deliver(on, ci, b, e);
+    }
     if (ci->failed) return -1;
     rest = e;
   }
@@ -1110,7 +1178,6 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
     b[l].lo = UINT64_MAX;
     b[l].off_region = d->off_region;
     failed = pool ? open_fed(c, reader, pool) : open_location(c, reader, cb, m->defs_read);
-    if (!failed && !pool) OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, &b[l]);
     if (!failed && !c->cut_file) chunk_starts(c, reader, &b[l]);
   }
   if (pool) pool_go(pool, r, b);
@@ -1132,6 +1199,7 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
         finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
   for (uint32_t l = 0; l < d->num_locs; l++) {
     free(b[l].ev);
+    free(b[l].kind);
     free(b[l].more);
     free(b[l].chunk);
   }
@@ -1306,6 +1374,7 @@ static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallba
   az_time stop = window_stop(p, f->target);
   while (stop <= f->maxt && stop != UINT64_MAX) stop = window_stop(p, ++f->target);
   s->b.pace = 1;
+  s->b.lo = f->pos;
   s->b.stop = stop;
   s->b.maxt = f->maxt;
   OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
@@ -1342,6 +1411,12 @@ static int decode_block(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   if (!found) return 0;
   s->lo = f->blo = block_lo(at, m->nlocs, f->chunk, f->nchunks, w, from, to, p->budget);
   s->to = to;
+  if (to - s->lo > AZ_BLOCK_SPAN_MAX) { /* read_back says so */
+    seg_failed(s, "block too large");
+    return 1;
+  }
+  block_room(&s->b, to - s->lo);
+  s->b.lo = s->lo;
   /* a new reader per block, as read_block (OTF2's Seek back) */
   if (open_feed(reader, f, p->a->defs.locs[loc].id, s)) return 1;
   OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
@@ -1350,6 +1425,9 @@ static int decode_block(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   OTF2_ErrorCode rc = s->lo ? OTF2_EvtReader_Seek(f->er, s->lo + 1) : OTF2_SUCCESS;
   if (rc == OTF2_SUCCESS) rc = OTF2_Reader_ReadLocalEvents(reader, f->er, to - s->lo, &n);
   if (rc != OTF2_SUCCESS && !cut_files_read(p->a)) seg_failed(s, otf2_why(rc));
+  /* as read_block: the next block opens its own */
+  OTF2_Reader_CloseEvtReader(reader, f->er);
+  f->er = NULL;
   return 1;
 }
 
@@ -1381,7 +1459,8 @@ static az_seg *spare_seg(az_pool *p) {
   else s = pu_calloc(1, sizeof *s);
   az_rev_buffer kept = s->b; /* its arrays */
   memset(s, 0, sizeof *s);
-  s->b.ev = kept.ev, s->b.cap = kept.cap, s->b.more = kept.more, s->b.capmore = kept.capmore;
+  s->b.ev = kept.ev, s->b.kind = kept.kind, s->b.cap = kept.cap;
+  s->b.more = kept.more, s->b.capmore = kept.capmore;
   s->b.off_region = p->a->defs.off_region;
   return s;
 }
@@ -1551,6 +1630,7 @@ static void free_segs(az_seg *s) {
   while (s) {
     az_seg *next = s->tail;
     free(s->b.ev);
+    free(s->b.kind);
     free(s->b.more);
     free(s);
     s = next;
@@ -1647,8 +1727,9 @@ static int advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool 
   uint64_t at = 0;
   while ((seg = pool_head(p, s->loc)) != NULL) {
     while (seg->next < seg->b.len && !interrupted) {
-      const az_rev_event *e = &seg->b.ev[seg->next++];
-      if (deliver_forward(s, &seg->b, e) == OTF2_CALLBACK_INTERRUPT) interrupted = 1, at = e->pos;
+      size_t i = seg->next++;
+      if (deliver_forward(s, &seg->b, i) == OTF2_CALLBACK_INTERRUPT)
+        interrupted = 1, at = seg->b.lo + seg->b.ev[i].dpos;
     }
     if (interrupted || seg->last) break;
     pool_pop(p, s->loc);
@@ -1683,9 +1764,10 @@ static int take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, u
     return -1;
   }
   az_rev_buffer t = *b;
-  b->ev = s->b.ev, b->len = s->b.len, b->cap = s->b.cap;
+  b->ev = s->b.ev, b->kind = s->b.kind, b->len = s->b.len, b->cap = s->b.cap;
   b->more = s->b.more, b->nmore = s->b.nmore, b->capmore = s->b.capmore;
-  s->b.ev = t.ev, s->b.cap = t.cap, s->b.more = t.more, s->b.capmore = t.capmore;
+  s->b.ev = t.ev, s->b.kind = t.kind, s->b.cap = t.cap;
+  s->b.more = t.more, s->b.capmore = t.capmore;
   b->end = b->len;
   b->lo = lo;
   pool_pop(p, c->loc);
