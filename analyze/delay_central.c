@@ -50,7 +50,8 @@ typedef struct {
   dl_slot *map;    /* its interval's time per call path */
   dl_ref *inner;   /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
-  dl_ref few_inner[2]; /* the usual one or two, without an allocation */
+  dl_ref few_inner[2]; /* the usual one or two, without an allocation; up
+                          to four in a block (dl_block) */
   /* the map of a short interval, without an allocation (a message
      between two iterations of a loop: its call paths and waits) */
   dl_slot few[8];
@@ -97,7 +98,8 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t expect_post;   /* a message received by MPI_Irecv: its posting part to come */
   uint8_t parts_unready; /* parts not ready: it is evaluated with them */
   uint8_t calls;         /* calls completing its members, not resolved */
-  dl_inst **dependents;  /* instances waiting to know its waits */
+  dl_inst **dependents;  /* instances waiting to know its waits (up to eight
+                            in a block, dl_block; freed once settled) */
   size_t ndep, capdep;
   /* a message: its parts, the Isend's completion and the Irecv's posting
      (non-blocking calls only); a part: part[0] its message */
@@ -125,6 +127,19 @@ struct dl_call {
    (perf: 5% of the serial analysis on bench_analyze's trace). */
 enum { DL_POOLS = 64 };
 
+/* The small arrays outside the instances (a member's waits past the two
+   inline, an instance's dependents) come from blocks of 64 bytes kept for
+   reuse: nearly every message had one or two of them (an Isend's
+   completion holds three waits, the send before its own and the two of
+   the previous iteration), and malloc and free of each took 6 % of the
+   samples (perf, bench_analyze's 8.14 M-event trace). */
+enum { DL_BLOCK = 64, DL_BLOCKS_PER_CHUNK = 256 };
+typedef union dl_block {
+  union dl_block *next; /* in the free list */
+  unsigned char bytes[DL_BLOCK];
+} dl_block;
+enum { DL_BLOCK_REFS = DL_BLOCK / sizeof(dl_ref), DL_BLOCK_DEPS = DL_BLOCK / sizeof(dl_inst *) };
+
 typedef struct { /* the central part's view of one location */
   dl_ref *open;  /* its open intervals, as the local part's list; in NULL:
                     a member not analysed */
@@ -142,8 +157,53 @@ struct dl_central {
   dl_inst *pool[DL_POOLS]; /* freed instances by members allocated, for reuse */
   dl_inst **sizing;        /* OpenMP barriers whose fork was read in this window */
   size_t nsizing, capsizing;
-  dl_cloc *locs; /* per location */
+  dl_cloc *locs;     /* per location */
+  dl_block *blocks;  /* free blocks */
+  dl_block **chunks; /* what they were allocated in */
+  size_t nchunks, capchunks;
 };
+
+static void *block_take(dl_central *st) {
+  if (!st->blocks) {
+    dl_block *chunk = pu_malloc(DL_BLOCKS_PER_CHUNK * sizeof *chunk);
+    PU_PUSH(st->chunks, st->nchunks, st->capchunks, chunk);
+    for (size_t i = DL_BLOCKS_PER_CHUNK; i-- > 0;) {
+      chunk[i].next = st->blocks;
+      st->blocks = &chunk[i];
+    }
+  }
+  dl_block *b = st->blocks;
+  st->blocks = b->next;
+  return b;
+}
+
+static void block_give(dl_central *st, void *p) {
+  dl_block *b = p;
+  b->next = st->blocks;
+  st->blocks = b;
+}
+
+/* Frees in's dependents (a block, or the heap past it). */
+static void free_dependents(dl_central *st, dl_inst *in) {
+  if (in->capdep == DL_BLOCK_DEPS) block_give(st, in->dependents);
+  else free(in->dependents);
+  in->dependents = NULL;
+  in->ndep = in->capdep = 0;
+}
+
+/* Instance `in` waits to know earlier's waits. */
+static void add_dependent(dl_central *st, dl_inst *earlier, dl_inst *in) {
+  if (earlier->ndep == earlier->capdep) {
+    size_t cap = earlier->capdep ? 2 * earlier->capdep : DL_BLOCK_DEPS, n = earlier->ndep;
+    dl_inst **more = cap == DL_BLOCK_DEPS ? block_take(st) : pu_malloc(cap * sizeof *more);
+    if (n) memcpy(more, earlier->dependents, n * sizeof *more);
+    free_dependents(st, earlier);
+    earlier->dependents = more;
+    earlier->ndep = n;
+    earlier->capdep = cap;
+  }
+  earlier->dependents[earlier->ndep++] = in;
+}
 static void grow_hash(dl_central *st) {
   size_t n = 2 * st->nhash;
   dl_inst **now = pu_calloc(n, sizeof *now);
@@ -197,14 +257,15 @@ static void drop_inst(dl_central *st, dl_inst *in) {
      not read again unless they hold something to free */
   for (uint32_t i = 0; (!in->evaluated || in->heap) && i < in->cap; i++) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
-    if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
+    if (in->m[i].capinner == DL_BLOCK_REFS) block_give(st, in->m[i].inner);
+    else if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
     dl_call *call = in->m[i].call;
     if (call && !--call->refs) {
       free(call->mb);
       free(call);
     }
   }
-  free(in->dependents);
+  free_dependents(st, in);
   if (in->cap < DL_POOLS) {
     in->hash_next = st->pool[in->cap];
     st->pool[in->cap] = in;
@@ -228,10 +289,24 @@ static void *room(void *arr, void *few, uint32_t nfew, uint32_t n, uint32_t *cap
   return more;
 }
 
-/* Appends r to the waits inside mb's interval. */
-static void add_inner(dl_member *mb, dl_ref r) {
-  mb->inner = room(mb->inner, mb->few_inner, sizeof mb->few_inner / sizeof mb->few_inner[0],
-                   mb->ninner, &mb->capinner, sizeof *mb->inner);
+/* Appends r to the waits inside mb's interval: two inline, then a block,
+   then the heap. */
+static void add_inner(dl_central *st, dl_member *mb, dl_ref r) {
+  enum { FEW = sizeof mb->few_inner / sizeof mb->few_inner[0] };
+  if (mb->inner && mb->ninner == FEW && mb->capinner == FEW) {
+    dl_ref *more = block_take(st);
+    memcpy(more, mb->inner, FEW * sizeof *more);
+    mb->inner = more;
+    mb->capinner = DL_BLOCK_REFS;
+  } else if (mb->inner && mb->ninner == DL_BLOCK_REFS && mb->capinner == DL_BLOCK_REFS) {
+    dl_ref *more = pu_malloc(2 * DL_BLOCK_REFS * sizeof *more);
+    memcpy(more, mb->inner, DL_BLOCK_REFS * sizeof *more);
+    block_give(st, mb->inner);
+    mb->inner = more;
+    mb->capinner = 2 * DL_BLOCK_REFS;
+  } else {
+    mb->inner = room(mb->inner, mb->few_inner, FEW, mb->ninner, &mb->capinner, sizeof *mb->inner);
+  }
   mb->inner[mb->ninner++] = r;
 }
 static dl_member *member(dl_ref r) { return &r.in->m[r.m]; }
@@ -517,7 +592,7 @@ static void settle(dl_central *st, dl_inst *in) {
     in->dependents[k]->inner_unknown--;
     check_ready(st, in->dependents[k]);
   }
-  in->ndep = 0;
+  free_dependents(st, in); /* settled: none comes any more */
   check_ready(st, in);
 }
 
@@ -577,7 +652,7 @@ static void close_interval(dl_central *st, dl_ref r) {
     dl_inst *earlier = mb->inner[i].in;
     if (earlier->settled) continue;
     r.in->inner_unknown++;
-    PU_PUSH(earlier->dependents, earlier->ndep, earlier->capdep, r.in);
+    add_dependent(st, earlier, r.in);
   }
   check_ready(st, r.in);
 }
@@ -647,7 +722,7 @@ static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, in
   mb->x = x;
   for (size_t i = 0; can_wait && i < cl->nopen; i++) {
     if (!cl->open[i].in) continue; /* not analysed */
-    add_inner(member(cl->open[i]), r);
+    add_inner(st, member(cl->open[i]), r);
     in->incoming_pending++;
     in->refs++;
     mb->nouter++;
@@ -897,6 +972,8 @@ void dl_central_end(dl_central *st) {
       st->pool[cap] = in->hash_next;
       free(in);
     }
+  for (size_t i = 0; i < st->nchunks; i++) free(st->chunks[i]);
+  free(st->chunks);
   free(st->ready);
   free(st->hash);
   free(st);
