@@ -140,12 +140,19 @@ typedef union dl_block {
 } dl_block;
 enum { DL_BLOCK_REFS = DL_BLOCK / sizeof(dl_ref), DL_BLOCK_DEPS = DL_BLOCK / sizeof(dl_inst *) };
 
+typedef struct { /* an Isend completion (a part, az_delay.h) by its id */
+  uint64_t id;
+  dl_inst *in;
+} dl_done;
+
 typedef struct { /* the central part's view of one location */
   dl_ref *open;  /* its open intervals, as the local part's list; in NULL:
                     a member not analysed */
   size_t nopen, capopen;
   dl_inst **bars; /* a master: the barriers of its team instance */
   size_t nbars, capbars;
+  dl_done *done; /* Isend completions whose Isend is not read yet */
+  size_t ndone, capdone;
 } dl_cloc;
 
 struct dl_central {
@@ -157,6 +164,10 @@ struct dl_central {
   dl_inst *pool[DL_POOLS]; /* freed instances by members allocated, for reuse */
   dl_inst **sizing;        /* OpenMP barriers whose fork was read in this window */
   size_t nsizing, capsizing;
+  dl_inst **parts; /* the parts of messages (not in the hash: linked to their
+                      message, or found by id, dl_cloc.done); a part's hash
+                      is its index here */
+  size_t nparts, capparts;
   dl_cloc *locs;     /* per location */
   dl_block *blocks;  /* free blocks */
   dl_block **chunks; /* what they were allocated in */
@@ -220,13 +231,8 @@ static void grow_hash(dl_central *st) {
   st->nhash = n;
 }
 
-/* The instance of key, created with room for cap members. */
-static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint32_t cap,
-                          int kind) {
-  size_t hash = dl_key_hash(key);
-  dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
-  for (dl_inst *in = *slot; in; in = in->hash_next)
-    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
+/* A new instance of key with room for cap members (in no list yet). */
+static dl_inst *new_inst(dl_central *st, const dl_key *key, uint32_t size, uint32_t cap, int kind) {
   uint32_t nm = cap ? cap : 1;
   dl_inst *in = NULL;
   if (cap < DL_POOLS && st->pool[cap]) { /* messages, collectives: the same sizes again */
@@ -237,22 +243,51 @@ static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint
   } else {
     in = pu_calloc(1, sizeof(dl_inst) + nm * sizeof(dl_member));
   }
-  in->hash = hash;
   in->key = *key;
   in->size = size;
   in->cap = cap;
   in->kind = kind;
+  return in;
+}
+
+/* The instance of key, created with room for cap members. */
+static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint32_t cap,
+                          int kind) {
+  size_t hash = dl_key_hash(key);
+  dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
+  for (dl_inst *in = *slot; in; in = in->hash_next)
+    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
+  dl_inst *in = new_inst(st, key, size, cap, kind);
+  in->hash = hash;
   in->hash_next = *slot;
   *slot = in;
   if (++st->nlive > st->nhash) grow_hash(st);
   return in;
 }
 
+/* A part of a message, instance of one member (az_delay.h: kind
+   DL_PENDING or DL_PART_POST): never looked up by its key, so kept out of
+   the hash (one look-up and one miss on a bucket less per part). */
+static dl_inst *new_part(dl_central *st, const dl_key *key) {
+  dl_inst *in = new_inst(st, key, 1, 1, DK_NONE);
+  in->hash = st->nparts;
+  PU_PUSH(st->parts, st->nparts, st->capparts, in);
+  return in;
+}
+
+static int is_part(const dl_inst *in) { return in->key.omp >= DL_PENDING; }
+
 static void drop_inst(dl_central *st, dl_inst *in) {
-  dl_inst **p = &st->hash[in->hash & (st->nhash - 1)];
-  while (*p != in) p = &(*p)->hash_next;
-  *p = in->hash_next;
-  st->nlive--;
+  if (is_part(in)) { /* the last part takes its place */
+    dl_inst *last = st->parts[--st->nparts];
+    st->parts[in->hash] = last;
+    last->hash = in->hash;
+  } else {
+    dl_inst **p = &st->hash[in->hash & (st->nhash - 1)];
+    while (*p != in) p = &(*p)->hash_next;
+    *p = in->hash_next;
+    st->nlive--;
+  }
   /* an instance evaluated long before is dropped cold: its members are
      not read again unless they hold something to free */
   for (uint32_t i = 0; (!in->evaluated || in->heap) && i < in->cap; i++) {
@@ -684,6 +719,19 @@ static void link_part(dl_inst *msg, int index, dl_inst *part) {
   msg->parts_unready++;
 }
 
+/* Isend completion id of location cl, posted before (removed), or NULL:
+   the latest first (its Isend is usually the next one read). */
+static dl_inst *take_done(dl_cloc *cl, uint64_t id) {
+  for (size_t i = cl->ndone; i-- > 0;)
+    if (cl->done[i].id == id) {
+      dl_inst *in = cl->done[i].in;
+      memmove(cl->done + i, cl->done + i + 1, (cl->ndone - i - 1) * sizeof *cl->done);
+      cl->ndone--;
+      return in;
+    }
+  return NULL;
+}
+
 /* Every member and part of in is posted (a part never is whole). */
 static int complete(const dl_inst *in) {
   return in->posted == in->size && in->key.omp < DL_PENDING && !(in->expect_post && !in->part[1]);
@@ -692,15 +740,13 @@ static int complete(const dl_inst *in) {
 /* The Isend of message `msg` was posted: Isend completion `id` read on loc
    before it becomes its part (keyed as it was). */
 static void adopt_done(dl_central *st, uint32_t loc, dl_inst *msg, uint64_t id) {
-  dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
-  dl_inst *done = lookup_inst(st, &pending);
+  dl_inst *done = take_done(&st->locs[loc], id);
   if (done) link_part(msg, 0, done);
 }
 
 /* Isend completion `id` read on loc has no message: no wait. */
 static void give_up_done(dl_central *st, uint32_t loc, uint64_t id) {
-  dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
-  dl_inst *done = lookup_inst(st, &pending);
+  dl_inst *done = take_done(&st->locs[loc], id);
   if (done) waits_known(st, done);
 }
 
@@ -784,7 +830,7 @@ static dl_ref post_posting(dl_central *st, uint32_t loc, dl_key key, int32_t cno
   dl_inst *msg = lookup_inst(st, &key);
   if (!msg || !msg->expect_post || msg->part[1]) return not_analysed;
   key.omp = DL_PART_POST;
-  dl_inst *posting = find_inst(st, &key, 1, 1, DK_NONE);
+  dl_inst *posting = new_part(st, &key);
   dl_ref r = post(st, loc, posting, 0, cnode, e, x, 0);
   posting->settled = 1;
   link_part(msg, 1, posting);
@@ -799,7 +845,10 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
   uint64_t id = m[3] >> 8;
   if (side == DL_SEND_DONE) { /* its message is known at its Isend */
     dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
-    return post(st, loc, find_inst(st, &pending, 1, 1, DK_NONE), 0, cnode, e, x, 1);
+    dl_inst *done = new_part(st, &pending);
+    dl_cloc *cl = &st->locs[loc];
+    PU_PUSH(cl->done, cl->ndone, cl->capdone, ((dl_done){id, done}));
+    return post(st, loc, done, 0, cnode, e, x, 1);
   }
   if (side == DL_RECV_POST) return post_posting(st, loc, key, cnode, e, x);
   dl_inst *in = find_inst(st, &key, 2, 2, DK_NONE);
@@ -960,9 +1009,12 @@ void dl_central_end(dl_central *st) {
   /* instances never completed (members missing): no delay costs */
   for (size_t h = 0; h < st->nhash; h++)
     while (st->hash[h]) drop_inst(st, st->hash[h]);
+  while (st->nparts) drop_inst(st, st->parts[st->nparts - 1]);
+  free(st->parts);
   for (uint32_t l = 0; l < st->a->defs.num_locs; l++) {
     free(st->locs[l].open);
     free(st->locs[l].bars);
+    free(st->locs[l].done);
   }
   free(st->locs);
   free(st->sizing);
