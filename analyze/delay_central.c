@@ -453,7 +453,7 @@ static void part_ready(dl_central *st, dl_inst *part);
 static void check_ready(dl_central *st, dl_inst *in) {
   if (in->queued || !ready(in)) return;
   in->queued = 1;
-  if (in->key.omp >= DL_PENDING && in->part[0]) part_ready(st, in);
+  if (is_part(in) && in->part[0]) part_ready(st, in);
   else PU_PUSH(st->ready, st->nready, st->capready, in);
 }
 
@@ -655,7 +655,7 @@ static void resolve_call(dl_central *st, dl_call *call) {
    complete them (a message's: up to two) are resolved. */
 static void waits_known(dl_central *st, dl_inst *in) {
   dl_call *calls[2];
-  uint32_t n = 0, members = in->key.omp >= DL_PENDING ? 1 : in->key.p2p ? 2 : 0;
+  uint32_t n = 0, members = is_part(in) ? 1 : in->key.p2p ? 2 : 0;
   for (uint32_t i = 0; i < members; i++)
     if (in->m[i].call) calls[n++] = in->m[i].call;
   in->calls = (uint8_t)n;
@@ -734,7 +734,7 @@ static dl_inst *take_done(dl_cloc *cl, uint64_t id) {
 
 /* Every member and part of in is posted (a part never is whole). */
 static int complete(const dl_inst *in) {
-  return in->posted == in->size && in->key.omp < DL_PENDING && !(in->expect_post && !in->part[1]);
+  return in->posted == in->size && !is_part(in) && !(in->expect_post && !in->part[1]);
 }
 
 /* The Isend of message `msg` was posted: Isend completion `id` read on loc
