@@ -129,10 +129,11 @@ enum { DL_POOLS = 64 };
 
 /* The small arrays outside the instances (a member's waits past the two
    inline, an instance's dependents) come from blocks of 64 bytes kept for
-   reuse: nearly every message had one or two of them (an Isend's
-   completion holds three waits, the send before its own and the two of
-   the previous iteration), and malloc and free of each took 6 % of the
-   samples (perf, bench_analyze's 8.14 M-event trace). */
+   reuse: nearly every message had one or two of them (in a ring of
+   Isend / Recv / Wait an Isend's completion holds three waits: its
+   iteration's receive, the previous iteration's receive and completion),
+   and malloc and free took 7 % of the samples (perf, bench_analyze's
+   8.14 M-event trace). */
 enum { DL_BLOCK = 64, DL_BLOCKS_PER_CHUNK = 256 };
 typedef union dl_block {
   union dl_block *next; /* in the free list */
