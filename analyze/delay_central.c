@@ -50,8 +50,9 @@ typedef struct {
   dl_slot *map;    /* its interval's time per call path */
   dl_ref *inner;   /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
-  dl_ref few_inner[2]; /* the usual one or two, without an allocation; up
-                          to four in a block (dl_block) */
+  dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
+                          loop), without an allocation; up to four in a
+                          block (dl_block) */
   /* the map of a short interval, without an allocation (a message
      between two iterations of a loop: its call paths and waits) */
   dl_slot few[8];
@@ -127,7 +128,7 @@ struct dl_call {
    (perf: 5% of the serial analysis on bench_analyze's trace). */
 enum { DL_POOLS = 64 };
 
-/* The small arrays outside the instances (a member's waits past the two
+/* The small arrays outside the instances (a member's waits past the three
    inline, an instance's dependents) come from blocks of 64 bytes kept for
    reuse: nearly every message had one or two of them (in a ring of
    Isend / Recv / Wait an Isend's completion holds three waits: its
@@ -325,8 +326,8 @@ static void *room(void *arr, void *few, uint32_t nfew, uint32_t n, uint32_t *cap
   return more;
 }
 
-/* Appends r to the waits inside mb's interval: two inline, then a block,
-   then the heap. */
+/* Appends r to the waits inside mb's interval: three inline, then a
+   block, then the heap. */
 static void add_inner(dl_central *st, dl_member *mb, dl_ref r) {
   enum { FEW = sizeof mb->few_inner / sizeof mb->few_inner[0] };
   if (mb->inner && mb->ninner == FEW && mb->capinner == FEW) {
