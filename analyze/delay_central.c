@@ -50,7 +50,9 @@ typedef struct {
   dl_slot *map;    /* its interval's time per call path */
   dl_ref *inner;   /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
-  dl_ref few_inner[2]; /* the usual one or two, without an allocation */
+  dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
+                          loop), without an allocation; up to four in a
+                          block (dl_block) */
   /* the map of a short interval, without an allocation (a message
      between two iterations of a loop: its call paths and waits) */
   dl_slot few[8];
@@ -97,7 +99,8 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t expect_post;   /* a message received by MPI_Irecv: its posting part to come */
   uint8_t parts_unready; /* parts not ready: it is evaluated with them */
   uint8_t calls;         /* calls completing its members, not resolved */
-  dl_inst **dependents;  /* instances waiting to know its waits */
+  dl_inst **dependents;  /* instances waiting to know its waits (up to eight
+                            in a block, dl_block; freed once settled) */
   size_t ndep, capdep;
   /* a message: its parts, the Isend's completion and the Irecv's posting
      (non-blocking calls only); a part: part[0] its message */
@@ -125,12 +128,33 @@ struct dl_call {
    (perf: 5% of the serial analysis on bench_analyze's trace). */
 enum { DL_POOLS = 64 };
 
+/* The small arrays outside the instances (a member's waits past the three
+   inline, an instance's dependents) come from blocks of 64 bytes kept for
+   reuse: nearly every message had one or two of them (in a ring of
+   Isend / Recv / Wait an Isend's completion holds three waits: its
+   iteration's receive, the previous iteration's receive and completion),
+   and malloc and free took 7 % of the samples (perf, bench_analyze's
+   8.14 M-event trace). */
+enum { DL_BLOCK = 64, DL_BLOCKS_PER_CHUNK = 256 };
+typedef union dl_block {
+  union dl_block *next; /* in the free list */
+  unsigned char bytes[DL_BLOCK];
+} dl_block;
+enum { DL_BLOCK_REFS = DL_BLOCK / sizeof(dl_ref), DL_BLOCK_DEPS = DL_BLOCK / sizeof(dl_inst *) };
+
+typedef struct { /* an Isend completion (a part, az_delay.h) by its id */
+  uint64_t id;
+  dl_inst *in;
+} dl_done;
+
 typedef struct { /* the central part's view of one location */
   dl_ref *open;  /* its open intervals, as the local part's list; in NULL:
                     a member not analysed */
   size_t nopen, capopen;
   dl_inst **bars; /* a master: the barriers of its team instance */
   size_t nbars, capbars;
+  dl_done *done; /* Isend completions whose Isend is not read yet */
+  size_t ndone, capdone;
 } dl_cloc;
 
 struct dl_central {
@@ -142,8 +166,57 @@ struct dl_central {
   dl_inst *pool[DL_POOLS]; /* freed instances by members allocated, for reuse */
   dl_inst **sizing;        /* OpenMP barriers whose fork was read in this window */
   size_t nsizing, capsizing;
-  dl_cloc *locs; /* per location */
+  dl_inst **parts; /* the parts of messages (not in the hash: linked to their
+                      message, or found by id, dl_cloc.done); a part's hash
+                      is its index here */
+  size_t nparts, capparts;
+  dl_cloc *locs;     /* per location */
+  dl_block *blocks;  /* free blocks */
+  dl_block **chunks; /* what they were allocated in */
+  size_t nchunks, capchunks;
 };
+
+static void *block_take(dl_central *st) {
+  if (!st->blocks) {
+    dl_block *chunk = pu_malloc(DL_BLOCKS_PER_CHUNK * sizeof *chunk);
+    PU_PUSH(st->chunks, st->nchunks, st->capchunks, chunk);
+    for (size_t i = DL_BLOCKS_PER_CHUNK; i-- > 0;) {
+      chunk[i].next = st->blocks;
+      st->blocks = &chunk[i];
+    }
+  }
+  dl_block *b = st->blocks;
+  st->blocks = b->next;
+  return b;
+}
+
+static void block_give(dl_central *st, void *p) {
+  dl_block *b = p;
+  b->next = st->blocks;
+  st->blocks = b;
+}
+
+/* Frees in's dependents (a block, or the heap past it). */
+static void free_dependents(dl_central *st, dl_inst *in) {
+  if (in->capdep == DL_BLOCK_DEPS) block_give(st, in->dependents);
+  else free(in->dependents);
+  in->dependents = NULL;
+  in->ndep = in->capdep = 0;
+}
+
+/* Instance `in` waits to know earlier's waits. */
+static void add_dependent(dl_central *st, dl_inst *earlier, dl_inst *in) {
+  if (earlier->ndep == earlier->capdep) {
+    size_t cap = earlier->capdep ? 2 * earlier->capdep : DL_BLOCK_DEPS, n = earlier->ndep;
+    dl_inst **more = cap == DL_BLOCK_DEPS ? block_take(st) : pu_malloc(cap * sizeof *more);
+    if (n) memcpy(more, earlier->dependents, n * sizeof *more);
+    free_dependents(st, earlier);
+    earlier->dependents = more;
+    earlier->ndep = n;
+    earlier->capdep = cap;
+  }
+  earlier->dependents[earlier->ndep++] = in;
+}
 static void grow_hash(dl_central *st) {
   size_t n = 2 * st->nhash;
   dl_inst **now = pu_calloc(n, sizeof *now);
@@ -160,13 +233,8 @@ static void grow_hash(dl_central *st) {
   st->nhash = n;
 }
 
-/* The instance of key, created with room for cap members. */
-static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint32_t cap,
-                          int kind) {
-  size_t hash = dl_key_hash(key);
-  dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
-  for (dl_inst *in = *slot; in; in = in->hash_next)
-    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
+/* A new instance of key with room for cap members (in no list yet). */
+static dl_inst *new_inst(dl_central *st, const dl_key *key, uint32_t size, uint32_t cap, int kind) {
   uint32_t nm = cap ? cap : 1;
   dl_inst *in = NULL;
   if (cap < DL_POOLS && st->pool[cap]) { /* messages, collectives: the same sizes again */
@@ -177,34 +245,64 @@ static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint
   } else {
     in = pu_calloc(1, sizeof(dl_inst) + nm * sizeof(dl_member));
   }
-  in->hash = hash;
   in->key = *key;
   in->size = size;
   in->cap = cap;
   in->kind = kind;
+  return in;
+}
+
+/* The instance of key, created with room for cap members. */
+static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint32_t cap,
+                          int kind) {
+  size_t hash = dl_key_hash(key);
+  dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
+  for (dl_inst *in = *slot; in; in = in->hash_next)
+    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
+  dl_inst *in = new_inst(st, key, size, cap, kind);
+  in->hash = hash;
   in->hash_next = *slot;
   *slot = in;
   if (++st->nlive > st->nhash) grow_hash(st);
   return in;
 }
 
+/* A part of a message, instance of one member (az_delay.h: kind
+   DL_PENDING or DL_PART_POST): never looked up by its key, so kept out of
+   the hash (one look-up and one miss on a bucket less per part). */
+static dl_inst *new_part(dl_central *st, const dl_key *key) {
+  dl_inst *in = new_inst(st, key, 1, 1, DK_NONE);
+  in->hash = st->nparts;
+  PU_PUSH(st->parts, st->nparts, st->capparts, in);
+  return in;
+}
+
+static int is_part(const dl_inst *in) { return in->key.omp >= DL_PENDING; }
+
 static void drop_inst(dl_central *st, dl_inst *in) {
-  dl_inst **p = &st->hash[in->hash & (st->nhash - 1)];
-  while (*p != in) p = &(*p)->hash_next;
-  *p = in->hash_next;
-  st->nlive--;
+  if (is_part(in)) { /* the last part takes its place */
+    dl_inst *last = st->parts[--st->nparts];
+    st->parts[in->hash] = last;
+    last->hash = in->hash;
+  } else {
+    dl_inst **p = &st->hash[in->hash & (st->nhash - 1)];
+    while (*p != in) p = &(*p)->hash_next;
+    *p = in->hash_next;
+    st->nlive--;
+  }
   /* an instance evaluated long before is dropped cold: its members are
      not read again unless they hold something to free */
   for (uint32_t i = 0; (!in->evaluated || in->heap) && i < in->cap; i++) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
-    if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
+    if (in->m[i].capinner == DL_BLOCK_REFS) block_give(st, in->m[i].inner);
+    else if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
     dl_call *call = in->m[i].call;
     if (call && !--call->refs) {
       free(call->mb);
       free(call);
     }
   }
-  free(in->dependents);
+  free_dependents(st, in);
   if (in->cap < DL_POOLS) {
     in->hash_next = st->pool[in->cap];
     st->pool[in->cap] = in;
@@ -228,10 +326,24 @@ static void *room(void *arr, void *few, uint32_t nfew, uint32_t n, uint32_t *cap
   return more;
 }
 
-/* Appends r to the waits inside mb's interval. */
-static void add_inner(dl_member *mb, dl_ref r) {
-  mb->inner = room(mb->inner, mb->few_inner, sizeof mb->few_inner / sizeof mb->few_inner[0],
-                   mb->ninner, &mb->capinner, sizeof *mb->inner);
+/* Appends r to the waits inside mb's interval: three inline, then a
+   block, then the heap. */
+static void add_inner(dl_central *st, dl_member *mb, dl_ref r) {
+  enum { FEW = sizeof mb->few_inner / sizeof mb->few_inner[0] };
+  if (mb->inner && mb->ninner == FEW && mb->capinner == FEW) {
+    dl_ref *more = block_take(st);
+    memcpy(more, mb->inner, FEW * sizeof *more);
+    mb->inner = more;
+    mb->capinner = DL_BLOCK_REFS;
+  } else if (mb->inner && mb->ninner == DL_BLOCK_REFS && mb->capinner == DL_BLOCK_REFS) {
+    dl_ref *more = pu_malloc(2 * DL_BLOCK_REFS * sizeof *more);
+    memcpy(more, mb->inner, DL_BLOCK_REFS * sizeof *more);
+    block_give(st, mb->inner);
+    mb->inner = more;
+    mb->capinner = 2 * DL_BLOCK_REFS;
+  } else {
+    mb->inner = room(mb->inner, mb->few_inner, FEW, mb->ninner, &mb->capinner, sizeof *mb->inner);
+  }
   mb->inner[mb->ninner++] = r;
 }
 static dl_member *member(dl_ref r) { return &r.in->m[r.m]; }
@@ -343,7 +455,7 @@ static void part_ready(dl_central *st, dl_inst *part);
 static void check_ready(dl_central *st, dl_inst *in) {
   if (in->queued || !ready(in)) return;
   in->queued = 1;
-  if (in->key.omp >= DL_PENDING && in->part[0]) part_ready(st, in);
+  if (is_part(in) && in->part[0]) part_ready(st, in);
   else PU_PUSH(st->ready, st->nready, st->capready, in);
 }
 
@@ -517,7 +629,7 @@ static void settle(dl_central *st, dl_inst *in) {
     in->dependents[k]->inner_unknown--;
     check_ready(st, in->dependents[k]);
   }
-  in->ndep = 0;
+  free_dependents(st, in); /* settled: none comes any more */
   check_ready(st, in);
 }
 
@@ -545,7 +657,7 @@ static void resolve_call(dl_central *st, dl_call *call) {
    complete them (a message's: up to two) are resolved. */
 static void waits_known(dl_central *st, dl_inst *in) {
   dl_call *calls[2];
-  uint32_t n = 0, members = in->key.omp >= DL_PENDING ? 1 : in->key.p2p ? 2 : 0;
+  uint32_t n = 0, members = is_part(in) ? 1 : in->key.p2p ? 2 : 0;
   for (uint32_t i = 0; i < members; i++)
     if (in->m[i].call) calls[n++] = in->m[i].call;
   in->calls = (uint8_t)n;
@@ -577,7 +689,7 @@ static void close_interval(dl_central *st, dl_ref r) {
     dl_inst *earlier = mb->inner[i].in;
     if (earlier->settled) continue;
     r.in->inner_unknown++;
-    PU_PUSH(earlier->dependents, earlier->ndep, earlier->capdep, r.in);
+    add_dependent(st, earlier, r.in);
   }
   check_ready(st, r.in);
 }
@@ -609,23 +721,34 @@ static void link_part(dl_inst *msg, int index, dl_inst *part) {
   msg->parts_unready++;
 }
 
+/* Isend completion id of location cl, posted before (removed), or NULL:
+   the latest first (its Isend is usually the next one read). */
+static dl_inst *take_done(dl_cloc *cl, uint64_t id) {
+  for (size_t i = cl->ndone; i-- > 0;)
+    if (cl->done[i].id == id) {
+      dl_inst *in = cl->done[i].in;
+      memmove(cl->done + i, cl->done + i + 1, (cl->ndone - i - 1) * sizeof *cl->done);
+      cl->ndone--;
+      return in;
+    }
+  return NULL;
+}
+
 /* Every member and part of in is posted (a part never is whole). */
 static int complete(const dl_inst *in) {
-  return in->posted == in->size && in->key.omp < DL_PENDING && !(in->expect_post && !in->part[1]);
+  return in->posted == in->size && !is_part(in) && !(in->expect_post && !in->part[1]);
 }
 
 /* The Isend of message `msg` was posted: Isend completion `id` read on loc
    before it becomes its part (keyed as it was). */
 static void adopt_done(dl_central *st, uint32_t loc, dl_inst *msg, uint64_t id) {
-  dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
-  dl_inst *done = lookup_inst(st, &pending);
+  dl_inst *done = take_done(&st->locs[loc], id);
   if (done) link_part(msg, 0, done);
 }
 
 /* Isend completion `id` read on loc has no message: no wait. */
 static void give_up_done(dl_central *st, uint32_t loc, uint64_t id) {
-  dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
-  dl_inst *done = lookup_inst(st, &pending);
+  dl_inst *done = take_done(&st->locs[loc], id);
   if (done) waits_known(st, done);
 }
 
@@ -647,7 +770,7 @@ static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, in
   mb->x = x;
   for (size_t i = 0; can_wait && i < cl->nopen; i++) {
     if (!cl->open[i].in) continue; /* not analysed */
-    add_inner(member(cl->open[i]), r);
+    add_inner(st, member(cl->open[i]), r);
     in->incoming_pending++;
     in->refs++;
     mb->nouter++;
@@ -709,7 +832,7 @@ static dl_ref post_posting(dl_central *st, uint32_t loc, dl_key key, int32_t cno
   dl_inst *msg = lookup_inst(st, &key);
   if (!msg || !msg->expect_post || msg->part[1]) return not_analysed;
   key.omp = DL_PART_POST;
-  dl_inst *posting = find_inst(st, &key, 1, 1, DK_NONE);
+  dl_inst *posting = new_part(st, &key);
   dl_ref r = post(st, loc, posting, 0, cnode, e, x, 0);
   posting->settled = 1;
   link_part(msg, 1, posting);
@@ -724,7 +847,10 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
   uint64_t id = m[3] >> 8;
   if (side == DL_SEND_DONE) { /* its message is known at its Isend */
     dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
-    return post(st, loc, find_inst(st, &pending, 1, 1, DK_NONE), 0, cnode, e, x, 1);
+    dl_inst *done = new_part(st, &pending);
+    dl_cloc *cl = &st->locs[loc];
+    PU_PUSH(cl->done, cl->ndone, cl->capdone, ((dl_done){id, done}));
+    return post(st, loc, done, 0, cnode, e, x, 1);
   }
   if (side == DL_RECV_POST) return post_posting(st, loc, key, cnode, e, x);
   dl_inst *in = find_inst(st, &key, 2, 2, DK_NONE);
@@ -885,9 +1011,12 @@ void dl_central_end(dl_central *st) {
   /* instances never completed (members missing): no delay costs */
   for (size_t h = 0; h < st->nhash; h++)
     while (st->hash[h]) drop_inst(st, st->hash[h]);
+  while (st->nparts) drop_inst(st, st->parts[st->nparts - 1]);
+  free(st->parts);
   for (uint32_t l = 0; l < st->a->defs.num_locs; l++) {
     free(st->locs[l].open);
     free(st->locs[l].bars);
+    free(st->locs[l].done);
   }
   free(st->locs);
   free(st->sizing);
@@ -897,6 +1026,8 @@ void dl_central_end(dl_central *st) {
       st->pool[cap] = in->hash_next;
       free(in);
     }
+  for (size_t i = 0; i < st->nchunks; i++) free(st->chunks[i]);
+  free(st->chunks);
   free(st->ready);
   free(st->hash);
   free(st);
