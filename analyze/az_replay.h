@@ -1,0 +1,149 @@
+/*
+ * az_replay.h -- what the files of the replay driver share: replay.c (the
+ * driver: the windows, the passes' run), decoders.c (the decoding threads
+ * of --threads N), replay_back.c (the buffers of the backward reading) and
+ * replay_file.c (a location's event file and its messages).  Internal to
+ * these four; a pass uses az_pass.h.  Calls go one way, each file calling
+ * only those after it: replay -> decoders -> replay_back -> replay_file
+ * (analyze/README.md, "Who calls whom").
+ */
+#ifndef POMP_AZ_REPLAY_H
+#define POMP_AZ_REPLAY_H
+
+#include <otf2/otf2.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "az.h"
+#include "az_common.h"
+#include "az_pass.h"
+
+/* ---- replay_file.c: a location's event file ---- */
+
+/* last error text from OTF2, per thread: the decoding threads read too */
+extern _Thread_local char az_otf2_message[256];
+OTF2_ErrorCode az_on_otf2_error(void *u, const char *file, uint64_t line, const char *fn,
+                                OTF2_ErrorCode code, const char *fmt, va_list va);
+const char *az_otf2_why(OTF2_ErrorCode rc);
+OTF2_CallbackCode az_on_unknown(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                OTF2_AttributeList *al);
+OTF2_CallbackCode az_on_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                               OTF2_AttributeList *al, OTF2_CallingContextRef context,
+                               uint32_t unwind_distance, OTF2_InterruptGeneratorRef generator);
+int az_load_local_defs(const az_analysis *a, uint32_t loc, OTF2_Reader *reader, char *err,
+                       size_t size);
+int az_cut_files_read(const az_analysis *a);
+void az_unreadable(az_cursor *s, const char *otf2_text, const char *hint);
+void az_finish_location(az_replay *r, az_cursor *s, OTF2_Reader *reader, const char *cut_chunk);
+uint64_t az_chunk_limit(az_cursor *s, OTF2_Reader *reader);
+int az_open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                     uint8_t *defs_read);
+int az_end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const char *why);
+
+/* ---- replay_back.c: the buffers of the backward reading ---- */
+
+/* A backward pass gets a window's events of one location in reverse: the
+   driver reads them forward (OTF2 3.0's backward reading crashes on our
+   archives) into this buffer, then calls the pass's handlers from the
+   last to the first.  17 bytes an event (16 and its kind beside): most
+   are Enter and Leave, whose region is all they carry; the others keep
+   as many values as their kind has beside (rev_values).  Smaller records
+   than the 24 bytes and 40 bytes of values before: a third less memory to
+   fill and read again, and fewer pages to fault in (the buffers are most
+   of the backward passes' memory). */
+typedef struct {
+  OTF2_TimeStamp t;
+  uint32_t dpos; /* its position less the buffer's lo */
+  uint32_t arg;  /* Enter, Leave: the region; else the index of its values in more */
+} az_rev_event;
+
+typedef struct az_rev_buffer { /* per location: a block of several windows */
+  az_rev_event *ev;
+  uint8_t *kind; /* of each event in ev (REV_*) */
+  size_t len, cap;
+  uint64_t *more; /* the values of the events other than Enter and Leave */
+  size_t nmore, capmore;
+  uint32_t off_region; /* az_defs.off_region (MeasurementOnOff) */
+  size_t end;          /* ev[0..end) not delivered yet */
+  uint64_t lo;         /* the block (a segment) holds the events after position lo */
+  uint64_t *chunk;     /* the number of the first event of each chunk of its file */
+  size_t nchunks;
+  /* a decoding thread's segment of a forward pass (pace): it ends after
+     the first event at or after stop (maxt: the latest time decoded) */
+  int pace;
+  az_time stop, maxt;
+} az_rev_buffer;
+
+/* Events of all locations read in one go (blocks of windows): OTF2's Seek
+   decodes from the start of its chunk, once per block instead of once per
+   window; a block that can start at its chunk's start at most doubled
+   does (az_rev_buffer.chunk), and Seek decodes nothing.  At most twice
+   this many buffered events (17 bytes each, and the values of the MPI and
+   thread events): the bytes of 2^19 events of the 24-byte records kept
+   before, so that fewer blocks need a new reader and a Seek (bench_analyze's
+   4 x 4 trace: 0.215 -> 0.208 s CPU, peak RSS 34.6 -> 43.4 MB; 66.1 MB
+   with the records before). */
+enum { AZ_BACK_BLOCK_EVENTS = (1 << 19) * 24 / 17 };
+
+/* The most events a block may span: its positions and the index of its
+   values (at most 5 an event) are 32-bit.  Only a location with this many
+   events in one window of the first pass (whose windows hold 2^15 or 2^16
+   events of all locations on average) has a larger one. */
+#define AZ_BLOCK_SPAN_MAX ((uint64_t)UINT32_MAX / 5)
+
+enum {
+  REV_ENTER,
+  REV_LEAVE,
+  REV_FORK,
+  REV_JOIN,
+  REV_TEAM_BEGIN,
+  REV_TEAM_END,
+  REV_ACQUIRE,
+  REV_RELEASE,
+  REV_SEND,
+  REV_ISEND,
+  REV_ISEND_COMPLETE,
+  REV_IRECV_REQUEST,
+  REV_RECV,
+  REV_IRECV,
+  REV_CANCELLED,
+  REV_COLL_END,
+  /* decoded ahead for a forward pass only */
+  REV_IO_BEGIN,
+  REV_IO_COMPLETE,
+  REV_TASK_CREATE,
+  REV_TASK_SWITCH,
+  REV_TASK_COMPLETE,
+  REV_SAMPLE,
+  REV_UNKNOWN
+};
+
+OTF2_EvtReaderCallbacks *az_make_rev_callbacks(const az_event_handlers *on, int forward);
+OTF2_CallbackCode az_deliver(const az_event_handlers *on, az_cursor *c, const az_rev_buffer *b,
+                             size_t i);
+OTF2_CallbackCode az_deliver_forward(az_cursor *c, const az_rev_buffer *b, size_t i);
+void az_block_room(az_rev_buffer *b, uint64_t n);
+int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_rev_buffer *b,
+                  uint64_t lo, uint64_t to);
+void az_chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b);
+uint64_t az_block_lo(const uint64_t *at, size_t stride, const uint64_t *chunk, size_t nchunks,
+                     size_t w, uint64_t from, uint64_t to, uint64_t budget);
+uint32_t az_handled_kinds(const az_event_handlers *on);
+az_event_handlers az_union_handlers(const az_replay *rs, size_t np);
+
+/* ---- decoders.c: the decoding threads ---- */
+
+typedef struct az_pool az_pool;
+/* NULL: no decoding threads (--threads 1, or none started); length: the
+   forward windows' (window_stop) */
+az_pool *az_pool_start(az_replay *r, const az_event_handlers *on, const az_marks *m,
+                       uint64_t budget, az_time length);
+int az_open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p);
+void az_pool_go(az_pool *p, const az_replay *r, const az_rev_buffer *bufs);
+void az_pool_window(az_pool *p, size_t window);
+void az_pool_stop(az_pool *p);
+int az_advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, az_time stop);
+int az_take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, uint64_t to);
+
+#endif

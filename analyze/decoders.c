@@ -1,0 +1,582 @@
+/* decoders.c -- the decoding threads of `--threads N` (az_replay.h), for
+   the replay driver (replay.c).
+
+   With az_analysis.threads = N > 1, N - 1 threads decode the event files
+   of the locations replayed here while this thread (the replay) runs the
+   passes' handlers on what they decoded, in the order of the serial
+   replay: the same handlers see the same events in the same order, so the
+   report is the same.  Each decoding thread has an OTF2 reader of its own
+   (OTF2 3.0's reader objects are not for several threads) and the
+   locations given to it, about the same number of events each.
+
+   Forward pass: a location's events go to the replay in segments, each
+   up to the first event at or after the end of a window (or at most
+   AZ_SEG_EVENTS): a decoding thread decodes up to AZ_AHEAD_WINDOWS
+   windows after the one the replay reads, at most AZ_AHEAD_EVENTS events
+   of all locations together (a few windows: waking a thread per window
+   cost more than it saved on the 2-core machine).  Where a window ends
+   stays the pass's business (az_next); a segment only paces the
+   decoding.  The last segment says how the reading ended (as
+   OTF2_Reader_ReadLocalEvents would have told advance).
+
+   Backward passes: the blocks read_back reads, in the same order, one
+   block a location ahead of the one it delivers from (so twice the memory
+   of the serial backward reading).
+
+   A decoding thread touches nothing of the analysis but the definitions;
+   errors go back in the segments, the replay says them. */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <otf2/otf2.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "az.h"
+#include "az_common.h"
+#include "az_defs.h"
+#include "az_diag.h"
+#include "az_pass.h"
+#include "az_replay.h"
+#include "pomp_util.h"
+
+enum { AZ_AHEAD_WINDOWS = 4, AZ_AHEAD_EVENTS = 1 << 17 };
+
+typedef struct az_seg { /* decoded events of one location */
+  az_rev_buffer b;
+  size_t next;         /* forward: b.ev[next ..] not delivered yet */
+  uint64_t lo, to;     /* backward: the block (lo, to] */
+  int last;            /* forward: its events end here (rc, hit_limit, read_pos) */
+  int failed;          /* backward: the block could not be read (why) */
+  OTF2_ErrorCode rc;   /* forward: how the reading ended */
+  int hit_limit;       /* ... it read as many events as its chunks hold */
+  uint64_t read_pos;   /* ... the position of the last event read */
+  char why[512];       /* OTF2's words for a failure */
+  struct az_seg *tail; /* the next segment of the queue */
+} az_seg;
+
+/* How a decoding thread's first opening of a location went. */
+enum { FEED_OPEN, FEED_NO_DEFS, FEED_NO_READER, FEED_NO_ARCHIVE };
+
+typedef struct {
+  int worker; /* the decoding thread that owns it; -1: not replayed here */
+  /* the decoding thread's alone until `opened` */
+  int open;         /* FEED_* */
+  char *open_error; /* FEED_NO_DEFS: why */
+  int fresh;        /* er not read yet */
+  /* the decoding thread's alone */
+  OTF2_EvtReader *er;
+  int defs_read;
+  uint64_t limit, pos; /* forward: events its chunks hold; the last read */
+  az_time maxt;        /* forward: the latest time decoded */
+  size_t target;       /* forward: the window it decodes up to */
+  size_t bw;           /* backward: windows left to look for blocks in */
+  uint64_t blo;        /* backward: where the last block starts */
+  const uint64_t *chunk;
+  size_t nchunks;
+  uint64_t events; /* declared: to share the locations out */
+  /* under the pool's lock */
+  az_seg *head, *end;
+  size_t queued;
+  int opened, busy, ended, wanted;
+} az_feed;
+
+typedef struct {
+  az_pool *pool;
+  int id;
+  pthread_t tid;
+  int started;
+} az_decoder;
+
+struct az_pool {
+  pthread_mutex_t mu;
+  pthread_cond_t work, ready; /* for the decoding threads; for the replay */
+  const az_analysis *a;
+  const az_event_handlers *on;
+  int forward;
+  char *anchor;
+  az_feed *feed; /* per location */
+  uint32_t nlocs;
+  az_decoder *dec;
+  int ndec, quit;
+  int go;        /* the replay opened every location: limits and chunks known */
+  size_t window; /* forward: the window the replay reads */
+  size_t ahead;  /* forward: events decoded, not delivered */
+  int idle;      /* decoding threads waiting for work */
+  az_time offset, length;
+  const az_marks *m; /* backward */
+  uint64_t budget;
+  az_seg *spare;
+};
+
+int az_default_threads(int procs) {
+  cpu_set_t set;
+  long cpus =
+      sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+  long n = cpus / (procs > 0 ? procs : 1);
+  return n < 1 ? 1 : n > AZ_THREADS_USEFUL ? AZ_THREADS_USEFUL : (int)n;
+}
+
+/* The end of forward window k, as run_forward counts them. */
+static az_time window_stop(const az_pool *p, size_t k) {
+  if (p->length == UINT64_MAX) return UINT64_MAX;
+  uint64_t room = (UINT64_MAX - p->offset) / p->length;
+  return (uint64_t)k + 1 > room ? UINT64_MAX : p->offset + ((uint64_t)k + 1) * p->length;
+}
+
+static void seg_failed(az_seg *s, const char *why) {
+  if (why != s->why) snprintf(s->why, sizeof s->why, "%s", why);
+  s->failed = s->last = 1;
+  s->rc = OTF2_ERROR_INVALID;
+}
+
+/* The first event reader of the location, its local definitions read
+   first (by this thread's reader), as az_open_location does: FEED_*. */
+static int open_first(az_pool *p, OTF2_Reader *reader, az_feed *f, uint32_t loc) {
+  char err[4600];
+  if (!reader) return FEED_NO_ARCHIVE;
+  az_otf2_message[0] = 0;
+  if (az_load_local_defs(p->a, loc, reader, err, sizeof err)) {
+    f->open_error = pu_strdup(err);
+    return FEED_NO_DEFS;
+  }
+  az_otf2_message[0] = 0;
+  f->er = OTF2_Reader_GetEvtReader(reader, p->a->defs.locs[loc].id);
+  if (!f->er) return FEED_NO_READER;
+  OTF2_EvtReader_ApplyClockOffsets(f->er, true);
+  f->fresh = 1;
+  return FEED_OPEN;
+}
+
+/* The location's event reader: the first one until it read, then a new
+   one (a backward block: OTF2's Seek back); 0, or -1 with the segment
+   failed. */
+static int open_feed(OTF2_Reader *reader, az_feed *f, uint64_t id, az_seg *s) {
+  if (f->fresh) {
+    f->fresh = 0;
+    return 0;
+  }
+  if (f->er) OTF2_Reader_CloseEvtReader(reader, f->er);
+  f->er = OTF2_Reader_GetEvtReader(reader, id);
+  if (!f->er) {
+    seg_failed(s, "no event reader");
+    return -1;
+  }
+  OTF2_EvtReader_ApplyClockOffsets(f->er, true);
+  return 0;
+}
+
+/* Forward: the location's events up to the end of its target window. */
+static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_feed *f,
+                           az_seg *s) {
+  uint64_t want = f->limit > f->pos ? f->limit - f->pos : 0, n = 0;
+  if (!want) { /* as advance: nothing asked, n == want */
+    s->last = s->hit_limit = 1;
+    s->read_pos = f->pos;
+    return;
+  }
+  if (f->fresh) f->fresh = 0;
+  az_time stop = window_stop(p, f->target);
+  while (stop <= f->maxt && stop != UINT64_MAX) stop = window_stop(p, ++f->target);
+  s->b.pace = 1;
+  s->b.lo = f->pos;
+  s->b.stop = stop;
+  s->b.maxt = f->maxt;
+  OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
+  az_otf2_message[0] = 0;
+  OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(reader, f->er, want, &n);
+  OTF2_EvtReader_GetPos(f->er, &f->pos);
+  f->maxt = s->b.maxt;
+  if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
+    if (f->maxt >= stop) f->target++;
+    return;
+  }
+  s->last = 1;
+  s->rc = rc;
+  s->hit_limit = n == want;
+  s->read_pos = f->pos;
+  if (rc != OTF2_SUCCESS) snprintf(s->why, sizeof s->why, "%s", az_otf2_why(rc));
+}
+
+/* Backward: the next block read_back will ask for, as it computes it; 0
+   when there is none. */
+static int decode_block(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_feed *f,
+                        uint32_t loc, az_seg *s) {
+  const az_marks *m = p->m;
+  const uint64_t *at = m->at + loc;
+  uint64_t from = 0, to = 0;
+  size_t w = 0;
+  int found = 0;
+  while (f->bw > 0 && !found) {
+    w = --f->bw;
+    from = w ? at[(w - 1) * m->nlocs] : 0, to = at[w * m->nlocs];
+    if (to <= from && !to) f->bw = 0; /* nothing before either */
+    found = to > from && from < f->blo;
+  }
+  if (!found) return 0;
+  s->lo = f->blo = az_block_lo(at, m->nlocs, f->chunk, f->nchunks, w, from, to, p->budget);
+  s->to = to;
+  if (to - s->lo > AZ_BLOCK_SPAN_MAX) { /* read_back says so */
+    seg_failed(s, "block too large");
+    return 1;
+  }
+  az_block_room(&s->b, to - s->lo);
+  s->b.lo = s->lo;
+  /* a new reader per block, as az_read_block (OTF2's Seek back) */
+  if (open_feed(reader, f, p->a->defs.locs[loc].id, s)) return 1;
+  OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
+  az_otf2_message[0] = 0;
+  uint64_t n = 0;
+  OTF2_ErrorCode rc = s->lo ? OTF2_EvtReader_Seek(f->er, s->lo + 1) : OTF2_SUCCESS;
+  if (rc == OTF2_SUCCESS) rc = OTF2_Reader_ReadLocalEvents(reader, f->er, to - s->lo, &n);
+  if (rc != OTF2_SUCCESS && !az_cut_files_read(p->a)) seg_failed(s, az_otf2_why(rc));
+  /* as az_read_block: the next block opens its own */
+  OTF2_Reader_CloseEvtReader(reader, f->er);
+  f->er = NULL;
+  return 1;
+}
+
+/* What a decoding thread does next: the location the replay waits for,
+   else the one needed soonest that may be decoded ahead. */
+static az_feed *pick(az_pool *p, int me, uint32_t *loc) {
+  az_feed *best = NULL;
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    az_feed *f = &p->feed[l];
+    if (f->worker != me || f->busy || f->ended || !p->go) continue;
+    if (f->wanted) {
+      *loc = l;
+      return f;
+    }
+    if (p->forward ? p->ahead >= AZ_AHEAD_EVENTS || f->target > p->window + AZ_AHEAD_WINDOWS
+                   : f->queued >= 1)
+      continue;
+    if (!best || (p->forward ? f->target < best->target : f->bw > best->bw)) {
+      best = f;
+      *loc = l;
+    }
+  }
+  return best;
+}
+
+static az_seg *spare_seg(az_pool *p) {
+  az_seg *s = p->spare;
+  if (s) p->spare = s->tail;
+  else s = pu_calloc(1, sizeof *s);
+  az_rev_buffer kept = s->b; /* its arrays */
+  memset(s, 0, sizeof *s);
+  s->b.ev = kept.ev, s->b.kind = kept.kind, s->b.cap = kept.cap;
+  s->b.more = kept.more, s->b.capmore = kept.capmore;
+  s->b.off_region = p->a->defs.off_region;
+  return s;
+}
+
+static void *decoder_main(void *arg) {
+  az_decoder *d = arg;
+  az_pool *p = d->pool;
+  OTF2_Reader *reader = OTF2_Reader_Open(p->anchor);
+  if (reader) OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+  OTF2_EvtReaderCallbacks *cb = az_make_rev_callbacks(p->on, p->forward);
+  for (uint32_t l = 0; l < p->nlocs; l++)
+    if (p->feed[l].worker == d->id) p->feed[l].open = open_first(p, reader, &p->feed[l], l);
+  pthread_mutex_lock(&p->mu);
+  for (uint32_t l = 0; l < p->nlocs; l++)
+    if (p->feed[l].worker == d->id) p->feed[l].opened = 1;
+  pthread_cond_broadcast(&p->ready);
+  for (;;) {
+    uint32_t l = 0;
+    az_feed *f = p->quit ? NULL : pick(p, d->id, &l);
+    if (!f) {
+      if (p->quit) break;
+      p->idle++;
+      pthread_cond_wait(&p->work, &p->mu);
+      p->idle--;
+      continue;
+    }
+    f->busy = 1;
+    az_seg *s = spare_seg(p);
+    pthread_mutex_unlock(&p->mu);
+    int made = 1;
+    if (p->forward) decode_segment(p, reader, cb, f, s);
+    else made = decode_block(p, reader, cb, f, l, s);
+    pthread_mutex_lock(&p->mu);
+    f->busy = 0;
+    if (made && f->ended) { /* the replay ended the location meanwhile */
+      s->tail = p->spare;
+      p->spare = s;
+    } else if (made) {
+      if (f->end) f->end->tail = s;
+      else f->head = s;
+      f->end = s;
+      f->queued++;
+      p->ahead += s->b.len;
+    } else {
+      s->tail = p->spare;
+      p->spare = s;
+    }
+    if (!made || s->last) f->ended = 1;
+    if (f->wanted) pthread_cond_broadcast(&p->ready);
+  }
+  pthread_mutex_unlock(&p->mu);
+  for (uint32_t l = 0; l < p->nlocs; l++)
+    if (p->feed[l].worker == d->id && p->feed[l].er)
+      OTF2_Reader_CloseEvtReader(reader, p->feed[l].er);
+  if (reader) OTF2_Reader_Close(reader);
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  return NULL;
+}
+
+/* The locations replayed here to the decoding threads: the largest
+   first, each to the thread with the fewest events so far. */
+static void share_out(az_pool *p) {
+  uint64_t *load = pu_calloc((size_t)p->ndec, sizeof *load);
+  for (;;) {
+    az_feed *big = NULL;
+    for (uint32_t l = 0; l < p->nlocs; l++)
+      if (p->feed[l].worker == -2 && (!big || p->feed[l].events > big->events)) big = &p->feed[l];
+    if (!big) break;
+    int least = 0;
+    for (int i = 1; i < p->ndec; i++)
+      if (load[i] < load[least]) least = i;
+    big->worker = least;
+    load[least] += big->events + 1;
+  }
+  free(load);
+}
+
+az_pool *az_pool_start(az_replay *r, const az_event_handlers *on, const az_marks *m,
+                       uint64_t budget, az_time length) {
+  const az_analysis *a = r->a;
+  uint32_t mine = 0;
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) mine += az_replay_loc(r, l)->a != NULL;
+  int ndec = a->threads - 1 < (int)mine ? a->threads - 1 : (int)mine;
+  if (ndec < 1) return NULL;
+  az_pool *p = pu_calloc(1, sizeof *p);
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->work, NULL);
+  pthread_cond_init(&p->ready, NULL);
+  p->a = a;
+  p->on = on;
+  p->forward = m == NULL;
+  p->anchor = pu_malloc(strlen(a->files) + 6);
+  sprintf(p->anchor, "%s.otf2", a->files);
+  p->nlocs = a->defs.num_locs;
+  p->feed = pu_calloc(p->nlocs ? p->nlocs : 1, sizeof *p->feed);
+  p->offset = a->defs.global_offset;
+  p->length = length;
+  p->m = m;
+  p->budget = budget;
+  p->ndec = ndec;
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    const az_cursor *c = az_replay_loc(r, l);
+    az_feed *f = &p->feed[l];
+    f->worker = c->a ? -2 : -1;
+    f->events = a->defs.locs[l].events;
+    f->blo = UINT64_MAX;
+    f->bw = m ? m->windows : 0;
+  }
+  share_out(p);
+  p->dec = pu_calloc((size_t)ndec, sizeof *p->dec);
+  int ok = 1;
+  for (int i = 0; i < ndec && ok; i++) {
+    p->dec[i] = (az_decoder){p, i, 0, 0};
+    ok = p->dec[i].started = !pthread_create(&p->dec[i].tid, NULL, decoder_main, &p->dec[i]);
+  }
+  if (ok) return p;
+  az_pool_stop(p); /* no threads: the replay reads alone */
+  return NULL;
+}
+
+/* az_open_location, the event reader opened by the decoding thread: the
+   same errors; the limit of its events computed here. */
+int az_open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p) {
+  az_feed *f = &p->feed[s->loc];
+  pthread_mutex_lock(&p->mu);
+  while (!f->opened) pthread_cond_wait(&p->ready, &p->mu);
+  pthread_mutex_unlock(&p->mu);
+  switch (f->open) {
+  case FEED_NO_DEFS:
+    az_fail(&s->a->diag, "%s", f->open_error);
+    s->failed = 1;
+    return -1;
+  case FEED_NO_ARCHIVE: az_unreadable(s, "cannot open the trace archive", NULL); return -1;
+  case FEED_NO_READER:
+    if (az_cut_files_read(s->a)) { /* as az_open_location */
+      s->limit = 0;
+      return 0;
+    }
+    az_unreadable(s, "no event reader", NULL);
+    return -1;
+  default: s->limit = az_chunk_limit(s, reader); return 0;
+  }
+}
+
+/* The replay opened the locations: the decoding threads may start (what
+   they need of the replay's cursors and buffers, read once). */
+void az_pool_go(az_pool *p, const az_replay *r, const az_rev_buffer *bufs) {
+  pthread_mutex_lock(&p->mu);
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    az_feed *f = &p->feed[l];
+    f->limit = az_replay_loc(r, l)->limit;
+    if (bufs) f->chunk = bufs[l].chunk, f->nchunks = bufs[l].nchunks;
+  }
+  p->go = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+void az_pool_window(az_pool *p, size_t window) {
+  pthread_mutex_lock(&p->mu);
+  p->window = window;
+  if (p->idle && window % (AZ_AHEAD_WINDOWS / 2) == 0) pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+static void free_segs(az_seg *s) {
+  while (s) {
+    az_seg *next = s->tail;
+    free(s->b.ev);
+    free(s->b.kind);
+    free(s->b.more);
+    free(s);
+    s = next;
+  }
+}
+
+void az_pool_stop(az_pool *p) {
+  pthread_mutex_lock(&p->mu);
+  p->quit = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+  for (int i = 0; i < p->ndec; i++)
+    if (p->dec[i].started) pthread_join(p->dec[i].tid, NULL);
+  for (uint32_t l = 0; l < p->nlocs; l++) {
+    free_segs(p->feed[l].head);
+    free(p->feed[l].open_error);
+  }
+  free_segs(p->spare);
+  pthread_mutex_destroy(&p->mu);
+  pthread_cond_destroy(&p->work);
+  pthread_cond_destroy(&p->ready);
+  free(p->feed);
+  free(p->dec);
+  free(p->anchor);
+  free(p);
+}
+
+/* The first segment of location l not delivered yet, once decoded; NULL
+   when its decoding thread has none (a fault of the driver). */
+static az_seg *pool_head(az_pool *p, uint32_t l) {
+  az_feed *f = &p->feed[l];
+  pthread_mutex_lock(&p->mu);
+  while (!f->head && !f->ended) {
+    f->wanted = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_cond_wait(&p->ready, &p->mu);
+  }
+  f->wanted = 0;
+  az_seg *s = f->head;
+  pthread_mutex_unlock(&p->mu);
+  return s;
+}
+
+/* The first segment of location l delivered: to be decoded into again. */
+static void pool_pop(az_pool *p, uint32_t l) {
+  az_feed *f = &p->feed[l];
+  pthread_mutex_lock(&p->mu);
+  az_seg *s = f->head;
+  f->head = s->tail;
+  if (!f->head) f->end = NULL;
+  f->queued--;
+  size_t had = p->ahead;
+  p->ahead -= s->b.len;
+  s->tail = p->spare;
+  p->spare = s;
+  /* backward: its next block; forward: room for more again */
+  if (p->idle && (!p->forward || (had >= AZ_AHEAD_EVENTS / 2 && p->ahead < AZ_AHEAD_EVENTS / 2)))
+    pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* The replay ended location l (a run that did not finish: its clock went
+   back): what was decoded ahead of it is not needed. */
+static void pool_drop(az_pool *p, uint32_t l) {
+  az_feed *f = &p->feed[l];
+  pthread_mutex_lock(&p->mu);
+  while (f->head) {
+    az_seg *s = f->head;
+    f->head = s->tail;
+    p->ahead -= s->b.len;
+    s->tail = p->spare;
+    p->spare = s;
+  }
+  f->end = NULL;
+  f->queued = 0;
+  f->ended = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+static int driver_fault(az_cursor *c) {
+  az_fail(&c->a->diag, "%s: internal error: the decoding thread delivered no events", c->label);
+  c->failed = 1;
+  return -1;
+}
+
+/* advance, on the events a decoding thread decoded: the same handlers
+   on the same events, the window ending where the pass says so; the end
+   of the events as advance meets it. */
+int az_advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, az_time stop) {
+  s->stop = stop;
+  az_seg *seg;
+  int interrupted = 0;
+  uint64_t at = 0;
+  while ((seg = pool_head(p, s->loc)) != NULL) {
+    while (seg->next < seg->b.len && !interrupted) {
+      size_t i = seg->next++;
+      if (az_deliver_forward(s, &seg->b, i) == OTF2_CALLBACK_INTERRUPT)
+        interrupted = 1, at = seg->b.lo + seg->b.ev[i].dpos;
+    }
+    if (interrupted || seg->last) break;
+    pool_pop(p, s->loc);
+  }
+  if (!seg) return driver_fault(s);
+  int no_reader = p->feed[s->loc].open != FEED_OPEN;
+  s->read_pos = s->stale || no_reader ? s->pos : interrupted ? at : seg->read_pos;
+  if (s->failed) return -1;
+  if (s->stale) {
+    pool_drop(p, s->loc);
+    return az_end_of_file(r, s, reader, "timestamps go backwards");
+  }
+  if (interrupted) return 0;
+  char why[sizeof seg->why];
+  memcpy(why, seg->why, sizeof why);
+  OTF2_ErrorCode rc = seg->rc;
+  int hit = seg->hit_limit;
+  pool_pop(p, s->loc);
+  if (rc == OTF2_SUCCESS)
+    return az_end_of_file(r, s, reader,
+                          hit && s->limit_is_size ? "more events than the file has bytes" : NULL);
+  return az_end_of_file(r, s, reader, why);
+}
+
+/* az_read_block, from the block a decoding thread read: its arrays swapped
+   with the buffer's. */
+int az_take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, uint64_t to) {
+  az_seg *s = pool_head(p, c->loc);
+  if (!s || s->lo != lo || s->to != to) return driver_fault(c);
+  if (s->failed) {
+    az_unreadable(c, s->why, NULL);
+    return -1;
+  }
+  az_rev_buffer t = *b;
+  b->ev = s->b.ev, b->kind = s->b.kind, b->len = s->b.len, b->cap = s->b.cap;
+  b->more = s->b.more, b->nmore = s->b.nmore, b->capmore = s->b.capmore;
+  s->b.ev = t.ev, s->b.kind = t.kind, s->b.cap = t.cap;
+  s->b.more = t.more, s->b.capmore = t.capmore;
+  b->end = b->len;
+  b->lo = lo;
+  pool_pop(p, c->loc);
+  return 0;
+}

@@ -1,0 +1,543 @@
+/* replay_back.c -- the buffers of the backward reading (az_replay.h): a
+ * backward pass gets a window's events of one location in reverse, from a
+ * block of several windows read forward into a buffer (az_rev_buffer);
+ * the callbacks that fill it, the delivery of a buffered event to a
+ * pass's handler, where a block starts and its reading.  The decoding
+ * threads (decoders.c) decode into the same buffers, for a forward pass
+ * too. */
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "az.h"
+#include "az_archive.h"
+#include "az_defs.h"
+#include "az_pass.h"
+#include "az_replay.h"
+#include "az_tasks.h"
+#include "pomp_util.h"
+
+/* The values each kind keeps in az_rev_buffer.more. */
+static const uint8_t rev_values[] = {
+    [REV_ENTER] = 0,       [REV_LEAVE] = 0,          [REV_FORK] = 2,
+    [REV_JOIN] = 1,        [REV_TEAM_BEGIN] = 1,     [REV_TEAM_END] = 1,
+    [REV_ACQUIRE] = 3,     [REV_RELEASE] = 3,        [REV_SEND] = 4,
+    [REV_ISEND] = 5,       [REV_ISEND_COMPLETE] = 1, [REV_IRECV_REQUEST] = 1,
+    [REV_RECV] = 4,        [REV_IRECV] = 5,          [REV_CANCELLED] = 1,
+    [REV_COLL_END] = 5,    [REV_IO_BEGIN] = 5,       [REV_IO_COMPLETE] = 3,
+    [REV_TASK_CREATE] = 3, [REV_TASK_SWITCH] = 3,    [REV_TASK_COMPLETE] = 3,
+    [REV_SAMPLE] = 3,      [REV_UNKNOWN] = 0};
+
+/* A decoding thread's segment of a forward pass holds at most this many
+   events, spanning fewer than 2^31 positions. */
+enum { AZ_SEG_EVENTS = 1 << 14 };
+
+static void grow_events(az_rev_buffer *b) {
+  /* a decoding thread's segment starts small: a window of many
+     locations makes many small segments */
+  b->cap = b->cap ? 2 * b->cap : b->pace ? 64 : 1024;
+  b->ev = pu_realloc(b->ev, b->cap * sizeof *b->ev);
+  b->kind = pu_realloc(b->kind, b->cap);
+}
+
+static inline OTF2_CallbackCode rev_put(void *u, int kind, OTF2_TimeStamp t, uint64_t pos,
+                                        uint64_t v0, uint64_t v1, uint64_t v2, uint64_t v3,
+                                        uint64_t v4) {
+  az_rev_buffer *b = u;
+  if (b->len == b->cap) grow_events(b);
+  uint32_t arg = (uint32_t)v0; /* a region reference */
+  if (kind != REV_ENTER && kind != REV_LEAVE) {
+    if (b->capmore - b->nmore < 5) {
+      b->capmore = b->capmore ? 2 * b->capmore : b->pace ? 64 : 1024;
+      b->more = pu_realloc(b->more, b->capmore * sizeof *b->more);
+    }
+    uint64_t *v = b->more + b->nmore; /* all five written, its own kept */
+    v[0] = v0, v[1] = v1, v[2] = v2, v[3] = v3, v[4] = v4;
+    arg = (uint32_t)b->nmore;
+    b->nmore += rev_values[kind];
+  }
+  b->ev[b->len] = (az_rev_event){t, (uint32_t)(pos - b->lo), arg};
+  b->kind[b->len++] = (uint8_t)kind;
+  if (!b->pace) return OTF2_CALLBACK_SUCCESS;
+  if (t > b->maxt) b->maxt = t;
+  return b->maxt >= b->stop || b->len >= AZ_SEG_EVENTS || pos - b->lo >= (1u << 31)
+             ? OTF2_CALLBACK_INTERRUPT
+             : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode rev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, OTF2_RegionRef region) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_ENTER, t, pos, region, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, OTF2_RegionRef region) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_LEAVE, t, pos, region, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t n) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_FORK, t, pos, model, n, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, OTF2_Paradigm model) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_JOIN, t, pos, model, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_TEAM_BEGIN, t, pos, team, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, OTF2_CommRef team) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_TEAM_END, t, pos, team, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_acquire(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t lock,
+                                     uint32_t order) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_ACQUIRE, t, pos, model, lock, order, 0, 0);
+}
+
+static OTF2_CallbackCode rev_release(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t lock,
+                                     uint32_t order) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_RELEASE, t, pos, model, lock, order, 0, 0);
+}
+
+static OTF2_CallbackCode rev_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_SEND, t, pos, peer, comm, tag, bytes, 0);
+}
+
+static OTF2_CallbackCode rev_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                   uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_ISEND, t, pos, peer, comm, tag, bytes, req);
+}
+
+static OTF2_CallbackCode rev_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                            void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_ISEND_COMPLETE, t, pos, req, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_IRECV_REQUEST, t, pos, req, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_RECV, t, pos, peer, comm, tag, bytes, 0);
+}
+
+static OTF2_CallbackCode rev_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
+                                   uint32_t tag, uint64_t bytes, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_IRECV, t, pos, peer, comm, tag, bytes, req);
+}
+
+static OTF2_CallbackCode rev_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                       OTF2_AttributeList *al, uint64_t req) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_CANCELLED, t, pos, req, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode rev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                      OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                      uint64_t received) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_COLL_END, t, pos, op, comm, root, sent, received);
+}
+
+static OTF2_CallbackCode rev_io_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                      OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                      uint64_t bytes, uint64_t matching) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_IO_BEGIN, t, pos, handle, mode, flags, bytes, matching);
+}
+
+static OTF2_CallbackCode rev_io_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                         uint64_t bytes, uint64_t matching) {
+  (void)l;
+  (void)al;
+  return rev_put(u, REV_IO_COMPLETE, t, pos, handle, bytes, matching, 0, 0);
+}
+
+static OTF2_CallbackCode rev_task(int kind, void *u, OTF2_TimeStamp t, uint64_t pos,
+                                  OTF2_CommRef team, uint32_t creator, uint32_t generation) {
+  return rev_put(u, kind, t, pos, team, creator, generation, 0, 0);
+}
+
+static OTF2_CallbackCode rev_task_create(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al, OTF2_CommRef team,
+                                         uint32_t creator, uint32_t generation) {
+  (void)l, (void)al;
+  return rev_task(REV_TASK_CREATE, u, t, pos, team, creator, generation);
+}
+
+static OTF2_CallbackCode rev_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al, OTF2_CommRef team,
+                                         uint32_t creator, uint32_t generation) {
+  (void)l, (void)al;
+  return rev_task(REV_TASK_SWITCH, u, t, pos, team, creator, generation);
+}
+
+static OTF2_CallbackCode rev_task_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al, OTF2_CommRef team,
+                                           uint32_t creator, uint32_t generation) {
+  (void)l, (void)al;
+  return rev_task(REV_TASK_COMPLETE, u, t, pos, team, creator, generation);
+}
+
+static OTF2_CallbackCode rev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *al, OTF2_CallingContextRef context,
+                                    uint32_t unwind_distance,
+                                    OTF2_InterruptGeneratorRef generator) {
+  (void)l, (void)al;
+  return rev_put(u, REV_SAMPLE, t, pos, context, unwind_distance, generator, 0, 0);
+}
+
+static OTF2_CallbackCode rev_unknown(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *al) {
+  (void)l, (void)al;
+  return rev_put(u, REV_UNKNOWN, t, pos, 0, 0, 0, 0, 0);
+}
+
+/* Paused recording, as on_measurement gives it to a forward pass. */
+static OTF2_CallbackCode rev_measurement(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al,
+                                         OTF2_MeasurementMode mode) {
+  (void)l;
+  (void)al;
+  const az_rev_buffer *b = u;
+  if (b->off_region == UINT32_MAX) return OTF2_CALLBACK_SUCCESS;
+  return rev_put(u, mode == OTF2_MEASUREMENT_OFF ? REV_ENTER : REV_LEAVE, t, pos, b->off_region, 0,
+                 0, 0, 0);
+}
+
+/* Only the kinds the pass handles are buffered; for a forward pass
+   (decoding threads) also those make_callbacks gives the driver. */
+OTF2_EvtReaderCallbacks *az_make_rev_callbacks(const az_event_handlers *on, int forward) {
+  OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+#define AZ_SET(kind, handler, buffer)                                                              \
+  if (on->handler) OTF2_EvtReaderCallbacks_Set##kind##Callback(cb, buffer)
+  AZ_SET(Enter, enter, rev_enter);
+  AZ_SET(Leave, leave, rev_leave);
+  AZ_SET(ThreadFork, thread_fork, rev_fork);
+  AZ_SET(ThreadJoin, thread_join, rev_join);
+  AZ_SET(ThreadTeamBegin, team_begin, rev_team_begin);
+  AZ_SET(ThreadTeamEnd, team_end, rev_team_end);
+  AZ_SET(ThreadAcquireLock, acquire_lock, rev_acquire);
+  AZ_SET(ThreadReleaseLock, release_lock, rev_release);
+  AZ_SET(MpiSend, mpi_send, rev_send);
+  AZ_SET(MpiIsend, mpi_isend, rev_isend);
+  AZ_SET(MpiIsendComplete, mpi_isend_complete, rev_isend_complete);
+  AZ_SET(MpiIrecvRequest, mpi_irecv_request, rev_irecv_request);
+  AZ_SET(MpiRecv, mpi_recv, rev_recv);
+  AZ_SET(MpiIrecv, mpi_irecv, rev_irecv);
+  AZ_SET(MpiRequestCancelled, mpi_request_cancelled, rev_cancelled);
+  AZ_SET(MpiCollectiveEnd, mpi_collective_end, rev_coll_end);
+  if (on->enter && on->leave)
+    OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, rev_measurement);
+  if (!forward) return cb;
+  AZ_SET(IoOperationBegin, io_begin, rev_io_begin);
+  AZ_SET(IoOperationComplete, io_complete, rev_io_complete);
+#undef AZ_SET
+  OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, rev_task_create);
+  OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, rev_task_switch);
+  OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, rev_task_complete);
+  OTF2_EvtReaderCallbacks_SetCallingContextSampleCallback(cb, rev_sample);
+  OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, rev_unknown);
+  return cb;
+}
+
+/* One buffered event to the pass's handler (the location reference and
+   the attribute list are not kept: NULL and the location's id). */
+OTF2_CallbackCode az_deliver(const az_event_handlers *on, az_cursor *c, const az_rev_buffer *b,
+                             size_t i) {
+  OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
+  const az_rev_event *e = &b->ev[i];
+  uint64_t region[1] = {e->arg}, pos = b->lo + e->dpos;
+  const uint64_t *v =
+      b->kind[i] == REV_ENTER || b->kind[i] == REV_LEAVE ? region : b->more + e->arg;
+  switch (b->kind[i]) {
+  case REV_ENTER: return on->enter(l, e->t, pos, c, NULL, (OTF2_RegionRef)v[0]);
+  case REV_LEAVE: return on->leave(l, e->t, pos, c, NULL, (OTF2_RegionRef)v[0]);
+  case REV_FORK: return on->thread_fork(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1]);
+  case REV_JOIN: return on->thread_join(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0]);
+  case REV_TEAM_BEGIN: return on->team_begin(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0]);
+  case REV_TEAM_END: return on->team_end(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0]);
+  case REV_ACQUIRE:
+    return on->acquire_lock(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
+                            (uint32_t)v[2]);
+  case REV_RELEASE:
+    return on->release_lock(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
+                            (uint32_t)v[2]);
+  case REV_SEND:
+    return on->mpi_send(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                        v[3]);
+  case REV_ISEND:
+    return on->mpi_isend(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                         v[3], v[4]);
+  case REV_ISEND_COMPLETE: return on->mpi_isend_complete(l, e->t, pos, c, NULL, v[0]);
+  case REV_IRECV_REQUEST: return on->mpi_irecv_request(l, e->t, pos, c, NULL, v[0]);
+  case REV_RECV:
+    return on->mpi_recv(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                        v[3]);
+  case REV_IRECV:
+    return on->mpi_irecv(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                         v[3], v[4]);
+  case REV_CANCELLED: return on->mpi_request_cancelled(l, e->t, pos, c, NULL, v[0]);
+  default:
+    return on->mpi_collective_end(l, e->t, pos, c, NULL, (OTF2_CollectiveOp)v[0],
+                                  (OTF2_CommRef)v[1], (uint32_t)v[2], v[3], v[4]);
+  }
+}
+
+/* One decoded event to a forward pass (decoding threads): the pass's
+   handler, or the driver's own (tasks, samples, unknown records), as OTF2
+   calls them in advance. */
+OTF2_CallbackCode az_deliver_forward(az_cursor *c, const az_rev_buffer *b, size_t i) {
+  OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
+  const az_rev_event *e = &b->ev[i];
+  uint64_t pos = b->lo + e->dpos;
+  const uint64_t *v = b->kind[i] == REV_ENTER || b->kind[i] == REV_LEAVE ? NULL : b->more + e->arg;
+  switch (b->kind[i]) {
+  case REV_IO_BEGIN:
+    return c->on->io_begin(l, e->t, pos, c, NULL, (OTF2_IoHandleRef)v[0],
+                           (OTF2_IoOperationMode)v[1], (OTF2_IoOperationFlag)v[2], v[3], v[4]);
+  case REV_IO_COMPLETE:
+    return c->on->io_complete(l, e->t, pos, c, NULL, (OTF2_IoHandleRef)v[0], v[1], v[2]);
+  case REV_TASK_CREATE:
+    return az_task_create(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+                          (uint32_t)v[2]);
+  case REV_TASK_SWITCH:
+    return az_task_switch(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+                          (uint32_t)v[2]);
+  case REV_TASK_COMPLETE:
+    return az_task_complete(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0], (uint32_t)v[1],
+                            (uint32_t)v[2]);
+  case REV_SAMPLE:
+    return az_on_sample(l, e->t, pos, c, NULL, (OTF2_CallingContextRef)v[0], (uint32_t)v[1],
+                        (OTF2_InterruptGeneratorRef)v[2]);
+  case REV_UNKNOWN: return az_on_unknown(l, e->t, pos, c, NULL);
+  default: return az_deliver(c->on, c, b, i);
+  }
+}
+
+/* Room for the n events of a block in its buffer before it is read: the
+   arrays are reused from block to block, and one too small is allocated
+   anew at its size, not grown by doubling while the block is read (each
+   realloc copied what it held and touched fresh pages: a quarter of the
+   analysis's page faults on bench_analyze's 4 x 4 trace). */
+void az_block_room(az_rev_buffer *b, uint64_t n) {
+  b->len = 0;
+  b->nmore = 0;
+  if (b->cap >= n) return;
+  free(b->ev);
+  free(b->kind);
+  b->cap = (size_t)n;
+  b->ev = pu_malloc(b->cap * sizeof *b->ev);
+  b->kind = pu_malloc(b->cap);
+}
+
+/* Reads events lo+1 .. to of a location into its buffer.  Each block
+   with a reader of its own: OTF2 3.0's Seek back to an earlier chunk of a
+   reader that read a later one frees a chunk buffer it still holds (a
+   double free when the reader is closed; valgrind); the first block with
+   the reader run_backward opened.  The reader is closed once the block is
+   read: then the blocks hold one OTF2 chunk buffer at a time (its memory
+   reused), not one per location (16 MB of the peak on bench_analyze's
+   4 x 4 trace, and their page faults). */
+int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_rev_buffer *b,
+                  uint64_t lo, uint64_t to) {
+  az_block_room(b, to - lo);
+  b->lo = lo;
+  uint64_t n = 0;
+  az_otf2_message[0] = 0;
+  if (!c->er) {
+    c->er = OTF2_Reader_GetEvtReader(reader, c->a->defs.locs[c->loc].id);
+    if (!c->er) {
+      az_unreadable(c, "no event reader", NULL);
+      return -1;
+    }
+    OTF2_EvtReader_ApplyClockOffsets(c->er, true);
+  }
+  OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, b);
+  /* a new reader starts at the first event: no Seek, which fails in a
+     file of one cut-off chunk (a full disk) whose events the first pass
+     read */
+  OTF2_ErrorCode rc = lo ? OTF2_EvtReader_Seek(c->er, lo + 1) : OTF2_SUCCESS;
+  if (rc == OTF2_SUCCESS) rc = OTF2_Reader_ReadLocalEvents(reader, c->er, to - lo, &n);
+  /* a cut-off last chunk (accepted only here: the first pass warned) may
+     fail to decode before the event where the first pass saw its
+     timestamps go back (OTF2 fills the missing part of the chunk from
+     whatever its buffer held): the events read are the block */
+  if (rc != OTF2_SUCCESS && az_cut_files_read(c->a)) rc = OTF2_SUCCESS;
+  if (rc != OTF2_SUCCESS) {
+    az_unreadable(c, az_otf2_why(rc), NULL);
+    return -1;
+  }
+  OTF2_Reader_CloseEvtReader(reader, c->er);
+  c->er = NULL;
+  b->end = b->len;
+  return 0;
+}
+
+/* The first event number of each chunk of the location's event file, from
+   the chunk headers (as az_chunk_limit reads the last one); none when a
+   header does not say (a cut or damaged file): blocks then start where
+   their window does. */
+void az_chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b) {
+  char path[4096];
+  az_loc_file(c->a, c->a->defs.locs[c->loc].id, "evt", path, sizeof path);
+  struct stat st;
+  uint64_t chunk = 0, def_chunk = 0;
+  if (stat(path, &st) != 0 || st.st_size <= 0 ||
+      OTF2_Reader_GetChunkSize(reader, &chunk, &def_chunk) != OTF2_SUCCESS || !chunk)
+    return;
+  FILE *f = fopen(path, "rb");
+  if (!f) return;
+  size_t n = (size_t)(((uint64_t)st.st_size + chunk - 1) / chunk);
+  b->chunk = pu_malloc(n * sizeof *b->chunk);
+  unsigned char h[10];
+  for (size_t k = 0; k < n; k++) {
+    if (fseeko(f, (off_t)(k * chunk), SEEK_SET) || fread(h, 1, sizeof h, f) != sizeof h ||
+        h[0] != 3)
+      break;
+    uint64_t first = 0;
+    for (int i = 7; i >= 0; i--) first = first << 8 | h[2 + i];
+    if (!first || (k && first <= b->chunk[k - 1])) break;
+    b->chunk[b->nchunks++] = first;
+  }
+  fclose(f);
+  if (b->nchunks < n || b->chunk[0] != 1) b->nchunks = 0;
+}
+
+/* Where a block that should hold the events after lo (and must hold
+   those after need >= lo) starts: at the start of a chunk when one lies
+   close enough: that of lo + 1 when it adds at most `extra` events, else
+   the next one when it is not after need + 1. */
+static uint64_t block_start(const uint64_t *chunk, size_t nchunks, uint64_t lo, uint64_t need,
+                            uint64_t extra) {
+  if (!nchunks) return lo;
+  size_t l = 0, h = nchunks; /* the last chunk whose first event is <= lo + 1 */
+  while (h - l > 1) {
+    size_t mid = l + (h - l) / 2;
+    if (chunk[mid] <= lo + 1) l = mid;
+    else h = mid;
+  }
+  if (lo + 1 - chunk[l] <= extra) return chunk[l] - 1;
+  if (l + 1 < nchunks && chunk[l + 1] <= need + 1) return chunk[l + 1] - 1;
+  return lo;
+}
+
+/* The block a backward reading of a location's windows w, w-1, .. reads
+   for window w whose events are (from, to]: from the start of as many
+   earlier windows as the budget allows (at: the location's positions,
+   stride apart), or from the start of its chunk. */
+uint64_t az_block_lo(const uint64_t *at, size_t stride, const uint64_t *chunk, size_t nchunks,
+                     size_t w, uint64_t from, uint64_t to, uint64_t budget) {
+  size_t first = w;
+  while (first > 0 && to - (first > 1 ? at[(first - 2) * stride] : 0) <= budget) first--;
+  return block_start(chunk, nchunks, first ? at[(first - 1) * stride] : 0, from, budget);
+}
+
+/* Whether a pass handles a buffered kind (backward passes read together
+   buffer the kinds any of them handles). */
+static int handles(const az_event_handlers *on, uint8_t kind) {
+  switch (kind) {
+  case REV_ENTER: return on->enter != NULL;
+  case REV_LEAVE: return on->leave != NULL;
+  case REV_FORK: return on->thread_fork != NULL;
+  case REV_JOIN: return on->thread_join != NULL;
+  case REV_TEAM_BEGIN: return on->team_begin != NULL;
+  case REV_TEAM_END: return on->team_end != NULL;
+  case REV_ACQUIRE: return on->acquire_lock != NULL;
+  case REV_RELEASE: return on->release_lock != NULL;
+  case REV_SEND: return on->mpi_send != NULL;
+  case REV_ISEND: return on->mpi_isend != NULL;
+  case REV_ISEND_COMPLETE: return on->mpi_isend_complete != NULL;
+  case REV_IRECV_REQUEST: return on->mpi_irecv_request != NULL;
+  case REV_RECV: return on->mpi_recv != NULL;
+  case REV_IRECV: return on->mpi_irecv != NULL;
+  case REV_CANCELLED: return on->mpi_request_cancelled != NULL;
+  default: return on->mpi_collective_end != NULL;
+  }
+}
+
+/* The buffered kinds a pass handles, a bit each: tested per event. */
+uint32_t az_handled_kinds(const az_event_handlers *on) {
+  uint32_t mask = 0;
+  for (uint8_t k = REV_ENTER; k <= REV_COLL_END; k++)
+    if (handles(on, k)) mask |= 1u << k;
+  return mask;
+}
+
+/* The handlers of all passes read together: any one's, for buffering. */
+az_event_handlers az_union_handlers(const az_replay *rs, size_t np) {
+  az_event_handlers all = rs[0].pass->on;
+  for (size_t i = 1; i < np; i++) {
+    const az_event_handlers *on = &rs[i].pass->on;
+#define AZ_ANY(h)                                                                                  \
+  if (!all.h) all.h = on->h
+    AZ_ANY(enter);
+    AZ_ANY(leave);
+    AZ_ANY(thread_fork);
+    AZ_ANY(thread_join);
+    AZ_ANY(team_begin);
+    AZ_ANY(team_end);
+    AZ_ANY(acquire_lock);
+    AZ_ANY(release_lock);
+    AZ_ANY(mpi_send);
+    AZ_ANY(mpi_isend);
+    AZ_ANY(mpi_isend_complete);
+    AZ_ANY(mpi_irecv_request);
+    AZ_ANY(mpi_recv);
+    AZ_ANY(mpi_irecv);
+    AZ_ANY(mpi_request_cancelled);
+    AZ_ANY(mpi_collective_end);
+#undef AZ_ANY
+  }
+  return all;
+}
