@@ -21,7 +21,7 @@
  * analyze/README.md, "Adding a pass", says how to write one.
  *
  * With az_analysis.threads > 1 the driver decodes the event files in
- * threads of its own (replay.c, "Decoding threads"); the handlers still
+ * threads of its own (decoders.c); the handlers still
  * run on the calling thread, in the same order, and get no attribute list
  * (NULL): a pass needs no change and must not read one.
  */
@@ -92,12 +92,12 @@ typedef struct {
   int failed;                  /* a handler met an error (az_fail said why) */
   int stale;                   /* a run that did not finish: time went backwards,
                               OTF2 reads stale bytes after a cut-off chunk */
-  uint64_t limit;              /* events its chunks hold (replay.c) */
+  uint64_t limit;              /* events its chunks hold (replay_file.c) */
   int limit_is_size;           /* ... not known: its size in bytes */
   int cut_file;                /* its file lacks OTF2's closing records */
   uint64_t read_pos;           /* position of the last event its reader read */
   int damaged;                 /* --skip-damaged: its file of a finished trace is
-                                  damaged, read up to there (replay.c) */
+                                  damaged, read up to there (replay_file.c) */
   const az_event_handlers *on; /* the pass's handlers (the driver turns
                                   MeasurementOnOff into Enter/Leave) */
 } az_cursor;
