@@ -80,11 +80,13 @@ typedef struct az_rev_buffer { /* per location: a block of several windows */
    window; a block that can start at its chunk's start at most doubled
    does (az_rev_buffer.chunk), and Seek decodes nothing.  At most twice
    this many buffered events (17 bytes each, and the values of the MPI and
-   thread events): the bytes of 2^19 events of the 24-byte records kept
-   before, so that fewer blocks need a new reader and a Seek (bench_analyze's
-   4 x 4 trace: 0.215 -> 0.208 s CPU, peak RSS 34.6 -> 43.4 MB; 66.1 MB
-   with the records before). */
-enum { AZ_BACK_BLOCK_EVENTS = (1 << 19) * 24 / 17 };
+   thread events).  The bytes of the 24-byte records kept before (2^19 x
+   24 / 17 events) were measured too: fewer blocks need a new reader and a
+   Seek, but on bench_analyze's 8-rank trace (8.14 M events) the peak RSS
+   was 65 MB against 41 MB for no measurable CPU (1.02-1.09 s against
+   1.01-1.10 s, three runs each alternated, load ~6), and on its 4 x 4
+   trace 46 MB against 37 MB for 0.19-0.20 s against 0.20-0.22 s. */
+enum { AZ_BACK_BLOCK_EVENTS = 1 << 19 };
 
 /* The most events a block may span: its positions and the index of its
    values (at most 5 an event) are 32-bit.  Only a location with this many
