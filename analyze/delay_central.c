@@ -47,15 +47,20 @@ typedef struct {
 #define DL_FIXED_MAX ((int64_t)1 << 62)
 #define DL_FIXED_ONE 4294967296.0 /* 2^32 */
 
-/* Adds v (ticks, not negative) rounded to the nearest 2^-32 tick. */
+/* Adds v (ticks, not negative) rounded to the nearest 2^-32 tick;
+   saturates at DL_FIXED_MAX (an infinite v too). */
 static void fixed_add(dl_fixed *sum, double v) {
   if (!(v > 0)) return;
-  int64_t whole = v < (double)DL_FIXED_MAX ? (int64_t)v : DL_FIXED_MAX;
-  uint64_t frac = (uint64_t)((v - (double)whole) * DL_FIXED_ONE + 0.5); /* v - whole: exact */
-  uint64_t f = (uint64_t)sum->frac + frac;                              /* < 2^34 */
-  sum->ticks += whole + (int64_t)(f >> 32);
+  int64_t whole = DL_FIXED_MAX;
+  uint64_t frac = 0;
+  if (v < (double)DL_FIXED_MAX) {
+    whole = (int64_t)v;
+    frac = (uint64_t)((v - (double)whole) * DL_FIXED_ONE + 0.5); /* v - whole: exact */
+  }
+  uint64_t f = (uint64_t)sum->frac + frac; /* < 2^34 */
+  whole += (int64_t)(f >> 32);
   sum->frac = (uint32_t)f;
-  if (sum->ticks > DL_FIXED_MAX) sum->ticks = DL_FIXED_MAX;
+  sum->ticks = whole < DL_FIXED_MAX - sum->ticks ? sum->ticks + whole : DL_FIXED_MAX;
 }
 
 static double fixed_value(dl_fixed v) { return (double)v.ticks + (double)v.frac / DL_FIXED_ONE; }
