@@ -25,6 +25,47 @@
 typedef struct dl_inst dl_inst;
 typedef struct dl_call dl_call;
 
+/* A sum of costs passed on (incoming, idle), in fixed point: whole ticks
+   and 2^-32 of a tick.  Each contribution is rounded to 2^-32 tick once
+   and the sum is integer addition, so it does not depend on the order in
+   which the later instances are evaluated (the serial pass's ready stack,
+   the window size, or, divided, the order records arrive): sums of
+   doubles differ in their last bits with the order, and a long-term
+   cell near .5 tick with them.  Bound: the costs passed on are
+   conserved along the chains (a waiter passes at most its wait plus its
+   incoming on, split in shares that sum to 1; idleness: idle workers
+   times a wait, passed on the same way), so a sum is at most the
+   locations' total time in ticks, far below 2^62 (146 years of ns);
+   the whole ticks saturate there rather than wrap.  The fraction, 2^-32
+   tick, keeps 2^-33 tick of error per contribution: below a tick unless
+   a wait gathers 2^32 contributions. */
+typedef struct {
+  int64_t ticks;
+  uint32_t frac; /* 2^-32 tick */
+} dl_fixed;
+
+#define DL_FIXED_MAX ((int64_t)1 << 62)
+#define DL_FIXED_ONE 4294967296.0 /* 2^32 */
+
+/* Adds v (ticks, not negative) rounded to the nearest 2^-32 tick;
+   saturates at DL_FIXED_MAX (an infinite v too). */
+static void fixed_add(dl_fixed *sum, double v) {
+  if (!(v > 0)) return;
+  int64_t whole = DL_FIXED_MAX;
+  uint64_t frac = 0;
+  if (v < (double)DL_FIXED_MAX) {
+    whole = (int64_t)v;
+    frac = (uint64_t)((v - (double)whole) * DL_FIXED_ONE + 0.5); /* v - whole: exact */
+  }
+  uint64_t f = (uint64_t)sum->frac + frac; /* < 2^34 */
+  whole += (int64_t)(f >> 32);
+  sum->frac = (uint32_t)f;
+  sum->ticks = whole < DL_FIXED_MAX - sum->ticks ? sum->ticks + whole : DL_FIXED_MAX;
+}
+
+static double fixed_value(dl_fixed v) { return (double)v.ticks + (double)v.frac / DL_FIXED_ONE; }
+static int fixed_positive(dl_fixed v) { return v.ticks > 0 || v.frac > 0; }
+
 typedef struct { /* a wait inside an interval: member `m` of `in` */
   dl_inst *in;
   uint32_t m;
@@ -43,12 +84,12 @@ typedef struct {
   uint8_t blocking; /* a message sent or received by a blocking call */
   uint8_t posted;   /* met its operation's Enter */
   uint8_t closed;
-  double incoming; /* later waiting this wait caused, ticks */
-  double idle;     /* idleness of OpenMP workers this wait caused, ticks */
-  double prop;     /* the largest part of it that explains one later wait */
-  dl_call *call;   /* a receive: the receives completed by the same call */
-  dl_slot *map;    /* its interval's time per call path */
-  dl_ref *inner;   /* waits of this member inside its interval */
+  dl_fixed incoming; /* later waiting this wait caused, ticks */
+  dl_fixed idle;     /* idleness of OpenMP workers this wait caused, ticks */
+  double prop;       /* the largest part of it that explains one later wait */
+  dl_call *call;     /* a receive: the receives completed by the same call */
+  dl_slot *map;      /* its interval's time per call path */
+  dl_ref *inner;     /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
   dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
                           loop), without an allocation; up to four in a
@@ -127,6 +168,9 @@ struct dl_call {
    allocated again cost malloc a consolidation of its fast bins each time
    (perf: 5% of the serial analysis on bench_analyze's trace). */
 enum { DL_POOLS = 64 };
+
+int dl_ready_fifo;
+void (*dl_charge_hook)(double incoming, double idle);
 
 /* The small arrays outside the instances (a member's waits past the three
    inline, an instance's dependents) come from blocks of 64 bytes kept for
@@ -408,7 +452,8 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
     if (delay != few) free(delay);
     return -1;
   }
-  double s = (double)w->wait / sum, l = w->incoming / sum, idle = w->idle / sum;
+  double s = (double)w->wait / sum, l = fixed_value(w->incoming) / sum,
+         idle = fixed_value(w->idle) / sum;
   if (s > 1) s = 1;
   for (size_t i = 0; i < late->nmap; i++) {
     int64_t d = delay[i];
@@ -428,8 +473,8 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
   for (size_t i = 0; i < late->ninner && waited > 0; i++) {
     dl_member *inner = member(late->inner[i]);
     double share = (double)inner->wait / (double)waited;
-    inner->incoming += passed * share;
-    inner->idle += excess * idle * share;
+    fixed_add(&inner->incoming, passed * share);
+    fixed_add(&inner->idle, excess * idle * share);
     if (s * excess * share > inner->prop) inner->prop = s * excess * share;
   }
   return s;
@@ -472,18 +517,21 @@ static void charge_idle(az_analysis *a, dl_inst *in) {
                 ticks_of((double)master->map[i].ticks * idle));
   for (size_t i = 0; i < master->ninner; i++) {
     dl_member *inner = member(master->inner[i]);
-    if (inner->wait > 0) inner->idle += idle * (double)inner->wait;
+    if (inner->wait > 0) fixed_add(&inner->idle, idle * (double)inner->wait);
   }
 }
 
 /* 1 when waiter w of an instance with waits passes a cost to its late
    member (charge_waiter). */
-static int charges(const dl_member *w) { return w->wait > 0 || w->incoming > 0 || w->idle > 0; }
+static int charges(const dl_member *w) {
+  return w->wait > 0 || fixed_positive(w->incoming) || fixed_positive(w->idle);
+}
 
 /* Waiter w's charges and, at a message, its wait's classes. */
 static void charge(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
                    const dl_member *w) {
   if (!charges(w)) return;
+  if (dl_charge_hook) dl_charge_hook(fixed_value(w->incoming), fixed_value(w->idle));
   double explained = 0;
   double scale = charge_waiter(a, in, late, waited, w, &explained);
   if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
@@ -548,6 +596,11 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
 /* Evaluates what became ready (a queue, not recursion: a chain of
    instances is as long as the run). */
 static void drain(az_analysis *a, dl_central *st) {
+  if (dl_ready_fifo) { /* the test hook: first in, first evaluated */
+    for (size_t i = 0; i < st->nready; i++) evaluate(a, st, st->ready[i]);
+    st->nready = 0;
+    return;
+  }
   while (st->nready) {
     dl_inst *in = st->ready[--st->nready];
     evaluate(a, st, in);

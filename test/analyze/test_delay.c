@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "az_delay.h"
 #include "az_test.h"
 
 #define REGIONS                                                                                    \
@@ -661,6 +662,126 @@ static void a_wait_goes_back_through_an_mpi_and_an_openmp_barrier(void **state) 
   az_run_free(&run);
 }
 
+/* The order of evaluation (analyze/delay_central.c): a wait's incoming
+   cost and idleness are sums over the later instances that pass cost back
+   to it, and the reports must not depend on the order those are evaluated
+   in (the serial pass's ready stack, the window size, a divided central
+   part).  A ring of 4 ranks, each iteration an MPI_Isend to the next rank,
+   io, an MPI_Recv from the one before and the MPI_Wait of the Isend, with
+   work of pseudo-random lengths (a fixed seed: this one's waits gather
+   contributions that, summed as doubles in the two orders, differed in
+   their last bits), an MPI_Allreduce now and then. */
+static unsigned ring_seed;
+static unsigned ring_random(unsigned n) {
+  ring_seed = ring_seed * 1103515245u + 12345u;
+  return (ring_seed >> 16) % n;
+}
+
+static void ring_allreduce(char loc[4][40000], size_t *len, unsigned *t) {
+  unsigned enter[4], leave = 0;
+  for (int r = 0; r < 4; r++) {
+    enter[r] = t[r] + 1 + ring_random(97);
+    if (enter[r] > leave) leave = enter[r];
+  }
+  for (int r = 0; r < 4; r++) {
+    len[r] += (size_t)sprintf(loc[r] + len[r],
+                              "%u enter work\n%u leave\n%u enter allreduce\n%u collbegin\n"
+                              "%u collend 11 0 - 8 8\n%u leave\n",
+                              t[r], enter[r], enter[r], enter[r], leave, leave);
+    t[r] = leave;
+  }
+}
+
+static void ring_iteration(char loc[4][40000], size_t *len, unsigned *t, int k) {
+  unsigned sent[4], recv[4], received[4], wait[4];
+  for (int r = 0; r < 4; r++) {
+    sent[r] = t[r] + 1 + ring_random(97);
+    recv[r] = sent[r] + ring_random(50);
+  }
+  for (int r = 0; r < 4; r++) {
+    unsigned from = sent[(r + 3) % 4];
+    received[r] = (recv[r] > from ? recv[r] : from) + 1;
+    wait[r] = received[r] + ring_random(40);
+  }
+  for (int r = 0; r < 4; r++) {
+    unsigned done = received[(r + 1) % 4], left = wait[r] > done ? wait[r] : done;
+    len[r] += (size_t)sprintf(
+        loc[r] + len[r],
+        "%u enter work\n%u leave\n%u enter isend\n%u isend %d 0 0 8 %d\n%u leave\n"
+        "%u enter io\n%u leave\n%u enter recv\n%u recv %d 0 0 8\n%u leave\n"
+        "%u enter work\n%u leave\n"
+        "%u enter wait\n%u isendcomplete %d\n%u leave\n",
+        t[r], sent[r], sent[r], sent[r], (r + 1) % 4, k, sent[r], sent[r], recv[r], recv[r],
+        received[r], (r + 3) % 4, received[r], received[r], wait[r], wait[r], left, k, left);
+    t[r] = left;
+  }
+}
+
+static const char *random_ring(unsigned seed) {
+  static char loc[4][40000], text[200000];
+  size_t len[4] = {0}, n;
+  unsigned t[4] = {100, 100, 100, 100};
+  ring_seed = seed;
+  int iterations = 4 + (int)ring_random(12);
+  for (int k = 0; k < iterations; k++)
+    if (ring_random(5) == 0) ring_allreduce(loc, len, t);
+    else ring_iteration(loc, len, t, k);
+  n = (size_t)sprintf(text, "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n"
+                            "process 3 threads 1\n" REGIONS);
+  for (int r = 0; r < 4; r++)
+    n += (size_t)sprintf(text + n, "loc %d.0\n0 enter main\n" BARRIER(0, 0, 100) "%s%u leave\n", r,
+                         loc[r], t[r] + 10);
+  return text;
+}
+
+/* What each waiter passed on as it charged (dl_charge_hook), sorted: the
+   same multiset in any order of evaluation. */
+static double passed[2][256];
+static size_t npassed[2];
+static int passed_run;
+
+static void note_passed(double incoming, double idle) {
+  assert_true(npassed[passed_run] < 128);
+  passed[passed_run][2 * npassed[passed_run]] = incoming;
+  passed[passed_run][2 * npassed[passed_run]++ + 1] = idle;
+}
+
+static int by_incoming(const void *x, const void *y) {
+  const double *a = x, *b = y;
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+static void analyse_in_order(az_run *run, const char *text, int fifo) {
+  passed_run = fifo;
+  npassed[fifo] = 0;
+  dl_ready_fifo = fifo;
+  dl_charge_hook = note_passed;
+  az_run_cross_check = 0; /* once in each order */
+  az_run_text(run, text);
+  az_run_cross_check = 1;
+  dl_ready_fifo = 0;
+  dl_charge_hook = NULL;
+  assert_int_equal(run->status, 0);
+  qsort(passed[fifo], npassed[fifo], 2 * sizeof(double), by_incoming);
+}
+
+static void long_term_costs_do_not_depend_on_the_order_of_evaluation(void **state) {
+  (void)state;
+  const char *text = random_ring(45);
+  az_run lifo, fifo;
+  analyse_in_order(&lifo, text, 0);
+  analyse_in_order(&fifo, text, 1);
+  az_run_assert_same(lifo.report, fifo.report);
+  assert_int_equal(npassed[0], 42);
+  assert_int_equal(npassed[1], npassed[0]);
+  for (size_t i = 0; i < 2 * npassed[0]; i++)
+    if (passed[0][i] != passed[1][i])
+      fail_msg("passed on: %.17g in one order, %.17g in the other", passed[0][i], passed[1][i]);
+  assert_true(az_run_total(&lifo, "delay_latesender_longterm") > 0);
+  az_run_free(&lifo);
+  az_run_free(&fifo);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_chain_of_barrier_waits_goes_back_to_its_cause),
@@ -685,6 +806,7 @@ int main(void) {
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
       cmocka_unit_test(the_cause_sentence_leaves_mpi_start_up_out),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
+      cmocka_unit_test(long_term_costs_do_not_depend_on_the_order_of_evaluation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
