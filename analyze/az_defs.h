@@ -24,6 +24,8 @@ typedef struct {
   int paradigm, role; /* OTF2 values */
   uint8_t bucket;     /* metric receiving the exclusive time */
   uint8_t kind;       /* enum az_region_kind */
+  uint8_t no_wait;    /* MPI_Test*, MPI_Request_free: a request completed
+                         there was not waited for (p2p.c, the delay pass) */
   uint8_t defined;
 } az_region;
 
@@ -79,7 +81,7 @@ typedef struct az_defs {
                           unless a call path has it */
 } az_defs;
 
-/* roles.c: sets bucket and kind from paradigm, role and name. */
+/* roles.c: sets bucket, kind and no_wait from paradigm, role and name. */
 void az_region_classify(az_region *r);
 
 /* Reads the global definitions of an archive (file: their path, for

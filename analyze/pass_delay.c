@@ -659,12 +659,11 @@ static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, u
   return az_next_back(&s->cur);
 }
 
-/* The region of the call being read: an MPI_Test* or MPI_Request_free
-   completes a send without waiting (p2p.c). */
+/* The region of the call being read completes a send without waiting
+   (az_region.no_wait: MPI_Test*, MPI_Request_free; p2p.c). */
 static int completes_without_wait(const dl_loc *s) {
   const az_analysis *a = s->cur.a;
-  const char *name = a->defs.regions[a->tree.nodes[s->stack[s->depth - 1]].region].name;
-  return strncmp(name, "MPI_Test", 8) == 0 || strcmp(name, "MPI_Request_free") == 0;
+  return a->defs.regions[a->tree.nodes[s->stack[s->depth - 1]].region].no_wait;
 }
 
 /* An Isend's completion: its member waits from its call's Enter; its

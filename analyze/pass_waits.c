@@ -11,7 +11,6 @@
  * time and the call path the team runs under. */
 #include <otf2/otf2.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "az.h"
 #include "az_calltree.h"
@@ -476,9 +475,7 @@ static void complete(loc_state *s, az_msg *msg, const frame *f) {
   msg->e_done = f->start;
   msg->x_done = f->start;
   msg->state = AZ_MSG_DONE;
-  /* nothing waits in a Test, nor in the MPI_Request_free that hands an
-     active send over to MPI */
-  msg->by_test = strncmp(r->name, "MPI_Test", 8) == 0 || strcmp(r->name, "MPI_Request_free") == 0;
+  msg->by_test = r->no_wait;
 }
 
 /* The region of an MPI event on comm, after the common checks. */

@@ -85,6 +85,9 @@ static void classify_openmp(az_region *r) {
 void az_region_classify(az_region *r) {
   r->kind = AZ_RK_PLAIN;
   r->bucket = AZ_COMP;
+  /* nothing waits in a Test, nor in the MPI_Request_free that hands an
+     active send over to MPI: decided once here, not per completion */
+  r->no_wait = has_prefix(r->name, "MPI_Test") || !strcmp(r->name, "MPI_Request_free");
   /* file I/O by its role, whatever the paradigm (libpomp-io's regions
      have none: OTF2 has no I/O paradigm) */
   if (r->role == OTF2_REGION_ROLE_FILE_IO || r->role == OTF2_REGION_ROLE_FILE_IO_METADATA) {
