@@ -296,14 +296,21 @@ static dl_inst *new_inst(dl_central *st, const dl_key *key, uint32_t size, uint3
   return in;
 }
 
+/* The instance of key (its hash) in the hash, or NULL. */
+static dl_inst *in_hash(const dl_central *st, const dl_key *key, size_t hash) {
+  for (dl_inst *in = st->hash[hash & (st->nhash - 1)]; in; in = in->hash_next)
+    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
+  return NULL;
+}
+
 /* The instance of key, created with room for cap members. */
 static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint32_t cap,
                           int kind) {
   size_t hash = dl_key_hash(key);
+  dl_inst *in = in_hash(st, key, hash);
+  if (in) return in;
   dl_inst **slot = &st->hash[hash & (st->nhash - 1)];
-  for (dl_inst *in = *slot; in; in = in->hash_next)
-    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
-  dl_inst *in = new_inst(st, key, size, cap, kind);
+  in = new_inst(st, key, size, cap, kind);
   in->hash = hash;
   in->hash_next = *slot;
   *slot = in;
@@ -322,6 +329,13 @@ static dl_inst *new_part(dl_central *st, const dl_key *key) {
 }
 
 static int is_part(const dl_inst *in) { return in->key.omp >= DL_PENDING; }
+
+/* A message's parts, NULL where it has none; none for other instances (a
+   part's part[0] is its message, not a part of it). */
+static void parts_of(const dl_inst *in, dl_inst *part[2]) {
+  part[0] = in->key.p2p ? in->part[0] : NULL;
+  part[1] = in->key.p2p ? in->part[1] : NULL;
+}
 
 static void drop_inst(dl_central *st, dl_inst *in) {
   if (is_part(in)) { /* the last part takes its place */
@@ -562,7 +576,8 @@ static void mark_evaluated(dl_inst *in) {
 }
 
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
-  dl_inst *none[2] = {NULL, NULL}, **part = in->key.p2p ? in->part : none;
+  dl_inst *part[2];
+  parts_of(in, part);
   int waits = in->kind != DK_NONE && in->kind != DK_OMPIDLE;
   int64_t waited = 0;
   if (in->kind == DK_OMPIDLE) charge_idle(a, in);
@@ -721,7 +736,8 @@ static void waits_known(dl_central *st, dl_inst *in) {
 
 /* Every member is in: the waits, final once the completing calls' are. */
 static void all_posted(dl_central *st, dl_inst *in) {
-  dl_inst *none[2] = {NULL, NULL}, **part = in->key.p2p ? in->part : none;
+  dl_inst *part[2];
+  parts_of(in, part);
   if (in->key.p2p) {
     waits_message(in, part[0] ? &part[0]->m[0] : NULL, part[1] ? &part[1]->m[0] : NULL);
   } else if (in->kind == DK_12N || in->kind == DK_N21) {
@@ -755,10 +771,7 @@ static void close_interval(dl_central *st, dl_ref r) {
    part is not evaluated on its own: once ready, with its message. */
 
 static dl_inst *lookup_inst(const dl_central *st, const dl_key *key) {
-  size_t hash = dl_key_hash(key);
-  for (dl_inst *in = st->hash[hash & (st->nhash - 1)]; in; in = in->hash_next)
-    if (in->hash == hash && dl_key_equal(&in->key, key)) return in;
-  return NULL;
+  return in_hash(st, key, dl_key_hash(key));
 }
 
 static void part_ready(dl_central *st, dl_inst *part) {
