@@ -37,6 +37,10 @@ int az_cut_files_read(const az_analysis *a);
 void az_unreadable(az_cursor *s, const char *otf2_text, const char *hint);
 void az_finish_location(az_replay *r, az_cursor *s, OTF2_Reader *reader, const char *cut_chunk);
 uint64_t az_chunk_limit(az_cursor *s, OTF2_Reader *reader);
+/* An event reader of location id whose timestamps are corrected by the
+   archive's clock offsets (every pass and decoding thread reads so), or
+   NULL. */
+OTF2_EvtReader *az_event_reader(OTF2_Reader *reader, uint64_t id);
 int az_open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
                      uint8_t *defs_read);
 int az_end_of_file(az_replay *r, az_cursor *s, OTF2_Reader *reader, const char *why);

@@ -143,9 +143,8 @@ static int open_first(az_pool *p, OTF2_Reader *reader, az_feed *f, uint32_t loc)
     return FEED_NO_DEFS;
   }
   az_otf2_message[0] = 0;
-  f->er = OTF2_Reader_GetEvtReader(reader, p->a->defs.locs[loc].id);
+  f->er = az_event_reader(reader, p->a->defs.locs[loc].id);
   if (!f->er) return FEED_NO_READER;
-  OTF2_EvtReader_ApplyClockOffsets(f->er, true);
   f->fresh = 1;
   return FEED_OPEN;
 }
@@ -159,12 +158,11 @@ static int open_feed(OTF2_Reader *reader, az_feed *f, uint64_t id, az_seg *s) {
     return 0;
   }
   if (f->er) OTF2_Reader_CloseEvtReader(reader, f->er);
-  f->er = OTF2_Reader_GetEvtReader(reader, id);
+  f->er = az_event_reader(reader, id);
   if (!f->er) {
     seg_failed(s, "no event reader");
     return -1;
   }
-  OTF2_EvtReader_ApplyClockOffsets(f->er, true);
   return 0;
 }
 

@@ -396,12 +396,11 @@ int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb
   uint64_t n = 0;
   az_otf2_message[0] = 0;
   if (!c->er) {
-    c->er = OTF2_Reader_GetEvtReader(reader, c->a->defs.locs[c->loc].id);
+    c->er = az_event_reader(reader, c->a->defs.locs[c->loc].id);
     if (!c->er) {
       az_unreadable(c, "no event reader", NULL);
       return -1;
     }
-    OTF2_EvtReader_ApplyClockOffsets(c->er, true);
   }
   OTF2_Reader_RegisterEvtCallbacks(reader, c->er, cb, b);
   /* a new reader starts at the first event: no Seek, which fails in a

@@ -202,6 +202,12 @@ uint64_t az_chunk_limit(az_cursor *s, OTF2_Reader *reader) {
   return last;
 }
 
+OTF2_EvtReader *az_event_reader(OTF2_Reader *reader, uint64_t id) {
+  OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(reader, id);
+  if (er) OTF2_EvtReader_ApplyClockOffsets(er, true);
+  return er;
+}
+
 /* defs_read: the location's local definitions were read by an earlier
    pass (OTF2 keeps them for the archive; reading them again fails). */
 int az_open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
@@ -210,7 +216,7 @@ int az_open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks 
   if (!defs_read[s->loc] && read_local_defs(s, reader)) return -1;
   defs_read[s->loc] = 1;
   az_otf2_message[0] = 0;
-  s->er = OTF2_Reader_GetEvtReader(reader, s->a->defs.locs[s->loc].id);
+  s->er = az_event_reader(reader, s->a->defs.locs[s->loc].id);
   if (!s->er && az_cut_files_read(s->a)) {
     /* an empty event file (a full disk cut it before its first chunk):
        the location holds no events, az_end_of_file says so */
@@ -221,7 +227,6 @@ int az_open_location(az_cursor *s, OTF2_Reader *reader, OTF2_EvtReaderCallbacks 
     az_unreadable(s, "no event reader", NULL);
     return -1;
   }
-  OTF2_EvtReader_ApplyClockOffsets(s->er, true);
   OTF2_Reader_RegisterEvtCallbacks(reader, s->er, cb, s);
   s->limit = az_chunk_limit(s, reader);
   return 0;
