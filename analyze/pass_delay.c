@@ -337,8 +337,8 @@ static int32_t worker_parent(const dl_loc *s, int32_t region) {
 
 /* Closes the open intervals a synchronisation ends: those for which
    `ends` holds. */
-static void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint32_t),
-                        uint32_t arg) {
+static void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint64_t),
+                        uint64_t arg) {
   size_t kept = 0;
   for (size_t i = 0; i < s->nopen; i++) {
     if (!ends(s, &s->open[i].key, arg)) {
@@ -352,7 +352,7 @@ static void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, u
 }
 
 /* OpenMP intervals of kind (DL_OMP_BARRIER, DL_OMP_IDLE). */
-static int omp_ends(const dl_loc *s, const dl_key *key, uint32_t kind) {
+static int omp_ends(const dl_loc *s, const dl_key *key, uint64_t kind) {
   (void)s;
   return key->omp == (int)kind;
 }
@@ -414,13 +414,16 @@ static dl_key pending_key(const dl_loc *s, uint64_t id) {
   return (dl_key){.comm = s->cur.loc, .omp = DL_PENDING, .seq = id};
 }
 
+/* The interval of Isend completion id (close_where, pending_interval). */
+static int pending_ends(const dl_loc *s, const dl_key *key, uint64_t id) {
+  (void)s;
+  return key->omp == DL_PENDING && key->seq == id;
+}
+
 /* The open interval of Isend completion id, or NULL. */
-static dl_open *pending_interval(dl_loc *s, uint64_t id, size_t *j) {
+static dl_open *pending_interval(dl_loc *s, uint64_t id) {
   for (size_t i = 0; i < s->nopen; i++)
-    if (s->open[i].key.omp == DL_PENDING && s->open[i].key.seq == id) {
-      *j = i;
-      return &s->open[i];
-    }
+    if (pending_ends(s, &s->open[i].key, id)) return &s->open[i];
   return NULL;
 }
 
@@ -434,10 +437,9 @@ static void expect_posting(dl_loc *s, const dl_msg *m, int side) {
    an Isend's completion named by its Isend (ended by its partner's
    messages from now on). */
 static void after_post(dl_loc *s, const dl_msg *m) {
-  size_t j;
   if (m->side == DL_SEND_DONE) expect_posting(s, m, DL_SEND_DONE);
   else if (m->side == DL_RECV && !m->blocking) expect_posting(s, m, DL_RECV_POST);
-  dl_open *o = m->side == DL_SEND && m->done ? pending_interval(s, m->id, &j) : NULL;
+  dl_open *o = m->side == DL_SEND && m->done ? pending_interval(s, m->id) : NULL;
   if (o) o->key = m->key;
 }
 
@@ -513,13 +515,13 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   return az_next_back(&s->cur);
 }
 
-static int coll_ends(const dl_loc *s, const dl_key *key, uint32_t comm) {
-  return coll_covers(&s->cur.a->defs, key, comm);
+static int coll_ends(const dl_loc *s, const dl_key *key, uint64_t comm) {
+  return coll_covers(&s->cur.a->defs, key, (uint32_t)comm);
 }
 
 /* A message with process `peer` ends the intervals of earlier messages
    (later in time) between the same two processes. */
-static int message_ends(const dl_loc *s, const dl_key *key, uint32_t peer) {
+static int message_ends(const dl_loc *s, const dl_key *key, uint64_t peer) {
   uint32_t me = s->cur.proc;
   return key->p2p && ((key->src == me && key->dst == peer) || (key->src == peer && key->dst == me));
 }
@@ -587,14 +589,7 @@ static int take_pending(dl_loc *s, uint64_t req, int side, dl_pending *out) {
    thread, cut off): no wait.  Its interval, still open, ends here (else it
    would hold every wait before it until the run's start). */
 static void give_up_done(dl_loc *s, uint64_t id) {
-  size_t j;
-  dl_open *o = pending_interval(s, id, &j);
-  if (o) {
-    flush(s);
-    close_interval(s, o, j);
-    memmove(s->open + j, s->open + j + 1, (s->nopen - j - 1) * sizeof *s->open);
-    s->nopen--;
-  }
+  close_where(s, pending_ends, id);
   uint64_t *w = log_room(s->log, 2);
   w[0] = DL_OP_GIVEUP | (uint64_t)DL_SEND_DONE << 8;
   w[1] = id;
