@@ -46,17 +46,25 @@ typedef struct buffer_memory {
    marker stops recording here too. */
 enum { PM_ROOM_SPARE = 64 * 1024 };
 static void stop_recording(pm_location *l, uint64_t events);
+
+/* The events recorded on l (NULL: none): its writer's count, or the count
+   at its last flush where the writer cannot count: it has none, or OTF2
+   is between two chunks (inside a flush, or after one with no chunk used
+   yet, where asking the writer crashes). */
+static uint64_t recorded_events(pm_location *l, int between_chunks) {
+  uint64_t events = 0;
+  if (!l) return 0;
+  if (between_chunks || !l->writer ||
+      OTF2_EvtWriter_GetNumberOfEvents(l->writer, &events) != OTF2_SUCCESS)
+    events = atomic_load_explicit(&l->flushed_events, memory_order_relaxed);
+  return events;
+}
+
 static void claim_chunk(pm_location *l, const buffer_memory *b, uint64_t size) {
   uint64_t end = b->flushed + b->used + size;
   if (!atomic_load(&disk_full) &&
-      (pm_archive_full_elsewhere() || pm_room_claim(l, end + PM_ROOM_SPARE) == ENOSPC)) {
-    /* OTF2 is between two chunks: after a flush (no chunk used) the
-       writer cannot count its events, the flush did */
-    uint64_t events = 0;
-    if (!b->used || !l->writer || OTF2_EvtWriter_GetNumberOfEvents(l->writer, &events))
-      events = atomic_load_explicit(&l->flushed_events, memory_order_relaxed);
-    stop_recording(l, events);
-  }
+      (pm_archive_full_elsewhere() || pm_room_claim(l, end + PM_ROOM_SPARE) == ENOSPC))
+    stop_recording(l, recorded_events(l, !b->used));
   if (end - size + PM_ROOM_SPARE > l->room.claimed) l->room.unclaimed += size;
 }
 
@@ -187,8 +195,7 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
   uint64_t t = pm_clock(); /* the events' clock, so BufferFlush fits in */
   pm_location *l = type == OTF2_FILETYPE_EVENTS ? pm_location_get(pm_loc_thread(loc)) : NULL;
   /* ENOSPC: another program took the room handed over meanwhile */
-  if (l && pm_room_settle(l) == ENOSPC)
-    stop_recording(l, atomic_load_explicit(&l->flushed_events, memory_order_relaxed));
+  if (l && pm_room_settle(l) == ENOSPC) stop_recording(l, recorded_events(l, 1));
   if (l) pm_location_flush_ended(loc, t);
   return t;
 }
@@ -232,11 +239,8 @@ void pm_archive_disk_full_at(uint64_t *events, uint32_t *thread) {
 }
 
 void pm_archive_out_of_space(void) {
-  pm_location *l = pm_tls_location;
-  uint64_t events = 0; /* recorded so far: they all reach the file when it closes */
-  if (l && (!l->writer || OTF2_EvtWriter_GetNumberOfEvents(l->writer, &events) != OTF2_SUCCESS))
-    events = atomic_load_explicit(&l->flushed_events, memory_order_relaxed);
-  stop_recording(l, events);
+  /* recorded so far: they all reach the file when it closes */
+  stop_recording(pm_tls_location, recorded_events(pm_tls_location, 0));
 }
 
 /* Once: recording stops for good (pm_runtime.c's set_state asks
@@ -273,8 +277,7 @@ static OTF2_ErrorCode on_otf2_error(void *user, const char *file, uint64_t line,
      buffer write): errno still says why */
   if (code == OTF2_ERROR_ENOSPC || errno == ENOSPC) {
     atomic_store(&write_failed, 1);
-    pm_location *l = pm_tls_location; /* inside a flush: the writer cannot count */
-    stop_recording(l, l ? atomic_load_explicit(&l->flushed_events, memory_order_relaxed) : 0);
+    stop_recording(pm_tls_location, recorded_events(pm_tls_location, 1)); /* inside a flush */
   }
   if (atomic_load(&disk_full)) return code; /* its consequences: said already */
   char what[512];
