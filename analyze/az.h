@@ -84,7 +84,7 @@ typedef struct az_analysis {
   /* the analyses the user switched off (AZ_OFF_*, az_options): their
      passes are not run, the report says so (output.c) */
   unsigned switched_off;
-  /* threads of this analysis process (az_options.threads; replay.c):
+  /* threads of this analysis process (az_options.threads; decoders.c):
      1 + the decoding threads */
   int threads;
 } az_analysis;
@@ -116,11 +116,11 @@ typedef struct {
   int skip_damaged;
   unsigned switched_off; /* AZ_OFF_*: analyses not to run */
   /* threads of each analysis process: the replay plus threads that decode
-     the event files ahead of it (replay.c); 0 or 1: the replay alone */
+     the event files ahead of it (decoders.c); 0 or 1: the replay alone */
   int threads;
 } az_options;
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
-/* replay.c: the threads an analysis process uses by default, --threads'
+/* decoders.c: the threads an analysis process uses by default, --threads'
    default: the CPUs it may run on (its affinity mask) shared among the
    `procs` analysis processes of its node, at least 1, at most
    AZ_THREADS_USEFUL (beyond it the replay thread is the bound). */

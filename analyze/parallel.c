@@ -500,7 +500,7 @@ static char *receive_on_0(int from, int tag, uint64_t *len) {
    lie in the reverse order of their locations). */
 static void add_damaged(az_analysis *a, const char *more, size_t n) {
   if (!n) return;
-  a->diag.incomplete = 1; /* as note_damaged (replay.c) */
+  a->diag.incomplete = 1; /* as note_damaged (replay_file.c) */
   size_t had = a->damaged ? strlen(a->damaged) : 0, sep = had ? 2 : 0;
   a->damaged = pu_realloc(a->damaged, had + sep + n + 1);
   memcpy(a->damaged + had, "; ", sep);
@@ -1043,7 +1043,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
 int az_parallel_begin(void) {
   if (!launched()) return -1;
   int rank, size, provided;
-  /* the replay's decoding threads call no MPI (replay.c) */
+  /* the replay's decoding threads call no MPI (decoders.c) */
   MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
