@@ -15,7 +15,8 @@
 # generates the traces (bench_analyze --generate), analyses each serially
 # and under mpiexec -n P, compares the reports with the serial one and
 # prints wall and CPU seconds, speed-up and efficiency per P.  Not a test:
-# it never runs in ctest.
+# it never runs in ctest.  Each parallel run also prints the CPU seconds of
+# every analysis process (which one bounds it).
 set -euo pipefail
 prog=${0##*/}
 die() { echo "$prog: $*" >&2; exit 1; }
@@ -60,10 +61,39 @@ timed() {
 }
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
 
+# cpu_of: a wrapper that runs its command and writes the CPU seconds of it
+# (bash's `times`: a bare machine may have no /usr/bin/time) to
+# $POMP_CPU_DIR/<its MPI rank>, so a parallel run says which process bounds it
+write_cpu_of() {
+  cpu_of=$out/cpu-of
+  cat >"$cpu_of" <<'EOF'
+#!/usr/bin/env bash
+"$@"
+rc=$?
+f=$POMP_CPU_DIR/${PMI_RANK:-0}
+times >"$f" # not in a pipe: a subshell would count its own children
+awk 'NR == 2 { split($1 " " $2, t, /[ms ]+/); v = t[1] * 60 + t[2] + t[3] * 60 + t[4] }
+  END { printf "%.2f\n", v }' "$f" >"$f.s" && mv "$f.s" "$f"
+exit $rc
+EOF
+  chmod +x "$cpu_of"
+}
+
+# "  CPU per process: rank seconds, ..." of the last run (of $1 processes)
+# under cpu_of
+cpu_per_process() {
+  local r line="  CPU per process:"
+  for ((r = 0; r < $1; r++)); do line+=" $r $(cat "$POMP_CPU_DIR/$r" 2>/dev/null || echo -),"; done
+  echo "${line%,}"
+  rm -f "$POMP_CPU_DIR"/*
+}
+
 run() {
   local src=$1 out=${2:-/tmp/pomp-scaling}
   log=$out/errors.log
-  mkdir -p "$PREFIX" "$out" && cp -r "$src"/. "$PREFIX"/
+  mkdir -p "$PREFIX" "$out" "$out/cpu" && cp -r "$src"/. "$PREFIX"/
+  export POMP_CPU_DIR=$out/cpu
+  write_cpu_of
   export PATH=$PREFIX/bin:$PATH
   echo "machine: $(nproc) cores, $(uname -r)"
   # POMP_SCALING_DIVIDE=N: traces N times smaller (a dry run here);
@@ -97,18 +127,21 @@ scale() {
     local top=${ps##* }
     read -r wall cpu < <(timed "$base" -q -o "$dir/base.pomp" "$dir")
     printf '%s P=1   wall %7.2f s  CPU %7.2f s\n' "$base" "$wall" "$cpu"
-    read -r wall cpu < <(timed mpiexec.hydra -n "$top" "$base" -q -o "$dir/base$top.pomp" "$dir")
+    read -r wall cpu < <(timed mpiexec.hydra -n "$top" "$cpu_of" "$base" -q \
+      -o "$dir/base$top.pomp" "$dir")
     printf '%s P=%-3s wall %7.2f s  CPU %7.2f s  speed-up %5.2fx against this serial\n' "$base" \
       "$top" "$wall" "$cpu" "$(calc "$serial / $wall")"
+    cpu_per_process "$top"
   fi
   for p in $ps; do
-    read -r wall cpu < <(timed mpiexec.hydra -n "$p" pomp-analyze -q --threads "$threads" \
+    read -r wall cpu < <(timed mpiexec.hydra -n "$p" "$cpu_of" pomp-analyze -q --threads "$threads" \
       -o "$dir/p$p.pomp" "$dir")
     local same=identical
     cmp -s "$dir/serial.pomp" "$dir/p$p.pomp" || same=DIFFERENT
     printf 'P=%-3s wall %7.2f s  CPU %7.2f s  speed-up %5.2fx  efficiency %5.1f %%  report %s\n' \
       "$p" "$wall" "$cpu" "$(calc "$serial / $wall")" \
       "$(calc "100 * $serial / $wall / $p")" "$same"
+    cpu_per_process "$p"
   done
   rm -rf "$dir"
 }
