@@ -16,7 +16,8 @@
 # and under mpiexec -n P, compares the reports with the serial one and
 # prints wall and CPU seconds, speed-up and efficiency per P.  Not a test:
 # it never runs in ctest.  Each parallel run also prints the CPU seconds of
-# every analysis process (which one bounds it).
+# every analysis process (which one bounds it).  POMP_SCALING_APP (below)
+# adds an instrumented application bundled with it, e.g. heat-pomp.
 set -euo pipefail
 prog=${0##*/}
 die() { echo "$prog: $*" >&2; exit 1; }
@@ -108,6 +109,41 @@ run() {
   # POMP_SCALING_P8, POMP_SCALING_P16: the numbers of processes of each
   scale "$out/t8" $((100000000 / div)) 8 "${POMP_SCALING_P8:-2 4 8}"
   scale "$out/t16" $((30000000 / div)) 16 "${POMP_SCALING_P16:-2 4 8 16}"
+  # POMP_SCALING_APP="PROGRAM ARGS..." with POMP_SCALING_APP_RANKS=N: an
+  # instrumented application of the bundle, run under mpiexec -n N, whose
+  # trace is analysed with and without the root-cause passes
+  if [ -n "${POMP_SCALING_APP:-}" ]; then
+    local cmd
+    read -ra cmd <<<"$POMP_SCALING_APP"
+    app "$out/app" "${POMP_SCALING_APP_RANKS:-16}" "${cmd[@]}"
+  fi
+}
+
+# app DIR RANKS PROGRAM ARGS... : the application's trace, then the cost of
+# delay costs and critical path (all passes against --no-rootcause
+# --no-critical-path) serially and with one analysis process per rank
+app() {
+  local dir=$1 ranks=$2 wall cpu
+  shift 2
+  read -r wall cpu < <(POMP_EXPERIMENT=$dir OMP_WAIT_POLICY=passive timed mpiexec.hydra \
+    -n "$ranks" "$@")
+  printf '%s on %s ranks: wall %7.2f s; ' "$*" "$ranks" "$wall"
+  pomp-analyze -o "$dir/serial.pomp" "$dir" 2>>"$log" | head -1
+  local p only
+  for p in 1 "$ranks"; do
+    read -r wall cpu < <(timed mpiexec.hydra -n "$p" pomp-analyze -q --threads "$threads" \
+      --no-rootcause --no-critical-path -o "$dir/only$p.pomp" "$dir")
+    only=$wall
+    printf 'P=%-3s without root cause wall %7.2f s  CPU %7.2f s\n' "$p" "$wall" "$cpu"
+    read -r wall cpu < <(timed mpiexec.hydra -n "$p" "$cpu_of" pomp-analyze -q \
+      --threads "$threads" -o "$dir/all$p.pomp" "$dir")
+    local same=identical
+    cmp -s "$dir/serial.pomp" "$dir/all$p.pomp" || same=DIFFERENT
+    printf 'P=%-3s all passes wall %7.2f s  CPU %7.2f s  (%.2fx)  report %s\n' "$p" "$wall" \
+      "$cpu" "$(calc "$wall / $only")" "$same"
+    cpu_per_process "$p"
+  done
+  rm -rf "$dir"
 }
 
 # scale DIR EVENTS RANKS "P..." : the trace, then serial and parallel runs
