@@ -105,20 +105,19 @@ static const char *const delays[] = {
     "delay_barrier",          "delay_n2n",          "delay_12n",          "delay_n21",
     "delay_barrier_longterm", "delay_n2n_longterm", "delay_12n_longterm", "delay_n21_longterm"};
 
+/* A metric's value in ns at (path, loc), or its total with path NULL. */
 static long ns(const az_run *run, const char *metric, const char *path, int loc) {
-  return lround(az_run_value(run, metric, path, loc) * 1e9);
+  return lround((path ? az_run_value(run, metric, path, loc) : az_run_total(run, metric)) * 1e9);
 }
 
-static long total_ns(const az_run *run, const char *metric) {
-  return lround(az_run_total(run, metric) * 1e9);
+/* Of the metrics m[0..n-1], `named` totals `want`, every other 0. */
+static void only(const az_run *run, const char *label, const char *const *m, size_t n,
+                 const char *named, long want) {
+  for (size_t i = 0; i < n; i++) {
+    long got = ns(run, m[i], NULL, 0), expected = named && !strcmp(m[i], named) ? want : 0;
+    if (got != expected) fail_msg("%s: %s %ld, not %ld", label, m[i], got, expected);
+  }
 }
-
-/* Time on the critical path (stored exclusive along the metric tree). */
-static long on_path(const az_run *run, const char *path, int loc) {
-  return ns(run, "critical_path", path, loc) + ns(run, "critical_path_imbalance", path, loc);
-}
-
-static int same(const char *a, const char *b) { return a && b && !strcmp(a, b); }
 
 static void check(const coll_case *c) {
   char text[4096], body[2048], call[128];
@@ -132,20 +131,17 @@ static void check(const coll_case *c) {
   az_run run;
   az_run_text(&run, text);
   assert_int_equal(run.status, 0);
-  for (size_t i = 0; i < sizeof waits / sizeof *waits; i++) {
-    long want = same(waits[i], c->wait) ? wait : 0;
-    if (total_ns(&run, waits[i]) != want)
-      fail_msg("%s: %s %ld, not %ld", c->region, waits[i], total_ns(&run, waits[i]), want);
-  }
-  for (size_t i = 0; i < sizeof delays / sizeof *delays; i++) {
-    long want = same(delays[i], c->delay) ? wait : 0;
-    if (total_ns(&run, delays[i]) != want)
-      fail_msg("%s: %s %ld, not %ld", c->region, delays[i], total_ns(&run, delays[i]), want);
-  }
+  only(&run, c->region, waits, sizeof waits / sizeof *waits, c->wait, wait);
+  only(&run, c->region, delays, sizeof delays / sizeof *delays, c->delay, wait);
   if (c->delay) assert_int_equal(ns(&run, c->delay, "main;work", late), wait);
   /* the path comes back through the waiter's call: at the late rank's
-     enter (400) it moves to that rank's work, or stays on the waiter */
-  long call_on_path = on_path(&run, call, waiter), late_work = on_path(&run, "main;work", late);
+     enter (400) it moves to that rank's work, or stays on the waiter
+     (time on the path: critical_path is stored exclusive along the metric
+     tree) */
+  long call_on_path = ns(&run, "critical_path", call, waiter) +
+                      ns(&run, "critical_path_imbalance", call, waiter),
+       late_work = ns(&run, "critical_path", "main;work", late) +
+                   ns(&run, "critical_path_imbalance", "main;work", late);
   long want_call = c->moves ? 100 : c->rooted_first ? 350 : 200;
   long want_late = c->moves ? 300 : 0;
   if (call_on_path != want_call || late_work != want_late)
