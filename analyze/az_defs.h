@@ -18,6 +18,25 @@ enum az_region_kind {
   AZ_RK_MPI_COLL  /* MPI collective or barrier */
 };
 
+/* The synchronisation an MPI collective's instances are, decided once per
+   region (roles.c, az_region.coll) and read by every pass: the forward
+   pass's wait states (collective.c), the delay costs (pass_delay.c) and
+   the critical path (pass_critical.c).  The rule (analyze/README.md,
+   "Collectives"): the MPI call the region is, as Scalasca classifies it
+   by name; the MpiCollectiveEnd's operation and the region's role do not
+   decide. */
+enum az_coll_kind {
+  AZ_COLL_NONE = 0, /* no synchronisation point: its time only */
+  AZ_COLL_BARRIER,  /* MPI_Barrier: everyone waits for the last */
+  AZ_COLL_NXN,      /* Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter(_block) */
+  AZ_COLL_12N,      /* Bcast, Scatter(v): the non-roots wait for the root */
+  AZ_COLL_N21,      /* Reduce, Gather(v): the root waits for the last non-root */
+  AZ_COLL_PREFIX,   /* Scan, Exscan: rank r waits for ranks 0..r-1 (Early Scan);
+                       no synchronisation point for delay costs and the path */
+  AZ_COLL_IO        /* a collective MPI-IO transfer (role FILE_IO): as a barrier,
+                       its wait in mpi_io_collective_wait */
+};
+
 typedef struct {
   const char *name, *file;
   uint32_t begin_line, end_line;
@@ -26,6 +45,7 @@ typedef struct {
   uint8_t kind;       /* enum az_region_kind */
   uint8_t no_wait;    /* MPI_Test*, MPI_Request_free: a request completed
                          there was not waited for (p2p.c, the delay pass) */
+  uint8_t coll;       /* enum az_coll_kind of a collective recorded in it */
   uint8_t defined;
 } az_region;
 
@@ -81,7 +101,8 @@ typedef struct az_defs {
                           unless a call path has it */
 } az_defs;
 
-/* roles.c: sets bucket, kind and no_wait from paradigm, role and name. */
+/* roles.c: sets bucket, kind, no_wait and coll from paradigm, role and
+   name. */
 void az_region_classify(az_region *r);
 
 /* Reads the global definitions of an archive (file: their path, for

@@ -2,8 +2,9 @@
    collective a process runs on a communicator is instance k of it; all
    ranks of the communicator take part in every instance, with the same
    operation (else the communicator is no longer analysed, see
-   mismatched()).  Formulas (as
-   Scalasca's, docs/PROPERTIES.md):
+   mismatched()).  Which formula applies is the kind of the operation's
+   region (az_coll.coll, from az_region.coll, roles.c), as in the delay
+   and critical-path passes.  Formulas (as Scalasca's, docs/PROPERTIES.md):
      latest = min(latest enter, my leave)
      N x N, barrier:  wait = latest - my enter,
                       completion = my leave - max(earliest leave, latest)
@@ -12,7 +13,6 @@
                                   - root enter
      prefix (Scan, Exscan): wait = min(latest enter of the lower
                                   communicator ranks, my leave) - my enter */
-#include <otf2/otf2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,20 +53,28 @@ static void nxn(az_analysis *a, const az_coll *g, size_t n, int wait_m, int comp
   }
 }
 
-static void rooted(az_analysis *a, const az_coll *g, size_t n) {
+/* The (last) record of the instance's root, NULL if none is. */
+static const az_coll *root_of(const az_analysis *a, const az_coll *g, size_t n) {
   uint32_t root = az_comm_world(&a->defs, g[0].comm, g[0].root, g[0].proc);
   const az_coll *r = NULL;
   for (size_t i = 0; i < n; i++)
     if (g[i].proc == root) r = &g[i];
+  return r;
+}
+
+static void late_broadcast(az_analysis *a, const az_coll *g, size_t n) {
+  const az_coll *r = root_of(a, g, n);
   if (!r) return;
-  if (r->role == OTF2_REGION_ROLE_COLL_ONE2ALL) {
-    for (size_t i = 0; i < n; i++) {
-      if (&g[i] == r) continue;
-      az_time until = r->e < g[i].x ? r->e : g[i].x;
-      charge(a, &g[i], AZ_MPI_LATEBROADCAST, positive(g[i].e, until));
-    }
-    return;
+  for (size_t i = 0; i < n; i++) {
+    if (&g[i] == r) continue;
+    az_time until = r->e < g[i].x ? r->e : g[i].x;
+    charge(a, &g[i], AZ_MPI_LATEBROADCAST, positive(g[i].e, until));
   }
+}
+
+static void early_reduce(az_analysis *a, const az_coll *g, size_t n) {
+  const az_coll *r = root_of(a, g, n);
+  if (!r) return;
   az_time latest = 0;
   int any = 0;
   for (size_t i = 0; i < n; i++)
@@ -147,7 +155,7 @@ static int mismatched(az_analysis *a, const az_coll *g, size_t n) {
   if (!m->coll_broken) m->coll_broken = pu_calloc(a->defs.num_comms ? a->defs.num_comms : 1, 1);
   if (m->coll_broken[g[0].comm]) return 1;
   size_t k = 1;
-  while (k < n && g[k].op == g[0].op && g[k].role == g[0].role) k++;
+  while (k < n && g[k].op == g[0].op && g[k].role == g[0].role && g[k].coll == g[0].coll) k++;
   if (k == n) return 0;
   m->coll_broken[g[0].comm] = 1;
   char label[160], other[160];
@@ -171,20 +179,15 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
     not_analysed(a, g, why);
     return;
   }
-  if (g[0].op == OTF2_COLLECTIVE_OP_SCAN || g[0].op == OTF2_COLLECTIVE_OP_EXSCAN) {
-    prefix(a, g, n);
-    return;
-  }
-  switch (g[0].role) {
-  case OTF2_REGION_ROLE_BARRIER:
-    nxn(a, g, n, AZ_MPI_BARRIER_WAIT, AZ_MPI_BARRIER_COMPLETION);
-    break;
-  case OTF2_REGION_ROLE_COLL_ALL2ALL: nxn(a, g, n, AZ_MPI_WAIT_NXN, AZ_MPI_NXN_COMPLETION); break;
+  switch (g[0].coll) {
+  case AZ_COLL_BARRIER: nxn(a, g, n, AZ_MPI_BARRIER_WAIT, AZ_MPI_BARRIER_COMPLETION); break;
+  case AZ_COLL_NXN: nxn(a, g, n, AZ_MPI_WAIT_NXN, AZ_MPI_NXN_COMPLETION); break;
   /* a collective MPI-IO transfer (mpiwrap/mw_io.c): every member waits
      for the last to enter, as at N x N */
-  case OTF2_REGION_ROLE_FILE_IO: nxn(a, g, n, AZ_MPI_IO_COLLECTIVE_WAIT, -1); break;
-  case OTF2_REGION_ROLE_COLL_ONE2ALL:
-  case OTF2_REGION_ROLE_COLL_ALL2ONE: rooted(a, g, n); break;
+  case AZ_COLL_IO: nxn(a, g, n, AZ_MPI_IO_COLLECTIVE_WAIT, -1); break;
+  case AZ_COLL_12N: late_broadcast(a, g, n); break;
+  case AZ_COLL_N21: early_reduce(a, g, n); break;
+  case AZ_COLL_PREFIX: prefix(a, g, n); break;
   default: /* other operations: time only */ break;
   }
 }

@@ -405,23 +405,15 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   return az_next_back(&s->cur);
 }
 
-static int coll_class(OTF2_CollectiveOp op) {
-  switch (op) {
-  case OTF2_COLLECTIVE_OP_BARRIER:
-  case OTF2_COLLECTIVE_OP_ALLREDUCE:
-  case OTF2_COLLECTIVE_OP_ALLGATHER:
-  case OTF2_COLLECTIVE_OP_ALLGATHERV:
-  case OTF2_COLLECTIVE_OP_ALLTOALL:
-  case OTF2_COLLECTIVE_OP_ALLTOALLV:
-  case OTF2_COLLECTIVE_OP_ALLTOALLW:
-  case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
-  case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: return COLL_NXN;
-  case OTF2_COLLECTIVE_OP_BCAST:
-  case OTF2_COLLECTIVE_OP_SCATTER:
-  case OTF2_COLLECTIVE_OP_SCATTERV: return COLL_12N;
-  case OTF2_COLLECTIVE_OP_REDUCE:
-  case OTF2_COLLECTIVE_OP_GATHER:
-  case OTF2_COLLECTIVE_OP_GATHERV: return COLL_N21;
+/* How a collective hands the path over, from the kind of its region's
+   collective, which the other passes read too (az_region.coll, roles.c). */
+static int coll_class(const az_region *reg) {
+  switch (reg->coll) {
+  case AZ_COLL_BARRIER:
+  case AZ_COLL_NXN:
+  case AZ_COLL_IO: return COLL_NXN;
+  case AZ_COLL_12N: return COLL_12N;
+  case AZ_COLL_N21: return COLL_N21;
   default: return COLL_NONE;
   }
 }
@@ -432,6 +424,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
                                      uint64_t received) {
   (void)lr;
   (void)al;
+  (void)op; /* the region's kind decides (coll_class) */
   (void)sent;
   (void)received;
   cp_loc *s = u;
@@ -439,7 +432,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
   const az_defs *d = &s->cur.a->defs;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   int opening = event_at(l, t, 1);
-  int cls = coll_class(op);
+  int cls = l->depth ? coll_class(&d->regions[l->paths[local_top(l)].region]) : COLL_NONE;
   if (comm >= d->num_comms || !l->depth) { /* warned */
     plain(s, t, opening);
   } else if (!(path_flags(s, local_top(l)) & CPF_MPI)) {

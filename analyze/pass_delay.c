@@ -216,26 +216,18 @@ static uint64_t chan_next(dl_loc *s, dl_key key, int side) {
 }
 
 /* The collectives analysed and their kind (DK_NONE: no synchronisation
-   point here; analyze/README.md, limits).  Barrier and N x N by the
-   operation, 1-to-N and N-to-1 by the region's role, as collective.c. */
-static int coll_kind(OTF2_CollectiveOp op, int role) {
-  switch (op) {
-  case OTF2_COLLECTIVE_OP_BARRIER: return DK_BARRIER;
-  case OTF2_COLLECTIVE_OP_ALLREDUCE:
-  case OTF2_COLLECTIVE_OP_ALLGATHER:
-  case OTF2_COLLECTIVE_OP_ALLGATHERV:
-  case OTF2_COLLECTIVE_OP_ALLTOALL:
-  case OTF2_COLLECTIVE_OP_ALLTOALLV:
-  case OTF2_COLLECTIVE_OP_ALLTOALLW:
-  case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
-  case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: return DK_N2N;
-  case OTF2_COLLECTIVE_OP_SCAN:
-  case OTF2_COLLECTIVE_OP_EXSCAN: return DK_NONE;
-  default: break;
+   point here; analyze/README.md, limits), from the kind of the region's
+   collective, which the other passes read too (az_region.coll, roles.c).
+   A collective MPI-IO transfer synchronises as a barrier. */
+static int coll_kind(const az_region *rg) {
+  switch (rg->coll) {
+  case AZ_COLL_BARRIER:
+  case AZ_COLL_IO: return DK_BARRIER;
+  case AZ_COLL_NXN: return DK_N2N;
+  case AZ_COLL_12N: return DK_12N;
+  case AZ_COLL_N21: return DK_N21;
+  default: return DK_NONE;
   }
-  if (role == OTF2_REGION_ROLE_COLL_ONE2ALL) return DK_12N;
-  if (role == OTF2_REGION_ROLE_COLL_ALL2ONE) return DK_N21;
-  return DK_NONE;
 }
 
 /* 1 when process p is a member of communicator comm. */
@@ -537,6 +529,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
                                      uint64_t received) {
   (void)l;
   (void)al;
+  (void)op; /* the region's kind decides (coll_kind) */
   (void)sent;
   (void)received;
   dl_loc *s = u;
@@ -553,7 +546,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
     return az_next_back(&s->cur);
   }
   uint64_t seq = s->seq[comm]++;
-  int kind = coll_kind(op, rg->role);
+  int kind = coll_kind(rg);
   if (d->comms[comm].self || kind == DK_NONE) {
     attribute(s);
     return az_next_back(&s->cur);

@@ -692,6 +692,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
                f->cnode,
                (uint8_t)s->cur.a->defs.regions[f->region].role,
                (uint8_t)op,
+               s->cur.a->defs.regions[f->region].coll,
                0,
                0,
                pos};

@@ -1,8 +1,11 @@
 /* roles.c -- which metric a region's exclusive time belongs to, from its
    paradigm, role and name (docs/PROPERTIES.md, "Time breakdown"; the rules
-   follow Scalasca's remapping so both tools bucket a trace alike). */
+   follow Scalasca's remapping so both tools bucket a trace alike), and
+   what kind of synchronisation an MPI collective in it is (az_coll_kind,
+   for every pass). */
 #include <otf2/otf2.h>
 #include <string.h>
+#include <strings.h>
 
 #include "az_defs.h"
 #include "az_metrics.h"
@@ -32,6 +35,50 @@ static void classify_mpi(az_region *r) {
   else if (has_prefix(r->name, "MPI_Wait") || has_prefix(r->name, "MPI_Test"))
     r->bucket = AZ_MPI_POINT2POINT;
   else r->bucket = AZ_MPI;
+}
+
+/* The MPI calls whose instances synchronise, by name without "MPI_", as
+   Scalasca 2.6 lists them (pearl's Region.cpp, classify_mpi): every other
+   collective (neighbourhood, non-blocking, communicator and window
+   creation, ...) is no synchronisation point, whatever its
+   MpiCollectiveEnd's operation or its role say. */
+static const struct {
+  const char *call;
+  uint8_t coll;
+} mpi_collectives[] = {
+    {"barrier", AZ_COLL_BARRIER},
+    {"bcast", AZ_COLL_12N},
+    {"scatter", AZ_COLL_12N},
+    {"scatterv", AZ_COLL_12N},
+    {"reduce", AZ_COLL_N21},
+    {"gather", AZ_COLL_N21},
+    {"gatherv", AZ_COLL_N21},
+    {"allgather", AZ_COLL_NXN},
+    {"allgatherv", AZ_COLL_NXN},
+    {"allreduce", AZ_COLL_NXN},
+    {"alltoall", AZ_COLL_NXN},
+    {"alltoallv", AZ_COLL_NXN},
+    {"alltoallw", AZ_COLL_NXN},
+    {"reduce_scatter", AZ_COLL_NXN},
+    {"reduce_scatter_block", AZ_COLL_NXN},
+    {"scan", AZ_COLL_PREFIX},
+    {"exscan", AZ_COLL_PREFIX},
+};
+
+/* An MPI region's az_coll_kind: a collective MPI-IO transfer by its role
+   (pomp's own wait state; Scalasca has none), the rest by the call's name
+   in any case (Scalasca lower-cases it), an MPI-4 large-count twin
+   (MPI_Bcast_c) as its call. */
+static uint8_t mpi_collective_kind(const az_region *r) {
+  if (r->role == OTF2_REGION_ROLE_FILE_IO) return AZ_COLL_IO;
+  if (strncasecmp(r->name, "MPI_", 4)) return AZ_COLL_NONE;
+  const char *call = r->name + 4;
+  size_t n = strlen(call);
+  if (n > 2 && !strcasecmp(call + n - 2, "_c")) n -= 2;
+  for (size_t i = 0; i < sizeof mpi_collectives / sizeof *mpi_collectives; i++)
+    if (strlen(mpi_collectives[i].call) == n && !strncasecmp(call, mpi_collectives[i].call, n))
+      return mpi_collectives[i].coll;
+  return AZ_COLL_NONE;
 }
 
 /* Score-P's OMPT adapter gives taskwait and taskgroup the role BARRIER:
@@ -88,6 +135,8 @@ void az_region_classify(az_region *r) {
   /* nothing waits in a Test, nor in the MPI_Request_free that hands an
      active send over to MPI: decided once here, not per completion */
   r->no_wait = has_prefix(r->name, "MPI_Test") || !strcmp(r->name, "MPI_Request_free");
+  /* likewise the kind of a collective, for all passes alike */
+  r->coll = r->paradigm == OTF2_PARADIGM_MPI ? mpi_collective_kind(r) : AZ_COLL_NONE;
   /* file I/O by its role, whatever the paradigm (libpomp-io's regions
      have none: OTF2 has no I/O paradigm) */
   if (r->role == OTF2_REGION_ROLE_FILE_IO || r->role == OTF2_REGION_ROLE_FILE_IO_METADATA) {

@@ -57,8 +57,12 @@ for m in delay_latereceiver delay_latereceiver_longterm mpi_wait_indirect_latere
   mpi_wait_propagating_latereceiver; do
   nonzero nbring "$m"
 done
-for m in delay_ompbarrier delay_ompidle delay_ompidle_longterm delay_n2n delay_12n; do
+for m in delay_ompbarrier delay_ompidle delay_ompidle_longterm delay_n21 delay_12n; do
   nonzero hybrid "$m"
+done
+for m in delay_n2n delay_12n delay_n21 mpi_wait_nxn mpi_latebroadcast mpi_earlyreduce \
+  mpi_earlyscan mpi_io_collective_wait; do
+  nonzero coll_kinds "$m"
 done
 nonzero critical_chain critical_path_imbalance
 
