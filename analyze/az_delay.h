@@ -183,6 +183,9 @@ typedef struct dl_link {
    once sent), and the collective posts of the window for it. */
 dl_log *dl_central_records(dl_central *c, int to);
 dl_log *dl_central_coll_posts(dl_central *c, int to);
+/* The instances (and parts) it holds: divided, they show the lag of the
+   evaluation behind the reading (parallel.c bounds it with extra rounds). */
+size_t dl_central_held(const dl_central *c);
 /* Divided: location loc's ops of the window (n words), before they are
    applied: its collectives' posts to the processes holding members. */
 void dl_central_scan(dl_central *c, uint32_t loc, const uint64_t *w, size_t n);

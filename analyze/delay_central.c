@@ -1312,6 +1312,7 @@ void dl_central_receive(dl_central *st, const uint64_t *w, size_t n, const int32
 }
 
 dl_log *dl_central_records(dl_central *st, int to) { return &st->out[to]; }
+size_t dl_central_held(const dl_central *st) { return st->nlive + st->nparts; }
 dl_log *dl_central_coll_posts(dl_central *st, int to) { return &st->coll_out[to]; }
 
 void dl_central_scan(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) {

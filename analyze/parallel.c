@@ -647,8 +647,10 @@ typedef struct {
   size_t *nmap, *capmap;
   uint64_t *out, *in; /* the exchange's buffers, reused */
   size_t capout, capin;
-  int *counts;    /* per other: words to it, from it, their displacements */
-  uint32_t *idle; /* per trace process: its OpenMP workers (process 0's cells) */
+  int *counts;      /* per other: words to it, from it, their displacements */
+  size_t lag_bound; /* instances one process may hold before lag_rounds */
+  int over;         /* the last agreement: one held more */
+  uint32_t *idle;   /* per trace process: its OpenMP workers (process 0's cells) */
 } delay_team;
 
 /* Every delay process takes process 0's call tree (after the gather), so
@@ -745,6 +747,35 @@ static void exchange_records(az_analysis *a, delay_team *dt) {
   }
 }
 
+/* Records still to send on any process (for all of them: a reduction);
+   *over: on entry whether this one holds too many, on return whether one
+   does. */
+static int any_records(const delay_team *dt, dl_central *c, int *over) {
+  uint64_t v[2] = {0, (uint64_t)*over};
+  for (int r = 0; r < dt->size; r++) v[0] += dl_central_records(c, r)->n;
+  MPI_Request req;
+  MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, dt->comm, &req);
+  wait_for(&req);
+  *over = v[1] != 0;
+  return v[0] != 0;
+}
+
+/* One process holds more instances than the bound (a long chain of
+   waits across processes: each hop costs an exchange): rounds of records
+   until none does, or nothing is left to send.  The window's agreement
+   said so; the reading goes on after them. */
+enum { DL_LAG_BOUND = 32768, DL_LAG_ROUNDS = 64 };
+
+static void lag_rounds(az_analysis *a, delay_team *dt) {
+  dl_central *c = a->delay_link->central_part;
+  int over = dl_central_held(c) > dt->lag_bound;
+  for (int i = 0; i < DL_LAG_ROUNDS && any_records(dt, c, &over) && over; i++) {
+    exchange_records(a, dt);
+    dl_central_window(c);
+    over = dl_central_held(c) > dt->lag_bound;
+  }
+}
+
 /* After each window all agreed on (last: after the pass): its collective
    posts and the records to the others, theirs here; the logs are applied
    then (pass_delay.c). */
@@ -752,6 +783,7 @@ static void ship_records(az_analysis *a, dl_log *logs, int last) {
   delay_team *dt = a->delay_link->data;
   if (dt->size > 1) {
     dl_central *c = a->delay_link->central_part;
+    if (dt->over) lag_rounds(a, dt);
     for (uint32_t l = 0; l < a->defs.num_locs; l++)
       if (logs[l].n) dl_central_scan(c, l, dl_log_words(&logs[l]), logs[l].n);
     exchange_records(a, dt);
@@ -763,13 +795,8 @@ static void ship_records(az_analysis *a, dl_log *logs, int last) {
    send (the last instances wait for waiters of other processes). */
 static int round_records(az_analysis *a) {
   delay_team *dt = a->delay_link->data;
-  dl_central *c = a->delay_link->central_part;
-  uint64_t n = 0;
-  for (int r = 0; r < dt->size; r++) n += dl_central_records(c, r)->n;
-  MPI_Request req;
-  MPI_Iallreduce(MPI_IN_PLACE, &n, 1, MPI_UINT64_T, MPI_SUM, dt->comm, &req);
-  wait_for(&req);
-  if (!n) return 0;
+  int over = 0;
+  if (!any_records(dt, a->delay_link->central_part, &over)) return 0;
   exchange_records(a, dt);
   return 1;
 }
@@ -800,13 +827,17 @@ static void exchange_delay(az_analysis *a, int last) {
 }
 
 /* agree among the delay processes */
+/* agree among the delay processes; and whether one holds more instances
+   than the bound (lag_rounds) */
 static int agree_delay(az_analysis *a, int active, int *failed) {
-  const delay_team *dt = a->exchange_data;
-  int in[2] = {active != 0, *failed != 0}, out[2];
+  delay_team *dt = a->exchange_data;
+  const dl_central *c = a->delay_link ? a->delay_link->central_part : NULL;
+  int in[3] = {active != 0, *failed != 0, c && dl_central_held(c) > dt->lag_bound}, out[3];
   MPI_Request req;
-  MPI_Iallreduce(in, out, 2, MPI_INT, MPI_MAX, dt->comm, &req);
+  MPI_Iallreduce(in, out, 3, MPI_INT, MPI_MAX, dt->comm, &req);
   wait_for(&req);
   *failed = out[1];
+  dt->over = out[2];
   return out[1] ? 0 : out[0];
 }
 
@@ -865,6 +896,10 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   dt.nmap = pu_calloc((size_t)dt.size * 2, sizeof *dt.nmap);
   dt.capmap = dt.nmap + dt.size;
   dt.counts = pu_malloc((size_t)dt.size * 4 * sizeof *dt.counts);
+  /* POMP_ANALYZE_LAG_BOUND: another bound (tests: 0 makes every window
+     exchange until nothing is left) */
+  const char *bound = getenv("POMP_ANALYZE_LAG_BOUND");
+  dt.lag_bound = bound && *bound ? strtoull(bound, NULL, 10) : DL_LAG_BOUND;
   /* only delay costs go to process 0 from here: the rest was gathered */
   if (rootcause && dt.rank)
     for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);

@@ -143,6 +143,17 @@ for name in ring6 nbring6 coll_extra; do
     fi
   done
 done
+# the lag bounded (POMP_ANALYZE_LAG_BOUND=0: after every window, rounds of
+# records until nothing is left to send)
+for name in ring6 nbring6 hybrid; do
+  if POMP_ANALYZE_LAG_BOUND=0 "$mpiexec" -n 4 "$analyze" -q -o "$work/$name.lag.pomp" \
+    "$work/$name" && cmp -s "$work/$name/report.pomp" "$work/$name.lag.pomp"; then
+    echo "ok: $name, 4 analysis processes, rounds after every window: identical report"
+  else
+    echo "FAIL: $name: 4 analysis processes, rounds after every window"
+    failures=$((failures + 1))
+  fi
+done
 for m in delay_latesender_longterm mpi_wait_indirect_latesender delay_barrier; do
   nonzero ring6 "$m"
 done
