@@ -10,11 +10,15 @@
  *
  * The central part (delay_central.c) holds the instances (their members,
  * waits, incoming cost, the order of evaluation) and charges the delay
- * costs.  After each backward window it applies the logs of every
- * location in location order: the order in which the serial pass met
- * those events (the driver delivers a window location by location), so
- * the sums and the report do not depend on who wrote the logs
- * (analyze/README.md, "Delay costs in a parallel analysis").
+ * costs.  After each backward window it applies the logs of the
+ * locations in location order: the order in which the serial pass met
+ * those events (the driver delivers a window location by location).  In
+ * a parallel analysis each delay process applies its own locations' logs
+ * and keeps the instances they are members of; an instance is evaluated
+ * on its late member's process, from records the processes exchange
+ * once per window (below, dl_link; analyze/README.md, "Dividing the
+ * central part").  Its sums are fixed point or integer: the report does
+ * not depend on the order in which instances are evaluated.
  *
  * A log is an array of 64-bit words; an op is one word (its code in the
  * low 8 bits, a small argument above) and a fixed number of words after
@@ -123,12 +127,7 @@ enum {
 typedef struct { /* one location's ops of a window */
   uint64_t *w;
   size_t n, cap;
-  const uint64_t *at; /* the n words where they arrived instead (a parallel
-                         analysis: the received message, not copied); NULL: w */
 } dl_log;
-
-/* The log's words of the window. */
-static inline const uint64_t *dl_log_words(const dl_log *lg) { return lg->at ? lg->at : lg->w; }
 
 typedef struct dl_central dl_central;
 
@@ -169,7 +168,6 @@ typedef struct dl_link {
   void (*ship)(az_analysis *a, dl_log *logs, int last);
   int (*round)(az_analysis *a);
   void *data;           /* parallel.c's */
-  int central;          /* this analysis process applies logs */
   const uint32_t *idle; /* per trace process: dl_idle_workers on process 0 */
   void *state;          /* the delay pass's, while it runs */
   /* divided: */

@@ -11,8 +11,10 @@
  *   collectives    -> an owner per communicator, which sends back the charges
  *                     for other processes' locations;
  *   call trees and values -> analysis process 0, which writes the report;
- *   the delay pass's op logs -> analysis process 0, which applies them
- *                     (process 1 walks the critical path meanwhile).
+ *   the delay pass's records -> between the delay processes (0, 2, 3, ...),
+ *                     each with its share of the instances; their delay
+ *                     costs to process 0 at the end (process 1 walks the
+ *                     critical path meanwhile).
  *
  * All values are integer ticks and the report orders its call tree
  * canonically, so the report is identical to a serial analysis (tested).
@@ -785,7 +787,7 @@ static void ship_records(az_analysis *a, dl_log *logs, int last) {
     dl_central *c = a->delay_link->central_part;
     if (dt->over) lag_rounds(a, dt);
     for (uint32_t l = 0; l < a->defs.num_locs; l++)
-      if (logs[l].n) dl_central_scan(c, l, dl_log_words(&logs[l]), logs[l].n);
+      if (logs[l].n) dl_central_scan(c, l, logs[l].w, logs[l].n);
     exchange_records(a, dt);
   }
   if (last) a->delay_link->ended = 1;
@@ -906,7 +908,6 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   dl_link link = {.ship = ship_records,
                   .round = round_records,
                   .data = &dt,
-                  .central = 1,
                   .idle = dt.idle,
                   .owner = shares.owner,
                   .rank = dt.rank,
