@@ -130,30 +130,27 @@ awk '/^loc 3.0/ { l3 = 1 }
     print "250 collend 0 2 - 8 8"; print "250 leave"; print "250 enter work"; done = 1
   }
   { print }' "$data/delay_chain.trace" >"$work/coll_extra.trace"
+# identical NAME P [WHAT]: mpiexec -n P writes NAME's serial report
+identical() {
+  out="$work/$1.$2${3:+.$3}.pomp"
+  if "$mpiexec" -n "$2" "$analyze" -q -o "$out" "$work/$1" && cmp -s "$work/$1/report.pomp" "$out"
+  then
+    echo "ok: $1, $2 analysis processes${3:+, $3}: identical report"
+  else
+    echo "FAIL: $1: $2 analysis processes${3:+, $3}"
+    failures=$((failures + 1))
+  fi
+}
 for name in ring6 nbring6 coll_extra; do
   "$tracegen" "$work/$name.trace" "$work/$name" || { echo "FAIL: tracegen $name"; exit 1; }
   "$analyze" -q "$work/$name" || { echo "FAIL: serial $name"; failures=$((failures + 1)); }
-  for p in 3 4 5; do
-    if "$mpiexec" -n $p "$analyze" -q -o "$work/$name.$p.pomp" "$work/$name" &&
-      cmp -s "$work/$name/report.pomp" "$work/$name.$p.pomp"; then
-      echo "ok: $name, $p analysis processes: identical report"
-    else
-      echo "FAIL: $name: $p analysis processes"
-      failures=$((failures + 1))
-    fi
-  done
+  for p in 3 4 5; do identical "$name" $p; done
 done
 # the lag bounded (POMP_ANALYZE_LAG_BOUND=0: after every window, rounds of
 # records until nothing is left to send)
-for name in ring6 nbring6 hybrid; do
-  if POMP_ANALYZE_LAG_BOUND=0 "$mpiexec" -n 4 "$analyze" -q -o "$work/$name.lag.pomp" \
-    "$work/$name" && cmp -s "$work/$name/report.pomp" "$work/$name.lag.pomp"; then
-    echo "ok: $name, 4 analysis processes, rounds after every window: identical report"
-  else
-    echo "FAIL: $name: 4 analysis processes, rounds after every window"
-    failures=$((failures + 1))
-  fi
-done
+export POMP_ANALYZE_LAG_BOUND=0
+for name in ring6 nbring6 hybrid; do identical "$name" 4 rounds; done
+unset POMP_ANALYZE_LAG_BOUND
 for m in delay_latesender_longterm mpi_wait_indirect_latesender delay_barrier; do
   nonzero ring6 "$m"
 done
