@@ -538,7 +538,10 @@ static void classify(az_analysis *a, const dl_inst *in, const dl_member *w, doub
 
 static void part_ready(dl_central *st, dl_inst *part);
 
+static void release_early(dl_central *st, dl_inst *in);
+
 static void check_ready(dl_central *st, dl_inst *in) {
+  if (st->link && !in->evaluated) release_early(st, in);
   if (in->queued || !ready(in)) return;
   in->queued = 1;
   if (is_part(in) && in->part[0]) part_ready(st, in);
@@ -1145,6 +1148,32 @@ static void put_key(uint64_t *w, const dl_key *k) {
 /* The member the others waited for (a Late Receiver's Irecv: its part). */
 static const dl_member *late_member(const dl_inst *in) {
   return in->key.p2p && in->late == DL_RECV_POST ? &in->part[1]->m[0] : &in->m[in->late];
+}
+
+/* Member mb of in (or of its part `owner`, NULL: in) is closed, not the
+   late one, and the waits in its interval are known: a waiter's map is
+   netted and the waits released now (evaluate would do both). */
+static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
+  if (!mb->ninner || !mb->closed || mb == late_member(in)) return;
+  if (mb->wait > 0) net_map(mb);
+  release_inner(st, mb);
+  mb->ninner = 0; /* released: evaluate and net_map pass over it */
+}
+
+/* Divided: only the late member's interval passes costs back
+   (charge_waiter, charge_idle); the others' hold their waits only until
+   the instance is evaluated.  An instance evaluated a window later (its
+   waiter's record comes from another process) would hold up every
+   earlier one inside its other members' intervals: those are released
+   as soon as the instance's waits and theirs are known. */
+static void release_early(dl_central *st, dl_inst *in) {
+  dl_inst *msg = is_part(in) ? in->part[0] : in;
+  if (!msg || !msg->settled || !in->settled || in->inner_unknown) return;
+  if (in != msg) { /* a part of msg */
+    release_member(st, msg, &in->m[0]);
+    return;
+  }
+  for (uint32_t i = 0; i < in->size && i < in->cap; i++) release_member(st, in, &in->m[i]);
 }
 
 /* Message in's side, whole here (its member and part), to the process of
