@@ -133,7 +133,8 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
   uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
   uint32_t refs;                 /* references to its members from open or later intervals */
-  uint8_t settled;               /* its waits are final: those who need them may go on */
+  uint8_t settled;               /* its waits are final: those who need them may go on
+                     (DL_RELEASED: and its members released, release_early) */
   uint8_t evaluated;
   uint8_t queued;
   uint8_t heap;            /* evaluated: a member holds storage on the heap or a call */
@@ -540,8 +541,14 @@ static void part_ready(dl_central *st, dl_inst *part);
 
 static void release_early(dl_central *st, dl_inst *in);
 
+/* dl_inst.settled: settled, and (divided) the intervals of its members that
+   are not late released (release_early). */
+enum { DL_RELEASED = 2 };
+
 static void check_ready(dl_central *st, dl_inst *in) {
-  if (st->link && !in->evaluated) release_early(st, in);
+  if (st->link && in->settled == 1 && in->closed == in->size && !in->inner_unknown &&
+      !in->evaluated)
+    release_early(st, in);
   if (in->queued || !ready(in)) return;
   in->queued = 1;
   if (is_part(in) && in->part[0]) part_ready(st, in);
@@ -1165,15 +1172,28 @@ static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
    the instance is evaluated.  An instance evaluated a window later (its
    waiter's record comes from another process) would hold up every
    earlier one inside its other members' intervals: those are released
-   as soon as the instance's waits and theirs are known. */
+   once the instance is settled and closed here and the waits inside are
+   known (check_ready), with its parts' (each closed, with the same). */
+static int part_releasable(const dl_inst *part) {
+  return part && part->settled == 1 && part->closed == part->size && !part->inner_unknown &&
+         !part->evaluated;
+}
+
 static void release_early(dl_central *st, dl_inst *in) {
   dl_inst *msg = is_part(in) ? in->part[0] : in;
-  if (!msg || !msg->settled || !in->settled || in->inner_unknown) return;
-  if (in != msg) { /* a part of msg */
+  if (msg != in) { /* a part: once its message is settled (else with it) */
+    if (!msg || !msg->settled) return;
     release_member(st, msg, &in->m[0]);
+    in->settled = DL_RELEASED;
     return;
   }
+  in->settled = DL_RELEASED;
   for (uint32_t i = 0; i < in->size && i < in->cap; i++) release_member(st, in, &in->m[i]);
+  for (int k = 0; in->key.p2p && k < 2; k++)
+    if (part_releasable(in->part[k])) {
+      release_member(st, in, &in->part[k]->m[0]);
+      in->part[k]->settled = DL_RELEASED;
+    }
 }
 
 /* Message in's side, whole here (its member and part), to the process of
