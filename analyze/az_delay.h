@@ -10,11 +10,15 @@
  *
  * The central part (delay_central.c) holds the instances (their members,
  * waits, incoming cost, the order of evaluation) and charges the delay
- * costs.  After each backward window it applies the logs of every
- * location in location order: the order in which the serial pass met
- * those events (the driver delivers a window location by location), so
- * the sums and the report do not depend on who wrote the logs
- * (analyze/README.md, "Delay costs in a parallel analysis").
+ * costs.  After each backward window it applies the logs of the
+ * locations in location order: the order in which the serial pass met
+ * those events (the driver delivers a window location by location).  In
+ * a parallel analysis each delay process applies its own locations' logs
+ * and keeps the instances they are members of; an instance is evaluated
+ * on its late member's process, from records the processes exchange
+ * once per window (below, dl_link; analyze/README.md, "Dividing the
+ * central part").  Its sums are fixed point or integer: the report does
+ * not depend on the order in which instances are evaluated.
  *
  * A log is an array of 64-bit words; an op is one word (its code in the
  * low 8 bits, a small argument above) and a fixed number of words after
@@ -123,12 +127,7 @@ enum {
 typedef struct { /* one location's ops of a window */
   uint64_t *w;
   size_t n, cap;
-  const uint64_t *at; /* the n words where they arrived instead (a parallel
-                         analysis: the received message, not copied); NULL: w */
 } dl_log;
-
-/* The log's words of the window. */
-static inline const uint64_t *dl_log_words(const dl_log *lg) { return lg->at ? lg->at : lg->w; }
 
 typedef struct dl_central dl_central;
 
@@ -150,26 +149,49 @@ extern void (*dl_charge_hook)(double incoming, double idle);
    never completed get no delay costs). */
 void dl_central_end(dl_central *c);
 
-/* Walks the ops of w (n words) and renames every call path c >= base to
-   map[c - base] (a parallel analysis: the call paths another analysis
-   process created after it took process 0's call tree of base nodes). */
-void dl_log_remap(uint64_t *w, size_t n, const int32_t *map, int32_t base);
-
-/* A parallel analysis (parallel.c) moves the logs: after each window whose
-   end all analysis processes agreed on (its MPI exchange calls
-   az_delay_deliver) and after the pass, `ship` gets the logs of every
-   location (logs[l], l < num_locs; those of locations replayed elsewhere
-   empty).  On the analysis process that applies them (central) it must
-   fill in the others' logs (copied into w, or left where they arrived:
-   at, valid until the next call); then they are applied there, in
-   location order.  Elsewhere it sends them, and they are emptied. */
+/* A parallel analysis (parallel.c) divides the central part among the
+   delay processes (analyze/README.md, "Dividing the central part"): each
+   applies the logs of its own locations and keeps the instances one of them
+   is a member of; an instance is evaluated on the process of its late
+   member's location.  After each window whose end all analysis processes
+   agreed on (its MPI exchange calls az_delay_deliver) and after the pass,
+   `ship` gets the logs of every location (those of locations replayed
+   elsewhere empty): it takes the collectives' posts from them
+   (dl_central_scan) and exchanges them and the records of the last window
+   (dl_central_records: the messages' sides, the waiters) with the other
+   processes (dl_central_receive, dl_central_receive_posts); then the logs
+   are applied here, in location order with the other processes'
+   collective posts.  After the last window (ended set by ship) the central
+   part calls `round` until it returns 0: one more exchange of records,
+   while any process has some. */
 typedef struct dl_link {
   void (*ship)(az_analysis *a, dl_log *logs, int last);
+  int (*round)(az_analysis *a);
   void *data;           /* parallel.c's */
-  int central;          /* this analysis process applies the logs */
   const uint32_t *idle; /* per trace process: dl_idle_workers on process 0 */
   void *state;          /* the delay pass's, while it runs */
+  /* divided: */
+  const int *owner;                /* per trace process: its delay process */
+  int rank, size;                  /* this delay process, their number */
+  struct dl_central *central_part; /* this process's, while the pass runs */
+  int ended;                       /* the last window was shipped */
 } dl_link;
+
+/* Divided: the records for delay process `to` (emptied by the caller
+   once sent), and the collective posts of the window for it. */
+dl_log *dl_central_records(dl_central *c, int to);
+dl_log *dl_central_coll_posts(dl_central *c, int to);
+/* The instances (and parts) it holds: divided, they show the lag of the
+   evaluation behind the reading (parallel.c bounds it with extra rounds). */
+size_t dl_central_held(const dl_central *c);
+/* Divided: location loc's ops of the window (n words), before they are
+   applied: its collectives' posts to the processes holding members. */
+void dl_central_scan(dl_central *c, uint32_t loc, const uint64_t *w, size_t n);
+/* Divided: another process's records (n words), their call paths c >= base
+   renamed to map[c - base]; its collective posts of the window. */
+void dl_central_receive(dl_central *c, const uint64_t *w, size_t n, const int32_t *map,
+                        int32_t base);
+void dl_central_receive_posts(dl_central *c, const uint64_t *w, size_t n);
 
 /* Per trace process: its OpenMP workers, the threads the forward pass
    found idle (from the cells: in parallel, known on process 0 after the

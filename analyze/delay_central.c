@@ -133,14 +133,18 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
   uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
   uint32_t refs;                 /* references to its members from open or later intervals */
-  uint8_t settled;               /* its waits are final: those who need them may go on */
+  uint8_t settled;               /* its waits are final: those who need them may go on
+                     (DL_RELEASED: and its members released, release_early) */
   uint8_t evaluated;
   uint8_t queued;
-  uint8_t heap;          /* evaluated: a member holds storage on the heap or a call */
-  uint8_t expect_post;   /* a message received by MPI_Irecv: its posting part to come */
-  uint8_t parts_unready; /* parts not ready: it is evaluated with them */
-  uint8_t calls;         /* calls completing its members, not resolved */
-  dl_inst **dependents;  /* instances waiting to know its waits (up to eight
+  uint8_t heap;            /* evaluated: a member holds storage on the heap or a call */
+  uint8_t expect_post;     /* a message received by MPI_Irecv: its posting part to come */
+  uint8_t parts_unready;   /* parts not ready: it is evaluated with them */
+  uint8_t calls;           /* calls completing its members, not resolved */
+  uint8_t elsewhere;       /* divided: its late member is another analysis process's
+                            (DL_KEPT: a collective, kept until evaluated there) */
+  uint32_t remote_waiting; /* divided: waiters of other processes not yet received */
+  dl_inst **dependents;    /* instances waiting to know its waits (up to eight
                             in a block, dl_block; freed once settled) */
   size_t ndep, capdep;
   /* a message: its parts, the Isend's completion and the Irecv's posting
@@ -172,6 +176,12 @@ enum { DL_POOLS = 64 };
 int dl_ready_fifo;
 void (*dl_charge_hook)(double incoming, double idle);
 
+/* dl_inst.elsewhere: evaluated on another process; a collective there is
+   kept here until that process dropped it (DL_REC_DONE), so a member
+   posted here meanwhile finds it as a serial analysis does (posted once
+   more than the communicator's size: not analysed). */
+enum { DL_THERE = 1, DL_KEPT };
+
 /* The small arrays outside the instances (a member's waits past the three
    inline, an instance's dependents) come from blocks of 64 bytes kept for
    reuse: nearly every message had one or two of them (in a ring of
@@ -190,6 +200,12 @@ typedef struct { /* an Isend completion (a part, az_delay.h) by its id */
   uint64_t id;
   dl_inst *in;
 } dl_done;
+
+typedef struct { /* a collective member posted on another process's location */
+  uint32_t loc;
+  uint32_t order; /* as received: the posts of one location keep theirs */
+  uint64_t op, w[4];
+} dl_rpost;
 
 typedef struct { /* the central part's view of one location */
   dl_ref *open;  /* its open intervals, as the local part's list; in NULL:
@@ -218,6 +234,14 @@ struct dl_central {
   dl_block *blocks;  /* free blocks */
   dl_block **chunks; /* what they were allocated in */
   size_t nchunks, capchunks;
+  /* a divided analysis (az_delay.h, dl_link.owner; NULL serially): */
+  dl_link *link;
+  dl_log *out;                        /* per analysis process: the records for it */
+  dl_log *coll_out;                   /* per analysis process: the window's collective posts */
+  dl_rpost *colls;                    /* other processes' collective posts of the window, */
+  size_t ncolls, capcolls, next_coll; /* applied in location order */
+  int colls_sorted;
+  int ending; /* the last drops: no records */
 };
 
 static void *block_take(dl_central *st) {
@@ -337,7 +361,11 @@ static void parts_of(const dl_inst *in, dl_inst *part[2]) {
   part[1] = in->key.p2p ? in->part[1] : NULL;
 }
 
+static void send_done(dl_central *st, const dl_inst *in);
+
 static void drop_inst(dl_central *st, dl_inst *in) {
+  if (st->link && !in->elsewhere && in->evaluated && !in->key.p2p && in->key.omp == DL_MPI)
+    send_done(st, in);
   if (is_part(in)) { /* the last part takes its place */
     dl_inst *last = st->parts[--st->nparts];
     st->parts[in->hash] = last;
@@ -438,7 +466,7 @@ static int64_t net_map(dl_member *mb) {
 
 static int ready(const dl_inst *in) {
   return in->settled && in->closed == in->size && !in->inner_unknown && !in->incoming_pending &&
-         !in->parts_unready;
+         !in->parts_unready && !in->remote_waiting;
 }
 
 /* Costs are not negative: rounded to the nearest tick. */
@@ -511,7 +539,16 @@ static void classify(az_analysis *a, const dl_inst *in, const dl_member *w, doub
 
 static void part_ready(dl_central *st, dl_inst *part);
 
+static void release_early(dl_central *st, dl_inst *in);
+
+/* dl_inst.settled: settled, and (divided) the intervals of its members that
+   are not late released (release_early). */
+enum { DL_RELEASED = 2 };
+
 static void check_ready(dl_central *st, dl_inst *in) {
+  if (st->link && in->settled == 1 && in->closed == in->size && !in->inner_unknown &&
+      !in->evaluated)
+    release_early(st, in);
   if (in->queued || !ready(in)) return;
   in->queued = 1;
   if (is_part(in) && in->part[0]) part_ready(st, in);
@@ -560,7 +597,8 @@ static void release_inner(dl_central *st, const dl_member *mb) {
       earlier->incoming_pending--;
       check_ready(st, earlier);
     }
-    if (!--earlier->refs && earlier->evaluated) drop_inst(st, earlier);
+    if (!--earlier->refs && earlier->evaluated && earlier->elsewhere != DL_KEPT)
+      drop_inst(st, earlier);
   }
 }
 
@@ -575,10 +613,13 @@ static void mark_evaluated(dl_inst *in) {
   in->evaluated = 1;
 }
 
+static void hand_off(dl_central *st, dl_inst *in);
+
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   dl_inst *part[2];
   parts_of(in, part);
-  int waits = in->kind != DK_NONE && in->kind != DK_OMPIDLE;
+  if (in->elsewhere) hand_off(st, in); /* then only released here */
+  int waits = in->kind != DK_NONE && in->kind != DK_OMPIDLE && !in->elsewhere;
   int64_t waited = 0;
   if (in->kind == DK_OMPIDLE) charge_idle(a, in);
   /* the maps charge_waiter reads (the late member's and its waiters'):
@@ -605,7 +646,7 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
     if (!part[k]->refs) drop_inst(st, part[k]);
   }
   mark_evaluated(in);
-  if (!in->refs) drop_inst(st, in);
+  if (!in->refs && in->elsewhere != DL_KEPT) drop_inst(st, in);
 }
 
 /* Evaluates what became ready (a queue, not recursion: a chain of
@@ -734,6 +775,8 @@ static void waits_known(dl_central *st, dl_inst *in) {
     if (!--calls[i]->unknown) resolve_call(st, calls[i]);
 }
 
+static void divide(dl_central *st, dl_inst *in);
+
 /* Every member is in: the waits, final once the completing calls' are. */
 static void all_posted(dl_central *st, dl_inst *in) {
   dl_inst *part[2];
@@ -745,6 +788,7 @@ static void all_posted(dl_central *st, dl_inst *in) {
   } else {
     waits_nxn(in);
   }
+  if (st->link && in->key.omp == DL_MPI) divide(st, in);
   waits_known(st, in);
   if (part[0]) waits_known(st, part[0]);
 }
@@ -855,21 +899,47 @@ static void open_interval(dl_central *st, uint32_t loc, dl_ref r) {
 
 static const dl_ref not_analysed = {NULL, 0};
 
-static const uint64_t *op_coll(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+/* A member posted on another analysis process's location: its interval
+   is there (closed here, as far as this instance goes). */
+static void remote_member(dl_inst *in, dl_member *mb, uint32_t loc, az_time e, az_time x) {
+  in->posted++;
+  in->closed++;
+  mb->posted = mb->closed = 1;
+  mb->loc = loc;
+  mb->cnode = -1; /* a waiter's comes with it (rec_waiter) */
+  mb->e = e;
+  mb->x = x;
+}
+
+/* A collective's member; remote: posted on another process's location
+   (divided, dl_rpost), in the same order on every process that has a
+   member, so all take the same decisions. */
+static void post_coll(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w, int remote) {
   int kind = (int)(op >> 8 & 0xff), root = (int)(op >> 16 & 1);
   dl_key key = {.comm = (uint32_t)w[0], .seq = w[1]};
   int32_t cnode = (int32_t)(uint32_t)(w[0] >> 32);
   uint32_t size = st->a->defs.comms[key.comm].size;
   dl_inst *in = find_inst(st, &key, size, size, kind);
   if (in->posted == in->size) { /* more members than the communicator: not analysed */
-    open_interval(st, loc, not_analysed);
-    return w + 4;
+    if (!remote) open_interval(st, loc, not_analysed);
+    return;
+  }
+  if (remote) {
+    dl_member *mb = &in->m[in->posted];
+    remote_member(in, mb, loc, w[2], w[3]);
+    mb->root = (uint8_t)root;
+    if (complete(in)) all_posted(st, in);
+    return;
   }
   /* the root of a 1-to-N and the others of an N-to-1 never wait */
   int can_wait = kind == DK_12N ? !root : kind == DK_N21 ? root : 1;
   dl_ref r = post(st, loc, in, in->posted, cnode, w[2], w[3], can_wait);
-  member(r)->root = root;
+  member(r)->root = (uint8_t)root;
   open_interval(st, loc, r);
+}
+
+static const uint64_t *op_coll(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+  post_coll(st, loc, op, w, 0);
   return w + 4;
 }
 
@@ -891,6 +961,8 @@ static int item_can_wait(uint64_t flags) {
   return side == DL_RECV || side == DL_SEND_DONE || (side == DL_SEND && (flags >> 2 & 1));
 }
 
+static void send_side(dl_central *st, const dl_inst *in, int side);
+
 /* The Irecv of message key, posted on loc: the late party of a Late
    Receiver, never a waiter. */
 static dl_ref post_posting(dl_central *st, uint32_t loc, dl_key key, int32_t cnode, az_time e,
@@ -902,6 +974,7 @@ static dl_ref post_posting(dl_central *st, uint32_t loc, dl_key key, int32_t cno
   dl_ref r = post(st, loc, posting, 0, cnode, e, x, 0);
   posting->settled = 1;
   link_part(msg, 1, posting);
+  if (st->link) send_side(st, msg, DL_RECV);
   return r;
 }
 
@@ -929,6 +1002,8 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
   member(r)->blocking = blocking;
   if (side == DL_RECV && !blocking) in->expect_post = 1;
   if (done) adopt_done(st, loc, in, id);
+  if (st->link && (side == DL_SEND || !in->expect_post)) /* else with its posting */
+    send_side(st, in, side);
   return r;
 }
 
@@ -1000,6 +1075,7 @@ static const uint64_t *op_giveup(dl_central *st, uint32_t loc, uint64_t op, cons
   dl_inst *in = lookup_inst(st, &key);
   if (in && in->expect_post && !in->part[1]) {
     in->expect_post = 0;
+    if (st->link) send_side(st, in, DL_RECV);
     if (complete(in)) all_posted(st, in);
   }
   return w + 3;
@@ -1027,8 +1103,326 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   return w + 2 * nmap;
 }
 
+/* ---- the central part divided among the analysis processes ------------
+
+   (analyze/README.md, "Dividing the central part".)  Each delay process
+   applies the logs of its own locations and keeps the instances one of
+   them is a member of; an instance is evaluated where its late member's
+   location is.  Between the processes, records of 64-bit words, one
+   exchange per window (parallel.c):
+     DL_REC_MSG   a message's side once it is whole (its member and part),
+                  to the peer's process: side << 8 | blocking << 10 |
+                  part << 11; key (3 words); loc, e, x, part's e, x
+     DL_REC_WAITER a waiting member, final (closed, its incoming cost
+                  complete), to its late member's process: p2p << 8 |
+                  member << 32; key (3); wait, incoming (ticks, fraction),
+                  idle (ticks, fraction), prop, cnode | nmap << 32, then
+                  nmap (cnode, ticks): its interval's map, waits moved out
+                  (net_map)
+     DL_REC_DONE  a collective evaluated and dropped, to every other
+                  process (DL_KEPT): comm, seq
+   and, taken from the logs before they are applied (dl_central_scan), a
+   collective's members to every other process (dl_rpost: loc, op and its
+   four words), applied in location
+   order among the local logs, so every process posts them in the serial
+   order.  Every process computes an instance's waits from the same posts;
+   a waiter's own process resolves the call that completes it. */
+enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE };
+enum { DL_REC_MSG_WORDS = 9, DL_REC_WAITER_WORDS = 11, DL_REC_DONE_WORDS = 3, DL_RPOST_WORDS = 6 };
+
+static int owner_of(const dl_central *st, uint32_t loc) {
+  return st->link->owner[st->a->defs.locs[loc].process];
+}
+
+static int remote_loc(const dl_central *st, uint32_t loc) {
+  return owner_of(st, loc) != st->link->rank;
+}
+
+/* Room for k more words in lg. */
+static uint64_t *words_room(dl_log *lg, size_t k) {
+  pu_reserve((void **)&lg->w, &lg->cap, lg->n + k, sizeof *lg->w);
+  uint64_t *w = lg->w + lg->n;
+  lg->n += k;
+  return w;
+}
+
+static void put_key(uint64_t *w, const dl_key *k) {
+  w[0] = k->comm | (uint64_t)k->tag << 32;
+  w[1] = k->src | (uint64_t)k->dst << 32;
+  w[2] = k->seq;
+}
+
+/* The member the others waited for (a Late Receiver's Irecv: its part). */
+static const dl_member *late_member(const dl_inst *in) {
+  return in->key.p2p && in->late == DL_RECV_POST ? &in->part[1]->m[0] : &in->m[in->late];
+}
+
+/* Member mb of in (or of its part `owner`, NULL: in) is closed, not the
+   late one, and the waits in its interval are known: a waiter's map is
+   netted and the waits released now (evaluate would do both). */
+static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
+  if (!mb->ninner || !mb->closed || mb == late_member(in)) return;
+  if (mb->wait > 0) net_map(mb);
+  release_inner(st, mb);
+  mb->ninner = 0; /* released: evaluate and net_map pass over it */
+}
+
+/* Divided: only the late member's interval passes costs back
+   (charge_waiter, charge_idle); the others' hold their waits only until
+   the instance is evaluated.  An instance evaluated a window later (its
+   waiter's record comes from another process) would hold up every
+   earlier one inside its other members' intervals: those are released
+   once the instance is settled and closed here and the waits inside are
+   known (check_ready), with its parts' (each closed, with the same). */
+static int part_releasable(const dl_inst *part) {
+  return part && part->settled == 1 && part->closed == part->size && !part->inner_unknown &&
+         !part->evaluated;
+}
+
+static void release_early(dl_central *st, dl_inst *in) {
+  dl_inst *msg = is_part(in) ? in->part[0] : in;
+  if (msg != in) { /* a part: once its message is settled (else with it) */
+    if (!msg || !msg->settled) return;
+    release_member(st, msg, &in->m[0]);
+    in->settled = DL_RELEASED;
+    return;
+  }
+  in->settled = DL_RELEASED;
+  for (uint32_t i = 0; i < in->size && i < in->cap; i++) release_member(st, in, &in->m[i]);
+  for (int k = 0; in->key.p2p && k < 2; k++)
+    if (part_releasable(in->part[k])) {
+      release_member(st, in, &in->part[k]->m[0]);
+      in->part[k]->settled = DL_RELEASED;
+    }
+}
+
+/* Message in's side, whole here (its member and part), to the process of
+   its peer. */
+static void send_side(dl_central *st, const dl_inst *in, int side) {
+  uint32_t peer = side == DL_SEND ? in->key.dst : in->key.src;
+  if (peer >= st->a->defs.num_procs) return; /* never matched, here or there */
+  int to = st->link->owner[peer];
+  if (to == st->link->rank) return;
+  const dl_member *mb = &in->m[side];
+  const dl_inst *part = in->part[side == DL_SEND ? 0 : 1];
+  uint64_t *w = words_room(&st->out[to], DL_REC_MSG_WORDS);
+  w[0] = DL_REC_MSG | (uint64_t)side << 8 | (uint64_t)mb->blocking << 10 | (uint64_t) !!part << 11;
+  put_key(w + 1, &in->key);
+  w[4] = mb->loc;
+  w[5] = mb->e;
+  w[6] = mb->x;
+  w[7] = part ? part->m[0].e : 0;
+  w[8] = part ? part->m[0].x : 0;
+}
+
+static const uint64_t *rec_msg(dl_central *st, const uint64_t *w) {
+  int side = (int)(w[0] >> 8 & 3), has_part = (int)(w[0] >> 11 & 1);
+  dl_key key = message_key(w + 1);
+  uint32_t loc = (uint32_t)w[4];
+  dl_inst *in = find_inst(st, &key, 2, 2, DK_NONE);
+  if (in->m[side].posted) return w + DL_REC_MSG_WORDS; /* posted twice: not analysed */
+  remote_member(in, &in->m[side], loc, w[5], w[6]);
+  in->m[side].blocking = (uint8_t)(w[0] >> 10 & 1);
+  if (has_part) { /* an Isend's completion, an Irecv's posting */
+    dl_key pk = {.comm = loc, .omp = side == DL_SEND ? DL_PENDING : DL_PART_POST};
+    dl_inst *part = new_part(st, &pk);
+    remote_member(part, &part->m[0], loc, w[7], w[8]);
+    link_part(in, side == DL_SEND ? 0 : 1, part);
+    if (side == DL_RECV) { /* never waits: ready */
+      part->settled = 1;
+      check_ready(st, part);
+    }
+  }
+  if (complete(in)) all_posted(st, in);
+  return w + DL_REC_MSG_WORDS;
+}
+
+/* 1 when member i of in (DL_SEND_DONE: an Isend's completion) waited
+   before the calls completing it were resolved, as every process holding
+   the instance computed. */
+static int raw_waiter(const dl_inst *in, uint32_t i) {
+  if (!in->key.p2p) return i < in->size && i != in->late && in->m[i].wait > 0;
+  if (in->kind == DK_LS) return i == DL_RECV;
+  if (in->kind != DK_LR) return 0;
+  return in->m[DL_SEND].blocking ? i == DL_SEND : i == DL_SEND_DONE;
+}
+
+static dl_member *waiter_member(dl_inst *in, uint32_t i) {
+  return in->key.p2p && i == DL_SEND_DONE ? &in->part[0]->m[0] : &in->m[i];
+}
+
+/* in's waits are computed: evaluated here, with the waiters of other
+   processes to come, or handed off (its late member is elsewhere). */
+static void divide(dl_central *st, dl_inst *in) {
+  if (remote_loc(st, late_member(in)->loc)) {
+    in->elsewhere = in->key.p2p ? DL_THERE : DL_KEPT;
+    return;
+  }
+  uint32_t members = in->key.p2p ? DL_SEND_DONE + 1 : in->size;
+  for (uint32_t i = 0; i < members; i++)
+    if (raw_waiter(in, i) && remote_loc(st, waiter_member(in, i)->loc)) in->remote_waiting++;
+}
+
+/* Waiter mb (member `index` of in), final, to the late member's process. */
+static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t index, dl_member *mb) {
+  size_t nmap = 0;
+  if (charges(mb)) {
+    net_map(mb);
+    nmap = mb->nmap;
+  }
+  uint64_t *w = words_room(&st->out[to], DL_REC_WAITER_WORDS + 2 * nmap);
+  w[0] = DL_REC_WAITER | (uint64_t)in->key.p2p << 8 | (uint64_t)index << 32;
+  put_key(w + 1, &in->key);
+  w[4] = (uint64_t)mb->wait;
+  w[5] = (uint64_t)mb->incoming.ticks;
+  w[6] = mb->incoming.frac;
+  w[7] = (uint64_t)mb->idle.ticks;
+  w[8] = mb->idle.frac;
+  memcpy(&w[9], &mb->prop, sizeof mb->prop);
+  w[10] = (uint32_t)mb->cnode | (uint64_t)nmap << 32;
+  for (size_t i = 0; i < nmap; i++) {
+    w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
+    w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
+  }
+}
+
+/* in is ready here but evaluated elsewhere: its waiters here go there. */
+static void hand_off(dl_central *st, dl_inst *in) {
+  int to = owner_of(st, late_member(in)->loc);
+  uint32_t members = in->key.p2p ? DL_SEND_DONE + 1 : in->size;
+  for (uint32_t i = 0; i < members; i++) {
+    if (!raw_waiter(in, i)) continue;
+    dl_member *mb = waiter_member(in, i);
+    if (!remote_loc(st, mb->loc)) send_waiter(st, to, in, i, mb);
+  }
+}
+
+/* A call path of the sending process's (base: the tree all share, map:
+   the sender's later ones here); wait slots too. */
+static int32_t rename_cnode(int32_t c, const int32_t *map, int32_t base) {
+  if (c >= base) return map[c - base];
+  if (c <= -2 && wait_slot(c) >= base) return wait_slot(map[wait_slot(c) - base]);
+  return c;
+}
+
+static const uint64_t *rec_waiter(dl_central *st, const uint64_t *w, const int32_t *map,
+                                  int32_t base) {
+  dl_key key = message_key(w + 1);
+  if (!(w[0] >> 8 & 1)) key = (dl_key){.comm = key.comm, .seq = key.seq};
+  uint32_t index = (uint32_t)(w[0] >> 32), nmap = (uint32_t)(w[10] >> 32);
+  dl_inst *in = lookup_inst(st, &key);
+  if (!in || !in->remote_waiting) return w + DL_REC_WAITER_WORDS + 2 * (size_t)nmap;
+  dl_member *mb = waiter_member(in, index);
+  mb->wait = (int64_t)w[4];
+  mb->incoming = (dl_fixed){(int64_t)w[5], (uint32_t)w[6]};
+  mb->idle = (dl_fixed){(int64_t)w[7], (uint32_t)w[8]};
+  memcpy(&mb->prop, &w[9], sizeof mb->prop);
+  mb->cnode = rename_cnode((int32_t)(uint32_t)w[10], map, base);
+  enum { FEW = sizeof mb->few / sizeof mb->few[0] };
+  mb->map = nmap <= FEW ? mb->few : pu_malloc(nmap * sizeof *mb->map);
+  mb->capmap = nmap <= FEW ? FEW : nmap;
+  mb->nmap = nmap;
+  w += DL_REC_WAITER_WORDS;
+  for (uint32_t i = 0; i < nmap; i++, w += 2)
+    mb->map[i] = (dl_slot){rename_cnode((int32_t)(uint32_t)w[0], map, base), (int64_t)w[1]};
+  in->remote_waiting--;
+  check_ready(st, in);
+  return w;
+}
+
+static void send_done(dl_central *st, const dl_inst *in) {
+  for (int r = 0; !st->ending && r < st->link->size; r++) {
+    if (r == st->link->rank) continue;
+    uint64_t *w = words_room(&st->out[r], DL_REC_DONE_WORDS);
+    w[0] = DL_REC_DONE;
+    w[1] = in->key.comm;
+    w[2] = in->key.seq;
+  }
+}
+
+static const uint64_t *rec_done(dl_central *st, const uint64_t *w) {
+  dl_key key = {.comm = (uint32_t)w[1], .seq = w[2]};
+  dl_inst *in = lookup_inst(st, &key);
+  if (in && in->elsewhere == DL_KEPT) {
+    in->elsewhere = DL_THERE;
+    if (in->evaluated && !in->refs) drop_inst(st, in);
+  }
+  return w + DL_REC_DONE_WORDS;
+}
+
+void dl_central_receive(dl_central *st, const uint64_t *w, size_t n, const int32_t *map,
+                        int32_t base) {
+  const uint64_t *end = w + n;
+  while (w < end) switch (*w & 0xff) {
+    case DL_REC_MSG: w = rec_msg(st, w); break;
+    case DL_REC_WAITER: w = rec_waiter(st, w, map, base); break;
+    default: w = rec_done(st, w); break;
+    }
+}
+
+dl_log *dl_central_records(dl_central *st, int to) { return &st->out[to]; }
+size_t dl_central_held(const dl_central *st) { return st->nlive + st->nparts; }
+dl_log *dl_central_coll_posts(dl_central *st, int to) { return &st->coll_out[to]; }
+
+void dl_central_scan(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) {
+  const uint64_t *end = w + n;
+  while (w < end) {
+    uint64_t op = *w++;
+    switch (op & 0xff) {
+    case DL_OP_COLL: /* to every other process: one whose location posts on a
+                        communicator its process is not a member of (a damaged
+                        trace) must see the same posts as the members' */
+      for (int r = 0; r < st->link->size; r++) {
+        if (r == st->link->rank) continue;
+        uint64_t *p = words_room(&st->coll_out[r], DL_RPOST_WORDS);
+        p[0] = loc;
+        p[1] = op;
+        memcpy(p + 2, w, 4 * sizeof *w);
+      }
+      w += 4;
+      break;
+    case DL_OP_MSGS: w += 3 + 4 * (op >> 8); break;
+    case DL_OP_OMPBAR: w += 5; break;
+    case DL_OP_IDLE: w += 4; break;
+    case DL_OP_CLOSE: w += 2 * (op >> 32); break;
+    case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
+    default: break; /* DL_OP_FORK, DL_OP_DRAIN */
+    }
+  }
+}
+
+void dl_central_receive_posts(dl_central *st, const uint64_t *w, size_t n) {
+  for (size_t i = 0; i + DL_RPOST_WORDS <= n; i += DL_RPOST_WORDS) {
+    dl_rpost p = {.loc = (uint32_t)w[i], .order = (uint32_t)st->ncolls, .op = w[i + 1]};
+    memcpy(p.w, w + i + 2, sizeof p.w);
+    PU_PUSH(st->colls, st->ncolls, st->capcolls, p);
+    st->colls_sorted = 0;
+  }
+}
+
+static int by_location(const void *pa, const void *pb) {
+  const dl_rpost *a = pa, *b = pb;
+  if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
+  return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Other processes' collective posts of the window on locations before
+   loc (all: UINT32_MAX), in location order. */
+static void remote_posts_before(dl_central *st, uint32_t loc) {
+  if (!st->colls_sorted) {
+    qsort(st->colls + st->next_coll, st->ncolls - st->next_coll, sizeof *st->colls, by_location);
+    st->colls_sorted = 1;
+  }
+  while (st->next_coll < st->ncolls && st->colls[st->next_coll].loc < loc) {
+    const dl_rpost *p = &st->colls[st->next_coll++];
+    post_coll(st, p->loc, p->op, p->w, 1);
+  }
+  if (st->next_coll == st->ncolls) st->ncolls = st->next_coll = 0;
+}
+
 void dl_central_apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) {
   const uint64_t *end = w + n;
+  if (st->ncolls) remote_posts_before(st, loc);
   while (w < end) {
     uint64_t op = *w++;
     switch (op & 0xff) {
@@ -1056,6 +1450,13 @@ dl_central *dl_central_new(az_analysis *a) {
   st->nhash = 4096;
   st->hash = pu_calloc(st->nhash, sizeof *st->hash);
   st->locs = pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, sizeof *st->locs);
+  dl_link *link = a->delay_link;
+  if (link && link->owner && link->size > 1) { /* divided */
+    st->link = link;
+    link->central_part = st;
+    st->out = pu_calloc((size_t)link->size, sizeof *st->out);
+    st->coll_out = pu_calloc((size_t)link->size, sizeof *st->coll_out);
+  }
   return st;
 }
 
@@ -1063,6 +1464,7 @@ dl_central *dl_central_new(az_analysis *a) {
    of their barriers posted (a worker cut off before one of them is no
    member of it); then what became ready. */
 void dl_central_window(dl_central *st) {
+  if (st->ncolls) remote_posts_before(st, UINT32_MAX);
   for (size_t i = 0; i < st->nsizing; i++) {
     dl_inst *in = st->sizing[i];
     in->size = in->posted;
@@ -1074,6 +1476,9 @@ void dl_central_window(dl_central *st) {
 
 void dl_central_end(dl_central *st) {
   dl_central_window(st);
+  /* divided: the records still to go, until no process sends any */
+  while (st->link && st->link->ended && st->link->round(st->a)) dl_central_window(st);
+  st->ending = 1;
   /* instances never completed (members missing): no delay costs */
   for (size_t h = 0; h < st->nhash; h++)
     while (st->hash[h]) drop_inst(st, st->hash[h]);
@@ -1096,30 +1501,15 @@ void dl_central_end(dl_central *st) {
   free(st->chunks);
   free(st->ready);
   free(st->hash);
-  free(st);
-}
-
-static void remap_word(uint64_t *w, int shift, const int32_t *map, int32_t base) {
-  int32_t c = (int32_t)(uint32_t)(*w >> shift);
-  if (c < base) return; /* process 0's call tree, or none (-1) */
-  uint64_t keep = shift ? *w & 0xffffffffu : *w & ~(uint64_t)0xffffffffu;
-  *w = keep | (uint64_t)(uint32_t)map[c - base] << shift;
-}
-
-void dl_log_remap(uint64_t *w, size_t n, const int32_t *map, int32_t base) {
-  const uint64_t *end = w + n;
-  while (w < end) {
-    uint64_t op = *w++;
-    switch (op & 0xff) {
-    case DL_OP_COLL: remap_word(&w[0], 32, map, base), w += 4; break;
-    case DL_OP_MSGS: remap_word(&w[0], 0, map, base), w += 3 + 4 * (op >> 8); break;
-    case DL_OP_OMPBAR: remap_word(&w[1], 32, map, base), w += 5; break;
-    case DL_OP_IDLE: remap_word(&w[2], 0, map, base), w += 4; break;
-    case DL_OP_CLOSE:
-      for (size_t i = 0; i < (size_t)(op >> 32); i++, w += 2) remap_word(&w[0], 0, map, base);
-      break;
-    case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
-    default: break; /* DL_OP_FORK, DL_OP_DRAIN */
+  if (st->link) {
+    for (int r = 0; r < st->link->size; r++) {
+      free(st->out[r].w);
+      free(st->coll_out[r].w);
     }
+    st->link->central_part = NULL;
   }
+  free(st->out);
+  free(st->coll_out);
+  free(st->colls);
+  free(st);
 }

@@ -11,8 +11,10 @@
  *   collectives    -> an owner per communicator, which sends back the charges
  *                     for other processes' locations;
  *   call trees and values -> analysis process 0, which writes the report;
- *   the delay pass's op logs -> analysis process 0, which applies them
- *                     (process 1 walks the critical path meanwhile).
+ *   the delay pass's records -> between the delay processes (0, 2, 3, ...),
+ *                     each with its share of the instances; their delay
+ *                     costs to process 0 at the end (process 1 walks the
+ *                     critical path meanwhile).
  *
  * All values are integer ticks and the report orders its call tree
  * canonically, so the report is identical to a serial analysis (tested).
@@ -629,26 +631,28 @@ static int backward_whole(az_analysis *a, const char *anchor, az_marks *marks,
 /* ---- the delay pass divided (analyze/README.md, "Delay costs in a
    parallel analysis") ------------------------------------------------- */
 
-/* Its analysis processes: 0 (which applies the op logs: the central part)
-   and, with three or more, 2 and above; process 1 walks the critical
-   path meanwhile.  Each replays the locations of its own trace processes
-   backwards (the local part) and sends their logs to process 0 after each
-   window; process 0 applies every location's log in location order, as a
-   serial analysis does. */
+/* Its analysis processes: 0 and, with three or more, 2 and above; process
+   1 walks the critical path meanwhile.  Each replays the locations of its
+   own trace processes backwards (the local part) and applies their logs
+   (its share of the central part); after each window they exchange the
+   records of the divided central part (az_delay.h), and at the end their
+   delay costs go to process 0. */
 enum { DL_TAG = 5 };
 
 typedef struct {
   MPI_Comm comm;
   int rank, size;
   int32_t base; /* call paths of process 0's tree when it was shared */
-  /* the others: what they sent */
-  size_t sent;  /* call paths of their own tree process 0 knows */
-  pipe_out out; /* the logs of the windows */
-  /* process 0: per other, process 0's call path of each one it created */
+  size_t sent;  /* call paths of this tree the others know */
+  /* per other: this process's call path of each one it created */
   int32_t **map;
   size_t *nmap, *capmap;
-  bytes *in;      /* per other, its last message: the logs are applied from it */
-  uint32_t *idle; /* per trace process: its OpenMP workers (process 0's cells) */
+  uint64_t *out, *in; /* the exchange's buffers, reused */
+  size_t capout, capin;
+  int *counts;      /* per other: words to it, from it, their displacements */
+  size_t lag_bound; /* instances one process may hold before lag_rounds */
+  int over;         /* the last agreement: one held more */
+  uint32_t *idle;   /* per trace process: its OpenMP workers (process 0's cells) */
 } delay_team;
 
 /* Every delay process takes process 0's call tree (after the gather), so
@@ -677,61 +681,145 @@ static void share_tree(az_analysis *a, delay_team *dt) {
   free(nodes);
 }
 
-/* the logs are applied where they arrived: every part before them is
-   whole 64-bit words */
+/* the records' call paths travel as whole words */
 _Static_assert(sizeof(az_cnode) % sizeof(uint64_t) == 0, "call path records in whole words");
 
-/* [call paths created since the last window][their nodes][per location
-   its log's words][the logs, location order], to process 0. */
-static void send_logs(az_analysis *a, delay_team *dt, dl_log *logs, int last) {
-  bytes *b = pipe_buffer(&dt->out);
-  uint64_t n = a->tree.len - dt->sent;
-  put(b, &n, sizeof n);
-  put(b, a->tree.nodes + dt->sent, n * sizeof *a->tree.nodes);
-  dt->sent = a->tree.len;
-  for (uint32_t l = 0; l < a->defs.num_locs; l++) put(b, &logs[l].n, sizeof logs[l].n);
-  for (uint32_t l = 0; l < a->defs.num_locs; l++) put(b, logs[l].w, logs[l].n * sizeof *logs[l].w);
-  pipe_send(&dt->out, 0, DL_TAG, dt->comm, last);
-}
-
-/* Process 0: the logs of process `from`'s locations, their call paths
-   renamed to process 0's, applied where they arrived (logs[l].at: no copy;
-   a location's log of a window comes from one process). */
-static void receive_logs(az_analysis *a, delay_team *dt, int from, dl_log *logs) {
-  bytes *in = &dt->in[from];
-  pipe_receive_into(from, DL_TAG, dt->comm, 0, in);
-  const char *q = in->p;
-  uint64_t n;
-  memcpy(&n, q, sizeof n);
-  q += sizeof n;
-  for (uint64_t i = 0; i < n; i++, q += sizeof(az_cnode)) {
+/* The call paths process `from` created (n nodes at q), after those it
+   sent before: named here (parents precede their children). */
+static void map_nodes(az_analysis *a, delay_team *dt, int from, const uint64_t *q, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
     az_cnode c;
-    memcpy(&c, q, sizeof c);
+    memcpy(&c, (const char *)q + i * sizeof c, sizeof c);
     int32_t parent = c.parent < dt->base ? c.parent : dt->map[from][c.parent - dt->base];
     PU_PUSH(dt->map[from], dt->nmap[from], dt->capmap[from],
             az_calltree_child(&a->tree, parent, c.region));
   }
-  /* the words are 8-byte aligned: the header and the nodes are whole words */
-  uint64_t *words = (uint64_t *)(void *)(q + a->defs.num_locs * sizeof(uint64_t));
-  for (uint32_t l = 0; l < a->defs.num_locs; l++, q += sizeof n) {
-    memcpy(&n, q, sizeof n);
-    if (!n) continue;
-    /* none of its call paths is new to process 0: nothing to rename */
-    if (dt->nmap[from]) dl_log_remap(words, n, dt->map[from], dt->base);
-    logs[l].at = words;
-    logs[l].n = n;
-    words += n;
+}
+
+/* One exchange among the delay processes: to each other one [call paths
+   created here since the last][records][collective posts], each part
+   after its length; what arrives is received in the order of the
+   senders (the records first, the posts then wait for their locations'
+   turn: dl_central_apply). */
+static void exchange_records(az_analysis *a, delay_team *dt) {
+  dl_central *c = a->delay_link->central_part;
+  int *counts = dt->counts, *rcounts = counts + dt->size, *sdispl = rcounts + dt->size,
+      *rdispl = sdispl + dt->size;
+  uint64_t nodes = a->tree.len - dt->sent;
+  size_t node_words = nodes * sizeof(az_cnode) / sizeof(uint64_t), total = 0;
+  for (int r = 0; r < dt->size; r++) {
+    size_t n = r == dt->rank
+                   ? 0
+                   : 3 + node_words + dl_central_records(c, r)->n + dl_central_coll_posts(c, r)->n;
+    counts[r] = (int)n;
+    sdispl[r] = (int)total;
+    total += n;
+  }
+  pu_reserve((void **)&dt->out, &dt->capout, total ? total : 1, sizeof *dt->out);
+  for (int r = 0; r < dt->size; r++) {
+    if (r == dt->rank) continue;
+    dl_log *rec = dl_central_records(c, r), *posts = dl_central_coll_posts(c, r);
+    uint64_t *w = dt->out + sdispl[r];
+    w[0] = nodes, w[1] = rec->n, w[2] = posts->n;
+    if (node_words) memcpy(w + 3, a->tree.nodes + dt->sent, node_words * sizeof *w);
+    if (rec->n) memcpy(w + 3 + node_words, rec->w, rec->n * sizeof *w);
+    if (posts->n) memcpy(w + 3 + node_words + rec->n, posts->w, posts->n * sizeof *w);
+    rec->n = posts->n = 0;
+  }
+  dt->sent = a->tree.len;
+  MPI_Request req;
+  MPI_Ialltoall(counts, 1, MPI_INT, rcounts, 1, MPI_INT, dt->comm, &req);
+  wait_for(&req);
+  size_t rtotal = 0;
+  for (int r = 0; r < dt->size; r++) {
+    rdispl[r] = (int)rtotal;
+    rtotal += (size_t)rcounts[r];
+  }
+  pu_reserve((void **)&dt->in, &dt->capin, rtotal ? rtotal : 1, sizeof *dt->in);
+  MPI_Ialltoallv(dt->out, counts, sdispl, MPI_UINT64_T, dt->in, rcounts, rdispl, MPI_UINT64_T,
+                 dt->comm, &req);
+  wait_for(&req);
+  for (int r = 0; r < dt->size; r++) {
+    if (!rcounts[r]) continue;
+    const uint64_t *w = dt->in + rdispl[r];
+    map_nodes(a, dt, r, w + 3, w[0]);
+    const uint64_t *rec = w + 3 + w[0] * sizeof(az_cnode) / sizeof(uint64_t);
+    dl_central_receive(c, rec, w[1], dt->map[r], dt->base);
+    dl_central_receive_posts(c, rec + w[1], w[2]);
   }
 }
 
-static void ship_logs(az_analysis *a, dl_log *logs, int last) {
+/* Records still to send on any process (for all of them: a reduction);
+   *over: on entry whether this one holds too many, on return whether one
+   does. */
+static int any_records(const delay_team *dt, dl_central *c, int *over) {
+  uint64_t v[2] = {0, (uint64_t)*over};
+  for (int r = 0; r < dt->size; r++) v[0] += dl_central_records(c, r)->n;
+  MPI_Request req;
+  MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, dt->comm, &req);
+  wait_for(&req);
+  *over = v[1] != 0;
+  return v[0] != 0;
+}
+
+/* One process holds more instances than the bound (a long chain of
+   waits across processes: each hop costs an exchange): rounds of records
+   until none does, or nothing is left to send.  The window's agreement
+   said so; the reading goes on after them. */
+enum { DL_LAG_BOUND = 32768, DL_LAG_ROUNDS = 64 };
+
+static void lag_rounds(az_analysis *a, delay_team *dt) {
+  dl_central *c = a->delay_link->central_part;
+  int over = dl_central_held(c) > dt->lag_bound;
+  for (int i = 0; i < DL_LAG_ROUNDS && any_records(dt, c, &over) && over; i++) {
+    exchange_records(a, dt);
+    dl_central_window(c);
+    over = dl_central_held(c) > dt->lag_bound;
+  }
+}
+
+/* After each window all agreed on (last: after the pass): its collective
+   posts and the records to the others, theirs here; the logs are applied
+   then (pass_delay.c). */
+static void ship_records(az_analysis *a, dl_log *logs, int last) {
   delay_team *dt = a->delay_link->data;
+  if (dt->size > 1) {
+    dl_central *c = a->delay_link->central_part;
+    if (dt->over) lag_rounds(a, dt);
+    for (uint32_t l = 0; l < a->defs.num_locs; l++)
+      if (logs[l].n) dl_central_scan(c, l, logs[l].w, logs[l].n);
+    exchange_records(a, dt);
+  }
+  if (last) a->delay_link->ended = 1;
+}
+
+/* After the pass: one more exchange while any process has records to
+   send (the last instances wait for waiters of other processes). */
+static int round_records(az_analysis *a) {
+  delay_team *dt = a->delay_link->data;
+  int over = 0;
+  if (!any_records(dt, a->delay_link->central_part, &over)) return 0;
+  exchange_records(a, dt);
+  return 1;
+}
+
+/* The delay costs each delay process charged (its cells held nothing else:
+   emptied before the pass) to process 0, which adds them (integer ticks:
+   any order). */
+static void gather_delay(az_analysis *a, const delay_team *dt) {
   if (dt->rank) {
-    send_logs(a, dt, logs, last);
+    bytes b = {NULL, 0, 0};
+    pack_result(&b, a, NULL);
+    send_to_0(&b, DL_TAG);
+    free(b.p);
     return;
   }
-  for (uint32_t l = 0; l < a->defs.num_locs; l++) logs[l].at = NULL; /* the last window's */
-  for (int r = 1; r < dt->size; r++) receive_logs(a, dt, r, logs);
+  for (int r = 1; r < dt->size; r++) { /* world rank r + 1: 1 is not a delay process */
+    uint64_t len;
+    char *buf = receive_on_0(r + 1, DL_TAG, &len);
+    unpack_result(a, buf, len);
+    free(buf);
+  }
 }
 
 /* The delay pass's exchange: after each window all agreed on, the logs
@@ -741,13 +829,17 @@ static void exchange_delay(az_analysis *a, int last) {
 }
 
 /* agree among the delay processes */
+/* agree among the delay processes; and whether one holds more instances
+   than the bound (lag_rounds) */
 static int agree_delay(az_analysis *a, int active, int *failed) {
-  const delay_team *dt = a->exchange_data;
-  int in[2] = {active != 0, *failed != 0}, out[2];
+  delay_team *dt = a->exchange_data;
+  const dl_central *c = a->delay_link ? a->delay_link->central_part : NULL;
+  int in[3] = {active != 0, *failed != 0, c && dl_central_held(c) > dt->lag_bound}, out[3];
   MPI_Request req;
-  MPI_Iallreduce(in, out, 2, MPI_INT, MPI_MAX, dt->comm, &req);
+  MPI_Iallreduce(in, out, 3, MPI_INT, MPI_MAX, dt->comm, &req);
   wait_for(&req);
   *failed = out[1];
+  dt->over = out[2];
   return out[1] ? 0 : out[0];
 }
 
@@ -796,23 +888,30 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   delay_team dt = {.comm = comm};
   MPI_Comm_rank(comm, &dt.rank);
   MPI_Comm_size(comm, &dt.size);
-  pipe_init(&dt.out);
   if (rootcause) share_tree(a, &dt);
-  /* process 0 applies every log (the central part): measured, about as
-     much CPU time as the local part of every location with its reading
-     (bench_analyze's trace, -n 3: process 0 0.66 s, process 2 0.60 s),
-     so it replays locations only when it is alone */
+  /* each takes a share of the locations and of the central part */
   team shares = {.rank = dt.rank, .size = dt.size};
-  assign_shares(&shares, &a->defs, dt.size == 1 ? 1 : 0);
+  assign_shares(&shares, &a->defs, 1);
   uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
   for (uint32_t p = 0; p < a->defs.num_procs; p++) mine[p] = shares.owner[p] == dt.rank;
-  if (!dt.rank) {
-    dt.map = pu_calloc((size_t)dt.size, sizeof *dt.map);
-    dt.in = pu_calloc((size_t)dt.size, sizeof *dt.in);
-    dt.nmap = pu_calloc((size_t)dt.size * 2, sizeof *dt.nmap);
-    dt.capmap = dt.nmap + dt.size;
-  }
-  dl_link link = {.ship = ship_logs, .data = &dt, .central = dt.rank == 0, .idle = dt.idle};
+  dt.map = pu_calloc((size_t)dt.size, sizeof *dt.map);
+  dt.nmap = pu_calloc((size_t)dt.size * 2, sizeof *dt.nmap);
+  dt.capmap = dt.nmap + dt.size;
+  dt.counts = pu_malloc((size_t)dt.size * 4 * sizeof *dt.counts);
+  /* POMP_ANALYZE_LAG_BOUND: another bound (tests: 0 makes every window
+     exchange until nothing is left) */
+  const char *bound = getenv("POMP_ANALYZE_LAG_BOUND");
+  dt.lag_bound = bound && *bound ? strtoull(bound, NULL, 10) : DL_LAG_BOUND;
+  /* only delay costs go to process 0 from here: the rest was gathered */
+  if (rootcause && dt.rank)
+    for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
+  dl_link link = {.ship = ship_records,
+                  .round = round_records,
+                  .data = &dt,
+                  .idle = dt.idle,
+                  .owner = shares.owner,
+                  .rank = dt.rank,
+                  .size = dt.size};
   az_pass delay = az_pass_delay;
   delay.exchange = exchange_delay;
   pipe_out to_1;
@@ -836,11 +935,12 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   a->delay_link = NULL;
   a->critical_link = NULL;
   pipe_free(&to_1);
-  pipe_free(&dt.out);
-  for (int r = 0; dt.map && r < dt.size; r++) free(dt.map[r]);
+  if (rootcause && dt.size > 1) gather_delay(a, &dt);
+  for (int r = 0; r < dt.size; r++) free(dt.map[r]);
   free(dt.map);
-  for (int r = 0; dt.in && r < dt.size; r++) free(dt.in[r].p);
+  free(dt.out);
   free(dt.in);
+  free(dt.counts);
   free(dt.nmap);
   free(dt.idle);
   free(mine);

@@ -161,7 +161,7 @@ typedef struct dl_state {
   int32_t *master_par; /* per process: the master's parallel call path met last */
   uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
   dl_log *logs;        /* per location: its ops of the window */
-  dl_central *central; /* NULL where another analysis process applies the logs */
+  dl_central *central; /* this analysis process's share (parallel: az_delay.h) */
   dl_link *link;       /* a parallel analysis's (az_delay.h); NULL: serial */
   az_replay *r;
 } dl_state;
@@ -727,16 +727,15 @@ static void open_idle(dl_loc *s, az_time t) {
   open_interval(s, &key);
 }
 
-/* After each window (last: after the pass): the logs to the central part,
-   here or (a parallel analysis) on another analysis process. */
+/* After each window (last: after the pass): the logs to the central part
+   (a parallel analysis: after the exchange of its records, az_delay.h). */
 static void deliver_logs(az_replay *r, int last) {
   dl_state *st = r->data;
   const az_defs *d = &r->a->defs;
   if (st->link) st->link->ship(r->a, st->logs, last);
   if (st->central) {
     for (uint32_t l = 0; l < d->num_locs; l++)
-      if (st->logs[l].n)
-        dl_central_apply(st->central, l, dl_log_words(&st->logs[l]), st->logs[l].n);
+      if (st->logs[l].n) dl_central_apply(st->central, l, st->logs[l].w, st->logs[l].n);
     if (!last) dl_central_window(st->central);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {
@@ -844,7 +843,7 @@ static void delay_begin(az_replay *r) {
   st->r = r;
   st->link = r->a->delay_link;
   if (st->link) st->link->state = st;
-  if (!st->link || st->link->central) st->central = dl_central_new(r->a);
+  st->central = dl_central_new(r->a);
   st->logs = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->logs);
   st->par_cnode = parallel_cnodes(r->a);
   st->idle = dl_idle_workers(r->a);

@@ -119,6 +119,50 @@ for name in hybrid ring nbring critical_chain; do
   fi
 done
 
+# The central part divided (analyze/README.md, "Dividing the central
+# part"): rings of 6 ranks, blocking and non-blocking, whose chains of
+# delays cross from one delay process to the next at every hop under
+# -n 3 .. 5; and delay_chain with a barrier on communicator 2 (ranks 0 and
+# 1) posted by rank 3 too (damaged: more members than the communicator),
+# a member every delay process must leave out as the serial analysis does,
+# or the chain of barriers behind it is lost.
+"$here/ring_trace.sh" 3000 blocking 6 >"$work/ring6.trace" || { echo "FAIL: ring6"; exit 1; }
+"$here/ring_trace.sh" 2000 nonblocking 6 >"$work/nbring6.trace" || { echo "FAIL: nbring6"; exit 1; }
+awk '/^loc 3.0/ { l3 = 1 }
+  l3 && $0 == "400 leave" && !done {
+    print "200 leave"; print "200 enter barrier"; print "200 collbegin"
+    print "250 collend 0 2 - 8 8"; print "250 leave"; print "250 enter work"; done = 1
+  }
+  { print }' "$data/delay_chain.trace" >"$work/coll_extra.trace"
+# identical NAME P [WHAT]: mpiexec -n P writes NAME's serial report
+identical() {
+  out="$work/$1.$2${3:+.$3}.pomp"
+  if "$mpiexec" -n "$2" "$analyze" -q -o "$out" "$work/$1" && cmp -s "$work/$1/report.pomp" "$out"
+  then
+    echo "ok: $1, $2 analysis processes${3:+, $3}: identical report"
+  else
+    echo "FAIL: $1: $2 analysis processes${3:+, $3}"
+    failures=$((failures + 1))
+  fi
+}
+for name in ring6 nbring6 coll_extra; do
+  "$tracegen" "$work/$name.trace" "$work/$name" || { echo "FAIL: tracegen $name"; exit 1; }
+  "$analyze" -q "$work/$name" || { echo "FAIL: serial $name"; failures=$((failures + 1)); }
+  for p in 3 4 5; do identical "$name" $p; done
+done
+# the lag bounded (POMP_ANALYZE_LAG_BOUND=0: after every window, rounds of
+# records until nothing is left to send)
+export POMP_ANALYZE_LAG_BOUND=0
+for name in ring6 nbring6 hybrid; do identical "$name" 4 rounds; done
+unset POMP_ANALYZE_LAG_BOUND
+for m in delay_latesender_longterm mpi_wait_indirect_latesender delay_barrier; do
+  nonzero ring6 "$m"
+done
+for m in delay_latereceiver_longterm mpi_wait_propagating_latereceiver; do
+  nonzero nbring6 "$m"
+done
+nonzero coll_extra delay_barrier_longterm
+
 # --skip-damaged: a location read up to its damage in every backward
 # replay; process 1 walks what the others shipped of it (issue 18).
 cp -r "$work/hybrid" "$work/skipped"

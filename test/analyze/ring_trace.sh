@@ -14,11 +14,12 @@
 # calls that hold both; about 56 events an iteration, so an Isend's
 # completion and its Isend, an Irecv's completion and its posting, are at
 # times read in different windows.
-# Usage: ring_trace.sh [ITERATIONS [nonblocking]]
+# RANKS (default 4) ranks in the ring: with more, a parallel analysis
+# divides the chains of delays among more analysis processes.
+# Usage: ring_trace.sh [ITERATIONS [nonblocking|blocking [RANKS]]]
 n=${1:-9000}
-awk -v n="$n" -v nb="$([ "${2:-}" = nonblocking ] && echo 1 || echo 0)" 'BEGIN {
-  R = 4
-  print "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\nprocess 3 threads 1"
+awk -v n="$n" -v nb="$([ "${2:-}" = nonblocking ] && echo 1 || echo 0)" -v R="${3:-4}" 'BEGIN {
+  for (r = 0; r < R; r++) print "process " r " threads 1"
   print "region main compiler function main"
   print "region work user function work"
   print "region barrier mpi barrier MPI_Barrier"
