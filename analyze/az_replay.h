@@ -33,6 +33,9 @@ OTF2_CallbackCode az_on_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
                                uint32_t unwind_distance, OTF2_InterruptGeneratorRef generator);
 int az_load_local_defs(const az_analysis *a, uint32_t loc, OTF2_Reader *reader, char *err,
                        size_t size);
+/* 1 when location loc's local definitions file holds no record: OTF2
+   then maps no reference and corrects no timestamp of its events. */
+int az_no_local_defs(const az_analysis *a, uint32_t loc);
 int az_cut_files_read(const az_analysis *a);
 void az_unreadable(az_cursor *s, const char *otf2_text, const char *hint);
 void az_finish_location(az_replay *r, az_cursor *s, OTF2_Reader *reader, const char *cut_chunk);
@@ -73,6 +76,8 @@ typedef struct az_rev_buffer { /* per location: a block of several windows */
   uint64_t lo;         /* the block (a segment) holds the events after position lo */
   uint64_t *chunk;     /* the number of the first event of each chunk of its file */
   size_t nchunks;
+  uint64_t chunk_size; /* of its event file, when a block may be decoded here
+                          (az_chunk_starts: replay_back.c, "decoded here") */
   /* a decoding thread's segment of a forward pass (pace): it ends after
      the first event at or after stop (maxt: the latest time decoded) */
   int pace;
