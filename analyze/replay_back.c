@@ -576,10 +576,15 @@ static int decode_chunk(az_rev_buffer *b, const unsigned char *data, size_t n, u
   int got = -1; /* no end-of-chunk record */
   while (r.p < r.end) {
     uint8_t type = *r.p++;
-    /* most events: an Enter or a Leave to buffer, its region in a few bytes */
-    if ((type == EV_ENTER || type == EV_LEAVE) && count >= lo && timed && r.end - r.p >= 9 &&
-        *r.p <= 4) {
+    /* most events: an Enter or a Leave, its region in a few bytes; before
+       the block (it starts inside a chunk) only passed over */
+    if ((type == EV_ENTER || type == EV_LEAVE) && r.end - r.p >= 9 && *r.p <= 4) {
       unsigned k = *r.p;
+      if (count < lo) {
+        r.p += 1 + k, count++;
+        continue;
+      }
+      if (!timed) return -1;
       uint64_t region = k ? get_le8(r.p + 1) & (UINT64_MAX >> (64 - 8 * k)) : 0;
       r.p += 1 + k;
       rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, t, ++count, region, 0, 0, 0, 0);
