@@ -135,6 +135,12 @@ OTF2_CallbackCode az_deliver(const az_event_handlers *on, az_cursor *c, const az
                              size_t i);
 OTF2_CallbackCode az_deliver_forward(az_cursor *c, const az_rev_buffer *b, size_t i);
 void az_block_room(az_rev_buffer *b, uint64_t n);
+/* Events lo+1 .. to of location loc decoded into b from its event file's
+   records, its chunks starting at events chunk[0..nchunks) (chunk_size
+   bytes each; az_chunk_starts says where this may be done): 0, or -1
+   with b emptied when OTF2 must read them.  Any thread; b its own. */
+int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
+                    uint64_t chunk_size, az_rev_buffer *b, uint64_t lo, uint64_t to);
 int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_rev_buffer *b,
                   uint64_t lo, uint64_t to);
 void az_chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b);

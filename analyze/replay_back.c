@@ -647,23 +647,22 @@ static int decode_chunk(az_rev_buffer *b, const unsigned char *data, size_t n, u
   return got;
 }
 
-/* Events lo+1 .. to decoded here (the comment above): 0, or -1 when OTF2
-   must read them (the buffer is then emptied). */
-static int decode_block(az_cursor *c, az_rev_buffer *b, uint64_t lo, uint64_t to) {
-  size_t k = 0, h = b->nchunks; /* the last chunk whose first event is <= lo + 1 */
+int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
+                    uint64_t chunk_size, az_rev_buffer *b, uint64_t lo, uint64_t to) {
+  size_t k = 0, h = nchunks; /* the last chunk whose first event is <= lo + 1 */
   while (h - k > 1) {
     size_t mid = k + (h - k) / 2;
-    if (b->chunk[mid] <= lo + 1) k = mid;
+    if (chunk[mid] <= lo + 1) k = mid;
     else h = mid;
   }
   char path[4096];
-  az_loc_file(c->a, c->a->defs.locs[c->loc].id, "evt", path, sizeof path);
+  az_loc_file(a, a->defs.locs[loc].id, "evt", path, sizeof path);
   int fd = open(path, O_RDONLY);
-  unsigned char *data = fd >= 0 ? malloc(b->chunk_size) : NULL;
-  uint64_t pos = b->chunk[k] - 1;
+  unsigned char *data = fd >= 0 ? malloc(chunk_size) : NULL;
+  uint64_t pos = chunk[k] - 1;
   int got = -1;
-  for (; data && k < b->nchunks; k++) {
-    ssize_t n = pread(fd, data, b->chunk_size, (off_t)(k * b->chunk_size));
+  for (; data && k < nchunks; k++) {
+    ssize_t n = pread(fd, data, chunk_size, (off_t)(k * chunk_size));
     if (n <= 0) break;
     got = decode_chunk(b, data, (size_t)n, &pos, lo, to);
     if (got) break;
@@ -691,7 +690,8 @@ int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb
                   uint64_t lo, uint64_t to) {
   az_block_room(b, to - lo);
   b->lo = lo;
-  if (b->chunk_size && !decode_block(c, b, lo, to)) {
+  if (b->chunk_size &&
+      !az_decode_block(c->a, c->loc, b->chunk, b->nchunks, b->chunk_size, b, lo, to)) {
     if (c->er) OTF2_Reader_CloseEvtReader(reader, c->er); /* the reader run_backward opened */
     c->er = NULL;
     b->end = b->len;
