@@ -33,6 +33,9 @@ OTF2_CallbackCode az_on_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
                                uint32_t unwind_distance, OTF2_InterruptGeneratorRef generator);
 int az_load_local_defs(const az_analysis *a, uint32_t loc, OTF2_Reader *reader, char *err,
                        size_t size);
+/* 1 when location loc's local definitions file holds no record: OTF2
+   then maps no reference and corrects no timestamp of its events. */
+int az_no_local_defs(const az_analysis *a, uint32_t loc);
 int az_cut_files_read(const az_analysis *a);
 void az_unreadable(az_cursor *s, const char *otf2_text, const char *hint);
 void az_finish_location(az_replay *r, az_cursor *s, OTF2_Reader *reader, const char *cut_chunk);
@@ -73,6 +76,8 @@ typedef struct az_rev_buffer { /* per location: a block of several windows */
   uint64_t lo;         /* the block (a segment) holds the events after position lo */
   uint64_t *chunk;     /* the number of the first event of each chunk of its file */
   size_t nchunks;
+  uint64_t chunk_size; /* of its event file, when a block may be decoded here
+                          (az_chunk_starts: replay_back.c, "decoded here") */
   /* a decoding thread's segment of a forward pass (pace): it ends after
      the first event at or after stop (maxt: the latest time decoded) */
   int pace;
@@ -130,6 +135,12 @@ OTF2_CallbackCode az_deliver(const az_event_handlers *on, az_cursor *c, const az
                              size_t i);
 OTF2_CallbackCode az_deliver_forward(az_cursor *c, const az_rev_buffer *b, size_t i);
 void az_block_room(az_rev_buffer *b, uint64_t n);
+/* Events lo+1 .. to of location loc decoded into b from its event file's
+   records, its chunks starting at events chunk[0..nchunks) (chunk_size
+   bytes each; az_chunk_starts says where this may be done): 0, or -1
+   with b emptied when OTF2 must read them.  Any thread; b its own. */
+int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
+                    uint64_t chunk_size, az_rev_buffer *b, uint64_t lo, uint64_t to);
 int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_rev_buffer *b,
                   uint64_t lo, uint64_t to);
 void az_chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b);

@@ -76,7 +76,8 @@ typedef struct {
   uint64_t blo;        /* backward: where the last block starts */
   const uint64_t *chunk;
   size_t nchunks;
-  uint64_t events; /* declared: to share the locations out */
+  uint64_t chunk_size; /* backward: its blocks may be decoded here (az_decode_block) */
+  uint64_t events;     /* declared: to share the locations out */
   /* under the pool's lock */
   az_seg *head, *end;
   size_t queued;
@@ -222,6 +223,11 @@ static int decode_block(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   }
   az_block_room(&s->b, to - s->lo);
   s->b.lo = s->lo;
+  /* from the file's records where OTF2's reading changes nothing, as
+     az_read_block */
+  if (f->chunk_size &&
+      !az_decode_block(p->a, loc, f->chunk, f->nchunks, f->chunk_size, &s->b, s->lo, to))
+    return 1;
   /* a new reader per block, as az_read_block (OTF2's Seek back) */
   if (open_feed(reader, f, p->a->defs.locs[loc].id, s)) return 1;
   OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
@@ -418,6 +424,7 @@ void az_pool_go(az_pool *p, const az_replay *r, const az_rev_buffer *bufs) {
     az_feed *f = &p->feed[l];
     f->limit = az_replay_loc(r, l)->limit;
     if (bufs) f->chunk = bufs[l].chunk, f->nchunks = bufs[l].nchunks;
+    if (bufs) f->chunk_size = bufs[l].chunk_size;
   }
   p->go = 1;
   pthread_cond_broadcast(&p->work);

@@ -108,6 +108,9 @@ typedef struct {
   az_cursor cur;
   int32_t *stack; /* call path of each open region, innermost last */
   size_t depth, capstack;
+  int32_t *last; /* per region: its call path met last here (-1 none): most
+                    regions have one parent, so the call tree's hash is
+                    looked up only when the parent changed */
   dl_open *open; /* intervals open on this location, as the central part's list */
   size_t nopen, capopen;
   dl_slot *acc; /* time per call path not yet added to the open intervals */
@@ -121,8 +124,9 @@ typedef struct {
   uint64_t *seq;  /* per communicator: its collectives met so far */
   dl_chan *chan;  /* a (channel, side) is met on one location only: open addressing */
   size_t nchan, capchan;
-  az_time leave_t; /* the latest Leave met (the next in time) */
-  struct {         /* the collective whose Enter comes next */
+  size_t chan_hit[2]; /* per side (DL_SEND, DL_RECV): its slot met last */
+  az_time leave_t;    /* the latest Leave met (the next in time) */
+  struct {            /* the collective whose Enter comes next */
     int on, kind, root;
     uint32_t comm;
     uint64_t seq;
@@ -166,13 +170,23 @@ typedef struct dl_state {
   az_replay *r;
 } dl_state;
 
+/* PU_PUSH with its capacity test inline: the pushes made per event
+   (call stack, time per call path, intervals) called pu_reserve each. */
+#define DL_PUSH(arr, len, cap, value)                                                              \
+  do {                                                                                             \
+    if ((len) == (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
+    (arr)[(len)++] = (value);                                                                      \
+  } while (0)
+
+static void grow_log(dl_log *lg, size_t k) {
+  lg->cap = lg->cap ? 2 * lg->cap : 1024;
+  if (lg->cap < lg->n + k) lg->cap = lg->n + k;
+  lg->w = pu_realloc(lg->w, lg->cap * sizeof *lg->w);
+}
+
 /* Room for k more words in the log. */
-static uint64_t *log_room(dl_log *lg, size_t k) {
-  if (lg->n + k > lg->cap) {
-    lg->cap = lg->cap ? 2 * lg->cap : 1024;
-    if (lg->cap < lg->n + k) lg->cap = lg->n + k;
-    lg->w = pu_realloc(lg->w, lg->cap * sizeof *lg->w);
-  }
+static inline uint64_t *log_room(dl_log *lg, size_t k) {
+  if (lg->n + k > lg->cap) grow_log(lg, k);
   uint64_t *w = lg->w + lg->n;
   lg->n += k;
   return w;
@@ -192,6 +206,8 @@ static uint64_t cnode_word(int32_t cnode) { return (uint32_t)cnode; }
    from the end), and one more. */
 static uint64_t chan_next(dl_loc *s, dl_key key, int side) {
   key.seq = 0;
+  dl_chan *hit = s->capchan ? &s->chan[s->chan_hit[side] & (s->capchan - 1)] : NULL;
+  if (hit && hit->used && hit->side == side && dl_key_equal(&hit->key, &key)) return hit->count++;
   if (2 * (s->nchan + 1) > s->capchan) { /* grow: rehash */
     size_t cap = s->capchan ? 2 * s->capchan : 64;
     dl_chan *old = s->chan, *now = pu_calloc(cap, sizeof *now);
@@ -212,6 +228,7 @@ static uint64_t chan_next(dl_loc *s, dl_key key, int side) {
     s->chan[h] = (dl_chan){.key = key, .side = side, .used = 1};
     s->nchan++;
   }
+  s->chan_hit[side] = h;
   return s->chan[h].count++;
 }
 
@@ -271,23 +288,30 @@ static void attribute(dl_loc *s) {
       return;
     }
   dl_slot slot = {cnode, ticks};
-  PU_PUSH(s->acc, s->nacc, s->capacc, slot);
+  DL_PUSH(s->acc, s->nacc, s->capacc, slot);
 }
 
 /* Before an interval opens or closes here: the time added up so far
-   belongs to those open now. */
+   belongs to those open now (each interval's map in turn: the same slots
+   in the same order as slot by slot over all maps). */
 static void flush(dl_loc *s) {
-  for (size_t k = 0; k < s->nacc; k++)
-    for (size_t i = 0; i < s->nopen; i++) {
-      dl_open *o = &s->open[i];
-      if (dl_slot_add(o->map, o->nmap, s->acc[k].cnode, s->acc[k].ticks)) continue;
-      if (o->nmap == o->capmap) {
-        o->capmap = o->capmap ? 2 * o->capmap : 8;
-        o->map = pu_realloc(o->map, o->capmap * sizeof *o->map);
-      }
-      o->map[o->nmap++] = s->acc[k];
-    }
+  const dl_slot *acc = s->acc;
+  size_t nacc = s->nacc;
   s->nacc = 0;
+  for (size_t i = 0; i < s->nopen && nacc; i++) {
+    dl_open *o = &s->open[i];
+    dl_slot *map = o->map;
+    uint32_t n = o->nmap;
+    for (size_t k = 0; k < nacc; k++) {
+      if (dl_slot_add(map, n, acc[k].cnode, acc[k].ticks)) continue;
+      if (n == o->capmap) {
+        o->capmap = o->capmap ? 2 * o->capmap : 8;
+        map = o->map = pu_realloc(map, o->capmap * sizeof *map);
+      }
+      map[n++] = acc[k];
+    }
+    o->nmap = n;
+  }
 }
 
 /* The interval of instance key opens here (its member was posted). */
@@ -299,7 +323,7 @@ static void open_interval(dl_loc *s, const dl_key *key) {
     o.map = sp->map;
     o.capmap = sp->capmap;
   }
-  PU_PUSH(s->open, s->nopen, s->capopen, o);
+  DL_PUSH(s->open, s->nopen, s->capopen, o);
 }
 
 /* The open interval o, at index j of the list once those closed before it
@@ -312,7 +336,7 @@ static void close_interval(dl_loc *s, dl_open *o, size_t j) {
     *w++ = (uint64_t)o->map[i].ticks;
   }
   o->nmap = 0;
-  PU_PUSH(s->spare.v, s->spare.n, s->spare.cap, *o);
+  DL_PUSH(s->spare.v, s->spare.n, s->spare.cap, *o);
 }
 
 /* The call path a worker's outermost region gets: under the master's
@@ -328,9 +352,9 @@ static int32_t worker_parent(const dl_loc *s, int32_t region) {
 }
 
 /* Closes the open intervals a synchronisation ends: those for which
-   `ends` holds. */
-static void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint64_t),
-                        uint64_t arg) {
+   `ends` holds (inline: each caller's predicate inline in its loop). */
+static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint64_t),
+                               uint64_t arg) {
   size_t kept = 0;
   for (size_t i = 0; i < s->nopen; i++) {
     if (!ends(s, &s->open[i].key, arg)) {
@@ -373,7 +397,9 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   int32_t parent = s->depth                           ? s->stack[s->depth - 1]
                    : s->omp.in_team && !s->omp.master ? worker_parent(s, (int32_t)r)
                                                       : -1;
-  int32_t cnode = az_calltree_child(&s->cur.a->tree, parent, (int32_t)r);
+  int32_t cnode = s->last[r];
+  if (cnode < 0 || s->cur.a->tree.nodes[cnode].parent != parent)
+    cnode = s->last[r] = az_calltree_child(&s->cur.a->tree, parent, (int32_t)r);
   if (rg->kind == AZ_RK_PARALLEL) {
     s->omp.pdepth++;
     if (s->omp.master) s->st->master_par[s->cur.proc] = cnode;
@@ -384,7 +410,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     s->omp.next.depth = s->depth;
     s->omp.next.x = t;
   }
-  PU_PUSH(s->stack, s->depth, s->capstack, cnode);
+  DL_PUSH(s->stack, s->depth, s->capstack, cnode);
   s->leave_t = t;
   return az_next_back(&s->cur);
 }
@@ -610,7 +636,7 @@ static void add_msg(dl_loc *s, dl_msg m) {
     for (size_t i = 0; i < s->msgs.n; i++) forget_msg(s, &s->msgs.v[i]);
     s->msgs.n = 0;
   }
-  PU_PUSH(s->msgs.v, s->msgs.n, s->msgs.cap, m);
+  DL_PUSH(s->msgs.v, s->msgs.n, s->msgs.cap, m);
   s->msgs.depth = s->depth - 1;
   s->msgs.x = s->leave_t;
 }
@@ -859,6 +885,8 @@ static void delay_begin(az_replay *r) {
     s->no_mpi = d->locs[l].thread != 0;
     s->omp.master = d->locs[l].thread == 0;
     s->seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->seq);
+    s->last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->last);
+    for (size_t g = 0; g < d->num_regions; g++) s->last[g] = -1;
     s->omp.seen = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->omp.seen);
     if (s->omp.master) open_idle(s, 0); /* the serial phase that ends the run */
   }
@@ -894,6 +922,7 @@ static void delay_end(az_replay *r, int ok) {
   for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     free(s->stack);
+    free(s->last);
     for (size_t i = 0; i < s->nopen; i++) free(s->open[i].map);
     for (size_t i = 0; i < s->spare.n; i++) free(s->spare.v[i].map);
     free(s->spare.v);

@@ -5,10 +5,14 @@
  * pass's handler, where a block starts and its reading.  The decoding
  * threads (decoders.c) decode into the same buffers, for a forward pass
  * too. */
+#include <fcntl.h>
 #include <otf2/otf2.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "az.h"
 #include "az_archive.h"
@@ -381,6 +385,306 @@ void az_block_room(az_rev_buffer *b, uint64_t n) {
   b->kind = pu_malloc(b->cap);
 }
 
+/* ---- a block decoded here ---------------------------------------------
+ *
+ * OTF2's reader spends about 350 instructions on an event (its generic
+ * record handling, a look-up of the location for each callback), and the
+ * backward passes decode every event a second time: on bench_analyze's
+ * traces that was a sixth of the whole analysis.  Where OTF2's reading
+ * changes nothing of an event (the location's local definitions hold no
+ * record: no reference is mapped, no timestamp corrected; a whole file,
+ * its chunk headers read; a run that finished), az_read_block decodes the
+ * block from OTF2's records itself.  A chunk holds its header (type 3,
+ * byte order, first and last event number, 64-bit), then records:
+ * timestamps (type 5, 8 bytes; an event has the time of the last one),
+ * attribute lists (type 6), events (type 10 and up), the end of the chunk
+ * (type 0).  The events OTF2 1.1 had with a single compressed value
+ * (Enter, Leave, the MPI request events) are that value alone; every other
+ * record has its length (a byte, or 0xff and 8 bytes) and is skipped to
+ * its end, so values added by later versions are passed over.  A
+ * compressed integer is a byte count and as many bytes, 0xff alone for
+ * undefined; a paradigm, an operation or a mode is one byte.  Anything
+ * else (another byte order, a chunk whose first event is not the one
+ * counted, OpenMP's old events, which OTF2 hands over as thread events, a
+ * record type after ProgramEnd, a record running past the chunk) and the
+ * block is read by OTF2 as before.  It buffers the kinds the backward
+ * callbacks do, whichever pass handles them (read_back delivers to a pass
+ * only the kinds it handles), with the same values, and counts the
+ * others.  Byte order: the value OTF2 writes on this (little-endian)
+ * machine, which the event numbers of the chunk headers confirm. */
+
+enum { REC_END_OF_CHUNK = 0, REC_TIMESTAMP = 5, REC_ATTRIBUTES = 6, REC_FIRST_EVENT = 10 };
+enum { AZ_PAGE = 4096 }; /* a chunk is mapped where its offset is a multiple */
+enum { CHUNK_HEADER = 3, CHUNK_LITTLE_ENDIAN = 0x42, CHUNK_FIRST = 2, CHUNK_HEADER_BYTES = 18 };
+
+/* OTF2's event record types (its file format) that matter here. */
+enum {
+  EV_MEASUREMENT = 11,
+  EV_ENTER,
+  EV_LEAVE,
+  EV_MPI_SEND,
+  EV_MPI_ISEND,
+  EV_MPI_ISEND_COMPLETE,
+  EV_MPI_IRECV_REQUEST,
+  EV_MPI_RECV,
+  EV_MPI_IRECV,
+  EV_MPI_REQUEST_TEST,
+  EV_MPI_REQUEST_CANCELLED,
+  EV_MPI_COLL_BEGIN,
+  EV_MPI_COLL_END,
+  EV_OMP_FIRST, /* OpenMP's old events: OmpFork .. OmpTaskComplete */
+  EV_OMP_LAST = 30,
+  EV_THREAD_FORK = 53,
+  EV_THREAD_JOIN,
+  EV_THREAD_TEAM_BEGIN,
+  EV_THREAD_TEAM_END,
+  EV_THREAD_ACQUIRE_LOCK,
+  EV_THREAD_RELEASE_LOCK,
+  EV_CALLING_CONTEXT_ENTER = 66, /* ..._LEAVE 67: not decoded here (to be safe) */
+  EV_PROGRAM_END = 84            /* the last type decoded here */
+};
+
+/* Decoded here only on a little-endian host (HOST_LE): a value of OTF2's
+   little-endian chunks is then its bytes as they lie. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_LE 1
+#else
+#define HOST_LE 0
+#endif
+
+static inline uint64_t get_le(const unsigned char *p, unsigned n) {
+  uint64_t v = 0;
+  memcpy(&v, p, n);
+  return v;
+}
+
+static inline uint64_t get_le8(const unsigned char *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+typedef struct { /* the records of a chunk being decoded */
+  const unsigned char *p, *end;
+  int bad; /* a value ran past its record, or an unknown size */
+} rec_cursor;
+
+static inline uint64_t get_compressed(rec_cursor *r, unsigned most, uint64_t undefined) {
+  if (r->p >= r->end) return r->bad = 1, 0;
+  unsigned n = *r->p++;
+  if (n == 0xff) return undefined;
+  if (n > most || (size_t)(r->end - r->p) < n) return r->bad = 1, 0;
+  uint64_t v;
+  if (r->end - r->p >= 8) /* the usual case: one load, the bytes beyond masked */
+    v = n ? get_le8(r->p) & (UINT64_MAX >> (64 - 8 * n)) : 0;
+  else v = get_le(r->p, n);
+  r->p += n;
+  return v;
+}
+
+static inline uint64_t get_u32(rec_cursor *r) { return get_compressed(r, 4, UINT32_MAX); }
+static inline uint64_t get_u64(rec_cursor *r) { return get_compressed(r, 8, UINT64_MAX); }
+static inline uint64_t get_byte(rec_cursor *r) {
+  if (r->p >= r->end) return r->bad = 1, 0;
+  return *r->p++;
+}
+
+/* A singleton's single value (Enter, Leave: 32 bits; the request events
+   64): its record ends after it. */
+static int singleton(uint8_t type) {
+  return type == EV_ENTER || type == EV_LEAVE ||
+         (type >= EV_MPI_ISEND_COMPLETE && type <= EV_MPI_REQUEST_CANCELLED &&
+          type != EV_MPI_RECV && type != EV_MPI_IRECV);
+}
+
+/* The values of a record with a length (within r), buffered as the
+   backward callbacks do; 0 when not buffered. */
+static void put_record(az_rev_buffer *b, uint8_t type, rec_cursor *r, az_time t, uint64_t pos) {
+  uint64_t v[5] = {0};
+  int kind;
+  switch (type) {
+  case EV_MEASUREMENT:
+    v[0] = get_byte(r);
+    if (r->bad || b->off_region == UINT32_MAX) return;
+    rev_put(b, v[0] == OTF2_MEASUREMENT_OFF ? REV_ENTER : REV_LEAVE, t, pos, b->off_region, 0, 0, 0,
+            0);
+    return;
+  case EV_MPI_SEND:
+  case EV_MPI_ISEND:
+  case EV_MPI_RECV:
+  case EV_MPI_IRECV:
+    v[0] = get_u32(r), v[1] = get_u32(r), v[2] = get_u32(r), v[3] = get_u64(r);
+    if (type == EV_MPI_ISEND || type == EV_MPI_IRECV) v[4] = get_u64(r);
+    kind = type == EV_MPI_SEND    ? REV_SEND
+           : type == EV_MPI_ISEND ? REV_ISEND
+           : type == EV_MPI_RECV  ? REV_RECV
+                                  : REV_IRECV;
+    break;
+  case EV_MPI_COLL_END:
+    v[0] = get_byte(r), v[1] = get_u32(r), v[2] = get_u32(r), v[3] = get_u64(r), v[4] = get_u64(r);
+    kind = REV_COLL_END;
+    break;
+  case EV_THREAD_FORK:
+    v[0] = get_byte(r), v[1] = get_u32(r);
+    kind = REV_FORK;
+    break;
+  case EV_THREAD_JOIN:
+    v[0] = get_byte(r);
+    kind = REV_JOIN;
+    break;
+  case EV_THREAD_TEAM_BEGIN:
+  case EV_THREAD_TEAM_END:
+    v[0] = get_u32(r);
+    kind = type == EV_THREAD_TEAM_BEGIN ? REV_TEAM_BEGIN : REV_TEAM_END;
+    break;
+  case EV_THREAD_ACQUIRE_LOCK:
+  case EV_THREAD_RELEASE_LOCK:
+    v[0] = get_byte(r), v[1] = get_u32(r), v[2] = get_u32(r);
+    kind = type == EV_THREAD_ACQUIRE_LOCK ? REV_ACQUIRE : REV_RELEASE;
+    break;
+  default: return; /* counted only */
+  }
+  if (!r->bad) rev_put(b, kind, t, pos, v[0], v[1], v[2], v[3], v[4]);
+}
+
+/* A singleton's value, buffered when its kind is one of the backward
+   callbacks'. */
+static void put_singleton(az_rev_buffer *b, uint8_t type, rec_cursor *r, az_time t, uint64_t pos) {
+  if (type == EV_ENTER || type == EV_LEAVE) {
+    uint64_t region = get_u32(r);
+    if (!r->bad) rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, t, pos, region, 0, 0, 0, 0);
+    return;
+  }
+  uint64_t req = get_u64(r);
+  int kind = type == EV_MPI_ISEND_COMPLETE      ? REV_ISEND_COMPLETE
+             : type == EV_MPI_IRECV_REQUEST     ? REV_IRECV_REQUEST
+             : type == EV_MPI_REQUEST_CANCELLED ? REV_CANCELLED
+                                                : -1;
+  if (!r->bad && kind >= 0) rev_put(b, kind, t, pos, req, 0, 0, 0, 0);
+}
+
+/* The events of one chunk (data: its n bytes) after *pos, those after lo
+   buffered, up to event `to`: 1 when `to` was reached, 0 at the chunk's
+   end, -1 when OTF2 must read the block. */
+static int decode_chunk(az_rev_buffer *b, const unsigned char *data, size_t n, uint64_t *at,
+                        uint64_t lo, uint64_t to) {
+  if (n < CHUNK_HEADER_BYTES || data[0] != CHUNK_HEADER || data[1] != CHUNK_LITTLE_ENDIAN ||
+      get_le8(data + CHUNK_FIRST) != *at + 1)
+    return -1;
+  rec_cursor r = {data + CHUNK_HEADER_BYTES, data + n, 0};
+  int timed = 0;
+  az_time t = 0;
+  uint64_t count = *at, *pos = &count;
+  int got = -1; /* no end-of-chunk record */
+  while (r.p < r.end) {
+    uint8_t type = *r.p++;
+    /* most events: an Enter or a Leave, its region in a few bytes; before
+       the block (it starts inside a chunk) only passed over */
+    if ((type == EV_ENTER || type == EV_LEAVE) && r.end - r.p >= 9 && *r.p <= 4) {
+      unsigned k = *r.p;
+      if (count < lo) {
+        r.p += 1 + k, count++;
+        continue;
+      }
+      if (!timed) return -1;
+      uint64_t region = k ? get_le8(r.p + 1) & (UINT64_MAX >> (64 - 8 * k)) : 0;
+      r.p += 1 + k;
+      rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, t, ++count, region, 0, 0, 0, 0);
+      if (count == to) {
+        got = 1;
+        break;
+      }
+      continue;
+    }
+    if (type == REC_END_OF_CHUNK) {
+      got = 0;
+      break;
+    }
+    if (type == REC_TIMESTAMP) {
+      if (r.end - r.p < 8) return -1;
+      t = get_le8(r.p), r.p += 8, timed = 1;
+      continue;
+    }
+    if (type < REC_FIRST_EVENT && type != REC_ATTRIBUTES) return -1;
+    if (type >= EV_OMP_FIRST && type <= EV_OMP_LAST) return -1;
+    if (type == EV_CALLING_CONTEXT_ENTER || type == EV_CALLING_CONTEXT_ENTER + 1) return -1;
+    if (type > EV_PROGRAM_END) return -1;
+    if (type != REC_ATTRIBUTES && singleton(type)) {
+      rec_cursor v = {r.p, r.end, 0};
+      if (++*pos > lo) {
+        if (!timed) return -1;
+        put_singleton(b, type, &v, t, *pos);
+      } else {
+        get_u64(&v); /* its size only */
+      }
+      if (v.bad) return -1;
+      r.p = v.p;
+      if (*pos == to) {
+        got = 1;
+        break;
+      }
+      continue;
+    }
+    /* a record with its length */
+    if (r.p >= r.end) return -1;
+    uint64_t len = *r.p++;
+    if (len == 0xff) {
+      if (r.end - r.p < 8) return -1;
+      len = get_le8(r.p), r.p += 8;
+    }
+    if ((uint64_t)(r.end - r.p) < len) return -1;
+    rec_cursor v = {r.p, r.p + len, 0};
+    r.p += len;
+    if (type == REC_ATTRIBUTES) continue;
+    if (++*pos <= lo) continue;
+    if (!timed) return -1;
+    put_record(b, type, &v, t, *pos);
+    if (v.bad) return -1;
+    if (*pos == to) {
+      got = 1;
+      break;
+    }
+  }
+  *at = count;
+  return got;
+}
+
+int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
+                    uint64_t chunk_size, az_rev_buffer *b, uint64_t lo, uint64_t to) {
+  size_t k = 0, h = nchunks; /* the last chunk whose first event is <= lo + 1 */
+  while (h - k > 1) {
+    size_t mid = k + (h - k) / 2;
+    if (chunk[mid] <= lo + 1) k = mid;
+    else h = mid;
+  }
+  char path[4096];
+  az_loc_file(a, a->defs.locs[loc].id, "evt", path, sizeof path);
+  int fd = open(path, O_RDONLY);
+  struct stat st;
+  uint64_t size = fd >= 0 && !fstat(fd, &st) && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+  uint64_t pos = chunk[k] - 1;
+  int got = -1;
+  /* each chunk mapped, not copied: a buffer of the chunk size allocated
+     and freed per block took the peak RSS of bench_analyze's 8-rank trace
+     from 41 to 45 MB (its pages faulted in again and again) */
+  for (; k < nchunks && k * chunk_size < size && (k * chunk_size) % AZ_PAGE == 0; k++) {
+    size_t n = (size_t)(size - k * chunk_size < chunk_size ? size - k * chunk_size : chunk_size);
+    void *data = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, (off_t)(k * chunk_size));
+    if (data == MAP_FAILED) break;
+    got = decode_chunk(b, data, n, &pos, lo, to);
+    munmap(data, n);
+    if (got) break;
+    got = -1; /* the last chunk ended before `to` */
+  }
+  if (fd >= 0) close(fd);
+  if (got != 1) {
+    b->len = 0;
+    b->nmore = 0;
+    return -1;
+  }
+  return 0;
+}
+
 /* Reads events lo+1 .. to of a location into its buffer.  Each block
    with a reader of its own: OTF2 3.0's Seek back to an earlier chunk of a
    reader that read a later one frees a chunk buffer it still holds (a
@@ -393,6 +697,13 @@ int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb
                   uint64_t lo, uint64_t to) {
   az_block_room(b, to - lo);
   b->lo = lo;
+  if (b->chunk_size &&
+      !az_decode_block(c->a, c->loc, b->chunk, b->nchunks, b->chunk_size, b, lo, to)) {
+    if (c->er) OTF2_Reader_CloseEvtReader(reader, c->er); /* the reader run_backward opened */
+    c->er = NULL;
+    b->end = b->len;
+    return 0;
+  }
   uint64_t n = 0;
   az_otf2_message[0] = 0;
   if (!c->er) {
@@ -451,6 +762,11 @@ void az_chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b) {
   }
   fclose(f);
   if (b->nchunks < n || b->chunk[0] != 1) b->nchunks = 0;
+  /* decoded here (above) where OTF2's reading changes nothing; the
+     callbacks' MeasurementOnOff (Enter and Leave handled) assumed */
+  if (HOST_LE && b->nchunks && !az_cut_files_read(c->a) && c->on && c->on->enter && c->on->leave &&
+      az_no_local_defs(c->a, c->loc))
+    b->chunk_size = chunk;
 }
 
 /* Where a block that should hold the events after lo (and must hold

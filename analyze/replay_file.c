@@ -77,6 +77,13 @@ static int no_local_defs(const char *path, const struct stat *st) {
   return ok && h[0] == 3 && h[AZ_EMPTY_DEFS - 2] == 2 && h[AZ_EMPTY_DEFS - 1] == 1;
 }
 
+int az_no_local_defs(const az_analysis *a, uint32_t loc) {
+  char path[4096];
+  az_loc_file(a, a->defs.locs[loc].id, "def", path, sizeof path);
+  struct stat st;
+  return stat(path, &st) == 0 && no_local_defs(path, &st);
+}
+
 /* Reads location loc's local definitions with reader: 0, or -1 and why in
    err ("PATH: LABEL: local definitions: WHY"). */
 int az_load_local_defs(const az_analysis *a, uint32_t loc, OTF2_Reader *reader, char *err,

@@ -1,0 +1,190 @@
+/* test_decode.c -- a backward block decoded from the event file's records
+   (replay_back.c, az_decode_block) holds what OTF2's reader gives the
+   backward callbacks: every kind the passes buffer, with its values, times
+   and positions, including undefined and many-byte values, events at equal
+   times, blocks that start inside a chunk and span several chunks; the
+   kinds only counted (a request test, a collective's begin, a sample,
+   tasks) keep the positions right.  Where OTF2's reading would change an
+   event (clock offsets in the local definitions) nothing is decoded here. */
+#include <otf2/otf2.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "az_archive.h"
+#include "az_pass.h"
+#include "az_replay.h"
+#include "az_test.h"
+#include "tracegen.h"
+
+enum { ITERATIONS = 3000, CHUNK = 256 * 1024 };
+
+/* One rank of two threads and a second rank; location 0.0 writes every
+   kind of event over several chunks of 256 KiB. */
+static char *every_kind_trace(const char *offset) {
+  size_t size = 8u << 20, n = 0;
+  char *t = malloc(size);
+  assert_non_null(t);
+  n += (size_t)snprintf(t + n, size - n,
+                        "process 0 threads 2\nprocess 1 threads 1\nteam 5\ncomm 3 ranks 0 1\n"
+                        "region main user function main\nregion work user function work\n"
+                        "region call mpi point2point MPI_Sendrecv\n%sloc 0.0\n0 enter main\n",
+                        offset);
+  for (uint64_t i = 0, at = 10; i < ITERATIONS; i++, at += 40) {
+    uint64_t req = 0xfffffffffffull + i, big = 1ull << 40;
+    n += (size_t)snprintf(
+        t + n, size - n,
+        "%llu enter work\n%llu leave\n%llu enter call\n%llu send 1 3 70000 %llu\n"
+        "%llu isend 1 3 7 64 %llu\n%llu isendcomplete %llu\n%llu irecvreq 9\n"
+        "%llu irecv 1 3 5 8 9\n%llu recv 1 3 4294967295 128\n%llu test 9\n%llu cancel 9\n"
+        "%llu collbegin\n%llu collend 2 3 - 16 32\n%llu collend 5 3 1 0 0\n%llu leave\n"
+        "%llu fork 2\n%llu teambegin 5\n%llu acquire 3 1\n%llu release 3 1\n%llu teamend 5\n"
+        "%llu join\n%llu off\n%llu on\n%llu sample\n%llu taskcreate 5 0 1\n",
+        (unsigned long long)at, (unsigned long long)at, (unsigned long long)at + 1,
+        (unsigned long long)at + 2, (unsigned long long)big, (unsigned long long)at + 3,
+        (unsigned long long)req, (unsigned long long)at + 4, (unsigned long long)req,
+        (unsigned long long)at + 5, (unsigned long long)at + 6, (unsigned long long)at + 7,
+        (unsigned long long)at + 8, (unsigned long long)at + 9, (unsigned long long)at + 10,
+        (unsigned long long)at + 11, (unsigned long long)at + 12, (unsigned long long)at + 13,
+        (unsigned long long)at + 14, (unsigned long long)at + 15, (unsigned long long)at + 16,
+        (unsigned long long)at + 17, (unsigned long long)at + 18, (unsigned long long)at + 19,
+        (unsigned long long)at + 20, (unsigned long long)at + 21, (unsigned long long)at + 22,
+        (unsigned long long)at + 23);
+  }
+  n += (size_t)snprintf(t + n, size - n,
+                        "200000 leave\nloc 0.1\n5 enter work\n6 leave\nloc 1.0\n5 enter main\n"
+                        "6 leave\n");
+  assert_true(n < size);
+  return t;
+}
+
+typedef struct {
+  az_run run;
+  az_analysis a;
+  OTF2_Reader *reader;
+} opened;
+
+static void open_trace(opened *o, const char *offset) {
+  memset(o, 0, sizeof *o);
+  char *text = every_kind_trace(offset), err[512], anchor[300];
+  az_run_mkdir(&o->run);
+  tg_writer *w = tg_open_chunks(o->run.dir, CHUNK, err, sizeof err);
+  if (!w || tg_text(w, text, err, sizeof err) || tg_close(w, err, sizeof err))
+    fail_msg("tracegen: %s", err);
+  free(text);
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", o->run.dir);
+  az_options opt = {0};
+  o->reader = az_open(&o->a, anchor, &opt);
+  assert_non_null(o->reader);
+  char why[4600];
+  assert_int_equal(az_load_local_defs(&o->a, 0, o->reader, why, sizeof why), 0);
+}
+
+static void close_trace(opened *o) {
+  OTF2_Reader_Close(o->reader);
+  az_analysis_free(&o->a);
+  az_run_free(&o->run);
+}
+
+/* Events lo+1 .. to of location 0 as OTF2's reader buffers them. */
+static void read_by_otf2(opened *o, const az_event_handlers *on, az_rev_buffer *b, uint64_t lo,
+                         uint64_t to) {
+  az_block_room(b, to - lo);
+  b->lo = lo;
+  OTF2_EvtReaderCallbacks *cb = az_make_rev_callbacks(on, 0);
+  OTF2_EvtReader *er = az_event_reader(o->reader, o->a.defs.locs[0].id);
+  assert_non_null(er);
+  OTF2_Reader_RegisterEvtCallbacks(o->reader, er, cb, b);
+  if (lo) assert_int_equal(OTF2_EvtReader_Seek(er, lo + 1), OTF2_SUCCESS);
+  uint64_t n = 0;
+  assert_int_equal(OTF2_Reader_ReadLocalEvents(o->reader, er, to - lo, &n), OTF2_SUCCESS);
+  assert_int_equal(n, to - lo);
+  OTF2_Reader_CloseEvtReader(o->reader, er);
+  OTF2_EvtReaderCallbacks_Delete(cb);
+}
+
+/* The decoded block, its kinds the handlers take, event by event as
+   OTF2's. */
+static void assert_same_events(const az_rev_buffer *otf2, const az_rev_buffer *here,
+                               uint32_t kinds) {
+  size_t j = 0;
+  for (size_t i = 0; i < here->len; i++) {
+    if (!(kinds >> here->kind[i] & 1)) continue;
+    assert_true(j < otf2->len);
+    const az_rev_event *x = &otf2->ev[j], *y = &here->ev[i];
+    assert_int_equal(here->kind[i], otf2->kind[j]);
+    assert_int_equal(y->t, x->t);
+    assert_int_equal(y->dpos, x->dpos);
+    if (here->kind[i] == REV_ENTER || here->kind[i] == REV_LEAVE) {
+      assert_int_equal(y->arg, x->arg);
+    } else { /* its values (at most 5; the last kind's may be fewer) */
+      for (uint32_t v = 0; v < 5 && x->arg + v < otf2->nmore && y->arg + v < here->nmore; v++)
+        assert_int_equal(here->more[y->arg + v], otf2->more[x->arg + v]);
+    }
+    j++;
+  }
+  assert_int_equal(j, otf2->len);
+}
+
+static void free_buffer(az_rev_buffer *b) {
+  free(b->ev);
+  free(b->kind);
+  free(b->more);
+  free(b->chunk);
+}
+
+static void decoded_blocks_hold_what_otf2_reads(void **state) {
+  (void)state;
+  opened o;
+  open_trace(&o, "");
+  const az_event_handlers *on = &az_pass_waits.on; /* the forward pass takes most kinds */
+  az_cursor c = {.a = &o.a, .loc = 0, .on = on};
+  az_rev_buffer here = {.off_region = o.a.defs.off_region};
+  az_chunk_starts(&c, o.reader, &here);
+  assert_true(here.nchunks >= 3);
+  assert_int_equal(here.chunk_size, CHUNK);
+  uint64_t all = o.a.defs.locs[0].events, second = here.chunk[1] - 1;
+  const uint64_t blocks[][2] = {
+      {0, all}, {all / 3, 2 * all / 3}, {second, all}, {second + 1, second + 2}, {all - 1, all}};
+  for (size_t k = 0; k < sizeof blocks / sizeof *blocks; k++) {
+    az_rev_buffer otf2 = {.off_region = o.a.defs.off_region};
+    read_by_otf2(&o, on, &otf2, blocks[k][0], blocks[k][1]);
+    az_block_room(&here, blocks[k][1] - blocks[k][0]);
+    here.lo = blocks[k][0];
+    assert_int_equal(az_decode_block(&o.a, 0, here.chunk, here.nchunks, here.chunk_size, &here,
+                                     blocks[k][0], blocks[k][1]),
+                     0);
+    assert_true(here.len >= otf2.len);
+    assert_same_events(&otf2, &here, az_handled_kinds(on));
+    free_buffer(&otf2);
+  }
+  free_buffer(&here);
+  close_trace(&o);
+}
+
+static void clock_offsets_leave_the_reading_to_otf2(void **state) {
+  (void)state;
+  opened o;
+  open_trace(&o, "offset 0 0 50\noffset 0 1000000 50\n");
+  az_cursor c = {.a = &o.a, .loc = 0, .on = &az_pass_waits.on};
+  az_rev_buffer b = {0};
+  az_chunk_starts(&c, o.reader, &b);
+  assert_true(b.nchunks >= 3);       /* the chunks are known ... */
+  assert_int_equal(b.chunk_size, 0); /* ... but OTF2 corrects the times */
+  free_buffer(&b);
+  close_trace(&o);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(decoded_blocks_hold_what_otf2_reads),
+      cmocka_unit_test(clock_offsets_leave_the_reading_to_otf2),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
