@@ -126,6 +126,8 @@ int az_analyze(az_analysis *a, const char *anchor, const az_options *opt);
    AZ_THREADS_USEFUL (beyond it the replay thread is the bound). */
 enum { AZ_THREADS_USEFUL = 3 };
 int az_default_threads(int procs);
+/* The CPUs this process may run on (its affinity mask). */
+long az_usable_cpus(void);
 void az_analysis_free(az_analysis *a);
 
 /* Value of a catalogue metric (exclusive) in its unit: seconds, count or

@@ -112,11 +112,14 @@ struct az_pool {
   az_seg *spare;
 };
 
-int az_default_threads(int procs) {
+long az_usable_cpus(void) {
   cpu_set_t set;
-  long cpus =
-      sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
-  long n = cpus / (procs > 0 ? procs : 1);
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                     : sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+int az_default_threads(int procs) {
+  long n = az_usable_cpus() / (procs > 0 ? procs : 1);
   return n < 1 ? 1 : n > AZ_THREADS_USEFUL ? AZ_THREADS_USEFUL : (int)n;
 }
 

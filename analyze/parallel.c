@@ -57,24 +57,41 @@ static int launched(void) {
   return getenv("PMI_SIZE") || getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK");
 }
 
-/* Completes a request without busy-waiting.  A blocking MPI call polls
-   (MPICH ch4/UCX spins) until the slower process arrives; on a machine
-   whose cores are shared with other work, the spinning process takes CPU
-   time the slower one needs (measured: two processes slower than one
-   under a load of one other busy process).  Testing now and then and
-   sleeping in between costs at most a few tens of microseconds per
-   exchange.  long_wait: the other one may run a whole pass (the gather,
-   the end): the pause grows to 1 ms, fewer wake-ups, each of which costs
-   a test of MPI's progress engine.  Not for the exchanges of every
-   window: a 100 M-event trace has thousands, and a pause of 1 ms at each
-   made two analysis processes no faster than one on 16 cores. */
+/* How a process waits for the others (wait_until).  A blocking MPI call
+   polls (MPICH ch4/UCX spins) until the slower process arrives; on a
+   machine whose cores are shared with other work, the spinning process
+   takes CPU time the slower one needs (measured on 2 cores: two processes
+   slower than one under a load of one other busy process), so there a
+   wait tests now and then and sleeps in between.  But a sleep costs its
+   wake-up (tens of microseconds, the timer's slack) at each of the
+   thousands of window exchanges, and where every analysis process has
+   cores of its own nobody needs the CPU a poll takes: on 16 cores
+   (bench_analyze's traces, analyze/README.md) polling took 30 M events on
+   16 processes from 3.5 to 1.2-1.3 s and 100 M events on 8 from 11.6 to
+   5.7-7.9 s.  So the short waits poll where the processes of this node
+   times their threads fit its CPUs (POMP_ANALYZE_WAIT=poll or sleep
+   decides otherwise); long waits (the other one may run a whole pass: the
+   gather, the end) always sleep, their pause growing to 1 ms. */
+static int poll_short_waits;
+
+/* Sets poll_short_waits for this process (every process calls it: it
+   counts the node's processes). */
+static void choose_waits(int threads) {
+  int node_procs = az_parallel_node_procs();
+  const char *how = getenv("POMP_ANALYZE_WAIT");
+  if (how && !strcmp(how, "poll")) poll_short_waits = 1;
+  else if (how && !strcmp(how, "sleep")) poll_short_waits = 0;
+  else poll_short_waits = (long)node_procs * (threads > 0 ? threads : 1) <= az_usable_cpus();
+}
+
 static void wait_until(MPI_Request *req, int long_wait) {
   int done = 0;
   long pause_ns = 20000;
+  int polling = poll_short_waits && !long_wait;
   for (int polls = 0;; polls++) {
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     if (done) return;
-    if (polls >= 64) { /* no quick answer: the other one is busy */
+    if (polls >= 64 && !polling) { /* no quick answer: the other one is busy */
       struct timespec pause = {0, pause_ns};
       nanosleep(&pause, NULL);
       if (long_wait && polls >= 1024 && pause_ns < 1000000) pause_ns *= 2;
@@ -1085,6 +1102,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   MPI_Comm_size(MPI_COMM_WORLD, &t.size);
   az_options mine = *opt;
   if (t.rank) mine.progress = 0;
+  choose_waits(opt->threads);
   /* the serial analysis's windows (replay.c): the backward passes read
      the first pass's windows, and their instances in flight grow with a
      window (bench_analyze, 8.1 M events: the delay pass took 1.8 s CPU in

@@ -155,6 +155,13 @@ done
 export POMP_ANALYZE_LAG_BOUND=0
 for name in ring6 nbring6 hybrid; do identical "$name" 4 rounds; done
 unset POMP_ANALYZE_LAG_BOUND
+# both ways of waiting for the other processes (POMP_ANALYZE_WAIT: poll
+# where each has a core of its own, else sleep between tests)
+for how in poll sleep; do
+  export POMP_ANALYZE_WAIT=$how
+  for p in 2 3; do identical nbring6 $p "${how}_waits"; done
+done
+unset POMP_ANALYZE_WAIT
 for m in delay_latesender_longterm mpi_wait_indirect_latesender delay_barrier; do
   nonzero ring6 "$m"
 done
