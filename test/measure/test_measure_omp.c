@@ -335,6 +335,82 @@ static void test_join_barrier_3(void **state) {
   check_join_barrier(3);
 }
 
+/* ---- a buffer flush among the records of one instant (sc_flush_join) --- */
+
+/* One region of sc_flush_join on a member; the master's has ThreadFork
+   before and ThreadJoin after. The join writes the last five (the
+   master's four and ThreadJoin) at one instant. */
+static const char *const flush_join_cycle[] = {
+    "ThreadFork 2",
+    "ThreadTeamBegin OpenMP thread team",
+    "Enter !$omp parallel @sc_flush_join.c:14",
+    "Enter !$omp for @sc_flush_join.c:14",
+    "Enter !$omp implicit barrier @sc_flush_join.c:15",
+    "Leave !$omp implicit barrier @sc_flush_join.c:15",
+    "Leave !$omp for @sc_flush_join.c:14",
+    "Leave !$omp parallel @sc_flush_join.c:14",
+    "ThreadTeamEnd OpenMP thread team",
+    "ThreadJoin",
+};
+enum { FJ_FORK = 0, FJ_JOIN = 9, FJ_FIRST_AT_JOIN = 5 };
+
+/* Checks l's events: `regions` times the cycle (from..to), with buffer
+   flushes (BufferFlush, Enter and Leave of TRACE BUFFER FLUSH) anywhere
+   between two records. Returns how many flushes fell inside the records
+   of a join, after the first of them: each such record must be at the
+   flush's end (docs/TRACE.md, "Buffer flush"). */
+static size_t check_flush_join_location(const tr_trace *t, const tr_location *l, long regions,
+                                        size_t from, size_t to) {
+  size_t at = from, inside = 0;
+  long done = 0;
+  uint64_t flush_end = 0;
+  int after_flush = 0;
+  for (size_t i = 0; i < l->nevents; i++) {
+    const char *e = l->lines[i];
+    uint64_t time = t->events[l->at[i]].time;
+    if (!strcmp(e, "BufferFlush") || !strcmp(e, "Enter TRACE BUFFER FLUSH")) continue;
+    if (!strcmp(e, "Leave TRACE BUFFER FLUSH")) {
+      assert_string_equal(l->lines[i - 1], "Enter TRACE BUFFER FLUSH");
+      flush_end = time;
+      after_flush = 1;
+      continue;
+    }
+    assert_string_equal(e, flush_join_cycle[at]);
+    if (after_flush && at > FJ_FIRST_AT_JOIN) {
+      inside++;
+      assert_int_equal(time, flush_end); /* moved to the flush's end */
+    }
+    after_flush = 0;
+    if (at++ == to) at = from, done++;
+  }
+  assert_int_equal(done, regions);
+  assert_int_equal(at, from);
+  return inside;
+}
+
+/* A small buffer flushed in the middle of a join's records: the records
+   after the flush region move to its end, none is lost, and every Enter
+   has its Leave in order on both locations. Before, OTF2 refused them
+   ("Passed timestamp is smaller than last written one") and the trace
+   lost a Leave, ThreadTeamEnd and ThreadJoin. */
+static void test_flush_inside_a_join_moves_its_records(void **state) {
+  (void)state;
+  const long regions = 20000;
+  const char *const args[] = {"20000", "2", NULL};
+  const char *const envs[] = {"POMP_BUFFER=256k", "OMP_WAIT_POLICY=passive", NULL};
+  sc_result r;
+  tr_trace t;
+  mt_run("sc_flush_join", "flush_join", args, envs, "sum=120000\n", &r, &t);
+  assert_int_equal(t.nlocs, 2);
+  size_t inside = check_flush_join_location(&t, &t.locs[0], regions, FJ_FORK, FJ_JOIN);
+  inside += check_flush_join_location(&t, &t.locs[1], regions, FJ_FORK + 1, FJ_JOIN - 1);
+  assert_true(inside > 0); /* the case this test is about did occur */
+  const char *log = sc_file(r.dir, "measure.log");
+  assert_non_null(strstr(log, "buffer of location 0 flushed"));
+  assert_null(strstr(log, "error: OTF2"));
+  tr_free(&t);
+}
+
 /* ---- OpenMP tasks (sc_tasks, instrumented by pomp-opari) --------------- */
 
 /* Each task: ThreadTaskCreate (team, creating thread, its number) at its
@@ -447,6 +523,7 @@ static void test_untied_task_that_moved(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parallel_region),
+      cmocka_unit_test(test_flush_inside_a_join_moves_its_records),
       cmocka_unit_test(test_lock_api),
       cmocka_unit_test(test_nested_parallel_flattened),
       cmocka_unit_test(test_join_barrier_2),
