@@ -337,9 +337,9 @@ static void test_join_barrier_3(void **state) {
 
 /* ---- a buffer flush among the records of one instant (sc_flush_join) --- */
 
-/* One region of sc_flush_join on a member; the master's has ThreadFork
-   before and ThreadJoin after. The join writes the last five (the
-   master's four and ThreadJoin) at one instant. */
+/* One region of sc_flush_join on the master; a worker's lacks the first
+   and the last. The join writes the last five (a worker's last four) at
+   one instant: a record from the second of them on may follow a flush. */
 static const char *const flush_join_cycle[] = {
     "ThreadFork 2",
     "ThreadTeamBegin OpenMP thread team",
@@ -352,41 +352,7 @@ static const char *const flush_join_cycle[] = {
     "ThreadTeamEnd OpenMP thread team",
     "ThreadJoin",
 };
-enum { FJ_FORK = 0, FJ_JOIN = 9, FJ_FIRST_AT_JOIN = 5 };
-
-/* Checks l's events: `regions` times the cycle (from..to), with buffer
-   flushes (BufferFlush, Enter and Leave of TRACE BUFFER FLUSH) anywhere
-   between two records. Returns how many flushes fell inside the records
-   of a join, after the first of them: each such record must be at the
-   flush's end (docs/TRACE.md, "Buffer flush"). */
-static size_t check_flush_join_location(const tr_trace *t, const tr_location *l, long regions,
-                                        size_t from, size_t to) {
-  size_t at = from, inside = 0;
-  long done = 0;
-  uint64_t flush_end = 0;
-  int after_flush = 0;
-  for (size_t i = 0; i < l->nevents; i++) {
-    const char *e = l->lines[i];
-    uint64_t time = t->events[l->at[i]].time;
-    if (!strcmp(e, "BufferFlush") || !strcmp(e, "Enter TRACE BUFFER FLUSH")) continue;
-    if (!strcmp(e, "Leave TRACE BUFFER FLUSH")) {
-      assert_string_equal(l->lines[i - 1], "Enter TRACE BUFFER FLUSH");
-      flush_end = time;
-      after_flush = 1;
-      continue;
-    }
-    assert_string_equal(e, flush_join_cycle[at]);
-    if (after_flush && at > FJ_FIRST_AT_JOIN) {
-      inside++;
-      assert_int_equal(time, flush_end); /* moved to the flush's end */
-    }
-    after_flush = 0;
-    if (at++ == to) at = from, done++;
-  }
-  assert_int_equal(done, regions);
-  assert_int_equal(at, from);
-  return inside;
-}
+enum { FJ_RECORDS = 10, FJ_SECOND_AT_JOIN = 6 };
 
 /* A small buffer flushed in the middle of a join's records: the records
    after the flush region move to its end, none is lost, and every Enter
@@ -402,8 +368,11 @@ static void test_flush_inside_a_join_moves_its_records(void **state) {
   tr_trace t;
   mt_run("sc_flush_join", "flush_join", args, envs, "sum=120000\n", &r, &t);
   assert_int_equal(t.nlocs, 2);
-  size_t inside = check_flush_join_location(&t, &t.locs[0], regions, FJ_FORK, FJ_JOIN);
-  inside += check_flush_join_location(&t, &t.locs[1], regions, FJ_FORK + 1, FJ_JOIN - 1);
+  size_t inside = mt_expect_cycle_past_flushes(&t, &t.locs[0], flush_join_cycle, FJ_RECORDS,
+                                               regions, FJ_SECOND_AT_JOIN);
+  /* the worker: no ThreadFork, no ThreadJoin */
+  inside += mt_expect_cycle_past_flushes(&t, &t.locs[1], flush_join_cycle + 1, FJ_RECORDS - 2,
+                                         regions, FJ_SECOND_AT_JOIN - 1);
   assert_true(inside > 0); /* the case this test is about did occur */
   const char *log = sc_file(r.dir, "measure.log");
   assert_non_null(strstr(log, "buffer of location 0 flushed"));
