@@ -40,11 +40,29 @@ static inline void end_write(pm_location *l) {
     deferred_signal_handler();
 }
 
+/* A record after a buffer flush. The flush happened inside the record
+   before it, and is written as a region first; the records that share
+   that record's instant (a join's Leaves and ThreadTeamEnd and
+   ThreadJoin, the Leaves of an unwind, a team's Leave and ThreadTeamEnd)
+   had their time read before the flush began, so they move to its end:
+   timestamps never decrease on the location, and none of them is lost
+   (OTF2 refuses a record older than the location's last). The first
+   record whose time was read after the flush ends the state. Returns the
+   record's time. */
+static uint64_t past_flush(pm_location *l, uint64_t t) {
+  pm_write_flush_region(l);
+  if (t < l->flush_end) return l->flush_end;
+  l->flush_pending = PM_FLUSH_NONE;
+  return t;
+}
+
 /* Before a record into the archive: a buffer flush it waits for is
-   written as a region, and the tail file copied when due. */
-static inline void before_record(pm_location *l, uint64_t t) {
-  if (PM_UNLIKELY(l->flush_pending)) pm_write_flush_region(l);
+   written as a region (past_flush), and the tail file copied when due.
+   Returns the time to write the record at. */
+static inline uint64_t before_record(pm_location *l, uint64_t t) {
+  if (PM_UNLIKELY(l->flush_pending)) t = past_flush(l, t);
   if (PM_UNLIKELY(t >= l->tail_due)) pm_tail_write(l, t);
+  return t;
 }
 
 /* One record as it is; the caller owns the writer. */
@@ -60,7 +78,7 @@ static void write_record(pm_location *l, enum pm_event_kind kind, uint64_t t, ui
     PU_PUSH(l->kept, l->nkept, l->cap_kept, e);
     return;
   }
-  before_record(l, t);
+  t = before_record(l, t);
   switch (kind) {
   case PM_EV_ENTER: OTF2_EvtWriter_Enter(w, NULL, t, a); break;
   case PM_EV_LEAVE: OTF2_EvtWriter_Leave(w, NULL, t, a); break;
@@ -105,7 +123,8 @@ void pm_locations_quiesce(int grace_ms) {
 }
 
 void pm_write_flush_region(pm_location *l) {
-  l->flush_pending = 0;
+  if (l->flush_pending != PM_FLUSH_TO_WRITE) return;
+  l->flush_pending = PM_FLUSH_WRITTEN;
   if (flush_region == PM_NO_REGION)
     flush_region = pm_region_define("TRACE BUFFER FLUSH", NULL, 0, 0,
                                     OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_REGION_ROLE_ARTIFICIAL);
@@ -228,7 +247,7 @@ enum task_record { TASK_CREATE, TASK_SWITCH, TASK_COMPLETE };
 
 /* Under the guard, with a writer. */
 static void write_task(pm_location *l, enum task_record kind, uint64_t t, const pm_task *k) {
-  before_record(l, t);
+  t = before_record(l, t);
   if (kind == TASK_CREATE)
     OTF2_EvtWriter_ThreadTaskCreate(l->writer, NULL, t, k->comm, k->creator, k->generation);
   else if (kind == TASK_SWITCH)
@@ -299,7 +318,9 @@ void pm_locations_leave_all(uint64_t t) {
    the Leave) one clock read. A buffer flush caused by one of them is
    written as a region before the next record and ends after the shared
    timestamp: the records after it move to its end, so timestamps never
-   decrease on the location. */
+   decrease on the location. The event path moves its own records
+   (past_flush); these return the time they used, so that the records
+   libpomp-mpi writes straight into the writer move with them. */
 static inline uint64_t after_flush(const pm_location *l, uint64_t t) {
   return PM_UNLIKELY(l->flush_pending) && t < l->flush_end ? l->flush_end : t;
 }

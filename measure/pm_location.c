@@ -172,7 +172,7 @@ void pm_location_flush_ended(uint64_t location_id, uint64_t end) {
   if (!l || !l->in_flush) return;
   l->in_flush = 0;
   l->flush_end = end;
-  l->flush_pending = 1;
+  l->flush_pending = PM_FLUSH_TO_WRITE;
   l->nflushes++;
   pm_info(1, "buffer of location %u flushed to disk (%.3f ms, flush %llu)", l->thread,
           (double)(end - l->flush_begin) / 1e6, (unsigned long long)l->nflushes);

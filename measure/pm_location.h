@@ -33,6 +33,14 @@ enum pm_event_kind {
   PM_EV_RELEASE_LOCK  /* a = lock id, b = acquisition order */
 };
 
+/* A location's buffer flush, as its records see it (pm_event.c): nonzero
+   sends every record through the slow path. */
+enum pm_flush_state {
+  PM_FLUSH_NONE,
+  PM_FLUSH_TO_WRITE, /* to be written as a region before the next record */
+  PM_FLUSH_WRITTEN   /* written: a record read before flush_end moves to it */
+};
+
 /* An OpenMP task as the trace names it: the team's comm, the creating
    thread (T of its location) and the creator's count of tasks it made
    (from 1; 0 is the thread's implicit task). docs/TRACE.md. */
@@ -55,7 +63,7 @@ struct pm_location {
   _Atomic int writing;             /* a record is being written (pm_event.c) */
   int in_flush;                    /* between the pre- and post-flush callbacks */
   _Atomic uint64_t flushed_events; /* events on disk (periodic fragment) */
-  int flush_pending;               /* a buffer flush waits to be written as a region */
+  int flush_pending;               /* enum pm_flush_state (pm_event.c) */
   uint64_t flush_begin, flush_end;
   uint64_t nflushes;
   uint64_t tail_due;    /* time of the next copy to the tail file (pm_tail.c); 0: unset */
@@ -172,7 +180,9 @@ void pm_ev_write_owned(pm_location *l, enum pm_event_kind kind, uint64_t t, uint
 void pm_locations_quiesce(int grace_ms);
 /* Leaves every open region of every location at time t (finalisation). */
 void pm_locations_leave_all(uint64_t t);
-/* The pending buffer-flush region of l, if any (before its next record). */
+/* The pending buffer-flush region of l, if not written yet (before its
+   next record); the records after it whose time is earlier than its end
+   are written at its end. */
 void pm_write_flush_region(pm_location *l);
 
 /* ------------------------------------------------ time-based flushing */

@@ -46,6 +46,36 @@ void mt_expect_events(const tr_location *l, const char *events) {
   free(all);
 }
 
+size_t mt_expect_cycle_past_flushes(const tr_trace *t, const tr_location *l,
+                                    const char *const *cycle, size_t n, long times,
+                                    size_t moved_from) {
+  size_t at = 0, moved = 0;
+  long done = 0;
+  uint64_t flush_end = 0;
+  int after_flush = 0;
+  for (size_t i = 0; i < l->nevents; i++) {
+    const char *e = l->lines[i];
+    uint64_t time = t->events[l->at[i]].time;
+    if (!strcmp(e, "BufferFlush") || !strcmp(e, "Enter TRACE BUFFER FLUSH")) continue;
+    if (!strcmp(e, "Leave TRACE BUFFER FLUSH")) {
+      assert_string_equal(l->lines[i - 1], "Enter TRACE BUFFER FLUSH");
+      flush_end = time;
+      after_flush = 1;
+      continue;
+    }
+    assert_string_equal(e, cycle[at]);
+    if (after_flush && at >= moved_from) {
+      moved++;
+      assert_int_equal(time, flush_end);
+    }
+    after_flush = 0;
+    if (++at == n) at = 0, done++;
+  }
+  assert_int_equal(done, times);
+  assert_int_equal(at, 0);
+  return moved;
+}
+
 void mt_expect_single_location(const char *scenario, const char *tag, const char *out,
                                const char *events) {
   sc_result r;

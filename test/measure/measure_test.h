@@ -26,6 +26,15 @@ void mt_run(const char *scenario, const char *tag, const char *const *args, cons
             const char *out, sc_result *r, tr_trace *t);
 /* Asserts the events of l, as tr_join text. */
 void mt_expect_events(const tr_location *l, const char *events);
+/* Asserts that l's events, buffer flushes left out (BufferFlush and the
+   TRACE BUFFER FLUSH region), are the n lines of cycle repeated `times`
+   times, and that a record just after a flush region whose position in
+   the cycle is moved_from or later (one sharing its predecessor's time)
+   is at the flush's end (docs/TRACE.md, "Buffer flush"). Returns how many
+   such records there were. */
+size_t mt_expect_cycle_past_flushes(const tr_trace *t, const tr_location *l,
+                                    const char *const *cycle, size_t n, long times,
+                                    size_t moved_from);
 /* Runs the scenario without arguments or environment and asserts its
    output and the events of its only location. */
 void mt_expect_single_location(const char *scenario, const char *tag, const char *out,

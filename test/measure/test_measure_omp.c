@@ -335,6 +335,51 @@ static void test_join_barrier_3(void **state) {
   check_join_barrier(3);
 }
 
+/* ---- a buffer flush among the records of one instant (sc_flush_join) --- */
+
+/* One region of sc_flush_join on the master; a worker's lacks the first
+   and the last. The join writes the last five (a worker's last four) at
+   one instant: a record from the second of them on may follow a flush. */
+static const char *const flush_join_cycle[] = {
+    "ThreadFork 2",
+    "ThreadTeamBegin OpenMP thread team",
+    "Enter !$omp parallel @sc_flush_join.c:14",
+    "Enter !$omp for @sc_flush_join.c:14",
+    "Enter !$omp implicit barrier @sc_flush_join.c:15",
+    "Leave !$omp implicit barrier @sc_flush_join.c:15",
+    "Leave !$omp for @sc_flush_join.c:14",
+    "Leave !$omp parallel @sc_flush_join.c:14",
+    "ThreadTeamEnd OpenMP thread team",
+    "ThreadJoin",
+};
+enum { FJ_RECORDS = 10, FJ_SECOND_AT_JOIN = 6 };
+
+/* A small buffer flushed in the middle of a join's records: the records
+   after the flush region move to its end, none is lost, and every Enter
+   has its Leave in order on both locations. Before, OTF2 refused them
+   ("Passed timestamp is smaller than last written one") and the trace
+   lost a Leave, ThreadTeamEnd and ThreadJoin. */
+static void test_flush_inside_a_join_moves_its_records(void **state) {
+  (void)state;
+  const long regions = 20000;
+  const char *const args[] = {"20000", "2", NULL};
+  const char *const envs[] = {"POMP_BUFFER=256k", "OMP_WAIT_POLICY=passive", NULL};
+  sc_result r;
+  tr_trace t;
+  mt_run("sc_flush_join", "flush_join", args, envs, "sum=120000\n", &r, &t);
+  assert_int_equal(t.nlocs, 2);
+  size_t inside = mt_expect_cycle_past_flushes(&t, &t.locs[0], flush_join_cycle, FJ_RECORDS,
+                                               regions, FJ_SECOND_AT_JOIN);
+  /* the worker: no ThreadFork, no ThreadJoin */
+  inside += mt_expect_cycle_past_flushes(&t, &t.locs[1], flush_join_cycle + 1, FJ_RECORDS - 2,
+                                         regions, FJ_SECOND_AT_JOIN - 1);
+  assert_true(inside > 0); /* the case this test is about did occur */
+  const char *log = sc_file(r.dir, "measure.log");
+  assert_non_null(strstr(log, "buffer of location 0 flushed"));
+  assert_null(strstr(log, "error: OTF2"));
+  tr_free(&t);
+}
+
 /* ---- OpenMP tasks (sc_tasks, instrumented by pomp-opari) --------------- */
 
 /* Each task: ThreadTaskCreate (team, creating thread, its number) at its
@@ -447,6 +492,7 @@ static void test_untied_task_that_moved(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parallel_region),
+      cmocka_unit_test(test_flush_inside_a_join_moves_its_records),
       cmocka_unit_test(test_lock_api),
       cmocka_unit_test(test_nested_parallel_flattened),
       cmocka_unit_test(test_join_barrier_2),

@@ -104,6 +104,67 @@ static void test_threads_share_the_decision_and_count_every_call(void **state) {
   tr_free(&t);
 }
 
+/* sc_throttle_nest's events, as they must be with POMP_THROTTLE=50,...:
+   mid(1001), mid's 50th finished call, switches it off inside mid(49)
+   inside outer(24); the Leave of mid(49), skipped, is written with
+   outer(24)'s; from outer(25) on, mid's calls are gone and leaf, which
+   they call, stays (one per outer). */
+static char *throttle_nest_expected(void) {
+  size_t size = 8192, used = 0;
+  char *s = malloc(size);
+  used += (size_t)snprintf(s + used, size - used, "Enter main\n");
+  for (int k = 0; k < 40; k++) {
+    used += (size_t)snprintf(s + used, size - used, "Enter outer\n");
+    if (k < 24)
+      used += (size_t)snprintf(s + used, size - used,
+                               "Enter mid\nLeave mid\n"
+                               "Enter mid\nEnter leaf\nLeave leaf\nLeave mid\n");
+    else if (k == 24)
+      used += (size_t)snprintf(s + used, size - used,
+                               "Enter mid\nLeave mid\n"
+                               "Enter mid\nEnter mid\nEnter leaf\nLeave leaf\nLeave mid\n"
+                               "Enter leaf\nLeave leaf\nLeave mid\n");
+    else used += (size_t)snprintf(s + used, size - used, "Enter leaf\nLeave leaf\n");
+    used += (size_t)snprintf(s + used, size - used, "Leave outer\n");
+  }
+  snprintf(s + used, size - used, "Leave main\n");
+  return s;
+}
+
+/* A function switched off while nested inside a recorded one, around a
+   third, with an outer call of itself in flight: every call up to the
+   switch-off recorded, none after, the in-flight call left with its
+   caller, the trace well nested and in time order (mt_read_ok). */
+static void test_function_switched_off_inside_and_around_others(void **state) {
+  (void)state;
+  const char *envs[] = {"POMP_THROTTLE=50,1000", NULL};
+  sc_result r;
+  tr_trace t;
+  mt_run("sc_throttle_nest", "throttle_nest", NULL, envs, "6843\n", &r, &t);
+  assert_int_equal(t.nlocs, 1);
+  char *expected = throttle_nest_expected();
+  mt_expect_events(&t.locs[0], expected);
+  free(expected);
+  /* mid(49)'s Leave at outer(24)'s: the 51st "Leave mid" is the last */
+  const tr_location *l = &t.locs[0];
+  size_t mid_leaves = 0, outer_leaves = 0;
+  uint64_t mid49_left = 0, outer24_left = 0;
+  for (size_t i = 0; i < l->nevents; i++) {
+    uint64_t time = t.events[l->at[i]].time;
+    if (!strcmp(l->lines[i], "Leave mid") && ++mid_leaves == 51) mid49_left = time;
+    if (!strcmp(l->lines[i], "Leave outer") && ++outer_leaves == 25) outer24_left = time;
+  }
+  assert_int_equal(mid_leaves, 51);
+  assert_int_equal(mid49_left, outer24_left);
+  /* recorded: the 51 calls entered (mid(49)'s too); not recorded: two
+     per outer(25..39) */
+  assert_string_equal(sc_file(r.dir, "throttled.txt"),
+                      "# pomp throttled functions 1: rank, calls recorded, calls not recorded, "
+                      "function (POMP_THROTTLE=50,1000)\n"
+                      "0\t51\t30\tmid\n");
+  tr_free(&t);
+}
+
 /* gfortran's module procedure, throttled like a C function. */
 static void test_fortran_function_is_throttled(void **state) {
   (void)state;
@@ -146,6 +207,7 @@ int main(void) {
       cmocka_unit_test(test_throttle_calls_and_time_are_tunable),
       cmocka_unit_test(test_bad_throttle_value_keeps_the_default),
       cmocka_unit_test(test_threads_share_the_decision_and_count_every_call),
+      cmocka_unit_test(test_function_switched_off_inside_and_around_others),
 #ifdef POMP_TEST_FORTRAN
       cmocka_unit_test(test_fortran_function_is_throttled),
 #endif
