@@ -390,11 +390,13 @@ void az_block_room(az_rev_buffer *b, uint64_t n) {
  * OTF2's reader spends about 350 instructions on an event (its generic
  * record handling, a look-up of the location for each callback), and the
  * backward passes decode every event a second time: on bench_analyze's
- * traces that was a sixth of the whole analysis.  Where OTF2's reading
- * changes nothing of an event (the location's local definitions hold no
- * record: no reference is mapped, no timestamp corrected; a whole file,
- * its chunk headers read; a run that finished), az_read_block decodes the
- * block from OTF2's records itself.  A chunk holds its header (type 3,
+ * traces that was a sixth of the whole analysis.  For a whole file (its
+ * chunk headers read) of a run that finished, az_read_block decodes the
+ * block from OTF2's records itself, applying what OTF2's reader applies
+ * from the location's local definitions (its id mapping tables and clock
+ * offsets, read by OTF2's definition reader: "the tables OTF2's reader
+ * applies" below; libpomp writes tables for every rank but 0 and offsets
+ * for MPI runs).  A chunk holds its header (type 3,
  * byte order, first and last event number, 64-bit), then records:
  * timestamps (type 5, 8 bytes; an event has the time of the last one),
  * attribute lists (type 6), events (type 10 and up), the end of the chunk
