@@ -37,6 +37,23 @@ int az_load_local_defs(const az_analysis *a, uint32_t loc, OTF2_Reader *reader, 
    then maps no reference and corrects no timestamp of its events. */
 int az_no_local_defs(const az_analysis *a, uint32_t loc);
 int az_cut_files_read(const az_analysis *a);
+/* The id mapping tables and clock offsets of a location's local
+   definitions that change what the decoder buffers (replay_back.c,
+   "decoded here"), as OTF2's definition reader gives them: pairs
+   (local, global) of the region and communicator tables in OTF2's order
+   (ascending local ids), the clock offsets in the file's order. */
+enum { AZ_MAP_REGION, AZ_MAP_COMM, AZ_MAP_KINDS };
+typedef struct {
+  uint64_t *pairs[AZ_MAP_KINDS];
+  size_t npairs[AZ_MAP_KINDS], cap[AZ_MAP_KINDS];
+  uint64_t *offset_time;
+  int64_t *offset;
+  size_t noffsets;
+} az_local_tables;
+/* 0, or -1 (t empty) when they cannot be read (OTF2 then reads). */
+int az_read_local_tables(const az_analysis *a, uint32_t loc, az_local_tables *t);
+void az_free_local_tables(az_local_tables *t);
+
 void az_unreadable(az_cursor *s, const char *otf2_text, const char *hint);
 void az_finish_location(az_replay *r, az_cursor *s, OTF2_Reader *reader, const char *cut_chunk);
 uint64_t az_chunk_limit(az_cursor *s, OTF2_Reader *reader);
@@ -78,6 +95,9 @@ typedef struct az_rev_buffer { /* per location: a block of several windows */
   size_t nchunks;
   uint64_t chunk_size; /* of its event file, when a block may be decoded here
                           (az_chunk_starts: replay_back.c, "decoded here") */
+  /* the location's id mapping tables and clock intervals the decoder
+     applies (NULL: none); kept in the allocation of chunk */
+  const struct az_loc_map *map;
   /* a decoding thread's segment of a forward pass (pace): it ends after
      the first event at or after stop (maxt: the latest time decoded) */
   int pace;
@@ -137,10 +157,12 @@ OTF2_CallbackCode az_deliver_forward(az_cursor *c, const az_rev_buffer *b, size_
 void az_block_room(az_rev_buffer *b, uint64_t n);
 /* Events lo+1 .. to of location loc decoded into b from its event file's
    records, its chunks starting at events chunk[0..nchunks) (chunk_size
-   bytes each; az_chunk_starts says where this may be done): 0, or -1
+   bytes each; az_chunk_starts says where this may be done), map applied
+   as OTF2's reader does: 0, or -1
    with b emptied when OTF2 must read them.  Any thread; b its own. */
 int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
-                    uint64_t chunk_size, az_rev_buffer *b, uint64_t lo, uint64_t to);
+                    uint64_t chunk_size, const struct az_loc_map *map, az_rev_buffer *b,
+                    uint64_t lo, uint64_t to);
 int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_rev_buffer *b,
                   uint64_t lo, uint64_t to);
 void az_chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b);

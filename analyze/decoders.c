@@ -76,8 +76,9 @@ typedef struct {
   uint64_t blo;        /* backward: where the last block starts */
   const uint64_t *chunk;
   size_t nchunks;
-  uint64_t chunk_size; /* backward: its blocks may be decoded here (az_decode_block) */
-  uint64_t events;     /* declared: to share the locations out */
+  uint64_t chunk_size;          /* backward: its blocks may be decoded here (az_decode_block) */
+  const struct az_loc_map *map; /* ... with these tables (az_rev_buffer.map) */
+  uint64_t events;              /* declared: to share the locations out */
   /* under the pool's lock */
   az_seg *head, *end;
   size_t queued;
@@ -229,7 +230,7 @@ static int decode_block(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   /* from the file's records where OTF2's reading changes nothing, as
      az_read_block */
   if (f->chunk_size &&
-      !az_decode_block(p->a, loc, f->chunk, f->nchunks, f->chunk_size, &s->b, s->lo, to))
+      !az_decode_block(p->a, loc, f->chunk, f->nchunks, f->chunk_size, f->map, &s->b, s->lo, to))
     return 1;
   /* a new reader per block, as az_read_block (OTF2's Seek back) */
   if (open_feed(reader, f, p->a->defs.locs[loc].id, s)) return 1;
@@ -427,7 +428,7 @@ void az_pool_go(az_pool *p, const az_replay *r, const az_rev_buffer *bufs) {
     az_feed *f = &p->feed[l];
     f->limit = az_replay_loc(r, l)->limit;
     if (bufs) f->chunk = bufs[l].chunk, f->nchunks = bufs[l].nchunks;
-    if (bufs) f->chunk_size = bufs[l].chunk_size;
+    if (bufs) f->chunk_size = bufs[l].chunk_size, f->map = bufs[l].map;
   }
   p->go = 1;
   pthread_cond_broadcast(&p->work);

@@ -390,11 +390,13 @@ void az_block_room(az_rev_buffer *b, uint64_t n) {
  * OTF2's reader spends about 350 instructions on an event (its generic
  * record handling, a look-up of the location for each callback), and the
  * backward passes decode every event a second time: on bench_analyze's
- * traces that was a sixth of the whole analysis.  Where OTF2's reading
- * changes nothing of an event (the location's local definitions hold no
- * record: no reference is mapped, no timestamp corrected; a whole file,
- * its chunk headers read; a run that finished), az_read_block decodes the
- * block from OTF2's records itself.  A chunk holds its header (type 3,
+ * traces that was a sixth of the whole analysis.  For a whole file (its
+ * chunk headers read) of a run that finished, az_read_block decodes the
+ * block from OTF2's records itself, applying what OTF2's reader applies
+ * from the location's local definitions (its id mapping tables and clock
+ * offsets, read by OTF2's definition reader: "the tables OTF2's reader
+ * applies" below; libpomp writes tables for every rank but 0 and offsets
+ * for MPI runs).  A chunk holds its header (type 3,
  * byte order, first and last event number, 64-bit), then records:
  * timestamps (type 5, 8 bytes; an event has the time of the last one),
  * attribute lists (type 6), events (type 10 and up), the end of the chunk
@@ -469,6 +471,85 @@ typedef struct { /* the records of a chunk being decoded */
   int bad; /* a value ran past its record, or an unknown size */
 } rec_cursor;
 
+/* ---- the tables OTF2's reader applies ----
+ * OTF2's event reader maps each reference of an event through the
+ * location's table of its kind: a local id the table holds becomes its
+ * global id, any other (and every id of a kind without a table) stays as
+ * it is (OTF2_IdMap_GetGlobalId, dense or sparse alike); the record's
+ * field keeps the low 32 bits.  Of the records buffered here only regions
+ * (Enter, Leave) and communicators (the MPI events, the thread teams) are
+ * references.  Its timestamps it corrects by the location's clock
+ * offsets: consecutive offsets (t0, o0), (t1, o1) make an interval
+ * [t0, t1] of slope (o1 - o0) / (t1 - t0) (the differences converted to
+ * double); a time takes the first interval whose end it does not pass
+ * (the last one beyond), searched forward from the interval of the
+ * reader's previous event, and becomes time + o0 + rint(slope * (time -
+ * t0)) (the difference a double, negative before t0); a single offset
+ * corrects nothing.  Here the same, with a cursor per block (a new OTF2
+ * reader per block: the same intervals for times that do not go back). */
+typedef struct {
+  uint32_t ndense;       /* dense[local] for the local ids below it */
+  const uint32_t *dense; /* (the table's pairs, other ids as they are) */
+  size_t npairs;         /* the table's pairs (local, global) of larger ids */
+  const uint64_t *pairs;
+} id_table;
+
+typedef struct {
+  uint64_t begin, end;
+  double slope;
+  int64_t offset;
+} clock_interval;
+
+struct az_loc_map {
+  id_table id[AZ_MAP_KINDS];
+  size_t nclock;
+  const clock_interval *clock;
+};
+
+static inline uint32_t map_id(const id_table *m, uint64_t local) {
+  if (local < m->ndense) return m->dense[local];
+  size_t l = 0, h = m->npairs;
+  while (l < h) {
+    size_t mid = l + (h - l) / 2;
+    if (m->pairs[2 * mid] < local) l = mid + 1;
+    else h = mid;
+  }
+  return (uint32_t)(l < m->npairs && m->pairs[2 * l] == local ? m->pairs[2 * l + 1] : local);
+}
+
+/* rint in the default rounding mode (to nearest, ties to even), without
+   libm: below 2^52 adding and taking away 2^52 leaves the nearest
+   integer, as the sum's unit is 1; from 2^52 on a double is one. */
+static double round_even(double x) {
+  const double two52 = 0x1p52;
+  if (!(__builtin_fabs(x) < two52)) return x;
+  return x >= 0 ? (x + two52) - two52 : (x - two52) + two52;
+}
+
+typedef struct { /* a block being decoded */
+  const struct az_loc_map *map;
+  size_t interval;    /* the clock interval of the last corrected time */
+  az_time raw, fixed; /* the last time corrected, and what it became */
+} block_state;
+
+static az_time corrected(block_state *s, az_time t) {
+  const struct az_loc_map *m = s->map;
+  if (!m || !m->nclock) return t;
+  if (t == s->raw && s->interval != SIZE_MAX) return s->fixed;
+  if (s->interval == SIZE_MAX) s->interval = 0;
+  while (s->interval + 1 < m->nclock && t > m->clock[s->interval].end) s->interval++;
+  const clock_interval *c = &m->clock[s->interval];
+  double diff = t >= c->begin ? (double)(t - c->begin) : -(double)(c->begin - t);
+  int64_t offset = c->offset + (int64_t)round_even(c->slope * diff);
+  s->raw = t;
+  s->fixed = t + (uint64_t)offset;
+  return s->fixed;
+}
+
+static inline uint64_t mapped(const block_state *s, int kind, uint64_t local) {
+  return s->map ? map_id(&s->map->id[kind], local) : local;
+}
+
 static inline uint64_t get_compressed(rec_cursor *r, unsigned most, uint64_t undefined) {
   if (r->p >= r->end) return r->bad = 1, 0;
   unsigned n = *r->p++;
@@ -499,21 +580,23 @@ static int singleton(uint8_t type) {
 
 /* The values of a record with a length (within r), buffered as the
    backward callbacks do; 0 when not buffered. */
-static void put_record(az_rev_buffer *b, uint8_t type, rec_cursor *r, az_time t, uint64_t pos) {
+static void put_record(az_rev_buffer *b, block_state *s, uint8_t type, rec_cursor *r, az_time t,
+                       uint64_t pos) {
   uint64_t v[5] = {0};
   int kind;
   switch (type) {
   case EV_MEASUREMENT:
     v[0] = get_byte(r);
     if (r->bad || b->off_region == UINT32_MAX) return;
-    rev_put(b, v[0] == OTF2_MEASUREMENT_OFF ? REV_ENTER : REV_LEAVE, t, pos, b->off_region, 0, 0, 0,
-            0);
+    rev_put(b, v[0] == OTF2_MEASUREMENT_OFF ? REV_ENTER : REV_LEAVE, corrected(s, t), pos,
+            b->off_region, 0, 0, 0, 0);
     return;
   case EV_MPI_SEND:
   case EV_MPI_ISEND:
   case EV_MPI_RECV:
   case EV_MPI_IRECV:
-    v[0] = get_u32(r), v[1] = get_u32(r), v[2] = get_u32(r), v[3] = get_u64(r);
+    v[0] = get_u32(r), v[1] = mapped(s, AZ_MAP_COMM, get_u32(r)), v[2] = get_u32(r),
+    v[3] = get_u64(r);
     if (type == EV_MPI_ISEND || type == EV_MPI_IRECV) v[4] = get_u64(r);
     kind = type == EV_MPI_SEND    ? REV_SEND
            : type == EV_MPI_ISEND ? REV_ISEND
@@ -521,7 +604,8 @@ static void put_record(az_rev_buffer *b, uint8_t type, rec_cursor *r, az_time t,
                                   : REV_IRECV;
     break;
   case EV_MPI_COLL_END:
-    v[0] = get_byte(r), v[1] = get_u32(r), v[2] = get_u32(r), v[3] = get_u64(r), v[4] = get_u64(r);
+    v[0] = get_byte(r), v[1] = mapped(s, AZ_MAP_COMM, get_u32(r)), v[2] = get_u32(r),
+    v[3] = get_u64(r), v[4] = get_u64(r);
     kind = REV_COLL_END;
     break;
   case EV_THREAD_FORK:
@@ -534,7 +618,7 @@ static void put_record(az_rev_buffer *b, uint8_t type, rec_cursor *r, az_time t,
     break;
   case EV_THREAD_TEAM_BEGIN:
   case EV_THREAD_TEAM_END:
-    v[0] = get_u32(r);
+    v[0] = mapped(s, AZ_MAP_COMM, get_u32(r));
     kind = type == EV_THREAD_TEAM_BEGIN ? REV_TEAM_BEGIN : REV_TEAM_END;
     break;
   case EV_THREAD_ACQUIRE_LOCK:
@@ -544,15 +628,18 @@ static void put_record(az_rev_buffer *b, uint8_t type, rec_cursor *r, az_time t,
     break;
   default: return; /* counted only */
   }
-  if (!r->bad) rev_put(b, kind, t, pos, v[0], v[1], v[2], v[3], v[4]);
+  if (!r->bad) rev_put(b, kind, corrected(s, t), pos, v[0], v[1], v[2], v[3], v[4]);
 }
 
 /* A singleton's value, buffered when its kind is one of the backward
    callbacks'. */
-static void put_singleton(az_rev_buffer *b, uint8_t type, rec_cursor *r, az_time t, uint64_t pos) {
+static void put_singleton(az_rev_buffer *b, block_state *s, uint8_t type, rec_cursor *r, az_time t,
+                          uint64_t pos) {
   if (type == EV_ENTER || type == EV_LEAVE) {
-    uint64_t region = get_u32(r);
-    if (!r->bad) rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, t, pos, region, 0, 0, 0, 0);
+    uint64_t region = mapped(s, AZ_MAP_REGION, get_u32(r));
+    if (!r->bad)
+      rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, corrected(s, t), pos, region, 0, 0, 0,
+              0);
     return;
   }
   uint64_t req = get_u64(r);
@@ -560,14 +647,14 @@ static void put_singleton(az_rev_buffer *b, uint8_t type, rec_cursor *r, az_time
              : type == EV_MPI_IRECV_REQUEST     ? REV_IRECV_REQUEST
              : type == EV_MPI_REQUEST_CANCELLED ? REV_CANCELLED
                                                 : -1;
-  if (!r->bad && kind >= 0) rev_put(b, kind, t, pos, req, 0, 0, 0, 0);
+  if (!r->bad && kind >= 0) rev_put(b, kind, corrected(s, t), pos, req, 0, 0, 0, 0);
 }
 
 /* The events of one chunk (data: its n bytes) after *pos, those after lo
    buffered, up to event `to`: 1 when `to` was reached, 0 at the chunk's
    end, -1 when OTF2 must read the block. */
-static int decode_chunk(az_rev_buffer *b, const unsigned char *data, size_t n, uint64_t *at,
-                        uint64_t lo, uint64_t to) {
+static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *data, size_t n,
+                        uint64_t *at, uint64_t lo, uint64_t to) {
   if (n < CHUNK_HEADER_BYTES || data[0] != CHUNK_HEADER || data[1] != CHUNK_LITTLE_ENDIAN ||
       get_le8(data + CHUNK_FIRST) != *at + 1)
     return -1;
@@ -589,7 +676,9 @@ static int decode_chunk(az_rev_buffer *b, const unsigned char *data, size_t n, u
       if (!timed) return -1;
       uint64_t region = k ? get_le8(r.p + 1) & (UINT64_MAX >> (64 - 8 * k)) : 0;
       r.p += 1 + k;
-      rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, t, ++count, region, 0, 0, 0, 0);
+      if (s->map) region = map_id(&s->map->id[AZ_MAP_REGION], region);
+      rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, corrected(s, t), ++count, region, 0, 0,
+              0, 0);
       if (count == to) {
         got = 1;
         break;
@@ -613,7 +702,7 @@ static int decode_chunk(az_rev_buffer *b, const unsigned char *data, size_t n, u
       rec_cursor v = {r.p, r.end, 0};
       if (++*pos > lo) {
         if (!timed) return -1;
-        put_singleton(b, type, &v, t, *pos);
+        put_singleton(b, s, type, &v, t, *pos);
       } else {
         get_u64(&v); /* its size only */
       }
@@ -638,7 +727,7 @@ static int decode_chunk(az_rev_buffer *b, const unsigned char *data, size_t n, u
     if (type == REC_ATTRIBUTES) continue;
     if (++*pos <= lo) continue;
     if (!timed) return -1;
-    put_record(b, type, &v, t, *pos);
+    put_record(b, s, type, &v, t, *pos);
     if (v.bad) return -1;
     if (*pos == to) {
       got = 1;
@@ -650,7 +739,8 @@ static int decode_chunk(az_rev_buffer *b, const unsigned char *data, size_t n, u
 }
 
 int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
-                    uint64_t chunk_size, az_rev_buffer *b, uint64_t lo, uint64_t to) {
+                    uint64_t chunk_size, const struct az_loc_map *map, az_rev_buffer *b,
+                    uint64_t lo, uint64_t to) {
   size_t k = 0, h = nchunks; /* the last chunk whose first event is <= lo + 1 */
   while (h - k > 1) {
     size_t mid = k + (h - k) / 2;
@@ -664,6 +754,7 @@ int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, s
   uint64_t size = fd >= 0 && !fstat(fd, &st) && st.st_size > 0 ? (uint64_t)st.st_size : 0;
   uint64_t pos = chunk[k] - 1;
   int got = -1;
+  block_state s = {map, SIZE_MAX, 0, 0};
   /* each chunk mapped, not copied: a buffer of the chunk size allocated
      and freed per block took the peak RSS of bench_analyze's 8-rank trace
      from 41 to 45 MB (its pages faulted in again and again) */
@@ -671,7 +762,7 @@ int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, s
     size_t n = (size_t)(size - k * chunk_size < chunk_size ? size - k * chunk_size : chunk_size);
     void *data = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, (off_t)(k * chunk_size));
     if (data == MAP_FAILED) break;
-    got = decode_chunk(b, data, n, &pos, lo, to);
+    got = decode_chunk(b, &s, data, n, &pos, lo, to);
     munmap(data, n);
     if (got) break;
     got = -1; /* the last chunk ended before `to` */
@@ -698,7 +789,7 @@ int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb
   az_block_room(b, to - lo);
   b->lo = lo;
   if (b->chunk_size &&
-      !az_decode_block(c->a, c->loc, b->chunk, b->nchunks, b->chunk_size, b, lo, to)) {
+      !az_decode_block(c->a, c->loc, b->chunk, b->nchunks, b->chunk_size, b->map, b, lo, to)) {
     if (c->er) OTF2_Reader_CloseEvtReader(reader, c->er); /* the reader run_backward opened */
     c->er = NULL;
     b->end = b->len;
@@ -734,6 +825,69 @@ int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb
   return 0;
 }
 
+/* The local ids below which a table is kept as an array: its largest
+   below twice its pairs and 256 (a sparse table's far ids, such as
+   libpomp's thread teams' 2^30 + i, searched). */
+static uint32_t dense_part(const uint64_t *pairs, size_t n) {
+  uint64_t most = 2 * (uint64_t)n + 256, top = 0;
+  for (size_t i = 0; i < n; i++)
+    if (pairs[2 * i] < most && pairs[2 * i] + 1 > top) top = pairs[2 * i] + 1;
+  return (uint32_t)top;
+}
+
+static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* The location's tables and clock intervals into the allocation of its
+   chunk starts (n of them; replay.c frees that), after them; b->map.
+   -1 when they cannot be read or OTF2 would refuse them (offsets not
+   in time order): OTF2 then reads. */
+static int attach_map(az_cursor *c, az_rev_buffer *b, size_t n) {
+  az_local_tables t;
+  if (az_read_local_tables(c->a, c->loc, &t)) return -1;
+  for (size_t k = 1; k < t.noffsets; k++)
+    if (t.offset_time[k] <= t.offset_time[k - 1]) return az_free_local_tables(&t), -1;
+  uint32_t ndense[AZ_MAP_KINDS];
+  size_t npairs[AZ_MAP_KINDS], nclock = t.noffsets > 1 ? t.noffsets - 1 : 0;
+  size_t size =
+      round8(n * sizeof *b->chunk) + sizeof(struct az_loc_map) + nclock * sizeof(clock_interval);
+  for (int k = 0; k < AZ_MAP_KINDS; k++) {
+    ndense[k] = dense_part(t.pairs[k], t.npairs[k]);
+    npairs[k] = 0;
+    for (size_t i = 0; i < t.npairs[k]; i++) npairs[k] += t.pairs[k][2 * i] >= ndense[k];
+    size += round8(ndense[k] * sizeof(uint32_t)) + 2 * npairs[k] * sizeof(uint64_t);
+  }
+  b->chunk = pu_realloc(b->chunk, size);
+  char *at = (char *)b->chunk + round8(n * sizeof *b->chunk);
+  struct az_loc_map *m = (struct az_loc_map *)at;
+  at += sizeof *m;
+  clock_interval *clock = (clock_interval *)at;
+  at += nclock * sizeof *clock;
+  for (size_t k = 0; k < nclock; k++) /* as OTF2 makes them (above) */
+    clock[k] = (clock_interval){t.offset_time[k], t.offset_time[k + 1],
+                                (double)(t.offset[k + 1] - t.offset[k]) /
+                                    (double)(t.offset_time[k + 1] - t.offset_time[k]),
+                                t.offset[k]};
+  m->nclock = nclock;
+  m->clock = clock;
+  for (int k = 0; k < AZ_MAP_KINDS; k++) {
+    uint32_t *dense = (uint32_t *)at;
+    at += round8(ndense[k] * sizeof *dense);
+    uint64_t *pairs = (uint64_t *)at;
+    at += 2 * npairs[k] * sizeof *pairs;
+    for (uint32_t i = 0; i < ndense[k]; i++) dense[i] = i; /* ids not in the table */
+    size_t np = 0;
+    for (size_t i = 0; i < t.npairs[k]; i++) {
+      const uint64_t *p = t.pairs[k] + 2 * i;
+      if (p[0] < ndense[k]) dense[p[0]] = (uint32_t)p[1];
+      else pairs[2 * np] = p[0], pairs[2 * np++ + 1] = p[1];
+    }
+    m->id[k] = (id_table){ndense[k], dense, np, pairs};
+  }
+  b->map = m;
+  az_free_local_tables(&t);
+  return 0;
+}
+
 /* The first event number of each chunk of the location's event file, from
    the chunk headers (as az_chunk_limit reads the last one); none when a
    header does not say (a cut or damaged file): blocks then start where
@@ -762,10 +916,10 @@ void az_chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b) {
   }
   fclose(f);
   if (b->nchunks < n || b->chunk[0] != 1) b->nchunks = 0;
-  /* decoded here (above) where OTF2's reading changes nothing; the
+  /* decoded here (above), with the tables OTF2's reader would apply; the
      callbacks' MeasurementOnOff (Enter and Leave handled) assumed */
   if (HOST_LE && b->nchunks && !az_cut_files_read(c->a) && c->on && c->on->enter && c->on->leave &&
-      az_no_local_defs(c->a, c->loc))
+      (az_no_local_defs(c->a, c->loc) || !attach_map(c, b, n)))
     b->chunk_size = chunk;
 }
 

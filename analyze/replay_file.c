@@ -9,6 +9,7 @@
 #include <otf2/otf2.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -106,6 +107,82 @@ int az_load_local_defs(const az_analysis *a, uint32_t loc, OTF2_Reader *reader, 
   snprintf(err, size, "%s: %s: local definitions: %s%s%s%s", path, label, why,
            az_otf2_message[0] ? " (" : "", az_otf2_message, az_otf2_message[0] ? ")" : "");
   return -1;
+}
+
+/* ---- the tables OTF2's reader applies, for the decoder ----
+ * Read by OTF2's own definition reader, on a reader of the decoder's own:
+ * the analysis's reader keeps the location's tables once it read them
+ * (a second reading there fails: "Mapping already set"). */
+
+typedef struct {
+  az_local_tables *t;
+  int kind; /* the table being traversed (AZ_MAP_*) */
+} tables_read;
+
+static void on_pair(uint64_t local, uint64_t global, void *u) {
+  tables_read *r = u;
+  az_local_tables *t = r->t;
+  if (t->npairs[r->kind] == t->cap[r->kind]) {
+    t->cap[r->kind] = t->cap[r->kind] ? 2 * t->cap[r->kind] : 64;
+    t->pairs[r->kind] = pu_realloc(t->pairs[r->kind], 2 * t->cap[r->kind] * sizeof(uint64_t));
+  }
+  uint64_t *p = t->pairs[r->kind] + 2 * t->npairs[r->kind]++;
+  p[0] = local, p[1] = global;
+}
+
+/* The kinds the decoded records reference: regions (Enter, Leave),
+   communicators (the MPI events' and the thread teams'); the others'
+   tables (groups, windows, I/O handles, ...) change no record it buffers. */
+static OTF2_CallbackCode on_mapping(void *u, OTF2_MappingType type, const OTF2_IdMap *map) {
+  tables_read *r = u;
+  r->kind = type == OTF2_MAPPING_REGION ? AZ_MAP_REGION
+            : type == OTF2_MAPPING_COMM ? AZ_MAP_COMM
+                                        : -1;
+  if (r->kind >= 0) OTF2_IdMap_Traverse(map, on_pair, r);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset,
+                                         double stddev) {
+  (void)stddev;
+  az_local_tables *t = ((tables_read *)u)->t;
+  t->offset_time = pu_realloc(t->offset_time, (t->noffsets + 1) * sizeof *t->offset_time);
+  t->offset = pu_realloc(t->offset, (t->noffsets + 1) * sizeof *t->offset);
+  t->offset_time[t->noffsets] = time;
+  t->offset[t->noffsets++] = offset;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+int az_read_local_tables(const az_analysis *a, uint32_t loc, az_local_tables *t) {
+  memset(t, 0, sizeof *t);
+  uint64_t id = a->defs.locs[loc].id;
+  char anchor[4200];
+  snprintf(anchor, sizeof anchor, "%s.otf2", a->files ? a->files : "traces");
+  OTF2_Reader *reader = OTF2_Reader_Open(anchor);
+  if (!reader) return -1;
+  OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+  OTF2_Reader_SelectLocation(reader, id);
+  int ok = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+  OTF2_DefReader *dr = ok ? OTF2_Reader_GetDefReader(reader, id) : NULL;
+  OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+  OTF2_DefReaderCallbacks_SetMappingTableCallback(cb, on_mapping);
+  OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_clock_offset);
+  tables_read r = {t, -1};
+  uint64_t n = 0;
+  ok = dr && OTF2_Reader_RegisterDefCallbacks(reader, dr, cb, &r) == OTF2_SUCCESS &&
+       OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) == OTF2_SUCCESS;
+  OTF2_DefReaderCallbacks_Delete(cb);
+  if (dr) OTF2_Reader_CloseDefReader(reader, dr);
+  OTF2_Reader_Close(reader);
+  if (!ok) az_free_local_tables(t);
+  return ok ? 0 : -1;
+}
+
+void az_free_local_tables(az_local_tables *t) {
+  for (int k = 0; k < AZ_MAP_KINDS; k++) free(t->pairs[k]);
+  free(t->offset_time);
+  free(t->offset);
+  memset(t, 0, sizeof *t);
 }
 
 static int read_local_defs(az_cursor *s, OTF2_Reader *reader) {

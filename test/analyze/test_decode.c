@@ -4,8 +4,11 @@
    and positions, including undefined and many-byte values, events at equal
    times, blocks that start inside a chunk and span several chunks; the
    kinds only counted (a request test, a collective's begin, a sample,
-   tasks) keep the positions right.  Where OTF2's reading would change an
-   event (clock offsets in the local definitions) nothing is decoded here. */
+   tasks) keep the positions right.  Where the local definitions hold id
+   mapping tables (dense and sparse, as libpomp writes them for every rank
+   but 0) and clock offsets (libpomp's at MPI_Init and MPI_Finalize), the
+   decoded block holds the mapped regions and communicators and the
+   corrected times, as OTF2's. */
 #include <otf2/otf2.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,13 +67,55 @@ static char *every_kind_trace(const char *offset) {
   return t;
 }
 
+/* Location 0.0's local definitions replaced by ones written by OTF2: a
+   dense region table, a sparse communicator table (one far local id, as
+   libpomp's thread teams), a group table, and three clock offsets whose
+   slopes round both ways; written as an archive of their own, its
+   location's file copied over the trace's. */
+static void write_tables(const char *dir) {
+  char sub[300], from[400], to[400];
+  snprintf(sub, sizeof sub, "%s/tables", dir);
+  OTF2_Archive *ar = OTF2_Archive_Open(dir, "tables", OTF2_FILEMODE_WRITE, CHUNK, 4 * 1024 * 1024,
+                                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  assert_non_null(ar);
+  static OTF2_FlushCallbacks flush = {NULL, NULL};
+  OTF2_Archive_SetFlushCallbacks(ar, &flush, NULL);
+  OTF2_Archive_SetSerialCollectiveCallbacks(ar);
+  OTF2_Archive_OpenDefFiles(ar);
+  OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(ar, 0);
+  assert_non_null(dw);
+  const uint64_t regions[] = {2, 0, 1, 7}; /* main -> 2, work -> 0, call -> 1 */
+  OTF2_IdMap *region = OTF2_IdMap_CreateFromUint64Array(4, regions, false);
+  OTF2_IdMap *comm = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, 4);
+  OTF2_IdMap_AddIdPair(comm, 3, 6);        /* the comm */
+  OTF2_IdMap_AddIdPair(comm, 5, 8);        /* the team */
+  OTF2_IdMap_AddIdPair(comm, 1u << 30, 9); /* none of its events */
+  const uint64_t groups[] = {1, 0};
+  OTF2_IdMap *group = OTF2_IdMap_CreateFromUint64Array(2, groups, false);
+  OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_REGION, region);
+  OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_COMM, comm);
+  OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_GROUP, group);
+  OTF2_DefWriter_WriteClockOffset(dw, 50, 0, 0.0);
+  OTF2_DefWriter_WriteClockOffset(dw, 90050, 333, 0.0);
+  OTF2_DefWriter_WriteClockOffset(dw, 150000, -77, 0.0);
+  OTF2_Archive_CloseDefWriter(ar, dw);
+  OTF2_Archive_CloseDefFiles(ar);
+  OTF2_Archive_Close(ar);
+  OTF2_IdMap_Free(region);
+  OTF2_IdMap_Free(comm);
+  OTF2_IdMap_Free(group);
+  snprintf(from, sizeof from, "%s/0.def", sub);
+  snprintf(to, sizeof to, "%s/traces/0.def", dir);
+  assert_int_equal(rename(from, to), 0);
+}
+
 typedef struct {
   az_run run;
   az_analysis a;
   OTF2_Reader *reader;
 } opened;
 
-static void open_trace(opened *o, const char *offset) {
+static void open_trace(opened *o, const char *offset, int tables) {
   memset(o, 0, sizeof *o);
   char *text = every_kind_trace(offset), err[512], anchor[300];
   az_run_mkdir(&o->run);
@@ -78,6 +123,7 @@ static void open_trace(opened *o, const char *offset) {
   if (!w || tg_text(w, text, err, sizeof err) || tg_close(w, err, sizeof err))
     fail_msg("tracegen: %s", err);
   free(text);
+  if (tables) write_tables(o->run.dir);
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", o->run.dir);
   az_options opt = {0};
   o->reader = az_open(&o->a, anchor, &opt);
@@ -139,16 +185,20 @@ static void free_buffer(az_rev_buffer *b) {
   free(b->chunk);
 }
 
-static void decoded_blocks_hold_what_otf2_reads(void **state) {
-  (void)state;
+/* Blocks decoded and read by OTF2 alike; returns the last event's time
+   OTF2 gave. */
+static az_time check_blocks(const char *offsets, int tables) {
   opened o;
-  open_trace(&o, "");
+  open_trace(&o, offsets, tables);
+  assert_int_equal(o.a.defs.locs[0].id, 0);
   const az_event_handlers *on = &az_pass_waits.on; /* the forward pass takes most kinds */
   az_cursor c = {.a = &o.a, .loc = 0, .on = on};
   az_rev_buffer here = {.off_region = o.a.defs.off_region};
   az_chunk_starts(&c, o.reader, &here);
   assert_true(here.nchunks >= 3);
   assert_int_equal(here.chunk_size, CHUNK);
+  assert_true((here.map != NULL) == (tables || *offsets));
+  az_time last = 0;
   uint64_t all = o.a.defs.locs[0].events, second = here.chunk[1] - 1;
   const uint64_t blocks[][2] = {
       {0, all}, {all / 3, 2 * all / 3}, {second, all}, {second + 1, second + 2}, {all - 1, all}};
@@ -157,34 +207,46 @@ static void decoded_blocks_hold_what_otf2_reads(void **state) {
     read_by_otf2(&o, on, &otf2, blocks[k][0], blocks[k][1]);
     az_block_room(&here, blocks[k][1] - blocks[k][0]);
     here.lo = blocks[k][0];
-    assert_int_equal(az_decode_block(&o.a, 0, here.chunk, here.nchunks, here.chunk_size, &here,
-                                     blocks[k][0], blocks[k][1]),
+    assert_int_equal(az_decode_block(&o.a, 0, here.chunk, here.nchunks, here.chunk_size, here.map,
+                                     &here, blocks[k][0], blocks[k][1]),
                      0);
     assert_true(here.len >= otf2.len);
     assert_same_events(&otf2, &here, az_handled_kinds(on));
+    if (k == 0) { /* the first event, main entered at 0: main's global id */
+      assert_int_equal(otf2.kind[0], REV_ENTER);
+      assert_int_equal(otf2.ev[0].arg, tables ? 2 : 0);
+    }
+    last = otf2.ev[otf2.len - 1].t;
     free_buffer(&otf2);
   }
   free_buffer(&here);
   close_trace(&o);
+  return last;
 }
 
-static void clock_offsets_leave_the_reading_to_otf2(void **state) {
+static void decoded_blocks_hold_what_otf2_reads(void **state) {
   (void)state;
-  opened o;
-  open_trace(&o, "offset 0 0 50\noffset 0 1000000 50\n");
-  az_cursor c = {.a = &o.a, .loc = 0, .on = &az_pass_waits.on};
-  az_rev_buffer b = {0};
-  az_chunk_starts(&c, o.reader, &b);
-  assert_true(b.nchunks >= 3);       /* the chunks are known ... */
-  assert_int_equal(b.chunk_size, 0); /* ... but OTF2 corrects the times */
-  free_buffer(&b);
-  close_trace(&o);
+  assert_int_equal(check_blocks("", 0), 200000);
+}
+
+/* The tables and offsets change what OTF2 reads (the last event, 200000,
+   by 333 + rint(-410 / 59950 * 109950) = -419), and the decoder the same. */
+static void mapping_tables_and_clock_offsets_applied_as_otf2_does(void **state) {
+  (void)state;
+  assert_int_equal(check_blocks("", 1), 199581);
+}
+
+/* A single clock offset makes no interval: OTF2 corrects nothing. */
+static void a_single_clock_offset_corrects_nothing(void **state) {
+  (void)state;
+  assert_int_equal(check_blocks("offset 0 50 1000\n", 0), 200000);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(decoded_blocks_hold_what_otf2_reads),
-      cmocka_unit_test(clock_offsets_leave_the_reading_to_otf2),
+      cmocka_unit_test(mapping_tables_and_clock_offsets_applied_as_otf2_does),
+      cmocka_unit_test(a_single_clock_offset_corrects_nothing),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
