@@ -5,6 +5,7 @@
    classification of point-to-point waits.  Every
    value is known by construction (times in ns); az_run_text analyses each
    trace again in windows of two events and asserts the same report. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -320,6 +321,39 @@ static void a_wait_goes_back_through_a_late_receiver_over_three_ranks(void **sta
   assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", recv, 2) == 300e-9);
   assert_true(az_run_value(&run, "mpi_wait_direct_latesender", recv, 2) == 10e-9);
   assert_true(az_run_value(&run, "mpi_wait_terminal_latesender", recv, 2) == 310e-9);
+  az_run_free(&run);
+}
+
+/* An Isend completion that does not wait inside a later wait's interval
+   (delay_central.c holds that interval until the completion's message is
+   whole, then leaves it out): rank 1's MPI_Wait (200-220) completes an
+   Isend rank 0 received since 150 (rank 0's Late Sender of 50, rank 1's
+   50 more work); rank 2 waits 300 for rank 1's send at 500.  Rank 1's
+   interval holds 380 of work and the 20 of MPI_Wait, not a wait: both are
+   delays against rank 2's 100 of work, and nothing goes back further. */
+static const char *const isend_no_wait =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 150) RECV(1, 150, 215, 220) BARRIER(0, 900, 950))
+        LOC("1.0", RUN("work", 100,
+                       200) "200 enter isend\n200 isend 0 0 0 8 5\n200 leave\n"
+                            "200 enter wait\n220 isendcomplete 5\n220 leave\n" RUN("work", 220, 500)
+                                SEND(2, 500, 500, 510) BARRIER(0, 900, 950))
+            LOC("2.0", RUN("work", 100, 200) RECV(1, 200, 510, 510) BARRIER(0, 900, 950));
+
+static void an_isend_completion_without_a_wait_is_a_delay_not_a_wait(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, isend_no_wait);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 0) == 50e-9);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 2) == 300e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 1) == 330e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;MPI_Wait", 1) == 20e-9);
+  /* nothing else: the sum of the two cells, to a rounding of doubles */
+  assert_true(fabs(az_run_total(&run, "delay_latesender") - 350e-9) < 1e-18);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 0);
   az_run_free(&run);
 }
 
@@ -793,6 +827,7 @@ int main(void) {
       cmocka_unit_test(a_late_receiver_of_an_isend_is_charged_to_the_receivers_work),
       cmocka_unit_test(a_late_receiver_of_an_irecv_ends_at_its_posting),
       cmocka_unit_test(a_wait_goes_back_through_a_late_receiver_over_three_ranks),
+      cmocka_unit_test(an_isend_completion_without_a_wait_is_a_delay_not_a_wait),
       cmocka_unit_test(a_late_receiver_of_an_ssend_is_charged_as_a_sends),
       cmocka_unit_test(a_call_with_a_late_sender_has_no_late_receiver_delay),
       cmocka_unit_test(an_isend_to_itself_leaves_the_late_receiver_before_it_alone),
