@@ -225,6 +225,7 @@ OTF2_Reader *az_open(az_analysis *a, const char *anchor, const az_options *opt) 
   a->diag.verbosity = opt->verbosity;
   a->progress = opt->progress;
   a->window_events = opt->window_events;
+  a->delay_hooks = opt->delay_hooks;
   a->incomplete = a->diag.incomplete = opt->run_status != NULL;
   a->skip_damaged = opt->skip_damaged;
   a->switched_off = opt->switched_off;

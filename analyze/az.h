@@ -29,6 +29,18 @@
 #include "az_metrics.h"
 #include "az_records.h"
 
+/* Test hooks of the delay pass (delay_central.c); a zeroed one, or none,
+   in every real analysis. */
+typedef struct az_delay_hooks {
+  /* 1: evaluate the instances that became ready first in, first out, not
+     last in, first out (the order the serial pass uses); the reports must
+     not change (long-term sums are order-free) */
+  int ready_fifo;
+  /* called with each waiter's incoming cost and idleness as it charges
+     them (ticks) */
+  void (*charged)(double incoming, double idle);
+} az_delay_hooks;
+
 typedef struct az_analysis {
   az_defs defs;
   az_diag diag;
@@ -42,7 +54,8 @@ typedef struct az_analysis {
   /* parallel analysis: charges for locations of other processes */
   void (*charge_hook)(struct az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t v);
   void *hook_data;
-  uint64_t window_events; /* events per replay window; 0 = default */
+  uint64_t window_events;            /* events per replay window; 0 = default */
+  const az_delay_hooks *delay_hooks; /* tests; NULL: none */
   /* parallel analysis (parallel.c), after each replay window: all
      analysis processes agree on going on (active: any location of this
      one still reading) and on failure; returns whether to go on.  NULL:
@@ -106,7 +119,8 @@ void az_charge(az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t 
 typedef struct {
   int verbosity;
   int progress;
-  uint64_t window_events; /* events per replay window (tests); 0: default */
+  uint64_t window_events;            /* events per replay window (tests); 0: default */
+  const az_delay_hooks *delay_hooks; /* tests; NULL: none */
   /* the run did not finish (its trace was recovered from fragments):
      run_status says how ("incomplete: ..."); NULL = complete */
   const char *run_status;

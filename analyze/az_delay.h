@@ -138,13 +138,6 @@ void dl_central_apply(dl_central *c, uint32_t loc, const uint64_t *w, size_t n);
 /* After a window's logs: the barriers whose team became known, and what
    became ready. */
 void dl_central_window(dl_central *c);
-/* A test hook: 1 evaluates the instances that became ready first in,
-   first out, not last in, first out (the order the serial pass uses);
-   the reports must not change (long-term sums are order-free). */
-extern int dl_ready_fifo;
-/* A test hook: called with each waiter's incoming cost and idleness as it
-   charges them (ticks). */
-extern void (*dl_charge_hook)(double incoming, double idle);
 /* After the last window: the last evaluations; frees the state (instances
    never completed get no delay costs). */
 void dl_central_end(dl_central *c);

@@ -173,9 +173,6 @@ struct dl_call {
    (perf: 5% of the serial analysis on bench_analyze's trace). */
 enum { DL_POOLS = 64 };
 
-int dl_ready_fifo;
-void (*dl_charge_hook)(double incoming, double idle);
-
 /* dl_inst.elsewhere: evaluated on another process; a collective there is
    kept here until that process dropped it (DL_REC_DONE), so a member
    posted here meanwhile finds it as a serial analysis does (posted once
@@ -582,7 +579,8 @@ static int charges(const dl_member *w) {
 static void charge(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
                    const dl_member *w) {
   if (!charges(w)) return;
-  if (dl_charge_hook) dl_charge_hook(fixed_value(w->incoming), fixed_value(w->idle));
+  if (a->delay_hooks && a->delay_hooks->charged)
+    a->delay_hooks->charged(fixed_value(w->incoming), fixed_value(w->idle));
   double explained = 0;
   double scale = charge_waiter(a, in, late, waited, w, &explained);
   if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
@@ -652,7 +650,7 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
 /* Evaluates what became ready (a queue, not recursion: a chain of
    instances is as long as the run). */
 static void drain(az_analysis *a, dl_central *st) {
-  if (dl_ready_fifo) { /* the test hook: first in, first evaluated */
+  if (a->delay_hooks && a->delay_hooks->ready_fifo) { /* first in, first evaluated */
     for (size_t i = 0; i < st->nready; i++) evaluate(a, st, st->ready[i]);
     st->nready = 0;
     return;

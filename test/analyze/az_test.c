@@ -65,6 +65,7 @@ int az_run_cross_check_again(void **state) {
 }
 const char *az_run_status;
 unsigned az_run_switched_off;
+const az_delay_hooks *az_run_delay_hooks;
 
 /* Analyses the trace in run->dir as pomp-analyze does, then again in
    replay windows of two events each: both must give the very same report
@@ -72,13 +73,17 @@ unsigned az_run_switched_off;
 void az_run_dir(az_run *run) {
   char anchor[300];
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", run->dir);
-  az_options opt = {.run_status = az_run_status, .switched_off = az_run_switched_off};
+  az_options opt = {.run_status = az_run_status,
+                    .switched_off = az_run_switched_off,
+                    .delay_hooks = az_run_delay_hooks};
   run->status = az_analyze(&run->a, anchor, &opt);
   if (!run->status) run->report = az_report_build(&run->a, anchor, NULL);
   if (!az_run_cross_check) return;
   az_analysis small, threaded;
-  az_options windows = {
-      .window_events = 2, .run_status = az_run_status, .switched_off = az_run_switched_off};
+  az_options windows = {.window_events = 2,
+                        .run_status = az_run_status,
+                        .switched_off = az_run_switched_off,
+                        .delay_hooks = az_run_delay_hooks};
   int status = az_analyze(&small, anchor, &windows);
   assert_int_equal(status != 0, run->status != 0);
   if (!status) {

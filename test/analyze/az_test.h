@@ -37,6 +37,9 @@ int az_run_cross_check_again(void **state);
 extern const char *az_run_status;
 /* The analyses switched off (az_options.switched_off, AZ_OFF_*); 0: all. */
 extern unsigned az_run_switched_off;
+/* The delay pass's test hooks of the analyses (az_options.delay_hooks);
+   NULL: none. */
+extern const az_delay_hooks *az_run_delay_hooks;
 /* Writes (only) a trace of one location entering and leaving region f
    `pairs` times inside main, 10 ticks apart, in event chunks of `chunk`
    bytes (OTF2 allows 256 KiB to 16 MiB): files of several chunks. */

@@ -768,7 +768,7 @@ static const char *random_ring(unsigned seed) {
   return text;
 }
 
-/* What each waiter passed on as it charged (dl_charge_hook), sorted: the
+/* What each waiter passed on as it charged (az_delay_hooks.charged), sorted: the
    same multiset in any order of evaluation. */
 static double passed[2][256];
 static size_t npassed[2];
@@ -788,13 +788,12 @@ static int by_incoming(const void *x, const void *y) {
 static void analyse_in_order(az_run *run, const char *text, int fifo) {
   passed_run = fifo;
   npassed[fifo] = 0;
-  dl_ready_fifo = fifo;
-  dl_charge_hook = note_passed;
+  const az_delay_hooks hooks = {.ready_fifo = fifo, .charged = note_passed};
+  az_run_delay_hooks = &hooks;
   az_run_cross_check = 0; /* once in each order */
   az_run_text(run, text);
   az_run_cross_check = 1;
-  dl_ready_fifo = 0;
-  dl_charge_hook = NULL;
+  az_run_delay_hooks = NULL;
   assert_int_equal(run->status, 0);
   qsort(passed[fifo], npassed[fifo], 2 * sizeof(double), by_incoming);
 }
