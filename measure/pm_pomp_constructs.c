@@ -18,8 +18,9 @@ static enum pm_slot ws_slot(const OMPRegDescr *d) {
   void enter_fn(OMPRegDescr *d) { pm_descr_enter(d, slot, R(role)); }                              \
   void exit_fn(OMPRegDescr *d) { pm_descr_leave(d, slot, R(role)); }
 
-/* Worksharing constructs: the half of a combined construct ends at the
-   team's join barrier, where its exit waits for the join (pm_pomp.h). */
+/* Worksharing constructs: the half of a combined construct, or one that
+   ends its region, ends at the team's join barrier, where its exit waits
+   for the join (pm_pomp.h). */
 #define WS_ENTER_EXIT(enter_fn, exit_fn, role)                                                     \
   void enter_fn(OMPRegDescr *d) { pm_descr_enter(d, ws_slot(d), R(role)); }                        \
   void exit_fn(OMPRegDescr *d) {                                                                   \
@@ -30,9 +31,11 @@ WS_ENTER_EXIT(POMP_For_enter, POMP_For_exit, LOOP)
 WS_ENTER_EXIT(POMP_Do_enter, POMP_Do_exit, LOOP)
 WS_ENTER_EXIT(POMP_Sections_enter, POMP_Sections_exit, SECTIONS)
 WS_ENTER_EXIT(POMP_Workshare_enter, POMP_Workshare_exit, WORKSHARE)
+/* a single that ends its region: pomp-opari makes its barrier the join's
+   too (POMP_Join_barrier_enter, then POMP_Single_exit) */
+WS_ENTER_EXIT(POMP_Single_enter, POMP_Single_exit, SINGLE)
 ENTER_EXIT(POMP_Section_begin, POMP_Section_end,
            strcmp(d->name, "section") ? PM_SLOT_EXTRA : PM_SLOT_MAIN, SECTION)
-ENTER_EXIT(POMP_Single_enter, POMP_Single_exit, PM_SLOT_MAIN, SINGLE)
 ENTER_EXIT(POMP_Single_begin, POMP_Single_end, PM_SLOT_BODY, SINGLE_SBLOCK)
 ENTER_EXIT(POMP_Master_begin, POMP_Master_end, PM_SLOT_MAIN, MASTER)
 ENTER_EXIT(POMP_Critical_enter, POMP_Critical_exit, PM_SLOT_MAIN, CRITICAL)

@@ -261,12 +261,33 @@ static void test_nested_parallel_flattened(void **state) {
   "Leave !$omp for @sc_join.c:41\n"                                                                \
   "Leave !$omp parallel @sc_join.c:38\n"                                                           \
   "ThreadTeamEnd OpenMP thread team\n"
+/* a region ending in a single: its barrier is the join's too, and the
+   single is left after it at the join; SBLOCK: the body, on the one
+   thread that ran it */
+#define JOIN_SINGLE(SBLOCK)                                                                        \
+  "ThreadTeamBegin OpenMP thread team\n"                                                           \
+  "Enter !$omp parallel @sc_join.c:44\n"                                                           \
+  "Enter !$omp single @sc_join.c:46\n" SBLOCK "Enter !$omp implicit barrier @sc_join.c:47\n"       \
+  "Leave !$omp implicit barrier @sc_join.c:47\n"                                                   \
+  "Leave !$omp single @sc_join.c:46\n"                                                             \
+  "Leave !$omp parallel @sc_join.c:44\n"                                                           \
+  "ThreadTeamEnd OpenMP thread team\n"
+#define SINGLE_BODY                                                                                \
+  "Enter !$omp single sblock @sc_join.c:46\n"                                                      \
+  "Leave !$omp single sblock @sc_join.c:46\n"
 
 /* The time of the k-th (0-based) event of l whose text is `what`. */
 static uint64_t time_of(const tr_trace *t, const tr_location *l, const char *what, int k) {
   for (size_t i = 0; i < l->nevents; i++)
     if (!strcmp(l->lines[i], what) && k-- == 0) return t->events[l->at[i]].time;
   fail_msg("no %s on location %llu", what, (unsigned long long)l->id);
+  return 0;
+}
+
+/* 1 when location l has an event whose text is `what`. */
+static int has_event(const tr_location *l, const char *what) {
+  for (size_t i = 0; i < l->nevents; i++)
+    if (!strcmp(l->lines[i], what)) return 1;
   return 0;
 }
 
@@ -282,27 +303,37 @@ static void check_join_barrier(int n) {
   snprintf(threads, sizeof threads, "%d", n);
   const char *const args[] = {threads, "100", NULL};
   char out[64];
-  snprintf(out, sizeof out, "sum=%d inner=4\n", 3 * n * (n - 1) / 2 + 2 * n);
+  snprintf(out, sizeof out, "sum=%d inner=4\n", 3 * n * (n - 1) / 2 + 2 * n + 1);
   mt_run("sc_join", n == 2 ? "join2" : "join3", args, NULL, out, &r, &t);
   assert_int_equal(t.nlocs, (size_t)n + 2); /* + the nested team's two extras */
   char fork[32];
   snprintf(fork, sizeof fork, "ThreadFork %d\n", 2); /* omp_get_max_threads() */
   char *master = malloc(4096), *worker = malloc(4096);
-  snprintf(master, 4096,
-           "%s" JOIN_REGION1 "ThreadJoin\n%s" JOIN_REGION2 "ThreadJoin\n%s" JOIN_NESTED
-           "ThreadJoin\n%s" JOIN_LAST "ThreadJoin\n",
-           fork, fork, fork, fork);
-  mt_expect_events(&t.locs[0], master);
-  for (int i = 1; i < n; i++) {
-    snprintf(worker, 4096, JOIN_REGION1 JOIN_REGION2 "%s" JOIN_LAST, i == 1 ? JOIN_NESTED : "");
-    mt_expect_events(&t.locs[i], worker);
+  int ran_single = 0;
+  for (int i = 0; i < n; i++) {
+    int ran = has_event(&t.locs[i], "Enter !$omp single sblock @sc_join.c:46");
+    ran_single += ran;
+    const char *single = ran ? JOIN_SINGLE(SINGLE_BODY) : JOIN_SINGLE("");
+    if (i == 0)
+      snprintf(master, 4096,
+               "%s" JOIN_REGION1 "ThreadJoin\n%s" JOIN_REGION2 "ThreadJoin\n%s" JOIN_NESTED
+               "ThreadJoin\n%s" JOIN_LAST "ThreadJoin\n%s%sThreadJoin\n",
+               fork, fork, fork, fork, fork, single);
+    else
+      snprintf(worker, 4096, JOIN_REGION1 JOIN_REGION2 "%s" JOIN_LAST "%s",
+               i == 1 ? JOIN_NESTED : "", single);
+    mt_expect_events(&t.locs[i], i == 0 ? master : worker);
   }
+  assert_int_equal(ran_single, 1);
+  /* each single's Leave waited for the join (none written at its arrival
+     and then again, unmatched, at the join) */
+  assert_null(strstr(sc_file(r.dir, "measure.log"), "without their enter"));
   const tr_location *m = &t.locs[0];
   static const char *const at_join[] = {
       "Leave !$omp implicit barrier @sc_join.c:25", "Leave !$omp for @sc_join.c:21",
       "Leave !$omp parallel @sc_join.c:21", "ThreadTeamEnd OpenMP thread team"};
   uint64_t join1 = time_of(&t, m, "ThreadJoin", 0), join2 = time_of(&t, m, "ThreadJoin", 1);
-  uint64_t join4 = time_of(&t, m, "ThreadJoin", 3);
+  uint64_t join4 = time_of(&t, m, "ThreadJoin", 3), join5 = time_of(&t, m, "ThreadJoin", 4);
   uint64_t master_arrival = time_of(&t, m, "Enter !$omp implicit barrier @sc_join.c:25", 0);
   for (int i = 0; i < n; i++) {
     const tr_location *l = &t.locs[i];
@@ -316,6 +347,9 @@ static void check_join_barrier(int n) {
     assert_int_equal(time_of(&t, l, "Leave !$omp implicit barrier @sc_join.c:42", 0), join4);
     assert_int_equal(time_of(&t, l, "Leave !$omp for @sc_join.c:41", 0), join4);
     assert_int_equal(time_of(&t, l, "Leave !$omp parallel @sc_join.c:38", 0), join4);
+    /* the single's barrier too, with the single and the region */
+    assert_int_equal(time_of(&t, l, "Leave !$omp implicit barrier @sc_join.c:47", 0), join5);
+    assert_int_equal(time_of(&t, l, "Leave !$omp single @sc_join.c:46", 0), join5);
     if (i == 0) continue;
     uint64_t arrival = time_of(&t, l, "Enter !$omp implicit barrier @sc_join.c:25", 0);
     assert_true(master_arrival > arrival + 50 * 1000000ull);

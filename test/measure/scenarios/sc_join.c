@@ -4,7 +4,7 @@
    A `parallel for` whose iteration 0 (thread 0, schedule(static, 1)) sleeps
    SLEEP_MS: the planted imbalance; a `parallel` with a loop inside (its
    explicit barrier) then the region's end; a nested region (libpomp makes
-   its barrier explicit); a region ending in a loop (its barrier the join). */
+   its barrier explicit); regions ending in a loop, in a single (the join). */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +40,11 @@ int main(int argc, char **argv) {
     sum += 1;
 #pragma omp for schedule(static, 1)
     for (int i = 0; i < n; i++) sum += i;
+  }
+#pragma omp parallel num_threads(n) reduction(+ : sum)
+  {
+#pragma omp single
+    sum += 1;
   }
   printf("sum=%ld inner=%ld\n", sum, inner);
   return 0;
