@@ -240,7 +240,7 @@ static void the_join_barrier_times_the_imbalance(void **state) {
   sc_run("sc_join", "profile_join", (const char *[]){"2", "100", NULL},
          (const char *[]){"POMP_MODE=profile", NULL}, &res);
   assert_true(WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0);
-  assert_string_equal(res.out, "sum=7 inner=4\n");
+  assert_string_equal(res.out, "sum=8 inner=4\n");
   pomp_report_error err;
   pomp_report *r = pomp_report_open(res.dir, &err);
   assert_non_null(r);
@@ -254,6 +254,11 @@ static void the_join_barrier_times_the_imbalance(void **state) {
   double worker = pomp_report_value(r, omp_barrier, barrier, 1);
   assert_true(worker >= 0.050);
   assert_true(master < worker);
+  /* the region that ends in a single: its barrier once on each thread */
+  int32_t single = cnode_of(r, "!$omp parallel @sc_join.c:44;!$omp single @sc_join.c:46;"
+                               "!$omp implicit barrier @sc_join.c:47");
+  assert_true(pomp_report_value(r, visits, single, 0) == 1);
+  assert_true(pomp_report_value(r, visits, single, 1) == 1);
   pomp_report_free(r);
 }
 
