@@ -43,13 +43,15 @@ typedef struct {
   uint64_t seq; /* instance number of comm in its process */
   az_time e, x;
   int32_t cnode;
-  uint8_t role; /* OTF2 region role of the operation */
-  uint8_t op;   /* OTF2_CollectiveOp: instances pair only equals */
-  uint8_t coll; /* enum az_coll_kind of its region (roles.c): carried with
+  uint8_t role;   /* OTF2 region role of the operation */
+  uint8_t op;     /* OTF2_CollectiveOp: instances pair only equals */
+  uint8_t coll;   /* enum az_coll_kind of its region (roles.c): carried with
                    the record, as another analysis process's call tree may
                    not hold its call path */
-  uint8_t left; /* the operation was left: x known */
-  uint8_t free; /* a released slot */
+  uint8_t left;   /* the operation was left: x known */
+  uint8_t free;   /* a released slot */
+  int32_t region; /* of the operation, for messages: as coll, another
+                     analysis process's call tree may not hold cnode */
   uint64_t pos;
 } az_coll;
 

@@ -140,8 +140,8 @@ static void prefix(az_analysis *a, const az_coll *g, size_t n) {
 }
 
 static const char *op_name(const az_analysis *a, const az_coll *c) {
-  int32_t region = a->tree.nodes[c->cnode].region;
-  return region >= 0 && (size_t)region < a->defs.num_regions ? a->defs.regions[region].name : "?";
+  return c->region >= 0 && (size_t)c->region < a->defs.num_regions ? a->defs.regions[c->region].name
+                                                                   : "?";
 }
 
 /* Instances pair the k-th collectives of every rank.  When a rank skipped

@@ -695,6 +695,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
                s->cur.a->defs.regions[f->region].coll,
                0,
                0,
+               (int32_t)f->region,
                pos};
   size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls, sizeof c, &m->free_colls);
   m->colls[i] = c;

@@ -162,6 +162,18 @@ for how in poll sleep; do
   for p in 2 3; do identical nbring6 $p "${how}_waits"; done
 done
 unset POMP_ANALYZE_WAIT
+# a warning names each collective by its own record, not by a call path of
+# the tree of the process that evaluates it (another's record: rank 1's
+# Allreduce is evaluated on process 0 at -n 3)
+"$tracegen" "$data/coll_mismatch.trace" "$work/mismatch" || { echo "FAIL: tracegen mismatch"; exit 1; }
+"$mpiexec" -n 3 "$analyze" -o "$work/mismatch.pomp" "$work/mismatch" 2>"$work/mismatch.err" >/dev/null
+if grep -q "is MPI_Barrier, but on rank 1 thread 0 (location 1) (event 4) MPI_Allreduce;" \
+  "$work/mismatch.err"; then
+  echo "ok: mismatched collectives named by their records under -n 3"
+else
+  echo "FAIL: mismatch warning under -n 3: $(cat "$work/mismatch.err")"
+  failures=$((failures + 1))
+fi
 for m in delay_latesender_longterm mpi_wait_indirect_latesender delay_barrier; do
   nonzero ring6 "$m"
 done
