@@ -437,6 +437,16 @@ static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
   mb->map[mb->nmap++] = (dl_slot){cnode, ticks};
 }
 
+/* mb's map made room for exactly nmap slots (inline when they fit), to
+   be filled: an interval's map as it arrives whole (op_close, a waiter's
+   record). */
+static void map_sized(dl_member *mb, uint32_t nmap) {
+  enum { FEW = sizeof mb->few / sizeof mb->few[0] };
+  mb->map = nmap <= FEW ? mb->few : pu_malloc(nmap * sizeof *mb->map);
+  mb->capmap = nmap <= FEW ? FEW : nmap;
+  mb->nmap = nmap;
+}
+
 static int64_t map_get(const dl_member *mb, int32_t cnode) {
   for (size_t i = 0; i < mb->nmap; i++)
     if (mb->map[i].cnode == cnode) return mb->map[i].ticks;
@@ -1090,13 +1100,9 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   cl->nopen--;
   if (!r.in) return w + 2 * nmap;
   dl_member *mb = member(r);
-  mb->map =
-      nmap <= sizeof mb->few / sizeof mb->few[0] ? mb->few : pu_malloc(nmap * sizeof *mb->map);
-  mb->capmap = nmap <= sizeof mb->few / sizeof mb->few[0] ? sizeof mb->few / sizeof mb->few[0]
-                                                          : (uint32_t)nmap;
+  map_sized(mb, (uint32_t)nmap);
   for (size_t i = 0; i < nmap; i++)
     mb->map[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
-  mb->nmap = (uint32_t)nmap;
   close_interval(st, r);
   return w + 2 * nmap;
 }
@@ -1316,10 +1322,7 @@ static const uint64_t *rec_waiter(dl_central *st, const uint64_t *w, const int32
   mb->idle = (dl_fixed){(int64_t)w[7], (uint32_t)w[8]};
   memcpy(&mb->prop, &w[9], sizeof mb->prop);
   mb->cnode = rename_cnode((int32_t)(uint32_t)w[10], map, base);
-  enum { FEW = sizeof mb->few / sizeof mb->few[0] };
-  mb->map = nmap <= FEW ? mb->few : pu_malloc(nmap * sizeof *mb->map);
-  mb->capmap = nmap <= FEW ? FEW : nmap;
-  mb->nmap = nmap;
+  map_sized(mb, nmap);
   w += DL_REC_WAITER_WORDS;
   for (uint32_t i = 0; i < nmap; i++, w += 2)
     mb->map[i] = (dl_slot){rename_cnode((int32_t)(uint32_t)w[0], map, base), (int64_t)w[1]};
