@@ -845,7 +845,6 @@ static void exchange_delay(az_analysis *a, int last) {
   if (!last) az_delay_deliver(a);
 }
 
-/* agree among the delay processes */
 /* agree among the delay processes; and whether one holds more instances
    than the bound (lag_rounds) */
 static int agree_delay(az_analysis *a, int active, int *failed) {
@@ -1171,8 +1170,10 @@ int az_parallel_begin(void) {
 }
 
 int az_parallel_node_procs(void) {
+  static int n; /* counted once: --threads' default and the waits ask */
+  if (n) return n;
   MPI_Comm node;
-  int n = 1;
+  n = 1;
   if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) return 1;
   MPI_Comm_size(node, &n);
   MPI_Comm_free(&node);
