@@ -122,10 +122,8 @@ typedef struct {
 static void on_pair(uint64_t local, uint64_t global, void *u) {
   tables_read *r = u;
   az_local_tables *t = r->t;
-  if (t->npairs[r->kind] == t->cap[r->kind]) {
-    t->cap[r->kind] = t->cap[r->kind] ? 2 * t->cap[r->kind] : 64;
-    t->pairs[r->kind] = pu_realloc(t->pairs[r->kind], 2 * t->cap[r->kind] * sizeof(uint64_t));
-  }
+  pu_reserve((void **)&t->pairs[r->kind], &t->cap[r->kind], t->npairs[r->kind] + 1,
+             2 * sizeof(uint64_t));
   uint64_t *p = t->pairs[r->kind] + 2 * t->npairs[r->kind]++;
   p[0] = local, p[1] = global;
 }
