@@ -284,13 +284,6 @@ static uint64_t time_of(const tr_trace *t, const tr_location *l, const char *wha
   return 0;
 }
 
-/* 1 when location l has an event whose text is `what`. */
-static int has_event(const tr_location *l, const char *what) {
-  for (size_t i = 0; i < l->nevents; i++)
-    if (!strcmp(l->lines[i], what)) return 1;
-  return 0;
-}
-
 /* Every member of an n-thread team: the implicit barrier entered where it
    arrived, left with the exits after it at the master's join time; the
    planted imbalance (iteration 0 on the master sleeps 100 ms) is the
@@ -311,7 +304,7 @@ static void check_join_barrier(int n) {
   char *master = malloc(4096), *worker = malloc(4096);
   int ran_single = 0;
   for (int i = 0; i < n; i++) {
-    int ran = has_event(&t.locs[i], "Enter !$omp single sblock @sc_join.c:46");
+    int ran = tr_count(&t.locs[i], "Enter !$omp single sblock @sc_join.c:46") > 0;
     ran_single += ran;
     const char *single = ran ? JOIN_SINGLE(SINGLE_BODY) : JOIN_SINGLE("");
     if (i == 0)
