@@ -22,44 +22,16 @@ static const char *const renamed[][2] = {
     {"omp", "omp_time"},
     {"omp_critical_contention", "omp_lock_contention_critical"},
     {"omp_lock_contention", "omp_lock_contention_api"},
-    {"bytes_received", "bytes_rcvd"}};
+    {"bytes_received", "bytes_rcvd"},
+    {"mpi_wait_propagating_latesender", "mpi_wait_propagating_ls"},
+    {"mpi_wait_propagating_latereceiver", "mpi_wait_propagating_lr"},
+    {"mpi_wait_terminal_latesender", "mpi_wait_terminal_ls"},
+    {"mpi_wait_terminal_latereceiver", "mpi_wait_terminal_lr"}};
 
-/* Scalasca 2.6 properties pomp computes: these get a pattern-help URL. */
-static const char *const scalasca_names[] = {"time",
-                                             "execution",
-                                             "comp",
-                                             "mpi",
-                                             "mpi_management",
-                                             "mpi_synchronization",
-                                             "mpi_barrier_wait",
-                                             "mpi_barrier_completion",
-                                             "mpi_communication",
-                                             "mpi_point2point",
-                                             "mpi_latesender",
-                                             "mpi_latesender_wo",
-                                             "mpi_latereceiver",
-                                             "mpi_collective",
-                                             "mpi_earlyreduce",
-                                             "mpi_earlyscan",
-                                             "mpi_latebroadcast",
-                                             "mpi_wait_nxn",
-                                             "mpi_nxn_completion",
-                                             "omp_time",
-                                             "omp_management",
-                                             "omp_synchronization",
-                                             "omp_barrier",
-                                             "omp_ebarrier_wait",
-                                             "omp_ibarrier_wait",
-                                             "omp_lock_contention_critical",
-                                             "omp_lock_contention_api",
-                                             "omp_ordered",
-                                             "omp_taskwait",
-                                             "omp_flush",
-                                             "omp_idle_threads",
-                                             "omp_limited_parallelism",
-                                             "visits",
-                                             "bytes_sent",
-                                             "bytes_rcvd"};
+/* The catalogue's properties Scalasca 2.6 has no pattern of (no help URL);
+   every other catalogue property is Scalasca's, under its renamed name. */
+static const char *const pomp_only[] = {"io", "posix_io", "io_bytes_read", "io_bytes_written",
+                                        "mpi_io_collective_wait"};
 
 /* Scalasca's name for a pomp metric, unless the report has a metric of
    that name already (a report read from a .cubex): names stay unique. */
@@ -70,10 +42,15 @@ static const char *cube_name(const pomp_report *r, const char *name) {
   return name;
 }
 
-static int is_scalasca(const char *cube) {
-  for (size_t i = 0; i < sizeof scalasca_names / sizeof scalasca_names[0]; i++)
-    if (strcmp(scalasca_names[i], cube) == 0) return 1;
-  return 0;
+/* Does the metric pomp calls name, exported as cube, have a Scalasca
+   pattern page?  A metric read from a Scalasca .cubex has one if it is
+   one of Scalasca's names for pomp's properties. */
+static int is_scalasca(const char *name, const char *cube) {
+  for (size_t i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+    if (strcmp(renamed[i][1], cube) == 0) return 1;
+  for (size_t i = 0; i < sizeof pomp_only / sizeof pomp_only[0]; i++)
+    if (strcmp(pomp_only[i], name) == 0) return 0;
+  return report_catalogue_has(name);
 }
 
 static void put(report_buf *b, const char *s) {
@@ -163,7 +140,8 @@ static void metric_xml(const pomp_report *r, int32_t id, int open, report_buf *b
           : m->unit == POMP_UNIT_BYTES ? "bytes"
                                        : "occ");
   char url[160] = "";
-  if (is_scalasca(name)) snprintf(url, sizeof url, "@mirror@scalasca_patterns.html#%s", name);
+  if (is_scalasca(m->name, name))
+    snprintf(url, sizeof url, "@mirror@scalasca_patterns.html#%s", name);
   element(b, "url", url);
   element(b, "descr", m->description);
 }

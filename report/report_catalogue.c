@@ -2,6 +2,8 @@
    docs/ARCHITECTURE.md §4: names (what scripts use), display names, units
    and the formula of each property.  Values are stored metric-exclusive: a
    parent's own value is what none of its children explains. */
+#include <string.h>
+
 #include "report_internal.h"
 
 typedef struct {
@@ -359,6 +361,12 @@ static const catalogue_entry catalogue[] = {
 
 int32_t pomp_report_catalogue_size(void) {
   return (int32_t)(sizeof catalogue / sizeof catalogue[0]);
+}
+
+int report_catalogue_has(const char *name) {
+  for (size_t i = 0; i < sizeof catalogue / sizeof catalogue[0]; i++)
+    if (strcmp(catalogue[i].name, name) == 0) return 1;
+  return 0;
 }
 
 int32_t pomp_report_add_catalogue_n(pomp_report *r, int32_t n) {

@@ -111,6 +111,9 @@ int32_t report_tree_children(const report_tree *t, int32_t node, int32_t *out, i
 pomp_report_status report_fail(pomp_report_error *err, pomp_report_status status, const char *fmt,
                                ...) __attribute__((format(printf, 3, 4)));
 
+/* Is name one of the catalogue's properties (report_catalogue.c)? */
+int report_catalogue_has(const char *name);
+
 /* report_computed.c: the attribute POMP_REPORT_NOT_COMPUTED parsed into
    r->not_computed (again on every set), and freed; "not computed: REASON"
    for a metric not computed (itself or an ancestor named), else NULL. */

@@ -70,7 +70,9 @@ for t in p2p_waits_2x1 collective_waits_3x1; do
   "$report" dump "$t.pomp" | sort > a
   "$report" dump "$t.cubex" | sed -e 's/^omp_time,/omp,/' \
     -e 's/^omp_lock_contention_critical,/omp_critical_contention,/' \
-    -e 's/^omp_lock_contention_api,/omp_lock_contention,/' -e 's/^bytes_rcvd,/bytes_received,/' |
+    -e 's/^omp_lock_contention_api,/omp_lock_contention,/' -e 's/^bytes_rcvd,/bytes_received,/' \
+    -e 's/^mpi_wait_\(propagating\|terminal\)_ls,/mpi_wait_\1_latesender,/' \
+    -e 's/^mpi_wait_\(propagating\|terminal\)_lr,/mpi_wait_\1_latereceiver,/' |
     sort > b
   cut -d, -f1-4 a > ka && cut -d, -f1-4 b > kb
   cmp -s ka kb || fail "$t: round trip cells differ: $(diff ka kb | head -3)"
@@ -98,6 +100,17 @@ done
 grep -q '<uniq_name>mpi_latesender</uniq_name>' x/anchor.xml &&
   grep -q '@mirror@scalasca_patterns.html#mpi_latesender' x/anchor.xml &&
   grep -q 'mod="MPI"' x/anchor.xml || fail "export: Scalasca names, URLs, MPI module"
+# the root-cause metrics: Scalasca's names and pattern pages, as in scout's
+# own report (its classification's children are _ls and _lr)
+for m in delay_latesender delay_latesender_longterm mpi_wait_direct_latesender \
+  mpi_wait_terminal_ls mpi_wait_terminal_lr mpi_wait_propagating_ls critical_path \
+  critical_imbalance_impact; do
+  grep -q "<uniq_name>$m</uniq_name>" x/anchor.xml &&
+    grep -q "@mirror@scalasca_patterns.html#$m<" x/anchor.xml ||
+    fail "export: $m without Scalasca's name or URL"
+done
+grep -q "<uniq_name>mpi_wait_terminal_ls</uniq_name>" "$data/p2p_waits_2x1/trace.cubex" ||
+  fail "Scalasca's own name for terminal Late Sender waits is not mpi_wait_terminal_ls"
 
 # compressed rows (ZCUBEX.DATA), as CubeW writes them with zlib
 python3 - x <<'PY' || fail "cannot compress"
