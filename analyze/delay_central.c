@@ -87,6 +87,7 @@ typedef struct {
   dl_fixed incoming; /* later waiting this wait caused, ticks */
   dl_fixed idle;     /* idleness of OpenMP workers this wait caused, ticks */
   double prop;       /* the largest part of it that explains one later wait */
+  dl_start start;    /* the synchronisation its interval starts at */
   dl_call *call;     /* a receive: the receives completed by the same call */
   dl_slot *map;      /* its interval's time per call path */
   dl_ref *inner;     /* waits of this member inside its interval */
@@ -479,6 +480,31 @@ static int ready(const dl_inst *in) {
 /* Costs are not negative: rounded to the nearest tick. */
 static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 
+/* The completion of the synchronisation the intervals of the late member
+   and waiter w start at, when it is one instance: the time each spent in
+   its call after the first of the two left it, as Scalasca counts it
+   (its time on that call's path); else 0. */
+static void completions(const dl_member *late, const dl_member *w, int64_t *late_done,
+                        int64_t *w_done) {
+  *late_done = *w_done = 0;
+  if (late->start.id == DL_START_NONE || late->start.id != w->start.id) return;
+  az_time first = late->start.x < w->start.x ? late->start.x : w->start.x;
+  *late_done = (int64_t)(late->start.x - first);
+  *w_done = (int64_t)(w->start.x - first);
+}
+
+static int has_slot(const dl_member *mb, int32_t cnode) {
+  for (size_t i = 0; i < mb->nmap; i++)
+    if (mb->map[i].cnode == cnode) return 1;
+  return 0;
+}
+
+/* The call path of the late member's slot i (charge_waiter): past its
+   map, its completion's. */
+static int32_t slot_cnode(const dl_member *late, size_t i) {
+  return i < late->nmap ? late->map[i].cnode : late->start.cnode;
+}
+
 /* Charges one waiter's wait (short-term) and its incoming cost (long-term)
    to the late member's delays; passes the part its waiting explains on
    to the waits in its interval.  Waiting explains only as far as the late
@@ -489,11 +515,18 @@ static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
                             const dl_member *w, double *explained) {
   double sum = 0, excess = 0;
-  int64_t few[16], *delay = late->nmap <= 16 ? few : pu_malloc(late->nmap * sizeof *delay);
-  for (size_t i = 0; i < late->nmap; i++) { /* each delay once: a look-up in w's map */
-    int64_t d = delay[i] = late->map[i].ticks - map_get(w, late->map[i].cnode);
+  int64_t late_done, w_done;
+  completions(late, w, &late_done, &w_done);
+  /* the late member's slots, and its completion's when its map has none */
+  size_t n = late->nmap + (late_done > 0 && !has_slot(late, late->start.cnode));
+  int64_t few[16], *delay = n <= 16 ? few : pu_malloc(n * sizeof *delay);
+  for (size_t i = 0; i < n; i++) { /* each delay once: a look-up in w's map */
+    int32_t c = slot_cnode(late, i);
+    int64_t own =
+        (i < late->nmap ? late->map[i].ticks : 0) + (c == late->start.cnode ? late_done : 0);
+    int64_t d = delay[i] = own - map_get(w, c) - (c == w->start.cnode ? w_done : 0);
     if (d <= 0) continue;
-    if (late->map[i].cnode < -1) excess += (double)d;
+    if (c < -1) excess += (double)d;
     sum += (double)d;
   }
   *explained = excess;
@@ -504,18 +537,13 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
   double s = (double)w->wait / sum, l = fixed_value(w->incoming) / sum,
          idle = fixed_value(w->idle) / sum;
   if (s > 1) s = 1;
-  for (size_t i = 0; i < late->nmap; i++) {
+  for (size_t i = 0; i < n; i++) {
     int64_t d = delay[i];
-    if (d <= 0 || late->map[i].cnode < 0) continue;
-    if (s > 0)
-      az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].short_term,
-                ticks_of((double)d * s));
-    if (l > 0)
-      az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].long_term,
-                ticks_of((double)d * l));
-    if (idle > 0)
-      az_charge(a, late->loc, late->map[i].cnode, AZ_DELAY_OMPIDLE_LONGTERM,
-                ticks_of((double)d * idle));
+    int32_t c = slot_cnode(late, i);
+    if (d <= 0 || c < 0) continue;
+    if (s > 0) az_charge(a, late->loc, c, dl_metrics[in->kind].short_term, ticks_of((double)d * s));
+    if (l > 0) az_charge(a, late->loc, c, dl_metrics[in->kind].long_term, ticks_of((double)d * l));
+    if (idle > 0) az_charge(a, late->loc, c, AZ_DELAY_OMPIDLE_LONGTERM, ticks_of((double)d * idle));
   }
   if (delay != few) free(delay);
   double passed = excess * (s + l);
@@ -1098,8 +1126,11 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   for (size_t k = j + 1; k < cl->nopen; k++) /* a few: no call to memmove */
     cl->open[k - 1] = cl->open[k];
   cl->nopen--;
+  dl_start start = {w[0], w[1], (int32_t)(uint32_t)w[2]};
+  w += DL_CLOSE_WORDS - 1;
   if (!r.in) return w + 2 * nmap;
   dl_member *mb = member(r);
+  mb->start = start;
   map_sized(mb, (uint32_t)nmap);
   for (size_t i = 0; i < nmap; i++)
     mb->map[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
@@ -1120,7 +1151,8 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
      DL_REC_WAITER a waiting member, final (closed, its incoming cost
                   complete), to its late member's process: p2p << 8 |
                   member << 32; key (3); wait, incoming (ticks, fraction),
-                  idle (ticks, fraction), prop, cnode | nmap << 32, then
+                  idle (ticks, fraction), prop, cnode | nmap << 32,
+                  its interval's start (dl_start: id, x, cnode), then
                   nmap (cnode, ticks): its interval's map, waits moved out
                   (net_map)
      DL_REC_DONE  a collective evaluated and dropped, to every other
@@ -1132,7 +1164,7 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
    order.  Every process computes an instance's waits from the same posts;
    a waiter's own process resolves the call that completes it. */
 enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE };
-enum { DL_REC_MSG_WORDS = 9, DL_REC_WAITER_WORDS = 11, DL_REC_DONE_WORDS = 3, DL_RPOST_WORDS = 6 };
+enum { DL_REC_MSG_WORDS = 9, DL_REC_WAITER_WORDS = 14, DL_REC_DONE_WORDS = 3, DL_RPOST_WORDS = 6 };
 
 static int owner_of(const dl_central *st, uint32_t loc) {
   return st->link->owner[st->a->defs.locs[loc].process];
@@ -1284,6 +1316,9 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   w[8] = mb->idle.frac;
   memcpy(&w[9], &mb->prop, sizeof mb->prop);
   w[10] = (uint32_t)mb->cnode | (uint64_t)nmap << 32;
+  w[11] = mb->start.id;
+  w[12] = mb->start.x;
+  w[13] = (uint32_t)mb->start.cnode;
   for (size_t i = 0; i < nmap; i++) {
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
@@ -1322,6 +1357,7 @@ static const uint64_t *rec_waiter(dl_central *st, const uint64_t *w, const int32
   mb->idle = (dl_fixed){(int64_t)w[7], (uint32_t)w[8]};
   memcpy(&mb->prop, &w[9], sizeof mb->prop);
   mb->cnode = rename_cnode((int32_t)(uint32_t)w[10], map, base);
+  mb->start = (dl_start){w[11], w[12], rename_cnode((int32_t)(uint32_t)w[13], map, base)};
   map_sized(mb, nmap);
   w += DL_REC_WAITER_WORDS;
   for (uint32_t i = 0; i < nmap; i++, w += 2)
@@ -1385,7 +1421,7 @@ void dl_central_scan(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) 
     case DL_OP_MSGS: w += 3 + 4 * (op >> 8); break;
     case DL_OP_OMPBAR: w += 5; break;
     case DL_OP_IDLE: w += 4; break;
-    case DL_OP_CLOSE: w += 2 * (op >> 32); break;
+    case DL_OP_CLOSE: w += DL_CLOSE_WORDS - 1 + 2 * (op >> 32); break;
     case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
     default: break; /* DL_OP_FORK, DL_OP_DRAIN */
     }
