@@ -290,7 +290,8 @@ static void a_late_receiver_of_an_irecv_ends_at_its_posting(void **state) {
    in its receive since 200 (310).  Rank 2's wait is rank 1's 300 of
    waiting plus 10 of MPI_Wait after it: 10 short-term on rank 1's
    MPI_Wait, 300 passed back through the Late Receiver to rank 0's work,
-   long-term. */
+   long-term, in the kind of the wait it explains at the end of the chain
+   (Scalasca's rule): rank 2's Late Sender, delay_latesender_longterm. */
 static const char *const lr_chain =
     "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
         "0.0", RUN("work", 100, 500) RECV(1, 500, 505, 510) BARRIER(0, 900, 950))
@@ -307,12 +308,12 @@ static void a_wait_goes_back_through_a_late_receiver_over_three_ranks(void **sta
   assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Wait", 1) == 300e-9);
   assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 2) == 310e-9);
   assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 300e-9);
-  assert_true(az_run_value(&run, "delay_latereceiver_longterm", "main;work", 0) == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 0) == 300e-9);
   assert_true(az_run_total(&run, "delay_latereceiver") == 300e-9);
-  assert_true(az_run_total(&run, "delay_latereceiver_longterm") == 300e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver_longterm") == 0);
   assert_true(az_run_value(&run, "delay_latesender", "main;MPI_Wait", 1) == 10e-9);
   assert_true(az_run_total(&run, "delay_latesender") == 10e-9);
-  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 300e-9);
   /* rank 1's wait: direct, and propagating (it explains rank 2's); rank
      2's: 300 indirect, 10 direct, terminal */
   const char *wait = "main;MPI_Wait", *recv = "main;MPI_Recv";
@@ -682,13 +683,15 @@ static void a_wait_goes_back_through_an_mpi_and_an_openmp_barrier(void **state) 
   assert_true(az_run_total(&run, "mpi_barrier_wait") == 300e-9);
   /* rank 0 thread 1 (location 1) */
   assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 1) == 300e-9);
-  /* long-term cost is charged in the kind of the wait it reaches the
-     delay through (the OpenMP barrier); idleness keeps its own kind */
-  assert_true(az_run_value(&run, "delay_ompbarrier_longterm", PAR ";work", 1) == 300e-9);
+  /* long-term cost is charged in the kind of the wait it explains at the
+     end of the chain (Scalasca's rule): rank 1's MPI barrier wait, not the
+     OpenMP barrier it reaches the delay through; idleness keeps its own
+     kind */
+  assert_true(az_run_value(&run, "delay_barrier_longterm", PAR ";work", 1) == 300e-9);
   assert_true(az_run_value(&run, "delay_ompidle_longterm", PAR ";work", 1) == 300e-9);
   assert_true(az_run_total(&run, "delay_barrier") == 0);
-  assert_true(az_run_total(&run, "delay_barrier_longterm") == 0);
-  assert_true(az_run_total(&run, "delay_ompbarrier_longterm") == 300e-9);
+  assert_true(az_run_total(&run, "delay_barrier_longterm") == 300e-9);
+  assert_true(az_run_total(&run, "delay_ompbarrier_longterm") == 0);
   assert_true(az_run_total(&run, "delay_ompidle_longterm") == 300e-9);
   /* serial time less the masters' waits, one idle worker each: 600 + 600 */
   assert_true(az_run_total(&run, "delay_ompidle") == 1200e-9);
