@@ -128,12 +128,23 @@ enum {
 /* The synchronisation an interval starts at, for the completion time of
    its call (Scalasca's): id, the same on every member of one instance
    (0: none, the run's start or an OpenMP one; DL_START_INIT: MPI_Init),
-   x its leave there, cnode its call's call path. */
+   x its leave there, cnode its call's call path, bcast_root 1 on the root
+   of a 1-to-N (Scalasca's completion there counts from the first of the
+   receivers to leave).  In a log or record: id, x, cnode | bcast_root <<
+   32. */
 typedef struct {
   uint64_t id;
   uint64_t x;
   int32_t cnode;
+  int bcast_root;
 } dl_start;
+
+static inline uint64_t dl_start_word(const dl_start *st) {
+  return (uint32_t)st->cnode | (uint64_t)(st->bcast_root != 0) << 32;
+}
+static inline dl_start dl_start_of(const uint64_t *w) {
+  return (dl_start){w[0], w[1], (int32_t)(uint32_t)w[2], (int)(w[2] >> 32 & 1)};
+}
 enum { DL_START_NONE = 0, DL_START_INIT = 1 };
 enum { DL_CLOSE_WORDS = 4 }; /* DL_OP_CLOSE's words before its map */
 

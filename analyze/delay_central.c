@@ -491,15 +491,18 @@ static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 
 /* The completion of the synchronisation the intervals of the late member
    and waiter w start at, when it is one instance: the time each spent in
-   its call after the first of the two left it, as Scalasca counts it
-   (its time on that call's path); else 0. */
+   its call after the first of the two left it (of a 1-to-N: after the
+   receiver left it), as Scalasca counts it (its time on that call's
+   path); else 0. */
 static void completions(const dl_member *late, const dl_member *w, int64_t *late_done,
                         int64_t *w_done) {
   *late_done = *w_done = 0;
   if (late->start.id == DL_START_NONE || late->start.id != w->start.id) return;
   az_time first = late->start.x < w->start.x ? late->start.x : w->start.x;
-  *late_done = (int64_t)(late->start.x - first);
-  *w_done = (int64_t)(w->start.x - first);
+  if (late->start.bcast_root) first = w->start.x; /* the receiver's leave */
+  if (w->start.bcast_root) first = late->start.x;
+  *late_done = late->start.x > first ? (int64_t)(late->start.x - first) : 0;
+  *w_done = w->start.x > first ? (int64_t)(w->start.x - first) : 0;
 }
 
 static int has_slot(const dl_member *mb, int32_t cnode) {
@@ -1139,7 +1142,7 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   for (size_t k = j + 1; k < cl->nopen; k++) /* a few: no call to memmove */
     cl->open[k - 1] = cl->open[k];
   cl->nopen--;
-  dl_start start = {w[0], w[1], (int32_t)(uint32_t)w[2]};
+  dl_start start = dl_start_of(w);
   w += DL_CLOSE_WORDS - 1;
   if (!r.in) return w + 2 * nmap;
   dl_member *mb = member(r);
@@ -1341,7 +1344,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   w[DLW_CNODE] = (uint32_t)mb->cnode | (uint64_t)nmap << 32;
   w[DLW_START] = mb->start.id;
   w[DLW_START + 1] = mb->start.x;
-  w[DLW_START + 2] = (uint32_t)mb->start.cnode;
+  w[DLW_START + 2] = dl_start_word(&mb->start);
   for (size_t i = 0; i < nmap; i++) {
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
@@ -1381,8 +1384,8 @@ static const uint64_t *rec_waiter(dl_central *st, const uint64_t *w, const int32
         (dl_fixed){(int64_t)w[DLW_INCOMING + 2 * k], (uint32_t)w[DLW_INCOMING + 2 * k + 1]};
   memcpy(&mb->prop, &w[DLW_PROP], sizeof mb->prop);
   mb->cnode = rename_cnode((int32_t)(uint32_t)w[DLW_CNODE], map, base);
-  mb->start = (dl_start){w[DLW_START], w[DLW_START + 1],
-                         rename_cnode((int32_t)(uint32_t)w[DLW_START + 2], map, base)};
+  mb->start = dl_start_of(w + DLW_START);
+  mb->start.cnode = rename_cnode(mb->start.cnode, map, base);
   map_sized(mb, nmap);
   w += DL_REC_WAITER_WORDS;
   for (uint32_t i = 0; i < nmap; i++, w += 2)

@@ -362,7 +362,7 @@ static void close_interval(dl_loc *s, dl_open *o, size_t j, const dl_start *star
   *w++ = DL_OP_CLOSE | (uint64_t)j << 8 | (uint64_t)o->nmap << 32;
   *w++ = start->id;
   *w++ = start->x;
-  *w++ = cnode_word(start->cnode);
+  *w++ = dl_start_word(start);
   for (uint32_t i = 0; i < o->nmap; i++) {
     *w++ = cnode_word(o->map[i].cnode);
     *w++ = (uint64_t)o->map[i].ticks;
@@ -385,12 +385,12 @@ static int32_t worker_parent(const dl_loc *s, int32_t region) {
 
 /* Closes the open intervals a synchronisation ends: those for which
    `ends` holds (inline: each caller's predicate inline in its loop). */
-static const dl_start no_start = {DL_START_NONE, 0, -1};
+static const dl_start no_start = {DL_START_NONE, 0, -1, 0};
 
 /* The synchronisation of the call being read (its Leave met last) as a
    start of the intervals it closes. */
-static dl_start start_here(const dl_loc *s, uint64_t id) {
-  return (dl_start){id, s->leave_t, s->depth ? s->stack[s->depth - 1] : -1};
+static dl_start start_here(const dl_loc *s, uint64_t id, int bcast_root) {
+  return (dl_start){id, s->leave_t, s->depth ? s->stack[s->depth - 1] : -1, bcast_root};
 }
 
 static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint64_t),
@@ -448,7 +448,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     cnode = s->last[r] = az_calltree_child(&s->cur.a->tree, parent, (int32_t)r);
   end_join_gap(s, rg, cnode);
   if (s->st->init[r] && !s->no_mpi) { /* every process synchronises there */
-    dl_start start = {DL_START_INIT, t, cnode};
+    dl_start start = {DL_START_INIT, t, cnode, 0};
     close_where(s, mpi_ends, 0, &start);
   }
   if (rg->kind == AZ_RK_PARALLEL) {
@@ -631,12 +631,14 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   }
   /* the time after this collective's Leave belongs to the intervals it
      ends, its own time to those still open */
-  dl_start start = start_here(s, dl_start_id(&(dl_key){.comm = comm, .seq = seq}));
+  int root_here = (kind == DK_12N || kind == DK_N21) && is_root(s, comm, root);
+  dl_start start =
+      start_here(s, dl_start_id(&(dl_key){.comm = comm, .seq = seq}), kind == DK_12N && root_here);
   close_where(s, coll_ends, comm, &start);
   attribute(s);
   s->coll.on = 1;
   s->coll.kind = kind;
-  s->coll.root = (kind == DK_12N || kind == DK_N21) && is_root(s, comm, root);
+  s->coll.root = root_here;
   s->coll.comm = comm;
   s->coll.seq = seq;
   s->coll.depth = s->depth - 1;
@@ -717,7 +719,7 @@ static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, u
   key.src = side == DL_SEND ? s->cur.proc : peer;
   key.dst = side == DL_SEND ? peer : s->cur.proc;
   key.seq = chan_next(s, key, side);
-  dl_start start = start_here(s, dl_start_id(&key));
+  dl_start start = start_here(s, dl_start_id(&key), 0);
   close_where(s, message_ends, peer, &start);
   attribute(s);
   dl_msg m = {.key = key, .side = side, .blocking = blocking, .req = req};
