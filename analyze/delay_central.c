@@ -95,11 +95,12 @@ typedef struct {
      Scalasca keeps long-term costs: in the kind of the wait at the end of
      the chain; DK_OMPIDLE: idleness of OpenMP workers) */
   dl_fixed incoming[DK_NONE];
-  double prop;    /* the largest part of it that explains one later wait */
-  dl_start start; /* the synchronisation its interval starts at */
-  dl_call *call;  /* a receive: the receives completed by the same call */
-  dl_slot *map;   /* its interval's time per call path */
-  dl_ref *inner;  /* waits of this member inside its interval */
+  uint8_t cost_kinds; /* bit k: incoming[k] > 0 (most waits have none) */
+  double prop;        /* the largest part of it that explains one later wait */
+  dl_start start;     /* the synchronisation its interval starts at */
+  dl_call *call;      /* a receive: the receives completed by the same call */
+  dl_slot *map;       /* its interval's time per call path */
+  dl_ref *inner;      /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
   dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
                           loop), without an allocation; up to four in a
@@ -489,6 +490,13 @@ static int ready(const dl_inst *in) {
 /* Costs are not negative: rounded to the nearest tick. */
 static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 
+/* Adds v (ticks) to a member's incoming cost of kind k. */
+static void add_incoming(dl_member *mb, int k, double v) {
+  if (!(v > 0)) return;
+  fixed_add(&mb->incoming[k], v);
+  mb->cost_kinds |= (uint8_t)(1u << k);
+}
+
 /* The completion of the synchronisation the intervals of the late member
    and waiter w start at, when it is one instance: the time each spent in
    its call after the first of the two left it (of a 1-to-N: after the
@@ -546,24 +554,30 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
     if (delay != few) free(delay);
     return -1;
   }
-  double s = (double)w->wait / sum, l[DK_NONE];
-  for (int k = 0; k < DK_NONE; k++) l[k] = fixed_value(w->incoming[k]) / sum;
+  double s = (double)w->wait / sum, l[DK_NONE] = {0};
+  unsigned kinds = w->cost_kinds;
+  for (int k = 0; kinds >> k; k++)
+    if (kinds >> k & 1) l[k] = fixed_value(w->incoming[k]) / sum;
   if (s > 1) s = 1;
   for (size_t i = 0; i < n; i++) {
     int64_t d = delay[i];
     int32_t c = slot_cnode(late, i);
     if (d <= 0 || c < 0) continue;
     if (s > 0) az_charge(a, late->loc, c, dl_metrics[in->kind].short_term, ticks_of((double)d * s));
-    for (int k = 0; k < DK_NONE; k++)
-      if (l[k] > 0) az_charge(a, late->loc, c, dl_metrics[k].long_term, ticks_of((double)d * l[k]));
+    for (int k = 0; kinds >> k; k++)
+      if (kinds >> k & 1)
+        az_charge(a, late->loc, c, dl_metrics[k].long_term, ticks_of((double)d * l[k]));
   }
   if (delay != few) free(delay);
+  if (excess <= 0 || waited <= 0) return s; /* nothing passed on */
   /* passed on in its kind: this wait's own (s) in the instance's */
   l[in->kind] += s;
-  for (size_t i = 0; i < late->ninner && waited > 0; i++) {
+  if (s > 0) kinds |= 1u << in->kind;
+  for (size_t i = 0; i < late->ninner; i++) {
     dl_member *inner = member(late->inner[i]);
     double share = (double)inner->wait / (double)waited;
-    for (int k = 0; k < DK_NONE; k++) fixed_add(&inner->incoming[k], excess * l[k] * share);
+    for (int k = 0; kinds >> k; k++)
+      if (kinds >> k & 1) add_incoming(inner, k, excess * l[k] * share);
     if (s * excess * share > inner->prop) inner->prop = s * excess * share;
   }
   return s;
@@ -615,18 +629,13 @@ static void charge_idle(az_analysis *a, dl_inst *in) {
                 ticks_of((double)master->map[i].ticks * idle));
   for (size_t i = 0; i < master->ninner; i++) {
     dl_member *inner = member(master->inner[i]);
-    if (inner->wait > 0) fixed_add(&inner->incoming[DK_OMPIDLE], idle * (double)inner->wait);
+    if (inner->wait > 0) add_incoming(inner, DK_OMPIDLE, idle * (double)inner->wait);
   }
 }
 
 /* 1 when waiter w of an instance with waits passes a cost to its late
    member (charge_waiter). */
-static int charges(const dl_member *w) {
-  if (w->wait > 0) return 1;
-  for (int k = 0; k < DK_NONE; k++)
-    if (fixed_positive(w->incoming[k])) return 1;
-  return 0;
-}
+static int charges(const dl_member *w) { return w->wait > 0 || w->cost_kinds; }
 
 /* Waiter w's charges and, at a message, its wait's classes. */
 static void charge(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
@@ -1379,9 +1388,12 @@ static const uint64_t *rec_waiter(dl_central *st, const uint64_t *w, const int32
   if (!in || !in->remote_waiting) return w + DL_REC_WAITER_WORDS + 2 * (size_t)nmap;
   dl_member *mb = waiter_member(in, index);
   mb->wait = (int64_t)w[DLW_WAIT];
-  for (int k = 0; k < DK_NONE; k++)
+  mb->cost_kinds = 0;
+  for (int k = 0; k < DK_NONE; k++) {
     mb->incoming[k] =
         (dl_fixed){(int64_t)w[DLW_INCOMING + 2 * k], (uint32_t)w[DLW_INCOMING + 2 * k + 1]};
+    if (fixed_positive(mb->incoming[k])) mb->cost_kinds |= (uint8_t)(1u << k);
+  }
   memcpy(&mb->prop, &w[DLW_PROP], sizeof mb->prop);
   mb->cnode = rename_cnode((int32_t)(uint32_t)w[DLW_CNODE], map, base);
   mb->start = dl_start_of(w + DLW_START);
