@@ -19,14 +19,19 @@
  * collective both took part in) and this one, the late party ran longer
  * than the waiting one on some call paths: its delay on call path c is
  * max(0, late(c) - waiter(c)), each side's time on c in its own interval,
- * minus what it waited there.  The wait is charged to those call paths on
+ * minus what it waited there.  MPI_Init is a synchronisation of all
+ * processes; when both intervals start at one operation, each holds the
+ * time its call took there after the first of the two left it (Scalasca's
+ * completion: dl_start, charged on the central side), and the master's
+ * fork and join are its parallel region's time.  The wait is charged to those call paths on
  * the late party's location (short-term, delay_<kind>), scaled by
  * w / (sum of delays + time the late party waited in its interval), at
  * most 1.  The part of the wait its own waiting explains (that waiting
  * time times the same scale) is passed on to the waits in its interval,
  * in proportion to each, and charged the same way, with the scale
  * cost / (sum of delays + waiting), to their causes as long-term cost
- * (delay_<kind>_longterm), and so on backwards.
+ * (delay_<kind>_longterm, in the kind of the wait it came from), and so on
+ * backwards.
  *
  * A point-to-point wait is also classified: the part its late party's own
  * waiting explains is indirect, the rest direct; the part of it that
