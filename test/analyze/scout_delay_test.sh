@@ -5,9 +5,9 @@
 # README.md): every (metric, call path, rank, thread) cell of pomp's
 # delay_* and mpi_wait_{direct,indirect,propagating,terminal}_* equals
 # scout's within 5 ns + 1e-6 relative, except the cells DEVIATIONS names,
-# each with the rule that makes it differ (docs/PROPERTIES.md, "Against
-# Scalasca 2.6"); a listed cell that agrees fails too (the list is kept
-# exact).  Skipped (77) without the test data.
+# each with the rule that makes it differ (docs/PROPERTIES.md, "Delay
+# costs against Scalasca 2.6"); a listed cell that agrees fails too (the
+# list is kept exact).  Skipped (77) without the test data.
 #
 # Tolerance: scout sums doubles in seconds; pomp charges whole ticks
 # (1 ns in these traces), each charge rounded to the nearest one, so a
