@@ -109,8 +109,9 @@ static inline int dl_slot_add(dl_slot *map, size_t n, int32_t cnode, int64_t tic
                  team instance, e, x
      DL_OP_IDLE  proc | idle << 32, seq, cnode, t
      DL_OP_CLOSE arg: j | nmap << 24;  the open interval at index j is
-                 closed (the list closes up); its time per call path,
-                 nmap (cnode, ticks) pairs
+                 closed (the list closes up); the synchronisation it
+                 starts at (dl_start: id, x, cnode); its time per call
+                 path, nmap (cnode, ticks) pairs
      DL_OP_FORK  the master's fork: its barriers' team is now known
      DL_OP_DRAIN evaluate what became ready */
 enum {
@@ -123,6 +124,32 @@ enum {
   DL_OP_DRAIN,
   DL_OP_GIVEUP
 };
+
+/* The synchronisation an interval starts at, for the completion time of
+   its call (Scalasca's): id, the same on every member of one instance
+   (0: none, the run's start or an OpenMP one; DL_START_INIT: MPI_Init),
+   x its leave there, cnode its call's call path, bcast_root 1 on the root
+   of a 1-to-N (Scalasca's completion there counts from the first of the
+   receivers to leave).  In a log or record: id, x, cnode | bcast_root <<
+   32. */
+typedef struct {
+  uint64_t id;
+  uint64_t x;
+  int32_t cnode;
+  int bcast_root;
+} dl_start;
+
+static inline uint64_t dl_start_word(const dl_start *st) {
+  return (uint32_t)st->cnode | (uint64_t)(st->bcast_root != 0) << 32;
+}
+static inline dl_start dl_start_of(const uint64_t *w) {
+  return (dl_start){w[0], w[1], (int32_t)(uint32_t)w[2], (int)(w[2] >> 32 & 1)};
+}
+enum { DL_START_NONE = 0, DL_START_INIT = 1 };
+enum { DL_CLOSE_WORDS = 4 }; /* DL_OP_CLOSE's words before its map */
+
+/* The id of instance key as a start (never DL_START_NONE or _INIT). */
+static inline uint64_t dl_start_id(const dl_key *key) { return (uint64_t)dl_key_hash(key) | 2; }
 
 typedef struct { /* one location's ops of a window */
   uint64_t *w;

@@ -66,6 +66,13 @@ static void fixed_add(dl_fixed *sum, double v) {
 static double fixed_value(dl_fixed v) { return (double)v.ticks + (double)v.frac / DL_FIXED_ONE; }
 static int fixed_positive(dl_fixed v) { return v.ticks > 0 || v.frac > 0; }
 
+/* The sum of a member's incoming costs of the kinds from..to-1. */
+static double incoming_sum(const dl_fixed *incoming, int from, int to) {
+  double sum = 0;
+  for (int k = from; k < to; k++) sum += fixed_value(incoming[k]);
+  return sum;
+}
+
 typedef struct { /* a wait inside an interval: member `m` of `in` */
   dl_inst *in;
   uint32_t m;
@@ -84,12 +91,16 @@ typedef struct {
   uint8_t blocking; /* a message sent or received by a blocking call */
   uint8_t posted;   /* met its operation's Enter */
   uint8_t closed;
-  dl_fixed incoming; /* later waiting this wait caused, ticks */
-  dl_fixed idle;     /* idleness of OpenMP workers this wait caused, ticks */
-  double prop;       /* the largest part of it that explains one later wait */
-  dl_call *call;     /* a receive: the receives completed by the same call */
-  dl_slot *map;      /* its interval's time per call path */
-  dl_ref *inner;     /* waits of this member inside its interval */
+  /* later waiting this wait caused, ticks, per kind of that waiting (as
+     Scalasca keeps long-term costs: in the kind of the wait at the end of
+     the chain; DK_OMPIDLE: idleness of OpenMP workers) */
+  dl_fixed incoming[DK_NONE];
+  uint8_t cost_kinds; /* bit k: incoming[k] > 0 (most waits have none) */
+  double prop;        /* the largest part of it that explains one later wait */
+  dl_start start;     /* the synchronisation its interval starts at */
+  dl_call *call;      /* a receive: the receives completed by the same call */
+  dl_slot *map;       /* its interval's time per call path */
+  dl_ref *inner;      /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
   dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
                           loop), without an allocation; up to four in a
@@ -479,6 +490,41 @@ static int ready(const dl_inst *in) {
 /* Costs are not negative: rounded to the nearest tick. */
 static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 
+/* Adds v (ticks) to a member's incoming cost of kind k. */
+static void add_incoming(dl_member *mb, int k, double v) {
+  if (!(v > 0)) return;
+  fixed_add(&mb->incoming[k], v);
+  mb->cost_kinds |= (uint8_t)(1u << k);
+}
+
+/* The completion of the synchronisation the intervals of the late member
+   and waiter w start at, when it is one instance: the time each spent in
+   its call after the first of the two left it (of a 1-to-N: after the
+   receiver left it), as Scalasca counts it (its time on that call's
+   path); else 0. */
+static void completions(const dl_member *late, const dl_member *w, int64_t *late_done,
+                        int64_t *w_done) {
+  *late_done = *w_done = 0;
+  if (late->start.id == DL_START_NONE || late->start.id != w->start.id) return;
+  az_time first = late->start.x < w->start.x ? late->start.x : w->start.x;
+  if (late->start.bcast_root) first = w->start.x; /* the receiver's leave */
+  if (w->start.bcast_root) first = late->start.x;
+  *late_done = late->start.x > first ? (int64_t)(late->start.x - first) : 0;
+  *w_done = w->start.x > first ? (int64_t)(w->start.x - first) : 0;
+}
+
+static int has_slot(const dl_member *mb, int32_t cnode) {
+  for (size_t i = 0; i < mb->nmap; i++)
+    if (mb->map[i].cnode == cnode) return 1;
+  return 0;
+}
+
+/* The call path of the late member's slot i (charge_waiter): past its
+   map, its completion's. */
+static int32_t slot_cnode(const dl_member *late, size_t i) {
+  return i < late->nmap ? late->map[i].cnode : late->start.cnode;
+}
+
 /* Charges one waiter's wait (short-term) and its incoming cost (long-term)
    to the late member's delays; passes the part its waiting explains on
    to the waits in its interval.  Waiting explains only as far as the late
@@ -489,11 +535,18 @@ static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
                             const dl_member *w, double *explained) {
   double sum = 0, excess = 0;
-  int64_t few[16], *delay = late->nmap <= 16 ? few : pu_malloc(late->nmap * sizeof *delay);
-  for (size_t i = 0; i < late->nmap; i++) { /* each delay once: a look-up in w's map */
-    int64_t d = delay[i] = late->map[i].ticks - map_get(w, late->map[i].cnode);
+  int64_t late_done, w_done;
+  completions(late, w, &late_done, &w_done);
+  /* the late member's slots, and its completion's when its map has none */
+  size_t n = late->nmap + (late_done > 0 && !has_slot(late, late->start.cnode));
+  int64_t few[16], *delay = n <= 16 ? few : pu_malloc(n * sizeof *delay);
+  for (size_t i = 0; i < n; i++) { /* each delay once: a look-up in w's map */
+    int32_t c = slot_cnode(late, i);
+    int64_t own =
+        (i < late->nmap ? late->map[i].ticks : 0) + (c == late->start.cnode ? late_done : 0);
+    int64_t d = delay[i] = own - map_get(w, c) - (c == w->start.cnode ? w_done : 0);
     if (d <= 0) continue;
-    if (late->map[i].cnode < -1) excess += (double)d;
+    if (c < -1) excess += (double)d;
     sum += (double)d;
   }
   *explained = excess;
@@ -501,29 +554,30 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
     if (delay != few) free(delay);
     return -1;
   }
-  double s = (double)w->wait / sum, l = fixed_value(w->incoming) / sum,
-         idle = fixed_value(w->idle) / sum;
+  double s = (double)w->wait / sum, l[DK_NONE] = {0};
+  unsigned kinds = w->cost_kinds;
+  for (int k = 0; kinds >> k; k++)
+    if (kinds >> k & 1) l[k] = fixed_value(w->incoming[k]) / sum;
   if (s > 1) s = 1;
-  for (size_t i = 0; i < late->nmap; i++) {
+  for (size_t i = 0; i < n; i++) {
     int64_t d = delay[i];
-    if (d <= 0 || late->map[i].cnode < 0) continue;
-    if (s > 0)
-      az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].short_term,
-                ticks_of((double)d * s));
-    if (l > 0)
-      az_charge(a, late->loc, late->map[i].cnode, dl_metrics[in->kind].long_term,
-                ticks_of((double)d * l));
-    if (idle > 0)
-      az_charge(a, late->loc, late->map[i].cnode, AZ_DELAY_OMPIDLE_LONGTERM,
-                ticks_of((double)d * idle));
+    int32_t c = slot_cnode(late, i);
+    if (d <= 0 || c < 0) continue;
+    if (s > 0) az_charge(a, late->loc, c, dl_metrics[in->kind].short_term, ticks_of((double)d * s));
+    for (int k = 0; kinds >> k; k++)
+      if (kinds >> k & 1)
+        az_charge(a, late->loc, c, dl_metrics[k].long_term, ticks_of((double)d * l[k]));
   }
   if (delay != few) free(delay);
-  double passed = excess * (s + l);
-  for (size_t i = 0; i < late->ninner && waited > 0; i++) {
+  if (excess <= 0 || waited <= 0) return s; /* nothing passed on */
+  /* passed on in its kind: this wait's own (s) in the instance's */
+  l[in->kind] += s;
+  if (s > 0) kinds |= 1u << in->kind;
+  for (size_t i = 0; i < late->ninner; i++) {
     dl_member *inner = member(late->inner[i]);
     double share = (double)inner->wait / (double)waited;
-    fixed_add(&inner->incoming, passed * share);
-    fixed_add(&inner->idle, excess * idle * share);
+    for (int k = 0; kinds >> k; k++)
+      if (kinds >> k & 1) add_incoming(inner, k, excess * l[k] * share);
     if (s * excess * share > inner->prop) inner->prop = s * excess * share;
   }
   return s;
@@ -575,22 +629,21 @@ static void charge_idle(az_analysis *a, dl_inst *in) {
                 ticks_of((double)master->map[i].ticks * idle));
   for (size_t i = 0; i < master->ninner; i++) {
     dl_member *inner = member(master->inner[i]);
-    if (inner->wait > 0) fixed_add(&inner->idle, idle * (double)inner->wait);
+    if (inner->wait > 0) add_incoming(inner, DK_OMPIDLE, idle * (double)inner->wait);
   }
 }
 
 /* 1 when waiter w of an instance with waits passes a cost to its late
    member (charge_waiter). */
-static int charges(const dl_member *w) {
-  return w->wait > 0 || fixed_positive(w->incoming) || fixed_positive(w->idle);
-}
+static int charges(const dl_member *w) { return w->wait > 0 || w->cost_kinds; }
 
 /* Waiter w's charges and, at a message, its wait's classes. */
 static void charge(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
                    const dl_member *w) {
   if (!charges(w)) return;
   if (a->delay_hooks && a->delay_hooks->charged)
-    a->delay_hooks->charged(fixed_value(w->incoming), fixed_value(w->idle));
+    a->delay_hooks->charged(incoming_sum(w->incoming, 0, DK_OMPIDLE),
+                            incoming_sum(w->incoming, DK_OMPIDLE, DK_NONE));
   double explained = 0;
   double scale = charge_waiter(a, in, late, waited, w, &explained);
   if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
@@ -1098,8 +1151,11 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   for (size_t k = j + 1; k < cl->nopen; k++) /* a few: no call to memmove */
     cl->open[k - 1] = cl->open[k];
   cl->nopen--;
+  dl_start start = dl_start_of(w);
+  w += DL_CLOSE_WORDS - 1;
   if (!r.in) return w + 2 * nmap;
   dl_member *mb = member(r);
+  mb->start = start;
   map_sized(mb, (uint32_t)nmap);
   for (size_t i = 0; i < nmap; i++)
     mb->map[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
@@ -1119,8 +1175,9 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
                   part << 11; key (3 words); loc, e, x, part's e, x
      DL_REC_WAITER a waiting member, final (closed, its incoming cost
                   complete), to its late member's process: p2p << 8 |
-                  member << 32; key (3); wait, incoming (ticks, fraction),
-                  idle (ticks, fraction), prop, cnode | nmap << 32, then
+                  member << 32; key (3); wait, incoming per kind of
+                  cost (ticks, fraction; DLW_*), prop, cnode | nmap << 32,
+                  its interval's start (dl_start: id, x, cnode), then
                   nmap (cnode, ticks): its interval's map, waits moved out
                   (net_map)
      DL_REC_DONE  a collective evaluated and dropped, to every other
@@ -1132,7 +1189,17 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
    order.  Every process computes an instance's waits from the same posts;
    a waiter's own process resolves the call that completes it. */
 enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE };
-enum { DL_REC_MSG_WORDS = 9, DL_REC_WAITER_WORDS = 11, DL_REC_DONE_WORDS = 3, DL_RPOST_WORDS = 6 };
+enum { DL_REC_MSG_WORDS = 9, DL_REC_DONE_WORDS = 3, DL_RPOST_WORDS = 6 };
+/* DL_REC_WAITER's words: after its key, wait, incoming per kind (ticks,
+   fraction), prop, cnode | nmap << 32, start (3) */
+enum {
+  DLW_WAIT = 4,
+  DLW_INCOMING,
+  DLW_PROP = DLW_INCOMING + 2 * DK_NONE,
+  DLW_CNODE,
+  DLW_START,
+  DL_REC_WAITER_WORDS = DLW_START + 3
+};
 
 static int owner_of(const dl_central *st, uint32_t loc) {
   return st->link->owner[st->a->defs.locs[loc].process];
@@ -1277,13 +1344,16 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   uint64_t *w = words_room(&st->out[to], DL_REC_WAITER_WORDS + 2 * nmap);
   w[0] = DL_REC_WAITER | (uint64_t)in->key.p2p << 8 | (uint64_t)index << 32;
   put_key(w + 1, &in->key);
-  w[4] = (uint64_t)mb->wait;
-  w[5] = (uint64_t)mb->incoming.ticks;
-  w[6] = mb->incoming.frac;
-  w[7] = (uint64_t)mb->idle.ticks;
-  w[8] = mb->idle.frac;
-  memcpy(&w[9], &mb->prop, sizeof mb->prop);
-  w[10] = (uint32_t)mb->cnode | (uint64_t)nmap << 32;
+  w[DLW_WAIT] = (uint64_t)mb->wait;
+  for (int k = 0; k < DK_NONE; k++) {
+    w[DLW_INCOMING + 2 * k] = (uint64_t)mb->incoming[k].ticks;
+    w[DLW_INCOMING + 2 * k + 1] = mb->incoming[k].frac;
+  }
+  memcpy(&w[DLW_PROP], &mb->prop, sizeof mb->prop);
+  w[DLW_CNODE] = (uint32_t)mb->cnode | (uint64_t)nmap << 32;
+  w[DLW_START] = mb->start.id;
+  w[DLW_START + 1] = mb->start.x;
+  w[DLW_START + 2] = dl_start_word(&mb->start);
   for (size_t i = 0; i < nmap; i++) {
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
@@ -1313,15 +1383,21 @@ static const uint64_t *rec_waiter(dl_central *st, const uint64_t *w, const int32
                                   int32_t base) {
   dl_key key = message_key(w + 1);
   if (!(w[0] >> 8 & 1)) key = (dl_key){.comm = key.comm, .seq = key.seq};
-  uint32_t index = (uint32_t)(w[0] >> 32), nmap = (uint32_t)(w[10] >> 32);
+  uint32_t index = (uint32_t)(w[0] >> 32), nmap = (uint32_t)(w[DLW_CNODE] >> 32);
   dl_inst *in = lookup_inst(st, &key);
   if (!in || !in->remote_waiting) return w + DL_REC_WAITER_WORDS + 2 * (size_t)nmap;
   dl_member *mb = waiter_member(in, index);
-  mb->wait = (int64_t)w[4];
-  mb->incoming = (dl_fixed){(int64_t)w[5], (uint32_t)w[6]};
-  mb->idle = (dl_fixed){(int64_t)w[7], (uint32_t)w[8]};
-  memcpy(&mb->prop, &w[9], sizeof mb->prop);
-  mb->cnode = rename_cnode((int32_t)(uint32_t)w[10], map, base);
+  mb->wait = (int64_t)w[DLW_WAIT];
+  mb->cost_kinds = 0;
+  for (int k = 0; k < DK_NONE; k++) {
+    mb->incoming[k] =
+        (dl_fixed){(int64_t)w[DLW_INCOMING + 2 * k], (uint32_t)w[DLW_INCOMING + 2 * k + 1]};
+    if (fixed_positive(mb->incoming[k])) mb->cost_kinds |= (uint8_t)(1u << k);
+  }
+  memcpy(&mb->prop, &w[DLW_PROP], sizeof mb->prop);
+  mb->cnode = rename_cnode((int32_t)(uint32_t)w[DLW_CNODE], map, base);
+  mb->start = dl_start_of(w + DLW_START);
+  mb->start.cnode = rename_cnode(mb->start.cnode, map, base);
   map_sized(mb, nmap);
   w += DL_REC_WAITER_WORDS;
   for (uint32_t i = 0; i < nmap; i++, w += 2)
@@ -1385,7 +1461,7 @@ void dl_central_scan(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) 
     case DL_OP_MSGS: w += 3 + 4 * (op >> 8); break;
     case DL_OP_OMPBAR: w += 5; break;
     case DL_OP_IDLE: w += 4; break;
-    case DL_OP_CLOSE: w += 2 * (op >> 32); break;
+    case DL_OP_CLOSE: w += DL_CLOSE_WORDS - 1 + 2 * (op >> 32); break;
     case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
     default: break; /* DL_OP_FORK, DL_OP_DRAIN */
     }

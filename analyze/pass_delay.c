@@ -19,14 +19,19 @@
  * collective both took part in) and this one, the late party ran longer
  * than the waiting one on some call paths: its delay on call path c is
  * max(0, late(c) - waiter(c)), each side's time on c in its own interval,
- * minus what it waited there.  The wait is charged to those call paths on
+ * minus what it waited there.  MPI_Init is a synchronisation of all
+ * processes; when both intervals start at one operation, each holds the
+ * time its call took there after the first of the two left it (Scalasca's
+ * completion: dl_start, charged on the central side), and the master's
+ * fork and join are its parallel region's time.  The wait is charged to those call paths on
  * the late party's location (short-term, delay_<kind>), scaled by
  * w / (sum of delays + time the late party waited in its interval), at
  * most 1.  The part of the wait its own waiting explains (that waiting
  * time times the same scale) is passed on to the waits in its interval,
  * in proportion to each, and charged the same way, with the scale
  * cost / (sum of delays + waiting), to their causes as long-term cost
- * (delay_<kind>_longterm), and so on backwards.
+ * (delay_<kind>_longterm, in the kind of the wait it came from), and so on
+ * backwards.
  *
  * A point-to-point wait is also classified: the part its late party's own
  * waiting explains is indirect, the rest direct; the part of it that
@@ -151,6 +156,14 @@ typedef struct {
     uint64_t inst;                  /* instance of team, from the end */
     uint64_t *seen;                 /* per team: instances met */
     uint64_t idle_seq;
+    /* The master's team management (Scalasca's fork and join time) is
+       its parallel region's time, not the parent's: mgmt, the region's
+       call path while the time between the fork and the region's Enter
+       is read; join_gap, the time between the region's Leave and the
+       join, kept until the Leave names the region (gap_ticks). */
+    int32_t mgmt;
+    int join_gap;
+    int64_t gap_ticks;
     struct { /* the barrier whose Enter comes next */
       int on;
       size_t depth;
@@ -163,6 +176,8 @@ typedef struct {
 typedef struct dl_state {
   int32_t *par_cnode;  /* per region: its only parallel call path, or -2 */
   int32_t *master_par; /* per process: the master's parallel call path met last */
+  uint8_t *init;       /* per region: MPI_Init or MPI_Init_thread (Scalasca's
+                          synchronisation point of all processes) */
   uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
   dl_log *logs;        /* per location: its ops of the window */
   dl_central *central; /* this analysis process's share (parallel: az_delay.h) */
@@ -278,10 +293,7 @@ static int coll_covers(const az_defs *d, const dl_key *key, uint32_t comm) {
    region, for every interval open here.  It is added up per call path
    and given to them when the set of open intervals changes (flush): one
    look-up per event instead of one per event and open interval. */
-static void attribute(dl_loc *s) {
-  if (!s->nopen || !s->depth || s->cur.prev == UINT64_MAX || s->cur.prev <= s->cur.last) return;
-  int64_t ticks = (int64_t)(s->cur.prev - s->cur.last);
-  int32_t cnode = s->stack[s->depth - 1];
+static void acc_add(dl_loc *s, int32_t cnode, int64_t ticks) {
   for (size_t k = s->nacc; k-- > 0;)
     if (s->acc[k].cnode == cnode) {
       s->acc[k].ticks += ticks;
@@ -289,6 +301,28 @@ static void attribute(dl_loc *s) {
     }
   dl_slot slot = {cnode, ticks};
   DL_PUSH(s->acc, s->nacc, s->capacc, slot);
+}
+
+static void attribute(dl_loc *s) {
+  if (!s->nopen || !s->depth || s->cur.prev == UINT64_MAX || s->cur.prev <= s->cur.last) return;
+  int64_t ticks = (int64_t)(s->cur.prev - s->cur.last);
+  if (s->omp.join_gap) { /* its region is named by its Leave, read later */
+    s->omp.gap_ticks += ticks;
+    return;
+  }
+  acc_add(s, s->omp.mgmt >= 0 ? s->omp.mgmt : s->stack[s->depth - 1], ticks);
+}
+
+/* At a Leave, read backwards: the time between it and the master's join
+   is the region's (cnode) when it is a parallel region, else (a trace
+   without one) the enclosing region's as any other time. */
+static void end_join_gap(dl_loc *s, const az_region *rg, int32_t cnode) {
+  s->omp.mgmt = -1;
+  if (!s->omp.join_gap) return;
+  s->omp.join_gap = 0;
+  if (s->omp.gap_ticks && s->depth)
+    acc_add(s, rg->kind == AZ_RK_PARALLEL ? cnode : s->stack[s->depth - 1], s->omp.gap_ticks);
+  s->omp.gap_ticks = 0;
 }
 
 /* Before an interval opens or closes here: the time added up so far
@@ -328,9 +362,12 @@ static void open_interval(dl_loc *s, const dl_key *key) {
 
 /* The open interval o, at index j of the list once those closed before it
    left, reached its start: its map goes to the central part. */
-static void close_interval(dl_loc *s, dl_open *o, size_t j) {
-  uint64_t *w = log_room(s->log, 1 + 2 * (size_t)o->nmap);
+static void close_interval(dl_loc *s, dl_open *o, size_t j, const dl_start *start) {
+  uint64_t *w = log_room(s->log, DL_CLOSE_WORDS + 2 * (size_t)o->nmap);
   *w++ = DL_OP_CLOSE | (uint64_t)j << 8 | (uint64_t)o->nmap << 32;
+  *w++ = start->id;
+  *w++ = start->x;
+  *w++ = dl_start_word(start);
   for (uint32_t i = 0; i < o->nmap; i++) {
     *w++ = cnode_word(o->map[i].cnode);
     *w++ = (uint64_t)o->map[i].ticks;
@@ -353,8 +390,16 @@ static int32_t worker_parent(const dl_loc *s, int32_t region) {
 
 /* Closes the open intervals a synchronisation ends: those for which
    `ends` holds (inline: each caller's predicate inline in its loop). */
+static const dl_start no_start = {DL_START_NONE, 0, -1, 0};
+
+/* The synchronisation of the call being read (its Leave met last) as a
+   start of the intervals it closes. */
+static dl_start start_here(const dl_loc *s, uint64_t id, int bcast_root) {
+  return (dl_start){id, s->leave_t, s->depth ? s->stack[s->depth - 1] : -1, bcast_root};
+}
+
 static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint64_t),
-                               uint64_t arg) {
+                               uint64_t arg, const dl_start *start) {
   size_t kept = 0;
   for (size_t i = 0; i < s->nopen; i++) {
     if (!ends(s, &s->open[i].key, arg)) {
@@ -362,7 +407,7 @@ static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_k
       continue;
     }
     if (kept == i) flush(s); /* the first to close: the set is still whole */
-    close_interval(s, &s->open[i], kept);
+    close_interval(s, &s->open[i], kept, start);
   }
   s->nopen = kept;
 }
@@ -371,6 +416,12 @@ static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_k
 static int omp_ends(const dl_loc *s, const dl_key *key, uint64_t kind) {
   (void)s;
   return key->omp == (int)kind;
+}
+
+/* MPI intervals (MPI_Init ends them all). */
+static int mpi_ends(const dl_loc *s, const dl_key *key, uint64_t unused) {
+  (void)s, (void)unused;
+  return key->omp == DL_MPI;
 }
 
 /* An OpenMP barrier of the outermost team instance. */
@@ -400,12 +451,17 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   int32_t cnode = s->last[r];
   if (cnode < 0 || s->cur.a->tree.nodes[cnode].parent != parent)
     cnode = s->last[r] = az_calltree_child(&s->cur.a->tree, parent, (int32_t)r);
+  end_join_gap(s, rg, cnode);
+  if (s->st->init[r] && !s->no_mpi) { /* every process synchronises there */
+    dl_start start = {DL_START_INIT, t, cnode, 0};
+    close_where(s, mpi_ends, 0, &start);
+  }
   if (rg->kind == AZ_RK_PARALLEL) {
     s->omp.pdepth++;
     if (s->omp.master) s->st->master_par[s->cur.proc] = cnode;
   }
   if (team_barrier(s, rg)) { /* the time after it is the next barrier's */
-    close_where(s, omp_ends, DL_OMP_BARRIER);
+    close_where(s, omp_ends, DL_OMP_BARRIER, &no_start);
     s->omp.next.on = 1;
     s->omp.next.depth = s->depth;
     s->omp.next.x = t;
@@ -513,9 +569,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   attribute(s);
   if (!s->depth) return az_next_back(&s->cur); /* the forward pass warned */
   int32_t cnode = s->stack[--s->depth];
-  if (r < s->cur.a->defs.num_regions && s->cur.a->defs.regions[r].kind == AZ_RK_PARALLEL &&
-      s->omp.pdepth)
-    s->omp.pdepth--;
+  int parallel = r < s->cur.a->defs.num_regions && s->cur.a->defs.regions[r].kind == AZ_RK_PARALLEL;
+  if (parallel && s->omp.pdepth) s->omp.pdepth--;
+  /* the time from the fork to here, read next, is the region's */
+  s->omp.mgmt = parallel && s->omp.master && s->omp.pdepth == 0 ? cnode : -1;
   if (s->omp.next.on && s->omp.next.depth == s->depth) {
     s->omp.next.on = 0;
     post_omp_barrier(s, cnode, t);
@@ -579,11 +636,14 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   }
   /* the time after this collective's Leave belongs to the intervals it
      ends, its own time to those still open */
-  close_where(s, coll_ends, comm);
+  int root_here = (kind == DK_12N || kind == DK_N21) && is_root(s, comm, root);
+  dl_start start =
+      start_here(s, dl_start_id(&(dl_key){.comm = comm, .seq = seq}), kind == DK_12N && root_here);
+  close_where(s, coll_ends, comm, &start);
   attribute(s);
   s->coll.on = 1;
   s->coll.kind = kind;
-  s->coll.root = (kind == DK_12N || kind == DK_N21) && is_root(s, comm, root);
+  s->coll.root = root_here;
   s->coll.comm = comm;
   s->coll.seq = seq;
   s->coll.depth = s->depth - 1;
@@ -608,7 +668,7 @@ static int take_pending(dl_loc *s, uint64_t req, int side, dl_pending *out) {
    thread, cut off): no wait.  Its interval, still open, ends here (else it
    would hold every wait before it until the run's start). */
 static void give_up_done(dl_loc *s, uint64_t id) {
-  close_where(s, pending_ends, id);
+  close_where(s, pending_ends, id, &no_start);
   uint64_t *w = log_room(s->log, 2);
   w[0] = DL_OP_GIVEUP | (uint64_t)DL_SEND_DONE << 8;
   w[1] = id;
@@ -664,7 +724,8 @@ static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, u
   key.src = side == DL_SEND ? s->cur.proc : peer;
   key.dst = side == DL_SEND ? peer : s->cur.proc;
   key.seq = chan_next(s, key, side);
-  close_where(s, message_ends, peer);
+  dl_start start = start_here(s, dl_start_id(&key), 0);
+  close_where(s, message_ends, peer, &start);
   attribute(s);
   dl_msg m = {.key = key, .side = side, .blocking = blocking, .req = req};
   if (isend && take_pending(s, req, DL_SEND_DONE, &done)) m.done = 1, m.id = done.id;
@@ -787,7 +848,8 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   (void)l, (void)al, (void)model, (void)n;
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  attribute(s);
+  attribute(s); /* the fork's time, up to its region's Enter, is the region's */
+  s->omp.mgmt = -1;
   if (s->omp.master) *log_room(s->log, 1) = DL_OP_FORK; /* the team is read after this window */
   open_idle(s, t);
   drain(s);
@@ -800,7 +862,8 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s); /* the time after the join is serial */
-  close_where(s, omp_ends, DL_OMP_IDLE);
+  close_where(s, omp_ends, DL_OMP_IDLE, &no_start);
+  if (s->omp.master && !s->omp.pdepth) s->omp.join_gap = 1; /* up to the region's Leave */
   drain(s);
   return az_next_back(&s->cur);
 }
@@ -826,7 +889,7 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uin
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s);
-  close_where(s, omp_ends, DL_OMP_BARRIER);
+  close_where(s, omp_ends, DL_OMP_BARRIER, &no_start);
   s->omp.in_team = 0;
   drain(s);
   return az_next_back(&s->cur);
@@ -843,6 +906,17 @@ static int32_t *parallel_cnodes(const az_analysis *a) {
     par[r] = par[r] == -1 ? (int32_t)c : -2;
   }
   return par;
+}
+
+/* Per region: 1 for MPI_Init and MPI_Init_thread. */
+static uint8_t *init_regions(const az_defs *d) {
+  uint8_t *init = pu_calloc(d->num_regions ? d->num_regions : 1, 1);
+  for (size_t r = 0; r < d->num_regions; r++) {
+    const az_region *rg = &d->regions[r];
+    init[r] = rg->defined && rg->paradigm == OTF2_PARADIGM_MPI && rg->name &&
+              (!strcmp(rg->name, "MPI_Init") || !strcmp(rg->name, "MPI_Init_thread"));
+  }
+  return init;
 }
 
 uint32_t *dl_idle_workers(const az_analysis *a) {
@@ -872,6 +946,7 @@ static void delay_begin(az_replay *r) {
   st->central = dl_central_new(r->a);
   st->logs = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->logs);
   st->par_cnode = parallel_cnodes(r->a);
+  st->init = init_regions(&r->a->defs);
   st->idle = dl_idle_workers(r->a);
   if (st->link && st->link->idle)
     memcpy(st->idle, st->link->idle, (d->num_procs ? d->num_procs : 1) * sizeof *st->idle);
@@ -888,6 +963,7 @@ static void delay_begin(az_replay *r) {
     s->last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->last);
     for (size_t g = 0; g < d->num_regions; g++) s->last[g] = -1;
     s->omp.seen = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->omp.seen);
+    s->omp.mgmt = -1;
     if (s->omp.master) open_idle(s, 0); /* the serial phase that ends the run */
   }
 }
@@ -899,7 +975,7 @@ static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
   (void)r, (void)cut;
   dl_loc *s = (dl_loc *)c;
   flush(s);
-  for (size_t i = 0; i < s->nopen; i++) close_interval(s, &s->open[i], 0);
+  for (size_t i = 0; i < s->nopen; i++) close_interval(s, &s->open[i], 0, &no_start);
   s->nopen = 0;
   for (size_t i = 0; i < s->msgs.n; i++) forget_msg(s, &s->msgs.v[i]);
   s->msgs.n = 0;
@@ -937,6 +1013,7 @@ static void delay_end(az_replay *r, int ok) {
   }
   free(st->logs);
   free(st->par_cnode);
+  free(st->init);
   free(st->master_par);
   free(st->idle);
   free(st);

@@ -113,6 +113,57 @@ static void n_x_n_waits_are_charged_in_proportion_to_the_delays(void **state) {
   az_run_free(&run);
 }
 
+/* Scalasca's interval bounds: an interval starts at its synchronisation's
+   call with the time spent there after the first of the two left it.
+   Rank 0 leaves the first barrier at 130, rank 1 at 100; rank 0 works
+   until 500, rank 1 until 300, and rank 1 waits 200 at the second
+   barrier.  Rank 0's delay: its work (370 against 200: 170) and its 30
+   more in the first barrier (130 - 100), charged there: s = 200 / 200. */
+static const char *const completion =
+    "process 0 threads 1\nprocess 1 threads 1\n" REGIONS
+    "loc 0.0\n0 enter main\n" BARRIER(0, 0, 130) RUN("work", 130, 500)
+        BARRIER(0, 500, 600) "1000 leave\n"
+                             "loc 1.0\n0 enter main\n" BARRIER(0, 0, 100) RUN("work", 100, 300)
+                                 BARRIER(0, 300, 600) "1000 leave\n";
+
+static void the_late_completion_of_the_previous_barrier_is_a_delay(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, completion);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 200e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;work", 0) == 170e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;MPI_Barrier", 0) == 30e-9);
+  assert_true(az_run_total(&run, "delay_barrier") == 200e-9);
+  az_run_free(&run);
+}
+
+/* MPI_Init is a synchronisation of all processes (Scalasca's): rank 0 in
+   it from 0 to 220, rank 1 works 100 first and is in it from 100 to 200.
+   Rank 0 then works until 500, rank 1 until 300: rank 1 waits 200 at the
+   barrier.  The intervals start at MPI_Init: rank 0's work 280 against
+   100 (180) and its 20 more in MPI_Init after rank 1 left it; the work
+   before MPI_Init and MPI_Init's own time do not count (from the start of
+   the run: work 80 and MPI_Init 120). */
+static const char *const init =
+    "process 0 threads 1\nprocess 1 threads 1\n" REGIONS "region init mpi function MPI_Init\n"
+    "loc 0.0\n0 enter main\n" RUN("init", 0, 220) RUN("work", 220, 500)
+        BARRIER(0, 500, 600) "1000 leave\n"
+                             "loc 1.0\n0 enter main\n" RUN("work", 0, 100) RUN("init", 100, 200)
+                                 RUN("work", 200, 300) BARRIER(0, 300, 600) "1000 leave\n";
+
+static void mpi_init_starts_the_intervals(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, init);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 200e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;work", 0) == 180e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;MPI_Init", 0) == 20e-9);
+  assert_true(az_run_total(&run, "delay_barrier") == 200e-9);
+  az_run_free(&run);
+}
+
 /* The same chain with rank 1's clock 1000 ns ahead and its offset in the
    trace: the backward pass reads with the offsets applied (also when it
    opens a location's file again for each block, as in the check with
@@ -290,7 +341,8 @@ static void a_late_receiver_of_an_irecv_ends_at_its_posting(void **state) {
    in its receive since 200 (310).  Rank 2's wait is rank 1's 300 of
    waiting plus 10 of MPI_Wait after it: 10 short-term on rank 1's
    MPI_Wait, 300 passed back through the Late Receiver to rank 0's work,
-   long-term. */
+   long-term, in the kind of the wait it explains at the end of the chain
+   (Scalasca's rule): rank 2's Late Sender, delay_latesender_longterm. */
 static const char *const lr_chain =
     "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
         "0.0", RUN("work", 100, 500) RECV(1, 500, 505, 510) BARRIER(0, 900, 950))
@@ -307,12 +359,12 @@ static void a_wait_goes_back_through_a_late_receiver_over_three_ranks(void **sta
   assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Wait", 1) == 300e-9);
   assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 2) == 310e-9);
   assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 300e-9);
-  assert_true(az_run_value(&run, "delay_latereceiver_longterm", "main;work", 0) == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 0) == 300e-9);
   assert_true(az_run_total(&run, "delay_latereceiver") == 300e-9);
-  assert_true(az_run_total(&run, "delay_latereceiver_longterm") == 300e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver_longterm") == 0);
   assert_true(az_run_value(&run, "delay_latesender", "main;MPI_Wait", 1) == 10e-9);
   assert_true(az_run_total(&run, "delay_latesender") == 10e-9);
-  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 300e-9);
   /* rank 1's wait: direct, and propagating (it explains rank 2's); rank
      2's: 300 indirect, 10 direct, terminal */
   const char *wait = "main;MPI_Wait", *recv = "main;MPI_Recv";
@@ -682,17 +734,46 @@ static void a_wait_goes_back_through_an_mpi_and_an_openmp_barrier(void **state) 
   assert_true(az_run_total(&run, "mpi_barrier_wait") == 300e-9);
   /* rank 0 thread 1 (location 1) */
   assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 1) == 300e-9);
-  /* long-term cost is charged in the kind of the wait it reaches the
-     delay through (the OpenMP barrier); idleness keeps its own kind */
-  assert_true(az_run_value(&run, "delay_ompbarrier_longterm", PAR ";work", 1) == 300e-9);
+  /* long-term cost is charged in the kind of the wait it explains at the
+     end of the chain (Scalasca's rule): rank 1's MPI barrier wait, not the
+     OpenMP barrier it reaches the delay through; idleness keeps its own
+     kind */
+  assert_true(az_run_value(&run, "delay_barrier_longterm", PAR ";work", 1) == 300e-9);
   assert_true(az_run_value(&run, "delay_ompidle_longterm", PAR ";work", 1) == 300e-9);
   assert_true(az_run_total(&run, "delay_barrier") == 0);
-  assert_true(az_run_total(&run, "delay_barrier_longterm") == 0);
-  assert_true(az_run_total(&run, "delay_ompbarrier_longterm") == 300e-9);
+  assert_true(az_run_total(&run, "delay_barrier_longterm") == 300e-9);
+  assert_true(az_run_total(&run, "delay_ompbarrier_longterm") == 0);
   assert_true(az_run_total(&run, "delay_ompidle_longterm") == 300e-9);
   /* serial time less the masters' waits, one idle worker each: 600 + 600 */
   assert_true(az_run_total(&run, "delay_ompidle") == 1200e-9);
   assert_true(az_run_total(&run, "omp_idle_threads") == 1500e-9);
+  az_run_free(&run);
+}
+
+/* The master's team management is its parallel region's time (Scalasca's
+   fork and join time): rank 0 forks at 150 and enters the region at 180,
+   leaves it at 400 and joins at 420; rank 1 forks, enters, leaves and
+   joins at once (150, 250).  Rank 1 waits 170 at the barrier: rank 0's
+   work in the region, 220 against 100 (120), and its 30 + 20 of fork and
+   join on the region, not on main. */
+static const char *const fork_join =
+    "process 0 threads 1\nprocess 1 threads 1\n" REGIONS OMP_REGIONS LOC(
+        "0.0", RUN("work", 100, 150) "150 fork 1\n180 teambegin 5\n180 enter par\n" RUN(
+                   "work", 180, 400) "400 leave\n405 teamend 5\n420 join\n" BARRIER(0, 420, 600))
+        LOC("1.0",
+            RUN("work", 100, 150) "150 fork 1\n150 teambegin 5\n150 enter par\n" RUN(
+                "work", 150, 250) "250 leave\n250 teamend 5\n250 join\n" BARRIER(0, 250, 600));
+
+static void fork_and_join_are_the_parallel_regions_time(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, fork_join);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 170e-9);
+  assert_true(az_run_value(&run, "delay_barrier", PAR ";work", 0) == 120e-9);
+  assert_true(az_run_value(&run, "delay_barrier", PAR, 0) == 50e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main", 0) == 0);
+  assert_true(az_run_total(&run, "delay_barrier") == 170e-9);
   az_run_free(&run);
 }
 
@@ -820,6 +901,9 @@ int main(void) {
       cmocka_unit_test(a_chain_of_barrier_waits_goes_back_to_its_cause),
       cmocka_unit_test(n_x_n_waits_are_charged_in_proportion_to_the_delays),
       cmocka_unit_test(clock_offsets_apply_to_the_backward_pass),
+      cmocka_unit_test(the_late_completion_of_the_previous_barrier_is_a_delay),
+      cmocka_unit_test(mpi_init_starts_the_intervals),
+      cmocka_unit_test(fork_and_join_are_the_parallel_regions_time),
       cmocka_unit_test(a_chain_of_late_senders_goes_back_to_its_cause),
       cmocka_unit_test(late_senders_of_a_chain_are_direct_indirect_propagating_terminal),
       cmocka_unit_test(a_late_receiver_is_charged_to_the_receivers_work),
