@@ -82,12 +82,18 @@ static void the_path_follows_late_senders_back_over_three_ranks(void **state) {
   /* the whole run, no waiting */
   assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
                    1050);
-  /* work: 1000 on the path, 500 on average (400, 300, 800): 500 above,
-     shared 400 : 200 : 400 */
+  /* imbalance: the share of a call path's time on the path (with its
+     callees) above its average busy time (without waits), of each
+     location's part.  work: 1000 on the path, 500 on average (400, 300,
+     800): half of 400 : 200 : 400.  MPI_Recv: 50 on the path, busy
+     (320 - 300) + (250 - 220) = 50 over 3 ranks, 16.67 on average: 2/3
+     of 20 and 30 (13.33 rounded, 20).  main has no time of its own. */
   assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 0), 200);
   assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 1), 100);
   assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 2), 200);
-  assert_int_equal(total_ns(&run, "critical_path_imbalance"), 500);
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;MPI_Recv", 1), 13);
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;MPI_Recv", 2), 20);
+  assert_int_equal(total_ns(&run, "critical_path_imbalance"), 533);
   /* activities: min(path time, own non-waiting time) */
   assert_int_equal(ns(&run, "critical_path_activities", "main;work", 2), 800);
   assert_int_equal(ns(&run, "critical_path_activities", "main;MPI_Recv", 1), 20);
