@@ -21,9 +21,6 @@
 # Deviations (docs/PROPERTIES.md, "Against Scalasca 2.6"), each named and
 # listed; a listed one that no longer differs anywhere fails the test, so
 # that the list stays true:
-# - forkjoin: pomp's path charges the master's OpenMP fork and join time
-#   to the call path around the parallel region (team_work, plant_init),
-#   scout to the parallel region (where pomp's time metric has it too);
 # - bounds: scout's path runs from the end of MPI_Init to the end of
 #   MPI_Finalize of the rank that entered it last, less that call (its
 #   time map is cut before the call's own time); pomp's covers the whole
@@ -58,8 +55,6 @@ cells() {
 compare() {
   join -t'|' -a1 -a2 -e 0 -o 0,1.2,2.2 "$3" "$4" | awk -F'|' -v name="$1" -v metric="$2" '
     function dev(cp) {
-      if (cp ~ /;team_work$/ || cp ~ /;!\$omp parallel @[^;]*$/ || cp ~ /^main;plant_init$/)
-        return "forkjoin"
       if (cp ~ /^main$/ || cp ~ /^main;plant_(init|finish)(;MPI_[A-Za-z_]*)?$/) return "bounds"
       return ""
     }
@@ -74,7 +69,7 @@ compare() {
       if (why != "") { seen[why] = 1; next }
       print name ": " metric ": " $0; bad = 1 }
     END {
-      n = split(metric == "critical_imbalance_impact" ? "forkjoin bounds length" : "forkjoin bounds", w, " ")
+      n = split(metric == "critical_imbalance_impact" ? "bounds length" : "bounds", w, " ")
       for (i = 1; i <= n; i++)
         if (!seen[w[i]]) { print name ": " metric ": deviation " w[i] " listed, none found"; bad = 1 }
       exit bad }' || fail "$1 $2 differs from scout"

@@ -302,6 +302,36 @@ static void a_late_worker_hands_the_path_back_inside_the_masters_loop(void **sta
   az_run_free(&run);
 }
 
+/* The master's fork and join time is the parallel region's on the path,
+   as in its time (omp_management) and in Scalasca's critical path.  One
+   thread: work 0..100, fork at 100, the region 110..390 (its loop
+   110..300, the barrier 300..300), join at 400, work 400..600.  The path:
+   work 300, loop 190, the region 90 of its own plus 10 of fork and 10 of
+   join; nothing on main (before, the 20 of fork and join went there). */
+static const char *const fork_join =
+    "process 0 threads 1\nteam 5\n" OMP_REGIONS
+    "loc 0.0\n0 enter main\n" RUN("work", 0, 100) "100 fork 1\n110 teambegin 5\n110 enter "
+                                                  "par\n" RUN("loop", 110,
+                                                              300) "300 enter ibar\n300 leave\n390 "
+                                                                   "leave\n390 teamend 5\n400 "
+                                                                   "join\n" RUN("work", 400,
+                                                                                600) "600 leave\n";
+
+static void fork_and_join_time_is_the_parallel_regions(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, fork_join);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(on_path(&run, "main;work", 0), 300);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 0), 190);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10", 0), 110);
+  assert_int_equal(on_path(&run, "main", 0), 0);
+  assert_int_equal(ns(&run, "omp_management", "main;!$omp parallel @c.c:10", 0), 20);
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   600);
+  az_run_free(&run);
+}
+
 /* Where the model does not hold, one warning and no numbers rather than
    wrong ones: with OpenMP tasks no OpenMP delay costs and no critical
    path, but the MPI delay costs (rank 1's work made rank 0 wait 300 ns in
@@ -374,7 +404,8 @@ static void split_exchange(az_analysis *a, int last) {
 
 static void the_two_stages_apart_write_the_serial_report(void **state) {
   (void)state;
-  const char *const traces[] = {late_senders, late_collective, omp_imbalance, hybrid, late_worker};
+  const char *const traces[] = {late_senders, late_collective, omp_imbalance,
+                                hybrid,       late_worker,     fork_join};
   az_pass stage_1 = az_pass_critical;
   stage_1.begin = split_begin;
   stage_1.exchange = split_exchange;
@@ -409,6 +440,7 @@ int main(void) {
       cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),
       cmocka_unit_test(the_path_crosses_messages_collectives_and_threads_in_one_run),
       cmocka_unit_test(a_late_worker_hands_the_path_back_inside_the_masters_loop),
+      cmocka_unit_test(fork_and_join_time_is_the_parallel_regions),
       cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
       cmocka_unit_test(the_two_stages_apart_write_the_serial_report),
   };
