@@ -308,14 +308,17 @@ static void a_late_worker_hands_the_path_back_inside_the_masters_loop(void **sta
    110..300, the barrier 300..300), join at 400, work 400..600.  The path:
    work 300, loop 190, the region 90 of its own plus 10 of fork and 10 of
    join; nothing on main (before, the 20 of fork and join went there). */
-static const char *const fork_join =
-    "process 0 threads 1\nteam 5\n" OMP_REGIONS
-    "loc 0.0\n0 enter main\n" RUN("work", 0, 100) "100 fork 1\n110 teambegin 5\n110 enter "
-                                                  "par\n" RUN("loop", 110,
-                                                              300) "300 enter ibar\n300 leave\n390 "
-                                                                   "leave\n390 teamend 5\n400 "
-                                                                   "join\n" RUN("work", 400,
-                                                                                600) "600 leave\n";
+static const char *const fork_join = "process 0 threads 1\nteam 5\n" OMP_REGIONS "loc 0.0\n"
+                                     "0 enter main\n"
+                                     "0 enter work\n100 leave\n"
+                                     "100 fork 1\n"
+                                     "110 teambegin 5\n110 enter par\n"
+                                     "110 enter loop\n300 leave\n"
+                                     "300 enter ibar\n300 leave\n"
+                                     "390 leave\n390 teamend 5\n"
+                                     "400 join\n"
+                                     "400 enter work\n600 leave\n"
+                                     "600 leave\n";
 
 static void fork_and_join_time_is_the_parallel_regions(void **state) {
   (void)state;
