@@ -32,23 +32,13 @@
 #   those cells are compared within 2 %.
 set -u
 report=$1 analyze=$2 data=$3
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../pomp_expect.sh" # fail, report_cells
+cells() { report_cells "$report" "$@"; }
 [ -f "$data/p2p_waits_2x1/scout.cubex" ] || { echo "no CUBE test data in $data: skipped"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-scout-cp-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# cells FILE M1 [M2...]: "callpath,rank,thread|value" summed over the
-# metrics, sorted.
-cells() {
-  f=$1
-  shift
-  for m in "$@"; do "$report" dump "$f" --metric "$m" || return 1; done |
-    awk -F, '$1 != "metric" { s[$2 "," $3 "," $4] += $5 }
-      END { for (k in s) if (s[k] != 0) printf "%s|%.17g\n", k, s[k] }' | sort -t'|' -k1,1
-}
-
 # compare NAME METRIC POMP SCOUT: every cell equal within the tolerance,
 # but for the listed deviations; each deviation listed for METRIC must
 # differ in a cell.
