@@ -33,21 +33,23 @@
 #include "pomp_util.h"
 
 /* The wait states carved out of a cell's time (metric-exclusive slots).
-   Not Early Scan: a scan hands no path over (docs/PROPERTIES.md), so its
-   waiting is path time and counts as activity, as in Scalasca (a scan is
-   no synchronisation point of its wait map). */
+   Not Early Scan, OpenMP critical and lock contention: they hand no path
+   over (docs/PROPERTIES.md), so their waiting is path time and counts as
+   activity, as in Scalasca (none of them is a synchronisation point of
+   its wait map). */
 static const int wait_slots[] = {
-    AZ_MPI_BARRIER_WAIT,  AZ_MPI_LATESENDER,          AZ_MPI_LATESENDER_WO,   AZ_MPI_LATERECEIVER,
-    AZ_MPI_EARLYREDUCE,   AZ_MPI_LATEBROADCAST,       AZ_MPI_WAIT_NXN,        AZ_OMP_EBARRIER_WAIT,
-    AZ_OMP_IBARRIER_WAIT, AZ_OMP_CRITICAL_CONTENTION, AZ_OMP_LOCK_CONTENTION,
+    AZ_MPI_BARRIER_WAIT, AZ_MPI_LATESENDER,    AZ_MPI_LATESENDER_WO,
+    AZ_MPI_LATERECEIVER, AZ_MPI_EARLYREDUCE,   AZ_MPI_LATEBROADCAST,
+    AZ_MPI_WAIT_NXN,     AZ_OMP_EBARRIER_WAIT, AZ_OMP_IBARRIER_WAIT,
 };
 
 /* What Scalasca's remapper also takes out of a call path's time before
-   comparing it with the path (critical_path_imbalance): Early Scan, the
-   one-sided waits and OpenMP fork and join (and ordered regions:
-   busy_of). */
+   comparing it with the path (critical_path_imbalance): Early Scan,
+   OpenMP critical and lock contention, the one-sided waits and OpenMP
+   fork and join (and ordered regions: busy_of). */
 static const int not_busy_slots[] = {
-    AZ_MPI_EARLYSCAN,          AZ_OMP_MANAGEMENT,
+    AZ_MPI_EARLYSCAN,          AZ_OMP_CRITICAL_CONTENTION,
+    AZ_OMP_LOCK_CONTENTION,    AZ_OMP_MANAGEMENT,
     AZ_MPI_RMA_WAIT_AT_FENCE,  AZ_MPI_RMA_EARLY_FENCE,
     AZ_MPI_RMA_SYNC_LATE_POST, AZ_MPI_RMA_EARLY_WAIT,
     AZ_MPI_RMA_LATE_COMPLETE,  AZ_MPI_RMA_SYNC_LOCK_COMPETITION,

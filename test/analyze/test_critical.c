@@ -335,6 +335,48 @@ static void fork_and_join_time_is_the_parallel_regions(void **state) {
   az_run_free(&run);
 }
 
+/* Waiting for a critical section hands no path over: it is path time, and
+   activity (Scalasca's wait map has no lock either).  One process, two
+   threads in a parallel region 0..200: the master holds the critical
+   section 0..100, thread 1 waits for it 0..100 and holds it 100..200;
+   the master waits in the implicit barrier 100..200 and works in main
+   200..300.  The path: main 200..300 on the master, at the barrier thread
+   1: its critical section's body 100..200 and its waiting 0..100. */
+static const char *const critical_wait =
+    "process 0 threads 2\nteam 5\n" OMP_REGIONS
+    "region crit openmp critical !$omp critical (x) @c.c:16\n"
+    "region critsb openmp critical_sblock !$omp critical sblock (x) @c.c:16\n"
+    "loc 0.0\n"
+    "0 enter main\n0 fork 2\n0 teambegin 5\n0 enter par\n"
+    "0 enter crit\n0 acquire 1 1\n0 enter critsb\n100 leave\n100 release 1 1\n100 leave\n"
+    "100 enter ibar\n200 leave\n200 leave\n200 teamend 5\n200 join\n300 leave\n"
+    "loc 0.1\n"
+    "0 teambegin 5\n0 enter par\n"
+    "0 enter crit\n100 acquire 1 2\n100 enter critsb\n200 leave\n200 release 1 2\n200 leave\n"
+    "200 enter ibar\n200 leave\n200 leave\n200 teamend 5\n";
+
+static void waiting_for_a_critical_section_is_activity(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, critical_wait);
+  assert_int_equal(run.status, 0);
+  const char *crit = "main;!$omp parallel @c.c:10;!$omp critical (x) @c.c:16";
+  assert_int_equal(ns(&run, "omp_critical_contention", crit, 1), 100);
+  assert_int_equal(on_path(&run, crit, 1), 100);
+  assert_int_equal(on_path(&run, "main", 0), 100);
+  /* thread 1's 100 in the critical section are activity (before: 0, its
+     contention taken out); its waiting, 300 less main and the critical
+     section with its body (100 + 100), is 100, all for main, which it
+     never ran (before: 200, half for the critical section); the
+     master's 100 in the barrier are for the critical section, which it
+     did not wait in */
+  assert_int_equal(ns(&run, "critical_path_activities", crit, 1), 100);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", crit, 1), 100);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main", 0), 100);
+  assert_int_equal(impact_total(&run), 2 * 300);
+  az_run_free(&run);
+}
+
 /* Where the model does not hold, one warning and no numbers rather than
    wrong ones: with OpenMP tasks no OpenMP delay costs and no critical
    path, but the MPI delay costs (rank 1's work made rank 0 wait 300 ns in
@@ -444,6 +486,7 @@ int main(void) {
       cmocka_unit_test(the_path_crosses_messages_collectives_and_threads_in_one_run),
       cmocka_unit_test(a_late_worker_hands_the_path_back_inside_the_masters_loop),
       cmocka_unit_test(fork_and_join_time_is_the_parallel_regions),
+      cmocka_unit_test(waiting_for_a_critical_section_is_activity),
       cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
       cmocka_unit_test(the_two_stages_apart_write_the_serial_report),
   };
