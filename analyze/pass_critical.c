@@ -14,7 +14,12 @@
  *   - OpenMP barriers: the thread that entered last; the join: the thread
  *     that ended its team membership last; a worker's start (the fork):
  *     the master.
- * Each location's time on the path, per call path, is critical_path.
+ * Each location's time on the path, per call path, is critical_path.  The
+ * master's fork time (the fork to the enter of its outermost parallel
+ * region) and join time (the leave to the join) go to the parallel region,
+ * where its time has them (omp_management) and Scalasca charges them; the
+ * join is read before the leave that names the region, so the walk holds
+ * that time back until it (cp_walker.join_open).
  *
  * Two stages.  The first (the handlers) sees one location's events,
  * latest first, and depends on nothing but them and the definitions: it
@@ -93,6 +98,9 @@ enum cp_kind {
   CP_JOIN,       /* the master's join */
   CP_TEAM_END,   /* ThreadTeamEnd */
   CP_TEAM_BEGIN, /* ThreadTeamBegin */
+  CP_PAR_LEAVE,  /* the master's leave of its outermost parallel region */
+  CP_PAR_ENTER,  /* ... its enter: v[0] the region's call path */
+  CP_FORK,       /* the master's ThreadFork */
 };
 
 enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4 };
@@ -165,8 +173,14 @@ typedef struct {
     uint64_t seq;
   } coll;
   uint64_t recv_gen; /* receive calls closed so far */
-  cp_lpath *paths;   /* its call paths, from its CP_PATH records */
-  int32_t *cnode;    /* ... as nodes of the call tree, CP_UNRESOLVED */
+  /* the master's fork and join time goes to the parallel region, as its
+     time (omp_management): from the enter back to the fork, fork_path;
+     from the join back to the leave, charged once the leave names it */
+  int32_t fork_path; /* a call path of its own, -1: none */
+  int join_open;
+  int64_t join_time;
+  cp_lpath *paths; /* its call paths, from its CP_PATH records */
+  int32_t *cnode;  /* ... as nodes of the call tree, CP_UNRESOLVED */
   size_t npaths, cappaths;
 } cp_walker;
 
@@ -370,6 +384,8 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
     l->in_bar = 1;
     s->buf[i].v[0] = l->bar_seq++;
     l->bar_depth = l->depth;
+  } else if ((f & CPF_PARALLEL) && l->master && l->parallel == 1) {
+    record(s, t, CP_PAR_LEAVE, opening);
   } else {
     plain(s, t, opening);
   }
@@ -390,9 +406,16 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
     return az_next_back(&s->cur);
   }
   unsigned ends = l->in_bar && l->depth == l->bar_depth ? CP_ENDS_BAR : 0;
-  if ((path_flags(s, l->stack[--l->depth]) & CPF_PARALLEL) && l->parallel) l->parallel--;
+  int32_t left = l->stack[--l->depth];
+  int outermost = 0;
+  if ((path_flags(s, left) & CPF_PARALLEL) && l->parallel) outermost = !--l->parallel;
   if (l->coll_on && l->depth == l->coll_depth) ends |= CP_ENDS_COLL;
   if (l->recv_frame && l->depth < l->recv_frame) ends |= CP_ENDS_RECV; /* its receive call began */
+  if (!ends && outermost && l->master) {
+    size_t i = record(s, t, CP_PAR_ENTER, opening); /* may move s->buf */
+    s->buf[i].v[0] = (uint32_t)left;
+    return az_next_back(&s->cur);
+  }
   if (!ends) {
     plain(s, t, opening);
     return az_next_back(&s->cur);
@@ -530,6 +553,19 @@ static OTF2_CallbackCode thread_event(void *u, az_time t, uint64_t pos, uint8_t 
   return az_next_back(&s->cur);
 }
 
+/* The master's fork: the end of its fork time, backwards. */
+static OTF2_CallbackCode on_fork(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t threads) {
+  (void)lr;
+  (void)al;
+  (void)model;
+  (void)threads;
+  cp_loc *s = u;
+  if (s->l.master) return thread_event(u, t, pos, CP_FORK, 0);
+  az_cursor_at_back(&s->cur, &t, pos); /* a fork off the master: the model's limits */
+  return az_next_back(&s->cur);
+}
+
 static OTF2_CallbackCode on_join(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *al, OTF2_Paradigm model) {
   (void)lr;
@@ -588,16 +624,18 @@ static void rebase(cp_walker *w, int32_t base) {
 }
 
 /* The path on location h (its holder) goes back to time t: the time since
-   it got there is h's, on its innermost call path.  Times beyond
+   it got there is h's, on its innermost call path (the parallel region
+   in the master's fork and join time).  Times beyond
    INT64_MAX (a damaged trace) count as INT64_MAX: the path only goes
    back, so its charges add up to INT64_MAX at most. */
 static void charge_to(cp_state *st, cp_loc *h, az_time t) {
   if (st->path_t <= t) return; /* the path never goes forward */
   az_time from = st->path_t < INT64_MAX ? st->path_t : INT64_MAX;
   az_time to = t < INT64_MAX ? t : INT64_MAX;
-  if (h->w.top >= 0 && from > to)
-    az_charge(st->a, h->cur.loc, resolve(st, &h->w, h->w.top), AZ_CRITICAL_PATH,
-              (int64_t)(from - to));
+  int32_t path = h->w.fork_path >= 0 ? h->w.fork_path : h->w.top;
+  if (h->w.join_open && from > to) h->w.join_time += (int64_t)(from - to);
+  else if (path >= 0 && from > to)
+    az_charge(st->a, h->cur.loc, resolve(st, &h->w, path), AZ_CRITICAL_PATH, (int64_t)(from - to));
   st->path_t = t;
 }
 
@@ -758,6 +796,35 @@ static void walk_team_end(cp_state *st, cp_loc *s, az_time t) {
   if (s->cur.loc == master) s->w.in_join = 0;
 }
 
+/* The master's join time held back since its join goes to path (the
+   parallel region; or, where none came, the call path around it). */
+static void join_close(cp_state *st, cp_loc *s, int32_t path) {
+  if (!s->w.join_open) return;
+  s->w.join_open = 0;
+  if (s->w.join_time > 0 && path >= 0)
+    az_charge(st->a, s->cur.loc, resolve(st, &s->w, path), AZ_CRITICAL_PATH, s->w.join_time);
+  s->w.join_time = 0;
+}
+
+/* The master's fork and join around its parallel regions (cp_walker). */
+static void walk_fork_join(cp_state *st, cp_loc *s, const cp_rec *r) {
+  switch (r->kind) {
+  case CP_JOIN:
+    join_close(st, s, r->top);
+    s->w.join_open = 1;
+    break;
+  case CP_PAR_LEAVE: join_close(st, s, r->top); break;
+  case CP_PAR_ENTER:
+    join_close(st, s, r->top);
+    s->w.fork_path = (int32_t)r->v[0];
+    break;
+  default: /* CP_FORK */
+    join_close(st, s, r->top);
+    s->w.fork_path = -1;
+    break;
+  }
+}
+
 /* A worker's start: the master forked it. */
 static void walk_team_begin(cp_state *st, cp_loc *s, az_time t) {
   uint32_t master = master_of(st, s);
@@ -790,7 +857,13 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
   case CP_COLL: walk_coll(&s->w, r); break;
   case CP_RECV: walk_recv(st, s, r); break;
   case CP_SEND: walk_send(st, s, r); break;
-  case CP_JOIN: walk_join(st, s); break;
+  case CP_JOIN:
+    walk_join(st, s);
+    walk_fork_join(st, s, r);
+    break;
+  case CP_PAR_LEAVE:
+  case CP_PAR_ENTER:
+  case CP_FORK: walk_fork_join(st, s, r); break;
   case CP_TEAM_END: walk_team_end(st, s, r->t); break;
   case CP_TEAM_BEGIN: walk_team_begin(st, s, r->t); break;
   default: break; /* CP_START */
@@ -957,6 +1030,7 @@ static void walker_init(cp_state *st, cp_loc *s) {
   s->st = st;
   s->w.top = -1;
   s->w.base = -1;
+  s->w.fork_path = -1;
   st->locs[s->cur.loc] = s;
 }
 
@@ -1059,6 +1133,8 @@ static unsigned walk_end(cp_state *st, int ok) {
     cp_loc *h = st->locs[st->holder];
     replay(st, h, h->log_base + h->nlog);
   }
+  for (size_t l = 0; ok && l < st->a->defs.num_locs; l++) /* a join whose region was cut off */
+    if (st->locs[l]) join_close(st, st->locs[l], st->locs[l]->w.top);
   unsigned limits = st->limits;
   state_free(st);
   return limits;
@@ -1120,6 +1196,7 @@ const az_pass az_pass_critical = {
     .loc_size = sizeof(cp_loc),
     .on = {.enter = on_enter,
            .leave = on_leave,
+           .thread_fork = on_fork,
            .thread_join = on_join,
            .team_begin = on_team_begin,
            .team_end = on_team_end,

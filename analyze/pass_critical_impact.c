@@ -6,8 +6,11 @@
  * locations; per (c, location l): cp(c,l), its part there, and lt(c,l),
  * the location's non-waiting time on c (what it executed there less its
  * wait states).
- *   critical_path_imbalance(c,l) = max(0, gcp(c) - avg_l run(c,l))
- *                                  * cp(c,l) / gcp(c)
+ *   critical_path_imbalance(c,l) = max(0, 1 - avg_l busy(c*) / gcp(c*))
+ *                                  * cp(c,l)
+ *     with c* the call path with its callees (call-tree inclusive) and
+ *     busy the time executed less every wait state and the OpenMP fork,
+ *     join and ordered time (Scalasca's remapper, share/scout.spec.in)
  *   critical_path_activities(c,l) = min(gcp(c), lt(c,l)), c on the path
  *   non_critical_path_activities(c,l) = lt(c,l) - gcp(c), where positive
  *   critical_imbalance_impact: each location's waiting time
@@ -29,20 +32,56 @@
 #include "az_metrics.h"
 #include "pomp_util.h"
 
-/* The wait states carved out of a cell's time (metric-exclusive slots). */
+/* The wait states carved out of a cell's time (metric-exclusive slots).
+   Not Early Scan, OpenMP critical and lock contention: they hand no path
+   over (docs/PROPERTIES.md), so their waiting is path time and counts as
+   activity, as in Scalasca (none of them is a synchronisation point of
+   its wait map). */
 static const int wait_slots[] = {
-    AZ_MPI_BARRIER_WAIT,  AZ_MPI_LATESENDER,    AZ_MPI_LATESENDER_WO,       AZ_MPI_LATERECEIVER,
-    AZ_MPI_EARLYREDUCE,   AZ_MPI_EARLYSCAN,     AZ_MPI_LATEBROADCAST,       AZ_MPI_WAIT_NXN,
-    AZ_OMP_EBARRIER_WAIT, AZ_OMP_IBARRIER_WAIT, AZ_OMP_CRITICAL_CONTENTION, AZ_OMP_LOCK_CONTENTION,
+    AZ_MPI_BARRIER_WAIT, AZ_MPI_LATESENDER,    AZ_MPI_LATESENDER_WO,
+    AZ_MPI_LATERECEIVER, AZ_MPI_EARLYREDUCE,   AZ_MPI_LATEBROADCAST,
+    AZ_MPI_WAIT_NXN,     AZ_OMP_EBARRIER_WAIT, AZ_OMP_IBARRIER_WAIT,
 };
 
-/* The non-waiting time of one cell (in double: the values of a damaged
-   trace may be anything). */
+/* What Scalasca's remapper also takes out of a call path's time before
+   comparing it with the path (critical_path_imbalance): Early Scan,
+   OpenMP critical and lock contention, the one-sided waits and OpenMP
+   fork and join (and ordered regions: busy_of). */
+static const int not_busy_slots[] = {
+    AZ_MPI_EARLYSCAN,          AZ_OMP_CRITICAL_CONTENTION,
+    AZ_OMP_LOCK_CONTENTION,    AZ_OMP_MANAGEMENT,
+    AZ_MPI_RMA_WAIT_AT_FENCE,  AZ_MPI_RMA_EARLY_FENCE,
+    AZ_MPI_RMA_SYNC_LATE_POST, AZ_MPI_RMA_EARLY_WAIT,
+    AZ_MPI_RMA_LATE_COMPLETE,  AZ_MPI_RMA_SYNC_LOCK_COMPETITION,
+    AZ_MPI_RMA_COMM_LATE_POST, AZ_MPI_RMA_COMM_LOCK_COMPETITION,
+    AZ_MPI_RMA_WAIT_AT_CREATE, AZ_MPI_RMA_WAIT_AT_FREE,
+};
+
+/* The time of one cell less the slots listed (in double: the values of a
+   damaged trace may be anything). */
+static double less_slots(const int64_t *row, const int *slots, size_t n, double v) {
+  for (size_t i = 0; i < n; i++) v -= (double)row[slots[i]];
+  return v;
+}
+
+/* The non-waiting time of one cell (activities and imbalance impact). */
 static double non_waiting(const int64_t *row) {
-  double v = (double)row[AZ_X_RUN];
-  for (size_t i = 0; i < sizeof wait_slots / sizeof *wait_slots; i++)
-    v -= (double)row[wait_slots[i]];
+  double v =
+      less_slots(row, wait_slots, sizeof wait_slots / sizeof *wait_slots, (double)row[AZ_X_RUN]);
   return v > 0 ? v : 0;
+}
+
+/* The busy time of one cell at call path k (critical_path_imbalance).
+   The time of an ordered region is all omp_ordered (the region's bucket,
+   filled when the cells are finished, after this step serially and
+   before it in a parallel analysis): none of it is busy. */
+static double busy_of(const az_analysis *a, int32_t k, const int64_t *row) {
+  int32_t region = a->tree.nodes[k].region;
+  if (region >= 0 && (size_t)region < a->defs.num_regions &&
+      a->defs.regions[region].bucket == AZ_OMP_ORDERED)
+    return 0;
+  return less_slots(row, not_busy_slots, sizeof not_busy_slots / sizeof *not_busy_slots,
+                    non_waiting(row));
 }
 
 /* Rounded to ticks, within what a cell can add up. */
@@ -66,7 +105,8 @@ static double non_waiting_of(const az_cells *c, int32_t cnode) {
 typedef struct {
   size_t ncnodes;
   int64_t *gcp;      /* [cnode] time on the path */
-  double *run;       /* [cnode] executed, all locations */
+  double *gcp_incl;  /* [cnode] ... with its callees */
+  double *busy_incl; /* [cnode] busy with its callees, all locations */
   double *imbalance; /* [cnode] critical_imbalance_impact, all locations */
   int32_t *on_path;  /* call paths with gcp > 0 */
   size_t non_path;
@@ -76,14 +116,25 @@ typedef struct {
 static void sum_path(const az_analysis *a, cp_sums *x) {
   x->ncnodes = a->tree.len;
   x->gcp = pu_calloc(x->ncnodes + 1, sizeof *x->gcp);
-  x->run = pu_calloc(x->ncnodes + 1, sizeof *x->run);
+  x->gcp_incl = pu_calloc(x->ncnodes + 1, sizeof *x->gcp_incl);
+  x->busy_incl = pu_calloc(x->ncnodes + 1, sizeof *x->busy_incl);
   x->imbalance = pu_calloc(x->ncnodes + 1, sizeof *x->imbalance);
   x->on_path = pu_calloc(x->ncnodes + 1, sizeof *x->on_path);
   for (size_t l = 0; l < a->defs.num_locs; l++) {
     const az_cells *c = &a->cells[l];
     for (size_t r = 0; r < c->nrows; r++) {
       x->gcp[c->row_cnode[r]] += c->rows[r][AZ_CRITICAL_PATH];
-      x->run[c->row_cnode[r]] += (double)c->rows[r][AZ_X_RUN];
+      x->busy_incl[c->row_cnode[r]] += busy_of(a, c->row_cnode[r], c->rows[r]);
+    }
+  }
+  /* parents precede their children: backwards, each node is complete
+     before it is added to its parent */
+  for (size_t k = x->ncnodes; k-- > 0;) {
+    x->gcp_incl[k] += (double)x->gcp[k];
+    int32_t parent = a->tree.nodes[k].parent;
+    if (parent >= 0) {
+      x->gcp_incl[parent] += x->gcp_incl[k];
+      x->busy_incl[parent] += x->busy_incl[k];
     }
   }
   for (size_t k = 0; k < x->ncnodes; k++) {
@@ -128,9 +179,9 @@ static void path_shares(az_analysis *a, const cp_sums *x, uint32_t l) {
     int64_t cp = cell_of(c, k, AZ_CRITICAL_PATH);
     if (cp <= 0) continue;
     double share = (double)cp / (double)x->gcp[k];
-    double above = (double)x->gcp[k] - x->run[k] / nlocs;
+    double above = 1 - x->busy_incl[k] / nlocs / x->gcp_incl[k];
     if (above > 0) {
-      int64_t imb = ticks_of(above * share);
+      int64_t imb = ticks_of(above * (double)cp);
       az_charge(a, l, k, AZ_CRITICAL_PATH_IMBALANCE, imb);
       az_charge(a, l, k, AZ_CRITICAL_PATH, -imb);
     }
@@ -145,7 +196,8 @@ void az_critical_impact(az_analysis *a) {
   for (uint32_t l = 0; l < a->defs.num_locs; l++) location_impact(a, &x, l);
   for (uint32_t l = 0; l < a->defs.num_locs; l++) path_shares(a, &x, l);
   free(x.gcp);
-  free(x.run);
+  free(x.gcp_incl);
+  free(x.busy_incl);
   free(x.imbalance);
   free(x.on_path);
 }

@@ -82,12 +82,18 @@ static void the_path_follows_late_senders_back_over_three_ranks(void **state) {
   /* the whole run, no waiting */
   assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
                    1050);
-  /* work: 1000 on the path, 500 on average (400, 300, 800): 500 above,
-     shared 400 : 200 : 400 */
+  /* imbalance: the share of a call path's time on the path (with its
+     callees) above its average busy time (without waits), of each
+     location's part.  work: 1000 on the path, 500 on average (400, 300,
+     800): half of 400 : 200 : 400.  MPI_Recv: 50 on the path, busy
+     (320 - 300) + (250 - 220) = 50 over 3 ranks, 16.67 on average: 2/3
+     of 20 and 30 (13.33 rounded, 20).  main has no time of its own. */
   assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 0), 200);
   assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 1), 100);
   assert_int_equal(ns(&run, "critical_path_imbalance", "main;work", 2), 200);
-  assert_int_equal(total_ns(&run, "critical_path_imbalance"), 500);
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;MPI_Recv", 1), 13);
+  assert_int_equal(ns(&run, "critical_path_imbalance", "main;MPI_Recv", 2), 20);
+  assert_int_equal(total_ns(&run, "critical_path_imbalance"), 533);
   /* activities: min(path time, own non-waiting time) */
   assert_int_equal(ns(&run, "critical_path_activities", "main;work", 2), 800);
   assert_int_equal(ns(&run, "critical_path_activities", "main;MPI_Recv", 1), 20);
@@ -296,6 +302,81 @@ static void a_late_worker_hands_the_path_back_inside_the_masters_loop(void **sta
   az_run_free(&run);
 }
 
+/* The master's fork and join time is the parallel region's on the path,
+   as in its time (omp_management) and in Scalasca's critical path.  One
+   thread: work 0..100, fork at 100, the region 110..390 (its loop
+   110..300, the barrier 300..300), join at 400, work 400..600.  The path:
+   work 300, loop 190, the region 90 of its own plus 10 of fork and 10 of
+   join; nothing on main (before, the 20 of fork and join went there). */
+static const char *const fork_join = "process 0 threads 1\nteam 5\n" OMP_REGIONS "loc 0.0\n"
+                                     "0 enter main\n"
+                                     "0 enter work\n100 leave\n"
+                                     "100 fork 1\n"
+                                     "110 teambegin 5\n110 enter par\n"
+                                     "110 enter loop\n300 leave\n"
+                                     "300 enter ibar\n300 leave\n"
+                                     "390 leave\n390 teamend 5\n"
+                                     "400 join\n"
+                                     "400 enter work\n600 leave\n"
+                                     "600 leave\n";
+
+static void fork_and_join_time_is_the_parallel_regions(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, fork_join);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(on_path(&run, "main;work", 0), 300);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 0), 190);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10", 0), 110);
+  assert_int_equal(on_path(&run, "main", 0), 0);
+  assert_int_equal(ns(&run, "omp_management", "main;!$omp parallel @c.c:10", 0), 20);
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   600);
+  az_run_free(&run);
+}
+
+/* Waiting for a critical section hands no path over: it is path time, and
+   activity (Scalasca's wait map has no lock either).  One process, two
+   threads in a parallel region 0..200: the master holds the critical
+   section 0..100, thread 1 waits for it 0..100 and holds it 100..200;
+   the master waits in the implicit barrier 100..200 and works in main
+   200..300.  The path: main 200..300 on the master, at the barrier thread
+   1: its critical section's body 100..200 and its waiting 0..100. */
+static const char *const critical_wait =
+    "process 0 threads 2\nteam 5\n" OMP_REGIONS
+    "region crit openmp critical !$omp critical (x) @c.c:16\n"
+    "region critsb openmp critical_sblock !$omp critical sblock (x) @c.c:16\n"
+    "loc 0.0\n"
+    "0 enter main\n0 fork 2\n0 teambegin 5\n0 enter par\n"
+    "0 enter crit\n0 acquire 1 1\n0 enter critsb\n100 leave\n100 release 1 1\n100 leave\n"
+    "100 enter ibar\n200 leave\n200 leave\n200 teamend 5\n200 join\n300 leave\n"
+    "loc 0.1\n"
+    "0 teambegin 5\n0 enter par\n"
+    "0 enter crit\n100 acquire 1 2\n100 enter critsb\n200 leave\n200 release 1 2\n200 leave\n"
+    "200 enter ibar\n200 leave\n200 leave\n200 teamend 5\n";
+
+static void waiting_for_a_critical_section_is_activity(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, critical_wait);
+  assert_int_equal(run.status, 0);
+  const char *crit = "main;!$omp parallel @c.c:10;!$omp critical (x) @c.c:16";
+  assert_int_equal(ns(&run, "omp_critical_contention", crit, 1), 100);
+  assert_int_equal(on_path(&run, crit, 1), 100);
+  assert_int_equal(on_path(&run, "main", 0), 100);
+  /* thread 1's 100 in the critical section are activity (before: 0, its
+     contention taken out); its waiting, 300 less main and the critical
+     section with its body (100 + 100), is 100, all for main, which it
+     never ran (before: 200, half for the critical section); the
+     master's 100 in the barrier are for the critical section, which it
+     did not wait in */
+  assert_int_equal(ns(&run, "critical_path_activities", crit, 1), 100);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", crit, 1), 100);
+  assert_int_equal(ns(&run, "critical_imbalance_impact", "main", 0), 100);
+  assert_int_equal(impact_total(&run), 2 * 300);
+  az_run_free(&run);
+}
+
 /* Where the model does not hold, one warning and no numbers rather than
    wrong ones: with OpenMP tasks no OpenMP delay costs and no critical
    path, but the MPI delay costs (rank 1's work made rank 0 wait 300 ns in
@@ -368,7 +449,8 @@ static void split_exchange(az_analysis *a, int last) {
 
 static void the_two_stages_apart_write_the_serial_report(void **state) {
   (void)state;
-  const char *const traces[] = {late_senders, late_collective, omp_imbalance, hybrid, late_worker};
+  const char *const traces[] = {late_senders, late_collective, omp_imbalance,
+                                hybrid,       late_worker,     fork_join};
   az_pass stage_1 = az_pass_critical;
   stage_1.begin = split_begin;
   stage_1.exchange = split_exchange;
@@ -403,6 +485,8 @@ int main(void) {
       cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),
       cmocka_unit_test(the_path_crosses_messages_collectives_and_threads_in_one_run),
       cmocka_unit_test(a_late_worker_hands_the_path_back_inside_the_masters_loop),
+      cmocka_unit_test(fork_and_join_time_is_the_parallel_regions),
+      cmocka_unit_test(waiting_for_a_critical_section_is_activity),
       cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
       cmocka_unit_test(the_two_stages_apart_write_the_serial_report),
   };

@@ -14,18 +14,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-cube-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$here/../pomp_expect.sh" # fail, report_cells
 
 # cells FILE M1 [M2...]: "callpath,rank,thread|value" summed over the
 # metrics, sorted (rows of exactly zero left out).
-cells() {
-  f=$1
-  shift
-  for m in "$@"; do "$report" dump "$f" --metric "$m" || return 1; done |
-    awk -F, '$1 != "metric" { s[$2 "," $3 "," $4] += $5 }
-      END { for (k in s) if (s[k] != 0) printf "%s|%.17g\n", k, s[k] }' | sort -t'|' -k1,1
-}
+cells() { report_cells "$report" "$@"; }
 
 # same NAME A B: the same cells, values equal within 1e-9 relative (CUBE
 # keeps inclusive values: exclusive ones come back as differences).
