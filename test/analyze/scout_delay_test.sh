@@ -2,7 +2,7 @@
 # scout_delay_test.sh POMP_REPORT POMP_ANALYZE TESTDATA DEVIATIONS -- delay
 # costs and the classification of point-to-point waits against Scalasca
 # 2.6's scout on the same traces (TESTDATA/*/trace.cubex, see its
-# README.md): every (metric, call path, rank, thread) cell of pomp's
+# README.md, and data/scout/*/scout.cubex here): every (metric, call path, rank, thread) cell of pomp's
 # delay_* and mpi_wait_{direct,indirect,propagating,terminal}_* equals
 # scout's within 5 ns + 1e-6 relative, except the cells DEVIATIONS names,
 # each with the rule that makes it differ (docs/PROPERTIES.md, "Delay
@@ -19,7 +19,7 @@
 # propagating/terminal leaves _ls and _lr, pomp _latesender and
 # _latereceiver.
 set -u
-report=$1 analyze=$2 data=$3 deviations=$4
+report=$1 analyze=$2 data=$3 deviations=$4 own=$(dirname "$0")/data/scout
 [ -f "$data/p2p_waits_2x1/trace.cubex" ] || { echo "no CUBE test data in $data: skipped"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-scout-delay-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -40,10 +40,14 @@ cells() {
     END { for (k in s) if (s[k] != 0) printf "%s|%.17g\n", k, s[k] }' | sort -t'|' -k1,4
 }
 
-for t in p2p_waits_2x1 collective_waits_3x1; do
-  "$analyze" -q "$data/$t/traces.otf2" -o "$dir/$t.pomp" || fail "$t: pomp-analyze"
+# the shared data's remapped reports and this folder's raw ones
+# (data/scout/README.md): the compared metrics are the same in both
+for ref in "$data/p2p_waits_2x1/trace.cubex" "$data/collective_waits_3x1/trace.cubex" \
+  "$own"/*/scout.cubex; do
+  t=$(basename "$(dirname "$ref")")
+  "$analyze" -q "$(dirname "$ref")/traces.otf2" -o "$dir/$t.pomp" || fail "$t: pomp-analyze"
   cells "$t" "$dir/$t.pomp" > "$dir/$t.a" || fail "$t: dump of pomp's report"
-  cells "$t" "$data/$t/trace.cubex" > "$dir/$t.b" || fail "$t: dump of trace.cubex"
+  cells "$t" "$ref" > "$dir/$t.b" || fail "$t: dump of $ref"
   [ -s "$dir/$t.a" ] && [ -s "$dir/$t.b" ] || fail "$t: no delay costs at all"
   # cells that differ: "trace|metric|callpath|rank,thread"
   awk -F'|' '
