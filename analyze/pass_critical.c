@@ -12,8 +12,9 @@
  *   - Late Sender: the sender, at its send, for a receive (or the wait of
  *     a non-blocking one) entered before it;
  *   - OpenMP barriers: the thread that entered last; the join: the thread
- *     that ended its team membership last; a worker's start (the fork):
- *     the master.
+ *     that ended its team membership last; a worker's start: the master,
+ *     at its fork (the worker keeps the path back to it: its start-up is
+ *     path time on its parallel region, as in Scalasca 2.6).
  * Each location's time on the path, per call path, is critical_path.  The
  * master's fork time (the fork to the enter of its outermost parallel
  * region) and join time (the leave to the join) go to the parallel region,
@@ -48,10 +49,11 @@
  * path (the same charges as before), else only the call path after the
  * last one taken; and when the path leaves a location between two of its
  * records (another's arrival at t ends its wait), that location's steps at
- * t or later, up to its next record.  When it comes to one between two of
- * them (the master, at a worker's start at t), the steps later than t move
- * no time, as before.  Steps at t itself move zero time, so their order
- * against the other's record at t does not matter.  After each window, the
+ * t or later, up to its next record.  Were it to come to one between two
+ * of them, the steps later than t would move no time, as before (the path
+ * now always arrives at a record: a send, an enter, a team end, a fork).
+ * Steps at t itself move zero time, so their order against the other's
+ * record at t does not matter.  After each window, the
  * steps later than the records merged are walked too (no later record or
  * move of the path is earlier), so a location keeps a window's steps at
  * most.  The walk thus charges the same time to the same call paths as the
