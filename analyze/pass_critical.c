@@ -12,8 +12,9 @@
  *   - Late Sender: the sender, at its send, for a receive (or the wait of
  *     a non-blocking one) entered before it;
  *   - OpenMP barriers: the thread that entered last; the join: the thread
- *     that ended its team membership last; a worker's start (the fork):
- *     the master.
+ *     that ended its team membership last; a worker's start: the master,
+ *     at its fork (the worker keeps the path back to it: its start-up is
+ *     path time on its parallel region, as in Scalasca 2.6).
  * Each location's time on the path, per call path, is critical_path.  The
  * master's fork time (the fork to the enter of its outermost parallel
  * region) and join time (the leave to the join) go to the parallel region,
@@ -48,10 +49,11 @@
  * path (the same charges as before), else only the call path after the
  * last one taken; and when the path leaves a location between two of its
  * records (another's arrival at t ends its wait), that location's steps at
- * t or later, up to its next record.  When it comes to one between two of
- * them (the master, at a worker's start at t), the steps later than t move
- * no time, as before.  Steps at t itself move zero time, so their order
- * against the other's record at t does not matter.  After each window, the
+ * t or later, up to its next record.  Were it to come to one between two
+ * of them, the steps later than t would move no time, as before (the path
+ * now always arrives at a record: a send, an enter, a team end, a fork).
+ * Steps at t itself move zero time, so their order against the other's
+ * record at t does not matter.  After each window, the
  * steps later than the records merged are walked too (no later record or
  * move of the path is earlier), so a location keeps a window's steps at
  * most.  The walk thus charges the same time to the same call paths as the
@@ -97,7 +99,7 @@ enum cp_kind {
   CP_SEND,       /* a send: v = destination process, comm, tag */
   CP_JOIN,       /* the master's join */
   CP_TEAM_END,   /* ThreadTeamEnd */
-  CP_TEAM_BEGIN, /* ThreadTeamBegin */
+  CP_TEAM_BEGIN, /* ThreadTeamBegin: v[0] a worker's parallel region's call path + 1 */
   CP_PAR_LEAVE,  /* the master's leave of its outermost parallel region */
   CP_PAR_ENTER,  /* ... its enter: v[0] the region's call path */
   CP_FORK,       /* the master's ThreadFork */
@@ -145,8 +147,9 @@ typedef struct {
   size_t nslots;
   int32_t *last; /* per region: its path met last (most regions have one parent) */
   int master;
-  int in_team; /* between its team end and begin */
-  int in_bar;  /* inside an OpenMP barrier, frame bar_depth */
+  int in_team;      /* between its team end and begin */
+  int32_t team_par; /* a worker's outermost parallel region in the team, -1: none */
+  int in_bar;       /* inside an OpenMP barrier, frame bar_depth */
   size_t bar_depth;
   uint32_t bar_seq; /* OpenMP barriers met in the team instance */
   size_t parallel;  /* parallel regions open */
@@ -215,6 +218,9 @@ typedef struct {
   int32_t worker_base; /* the master's call path at its join */
   uint32_t bars_entered;
   int team_ended;
+  int64_t forked; /* a worker holding the path back to the master's fork, -1: none */
+  int fork_met;   /* the master's fork met, at fork_t (the latest met first) */
+  az_time fork_t;
 } cp_proc;
 
 /* A record's place in the merge, larger first: its time, then at equal
@@ -411,6 +417,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   if ((path_flags(s, left) & CPF_PARALLEL) && l->parallel) outermost = !--l->parallel;
   if (l->coll_on && l->depth == l->coll_depth) ends |= CP_ENDS_COLL;
   if (l->recv_frame && l->depth < l->recv_frame) ends |= CP_ENDS_RECV; /* its receive call began */
+  if (outermost && !l->master) l->team_par = left;
   if (!ends && outermost && l->master) {
     size_t i = record(s, t, CP_PAR_ENTER, opening); /* may move s->buf */
     s->buf[i].v[0] = (uint32_t)left;
@@ -542,13 +549,15 @@ static OTF2_CallbackCode thread_event(void *u, az_time t, uint64_t pos, uint8_t 
   cp_local *l = &s->l;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   int opening = event_at(l, t, opens);
-  record(s, t, kind, opening);
+  size_t i = record(s, t, kind, opening);
   if (kind == CP_TEAM_END) { /* read backwards, a team instance starts */
     if (l->in_team) limit(s, AZ_LIMIT_NESTED, t, opening);
     l->in_team = 1;
     l->bar_seq = 0;
+    l->team_par = -1;
   } else if (kind == CP_TEAM_BEGIN) {
     l->in_team = 0;
+    s->buf[i].v[0] = (uint32_t)(l->team_par + 1);
   }
   return az_next_back(&s->cur);
 }
@@ -825,11 +834,35 @@ static void walk_fork_join(cp_state *st, cp_loc *s, const cp_rec *r) {
   }
 }
 
-/* A worker's start: the master forked it. */
-static void walk_team_begin(cp_state *st, cp_loc *s, az_time t) {
+/* A worker's start: the master forked it.  The worker keeps the path
+   back to the fork, its time since then (its omp_management) on its
+   parallel region, as Scalasca's (its timeline starts at the fork); the
+   master's fork record hands the path over (walk_fork). */
+static void walk_team_begin(cp_state *st, cp_loc *s, const cp_rec *r) {
   uint32_t master = master_of(st, s);
-  if (s->cur.loc != master && st->holder == (int64_t)s->cur.loc && st->locs[master])
-    move_to(st, master, t);
+  if (s->cur.loc == master || st->holder != (int64_t)s->cur.loc || !st->locs[master]) return;
+  const cp_proc *p = &st->procs[s->cur.proc];
+  if (p->fork_met && p->fork_t == r->t) { /* the fork came first, at the same time */
+    move_to(st, master, r->t);
+    return;
+  }
+  s->w.fork_path = (int32_t)r->v[0] - 1;
+  st->procs[s->cur.proc].forked = st->holder;
+}
+
+/* The master's fork: a worker holding the path since its start gives it
+   to the master here. */
+static void walk_fork(cp_state *st, cp_loc *s, az_time t) {
+  cp_proc *p = &st->procs[s->cur.proc];
+  p->fork_met = 1;
+  p->fork_t = t;
+  if (p->forked < 0) return;
+  cp_loc *w = st->locs[p->forked];
+  p->forked = -1;
+  if (st->holder != (int64_t)w->cur.loc) return;
+  charge_to(st, w, t);
+  w->w.fork_path = -1;
+  st->holder = s->cur.loc;
 }
 
 static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
@@ -862,10 +895,13 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
     walk_fork_join(st, s, r);
     break;
   case CP_PAR_LEAVE:
-  case CP_PAR_ENTER:
-  case CP_FORK: walk_fork_join(st, s, r); break;
+  case CP_PAR_ENTER: walk_fork_join(st, s, r); break;
+  case CP_FORK:
+    walk_fork_join(st, s, r);
+    walk_fork(st, s, r->t);
+    break;
   case CP_TEAM_END: walk_team_end(st, s, r->t); break;
-  case CP_TEAM_BEGIN: walk_team_begin(st, s, r->t); break;
+  case CP_TEAM_BEGIN: walk_team_begin(st, s, r); break;
   default: break; /* CP_START */
   }
 }
@@ -1018,7 +1054,10 @@ static cp_state *state_new(az_analysis *a) {
   st->win = pu_calloc(2 * nl, sizeof *st->win);
   st->entered = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *st->entered);
   st->procs = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *st->procs);
-  for (size_t p = 0; p < d->num_procs; p++) st->procs[p].worker_base = -1;
+  for (size_t p = 0; p < d->num_procs; p++) {
+    st->procs[p].worker_base = -1;
+    st->procs[p].forked = -1;
+  }
   st->nchannels = 1024;
   st->channels = pu_calloc(st->nchannels, sizeof *st->channels);
   st->rflags = region_flags(d);
@@ -1049,6 +1088,7 @@ static void critical_begin(az_replay *r) {
     if (!s->cur.a) continue;
     walker_init(st, s);
     s->l.master = s->cur.loc == master_of(st, s);
+    s->l.team_par = -1;
     s->l.seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->l.seq);
     s->l.last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);
     memset(s->l.last, 0xff, (d->num_regions ? d->num_regions : 1) * sizeof *s->l.last);

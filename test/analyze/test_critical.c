@@ -265,16 +265,19 @@ static void the_path_crosses_messages_collectives_and_threads_in_one_run(void **
   az_run_free(&run);
 }
 
-/* The walk goes through a location's plain Enters and Leaves (steps, not
-   merged) only where it needs them: at its records, and when the path
-   leaves or reaches it between two of them.  The master gets the path
-   between two of its records at a worker's late start.  One process, two
-   threads: the master's loop 10..120 before the barrier (entered at 120),
-   the worker starts at 80 and loops 80..300; after the join the master
-   works 300..350, does io 350..380 and returns at 400.  The path: the
-   master's main 380..400, io, work, at the barrier the worker's loop
-   80..300, at its start the master's loop 80..10 (not 120..10) and its
-   parallel region 10..0. */
+/* A worker that starts late keeps the path back to the master's fork:
+   its time since the fork is its parallel region's (its omp_management),
+   as in Scalasca 2.6, whose worker timelines start at the fork.  One
+   process, two threads: the master forks at 0, its loop 10..120 before the
+   barrier (entered at 120); the worker starts at 80 and loops 80..300;
+   after the join the master works 300..350, does io 350..380 and returns
+   at 400.  The path: the master's main 380..400, io, work, at the barrier
+   the worker's loop 80..300 and its start-up 0..80, at the fork the
+   master (nothing before it).  Before issue 15 the path went to the
+   master at the worker's start, 80, through the master's loop 80..10 and
+   its parallel region 10..0, in the middle of the master's steps (the
+   walk's replay of plain Enters and Leaves, which the other tests cover
+   at every record). */
 static const char *const late_worker =
     "process 0 threads 2\nteam 5\n" OMP_REGIONS "region io user function io\n"
     "loc 0.0\n0 enter main\n0 fork 2\n0 teambegin 5\n0 enter par\n" RUN(
@@ -285,7 +288,7 @@ static const char *const late_worker =
                                 "loop", 80,
                                 300) "300 enter ibar\n300 leave\n300 leave\n300 teamend 5\n";
 
-static void a_late_worker_hands_the_path_back_inside_the_masters_loop(void **state) {
+static void a_late_worker_keeps_the_path_back_to_the_fork(void **state) {
   (void)state;
   az_run run;
   az_run_text(&run, late_worker);
@@ -294,8 +297,10 @@ static void a_late_worker_hands_the_path_back_inside_the_masters_loop(void **sta
   assert_int_equal(on_path(&run, "main;io", 0), 30);
   assert_int_equal(on_path(&run, "main;work", 0), 50);
   assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 1), 220);
-  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 0), 70);
-  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10", 0), 10);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10", 1), 80);
+  assert_int_equal(ns(&run, "omp_management", "main;!$omp parallel @c.c:10", 1), 80);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10;loop", 0), 0);
+  assert_int_equal(on_path(&run, "main;!$omp parallel @c.c:10", 0), 0);
   assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
                    400);
   assert_int_equal(run.a.diag.count[AZ_W_MODEL], 0);
@@ -484,7 +489,7 @@ int main(void) {
       cmocka_unit_test(pop_serialisation_and_transfer_come_from_the_critical_path),
       cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),
       cmocka_unit_test(the_path_crosses_messages_collectives_and_threads_in_one_run),
-      cmocka_unit_test(a_late_worker_hands_the_path_back_inside_the_masters_loop),
+      cmocka_unit_test(a_late_worker_keeps_the_path_back_to_the_fork),
       cmocka_unit_test(fork_and_join_time_is_the_parallel_regions),
       cmocka_unit_test(waiting_for_a_critical_section_is_activity),
       cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
