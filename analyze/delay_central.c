@@ -562,7 +562,10 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
   unsigned kinds = w->cost_kinds;
   for (int k = 0; kinds >> k; k++)
     if (kinds >> k & 1) l[k] = fixed_value(w->incoming[k]) / sum;
-  if (s > 1) s = 1;
+  /* at most 1, but at an OpenMP barrier (Scalasca's OpenMP scale is not
+     capped: the whole wait goes to the delays and the waiting explaining
+     it, D s + V s = w, where the waiter's interval started later) */
+  if (s > 1 && in->kind != DK_OMPBAR) s = 1;
   for (size_t i = 0; i < n; i++) {
     int64_t d = delay[i];
     int32_t c = slot_cnode(late, i);
