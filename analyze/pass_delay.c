@@ -862,6 +862,10 @@ static void deliver_logs(az_replay *r, int last) {
   }
   for (uint32_t p = 0; p < d->num_procs; p++) { /* the instances of this window stay */
     dl_team_paths *tp = &st->paths[p];
+    if (!tp->kept) {
+      tp->kept = tp->n;
+      continue;
+    }
     memmove(tp->v, tp->v + tp->kept, (tp->n - tp->kept) * sizeof *tp->v);
     tp->n -= tp->kept;
     tp->kept = tp->n;
