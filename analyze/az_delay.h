@@ -112,7 +112,7 @@ static inline int dl_slot_add(dl_slot *map, size_t n, int32_t cnode, int64_t tic
                  closed (the list closes up); the synchronisation it
                  starts at (dl_start: id, x, cnode); its time per call
                  path, nmap (cnode, ticks) pairs
-     DL_OP_FORK  the master's fork: its barriers' team is now known
+     DL_OP_FORK  the master's fork: its barriers' team is now known; t
      DL_OP_DRAIN evaluate what became ready */
 enum {
   DL_OP_COLL = 1,
@@ -127,7 +127,10 @@ enum {
 
 /* The synchronisation an interval starts at, for the completion time of
    its call (Scalasca's): id, the same on every member of one instance
-   (0: none, the run's start or an OpenMP one; DL_START_INIT: MPI_Init),
+   (0: none, the run's start or an OpenMP one; DL_START_INIT: MPI_Init;
+   DL_START_TEAM: an OpenMP team member's ThreadTeamBegin, x its time,
+   cnode its parallel region's: the fork before it, from the master's
+   ThreadFork, is added to its map once that is read),
    x its leave there, cnode its call's call path, bcast_root 1 on the root
    of a 1-to-N (Scalasca's completion there counts from the first of the
    receivers to leave).  In a log or record: id, x, cnode | bcast_root <<
@@ -145,7 +148,7 @@ static inline uint64_t dl_start_word(const dl_start *st) {
 static inline dl_start dl_start_of(const uint64_t *w) {
   return (dl_start){w[0], w[1], (int32_t)(uint32_t)w[2], (int)(w[2] >> 32 & 1)};
 }
-enum { DL_START_NONE = 0, DL_START_INIT = 1 };
+enum { DL_START_NONE = 0, DL_START_INIT = 1, DL_START_TEAM = 4 }; /* no bit 1: not a dl_start_id */
 enum { DL_CLOSE_WORDS = 4 }; /* DL_OP_CLOSE's words before its map */
 
 /* The id of instance key as a start (never DL_START_NONE or _INIT). */

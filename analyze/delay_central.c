@@ -161,6 +161,7 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   /* a message: its parts, the Isend's completion and the Irecv's posting
      (non-blocking calls only); a part: part[0] its message */
   dl_inst *part[2];
+  az_time fork;  /* an OpenMP barrier: its master's ThreadFork, once sized */
   dl_member m[]; /* size members, allocated with it */
 };
 
@@ -232,7 +233,10 @@ struct dl_central {
   dl_inst **ready; /* instances to evaluate, in the order they became so */
   size_t nready, capready;
   dl_inst *pool[DL_POOLS]; /* freed instances by members allocated, for reuse */
-  dl_inst **sizing;        /* OpenMP barriers whose fork was read in this window */
+  struct dl_sizing {       /* OpenMP barriers whose fork was read in this window */
+    dl_inst *in;
+    az_time fork; /* the master's ThreadFork */
+  } * sizing;
   size_t nsizing, capsizing;
   dl_inst **parts; /* the parts of messages (not in the hash: linked to their
                       message, or found by id, dl_cloc.done); a part's hash
@@ -558,7 +562,10 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
   unsigned kinds = w->cost_kinds;
   for (int k = 0; kinds >> k; k++)
     if (kinds >> k & 1) l[k] = fixed_value(w->incoming[k]) / sum;
-  if (s > 1) s = 1;
+  /* at most 1, but at an OpenMP barrier (Scalasca's OpenMP scale is not
+     capped: the whole wait goes to the delays and the waiting explaining
+     it, D s + V s = w, where the waiter's interval started later) */
+  if (s > 1 && in->kind != DK_OMPBAR) s = 1;
   for (size_t i = 0; i < n; i++) {
     int64_t d = delay[i];
     int32_t c = slot_cnode(late, i);
@@ -1093,6 +1100,18 @@ static const uint64_t *op_msgs(dl_central *st, uint32_t loc, uint64_t op, const 
   return m;
 }
 
+/* A member whose interval starts at its ThreadTeamBegin (its team's first
+   barrier): the fork before it, from the master's ThreadFork, is time on
+   its parallel region (Scalasca's fork time, pomp's omp_management; the
+   master's own too, read before its region's Enter). */
+static void add_fork(dl_member *mb, az_time fork) {
+  if (mb->start.id != DL_START_TEAM) return;
+  int64_t ticks = mb->start.x > fork ? (int64_t)(mb->start.x - fork) : 0;
+  int32_t cnode = mb->start.cnode;
+  mb->start = (dl_start){DL_START_NONE, 0, -1, 0};
+  if (ticks && cnode >= 0) map_add(mb, cnode, ticks);
+}
+
 /* A member of the OpenMP barrier whose Enter this is: the j-th from the
    end of its team instance on every member. */
 static const uint64_t *op_ompbar(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
@@ -1159,6 +1178,9 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   map_sized(mb, (uint32_t)nmap);
   for (size_t i = 0; i < nmap; i++)
     mb->map[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
+  /* a team member read after its fork's window (the windows need not
+     hold both): its fork now */
+  if (start.id == DL_START_TEAM && r.in->size != DL_SIZE_UNKNOWN) add_fork(mb, r.in->fork);
   close_interval(st, r);
   return w + 2 * nmap;
 }
@@ -1463,7 +1485,8 @@ void dl_central_scan(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) 
     case DL_OP_IDLE: w += 4; break;
     case DL_OP_CLOSE: w += DL_CLOSE_WORDS - 1 + 2 * (op >> 32); break;
     case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
-    default: break; /* DL_OP_FORK, DL_OP_DRAIN */
+    case DL_OP_FORK: w += 1; break;
+    default: break; /* DL_OP_DRAIN */
     }
   }
 }
@@ -1511,9 +1534,12 @@ void dl_central_apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n)
     case DL_OP_GIVEUP: w = op_giveup(st, loc, op, w); break;
     case DL_OP_FORK: { /* the team is read after this window */
       dl_cloc *cl = &st->locs[loc];
-      for (size_t i = 0; i < cl->nbars; i++)
-        PU_PUSH(st->sizing, st->nsizing, st->capsizing, cl->bars[i]);
+      for (size_t i = 0; i < cl->nbars; i++) {
+        struct dl_sizing sz = {cl->bars[i], *w};
+        PU_PUSH(st->sizing, st->nsizing, st->capsizing, sz);
+      }
       cl->nbars = 0;
+      w++;
       break;
     }
     default: drain(st->a, st); break; /* DL_OP_DRAIN */
@@ -1543,8 +1569,10 @@ dl_central *dl_central_new(az_analysis *a) {
 void dl_central_window(dl_central *st) {
   if (st->ncolls) remote_posts_before(st, UINT32_MAX);
   for (size_t i = 0; i < st->nsizing; i++) {
-    dl_inst *in = st->sizing[i];
+    dl_inst *in = st->sizing[i].in;
     in->size = in->posted;
+    in->fork = st->sizing[i].fork;
+    for (uint32_t m = 0; m < in->size; m++) add_fork(&in->m[m], in->fork);
     all_posted(st, in);
   }
   st->nsizing = 0;

@@ -162,6 +162,7 @@ typedef struct {
        is read; join_gap, the time between the region's Leave and the
        join, kept until the Leave names the region (gap_ticks). */
     int32_t mgmt;
+    int32_t region; /* the outermost parallel region's call path met last */
     int join_gap;
     int64_t gap_ticks;
     struct { /* the barrier whose Enter comes next */
@@ -173,15 +174,27 @@ typedef struct {
   struct dl_state *st;
 } dl_loc;
 
+typedef struct { /* a master's team instance: its parallel region's call path */
+  uint32_t team;
+  uint64_t inst; /* from the end, as dl_loc.omp.inst */
+  int32_t cnode;
+} dl_team_path;
+
+typedef struct { /* per process: the instances its master read lately */
+  dl_team_path *v;
+  size_t n, cap, kept; /* kept: those read before this window */
+} dl_team_paths;
+
 typedef struct dl_state {
-  int32_t *par_cnode;  /* per region: its only parallel call path, or -2 */
-  int32_t *master_par; /* per process: the master's parallel call path met last */
-  uint8_t *init;       /* per region: MPI_Init or MPI_Init_thread (Scalasca's
+  int32_t *par_cnode;   /* per region: its only parallel call path, or -2 */
+  int32_t *master_par;  /* per process: the master's parallel call path met last */
+  dl_team_paths *paths; /* per process: its master's instances of the last two windows */
+  uint8_t *init;        /* per region: MPI_Init or MPI_Init_thread (Scalasca's
                           synchronisation point of all processes) */
-  uint32_t *idle;      /* per process: its OpenMP workers (omp_idle_threads) */
-  dl_log *logs;        /* per location: its ops of the window */
-  dl_central *central; /* this analysis process's share (parallel: az_delay.h) */
-  dl_link *link;       /* a parallel analysis's (az_delay.h); NULL: serial */
+  uint32_t *idle;       /* per process: its OpenMP workers (omp_idle_threads) */
+  dl_log *logs;         /* per location: its ops of the window */
+  dl_central *central;  /* this analysis process's share (parallel: az_delay.h) */
+  dl_link *link;        /* a parallel analysis's (az_delay.h); NULL: serial */
   az_replay *r;
 } dl_state;
 
@@ -376,13 +389,24 @@ static void close_interval(dl_loc *s, dl_open *o, size_t j, const dl_start *star
   DL_PUSH(s->spare.v, s->spare.n, s->spare.cap, *o);
 }
 
+/* The master's call path of this worker's team instance, read in this
+   window or the one before (the master's Leave of the region comes at the
+   worker's, or later: read first, its location comes first), or -2. */
+static int32_t master_path(const dl_loc *s) {
+  const dl_team_paths *tp = &s->st->paths[s->cur.proc];
+  for (size_t i = tp->n; i-- > 0;)
+    if (tp->v[i].inst == s->omp.inst && tp->v[i].team == s->omp.team) return tp->v[i].cnode;
+  return -2;
+}
+
 /* The call path a worker's outermost region gets: under the master's
-   call path at the fork, as the forward pass gives it.  Not known here
-   (the master's fork is read later); the region's only parallel call path,
-   else the one the master met last. */
+   call path at the fork, as the forward pass gives it: the region's only
+   parallel call path, else the master's of the same team instance, else
+   (not read: a master cut off) the one the master met last. */
 static int32_t worker_parent(const dl_loc *s, int32_t region) {
   const az_calltree *tree = &s->cur.a->tree;
   int32_t c = s->st->par_cnode[region];
+  if (c == -2) c = master_path(s);
   if (c == -2) c = s->st->master_par[s->cur.proc];
   if (c >= 0 && tree->nodes[c].region == region) return tree->nodes[c].parent;
   return -1;
@@ -459,6 +483,11 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   if (rg->kind == AZ_RK_PARALLEL) {
     s->omp.pdepth++;
     if (s->omp.master) s->st->master_par[s->cur.proc] = cnode;
+    if (s->omp.master && s->omp.in_team && s->omp.pdepth == 1) {
+      dl_team_paths *tp = &s->st->paths[s->cur.proc];
+      dl_team_path p = {s->omp.team, s->omp.inst, cnode};
+      PU_PUSH(tp->v, tp->n, tp->cap, p);
+    }
   }
   if (team_barrier(s, rg)) { /* the time after it is the next barrier's */
     close_where(s, omp_ends, DL_OMP_BARRIER, &no_start);
@@ -571,6 +600,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   int32_t cnode = s->stack[--s->depth];
   int parallel = r < s->cur.a->defs.num_regions && s->cur.a->defs.regions[r].kind == AZ_RK_PARALLEL;
   if (parallel && s->omp.pdepth) s->omp.pdepth--;
+  if (parallel && !s->omp.pdepth) s->omp.region = cnode;
   /* the time from the fork to here, read next, is the region's */
   s->omp.mgmt = parallel && s->omp.master && s->omp.pdepth == 0 ? cnode : -1;
   if (s->omp.next.on && s->omp.next.depth == s->depth) {
@@ -830,6 +860,16 @@ static void deliver_logs(az_replay *r, int last) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     if (s->cur.a) s->drained = 0;
   }
+  for (uint32_t p = 0; p < d->num_procs; p++) { /* the instances of this window stay */
+    dl_team_paths *tp = &st->paths[p];
+    if (!tp->kept) {
+      tp->kept = tp->n;
+      continue;
+    }
+    memmove(tp->v, tp->v + tp->kept, (tp->n - tp->kept) * sizeof *tp->v);
+    tp->n -= tp->kept;
+    tp->kept = tp->n;
+  }
 }
 
 static void delay_window(az_replay *r, az_time stop) {
@@ -850,7 +890,11 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s); /* the fork's time, up to its region's Enter, is the region's */
   s->omp.mgmt = -1;
-  if (s->omp.master) *log_room(s->log, 1) = DL_OP_FORK; /* the team is read after this window */
+  if (s->omp.master) { /* the team is read after this window */
+    uint64_t *w = log_room(s->log, 2);
+    w[0] = DL_OP_FORK;
+    w[1] = t;
+  }
   open_idle(s, t);
   drain(s);
   return az_next_back(&s->cur);
@@ -889,7 +933,11 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uin
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s);
-  close_where(s, omp_ends, DL_OMP_BARRIER, &no_start);
+  /* the first barrier's interval also holds the fork, from the master's
+     ThreadFork to here, on the parallel region (Scalasca's fork time;
+     omp_management): added once the fork is read (az_delay.h) */
+  dl_start start = {DL_START_TEAM, t, s->omp.region, 0};
+  close_where(s, omp_ends, DL_OMP_BARRIER, &start);
   s->omp.in_team = 0;
   drain(s);
   return az_next_back(&s->cur);
@@ -952,6 +1000,7 @@ static void delay_begin(az_replay *r) {
     memcpy(st->idle, st->link->idle, (d->num_procs ? d->num_procs : 1) * sizeof *st->idle);
   st->master_par = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *st->master_par);
   for (uint32_t p = 0; p < d->num_procs; p++) st->master_par[p] = -1;
+  st->paths = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *st->paths);
   for (uint32_t l = 0; l < d->num_locs; l++) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     if (!s->cur.a) continue;
@@ -1015,6 +1064,8 @@ static void delay_end(az_replay *r, int ok) {
   free(st->par_cnode);
   free(st->init);
   free(st->master_par);
+  for (uint32_t p = 0; p < r->a->defs.num_procs; p++) free(st->paths[p].v);
+  free(st->paths);
   free(st->idle);
   free(st);
 }

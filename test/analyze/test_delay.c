@@ -711,6 +711,84 @@ static void idle_workers_are_charged_to_the_masters_serial_work(void **state) {
   az_run_free(&run);
 }
 
+/* The fork is time of the team's first barrier interval, on the parallel
+   region (Scalasca's fork time, omp_management): the master forks at 100
+   and enters the region at 400 (300 of fork), its worker begins at 150
+   (50 of fork, from the master's fork).  The worker works 150 to the
+   barrier at 300, the master 100 to its arrival at 500: the worker waits
+   200.  Delay per call path: region 300 - 50 = 250, work 100 - 150 < 0;
+   scale 200 / 250: 200 ns on the master's region.  (From the team begin,
+   as before, the master's 100 of work against 150 explained nothing.) */
+static const char *const omp_fork_delay =
+    "process 0 threads 2\n" REGIONS OMP_REGIONS "loc 0.0\n0 enter main\n100 fork 2\n" MEMBER(
+        400, 500, 500, 600) "600 join\n1000 leave\n"
+                            "loc 0.1\n" MEMBER(150, 300, 500, 600);
+
+static void the_fork_before_the_first_barrier_is_a_delay(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, omp_fork_delay);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "omp_ebarrier_wait") == 200e-9);
+  assert_true(az_run_value(&run, "omp_management", PAR, 0) == 300e-9);
+  assert_true(az_run_value(&run, "omp_management", PAR, 1) == 50e-9);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR, 0) == 200e-9);
+  assert_true(az_run_total(&run, "delay_ompbarrier") == 200e-9);
+  az_run_free(&run);
+}
+
+/* The OpenMP barrier's scale is not capped (Scalasca's): thread 1 waits
+   200 at the explicit barrier for the master's 300 of work against its
+   100 (scale 1: 200 on the master's work); the master leaves it at 400,
+   100 after thread 1, and reaches the implicit barrier at 450, thread 1
+   at 310: thread 1 waits 140 for a delay of 50 - 10 = 40 on the region,
+   scale 140 / 40 = 3.5: all 140 on the master's region (capped at 1: 40). */
+static const char *const omp_scale =
+    "process 0 threads 2\n" REGIONS OMP_REGIONS
+    "loc 0.0\n0 enter main\n0 fork 2\n0 teambegin 5\n0 enter par\n" RUN(
+        "work", 0, 300) "300 enter bar\n400 leave\n450 enter ibar\n500 leave\n500 leave\n500 "
+                        "teamend 5\n500 join\n"
+                        "1000 leave\n"
+                        "loc 0.1\n0 teambegin 5\n0 enter par\n" RUN(
+                            "work", 0, 100) "100 enter bar\n300 leave\n310 enter ibar\n500 "
+                                            "leave\n500 leave\n500 teamend 5\n";
+
+static void an_openmp_barrier_charges_its_whole_wait(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, omp_scale);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "omp_ebarrier_wait") == 200e-9);
+  assert_true(az_run_total(&run, "omp_ibarrier_wait") == 140e-9);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 0) == 200e-9);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR, 0) == 140e-9);
+  assert_true(fabs(az_run_total(&run, "delay_ompbarrier") - 340e-9) < 1e-18); /* 200 + 140 */
+  az_run_free(&run);
+}
+
+/* A worker's delay is on its own team instance's call path: the region
+   runs first inside `serial` (no wait), then in main, where the worker
+   works 300 (400-700) against the master's 100 and the master waits 200:
+   200 ns on main;region;work of thread 1.  The backward pass reads the
+   master's whole window first, so "the master's region met last" was the
+   earlier instance's path, main;serial;region. */
+static const char *const omp_two_paths =
+    "process 0 threads 2\n" REGIONS OMP_REGIONS
+    "loc 0.0\n0 enter main\n100 enter serial\n" MASTER(100, 200, 200, 300, 2) "300 leave\n" MASTER(
+        400, 500, 700, 800, 2) "1000 leave\n"
+                               "loc 0.1\n" MEMBER(100, 200, 200, 300) MEMBER(400, 700, 700, 800);
+
+static void a_workers_delay_is_on_its_instances_call_path(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, omp_two_paths);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "omp_ebarrier_wait") == 200e-9);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 1) == 200e-9);
+  assert_true(az_run_total(&run, "delay_ompbarrier") == 200e-9);
+  az_run_free(&run);
+}
+
 /* Two ranks of two threads.  On rank 0 thread 1 works 300 ns longer before
    an OpenMP barrier: rank 0's master waits 300 there, reaches the MPI
    barrier 300 late, and rank 1 waits 300 at it; rank 1's worker idles
@@ -922,6 +1000,9 @@ int main(void) {
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
+      cmocka_unit_test(the_fork_before_the_first_barrier_is_a_delay),
+      cmocka_unit_test(a_workers_delay_is_on_its_instances_call_path),
+      cmocka_unit_test(an_openmp_barrier_charges_its_whole_wait),
       cmocka_unit_test(the_cause_sentence_leaves_mpi_start_up_out),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
       cmocka_unit_test(long_term_costs_do_not_depend_on_the_order_of_evaluation),
