@@ -625,6 +625,43 @@ static void a_chain_goes_through_a_message_that_did_not_wait(void **state) {
   az_run_free(&run);
 }
 
+/* Through a message sent by an MPI_Sendrecv whose receive waited: that
+   wait lies in the later interval too.  Rank 0's Sendrecv (200 to 400)
+   sends M1 to rank 1 (received at 450: no wait) and receives X from rank
+   2, which sent at 400 (Late Sender, 200).  Rank 0 then works 300 and
+   sends M2 at 700, for which rank 1 waited 200 (from 500).  X: rank 2
+   worked 300 since the barrier, rank 0 100: 200 on rank 2's work.  M2's
+   intervals go through M1 to the barrier: rank 0 has work 400 and the
+   Sendrecv, all of it X's wait; rank 1 work 400.  Only rank 0's waiting
+   explains M2's wait: scale 1, nothing short-term, 200 passed to X,
+   whose delay (200) then charges 200 long-term to rank 2's work.  (Were
+   M1 a synchronisation: 200 short-term on rank 0's work.) */
+static const char *const through_sendrecv =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 200) "200 enter sendrecv\n200 send 1 0 0 8\n400 recv 2 0 0 8\n"
+                                     "400 leave\n" RUN("work", 400, 700) SEND(1, 700, 700, 700)
+                                         BARRIER(0, 900, 900))
+        LOC("1.0", RUN("work", 100, 450) RECV(0, 450, 450, 450) RUN("work", 450, 500)
+                       RECV(0, 500, 700, 700) BARRIER(0, 900, 900))
+            LOC("2.0", RUN("work", 100, 400) SEND(0, 400, 400, 400) BARRIER(0, 900, 900));
+
+static void a_wait_of_the_same_call_lies_in_the_interval_through_it(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, through_sendrecv);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 400e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 200e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 200e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 2) == 200e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 200e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", "main;MPI_Recv", 1) == 200e-9);
+  assert_true(az_run_value(&run, "mpi_wait_propagating_latesender", "main;MPI_Sendrecv", 0) ==
+              200e-9);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -995,6 +1032,7 @@ int main(void) {
       cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
       cmocka_unit_test(a_message_that_did_not_wait_is_no_synchronisation_point),
       cmocka_unit_test(a_chain_goes_through_a_message_that_did_not_wait),
+      cmocka_unit_test(a_wait_of_the_same_call_lies_in_the_interval_through_it),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
