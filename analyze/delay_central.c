@@ -387,6 +387,8 @@ static void parts_of(const dl_inst *in, dl_inst *part[2]) {
 
 static void send_done(dl_central *st, const dl_inst *in);
 
+static void free_thru(dl_central *st, dl_inst *in);
+
 static void drop_inst(dl_central *st, dl_inst *in) {
   if (st->link && !in->elsewhere && in->evaluated && !in->key.p2p && in->key.omp == DL_MPI)
     send_done(st, in);
@@ -413,7 +415,7 @@ static void drop_inst(dl_central *st, dl_inst *in) {
     }
   }
   free_dependents(st, in);
-  free(in->thru);
+  free_thru(st, in);
   if (in->cap < DL_POOLS) {
     in->hash_next = st->pool[in->cap];
     st->pool[in->cap] = in;
@@ -626,7 +628,7 @@ enum { DL_RELEASED = 2 };
 static void want_through(dl_central *st, dl_inst *in);
 
 static void check_ready(dl_central *st, dl_inst *in) {
-  if (in->nthru) want_through(st, in);
+  if (in->nthru && in->settled && !in->inner_unknown) want_through(st, in);
   if (st->link && in->settled == 1 && in->closed == in->size && !in->inner_unknown &&
       !in->evaluated && !in->holds && !in->through_unknown)
     release_early(st, in);
@@ -685,11 +687,27 @@ static void through_done(dl_central *st, dl_ref by) {
 
 /* by's interval starts at member r (posted now): linked, r's instance and
    the other messages of r's call held. */
-static void link_through(dl_ref by, dl_ref r) {
+enum { DL_BLOCK_THRU = DL_BLOCK / sizeof(dl_thru) };
+
+/* Frees in's list of later intervals (a block, or the heap past it). */
+static void free_thru(dl_central *st, dl_inst *in) {
+  if (in->capthru == DL_BLOCK_THRU) block_give(st, in->thru);
+  else free(in->thru);
+  in->thru = NULL;
+  in->nthru = in->capthru = 0;
+}
+
+static void link_through(dl_central *st, dl_ref by, dl_ref r) {
   dl_inst *in = r.in;
-  if (in->nthru == in->capthru) {
-    in->capthru = in->capthru ? 2 * in->capthru : 2;
-    in->thru = pu_realloc(in->thru, in->capthru * sizeof *in->thru);
+  if (in->nthru == in->capthru) { /* most have one or two: a block */
+    uint32_t cap = in->capthru ? 2 * in->capthru : DL_BLOCK_THRU;
+    dl_thru *more = cap == DL_BLOCK_THRU ? block_take(st) : pu_malloc(cap * sizeof *more);
+    if (in->nthru) memcpy(more, in->thru, in->nthru * sizeof *more);
+    uint32_t n = in->nthru;
+    free_thru(st, in);
+    in->thru = more;
+    in->nthru = n;
+    in->capthru = cap;
   }
   in->thru[in->nthru++] = (dl_thru){by, r.m};
   hold(in);
@@ -724,9 +742,21 @@ static int through_resolvable(const dl_inst *in, const dl_thru *t) {
   return in->settled && from->closed && !from->thru && !in->inner_unknown;
 }
 
+/* 1 unless by's map is read by nobody: its message is known to have no
+   wait and no later interval goes on through it (those are linked before
+   by's own interval closes).  Most messages wait for nothing: their maps
+   would grow along every chain of them. */
+static int map_needed(dl_ref by) {
+  const dl_inst *msg = is_part(by.in) ? by.in->part[0] : by.in;
+  if (!msg || !msg->settled || msg->kind != DK_NONE) return 1;
+  for (uint32_t i = 0; msg == by.in && i < by.in->nthru; i++)
+    if (by.in->thru[i].m == by.m) return 1;
+  return 0;
+}
+
 static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
   dl_member *from = &in->m[t.m], *mb = member(t.by);
-  int through = in->kind == DK_NONE; /* no wait: no synchronisation */
+  int through = in->kind == DK_NONE && map_needed(t.by); /* no wait: no synchronisation */
   if (through) extend(st, mb, from);
   const dl_call *call = from->call;
   for (size_t i = 0; call && i < call->n; i++) {
@@ -751,11 +781,7 @@ static void try_through(dl_central *st, dl_inst *in) {
     resolve_through(st, in, t);
   }
   in->nthru = kept;
-  if (!kept) {
-    free(in->thru);
-    in->thru = NULL;
-    in->capthru = 0;
-  }
+  if (!kept) free_thru(st, in);
 }
 
 /* in may resolve its later intervals: a work list, not recursion (a chain
@@ -1245,7 +1271,7 @@ static void link_throughs(dl_central *st, uint32_t loc, const dl_ref *refs, size
     while (i < n && !(refs[i].in && refs[i].in->key.p2p && !is_part(refs[i].in) &&
                       dl_start_id(&refs[i].in->key) == cl->await[k].id))
       i++;
-    if (i < n) link_through(cl->await[k].by, refs[i]);
+    if (i < n) link_through(st, cl->await[k].by, refs[i]);
     else through_done(st, cl->await[k].by);
   }
   cl->nawait = 0;
