@@ -662,6 +662,36 @@ static void a_wait_of_the_same_call_lies_in_the_interval_through_it(void **state
   az_run_free(&run);
 }
 
+/* Two messages that start each other's intervals (one each way, crossing:
+   rank 0 sends Ma, then receives Mb; rank 1 sends Mb, then receives Ma),
+   neither waited: each interval that reaches one goes on through the
+   other, without holding each other up.  Then rank 1 waits 200 for Mc
+   (from 400 to 600).  Both of Mc's intervals go back to the barrier:
+   rank 0 io 100, work 90 + 290, MPI_Send 10, MPI_Recv 10; rank 1 work
+   150 + 60 + 70, MPI_Send 10, MPI_Recv 10.  Delays io 100 and work 100:
+   scale 1.  (Were Ma and Mb synchronisations: work 290 against 70, all
+   200 on rank 0's work.) */
+static const char *const crossing = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+    "0.0", RUN("io", 100, 200) SEND(1, 200, 200, 210) RUN("work", 210, 300) RECV(1, 300, 300, 310)
+               RUN("work", 310, 600) SEND(1, 600, 600, 600) BARRIER(0, 800, 900))
+    LOC("1.0",
+        RUN("work", 100, 250) SEND(0, 250, 250, 260) RUN("work", 260, 320) RECV(0, 320, 320, 330)
+            RUN("work", 330, 400) RECV(0, 400, 600, 600) BARRIER(0, 800, 900));
+
+static void crossing_messages_without_waits_go_through_each_other(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, crossing);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 200e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;io", 0) == 100e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 100e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 200e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -1033,6 +1063,7 @@ int main(void) {
       cmocka_unit_test(a_message_that_did_not_wait_is_no_synchronisation_point),
       cmocka_unit_test(a_chain_goes_through_a_message_that_did_not_wait),
       cmocka_unit_test(a_wait_of_the_same_call_lies_in_the_interval_through_it),
+      cmocka_unit_test(crossing_messages_without_waits_go_through_each_other),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
