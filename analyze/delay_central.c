@@ -91,6 +91,8 @@ typedef struct {
   uint8_t blocking; /* a message sent or received by a blocking call */
   uint8_t posted;   /* met its operation's Enter */
   uint8_t closed;
+  uint8_t thru; /* its interval starts at a message not yet known to be a
+                   synchronisation of the pair (dl_thru) */
   /* later waiting this wait caused, ticks, per kind of that waiting (as
      Scalasca keeps long-term costs: in the kind of the wait at the end of
      the chain; DK_OMPIDLE: idleness of OpenMP workers) */
@@ -144,6 +146,10 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint32_t incoming_pending;     /* intervals holding one of its waits, not evaluated */
   uint32_t inner_unknown;        /* waits in its members' intervals not yet known */
   uint32_t refs;                 /* references to its members from open or later intervals */
+  uint32_t through_unknown;      /* members whose interval may go on through an
+                                    earlier message (dl_member.thru) */
+  uint32_t holds;                /* later intervals that may go on through one of
+                                    its members, not resolved (dl_thru) */
   uint8_t settled;               /* its waits are final: those who need them may go on
                      (DL_RELEASED: and its members released, release_early) */
   uint8_t evaluated;
@@ -155,7 +161,11 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t elsewhere;       /* divided: its late member is another analysis process's
                             (DL_KEPT: a collective, kept until evaluated there) */
   uint32_t remote_waiting; /* divided: waiters of other processes not yet received */
-  dl_inst **dependents;    /* instances waiting to know its waits (up to eight
+  struct dl_thru *thru;    /* the later intervals that start at one of its
+                              members (a message), not resolved */
+  uint32_t nthru, capthru;
+  uint8_t thru_queued;  /* in dl_central.thru_work */
+  dl_inst **dependents; /* instances waiting to know its waits (up to eight
                             in a block, dl_block; freed once settled) */
   size_t ndep, capdep;
   /* a message: its parts, the Isend's completion and the Irecv's posting
@@ -222,7 +232,10 @@ typedef struct { /* the central part's view of one location */
   size_t nopen, capopen;
   dl_inst **bars; /* a master: the barriers of its team instance */
   size_t nbars, capbars;
-  dl_done *done; /* Isend completions whose Isend is not read yet */
+  dl_done *done;          /* Isend completions whose Isend is not read yet */
+  struct dl_await *await; /* intervals closed at a message whose member is
+                             posted next here */
+  size_t nawait, capawait;
   size_t ndone, capdone;
 } dl_cloc;
 
@@ -253,7 +266,10 @@ struct dl_central {
   dl_rpost *colls;                    /* other processes' collective posts of the window, */
   size_t ncolls, capcolls, next_coll; /* applied in location order */
   int colls_sorted;
-  int ending; /* the last drops: no records */
+  int ending;          /* the last drops: no records */
+  dl_inst **thru_work; /* instances whose dl_thru may be resolved now */
+  size_t nthru_work, capthru_work;
+  int thru_busy;
 };
 
 static void *block_take(dl_central *st) {
@@ -375,6 +391,8 @@ static void parts_of(const dl_inst *in, dl_inst *part[2]) {
 
 static void send_done(dl_central *st, const dl_inst *in);
 
+static void free_thru(dl_central *st, dl_inst *in);
+
 static void drop_inst(dl_central *st, dl_inst *in) {
   if (st->link && !in->elsewhere && in->evaluated && !in->key.p2p && in->key.omp == DL_MPI)
     send_done(st, in);
@@ -401,6 +419,7 @@ static void drop_inst(dl_central *st, dl_inst *in) {
     }
   }
   free_dependents(st, in);
+  free_thru(st, in);
   if (in->cap < DL_POOLS) {
     in->hash_next = st->pool[in->cap];
     st->pool[in->cap] = in;
@@ -488,7 +507,7 @@ static int64_t net_map(dl_member *mb) {
 
 static int ready(const dl_inst *in) {
   return in->settled && in->closed == in->size && !in->inner_unknown && !in->incoming_pending &&
-         !in->parts_unready && !in->remote_waiting;
+         !in->parts_unready && !in->remote_waiting && !in->holds && !in->through_unknown;
 }
 
 /* Costs are not negative: rounded to the nearest tick. */
@@ -613,14 +632,179 @@ static void release_early(dl_central *st, dl_inst *in);
    are not late released (release_early). */
 enum { DL_RELEASED = 2 };
 
+static void want_through(dl_central *st, dl_inst *in);
+
 static void check_ready(dl_central *st, dl_inst *in) {
+  if (in->nthru && in->settled && !in->inner_unknown) want_through(st, in);
   if (st->link && in->settled == 1 && in->closed == in->size && !in->inner_unknown &&
-      !in->evaluated)
+      !in->evaluated && !in->holds && !in->through_unknown)
     release_early(st, in);
   if (in->queued || !ready(in)) return;
   in->queued = 1;
   if (is_part(in) && in->part[0]) part_ready(st, in);
   else PU_PUSH(st->ready, st->nready, st->capready, in);
+}
+
+/* ---- intervals through messages that did not wait ---------------------
+
+   Scalasca's synchronisation points are the calls that waited: a message
+   without a wait is none, and the intervals of a later message between
+   the same two processes that start there go on through it, back to the
+   previous synchronisation of the pair (docs/PROPERTIES.md, "Delay
+   costs").  The local part closes those intervals at the message (its
+   start has p2p set); the member of that message posted next on the
+   location is linked (dl_thru) and, once its message is settled, its own
+   interval closed and resolved, and the waits in it known, the later
+   interval takes it over when the message had no wait: its time per call
+   path, its call's time as time on its call path, the waits in it (which
+   so get cost from the later interval too), and its start.  Until then
+   the later instance is not evaluated (through_unknown) and the earlier
+   one neither (holds: the waits in its member's interval must still get
+   the later cost; a message of the same call, whose wait the later
+   interval would hold too, is held the same way).  Nothing here waits for
+   an evaluation, so two messages that start each other's intervals (one
+   each way) cannot hold each other. */
+typedef struct dl_thru { /* a later interval `by` starting at member m */
+  dl_ref by;
+  uint32_t m;
+} dl_thru;
+
+typedef struct dl_await { /* interval `by` closed at the message of start id */
+  dl_ref by;
+  uint64_t id;
+} dl_await;
+
+static void hold(dl_inst *in) {
+  in->holds++;
+  in->refs++;
+}
+
+static void unhold(dl_central *st, dl_inst *in) {
+  in->holds--;
+  in->refs--;
+  check_ready(st, in);
+}
+
+/* by's interval does not go on (its start was a synchronisation). */
+static void through_done(dl_central *st, dl_ref by) {
+  member(by)->thru = 0;
+  by.in->through_unknown--;
+  check_ready(st, by.in);
+}
+
+/* by's interval starts at member r (posted now): linked, r's instance and
+   the other messages of r's call held. */
+enum { DL_BLOCK_THRU = DL_BLOCK / sizeof(dl_thru) };
+
+/* Frees in's list of later intervals (a block, or the heap past it). */
+static void free_thru(dl_central *st, dl_inst *in) {
+  if (in->capthru == DL_BLOCK_THRU) block_give(st, in->thru);
+  else free(in->thru);
+  in->thru = NULL;
+  in->nthru = in->capthru = 0;
+}
+
+static void link_through(dl_central *st, dl_ref by, dl_ref r) {
+  dl_inst *in = r.in;
+  if (in->nthru == in->capthru) { /* most have one or two: a block */
+    uint32_t cap = in->capthru ? 2 * in->capthru : DL_BLOCK_THRU;
+    dl_thru *more = cap == DL_BLOCK_THRU ? block_take(st) : pu_malloc(cap * sizeof *more);
+    if (in->nthru) memcpy(more, in->thru, in->nthru * sizeof *more);
+    uint32_t n = in->nthru;
+    free_thru(st, in);
+    in->thru = more;
+    in->nthru = n;
+    in->capthru = cap;
+  }
+  in->thru[in->nthru++] = (dl_thru){by, r.m};
+  hold(in);
+  const dl_call *call = member(r)->call;
+  for (size_t i = 0; call && i < call->n; i++)
+    if (call->mb[i].in != in || call->mb[i].m != r.m) hold(call->mb[i].in);
+}
+
+/* Wait r lies in mb's interval too: it gets mb's cost (not evaluated
+   before: its own interval holds it, see link_through). */
+static void hold_wait(dl_central *st, dl_member *mb, dl_ref r) {
+  add_inner(st, mb, r);
+  r.in->incoming_pending++;
+  r.in->refs++;
+}
+
+/* mb's interval goes on through `from`, a member of a message without a
+   wait: from's time, its call's, the waits in its interval, its start. */
+static void extend(dl_central *st, dl_member *mb, const dl_member *from) {
+  for (uint32_t i = 0; i < from->nmap; i++) map_add(mb, from->map[i].cnode, from->map[i].ticks);
+  if (from->x > from->e) map_add(mb, from->cnode, (int64_t)(from->x - from->e));
+  for (uint32_t i = 0; i < from->ninner; i++)
+    if (member(from->inner[i])->wait > 0) hold_wait(st, mb, from->inner[i]);
+  mb->start = from->start;
+}
+
+/* The later interval of entry t may go on now: its start's message is
+   settled, the member there closed and resolved itself, the waits in it
+   known (settled). */
+static int through_resolvable(const dl_inst *in, const dl_thru *t) {
+  const dl_member *from = &in->m[t->m];
+  return in->settled && from->closed && !from->thru && !in->inner_unknown;
+}
+
+/* 1 unless by's map is read by nobody: its message is known to have no
+   wait and no later interval goes on through it (those are linked before
+   by's own interval closes).  Most messages wait for nothing: their maps
+   would grow along every chain of them. */
+static int map_needed(dl_ref by) {
+  const dl_inst *msg = is_part(by.in) ? by.in->part[0] : by.in;
+  if (!msg || !msg->settled || msg->kind != DK_NONE) return 1;
+  for (uint32_t i = 0; msg == by.in && i < by.in->nthru; i++)
+    if (by.in->thru[i].m == by.m) return 1;
+  return 0;
+}
+
+static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
+  dl_member *from = &in->m[t.m], *mb = member(t.by);
+  int through = in->kind == DK_NONE && map_needed(t.by); /* no wait: no synchronisation */
+  if (through) extend(st, mb, from);
+  const dl_call *call = from->call;
+  for (size_t i = 0; call && i < call->n; i++) {
+    dl_ref q = call->mb[i];
+    if (q.in == in && q.m == t.m) continue;
+    if (through && member(q)->wait > 0) hold_wait(st, mb, q);
+    unhold(st, q.in);
+  }
+  through_done(st, t.by);
+  unhold(st, in);
+}
+
+/* Resolves what can be of in's later intervals (entries in order). */
+static void try_through(dl_central *st, dl_inst *in) {
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < in->nthru; i++) {
+    dl_thru t = in->thru[i];
+    if (!through_resolvable(in, &t)) {
+      in->thru[kept++] = t;
+      continue;
+    }
+    resolve_through(st, in, t);
+  }
+  in->nthru = kept;
+  if (!kept) free_thru(st, in);
+}
+
+/* in may resolve its later intervals: a work list, not recursion (a chain
+   of messages without waits is as long as the run). */
+static void want_through(dl_central *st, dl_inst *in) {
+  if (in->thru_queued) return;
+  in->thru_queued = 1;
+  PU_PUSH(st->thru_work, st->nthru_work, st->capthru_work, in);
+  if (st->thru_busy) return;
+  st->thru_busy = 1;
+  while (st->nthru_work) {
+    dl_inst *next = st->thru_work[--st->nthru_work];
+    next->thru_queued = 0;
+    try_through(st, next);
+  }
+  st->thru_busy = 0;
 }
 
 /* A serial phase of the master: its `idle` workers wait for it all along.
@@ -658,16 +842,20 @@ static void charge(az_analysis *a, const dl_inst *in, dl_member *late, int64_t w
 
 /* The earlier instances whose waits lie in mb's interval now have every
    cost it passed on. */
-static void release_inner(dl_central *st, const dl_member *mb) {
-  for (size_t k = 0; k < mb->ninner; k++) {
-    dl_inst *earlier = mb->inner[k].in;
-    if (member(mb->inner[k])->wait > 0) { /* else not counted: settle */
+static void release_refs(dl_central *st, const dl_ref *inner, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    dl_inst *earlier = inner[k].in;
+    if (member(inner[k])->wait > 0) { /* else not counted: settle */
       earlier->incoming_pending--;
       check_ready(st, earlier);
     }
     if (!--earlier->refs && earlier->evaluated && earlier->elsewhere != DL_KEPT)
       drop_inst(st, earlier);
   }
+}
+
+static void release_inner(dl_central *st, const dl_member *mb) {
+  release_refs(st, mb->inner, mb->ninner);
 }
 
 /* Marks in evaluated, noting whether a member holds storage drop_inst must
@@ -686,6 +874,11 @@ static void hand_off(dl_central *st, dl_inst *in);
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   dl_inst *part[2];
   parts_of(in, part);
+  /* no early release any more (the releases below may come back to it
+     through a later interval that went on through an earlier message) */
+  in->settled = DL_RELEASED;
+  for (int k = 0; k < 2; k++)
+    if (part[k]) part[k]->settled = DL_RELEASED;
   if (in->elsewhere) hand_off(st, in); /* then only released here */
   int waits = in->kind != DK_NONE && in->kind != DK_OMPIDLE && !in->elsewhere;
   int64_t waited = 0;
@@ -1075,6 +1268,22 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
   return r;
 }
 
+/* The intervals closed at a message of the call posted now on loc go on
+   through its member there if it did not wait; those whose message is
+   not among them (not analysed) start there. */
+static void link_throughs(dl_central *st, uint32_t loc, const dl_ref *refs, size_t n) {
+  dl_cloc *cl = &st->locs[loc];
+  for (size_t k = 0; k < cl->nawait; k++) {
+    size_t i = 0;
+    while (i < n && !(refs[i].in && refs[i].in->key.p2p && !is_part(refs[i].in) &&
+                      dl_start_id(&refs[i].in->key) == cl->await[k].id))
+      i++;
+    if (i < n) link_through(st, cl->await[k].by, refs[i]);
+    else through_done(st, cl->await[k].by);
+  }
+  cl->nawait = 0;
+}
+
 /* The messages of one call (MPI_Sendrecv, MPI_Waitall, ...) all wait from
    its Enter: none lies in another's interval. */
 static const uint64_t *op_msgs(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
@@ -1095,6 +1304,7 @@ static const uint64_t *op_msgs(dl_central *st, uint32_t loc, uint64_t op, const 
   }
   if (call) call->unknown = call->refs = call->n;
   if (call && !call->n) free(call);
+  link_throughs(st, loc, refs, nmsg);
   for (size_t i = 0; i < nmsg; i++) open_interval(st, loc, refs[i]);
   if (refs != few) free(refs);
   return m;
@@ -1108,7 +1318,7 @@ static void add_fork(dl_member *mb, az_time fork) {
   if (mb->start.id != DL_START_TEAM) return;
   int64_t ticks = mb->start.x > fork ? (int64_t)(mb->start.x - fork) : 0;
   int32_t cnode = mb->start.cnode;
-  mb->start = (dl_start){DL_START_NONE, 0, -1, 0};
+  mb->start = (dl_start){DL_START_NONE, 0, -1, 0, 0};
   if (ticks && cnode >= 0) map_add(mb, cnode, ticks);
 }
 
@@ -1181,6 +1391,11 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   /* a team member read after its fork's window (the windows need not
      hold both): its fork now */
   if (start.id == DL_START_TEAM && r.in->size != DL_SIZE_UNKNOWN) add_fork(mb, r.in->fork);
+  if (start.p2p) { /* its message's member comes next here (link_throughs) */
+    mb->thru = 1;
+    r.in->through_unknown++;
+    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id}));
+  }
   close_interval(st, r);
   return w + 2 * nmap;
 }
@@ -1256,8 +1471,12 @@ static const dl_member *late_member(const dl_inst *in) {
 static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
   if (!mb->ninner || !mb->closed || mb == late_member(in)) return;
   if (mb->wait > 0) net_map(mb);
-  release_inner(st, mb);
-  mb->ninner = 0; /* released: evaluate and net_map pass over it */
+  /* released: evaluate and net_map pass over it (before the releases:
+     they may reach a later interval that goes on through an earlier
+     message, whose check comes back here) */
+  uint32_t n = mb->ninner;
+  mb->ninner = 0;
+  release_refs(st, mb->inner, n);
 }
 
 /* Divided: only the late member's interval passes costs back
@@ -1269,23 +1488,23 @@ static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
    known (check_ready), with its parts' (each closed, with the same). */
 static int part_releasable(const dl_inst *part) {
   return part && part->settled == 1 && part->closed == part->size && !part->inner_unknown &&
-         !part->evaluated;
+         !part->evaluated && !part->holds && !part->through_unknown;
 }
 
 static void release_early(dl_central *st, dl_inst *in) {
   dl_inst *msg = is_part(in) ? in->part[0] : in;
   if (msg != in) { /* a part: once its message is settled (else with it) */
     if (!msg || !msg->settled) return;
-    release_member(st, msg, &in->m[0]);
     in->settled = DL_RELEASED;
+    release_member(st, msg, &in->m[0]);
     return;
   }
   in->settled = DL_RELEASED;
   for (uint32_t i = 0; i < in->size && i < in->cap; i++) release_member(st, in, &in->m[i]);
   for (int k = 0; in->key.p2p && k < 2; k++)
     if (part_releasable(in->part[k])) {
-      release_member(st, in, &in->part[k]->m[0]);
       in->part[k]->settled = DL_RELEASED;
+      release_member(st, in, &in->part[k]->m[0]);
     }
 }
 
@@ -1579,9 +1798,33 @@ void dl_central_window(dl_central *st) {
   drain(st->a, st);
 }
 
+/* After the last records: intervals whose start is still unknown (its
+   message never completed, its call never posted) start there. */
+static void end_throughs(dl_central *st) {
+  for (uint32_t l = 0; l < st->a->defs.num_locs; l++) {
+    dl_cloc *cl = &st->locs[l];
+    size_t n = cl->nawait;
+    cl->nawait = 0;
+    for (size_t k = 0; k < n; k++) through_done(st, cl->await[k].by);
+  }
+  for (size_t h = 0; h < st->nhash; h++)
+    for (dl_inst *in = st->hash[h]; in; in = in->hash_next)
+      while (in->nthru) {
+        dl_thru t = in->thru[--in->nthru];
+        const dl_call *call = in->m[t.m].call;
+        for (size_t i = 0; call && i < call->n; i++)
+          if (call->mb[i].in != in || call->mb[i].m != t.m) unhold(st, call->mb[i].in);
+        through_done(st, t.by);
+        unhold(st, in);
+      }
+}
+
 void dl_central_end(dl_central *st) {
   dl_central_window(st);
   /* divided: the records still to go, until no process sends any */
+  while (st->link && st->link->ended && st->link->round(st->a)) dl_central_window(st);
+  end_throughs(st);
+  dl_central_window(st);
   while (st->link && st->link->ended && st->link->round(st->a)) dl_central_window(st);
   st->ending = 1;
   /* instances never completed (members missing): no delay costs */
@@ -1593,6 +1836,7 @@ void dl_central_end(dl_central *st) {
     free(st->locs[l].open);
     free(st->locs[l].bars);
     free(st->locs[l].done);
+    free(st->locs[l].await);
   }
   free(st->locs);
   free(st->sizing);
@@ -1605,6 +1849,7 @@ void dl_central_end(dl_central *st) {
   for (size_t i = 0; i < st->nchunks; i++) free(st->chunks[i]);
   free(st->chunks);
   free(st->ready);
+  free(st->thru_work);
   free(st->hash);
   if (st->link) {
     for (int r = 0; r < st->link->size; r++) {

@@ -551,6 +551,147 @@ static void a_ring_of_messages_still_charges_its_late_sender(void **state) {
   az_run_free(&run);
 }
 
+/* A message that did not wait is no synchronisation point (Scalasca's
+   rule): the intervals of the next message between the same two ranks go
+   on through it, back to their barrier.  Rank 0 does io 300, sends M1 (a
+   call of 20, received after it was sent: no wait), works 280 and sends
+   M2; rank 1 does io 100, works 250, receives M1, works 50 and waits 200
+   for M2.  From the barrier (left together: no completion) rank 0 has io
+   300, MPI_Send 20 (M1's call, time on its path) and work 280, rank 1 io
+   100 and work 300: delays io 200 and MPI_Send 20 (work none), scale
+   200 / 220; io 200 * 200 / 220 = 181.8 -> 182, MPI_Send 18.2 -> 18.
+   (Were M1 a synchronisation: work 280 against 50 and rank 1's 30 of
+   completion, all 200 on rank 0's work.) */
+static const char *const no_wait_between = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+    "0.0", RUN("io", 100, 400) SEND(1, 400, 400, 420) RUN("work", 420, 700) SEND(1, 700, 700, 700)
+               BARRIER(0, 800, 900))
+    LOC("1.0", RUN("io", 100, 200) RUN("work", 200, 450) RECV(0, 450, 450, 450)
+                   RUN("work", 450, 500) RECV(0, 500, 700, 700) BARRIER(0, 800, 900));
+
+static void a_message_that_did_not_wait_is_no_synchronisation_point(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, no_wait_between);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 200e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;io", 0) == 182e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;MPI_Send", 0) == 18e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 0);
+  assert_true(az_run_total(&run, "delay_latesender") == 200e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  az_run_free(&run);
+}
+
+/* A chain through a message that did not wait, to the previous one that
+   did, and a wait inside it.  Rank 0 sends M0 at 200 (rank 1 waited 50
+   for it: a synchronisation), waits 200 in a receive of X from rank 2
+   (sent at 400), works 100, sends M1 at 500 (received at 600: no wait),
+   works 300 and sends M2 at 800, for which rank 1 waited 150 (from 650).
+   M0: rank 0 worked 100, rank 1 50: 50 on rank 0's work.  X: rank 2
+   worked 300 since the barrier, rank 0 100 (its M0 send took no time):
+   200 on rank 2's work.  M2's intervals go back through M1 to M0 (both
+   left it at 200: no completion): rank 0 has work 400 and X's wait 200
+   (its MPI_Recv: no time once its wait is out), rank 1 work 450.  No
+   delay but rank 0's waiting, 200: scale 150 / 200, so nothing
+   short-term and 200 * 0.75 = 150 passed to X's wait, which charges it
+   to rank 2's work long-term (X's delay explains all of X: scale 1).
+   M2's wait is indirect (150), X's propagating (150).  (Were M1 a
+   synchronisation, M2 would charge 150 to rank 0's work, short-term.) */
+static const char *const chain_through =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 200) SEND(1, 200, 200, 200) RECV(2, 200, 400, 400)
+                   RUN("work", 400, 500) SEND(1, 500, 500, 500) RUN("work", 500, 800)
+                       SEND(1, 800, 800, 800) BARRIER(0, 900, 900))
+        LOC("1.0", RUN("work", 100, 150) RECV(0, 150, 200, 200) RUN("work", 200, 600)
+                       RECV(0, 600, 600, 600) RUN("work", 600, 650) RECV(0, 650, 800, 800)
+                           BARRIER(0, 900, 900))
+            LOC("2.0", RUN("work", 100, 400) SEND(0, 400, 400, 400) BARRIER(0, 900, 900));
+
+static void a_chain_goes_through_a_message_that_did_not_wait(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, chain_through);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 400e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 50e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 200e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 250e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 2) == 150e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 150e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", "main;MPI_Recv", 1) == 150e-9);
+  assert_true(az_run_value(&run, "mpi_wait_propagating_latesender", "main;MPI_Recv", 0) == 150e-9);
+  assert_true(az_run_total(&run, "mpi_wait_propagating_latesender") == 150e-9);
+  az_run_free(&run);
+}
+
+/* Through a message sent by an MPI_Sendrecv whose receive waited: that
+   wait lies in the later interval too.  Rank 0's Sendrecv (200 to 400)
+   sends M1 to rank 1 (received at 450: no wait) and receives X from rank
+   2, which sent at 400 (Late Sender, 200).  Rank 0 then works 300 and
+   sends M2 at 700, for which rank 1 waited 200 (from 500).  X: rank 2
+   worked 300 since the barrier, rank 0 100: 200 on rank 2's work.  M2's
+   intervals go through M1 to the barrier: rank 0 has work 400 and the
+   Sendrecv, all of it X's wait; rank 1 work 400.  Only rank 0's waiting
+   explains M2's wait: scale 1, nothing short-term, 200 passed to X,
+   whose delay (200) then charges 200 long-term to rank 2's work.  (Were
+   M1 a synchronisation: 200 short-term on rank 0's work.) */
+static const char *const through_sendrecv =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 200) "200 enter sendrecv\n200 send 1 0 0 8\n400 recv 2 0 0 8\n"
+                                     "400 leave\n" RUN("work", 400, 700) SEND(1, 700, 700, 700)
+                                         BARRIER(0, 900, 900))
+        LOC("1.0", RUN("work", 100, 450) RECV(0, 450, 450, 450) RUN("work", 450, 500)
+                       RECV(0, 500, 700, 700) BARRIER(0, 900, 900))
+            LOC("2.0", RUN("work", 100, 400) SEND(0, 400, 400, 400) BARRIER(0, 900, 900));
+
+static void a_wait_of_the_same_call_lies_in_the_interval_through_it(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, through_sendrecv);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 400e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 200e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 200e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 2) == 200e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 200e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", "main;MPI_Recv", 1) == 200e-9);
+  assert_true(az_run_value(&run, "mpi_wait_propagating_latesender", "main;MPI_Sendrecv", 0) ==
+              200e-9);
+  az_run_free(&run);
+}
+
+/* Two messages that start each other's intervals (one each way, crossing:
+   rank 0 sends Ma, then receives Mb; rank 1 sends Mb, then receives Ma),
+   neither waited: each interval that reaches one goes on through the
+   other, without holding each other up.  Then rank 1 waits 200 for Mc
+   (from 400 to 600).  Both of Mc's intervals go back to the barrier:
+   rank 0 io 100, work 90 + 290, MPI_Send 10, MPI_Recv 10; rank 1 work
+   150 + 60 + 70, MPI_Send 10, MPI_Recv 10.  Delays io 100 and work 100:
+   scale 1.  (Were Ma and Mb synchronisations: work 290 against 70, all
+   200 on rank 0's work.) */
+static const char *const crossing = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+    "0.0", RUN("io", 100, 200) SEND(1, 200, 200, 210) RUN("work", 210, 300) RECV(1, 300, 300, 310)
+               RUN("work", 310, 600) SEND(1, 600, 600, 600) BARRIER(0, 800, 900))
+    LOC("1.0",
+        RUN("work", 100, 250) SEND(0, 250, 250, 260) RUN("work", 260, 320) RECV(0, 320, 320, 330)
+            RUN("work", 330, 400) RECV(0, 400, 600, 600) BARRIER(0, 800, 900));
+
+static void crossing_messages_without_waits_go_through_each_other(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, crossing);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 200e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;io", 0) == 100e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 100e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 200e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -997,6 +1138,10 @@ int main(void) {
       cmocka_unit_test(late_broadcast_and_early_reduce_are_charged_to_the_late_rank),
       cmocka_unit_test(the_cause_of_a_late_receiver_names_both_ranks),
       cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
+      cmocka_unit_test(a_message_that_did_not_wait_is_no_synchronisation_point),
+      cmocka_unit_test(a_chain_goes_through_a_message_that_did_not_wait),
+      cmocka_unit_test(a_wait_of_the_same_call_lies_in_the_interval_through_it),
+      cmocka_unit_test(crossing_messages_without_waits_go_through_each_other),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
