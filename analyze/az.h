@@ -39,6 +39,9 @@ typedef struct az_delay_hooks {
   /* called with each waiter's incoming cost and idleness as it charges
      them (ticks) */
   void (*charged)(double incoming, double idle);
+  /* >0: the bound on a chain of intervals through messages that did not
+     wait (delay_central.c, DL_THROUGH_BOUND otherwise) */
+  uint32_t through_bound;
 } az_delay_hooks;
 
 typedef struct az_analysis {

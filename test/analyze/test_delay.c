@@ -583,6 +583,28 @@ static void a_message_that_did_not_wait_is_no_synchronisation_point(void **state
   az_run_free(&run);
 }
 
+/* The chain's bound (az_delay_hooks.through_bound, DL_THROUGH_BOUND in a
+   real analysis): the trace above with a bound of 1 takes M1 as a
+   synchronisation, as pomp did before Scalasca's rule: all 200 on rank
+   0's work (its 280 against rank 1's 50 and 30 of completion); with 2,
+   the interval goes through M1 as without a bound. */
+static void a_chain_through_messages_is_bounded(void **state) {
+  (void)state;
+  for (uint32_t bound = 1; bound <= 2; bound++) {
+    const az_delay_hooks hooks = {.through_bound = bound};
+    az_run_delay_hooks = &hooks;
+    az_run run;
+    az_run_text(&run, no_wait_between);
+    az_run_delay_hooks = NULL;
+    assert_int_equal(run.status, 0);
+    assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) ==
+                (bound == 1 ? 200e-9 : 0));
+    assert_true(az_run_value(&run, "delay_latesender", "main;io", 0) == (bound == 1 ? 0 : 182e-9));
+    assert_true(az_run_total(&run, "delay_latesender") == 200e-9);
+    az_run_free(&run);
+  }
+}
+
 /* A chain through a message that did not wait, to the previous one that
    did, and a wait inside it.  Rank 0 sends M0 at 200 (rank 1 waited 50
    for it: a synchronisation), waits 200 in a receive of X from rank 2
@@ -1139,6 +1161,7 @@ int main(void) {
       cmocka_unit_test(the_cause_of_a_late_receiver_names_both_ranks),
       cmocka_unit_test(a_ring_of_messages_still_charges_its_late_sender),
       cmocka_unit_test(a_message_that_did_not_wait_is_no_synchronisation_point),
+      cmocka_unit_test(a_chain_through_messages_is_bounded),
       cmocka_unit_test(a_chain_goes_through_a_message_that_did_not_wait),
       cmocka_unit_test(a_wait_of_the_same_call_lies_in_the_interval_through_it),
       cmocka_unit_test(crossing_messages_without_waits_go_through_each_other),
