@@ -293,25 +293,36 @@ static void block_give(dl_central *st, void *p) {
   st->blocks = b;
 }
 
+/* An array of elements of `elem` bytes that lives in a block while it
+   fits one (block_cap of them) and on the heap past that: freed, and
+   grown to twice its capacity (*cap) keeping its n elements. */
+static void blocked_free(dl_central *st, void *arr, size_t cap, size_t block_cap) {
+  if (cap == block_cap) block_give(st, arr);
+  else free(arr);
+}
+
+static void *blocked_grow(dl_central *st, void *arr, size_t n, size_t *cap, size_t block_cap,
+                          size_t elem) {
+  size_t more_cap = *cap ? 2 * *cap : block_cap;
+  void *more = more_cap == block_cap ? block_take(st) : pu_malloc(more_cap * elem);
+  if (n) memcpy(more, arr, n * elem);
+  if (*cap) blocked_free(st, arr, *cap, block_cap);
+  *cap = more_cap;
+  return more;
+}
+
 /* Frees in's dependents (a block, or the heap past it). */
 static void free_dependents(dl_central *st, dl_inst *in) {
-  if (in->capdep == DL_BLOCK_DEPS) block_give(st, in->dependents);
-  else free(in->dependents);
+  blocked_free(st, in->dependents, in->capdep, DL_BLOCK_DEPS);
   in->dependents = NULL;
   in->ndep = in->capdep = 0;
 }
 
 /* Instance `in` waits to know earlier's waits. */
 static void add_dependent(dl_central *st, dl_inst *earlier, dl_inst *in) {
-  if (earlier->ndep == earlier->capdep) {
-    size_t cap = earlier->capdep ? 2 * earlier->capdep : DL_BLOCK_DEPS, n = earlier->ndep;
-    dl_inst **more = cap == DL_BLOCK_DEPS ? block_take(st) : pu_malloc(cap * sizeof *more);
-    if (n) memcpy(more, earlier->dependents, n * sizeof *more);
-    free_dependents(st, earlier);
-    earlier->dependents = more;
-    earlier->ndep = n;
-    earlier->capdep = cap;
-  }
+  if (earlier->ndep == earlier->capdep)
+    earlier->dependents = blocked_grow(st, earlier->dependents, earlier->ndep, &earlier->capdep,
+                                       DL_BLOCK_DEPS, sizeof *earlier->dependents);
   earlier->dependents[earlier->ndep++] = in;
 }
 static void grow_hash(dl_central *st) {
@@ -641,7 +652,7 @@ static void want_through(dl_central *st, dl_inst *in);
 static void check_release(dl_central *st, dl_inst *in) {
   if (in->holds || in->through_unknown) return; /* neither released nor ready */
   if (st->link && in->settled == 1 && in->closed == in->size && !in->inner_unknown &&
-      !in->evaluated && !in->holds && !in->through_unknown)
+      !in->evaluated)
     release_early(st, in);
   if (in->queued || !ready(in)) return;
   in->queued = 1;
@@ -715,8 +726,7 @@ enum { DL_BLOCK_THRU = DL_BLOCK / sizeof(dl_thru) };
 
 /* Frees in's list of later intervals (a block, or the heap past it). */
 static void free_thru(dl_central *st, dl_inst *in) {
-  if (in->capthru == DL_BLOCK_THRU) block_give(st, in->thru);
-  else free(in->thru);
+  blocked_free(st, in->thru, in->capthru, DL_BLOCK_THRU);
   in->thru = NULL;
   in->nthru = in->capthru = 0;
 }
@@ -724,14 +734,9 @@ static void free_thru(dl_central *st, dl_inst *in) {
 static void link_through(dl_central *st, dl_ref by, dl_ref r) {
   dl_inst *in = r.in;
   if (in->nthru == in->capthru) { /* most have up to four: a block */
-    uint32_t cap = in->capthru ? 2 * in->capthru : DL_BLOCK_THRU;
-    dl_thru *more = cap == DL_BLOCK_THRU ? block_take(st) : pu_malloc(cap * sizeof *more);
-    if (in->nthru) memcpy(more, in->thru, in->nthru * sizeof *more);
-    uint32_t n = in->nthru;
-    free_thru(st, in);
-    in->thru = more;
-    in->nthru = n;
-    in->capthru = cap;
+    size_t cap = in->capthru;
+    in->thru = blocked_grow(st, in->thru, in->nthru, &cap, DL_BLOCK_THRU, sizeof *in->thru);
+    in->capthru = (uint32_t)cap;
   }
   in->thru[in->nthru++] = (dl_thru){by.in, by.m, r.m};
   hold(in);
@@ -778,9 +783,10 @@ static int map_needed(dl_ref by) {
   return 0;
 }
 
-static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
+/* Entry t of in resolved: the later interval went on through its member
+   (through) or starts there; the holds link_through took are given back. */
+static void finish_through(dl_central *st, dl_inst *in, dl_thru t, int through) {
   dl_member *from = &in->m[t.m], *mb = member(thru_by(&t));
-  int through = in->kind == DK_NONE && map_needed(thru_by(&t)); /* no wait: no synchronisation */
   if (through) extend(st, mb, from);
   const dl_call *call = from->call;
   for (size_t i = 0; call && i < call->n; i++) {
@@ -791,6 +797,11 @@ static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
   }
   through_done(st, thru_by(&t));
   unhold(st, in);
+}
+
+static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
+  /* no wait: no synchronisation */
+  finish_through(st, in, t, in->kind == DK_NONE && map_needed(thru_by(&t)));
 }
 
 /* Resolves what can be of in's later intervals (entries in order). */
@@ -1285,9 +1296,6 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
   return r;
 }
 
-/* The intervals closed at a message of the call posted now on loc go on
-   through its member there if it did not wait; those whose message is
-   not among them (not analysed) start there. */
 /* A chain of intervals through messages that did not wait holds every
    message of it until the pair's previous synchronisation is read, which
    may be the start of the run: 400,000 eager messages of one pair without
@@ -1302,6 +1310,9 @@ static uint32_t through_bound(const dl_central *st) {
   return bound < UINT16_MAX ? bound : UINT16_MAX; /* thru_depth's range */
 }
 
+/* The intervals closed at a message of the call posted now on loc go on
+   through its member there if it did not wait; those whose message is
+   not among them (not analysed) start there. */
 static void link_throughs(dl_central *st, uint32_t loc, const dl_ref *refs, size_t n) {
   dl_cloc *cl = &st->locs[loc];
   for (size_t k = 0; k < cl->nawait; k++) {
@@ -1846,23 +1857,20 @@ static void end_throughs(dl_central *st) {
   }
   for (size_t h = 0; h < st->nhash; h++)
     for (dl_inst *in = st->hash[h]; in; in = in->hash_next)
-      while (in->nthru) {
-        dl_thru t = in->thru[--in->nthru];
-        const dl_call *call = in->m[t.m].call;
-        for (size_t i = 0; call && i < call->n; i++)
-          if (call->mb[i].in != in || call->mb[i].m != t.m) unhold(st, call->mb[i].in);
-        through_done(st, thru_by(&t));
-        unhold(st, in);
-      }
+      while (in->nthru) finish_through(st, in, in->thru[--in->nthru], 0);
+}
+
+/* The last window; divided: the records still to go, until no process
+   sends any. */
+static void last_windows(dl_central *st) {
+  dl_central_window(st);
+  while (st->link && st->link->ended && st->link->round(st->a)) dl_central_window(st);
 }
 
 void dl_central_end(dl_central *st) {
-  dl_central_window(st);
-  /* divided: the records still to go, until no process sends any */
-  while (st->link && st->link->ended && st->link->round(st->a)) dl_central_window(st);
+  last_windows(st);
   end_throughs(st);
-  dl_central_window(st);
-  while (st->link && st->link->ended && st->link->round(st->a)) dl_central_window(st);
+  last_windows(st);
   st->ending = 1;
   /* instances never completed (members missing): no delay costs */
   for (size_t h = 0; h < st->nhash; h++)
