@@ -17,3 +17,41 @@ report_cells() {
     awk -F, '$1 != "metric" { s[$2 "," $3 "," $4] += $5 }
       END { for (k in s) if (s[k] != 0) printf "%s|%.17g\n", k, s[k] }' | sort -t'|' -k1,1
 }
+# differing_cells ABS REL A B: the cells of A (pomp's) and B (the
+# reference's), "key|value" lines whose key is the first four fields
+# (trace|metric|callpath|rank,thread), that differ by more than
+# ABS + REL * |B's value| (a cell missing on one side is 0 there), as
+# "key|pomp X scout Y", sorted.
+differing_cells() {
+  awk -F'|' -v abs="$1" -v rel="$2" '
+    FNR == NR { a[$1 "|" $2 "|" $3 "|" $4] = $5; next }
+    { b[$1 "|" $2 "|" $3 "|" $4] = $5 }
+    END {
+      for (k in b) if (!(k in a)) a[k] = 0
+      for (k in a) {
+        x = a[k]; y = (k in b) ? b[k] : 0; d = x - y; if (d < 0) d = -d
+        m = y < 0 ? -y : y
+        if (d > abs + rel * m) printf "%s|pomp %.9f scout %.9f\n", k, x, y } }' "$3" "$4" | sort
+}
+# check_listed DEVIATIONS DIFFER TRACES: the cells of DIFFER (differing_cells'
+# lines) against the list DEVIATIONS ("key|reason" lines, # comments), both
+# of the traces named in the file TRACES: a cell that differs unlisted
+# fails, and so does a listed one that agrees (the list stays exact).
+check_listed() {
+  cl_dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-listed-XXXXXX") || return 1
+  grep -v '^#' "$1" | grep -v '^$' | cut -d'|' -f1-4 |
+    awk -F'|' -v c="$3" 'BEGIN { while ((getline t < c) > 0) seen[t] = 1 } $1 in seen' |
+    sort > "$cl_dir/listed"
+  cut -d'|' -f1-4 "$2" | sort > "$cl_dir/found"
+  comm -23 "$cl_dir/found" "$cl_dir/listed" > "$cl_dir/unlisted"
+  comm -13 "$cl_dir/found" "$cl_dir/listed" > "$cl_dir/agreeing"
+  if [ -s "$cl_dir/unlisted" ]; then
+    fail "cells differ from scout's, not listed in $1:"
+    grep -F -f "$cl_dir/unlisted" "$2"
+  fi
+  if [ -s "$cl_dir/agreeing" ]; then
+    fail "listed cells agree with scout's now (remove them from $1):"
+    cat "$cl_dir/agreeing"
+  fi
+  rm -rf "$cl_dir"
+}

@@ -136,6 +136,7 @@ impact_rule() {
       exit bad }' || fail "$1: scout's critical_imbalance_impact is not pomp's rule on its own path"
 }
 : > own.differ
+: > own.traces
 for ref in "$own"/*/scout.cubex; do
   t=$(basename "$(dirname "$ref")")
   "$analyze" -q "$(dirname "$ref")/traces.otf2" -o "$t.pomp" || fail "$t: pomp-analyze"
@@ -150,31 +151,12 @@ for ref in "$own"/*/scout.cubex; do
     for m in critical_path_activities non_critical_path_activities; do own_cells "$t" $m "$ref" $m; done
   } > "$t.b" || fail "$t: dump of $ref"
   [ -s "$t.a" ] && [ -s "$t.b" ] || fail "$t: no critical-path values at all"
-  awk -F'|' '
-    FNR == NR { a[$1 "|" $2 "|" $3 "|" $4] = $5; next }
-    { b[$1 "|" $2 "|" $3 "|" $4] = $5 }
-    END {
-      for (k in b) if (!(k in a)) a[k] = 0
-      for (k in a) {
-        x = a[k]; y = (k in b) ? b[k] : 0; d = x - y; if (d < 0) d = -d
-        m = y < 0 ? -y : y
-        if (d > 2e-9 + 1e-9 * m) printf "%s|pomp %.9f scout %.9f\n", k, x, y } }' \
-    "$t.a" "$t.b" | sort >> own.differ
+  differing_cells 2e-9 1e-9 "$t.a" "$t.b" >> own.differ
+  echo "$t" >> own.traces
   impact_rule "$t" "$ref"
 done
-grep -v '^#' "$deviations" | grep -v '^$' | cut -d'|' -f1-4 | sort > listed
-cut -d'|' -f1-4 own.differ | sort > found
-comm -23 found listed > unlisted
-comm -13 found listed > agreeing
-if [ -s unlisted ]; then
-  fail "cells differ from scout's, not listed in $deviations:"
-  grep -F -f unlisted own.differ
-fi
-if [ -s agreeing ]; then
-  fail "listed cells agree with scout's now (remove them from $deviations):"
-  cat agreeing
-fi
-echo "data/scout: $(wc -l < found) of $(cat ./*.a ./*.b | cut -d'|' -f1-4 | sort -u | wc -l) cells differ from scout's"
+check_listed "$deviations" own.differ own.traces
+echo "data/scout: $(wc -l < own.differ) of $(cat ./*.a ./*.b | cut -d'|' -f1-4 | sort -u | wc -l) cells differ from scout's"
 [ "$failures" -eq 0 ] && echo "ok: the critical-path metrics agree with scout's but for the listed deviations"
 exit $((failures != 0))
 

@@ -19,7 +19,9 @@
 # propagating/terminal leaves _ls and _lr, pomp _latesender and
 # _latereceiver.
 set -u
-report=$1 analyze=$2 data=$3 deviations=$4 own=$(dirname "$0")/data/scout
+report=$1 analyze=$2 data=$3 deviations=$4
+here=$(cd "$(dirname "$0")" && pwd)
+own=$here/data/scout
 shared="$data/p2p_waits_2x1/trace.cubex $data/collective_waits_3x1/trace.cubex"
 [ -f "$data/p2p_waits_2x1/trace.cubex" ] || {
   echo "no CUBE test data in $data: only data/scout compared"
@@ -27,8 +29,7 @@ shared="$data/p2p_waits_2x1/trace.cubex $data/collective_waits_3x1/trace.cubex"
 }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-scout-delay-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$here/../pomp_expect.sh" # fail, differing_cells, check_listed
 
 # cells TRACE FILE: "trace|metric|callpath|rank,thread|value" of the
 # compared metrics, scout's names made pomp's, summed per cell.
@@ -53,37 +54,13 @@ for ref in $shared "$own"/*/scout.cubex; do
   cells "$t" "$dir/$t.pomp" > "$dir/$t.a" || fail "$t: dump of pomp's report"
   cells "$t" "$ref" > "$dir/$t.b" || fail "$t: dump of $ref"
   if [ ! -s "$dir/$t.a" ] || [ ! -s "$dir/$t.b" ]; then fail "$t: no delay costs at all"; fi
-  # cells that differ: "trace|metric|callpath|rank,thread"
-  awk -F'|' '
-    FNR == NR { a[$1 "|" $2 "|" $3 "|" $4] = $5; next }
-    { k = $1 "|" $2 "|" $3 "|" $4; b[k] = $5 }
-    END {
-      for (k in b) if (!(k in a)) a[k] = 0
-      for (k in a) {
-        x = a[k]; y = (k in b) ? b[k] : 0
-        d = x - y; if (d < 0) d = -d
-        m = (x < 0 ? -x : x); if ((y < 0 ? -y : y) > m) m = (y < 0 ? -y : y)
-        if (d > 5e-9 + 1e-6 * m) printf "%s|pomp %.9f scout %.9f\n", k, x, y
-      } }' "$dir/$t.a" "$dir/$t.b" | sort >> "$dir/differ"
+  differing_cells 5e-9 1e-6 "$dir/$t.a" "$dir/$t.b" >> "$dir/differ"
 done
 
 # DEVIATIONS: "trace|metric|callpath|rank,thread|reason", # comments
 # (of the traces compared: without the shared data, only data/scout's)
-grep -v '^#' "$deviations" | grep -v '^$' | cut -d'|' -f1-4 |
-  awk -F'|' -v c="$dir/compared" 'BEGIN { while ((getline t < c) > 0) seen[t] = 1 } $1 in seen' |
-  sort > "$dir/listed"
-cut -d'|' -f1-4 "$dir/differ" | sort > "$dir/found"
-comm -23 "$dir/found" "$dir/listed" > "$dir/unlisted"
-comm -13 "$dir/found" "$dir/listed" > "$dir/agreeing"
-if [ -s "$dir/unlisted" ]; then
-  fail "cells differ from scout's, not listed in $deviations:"
-  grep -F -f "$dir/unlisted" "$dir/differ"
-fi
-if [ -s "$dir/agreeing" ]; then
-  fail "listed cells agree with scout's now (remove them from $deviations):"
-  cat "$dir/agreeing"
-fi
+check_listed "$deviations" "$dir/differ" "$dir/compared"
 total=$(cat "$dir"/*.a "$dir"/*.b | cut -d'|' -f1-4 | sort -u | wc -l)
-echo "$(wc -l < "$dir/found") of $total cells differ from scout's"
+echo "$(wc -l < "$dir/differ") of $total cells differ from scout's"
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "scout delay comparison: OK"
