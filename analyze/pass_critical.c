@@ -11,6 +11,10 @@
  *     the root;
  *   - Late Sender: the sender, at its send, for a receive (or the wait of
  *     a non-blocking one) entered before it;
+ *   - Late Receiver: the receiver, at the Enter of its blocking receive
+ *     call, for a blocking send call still open then whose message it
+ *     receives (the send's leave is held back until its MpiSend names the
+ *     message: cp_local.hold);
  *   - OpenMP barriers: the thread that entered last; the join: the thread
  *     that ended its team membership last; a worker's start: the master,
  *     at its fork (the worker keeps the path back to it: its start-up is
@@ -29,7 +33,8 @@
  * is in, and writes two flat arrays without pointers, a window at a time:
  * a record (cp_rec, 48 bytes) for each event the hand-over needs (a
  * barrier's leave and enter, a collective's end and enter, a receive and
- * the enter of its call, a send, a join, a team end and begin; the
+ * the enter of its call, a send and a blocking send call's leave, a join,
+ * a team end and begin; the
  * model's limits met, CP_LIMIT; the location's latest event, CP_START),
  * and a step (cp_step, 16 bytes: its time and the call path after it) for
  * every other Enter and Leave.  A record says how many steps come before
