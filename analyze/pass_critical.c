@@ -113,8 +113,9 @@ enum cp_kind {
   CP_FORK,       /* the master's ThreadFork */
 };
 
-/* CP_ENDS_POST: the receive call that began was a blocking receive's
-   (MpiRecv), whose Enter posted it (a Late Receiver's end, walk_post). */
+/* CP_ENDS_POST: the call that began posted a receive (a Late Receiver's
+   end, walk_post): a blocking receive's (MpiRecv; w 0: the location's
+   last receive), or an MPI_Irecv's (w: its CP_RECV's number + 1). */
 enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4, CP_ENDS_POST = 8 };
 enum { CP_NO_PEER = UINT32_MAX };
 
@@ -169,6 +170,16 @@ typedef struct {
   uint64_t *seq;     /* per communicator: its collectives met so far */
   size_t recv_frame; /* frames open at its last receive (0: none) */
   int recv_post;     /* ... a blocking one (MpiRecv): its call's Enter posted it */
+  uint64_t recvs;    /* CP_RECV records so far (the walk counts them alike) */
+  struct {           /* Irecv completions met, by request: their CP_RECV's number */
+    uint64_t *v;     /* pairs: request id, number */
+    size_t n, cap;
+  } ireq;
+  struct { /* an MPI_Irecv call whose request a completion met has: its Enter posts */
+    int on;
+    size_t depth;
+    uint64_t recv;
+  } ipost;
   /* The leave of a blocking send call, held back until its MpiSend (read
      next) names the message: the walk must know it before it reaches a
      receive posted during the call (Late Receiver).  While held, the
@@ -197,6 +208,7 @@ typedef struct {
     uint64_t seq;
   } coll;
   uint64_t recv_gen; /* receive calls closed so far */
+  uint64_t recvs;    /* CP_RECV records walked (as cp_local.recvs) */
   struct {           /* inside a blocking send call: its message (CP_SEND_LEAVE) */
     int on;
     uint32_t dst, comm, tag;
@@ -230,6 +242,7 @@ typedef struct {
 typedef struct { /* a receive waiting for its send */
   uint32_t loc;
   uint64_t gen;
+  uint64_t recv; /* its number on its location (cp_walker.recvs) */
 } cp_recv;
 
 typedef struct cp_channel { /* messages from one rank to another */
@@ -478,6 +491,12 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   if (l->coll_on && l->depth == l->coll_depth) ends |= CP_ENDS_COLL;
   if (l->recv_frame && l->depth < l->recv_frame) /* its receive call began */
     ends |= CP_ENDS_RECV | (l->recv_post ? CP_ENDS_POST : 0);
+  uint64_t posted = 0; /* an Irecv's receive: its number + 1 */
+  if (l->ipost.on && l->depth < l->ipost.depth) {
+    l->ipost.on = 0;
+    ends |= CP_ENDS_POST;
+    posted = l->ipost.recv + 1;
+  }
   if (outermost && !l->master) l->team_par = left;
   if (!ends && outermost && l->master) {
     size_t i = record(s, t, CP_PAR_ENTER, opening); /* may move s->buf */
@@ -490,6 +509,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   }
   size_t i = record(s, t, CP_ENTER, opening);
   s->buf[i].v[0] = ends;
+  s->buf[i].w = posted;
   if (ends & CP_ENDS_BAR) l->in_bar = 0;
   if (ends & CP_ENDS_COLL) l->coll_on = 0;
   if (ends & CP_ENDS_RECV) l->recv_frame = l->recv_post = 0;
@@ -590,12 +610,20 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
 
 /* A receive completed by the call (blocking: posted by it too). */
 static OTF2_CallbackCode receive(void *u, az_time t, uint64_t pos, uint32_t peer, uint32_t comm,
-                                 uint32_t tag, int blocking) {
+                                 uint32_t tag, int blocking, uint64_t req) {
   cp_loc *s = u;
+  cp_local *l = &s->l;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  if (message(s, t, 1, CP_RECV, peer, comm, tag) != SIZE_MAX && !s->l.recv_frame) {
-    s->l.recv_frame = s->l.depth;
-    s->l.recv_post = blocking;
+  if (message(s, t, 1, CP_RECV, peer, comm, tag) == SIZE_MAX) return az_next_back(&s->cur);
+  if (!blocking) { /* its MPI_Irecv, read later, posted it */
+    pu_reserve((void **)&l->ireq.v, &l->ireq.cap, l->ireq.n + 2, sizeof *l->ireq.v);
+    l->ireq.v[l->ireq.n++] = req;
+    l->ireq.v[l->ireq.n++] = l->recvs;
+  }
+  l->recvs++;
+  if (!l->recv_frame) {
+    l->recv_frame = l->depth;
+    l->recv_post = blocking;
   }
   return az_next_back(&s->cur);
 }
@@ -604,15 +632,37 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t bytes) {
   (void)lr, (void)al, (void)bytes;
-  return receive(u, t, pos, peer, comm, tag, 1);
+  return receive(u, t, pos, peer, comm, tag, 1, 0);
 }
 
 /* the completion of a non-blocking receive (in MPI_Wait & co.) */
 static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t bytes, uint64_t req) {
-  (void)l, (void)al, (void)bytes, (void)req;
-  return receive(u, t, pos, peer, comm, tag, 0);
+  (void)l, (void)al, (void)bytes;
+  return receive(u, t, pos, peer, comm, tag, 0, req);
+}
+
+/* MpiIrecvRequest: the MPI_Irecv around it posted the receive of the
+   completion met with this request (an Irecv never completed, or
+   cancelled, has none). */
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)lr, (void)al;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  for (size_t i = l->ireq.n; i >= 2 && l->depth; i -= 2)
+    if (l->ireq.v[i - 2] == req) {
+      l->ipost.on = 1;
+      l->ipost.depth = l->depth;
+      l->ipost.recv = l->ireq.v[i - 1];
+      l->ireq.v[i - 2] = l->ireq.v[l->ireq.n - 2];
+      l->ireq.v[i - 1] = l->ireq.v[l->ireq.n - 1];
+      l->ireq.n -= 2;
+      break;
+    }
+  return az_next_back(&s->cur);
 }
 
 /* A join, team end or team begin (kind): a record, and the location's
@@ -796,26 +846,26 @@ static void coll_arrival(cp_state *st, cp_loc *s, az_time t) {
 
 static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t comm, uint32_t tag);
 
-/* A Late Receiver: the Enter at t of s's blocking receive call posted the
-   receive that the holder, inside a blocking send call since before t
-   and still in it after t, waits for (its message's channel has this
-   receive first: the send will take it, walk_send).  The sender's wait
-   ended when the receiver came: the path moves to the receiver, as
-   Scalasca's does (its send completion to the receive request). */
-static void walk_post(cp_state *st, cp_loc *s, az_time t) {
+/* A Late Receiver: the Enter at t of s's call posted receive number
+   `recv` (blocking, or MPI_Irecv), which the holder, inside a blocking
+   send call since before t and still in it after t, waits for (its
+   message's channel has this receive first: the send will take it,
+   walk_send).  The sender's wait ended when the receiver came: the path
+   moves to the receiver, as Scalasca's does (its send completion to the
+   receive request). */
+static void walk_post(cp_state *st, cp_loc *s, az_time t, uint64_t recv) {
   if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
   const cp_loc *h = st->locs[st->holder];
   if (!h->w.send.on || h->w.send.dst != s->cur.proc || !(t < h->w.send.x)) return;
   const cp_channel *c = channel(st, h->cur.proc, s->cur.proc, h->w.send.comm, h->w.send.tag);
-  if (c->len && !c->sends_ahead && c->q[c->head].loc == s->cur.loc &&
-      c->q[c->head].gen == s->w.recv_gen)
+  if (c->len && !c->sends_ahead && c->q[c->head].loc == s->cur.loc && c->q[c->head].recv == recv)
     move_to(st, s->cur.loc, t);
 }
 
 static void walk_enter(cp_state *st, cp_loc *s, const cp_rec *r) {
   if (r->v[0] & CP_ENDS_BAR) barrier_arrival(st, s, r->t);
   if (r->v[0] & CP_ENDS_COLL) coll_arrival(st, s, r->t);
-  if (r->v[0] & CP_ENDS_POST) walk_post(st, s, r->t);
+  if (r->v[0] & CP_ENDS_POST) walk_post(st, s, r->t, r->w ? r->w - 1 : s->w.recvs - 1);
   if (r->v[0] & CP_ENDS_RECV) {
     s->w.recv_gen++;
     s->w.recv_frame = 0;
@@ -844,6 +894,7 @@ static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t co
    channel, in the order met; a send takes the first (messages between two
    ranks on one communicator and tag do not overtake). */
 static void walk_recv(cp_state *st, cp_loc *s, const cp_rec *r) {
+  s->w.recvs++;
   cp_channel *c = channel(st, r->v[0], s->cur.proc, r->v[1], r->v[2]);
   s->w.recv_frame = 1;
   if (c->sends_ahead) {
@@ -855,7 +906,7 @@ static void walk_recv(cp_state *st, cp_loc *s, const cp_rec *r) {
     c->head = 0;
   }
   size_t end = c->head + c->len;
-  cp_recv q = {s->cur.loc, s->w.recv_gen};
+  cp_recv q = {s->cur.loc, s->w.recv_gen, s->w.recvs - 1};
   PU_PUSH(c->q, end, c->cap, q);
   c->len++;
 }
@@ -1254,6 +1305,7 @@ static void loc_free(cp_loc *s) {
   free(s->l.paths);
   free(s->l.slots);
   free(s->l.seq);
+  free(s->l.ireq.v);
   free(s->w.paths);
   free(s->w.cnode);
 }
@@ -1362,6 +1414,7 @@ const az_pass az_pass_critical = {
            .mpi_isend = on_isend,
            .mpi_recv = on_recv,
            .mpi_irecv = on_irecv,
+           .mpi_irecv_request = on_irecv_request,
            .mpi_collective_end = on_coll_end},
     .begin = critical_begin,
     .window = critical_window,

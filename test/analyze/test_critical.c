@@ -27,7 +27,9 @@
   "region send mpi point2point MPI_Send\n"                                                         \
   "region recv mpi point2point MPI_Recv\n"                                                         \
   "region allreduce mpi coll_all2all MPI_Allreduce\n"                                              \
-  "region ssend mpi point2point MPI_Ssend\n"
+  "region ssend mpi point2point MPI_Ssend\n"                                                       \
+  "region irecv mpi point2point MPI_Irecv\n"                                                       \
+  "region wait mpi point2point MPI_Wait\n"
 
 #define RUN(R, E, X) #E " enter " R "\n" #X " leave\n"
 #define SEND(TO, E, X) #E " enter send\n" #E " send " #TO " 0 0 8\n" #X " leave\n"
@@ -129,6 +131,34 @@ static void a_late_receiver_is_found_past_a_region_inside_the_send(void **state)
   assert_int_equal(on_path(&run, "main;MPI_Ssend", 0), 20);
   assert_int_equal(on_path(&run, "main;MPI_Ssend;io", 0), 0);
   assert_int_equal(on_path(&run, "main;work", 1), 480);
+  az_run_free(&run);
+}
+
+/* The receive posted by MPI_Irecv (400..410, request 7), completed in
+   MPI_Wait (440..450): the Late Receiver ends at the Irecv's Enter (300
+   of waiting), and the path moves there, read back through the Wait and
+   the Irecv's request.  Path: rank 0's work 1000..500 and Ssend 500..400,
+   rank 1's work 400..0; none of rank 1's Irecv, Wait or work after. */
+static const char *const late_irecv = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+    "0.0", 1000,
+    RUN("work", 0, 100) "100 enter ssend\n100 send 1 0 0 8\n500 leave\n" RUN("work", 500, 1000))
+    LOC("1.0", 600,
+        RUN("work", 0, 400) "400 enter irecv\n405 irecvreq 7\n410 leave\n" RUN(
+            "work", 410, 440) "440 enter wait\n450 irecv 0 0 0 8 7\n450 leave\n" RUN("work", 450,
+                                                                                     600));
+
+static void the_path_moves_to_a_late_receiver_at_its_irecv(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_irecv);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  assert_int_equal(ns(&run, "mpi_latereceiver", "main;MPI_Ssend", 0), 300);
+  assert_int_equal(on_path(&run, "main;work", 0), 500);
+  assert_int_equal(on_path(&run, "main;MPI_Ssend", 0), 100);
+  assert_int_equal(on_path(&run, "main;work", 1), 400);
+  assert_int_equal(on_path(&run, "main;MPI_Irecv", 1), 0);
+  assert_int_equal(on_path(&run, "main;MPI_Wait", 1), 0);
   az_run_free(&run);
 }
 
@@ -519,8 +549,9 @@ static void split_exchange(az_analysis *a, int last) {
 
 static void the_two_stages_apart_write_the_serial_report(void **state) {
   (void)state;
-  const char *const traces[] = {late_senders, late_collective, omp_imbalance, hybrid,
-                                late_worker,  fork_join,       late_receiver, late_receiver_inner};
+  const char *const traces[] = {late_senders,  late_collective,     omp_imbalance,
+                                hybrid,        late_worker,         fork_join,
+                                late_receiver, late_receiver_inner, late_irecv};
   az_pass stage_1 = az_pass_critical;
   stage_1.begin = split_begin;
   stage_1.exchange = split_exchange;
@@ -552,6 +583,7 @@ int main(void) {
       cmocka_unit_test(the_path_follows_late_senders_back_over_three_ranks),
       cmocka_unit_test(the_path_moves_to_a_late_receiver),
       cmocka_unit_test(a_late_receiver_is_found_past_a_region_inside_the_send),
+      cmocka_unit_test(the_path_moves_to_a_late_receiver_at_its_irecv),
       cmocka_unit_test(the_path_moves_to_the_last_member_of_a_collective),
       cmocka_unit_test(pop_serialisation_and_transfer_come_from_the_critical_path),
       cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),
