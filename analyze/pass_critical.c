@@ -11,10 +11,11 @@
  *     the root;
  *   - Late Sender: the sender, at its send, for a receive (or the wait of
  *     a non-blocking one) entered before it;
- *   - Late Receiver: the receiver, at the Enter of its blocking receive
- *     call, for a blocking send call still open then whose message it
- *     receives (the send's leave is held back until its MpiSend names the
- *     message: cp_local.hold);
+ *   - Late Receiver: the receiver, at the Enter of the call that posted
+ *     its receive (a blocking receive, or MPI_Irecv: cp_local.ipost), for
+ *     a blocking send call still open then whose message it receives (the
+ *     send's leave is held back until its MpiSend names the message:
+ *     cp_local.hold);
  *   - OpenMP barriers: the thread that entered last; the join: the thread
  *     that ended its team membership last; a worker's start: the master,
  *     at its fork (the worker keeps the path back to it: its start-up is
