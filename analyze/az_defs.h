@@ -33,8 +33,12 @@ enum az_coll_kind {
   AZ_COLL_N21,      /* Reduce, Gather(v): the root waits for the last non-root */
   AZ_COLL_PREFIX,   /* Scan, Exscan: rank r waits for ranks 0..r-1 (Early Scan);
                        no synchronisation point for delay costs and the path */
-  AZ_COLL_IO        /* a collective MPI-IO transfer (role FILE_IO): as a barrier,
+  AZ_COLL_IO,       /* a collective MPI-IO transfer (role FILE_IO): as a barrier,
                        its wait in mpi_io_collective_wait */
+  AZ_COLL_FINALIZE  /* MPI_Finalize: no collective record; the forward pass
+                       makes one per process at its first Finalize's Leave,
+                       an instance of all processes (Wait at Finalize); no
+                       synchronisation point for delay costs and the path */
 };
 
 typedef struct {

@@ -195,9 +195,10 @@ void dl_central_end(dl_central *c);
 typedef struct dl_link {
   void (*ship)(az_analysis *a, dl_log *logs, int last);
   int (*round)(az_analysis *a);
-  void *data;           /* parallel.c's */
-  const uint32_t *idle; /* per trace process: dl_idle_workers on process 0 */
-  void *state;          /* the delay pass's, while it runs */
+  void *data;              /* parallel.c's */
+  const uint32_t *idle;    /* per trace process: dl_idle_workers on process 0 */
+  const int64_t *finalize; /* per location: dl_finalize_waits on process 0 */
+  void *state;             /* the delay pass's, while it runs */
   /* divided: */
   const int *owner;                /* per trace process: its delay process */
   int rank, size;                  /* this delay process, their number */
@@ -225,6 +226,9 @@ void dl_central_receive_posts(dl_central *c, const uint64_t *w, size_t n);
    found idle (from the cells: in parallel, known on process 0 after the
    gather). */
 uint32_t *dl_idle_workers(const az_analysis *a);
+/* Per location: its Wait at Finalize (the forward pass's, from the cells
+   likewise), taken out of the master's last serial phase (pass_delay.c). */
+int64_t *dl_finalize_waits(const az_analysis *a);
 
 /* After a window, in a parallel analysis: the logs shipped and applied. */
 void az_delay_deliver(az_analysis *a);

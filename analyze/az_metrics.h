@@ -127,6 +127,8 @@ enum {
   AZ_BYTES_GET,
   /* appended after the first RMA block: Wait at Fence's part */
   AZ_MPI_RMA_EARLY_FENCE,
+  /* appended: Wait at Finalize (collective.c), a part of mpi_management */
+  AZ_MPI_FINALIZE_WAIT,
   AZ_NUM_METRICS,
   /* internal: call-exclusive time the location really executed here */
   AZ_X_RUN = AZ_NUM_METRICS,

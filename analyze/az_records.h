@@ -38,9 +38,13 @@ enum {
   AZ_MSG_FREE /* a released slot (see az_slots) */
 };
 
+/* The communicator of the records of MPI_Finalize (no Comm id): one
+   instance of all processes (collective.c). */
+#define AZ_COMM_FINALIZE UINT32_MAX
+
 typedef struct {
-  uint32_t comm, loc, proc, root;
-  uint64_t seq; /* instance number of comm in its process */
+  uint32_t comm, loc, proc, root; /* comm: a Comm id or AZ_COMM_FINALIZE */
+  uint64_t seq;                   /* instance number of comm in its process */
   az_time e, x;
   int32_t cnode;
   uint8_t role;   /* OTF2 region role of the operation */

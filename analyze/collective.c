@@ -12,7 +12,9 @@
      N-to-1:          root wait = min(latest non-root enter, root leave)
                                   - root enter
      prefix (Scan, Exscan): wait = min(latest enter of the lower
-                                  communicator ranks, my leave) - my enter */
+                                  communicator ranks, my leave) - my enter
+     MPI_Finalize (all processes, AZ_COMM_FINALIZE): wait as N x N, no
+                      completion (Scalasca's Wait at Finalize) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +172,19 @@ static int mismatched(az_analysis *a, const az_coll *g, size_t n) {
   return 1;
 }
 
+/* The first MPI_Finalize of every process: each waited for the last to
+   enter.  Without all of them (a run that died, a trace without MPI) there
+   is nothing to compare with: no wait, no warning (the missing ends are
+   warned about already). */
+static void finalize(az_analysis *a, const az_coll *g, size_t n) {
+  if (n == a->defs.num_procs) nxn(a, g, n, AZ_MPI_FINALIZE_WAIT, -1);
+}
+
 static void instance(az_analysis *a, const az_coll *g, size_t n) {
+  if (g[0].comm == AZ_COMM_FINALIZE) {
+    finalize(a, g, n);
+    return;
+  }
   const az_comm *cm = &a->defs.comms[g[0].comm];
   if (mismatched(a, g, n)) return;
   if (cm->defined && n != cm->size) {
@@ -194,8 +208,8 @@ static void instance(az_analysis *a, const az_coll *g, size_t n) {
 
 /* All participants recorded and left: the instance can be evaluated. */
 static int complete(const az_analysis *a, const az_coll *g, size_t n) {
-  const az_comm *cm = &a->defs.comms[g[0].comm];
-  if (!cm->defined || n != cm->size) return 0;
+  const az_comm *cm = g[0].comm == AZ_COMM_FINALIZE ? NULL : &a->defs.comms[g[0].comm];
+  if (cm ? !cm->defined || n != cm->size : n != a->defs.num_procs) return 0;
   for (size_t i = 0; i < n; i++)
     if (!g[i].left) return 0;
   return 1;

@@ -113,6 +113,7 @@ const char *const az_metric_name[AZ_NUM_METRICS] = {
     [AZ_BYTES_PUT] = "bytes_put",
     [AZ_BYTES_GET] = "bytes_get",
     [AZ_MPI_RMA_EARLY_FENCE] = "mpi_rma_early_fence",
+    [AZ_MPI_FINALIZE_WAIT] = "mpi_finalize_wait",
 };
 
 int az_metric_slot(const char *name) {
@@ -168,7 +169,8 @@ int az_metric_is_part(int m) {
   case AZ_MPI_RMA_COMM_LOCK_COMPETITION:
   case AZ_MPI_RMA_WAIT_AT_CREATE:
   case AZ_MPI_RMA_WAIT_AT_FREE:
-  case AZ_MPI_RMA_EARLY_FENCE: return 1;
+  case AZ_MPI_RMA_EARLY_FENCE:
+  case AZ_MPI_FINALIZE_WAIT: return 1;
   default: return 0;
   }
 }

@@ -666,10 +666,11 @@ typedef struct {
   size_t *nmap, *capmap;
   uint64_t *out, *in; /* the exchange's buffers, reused */
   size_t capout, capin;
-  int *counts;      /* per other: words to it, from it, their displacements */
-  size_t lag_bound; /* instances one process may hold before lag_rounds */
-  int over;         /* the last agreement: one held more */
-  uint32_t *idle;   /* per trace process: its OpenMP workers (process 0's cells) */
+  int *counts;       /* per other: words to it, from it, their displacements */
+  size_t lag_bound;  /* instances one process may hold before lag_rounds */
+  int over;          /* the last agreement: one held more */
+  uint32_t *idle;    /* per trace process: its OpenMP workers (process 0's cells) */
+  int64_t *finalize; /* per location: its Wait at Finalize (likewise) */
 } delay_team;
 
 /* Every delay process takes process 0's call tree (after the gather), so
@@ -689,6 +690,10 @@ static void share_tree(az_analysis *a, delay_team *dt) {
   dt->idle = dt->rank ? pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, sizeof *dt->idle)
                       : dl_idle_workers(a);
   MPI_Ibcast(dt->idle, (int)a->defs.num_procs, MPI_UINT32_T, 0, dt->comm, &req);
+  wait_for(&req);
+  dt->finalize = dt->rank ? pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, sizeof *dt->finalize)
+                          : dl_finalize_waits(a);
+  MPI_Ibcast(dt->finalize, (int)a->defs.num_locs, MPI_INT64_T, 0, dt->comm, &req);
   wait_for(&req);
   if (!dt->rank) return;
   /* their own tree's numbers are not used again: its values were gathered */
@@ -925,6 +930,7 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
                   .round = round_records,
                   .data = &dt,
                   .idle = dt.idle,
+                  .finalize = dt.finalize,
                   .owner = shares.owner,
                   .rank = dt.rank,
                   .size = dt.size};
@@ -959,6 +965,7 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   free(dt.counts);
   free(dt.nmap);
   free(dt.idle);
+  free(dt.finalize);
   free(mine);
   free(shares.owner);
   return rc;

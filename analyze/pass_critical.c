@@ -11,6 +11,11 @@
  *     the root;
  *   - Late Sender: the sender, at its send, for a receive (or the wait of
  *     a non-blocking one) entered before it;
+ *   - Late Receiver: the receiver, at the Enter of the call that posted
+ *     its receive (a blocking receive, or MPI_Irecv: cp_local.ipost), for
+ *     a blocking send call still open then whose message it receives (the
+ *     send's leave is held back until its MpiSend names the message:
+ *     cp_local.hold);
  *   - OpenMP barriers: the thread that entered last; the join: the thread
  *     that ended its team membership last; a worker's start: the master,
  *     at its fork (the worker keeps the path back to it: its start-up is
@@ -29,7 +34,8 @@
  * is in, and writes two flat arrays without pointers, a window at a time:
  * a record (cp_rec, 48 bytes) for each event the hand-over needs (a
  * barrier's leave and enter, a collective's end and enter, a receive and
- * the enter of its call, a send, a join, a team end and begin; the
+ * the enter of its call, a send and a blocking send call's leave, a join,
+ * a team end and begin; the
  * model's limits met, CP_LIMIT; the location's latest event, CP_START),
  * and a step (cp_step, 16 bytes: its time and the call path after it) for
  * every other Enter and Leave.  A record says how many steps come before
@@ -75,6 +81,7 @@
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "az.h"
 #include "az_calltree.h"
@@ -97,6 +104,8 @@ enum cp_kind {
   CP_COLL,       /* the end of an MPI collective: v = comm, class, root is me; w = instance */
   CP_RECV,       /* a receive: v = source process, comm, tag */
   CP_SEND,       /* a send: v = destination process, comm, tag */
+  CP_SEND_LEAVE, /* the leave of a blocking send call: v = its send's destination process,
+                    comm, tag (v[0] CP_NO_PEER: none) */
   CP_JOIN,       /* the master's join */
   CP_TEAM_END,   /* ThreadTeamEnd */
   CP_TEAM_BEGIN, /* ThreadTeamBegin: v[0] a worker's parallel region's call path + 1 */
@@ -105,10 +114,14 @@ enum cp_kind {
   CP_FORK,       /* the master's ThreadFork */
 };
 
-enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4 };
+/* CP_ENDS_POST: the call that began posted a receive (a Late Receiver's
+   end, walk_post): a blocking receive's (MpiRecv; w 0: the location's
+   last receive), or an MPI_Irecv's (w: its CP_RECV's number + 1). */
+enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4, CP_ENDS_POST = 8 };
+enum { CP_NO_PEER = UINT32_MAX };
 
 /* What the first stage asks of a region (cp_state.rflags). */
-enum { CPF_PARALLEL = 1, CPF_TASK = 2, CPF_MPI = 4, CPF_BARRIER = 8 };
+enum { CPF_PARALLEL = 1, CPF_TASK = 2, CPF_MPI = 4, CPF_BARRIER = 8, CPF_BSEND = 16 };
 
 /* A call path's parent: none (the root), or the master's call path at the
    fork (a worker's outermost region in a team). */
@@ -157,6 +170,26 @@ typedef struct {
   size_t coll_depth;
   uint64_t *seq;     /* per communicator: its collectives met so far */
   size_t recv_frame; /* frames open at its last receive (0: none) */
+  int recv_post;     /* ... a blocking one (MpiRecv): its call's Enter posted it */
+  uint64_t recvs;    /* CP_RECV records so far (the walk counts them alike) */
+  struct {           /* Irecv completions met, by request: their CP_RECV's number */
+    uint64_t *v;     /* pairs: request id, number */
+    size_t n, cap;
+  } ireq;
+  struct { /* an MPI_Irecv call whose request a completion met has: its Enter posts */
+    int on;
+    size_t depth;
+    uint64_t recv;
+  } ipost;
+  /* The leave of a blocking send call, held back until its MpiSend (read
+     next) names the message: the walk must know it before it reaches a
+     receive posted during the call (Late Receiver).  While held, the
+     records no later than it are not walked (window_bound). */
+  struct {
+    int on;
+    size_t depth; /* frames open in the call */
+    cp_rec rec;
+  } hold;
   unsigned limits;
   int started; /* its latest event was met */
   int closed;  /* an event that closes something was met at close_t */
@@ -176,6 +209,12 @@ typedef struct {
     uint64_t seq;
   } coll;
   uint64_t recv_gen; /* receive calls closed so far */
+  uint64_t recvs;    /* CP_RECV records walked (as cp_local.recvs) */
+  struct {           /* inside a blocking send call: its message (CP_SEND_LEAVE) */
+    int on;
+    uint32_t dst, comm, tag;
+    az_time x; /* the call's leave */
+  } send;
   /* the master's fork and join time goes to the parallel region, as its
      time (omp_management): from the enter back to the fork, fork_path;
      from the join back to the leave, charged once the leave names it */
@@ -204,6 +243,7 @@ typedef struct {
 typedef struct { /* a receive waiting for its send */
   uint32_t loc;
   uint64_t gen;
+  uint64_t recv; /* its number on its location (cp_walker.recvs) */
 } cp_recv;
 
 typedef struct cp_channel { /* messages from one rank to another */
@@ -262,7 +302,17 @@ static void grow_log(cp_loc *s) {
   pu_reserve((void **)&s->log, &s->caplog, s->nlog + 1, sizeof *s->log);
 }
 
+static void release_send(cp_loc *s);
+
 static inline cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
+  if (s->l.hold.on) { /* the records stay in time order */
+    if (kind != CP_PATH && kind != CP_LIMIT) {
+      release_send(s);
+    } else { /* a definition goes before the held record, at its time */
+      t = s->l.hold.rec.t;
+      opening = s->l.hold.rec.opening;
+    }
+  }
   if (s->n == s->cap) grow_buf(s);
   cp_rec *r = &s->buf[s->n++];
   *r = (cp_rec){.t = t,
@@ -293,6 +343,27 @@ static inline void plain(cp_loc *s, az_time t, int opening) {
   }
   if (s->nlog == s->caplog) grow_log(s);
   s->log[s->nlog++] = (cp_step){t, local_top(&s->l)};
+}
+
+/* The held leave of a blocking send call goes to the records (with its
+   message, or v[0] CP_NO_PEER). */
+static void release_send(cp_loc *s) {
+  s->l.hold.on = 0;
+  if (s->n == s->cap) grow_buf(s);
+  s->buf[s->n++] = s->l.hold.rec;
+}
+
+/* The leave at t of a blocking send call: held (cp_local.hold). */
+static void hold_send(cp_loc *s, az_time t, int opening) {
+  cp_local *l = &s->l;
+  l->hold.on = 1;
+  l->hold.depth = l->depth;
+  l->hold.rec = (cp_rec){.t = t,
+                         .steps = s->log_base + s->nlog,
+                         .top = local_top(l),
+                         .v = {CP_NO_PEER, 0, 0},
+                         .kind = CP_SEND_LEAVE,
+                         .opening = (uint8_t)opening};
 }
 
 /* A record the walk needs, at t; returns its index. */
@@ -392,6 +463,8 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
     l->bar_depth = l->depth;
   } else if ((f & CPF_PARALLEL) && l->master && l->parallel == 1) {
     record(s, t, CP_PAR_LEAVE, opening);
+  } else if ((f & CPF_BSEND) && l->started && !l->hold.on) {
+    hold_send(s, t, opening);
   } else {
     plain(s, t, opening);
   }
@@ -411,12 +484,20 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
     plain(s, t, opening);
     return az_next_back(&s->cur);
   }
+  if (l->hold.on && l->depth == l->hold.depth) release_send(s); /* no MpiSend in the call */
   unsigned ends = l->in_bar && l->depth == l->bar_depth ? CP_ENDS_BAR : 0;
   int32_t left = l->stack[--l->depth];
   int outermost = 0;
   if ((path_flags(s, left) & CPF_PARALLEL) && l->parallel) outermost = !--l->parallel;
   if (l->coll_on && l->depth == l->coll_depth) ends |= CP_ENDS_COLL;
-  if (l->recv_frame && l->depth < l->recv_frame) ends |= CP_ENDS_RECV; /* its receive call began */
+  if (l->recv_frame && l->depth < l->recv_frame) /* its receive call began */
+    ends |= CP_ENDS_RECV | (l->recv_post ? CP_ENDS_POST : 0);
+  uint64_t posted = 0; /* an Irecv's receive: its number + 1 */
+  if (l->ipost.on && l->depth < l->ipost.depth) {
+    l->ipost.on = 0;
+    ends |= CP_ENDS_POST;
+    posted = l->ipost.recv + 1;
+  }
   if (outermost && !l->master) l->team_par = left;
   if (!ends && outermost && l->master) {
     size_t i = record(s, t, CP_PAR_ENTER, opening); /* may move s->buf */
@@ -429,9 +510,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   }
   size_t i = record(s, t, CP_ENTER, opening);
   s->buf[i].v[0] = ends;
+  s->buf[i].w = posted;
   if (ends & CP_ENDS_BAR) l->in_bar = 0;
   if (ends & CP_ENDS_COLL) l->coll_on = 0;
-  if (ends & CP_ENDS_RECV) l->recv_frame = 0;
+  if (ends & CP_ENDS_RECV) l->recv_frame = l->recv_post = 0;
   return az_next_back(&s->cur);
 }
 
@@ -494,6 +576,12 @@ static size_t message(cp_loc *s, az_time t, int opens, uint8_t kind, uint32_t pe
     return SIZE_MAX;
   }
   if (kind == CP_RECV && !s->l.master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
+  cp_local *l = &s->l;
+  if (kind == CP_SEND && l->hold.on && l->depth == l->hold.depth) { /* its blocking call's */
+    l->hold.rec.v[0] = proc;
+    l->hold.rec.v[1] = comm;
+    l->hold.rec.v[2] = tag;
+  }
   size_t i = record(s, t, kind, opening);
   cp_rec *r = &s->buf[i];
   r->v[0] = proc;
@@ -521,25 +609,61 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   return on_send(l, t, pos, u, al, peer, comm, tag, bytes);
 }
 
+/* A receive completed by the call (blocking: posted by it too). */
+static OTF2_CallbackCode receive(void *u, az_time t, uint64_t pos, uint32_t peer, uint32_t comm,
+                                 uint32_t tag, int blocking, uint64_t req) {
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (message(s, t, 1, CP_RECV, peer, comm, tag) == SIZE_MAX) return az_next_back(&s->cur);
+  if (!blocking) { /* its MPI_Irecv, read later, posted it */
+    pu_reserve((void **)&l->ireq.v, &l->ireq.cap, l->ireq.n + 2, sizeof *l->ireq.v);
+    l->ireq.v[l->ireq.n++] = req;
+    l->ireq.v[l->ireq.n++] = l->recvs;
+  }
+  l->recvs++;
+  if (!l->recv_frame) {
+    l->recv_frame = l->depth;
+    l->recv_post = blocking;
+  }
+  return az_next_back(&s->cur);
+}
+
 static OTF2_CallbackCode on_recv(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t bytes) {
-  (void)lr;
-  (void)al;
-  (void)bytes;
-  cp_loc *s = u;
-  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  if (message(s, t, 1, CP_RECV, peer, comm, tag) != SIZE_MAX && !s->l.recv_frame)
-    s->l.recv_frame = s->l.depth;
-  return az_next_back(&s->cur);
+  (void)lr, (void)al, (void)bytes;
+  return receive(u, t, pos, peer, comm, tag, 1, 0);
 }
 
 /* the completion of a non-blocking receive (in MPI_Wait & co.) */
 static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t bytes, uint64_t req) {
-  (void)req;
-  return on_recv(l, t, pos, u, al, peer, comm, tag, bytes);
+  (void)l, (void)al, (void)bytes;
+  return receive(u, t, pos, peer, comm, tag, 0, req);
+}
+
+/* MpiIrecvRequest: the MPI_Irecv around it posted the receive of the
+   completion met with this request (an Irecv never completed, or
+   cancelled, has none). */
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)lr, (void)al;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  for (size_t i = l->ireq.n; i >= 2 && l->depth; i -= 2)
+    if (l->ireq.v[i - 2] == req) {
+      l->ipost.on = 1;
+      l->ipost.depth = l->depth;
+      l->ipost.recv = l->ireq.v[i - 1];
+      l->ireq.v[i - 2] = l->ireq.v[l->ireq.n - 2];
+      l->ireq.v[i - 1] = l->ireq.v[l->ireq.n - 1];
+      l->ireq.n -= 2;
+      break;
+    }
+  return az_next_back(&s->cur);
 }
 
 /* A join, team end or team begin (kind): a record, and the location's
@@ -721,9 +845,28 @@ static void coll_arrival(cp_state *st, cp_loc *s, az_time t) {
     move_to(st, s->cur.loc, t);
 }
 
+static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t comm, uint32_t tag);
+
+/* A Late Receiver: the Enter at t of s's call posted receive number
+   `recv` (blocking, or MPI_Irecv), which the holder, inside a blocking
+   send call since before t and still in it after t, waits for (its
+   message's channel has this receive first: the send will take it,
+   walk_send).  The sender's wait ended when the receiver came: the path
+   moves to the receiver, as Scalasca's does (its send completion to the
+   receive request). */
+static void walk_post(cp_state *st, cp_loc *s, az_time t, uint64_t recv) {
+  if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
+  const cp_loc *h = st->locs[st->holder];
+  if (!h->w.send.on || h->w.send.dst != s->cur.proc || !(t < h->w.send.x)) return;
+  const cp_channel *c = channel(st, h->cur.proc, s->cur.proc, h->w.send.comm, h->w.send.tag);
+  if (c->len && !c->sends_ahead && c->q[c->head].loc == s->cur.loc && c->q[c->head].recv == recv)
+    move_to(st, s->cur.loc, t);
+}
+
 static void walk_enter(cp_state *st, cp_loc *s, const cp_rec *r) {
   if (r->v[0] & CP_ENDS_BAR) barrier_arrival(st, s, r->t);
   if (r->v[0] & CP_ENDS_COLL) coll_arrival(st, s, r->t);
+  if (r->v[0] & CP_ENDS_POST) walk_post(st, s, r->t, r->w ? r->w - 1 : s->w.recvs - 1);
   if (r->v[0] & CP_ENDS_RECV) {
     s->w.recv_gen++;
     s->w.recv_frame = 0;
@@ -752,6 +895,7 @@ static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t co
    channel, in the order met; a send takes the first (messages between two
    ranks on one communicator and tag do not overtake). */
 static void walk_recv(cp_state *st, cp_loc *s, const cp_rec *r) {
+  s->w.recvs++;
   cp_channel *c = channel(st, r->v[0], s->cur.proc, r->v[1], r->v[2]);
   s->w.recv_frame = 1;
   if (c->sends_ahead) {
@@ -763,7 +907,7 @@ static void walk_recv(cp_state *st, cp_loc *s, const cp_rec *r) {
     c->head = 0;
   }
   size_t end = c->head + c->len;
-  cp_recv q = {s->cur.loc, s->w.recv_gen};
+  cp_recv q = {s->cur.loc, s->w.recv_gen, s->w.recvs - 1};
   PU_PUSH(c->q, end, c->cap, q);
   c->len++;
 }
@@ -889,7 +1033,17 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
   case CP_ENTER: walk_enter(st, s, r); break;
   case CP_COLL: walk_coll(&s->w, r); break;
   case CP_RECV: walk_recv(st, s, r); break;
-  case CP_SEND: walk_send(st, s, r); break;
+  case CP_SEND_LEAVE:
+    s->w.send.on = r->v[0] != CP_NO_PEER;
+    s->w.send.dst = r->v[0];
+    s->w.send.comm = r->v[1];
+    s->w.send.tag = r->v[2];
+    s->w.send.x = r->t;
+    break;
+  case CP_SEND:
+    s->w.send.on = 0; /* its call began (at most this long before) */
+    walk_send(st, s, r);
+    break;
   case CP_JOIN:
     walk_join(st, s);
     walk_fork_join(st, s, r);
@@ -1021,11 +1175,24 @@ static az_time window_bound(const cp_state *st) {
   for (uint32_t l = 0; l < d->num_locs; l++) {
     const cp_loc *s = st->locs[l];
     if (s && !s->cur.done && s->cur.last > bound) bound = s->cur.last;
+    if (s && s->l.hold.on && s->l.hold.rec.t > bound) bound = s->l.hold.rec.t; /* not yet named */
   }
   return bound;
 }
 
 /* ---- the pass ------------------------------------------------------------ */
+
+/* A blocking send call (MPI_Send, _Ssend, _Bsend, _Rsend, _Sendrecv and
+   _Sendrecv_replace, and their _c twins): one that may wait for its
+   receiver (Late Receiver, p2p.c). */
+static int blocking_send(const az_region *reg) {
+  const char *n = reg->name;
+  if (reg->paradigm != OTF2_PARADIGM_MPI || !n || strncasecmp(n, "MPI_", 4)) return 0;
+  n += 4;
+  if (strchr("sbrSBR", *n) && !strncasecmp(n + 1, "send", 4)) n++;
+  return !strncasecmp(n, "send", 4) &&
+         (!n[4] || !strncasecmp(n + 4, "recv", 4) || !strcasecmp(n + 4, "_c"));
+}
 
 static uint8_t *region_flags(const az_defs *d) {
   uint8_t *f = pu_calloc(d->num_regions ? d->num_regions : 1, 1);
@@ -1037,6 +1204,7 @@ static uint8_t *region_flags(const az_defs *d) {
       f[i] |= CPF_TASK;
     if (reg->paradigm == OTF2_PARADIGM_MPI) f[i] |= CPF_MPI;
     if (reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) f[i] |= CPF_BARRIER;
+    if (blocking_send(reg)) f[i] |= CPF_BSEND;
   }
   return f;
 }
@@ -1138,6 +1306,7 @@ static void loc_free(cp_loc *s) {
   free(s->l.paths);
   free(s->l.slots);
   free(s->l.seq);
+  free(s->l.ireq.v);
   free(s->w.paths);
   free(s->w.cnode);
 }
@@ -1182,6 +1351,8 @@ static unsigned walk_end(cp_state *st, int ok) {
 
 static void critical_end(az_replay *r, int ok) {
   cp_state *st = r->data;
+  for (uint32_t l = 0; l < r->a->defs.num_locs; l++) /* a send call whose Enter was cut off */
+    if (st->locs[l] && st->locs[l]->l.hold.on) release_send(st->locs[l]);
   if (st->link) { /* the walk is elsewhere */
     ship(st, ok ? AZ_CP_LAST : AZ_CP_FAILED);
     st->link->ended = 1;
@@ -1244,6 +1415,7 @@ const az_pass az_pass_critical = {
            .mpi_isend = on_isend,
            .mpi_recv = on_recv,
            .mpi_irecv = on_irecv,
+           .mpi_irecv_request = on_irecv_request,
            .mpi_collective_end = on_coll_end},
     .begin = critical_begin,
     .window = critical_window,

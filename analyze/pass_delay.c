@@ -192,6 +192,7 @@ typedef struct dl_state {
   uint8_t *init;        /* per region: MPI_Init or MPI_Init_thread (Scalasca's
                           synchronisation point of all processes) */
   uint32_t *idle;       /* per process: its OpenMP workers (omp_idle_threads) */
+  int64_t *finalize;    /* per location: its Wait at Finalize, until read */
   dl_log *logs;         /* per location: its ops of the window */
   dl_central *central;  /* this analysis process's share (parallel: az_delay.h) */
   dl_link *link;        /* a parallel analysis's (az_delay.h); NULL: serial */
@@ -589,6 +590,19 @@ static void post_omp_barrier(dl_loc *s, int32_t cnode, az_time e) {
   open_interval(s, &key);
 }
 
+/* At the Enter of an MPI_Finalize: its Wait at Finalize (the forward
+   pass's, in this location's cells) is taken out of the time read there.
+   Scalasca's master idles in it as in any MPI wait, so it is no
+   delay_ompidle of its serial phase; and as its Finalize has no delay
+   costs, that idleness is charged to nobody (no cost passed on).  Only
+   the serial phase that ends the run is open here.  Once per location:
+   the wait is its first call's. */
+static void finalize_wait(dl_loc *s, int32_t cnode) {
+  int64_t *wait = &s->st->finalize[s->cur.loc];
+  if (*wait > 0 && s->nopen) acc_add(s, cnode, -*wait);
+  *wait = 0;
+}
+
 static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
   (void)l;
@@ -599,6 +613,8 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   if (!s->depth) return az_next_back(&s->cur); /* the forward pass warned */
   int32_t cnode = s->stack[--s->depth];
   int parallel = r < s->cur.a->defs.num_regions && s->cur.a->defs.regions[r].kind == AZ_RK_PARALLEL;
+  if (r < s->cur.a->defs.num_regions && s->cur.a->defs.regions[r].coll == AZ_COLL_FINALIZE)
+    finalize_wait(s, cnode);
   if (parallel && s->omp.pdepth) s->omp.pdepth--;
   if (parallel && !s->omp.pdepth) s->omp.region = cnode;
   /* the time from the fork to here, read next, is the region's */
@@ -983,6 +999,15 @@ uint32_t *dl_idle_workers(const az_analysis *a) {
   return idle;
 }
 
+int64_t *dl_finalize_waits(const az_analysis *a) {
+  const az_defs *d = &a->defs;
+  int64_t *wait = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *wait);
+  for (uint32_t l = 0; l < d->num_locs; l++)
+    for (size_t row = 0; row < a->cells[l].nrows; row++)
+      wait[l] += a->cells[l].rows[row][AZ_MPI_FINALIZE_WAIT];
+  return wait;
+}
+
 /* The analysis process that applies the logs: in parallel, the link
    (parallel.c) says whether it is this one and how logs travel. */
 static void delay_begin(az_replay *r) {
@@ -999,6 +1024,9 @@ static void delay_begin(az_replay *r) {
   st->idle = dl_idle_workers(r->a);
   if (st->link && st->link->idle)
     memcpy(st->idle, st->link->idle, (d->num_procs ? d->num_procs : 1) * sizeof *st->idle);
+  st->finalize = dl_finalize_waits(r->a);
+  if (st->link && st->link->finalize)
+    memcpy(st->finalize, st->link->finalize, d->num_locs * sizeof *st->finalize);
   st->master_par = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *st->master_par);
   for (uint32_t p = 0; p < d->num_procs; p++) st->master_par[p] = -1;
   st->paths = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *st->paths);
@@ -1068,6 +1096,7 @@ static void delay_end(az_replay *r, int ok) {
   for (uint32_t p = 0; p < r->a->defs.num_procs; p++) free(st->paths[p].v);
   free(st->paths);
   free(st->idle);
+  free(st->finalize);
   free(st);
 }
 

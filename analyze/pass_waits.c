@@ -88,6 +88,7 @@ typedef struct {
   size_t nreads, capreads;
   uint64_t *team_count; /* per Comm id: ThreadTeamBegins seen here */
   uint64_t *coll_seq;   /* per Comm id: collectives of this process */
+  uint8_t *finalized;   /* the process left its first MPI_Finalize */
   int parallel_depth;
   int is_master;   /* the first location of its process */
   int fork_span;   /* master: between ThreadFork and ThreadJoin */
@@ -265,6 +266,31 @@ static void close_frame(loc_state *s, az_time t) {
   }
 }
 
+/* The Leave of an MPI_Finalize: the process's first is its part of the
+   instance of all processes that gives Wait at Finalize (collective.c),
+   as Scalasca takes the first Leave of MPI_Finalize.  A call closed at the
+   end of a record that was cut off has no Leave, and no part in it. */
+static void finalize_left(loc_state *s, az_time t) {
+  if (*s->finalized) return;
+  *s->finalized = 1;
+  const frame *f = top(s);
+  const az_region *reg = &s->cur.a->defs.regions[f->region];
+  az_coll c = {.comm = AZ_COMM_FINALIZE,
+               .loc = s->cur.loc,
+               .proc = s->cur.proc,
+               .e = f->start,
+               .x = t,
+               .cnode = f->cnode,
+               .role = (uint8_t)reg->role,
+               .coll = AZ_COLL_FINALIZE,
+               .left = 1,
+               .region = (int32_t)f->region,
+               .pos = s->cur.pos};
+  az_mpi_records *m = &s->cur.a->mpi;
+  size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls, sizeof c, &m->free_colls);
+  m->colls[i] = c;
+}
+
 static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
   (void)l;
@@ -280,6 +306,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   if (top(s)->region != r)
     az_warn(&s->cur.a->diag, AZ_W_NESTING, "%s: event %llu: Leave of region %u inside region %u",
             s->cur.label, (unsigned long long)pos, r, top(s)->region);
+  if (s->cur.a->defs.regions[top(s)->region].coll == AZ_COLL_FINALIZE) finalize_left(s, t);
   close_frame(s, t);
   return next(u);
 }
@@ -751,6 +778,7 @@ typedef struct {
   az_omp_process omp;
   uint64_t *coll_seq;
   request_book reqs;
+  uint8_t finalized;
 } proc_state;
 
 static loc_state *loc_of(const az_replay *r, uint32_t l) {
@@ -779,6 +807,7 @@ static void begin(az_replay *r) {
       s->cur_inst = s->closed_inst = NO_INST;
       s->team_count = pu_calloc(ncomms, sizeof *s->team_count);
       s->coll_seq = ps[p].coll_seq;
+      s->finalized = &ps[p].finalized;
       s->reqs = &ps[p].reqs;
     }
   }

@@ -41,7 +41,9 @@ static void classify_mpi(az_region *r) {
    Scalasca 2.6 lists them (pearl's Region.cpp, classify_mpi): every other
    collective (neighbourhood, non-blocking, communicator and window
    creation, ...) is no synchronisation point, whatever its
-   MpiCollectiveEnd's operation or its role say. */
+   MpiCollectiveEnd's operation or its role say.  MPI_Finalize records
+   no collective, but all processes synchronise there (Scalasca's Wait
+   at Finalize; pass_waits.c makes its records). */
 static const struct {
   const char *call;
   uint8_t coll;
@@ -63,6 +65,7 @@ static const struct {
     {"reduce_scatter_block", AZ_COLL_NXN},
     {"scan", AZ_COLL_PREFIX},
     {"exscan", AZ_COLL_PREFIX},
+    {"finalize", AZ_COLL_FINALIZE},
 };
 
 /* An MPI region's az_coll_kind: a collective MPI-IO transfer by its role

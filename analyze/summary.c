@@ -29,12 +29,13 @@ static int cmp_ranked(const void *pa, const void *pb) {
 
 /* Metric's own seconds over its call paths and the worst of them; for a
    problem, start-up call paths are left out (idle threads during MPI_Init
-   are no problem of the program's).  buf: num_cnodes values. */
+   are no problem of the program's; Wait at Finalize is: imbalance).  buf:
+   num_cnodes values. */
 static ranked rank_metric(const pomp_report *r, int32_t metric, int problem, double *buf) {
   ranked row = {metric, 0, -1};
   pomp_report_cnode_values(r, metric, 0, buf);
   for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
-    if (problem && pomp_report_cnode_is_startup(r, c)) continue;
+    if (problem && pomp_report_startup_left_out(r, metric, c)) continue;
     row.total += buf[c];
     if (row.worst < 0 || buf[c] > buf[row.worst]) row.worst = c;
   }

@@ -345,6 +345,11 @@ int pomp_report_metric_is_problem(const pomp_report *r, int32_t metric);
 /* A call path ending in MPI start-up or shut-down (MPI_Init,
    MPI_Init_thread, MPI_Finalize), which every MPI program pays once: 1. */
 int pomp_report_cnode_is_startup(const pomp_report *r, int32_t cnode);
+/* 1 when metric's value at cnode is start-up cost, which the problems
+   leave out: any problem at a start-up call path but Wait at Finalize
+   (mpi_finalize_wait), the waiting for the last process to finish, which
+   is the run's imbalance and no cost of MPI itself (added). */
+int pomp_report_startup_left_out(const pomp_report *r, int32_t metric, int32_t cnode);
 typedef struct {
   int32_t metric;
   int32_t cnode;

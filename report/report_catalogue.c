@@ -357,6 +357,12 @@ static const catalogue_entry catalogue[] = {
      "process entered the fence while others still accessed its window; "
      "min(last such operation's end, latest enter) - own enter, if the "
      "fence waited and that end lies within it."},
+    /* appended in session 10 (Scalasca parity): Scalasca's parent
+       mpi_init_exit is a hidden pattern of scout, not a pomp bucket */
+    {"mpi_finalize_wait", "mpi_management", "Wait at MPI Finalize", POMP_UNIT_SEC,
+     "Idle time in MPI_Finalize waiting for the last process to enter it: "
+     "min(latest enter of all processes, own exit) - own enter, if positive "
+     "(the first MPI_Finalize of each process)."},
 };
 
 int32_t pomp_report_catalogue_size(void) {

@@ -206,6 +206,11 @@ int pomp_report_cnode_is_startup(const pomp_report *r, int32_t cnode) {
          !strcmp(name, "MPI_Finalize");
 }
 
+int pomp_report_startup_left_out(const pomp_report *r, int32_t metric, int32_t cnode) {
+  const pomp_metric *m = pomp_report_metric(r, metric);
+  return pomp_report_cnode_is_startup(r, cnode) && !(m && !strcmp(m->name, "mpi_finalize_wait"));
+}
+
 /* Puts p into out[0..*n) sorted by seconds, keeping the max largest. */
 static void keep_largest(pomp_report_problem *out, int32_t *n, int32_t max, pomp_report_problem p) {
   if (*n == max && (max == 0 || out[max - 1].seconds >= p.seconds)) return;
@@ -221,7 +226,7 @@ int32_t pomp_report_problems(const pomp_report *r, pomp_report_problem *out, int
     if (!pomp_report_metric_is_problem(r, m)) continue;
     pomp_report_cnode_values(r, m, 0, values);
     for (int32_t c = 0; c < nc; c++)
-      if (values[c] > 0 && !pomp_report_cnode_is_startup(r, c))
+      if (values[c] > 0 && !pomp_report_startup_left_out(r, m, c))
         keep_largest(out, &n, max, (pomp_report_problem){m, c, values[c]});
   }
   free(values);

@@ -54,6 +54,7 @@ static const struct {
 } synonyms[] = {
     {"barrier_wait", "imbalance load balance idle wait synchronisation synchronization"},
     {"wait_nxn", "imbalance load balance idle wait collective"},
+    {"finalize_wait", "imbalance load balance idle wait end"},
     {"early", "imbalance load balance idle wait collective"},
     {"latebroadcast", "imbalance load balance idle wait collective"},
     {"late", "wait idle imbalance load balance point-to-point message"},

@@ -210,6 +210,12 @@ grep -qx '  cause: 1.2e-06 s Late Sender at main;MPI_Recv, caused by work on ran
 grep -qx '  cause: 5e-08 s Late Receiver at main;MPI_Send on rank 3, caused by work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no Late Receiver cause: $(cat "$work/out")"
 grep -q '^  mpi_wait_' "$work/out" && fail "summary ranks the wait-state classification: $(cat "$work/out")"
+# MPI start-up is left out of the problems, but Wait at Finalize, the
+# waiting for the last rank to finish (200 + 100 ns), is the run's imbalance
+"$tracegen" "$data/finalize.trace" "$work/fin" || fail "tracegen finalize"
+expect 0 "$analyze" "$work/fin"
+grep -qx '  mpi_finalize_wait                 3e-07   7.41%  main;MPI_Finalize' "$work/out" ||
+  fail "summary: no Wait at Finalize: $(cat "$work/out")"
 
 # A re-run wrote "<dir>.N" beside the experiment (libpomp never overwrites
 # one): a note names the newest on stderr, the report is still written;

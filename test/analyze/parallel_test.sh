@@ -65,6 +65,8 @@ for m in delay_n2n delay_12n delay_n21 mpi_wait_nxn mpi_latebroadcast mpi_earlyr
   nonzero coll_kinds "$m"
 done
 nonzero critical_chain critical_path_imbalance
+nonzero finalize mpi_finalize_wait
+nonzero late_receiver mpi_latereceiver
 
 # The trace of a run that did not finish (a recovered experiment: its
 # record fragments/RECOVERED), analysed as such: the same report too.

@@ -1,6 +1,6 @@
 /* Collective wait states: barrier and N x N (wait and completion), Late
    Broadcast at non-roots, Early Reduce at the root, Early Scan of each
-   rank for the ranks below it, sub-communicators,
+   rank for the ranks below it, Wait at Finalize, sub-communicators,
    instance matching by sequence, incomplete instances.  Times in ns. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +18,8 @@
   "region bcast mpi coll_one2all MPI_Bcast\n"                                                      \
   "region reduce mpi coll_all2one MPI_Reduce\n"                                                    \
   "region scan mpi coll_other MPI_Scan\n"                                                          \
-  "region exscan mpi coll_other MPI_Exscan\n"
+  "region exscan mpi coll_other MPI_Exscan\n"                                                      \
+  "region finalize mpi function MPI_Finalize\n"
 
 /* One call of region R, collective operation OP (OTF2_CollectiveOp), on
    communicator C (root ROOT) from E to X. */
@@ -158,6 +159,47 @@ static void scan_records_of_a_rank_outside_the_communicator(void **state) {
   az_run_free(&run);
 }
 
+/* MPI_Finalize (no collective record) is an instance of all processes:
+   each waits for the last to enter (Scalasca's Wait at Finalize),
+   min(latest enter, own leave) - own enter, and only at its first
+   MPI_Finalize.  Enters 100, 150, 300; leaves 400, 250 (before the last
+   enter: a clock-condition violation clamps the wait to the call), 310.
+   Waits 200, min(300, 250) - 150 = 100, 0; no completion metric.  The
+   rest of each call stays mpi_management: 300 - 200, 100 - 100, 10.
+   Rank 0's second call (600..700, erroneous in MPI) waits for nobody. */
+#define FINALIZE(E, X) #E " enter finalize\n" #X " leave\n"
+static void finalize_waits_for_the_last_process(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, PROCS3 REGIONS LOC("0.0", FINALIZE(100, 400) FINALIZE(600, 700))
+                        LOC("1.0", FINALIZE(150, 250)) LOC("2.0", FINALIZE(300, 310)));
+  const char *p = "main;MPI_Finalize";
+  assert_true(az_run_value(&run, "mpi_finalize_wait", p, 0) == 200e-9);
+  assert_true(az_run_value(&run, "mpi_finalize_wait", p, 1) == 100e-9);
+  assert_true(az_run_value(&run, "mpi_finalize_wait", p, 2) == 0);
+  assert_true(az_run_total(&run, "mpi_finalize_wait") == 300e-9);
+  assert_true(az_run_value(&run, "mpi_management", p, 0) == 200e-9); /* 100 + 100 */
+  assert_true(az_run_value(&run, "mpi_management", p, 1) == 0);
+  assert_true(az_run_value(&run, "mpi_management", p, 2) == 10e-9);
+  assert_true(az_run_total(&run, "mpi_wait_nxn") == 0);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  az_run_free(&run);
+}
+
+/* A process without MPI_Finalize (its run died; recovered traces): no
+   instance of all, no Wait at Finalize for anyone, and no warning of its
+   own. */
+static void finalize_without_all_processes_waits_for_nobody(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, PROCS3 REGIONS LOC("0.0", FINALIZE(100, 400)) LOC("1.0", FINALIZE(150, 250))
+                        LOC("2.0", ""));
+  assert_true(az_run_total(&run, "mpi_finalize_wait") == 0);
+  assert_true(az_run_value(&run, "mpi_management", "main;MPI_Finalize", 0) == 300e-9);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  az_run_free(&run);
+}
+
 static void sub_communicator_root_and_members(void **state) {
   (void)state;
   az_run run;
@@ -272,6 +314,8 @@ int main(void) {
       cmocka_unit_test(early_scan_waits_for_lower_ranks_only),
       cmocka_unit_test(early_exscan_in_communicator_order),
       cmocka_unit_test(scan_records_of_a_rank_outside_the_communicator),
+      cmocka_unit_test(finalize_waits_for_the_last_process),
+      cmocka_unit_test(finalize_without_all_processes_waits_for_nobody),
       cmocka_unit_test(sub_communicator_root_and_members),
       cmocka_unit_test(instances_match_by_sequence),
       cmocka_unit_test(incomplete_instance_is_reported),

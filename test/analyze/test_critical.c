@@ -26,7 +26,10 @@
   "region io user function io\n"                                                                   \
   "region send mpi point2point MPI_Send\n"                                                         \
   "region recv mpi point2point MPI_Recv\n"                                                         \
-  "region allreduce mpi coll_all2all MPI_Allreduce\n"
+  "region allreduce mpi coll_all2all MPI_Allreduce\n"                                              \
+  "region ssend mpi point2point MPI_Ssend\n"                                                       \
+  "region irecv mpi point2point MPI_Irecv\n"                                                       \
+  "region wait mpi point2point MPI_Wait\n"
 
 #define RUN(R, E, X) #E " enter " R "\n" #X " leave\n"
 #define SEND(TO, E, X) #E " enter send\n" #E " send " #TO " 0 0 8\n" #X " leave\n"
@@ -66,6 +69,98 @@ static const char *const late_senders =
         LOC("1.0", 630,
             RUN("work", 0, 100) RECV(0, 100, 420) RUN("work", 420, 620) SEND(2, 620, 630))
             LOC("2.0", 1050, RUN("work", 0, 400) RECV(1, 400, 650) RUN("work", 650, 1050));
+
+/* A Late Receiver: rank 0's MPI_Ssend to rank 1 (100..500, tag 0) waits
+   until rank 1 posts its receive at 400 (mpi_latereceiver 300).  Going
+   back from rank 0's end (1000), the path takes rank 0's work 1000..610
+   and 600..500 (490), its send to rank 2 610..600 (10) and its Ssend
+   500..400 (100), and moves to rank 1 where the wait ended, at the
+   receive's Enter: rank 1's work 400..0 (400).  Rank 2's receive, posted
+   at 450 during the Ssend, is of another message (rank 0's later send to
+   rank 2: a Late Sender of 150) and moves nothing; neither does rank 1's
+   receive call itself (the path is on rank 0 then).  Before (pomp kept
+   the path on the sender): the Ssend 400 and rank 0's work 0..100 too. */
+static const char *const late_receiver =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", 1000,
+        RUN("work", 0, 100) "100 enter ssend\n100 send 1 0 0 8\n500 leave\n" RUN("work", 500, 600)
+            SEND(2, 600, 610) RUN("work", 610, 1000))
+        LOC("1.0", 600, RUN("work", 0, 400) RECV(0, 400, 450) RUN("work", 450, 600))
+            LOC("2.0", 700, RUN("work", 0, 450) RECV(0, 450, 620) RUN("work", 620, 700));
+
+static void the_path_moves_to_a_late_receiver(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_receiver);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(ns(&run, "mpi_latereceiver", "main;MPI_Ssend", 0), 300);
+  assert_int_equal(ns(&run, "mpi_latesender", "main;MPI_Recv", 2), 150);
+  assert_int_equal(on_path(&run, "main;work", 0), 490);
+  assert_int_equal(on_path(&run, "main;MPI_Send", 0), 10);
+  assert_int_equal(on_path(&run, "main;MPI_Ssend", 0), 100);
+  assert_int_equal(on_path(&run, "main;work", 1), 400);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 1), 0);
+  assert_int_equal(on_path(&run, "main;work", 2), 0);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 2), 0);
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   1000);
+  az_run_free(&run);
+}
+
+/* The same with a region inside the Ssend (460..470, as a buffer flush
+   would be) and the receive posted at 480, between it and the Ssend's
+   leave: backwards, the receive's Enter comes before the MpiSend that
+   names the message, and a window may end at the inner region (az_run_text
+   reads in windows of two events too): the leave is held back until the
+   MpiSend and the walk waits for it.  Path: rank 0's work 1000..500, the
+   Ssend 500..480 (20), rank 1's work 480..0; the Late Receiver 380. */
+static const char *const late_receiver_inner =
+    "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+        "0.0", 1000,
+        RUN("work", 0, 100) "100 enter ssend\n100 send 1 0 0 8\n" RUN(
+            "io", 460, 470) "500 leave\n" RUN("work", 500, 1000))
+        LOC("1.0", 600, RUN("work", 0, 480) RECV(0, 480, 490) RUN("work", 490, 600));
+
+static void a_late_receiver_is_found_past_a_region_inside_the_send(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_receiver_inner);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(ns(&run, "mpi_latereceiver", "main;MPI_Ssend", 0), 380);
+  assert_int_equal(on_path(&run, "main;work", 0), 500);
+  assert_int_equal(on_path(&run, "main;MPI_Ssend", 0), 20);
+  assert_int_equal(on_path(&run, "main;MPI_Ssend;io", 0), 0);
+  assert_int_equal(on_path(&run, "main;work", 1), 480);
+  az_run_free(&run);
+}
+
+/* The receive posted by MPI_Irecv (400..410, request 7), completed in
+   MPI_Wait (440..450): the Late Receiver ends at the Irecv's Enter (300
+   of waiting), and the path moves there, read back through the Wait and
+   the Irecv's request.  Path: rank 0's work 1000..500 and Ssend 500..400,
+   rank 1's work 400..0; none of rank 1's Irecv, Wait or work after. */
+static const char *const late_irecv = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+    "0.0", 1000,
+    RUN("work", 0, 100) "100 enter ssend\n100 send 1 0 0 8\n500 leave\n" RUN("work", 500, 1000))
+    LOC("1.0", 600,
+        RUN("work", 0, 400) "400 enter irecv\n405 irecvreq 7\n410 leave\n" RUN(
+            "work", 410, 440) "440 enter wait\n450 irecv 0 0 0 8 7\n450 leave\n" RUN("work", 450,
+                                                                                     600));
+
+static void the_path_moves_to_a_late_receiver_at_its_irecv(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_irecv);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  assert_int_equal(ns(&run, "mpi_latereceiver", "main;MPI_Ssend", 0), 300);
+  assert_int_equal(on_path(&run, "main;work", 0), 500);
+  assert_int_equal(on_path(&run, "main;MPI_Ssend", 0), 100);
+  assert_int_equal(on_path(&run, "main;work", 1), 400);
+  assert_int_equal(on_path(&run, "main;MPI_Irecv", 1), 0);
+  assert_int_equal(on_path(&run, "main;MPI_Wait", 1), 0);
+  az_run_free(&run);
+}
 
 static void the_path_follows_late_senders_back_over_three_ranks(void **state) {
   (void)state;
@@ -454,8 +549,9 @@ static void split_exchange(az_analysis *a, int last) {
 
 static void the_two_stages_apart_write_the_serial_report(void **state) {
   (void)state;
-  const char *const traces[] = {late_senders, late_collective, omp_imbalance,
-                                hybrid,       late_worker,     fork_join};
+  const char *const traces[] = {late_senders,  late_collective,     omp_imbalance,
+                                hybrid,        late_worker,         fork_join,
+                                late_receiver, late_receiver_inner, late_irecv};
   az_pass stage_1 = az_pass_critical;
   stage_1.begin = split_begin;
   stage_1.exchange = split_exchange;
@@ -485,6 +581,9 @@ static void the_two_stages_apart_write_the_serial_report(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_path_follows_late_senders_back_over_three_ranks),
+      cmocka_unit_test(the_path_moves_to_a_late_receiver),
+      cmocka_unit_test(a_late_receiver_is_found_past_a_region_inside_the_send),
+      cmocka_unit_test(the_path_moves_to_a_late_receiver_at_its_irecv),
       cmocka_unit_test(the_path_moves_to_the_last_member_of_a_collective),
       cmocka_unit_test(pop_serialisation_and_transfer_come_from_the_critical_path),
       cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),

@@ -33,7 +33,8 @@
   "region irecv mpi point2point MPI_Irecv\n"                                                       \
   "region wait mpi point2point MPI_Wait\n"                                                         \
   "region sendrecv mpi point2point MPI_Sendrecv\n"                                                 \
-  "region waitall mpi point2point MPI_Waitall\n"
+  "region waitall mpi point2point MPI_Waitall\n"                                                   \
+  "region finalize mpi function MPI_Finalize\n"
 
 /* One call of region R, collective OP (OTF2_CollectiveOp: 0 barrier, 11
    allreduce) on communicator C from E to X; a user region from E to X. */
@@ -991,6 +992,47 @@ static void a_wait_goes_back_through_an_mpi_and_an_openmp_barrier(void **state) 
   az_run_free(&run);
 }
 
+/* Wait at Finalize in the serial phase that ends the run (Scalasca's
+   rule): two ranks of two threads, a parallel region 100-200 without
+   waits, then MPI_Finalize, rank 0 600-900, rank 1 300-900.  Rank 1
+   waits 600 - 300 = 300 there.  Its master idles in that wait as in any
+   MPI wait: its idle worker's time there is no delay_ompidle of the
+   master's call, and, as Finalize has no delay costs, it is charged to
+   nobody (no delay_ompidle_longterm).  delay_ompidle per rank, one idle
+   worker: MPI_Barrier 100, main 200-start of Finalize and 900-1000,
+   Finalize less its wait:
+     rank 0: 100 + (400 + 100) + 300 = 900
+     rank 1: 100 + (100 + 100) + (600 - 300) = 600
+   against omp_idle_threads 900 + 900: 300 less, rank 1's wait. */
+static const char *const omp_finalize =
+    "process 0 threads 2\nprocess 1 threads 2\n" REGIONS OMP_REGIONS LOC(
+        "0.0", MASTER(100, 150, 150, 200, 2) RUN("finalize", 600, 900)) "loc 0.1\n" MEMBER(100, 150,
+                                                                                           150, 200)
+        LOC("1.0", MASTER(100, 150, 150, 200, 2)
+                       RUN("finalize", 300, 900)) "loc 1.1\n" MEMBER(100, 150, 150, 200);
+
+static void a_wait_at_finalize_idles_the_workers_at_no_ones_cost(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, omp_finalize);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  const char *fin = "main;MPI_Finalize";
+  assert_true(az_run_value(&run, "mpi_finalize_wait", fin, 2) == 300e-9);
+  assert_true(az_run_total(&run, "mpi_finalize_wait") == 300e-9);
+  assert_true(az_run_value(&run, "delay_ompidle", fin, 0) == 300e-9);
+  assert_true(az_run_value(&run, "delay_ompidle", fin, 2) == 300e-9);
+  assert_true(az_run_value(&run, "delay_ompidle", "main", 0) == 500e-9);
+  assert_true(az_run_value(&run, "delay_ompidle", "main", 2) == 200e-9);
+  assert_true(az_run_total(&run, "delay_ompidle") == 1500e-9);
+  assert_true(az_run_total(&run, "omp_idle_threads") == 1800e-9);
+  assert_true(az_run_total(&run, "delay_ompidle_longterm") == 0);
+  /* no other waits: no other delay costs */
+  assert_true(az_run_total(&run, "delay_barrier") == 0);
+  assert_true(az_run_total(&run, "delay_ompbarrier") == 0);
+  az_run_free(&run);
+}
+
 /* The master's team management is its parallel region's time (Scalasca's
    fork and join time): rank 0 forks at 150 and enters the region at 180,
    leaves it at 400 and joins at 420; rank 1 forks, enters, leaves and
@@ -1173,6 +1215,7 @@ int main(void) {
       cmocka_unit_test(an_openmp_barrier_charges_its_whole_wait),
       cmocka_unit_test(the_cause_sentence_leaves_mpi_start_up_out),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
+      cmocka_unit_test(a_wait_at_finalize_idles_the_workers_at_no_ones_cost),
       cmocka_unit_test(long_term_costs_do_not_depend_on_the_order_of_evaluation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,7 +38,7 @@ for t in p2p_waits_2x1 collective_waits_3x1; do
   for cube in scout trace; do
     c="$data/$t/$cube.cubex"
     for m in mpi_latesender mpi_latereceiver mpi_barrier_wait mpi_barrier_completion \
-      mpi_wait_nxn mpi_nxn_completion mpi_latebroadcast mpi_earlyreduce visits; do
+      mpi_wait_nxn mpi_nxn_completion mpi_latebroadcast mpi_earlyreduce mpi_finalize_wait visits; do
       cells "$t.pomp" $m > a && cells "$c" $m > b || fail "$t/$cube $m: dump"
       [ "$m" = visits ] || [ -s a ] || continue
       same "$t/$cube $m" a b
@@ -97,7 +97,7 @@ grep -q '<uniq_name>mpi_latesender</uniq_name>' x/anchor.xml &&
 # own report (its classification's children are _ls and _lr)
 for m in delay_latesender delay_latesender_longterm mpi_wait_direct_latesender \
   mpi_wait_terminal_ls mpi_wait_terminal_lr mpi_wait_propagating_ls critical_path \
-  critical_imbalance_impact; do
+  critical_imbalance_impact mpi_finalize_wait; do
   grep -q "<uniq_name>$m</uniq_name>" x/anchor.xml &&
     grep -q "@mirror@scalasca_patterns.html#$m<" x/anchor.xml ||
     fail "export: $m without Scalasca's name or URL"

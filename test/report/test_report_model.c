@@ -367,6 +367,7 @@ static void catalogue_is_the_architecture_tree(void **state) {
       {"bytes_put", NULL},
       {"bytes_get", NULL},
       {"mpi_rma_early_fence", "mpi_rma_wait_at_fence"},
+      {"mpi_finalize_wait", "mpi_management"},
   };
   int n = (int)(sizeof expect / sizeof expect[0]);
   pomp_report *r = pomp_report_new();
