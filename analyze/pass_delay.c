@@ -121,8 +121,7 @@ typedef struct {
   size_t nopen, capopen;
   dl_slot *acc; /* time per call path not yet in the open intervals' maps */
   size_t nacc, capacc;
-  size_t segment; /* acc[segment ..]: the time since the set of open
-                     intervals last changed */
+  size_t segment; /* acc[segment ..]: the time since an interval opened */
   struct {        /* maps of closed intervals, for the next ones */
     dl_open *v;
     size_t n, cap;
@@ -320,15 +319,15 @@ static int coll_covers(const az_defs *d, const dl_key *key, uint32_t comm) {
 
 /* The time since the event after this one (in time), on the innermost
    region, for every interval open here.  It is added up per call path in
-   segments (dl_loc.acc), a segment each time the set of open intervals
-   changes (flush); an interval takes the segments since it opened when it
+   segments (dl_loc.acc), a segment each time an interval opens
+   (new_segment); an interval takes the segments since it opened when it
    closes (complete_map): one look-up per event instead of one per event
    and open interval, and the time goes to the intervals that close, not
    to all open ones at each change (the flushes merged each segment into
    every open map: a sixth of the delay pass on heat 4x1). */
 static void fold_segments(dl_loc *s);
 
-static void acc_add(dl_loc *s, int32_t cnode, int64_t ticks) {
+static inline void acc_add(dl_loc *s, int32_t cnode, int64_t ticks) {
   for (size_t k = s->nacc; k-- > s->segment;)
     if (s->acc[k].cnode == cnode) {
       s->acc[k].ticks += ticks;
@@ -361,9 +360,11 @@ static void end_join_gap(dl_loc *s, const az_region *rg, int32_t cnode) {
   s->omp.gap_ticks = 0;
 }
 
-/* Before an interval opens or closes here: the time added up so far
-   belongs to those open now, a segment of its own (none open: to none). */
-static void flush(dl_loc *s) {
+/* Before an interval opens here: the time added up so far belongs to
+   those open now, a segment of its own (none open: to none).  A closing
+   interval takes its time itself (complete_map): the set of intervals
+   that the later time goes to loses it, and no new segment is needed. */
+static void new_segment(dl_loc *s) {
   if (!s->nopen) s->nacc = 0;
   s->segment = s->nacc;
 }
@@ -424,7 +425,7 @@ static void fold_segments(dl_loc *s) {
 
 /* The interval of instance key opens here (its member was posted). */
 static void open_interval(dl_loc *s, const dl_key *key) {
-  flush(s);
+  new_segment(s);
   dl_open o = {.key = *key, .from = s->nacc};
   if (s->spare.n) { /* a map's storage again */
     dl_open *sp = &s->spare.v[--s->spare.n];
@@ -492,7 +493,6 @@ static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_k
       s->open[kept++] = s->open[i];
       continue;
     }
-    if (kept == i) flush(s); /* the first to close: the set is still whole */
     close_interval(s, &s->open[i], kept, start);
   }
   s->nopen = kept;
@@ -1086,7 +1086,6 @@ static void delay_begin(az_replay *r) {
 static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
   (void)r, (void)cut;
   dl_loc *s = (dl_loc *)c;
-  flush(s);
   for (size_t i = 0; i < s->nopen; i++) close_interval(s, &s->open[i], 0, &no_start);
   s->nopen = 0;
   for (size_t i = 0; i < s->msgs.n; i++) forget_msg(s, &s->msgs.v[i]);

@@ -537,7 +537,7 @@ typedef struct { /* a block being decoded */
   uint32_t loc;
 } block_state;
 
-static az_time correct_time(block_state *s, az_time t) {
+__attribute__((always_inline)) static inline az_time correct_time(block_state *s, az_time t) {
   const struct az_loc_map *m = s->map;
   if (s->interval == SIZE_MAX) s->interval = 0;
   while (s->interval + 1 < m->nclock && t > m->clock[s->interval].end) s->interval++;
