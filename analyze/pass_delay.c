@@ -338,7 +338,7 @@ static inline void acc_add(dl_loc *s, int32_t cnode, int64_t ticks) {
   DL_PUSH(s->acc, s->nacc, s->capacc, slot);
 }
 
-static void attribute(dl_loc *s) {
+static inline void attribute(dl_loc *s) {
   if (!s->nopen || !s->depth || s->cur.prev == UINT64_MAX || s->cur.prev <= s->cur.last) return;
   int64_t ticks = (int64_t)(s->cur.prev - s->cur.last);
   if (s->omp.join_gap) { /* its region is named by its Leave, read later */
