@@ -21,7 +21,13 @@ typedef struct {
 
 void az_cells_free(az_cells *c);
 /* The row of one call path, created zeroed on first use (rows may move). */
-int64_t *az_cell(az_cells *c, int32_t cnode);
+int64_t *az_cell_new(az_cells *c, int32_t cnode);
+/* ... inline when it exists: a charge per event and pass (az_charge). */
+static inline int64_t *az_cell(az_cells *c, int32_t cnode) {
+  size_t i = (size_t)cnode;
+  if (i < c->nrow_of && c->row_of[i]) return c->rows[c->row_of[i] - 1];
+  return az_cell_new(c, cnode);
+}
 /* Turns the AZ_X_RUN remainder into the bucket metric of each row. */
 struct az_calltree;
 struct az_defs;

@@ -82,6 +82,16 @@ typedef struct {
   uint32_t arg;  /* Enter, Leave: the region; else the index of its values in more */
 } az_rev_event;
 
+/* Where the decoding of a chunk may start again (replay_back.c, "a block
+   decoded here"): its events before a block's first are passed over, and
+   the next block, which ends there, mostly starts in the same chunk. */
+enum { AZ_RESUME_POINTS = 64, AZ_RESUME_EVERY = 8192 };
+typedef struct {
+  uint64_t count; /* events before it */
+  az_time t;      /* the time in force there (timed: one was read) */
+  uint32_t offset, timed;
+} az_resume_point;
+
 typedef struct az_rev_buffer { /* per location: a block of several windows */
   az_rev_event *ev;
   uint8_t *kind; /* of each event in ev (REV_*) */
@@ -102,6 +112,12 @@ typedef struct az_rev_buffer { /* per location: a block of several windows */
      the first event at or after stop (maxt: the latest time decoded) */
   int pace;
   az_time stop, maxt;
+  struct { /* points every AZ_RESUME_EVERY events of chunk `chunk` of the
+              file of location loc, up to the last block's first event */
+    uint32_t loc, n;
+    size_t chunk;
+    az_resume_point at[AZ_RESUME_POINTS];
+  } resume;
 } az_rev_buffer;
 
 /* Events of all locations read in one go (blocks of windows): OTF2's Seek

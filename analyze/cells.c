@@ -10,7 +10,7 @@
 #include "az_metrics.h"
 #include "pomp_util.h"
 
-int64_t *az_cell(az_cells *c, int32_t cnode) {
+int64_t *az_cell_new(az_cells *c, int32_t cnode) {
   size_t i = (size_t)cnode;
   if (i >= c->nrow_of) {
     size_t n = c->nrow_of ? c->nrow_of : 64;

@@ -81,8 +81,9 @@
 
 typedef struct { /* an interval open on this location */
   dl_key key;    /* its instance: which synchronisations end it */
-  dl_slot *map;  /* its time per call path so far */
+  dl_slot *map;  /* its time per call path up to the segments from `from` */
   uint32_t nmap, capmap;
+  size_t from; /* its first segment slot in dl_loc.acc */
 } dl_open;
 
 typedef struct { /* a message of the call whose Enter comes next */
@@ -118,9 +119,10 @@ typedef struct {
                     looked up only when the parent changed */
   dl_open *open; /* intervals open on this location, as the central part's list */
   size_t nopen, capopen;
-  dl_slot *acc; /* time per call path not yet added to the open intervals */
+  dl_slot *acc; /* time per call path not yet in the open intervals' maps */
   size_t nacc, capacc;
-  struct { /* maps of closed intervals, for the next ones */
+  size_t segment; /* acc[segment ..]: the time since an interval opened */
+  struct {        /* maps of closed intervals, for the next ones */
     dl_open *v;
     size_t n, cap;
   } spare;
@@ -185,6 +187,10 @@ typedef struct { /* per process: the instances its master read lately */
   size_t n, cap, kept; /* kept: those read before this window */
 } dl_team_paths;
 
+typedef struct {
+  uint32_t serial, slot;
+} dl_map_at;
+
 typedef struct dl_state {
   int32_t *par_cnode;   /* per region: its only parallel call path, or -2 */
   int32_t *master_par;  /* per process: the master's parallel call path met last */
@@ -197,6 +203,11 @@ typedef struct dl_state {
   dl_central *central;  /* this analysis process's share (parallel: az_delay.h) */
   dl_link *link;        /* a parallel analysis's (az_delay.h); NULL: serial */
   az_replay *r;
+  struct {         /* per call path: its slot in the map being completed */
+    dl_map_at *at; /* at[c].slot holds while at[c].serial is serial */
+    size_t n;
+    uint32_t serial;
+  } maps;
 } dl_state;
 
 /* PU_PUSH with its capacity test inline: the pushes made per event
@@ -206,6 +217,10 @@ typedef struct dl_state {
     if ((len) == (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
     (arr)[(len)++] = (value);                                                                      \
   } while (0)
+
+/* The segments' slots at most (dl_loc.acc) before every open map takes
+   them (fold_segments). */
+enum { DL_SEGMENT_SLOTS = 1 << 12 };
 
 static void grow_log(dl_log *lg, size_t k) {
   lg->cap = lg->cap ? 2 * lg->cap : 1024;
@@ -304,20 +319,27 @@ static int coll_covers(const az_defs *d, const dl_key *key, uint32_t comm) {
 }
 
 /* The time since the event after this one (in time), on the innermost
-   region, for every interval open here.  It is added up per call path
-   and given to them when the set of open intervals changes (flush): one
-   look-up per event instead of one per event and open interval. */
-static void acc_add(dl_loc *s, int32_t cnode, int64_t ticks) {
-  for (size_t k = s->nacc; k-- > 0;)
+   region, for every interval open here.  It is added up per call path in
+   segments (dl_loc.acc), a segment each time an interval opens
+   (new_segment); an interval takes the segments since it opened when it
+   closes (complete_map): one look-up per event instead of one per event
+   and open interval, and the time goes to the intervals that close, not
+   to all open ones at each change (the flushes merged each segment into
+   every open map: a sixth of the delay pass on heat 4x1). */
+static void fold_segments(dl_loc *s);
+
+static inline void acc_add(dl_loc *s, int32_t cnode, int64_t ticks) {
+  for (size_t k = s->nacc; k-- > s->segment;)
     if (s->acc[k].cnode == cnode) {
       s->acc[k].ticks += ticks;
       return;
     }
+  if (s->nacc == DL_SEGMENT_SLOTS) fold_segments(s);
   dl_slot slot = {cnode, ticks};
   DL_PUSH(s->acc, s->nacc, s->capacc, slot);
 }
 
-static void attribute(dl_loc *s) {
+static inline void attribute(dl_loc *s) {
   if (!s->nopen || !s->depth || s->cur.prev == UINT64_MAX || s->cur.prev <= s->cur.last) return;
   int64_t ticks = (int64_t)(s->cur.prev - s->cur.last);
   if (s->omp.join_gap) { /* its region is named by its Leave, read later */
@@ -339,33 +361,73 @@ static void end_join_gap(dl_loc *s, const az_region *rg, int32_t cnode) {
   s->omp.gap_ticks = 0;
 }
 
-/* Before an interval opens or closes here: the time added up so far
-   belongs to those open now (each interval's map in turn: the same slots
-   in the same order as slot by slot over all maps). */
-static void flush(dl_loc *s) {
-  const dl_slot *acc = s->acc;
-  size_t nacc = s->nacc;
-  s->nacc = 0;
-  for (size_t i = 0; i < s->nopen && nacc; i++) {
-    dl_open *o = &s->open[i];
-    dl_slot *map = o->map;
-    uint32_t n = o->nmap;
-    for (size_t k = 0; k < nacc; k++) {
-      if (dl_slot_add(map, n, acc[k].cnode, acc[k].ticks)) continue;
-      if (n == o->capmap) {
-        o->capmap = o->capmap ? 2 * o->capmap : 8;
-        map = o->map = pu_realloc(map, o->capmap * sizeof *map);
-      }
-      map[n++] = acc[k];
-    }
-    o->nmap = n;
+/* Before an interval opens here: the time added up so far belongs to
+   those open now, a segment of its own (none open: to none).  A closing
+   interval takes its time itself (complete_map): the set of intervals
+   that the later time goes to loses it, and no new segment is needed. */
+static void new_segment(dl_loc *s) {
+  if (!s->nopen) s->nacc = 0;
+  s->segment = s->nacc;
+}
+
+/* Room for every call path's slot (a map being completed): the tree's. */
+static void map_slots_room(dl_state *st) {
+  size_t need = st->r->a->tree.len;
+  if (need < st->maps.n) return;
+  size_t n = st->maps.n ? 2 * st->maps.n : 256;
+  while (n <= need) n *= 2;
+  st->maps.at = pu_realloc(st->maps.at, n * sizeof *st->maps.at);
+  memset(st->maps.at + st->maps.n, 0, (n - st->maps.n) * sizeof *st->maps.at);
+  st->maps.n = n;
+}
+
+/* Open interval o takes the time of the segments since it opened: its
+   map holds the call paths in the order their time first came, as when
+   each segment was added to every open map. */
+static void complete_map(dl_loc *s, dl_open *o) {
+  if (o->from >= s->nacc) return;
+  dl_state *st = s->st;
+  map_slots_room(st);
+  if (++st->maps.serial == 0) { /* wrapped: no mark is current */
+    memset(st->maps.at, 0, st->maps.n * sizeof *st->maps.at);
+    st->maps.serial = 1;
   }
+  uint32_t serial = st->maps.serial, n = o->nmap;
+  dl_map_at *at = st->maps.at;
+  dl_slot *map = o->map;
+  for (uint32_t i = 0; i < n; i++) at[map[i].cnode] = (dl_map_at){serial, i};
+  for (size_t k = o->from; k < s->nacc; k++) {
+    dl_slot a = s->acc[k];
+    dl_map_at *x = &at[a.cnode];
+    if (x->serial == serial) {
+      map[x->slot].ticks += a.ticks;
+      continue;
+    }
+    if (n == o->capmap) {
+      o->capmap = o->capmap ? 2 * o->capmap : 8;
+      map = o->map = pu_realloc(map, o->capmap * sizeof *map);
+    }
+    *x = (dl_map_at){serial, n};
+    map[n++] = a;
+  }
+  o->nmap = n;
+  o->from = s->nacc;
+}
+
+/* The segments grew long (intervals that stay open while many others open
+   and close): every open map takes them, and they start again. */
+static void fold_segments(dl_loc *s) {
+  for (size_t i = 0; i < s->nopen; i++) {
+    complete_map(s, &s->open[i]);
+    s->open[i].from = 0;
+  }
+  s->nacc = s->segment = 0;
 }
 
 /* The interval of instance key opens here (its member was posted). */
 static void open_interval(dl_loc *s, const dl_key *key) {
-  flush(s);
-  dl_open o = {.key = *key};
+  new_segment(s);
+  dl_open o = {.key = *key, .from = s->nacc};
   if (s->spare.n) { /* a map's storage again */
     dl_open *sp = &s->spare.v[--s->spare.n];
     o.map = sp->map;
@@ -377,6 +439,7 @@ static void open_interval(dl_loc *s, const dl_key *key) {
 /* The open interval o, at index j of the list once those closed before it
    left, reached its start: its map goes to the central part. */
 static void close_interval(dl_loc *s, dl_open *o, size_t j, const dl_start *start) {
+  complete_map(s, o);
   uint64_t *w = log_room(s->log, DL_CLOSE_WORDS + 2 * (size_t)o->nmap);
   *w++ = DL_OP_CLOSE | (uint64_t)j << 8 | (uint64_t)o->nmap << 32;
   *w++ = start->id;
@@ -431,7 +494,6 @@ static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_k
       s->open[kept++] = s->open[i];
       continue;
     }
-    if (kept == i) flush(s); /* the first to close: the set is still whole */
     close_interval(s, &s->open[i], kept, start);
   }
   s->nopen = kept;
@@ -1052,7 +1114,6 @@ static void delay_begin(az_replay *r) {
 static void delay_loc_end(az_replay *r, az_cursor *c, const char *cut) {
   (void)r, (void)cut;
   dl_loc *s = (dl_loc *)c;
-  flush(s);
   for (size_t i = 0; i < s->nopen; i++) close_interval(s, &s->open[i], 0, &no_start);
   s->nopen = 0;
   for (size_t i = 0; i < s->msgs.n; i++) forget_msg(s, &s->msgs.v[i]);
@@ -1091,6 +1152,7 @@ static void delay_end(az_replay *r, int ok) {
   }
   free(st->logs);
   free(st->par_cnode);
+  free(st->maps.at);
   free(st->init);
   free(st->master_par);
   for (uint32_t p = 0; p < r->a->defs.num_procs; p++) free(st->paths[p].v);

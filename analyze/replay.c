@@ -279,13 +279,19 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
     size_t e = end;
     uint64_t after = from - b->lo; /* the window's first event: dpos > after */
     OTF2_LocationRef id = c->a->defs.locs[l].id;
-    while (e > 0 && b->ev[e - 1].dpos > after && !ci->failed) {
-      uint8_t k = b->kind[--e];
-      const az_rev_event *ev = &b->ev[e];
+    /* the buffer and the handlers in locals: a handler's stores could
+       change them for all the compiler knows, reloaded at every event */
+    const az_rev_event *evs = b->ev;
+    const uint8_t *kinds = b->kind;
+    const uint64_t lo = b->lo;
+    OTF2_EvtReaderCallback_Enter enter = on->enter;
+    OTF2_EvtReaderCallback_Leave leave = on->leave;
+    while (e > 0 && evs[e - 1].dpos > after && !ci->failed) {
+      uint8_t k = kinds[--e];
+      const az_rev_event *ev = &evs[e];
       /* Leave and Enter, most events, without deliver's switch */
-      if (k == REV_LEAVE && on->leave) on->leave(id, ev->t, b->lo + ev->dpos, ci, NULL, ev->arg);
-      else if (k == REV_ENTER && on->enter)
-        on->enter(id, ev->t, b->lo + ev->dpos, ci, NULL, ev->arg);
+      if (k == REV_LEAVE && leave) leave(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
+      else if (k == REV_ENTER && enter) enter(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
       else if (mask >> k & 1) az_deliver(on, ci, b, e);
     }
     if (ci->failed) return -1;

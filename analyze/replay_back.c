@@ -528,14 +528,17 @@ static double round_even(double x) {
 
 typedef struct { /* a block being decoded */
   const struct az_loc_map *map;
+  size_t nclock;      /* the map's clock intervals (0: no map) */
   size_t interval;    /* the clock interval of the last corrected time */
   az_time raw, fixed; /* the last time corrected, and what it became */
+  /* Enter and Leave stored without rev_put's tests: the buffer has room
+     for the block and no pace */
+  int direct;
+  uint32_t loc;
 } block_state;
 
-static az_time corrected(block_state *s, az_time t) {
+__attribute__((always_inline)) static inline az_time correct_time(block_state *s, az_time t) {
   const struct az_loc_map *m = s->map;
-  if (!m || !m->nclock) return t;
-  if (t == s->raw && s->interval != SIZE_MAX) return s->fixed;
   if (s->interval == SIZE_MAX) s->interval = 0;
   while (s->interval + 1 < m->nclock && t > m->clock[s->interval].end) s->interval++;
   const clock_interval *c = &m->clock[s->interval];
@@ -544,6 +547,13 @@ static az_time corrected(block_state *s, az_time t) {
   s->raw = t;
   s->fixed = t + (uint64_t)offset;
   return s->fixed;
+}
+
+/* An event's time as OTF2's reader gives it (inline: every event). */
+static inline az_time corrected(block_state *s, az_time t) {
+  if (!s->nclock) return t;
+  if (t == s->raw && s->interval != SIZE_MAX) return s->fixed;
+  return correct_time(s, t);
 }
 
 static inline uint64_t mapped(const block_state *s, int kind, uint64_t local) {
@@ -650,11 +660,35 @@ static void put_singleton(az_rev_buffer *b, block_state *s, uint8_t type, rec_cu
   if (!r->bad && kind >= 0) rev_put(b, kind, corrected(s, t), pos, req, 0, 0, 0, 0);
 }
 
+/* Where chunk `chunk` of location loc's file is decoded from for a block
+   after lo: the last point before lo when there is one (*count: its
+   events before, the point's index returned), else from its start
+   (*count as it is), the points made again while its events up to lo are
+   passed over (the next one to make at the event returned; none when the
+   block starts at the chunk's start). */
+static uint64_t resume(az_rev_buffer *b, uint32_t loc, size_t chunk, uint64_t lo, uint64_t *count) {
+  if (lo <= *count) return UINT64_MAX; /* nothing passed over */
+  if (b->resume.n && b->resume.loc == loc && b->resume.chunk == chunk &&
+      b->resume.at[0].count <= lo) {
+    uint32_t j = b->resume.n - 1;
+    while (b->resume.at[j].count > lo) j--;
+    if (b->resume.at[j].count > *count) {
+      *count = b->resume.at[j].count;
+      return j;
+    }
+    return UINT64_MAX;
+  }
+  b->resume.loc = loc;
+  b->resume.chunk = chunk;
+  b->resume.n = 0;
+  return *count;
+}
+
 /* The events of one chunk (data: its n bytes) after *pos, those after lo
    buffered, up to event `to`: 1 when `to` was reached, 0 at the chunk's
    end, -1 when OTF2 must read the block. */
 static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *data, size_t n,
-                        uint64_t *at, uint64_t lo, uint64_t to) {
+                        size_t chunk, uint64_t *at, uint64_t lo, uint64_t to) {
   if (n < CHUNK_HEADER_BYTES || data[0] != CHUNK_HEADER || data[1] != CHUNK_LITTLE_ENDIAN ||
       get_le8(data + CHUNK_FIRST) != *at + 1)
     return -1;
@@ -662,14 +696,30 @@ static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *d
   int timed = 0;
   az_time t = 0;
   uint64_t count = *at, *pos = &count;
+  uint64_t mark = resume(b, s->loc, chunk, lo, &count);
+  if (count > *at) { /* from the point */
+    const az_resume_point *p = &b->resume.at[mark];
+    r.p = data + p->offset, t = p->t, timed = (int)p->timed;
+    mark = UINT64_MAX;
+  }
   int got = -1; /* no end-of-chunk record */
   while (r.p < r.end) {
     uint8_t type = *r.p++;
+    if (type == REC_TIMESTAMP) { /* before most events */
+      if (r.end - r.p < 8) return -1;
+      t = get_le8(r.p), r.p += 8, timed = 1;
+      continue;
+    }
     /* most events: an Enter or a Leave, its region in a few bytes; before
        the block (it starts inside a chunk) only passed over */
     if ((type == EV_ENTER || type == EV_LEAVE) && r.end - r.p >= 9 && *r.p <= 4) {
       unsigned k = *r.p;
       if (count < lo) {
+        if (count >= mark && b->resume.n < AZ_RESUME_POINTS) {
+          b->resume.at[b->resume.n++] =
+              (az_resume_point){count, t, (uint32_t)(r.p - 1 - data), (uint32_t)timed};
+          mark = count + AZ_RESUME_EVERY;
+        }
         r.p += 1 + k, count++;
         continue;
       }
@@ -677,8 +727,14 @@ static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *d
       uint64_t region = k ? get_le8(r.p + 1) & (UINT64_MAX >> (64 - 8 * k)) : 0;
       r.p += 1 + k;
       if (s->map) region = map_id(&s->map->id[AZ_MAP_REGION], region);
-      rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, corrected(s, t), ++count, region, 0, 0,
-              0, 0);
+      uint8_t kind = type == EV_ENTER ? REV_ENTER : REV_LEAVE;
+      if (s->direct) { /* as rev_put */
+        b->ev[b->len] =
+            (az_rev_event){corrected(s, t), (uint32_t)(++count - b->lo), (uint32_t)region};
+        b->kind[b->len++] = kind;
+      } else {
+        rev_put(b, kind, corrected(s, t), ++count, region, 0, 0, 0, 0);
+      }
       if (count == to) {
         got = 1;
         break;
@@ -688,11 +744,6 @@ static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *d
     if (type == REC_END_OF_CHUNK) {
       got = 0;
       break;
-    }
-    if (type == REC_TIMESTAMP) {
-      if (r.end - r.p < 8) return -1;
-      t = get_le8(r.p), r.p += 8, timed = 1;
-      continue;
     }
     if (type < REC_FIRST_EVENT && type != REC_ATTRIBUTES) return -1;
     if (type >= EV_OMP_FIRST && type <= EV_OMP_LAST) return -1;
@@ -754,7 +805,11 @@ int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, s
   uint64_t size = fd >= 0 && !fstat(fd, &st) && st.st_size > 0 ? (uint64_t)st.st_size : 0;
   uint64_t pos = chunk[k] - 1;
   int got = -1;
-  block_state s = {map, SIZE_MAX, 0, 0};
+  block_state s = {.map = map,
+                   .nclock = map ? map->nclock : 0,
+                   .interval = SIZE_MAX,
+                   .direct = !b->pace && b->len <= b->cap && b->cap - b->len >= to - lo,
+                   .loc = loc};
   /* each chunk mapped, not copied: a buffer of the chunk size allocated
      and freed per block took the peak RSS of bench_analyze's 8-rank trace
      from 41 to 45 MB (its pages faulted in again and again) */
@@ -762,7 +817,7 @@ int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, s
     size_t n = (size_t)(size - k * chunk_size < chunk_size ? size - k * chunk_size : chunk_size);
     void *data = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, (off_t)(k * chunk_size));
     if (data == MAP_FAILED) break;
-    got = decode_chunk(b, &s, data, n, &pos, lo, to);
+    got = decode_chunk(b, &s, data, n, k, &pos, lo, to);
     munmap(data, n);
     if (got) break;
     got = -1; /* the last chunk ended before `to` */
