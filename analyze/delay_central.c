@@ -162,7 +162,13 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t elsewhere;       /* divided: its late member is another analysis process's
                             (DL_KEPT: a collective, kept until evaluated there) */
   uint32_t remote_waiting; /* divided: waiters of other processes not yet received */
-  struct dl_thru *thru;    /* the later intervals that start at one of its
+  /* divided, a message whose waiter is another process's: its final wait
+     (DL_REC_SETTLE, resolve_call there) not yet known (DL_FINAL_AWAITED),
+     or known (DL_FINAL_KNOWN; before its own waits: in final_wait) */
+  uint8_t final_state;
+  uint8_t final_index; /* the waiter's member (DL_SEND_DONE: its part) */
+  int64_t final_wait;
+  struct dl_thru *thru; /* the later intervals that start at one of its
                               members (a message), not resolved */
   uint32_t nthru, capthru;
   uint8_t thru_queued;  /* in dl_central.thru_work */
@@ -175,6 +181,8 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   az_time fork;  /* an OpenMP barrier: its master's ThreadFork, once sized */
   dl_member m[]; /* size members, allocated with it */
 };
+
+enum { DL_FINAL_AWAITED = 1, DL_FINAL_KNOWN }; /* dl_inst.final_state */
 
 /* The messages one call completed (MPI_Waitall, MPI_Sendrecv, ...): their
    waits overlap, all from the call's Enter; as in p2p.c, only the longest
@@ -768,7 +776,21 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from) {
    known (settled). */
 static int through_resolvable(const dl_inst *in, const dl_thru *t) {
   const dl_member *from = &in->m[t->m];
-  return in->settled && from->closed && !from->thru && !in->inner_unknown;
+  return in->settled && from->closed && !from->thru && !in->inner_unknown &&
+         in->final_state != DL_FINAL_AWAITED && (!in->part[0] || in->part[0]->settled);
+}
+
+/* 1 when message msg (settled) had a wait: a Late Sender or Late Receiver
+   that stayed one in the calls completing it (of a call's messages only
+   the longest is a wait, resolve_call).  Scalasca's synchronisation
+   points are the waits alone: a message whose wait a longer one of its
+   call took is none (its receive is no Late Sender event, its send no
+   synchronisation of the pair), an interval goes on through it. */
+static int message_waited(const dl_inst *msg) {
+  if (msg->kind == DK_NONE) return 0;
+  for (int k = 0; k < 2; k++)
+    if (msg->m[k].wait > 0 || (msg->part[k] && msg->part[k]->m[0].wait > 0)) return 1;
+  return 0;
 }
 
 /* 1 unless by's map is read by nobody: its message is known to have no
@@ -777,7 +799,9 @@ static int through_resolvable(const dl_inst *in, const dl_thru *t) {
    would grow along every chain of them. */
 static int map_needed(dl_ref by) {
   const dl_inst *msg = is_part(by.in) ? by.in->part[0] : by.in;
-  if (!msg || !msg->settled || msg->kind != DK_NONE) return 1;
+  if (!msg || !msg->settled || msg->final_state == DL_FINAL_AWAITED ||
+      (msg->part[0] && !msg->part[0]->settled) || message_waited(msg))
+    return 1;
   for (uint32_t i = 0; msg == by.in && i < by.in->nthru; i++)
     if (by.in->thru[i].m == by.m) return 1;
   return 0;
@@ -801,7 +825,7 @@ static void finish_through(dl_central *st, dl_inst *in, dl_thru t, int through) 
 
 static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
   /* no wait: no synchronisation */
-  finish_through(st, in, t, in->kind == DK_NONE && map_needed(thru_by(&t)));
+  finish_through(st, in, t, !message_waited(in) && map_needed(thru_by(&t)));
 }
 
 /* Resolves what can be of in's later intervals (entries in order). */
@@ -1012,9 +1036,14 @@ static void waits_message(dl_inst *in, dl_member *done, const dl_member *posting
   }
 }
 
+static void send_final(dl_central *st, dl_ref r);
+
 /* The instance's waits are final: the instances waiting to know them. */
 static void settle(dl_central *st, dl_inst *in) {
   in->settled = 1;
+  if (st->link && in->key.p2p)
+    send_final(st, (dl_ref){in, DL_SEND}), send_final(st, (dl_ref){in, DL_RECV});
+  else if (st->link && is_part(in)) send_final(st, (dl_ref){in, 0});
   /* a member that did not wait passes nothing back: no need to wait for
      the intervals it lies in (so waits go back in time, never around a
      ring of messages) */
@@ -1029,6 +1058,8 @@ static void settle(dl_central *st, dl_inst *in) {
   }
   free_dependents(st, in); /* settled: none comes any more */
   check_ready(st, in);
+  /* an Isend's completion: its message's later intervals may go on now */
+  if (is_part(in) && in->part[0] && in->part[0]->nthru) check_ready(st, in->part[0]);
 }
 
 static int is_receive(dl_ref r) { return r.in->key.omp == DL_MPI && r.m == DL_RECV; }
@@ -1467,14 +1498,17 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
                   (net_map)
      DL_REC_DONE  a collective evaluated and dropped, to every other
                   process (DL_KEPT): comm, seq
+     DL_REC_FINAL a message's waiter's final wait, once the call that
+                  completes it is resolved, to its late member's process:
+                  member << 32; key (3); wait
    and, taken from the logs before they are applied (dl_central_scan), a
    collective's members to every other process (dl_rpost: loc, op and its
    four words), applied in location
    order among the local logs, so every process posts them in the serial
    order.  Every process computes an instance's waits from the same posts;
    a waiter's own process resolves the call that completes it. */
-enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE };
-enum { DL_REC_MSG_WORDS = 9, DL_REC_DONE_WORDS = 3, DL_RPOST_WORDS = 6 };
+enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE, DL_REC_FINAL };
+enum { DL_REC_MSG_WORDS = 9, DL_REC_DONE_WORDS = 3, DL_REC_FINAL_WORDS = 5, DL_RPOST_WORDS = 6 };
 /* DL_REC_WAITER's words: after its key, wait, incoming per kind (ticks,
    fraction), prop, cnode | nmap << 32, start (3) */
 enum {
@@ -1619,8 +1653,50 @@ static void divide(dl_central *st, dl_inst *in) {
     return;
   }
   uint32_t members = in->key.p2p ? DL_SEND_DONE + 1 : in->size;
-  for (uint32_t i = 0; i < members; i++)
-    if (raw_waiter(in, i) && remote_loc(st, waiter_member(in, i)->loc)) in->remote_waiting++;
+  for (uint32_t i = 0; i < members; i++) {
+    if (!raw_waiter(in, i) || !remote_loc(st, waiter_member(in, i)->loc)) continue;
+    in->remote_waiting++;
+    if (!in->key.p2p) continue;
+    if (in->final_state == DL_FINAL_KNOWN) /* came before its own waits */
+      waiter_member(in, in->final_index)->wait = in->final_wait;
+    else in->final_state = DL_FINAL_AWAITED;
+  }
+}
+
+/* Waiter r settled here (its calls resolved, resolve_call), when its
+   message is evaluated on another process: its final wait there (a message whose
+   wait a longer one of the call took is no synchronisation point, and
+   the intervals there that reach it go on through it, want_through).
+   Sent before the waiter itself (DL_REC_WAITER, once its incoming cost is
+   complete), so no later interval waits for an evaluation. */
+static void send_final(dl_central *st, dl_ref r) {
+  dl_inst *msg = is_part(r.in) ? r.in->part[0] : r.in;
+  uint32_t index = is_part(r.in) ? DL_SEND_DONE : r.m;
+  if (!msg || !msg->key.p2p || !raw_waiter(msg, index) ||
+      remote_loc(st, waiter_member(msg, index)->loc) || !remote_loc(st, late_member(msg)->loc))
+    return;
+  uint64_t *w = words_room(&st->out[owner_of(st, late_member(msg)->loc)], DL_REC_FINAL_WORDS);
+  w[0] = DL_REC_FINAL | (uint64_t)index << 32;
+  put_key(w + 1, &msg->key);
+  w[4] = (uint64_t)member(r)->wait;
+}
+
+static const uint64_t *rec_final(dl_central *st, const uint64_t *w) {
+  dl_key key = message_key(w + 1);
+  /* a side sent with its part comes after its final wait (the part
+     completed the message): its DL_REC_MSG follows */
+  dl_inst *in = find_inst(st, &key, 2, 2, DK_NONE);
+  uint32_t index = (uint32_t)(w[0] >> 32);
+  if (in->final_state == DL_FINAL_AWAITED) {
+    waiter_member(in, index)->wait = (int64_t)w[4];
+    in->final_state = DL_FINAL_KNOWN;
+    check_ready(st, in);
+  } else { /* its own waits not computed yet: divide applies it */
+    in->final_state = DL_FINAL_KNOWN;
+    in->final_index = (uint8_t)index;
+    in->final_wait = (int64_t)w[4];
+  }
+  return w + DL_REC_FINAL_WORDS;
 }
 
 /* Waiter mb (member `index` of in), final, to the late member's process. */
@@ -1722,6 +1798,7 @@ void dl_central_receive(dl_central *st, const uint64_t *w, size_t n, const int32
   while (w < end) switch (*w & 0xff) {
     case DL_REC_MSG: w = rec_msg(st, w); break;
     case DL_REC_WAITER: w = rec_waiter(st, w, map, base); break;
+    case DL_REC_FINAL: w = rec_final(st, w); break;
     default: w = rec_done(st, w); break;
     }
 }

@@ -714,6 +714,101 @@ static void crossing_messages_without_waits_go_through_each_other(void **state) 
   az_run_free(&run);
 }
 
+/* A message whose wait a longer one of the same call took is no
+   synchronisation point either (Scalasca's: only the longest Late Sender
+   of an MPI_Waitall is a Late Sender event, and its sender's send the
+   pair's synchronisation).  Rank 1 posts two Irecvs at 100 and waits in
+   one MPI_Waitall from 100 to 400: M0 from rank 0, sent at 200 (a Late
+   Sender of 100, not the longest), X from rank 2, sent at 400 (300, the
+   wait).  Rank 1 then works 200 and sends M1 at 600, for which rank 0,
+   which worked 100 after M0, waited 300 (from 300).  M1's intervals go
+   through M0 back to the barrier (left together at 100: no completion):
+   rank 1 has the Waitall, all of it X's wait (300), and work 200; rank 0
+   work 100 + 100.  No delay, rank 1's waiting 300 explains M1's wait:
+   scale 1, all 300 passed to X, whose delay, rank 2's work 300 against
+   nothing of rank 1 (its interval holds only the Irecvs, no time),
+   charges 300 short-term and 300 long-term there.  (Were M0 a
+   synchronisation: both intervals from M0, rank 1's Waitall 200 of
+   completion after rank 0 left its send and work 200, rank 0 work 100:
+   300 short-term on rank 1, 200 on the Waitall, 100 on its work.) */
+static const char *const shorter_wait_of_a_call =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 200) SEND(1, 200, 200, 200) RUN("work", 200, 300)
+                   RECV(1, 300, 600, 600) BARRIER(0, 900, 900))
+        LOC("1.0", "100 enter irecv\n100 irecvreq 3\n100 leave\n"
+                   "100 enter irecv\n100 irecvreq 4\n100 leave\n"
+                   "100 enter waitall\n400 irecv 0 0 0 8 3\n400 irecv 2 0 0 8 4\n400 leave\n" RUN(
+                       "work", 400, 600) SEND(0, 600, 600, 600) BARRIER(0, 900, 900))
+            LOC("2.0", RUN("work", 100, 400) SEND(1, 400, 400, 400) BARRIER(0, 900, 900));
+
+static void a_message_whose_wait_a_longer_one_took_is_no_synchronisation(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, shorter_wait_of_a_call);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Waitall", 1) == 300e-9);
+  assert_true(az_run_total(&run, "mpi_latesender") == 600e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 2) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", "main;MPI_Recv", 0) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_propagating_latesender", "main;MPI_Waitall", 1) ==
+              300e-9);
+  az_run_free(&run);
+}
+
+/* The same for an Isend's Late Receiver that a Late Sender of its
+   MPI_Waitall took: the message is known to have no wait only once that
+   call is resolved, after the message's own members (its completion is
+   a part; before 2026-11-27 the interval below took it for a
+   synchronisation when its receive's side was read last).  Rank 1 does
+   io 50, posts an Irecv from rank 0 and an Isend of M1 to rank 2 at 150
+   and waits in one MPI_Waitall from 150 to 300: M0 from rank 0, sent at
+   300 (a Late Sender of 150, the wait), and M1's completion, whose
+   receive rank 2 posted at 200 (a Late Receiver of 50, not a wait).
+   Rank 1 then works 200 and sends M2 at 500, for which rank 2, which
+   completed M1 in an MPI_Wait at 250, waited 100 (from 400).  M2's
+   intervals go through M1 back to the barrier (left at 100 together):
+   rank 1 has io 50, the Waitall, all of it M0's wait, and work 200; rank
+   2 work 100 + 50 + 150.  Delay io 50, rank 1's waiting 150: scale
+   100 / 200, 25 short-term on rank 1's io, 75 passed to M0's wait.  M0:
+   rank 0's work 200 against rank 1's io 50: scale 150 / 200, 150
+   short-term and 75 * 200 / 200 long-term on rank 0's work.  (Were M1 a
+   synchronisation: rank 1's interval from its Isend, no delay, 100 of
+   its waiting: all 100 passed to M0, nothing on rank 1's io.) */
+static const char *const shorter_late_receiver_of_a_call =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) SEND(1, 300, 300, 300) BARRIER(0, 900, 900))
+        LOC("1.0",
+            RUN("io", 100,
+                150) "150 enter irecv\n150 irecvreq 3\n150 leave\n"
+                     "150 enter isend\n150 isend 2 0 0 8 4\n150 leave\n"
+                     "150 enter waitall\n300 irecv 0 0 0 8 3\n300 isendcomplete 4\n300 leave\n" RUN(
+                         "work", 300, 500) SEND(2, 500, 500, 500) BARRIER(0, 900, 900))
+            LOC("2.0",
+                RUN("work", 100, 200) "200 enter irecv\n200 irecvreq 5\n200 leave\n" RUN(
+                    "work", 200,
+                    250) "250 enter wait\n250 irecv 1 0 0 8 5\n250 leave\n" RUN("work", 250, 400)
+                    RECV(1, 400, 500, 500) BARRIER(0, 900, 900));
+
+static void a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, shorter_late_receiver_of_a_call);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Waitall", 1) == 150e-9);
+  assert_true(az_run_total(&run, "mpi_latesender") == 250e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;io", 1) == 25e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 150e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 175e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 0) == 75e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 75e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 0);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -1165,6 +1260,8 @@ int main(void) {
       cmocka_unit_test(a_chain_goes_through_a_message_that_did_not_wait),
       cmocka_unit_test(a_wait_of_the_same_call_lies_in_the_interval_through_it),
       cmocka_unit_test(crossing_messages_without_waits_go_through_each_other),
+      cmocka_unit_test(a_message_whose_wait_a_longer_one_took_is_no_synchronisation),
+      cmocka_unit_test(a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
