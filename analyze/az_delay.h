@@ -112,6 +112,13 @@ static inline int dl_slot_add(dl_slot *map, size_t n, int32_t cnode, int64_t tic
                  closed (the list closes up); the synchronisation it
                  starts at (dl_start: id, x, cnode); its time per call
                  path, nmap (cnode, ticks) pairs
+     DL_OP_MARK  arg: j | nmap << 32;  the open interval at index j (of a
+                 collective) reached a rooted collective (1-to-N, N-to-1),
+                 which synchronises only some pairs of its members: the
+                 interval goes on, its time so far is a segment; the
+                 segment's start (dl_start: id, x, cnode), that
+                 collective's comm | kind << 32 and seq; nmap (cnode,
+                 ticks) pairs
      DL_OP_FORK  the master's fork: its barriers' team is now known; t
      DL_OP_DRAIN evaluate what became ready */
 enum {
@@ -122,7 +129,8 @@ enum {
   DL_OP_CLOSE,
   DL_OP_FORK,
   DL_OP_DRAIN,
-  DL_OP_GIVEUP
+  DL_OP_GIVEUP,
+  DL_OP_MARK
 };
 
 /* The synchronisation an interval starts at, for the completion time of
@@ -155,6 +163,12 @@ static inline dl_start dl_start_of(const uint64_t *w) {
 }
 enum { DL_START_NONE = 0, DL_START_INIT = 1, DL_START_TEAM = 4 }; /* no bit 1: not a dl_start_id */
 enum { DL_CLOSE_WORDS = 4 }; /* DL_OP_CLOSE's words before its map */
+enum { DL_MARK_WORDS = 6 };  /* DL_OP_MARK's words before its map */
+/* A collective's interval goes on through at most this many rooted
+   collectives (segments), then ends at the next one: the intervals still
+   open hold every wait in them, and the instances of those waits wait
+   for them (memory stays bounded). */
+enum { DL_SEG_BOUND = 16 };
 
 /* The id of instance key as a start (never DL_START_NONE or _INIT). */
 static inline uint64_t dl_start_id(const dl_key *key) { return (uint64_t)dl_key_hash(key) | 2; }

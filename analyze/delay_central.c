@@ -78,6 +78,25 @@ typedef struct { /* a wait inside an interval: member `m` of `in` */
   uint32_t m;
 } dl_ref;
 
+/* A collective member's interval in segments (pass_delay.c,
+   mark_interval): segment i runs from the later boundary (the operation's
+   Enter for i = 0) back to rooted collective `at`, whose start info it
+   keeps; the member's map and start are the last segment's.  Which of
+   them a pair of members shares as a synchronisation is known once `at`
+   is settled (synchronises).  slots: the segments' maps one after the
+   other (slots_end: where segment i's ends); inner_end: the member's
+   waits posted before it (in segment i or earlier). */
+typedef struct {
+  dl_start start;
+  dl_inst *at;
+  uint32_t slots_end, inner_end;
+} dl_seg;
+struct dl_segs {
+  dl_seg *v;
+  dl_slot *slots;
+  size_t n, cap, nslots, capslots;
+};
+
 /* The fields before few_inner are cleared when an instance is reused; the
    inline storage after them is not (its counts are): a message's two
    members clear 2 x 104 bytes, not the 600 of the whole instance. */
@@ -98,12 +117,14 @@ typedef struct {
      Scalasca keeps long-term costs: in the kind of the wait at the end of
      the chain; DK_OMPIDLE: idleness of OpenMP workers) */
   dl_fixed incoming[DK_NONE];
-  uint8_t cost_kinds; /* bit k: incoming[k] > 0 (most waits have none) */
-  double prop;        /* the largest part of it that explains one later wait */
-  dl_start start;     /* the synchronisation its interval starts at */
-  dl_call *call;      /* a receive: the receives completed by the same call */
-  dl_slot *map;       /* its interval's time per call path */
-  dl_ref *inner;      /* waits of this member inside its interval */
+  uint8_t cost_kinds;   /* bit k: incoming[k] > 0 (most waits have none) */
+  double prop;          /* the largest part of it that explains one later wait */
+  dl_start start;       /* the synchronisation its interval starts at */
+  dl_call *call;        /* a receive: the receives completed by the same call */
+  struct dl_segs *segs; /* a collective's: the rooted collectives its interval
+                           went on through (NULL: none) */
+  dl_slot *map;         /* its interval's time per call path (segments: the last) */
+  dl_ref *inner;        /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
   dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
                           loop), without an allocation; up to four in a
@@ -432,6 +453,12 @@ static void drop_inst(dl_central *st, dl_inst *in) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
     if (in->m[i].capinner == DL_BLOCK_REFS) block_give(st, in->m[i].inner);
     else if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
+    struct dl_segs *segs = in->m[i].segs;
+    if (segs) {
+      free(segs->v);
+      free(segs->slots);
+      free(segs);
+    }
     dl_call *call = in->m[i].call;
     if (call && !--call->refs) {
       free(call->mb);
@@ -554,6 +581,82 @@ static void completions(const dl_member *late, const dl_member *w, int64_t *late
   if (w->start.bcast_root) first = late->start.x;
   *late_done = late->start.x > first ? (int64_t)(late->start.x - first) : 0;
   *w_done = w->start.x > first ? (int64_t)(w->start.x - first) : 0;
+}
+
+/* ---- segments: a collective's interval through rooted collectives ----
+
+   Scalasca's synchronisation points are per pair of ranks: a 1-to-N
+   synchronises its root with the receivers that waited for it, an N-to-1
+   its root, when it waited, with its last sender; the others' intervals
+   reach back over it (findPreviousMpiGroupSynchpoints).  The local part
+   marks a collective member's interval at each rooted collective it meets
+   (segments, up to DL_SEG_BOUND); per waiter, the late member's interval
+   and the waiter's run back to the first boundary that synchronises the
+   two (the late member's differs per waiter: scout's per-rank maps of
+   CalculateCollectiveDelay), the waits in the segments taken in with
+   them.  A barrier, an N x N and MPI_Init synchronise every pair. */
+
+/* 1 when collective at (settled) synchronises the members on locations
+   x and y; a member not found there: taken as one. */
+static int synchronises(const dl_inst *at, uint32_t x, uint32_t y) {
+  uint32_t ix = at->size, iy = at->size, root = at->size;
+  for (uint32_t i = 0; i < at->size && i < at->cap; i++) {
+    if (at->m[i].loc == x) ix = i;
+    if (at->m[i].loc == y) iy = i;
+    if (at->m[i].root) root = i;
+  }
+  if (ix == at->size || iy == at->size || root == at->size) return 1;
+  if (at->kind == DK_12N) /* the root with a receiver that waited */
+    return (ix == root && at->m[iy].wait > 0) || (iy == root && at->m[ix].wait > 0);
+  if (at->kind == DK_N21) /* the root that waited with its last sender */
+    return at->m[root].wait > 0 &&
+           ((ix == root && iy == at->late) || (iy == root && ix == at->late));
+  return 1;
+}
+
+/* The segments of mb's interval before its first boundary that
+   synchronises it with the member on location partner (all: its whole
+   interval). */
+static uint32_t segments_with(const dl_member *mb, uint32_t partner) {
+  uint32_t n = mb->segs ? (uint32_t)mb->segs->n : 0, i = 0;
+  while (i < n && !synchronises(mb->segs->v[i].at, mb->loc, partner)) i++;
+  return i;
+}
+
+/* Adds ticks to cnode's slot of a map with room for it. */
+static void slot_add(dl_slot *map, uint32_t *n, int32_t cnode, int64_t ticks) {
+  if (!dl_slot_add(map, *n, cnode, ticks)) map[(*n)++] = (dl_slot){cnode, ticks};
+}
+
+/* mb's interval as it counts against the member on location partner:
+   into *eff (its map on the heap, netted: the waits in it moved to wait
+   slots, as net_map), its start, its waits; returns their sum. */
+static int64_t effective(const dl_member *mb, uint32_t partner, dl_member *eff) {
+  *eff = *mb;
+  const struct dl_segs *sg = mb->segs;
+  uint32_t k = segments_with(mb, partner), nseg = sg ? (uint32_t)sg->n : 0;
+  uint32_t slots = nseg ? (k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots) : 0;
+  uint32_t ninner = k < nseg ? sg->v[k].inner_end : mb->ninner;
+  uint32_t cap = slots + (k == nseg ? mb->nmap : 0) + 2 * ninner + 1, n = 0;
+  dl_slot *map = pu_malloc(cap * sizeof *map);
+  for (uint32_t i = 0; i < slots; i++) slot_add(map, &n, sg->slots[i].cnode, sg->slots[i].ticks);
+  for (uint32_t i = 0; k == nseg && i < mb->nmap; i++)
+    slot_add(map, &n, mb->map[i].cnode, mb->map[i].ticks);
+  int64_t waited = 0;
+  for (uint32_t i = 0; i < ninner; i++) {
+    const dl_member *w = member(mb->inner[i]);
+    if (!w->wait) continue;
+    slot_add(map, &n, w->cnode, -w->wait);
+    slot_add(map, &n, wait_slot(w->cnode), w->wait);
+    waited += w->wait;
+  }
+  eff->map = map;
+  eff->nmap = n;
+  eff->capmap = cap;
+  eff->ninner = ninner;
+  eff->segs = NULL;
+  if (k < nseg) eff->start = sg->v[k].start;
+  return waited;
 }
 
 static int has_slot(const dl_member *mb, int32_t cnode) {
@@ -915,13 +1018,38 @@ static void release_inner(dl_central *st, const dl_member *mb) {
 static void mark_evaluated(dl_inst *in) {
   for (uint32_t i = 0; i < in->cap; i++) {
     const dl_member *mb = &in->m[i];
-    if ((mb->map && mb->map != mb->few) || (mb->inner && mb->inner != mb->few_inner) || mb->call)
+    if ((mb->map && mb->map != mb->few) || (mb->inner && mb->inner != mb->few_inner) || mb->call ||
+        mb->segs)
       in->heap = 1;
   }
   in->evaluated = 1;
 }
 
 static void hand_off(dl_central *st, dl_inst *in);
+
+static void release_segments(dl_central *st, const dl_inst *in);
+
+static int segmented(const dl_inst *in) {
+  for (uint32_t i = 0; !in->key.p2p && in->key.omp == DL_MPI && i < in->size && i < in->cap; i++)
+    if (in->m[i].segs) return 1;
+  return 0;
+}
+
+/* A collective whose members' intervals are in segments: each waiter
+   against the late member, both intervals as they count for that pair
+   (effective). */
+static void charge_segmented(az_analysis *a, dl_inst *in) {
+  dl_member *late = &in->m[in->late];
+  for (uint32_t i = 0; i < in->size; i++) {
+    if (i == in->late || !charges(&in->m[i])) continue;
+    dl_member eff_late, eff_w;
+    int64_t waited = effective(late, in->m[i].loc, &eff_late);
+    effective(&in->m[i], late->loc, &eff_w);
+    charge(a, in, &eff_late, waited, &eff_w);
+    free(eff_late.map);
+    free(eff_w.map);
+  }
+}
 
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   dl_inst *part[2];
@@ -935,6 +1063,10 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   int waits = in->kind != DK_NONE && in->kind != DK_OMPIDLE && !in->elsewhere;
   int64_t waited = 0;
   if (in->kind == DK_OMPIDLE) charge_idle(a, in);
+  if (waits && segmented(in)) {
+    charge_segmented(a, in);
+    waits = 0;
+  }
   /* the maps charge_waiter reads (the late member's and its waiters'):
      the others' are dropped unread, and netting one reads the members
      of earlier instances */
@@ -951,6 +1083,7 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
     if (i != in->late) charge(a, in, late, waited, &in->m[i]);
   if (waits && part[0]) charge(a, in, late, waited, &part[0]->m[0]);
   for (uint32_t i = 0; i < in->size; i++) release_inner(st, &in->m[i]);
+  if (!in->key.p2p && in->key.omp == DL_MPI) release_segments(st, in);
   /* kept while a later interval still refers to one of its members */
   for (int k = 0; k < 2; k++) {
     if (!part[k]) continue;
@@ -1479,6 +1612,42 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   return w + 2 * nmap;
 }
 
+/* The open interval at index j (a collective's) reached rooted collective
+   `at`: a segment (its time so far, its start), the interval goes on.
+   Its instance waits until `at` is settled, and keeps it until evaluated. */
+static const uint64_t *op_mark(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+  size_t j = (size_t)(op >> 8 & 0xffffff), nmap = (size_t)(op >> 32);
+  dl_ref r = st->locs[loc].open[j];
+  const uint64_t *slots = w + DL_MARK_WORDS - 1;
+  if (!r.in) return slots + 2 * nmap;
+  dl_key key = {.comm = (uint32_t)w[3], .seq = w[4]};
+  uint32_t size = st->a->defs.comms[key.comm].size;
+  dl_inst *at = find_inst(st, &key, size, size, (int)(w[3] >> 32));
+  at->refs++;
+  if (!at->settled) {
+    r.in->inner_unknown++;
+    add_dependent(st, at, r.in);
+  }
+  dl_member *mb = member(r);
+  struct dl_segs *sg = mb->segs;
+  if (!sg) sg = mb->segs = pu_calloc(1, sizeof *sg);
+  pu_reserve((void **)&sg->slots, &sg->capslots, sg->nslots + nmap, sizeof *sg->slots);
+  for (size_t i = 0; i < nmap; i++)
+    sg->slots[sg->nslots++] = (dl_slot){(int32_t)(uint32_t)slots[2 * i], (int64_t)slots[2 * i + 1]};
+  dl_seg seg = {dl_start_of(w), at, sg->nslots, mb->ninner};
+  PU_PUSH(sg->v, sg->n, sg->cap, seg);
+  return slots + 2 * nmap;
+}
+
+/* The rooted collectives of in's members' segments are no longer needed. */
+static void release_segments(dl_central *st, const dl_inst *in) {
+  for (uint32_t i = 0; i < in->size && i < in->cap; i++)
+    for (uint32_t k = 0; in->m[i].segs && k < in->m[i].segs->n; k++) {
+      dl_inst *at = in->m[i].segs->v[k].at;
+      if (!--at->refs && at->evaluated && at->elsewhere != DL_KEPT) drop_inst(st, at);
+    }
+}
+
 /* ---- the central part divided among the analysis processes ------------
 
    (analyze/README.md, "Dividing the central part".)  Each delay process
@@ -1551,7 +1720,9 @@ static const dl_member *late_member(const dl_inst *in) {
    late one, and the waits in its interval are known: a waiter's map is
    netted and the waits released now (evaluate would do both). */
 static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
-  if (!mb->ninner || !mb->closed || mb == late_member(in)) return;
+  /* a member in segments keeps its waits: which of them lie in its
+     interval depends on its partner (effective) */
+  if (!mb->ninner || !mb->closed || mb == late_member(in) || mb->segs) return;
   if (mb->wait > 0) net_map(mb);
   /* released: evaluate and net_map pass over it (before the releases:
      they may reach a later interval that goes on through an earlier
@@ -1702,10 +1873,14 @@ static const uint64_t *rec_final(dl_central *st, const uint64_t *w) {
 /* Waiter mb (member `index` of in), final, to the late member's process. */
 static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t index, dl_member *mb) {
   size_t nmap = 0;
-  if (charges(mb)) {
+  dl_member eff;
+  if (mb->segs) { /* its interval as it counts against the late member */
+    effective(mb, late_member(in)->loc, &eff);
+    mb = &eff;
+  } else if (charges(mb)) {
     net_map(mb);
-    nmap = mb->nmap;
   }
+  if (charges(mb)) nmap = mb->nmap;
   uint64_t *w = words_room(&st->out[to], DL_REC_WAITER_WORDS + 2 * nmap);
   w[0] = DL_REC_WAITER | (uint64_t)in->key.p2p << 8 | (uint64_t)index << 32;
   put_key(w + 1, &in->key);
@@ -1723,6 +1898,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
   }
+  if (mb == &eff) free(eff.map);
 }
 
 /* in is ready here but evaluated elsewhere: its waiters here go there. */
@@ -1828,6 +2004,7 @@ void dl_central_scan(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) 
     case DL_OP_OMPBAR: w += 5; break;
     case DL_OP_IDLE: w += 4; break;
     case DL_OP_CLOSE: w += DL_CLOSE_WORDS - 1 + 2 * (op >> 32); break;
+    case DL_OP_MARK: w += DL_MARK_WORDS - 1 + 2 * (op >> 32); break;
     case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
     case DL_OP_FORK: w += 1; break;
     default: break; /* DL_OP_DRAIN */
@@ -1875,6 +2052,7 @@ void dl_central_apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n)
     case DL_OP_OMPBAR: w = op_ompbar(st, loc, op, w); break;
     case DL_OP_IDLE: w = op_idle(st, loc, w); break;
     case DL_OP_CLOSE: w = op_close(st, loc, op, w); break;
+    case DL_OP_MARK: w = op_mark(st, loc, op, w); break;
     case DL_OP_GIVEUP: w = op_giveup(st, loc, op, w); break;
     case DL_OP_FORK: { /* the team is read after this window */
       dl_cloc *cl = &st->locs[loc];

@@ -83,6 +83,7 @@ typedef struct { /* an interval open on this location */
   dl_key key;    /* its instance: which synchronisations end it */
   dl_slot *map;  /* its time per call path so far */
   uint32_t nmap, capmap;
+  uint32_t nseg; /* a collective's: rooted collectives it went on through */
 } dl_open;
 
 typedef struct { /* a message of the call whose Enter comes next */
@@ -399,6 +400,27 @@ static int32_t master_path(const dl_loc *s) {
   return -2;
 }
 
+/* The open interval o of a collective, at index j of the list, reached
+   rooted collective (comm, seq) of kind: its time so far is a segment,
+   the interval goes on (the central part decides per pair of members
+   where it starts, delay_central.c, "segments"). */
+static void mark_interval(dl_loc *s, dl_open *o, size_t j, const dl_start *start, int kind,
+                          uint32_t comm, uint64_t seq) {
+  uint64_t *w = log_room(s->log, DL_MARK_WORDS + 2 * (size_t)o->nmap);
+  *w++ = DL_OP_MARK | (uint64_t)j << 8 | (uint64_t)o->nmap << 32;
+  *w++ = start->id;
+  *w++ = start->x;
+  *w++ = dl_start_word(start);
+  *w++ = comm | (uint64_t)kind << 32;
+  *w++ = seq;
+  for (uint32_t i = 0; i < o->nmap; i++) {
+    *w++ = cnode_word(o->map[i].cnode);
+    *w++ = (uint64_t)o->map[i].ticks;
+  }
+  o->nmap = 0;
+  o->nseg++;
+}
+
 /* The call path a worker's outermost region gets: under the master's
    call path at the fork, as the forward pass gives it: the region's only
    parallel call path, else the master's of the same team instance, else
@@ -624,6 +646,31 @@ static int coll_ends(const dl_loc *s, const dl_key *key, uint64_t comm) {
   return coll_covers(&s->cur.a->defs, key, (uint32_t)comm);
 }
 
+/* Collective (comm, seq) of kind ends the intervals it covers; a rooted
+   one (1-to-N, N-to-1) synchronises only some pairs of its members
+   (Scalasca's rule): the intervals of other collectives go on through
+   it, up to DL_SEG_BOUND times (mark_interval). */
+static void coll_close(dl_loc *s, uint32_t comm, uint64_t seq, int kind, const dl_start *start) {
+  int rooted = kind == DK_12N || kind == DK_N21, flushed = 0;
+  size_t kept = 0;
+  for (size_t i = 0; i < s->nopen; i++) {
+    dl_open *o = &s->open[i];
+    if (!coll_ends(s, &o->key, comm)) {
+      s->open[kept++] = *o;
+      continue;
+    }
+    if (!flushed) flush(s); /* the first reached: the set is still whole */
+    flushed = 1;
+    if (rooted && !o->key.p2p && o->key.omp == DL_MPI && o->nseg < DL_SEG_BOUND) {
+      mark_interval(s, o, kept, start, kind, comm, seq);
+      s->open[kept++] = *o;
+      continue;
+    }
+    close_interval(s, o, kept, start);
+  }
+  s->nopen = kept;
+}
+
 /* A message with process `peer` ends the intervals of earlier messages
    (later in time) between the same two processes. */
 static int message_ends(const dl_loc *s, const dl_key *key, uint64_t peer) {
@@ -669,7 +716,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   int root_here = (kind == DK_12N || kind == DK_N21) && is_root(s, comm, root);
   dl_start start =
       start_here(s, dl_start_id(&(dl_key){.comm = comm, .seq = seq}), kind == DK_12N && root_here);
-  close_where(s, coll_ends, comm, &start);
+  coll_close(s, (uint32_t)comm, seq, kind, &start);
   attribute(s);
   s->coll.on = 1;
   s->coll.kind = kind;

@@ -809,6 +809,48 @@ static void a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation
   az_run_free(&run);
 }
 
+/* A rooted collective synchronises only some pairs of its members
+   (Scalasca's rule): an N-to-1 its root, when it waited, with its last
+   sender; a 1-to-N its root with the receivers that waited.  Rank 0, the
+   root, enters an MPI_Reduce at 100 and waits 400 for rank 1, which works
+   until 500 (rank 2 until 300).  Then rank 0 does io until 900 before its
+   MPI_Bcast; ranks 1 and 2 do io 90 and wait in it, 300 and 500.  Rank
+   1's intervals start at the Reduce (it synchronised them): io 400
+   against 90, 300 of 310 short-term on rank 0's io (the Reduce's
+   completion is rank 1's alone, 10, on a path rank 0 has none of).  Rank
+   2's go back over the Reduce to the barrier: rank 0 io 400 and the
+   Reduce, all of it its wait (400), rank 2 io 90, the Reduce's 10 and
+   work 200: delay io 310, waiting 400, scale 500 / 710: 218.3 -> 218
+   short-term on rank 0's io, 400 * 500 / 710 = 281.7 passed to rank 0's
+   Reduce wait, which rank 1's work (400, scale 1: 400 of delay_n21)
+   takes long-term, 282.  (Were the Reduce a synchronisation of ranks 0
+   and 2: 310 short-term, nothing long-term.) */
+static const char *const reduce_then_bcast =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0",
+        ROOTED("reduce", 12, 0, 100, 500) RUN("io", 500, 900) ROOTED("bcast", 1, 0, 900, 910))
+        LOC("1.0", RUN("work", 100, 500) ROOTED("reduce", 12, 0, 500, 510) RUN("io", 510, 600)
+                       ROOTED("bcast", 1, 0, 600, 910))
+            LOC("2.0", RUN("work", 100, 300) ROOTED("reduce", 12, 0, 300, 310) RUN("io", 310, 400)
+                           ROOTED("bcast", 1, 0, 400, 910));
+
+static void a_rooted_collective_synchronises_only_the_pairs_that_waited(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, reduce_then_bcast);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_earlyreduce") == 400e-9);
+  assert_true(az_run_total(&run, "mpi_latebroadcast") == 800e-9);
+  assert_true(az_run_value(&run, "delay_n21", "main;work", 1) == 400e-9);
+  assert_true(az_run_total(&run, "delay_n21") == 400e-9);
+  assert_true(az_run_value(&run, "delay_12n", "main;io", 0) == 518e-9);
+  assert_true(az_run_total(&run, "delay_12n") == 518e-9);
+  assert_true(az_run_value(&run, "delay_12n_longterm", "main;work", 1) == 282e-9);
+  assert_true(az_run_total(&run, "delay_12n_longterm") == 282e-9);
+  assert_true(az_run_total(&run, "delay_n21_longterm") == 0);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -1262,6 +1304,7 @@ int main(void) {
       cmocka_unit_test(crossing_messages_without_waits_go_through_each_other),
       cmocka_unit_test(a_message_whose_wait_a_longer_one_took_is_no_synchronisation),
       cmocka_unit_test(a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation),
+      cmocka_unit_test(a_rooted_collective_synchronises_only_the_pairs_that_waited),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
