@@ -851,6 +851,41 @@ static void a_rooted_collective_synchronises_only_the_pairs_that_waited(void **s
   az_run_free(&run);
 }
 
+/* The 1-to-N side: an MPI_Bcast synchronises its root with the receivers
+   that waited for it only.  Rank 0 works 200 and enters the Bcast at
+   300; rank 1 waits there from 100 (200), rank 2, which did io until 400,
+   does not wait.  Then rank 0 does io until 700 before a barrier, rank 1
+   io 90 (waits 300 there), rank 2 io 90 (waits 200).  Rank 1's barrier
+   intervals start at the Bcast: io 390 against 90, 300 on rank 0's io.
+   Rank 2's go back over it to the first barrier: rank 0 work 200, the
+   Bcast 10, io 390; rank 2 io 300 + 90, the Bcast 10: delay work 200,
+   scale 1, all 200 on rank 0's work.  The Bcast's own wait (rank 1's
+   200) goes to rank 0's work as well.  (Were the Bcast a synchronisation
+   of ranks 0 and 2: io 390 against 90, 200 on rank 0's io.) */
+static const char *const bcast_then_barrier =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) ROOTED("bcast", 1, 0, 300, 310) RUN("io", 310, 700)
+                   BARRIER(0, 700, 710))
+        LOC("1.0", ROOTED("bcast", 1, 0, 100, 310) RUN("io", 310, 400) BARRIER(0, 400, 710))
+            LOC("2.0", RUN("io", 100, 400) ROOTED("bcast", 1, 0, 400, 410) RUN("io", 410, 500)
+                           BARRIER(0, 500, 710));
+
+static void a_bcast_synchronises_its_root_with_the_receivers_that_waited(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, bcast_then_barrier);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latebroadcast") == 200e-9);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 500e-9);
+  assert_true(az_run_value(&run, "delay_12n", "main;work", 0) == 200e-9);
+  assert_true(az_run_total(&run, "delay_12n") == 200e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;io", 0) == 300e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;work", 0) == 200e-9);
+  assert_true(az_run_total(&run, "delay_barrier") == 500e-9);
+  assert_true(az_run_total(&run, "delay_barrier_longterm") == 0);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -1305,6 +1340,7 @@ int main(void) {
       cmocka_unit_test(a_message_whose_wait_a_longer_one_took_is_no_synchronisation),
       cmocka_unit_test(a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation),
       cmocka_unit_test(a_rooted_collective_synchronises_only_the_pairs_that_waited),
+      cmocka_unit_test(a_bcast_synchronises_its_root_with_the_receivers_that_waited),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
