@@ -191,6 +191,13 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t final_state;
   uint8_t final_index; /* the waiter's member (DL_SEND_DONE: its part) */
   int64_t final_wait;
+  /* a message: the instances whose segments end here, waiting to know
+     whether it waited (boundary_known) */
+  dl_inst **marks;
+  size_t nmarks, capmarks;
+  /* ... and whether it waited, once known (1 no, 2 yes): its parts may be
+     dropped with its evaluation while those instances still read it */
+  uint8_t waited;
   struct dl_thru *thru; /* the later intervals that start at one of its
                               members (a message), not resolved */
   uint32_t nthru, capthru;
@@ -469,6 +476,7 @@ static void drop_inst(dl_central *st, dl_inst *in) {
   }
   free_dependents(st, in);
   free_thru(st, in);
+  free(in->marks);
   if (in->cap < DL_POOLS) {
     in->hash_next = st->pool[in->cap];
     st->pool[in->cap] = in;
@@ -608,6 +616,9 @@ static void completions(const dl_member *late, const dl_member *w, int64_t *late
 /* 1 when collective at (settled) synchronises the members on locations
    x and y; a member not found there: taken as one. */
 static int synchronises(const dl_inst *at, uint32_t x, uint32_t y) {
+  if (at->key.p2p) /* a message: its pair, if it waited */
+    return at->waited == 2 && ((at->m[DL_SEND].loc == x && at->m[DL_RECV].loc == y) ||
+                               (at->m[DL_SEND].loc == y && at->m[DL_RECV].loc == x));
   uint32_t ix = at->size, iy = at->size, root = at->size;
   for (uint32_t i = 0; i < at->size && i < at->cap; i++) {
     if (at->m[i].loc == x) ix = i;
@@ -1191,6 +1202,7 @@ static void waits_message(dl_inst *in, dl_member *done, const dl_member *posting
 }
 
 static void send_final(dl_central *st, dl_ref r);
+static void marks_known(dl_central *st, dl_inst *msg);
 
 /* The instance's waits are final: the instances waiting to know them. */
 static void settle(dl_central *st, dl_inst *in) {
@@ -1214,6 +1226,7 @@ static void settle(dl_central *st, dl_inst *in) {
   check_ready(st, in);
   /* an Isend's completion: its message's later intervals may go on now */
   if (is_part(in) && in->part[0] && in->part[0]->nthru) check_ready(st, in->part[0]);
+  if (in->key.p2p || is_part(in)) marks_known(st, is_part(in) ? in->part[0] : in);
 }
 
 static int is_receive(dl_ref r) { return r.in->key.omp == DL_MPI && r.m == DL_RECV; }
@@ -1633,6 +1646,25 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   return w + 2 * nmap;
 }
 
+/* Whether message msg waited is known (message_waited): settled, its
+   Isend completion's call resolved, its remote waiter's final wait in. */
+static int boundary_known(const dl_inst *msg) {
+  return msg->settled && (!msg->part[0] || msg->part[0]->settled) &&
+         msg->final_state != DL_FINAL_AWAITED;
+}
+
+/* The instances whose segments end at message msg may go on. */
+static void marks_known(dl_central *st, dl_inst *msg) {
+  if (!msg || !msg->nmarks || !boundary_known(msg)) return;
+  msg->waited = message_waited(msg) ? 2 : 1;
+  size_t n = msg->nmarks;
+  msg->nmarks = 0;
+  for (size_t k = 0; k < n; k++) {
+    msg->marks[k]->inner_unknown--;
+    check_ready(st, msg->marks[k]);
+  }
+}
+
 /* The open interval at index j (a collective's) reached rooted collective
    `at`: a segment (its time so far, its start), the interval goes on.
    Its instance waits until `at` is settled, and keeps it until evaluated. */
@@ -1641,11 +1673,17 @@ static const uint64_t *op_mark(dl_central *st, uint32_t loc, uint64_t op, const 
   dl_ref r = st->locs[loc].open[j];
   const uint64_t *slots = w + DL_MARK_WORDS - 1;
   if (!r.in) return slots + 2 * nmap;
-  dl_key key = {.comm = (uint32_t)w[3], .seq = w[4]};
-  uint32_t size = st->a->defs.comms[key.comm].size;
-  dl_inst *at = find_inst(st, &key, size, size, (int)(w[3] >> 32));
+  int p2p = (int)(w[6] >> 8 & 1);
+  dl_key key = p2p ? message_key(w + 3) : (dl_key){.comm = (uint32_t)w[3], .seq = w[5]};
+  uint32_t size = p2p ? 2 : st->a->defs.comms[key.comm].size;
+  dl_inst *at = find_inst(st, &key, size, size, (int)(w[6] & 0xff));
   at->refs++;
-  if (!at->settled) {
+  if (p2p && boundary_known(at)) {
+    at->waited = message_waited(at) ? 2 : 1;
+  } else if (p2p) { /* whether it waited: marks_known */
+    r.in->inner_unknown++;
+    PU_PUSH(at->marks, at->nmarks, at->capmarks, r.in);
+  } else if (!p2p && !at->settled) {
     r.in->inner_unknown++;
     add_dependent(st, at, r.in);
   }
@@ -1883,6 +1921,7 @@ static const uint64_t *rec_final(dl_central *st, const uint64_t *w) {
     waiter_member(in, index)->wait = (int64_t)w[4];
     in->final_state = DL_FINAL_KNOWN;
     check_ready(st, in);
+    marks_known(st, in);
   } else { /* its own waits not computed yet: divide applies it */
     in->final_state = DL_FINAL_KNOWN;
     in->final_index = (uint8_t)index;

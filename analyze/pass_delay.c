@@ -83,7 +83,8 @@ typedef struct { /* an interval open on this location */
   dl_key key;    /* its instance: which synchronisations end it */
   dl_slot *map;  /* its time per call path so far */
   uint32_t nmap, capmap;
-  uint32_t nseg; /* a collective's: rooted collectives it went on through */
+  uint32_t nseg;    /* a collective's: rooted collectives it went on through */
+  uint32_t nmsgseg; /* ... and messages it was marked at */
 } dl_open;
 
 typedef struct { /* a message of the call whose Enter comes next */
@@ -401,24 +402,25 @@ static int32_t master_path(const dl_loc *s) {
 }
 
 /* The open interval o of a collective, at index j of the list, reached
-   rooted collective (comm, seq) of kind: its time so far is a segment,
-   the interval goes on (the central part decides per pair of members
-   where it starts, delay_central.c, "segments"). */
+   instance key of kind (a rooted collective, a message): its time so far
+   is a segment, the interval goes on (the central part decides per pair
+   of members where it starts, delay_central.c, "segments"). */
 static void mark_interval(dl_loc *s, dl_open *o, size_t j, const dl_start *start, int kind,
-                          uint32_t comm, uint64_t seq) {
+                          const dl_key *key) {
   uint64_t *w = log_room(s->log, DL_MARK_WORDS + 2 * (size_t)o->nmap);
   *w++ = DL_OP_MARK | (uint64_t)j << 8 | (uint64_t)o->nmap << 32;
   *w++ = start->id;
   *w++ = start->x;
   *w++ = dl_start_word(start);
-  *w++ = comm | (uint64_t)kind << 32;
-  *w++ = seq;
+  *w++ = key->comm | (uint64_t)key->tag << 32;
+  *w++ = key->src | (uint64_t)key->dst << 32;
+  *w++ = key->seq;
+  *w++ = (uint64_t)kind | (uint64_t)(key->p2p != 0) << 8;
   for (uint32_t i = 0; i < o->nmap; i++) {
     *w++ = cnode_word(o->map[i].cnode);
     *w++ = (uint64_t)o->map[i].ticks;
   }
   o->nmap = 0;
-  o->nseg++;
 }
 
 /* The call path a worker's outermost region gets: under the master's
@@ -646,6 +648,21 @@ static int coll_ends(const dl_loc *s, const dl_key *key, uint64_t comm) {
   return coll_covers(&s->cur.a->defs, key, (uint32_t)comm);
 }
 
+/* A message (key, its start): the open intervals of collectives get a
+   segment there (their pair may have synchronised at it), up to
+   DL_MSG_SEG_BOUND each. */
+static void mark_at_message(dl_loc *s, const dl_key *key, const dl_start *start) {
+  int flushed = 0;
+  for (size_t i = 0; i < s->nopen; i++) {
+    dl_open *o = &s->open[i];
+    if (o->key.p2p || o->key.omp != DL_MPI || o->nmsgseg >= DL_MSG_SEG_BOUND) continue;
+    if (!flushed) flush(s);
+    flushed = 1;
+    mark_interval(s, o, i, start, DK_NONE, key);
+    o->nmsgseg++;
+  }
+}
+
 /* Collective (comm, seq) of kind ends the intervals it covers; a rooted
    one (1-to-N, N-to-1) synchronises only some pairs of its members
    (Scalasca's rule): the intervals of other collectives go on through
@@ -662,7 +679,8 @@ static void coll_close(dl_loc *s, uint32_t comm, uint64_t seq, int kind, const d
     if (!flushed) flush(s); /* the first reached: the set is still whole */
     flushed = 1;
     if (rooted && !o->key.p2p && o->key.omp == DL_MPI && o->nseg < DL_SEG_BOUND) {
-      mark_interval(s, o, kept, start, kind, comm, seq);
+      mark_interval(s, o, kept, start, kind, &(dl_key){.comm = comm, .seq = seq});
+      o->nseg++;
       s->open[kept++] = *o;
       continue;
     }
@@ -804,6 +822,7 @@ static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, u
   dl_start start = start_here(s, dl_start_id(&key), 0);
   start.p2p = 1; /* no synchronisation of the pair unless it waited (the central part) */
   close_where(s, message_ends, peer, &start);
+  mark_at_message(s, &key, &start);
   attribute(s);
   dl_msg m = {.key = key, .side = side, .blocking = blocking, .req = req};
   if (isend && take_pending(s, req, DL_SEND_DONE, &done)) m.done = 1, m.id = done.id;

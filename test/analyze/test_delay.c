@@ -886,6 +886,39 @@ static void a_bcast_synchronises_its_root_with_the_receivers_that_waited(void **
   az_run_free(&run);
 }
 
+/* A collective's interval also ends, for a pair, at a message of the two
+   that waited (Scalasca's previous synchronisation of the pair).  Rank 0
+   works 200 and sends M to rank 1, which waited 100 for it (from 200);
+   then rank 0 does io until 700 before a barrier, rank 1 io 100 (waits
+   300 there), rank 2 works 200 and does io 200 (waits 200).  M: rank 0's
+   work 200 against 100, 100 on it.  Rank 1's barrier intervals start at
+   M: io 400 against 100, 300 on rank 0's io.  Rank 2's start at the
+   first barrier: work 200 and io 400 against work 200 and io 200: 200 on
+   rank 0's io.  (Were M no synchronisation of the barrier's pair: rank 1
+   from the first barrier, work 200 against 100 and io 400 against 100,
+   scale 300 / 400: 75 on rank 0's work, 225 on its io.) */
+static const char *const message_then_barrier =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) SEND(1, 300, 300, 300) RUN("io", 300, 700)
+                   BARRIER(0, 700, 710)) LOC("1.0", RUN("work", 100, 200) RECV(0, 200, 300, 300)
+                                                        RUN("io", 300, 400) BARRIER(0, 400, 710))
+        LOC("2.0", RUN("work", 100, 300) RUN("io", 300, 500) BARRIER(0, 500, 710));
+
+static void a_collective_interval_ends_at_a_message_of_the_pair_that_waited(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, message_then_barrier);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 100e-9);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 500e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 100e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;io", 0) == 500e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;work", 0) == 0);
+  assert_true(az_run_total(&run, "delay_barrier") == 500e-9);
+  assert_true(az_run_total(&run, "delay_barrier_longterm") == 0);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -1341,6 +1374,7 @@ int main(void) {
       cmocka_unit_test(a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation),
       cmocka_unit_test(a_rooted_collective_synchronises_only_the_pairs_that_waited),
       cmocka_unit_test(a_bcast_synchronises_its_root_with_the_receivers_that_waited),
+      cmocka_unit_test(a_collective_interval_ends_at_a_message_of_the_pair_that_waited),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
