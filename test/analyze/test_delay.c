@@ -919,6 +919,38 @@ static void a_collective_interval_ends_at_a_message_of_the_pair_that_waited(void
   az_run_free(&run);
 }
 
+/* All of the late party's waiting in its interval explains a wait, also
+   where the waiter waited as long on the same call path (Scalasca's
+   scale).  Rank 2 works 200 and sends X to rank 0 and Y to rank 1, both
+   of which waited 200 for it in an MPI_Recv; rank 0 works 200 and sends M
+   to rank 1, which worked 100 and waited 100 for it.  M: rank 0's work
+   200 against 100, its waiting 200: scale 100 / 300, 33.3 -> 33
+   short-term on rank 0's work, 66.7 passed to X.  X and Y: rank 2's work
+   200 against nothing, 200 short-term each; X's 66.7 long-term, 67.
+   (Until 2026-11-27 rank 1's as long wait on the same call path
+   cancelled rank 0's: 100 short-term on rank 0's work, none long-term.) */
+static const char *const both_waited =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RECV(2, 100, 300, 300) RUN("work", 300, 500) SEND(1, 500, 500, 500))
+        LOC("1.0", RECV(2, 100, 300, 300) RUN("work", 300, 400) RECV(0, 400, 500, 500))
+            LOC("2.0", RUN("work", 100, 300) SEND(0, 300, 300, 300) SEND(1, 300, 300, 300));
+
+static void the_late_party_s_waiting_explains_also_where_the_waiter_waited(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, both_waited);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 0) == 200e-9);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 1) == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 33e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 400e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 1) == 0);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 2) == 67e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 67e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", "main;MPI_Recv", 1) == 67e-9);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -1375,6 +1407,7 @@ int main(void) {
       cmocka_unit_test(a_rooted_collective_synchronises_only_the_pairs_that_waited),
       cmocka_unit_test(a_bcast_synchronises_its_root_with_the_receivers_that_waited),
       cmocka_unit_test(a_collective_interval_ends_at_a_message_of_the_pair_that_waited),
+      cmocka_unit_test(the_late_party_s_waiting_explains_also_where_the_waiter_waited),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
