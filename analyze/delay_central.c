@@ -892,12 +892,12 @@ static void hold_wait(dl_central *st, dl_member *mb, dl_ref r) {
 
 /* mb's interval goes on through `from`, a member of a message without a
    wait: from's time, its call's, the waits in its interval, its start. */
-static void extend(dl_central *st, dl_member *mb, const dl_member *from) {
-  /* the two maps are of one location, mostly in the same order: each
-     slot is looked for after the last one found first */
+/* Adds n slots to mb's map.  The two maps are of one location, mostly in
+   the same order: each slot is looked for after the last one found first. */
+static void merge_slots(dl_member *mb, const dl_slot *slots, uint32_t n) {
   uint32_t next = 0;
-  for (uint32_t i = 0; i < from->nmap; i++) {
-    const dl_slot *sl = &from->map[i];
+  for (uint32_t i = 0; i < n; i++) {
+    const dl_slot *sl = &slots[i];
     if (next >= mb->nmap || mb->map[next].cnode != sl->cnode) {
       next = 0;
       while (next < mb->nmap && mb->map[next].cnode != sl->cnode) next++;
@@ -905,10 +905,21 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from) {
     if (next < mb->nmap) mb->map[next++].ticks += sl->ticks;
     else map_append(mb, sl->cnode, sl->ticks), next = mb->nmap;
   }
+}
+
+/* ... and from's interval as it counts against its partner on location
+   partner (the same pair: through its segments up to the first rooted
+   collective that synchronised the two). */
+static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_t partner) {
+  const struct dl_segs *sg = from->segs;
+  uint32_t nseg = sg ? (uint32_t)sg->n : 0, k = segments_with(from, partner);
+  if (nseg) merge_slots(mb, sg->slots, k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots);
+  if (k == nseg) merge_slots(mb, from->map, from->nmap);
   if (from->x > from->e) map_add(mb, from->cnode, (int64_t)(from->x - from->e));
-  for (uint32_t i = 0; i < from->ninner; i++)
+  uint32_t ninner = k < nseg ? sg->v[k].inner_end : from->ninner;
+  for (uint32_t i = 0; i < ninner; i++)
     if (member(from->inner[i])->wait > 0) hold_wait(st, mb, from->inner[i]);
-  mb->start = from->start;
+  mb->start = k < nseg ? sg->v[k].start : from->start;
 }
 
 /* The later interval of entry t may go on now: its start's message is
@@ -951,7 +962,7 @@ static int map_needed(dl_ref by) {
    (through) or starts there; the holds link_through took are given back. */
 static void finish_through(dl_central *st, dl_inst *in, dl_thru t, int through) {
   dl_member *from = &in->m[t.m], *mb = member(thru_by(&t));
-  if (through) extend(st, mb, from);
+  if (through) extend(st, mb, from, in->m[1 - t.m].loc);
   const dl_call *call = from->call;
   for (size_t i = 0; call && i < call->n; i++) {
     dl_ref q = call->mb[i];
@@ -1067,7 +1078,7 @@ static void hand_off(dl_central *st, dl_inst *in);
 static void release_segments(dl_central *st, const dl_inst *in);
 
 static int segmented(const dl_inst *in) {
-  for (uint32_t i = 0; !in->key.p2p && in->key.omp == DL_MPI && i < in->size && i < in->cap; i++)
+  for (uint32_t i = 0; in->key.omp == DL_MPI && i < in->size && i < in->cap; i++)
     if (in->m[i].segs) return 1;
   return 0;
 }
@@ -1075,17 +1086,25 @@ static int segmented(const dl_inst *in) {
 /* A collective whose members' intervals are in segments: each waiter
    against the late member, both intervals as they count for that pair
    (effective). */
+static void charge_against(az_analysis *a, const dl_inst *in, const dl_member *late,
+                           const dl_member *w) {
+  if (!charges(w)) return;
+  dl_member eff_late, eff_w;
+  int64_t waited = effective(late, w->loc, &eff_late);
+  effective(w, late->loc, &eff_w);
+  charge(a, in, &eff_late, waited, &eff_w);
+  free(eff_late.map);
+  free(eff_w.map);
+}
+
 static void charge_segmented(az_analysis *a, dl_inst *in) {
-  dl_member *late = &in->m[in->late];
-  for (uint32_t i = 0; i < in->size; i++) {
-    if (i == in->late || !charges(&in->m[i])) continue;
-    dl_member eff_late, eff_w;
-    int64_t waited = effective(late, in->m[i].loc, &eff_late);
-    effective(&in->m[i], late->loc, &eff_w);
-    charge(a, in, &eff_late, waited, &eff_w);
-    free(eff_late.map);
-    free(eff_w.map);
-  }
+  dl_inst *part[2];
+  parts_of(in, part);
+  /* a message's late Irecv: its part; else a member */
+  const dl_member *late = part[1] && in->late == DL_RECV_POST ? &part[1]->m[0] : &in->m[in->late];
+  for (uint32_t i = 0; i < in->size; i++)
+    if (i != in->late) charge_against(a, in, late, &in->m[i]);
+  if (part[0]) charge_against(a, in, late, &part[0]->m[0]);
 }
 
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
@@ -1120,7 +1139,7 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
     if (i != in->late) charge(a, in, late, waited, &in->m[i]);
   if (waits && part[0]) charge(a, in, late, waited, &part[0]->m[0]);
   for (uint32_t i = 0; i < in->size; i++) release_inner(st, &in->m[i]);
-  if (!in->key.p2p && in->key.omp == DL_MPI) release_segments(st, in);
+  if (in->key.omp == DL_MPI) release_segments(st, in);
   /* kept while a later interval still refers to one of its members */
   for (int k = 0; k < 2; k++) {
     if (!part[k]) continue;

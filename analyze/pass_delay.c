@@ -678,7 +678,7 @@ static void coll_close(dl_loc *s, uint32_t comm, uint64_t seq, int kind, const d
     }
     if (!flushed) flush(s); /* the first reached: the set is still whole */
     flushed = 1;
-    if (rooted && !o->key.p2p && o->key.omp == DL_MPI && o->nseg < DL_SEG_BOUND) {
+    if (rooted && o->key.omp == DL_MPI && o->nseg < DL_SEG_BOUND) {
       mark_interval(s, o, kept, start, kind, &(dl_key){.comm = comm, .seq = seq});
       o->nseg++;
       s->open[kept++] = *o;

@@ -951,6 +951,37 @@ static void the_late_party_s_waiting_explains_also_where_the_waiter_waited(void 
   az_run_free(&run);
 }
 
+/* A message's interval goes on through a rooted collective that did not
+   synchronise its pair.  Rank 0 works 200, is the root of an MPI_Bcast
+   at 300 that rank 2 waited 200 for and rank 1 entered at 400 (no wait),
+   does io until 600 and sends M to rank 1, which did io 300 before the
+   Bcast and works 90 after it, and waited 100 for M.  M's intervals go
+   back over the Bcast to the first barrier: rank 0 work 200, the Bcast
+   10, io 290; rank 1 io 300, the Bcast 10, work 90: delay work 110,
+   scale 100 / 110, all 100 on rank 0's work.  (Were the Bcast a
+   synchronisation of ranks 0 and 1: io 290 against nothing, 100 on rank
+   0's io.)  The Bcast's wait, rank 2's 200, goes to rank 0's work too. */
+static const char *const bcast_then_message =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) ROOTED("bcast", 1, 0, 300, 310) RUN("io", 310, 600)
+                   SEND(1, 600, 600, 600))
+        LOC("1.0", RUN("io", 100, 400) ROOTED("bcast", 1, 0, 400, 410) RUN("work", 410, 500)
+                       RECV(0, 500, 600, 600)) LOC("2.0", ROOTED("bcast", 1, 0, 100, 310));
+
+static void a_message_interval_goes_through_a_collective_of_no_synchronisation(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, bcast_then_message);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 1) == 100e-9);
+  assert_true(az_run_value(&run, "mpi_latebroadcast", "main;MPI_Bcast", 2) == 200e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 100e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;io", 0) == 0);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  assert_true(az_run_value(&run, "delay_12n", "main;work", 0) == 200e-9);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -1408,6 +1439,7 @@ int main(void) {
       cmocka_unit_test(a_bcast_synchronises_its_root_with_the_receivers_that_waited),
       cmocka_unit_test(a_collective_interval_ends_at_a_message_of_the_pair_that_waited),
       cmocka_unit_test(the_late_party_s_waiting_explains_also_where_the_waiter_waited),
+      cmocka_unit_test(a_message_interval_goes_through_a_collective_of_no_synchronisation),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
