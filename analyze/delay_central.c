@@ -78,6 +78,25 @@ typedef struct { /* a wait inside an interval: member `m` of `in` */
   uint32_t m;
 } dl_ref;
 
+/* A collective member's interval in segments (pass_delay.c,
+   mark_interval): segment i runs from the later boundary (the operation's
+   Enter for i = 0) back to rooted collective `at`, whose start info it
+   keeps; the member's map and start are the last segment's.  Which of
+   them a pair of members shares as a synchronisation is known once `at`
+   is settled (synchronises).  slots: the segments' maps one after the
+   other (slots_end: where segment i's ends); inner_end: the member's
+   waits posted before it (in segment i or earlier). */
+typedef struct {
+  dl_start start;
+  dl_inst *at;
+  uint32_t slots_end, inner_end;
+} dl_seg;
+struct dl_segs {
+  dl_seg *v;
+  dl_slot *slots;
+  size_t n, cap, nslots, capslots;
+};
+
 /* The fields before few_inner are cleared when an instance is reused; the
    inline storage after them is not (its counts are): a message's two
    members clear 2 x 104 bytes, not the 600 of the whole instance. */
@@ -98,19 +117,23 @@ typedef struct {
      Scalasca keeps long-term costs: in the kind of the wait at the end of
      the chain; DK_OMPIDLE: idleness of OpenMP workers) */
   dl_fixed incoming[DK_NONE];
-  uint8_t cost_kinds; /* bit k: incoming[k] > 0 (most waits have none) */
-  double prop;        /* the largest part of it that explains one later wait */
-  dl_start start;     /* the synchronisation its interval starts at */
-  dl_call *call;      /* a receive: the receives completed by the same call */
-  dl_slot *map;       /* its interval's time per call path */
-  dl_ref *inner;      /* waits of this member inside its interval */
+  uint8_t cost_kinds;   /* bit k: incoming[k] > 0 (most waits have none) */
+  double prop;          /* the largest part of it that explains one later wait */
+  dl_start start;       /* the synchronisation its interval starts at */
+  dl_call *call;        /* a receive: the receives completed by the same call */
+  struct dl_segs *segs; /* a collective's: the rooted collectives its interval
+                           went on through (NULL: none) */
+  dl_slot *map;         /* its interval's time per call path (segments: the last) */
+  dl_ref *inner;        /* waits of this member inside its interval */
   uint32_t nmap, capmap, ninner, capinner;
   dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
                           loop), without an allocation; up to four in a
                           block (dl_block) */
   /* the map of a short interval, without an allocation (a message
-     between two iterations of a loop: its call paths and waits) */
-  dl_slot few[8];
+     between two iterations of a loop: its call paths and waits; 16 since
+     intervals go on through the messages that did not wait: with 8, a
+     third of heat 4x1's maps went to the heap) */
+  dl_slot few[16];
 } dl_member;
 
 static const struct {
@@ -162,7 +185,20 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   uint8_t elsewhere;       /* divided: its late member is another analysis process's
                             (DL_KEPT: a collective, kept until evaluated there) */
   uint32_t remote_waiting; /* divided: waiters of other processes not yet received */
-  struct dl_thru *thru;    /* the later intervals that start at one of its
+  /* divided, a message whose waiter is another process's: its final wait
+     (DL_REC_SETTLE, resolve_call there) not yet known (DL_FINAL_AWAITED),
+     or known (DL_FINAL_KNOWN; before its own waits: in final_wait) */
+  uint8_t final_state;
+  uint8_t final_index; /* the waiter's member (DL_SEND_DONE: its part) */
+  int64_t final_wait;
+  /* a message: the instances whose segments end here, waiting to know
+     whether it waited (boundary_known) */
+  dl_inst **marks;
+  size_t nmarks, capmarks;
+  /* ... and whether it waited, once known (1 no, 2 yes): its parts may be
+     dropped with its evaluation while those instances still read it */
+  uint8_t waited;
+  struct dl_thru *thru; /* the later intervals that start at one of its
                               members (a message), not resolved */
   uint32_t nthru, capthru;
   uint8_t thru_queued;  /* in dl_central.thru_work */
@@ -175,6 +211,8 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
   az_time fork;  /* an OpenMP barrier: its master's ThreadFork, once sized */
   dl_member m[]; /* size members, allocated with it */
 };
+
+enum { DL_FINAL_AWAITED = 1, DL_FINAL_KNOWN }; /* dl_inst.final_state */
 
 /* The messages one call completed (MPI_Waitall, MPI_Sendrecv, ...): their
    waits overlap, all from the call's Enter; as in p2p.c, only the longest
@@ -424,6 +462,12 @@ static void drop_inst(dl_central *st, dl_inst *in) {
     if (in->m[i].map != in->m[i].few) free(in->m[i].map);
     if (in->m[i].capinner == DL_BLOCK_REFS) block_give(st, in->m[i].inner);
     else if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
+    struct dl_segs *segs = in->m[i].segs;
+    if (segs) {
+      free(segs->v);
+      free(segs->slots);
+      free(segs);
+    }
     dl_call *call = in->m[i].call;
     if (call && !--call->refs) {
       free(call->mb);
@@ -432,6 +476,7 @@ static void drop_inst(dl_central *st, dl_inst *in) {
   }
   free_dependents(st, in);
   free_thru(st, in);
+  free(in->marks);
   if (in->cap < DL_POOLS) {
     in->hash_next = st->pool[in->cap];
     st->pool[in->cap] = in;
@@ -476,11 +521,15 @@ static void add_inner(dl_central *st, dl_member *mb, dl_ref r) {
   mb->inner[mb->ninner++] = r;
 }
 static dl_member *member(dl_ref r) { return &r.in->m[r.m]; }
-static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
-  if (dl_slot_add(mb->map, mb->nmap, cnode, ticks)) return;
+/* Appends a slot for cnode, which mb's map has none of. */
+static void map_append(dl_member *mb, int32_t cnode, int64_t ticks) {
   mb->map = room(mb->map, mb->few, sizeof mb->few / sizeof mb->few[0], mb->nmap, &mb->capmap,
                  sizeof *mb->map);
   mb->map[mb->nmap++] = (dl_slot){cnode, ticks};
+}
+
+static void map_add(dl_member *mb, int32_t cnode, int64_t ticks) {
+  if (!dl_slot_add(mb->map, mb->nmap, cnode, ticks)) map_append(mb, cnode, ticks);
 }
 
 /* mb's map made room for exactly nmap slots (inline when they fit), to
@@ -493,10 +542,13 @@ static void map_sized(dl_member *mb, uint32_t nmap) {
   mb->nmap = nmap;
 }
 
-static int64_t map_get(const dl_member *mb, int32_t cnode) {
-  for (size_t i = 0; i < mb->nmap; i++)
-    if (mb->map[i].cnode == cnode) return mb->map[i].ticks;
-  return 0;
+/* map_get, looking at slot *next first (then past the slot found). */
+static int64_t map_get_near(const dl_member *mb, int32_t cnode, uint32_t *next) {
+  uint32_t i = *next < mb->nmap && mb->map[*next].cnode == cnode ? *next : 0;
+  while (i < mb->nmap && mb->map[i].cnode != cnode) i++;
+  if (i == mb->nmap) return 0;
+  *next = i + 1;
+  return mb->map[i].ticks;
 }
 
 /* A member's map holds its time per call path (slot cnode >= 0) and,
@@ -548,6 +600,85 @@ static void completions(const dl_member *late, const dl_member *w, int64_t *late
   *w_done = w->start.x > first ? (int64_t)(w->start.x - first) : 0;
 }
 
+/* ---- segments: a collective's interval through rooted collectives ----
+
+   Scalasca's synchronisation points are per pair of ranks: a 1-to-N
+   synchronises its root with the receivers that waited for it, an N-to-1
+   its root, when it waited, with its last sender; the others' intervals
+   reach back over it (findPreviousMpiGroupSynchpoints).  The local part
+   marks a collective member's interval at each rooted collective it meets
+   (segments, up to DL_SEG_BOUND); per waiter, the late member's interval
+   and the waiter's run back to the first boundary that synchronises the
+   two (the late member's differs per waiter: scout's per-rank maps of
+   CalculateCollectiveDelay), the waits in the segments taken in with
+   them.  A barrier, an N x N and MPI_Init synchronise every pair. */
+
+/* 1 when collective at (settled) synchronises the members on locations
+   x and y; a member not found there: taken as one. */
+static int synchronises(const dl_inst *at, uint32_t x, uint32_t y) {
+  if (at->key.p2p) /* a message: its pair, if it waited */
+    return at->waited == 2 && ((at->m[DL_SEND].loc == x && at->m[DL_RECV].loc == y) ||
+                               (at->m[DL_SEND].loc == y && at->m[DL_RECV].loc == x));
+  uint32_t ix = at->size, iy = at->size, root = at->size;
+  for (uint32_t i = 0; i < at->size && i < at->cap; i++) {
+    if (at->m[i].loc == x) ix = i;
+    if (at->m[i].loc == y) iy = i;
+    if (at->m[i].root) root = i;
+  }
+  if (ix == at->size || iy == at->size || root == at->size) return 1;
+  if (at->kind == DK_12N) /* the root with a receiver that waited */
+    return (ix == root && at->m[iy].wait > 0) || (iy == root && at->m[ix].wait > 0);
+  if (at->kind == DK_N21) /* the root that waited with its last sender */
+    return at->m[root].wait > 0 &&
+           ((ix == root && iy == at->late) || (iy == root && ix == at->late));
+  return 1;
+}
+
+/* The segments of mb's interval before its first boundary that
+   synchronises it with the member on location partner (all: its whole
+   interval). */
+static uint32_t segments_with(const dl_member *mb, uint32_t partner) {
+  uint32_t n = mb->segs ? (uint32_t)mb->segs->n : 0, i = 0;
+  while (i < n && !synchronises(mb->segs->v[i].at, mb->loc, partner)) i++;
+  return i;
+}
+
+/* Adds ticks to cnode's slot of a map with room for it. */
+static void slot_add(dl_slot *map, uint32_t *n, int32_t cnode, int64_t ticks) {
+  if (!dl_slot_add(map, *n, cnode, ticks)) map[(*n)++] = (dl_slot){cnode, ticks};
+}
+
+/* mb's interval as it counts against the member on location partner:
+   into *eff (its map on the heap, netted: the waits in it moved to wait
+   slots, as net_map), its start, its waits; returns their sum. */
+static int64_t effective(const dl_member *mb, uint32_t partner, dl_member *eff) {
+  *eff = *mb;
+  const struct dl_segs *sg = mb->segs;
+  uint32_t k = segments_with(mb, partner), nseg = sg ? (uint32_t)sg->n : 0;
+  uint32_t slots = nseg ? (k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots) : 0;
+  uint32_t ninner = k < nseg ? sg->v[k].inner_end : mb->ninner;
+  uint32_t cap = slots + (k == nseg ? mb->nmap : 0) + 2 * ninner + 1, n = 0;
+  dl_slot *map = pu_malloc(cap * sizeof *map);
+  for (uint32_t i = 0; i < slots; i++) slot_add(map, &n, sg->slots[i].cnode, sg->slots[i].ticks);
+  for (uint32_t i = 0; k == nseg && i < mb->nmap; i++)
+    slot_add(map, &n, mb->map[i].cnode, mb->map[i].ticks);
+  int64_t waited = 0;
+  for (uint32_t i = 0; i < ninner; i++) {
+    const dl_member *w = member(mb->inner[i]);
+    if (!w->wait) continue;
+    slot_add(map, &n, w->cnode, -w->wait);
+    slot_add(map, &n, wait_slot(w->cnode), w->wait);
+    waited += w->wait;
+  }
+  eff->map = map;
+  eff->nmap = n;
+  eff->capmap = cap;
+  eff->ninner = ninner;
+  eff->segs = NULL;
+  if (k < nseg) eff->start = sg->v[k].start;
+  return waited;
+}
+
 static int has_slot(const dl_member *mb, int32_t cnode) {
   for (size_t i = 0; i < mb->nmap; i++)
     if (mb->map[i].cnode == cnode) return 1;
@@ -562,10 +693,13 @@ static int32_t slot_cnode(const dl_member *late, size_t i) {
 
 /* Charges one waiter's wait (short-term) and its incoming cost (long-term)
    to the late member's delays; passes the part its waiting explains on
-   to the waits in its interval.  Waiting explains only as far as the late
-   member waited longer than the waiter on the same call path (*explained):
-   waits both had, such as the noise of a halo exchange, cancel as time
-   does.  Returns the short-term scale (wait over delays and explaining
+   to the waits in its interval.  All the late member's waiting in its
+   interval explains (*explained), as Scalasca's scale counts it (its
+   propWait, w.mSum): until 2026-11-27 only what it waited longer than the
+   waiter on the same call path, so that waits both had (a halo exchange)
+   cancelled as time does; with the per-pair intervals scout's rule made
+   181 of the 291 cells that still differed from scout agree, none moved
+   away.  Returns the short-term scale (wait over delays and explaining
    waiting, at most 1), or -1 when nothing explains the wait. */
 static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, int64_t waited,
                             const dl_member *w, double *explained) {
@@ -575,11 +709,14 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
   /* the late member's slots, and its completion's when its map has none */
   size_t n = late->nmap + (late_done > 0 && !has_slot(late, late->start.cnode));
   int64_t few[16], *delay = n <= 16 ? few : pu_malloc(n * sizeof *delay);
+  uint32_t next = 0;               /* the two maps are mostly in one order: look there first */
   for (size_t i = 0; i < n; i++) { /* each delay once: a look-up in w's map */
     int32_t c = slot_cnode(late, i);
     int64_t own =
         (i < late->nmap ? late->map[i].ticks : 0) + (c == late->start.cnode ? late_done : 0);
-    int64_t d = delay[i] = own - map_get(w, c) - (c == w->start.cnode ? w_done : 0);
+    /* a wait slot: all of it; a call path: its time less the waiter's */
+    int64_t d = delay[i] =
+        c < -1 ? own : own - map_get_near(w, c, &next) - (c == w->start.cnode ? w_done : 0);
     if (d <= 0) continue;
     if (c < -1) excess += (double)d;
     sum += (double)d;
@@ -755,12 +892,34 @@ static void hold_wait(dl_central *st, dl_member *mb, dl_ref r) {
 
 /* mb's interval goes on through `from`, a member of a message without a
    wait: from's time, its call's, the waits in its interval, its start. */
-static void extend(dl_central *st, dl_member *mb, const dl_member *from) {
-  for (uint32_t i = 0; i < from->nmap; i++) map_add(mb, from->map[i].cnode, from->map[i].ticks);
+/* Adds n slots to mb's map.  The two maps are of one location, mostly in
+   the same order: each slot is looked for after the last one found first. */
+static void merge_slots(dl_member *mb, const dl_slot *slots, uint32_t n) {
+  uint32_t next = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const dl_slot *sl = &slots[i];
+    if (next >= mb->nmap || mb->map[next].cnode != sl->cnode) {
+      next = 0;
+      while (next < mb->nmap && mb->map[next].cnode != sl->cnode) next++;
+    }
+    if (next < mb->nmap) mb->map[next++].ticks += sl->ticks;
+    else map_append(mb, sl->cnode, sl->ticks), next = mb->nmap;
+  }
+}
+
+/* ... and from's interval as it counts against its partner on location
+   partner (the same pair: through its segments up to the first rooted
+   collective that synchronised the two). */
+static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_t partner) {
+  const struct dl_segs *sg = from->segs;
+  uint32_t nseg = sg ? (uint32_t)sg->n : 0, k = segments_with(from, partner);
+  if (nseg) merge_slots(mb, sg->slots, k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots);
+  if (k == nseg) merge_slots(mb, from->map, from->nmap);
   if (from->x > from->e) map_add(mb, from->cnode, (int64_t)(from->x - from->e));
-  for (uint32_t i = 0; i < from->ninner; i++)
+  uint32_t ninner = k < nseg ? sg->v[k].inner_end : from->ninner;
+  for (uint32_t i = 0; i < ninner; i++)
     if (member(from->inner[i])->wait > 0) hold_wait(st, mb, from->inner[i]);
-  mb->start = from->start;
+  mb->start = k < nseg ? sg->v[k].start : from->start;
 }
 
 /* The later interval of entry t may go on now: its start's message is
@@ -768,7 +927,21 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from) {
    known (settled). */
 static int through_resolvable(const dl_inst *in, const dl_thru *t) {
   const dl_member *from = &in->m[t->m];
-  return in->settled && from->closed && !from->thru && !in->inner_unknown;
+  return in->settled && from->closed && !from->thru && !in->inner_unknown &&
+         in->final_state != DL_FINAL_AWAITED && (!in->part[0] || in->part[0]->settled);
+}
+
+/* 1 when message msg (settled) had a wait: a Late Sender or Late Receiver
+   that stayed one in the calls completing it (of a call's messages only
+   the longest is a wait, resolve_call).  Scalasca's synchronisation
+   points are the waits alone: a message whose wait a longer one of its
+   call took is none (its receive is no Late Sender event, its send no
+   synchronisation of the pair), an interval goes on through it. */
+static int message_waited(const dl_inst *msg) {
+  if (msg->kind == DK_NONE) return 0;
+  for (int k = 0; k < 2; k++)
+    if (msg->m[k].wait > 0 || (msg->part[k] && msg->part[k]->m[0].wait > 0)) return 1;
+  return 0;
 }
 
 /* 1 unless by's map is read by nobody: its message is known to have no
@@ -777,7 +950,9 @@ static int through_resolvable(const dl_inst *in, const dl_thru *t) {
    would grow along every chain of them. */
 static int map_needed(dl_ref by) {
   const dl_inst *msg = is_part(by.in) ? by.in->part[0] : by.in;
-  if (!msg || !msg->settled || msg->kind != DK_NONE) return 1;
+  if (!msg || !msg->settled || msg->final_state == DL_FINAL_AWAITED ||
+      (msg->part[0] && !msg->part[0]->settled) || message_waited(msg))
+    return 1;
   for (uint32_t i = 0; msg == by.in && i < by.in->nthru; i++)
     if (by.in->thru[i].m == by.m) return 1;
   return 0;
@@ -787,7 +962,7 @@ static int map_needed(dl_ref by) {
    (through) or starts there; the holds link_through took are given back. */
 static void finish_through(dl_central *st, dl_inst *in, dl_thru t, int through) {
   dl_member *from = &in->m[t.m], *mb = member(thru_by(&t));
-  if (through) extend(st, mb, from);
+  if (through) extend(st, mb, from, in->m[1 - t.m].loc);
   const dl_call *call = from->call;
   for (size_t i = 0; call && i < call->n; i++) {
     dl_ref q = call->mb[i];
@@ -801,7 +976,7 @@ static void finish_through(dl_central *st, dl_inst *in, dl_thru t, int through) 
 
 static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
   /* no wait: no synchronisation */
-  finish_through(st, in, t, in->kind == DK_NONE && map_needed(thru_by(&t)));
+  finish_through(st, in, t, !message_waited(in) && map_needed(thru_by(&t)));
 }
 
 /* Resolves what can be of in's later intervals (entries in order). */
@@ -891,13 +1066,46 @@ static void release_inner(dl_central *st, const dl_member *mb) {
 static void mark_evaluated(dl_inst *in) {
   for (uint32_t i = 0; i < in->cap; i++) {
     const dl_member *mb = &in->m[i];
-    if ((mb->map && mb->map != mb->few) || (mb->inner && mb->inner != mb->few_inner) || mb->call)
+    if ((mb->map && mb->map != mb->few) || (mb->inner && mb->inner != mb->few_inner) || mb->call ||
+        mb->segs)
       in->heap = 1;
   }
   in->evaluated = 1;
 }
 
 static void hand_off(dl_central *st, dl_inst *in);
+
+static void release_segments(dl_central *st, const dl_inst *in);
+
+static int segmented(const dl_inst *in) {
+  for (uint32_t i = 0; in->key.omp == DL_MPI && i < in->size && i < in->cap; i++)
+    if (in->m[i].segs) return 1;
+  return 0;
+}
+
+/* A collective whose members' intervals are in segments: each waiter
+   against the late member, both intervals as they count for that pair
+   (effective). */
+static void charge_against(az_analysis *a, const dl_inst *in, const dl_member *late,
+                           const dl_member *w) {
+  if (!charges(w)) return;
+  dl_member eff_late, eff_w;
+  int64_t waited = effective(late, w->loc, &eff_late);
+  effective(w, late->loc, &eff_w);
+  charge(a, in, &eff_late, waited, &eff_w);
+  free(eff_late.map);
+  free(eff_w.map);
+}
+
+static void charge_segmented(az_analysis *a, dl_inst *in) {
+  dl_inst *part[2];
+  parts_of(in, part);
+  /* a message's late Irecv: its part; else a member */
+  const dl_member *late = part[1] && in->late == DL_RECV_POST ? &part[1]->m[0] : &in->m[in->late];
+  for (uint32_t i = 0; i < in->size; i++)
+    if (i != in->late) charge_against(a, in, late, &in->m[i]);
+  if (part[0]) charge_against(a, in, late, &part[0]->m[0]);
+}
 
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   dl_inst *part[2];
@@ -911,6 +1119,10 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   int waits = in->kind != DK_NONE && in->kind != DK_OMPIDLE && !in->elsewhere;
   int64_t waited = 0;
   if (in->kind == DK_OMPIDLE) charge_idle(a, in);
+  if (waits && segmented(in)) {
+    charge_segmented(a, in);
+    waits = 0;
+  }
   /* the maps charge_waiter reads (the late member's and its waiters'):
      the others' are dropped unread, and netting one reads the members
      of earlier instances */
@@ -927,6 +1139,7 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
     if (i != in->late) charge(a, in, late, waited, &in->m[i]);
   if (waits && part[0]) charge(a, in, late, waited, &part[0]->m[0]);
   for (uint32_t i = 0; i < in->size; i++) release_inner(st, &in->m[i]);
+  if (in->key.omp == DL_MPI) release_segments(st, in);
   /* kept while a later interval still refers to one of its members */
   for (int k = 0; k < 2; k++) {
     if (!part[k]) continue;
@@ -1012,9 +1225,15 @@ static void waits_message(dl_inst *in, dl_member *done, const dl_member *posting
   }
 }
 
+static void send_final(dl_central *st, dl_ref r);
+static void marks_known(dl_central *st, dl_inst *msg);
+
 /* The instance's waits are final: the instances waiting to know them. */
 static void settle(dl_central *st, dl_inst *in) {
   in->settled = 1;
+  if (st->link && in->key.p2p)
+    send_final(st, (dl_ref){in, DL_SEND}), send_final(st, (dl_ref){in, DL_RECV});
+  else if (st->link && is_part(in)) send_final(st, (dl_ref){in, 0});
   /* a member that did not wait passes nothing back: no need to wait for
      the intervals it lies in (so waits go back in time, never around a
      ring of messages) */
@@ -1029,6 +1248,9 @@ static void settle(dl_central *st, dl_inst *in) {
   }
   free_dependents(st, in); /* settled: none comes any more */
   check_ready(st, in);
+  /* an Isend's completion: its message's later intervals may go on now */
+  if (is_part(in) && in->part[0] && in->part[0]->nthru) check_ready(st, in->part[0]);
+  if (in->key.p2p || is_part(in)) marks_known(st, is_part(in) ? in->part[0] : in);
 }
 
 static int is_receive(dl_ref r) { return r.in->key.omp == DL_MPI && r.m == DL_RECV; }
@@ -1448,6 +1670,67 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   return w + 2 * nmap;
 }
 
+/* Whether message msg waited is known (message_waited): settled, its
+   Isend completion's call resolved, its remote waiter's final wait in. */
+static int boundary_known(const dl_inst *msg) {
+  return msg->settled && (!msg->part[0] || msg->part[0]->settled) &&
+         msg->final_state != DL_FINAL_AWAITED;
+}
+
+/* The instances whose segments end at message msg may go on. */
+static void marks_known(dl_central *st, dl_inst *msg) {
+  if (!msg || !msg->nmarks || !boundary_known(msg)) return;
+  msg->waited = message_waited(msg) ? 2 : 1;
+  size_t n = msg->nmarks;
+  msg->nmarks = 0;
+  for (size_t k = 0; k < n; k++) {
+    msg->marks[k]->inner_unknown--;
+    check_ready(st, msg->marks[k]);
+  }
+}
+
+/* The open interval at index j (a collective's) reached rooted collective
+   `at`: a segment (its time so far, its start), the interval goes on.
+   Its instance waits until `at` is settled, and keeps it until evaluated. */
+static const uint64_t *op_mark(dl_central *st, uint32_t loc, uint64_t op, const uint64_t *w) {
+  size_t j = (size_t)(op >> 8 & 0xffffff), nmap = (size_t)(op >> 32);
+  dl_ref r = st->locs[loc].open[j];
+  const uint64_t *slots = w + DL_MARK_WORDS - 1;
+  if (!r.in) return slots + 2 * nmap;
+  int p2p = (int)(w[6] >> 8 & 1);
+  dl_key key = p2p ? message_key(w + 3) : (dl_key){.comm = (uint32_t)w[3], .seq = w[5]};
+  uint32_t size = p2p ? 2 : st->a->defs.comms[key.comm].size;
+  dl_inst *at = find_inst(st, &key, size, size, (int)(w[6] & 0xff));
+  at->refs++;
+  if (p2p && boundary_known(at)) {
+    at->waited = message_waited(at) ? 2 : 1;
+  } else if (p2p) { /* whether it waited: marks_known */
+    r.in->inner_unknown++;
+    PU_PUSH(at->marks, at->nmarks, at->capmarks, r.in);
+  } else if (!p2p && !at->settled) {
+    r.in->inner_unknown++;
+    add_dependent(st, at, r.in);
+  }
+  dl_member *mb = member(r);
+  struct dl_segs *sg = mb->segs;
+  if (!sg) sg = mb->segs = pu_calloc(1, sizeof *sg);
+  pu_reserve((void **)&sg->slots, &sg->capslots, sg->nslots + nmap, sizeof *sg->slots);
+  for (size_t i = 0; i < nmap; i++)
+    sg->slots[sg->nslots++] = (dl_slot){(int32_t)(uint32_t)slots[2 * i], (int64_t)slots[2 * i + 1]};
+  dl_seg seg = {dl_start_of(w), at, sg->nslots, mb->ninner};
+  PU_PUSH(sg->v, sg->n, sg->cap, seg);
+  return slots + 2 * nmap;
+}
+
+/* The rooted collectives of in's members' segments are no longer needed. */
+static void release_segments(dl_central *st, const dl_inst *in) {
+  for (uint32_t i = 0; i < in->size && i < in->cap; i++)
+    for (uint32_t k = 0; in->m[i].segs && k < in->m[i].segs->n; k++) {
+      dl_inst *at = in->m[i].segs->v[k].at;
+      if (!--at->refs && at->evaluated && at->elsewhere != DL_KEPT) drop_inst(st, at);
+    }
+}
+
 /* ---- the central part divided among the analysis processes ------------
 
    (analyze/README.md, "Dividing the central part".)  Each delay process
@@ -1467,14 +1750,17 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
                   (net_map)
      DL_REC_DONE  a collective evaluated and dropped, to every other
                   process (DL_KEPT): comm, seq
+     DL_REC_FINAL a message's waiter's final wait, once the call that
+                  completes it is resolved, to its late member's process:
+                  member << 32; key (3); wait
    and, taken from the logs before they are applied (dl_central_scan), a
    collective's members to every other process (dl_rpost: loc, op and its
    four words), applied in location
    order among the local logs, so every process posts them in the serial
    order.  Every process computes an instance's waits from the same posts;
    a waiter's own process resolves the call that completes it. */
-enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE };
-enum { DL_REC_MSG_WORDS = 9, DL_REC_DONE_WORDS = 3, DL_RPOST_WORDS = 6 };
+enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE, DL_REC_FINAL };
+enum { DL_REC_MSG_WORDS = 9, DL_REC_DONE_WORDS = 3, DL_REC_FINAL_WORDS = 5, DL_RPOST_WORDS = 6 };
 /* DL_REC_WAITER's words: after its key, wait, incoming per kind (ticks,
    fraction), prop, cnode | nmap << 32, start (3) */
 enum {
@@ -1517,7 +1803,9 @@ static const dl_member *late_member(const dl_inst *in) {
    late one, and the waits in its interval are known: a waiter's map is
    netted and the waits released now (evaluate would do both). */
 static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
-  if (!mb->ninner || !mb->closed || mb == late_member(in)) return;
+  /* a member in segments keeps its waits: which of them lie in its
+     interval depends on its partner (effective) */
+  if (!mb->ninner || !mb->closed || mb == late_member(in) || mb->segs) return;
   if (mb->wait > 0) net_map(mb);
   /* released: evaluate and net_map pass over it (before the releases:
      they may reach a later interval that goes on through an earlier
@@ -1619,17 +1907,64 @@ static void divide(dl_central *st, dl_inst *in) {
     return;
   }
   uint32_t members = in->key.p2p ? DL_SEND_DONE + 1 : in->size;
-  for (uint32_t i = 0; i < members; i++)
-    if (raw_waiter(in, i) && remote_loc(st, waiter_member(in, i)->loc)) in->remote_waiting++;
+  for (uint32_t i = 0; i < members; i++) {
+    if (!raw_waiter(in, i) || !remote_loc(st, waiter_member(in, i)->loc)) continue;
+    in->remote_waiting++;
+    if (!in->key.p2p) continue;
+    if (in->final_state == DL_FINAL_KNOWN) /* came before its own waits */
+      waiter_member(in, in->final_index)->wait = in->final_wait;
+    else in->final_state = DL_FINAL_AWAITED;
+  }
+}
+
+/* Waiter r settled here (its calls resolved, resolve_call), when its
+   message is evaluated on another process: its final wait there (a message whose
+   wait a longer one of the call took is no synchronisation point, and
+   the intervals there that reach it go on through it, want_through).
+   Sent before the waiter itself (DL_REC_WAITER, once its incoming cost is
+   complete), so no later interval waits for an evaluation. */
+static void send_final(dl_central *st, dl_ref r) {
+  dl_inst *msg = is_part(r.in) ? r.in->part[0] : r.in;
+  uint32_t index = is_part(r.in) ? DL_SEND_DONE : r.m;
+  if (!msg || !msg->key.p2p || !raw_waiter(msg, index) ||
+      remote_loc(st, waiter_member(msg, index)->loc) || !remote_loc(st, late_member(msg)->loc))
+    return;
+  uint64_t *w = words_room(&st->out[owner_of(st, late_member(msg)->loc)], DL_REC_FINAL_WORDS);
+  w[0] = DL_REC_FINAL | (uint64_t)index << 32;
+  put_key(w + 1, &msg->key);
+  w[4] = (uint64_t)member(r)->wait;
+}
+
+static const uint64_t *rec_final(dl_central *st, const uint64_t *w) {
+  dl_key key = message_key(w + 1);
+  /* a side sent with its part comes after its final wait (the part
+     completed the message): its DL_REC_MSG follows */
+  dl_inst *in = find_inst(st, &key, 2, 2, DK_NONE);
+  uint32_t index = (uint32_t)(w[0] >> 32);
+  if (in->final_state == DL_FINAL_AWAITED) {
+    waiter_member(in, index)->wait = (int64_t)w[4];
+    in->final_state = DL_FINAL_KNOWN;
+    check_ready(st, in);
+    marks_known(st, in);
+  } else { /* its own waits not computed yet: divide applies it */
+    in->final_state = DL_FINAL_KNOWN;
+    in->final_index = (uint8_t)index;
+    in->final_wait = (int64_t)w[4];
+  }
+  return w + DL_REC_FINAL_WORDS;
 }
 
 /* Waiter mb (member `index` of in), final, to the late member's process. */
 static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t index, dl_member *mb) {
   size_t nmap = 0;
-  if (charges(mb)) {
+  dl_member eff;
+  if (mb->segs) { /* its interval as it counts against the late member */
+    effective(mb, late_member(in)->loc, &eff);
+    mb = &eff;
+  } else if (charges(mb)) {
     net_map(mb);
-    nmap = mb->nmap;
   }
+  if (charges(mb)) nmap = mb->nmap;
   uint64_t *w = words_room(&st->out[to], DL_REC_WAITER_WORDS + 2 * nmap);
   w[0] = DL_REC_WAITER | (uint64_t)in->key.p2p << 8 | (uint64_t)index << 32;
   put_key(w + 1, &in->key);
@@ -1647,6 +1982,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
   }
+  if (mb == &eff) free(eff.map);
 }
 
 /* in is ready here but evaluated elsewhere: its waiters here go there. */
@@ -1722,6 +2058,7 @@ void dl_central_receive(dl_central *st, const uint64_t *w, size_t n, const int32
   while (w < end) switch (*w & 0xff) {
     case DL_REC_MSG: w = rec_msg(st, w); break;
     case DL_REC_WAITER: w = rec_waiter(st, w, map, base); break;
+    case DL_REC_FINAL: w = rec_final(st, w); break;
     default: w = rec_done(st, w); break;
     }
 }
@@ -1751,6 +2088,7 @@ void dl_central_scan(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) 
     case DL_OP_OMPBAR: w += 5; break;
     case DL_OP_IDLE: w += 4; break;
     case DL_OP_CLOSE: w += DL_CLOSE_WORDS - 1 + 2 * (op >> 32); break;
+    case DL_OP_MARK: w += DL_MARK_WORDS - 1 + 2 * (op >> 32); break;
     case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
     case DL_OP_FORK: w += 1; break;
     default: break; /* DL_OP_DRAIN */
@@ -1798,6 +2136,7 @@ void dl_central_apply(dl_central *st, uint32_t loc, const uint64_t *w, size_t n)
     case DL_OP_OMPBAR: w = op_ompbar(st, loc, op, w); break;
     case DL_OP_IDLE: w = op_idle(st, loc, w); break;
     case DL_OP_CLOSE: w = op_close(st, loc, op, w); break;
+    case DL_OP_MARK: w = op_mark(st, loc, op, w); break;
     case DL_OP_GIVEUP: w = op_giveup(st, loc, op, w); break;
     case DL_OP_FORK: { /* the team is read after this window */
       dl_cloc *cl = &st->locs[loc];

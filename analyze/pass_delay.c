@@ -83,7 +83,9 @@ typedef struct { /* an interval open on this location */
   dl_key key;    /* its instance: which synchronisations end it */
   dl_slot *map;  /* its time per call path up to the segments from `from` */
   uint32_t nmap, capmap;
-  size_t from; /* its first segment slot in dl_loc.acc */
+  size_t from;      /* its first segment slot in dl_loc.acc */
+  uint32_t nseg;    /* a collective's: rooted collectives it went on through */
+  uint32_t nmsgseg; /* ... and messages it was marked at */
 } dl_open;
 
 typedef struct { /* a message of the call whose Enter comes next */
@@ -463,6 +465,30 @@ static int32_t master_path(const dl_loc *s) {
   return -2;
 }
 
+/* The open interval o of a collective, at index j of the list, reached
+   instance key of kind (a rooted collective, a message): its time so far
+   is a segment, the interval goes on (the central part decides per pair
+   of members where it starts, delay_central.c, "segments"). */
+static void mark_interval(dl_loc *s, dl_open *o, size_t j, const dl_start *start, int kind,
+                          const dl_key *key) {
+  complete_map(s, o);
+  s->segment = s->nacc; /* the later time: slots after the map's end */
+  uint64_t *w = log_room(s->log, DL_MARK_WORDS + 2 * (size_t)o->nmap);
+  *w++ = DL_OP_MARK | (uint64_t)j << 8 | (uint64_t)o->nmap << 32;
+  *w++ = start->id;
+  *w++ = start->x;
+  *w++ = dl_start_word(start);
+  *w++ = key->comm | (uint64_t)key->tag << 32;
+  *w++ = key->src | (uint64_t)key->dst << 32;
+  *w++ = key->seq;
+  *w++ = (uint64_t)kind | (uint64_t)(key->p2p != 0) << 8;
+  for (uint32_t i = 0; i < o->nmap; i++) {
+    *w++ = cnode_word(o->map[i].cnode);
+    *w++ = (uint64_t)o->map[i].ticks;
+  }
+  o->nmap = 0;
+}
+
 /* The call path a worker's outermost region gets: under the master's
    call path at the fork, as the forward pass gives it: the region's only
    parallel call path, else the master's of the same team instance, else
@@ -702,6 +728,42 @@ static int coll_ends(const dl_loc *s, const dl_key *key, uint64_t comm) {
   return coll_covers(&s->cur.a->defs, key, (uint32_t)comm);
 }
 
+/* A message (key, its start): the open intervals of collectives get a
+   segment there (their pair may have synchronised at it), up to
+   DL_MSG_SEG_BOUND each. */
+static void mark_at_message(dl_loc *s, const dl_key *key, const dl_start *start) {
+  for (size_t i = 0; i < s->nopen; i++) {
+    dl_open *o = &s->open[i];
+    if (o->key.p2p || o->key.omp != DL_MPI || o->nmsgseg >= DL_MSG_SEG_BOUND) continue;
+    mark_interval(s, o, i, start, DK_NONE, key);
+    o->nmsgseg++;
+  }
+}
+
+/* Collective (comm, seq) of kind ends the intervals it covers; a rooted
+   one (1-to-N, N-to-1) synchronises only some pairs of its members
+   (Scalasca's rule): the intervals of other collectives go on through
+   it, up to DL_SEG_BOUND times (mark_interval). */
+static void coll_close(dl_loc *s, uint32_t comm, uint64_t seq, int kind, const dl_start *start) {
+  int rooted = kind == DK_12N || kind == DK_N21;
+  size_t kept = 0;
+  for (size_t i = 0; i < s->nopen; i++) {
+    dl_open *o = &s->open[i];
+    if (!coll_ends(s, &o->key, comm)) {
+      s->open[kept++] = *o;
+      continue;
+    }
+    if (rooted && o->key.omp == DL_MPI && o->nseg < DL_SEG_BOUND) {
+      mark_interval(s, o, kept, start, kind, &(dl_key){.comm = comm, .seq = seq});
+      o->nseg++;
+      s->open[kept++] = *o;
+      continue;
+    }
+    close_interval(s, o, kept, start);
+  }
+  s->nopen = kept;
+}
+
 /* A message with process `peer` ends the intervals of earlier messages
    (later in time) between the same two processes. */
 static int message_ends(const dl_loc *s, const dl_key *key, uint64_t peer) {
@@ -747,7 +809,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   int root_here = (kind == DK_12N || kind == DK_N21) && is_root(s, comm, root);
   dl_start start =
       start_here(s, dl_start_id(&(dl_key){.comm = comm, .seq = seq}), kind == DK_12N && root_here);
-  close_where(s, coll_ends, comm, &start);
+  coll_close(s, (uint32_t)comm, seq, kind, &start);
   attribute(s);
   s->coll.on = 1;
   s->coll.kind = kind;
@@ -835,6 +897,7 @@ static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, u
   dl_start start = start_here(s, dl_start_id(&key), 0);
   start.p2p = 1; /* no synchronisation of the pair unless it waited (the central part) */
   close_where(s, message_ends, peer, &start);
+  mark_at_message(s, &key, &start);
   attribute(s);
   dl_msg m = {.key = key, .side = side, .blocking = blocking, .req = req};
   if (isend && take_pending(s, req, DL_SEND_DONE, &done)) m.done = 1, m.id = done.id;

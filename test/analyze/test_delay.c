@@ -715,6 +715,274 @@ static void crossing_messages_without_waits_go_through_each_other(void **state) 
   az_run_free(&run);
 }
 
+/* A message whose wait a longer one of the same call took is no
+   synchronisation point either (Scalasca's: only the longest Late Sender
+   of an MPI_Waitall is a Late Sender event, and its sender's send the
+   pair's synchronisation).  Rank 1 posts two Irecvs at 100 and waits in
+   one MPI_Waitall from 100 to 400: M0 from rank 0, sent at 200 (a Late
+   Sender of 100, not the longest), X from rank 2, sent at 400 (300, the
+   wait).  Rank 1 then works 200 and sends M1 at 600, for which rank 0,
+   which worked 100 after M0, waited 300 (from 300).  M1's intervals go
+   through M0 back to the barrier (left together at 100: no completion):
+   rank 1 has the Waitall, all of it X's wait (300), and work 200; rank 0
+   work 100 + 100.  No delay, rank 1's waiting 300 explains M1's wait:
+   scale 1, all 300 passed to X, whose delay, rank 2's work 300 against
+   nothing of rank 1 (its interval holds only the Irecvs, no time),
+   charges 300 short-term and 300 long-term there.  (Were M0 a
+   synchronisation: both intervals from M0, rank 1's Waitall 200 of
+   completion after rank 0 left its send and work 200, rank 0 work 100:
+   300 short-term on rank 1, 200 on the Waitall, 100 on its work.) */
+static const char *const shorter_wait_of_a_call =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 200) SEND(1, 200, 200, 200) RUN("work", 200, 300)
+                   RECV(1, 300, 600, 600) BARRIER(0, 900, 900))
+        LOC("1.0", "100 enter irecv\n100 irecvreq 3\n100 leave\n"
+                   "100 enter irecv\n100 irecvreq 4\n100 leave\n"
+                   "100 enter waitall\n400 irecv 0 0 0 8 3\n400 irecv 2 0 0 8 4\n400 leave\n" RUN(
+                       "work", 400, 600) SEND(0, 600, 600, 600) BARRIER(0, 900, 900))
+            LOC("2.0", RUN("work", 100, 400) SEND(1, 400, 400, 400) BARRIER(0, 900, 900));
+
+static void a_message_whose_wait_a_longer_one_took_is_no_synchronisation(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, shorter_wait_of_a_call);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Waitall", 1) == 300e-9);
+  assert_true(az_run_total(&run, "mpi_latesender") == 600e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 2) == 300e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", "main;MPI_Recv", 0) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_wait_propagating_latesender", "main;MPI_Waitall", 1) ==
+              300e-9);
+  az_run_free(&run);
+}
+
+/* The same for an Isend's Late Receiver that a Late Sender of its
+   MPI_Waitall took: the message is known to have no wait only once that
+   call is resolved, after the message's own members (its completion is
+   a part; before 2026-11-27 the interval below took it for a
+   synchronisation when its receive's side was read last).  Rank 1 does
+   io 50, posts an Irecv from rank 0 and an Isend of M1 to rank 2 at 150
+   and waits in one MPI_Waitall from 150 to 300: M0 from rank 0, sent at
+   300 (a Late Sender of 150, the wait), and M1's completion, whose
+   receive rank 2 posted at 200 (a Late Receiver of 50, not a wait).
+   Rank 1 then works 200 and sends M2 at 500, for which rank 2, which
+   completed M1 in an MPI_Wait at 250, waited 100 (from 400).  M2's
+   intervals go through M1 back to the barrier (left at 100 together):
+   rank 1 has io 50, the Waitall, all of it M0's wait, and work 200; rank
+   2 work 100 + 50 + 150.  Delay io 50, rank 1's waiting 150: scale
+   100 / 200, 25 short-term on rank 1's io, 75 passed to M0's wait.  M0:
+   rank 0's work 200 against rank 1's io 50: scale 150 / 200, 150
+   short-term and 75 * 200 / 200 long-term on rank 0's work.  (Were M1 a
+   synchronisation: rank 1's interval from its Isend, no delay, 100 of
+   its waiting: all 100 passed to M0, nothing on rank 1's io.) */
+static const char *const shorter_late_receiver_of_a_call =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) SEND(1, 300, 300, 300) BARRIER(0, 900, 900))
+        LOC("1.0",
+            RUN("io", 100,
+                150) "150 enter irecv\n150 irecvreq 3\n150 leave\n"
+                     "150 enter isend\n150 isend 2 0 0 8 4\n150 leave\n"
+                     "150 enter waitall\n300 irecv 0 0 0 8 3\n300 isendcomplete 4\n300 leave\n" RUN(
+                         "work", 300, 500) SEND(2, 500, 500, 500) BARRIER(0, 900, 900))
+            LOC("2.0",
+                RUN("work", 100, 200) "200 enter irecv\n200 irecvreq 5\n200 leave\n" RUN(
+                    "work", 200,
+                    250) "250 enter wait\n250 irecv 1 0 0 8 5\n250 leave\n" RUN("work", 250, 400)
+                    RECV(1, 400, 500, 500) BARRIER(0, 900, 900));
+
+static void a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, shorter_late_receiver_of_a_call);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Waitall", 1) == 150e-9);
+  assert_true(az_run_total(&run, "mpi_latesender") == 250e-9);
+  assert_true(az_run_total(&run, "mpi_latereceiver") == 0);
+  assert_true(az_run_value(&run, "delay_latesender", "main;io", 1) == 25e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 150e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 175e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 0) == 75e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 75e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 0);
+  az_run_free(&run);
+}
+
+/* A rooted collective synchronises only some pairs of its members
+   (Scalasca's rule): an N-to-1 its root, when it waited, with its last
+   sender; a 1-to-N its root with the receivers that waited.  Rank 0, the
+   root, enters an MPI_Reduce at 100 and waits 400 for rank 1, which works
+   until 500 (rank 2 until 300).  Then rank 0 does io until 900 before its
+   MPI_Bcast; ranks 1 and 2 do io 90 and wait in it, 300 and 500.  Rank
+   1's intervals start at the Reduce (it synchronised them): io 400
+   against 90, 300 of 310 short-term on rank 0's io (the Reduce's
+   completion is rank 1's alone, 10, on a path rank 0 has none of).  Rank
+   2's go back over the Reduce to the barrier: rank 0 io 400 and the
+   Reduce, all of it its wait (400), rank 2 io 90, the Reduce's 10 and
+   work 200: delay io 310, waiting 400, scale 500 / 710: 218.3 -> 218
+   short-term on rank 0's io, 400 * 500 / 710 = 281.7 passed to rank 0's
+   Reduce wait, which rank 1's work (400, scale 1: 400 of delay_n21)
+   takes long-term, 282.  (Were the Reduce a synchronisation of ranks 0
+   and 2: 310 short-term, nothing long-term.) */
+static const char *const reduce_then_bcast =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0",
+        ROOTED("reduce", 12, 0, 100, 500) RUN("io", 500, 900) ROOTED("bcast", 1, 0, 900, 910))
+        LOC("1.0", RUN("work", 100, 500) ROOTED("reduce", 12, 0, 500, 510) RUN("io", 510, 600)
+                       ROOTED("bcast", 1, 0, 600, 910))
+            LOC("2.0", RUN("work", 100, 300) ROOTED("reduce", 12, 0, 300, 310) RUN("io", 310, 400)
+                           ROOTED("bcast", 1, 0, 400, 910));
+
+static void a_rooted_collective_synchronises_only_the_pairs_that_waited(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, reduce_then_bcast);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_earlyreduce") == 400e-9);
+  assert_true(az_run_total(&run, "mpi_latebroadcast") == 800e-9);
+  assert_true(az_run_value(&run, "delay_n21", "main;work", 1) == 400e-9);
+  assert_true(az_run_total(&run, "delay_n21") == 400e-9);
+  assert_true(az_run_value(&run, "delay_12n", "main;io", 0) == 518e-9);
+  assert_true(az_run_total(&run, "delay_12n") == 518e-9);
+  assert_true(az_run_value(&run, "delay_12n_longterm", "main;work", 1) == 282e-9);
+  assert_true(az_run_total(&run, "delay_12n_longterm") == 282e-9);
+  assert_true(az_run_total(&run, "delay_n21_longterm") == 0);
+  az_run_free(&run);
+}
+
+/* The 1-to-N side: an MPI_Bcast synchronises its root with the receivers
+   that waited for it only.  Rank 0 works 200 and enters the Bcast at
+   300; rank 1 waits there from 100 (200), rank 2, which did io until 400,
+   does not wait.  Then rank 0 does io until 700 before a barrier, rank 1
+   io 90 (waits 300 there), rank 2 io 90 (waits 200).  Rank 1's barrier
+   intervals start at the Bcast: io 390 against 90, 300 on rank 0's io.
+   Rank 2's go back over it to the first barrier: rank 0 work 200, the
+   Bcast 10, io 390; rank 2 io 300 + 90, the Bcast 10: delay work 200,
+   scale 1, all 200 on rank 0's work.  The Bcast's own wait (rank 1's
+   200) goes to rank 0's work as well.  (Were the Bcast a synchronisation
+   of ranks 0 and 2: io 390 against 90, 200 on rank 0's io.) */
+static const char *const bcast_then_barrier =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) ROOTED("bcast", 1, 0, 300, 310) RUN("io", 310, 700)
+                   BARRIER(0, 700, 710))
+        LOC("1.0", ROOTED("bcast", 1, 0, 100, 310) RUN("io", 310, 400) BARRIER(0, 400, 710))
+            LOC("2.0", RUN("io", 100, 400) ROOTED("bcast", 1, 0, 400, 410) RUN("io", 410, 500)
+                           BARRIER(0, 500, 710));
+
+static void a_bcast_synchronises_its_root_with_the_receivers_that_waited(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, bcast_then_barrier);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latebroadcast") == 200e-9);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 500e-9);
+  assert_true(az_run_value(&run, "delay_12n", "main;work", 0) == 200e-9);
+  assert_true(az_run_total(&run, "delay_12n") == 200e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;io", 0) == 300e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;work", 0) == 200e-9);
+  assert_true(az_run_total(&run, "delay_barrier") == 500e-9);
+  assert_true(az_run_total(&run, "delay_barrier_longterm") == 0);
+  az_run_free(&run);
+}
+
+/* A collective's interval also ends, for a pair, at a message of the two
+   that waited (Scalasca's previous synchronisation of the pair).  Rank 0
+   works 200 and sends M to rank 1, which waited 100 for it (from 200);
+   then rank 0 does io until 700 before a barrier, rank 1 io 100 (waits
+   300 there), rank 2 works 200 and does io 200 (waits 200).  M: rank 0's
+   work 200 against 100, 100 on it.  Rank 1's barrier intervals start at
+   M: io 400 against 100, 300 on rank 0's io.  Rank 2's start at the
+   first barrier: work 200 and io 400 against work 200 and io 200: 200 on
+   rank 0's io.  (Were M no synchronisation of the barrier's pair: rank 1
+   from the first barrier, work 200 against 100 and io 400 against 100,
+   scale 300 / 400: 75 on rank 0's work, 225 on its io.) */
+static const char *const message_then_barrier =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) SEND(1, 300, 300, 300) RUN("io", 300, 700)
+                   BARRIER(0, 700, 710)) LOC("1.0", RUN("work", 100, 200) RECV(0, 200, 300, 300)
+                                                        RUN("io", 300, 400) BARRIER(0, 400, 710))
+        LOC("2.0", RUN("work", 100, 300) RUN("io", 300, 500) BARRIER(0, 500, 710));
+
+static void a_collective_interval_ends_at_a_message_of_the_pair_that_waited(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, message_then_barrier);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latesender") == 100e-9);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 500e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 100e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;io", 0) == 500e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;work", 0) == 0);
+  assert_true(az_run_total(&run, "delay_barrier") == 500e-9);
+  assert_true(az_run_total(&run, "delay_barrier_longterm") == 0);
+  az_run_free(&run);
+}
+
+/* All of the late party's waiting in its interval explains a wait, also
+   where the waiter waited as long on the same call path (Scalasca's
+   scale).  Rank 2 works 200 and sends X to rank 0 and Y to rank 1, both
+   of which waited 200 for it in an MPI_Recv; rank 0 works 200 and sends M
+   to rank 1, which worked 100 and waited 100 for it.  M: rank 0's work
+   200 against 100, its waiting 200: scale 100 / 300, 33.3 -> 33
+   short-term on rank 0's work, 66.7 passed to X.  X and Y: rank 2's work
+   200 against nothing, 200 short-term each; X's 66.7 long-term, 67.
+   (Until 2026-11-27 rank 1's as long wait on the same call path
+   cancelled rank 0's: 100 short-term on rank 0's work, none long-term.) */
+static const char *const both_waited =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RECV(2, 100, 300, 300) RUN("work", 300, 500) SEND(1, 500, 500, 500))
+        LOC("1.0", RECV(2, 100, 300, 300) RUN("work", 300, 400) RECV(0, 400, 500, 500))
+            LOC("2.0", RUN("work", 100, 300) SEND(0, 300, 300, 300) SEND(1, 300, 300, 300));
+
+static void the_late_party_s_waiting_explains_also_where_the_waiter_waited(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, both_waited);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 0) == 200e-9);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 1) == 300e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 33e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 2) == 400e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 1) == 0);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 2) == 67e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 67e-9);
+  assert_true(az_run_value(&run, "mpi_wait_indirect_latesender", "main;MPI_Recv", 1) == 67e-9);
+  az_run_free(&run);
+}
+
+/* A message's interval goes on through a rooted collective that did not
+   synchronise its pair.  Rank 0 works 200, is the root of an MPI_Bcast
+   at 300 that rank 2 waited 200 for and rank 1 entered at 400 (no wait),
+   does io until 600 and sends M to rank 1, which did io 300 before the
+   Bcast and works 90 after it, and waited 100 for M.  M's intervals go
+   back over the Bcast to the first barrier: rank 0 work 200, the Bcast
+   10, io 290; rank 1 io 300, the Bcast 10, work 90: delay work 110,
+   scale 100 / 110, all 100 on rank 0's work.  (Were the Bcast a
+   synchronisation of ranks 0 and 1: io 290 against nothing, 100 on rank
+   0's io.)  The Bcast's wait, rank 2's 200, goes to rank 0's work too. */
+static const char *const bcast_then_message =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) ROOTED("bcast", 1, 0, 300, 310) RUN("io", 310, 600)
+                   SEND(1, 600, 600, 600))
+        LOC("1.0", RUN("io", 100, 400) ROOTED("bcast", 1, 0, 400, 410) RUN("work", 410, 500)
+                       RECV(0, 500, 600, 600)) LOC("2.0", ROOTED("bcast", 1, 0, 100, 310));
+
+static void a_message_interval_goes_through_a_collective_of_no_synchronisation(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, bcast_then_message);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender", "main;MPI_Recv", 1) == 100e-9);
+  assert_true(az_run_value(&run, "mpi_latebroadcast", "main;MPI_Bcast", 2) == 200e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 100e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;io", 0) == 0);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 0);
+  assert_true(az_run_value(&run, "delay_12n", "main;work", 0) == 200e-9);
+  az_run_free(&run);
+}
+
 /* The one-sentence cause names the waiting rank of a point-to-point wait
    and the call path and rank that caused it. */
 static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
@@ -1207,6 +1475,13 @@ int main(void) {
       cmocka_unit_test(a_chain_goes_through_a_message_that_did_not_wait),
       cmocka_unit_test(a_wait_of_the_same_call_lies_in_the_interval_through_it),
       cmocka_unit_test(crossing_messages_without_waits_go_through_each_other),
+      cmocka_unit_test(a_message_whose_wait_a_longer_one_took_is_no_synchronisation),
+      cmocka_unit_test(a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation),
+      cmocka_unit_test(a_rooted_collective_synchronises_only_the_pairs_that_waited),
+      cmocka_unit_test(a_bcast_synchronises_its_root_with_the_receivers_that_waited),
+      cmocka_unit_test(a_collective_interval_ends_at_a_message_of_the_pair_that_waited),
+      cmocka_unit_test(the_late_party_s_waiting_explains_also_where_the_waiter_waited),
+      cmocka_unit_test(a_message_interval_goes_through_a_collective_of_no_synchronisation),
       cmocka_unit_test(an_openmp_barrier_wait_is_charged_to_the_late_threads_work),
       cmocka_unit_test(idle_workers_are_charged_to_the_masters_serial_work),
       cmocka_unit_test(a_team_smaller_than_its_fork_asked_for_is_still_analysed),
