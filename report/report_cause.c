@@ -97,13 +97,15 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
       }
     }
     if (cause < 0) return 0;
-    char path[160], region[128], loc[64], waiter[72];
+    /* the cause by its call path, as the wait: its last region alone
+       ("simulate_work") would not say which of the code's calls of it */
+    char path[160], cause_path[160], loc[64], waiter[72];
     pomp_report_callpath_label(r, at, ";", 100, path, sizeof path);
-    pomp_report_region_label(r, pomp_report_cnode(r, cause)->region, region, sizeof region);
+    pomp_report_callpath_label(r, cause, ";", 100, cause_path, sizeof cause_path);
     location_label(r, where, loc, sizeof loc);
     waiting_location(r, wait, at, waited, waiter, sizeof waiter);
     snprintf(buf, size, "%.3g s %s at %s%s, caused by %s on %s (%.0f%% of its delay costs)", waited,
-             m->display, path, waiter, region, loc, 100 * best / all);
+             m->display, path, waiter, cause_path, loc, 100 * best / all);
     return 1;
   }
   return 0;

@@ -198,16 +198,16 @@ expect 0 "$analyze" --verbose "$work/ended"
 # chain of barrier waits over four ranks ends on rank 0's work.
 "$tracegen" "$data/delay_chain.trace" "$work/chain" || fail "tracegen delay_chain"
 expect 0 "$analyze" "$work/chain"
-grep -qx '  cause: 1.2e-06 s Wait at MPI Barrier at main;MPI_Barrier, caused by work on rank 0 (100% of its delay costs)' "$work/out" ||
+grep -qx '  cause: 1.2e-06 s Wait at MPI Barrier at main;MPI_Barrier, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no cause line: $(cat "$work/out")"
 grep -q '^  delay' "$work/out" && fail "summary ranks the delay costs: $(cat "$work/out")"
 # ... and of point-to-point waits: the chain of Late Senders goes back to
 # rank 0's work; the Late Receiver, all on rank 3, names its rank.
 "$tracegen" "$data/delay_p2p.trace" "$work/p2p" || fail "tracegen delay_p2p"
 expect 0 "$analyze" "$work/p2p"
-grep -qx '  cause: 1.2e-06 s Late Sender at main;MPI_Recv, caused by work on rank 0 (100% of its delay costs)' "$work/out" ||
+grep -qx '  cause: 1.2e-06 s Late Sender at main;MPI_Recv, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no Late Sender cause: $(cat "$work/out")"
-grep -qx '  cause: 5e-08 s Late Receiver at main;MPI_Send on rank 3, caused by work on rank 0 (100% of its delay costs)' "$work/out" ||
+grep -qx '  cause: 5e-08 s Late Receiver at main;MPI_Send on rank 3, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no Late Receiver cause: $(cat "$work/out")"
 grep -q '^  mpi_wait_' "$work/out" && fail "summary ranks the wait-state classification: $(cat "$work/out")"
 # MPI start-up is left out of the problems, but Wait at Finalize, the
