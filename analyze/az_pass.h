@@ -174,12 +174,14 @@ static inline int az_cursor_at(az_cursor *c, az_time *t, uint64_t pos) {
 /* The backward counterparts of az_cursor_at and az_next, for the handlers
    of a backward pass: time must not increase from one event to the next
    (the first pass warned about a clock that goes back; here the time is
-   clamped silently, so durations never become negative).  The driver
-   delivers whole windows: az_next_back stops only on failure. */
+   clamped silently, so durations never become negative).  No event is
+   counted: the first pass counted them all (its bar stays full), and
+   az_replay_run_marked sets the count back after a later pass (the count
+   cost about 8 instructions an event and pass).  The driver delivers
+   whole windows: az_next_back stops only on failure. */
 static inline int az_cursor_at_back(az_cursor *c, az_time *t, uint64_t pos) {
   if (*t > c->last) *t = c->last;
   c->pos = pos;
-  if (++c->a->events_read % 65536 == 0 && c->a->progress) az_progress_draw(c->a);
   c->prev = c->last;
   c->last = *t;
   return 0;

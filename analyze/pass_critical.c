@@ -1104,6 +1104,19 @@ static inline void rematch(cp_state *st, size_t k, uint32_t w) {
   st->tree[0] = w;
 }
 
+/* The key of the runner-up when slot w won: the latest of those w beat on
+   its way up (the runner-up lost to w only); 0 when w is alone.  Keys of
+   different slots differ (the location is in the key), so w wins again
+   exactly while its key is above this one. */
+static inline cp_key runner_up(const cp_state *st, size_t k, uint32_t w) {
+  cp_key best = 0;
+  for (size_t n = (k + w) / 2; n > 0; n /= 2) {
+    cp_key kl = st->key[st->tree[n]];
+    best = kl > best ? kl : best;
+  }
+  return best;
+}
+
 /* After the records later than bound: s's steps later than bound are
    walked too, so that a location without records for long (a serial
    phase) keeps no more than a window of steps.  Its next records and the
@@ -1153,8 +1166,14 @@ static void merge_after(cp_state *st, az_time bound, int all) {
   while (k && st->key[st->tree[0]] > until) {
     uint32_t w = st->tree[0];
     cp_loc *s = st->locs[st->slot_loc[w]];
-    walk(st, s, &s->buf[s->next++]);
-    st->key[w] = s->next < s->n ? head_key(s) : 0;
+    /* the winner's records while they stay later than every other's, no
+       match played (runs of one location's records are common) */
+    cp_key next = runner_up(st, k, w);
+    if (next < until) next = until;
+    do {
+      walk(st, s, &s->buf[s->next++]);
+      st->key[w] = s->next < s->n ? head_key(s) : 0;
+    } while (st->key[w] > next);
     rematch(st, k, w);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {

@@ -243,6 +243,19 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
    turn: from its block, read first (by the first pass's cursor) when the
    block does not hold it (as many earlier windows with it as the share
    `budget` allows).  Its events all delivered, each pass's loc_end. */
+/* The index of the first of a block's events before end that is in the
+   window (dpos > after; positions grow with the index): found once, not
+   tested per event and pass. */
+static size_t window_first(const az_rev_buffer *b, size_t end, uint64_t after) {
+  size_t lo = 0, hi = end;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (b->ev[mid].dpos > after) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
                      OTF2_EvtReaderCallbacks *cb, az_pool *pool, az_rev_buffer *b,
                      const az_marks *m, size_t w, uint64_t budget) {
@@ -272,12 +285,12 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
       return -1;
   }
   size_t end = b->end, rest = end;
+  size_t stop = window_first(b, end, from - b->lo);
   for (size_t i = 0; i < np; i++) {
     az_cursor *ci = az_replay_loc(&rs[i], l);
     const az_event_handlers *on = &rs[i].pass->on;
     uint32_t mask = az_handled_kinds(on);
     size_t e = end;
-    uint64_t after = from - b->lo; /* the window's first event: dpos > after */
     OTF2_LocationRef id = c->a->defs.locs[l].id;
     /* the buffer and the handlers in locals: a handler's stores could
        change them for all the compiler knows, reloaded at every event */
@@ -286,7 +299,7 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
     const uint64_t lo = b->lo;
     OTF2_EvtReaderCallback_Enter enter = on->enter;
     OTF2_EvtReaderCallback_Leave leave = on->leave;
-    while (e > 0 && evs[e - 1].dpos > after && !ci->failed) {
+    while (e > stop && !ci->failed) {
       uint8_t k = kinds[--e];
       const az_rev_event *ev = &evs[e];
       /* Leave and Enter, most events, without deliver's switch */

@@ -242,11 +242,21 @@ static void a_single_clock_offset_corrects_nothing(void **state) {
   assert_int_equal(check_blocks("offset 0 50 1000\n", 0), 200000);
 }
 
+/* Offsets that are all 0 correct nothing (the decoder skips the
+   correction, replay_back.c identity_clock); equal offsets other than 0
+   move every time by them, as OTF2 does (200000 + 1000). */
+static void zero_clock_offsets_correct_nothing_equal_ones_shift(void **state) {
+  (void)state;
+  assert_int_equal(check_blocks("offset 0 50 0\noffset 0 150000 0\n", 0), 200000);
+  assert_int_equal(check_blocks("offset 0 50 1000\noffset 0 150000 1000\n", 0), 201000);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(decoded_blocks_hold_what_otf2_reads),
       cmocka_unit_test(mapping_tables_and_clock_offsets_applied_as_otf2_does),
       cmocka_unit_test(a_single_clock_offset_corrects_nothing),
+      cmocka_unit_test(zero_clock_offsets_correct_nothing_equal_ones_shift),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
