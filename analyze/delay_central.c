@@ -593,6 +593,11 @@ static void completions(const dl_member *late, const dl_member *w, int64_t *late
                         int64_t *w_done) {
   *late_done = *w_done = 0;
   if (late->start.id == DL_START_NONE || late->start.id != w->start.id) return;
+  if (late->start.done && w->start.done) { /* both known (rooted_completion) */
+    *late_done = (int64_t)late->start.x;
+    *w_done = (int64_t)w->start.x;
+    return;
+  }
   az_time first = late->start.x < w->start.x ? late->start.x : w->start.x;
   if (late->start.bcast_root) first = w->start.x; /* the receiver's leave */
   if (w->start.bcast_root) first = late->start.x;
@@ -632,6 +637,32 @@ static int synchronises(const dl_inst *at, uint32_t x, uint32_t y) {
     return at->m[root].wait > 0 &&
            ((ix == root && iy == at->late) || (iy == root && ix == at->late));
   return 1;
+}
+
+/* A start at segment boundary `at` (settled), made its completion there as
+   Scalasca counts it (done): at a 1-to-N from the first of *all* the
+   receivers that waited to leave (its earliest end, cb_pre_coll_12n), not
+   only of the pair's two, at most from the root's enter; until then
+   pomp's counted from the receiver's leave, so the root's pair lost the
+   time a receiver stayed in the call after another one had left
+   (collective_waits 3x1: 3.84 ms of rank 1's MPI_Bcast).  An N-to-1
+   synchronises only its two (the earliest end is theirs: the rule of
+   completions), the others are no boundaries. */
+static dl_start rooted_completion(const dl_inst *at, dl_start start) {
+  if (at->key.p2p || at->kind != DK_12N) return start;
+  az_time first = 0, root_e = 0;
+  int any = 0;
+  for (uint32_t i = 0; i < at->size && i < at->cap; i++) {
+    const dl_member *m = &at->m[i];
+    if (m->root) root_e = m->e;
+    else if (m->wait > 0 && (!any || m->x < first)) first = m->x, any = 1;
+  }
+  if (!any) return start;
+  if (first < root_e) first = root_e;
+  start.x = start.x > first ? start.x - first : 0;
+  start.bcast_root = 0;
+  start.done = 1;
+  return start;
 }
 
 /* The segments of mb's interval before its first boundary that
@@ -675,7 +706,7 @@ static int64_t effective(const dl_member *mb, uint32_t partner, dl_member *eff) 
   eff->capmap = cap;
   eff->ninner = ninner;
   eff->segs = NULL;
-  if (k < nseg) eff->start = sg->v[k].start;
+  if (k < nseg) eff->start = rooted_completion(sg->v[k].at, sg->v[k].start);
   return waited;
 }
 
@@ -919,7 +950,7 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_
   uint32_t ninner = k < nseg ? sg->v[k].inner_end : from->ninner;
   for (uint32_t i = 0; i < ninner; i++)
     if (member(from->inner[i])->wait > 0) hold_wait(st, mb, from->inner[i]);
-  mb->start = k < nseg ? sg->v[k].start : from->start;
+  mb->start = k < nseg ? rooted_completion(sg->v[k].at, sg->v[k].start) : from->start;
 }
 
 /* The later interval of entry t may go on now: its start's message is
@@ -1588,7 +1619,7 @@ static void add_fork(dl_member *mb, az_time fork) {
   if (mb->start.id != DL_START_TEAM) return;
   int64_t ticks = mb->start.x > fork ? (int64_t)(mb->start.x - fork) : 0;
   int32_t cnode = mb->start.cnode;
-  mb->start = (dl_start){DL_START_NONE, 0, -1, 0, 0};
+  mb->start = (dl_start){DL_START_NONE, 0, -1, 0, 0, 0};
   if (ticks && cnode >= 0) map_add(mb, cnode, ticks);
 }
 
