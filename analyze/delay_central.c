@@ -593,14 +593,13 @@ static void completions(const dl_member *late, const dl_member *w, int64_t *late
                         int64_t *w_done) {
   *late_done = *w_done = 0;
   if (late->start.id == DL_START_NONE || late->start.id != w->start.id) return;
-  if (late->start.done && w->start.done) { /* both known (rooted_completion) */
-    *late_done = (int64_t)late->start.x;
-    *w_done = (int64_t)w->start.x;
-    return;
+  /* known for all members (rooted_completion), else of the two */
+  az_time first = late->start.first ? late->start.first : w->start.first;
+  if (!first) {
+    first = late->start.x < w->start.x ? late->start.x : w->start.x;
+    if (late->start.bcast_root) first = w->start.x; /* the receiver's leave */
+    if (w->start.bcast_root) first = late->start.x;
   }
-  az_time first = late->start.x < w->start.x ? late->start.x : w->start.x;
-  if (late->start.bcast_root) first = w->start.x; /* the receiver's leave */
-  if (w->start.bcast_root) first = late->start.x;
   *late_done = late->start.x > first ? (int64_t)(late->start.x - first) : 0;
   *w_done = w->start.x > first ? (int64_t)(w->start.x - first) : 0;
 }
@@ -639,8 +638,8 @@ static int synchronises(const dl_inst *at, uint32_t x, uint32_t y) {
   return 1;
 }
 
-/* A start at segment boundary `at` (settled), made its completion there as
-   Scalasca counts it (done): at a 1-to-N from the first of *all* the
+/* A start at segment boundary `at` (settled), with the time its completion
+   counts from as Scalasca's (first): at a 1-to-N from the first of *all* the
    receivers that waited to leave (its earliest end, cb_pre_coll_12n), not
    only of the pair's two, at most from the root's enter; until then
    pomp's counted from the receiver's leave, so the root's pair lost the
@@ -658,10 +657,7 @@ static dl_start rooted_completion(const dl_inst *at, dl_start start) {
     else if (m->wait > 0 && (!any || m->x < first)) first = m->x, any = 1;
   }
   if (!any) return start;
-  if (first < root_e) first = root_e;
-  start.x = start.x > first ? start.x - first : 0;
-  start.bcast_root = 0;
-  start.done = 1;
+  start.first = first > root_e ? first : root_e;
   return start;
 }
 
@@ -1793,14 +1789,14 @@ static void release_segments(dl_central *st, const dl_inst *in) {
 enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE, DL_REC_FINAL };
 enum { DL_REC_MSG_WORDS = 9, DL_REC_DONE_WORDS = 3, DL_REC_FINAL_WORDS = 5, DL_RPOST_WORDS = 6 };
 /* DL_REC_WAITER's words: after its key, wait, incoming per kind (ticks,
-   fraction), prop, cnode | nmap << 32, start (3) */
+   fraction), prop, cnode | nmap << 32, start (3: as in a log) and its first */
 enum {
   DLW_WAIT = 4,
   DLW_INCOMING,
   DLW_PROP = DLW_INCOMING + 2 * DK_NONE,
   DLW_CNODE,
   DLW_START,
-  DL_REC_WAITER_WORDS = DLW_START + 3
+  DL_REC_WAITER_WORDS = DLW_START + 4
 };
 
 static int owner_of(const dl_central *st, uint32_t loc) {
@@ -2009,6 +2005,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   w[DLW_START] = mb->start.id;
   w[DLW_START + 1] = mb->start.x;
   w[DLW_START + 2] = dl_start_word(&mb->start);
+  w[DLW_START + 3] = mb->start.first;
   for (size_t i = 0; i < nmap; i++) {
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
@@ -2053,6 +2050,7 @@ static const uint64_t *rec_waiter(dl_central *st, const uint64_t *w, const int32
   memcpy(&mb->prop, &w[DLW_PROP], sizeof mb->prop);
   mb->cnode = rename_cnode((int32_t)(uint32_t)w[DLW_CNODE], map, base);
   mb->start = dl_start_of(w + DLW_START);
+  mb->start.first = w[DLW_START + 3];
   mb->start.cnode = rename_cnode(mb->start.cnode, map, base);
   map_sized(mb, nmap);
   w += DL_REC_WAITER_WORDS;
