@@ -144,14 +144,19 @@ enum {
    of a 1-to-N (Scalasca's completion there counts from the first of the
    receivers to leave), p2p 1 at a message (the central part learns
    there whether it was a synchronisation of the pair: the member posted
-   next on the location names it).  In a log or record: id, x, cnode |
-   bcast_root << 32 | p2p << 33. */
+   next on the location names it), first where the central part knows
+   it (else 0) the time the completion counts from for every member,
+   Scalasca's earliest end (delay_central.c, rooted_completion: a
+   1-to-N's first receiver that waited to leave; only in an interval as
+   it counts for one pair and in its waiter record, never in a log).  In
+   a log or record: id, x, cnode | bcast_root << 32 | p2p << 33. */
 typedef struct {
   uint64_t id;
   uint64_t x;
   int32_t cnode;
   int bcast_root;
   int p2p;
+  uint64_t first;
 } dl_start;
 
 static inline uint64_t dl_start_word(const dl_start *st) {
@@ -159,8 +164,8 @@ static inline uint64_t dl_start_word(const dl_start *st) {
          (uint64_t)(st->p2p != 0) << 33;
 }
 static inline dl_start dl_start_of(const uint64_t *w) {
-  return (dl_start){w[0], w[1], (int32_t)(uint32_t)w[2], (int)(w[2] >> 32 & 1),
-                    (int)(w[2] >> 33 & 1)};
+  return (dl_start){
+      w[0], w[1], (int32_t)(uint32_t)w[2], (int)(w[2] >> 32 & 1), (int)(w[2] >> 33 & 1), 0};
 }
 enum { DL_START_NONE = 0, DL_START_INIT = 1, DL_START_TEAM = 4 }; /* no bit 1: not a dl_start_id */
 enum { DL_CLOSE_WORDS = 4 }; /* DL_OP_CLOSE's words before its map */

@@ -593,9 +593,13 @@ static void completions(const dl_member *late, const dl_member *w, int64_t *late
                         int64_t *w_done) {
   *late_done = *w_done = 0;
   if (late->start.id == DL_START_NONE || late->start.id != w->start.id) return;
-  az_time first = late->start.x < w->start.x ? late->start.x : w->start.x;
-  if (late->start.bcast_root) first = w->start.x; /* the receiver's leave */
-  if (w->start.bcast_root) first = late->start.x;
+  /* known for all members (rooted_completion), else of the two */
+  az_time first = late->start.first ? late->start.first : w->start.first;
+  if (!first) {
+    first = late->start.x < w->start.x ? late->start.x : w->start.x;
+    if (late->start.bcast_root) first = w->start.x; /* the receiver's leave */
+    if (w->start.bcast_root) first = late->start.x;
+  }
   *late_done = late->start.x > first ? (int64_t)(late->start.x - first) : 0;
   *w_done = w->start.x > first ? (int64_t)(w->start.x - first) : 0;
 }
@@ -632,6 +636,29 @@ static int synchronises(const dl_inst *at, uint32_t x, uint32_t y) {
     return at->m[root].wait > 0 &&
            ((ix == root && iy == at->late) || (iy == root && ix == at->late));
   return 1;
+}
+
+/* A start at segment boundary `at` (settled), with the time its completion
+   counts from as Scalasca's (first): at a 1-to-N from the first of *all* the
+   receivers that waited to leave (its earliest end, cb_pre_coll_12n), not
+   only of the pair's two, at most from the root's enter; until then
+   pomp's counted from the receiver's leave, so the root's pair lost the
+   time a receiver stayed in the call after another one had left
+   (collective_waits 3x1: 3.84 ms of rank 1's MPI_Bcast).  An N-to-1
+   synchronises only its two (the earliest end is theirs: the rule of
+   completions), the others are no boundaries. */
+static dl_start rooted_completion(const dl_inst *at, dl_start start) {
+  if (at->key.p2p || at->kind != DK_12N) return start;
+  az_time first = 0, root_e = 0;
+  int any = 0;
+  for (uint32_t i = 0; i < at->size && i < at->cap; i++) {
+    const dl_member *m = &at->m[i];
+    if (m->root) root_e = m->e;
+    else if (m->wait > 0 && (!any || m->x < first)) first = m->x, any = 1;
+  }
+  if (!any) return start;
+  start.first = first > root_e ? first : root_e;
+  return start;
 }
 
 /* The segments of mb's interval before its first boundary that
@@ -675,7 +702,7 @@ static int64_t effective(const dl_member *mb, uint32_t partner, dl_member *eff) 
   eff->capmap = cap;
   eff->ninner = ninner;
   eff->segs = NULL;
-  if (k < nseg) eff->start = sg->v[k].start;
+  if (k < nseg) eff->start = rooted_completion(sg->v[k].at, sg->v[k].start);
   return waited;
 }
 
@@ -919,7 +946,7 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_
   uint32_t ninner = k < nseg ? sg->v[k].inner_end : from->ninner;
   for (uint32_t i = 0; i < ninner; i++)
     if (member(from->inner[i])->wait > 0) hold_wait(st, mb, from->inner[i]);
-  mb->start = k < nseg ? sg->v[k].start : from->start;
+  mb->start = k < nseg ? rooted_completion(sg->v[k].at, sg->v[k].start) : from->start;
 }
 
 /* The later interval of entry t may go on now: its start's message is
@@ -1588,7 +1615,7 @@ static void add_fork(dl_member *mb, az_time fork) {
   if (mb->start.id != DL_START_TEAM) return;
   int64_t ticks = mb->start.x > fork ? (int64_t)(mb->start.x - fork) : 0;
   int32_t cnode = mb->start.cnode;
-  mb->start = (dl_start){DL_START_NONE, 0, -1, 0, 0};
+  mb->start = (dl_start){DL_START_NONE, 0, -1, 0, 0, 0};
   if (ticks && cnode >= 0) map_add(mb, cnode, ticks);
 }
 
@@ -1762,14 +1789,14 @@ static void release_segments(dl_central *st, const dl_inst *in) {
 enum { DL_REC_MSG = 1, DL_REC_WAITER, DL_REC_DONE, DL_REC_FINAL };
 enum { DL_REC_MSG_WORDS = 9, DL_REC_DONE_WORDS = 3, DL_REC_FINAL_WORDS = 5, DL_RPOST_WORDS = 6 };
 /* DL_REC_WAITER's words: after its key, wait, incoming per kind (ticks,
-   fraction), prop, cnode | nmap << 32, start (3) */
+   fraction), prop, cnode | nmap << 32, start (3: as in a log) and its first */
 enum {
   DLW_WAIT = 4,
   DLW_INCOMING,
   DLW_PROP = DLW_INCOMING + 2 * DK_NONE,
   DLW_CNODE,
   DLW_START,
-  DL_REC_WAITER_WORDS = DLW_START + 3
+  DL_REC_WAITER_WORDS = DLW_START + 4
 };
 
 static int owner_of(const dl_central *st, uint32_t loc) {
@@ -1978,6 +2005,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   w[DLW_START] = mb->start.id;
   w[DLW_START + 1] = mb->start.x;
   w[DLW_START + 2] = dl_start_word(&mb->start);
+  w[DLW_START + 3] = mb->start.first;
   for (size_t i = 0; i < nmap; i++) {
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
@@ -2022,6 +2050,7 @@ static const uint64_t *rec_waiter(dl_central *st, const uint64_t *w, const int32
   memcpy(&mb->prop, &w[DLW_PROP], sizeof mb->prop);
   mb->cnode = rename_cnode((int32_t)(uint32_t)w[DLW_CNODE], map, base);
   mb->start = dl_start_of(w + DLW_START);
+  mb->start.first = w[DLW_START + 3];
   mb->start.cnode = rename_cnode(mb->start.cnode, map, base);
   map_sized(mb, nmap);
   w += DL_REC_WAITER_WORDS;

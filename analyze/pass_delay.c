@@ -504,12 +504,12 @@ static int32_t worker_parent(const dl_loc *s, int32_t region) {
 
 /* Closes the open intervals a synchronisation ends: those for which
    `ends` holds (inline: each caller's predicate inline in its loop). */
-static const dl_start no_start = {DL_START_NONE, 0, -1, 0, 0};
+static const dl_start no_start = {DL_START_NONE, 0, -1, 0, 0, 0};
 
 /* The synchronisation of the call being read (its Leave met last) as a
    start of the intervals it closes. */
 static dl_start start_here(const dl_loc *s, uint64_t id, int bcast_root) {
-  return (dl_start){id, s->leave_t, s->depth ? s->stack[s->depth - 1] : -1, bcast_root, 0};
+  return (dl_start){id, s->leave_t, s->depth ? s->stack[s->depth - 1] : -1, bcast_root, 0, 0};
 }
 
 static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint64_t),
@@ -566,7 +566,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     cnode = s->last[r] = az_calltree_child(&s->cur.a->tree, parent, (int32_t)r);
   end_join_gap(s, rg, cnode);
   if (s->st->init[r] && !s->no_mpi) { /* every process synchronises there */
-    dl_start start = {DL_START_INIT, t, cnode, 0, 0};
+    dl_start start = {DL_START_INIT, t, cnode, 0, 0, 0};
     close_where(s, mpi_ends, 0, &start);
   }
   if (rg->kind == AZ_RK_PARALLEL) {
@@ -1078,7 +1078,7 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uin
   /* the first barrier's interval also holds the fork, from the master's
      ThreadFork to here, on the parallel region (Scalasca's fork time;
      omp_management): added once the fork is read (az_delay.h) */
-  dl_start start = {DL_START_TEAM, t, s->omp.region, 0, 0};
+  dl_start start = {DL_START_TEAM, t, s->omp.region, 0, 0, 0};
   close_where(s, omp_ends, DL_OMP_BARRIER, &start);
   s->omp.in_team = 0;
   drain(s);

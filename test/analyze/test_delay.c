@@ -887,6 +887,41 @@ static void a_bcast_synchronises_its_root_with_the_receivers_that_waited(void **
   az_run_free(&run);
 }
 
+/* The completion of a 1-to-N counts from the first of all the receivers
+   that waited to leave it (Scalasca's earliest end), not from the pair's
+   receiver.  Rank 0 works 200, is the root of a Bcast from 300 to 310,
+   works 270 and enters a barrier at 580; ranks 1 and 2 wait 200 in the
+   Bcast from 100, rank 2 leaves it at 320, rank 1 at 350; then rank 1
+   works until 700, rank 2 does io until 700: rank 0 waits 120 at the
+   barrier for rank 1 (rank 2 enters with it, no wait).  The pair 0, 1
+   synchronised at the Bcast: rank 1's completion 350 - 320 = 30, rank
+   0's none (it left at 310, before 320); work 350 against 270: delays 30
+   on rank 1's MPI_Bcast and 80 on its work, 110 < 120, scale 1.  (Until
+   2026-11-27 the completion counted from rank 1's own leave: none, 80 on
+   its work alone.)  The Bcast's waits: rank 0's work 200, 400. */
+static const char *const bcast_completion =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0", RUN("work", 100, 300) ROOTED("bcast", 1, 0, 300, 310) RUN("work", 310, 580)
+                   BARRIER(0, 580, 710))
+        LOC("1.0", ROOTED("bcast", 1, 0, 100, 350) RUN("work", 350, 700) BARRIER(0, 700, 710))
+            LOC("2.0", ROOTED("bcast", 1, 0, 100, 320) RUN("io", 320, 700) BARRIER(0, 700, 710));
+
+static void a_bcast_s_completion_counts_from_the_first_receiver_to_leave(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, bcast_completion);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_total(&run, "mpi_latebroadcast") == 400e-9);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 120e-9);
+  assert_true(az_run_value(&run, "delay_12n", "main;work", 0) == 400e-9);
+  assert_true(az_run_total(&run, "delay_12n") == 400e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;MPI_Bcast", 1) == 30e-9);
+  assert_true(az_run_value(&run, "delay_barrier", "main;work", 1) == 80e-9);
+  assert_true(az_run_total(&run, "delay_barrier") == 110e-9);
+  assert_true(az_run_total(&run, "delay_barrier_longterm") == 0);
+  az_run_free(&run);
+}
+
 /* A collective's interval also ends, for a pair, at a message of the two
    that waited (Scalasca's previous synchronisation of the pair).  Rank 0
    works 200 and sends M to rank 1, which waited 100 for it (from 200);
@@ -993,8 +1028,9 @@ static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
   char cause[400];
   int32_t lr = pomp_report_find_metric(run.report, "mpi_latereceiver");
   assert_int_equal(pomp_report_wait_cause(run.report, lr, cause, sizeof cause), 1);
-  assert_string_equal(cause, "3.5e-07 s Late Receiver at main;MPI_Send on rank 1, caused by work "
-                             "on rank 0 (100% of its delay costs)");
+  assert_string_equal(cause,
+                      "3.5e-07 s Late Receiver at main;MPI_Send on rank 1, caused by main;work "
+                      "on rank 0 (100% of its delay costs)");
   az_run_free(&run);
 }
 
@@ -1071,9 +1107,11 @@ static void an_openmp_barrier_wait_is_charged_to_the_late_threads_work(void **st
   char cause[400];
   int32_t wait = pomp_report_find_metric(run.report, "omp_ebarrier_wait");
   assert_int_equal(pomp_report_wait_cause(run.report, wait, cause, sizeof cause), 1);
-  assert_string_equal(cause, "6e-07 s Wait at Explicit OpenMP Barrier at " PAR
-                             ";!$omp barrier @a.c:15, caused by work on rank 0 thread 2 (100% "
-                             "of its delay costs)");
+  assert_string_equal(
+      cause,
+      "6e-07 s Wait at Explicit OpenMP Barrier at " PAR
+      ";!$omp barrier @a.c:15, caused by main;!$omp parallel @a.c:10;work on rank 0 thread 2 (100% "
+      "of its delay costs)");
   int32_t idle = pomp_report_find_metric(run.report, "omp_idle_threads");
   assert_int_equal(pomp_report_wait_cause(run.report, idle, cause, sizeof cause), 1);
   assert_string_equal(cause,
@@ -1101,8 +1139,9 @@ static void the_cause_sentence_leaves_mpi_start_up_out(void **state) {
   char cause[400];
   int32_t idle = pomp_report_find_metric(run.report, "omp_idle_threads");
   assert_int_equal(pomp_report_wait_cause(run.report, idle, cause, sizeof cause), 1);
-  assert_string_equal(cause, "6e-07 s Idle Threads at main;work, caused by work on rank 0 (100% of "
-                             "its delay costs)");
+  assert_string_equal(cause,
+                      "6e-07 s Idle Threads at main;work, caused by main;work on rank 0 (100% of "
+                      "its delay costs)");
   az_run_free(&run);
 }
 
@@ -1479,6 +1518,7 @@ int main(void) {
       cmocka_unit_test(a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation),
       cmocka_unit_test(a_rooted_collective_synchronises_only_the_pairs_that_waited),
       cmocka_unit_test(a_bcast_synchronises_its_root_with_the_receivers_that_waited),
+      cmocka_unit_test(a_bcast_s_completion_counts_from_the_first_receiver_to_leave),
       cmocka_unit_test(a_collective_interval_ends_at_a_message_of_the_pair_that_waited),
       cmocka_unit_test(the_late_party_s_waiting_explains_also_where_the_waiter_waited),
       cmocka_unit_test(a_message_interval_goes_through_a_collective_of_no_synchronisation),
