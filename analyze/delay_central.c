@@ -118,7 +118,7 @@ typedef struct {
      the chain; DK_OMPIDLE: idleness of OpenMP workers) */
   dl_fixed incoming[DK_NONE];
   uint8_t cost_kinds;   /* bit k: incoming[k] > 0 (most waits have none) */
-  double prop;          /* the largest part of it that explains one later wait */
+  double prop;          /* the largest part of it that explains one later p2p wait */
   dl_start start;       /* the synchronisation its interval starts at */
   dl_call *call;        /* a receive: the receives completed by the same call */
   struct dl_segs *segs; /* a collective's: the rooted collectives its interval
@@ -772,6 +772,11 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
   }
   if (delay != few) free(delay);
   if (excess <= 0 || waited <= 0) return s; /* nothing passed on */
+  /* propagating: only a later point-to-point wait makes a wait so
+     (Scalasca's MPI_WAIT_PROPAGATING listens to its Late Sender and Late
+     Receiver delay analyses alone; a wait that explains only collective or
+     OpenMP waits is terminal, as rank 0's in the heat example) */
+  int p2p = in->kind == DK_LS || in->kind == DK_LR;
   /* passed on in its kind: this wait's own (s) in the instance's */
   l[in->kind] += s;
   if (s > 0) kinds |= 1u << in->kind;
@@ -780,7 +785,7 @@ static double charge_waiter(az_analysis *a, const dl_inst *in, dl_member *late, 
     double share = (double)inner->wait / (double)waited;
     for (int k = 0; kinds >> k; k++)
       if (kinds >> k & 1) add_incoming(inner, k, excess * l[k] * share);
-    if (s * excess * share > inner->prop) inner->prop = s * excess * share;
+    if (p2p && s * excess * share > inner->prop) inner->prop = s * excess * share;
   }
   return s;
 }

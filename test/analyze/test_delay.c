@@ -251,6 +251,44 @@ static void late_senders_of_a_chain_are_direct_indirect_propagating_terminal(voi
   az_run_free(&run);
 }
 
+/* Only a later point-to-point wait makes a wait propagating (Scalasca's
+   MPI_WAIT_PROPAGATING listens to its Late Sender and Late Receiver delay
+   analyses only).  Rank 0 works 400 ns longer than rank 1 before sending
+   to it: rank 1 waits 400 (Late Sender, direct).  Rank 1, late by that
+   wait, enters its barrier with rank 2 (comm 3) at 700, rank 2 at 300:
+   rank 2 waits 400.  Rank 2's interval since the first barrier holds work
+   200, rank 1's work 100 + 100 and its wait 400: the delay is the wait
+   alone, s = 400 / 400, so rank 2's wait goes back through rank 1's to
+   rank 0's work (400 delay_barrier_longterm, besides the 400 of
+   delay_latesender).  Rank 1's wait explains a collective wait, no later
+   point-to-point one: all of it is terminal (was propagating, 400, before
+   2026-11-27). */
+static const char *const ls_then_barrier =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS
+    "comm 3 ranks 1 2\n" LOC("0.0", RUN("work", 100, 600) SEND(1, 600, 600, 600)
+                                        RUN("work", 600, 800) BARRIER(0, 800, 900))
+        LOC("1.0", RUN("work", 100, 200) RECV(0, 200, 600, 600) RUN("work", 600, 700)
+                       BARRIER(3, 700, 700) RUN("work", 700, 800) BARRIER(0, 800, 900))
+            LOC("2.0", RUN("work", 100, 300) BARRIER(3, 300, 700) RUN("work", 700, 800)
+                           BARRIER(0, 800, 900));
+
+static void a_wait_explaining_only_a_collective_wait_is_terminal(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, ls_then_barrier);
+  assert_int_equal(run.status, 0);
+  const char *recv = "main;MPI_Recv";
+  assert_true(az_run_total(&run, "mpi_latesender") == 400e-9);
+  assert_true(az_run_total(&run, "mpi_barrier_wait") == 400e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 400e-9);
+  assert_true(az_run_value(&run, "delay_barrier_longterm", "main;work", 0) == 400e-9);
+  assert_true(az_run_total(&run, "delay_barrier") == 0);
+  assert_true(az_run_value(&run, "mpi_wait_direct_latesender", recv, 1) == 400e-9);
+  assert_true(az_run_value(&run, "mpi_wait_terminal_latesender", recv, 1) == 400e-9);
+  assert_true(az_run_total(&run, "mpi_wait_propagating_latesender") == 0);
+  az_run_free(&run);
+}
+
 /* Rank 1 sends at 150 and its blocking send waits until rank 0, working
    until 500, posts the receive: Late Receiver of 350, caused by rank 0's
    350 more work (rank 1 worked 50). */
@@ -1496,6 +1534,7 @@ int main(void) {
       cmocka_unit_test(fork_and_join_are_the_parallel_regions_time),
       cmocka_unit_test(a_chain_of_late_senders_goes_back_to_its_cause),
       cmocka_unit_test(late_senders_of_a_chain_are_direct_indirect_propagating_terminal),
+      cmocka_unit_test(a_wait_explaining_only_a_collective_wait_is_terminal),
       cmocka_unit_test(a_late_receiver_is_charged_to_the_receivers_work),
       cmocka_unit_test(a_late_receiver_of_an_isend_is_charged_to_the_receivers_work),
       cmocka_unit_test(a_late_receiver_of_an_irecv_ends_at_its_posting),
