@@ -13,9 +13,9 @@
  *     a non-blocking one) entered before it;
  *   - Late Receiver: the receiver, at the Enter of the call that posted
  *     its receive (a blocking receive, or MPI_Irecv: cp_local.ipost), for
- *     a blocking send call still open then whose message it receives (the
- *     send's leave is held back until its MpiSend names the message:
- *     cp_local.hold);
+ *     a blocking send call, or an MPI_Wait* completing Isends, still open
+ *     then whose message it receives (the call's leave is held back until
+ *     its MpiSend, or the Isends, name the messages: cp_local.hold);
  *   - OpenMP barriers: the thread that entered last; the join: the thread
  *     that ended its team membership last; a worker's start: the master,
  *     at its fork (the worker keeps the path back to it: its start-up is
@@ -107,7 +107,8 @@ enum cp_kind {
   CP_SEND_LEAVE, /* the leave of a blocking send call: v = its send's destination process,
                     comm, tag (v[0] CP_NO_PEER: none); or of an MPI_Wait* call, one
                     per Isend it completed, w = the sends on the channel between
-                    that Isend and the call */
+                    that Isend and the call, and above bit 32 the call's length + 1
+                    (0: its Enter is a CP_ENDS_SEND record) */
   CP_JOIN,       /* the master's join */
   CP_TEAM_END,   /* ThreadTeamEnd */
   CP_TEAM_BEGIN, /* ThreadTeamBegin: v[0] a worker's parallel region's call path + 1 */
@@ -120,7 +121,8 @@ enum cp_kind {
    end, walk_post): a blocking receive's (MpiRecv; w 0: the location's
    last receive), or an MPI_Irecv's (w: its CP_RECV's number + 1). */
 /* CP_ENDS_SEND: the Enter of an MPI_Wait* call that completed Isends named
-   by its CP_SEND_LEAVE records. */
+   by its CP_SEND_LEAVE records, where their w cannot hold the call's
+   length (else the Enter is a step). */
 enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4, CP_ENDS_POST = 8, CP_ENDS_SEND = 16 };
 enum { CP_NO_PEER = UINT32_MAX };
 /* A Wait* call's Isends followed for a Late Receiver (more: not followed),
@@ -214,6 +216,7 @@ typedef struct {
        parallel). */
     int wait, entered;
     uint32_t nreq, named;
+    uint32_t span; /* the Wait*'s length + 1, 0: too long (CP_ENDS_SEND) */
     uint64_t req[CP_WAIT_SENDS];
     uint32_t msg[CP_WAIT_SENDS][4];
     cp_rec *tail;
@@ -242,7 +245,8 @@ typedef struct {
   struct {           /* inside a blocking send or Wait* call: its messages (CP_SEND_LEAVE) */
     int on;
     uint32_t n;
-    az_time x; /* the call's leave */
+    az_time x;     /* the call's leave */
+    az_time enter; /* a Wait*'s enter, when its records say (else 0) */
     struct {
       uint32_t dst, comm, tag, k; /* k: its receive is the channel's (k+1)-th */
     } m[CP_WAIT_SENDS];
@@ -339,16 +343,16 @@ static void release_send(cp_loc *s);
 static cp_rec *tail_rec(cp_loc *s);
 
 static inline cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
-  if (s->l.hold.on && s->l.hold.wait && s->l.hold.ntail < CP_TAIL_MAX) {
-    cp_rec *r = tail_rec(s);
-    *r = (cp_rec){.t = t,
-                  .steps = s->log_base + s->nlog,
-                  .top = local_top(&s->l),
-                  .kind = kind,
-                  .opening = (uint8_t)opening};
-    return r;
-  }
-  if (s->l.hold.on) { /* the records stay in time order */
+  if (__builtin_expect(s->l.hold.on, 0)) { /* the records stay in time order */
+    if (s->l.hold.wait && s->l.hold.ntail < CP_TAIL_MAX) {
+      cp_rec *r = tail_rec(s);
+      *r = (cp_rec){.t = t,
+                    .steps = s->log_base + s->nlog,
+                    .top = local_top(&s->l),
+                    .kind = kind,
+                    .opening = (uint8_t)opening};
+      return r;
+    }
     if (s->l.hold.wait || (kind != CP_PATH && kind != CP_LIMIT)) { /* a Wait*'s: given up */
       release_send(s);
     } else { /* a definition goes before the held record, at its time */
@@ -395,29 +399,28 @@ static cp_rec *tail_rec(cp_loc *s) {
   return &l->hold.tail[l->hold.ntail++];
 }
 
-static void append_rec(cp_loc *s, const cp_rec *r) {
-  if (s->n == s->cap) grow_buf(s);
-  s->buf[s->n++] = *r;
-}
-
 /* The held leave of a blocking send call goes to the records (with its
    message, or v[0] CP_NO_PEER); a Wait*'s, one per message named (none
    named: one with CP_NO_PEER), then the records met since. */
 static void release_send(cp_loc *s) {
   cp_local *l = &s->l;
   l->hold.on = 0;
+  size_t need = s->n + 1 + l->hold.nreq + l->hold.ntail;
+  if (need > s->cap) pu_reserve((void **)&s->buf, &s->cap, need, sizeof *s->buf);
+  cp_rec *o = s->buf + s->n;
   if (!l->hold.wait || !l->hold.named) {
-    append_rec(s, &l->hold.rec);
+    *o++ = l->hold.rec;
   } else {
     for (uint32_t i = 0; i < l->hold.nreq; i++) {
       if (l->hold.msg[i][0] == CP_NO_PEER) continue;
-      cp_rec r = l->hold.rec;
-      memcpy(r.v, l->hold.msg[i], sizeof r.v);
-      r.w = l->hold.msg[i][3];
-      append_rec(s, &r);
+      *o = l->hold.rec;
+      memcpy(o->v, l->hold.msg[i], sizeof o->v);
+      o->w = (uint64_t)l->hold.span << 32 | l->hold.msg[i][3];
+      o++;
     }
   }
-  for (size_t i = 0; i < l->hold.ntail; i++) append_rec(s, &l->hold.tail[i]);
+  if (l->hold.ntail) memcpy(o, l->hold.tail, l->hold.ntail * sizeof *o);
+  s->n = (size_t)(o - s->buf) + l->hold.ntail;
   l->hold.ntail = 0;
 }
 
@@ -577,7 +580,9 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   if (l->hold.on && !l->hold.entered && l->depth == l->hold.depth) {
     if (l->hold.wait && l->hold.nreq) { /* its Isends are looked for */
       l->hold.entered = 1;
-      ends = CP_ENDS_SEND;
+      az_time len = l->hold.rec.t - t;
+      l->hold.span = len < UINT32_MAX - 1 ? (uint32_t)len + 1 : 0;
+      if (!l->hold.span) ends = CP_ENDS_SEND;
     } else {
       wait_done(s); /* no MpiSend, no Isend completed in the call */
     }
@@ -700,16 +705,15 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
 /* An Isend whose request the held Wait* completed names its message: its
    receive is the channel's k+1-th when the walk reaches the Wait*, k the
    sends on the channel between (in the tail). */
-static void name_isend(cp_local *l, uint64_t req) {
-  const cp_rec *r = &l->hold.tail[l->hold.ntail - 1];
+static void name_isend(cp_local *l, uint64_t req, const uint32_t v[3]) {
   for (uint32_t i = 0; i < l->hold.nreq; i++) {
     if (l->hold.req[i] != req || l->hold.msg[i][0] != CP_NO_PEER) continue;
     uint32_t k = 0;
-    for (size_t j = 0; j + 1 < l->hold.ntail; j++) {
+    for (size_t j = 0; j < l->hold.ntail; j++) {
       const cp_rec *o = &l->hold.tail[j];
-      k += o->kind == CP_SEND && !memcmp(o->v, r->v, sizeof o->v);
+      k += o->kind == CP_SEND && !memcmp(o->v, v, sizeof o->v);
     }
-    memcpy(l->hold.msg[i], r->v, sizeof r->v);
+    memcpy(l->hold.msg[i], v, 3 * sizeof *v);
     l->hold.msg[i][3] = k;
     l->hold.named++;
     return;
@@ -723,11 +727,15 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   cp_loc *s = u;
   cp_local *l = &s->l;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  int in_tail = l->hold.on && l->hold.wait && l->hold.ntail < CP_TAIL_MAX;
-  if (message(s, t, 0, CP_SEND, peer, comm, tag) && in_tail && l->hold.on) {
-    name_isend(l, req);
-    if (l->hold.named == l->hold.nreq && l->hold.entered) release_send(s);
+  if (l->hold.on && l->hold.wait && l->hold.entered) { /* named before its record is written */
+    uint32_t proc = az_comm_world(&s->cur.a->defs, comm, peer, s->cur.proc);
+    if (proc != UINT32_MAX) {
+      uint32_t v[3] = {proc, comm, tag};
+      name_isend(l, req, v);
+      if (l->hold.named == l->hold.nreq) release_send(s); /* the Isend's record after the tail */
+    }
   }
+  message(s, t, 0, CP_SEND, peer, comm, tag);
   return az_next_back(&s->cur);
 }
 
@@ -996,7 +1004,7 @@ static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t co
 static void walk_post(cp_state *st, cp_loc *s, az_time t, uint64_t recv) {
   if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
   const cp_loc *h = st->locs[st->holder];
-  if (!h->w.send.on || !(t < h->w.send.x)) return;
+  if (!h->w.send.on || !(t < h->w.send.x) || !(t > h->w.send.enter)) return;
   for (uint32_t i = 0; i < h->w.send.n; i++) {
     if (h->w.send.m[i].dst != s->cur.proc) continue;
     const cp_channel *c =
@@ -1021,8 +1029,10 @@ static void walk_send_leave(cp_walker *w, const cp_rec *r) {
     w->send.m[w->send.n].k = (uint32_t)r->w;
     w->send.n++;
   }
+  uint32_t span = (uint32_t)(r->w >> 32);
   w->send.on = w->send.n > 0;
   w->send.x = r->t;
+  w->send.enter = span ? r->t - (span - 1) : 0;
 }
 
 static void walk_enter(cp_state *st, cp_loc *s, const cp_rec *r) {
