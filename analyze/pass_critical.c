@@ -13,9 +13,9 @@
  *     a non-blocking one) entered before it;
  *   - Late Receiver: the receiver, at the Enter of the call that posted
  *     its receive (a blocking receive, or MPI_Irecv: cp_local.ipost), for
- *     a blocking send call still open then whose message it receives (the
- *     send's leave is held back until its MpiSend names the message:
- *     cp_local.hold);
+ *     a blocking send call, or an MPI_Wait* completing Isends, still open
+ *     then whose message it receives (the call's leave is held back until
+ *     its MpiSend, or the Isends, name the messages: cp_local.hold);
  *   - OpenMP barriers: the thread that entered last; the join: the thread
  *     that ended its team membership last; a worker's start: the master,
  *     at its fork (the worker keeps the path back to it: its start-up is
@@ -105,7 +105,10 @@ enum cp_kind {
   CP_RECV,       /* a receive: v = source process, comm, tag */
   CP_SEND,       /* a send: v = destination process, comm, tag */
   CP_SEND_LEAVE, /* the leave of a blocking send call: v = its send's destination process,
-                    comm, tag (v[0] CP_NO_PEER: none) */
+                    comm, tag (v[0] CP_NO_PEER: none); or of an MPI_Wait* call, one
+                    per Isend it completed, w = the sends on the channel between
+                    that Isend and the call, and above bit 32 the call's length + 1
+                    (0: its Enter is a CP_ENDS_SEND record) */
   CP_JOIN,       /* the master's join */
   CP_TEAM_END,   /* ThreadTeamEnd */
   CP_TEAM_BEGIN, /* ThreadTeamBegin: v[0] a worker's parallel region's call path + 1 */
@@ -117,11 +120,25 @@ enum cp_kind {
 /* CP_ENDS_POST: the call that began posted a receive (a Late Receiver's
    end, walk_post): a blocking receive's (MpiRecv; w 0: the location's
    last receive), or an MPI_Irecv's (w: its CP_RECV's number + 1). */
-enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4, CP_ENDS_POST = 8 };
+/* CP_ENDS_SEND: the Enter of an MPI_Wait* call that completed Isends named
+   by its CP_SEND_LEAVE records, where their w cannot hold the call's
+   length (else the Enter is a step). */
+enum { CP_ENDS_BAR = 1, CP_ENDS_COLL = 2, CP_ENDS_RECV = 4, CP_ENDS_POST = 8, CP_ENDS_SEND = 16 };
 enum { CP_NO_PEER = UINT32_MAX };
+/* A Wait* call's Isends followed for a Late Receiver (more: not followed),
+   and the records a location may write while its Isends are looked for
+   (then the hand-over is given up, cp_local.hold). */
+enum { CP_WAIT_SENDS = 4, CP_TAIL_MAX = 256 };
 
 /* What the first stage asks of a region (cp_state.rflags). */
-enum { CPF_PARALLEL = 1, CPF_TASK = 2, CPF_MPI = 4, CPF_BARRIER = 8, CPF_BSEND = 16 };
+enum {
+  CPF_PARALLEL = 1,
+  CPF_TASK = 2,
+  CPF_MPI = 4,
+  CPF_BARRIER = 8,
+  CPF_BSEND = 16,
+  CPF_WAIT = 32
+};
 
 /* A call path's parent: none (the root), or the master's call path at the
    fork (a worker's outermost region in a team). */
@@ -189,6 +206,21 @@ typedef struct {
     int on;
     size_t depth; /* frames open in the call */
     cp_rec rec;
+    /* An MPI_Wait* call's leave (wait): held until the Isends of the
+       requests it completed (req) are read, which name the messages (msg:
+       destination process, comm, tag and the sends on that channel
+       between, as in CP_SEND_LEAVE; v[0] CP_NO_PEER: not yet).  Those may
+       be far back: the records met meanwhile wait in `tail`, at most
+       CP_TAIL_MAX, then the hand-over is given up (the leave goes without
+       messages).  Depends on the location's events only (serial ==
+       parallel). */
+    int wait, entered;
+    uint32_t nreq, named;
+    uint32_t span; /* the Wait*'s length + 1, 0: too long (CP_ENDS_SEND) */
+    uint64_t req[CP_WAIT_SENDS];
+    uint32_t msg[CP_WAIT_SENDS][4];
+    cp_rec *tail;
+    size_t ntail, captail;
   } hold;
   unsigned limits;
   int started; /* its latest event was met */
@@ -210,10 +242,14 @@ typedef struct {
   } coll;
   uint64_t recv_gen; /* receive calls closed so far */
   uint64_t recvs;    /* CP_RECV records walked (as cp_local.recvs) */
-  struct {           /* inside a blocking send call: its message (CP_SEND_LEAVE) */
+  struct {           /* inside a blocking send or Wait* call: its messages (CP_SEND_LEAVE) */
     int on;
-    uint32_t dst, comm, tag;
-    az_time x; /* the call's leave */
+    uint32_t n;
+    az_time x;     /* the call's leave */
+    az_time enter; /* a Wait*'s enter, when its records say (else 0) */
+    struct {
+      uint32_t dst, comm, tag, k; /* k: its receive is the channel's (k+1)-th */
+    } m[CP_WAIT_SENDS];
   } send;
   /* the master's fork and join time goes to the parallel region, as its
      time (omp_management): from the enter back to the fork, fork_path;
@@ -304,9 +340,20 @@ static void grow_log(cp_loc *s) {
 
 static void release_send(cp_loc *s);
 
+static cp_rec *tail_rec(cp_loc *s);
+
 static inline cp_rec *push_rec(cp_loc *s, az_time t, uint8_t kind, int opening) {
-  if (s->l.hold.on) { /* the records stay in time order */
-    if (kind != CP_PATH && kind != CP_LIMIT) {
+  if (__builtin_expect(s->l.hold.on, 0)) { /* the records stay in time order */
+    if (s->l.hold.wait && s->l.hold.ntail < CP_TAIL_MAX) {
+      cp_rec *r = tail_rec(s);
+      *r = (cp_rec){.t = t,
+                    .steps = s->log_base + s->nlog,
+                    .top = local_top(&s->l),
+                    .kind = kind,
+                    .opening = (uint8_t)opening};
+      return r;
+    }
+    if (s->l.hold.wait || (kind != CP_PATH && kind != CP_LIMIT)) { /* a Wait*'s: given up */
       release_send(s);
     } else { /* a definition goes before the held record, at its time */
       t = s->l.hold.rec.t;
@@ -345,18 +392,46 @@ static inline void plain(cp_loc *s, az_time t, int opening) {
   s->log[s->nlog++] = (cp_step){t, local_top(&s->l)};
 }
 
-/* The held leave of a blocking send call goes to the records (with its
-   message, or v[0] CP_NO_PEER). */
-static void release_send(cp_loc *s) {
-  s->l.hold.on = 0;
-  if (s->n == s->cap) grow_buf(s);
-  s->buf[s->n++] = s->l.hold.rec;
+/* A record met while a Wait*'s leave is held: to the tail. */
+static cp_rec *tail_rec(cp_loc *s) {
+  cp_local *l = &s->l;
+  pu_reserve((void **)&l->hold.tail, &l->hold.captail, l->hold.ntail + 1, sizeof *l->hold.tail);
+  return &l->hold.tail[l->hold.ntail++];
 }
 
-/* The leave at t of a blocking send call: held (cp_local.hold). */
-static void hold_send(cp_loc *s, az_time t, int opening) {
+/* The held leave of a blocking send call goes to the records (with its
+   message, or v[0] CP_NO_PEER); a Wait*'s, one per message named (none
+   named: one with CP_NO_PEER), then the records met since. */
+static void release_send(cp_loc *s) {
+  cp_local *l = &s->l;
+  l->hold.on = 0;
+  size_t need = s->n + 1 + l->hold.nreq + l->hold.ntail;
+  if (need > s->cap) pu_reserve((void **)&s->buf, &s->cap, need, sizeof *s->buf);
+  cp_rec *o = s->buf + s->n;
+  if (!l->hold.wait || !l->hold.named) {
+    *o++ = l->hold.rec;
+  } else {
+    for (uint32_t i = 0; i < l->hold.nreq; i++) {
+      if (l->hold.msg[i][0] == CP_NO_PEER) continue;
+      *o = l->hold.rec;
+      memcpy(o->v, l->hold.msg[i], sizeof o->v);
+      o->w = (uint64_t)l->hold.span << 32 | l->hold.msg[i][3];
+      o++;
+    }
+  }
+  if (l->hold.ntail) memcpy(o, l->hold.tail, l->hold.ntail * sizeof *o);
+  s->n = (size_t)(o - s->buf) + l->hold.ntail;
+  l->hold.ntail = 0;
+}
+
+/* The leave at t of a blocking send call or (wait) an MPI_Wait* call:
+   held (cp_local.hold). */
+static void hold_send(cp_loc *s, az_time t, int opening, int wait) {
   cp_local *l = &s->l;
   l->hold.on = 1;
+  l->hold.wait = wait;
+  l->hold.entered = 0;
+  l->hold.nreq = l->hold.named = 0;
   l->hold.depth = l->depth;
   l->hold.rec = (cp_rec){.t = t,
                          .steps = s->log_base + s->nlog,
@@ -366,11 +441,24 @@ static void hold_send(cp_loc *s, az_time t, int opening) {
                          .opening = (uint8_t)opening};
 }
 
-/* A record the walk needs, at t; returns its index. */
-static size_t record(cp_loc *s, az_time t, uint8_t kind, int opening) {
+/* The held leave of a call without messages to look for: a plain step
+   where nothing came after it (a Wait* completing no Isend: as before),
+   else a record without a message. */
+static void wait_done(cp_loc *s) {
+  cp_local *l = &s->l;
+  if (l->hold.wait && !l->hold.ntail && l->hold.rec.steps == s->log_base + s->nlog) {
+    l->hold.on = 0;
+    if (s->nlog == s->caplog) grow_log(s);
+    s->log[s->nlog++] = (cp_step){l->hold.rec.t, l->hold.rec.top};
+    return;
+  }
+  release_send(s);
+}
+
+/* A record the walk needs, at t (valid until the next record). */
+static cp_rec *record(cp_loc *s, az_time t, uint8_t kind, int opening) {
   s->l.started = 1;
-  push_rec(s, t, kind, opening);
-  return s->n - 1;
+  return push_rec(s, t, kind, opening);
 }
 
 /* A limit of the model met at the event at t (its order: opening). */
@@ -457,14 +545,18 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   if (f & CPF_TASK) limit(s, AZ_LIMIT_TASKS, t, opening);
   if ((f & CPF_MPI) && !l->master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
   if ((f & CPF_BARRIER) && l->in_team && l->parallel == 1) {
-    size_t i = record(s, t, CP_BAR_OPEN, opening);
+    cp_rec *r = record(s, t, CP_BAR_OPEN, opening);
     l->in_bar = 1;
-    s->buf[i].v[0] = l->bar_seq++;
+    r->v[0] = l->bar_seq++;
     l->bar_depth = l->depth;
   } else if ((f & CPF_PARALLEL) && l->master && l->parallel == 1) {
     record(s, t, CP_PAR_LEAVE, opening);
-  } else if ((f & CPF_BSEND) && l->started && !l->hold.on) {
-    hold_send(s, t, opening);
+  } else if ((f & (CPF_BSEND | CPF_WAIT)) && l->started) {
+    /* a blocking send gives up a Wait*'s hold (its own hand-over first); a
+       Wait* the one before */
+    if (l->hold.on && l->hold.wait) release_send(s);
+    if (!l->hold.on) hold_send(s, t, opening, (f & CPF_WAIT) != 0);
+    else plain(s, t, opening);
   } else {
     plain(s, t, opening);
   }
@@ -484,8 +576,18 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
     plain(s, t, opening);
     return az_next_back(&s->cur);
   }
-  if (l->hold.on && l->depth == l->hold.depth) release_send(s); /* no MpiSend in the call */
-  unsigned ends = l->in_bar && l->depth == l->bar_depth ? CP_ENDS_BAR : 0;
+  unsigned ends = 0;
+  if (l->hold.on && !l->hold.entered && l->depth == l->hold.depth) {
+    if (l->hold.wait && l->hold.nreq) { /* its Isends are looked for */
+      l->hold.entered = 1;
+      az_time len = l->hold.rec.t - t;
+      l->hold.span = len < UINT32_MAX - 1 ? (uint32_t)len + 1 : 0;
+      if (!l->hold.span) ends = CP_ENDS_SEND;
+    } else {
+      wait_done(s); /* no MpiSend, no Isend completed in the call */
+    }
+  }
+  if (l->in_bar && l->depth == l->bar_depth) ends |= CP_ENDS_BAR;
   int32_t left = l->stack[--l->depth];
   int outermost = 0;
   if ((path_flags(s, left) & CPF_PARALLEL) && l->parallel) outermost = !--l->parallel;
@@ -500,17 +602,16 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_
   }
   if (outermost && !l->master) l->team_par = left;
   if (!ends && outermost && l->master) {
-    size_t i = record(s, t, CP_PAR_ENTER, opening); /* may move s->buf */
-    s->buf[i].v[0] = (uint32_t)left;
+    record(s, t, CP_PAR_ENTER, opening)->v[0] = (uint32_t)left;
     return az_next_back(&s->cur);
   }
   if (!ends) {
     plain(s, t, opening);
     return az_next_back(&s->cur);
   }
-  size_t i = record(s, t, CP_ENTER, opening);
-  s->buf[i].v[0] = ends;
-  s->buf[i].w = posted;
+  cp_rec *r = record(s, t, CP_ENTER, opening);
+  r->v[0] = ends;
+  r->w = posted;
   if (ends & CP_ENDS_BAR) l->in_bar = 0;
   if (ends & CP_ENDS_COLL) l->coll_on = 0;
   if (ends & CP_ENDS_RECV) l->recv_frame = l->recv_post = 0;
@@ -553,8 +654,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
   } else if (l->seq[comm]++, d->comms[comm].self || cls == COLL_NONE) {
     plain(s, t, opening);
   } else {
-    size_t i = record(s, t, CP_COLL, opening);
-    cp_rec *r = &s->buf[i];
+    cp_rec *r = record(s, t, CP_COLL, opening);
     r->v[0] = comm;
     r->v[1] = (uint32_t)cls;
     r->v[2] = cls != COLL_NXN && az_comm_world(d, comm, root, s->cur.proc) == s->cur.proc;
@@ -567,27 +667,27 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef lr, OTF2_TimeStamp t, uint
 
 /* A send or receive with a peer: its record (with the peer's process), or
    a plain event when the peer is not known (the forward pass warned). */
-static size_t message(cp_loc *s, az_time t, int opens, uint8_t kind, uint32_t peer, uint32_t comm,
-                      uint32_t tag) {
+static cp_rec *message(cp_loc *s, az_time t, int opens, uint8_t kind, uint32_t peer, uint32_t comm,
+                       uint32_t tag) {
   int opening = event_at(&s->l, t, opens);
   uint32_t proc = az_comm_world(&s->cur.a->defs, comm, peer, s->cur.proc);
   if (proc == UINT32_MAX) {
     plain(s, t, opening);
-    return SIZE_MAX;
+    return NULL;
   }
   if (kind == CP_RECV && !s->l.master) limit(s, AZ_LIMIT_MPI_THREADS, t, opening);
   cp_local *l = &s->l;
-  if (kind == CP_SEND && l->hold.on && l->depth == l->hold.depth) { /* its blocking call's */
+  if (kind == CP_SEND && l->hold.on && !l->hold.wait &&
+      l->depth == l->hold.depth) { /* its call's */
     l->hold.rec.v[0] = proc;
     l->hold.rec.v[1] = comm;
     l->hold.rec.v[2] = tag;
   }
-  size_t i = record(s, t, kind, opening);
-  cp_rec *r = &s->buf[i];
+  cp_rec *r = record(s, t, kind, opening);
   r->v[0] = proc;
   r->v[1] = comm;
   r->v[2] = tag;
-  return i;
+  return r;
 }
 
 static OTF2_CallbackCode on_send(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -602,11 +702,57 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t
   return az_next_back(&s->cur);
 }
 
-static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+/* An Isend whose request the held Wait* completed names its message: its
+   receive is the channel's k+1-th when the walk reaches the Wait*, k the
+   sends on the channel between (in the tail). */
+static void name_isend(cp_local *l, uint64_t req, const uint32_t v[3]) {
+  for (uint32_t i = 0; i < l->hold.nreq; i++) {
+    if (l->hold.req[i] != req || l->hold.msg[i][0] != CP_NO_PEER) continue;
+    uint32_t k = 0;
+    for (size_t j = 0; j < l->hold.ntail; j++) {
+      const cp_rec *o = &l->hold.tail[j];
+      k += o->kind == CP_SEND && !memcmp(o->v, v, sizeof o->v);
+    }
+    memcpy(l->hold.msg[i], v, 3 * sizeof *v);
+    l->hold.msg[i][3] = k;
+    l->hold.named++;
+    return;
+  }
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, uint32_t peer, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t bytes, uint64_t req) {
-  (void)req;
-  return on_send(l, t, pos, u, al, peer, comm, tag, bytes);
+  (void)lr, (void)al, (void)bytes;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (l->hold.on && l->hold.wait && l->hold.entered) { /* named before its record is written */
+    uint32_t proc = az_comm_world(&s->cur.a->defs, comm, peer, s->cur.proc);
+    if (proc != UINT32_MAX) {
+      uint32_t v[3] = {proc, comm, tag};
+      name_isend(l, req, v);
+      if (l->hold.named == l->hold.nreq) release_send(s); /* the Isend's record after the tail */
+    }
+  }
+  message(s, t, 0, CP_SEND, peer, comm, tag);
+  return az_next_back(&s->cur);
+}
+
+/* MpiIsendComplete in the held Wait*: an Isend to look for. */
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef lr, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *al, uint64_t req) {
+  (void)lr, (void)al;
+  cp_loc *s = u;
+  cp_local *l = &s->l;
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
+  if (l->hold.on && l->hold.wait && !l->hold.entered && l->depth == l->hold.depth &&
+      l->hold.nreq < CP_WAIT_SENDS) {
+    l->hold.req[l->hold.nreq] = req;
+    l->hold.msg[l->hold.nreq][0] = CP_NO_PEER;
+    l->hold.nreq++;
+  }
+  return az_next_back(&s->cur);
 }
 
 /* A receive completed by the call (blocking: posted by it too). */
@@ -615,7 +761,7 @@ static OTF2_CallbackCode receive(void *u, az_time t, uint64_t pos, uint32_t peer
   cp_loc *s = u;
   cp_local *l = &s->l;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
-  if (message(s, t, 1, CP_RECV, peer, comm, tag) == SIZE_MAX) return az_next_back(&s->cur);
+  if (!message(s, t, 1, CP_RECV, peer, comm, tag)) return az_next_back(&s->cur);
   if (!blocking) { /* its MPI_Irecv, read later, posted it */
     pu_reserve((void **)&l->ireq.v, &l->ireq.cap, l->ireq.n + 2, sizeof *l->ireq.v);
     l->ireq.v[l->ireq.n++] = req;
@@ -673,7 +819,7 @@ static OTF2_CallbackCode thread_event(void *u, az_time t, uint64_t pos, uint8_t 
   cp_local *l = &s->l;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   int opening = event_at(l, t, opens);
-  size_t i = record(s, t, kind, opening);
+  cp_rec *r = record(s, t, kind, opening);
   if (kind == CP_TEAM_END) { /* read backwards, a team instance starts */
     if (l->in_team) limit(s, AZ_LIMIT_NESTED, t, opening);
     l->in_team = 1;
@@ -681,7 +827,7 @@ static OTF2_CallbackCode thread_event(void *u, az_time t, uint64_t pos, uint8_t 
     l->team_par = -1;
   } else if (kind == CP_TEAM_BEGIN) {
     l->in_team = 0;
-    s->buf[i].v[0] = (uint32_t)(l->team_par + 1);
+    r->v[0] = (uint32_t)(l->team_par + 1);
   }
   return az_next_back(&s->cur);
 }
@@ -849,24 +995,51 @@ static cp_channel *channel(cp_state *st, uint32_t src, uint32_t dst, uint32_t co
 
 /* A Late Receiver: the Enter at t of s's call posted receive number
    `recv` (blocking, or MPI_Irecv), which the holder, inside a blocking
-   send call since before t and still in it after t, waits for (its
-   message's channel has this receive first: the send will take it,
-   walk_send).  The sender's wait ended when the receiver came: the path
+   send call (or an MPI_Wait* completing Isends) since before t and still
+   in it after t, waits for (one of its messages' channel has this receive
+   first, or k+1-th with k sends between the Isend and the Wait*: the send
+   will take it, walk_send).  The sender's wait ended when the receiver came: the path
    moves to the receiver, as Scalasca's does (its send completion to the
    receive request). */
 static void walk_post(cp_state *st, cp_loc *s, az_time t, uint64_t recv) {
   if (st->holder < 0 || (uint32_t)st->holder == s->cur.loc) return;
   const cp_loc *h = st->locs[st->holder];
-  if (!h->w.send.on || h->w.send.dst != s->cur.proc || !(t < h->w.send.x)) return;
-  const cp_channel *c = channel(st, h->cur.proc, s->cur.proc, h->w.send.comm, h->w.send.tag);
-  if (c->len && !c->sends_ahead && c->q[c->head].loc == s->cur.loc && c->q[c->head].recv == recv)
-    move_to(st, s->cur.loc, t);
+  if (!h->w.send.on || !(t < h->w.send.x) || !(t > h->w.send.enter)) return;
+  for (uint32_t i = 0; i < h->w.send.n; i++) {
+    if (h->w.send.m[i].dst != s->cur.proc) continue;
+    const cp_channel *c =
+        channel(st, h->cur.proc, s->cur.proc, h->w.send.m[i].comm, h->w.send.m[i].tag);
+    size_t k = h->w.send.m[i].k;
+    if (c->len > k && !c->sends_ahead && c->q[c->head + k].loc == s->cur.loc &&
+        c->q[c->head + k].recv == recv) {
+      move_to(st, s->cur.loc, t);
+      return;
+    }
+  }
+}
+
+/* A blocking send's or Wait*'s leave: its messages (several records of
+   one call at its leave's time). */
+static void walk_send_leave(cp_walker *w, const cp_rec *r) {
+  if (!w->send.on || w->send.x != r->t) w->send.n = 0;
+  if (r->v[0] != CP_NO_PEER && w->send.n < CP_WAIT_SENDS) {
+    w->send.m[w->send.n].dst = r->v[0];
+    w->send.m[w->send.n].comm = r->v[1];
+    w->send.m[w->send.n].tag = r->v[2];
+    w->send.m[w->send.n].k = (uint32_t)r->w;
+    w->send.n++;
+  }
+  uint32_t span = (uint32_t)(r->w >> 32);
+  w->send.on = w->send.n > 0;
+  w->send.x = r->t;
+  w->send.enter = span ? r->t - (span - 1) : 0;
 }
 
 static void walk_enter(cp_state *st, cp_loc *s, const cp_rec *r) {
   if (r->v[0] & CP_ENDS_BAR) barrier_arrival(st, s, r->t);
   if (r->v[0] & CP_ENDS_COLL) coll_arrival(st, s, r->t);
   if (r->v[0] & CP_ENDS_POST) walk_post(st, s, r->t, r->w ? r->w - 1 : s->w.recvs - 1);
+  if (r->v[0] & CP_ENDS_SEND) s->w.send.on = 0; /* the Wait* began */
   if (r->v[0] & CP_ENDS_RECV) {
     s->w.recv_gen++;
     s->w.recv_frame = 0;
@@ -1033,13 +1206,7 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
   case CP_ENTER: walk_enter(st, s, r); break;
   case CP_COLL: walk_coll(&s->w, r); break;
   case CP_RECV: walk_recv(st, s, r); break;
-  case CP_SEND_LEAVE:
-    s->w.send.on = r->v[0] != CP_NO_PEER;
-    s->w.send.dst = r->v[0];
-    s->w.send.comm = r->v[1];
-    s->w.send.tag = r->v[2];
-    s->w.send.x = r->t;
-    break;
+  case CP_SEND_LEAVE: walk_send_leave(&s->w, r); break;
   case CP_SEND:
     s->w.send.on = 0; /* its call began (at most this long before) */
     walk_send(st, s, r);
@@ -1213,6 +1380,16 @@ static int blocking_send(const az_region *reg) {
          (!n[4] || !strncasecmp(n + 4, "recv", 4) || !strcasecmp(n + 4, "_c"));
 }
 
+/* MPI_Wait, _Waitall, _Waitany, _Waitsome: the calls whose Isend
+   completions may wait for their receivers (Late Receiver; MPI_Test*
+   ones do not, p2p.c). */
+static int wait_call(const az_region *reg) {
+  const char *n = reg->name;
+  if (reg->paradigm != OTF2_PARADIGM_MPI || !n || strncasecmp(n, "MPI_Wait", 8)) return 0;
+  n += 8;
+  return !*n || !strcasecmp(n, "all") || !strcasecmp(n, "any") || !strcasecmp(n, "some");
+}
+
 static uint8_t *region_flags(const az_defs *d) {
   uint8_t *f = pu_calloc(d->num_regions ? d->num_regions : 1, 1);
   for (size_t i = 0; i < d->num_regions; i++) {
@@ -1224,6 +1401,7 @@ static uint8_t *region_flags(const az_defs *d) {
     if (reg->paradigm == OTF2_PARADIGM_MPI) f[i] |= CPF_MPI;
     if (reg->kind == AZ_RK_EBARRIER || reg->kind == AZ_RK_IBARRIER) f[i] |= CPF_BARRIER;
     if (blocking_send(reg)) f[i] |= CPF_BSEND;
+    if (wait_call(reg)) f[i] |= CPF_WAIT;
   }
   return f;
 }
@@ -1326,6 +1504,7 @@ static void loc_free(cp_loc *s) {
   free(s->l.slots);
   free(s->l.seq);
   free(s->l.ireq.v);
+  free(s->l.hold.tail);
   free(s->w.paths);
   free(s->w.cnode);
 }
@@ -1432,6 +1611,7 @@ const az_pass az_pass_critical = {
            .team_end = on_team_end,
            .mpi_send = on_send,
            .mpi_isend = on_isend,
+           .mpi_isend_complete = on_isend_complete,
            .mpi_recv = on_recv,
            .mpi_irecv = on_irecv,
            .mpi_irecv_request = on_irecv_request,

@@ -67,6 +67,7 @@ done
 nonzero critical_chain critical_path_imbalance
 nonzero finalize mpi_finalize_wait
 nonzero late_receiver mpi_latereceiver
+nonzero late_isend_receiver mpi_latereceiver
 
 # The trace of a run that did not finish (a recovered experiment: its
 # record fragments/RECOVERED), analysed as such: the same report too.

@@ -29,7 +29,8 @@
   "region allreduce mpi coll_all2all MPI_Allreduce\n"                                              \
   "region ssend mpi point2point MPI_Ssend\n"                                                       \
   "region irecv mpi point2point MPI_Irecv\n"                                                       \
-  "region wait mpi point2point MPI_Wait\n"
+  "region wait mpi point2point MPI_Wait\n"                                                         \
+  "region isend mpi point2point MPI_Isend\n"
 
 #define RUN(R, E, X) #E " enter " R "\n" #X " leave\n"
 #define SEND(TO, E, X) #E " enter send\n" #E " send " #TO " 0 0 8\n" #X " leave\n"
@@ -159,6 +160,47 @@ static void the_path_moves_to_a_late_receiver_at_its_irecv(void **state) {
   assert_int_equal(on_path(&run, "main;work", 1), 400);
   assert_int_equal(on_path(&run, "main;MPI_Irecv", 1), 0);
   assert_int_equal(on_path(&run, "main;MPI_Wait", 1), 0);
+  az_run_free(&run);
+}
+
+/* A Late Receiver of a send completed by MPI_Wait after MPI_Isend: rank 0
+   sends two messages to rank 1 (Isend A 100..110, request 5; Isend B
+   110..120, request 6), works until 200, then waits for A (200..500) and B
+   (500..510).  Rank 1 posts A's receive at 400 (mpi_latereceiver 200 in
+   the first Wait) and B's at 450.  Backwards the Waits come before the
+   Isends that name their messages, and B's send is read between A's Wait
+   and A's Isend: A's receive is the second one the channel holds then.
+   Path: rank 0's work 1000..510 (490), Wait(B) 510..500 (10) and Wait(A)
+   500..400 (100), then rank 1, at A's receive's Enter: its work 400..0.
+   Neither B's receive's Enter (450: its message is B's, no Wait for it
+   open) nor rank 1's receive calls move anything.  Before (the path stayed
+   on the sender): Wait(A) 300, rank 0's work 180 and Isends 20. */
+static const char *const late_isend_receiver =
+    "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+        "0.0", 1000,
+        RUN("work", 0,
+            100) "100 enter isend\n100 isend 1 0 0 8 5\n110 leave\n"
+                 "110 enter isend\n110 isend 1 0 0 8 6\n120 leave\n" RUN(
+                     "work", 120,
+                     200) "200 enter wait\n500 isendcomplete 5\n500 leave\n"
+                          "500 enter wait\n510 isendcomplete 6\n510 leave\n" RUN("work", 510, 1000))
+        LOC("1.0", 600,
+            RUN("work", 0, 400) RECV(0, 400, 450) RECV(0, 450, 460) RUN("work", 460, 600));
+
+static void the_path_moves_to_a_late_receiver_of_an_isend(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_isend_receiver);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(az_warn_total(&run.a.diag), 0);
+  assert_int_equal(ns(&run, "mpi_latereceiver", "main;MPI_Wait", 0), 200);
+  assert_int_equal(on_path(&run, "main;work", 0), 490);
+  assert_int_equal(on_path(&run, "main;MPI_Wait", 0), 110);
+  assert_int_equal(on_path(&run, "main;MPI_Isend", 0), 0);
+  assert_int_equal(on_path(&run, "main;work", 1), 400);
+  assert_int_equal(on_path(&run, "main;MPI_Recv", 1), 0);
+  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
+                   1000);
   az_run_free(&run);
 }
 
@@ -549,9 +591,9 @@ static void split_exchange(az_analysis *a, int last) {
 
 static void the_two_stages_apart_write_the_serial_report(void **state) {
   (void)state;
-  const char *const traces[] = {late_senders,  late_collective,     omp_imbalance,
-                                hybrid,        late_worker,         fork_join,
-                                late_receiver, late_receiver_inner, late_irecv};
+  const char *const traces[] = {
+      late_senders, late_collective, omp_imbalance,       hybrid,     late_worker,
+      fork_join,    late_receiver,   late_receiver_inner, late_irecv, late_isend_receiver};
   az_pass stage_1 = az_pass_critical;
   stage_1.begin = split_begin;
   stage_1.exchange = split_exchange;
@@ -584,6 +626,7 @@ int main(void) {
       cmocka_unit_test(the_path_moves_to_a_late_receiver),
       cmocka_unit_test(a_late_receiver_is_found_past_a_region_inside_the_send),
       cmocka_unit_test(the_path_moves_to_a_late_receiver_at_its_irecv),
+      cmocka_unit_test(the_path_moves_to_a_late_receiver_of_an_isend),
       cmocka_unit_test(the_path_moves_to_the_last_member_of_a_collective),
       cmocka_unit_test(pop_serialisation_and_transfer_come_from_the_critical_path),
       cmocka_unit_test(the_path_follows_the_slowest_thread_of_a_parallel_region),
