@@ -17,6 +17,23 @@ report_cells() {
     awk -F, '$1 != "metric" { s[$2 "," $3 "," $4] += $5 }
       END { for (k in s) if (s[k] != 0) printf "%s|%.17g\n", k, s[k] }' | sort -t'|' -k1,1
 }
+# metric_cells POMP_REPORT TRACE FILE NAMING: the cells of a report (or
+# .cubex) as sorted "TRACE|metric|callpath|rank,thread|value" lines, summed
+# per cell, cells of exactly zero left out; NAMING is awk code that sets m
+# from $1, the row's metric: its name in the comparison, or "" to leave
+# the row out (call paths may hold commas: the last three fields are the
+# rank, thread and value).
+metric_cells() {
+  "$1" dump "$3" | awk -F, -v t="$2" '
+    $1 == "metric" { next }
+    { m = ""
+      '"$4"'
+      if (m == "") next
+      key = m "|" $2
+      for (i = 3; i < NF - 2; i++) key = key "," $i
+      s[t "|" key "|" $(NF - 2) "," $(NF - 1)] += $NF }
+    END { for (k in s) if (s[k] != 0) printf "%s|%.17g\n", k, s[k] }' | sort -t'|' -k1,4
+}
 # differing_cells ABS REL A B: the cells of A (pomp's) and B (the
 # reference's), "key|value" lines whose key is the first four fields
 # (trace|metric|callpath|rank,thread), that differ by more than

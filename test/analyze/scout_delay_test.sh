@@ -29,20 +29,15 @@ shared="$data/p2p_waits_2x1/trace.cubex $data/collective_waits_3x1/trace.cubex"
 }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-scout-delay-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-. "$here/../pomp_expect.sh" # fail, differing_cells, check_listed
+. "$here/../pomp_expect.sh" # fail, metric_cells, differing_cells, check_listed
 
 # cells TRACE FILE: "trace|metric|callpath|rank,thread|value" of the
 # compared metrics, scout's names made pomp's, summed per cell.
 cells() {
-  "$report" dump "$2" | awk -F, -v t="$1" '
-    $1 == "metric" { next }
-    $1 ~ /^delay_(barrier|n2n|n21|12n|latesender|latereceiver|ompbarrier|ompidle)(_longterm)?$/ ||
-    $1 ~ /^mpi_wait_(direct|indirect|propagating|terminal)_(ls|lr|latesender|latereceiver)$/ {
-      m = $1; sub(/_ls$/, "_latesender", m); sub(/_lr$/, "_latereceiver", m)
-      v = $NF; key = m "|" $2
-      for (i = 3; i < NF - 2; i++) key = key "," $i   # call paths holding commas
-      s[t "|" key "|" $(NF - 2) "," $(NF - 1)] += v }
-    END { for (k in s) if (s[k] != 0) printf "%s|%.17g\n", k, s[k] }' | sort -t'|' -k1,4
+  metric_cells "$report" "$1" "$2" '
+    if ($1 ~ /^delay_(barrier|n2n|n21|12n|latesender|latereceiver|ompbarrier|ompidle)(_longterm)?$/ ||
+        $1 ~ /^mpi_wait_(direct|indirect|propagating|terminal)_(ls|lr|latesender|latereceiver)$/) {
+      m = $1; sub(/_ls$/, "_latesender", m); sub(/_lr$/, "_latereceiver", m) }'
 }
 
 # the shared data's remapped reports and this folder's raw ones

@@ -12,9 +12,10 @@
 # (exclusive) value, as pomp's: its mpi_latesender_wo and the two parts
 # mpi_lswo_different and mpi_lswo_same make pomp's mpi_latesender_wo;
 # pomp's omp_critical_contention is scout's omp_lock_contention_critical.
-# Not compared: lock API contention (omp_lock_contention), which scout
-# 2.6 does not find in openmp_waits_1x3 (0.26 s in pomp on two threads;
-# not studied).
+# Not compared: lock API contention (omp_lock_contention): scout 2.6
+# computes the wait but writes no value for it (0.26 s in pomp on two
+# threads of openmp_waits_1x3; docs/PROPERTIES.md, "Critical and lock
+# contention").
 set -u
 report=$1 analyze=$2 data=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,24 +26,17 @@ done
 [ -n "$refs" ] || echo "no CUBE test data in $data: only data/scout compared"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-scout-waits-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-. "$here/../pomp_expect.sh" # fail, differing_cells
+. "$here/../pomp_expect.sh" # fail, metric_cells, differing_cells
 
 # cells TRACE FILE: "trace|metric|callpath|rank,thread|value" of the
 # compared metrics in pomp's names, summed per cell.
 cells() {
-  "$report" dump "$2" | awk -F, -v t="$1" '
-    $1 == "metric" { next }
-    { m = $1
-      if (m == "omp_critical_contention" || m == "omp_lock_contention_critical")
-        m = "omp_critical_contention"
-      if (m ~ /^mpi_lswo_(different|same)$/) m = "mpi_latesender_wo" }
-    m ~ /^mpi_(latesender(_wo)?|latereceiver|barrier_wait|barrier_completion|wait_nxn|nxn_completion|latebroadcast|earlyreduce|earlyscan|finalize_wait)$/ ||
-    m ~ /^omp_([ei]barrier_wait|critical_contention)$/ { add(m) }
-    function add(name,   key, i) {
-      key = name "|" $2
-      for (i = 3; i < NF - 2; i++) key = key "," $i   # call paths holding commas
-      s[t "|" key "|" $(NF - 2) "," $(NF - 1)] += $NF }
-    END { for (k in s) if (s[k] != 0) printf "%s|%.17g\n", k, s[k] }' | sort -t'|' -k1,4
+  metric_cells "$report" "$1" "$2" '
+    n = $1
+    if (n == "omp_lock_contention_critical") n = "omp_critical_contention"
+    if (n ~ /^mpi_lswo_(different|same)$/) n = "mpi_latesender_wo"
+    if (n ~ /^mpi_(latesender(_wo)?|latereceiver|barrier_wait|barrier_completion|wait_nxn|nxn_completion|latebroadcast|earlyreduce|earlyscan|finalize_wait)$/ ||
+        n ~ /^omp_([ei]barrier_wait|critical_contention)$/) m = n'
 }
 
 for ref in $refs "$here"/data/scout/*/scout.cubex; do
