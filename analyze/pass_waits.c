@@ -266,6 +266,15 @@ static void close_frame(loc_state *s, az_time t) {
   }
 }
 
+/* A collective member's record, in a free slot of the run's list: its
+   index there. */
+static size_t add_coll(loc_state *s, const az_coll *c) {
+  az_mpi_records *m = &s->cur.a->mpi;
+  size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls, sizeof *c, &m->free_colls);
+  m->colls[i] = *c;
+  return i;
+}
+
 /* The Leave of an MPI_Finalize: the process's first is its part of the
    instance of all processes that gives Wait at Finalize (collective.c),
    as Scalasca takes the first Leave of MPI_Finalize.  A call closed at the
@@ -286,9 +295,7 @@ static void finalize_left(loc_state *s, az_time t) {
                .left = 1,
                .region = (int32_t)f->region,
                .pos = s->cur.pos};
-  az_mpi_records *m = &s->cur.a->mpi;
-  size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls, sizeof c, &m->free_colls);
-  m->colls[i] = c;
+  add_coll(s, &c);
 }
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -708,7 +715,6 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   v[AZ_BYTES_RECEIVED] += (int64_t)received;
   /* one participant: nothing to wait for, and nothing to match */
   if (s->cur.a->defs.comms[comm].self) return next(u);
-  az_mpi_records *m = &s->cur.a->mpi;
   az_coll c = {comm,
                s->cur.loc,
                s->cur.proc,
@@ -724,9 +730,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
                0,
                (int32_t)f->region,
                pos};
-  size_t i = az_slot_take((void **)&m->colls, &m->ncolls, &m->capcolls, sizeof c, &m->free_colls);
-  m->colls[i] = c;
-  add_pending(s, PEND_COLL, i);
+  add_pending(s, PEND_COLL, add_coll(s, &c));
   return next(u);
 }
 
