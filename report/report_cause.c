@@ -176,7 +176,7 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
     /* A cause that is itself a wait (the late rank's MPI_Waitall, where
        it waited for its other neighbour) is no root: say that it waited,
        and name the computation the long-term costs (waits passed back
-       through waits) end on, when one holds a share worth a percent. */
+       through waits) end on, when its share rounds to a percent or more. */
     const char *other = waited_for(r, &waits, d.cause, d.where);
     if (other) {
       char loc[64], cause_path[160];
