@@ -1225,6 +1225,57 @@ static void the_cause_sentence_leaves_mpi_start_up_out(void **state) {
   az_run_free(&run);
 }
 
+/* Rank 0's master works 100 in a parallel region, waits 100 at its
+   explicit barrier for thread 1 (working until WORKER_DONE, 300: 200 of
+   work) and stays in it 300 after
+   that; it enters an Allreduce at 700, where rank 1 (work 100) waited
+   from 200.  Rank 1's wait of 500: rank 0's interval holds 500 of delay
+   (the barrier 300, the region's work 100, the implicit barrier 10, main
+   90; rank 1's work is another call path) and 100 of waiting, scale 5/6:
+   250 on the barrier, where the master also waited for a thread, and the
+   share of its wait, 83 ns, passed on to that wait's cause, thread 1's
+   work, long-term (17 % of 500). */
+#define OMP_LATE_LEAVER(WORKER_DONE)                                                               \
+  "process 0 threads 2\nprocess 1 threads 1\n" REGIONS OMP_REGIONS                                 \
+  "loc 0.0\n0 enter main\n" BARRIER(0, 0, 100) MASTER(100, 200, 600, 610, 2)                       \
+      ALLREDUCE(700, 750) "1000 leave\n"                                                           \
+                          "loc 0.1\n" MEMBER(100, WORKER_DONE, WORKER_DONE, 610)                   \
+                              LOC("1.0", RUN("work", 100, 200) ALLREDUCE(200, 750))
+
+static void a_cause_that_waited_for_a_thread_says_so(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, OMP_LATE_LEAVER(300));
+  assert_int_equal(run.status, 0);
+  const char *bar = PAR ";!$omp barrier @a.c:15";
+  assert_true(az_run_value(&run, "omp_ebarrier_wait", bar, 0) == 100e-9);
+  assert_true(az_run_total(&run, "mpi_wait_nxn") == 500e-9);
+  assert_true(az_run_value(&run, "delay_n2n", bar, 0) == 250e-9);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 1) == 100e-9);
+  /* 83.3, charged in whole ticks (ns here) */
+  assert_true(az_run_value(&run, "delay_n2n_longterm", PAR ";work", 1) == 83e-9);
+  char cause[POMP_REPORT_CAUSE_SIZE];
+  int32_t nxn = pomp_report_find_metric(run.report, "mpi_wait_nxn");
+  assert_int_equal(pomp_report_wait_cause(run.report, nxn, cause, sizeof cause), 1);
+  assert_string_equal(
+      cause, "5e-07 s Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
+             "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (50% "
+             "of its delay costs); root cause: " PAR ";work on rank 0 thread 1, long-term (17%)");
+  az_run_free(&run);
+  /* thread 1 works 1 ns more: the master's wait of 1 passes on 1 tick, no
+     root worth naming (0.2 %); the barrier's 399 ns hold 333 (67 %) */
+  az_run_text(&run, OMP_LATE_LEAVER(201));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "delay_n2n_longterm", PAR ";work", 1) == 1e-9);
+  nxn = pomp_report_find_metric(run.report, "mpi_wait_nxn");
+  assert_int_equal(pomp_report_wait_cause(run.report, nxn, cause, sizeof cause), 1);
+  assert_string_equal(cause,
+                      "5e-07 s Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
+                      "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (67% "
+                      "of its delay costs)");
+  az_run_free(&run);
+}
+
 /* The fork asks for 4 threads, 3 come: the team is who took part. */
 static void a_team_smaller_than_its_fork_asked_for_is_still_analysed(void **state) {
   (void)state;
@@ -1611,6 +1662,7 @@ int main(void) {
       cmocka_unit_test(an_openmp_barrier_charges_its_whole_wait),
       cmocka_unit_test(the_cause_sentence_leaves_mpi_start_up_out),
       cmocka_unit_test(a_cause_that_waited_itself_says_so_and_names_the_root),
+      cmocka_unit_test(a_cause_that_waited_for_a_thread_says_so),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
       cmocka_unit_test(a_wait_at_finalize_idles_the_workers_at_no_ones_cost),
       cmocka_unit_test(long_term_costs_do_not_depend_on_the_order_of_evaluation),
