@@ -1227,9 +1227,8 @@ static void the_cause_sentence_leaves_mpi_start_up_out(void **state) {
 
 /* Rank 0's master works 100 in a parallel region, waits 100 at its
    explicit barrier for thread 1 (working until WORKER_DONE, 300: 200 of
-   work) and stays in it 300 after
-   that; it enters an Allreduce at 700, where rank 1 (work 100) waited
-   from 200.  Rank 1's wait of 500: rank 0's interval holds 500 of delay
+   work) and stays in it 300 after that; it enters an Allreduce at 700,
+   where rank 1 (work 100) waited from 200.  Rank 1's wait of 500: rank 0's interval holds 500 of delay
    (the barrier 300, the region's work 100, the implicit barrier 10, main
    90; rank 1's work is another call path) and 100 of waiting, scale 5/6:
    250 on the barrier, where the master also waited for a thread, and the
