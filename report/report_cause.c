@@ -188,6 +188,10 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
         site_label(r, d.root, d.root_where, site, sizeof site);
         snprintf(root, sizeof root, "; root cause: %s, long-term (%.0f%%)", site,
                  100 * d.root_cost / d.all);
+      } else {
+        /* the chains end in waits too: imbalance or noise spread over the
+           ranks, no computation to name */
+        snprintf(root, sizeof root, "; no computation at the root holds 1%%");
       }
     } else {
       site_label(r, d.cause, d.where, cause, sizeof cause);
