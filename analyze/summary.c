@@ -114,7 +114,7 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
     for (int i = 0; i < n && i < top; i++) print_row(r, &problems[i], total, out);
   }
   /* why, for the wait states listed */
-  char cause[400];
+  char cause[POMP_REPORT_CAUSE_SIZE];
   for (int i = 0; i < n && i < top; i++)
     if (pomp_report_wait_cause(r, problems[i].metric, cause, sizeof cause))
       fprintf(out, "  cause: %s\n", cause);

@@ -364,7 +364,14 @@ int32_t pomp_report_problems(const pomp_report *r, pomp_report_problem *out, int
    write_checkpoint on rank 0 (92% of its delay costs)" (the wait at its
    worst call path; the call path and location with the largest delay
    cost).  1 when there is one; else buf = "" and 0 (no delay costs, or
-   a metric they do not explain). */
+   a metric they do not explain).  When that call path is itself a wait
+   of its location (an MPI or OpenMP wait call path), the sentence says so
+   ("caused by rank 1 waiting in main;MPI_Waitall for another rank") and
+   names the computation with the largest long-term cost ("; root cause:
+   main;compute on rank 2, long-term (40%)") when it holds 0.5 % or more,
+   else says "; no computation at the root holds 1%".
+   POMP_REPORT_CAUSE_SIZE holds any sentence. */
+enum { POMP_REPORT_CAUSE_SIZE = 800 };
 int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t size);
 
 /* ---- POP efficiencies (added; docs/PROPERTIES.md "POP efficiencies") --- */

@@ -70,6 +70,85 @@ static int below(const pomp_report *r, int32_t c, int32_t above) {
   return 0;
 }
 
+/* The wait-state metrics (those of the table but idleness, which is no
+   wait of the location it is on: the master runs on) and their
+   sub-metrics: a location with time in one at a call path waited there. */
+enum { MAX_WAIT_METRICS = 32 };
+typedef struct {
+  int32_t ids[MAX_WAIT_METRICS];
+  int openmp[MAX_WAIT_METRICS]; /* it waits for another thread, not rank */
+  int n;
+} wait_metrics;
+
+static int wait_metric_kind(const pomp_report *r, int32_t m) {
+  for (; m >= 0; m = pomp_report_metric(r, m)->parent) {
+    const char *name = pomp_report_metric(r, m)->name;
+    if (!strcmp(name, "omp_idle_threads")) return 0;
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++)
+      if (!strcmp(name, causes[i].wait)) return strncmp(name, "omp_", 4) ? 1 : 2;
+  }
+  return 0;
+}
+
+static void find_wait_metrics(const pomp_report *r, wait_metrics *w) {
+  w->n = 0;
+  for (int32_t m = 0; m < pomp_report_num_metrics(r) && w->n < MAX_WAIT_METRICS; m++) {
+    int kind = wait_metric_kind(r, m);
+    if (kind) w->ids[w->n] = m, w->openmp[w->n++] = kind == 2;
+  }
+}
+
+/* "rank" or "thread" when location l waited at call path c (by the
+   larger of its MPI and OpenMP waits there), else NULL. */
+static const char *waited_for(const pomp_report *r, const wait_metrics *w, int32_t c, int32_t l) {
+  double mpi = 0, omp = 0;
+  for (int i = 0; i < w->n; i++) {
+    double v = pomp_report_value(r, w->ids[i], c, l);
+    if (w->openmp[i]) omp += v;
+    else mpi += v;
+  }
+  if (mpi <= 0 && omp <= 0) return NULL;
+  return omp > mpi ? "thread" : "rank";
+}
+
+/* The delay costs of one wait-state metric over the call paths that may
+   hold them: the (call path, location) with the largest short- plus
+   long-term cost, and the one with the largest long-term cost among the
+   locations that did not wait at the call path (the computation that
+   chains of waits lead back to). */
+typedef struct {
+  int32_t cause, where;
+  double cause_cost, all;
+  int32_t root, root_where;
+  double root_cost;
+} delay_search;
+
+static void search_delays(const pomp_report *r, int32_t st, int32_t lt, int32_t within,
+                          const wait_metrics *w, delay_search *d) {
+  memset(d, 0, sizeof *d);
+  d->cause = d->root = -1;
+  for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
+    if (within >= 0 && !below(r, c, within)) continue;
+    if (pomp_report_cnode_is_startup(r, c)) continue; /* as in worst_cnode */
+    for (int32_t l = 0; l < pomp_report_num_locations(r); l++) {
+      double longterm = pomp_report_value(r, lt, c, l);
+      double v = pomp_report_value(r, st, c, l) + longterm;
+      d->all += v;
+      if (v > d->cause_cost) d->cause_cost = v, d->cause = c, d->where = l;
+      if (longterm > d->root_cost && !waited_for(r, w, c, l))
+        d->root_cost = longterm, d->root = c, d->root_where = l;
+    }
+  }
+}
+
+/* "PATH on rank 1" */
+static void site_label(const pomp_report *r, int32_t c, int32_t l, char *buf, size_t size) {
+  char path[160], loc[64];
+  pomp_report_callpath_label(r, c, ";", 100, path, sizeof path);
+  location_label(r, l, loc, sizeof loc);
+  snprintf(buf, size, "%s on %s", path, loc);
+}
+
 int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t size) {
   if (size) buf[0] = 0;
   const pomp_metric *m = pomp_report_metric(r, wait);
@@ -84,28 +163,41 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
     /* an OpenMP barrier's delays lie in its team's construct, beside it
        (the parent of the barrier): other barriers' delays are not its */
     int32_t within = causes[i].local ? pomp_report_cnode(r, at)->parent : -1;
-    /* the (call path, location) with the largest delay cost */
-    int32_t cause = -1, where = -1;
-    double best = 0, all = 0;
-    for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
-      if (within >= 0 && !below(r, c, within)) continue;
-      if (pomp_report_cnode_is_startup(r, c)) continue; /* as above */
-      for (int32_t l = 0; l < pomp_report_num_locations(r); l++) {
-        double v = pomp_report_value(r, st, c, l) + pomp_report_value(r, lt, c, l);
-        all += v;
-        if (v > best) best = v, cause = c, where = l;
-      }
-    }
-    if (cause < 0) return 0;
+    wait_metrics waits;
+    find_wait_metrics(r, &waits);
+    delay_search d;
+    search_delays(r, st, lt, within, &waits, &d);
+    if (d.cause < 0) return 0;
     /* the cause by its call path, as the wait: its last region alone
        ("simulate_work") would not say which of the code's calls of it */
-    char path[160], cause_path[160], loc[64], waiter[72];
+    char path[160], cause[300], waiter[72], root[280] = "";
     pomp_report_callpath_label(r, at, ";", 100, path, sizeof path);
-    pomp_report_callpath_label(r, cause, ";", 100, cause_path, sizeof cause_path);
-    location_label(r, where, loc, sizeof loc);
     waiting_location(r, wait, at, waited, waiter, sizeof waiter);
-    snprintf(buf, size, "%.3g s %s at %s%s, caused by %s on %s (%.0f%% of its delay costs)", waited,
-             m->display, path, waiter, cause_path, loc, 100 * best / all);
+    /* A cause that is itself a wait (the late rank's MPI_Waitall, where
+       it waited for its other neighbour) is no root: say that it waited,
+       and name the computation the long-term costs (waits passed back
+       through waits) end on, when its share rounds to a percent or more. */
+    const char *other = waited_for(r, &waits, d.cause, d.where);
+    if (other) {
+      char loc[64], cause_path[160];
+      location_label(r, d.where, loc, sizeof loc);
+      pomp_report_callpath_label(r, d.cause, ";", 100, cause_path, sizeof cause_path);
+      snprintf(cause, sizeof cause, "%s waiting in %s for another %s", loc, cause_path, other);
+      if (d.root >= 0 && d.root_cost >= 0.005 * d.all) {
+        char site[240];
+        site_label(r, d.root, d.root_where, site, sizeof site);
+        snprintf(root, sizeof root, "; root cause: %s, long-term (%.0f%%)", site,
+                 100 * d.root_cost / d.all);
+      } else {
+        /* the chains end in waits too: imbalance or noise spread over the
+           ranks, no computation to name */
+        snprintf(root, sizeof root, "; no computation at the root holds 1%%");
+      }
+    } else {
+      site_label(r, d.cause, d.where, cause, sizeof cause);
+    }
+    snprintf(buf, size, "%.3g s %s at %s%s, caused by %s (%.0f%% of its delay costs)%s", waited,
+             m->display, path, waiter, cause, 100 * d.cause_cost / d.all, root);
     return 1;
   }
   return 0;

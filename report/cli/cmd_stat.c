@@ -133,7 +133,7 @@ static void print_property(stat_ctx *x, int rank, int32_t m) {
     printf("    location  %7.2f %% %12.6g s  rank %d thread %d\n", 100 * lv[best[i]] / x->total,
            lv[best[i]], (int)t->rank, (int)t->thread);
   }
-  char cause[400]; /* what made them wait: the delay costs */
+  char cause[POMP_REPORT_CAUSE_SIZE]; /* what made them wait: the delay costs */
   if (pomp_report_wait_cause(r, m, cause, sizeof cause)) printf("    cause     %s\n", cause);
   free(best);
 }

@@ -210,6 +210,12 @@ grep -qx '  cause: 1.2e-06 s Late Sender at main;MPI_Recv, caused by main;work o
 grep -qx '  cause: 5e-08 s Late Receiver at main;MPI_Send on rank 3, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no Late Receiver cause: $(cat "$work/out")"
 grep -q '^  mpi_wait_' "$work/out" && fail "summary ranks the wait-state classification: $(cat "$work/out")"
+# A cause that is itself a wait says so, and the long-term costs name the
+# computation at the root of the chain.
+"$tracegen" "$data/delay_waiting_cause.trace" "$work/wc" || fail "tracegen delay_waiting_cause"
+expect 0 "$analyze" "$work/wc"
+grep -qx '  cause: 1.05e-06 s Late Sender at main;MPI_Recv on rank 2, caused by rank 1 waiting in main;MPI_Recv for another rank (43% of its delay costs); root cause: main;work on rank 0, long-term (19%)' "$work/out" ||
+  fail "summary: no waiting cause: $(cat "$work/out")"
 # MPI start-up is left out of the problems, but Wait at Finalize, the
 # waiting for the last rank to finish (200 + 100 ns), is the run's imbalance
 "$tracegen" "$data/finalize.trace" "$work/fin" || fail "tracegen finalize"

@@ -38,7 +38,7 @@ report=$1 analyze=$2 data=$3 deviations=$4
 here=$(cd "$(dirname "$0")" && pwd)
 own=$here/data/scout
 case $deviations in /*) ;; *) deviations=$PWD/$deviations ;; esac
-. "$here/../pomp_expect.sh" # fail, report_cells
+. "$here/../pomp_expect.sh" # fail, report_cells, metric_cells, differing_cells, check_listed
 cells() { report_cells "$report" "$@"; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pomp-scout-cp-XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -96,14 +96,14 @@ done
 # "trace|metric|callpath|rank,thread|reason" (its header names the
 # reasons, docs/PROPERTIES.md explains them); a listed cell that agrees
 # fails too, so that the list stays exact.
-# own_cells TRACE NAME FILE METRIC...: "trace|name|callpath|rank,thread|value"
+# own_cells TRACE NAME FILE METRIC...: "trace|name|callpath|rank,thread|value",
+# the METRICs summed per cell under NAME (metric_cells, as the delay and
+# wait-state comparisons)
 own_cells() {
   oc_t=$1 oc_m=$2 oc_f=$3
   shift 3
-  cells "$oc_f" "$@" | awk -F'|' -v t="$oc_t" -v m="$oc_m" '{
-    n = split($1, k, ","); cp = k[1]
-    for (i = 2; i <= n - 2; i++) cp = cp "," k[i]
-    print t "|" m "|" cp "|" k[n - 1] "," k[n] "|" $2 }'
+  oc_names=$(echo "$*" | tr ' ' '|')
+  metric_cells "$report" "$oc_t" "$oc_f" "if (\$1 ~ /^($oc_names)\$/) m = \"$oc_m\""
 }
 # impact_rule TRACE SCOUT: scout's critical_imbalance_impact (with its child)
 # against pomp's rule applied to scout's own path and activities (each

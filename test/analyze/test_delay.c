@@ -1063,12 +1063,54 @@ static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
   az_run run;
   az_run_text(&run, late_receiver);
   assert_int_equal(run.status, 0);
-  char cause[400];
+  char cause[POMP_REPORT_CAUSE_SIZE];
   int32_t lr = pomp_report_find_metric(run.report, "mpi_latereceiver");
   assert_int_equal(pomp_report_wait_cause(run.report, lr, cause, sizeof cause), 1);
   assert_string_equal(cause,
                       "3.5e-07 s Late Receiver at main;MPI_Send on rank 1, caused by main;work "
                       "on rank 0 (100% of its delay costs)");
+  az_run_free(&run);
+}
+
+/* A chain of Late Senders whose middle rank stays in its receive: rank 0
+   works 200 and does io 100, then sends to rank 1 at 400; rank 1, in its
+   MPI_Recv from 100 (a wait of 300), leaves it at 850 and sends to rank 2,
+   which waited in its MPI_Recv from 100 (750).  Rank 2's wait: rank 1's
+   interval holds 450 in MPI_Recv that are no wait (D) and the 300 it
+   waited (V), scale 1: 450 short-term on rank 1's MPI_Recv, 300 passed on
+   to rank 1's wait, whose cause is rank 0's 200 work and 100 io: short-term
+   200 and 100 (rank 1's own wait), long-term 200 and 100 (rank 2's).  Of
+   1050 ns of costs the largest cell is rank 1's MPI_Recv, where rank 1
+   waited itself (43 %); the computation at the root holds 200 long-term
+   (19 %). */
+static const char *const wait_in_the_middle =
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS LOC(
+        "0.0",
+        RUN("work", 100, 300) RUN("io", 300, 400) SEND(1, 400, 400, 400) BARRIER(0, 900, 950))
+        LOC("1.0", RECV(0, 100, 400, 850) SEND(2, 850, 850, 850) BARRIER(0, 900, 950))
+            LOC("2.0", RECV(1, 100, 850, 860) BARRIER(0, 900, 950));
+
+static void a_cause_that_waited_itself_says_so_and_names_the_root(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, wait_in_the_middle);
+  assert_int_equal(run.status, 0);
+  const char *recv = "main;MPI_Recv";
+  assert_true(az_run_value(&run, "mpi_latesender", recv, 1) == 300e-9);
+  assert_true(az_run_value(&run, "mpi_latesender", recv, 2) == 750e-9);
+  assert_true(az_run_value(&run, "delay_latesender", recv, 1) == 450e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;work", 0) == 200e-9);
+  assert_true(az_run_value(&run, "delay_latesender", "main;io", 0) == 100e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 0) == 200e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;io", 0) == 100e-9);
+  assert_true(az_run_total(&run, "delay_latesender") == 750e-9);
+  assert_true(az_run_total(&run, "delay_latesender_longterm") == 300e-9);
+  char cause[POMP_REPORT_CAUSE_SIZE];
+  int32_t ls = pomp_report_find_metric(run.report, "mpi_latesender");
+  assert_int_equal(pomp_report_wait_cause(run.report, ls, cause, sizeof cause), 1);
+  assert_string_equal(cause, "1.05e-06 s Late Sender at main;MPI_Recv on rank 2, caused by rank 1 "
+                             "waiting in main;MPI_Recv for another rank (43% of its delay costs); "
+                             "root cause: main;work on rank 0, long-term (19%)");
   az_run_free(&run);
 }
 
@@ -1142,7 +1184,7 @@ static void an_openmp_barrier_wait_is_charged_to_the_late_threads_work(void **st
   assert_true(az_run_value(&run, "delay_ompidle", "main", 0) == 1000e-9);
   assert_true(az_run_total(&run, "delay_ompidle") == 1000e-9);
   /* the sentence of the summary names the late thread's work */
-  char cause[400];
+  char cause[POMP_REPORT_CAUSE_SIZE];
   int32_t wait = pomp_report_find_metric(run.report, "omp_ebarrier_wait");
   assert_int_equal(pomp_report_wait_cause(run.report, wait, cause, sizeof cause), 1);
   assert_string_equal(
@@ -1174,12 +1216,63 @@ static void the_cause_sentence_leaves_mpi_start_up_out(void **state) {
   assert_int_equal(run.status, 0);
   assert_true(az_run_value(&run, "omp_idle_threads", "main;MPI_Init_thread", 1) == 500e-9);
   assert_true(az_run_value(&run, "omp_idle_threads", "main;work", 1) == 300e-9);
-  char cause[400];
+  char cause[POMP_REPORT_CAUSE_SIZE];
   int32_t idle = pomp_report_find_metric(run.report, "omp_idle_threads");
   assert_int_equal(pomp_report_wait_cause(run.report, idle, cause, sizeof cause), 1);
   assert_string_equal(cause,
                       "6e-07 s Idle Threads at main;work, caused by main;work on rank 0 (100% of "
                       "its delay costs)");
+  az_run_free(&run);
+}
+
+/* Rank 0's master works 100 in a parallel region, waits 100 at its
+   explicit barrier for thread 1 (working until WORKER_DONE, 300: 200 of
+   work) and stays in it 300 after that; it enters an Allreduce at 700,
+   where rank 1 (work 100) waited from 200.  Rank 1's wait of 500: rank 0's interval holds 500 of delay
+   (the barrier 300, the region's work 100, the implicit barrier 10, main
+   90; rank 1's work is another call path) and 100 of waiting, scale 5/6:
+   250 on the barrier, where the master also waited for a thread, and the
+   share of its wait, 83 ns, passed on to that wait's cause, thread 1's
+   work, long-term (17 % of 500). */
+#define OMP_LATE_LEAVER(WORKER_DONE)                                                               \
+  "process 0 threads 2\nprocess 1 threads 1\n" REGIONS OMP_REGIONS                                 \
+  "loc 0.0\n0 enter main\n" BARRIER(0, 0, 100) MASTER(100, 200, 600, 610, 2)                       \
+      ALLREDUCE(700, 750) "1000 leave\n"                                                           \
+                          "loc 0.1\n" MEMBER(100, WORKER_DONE, WORKER_DONE, 610)                   \
+                              LOC("1.0", RUN("work", 100, 200) ALLREDUCE(200, 750))
+
+static void a_cause_that_waited_for_a_thread_says_so(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, OMP_LATE_LEAVER(300));
+  assert_int_equal(run.status, 0);
+  const char *bar = PAR ";!$omp barrier @a.c:15";
+  assert_true(az_run_value(&run, "omp_ebarrier_wait", bar, 0) == 100e-9);
+  assert_true(az_run_total(&run, "mpi_wait_nxn") == 500e-9);
+  assert_true(az_run_value(&run, "delay_n2n", bar, 0) == 250e-9);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 1) == 100e-9);
+  /* 83.3, charged in whole ticks (ns here) */
+  assert_true(az_run_value(&run, "delay_n2n_longterm", PAR ";work", 1) == 83e-9);
+  char cause[POMP_REPORT_CAUSE_SIZE];
+  int32_t nxn = pomp_report_find_metric(run.report, "mpi_wait_nxn");
+  assert_int_equal(pomp_report_wait_cause(run.report, nxn, cause, sizeof cause), 1);
+  assert_string_equal(
+      cause, "5e-07 s Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
+             "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (50% "
+             "of its delay costs); root cause: " PAR ";work on rank 0 thread 1, long-term (17%)");
+  az_run_free(&run);
+  /* thread 1 works 1 ns more: the master's wait of 1 passes on 1 tick, no
+     root worth naming (0.2 %), and the sentence says so; the barrier's
+     399 ns hold 333 (67 %) */
+  az_run_text(&run, OMP_LATE_LEAVER(201));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "delay_n2n_longterm", PAR ";work", 1) == 1e-9);
+  nxn = pomp_report_find_metric(run.report, "mpi_wait_nxn");
+  assert_int_equal(pomp_report_wait_cause(run.report, nxn, cause, sizeof cause), 1);
+  assert_string_equal(cause,
+                      "5e-07 s Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
+                      "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (67% "
+                      "of its delay costs); no computation at the root holds 1%");
   az_run_free(&run);
 }
 
@@ -1568,6 +1661,8 @@ int main(void) {
       cmocka_unit_test(a_workers_delay_is_on_its_instances_call_path),
       cmocka_unit_test(an_openmp_barrier_charges_its_whole_wait),
       cmocka_unit_test(the_cause_sentence_leaves_mpi_start_up_out),
+      cmocka_unit_test(a_cause_that_waited_itself_says_so_and_names_the_root),
+      cmocka_unit_test(a_cause_that_waited_for_a_thread_says_so),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
       cmocka_unit_test(a_wait_at_finalize_idles_the_workers_at_no_ones_cost),
       cmocka_unit_test(long_term_costs_do_not_depend_on_the_order_of_evaluation),

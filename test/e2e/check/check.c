@@ -43,10 +43,34 @@ static int row_selected(const e2e_expectation *e, const e2e_row *r, int ranks, i
          e2e_callpath_ends_with(r->callpath, e->callpath);
 }
 
+/* The plus terms of an expectation, each over every location it selects;
+   marks the rows it used. */
+static double plus_terms(const e2e_expectation *e, e2e_rows *rows, int ranks, int threads) {
+  double sum = 0.0;
+  for (size_t p = 0; p < e->nplus; p++)
+    for (size_t i = 0; i < rows->n; i++) {
+      e2e_row *r = &rows->rows[i];
+      if (row_selected(&e->plus[p], r, ranks, threads)) {
+        sum += r->value;
+        r->covered = 1;
+      }
+    }
+  return sum;
+}
+
+/* "delay_n2n at f" or "delay_n2n at f + delay_n2n_longterm at **" */
+static const char *term_names(const e2e_expectation *e, char *buf, size_t len) {
+  size_t used = (size_t)snprintf(buf, len, "%s at %s", e->property, e->callpath);
+  for (size_t p = 0; p < e->nplus && used < len; p++)
+    used += (size_t)snprintf(buf + used, len - used, " + %s at %s", e->plus[p].property,
+                             e->plus[p].callpath);
+  return buf;
+}
+
 /* Checks one expectation at one location; marks the rows it used. */
 static int check_location(const e2e_expectation *e, e2e_rows *rows, int rank, int thread, int ranks,
                           int threads, FILE *out) {
-  double got = 0.0;
+  double got = plus_terms(e, rows, ranks, threads);
   for (size_t i = 0; i < rows->n; i++) {
     e2e_row *r = &rows->rows[i];
     if (r->rank == rank && r->thread == thread && row_selected(e, r, ranks, threads)) {
@@ -57,9 +81,9 @@ static int check_location(const e2e_expectation *e, e2e_rows *rows, int rank, in
   double tol = e->relative ? e->tolerance * e->value : e->tolerance;
   if (tol < TOLERANCE_FLOOR_S) tol = TOLERANCE_FLOOR_S;
   int ok = fabs(got - e->value) <= tol;
-  char shown[64], want[64];
-  fprintf(out, "%-4s line %d: %s at %s, rank %d thread %d: %s (want %s +- %.4f)\n",
-          ok ? "ok" : "FAIL", e->line, e->property, e->callpath, rank, thread,
+  char shown[64], want[64], names[512];
+  fprintf(out, "%-4s line %d: %s, rank %d thread %d: %s (want %s +- %.4f)\n", ok ? "ok" : "FAIL",
+          e->line, term_names(e, names, sizeof names), rank, thread,
           show(shown, sizeof shown, e->property, got),
           show(want, sizeof want, e->property, e->value), tol);
   return !ok;

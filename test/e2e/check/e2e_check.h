@@ -18,6 +18,12 @@
  *       !last, inner (neither first nor last) (e.g. "even:0", "*:!0").
  *       REQUIRES: conditions on the run, comma-separated, all must hold, else
  *       the line is skipped: "ranks>=2", "threads>=2", "ranks==1", "<=".
+ *   plus PROPERTY CALLPATH LOCATIONS
+ *       After an expectation: PROPERTY summed over the call paths that end
+ *       with CALLPATH and over all locations LOCATIONS selects is added to
+ *       the expectation's value at each of its locations (a cause's
+ *       short-term delay cost plus the long-term costs passed on through
+ *       its waits, which lie on other ranks).  Several may follow one.
  *   large SECONDS
  *       The "nothing large where nothing was planted" threshold (default
  *       0.010): a wait-state value above it that no expectation covers fails.
@@ -65,7 +71,7 @@ typedef struct {
 
 enum { E2E_MAX_CONDITIONS = 4 };
 
-typedef struct {
+typedef struct e2e_expectation {
   int line; /* in the expectation file, for messages */
   char *property;
   char *callpath; /* suffix pattern */
@@ -75,6 +81,9 @@ typedef struct {
   int relative;
   e2e_condition cond[E2E_MAX_CONDITIONS];
   int nconds;
+  /* the plus lines after it: property, callpath, ranks, threads used */
+  struct e2e_expectation *plus;
+  size_t nplus, capplus;
 } e2e_expectation;
 
 typedef struct {

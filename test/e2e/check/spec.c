@@ -125,6 +125,19 @@ static int parse_ignore(e2e_where *c, char **f, int n, e2e_expectation *e) {
   return 0;
 }
 
+/* "plus PROPERTY CALLPATH LOCATIONS", a term of the last expectation */
+static int parse_plus(e2e_where *c, char **f, int n, e2e_spec *spec) {
+  if (n != 4) return e2e_fail(c, "want plus PROPERTY CALLPATH LOCATIONS");
+  if (!spec->nexpect) return e2e_fail(c, "plus without an expectation before it");
+  e2e_expectation term = {.line = c->line};
+  if (parse_locations(c, f[3], &term) < 0) return -1;
+  term.property = pu_strdup(f[1]);
+  term.callpath = pu_strdup(f[2]);
+  e2e_expectation *e = &spec->expect[spec->nexpect - 1];
+  PU_PUSH(e->plus, e->nplus, e->capplus, term);
+  return 0;
+}
+
 static int parse_line(e2e_where *c, e2e_spec *spec, char *line) {
   char *f[MAX_FIELDS];
   int n = split_fields(c, line, f);
@@ -134,6 +147,7 @@ static int parse_line(e2e_where *c, e2e_spec *spec, char *line) {
     if (n != 2) return e2e_fail(c, "want large SECONDS");
     return parse_seconds(c, f[1], &spec->large);
   }
+  if (strcmp(f[0], "plus") == 0) return parse_plus(c, f, n, spec);
   if (strcmp(f[0], "ignore") == 0) {
     if (parse_ignore(c, f, n, &e) < 0) return -1;
     PU_PUSH(spec->ignore, spec->nignore, spec->capignore, e);
@@ -171,6 +185,7 @@ static void free_lines(e2e_expectation *e, size_t n) {
   for (size_t i = 0; i < n; i++) {
     free(e[i].property);
     free(e[i].callpath);
+    free_lines(e[i].plus, e[i].nplus);
   }
   free(e);
 }

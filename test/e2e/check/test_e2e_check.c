@@ -137,6 +137,9 @@ static void spec_errors_name_file_and_line(void **state) {
       {"m p 0:0 1 1% cores>=2\n", "x.txt:1: error: condition 'cores>=2': want ranks or threads"},
       {"m \"p 0:0 1 1%\n", "x.txt:1: error: unterminated quote"},
       {"large\n", "x.txt:1: error: want large SECONDS"},
+      {"plus m p 0:0\n", "x.txt:1: error: plus without an expectation before it"},
+      {"m p 0:0 1 1%\nplus m p\n", "x.txt:2: error: want plus PROPERTY CALLPATH LOCATIONS"},
+      {"m p 0:0 1 1%\nplus m p 0\n", "x.txt:2: error: locations '0': want RANKS:THREADS"},
   };
   assert_errors(parse_spec, cases, sizeof cases / sizeof cases[0]);
 }
@@ -262,6 +265,34 @@ static void new_wait_states_are_checked_too(void **state) {
                            "thread 0: 0.0400 s (large is over 0.0100)\n");
 }
 
+/* A plus term is summed over every location it selects and added to the
+   expectation's value at each of its own: a cause's short-term delay cost
+   on rank 0 and the long-term costs its waits passed on, on other ranks. */
+static void plus_terms_add_over_their_locations(void **state) {
+  (void)state;
+  char out[1024];
+  const char *csv = "metric,callpath,rank,thread,value\n"
+                    "delay_n2n,main;ckpt,0,0,0.800\n"
+                    "delay_n2n,main;ckpt,1,0,0.500\n" /* not rank 0's */
+                    "delay_n2n_longterm,main;work,1,0,0.060\n"
+                    "delay_n2n_longterm,main;io,1,1,0.040\n"
+                    "delay_n2n_longterm,main;ckpt,0,0,0.050\n";
+  assert_int_equal(run_check("delay_n2n ckpt 0:0 0.950 1%\nplus delay_n2n_longterm ** *:*\n", csv,
+                             out, sizeof out),
+                   0);
+  assert_string_equal(out, "ok   line 1: delay_n2n at ckpt + delay_n2n_longterm at **, rank 0 "
+                           "thread 0: 0.9500 s (want 0.9500 s +- 0.0095)\n");
+  /* several terms, each summed on its own: rank 1's short-term cost too */
+  const char *spec = "delay_n2n ckpt 0:0 0.950 1%\n"
+                     "plus delay_n2n_longterm ** *:*\n"
+                     "# a comment between\n"
+                     "plus delay_n2n ckpt 1:0\n";
+  assert_int_equal(run_check(spec, csv, out, sizeof out), 1);
+  assert_string_equal(out, "FAIL line 1: delay_n2n at ckpt + delay_n2n_longterm at ** + "
+                           "delay_n2n at ckpt, rank 0 thread 0: 1.4500 s (want 0.9500 s +- "
+                           "0.0095)\n");
+}
+
 static void check_rejects_locations_outside_the_run(void **state) {
   (void)state;
   char out[512];
@@ -284,6 +315,7 @@ int main(void) {
       cmocka_unit_test(check_fails_outside_tolerance_and_on_unplanted),
       cmocka_unit_test(check_rejects_locations_outside_the_run),
       cmocka_unit_test(new_wait_states_are_checked_too),
+      cmocka_unit_test(plus_terms_add_over_their_locations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
