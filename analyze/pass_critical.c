@@ -1284,6 +1284,29 @@ static inline cp_key runner_up(const cp_state *st, size_t k, uint32_t w) {
   return best;
 }
 
+/* Walks slot w's records (location s) while they stay later than key
+   `next`, and keeps the key of the first that does not (0: none left).
+   A record whose time is beyond next's is later whatever its order at
+   equal times: its key is made only where the times may tie (a run's
+   records cost a time comparison each, not a key). */
+static inline void walk_run(cp_state *st, cp_loc *s, uint32_t w, cp_key next) {
+  const cp_key next_t = next >> 32; /* key - 1 >= next <=> key > next */
+  for (;;) {
+    walk(st, s, &s->buf[s->next++]);
+    if (s->next == s->n) {
+      st->key[w] = 0;
+      return;
+    }
+    const cp_rec *r = &s->buf[s->next];
+    if ((cp_key)r->t > next_t) {
+      if (s->next + 6 < s->n) __builtin_prefetch(r + 6);
+      continue;
+    }
+    st->key[w] = head_key(s);
+    if (st->key[w] <= next) return;
+  }
+}
+
 /* After the records later than bound: s's steps later than bound are
    walked too, so that a location without records for long (a serial
    phase) keeps no more than a window of steps.  Its next records and the
@@ -1337,10 +1360,7 @@ static void merge_after(cp_state *st, az_time bound, int all) {
        match played (runs of one location's records are common) */
     cp_key next = runner_up(st, k, w);
     if (next < until) next = until;
-    do {
-      walk(st, s, &s->buf[s->next++]);
-      st->key[w] = s->next < s->n ? head_key(s) : 0;
-    } while (st->key[w] > next);
+    walk_run(st, s, w, next);
     rematch(st, k, w);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {

@@ -1133,6 +1133,13 @@ int64_t *dl_finalize_waits(const az_analysis *a) {
   return wait;
 }
 
+/* A copy of n entries of size bytes each (at least one allocated). */
+static void *copy_table(const void *from, size_t n, size_t size) {
+  void *to = pu_malloc((n ? n : 1) * size);
+  memcpy(to, from, n * size);
+  return to;
+}
+
 /* The analysis process that applies the logs: in parallel, the link
    (parallel.c) says whether it is this one and how logs travel. */
 static void delay_begin(az_replay *r) {
@@ -1146,12 +1153,13 @@ static void delay_begin(az_replay *r) {
   st->logs = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->logs);
   st->par_cnode = parallel_cnodes(r->a);
   st->init = init_regions(&r->a->defs);
-  st->idle = dl_idle_workers(r->a);
-  if (st->link && st->link->idle)
-    memcpy(st->idle, st->link->idle, (d->num_procs ? d->num_procs : 1) * sizeof *st->idle);
-  st->finalize = dl_finalize_waits(r->a);
-  if (st->link && st->link->finalize)
-    memcpy(st->finalize, st->link->finalize, d->num_locs * sizeof *st->finalize);
+  /* in parallel, process 0's tables (its cells hold every location's
+     figures), computed here only where the link brings none */
+  st->idle = st->link && st->link->idle ? copy_table(st->link->idle, d->num_procs, sizeof *st->idle)
+                                        : dl_idle_workers(r->a);
+  st->finalize = st->link && st->link->finalize
+                     ? copy_table(st->link->finalize, d->num_locs, sizeof *st->finalize)
+                     : dl_finalize_waits(r->a);
   st->master_par = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *st->master_par);
   for (uint32_t p = 0; p < d->num_procs; p++) st->master_par[p] = -1;
   st->paths = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *st->paths);

@@ -297,6 +297,7 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
     const az_rev_event *evs = b->ev;
     const uint8_t *kinds = b->kind;
     const uint64_t lo = b->lo;
+    const uint64_t *more = b->more;
     OTF2_EvtReaderCallback_Enter enter = on->enter;
     OTF2_EvtReaderCallback_Leave leave = on->leave;
     while (e > stop && !ci->failed) {
@@ -305,7 +306,8 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
       /* Leave and Enter, most events, without deliver's switch */
       if (k == REV_LEAVE && leave) leave(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
       else if (k == REV_ENTER && enter) enter(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
-      else if (mask >> k & 1) az_deliver(on, ci, b, e);
+      else if (mask >> k & 1)
+        az_deliver_values(on, ci, id, k, ev->t, lo + ev->dpos, more + ev->arg);
     }
     if (ci->failed) return -1;
     rest = e;

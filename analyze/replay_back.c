@@ -295,46 +295,55 @@ OTF2_EvtReaderCallbacks *az_make_rev_callbacks(const az_event_handlers *on, int 
   return cb;
 }
 
+/* One buffered event other than Enter and Leave (kind, its values v) to
+   the pass's handler: the location's id and the event's position as the
+   delivery loop has them (replay.c), not looked up again per event and
+   pass. */
+OTF2_CallbackCode az_deliver_values(const az_event_handlers *on, az_cursor *c, OTF2_LocationRef l,
+                                    uint8_t kind, az_time t, uint64_t pos, const uint64_t *v) {
+  switch (kind) {
+  case REV_FORK: return on->thread_fork(l, t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1]);
+  case REV_JOIN: return on->thread_join(l, t, pos, c, NULL, (OTF2_Paradigm)v[0]);
+  case REV_TEAM_BEGIN: return on->team_begin(l, t, pos, c, NULL, (OTF2_CommRef)v[0]);
+  case REV_TEAM_END: return on->team_end(l, t, pos, c, NULL, (OTF2_CommRef)v[0]);
+  case REV_ACQUIRE:
+    return on->acquire_lock(l, t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
+                            (uint32_t)v[2]);
+  case REV_RELEASE:
+    return on->release_lock(l, t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
+                            (uint32_t)v[2]);
+  case REV_SEND:
+    return on->mpi_send(l, t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                        v[3]);
+  case REV_ISEND:
+    return on->mpi_isend(l, t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                         v[3], v[4]);
+  case REV_ISEND_COMPLETE: return on->mpi_isend_complete(l, t, pos, c, NULL, v[0]);
+  case REV_IRECV_REQUEST: return on->mpi_irecv_request(l, t, pos, c, NULL, v[0]);
+  case REV_RECV:
+    return on->mpi_recv(l, t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                        v[3]);
+  case REV_IRECV:
+    return on->mpi_irecv(l, t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
+                         v[3], v[4]);
+  case REV_CANCELLED: return on->mpi_request_cancelled(l, t, pos, c, NULL, v[0]);
+  default:
+    return on->mpi_collective_end(l, t, pos, c, NULL, (OTF2_CollectiveOp)v[0], (OTF2_CommRef)v[1],
+                                  (uint32_t)v[2], v[3], v[4]);
+  }
+}
+
 /* One buffered event to the pass's handler (the location reference and
    the attribute list are not kept: NULL and the location's id). */
 OTF2_CallbackCode az_deliver(const az_event_handlers *on, az_cursor *c, const az_rev_buffer *b,
                              size_t i) {
   OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
   const az_rev_event *e = &b->ev[i];
-  uint64_t region[1] = {e->arg}, pos = b->lo + e->dpos;
-  const uint64_t *v =
-      b->kind[i] == REV_ENTER || b->kind[i] == REV_LEAVE ? region : b->more + e->arg;
+  uint64_t pos = b->lo + e->dpos;
   switch (b->kind[i]) {
-  case REV_ENTER: return on->enter(l, e->t, pos, c, NULL, (OTF2_RegionRef)v[0]);
-  case REV_LEAVE: return on->leave(l, e->t, pos, c, NULL, (OTF2_RegionRef)v[0]);
-  case REV_FORK: return on->thread_fork(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1]);
-  case REV_JOIN: return on->thread_join(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0]);
-  case REV_TEAM_BEGIN: return on->team_begin(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0]);
-  case REV_TEAM_END: return on->team_end(l, e->t, pos, c, NULL, (OTF2_CommRef)v[0]);
-  case REV_ACQUIRE:
-    return on->acquire_lock(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
-                            (uint32_t)v[2]);
-  case REV_RELEASE:
-    return on->release_lock(l, e->t, pos, c, NULL, (OTF2_Paradigm)v[0], (uint32_t)v[1],
-                            (uint32_t)v[2]);
-  case REV_SEND:
-    return on->mpi_send(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
-                        v[3]);
-  case REV_ISEND:
-    return on->mpi_isend(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
-                         v[3], v[4]);
-  case REV_ISEND_COMPLETE: return on->mpi_isend_complete(l, e->t, pos, c, NULL, v[0]);
-  case REV_IRECV_REQUEST: return on->mpi_irecv_request(l, e->t, pos, c, NULL, v[0]);
-  case REV_RECV:
-    return on->mpi_recv(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
-                        v[3]);
-  case REV_IRECV:
-    return on->mpi_irecv(l, e->t, pos, c, NULL, (uint32_t)v[0], (OTF2_CommRef)v[1], (uint32_t)v[2],
-                         v[3], v[4]);
-  case REV_CANCELLED: return on->mpi_request_cancelled(l, e->t, pos, c, NULL, v[0]);
-  default:
-    return on->mpi_collective_end(l, e->t, pos, c, NULL, (OTF2_CollectiveOp)v[0],
-                                  (OTF2_CommRef)v[1], (uint32_t)v[2], v[3], v[4]);
+  case REV_ENTER: return on->enter(l, e->t, pos, c, NULL, (OTF2_RegionRef)e->arg);
+  case REV_LEAVE: return on->leave(l, e->t, pos, c, NULL, (OTF2_RegionRef)e->arg);
+  default: return az_deliver_values(on, c, l, b->kind[i], e->t, pos, b->more + e->arg);
   }
 }
 
