@@ -438,6 +438,10 @@ static dl_inst *new_part(dl_central *st, const dl_key *key) {
 
 static int is_part(const dl_inst *in) { return in->key.omp >= DL_PENDING; }
 
+/* dl_start_id of the key of in, an instance in the hash (not a part): its
+   hash kept, not computed again. */
+static uint64_t inst_start_id(const dl_inst *in) { return (uint64_t)in->hash | 2; }
+
 /* A message's parts, NULL where it has none; none for other instances (a
    part's part[0] is its message, not a part of it). */
 static void parts_of(const dl_inst *in, dl_inst *part[2]) {
@@ -1634,7 +1638,7 @@ static void link_throughs(dl_central *st, uint32_t loc, const dl_ref *refs, size
     size_t i = 0;
     dl_ref by = cl->await[k].by;
     while (i < n && !(refs[i].in && refs[i].in->key.p2p && !is_part(refs[i].in) &&
-                      dl_start_id(&refs[i].in->key) == cl->await[k].id))
+                      inst_start_id(refs[i].in) == cl->await[k].id))
       i++;
     uint32_t seg = cl->await[k].seg, depth = member(by)->thru_depth + 1u;
     if (i < n && (seg || depth < through_bound(st))) {

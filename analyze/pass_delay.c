@@ -736,8 +736,9 @@ static int coll_ends(const dl_loc *s, const dl_key *key, uint64_t comm) {
   return coll_covers(&s->cur.a->defs, key, (uint32_t)comm);
 }
 
+/* Its slot (process indices: dense, their own hash). */
 static size_t peer_slot(const dl_peer *peers, size_t cap, uint32_t peer) {
-  size_t h = (size_t)dl_mix(peer, 0) & (cap - 1);
+  size_t h = peer & (cap - 1);
   while (peers[h].last && peers[h].peer != peer) h = (h + 1) & (cap - 1);
   return h;
 }
