@@ -67,13 +67,6 @@ static void fixed_add(dl_fixed *sum, double v) {
 static double fixed_value(dl_fixed v) { return (double)v.ticks + (double)v.frac / DL_FIXED_ONE; }
 static int fixed_positive(dl_fixed v) { return v.ticks > 0 || v.frac > 0; }
 
-/* The sum of a member's incoming costs of the kinds from..to-1. */
-static double incoming_sum(const dl_fixed *incoming, int from, int to) {
-  double sum = 0;
-  for (int k = from; k < to; k++) sum += fixed_value(incoming[k]);
-  return sum;
-}
-
 typedef struct { /* a wait inside an interval: member `m` of `in` */
   dl_inst *in;
   uint32_t m;
@@ -105,7 +98,7 @@ struct dl_segs {
 
 /* The fields before few_inner are cleared when an instance is reused; the
    inline storage after them is not (its counts are): a message's two
-   members clear 2 x 104 bytes, not the 600 of the whole instance. */
+   members clear 2 x 144 bytes, not the 2 x 576 of the whole members. */
 struct dl_member {
   int64_t wait; /* known once every member posted */
   az_time e, x; /* enter and leave */
@@ -116,13 +109,9 @@ struct dl_member {
   uint8_t blocking; /* a message sent or received by a blocking call */
   uint8_t posted;   /* met its operation's Enter */
   uint8_t closed;
-  uint8_t thru;        /* its interval starts at a message not yet known to be a
+  uint8_t thru;         /* its interval starts at a message not yet known to be a
                    synchronisation of the pair (dl_thru) */
-  uint16_t thru_depth; /* later intervals that go on through it (bounded) */
-  /* later waiting this wait caused, ticks, per kind of that waiting (as
-     Scalasca keeps long-term costs: in the kind of the wait at the end of
-     the chain; DK_OMPIDLE: idleness of OpenMP workers) */
-  dl_fixed incoming[DK_NONE];
+  uint16_t thru_depth;  /* later intervals that go on through it (bounded) */
   uint8_t cost_kinds;   /* bit k: incoming[k] > 0 (most waits have none) */
   double prop;          /* the largest part of it that explains one later p2p wait */
   dl_start start;       /* the synchronisation its interval starts at */
@@ -135,6 +124,12 @@ struct dl_member {
   dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
                           loop), without an allocation; up to four in a
                           block (dl_block) */
+  /* later waiting this wait caused, ticks, per kind of that waiting (as
+     Scalasca keeps long-term costs: in the kind of the wait at the end of
+     the chain; DK_OMPIDLE: idleness of OpenMP workers); incoming[k] is
+     set only where cost_kinds has bit k (past few_inner: not cleared,
+     incoming_of) */
+  dl_fixed incoming[DK_NONE];
   /* the map of a short interval, without an allocation (a message
      between two iterations of a loop: its call paths and waits; 16 since
      intervals go on through the messages that did not wait: with 8, a
@@ -603,9 +598,22 @@ static int ready(const dl_inst *in) {
 /* Costs are not negative: rounded to the nearest tick. */
 static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 
+/* A member's incoming cost of kind k. */
+static dl_fixed incoming_of(const dl_member *mb, int k) {
+  return mb->cost_kinds >> k & 1 ? mb->incoming[k] : (dl_fixed){0, 0};
+}
+
+/* The sum of a member's incoming costs of the kinds from..to-1. */
+static double incoming_sum(const dl_member *mb, int from, int to) {
+  double sum = 0;
+  for (int k = from; k < to; k++) sum += fixed_value(incoming_of(mb, k));
+  return sum;
+}
+
 /* Adds v (ticks) to a member's incoming cost of kind k. */
 static void add_incoming(dl_member *mb, int k, double v) {
   if (!(v > 0)) return;
+  if (!(mb->cost_kinds >> k & 1)) mb->incoming[k] = (dl_fixed){0, 0};
   fixed_add(&mb->incoming[k], v);
   mb->cost_kinds |= (uint8_t)(1u << k);
 }
@@ -1133,8 +1141,7 @@ static void charge(az_analysis *a, const dl_inst *in, dl_member *late, int64_t w
                    const dl_member *w) {
   if (!charges(w)) return;
   if (a->delay_hooks && a->delay_hooks->charged)
-    a->delay_hooks->charged(incoming_sum(w->incoming, 0, DK_OMPIDLE),
-                            incoming_sum(w->incoming, DK_OMPIDLE, DK_NONE));
+    a->delay_hooks->charged(incoming_sum(w, 0, DK_OMPIDLE), incoming_sum(w, DK_OMPIDLE, DK_NONE));
   double explained = 0;
   double scale = charge_waiter(a, in, late, waited, w, &explained);
   if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
@@ -2074,8 +2081,9 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   put_key(w + 1, &in->key);
   w[DLW_WAIT] = (uint64_t)mb->wait;
   for (int k = 0; k < DK_NONE; k++) {
-    w[DLW_INCOMING + 2 * k] = (uint64_t)mb->incoming[k].ticks;
-    w[DLW_INCOMING + 2 * k + 1] = mb->incoming[k].frac;
+    dl_fixed v = incoming_of(mb, k);
+    w[DLW_INCOMING + 2 * k] = (uint64_t)v.ticks;
+    w[DLW_INCOMING + 2 * k + 1] = v.frac;
   }
   memcpy(&w[DLW_PROP], &mb->prop, sizeof mb->prop);
   w[DLW_CNODE] = (uint32_t)mb->cnode | (uint64_t)nmap << 32;
