@@ -1012,9 +1012,10 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_
 /* The later interval of entry t may go on now: its start's message is
    settled, the member there closed and resolved itself, the waits in it
    known (settled). */
+static int closed_resolved(const dl_member *from) { return from->closed && !from->thru; }
+
 static int through_resolvable(const dl_inst *in, const dl_thru *t) {
-  const dl_member *from = &in->m[thru_member(t)];
-  return in->settled && from->closed && !from->thru && !in->inner_unknown &&
+  return in->settled && closed_resolved(&in->m[thru_member(t)]) && !in->inner_unknown &&
          in->final_state != DL_FINAL_AWAITED && (!in->part[0] || in->part[0]->settled);
 }
 
@@ -1086,6 +1087,9 @@ static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
 
 /* Resolves what can be of in's later intervals (entries in order). */
 static void try_through(dl_central *st, dl_inst *in) {
+  /* most tries find neither of the message's members closed and resolved:
+     no entry can be (about eight tries an entry on heat 4x1) */
+  if (in->nthru && !closed_resolved(&in->m[0]) && !closed_resolved(&in->m[1])) return;
   uint32_t kept = 0;
   for (uint32_t i = 0; i < in->nthru; i++) {
     dl_thru t = in->thru[i];
