@@ -182,12 +182,11 @@ enum { DL_MARK_WORDS = 8 };  /* DL_OP_MARK's words before its map */
    most, and 4 of them instead of 8 saved 5 % there and left 9 more cells
    differing from scout.) */
 enum { DL_SEG_BOUND = 4 };
-/* ... and is marked at this many messages (the latest before the
-   operation, read first), then goes on unmarked: a message interval ends
-   at its pair's previous message anyway, a halo loop meets dozens of
-   messages between two collectives, and the pair's last wait is among
-   the latest. */
-enum { DL_MSG_SEG_BOUND = 8 };
+/* ... and is marked at the latest message of each pair (read first; a
+   halo loop meets dozens between two collectives): the pair's interval
+   ends there if it waited, else where that message's own interval
+   starts, back to the pair's previous synchronisation (delay_central.c,
+   op_mark and dl_thru). */
 
 /* The id of instance key as a start (never DL_START_NONE or _INIT). */
 static inline uint64_t dl_start_id(const dl_key *key) { return (uint64_t)dl_key_hash(key) | 2; }

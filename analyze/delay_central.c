@@ -24,6 +24,7 @@
 
 typedef struct dl_inst dl_inst;
 typedef struct dl_call dl_call;
+typedef struct dl_member dl_member;
 
 /* A sum of costs passed on (incoming, idle), in fixed point: whole ticks
    and 2^-32 of a tick.  Each contribution is rounded to 2^-32 tick once
@@ -66,13 +67,6 @@ static void fixed_add(dl_fixed *sum, double v) {
 static double fixed_value(dl_fixed v) { return (double)v.ticks + (double)v.frac / DL_FIXED_ONE; }
 static int fixed_positive(dl_fixed v) { return v.ticks > 0 || v.frac > 0; }
 
-/* The sum of a member's incoming costs of the kinds from..to-1. */
-static double incoming_sum(const dl_fixed *incoming, int from, int to) {
-  double sum = 0;
-  for (int k = from; k < to; k++) sum += fixed_value(incoming[k]);
-  return sum;
-}
-
 typedef struct { /* a wait inside an interval: member `m` of `in` */
   dl_inst *in;
   uint32_t m;
@@ -85,11 +79,16 @@ typedef struct { /* a wait inside an interval: member `m` of `in` */
    them a pair of members shares as a synchronisation is known once `at`
    is settled (synchronises).  slots: the segments' maps one after the
    other (slots_end: where segment i's ends); inner_end: the member's
-   waits posted before it (in segment i or earlier). */
+   waits posted before it (in segment i or earlier).  A segment at a
+   message (the latest of its pair in the interval, pass_delay.c's
+   mark_at_message) that did not wait: ext, the pair's interval on from
+   there, the message's own as it resolved through the messages before
+   it (dl_thru: back to the pair's previous synchronisation). */
 typedef struct {
   dl_start start;
   dl_inst *at;
   uint32_t slots_end, inner_end;
+  dl_member *ext; /* NULL: none (yet) */
 } dl_seg;
 struct dl_segs {
   dl_seg *v;
@@ -99,8 +98,8 @@ struct dl_segs {
 
 /* The fields before few_inner are cleared when an instance is reused; the
    inline storage after them is not (its counts are): a message's two
-   members clear 2 x 104 bytes, not the 600 of the whole instance. */
-typedef struct {
+   members clear 2 x 144 bytes, not the 2 x 576 of the whole members. */
+struct dl_member {
   int64_t wait; /* known once every member posted */
   az_time e, x; /* enter and leave */
   uint32_t loc;
@@ -110,13 +109,9 @@ typedef struct {
   uint8_t blocking; /* a message sent or received by a blocking call */
   uint8_t posted;   /* met its operation's Enter */
   uint8_t closed;
-  uint8_t thru;        /* its interval starts at a message not yet known to be a
+  uint8_t thru;         /* its interval starts at a message not yet known to be a
                    synchronisation of the pair (dl_thru) */
-  uint16_t thru_depth; /* later intervals that go on through it (bounded) */
-  /* later waiting this wait caused, ticks, per kind of that waiting (as
-     Scalasca keeps long-term costs: in the kind of the wait at the end of
-     the chain; DK_OMPIDLE: idleness of OpenMP workers) */
-  dl_fixed incoming[DK_NONE];
+  uint16_t thru_depth;  /* later intervals that go on through it (bounded) */
   uint8_t cost_kinds;   /* bit k: incoming[k] > 0 (most waits have none) */
   double prop;          /* the largest part of it that explains one later p2p wait */
   dl_start start;       /* the synchronisation its interval starts at */
@@ -129,12 +124,18 @@ typedef struct {
   dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
                           loop), without an allocation; up to four in a
                           block (dl_block) */
+  /* later waiting this wait caused, ticks, per kind of that waiting (as
+     Scalasca keeps long-term costs: in the kind of the wait at the end of
+     the chain; DK_OMPIDLE: idleness of OpenMP workers); incoming[k] is
+     set only where cost_kinds has bit k (past few_inner: not cleared,
+     incoming_of) */
+  dl_fixed incoming[DK_NONE];
   /* the map of a short interval, without an allocation (a message
      between two iterations of a loop: its call paths and waits; 16 since
      intervals go on through the messages that did not wait: with 8, a
      third of heat 4x1's maps went to the heap) */
   dl_slot few[16];
-} dl_member;
+};
 
 static const struct {
   int short_term, long_term;
@@ -432,6 +433,10 @@ static dl_inst *new_part(dl_central *st, const dl_key *key) {
 
 static int is_part(const dl_inst *in) { return in->key.omp >= DL_PENDING; }
 
+/* dl_start_id of the key of in, an instance in the hash (not a part): its
+   hash kept, not computed again. */
+static uint64_t inst_start_id(const dl_inst *in) { return (uint64_t)in->hash | 2; }
+
 /* A message's parts, NULL where it has none; none for other instances (a
    part's part[0] is its message, not a part of it). */
 static void parts_of(const dl_inst *in, dl_inst *part[2]) {
@@ -442,6 +447,20 @@ static void parts_of(const dl_inst *in, dl_inst *part[2]) {
 static void send_done(dl_central *st, const dl_inst *in);
 
 static void free_thru(dl_central *st, dl_inst *in);
+
+/* A member's map and list of waits, where not inline. */
+static void free_member(dl_central *st, dl_member *mb) {
+  if (mb->map != mb->few) free(mb->map);
+  if (mb->capinner == DL_BLOCK_REFS) block_give(st, mb->inner);
+  else if (mb->inner != mb->few_inner) free(mb->inner);
+}
+
+/* A segment's ext. */
+static void free_ext(dl_central *st, dl_member *ext) {
+  if (!ext) return;
+  free_member(st, ext);
+  free(ext);
+}
 
 static void drop_inst(dl_central *st, dl_inst *in) {
   if (st->link && !in->elsewhere && in->evaluated && !in->key.p2p && in->key.omp == DL_MPI)
@@ -459,10 +478,9 @@ static void drop_inst(dl_central *st, dl_inst *in) {
   /* an instance evaluated long before is dropped cold: its members are
      not read again unless they hold something to free */
   for (uint32_t i = 0; (!in->evaluated || in->heap) && i < in->cap; i++) {
-    if (in->m[i].map != in->m[i].few) free(in->m[i].map);
-    if (in->m[i].capinner == DL_BLOCK_REFS) block_give(st, in->m[i].inner);
-    else if (in->m[i].inner != in->m[i].few_inner) free(in->m[i].inner);
+    free_member(st, &in->m[i]);
     struct dl_segs *segs = in->m[i].segs;
+    for (size_t k = 0; segs && k < segs->n; k++) free_ext(st, segs->v[k].ext);
     if (segs) {
       free(segs->v);
       free(segs->slots);
@@ -555,12 +573,12 @@ static int64_t map_get_near(const dl_member *mb, int32_t cnode, uint32_t *next) 
    once net_map ran, its waiting per call path (slot wait_slot(cnode)). */
 static int32_t wait_slot(int32_t cnode) { return -2 - cnode; }
 
-/* Moves the member's waits inside its interval out of its time into its
-   waiting; returns their sum. */
-static int64_t net_map(dl_member *mb) {
+/* Moves the waits inner[0 .. n-1] out of mb's time into its waiting;
+   returns their sum. */
+static int64_t net_waits(dl_member *mb, const dl_ref *inner, uint32_t n) {
   int64_t waited = 0;
-  for (size_t i = 0; i < mb->ninner; i++) {
-    const dl_member *w = member(mb->inner[i]);
+  for (uint32_t i = 0; i < n; i++) {
+    const dl_member *w = member(inner[i]);
     if (!w->wait) continue;
     map_add(mb, w->cnode, -w->wait);
     map_add(mb, wait_slot(w->cnode), w->wait);
@@ -568,6 +586,9 @@ static int64_t net_map(dl_member *mb) {
   }
   return waited;
 }
+
+/* ... the member's own waits inside its interval. */
+static int64_t net_map(dl_member *mb) { return net_waits(mb, mb->inner, mb->ninner); }
 
 static int ready(const dl_inst *in) {
   return in->settled && in->closed == in->size && !in->inner_unknown && !in->incoming_pending &&
@@ -577,9 +598,22 @@ static int ready(const dl_inst *in) {
 /* Costs are not negative: rounded to the nearest tick. */
 static int64_t ticks_of(double v) { return (int64_t)(v + 0.5); }
 
+/* A member's incoming cost of kind k. */
+static dl_fixed incoming_of(const dl_member *mb, int k) {
+  return mb->cost_kinds >> k & 1 ? mb->incoming[k] : (dl_fixed){0, 0};
+}
+
+/* The sum of a member's incoming costs of the kinds from..to-1. */
+static double incoming_sum(const dl_member *mb, int from, int to) {
+  double sum = 0;
+  for (int k = from; k < to; k++) sum += fixed_value(incoming_of(mb, k));
+  return sum;
+}
+
 /* Adds v (ticks) to a member's incoming cost of kind k. */
 static void add_incoming(dl_member *mb, int k, double v) {
   if (!(v > 0)) return;
+  if (!(mb->cost_kinds >> k & 1)) mb->incoming[k] = (dl_fixed){0, 0};
   fixed_add(&mb->incoming[k], v);
   mb->cost_kinds |= (uint8_t)(1u << k);
 }
@@ -617,12 +651,17 @@ static void completions(const dl_member *late, const dl_member *w, int64_t *late
    CalculateCollectiveDelay), the waits in the segments taken in with
    them.  A barrier, an N x N and MPI_Init synchronise every pair. */
 
+/* 1 when message at is one between locations x and y. */
+static int of_pair(const dl_inst *at, uint32_t x, uint32_t y) {
+  return (at->m[DL_SEND].loc == x && at->m[DL_RECV].loc == y) ||
+         (at->m[DL_SEND].loc == y && at->m[DL_RECV].loc == x);
+}
+
 /* 1 when collective at (settled) synchronises the members on locations
    x and y; a member not found there: taken as one. */
 static int synchronises(const dl_inst *at, uint32_t x, uint32_t y) {
   if (at->key.p2p) /* a message: its pair, if it waited */
-    return at->waited == 2 && ((at->m[DL_SEND].loc == x && at->m[DL_RECV].loc == y) ||
-                               (at->m[DL_SEND].loc == y && at->m[DL_RECV].loc == x));
+    return at->waited == 2 && of_pair(at, x, y);
   uint32_t ix = at->size, iy = at->size, root = at->size;
   for (uint32_t i = 0; i < at->size && i < at->cap; i++) {
     if (at->m[i].loc == x) ix = i;
@@ -661,49 +700,60 @@ static dl_start rooted_completion(const dl_inst *at, dl_start start) {
   return start;
 }
 
-/* The segments of mb's interval before its first boundary that
-   synchronises it with the member on location partner (all: its whole
-   interval). */
-static uint32_t segments_with(const dl_member *mb, uint32_t partner) {
-  uint32_t n = mb->segs ? (uint32_t)mb->segs->n : 0, i = 0;
-  while (i < n && !synchronises(mb->segs->v[i].at, mb->loc, partner)) i++;
-  return i;
+static void merge_slots(dl_member *mb, const dl_slot *slots, uint32_t n);
+
+/* 1 when segment boundary seg ends mb's interval as it counts against
+   the member on location partner: a synchronisation of the two, or the
+   latest message of their pair, which did not wait (its ext goes on). */
+static int ends_pair(const dl_seg *seg, uint32_t loc, uint32_t partner) {
+  return synchronises(seg->at, loc, partner) || (seg->ext && of_pair(seg->at, loc, partner));
 }
 
-/* Adds ticks to cnode's slot of a map with room for it. */
-static void slot_add(dl_slot *map, uint32_t *n, int32_t cnode, int64_t ticks) {
-  if (!dl_slot_add(map, *n, cnode, ticks)) map[(*n)++] = (dl_slot){cnode, ticks};
+/* The segments of mb's interval before its first boundary with the
+   member on location partner (ends_pair; all: its whole interval). */
+static uint32_t segments_with(const dl_member *mb, uint32_t partner) {
+  uint32_t n = mb->segs ? (uint32_t)mb->segs->n : 0, i = 0;
+  while (i < n && !ends_pair(&mb->segs->v[i], mb->loc, partner)) i++;
+  return i;
 }
 
 /* mb's interval as it counts against the member on location partner:
    into *eff (its map on the heap, netted: the waits in it moved to wait
-   slots, as net_map), its start, its waits; returns their sum. */
+   slots, as net_map), its start, its waits (at a message that did not
+   wait, with the pair's interval before it: on the heap too); returns
+   their sum.  free_effective frees it. */
 static int64_t effective(const dl_member *mb, uint32_t partner, dl_member *eff) {
   *eff = *mb;
   const struct dl_segs *sg = mb->segs;
   uint32_t k = segments_with(mb, partner), nseg = sg ? (uint32_t)sg->n : 0;
+  const dl_member *ext = k < nseg ? sg->v[k].ext : NULL;
   uint32_t slots = nseg ? (k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots) : 0;
   uint32_t ninner = k < nseg ? sg->v[k].inner_end : mb->ninner;
-  uint32_t cap = slots + (k == nseg ? mb->nmap : 0) + 2 * ninner + 1, n = 0;
-  dl_slot *map = pu_malloc(cap * sizeof *map);
-  for (uint32_t i = 0; i < slots; i++) slot_add(map, &n, sg->slots[i].cnode, sg->slots[i].ticks);
-  for (uint32_t i = 0; k == nseg && i < mb->nmap; i++)
-    slot_add(map, &n, mb->map[i].cnode, mb->map[i].ticks);
-  int64_t waited = 0;
-  for (uint32_t i = 0; i < ninner; i++) {
-    const dl_member *w = member(mb->inner[i]);
-    if (!w->wait) continue;
-    slot_add(map, &n, w->cnode, -w->wait);
-    slot_add(map, &n, wait_slot(w->cnode), w->wait);
-    waited += w->wait;
-  }
-  eff->map = map;
-  eff->nmap = n;
-  eff->capmap = cap;
+  uint32_t next = ext ? ext->ninner : 0;
+  eff->capmap =
+      slots + (k == nseg ? mb->nmap : 0) + (ext ? ext->nmap : 0) + 2 * (ninner + next) + 1;
+  eff->map = pu_malloc(eff->capmap * sizeof *eff->map);
+  eff->nmap = 0;
   eff->ninner = ninner;
   eff->segs = NULL;
-  if (k < nseg) eff->start = rooted_completion(sg->v[k].at, sg->v[k].start);
-  return waited;
+  if (nseg) merge_slots(eff, sg->slots, slots);
+  if (k == nseg) merge_slots(eff, mb->map, mb->nmap);
+  if (ext) { /* the waits in both, one list */
+    merge_slots(eff, ext->map, ext->nmap);
+    eff->inner = pu_malloc((ninner + next + 1) * sizeof *eff->inner);
+    if (ninner) memcpy(eff->inner, mb->inner, ninner * sizeof *eff->inner);
+    if (next) memcpy(eff->inner + ninner, ext->inner, next * sizeof *eff->inner);
+    eff->ninner += next;
+    eff->start = ext->start;
+  } else if (k < nseg) {
+    eff->start = rooted_completion(sg->v[k].at, sg->v[k].start);
+  }
+  return net_waits(eff, eff->inner, eff->ninner);
+}
+
+static void free_effective(const dl_member *mb, dl_member *eff) {
+  free(eff->map);
+  if (eff->inner != mb->inner) free(eff->inner);
 }
 
 static int has_slot(const dl_member *mb, int32_t cnode) {
@@ -857,13 +907,18 @@ static void check_ready(dl_central *st, dl_inst *in) {
    each way) cannot hold each other. */
 typedef struct dl_thru { /* a later interval, by_m of by_in, starting at member m */
   dl_inst *by_in;        /* (not a dl_ref: 16 bytes, four in a block) */
-  uint32_t by_m, m;
+  uint32_t by_m, m;      /* m: the member | seg << 2 (thru_segment) */
 } dl_thru;
 static dl_ref thru_by(const dl_thru *t) { return (dl_ref){t->by_in, t->by_m}; }
+static uint32_t thru_member(const dl_thru *t) { return t->m & 3; }
+/* A collective's segment at the message (op_mark): its index + 1; 0: an
+   interval closed there. */
+static uint32_t thru_segment(const dl_thru *t) { return t->m >> 2; }
 
-typedef struct dl_await { /* interval `by` closed at the message of start id */
+typedef struct dl_await { /* interval `by` closed (seg: marked) at the message of start id */
   dl_ref by;
   uint64_t id;
+  uint32_t seg; /* as thru_segment */
 } dl_await;
 
 static void hold(dl_inst *in) {
@@ -900,14 +955,14 @@ static void free_thru(dl_central *st, dl_inst *in) {
   in->nthru = in->capthru = 0;
 }
 
-static void link_through(dl_central *st, dl_ref by, dl_ref r) {
+static void link_through(dl_central *st, dl_ref by, dl_ref r, uint32_t seg) {
   dl_inst *in = r.in;
   if (in->nthru == in->capthru) { /* most have up to four: a block */
     size_t cap = in->capthru;
     in->thru = blocked_grow(st, in->thru, in->nthru, &cap, DL_BLOCK_THRU, sizeof *in->thru);
     in->capthru = (uint32_t)cap;
   }
-  in->thru[in->nthru++] = (dl_thru){by.in, by.m, r.m};
+  in->thru[in->nthru++] = (dl_thru){by.in, by.m, r.m | seg << 2};
   hold(in);
   const dl_call *call = member(r)->call;
   for (size_t i = 0; call && i < call->n; i++)
@@ -957,9 +1012,10 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_
 /* The later interval of entry t may go on now: its start's message is
    settled, the member there closed and resolved itself, the waits in it
    known (settled). */
+static int closed_resolved(const dl_member *from) { return from->closed && !from->thru; }
+
 static int through_resolvable(const dl_inst *in, const dl_thru *t) {
-  const dl_member *from = &in->m[t->m];
-  return in->settled && from->closed && !from->thru && !in->inner_unknown &&
+  return in->settled && closed_resolved(&in->m[thru_member(t)]) && !in->inner_unknown &&
          in->final_state != DL_FINAL_AWAITED && (!in->part[0] || in->part[0]->settled);
 }
 
@@ -986,33 +1042,54 @@ static int map_needed(dl_ref by) {
       (msg->part[0] && !msg->part[0]->settled) || message_waited(msg))
     return 1;
   for (uint32_t i = 0; msg == by.in && i < by.in->nthru; i++)
-    if (by.in->thru[i].m == by.m) return 1;
+    if (thru_member(&by.in->thru[i]) == by.m) return 1;
   return 0;
 }
 
+/* A collective's segment at a message is no boundary to wait for (its
+   instance may be ready). */
+static void segment_done(dl_central *st, dl_ref by) {
+  by.in->through_unknown--;
+  check_ready(st, by.in);
+}
+
 /* Entry t of in resolved: the later interval went on through its member
-   (through) or starts there; the holds link_through took are given back. */
+   (through) or starts there (a segment: its ext, the pair's interval
+   before it); the holds link_through took are given back. */
 static void finish_through(dl_central *st, dl_inst *in, dl_thru t, int through) {
-  dl_member *from = &in->m[t.m], *mb = member(thru_by(&t));
-  if (through) extend(st, mb, from, in->m[1 - t.m].loc);
+  uint32_t m = thru_member(&t), seg = thru_segment(&t);
+  dl_member *from = &in->m[m], *mb = member(thru_by(&t));
+  if (through && seg) mb = mb->segs->v[seg - 1].ext = pu_calloc(1, sizeof *mb);
+  if (through) extend(st, mb, from, in->m[1 - m].loc);
   const dl_call *call = from->call;
   for (size_t i = 0; call && i < call->n; i++) {
     dl_ref q = call->mb[i];
-    if (q.in == in && q.m == t.m) continue;
+    if (q.in == in && q.m == m) continue;
     if (through && member(q)->wait > 0) hold_wait(st, mb, q);
     unhold(st, q.in);
   }
-  through_done(st, thru_by(&t));
+  if (seg) segment_done(st, thru_by(&t));
+  else through_done(st, thru_by(&t));
   unhold(st, in);
+}
+
+/* The interval of aw starts at its message (a segment: ends there for
+   the pair). */
+static void await_done(dl_central *st, const dl_await *aw) {
+  if (aw->seg) segment_done(st, aw->by);
+  else through_done(st, aw->by);
 }
 
 static void resolve_through(dl_central *st, dl_inst *in, dl_thru t) {
   /* no wait: no synchronisation */
-  finish_through(st, in, t, !message_waited(in) && map_needed(thru_by(&t)));
+  finish_through(st, in, t, !message_waited(in) && (thru_segment(&t) || map_needed(thru_by(&t))));
 }
 
 /* Resolves what can be of in's later intervals (entries in order). */
 static void try_through(dl_central *st, dl_inst *in) {
+  /* most tries find neither of the message's members closed and resolved:
+     no entry can be (about eight tries an entry on heat 4x1) */
+  if (in->nthru && !closed_resolved(&in->m[0]) && !closed_resolved(&in->m[1])) return;
   uint32_t kept = 0;
   for (uint32_t i = 0; i < in->nthru; i++) {
     dl_thru t = in->thru[i];
@@ -1068,8 +1145,7 @@ static void charge(az_analysis *a, const dl_inst *in, dl_member *late, int64_t w
                    const dl_member *w) {
   if (!charges(w)) return;
   if (a->delay_hooks && a->delay_hooks->charged)
-    a->delay_hooks->charged(incoming_sum(w->incoming, 0, DK_OMPIDLE),
-                            incoming_sum(w->incoming, DK_OMPIDLE, DK_NONE));
+    a->delay_hooks->charged(incoming_sum(w, 0, DK_OMPIDLE), incoming_sum(w, DK_OMPIDLE, DK_NONE));
   double explained = 0;
   double scale = charge_waiter(a, in, late, waited, w, &explained);
   if (in->key.p2p && w->wait > 0) classify(a, in, w, explained, scale);
@@ -1125,8 +1201,8 @@ static void charge_against(az_analysis *a, const dl_inst *in, const dl_member *l
   int64_t waited = effective(late, w->loc, &eff_late);
   effective(w, late->loc, &eff_w);
   charge(a, in, &eff_late, waited, &eff_w);
-  free(eff_late.map);
-  free(eff_w.map);
+  free_effective(late, &eff_late);
+  free_effective(w, &eff_w);
 }
 
 static void charge_segmented(az_analysis *a, dl_inst *in) {
@@ -1573,14 +1649,14 @@ static void link_throughs(dl_central *st, uint32_t loc, const dl_ref *refs, size
     size_t i = 0;
     dl_ref by = cl->await[k].by;
     while (i < n && !(refs[i].in && refs[i].in->key.p2p && !is_part(refs[i].in) &&
-                      dl_start_id(&refs[i].in->key) == cl->await[k].id))
+                      inst_start_id(refs[i].in) == cl->await[k].id))
       i++;
-    uint32_t depth = member(by)->thru_depth + 1u;
-    if (i < n && depth < through_bound(st)) {
-      member(refs[i])->thru_depth = (uint16_t)depth;
-      link_through(st, by, refs[i]);
+    uint32_t seg = cl->await[k].seg, depth = member(by)->thru_depth + 1u;
+    if (i < n && (seg || depth < through_bound(st))) {
+      if (!seg) member(refs[i])->thru_depth = (uint16_t)depth;
+      link_through(st, by, refs[i], seg);
     } else {
-      through_done(st, by);
+      await_done(st, &cl->await[k]);
     }
   }
   cl->nawait = 0;
@@ -1696,7 +1772,7 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   if (start.p2p) { /* its message's member comes next here (link_throughs) */
     mb->thru = 1;
     r.in->through_unknown++;
-    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id}));
+    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id, 0}));
   }
   close_interval(st, r);
   return w + 2 * nmap;
@@ -1749,8 +1825,13 @@ static const uint64_t *op_mark(dl_central *st, uint32_t loc, uint64_t op, const 
   pu_reserve((void **)&sg->slots, &sg->capslots, sg->nslots + nmap, sizeof *sg->slots);
   for (size_t i = 0; i < nmap; i++)
     sg->slots[sg->nslots++] = (dl_slot){(int32_t)(uint32_t)slots[2 * i], (int64_t)slots[2 * i + 1]};
-  dl_seg seg = {dl_start_of(w), at, sg->nslots, mb->ninner};
+  dl_seg seg = {dl_start_of(w), at, sg->nslots, mb->ninner, NULL};
   PU_PUSH(sg->v, sg->n, sg->cap, seg);
+  if (p2p) { /* the pair's interval before it: its message's member posted next here */
+    r.in->through_unknown++;
+    dl_cloc *cl = &st->locs[loc];
+    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, seg.start.id, (uint32_t)sg->n}));
+  }
   return slots + 2 * nmap;
 }
 
@@ -1759,6 +1840,8 @@ static void release_segments(dl_central *st, const dl_inst *in) {
   for (uint32_t i = 0; i < in->size && i < in->cap; i++)
     for (uint32_t k = 0; in->m[i].segs && k < in->m[i].segs->n; k++) {
       dl_inst *at = in->m[i].segs->v[k].at;
+      const dl_member *ext = in->m[i].segs->v[k].ext;
+      if (ext) release_refs(st, ext->inner, ext->ninner);
       if (!--at->refs && at->evaluated && at->elsewhere != DL_KEPT) drop_inst(st, at);
     }
 }
@@ -1989,7 +2072,7 @@ static const uint64_t *rec_final(dl_central *st, const uint64_t *w) {
 /* Waiter mb (member `index` of in), final, to the late member's process. */
 static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t index, dl_member *mb) {
   size_t nmap = 0;
-  dl_member eff;
+  dl_member eff, *own = mb;
   if (mb->segs) { /* its interval as it counts against the late member */
     effective(mb, late_member(in)->loc, &eff);
     mb = &eff;
@@ -2002,8 +2085,9 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   put_key(w + 1, &in->key);
   w[DLW_WAIT] = (uint64_t)mb->wait;
   for (int k = 0; k < DK_NONE; k++) {
-    w[DLW_INCOMING + 2 * k] = (uint64_t)mb->incoming[k].ticks;
-    w[DLW_INCOMING + 2 * k + 1] = mb->incoming[k].frac;
+    dl_fixed v = incoming_of(mb, k);
+    w[DLW_INCOMING + 2 * k] = (uint64_t)v.ticks;
+    w[DLW_INCOMING + 2 * k + 1] = v.frac;
   }
   memcpy(&w[DLW_PROP], &mb->prop, sizeof mb->prop);
   w[DLW_CNODE] = (uint32_t)mb->cnode | (uint64_t)nmap << 32;
@@ -2015,7 +2099,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
   }
-  if (mb == &eff) free(eff.map);
+  if (mb == &eff) free_effective(own, &eff);
 }
 
 /* in is ready here but evaluated elsewhere: its waiters here go there. */
@@ -2226,7 +2310,7 @@ static void end_throughs(dl_central *st) {
     dl_cloc *cl = &st->locs[l];
     size_t n = cl->nawait;
     cl->nawait = 0;
-    for (size_t k = 0; k < n; k++) through_done(st, cl->await[k].by);
+    for (size_t k = 0; k < n; k++) await_done(st, &cl->await[k]);
   }
   for (size_t h = 0; h < st->nhash; h++)
     for (dl_inst *in = st->hash[h]; in; in = in->hash_next)

@@ -83,9 +83,9 @@ typedef struct { /* an interval open on this location */
   dl_key key;    /* its instance: which synchronisations end it */
   dl_slot *map;  /* its time per call path up to the segments from `from` */
   uint32_t nmap, capmap;
-  size_t from;      /* its first segment slot in dl_loc.acc */
-  uint32_t nseg;    /* a collective's: rooted collectives it went on through */
-  uint32_t nmsgseg; /* ... and messages it was marked at */
+  size_t from;     /* its first segment slot in dl_loc.acc */
+  uint32_t nseg;   /* a collective's: rooted collectives it went on through */
+  uint64_t opened; /* dl_loc.nmsg when it opened (mark_at_message) */
 } dl_open;
 
 typedef struct { /* a message of the call whose Enter comes next */
@@ -105,6 +105,11 @@ typedef struct {
   dl_key key;
   uint64_t id;
 } dl_pending;
+
+typedef struct { /* a peer process this location exchanged messages with */
+  uint32_t peer;
+  uint64_t last; /* dl_loc.nmsg at its latest message read (0: a free slot) */
+} dl_peer;
 
 typedef struct { /* messages met so far on one channel and side */
   dl_key key;    /* seq unused */
@@ -132,6 +137,9 @@ typedef struct {
   size_t drained; /* log->n after its last DL_OP_DRAIN */
   uint64_t *seq;  /* per communicator: its collectives met so far */
   dl_chan *chan;  /* a (channel, side) is met on one location only: open addressing */
+  dl_peer *peers; /* open addressing too (peer_seen) */
+  size_t npeers, cappeers;
+  uint64_t nmsg; /* messages read */
   size_t nchan, capchan;
   size_t chan_hit[2]; /* per side (DL_SEND, DL_RECV): its slot met last */
   az_time leave_t;    /* the latest Leave met (the next in time) */
@@ -429,7 +437,7 @@ static void fold_segments(dl_loc *s) {
 /* The interval of instance key opens here (its member was posted). */
 static void open_interval(dl_loc *s, const dl_key *key) {
   new_segment(s);
-  dl_open o = {.key = *key, .from = s->nacc};
+  dl_open o = {.key = *key, .from = s->nacc, .opened = s->nmsg};
   if (s->spare.n) { /* a map's storage again */
     dl_open *sp = &s->spare.v[--s->spare.n];
     o.map = sp->map;
@@ -728,15 +736,44 @@ static int coll_ends(const dl_loc *s, const dl_key *key, uint64_t comm) {
   return coll_covers(&s->cur.a->defs, key, (uint32_t)comm);
 }
 
+/* Its slot (process indices: dense, their own hash). */
+static size_t peer_slot(const dl_peer *peers, size_t cap, uint32_t peer) {
+  size_t h = peer & (cap - 1);
+  while (peers[h].last && peers[h].peer != peer) h = (h + 1) & (cap - 1);
+  return h;
+}
+
+/* The count (dl_loc.nmsg) at the latest message with process peer read
+   before (0: none); the one read now, `now`, becomes its latest. */
+static uint64_t peer_seen(dl_loc *s, uint32_t peer, uint64_t now) {
+  if (2 * (s->npeers + 1) > s->cappeers) { /* grow: rehash */
+    size_t cap = s->cappeers ? 2 * s->cappeers : 16;
+    dl_peer *now_v = pu_calloc(cap, sizeof *now_v);
+    for (size_t i = 0; i < s->cappeers; i++)
+      if (s->peers[i].last) now_v[peer_slot(now_v, cap, s->peers[i].peer)] = s->peers[i];
+    free(s->peers);
+    s->peers = now_v;
+    s->cappeers = cap;
+  }
+  dl_peer *p = &s->peers[peer_slot(s->peers, s->cappeers, peer)];
+  uint64_t before = p->last;
+  s->npeers += !before;
+  *p = (dl_peer){peer, now};
+  return before;
+}
+
 /* A message (key, its start): the open intervals of collectives get a
-   segment there (their pair may have synchronised at it), up to
-   DL_MSG_SEG_BOUND each. */
+   segment there when it is the latest of its pair in them (read first):
+   the pair synchronised there if it waited, else where the message's own
+   interval starts (the central part follows it back, op_mark; an
+   earlier message of the pair is no boundary of theirs then). */
 static void mark_at_message(dl_loc *s, const dl_key *key, const dl_start *start) {
+  uint32_t peer = key->src == s->cur.proc ? key->dst : key->src;
+  uint64_t before = peer_seen(s, peer, ++s->nmsg);
   for (size_t i = 0; i < s->nopen; i++) {
     dl_open *o = &s->open[i];
-    if (o->key.p2p || o->key.omp != DL_MPI || o->nmsgseg >= DL_MSG_SEG_BOUND) continue;
+    if (o->key.p2p || o->key.omp != DL_MPI || before > o->opened) continue;
     mark_interval(s, o, i, start, DK_NONE, key);
-    o->nmsgseg++;
   }
 }
 
@@ -1216,6 +1253,7 @@ static void delay_end(az_replay *r, int ok) {
     free(s->acc);
     free(s->seq);
     free(s->chan);
+    free(s->peers);
     free(s->msgs.v);
     free(s->pend.v);
     free(s->omp.seen);
