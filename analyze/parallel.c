@@ -11,10 +11,11 @@
  *   collectives    -> an owner per communicator, which sends back the charges
  *                     for other processes' locations;
  *   call trees and values -> analysis process 0, which writes the report;
- *   the delay pass's records -> between the delay processes (0, 2, 3, ...),
- *                     each with its share of the instances; their delay
- *                     costs to process 0 at the end (process 1 walks the
- *                     critical path meanwhile).
+ *   the delay pass's records -> between the delay processes (all of
+ *                     them), each with its share of the instances; their
+ *                     delay costs to process 0 at the end;
+ *   the critical path's records -> process 1, which walks the path besides
+ *                     its (smaller) share.
  *
  * All values are integer ticks and the report orders its call tree
  * canonically, so the report is identical to a serial analysis (tested).
@@ -662,8 +663,8 @@ static int backward_whole(az_analysis *a, const char *anchor, az_marks *marks,
 /* ---- the delay pass divided (analyze/README.md, "Delay costs in a
    parallel analysis") ------------------------------------------------- */
 
-/* Its analysis processes: 0 and, with three or more, 2 and above; process
-   1 walks the critical path meanwhile.  Each replays the locations of its
+/* Its analysis processes: all of them; process 1 walks the critical path
+   besides.  Each replays the locations of its
    own trace processes backwards (the local part) and applies their logs
    (its share of the central part); after each window they exchange the
    records of the divided central part (az_delay.h), and at the end their

@@ -43,20 +43,21 @@ chmod +x "$work/one.sh"
 # spent waiting for other processes (parallel.c's wait_until: MPI_Test
 # and the pauses between tests; how many depends on how the processes
 # were scheduled, P of them on this machine's cores).
-instr() { awk '/^(summary|totals):/ {print $2; exit}' "$1"; }
+instr() { awk '/^(summary|totals):/ && !n {n = $2} END {printf "%.0f\n", n}' "$1"; }
 waiting() {
   callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
-    awk '/parallel\.c:wait_until / {gsub(",", "", $1); print $1; found = 1; exit}
-         END {if (!found) print 0}'
+    awk '/parallel\.c:wait_until / && !n {gsub(",", "", $1); n = $1} END {printf "%.0f\n", n}'
 }
 giga() { awk -v n="$1" 'BEGIN {printf "%.3f", n / 1e9}'; }
 
 mkdir -p "$work/serial"
-"$work/one.sh" "$work/serial" "$analyze" -q --threads 1 -o "$work/serial.pomp" "$@" "$trace"
+# valgrind's and MPI's notes go to a log, shown when a run fails
+"$work/one.sh" "$work/serial" "$analyze" -q --threads 1 -o "$work/serial.pomp" "$@" "$trace" \
+  2>"$work/log" || { cat "$work/log" >&2; die "the serial analysis failed"; }
 serial=$(instr "$work/serial/cg.0")
 mkdir -p "$work/par"
 mpiexec -n "$np" "$work/one.sh" "$work/par" "$analyze" -q --threads 1 -o "$work/par.pomp" "$@" \
-  "$trace"
+  "$trace" 2>"$work/log" || { cat "$work/log" >&2; die "the parallel analysis failed"; }
 cmp -s "$work/serial.pomp" "$work/par.pomp" || echo "$prog: the reports differ" >&2
 
 echo "trace $trace, options: ${*:-none}; instructions (G), callgrind"
@@ -68,8 +69,8 @@ for ((r = 0; r < np; r++)); do
   line="$line $(giga "$n")"
   wline="$wline $(giga "$w")"
   sum=$((sum + n)) wsum=$((wsum + w))
-  ((n > largest)) && largest=$n
-  ((w > wlargest)) && wlargest=$w
+  if ((n > largest)); then largest=$n; fi
+  if ((w > wlargest)); then wlargest=$w; fi
 done
 echo "mpiexec -n $np, process 0..$((np - 1)):$line"
 echo "  without waiting:$wline"
