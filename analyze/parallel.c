@@ -103,38 +103,31 @@ static void wait_until(MPI_Request *req, int long_wait) {
 static void wait_for(MPI_Request *req) { wait_until(req, 0); }
 static void wait_long(MPI_Request *req) { wait_until(req, 1); }
 
-/* Contiguous blocks of processes by event counts: analysis process i
-   takes weight[i] shares (NULL: one each).  A trace process goes to the
-   analysis process whose shares hold its first event, or with weights the
-   middle of its events, so that one of a smaller weight still gets a
-   trace process when the trace has as many as there are analysis
-   processes (else the first two may fall into the first share). */
-static void assign_shares(team *t, const az_defs *d, const double *weight) {
+/* A trace process's events (one more per location: an empty one costs too). */
+static uint64_t proc_events(const az_defs *d, size_t p) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
+    n += d->locs[d->procs[p].first_loc + i].events + 1;
+  return n;
+}
+
+/* Contiguous blocks of processes by event counts: each analysis process
+   takes one share; a trace process goes to the one whose share holds its
+   first event. */
+static void assign_shares(team *t, const az_defs *d) {
   t->owner = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *t->owner);
   uint64_t total = 0, before = 0;
-  for (size_t p = 0; p < d->num_procs; p++)
-    for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
-      total += d->locs[d->procs[p].first_loc + i].events + 1;
-  double shares = 0;
-  for (int o = 0; o < t->size; o++) shares += weight ? weight[o] : 1;
+  for (size_t p = 0; p < d->num_procs; p++) total += proc_events(d, p);
   for (size_t p = 0; p < d->num_procs; p++) {
-    uint64_t events = 0;
-    for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
-      events += d->locs[d->procs[p].first_loc + i].events + 1;
-    double mid = weight ? (double)events / 2 : 0;
-    double at = total ? ((double)before + mid) / (double)total * shares : 0;
-    int o = 0;
-    for (double end = weight ? weight[0] : 1; o + 1 < t->size && at >= end;) {
-      o++;
-      end += weight ? weight[o] : 1;
-    }
-    t->owner[p] = o;
-    before += events;
+    double at = total ? (double)before / (double)total * t->size : 0;
+    int o = (int)at;
+    t->owner[p] = o < t->size ? o : t->size - 1;
+    before += proc_events(d, p);
   }
 }
 
 /* Contiguous blocks of processes with about total/size events each. */
-static void assign(team *t, const az_defs *d) { assign_shares(t, d, NULL); }
+static void assign(team *t, const az_defs *d) { assign_shares(t, d); }
 
 /* All-to-all of variable-size blocks: counts[d] elements of elem bytes for
    each destination, laid out by destination in out.  Returns the received
@@ -919,28 +912,57 @@ static void exchange_critical(az_analysis *a, int last) {
 
 /* ---- the local parts on the delay processes ---------------------------- */
 
-/* What process 1's walk costs, in a delay process's backward work per
-   event of its share, per event of the whole trace: the walk merges
+/* What process 1's walk costs per event of the whole trace, against a
+   delay process's backward work per event of its share: the walk merges
    every location's records.  Callgrind, bench_analyze's 8-rank trace
-   (8.14 M events), mpiexec -n 8: the walk 0.84 G instructions, a delay
-   process's backward reading of one rank (1.02 M events) 1.43 G with
-   the delay pass, about 0.19 G with the first stage alone. */
-#define CP_WALK_PER_DELAY 0.073
-#define CP_WALK_PER_STAGE 0.45
+   (8.14 M events), mpiexec -n 8: the walk's part of process 1 0.64 G
+   instructions, a delay process's backward reading of one rank (1.02 M
+   events) 1.69 G with the delay pass; with the first stage alone
+   estimated from the serial analysis's profile (decoding and the first
+   stage, about 0.23 G a rank). */
+#define CP_WALK_PER_DELAY 0.047
+#define CP_WALK_PER_STAGE 0.35
 
-/* Each delay process's weight in the shares of the backward reading:
-   one, process 1 less by what its walk costs (walk: there is one), so
-   that it ends with the others (none left: it walks only).  With r the
-   walk's cost per event against a share's, and D processes, process 1's
-   w shares plus the walk weigh as much as one share:
-   w + r (D - 1 + w) = 1. */
-static double *backward_weights(int size, int walk, int rootcause) {
-  double *w = pu_malloc((size_t)size * sizeof *w);
-  for (int r = 0; r < size; r++) w[r] = 1;
-  double per = rootcause ? CP_WALK_PER_DELAY : CP_WALK_PER_STAGE;
-  double w1 = (1 - per * (size - 1)) / (1 + per);
-  if (walk && size > 1) w[1] = w1 > 0 ? w1 : 0;
-  return w;
+/* Does every trace process fit, in order, into blocks of at most cap
+   (process 1's less by walk)?  The owners as it fills them. */
+static int blocks_fit(team *t, const az_defs *d, double cap, double walk) {
+  int o = 0;
+  double load = 0;
+  for (size_t p = 0; p < d->num_procs;) {
+    double e = (double)proc_events(d, p);
+    if (load + e > cap) { /* full (or too small for it): the next one */
+      if (++o == t->size) return 0;
+      load = o == 1 ? walk : 0;
+      continue;
+    }
+    load += e;
+    t->owner[p++] = o;
+  }
+  return 1;
+}
+
+/* The backward reading's shares: contiguous blocks of trace processes
+   whose largest load is least, the walk (walk: there is one) counted on
+   process 1 as r times the whole trace's events (a bisection over the
+   bound; blocks_fit is exact for blocks in a fixed order).  So at P =
+   ranks process 1 takes a rank when the walk costs less than one, and
+   with more ranks a share smaller by the walk. */
+static void backward_shares(team *t, const az_defs *d, int walk, int rootcause) {
+  t->owner = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *t->owner);
+  double total = 0, largest = 0;
+  for (size_t p = 0; p < d->num_procs; p++) {
+    double e = (double)proc_events(d, p);
+    total += e;
+    largest = e > largest ? e : largest;
+  }
+  double w = walk && t->size > 1 ? (rootcause ? CP_WALK_PER_DELAY : CP_WALK_PER_STAGE) * total : 0;
+  double lo = largest, hi = total + w + 1;
+  for (int i = 0; i < 64 && hi - lo > 0.5; i++) {
+    double mid = (lo + hi) / 2;
+    if (blocks_fit(t, d, mid, w)) hi = mid;
+    else lo = mid;
+  }
+  blocks_fit(t, d, hi, w);
 }
 
 typedef struct cp_walk_team cp_walk_team;
@@ -961,9 +983,7 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   if (rootcause) share_tree(a, &dt);
   /* each takes a share of the locations and of the central part */
   team shares = {.rank = dt.rank, .size = dt.size};
-  double *weight = backward_weights(dt.size, critical, rootcause);
-  assign_shares(&shares, &a->defs, weight);
-  free(weight);
+  backward_shares(&shares, &a->defs, critical, rootcause);
   uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
   for (uint32_t p = 0; p < a->defs.num_procs; p++) mine[p] = shares.owner[p] == dt.rank;
   dt.map = pu_calloc((size_t)dt.size, sizeof *dt.map);
@@ -1026,7 +1046,7 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
 
 /* Process 1 walks the critical path besides its share of the backward
    reading (the delay processes are every analysis process; its share is
-   smaller by the walk's cost, backward_weights).  After each window all
+   smaller by the walk's cost, backward_shares).  After each window all
    agreed on, it takes its own arrays and every other process's of that
    window (ship_critical) and walks them as the serial pass does, inside
    its own pass's exchange: the others send theirs in theirs, after the
