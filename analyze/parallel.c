@@ -1065,26 +1065,14 @@ struct cp_walk_team {
   int failed;
 };
 
-/* One message of ship_critical from `from`: its arrays straight into
-   the walk w's (walk), else received and dropped; returns what it is. */
-static enum az_cp_ship receive_critical(az_analysis *a, az_cp_walker *w, int from, int walk,
-                                        az_time *bound) {
+/* A datatype for one message's arrays (n: per location its records' and
+   steps' bytes), made room for at the end of the walk w's arrays: the
+   message lands there. */
+static MPI_Datatype walker_type(const az_analysis *a, az_cp_walker *w, const uint64_t *n) {
   size_t nl = a->defs.num_locs;
-  uint64_t *head = pu_malloc(critical_head_bytes(a));
-  MPI_Request req;
-  MPI_Irecv(head, (int)critical_head_bytes(a), MPI_BYTE, from, CW_TAG, MPI_COMM_WORLD, &req);
-  wait_long(&req); /* the others may still read their window: the walk waits */
-  if (head[1] > *bound) *bound = head[1];
-  const uint64_t *n = head + 2;
-  walk = walk && head[0] != AZ_CP_FAILED;
-  /* the blocks of the arrays, where they go */
-  int *len = pu_malloc((2 * nl + 1) * sizeof *len);
+  int *len = pu_malloc((2 * nl + 1) * sizeof *len), blocks = 0;
   MPI_Aint *at = pu_malloc((2 * nl + 1) * sizeof *at);
-  int blocks = 0;
-  uint64_t total = 0;
-  for (size_t l = 0; l < nl; l++) total += n[2 * l] + n[2 * l + 1];
-  char *drop = walk ? NULL : pu_malloc(total ? total : 1);
-  for (size_t l = 0; walk && l < nl; l++) {
+  for (size_t l = 0; l < nl; l++) {
     void *place[2];
     az_cp_walker_room(w, (uint32_t)l, n[2 * l], n[2 * l + 1], &place[0], &place[1]);
     for (int k = 0; k < 2; k++)
@@ -1093,21 +1081,37 @@ static enum az_cp_ship receive_critical(az_analysis *a, az_cp_walker *w, int fro
         len[blocks++] = (int)n[2 * l + k];
       }
   }
-  if (walk) {
-    MPI_Datatype arrays;
-    MPI_Type_create_hindexed(blocks, len, at, MPI_BYTE, &arrays);
-    MPI_Type_commit(&arrays);
+  MPI_Datatype arrays;
+  MPI_Type_create_hindexed(blocks, len, at, MPI_BYTE, &arrays);
+  MPI_Type_commit(&arrays);
+  free(len);
+  free(at);
+  return arrays;
+}
+
+/* One message of ship_critical from `from`: its arrays straight into
+   the walk w's (walk), else received and dropped; returns what it is. */
+static enum az_cp_ship receive_critical(az_analysis *a, az_cp_walker *w, int from, int walk,
+                                        az_time *bound) {
+  uint64_t *head = pu_malloc(critical_head_bytes(a));
+  MPI_Request req;
+  MPI_Irecv(head, (int)critical_head_bytes(a), MPI_BYTE, from, CW_TAG, MPI_COMM_WORLD, &req);
+  wait_long(&req); /* the others may still read their window: the walk waits */
+  if (head[1] > *bound) *bound = head[1];
+  enum az_cp_ship what = (enum az_cp_ship)head[0];
+  if (walk && what != AZ_CP_FAILED) {
+    MPI_Datatype arrays = walker_type(a, w, head + 2);
     MPI_Irecv(MPI_BOTTOM, 1, arrays, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
     wait_for(&req);
     MPI_Type_free(&arrays);
   } else {
+    uint64_t total = 0;
+    for (size_t i = 0; i < 2 * (size_t)a->defs.num_locs; i++) total += head[2 + i];
+    char *drop = pu_malloc(total ? total : 1);
     MPI_Irecv(drop, (int)total, MPI_BYTE, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
     wait_for(&req);
+    free(drop);
   }
-  enum az_cp_ship what = (enum az_cp_ship)head[0];
-  free(drop);
-  free(len);
-  free(at);
   free(head);
   return what;
 }
