@@ -111,10 +111,10 @@ static uint64_t proc_events(const az_defs *d, size_t p) {
   return n;
 }
 
-/* Contiguous blocks of processes by event counts: each analysis process
-   takes one share; a trace process goes to the one whose share holds its
-   first event. */
-static void assign_shares(team *t, const az_defs *d) {
+/* Contiguous blocks of processes with about total/size events each (the
+   first pass's shares): a trace process goes to the analysis process
+   whose share holds its first event. */
+static void assign(team *t, const az_defs *d) {
   t->owner = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *t->owner);
   uint64_t total = 0, before = 0;
   for (size_t p = 0; p < d->num_procs; p++) total += proc_events(d, p);
@@ -125,9 +125,6 @@ static void assign_shares(team *t, const az_defs *d) {
     before += proc_events(d, p);
   }
 }
-
-/* Contiguous blocks of processes with about total/size events each. */
-static void assign(team *t, const az_defs *d) { assign_shares(t, d); }
 
 /* All-to-all of variable-size blocks: counts[d] elements of elem bytes for
    each destination, laid out by destination in out.  Returns the received
