@@ -1166,42 +1166,86 @@ static void walk_team_end(az_analysis *a, cp_walk_team *wt) {
 
 /* Process 1: a delay process that walks (critical) besides.  0 on
    success. */
+/* With two analysis processes the divided delay pass costs more than it
+   balances (its instances with members on both processes exist twice:
+   bench_analyze's 8-rank trace, CPU seconds of processes 0 / 1, medians
+   of 3 on the loaded 2-core machine: 1.34 / 0.46 s with process 0 alone,
+   1.57 / 1.59 s divided; at P = 4 the division balances: the largest
+   process 1.08 s against 1.23 s): process 0 does
+   the delay pass alone and process 1 reads the whole trace backwards for
+   the critical path's first stage, its arrays going to its own walker
+   (the same arrays, windows and walk). */
+static void walk_here(az_analysis *a, const az_cp_part *parts, az_time bound,
+                      enum az_cp_ship what) {
+  az_cp_walker *w = a->critical_link->data;
+  for (uint32_t l = 0; l < a->defs.num_locs; l++)
+    az_cp_walker_add(w, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps, parts[l].step_bytes);
+  if (what == AZ_CP_WINDOW) az_cp_walker_window(w, bound);
+  else a->model_limits = az_cp_walker_end(w, what == AZ_CP_LAST);
+}
+
+static int walk_whole(az_analysis *a, const char *anchor, az_marks *marks) {
+  az_cp_link link = {.ship = walk_here, .data = az_cp_walker_new(a)};
+  az_pass walk = az_pass_critical;
+  walk.exchange = exchange_critical;
+  const az_pass *passes[] = {&walk};
+  a->critical_link = &link;
+  int rc = backward_whole(a, anchor, marks, passes, 1);
+  a->critical_link = NULL;
+  if (!link.ended) az_cp_walker_end(link.data, 0); /* the pass never began */
+  return rc;
+}
+
+/* Process 1's backward passes as a delay process that walks (critical)
+   besides. */
+static int walk_and_delay(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm,
+                          cp_walk_team *wt) {
+  int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
+  int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
+  MPI_Comm_size(comm, &wt->size);
+  if (critical) {
+    wt->w = az_cp_walker_new(a);
+    wt->ended = pu_calloc((size_t)wt->size, 1);
+  }
+  int rc = local_parts(a, anchor, marks, comm, rootcause, critical, critical ? wt : NULL);
+  free(wt->ended);
+  /* with the delay costs, the walk's values went to process 0 already */
+  if (rootcause)
+    for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
+  return rc || wt->failed;
+}
+
+/* Process 1: a delay process that walks besides, or (comm MPI_COMM_NULL:
+   two analysis processes) the walk alone.  0 on success. */
 static int delay_on_process_1(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm) {
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
-  if (!rootcause && !critical) return 0;
+  int alone = comm == MPI_COMM_NULL;
+  if (!critical && (alone || !rootcause)) return 0;
   /* only the backward passes' values travel: the first pass's were gathered */
   for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
   a->model_limits = 0;
   cp_walk_team wt = {.size = 0};
-  MPI_Comm_size(comm, &wt.size);
-  if (critical) {
-    wt.w = az_cp_walker_new(a);
-    wt.ended = pu_calloc((size_t)wt.size, 1);
-  }
-  int rc = local_parts(a, anchor, marks, comm, rootcause, critical, critical ? &wt : NULL);
-  free(wt.ended);
+  int rc = alone ? walk_whole(a, anchor, marks) : walk_and_delay(a, anchor, marks, comm, &wt);
   if (!critical) return rc;
-  /* with the delay costs, the walk's values went to process 0 already */
-  if (rootcause)
-    for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
-  uint32_t head[2] = {a->model_limits, wt.failed || rc};
+  uint32_t head[2] = {a->model_limits, rc != 0};
   bytes b = {NULL, 0, 0};
   put(&b, head, sizeof head);
   pack_result(&b, a, NULL);
   send_to_0(&b, CP_TAG);
   free(b.p);
-  return rc || wt.failed;
+  return rc;
 }
 
-/* Process 0: a delay process (the critical path's first stage too),
-   then RMA over the whole trace, the walk's values from process 1 and
-   what derives from them. */
-static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm) {
+/* Process 0: a delay process (the critical path's first stage too, ship;
+   with two analysis processes process 1 reads for it itself), then RMA
+   over the whole trace, the walk's values from process 1 and what
+   derives from them. */
+static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm,
+                              int ship) {
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
-  int rc =
-      rootcause || critical ? local_parts(a, anchor, marks, comm, rootcause, critical, NULL) : 0;
+  int rc = rootcause || ship ? local_parts(a, anchor, marks, comm, rootcause, ship, NULL) : 0;
   if (rc && !a->diag.errors)
     az_fail(&a->diag, "%s: the backward passes failed in another analysis process", anchor);
   const az_pass *rma[] = {&az_pass_rma};
@@ -1267,17 +1311,19 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   /* the others go on to reduce_diag; a failure: process 0's, or where
      one failed with its own error (main says it there) */
   int delay_failed = 0;
-  MPI_Comm delay_comm; /* every analysis process: the backward passes' own */
-  MPI_Comm_dup(MPI_COMM_WORLD, &delay_comm);
+  MPI_Comm delay_comm;     /* every analysis process (but 1 with two): the backward passes' */
+  int alone = t.size == 2; /* process 1 walks alone (walk_here) */
+  MPI_Comm_split(MPI_COMM_WORLD, alone && t.rank == 1 ? MPI_UNDEFINED : 0, t.rank, &delay_comm);
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
-  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm);
+  if (t.rank == 0)
+    delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm, critical && !alone);
   else if (t.rank == 1)
     delay_failed = delay_on_process_1(a, anchor, &marks, delay_comm) && a->diag.errors;
   else if (rootcause || critical)
     delay_failed =
         local_parts(a, anchor, &marks, delay_comm, rootcause, critical, NULL) && a->diag.errors;
-  MPI_Comm_free(&delay_comm);
+  if (delay_comm != MPI_COMM_NULL) MPI_Comm_free(&delay_comm);
   az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
   reduce_diag(a, &t);
