@@ -86,6 +86,13 @@ az_cp_walker *az_cp_walker_new(az_analysis *a);
 /* Appends location loc's arrays of the window (copied). */
 void az_cp_walker_add(az_cp_walker *w, uint32_t loc, const void *recs, size_t rec_bytes,
                       const void *steps, size_t step_bytes);
+/* The same without the copy: room at the end of location loc's arrays
+   for rec_bytes of records and step_bytes of steps, counted as appended;
+   *recs and *steps point to it (valid until the next call for loc), to be
+   filled before az_cp_walker_window (an MPI receive straight into the
+   walk's arrays). */
+void az_cp_walker_room(az_cp_walker *w, uint32_t loc, size_t rec_bytes, size_t step_bytes,
+                       void **recs, void **steps);
 /* After every location's arrays of a window: walks what is later than
    bound (the largest of the senders' bounds). */
 void az_cp_walker_window(az_cp_walker *w, az_time bound);

@@ -11,10 +11,11 @@
  *   collectives    -> an owner per communicator, which sends back the charges
  *                     for other processes' locations;
  *   call trees and values -> analysis process 0, which writes the report;
- *   the delay pass's records -> between the delay processes (0, 2, 3, ...),
- *                     each with its share of the instances; their delay
- *                     costs to process 0 at the end (process 1 walks the
- *                     critical path meanwhile).
+ *   the delay pass's records -> between the delay processes (all of
+ *                     them), each with its share of the instances; their
+ *                     delay costs to process 0 at the end;
+ *   the critical path's records -> process 1, which walks the path besides
+ *                     its (smaller) share.
  *
  * All values are integer ticks and the report orders its call tree
  * canonically, so the report is identical to a serial analysis (tested).
@@ -102,26 +103,28 @@ static void wait_until(MPI_Request *req, int long_wait) {
 static void wait_for(MPI_Request *req) { wait_until(req, 0); }
 static void wait_long(MPI_Request *req) { wait_until(req, 1); }
 
-/* Contiguous blocks of processes by event counts: analysis process 0
-   takes `first` shares, each other one share. */
-static void assign_shares(team *t, const az_defs *d, double first) {
-  t->owner = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *t->owner);
-  uint64_t total = 0, before = 0;
-  for (size_t p = 0; p < d->num_procs; p++)
-    for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
-      total += d->locs[d->procs[p].first_loc + i].events + 1;
-  double shares = first + (t->size - 1);
-  for (size_t p = 0; p < d->num_procs; p++) {
-    double at = total ? (double)before / (double)total * shares : 0;
-    int o = at < first ? 0 : 1 + (int)(at - first);
-    t->owner[p] = o < t->size ? o : t->size - 1;
-    for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
-      before += d->locs[d->procs[p].first_loc + i].events + 1;
-  }
+/* A trace process's events (one more per location: an empty one costs too). */
+static uint64_t proc_events(const az_defs *d, size_t p) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < d->procs[p].num_locs; i++)
+    n += d->locs[d->procs[p].first_loc + i].events + 1;
+  return n;
 }
 
-/* Contiguous blocks of processes with about total/size events each. */
-static void assign(team *t, const az_defs *d) { assign_shares(t, d, 1); }
+/* Contiguous blocks of processes with about total/size events each (the
+   first pass's shares): a trace process goes to the analysis process
+   whose share holds its first event. */
+static void assign(team *t, const az_defs *d) {
+  t->owner = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *t->owner);
+  uint64_t total = 0, before = 0;
+  for (size_t p = 0; p < d->num_procs; p++) total += proc_events(d, p);
+  for (size_t p = 0; p < d->num_procs; p++) {
+    double at = total ? (double)before / (double)total * t->size : 0;
+    int o = (int)at;
+    t->owner[p] = o < t->size ? o : t->size - 1;
+    before += proc_events(d, p);
+  }
+}
 
 /* All-to-all of variable-size blocks: counts[d] elements of elem bytes for
    each destination, laid out by destination in out.  Returns the received
@@ -395,8 +398,7 @@ static void put(bytes *b, const void *data, size_t n) {
    flight at most (the one before last is waited for before its buffer is
    used again): the sender reads on while the receiver works. */
 typedef struct {
-  bytes out[2];    /* a window's message in flight, and the next */
-  uint64_t len[2]; /* ... their lengths */
+  bytes out[2]; /* a window's message in flight, and the next */
   MPI_Request req[2][2];
   int next;
 } pipe_out;
@@ -417,13 +419,15 @@ static bytes *pipe_buffer(pipe_out *po) {
   return &po->out[k];
 }
 
-/* Sends the buffer pipe_buffer gave (its length with tag, its bytes with
-   tag + 1); the last one: until all arrived. */
-static void pipe_send(pipe_out *po, int to, int tag, MPI_Comm comm, int last) {
+/* Sends the buffer pipe_buffer gave in two messages: its first head
+   bytes with tag (a size the receiver knows, saying what the second
+   holds: it receives that straight where it goes), the rest with
+   tag + 1; the last one: until all arrived. */
+static void pipe_send(pipe_out *po, int to, int tag, MPI_Comm comm, int last, size_t head) {
   int k = po->next;
-  po->len[k] = po->out[k].len;
-  MPI_Isend(&po->len[k], 1, MPI_UINT64_T, to, tag, comm, &po->req[k][0]);
-  MPI_Isend(po->out[k].p, (int)po->len[k], MPI_BYTE, to, tag + 1, comm, &po->req[k][1]);
+  MPI_Isend(po->out[k].p, (int)head, MPI_BYTE, to, tag, comm, &po->req[k][0]);
+  MPI_Isend(po->out[k].p + head, (int)(po->out[k].len - head), MPI_BYTE, to, tag + 1, comm,
+            &po->req[k][1]);
   po->next ^= 1;
   for (int i = 0; last && i < 2; i++)
     for (int j = 0; j < 2; j++)
@@ -434,7 +438,8 @@ static void pipe_free(pipe_out *po) {
   for (int i = 0; i < 2; i++) free(po->out[i].p);
 }
 
-/* A message pipe_send sent from `from` into b (its storage reused);
+/* A message send_to_0 sent from `from` (its length with tag, its bytes with
+   tag + 1) into b (its storage reused);
    long_wait: the sender may be far behind. */
 static void pipe_receive_into(int from, int tag, MPI_Comm comm, int long_wait, bytes *b) {
   uint64_t len;
@@ -648,8 +653,8 @@ static int backward_whole(az_analysis *a, const char *anchor, az_marks *marks,
 /* ---- the delay pass divided (analyze/README.md, "Delay costs in a
    parallel analysis") ------------------------------------------------- */
 
-/* Its analysis processes: 0 and, with three or more, 2 and above; process
-   1 walks the critical path meanwhile.  Each replays the locations of its
+/* Its analysis processes: all of them; process 1 walks the critical path
+   besides.  Each replays the locations of its
    own trace processes backwards (the local part) and applies their logs
    (its share of the central part); after each window they exchange the
    records of the divided central part (az_delay.h), and at the end their
@@ -836,9 +841,9 @@ static void gather_delay(az_analysis *a, const delay_team *dt) {
     free(b.p);
     return;
   }
-  for (int r = 1; r < dt->size; r++) { /* world rank r + 1: 1 is not a delay process */
+  for (int r = 1; r < dt->size; r++) { /* every analysis process */
     uint64_t len;
-    char *buf = receive_on_0(r + 1, DL_TAG, &len);
+    char *buf = receive_on_0(r, DL_TAG, &len);
     unpack_result(a, buf, len);
     free(buf);
   }
@@ -869,10 +874,15 @@ static int agree_delay(az_analysis *a, int active, int *failed) {
 
 /* The delay processes run the pass's first stage on their locations in
    the same backward replay as the delay pass's local part, and send each
-   window's arrays to process 1, which walks them (az_critical.h).  A
-   message: [what, bound][per location its records' and steps' bytes]
-   [per location its records, then its steps]. */
+   window's arrays to process 1, which walks them (az_critical.h).  Two
+   messages: [what, bound][per location its records' and steps' bytes],
+   then [per location its records, then its steps], which the walker
+   receives straight into its arrays. */
 enum { CW_TAG = 7 };
+
+static size_t critical_head_bytes(const az_analysis *a) {
+  return (2 + 2 * (size_t)a->defs.num_locs) * sizeof(uint64_t);
+}
 
 static void ship_critical(az_analysis *a, const az_cp_part *parts, az_time bound,
                           enum az_cp_ship what) {
@@ -888,7 +898,7 @@ static void ship_critical(az_analysis *a, const az_cp_part *parts, az_time bound
     put(b, parts[l].recs, parts[l].rec_bytes);
     put(b, parts[l].steps, parts[l].step_bytes);
   }
-  pipe_send(po, 1, CW_TAG, MPI_COMM_WORLD, what != AZ_CP_WINDOW);
+  pipe_send(po, 1, CW_TAG, MPI_COMM_WORLD, what != AZ_CP_WINDOW, critical_head_bytes(a));
 }
 
 /* The critical-path pass's exchange: after each window all agreed on,
@@ -899,20 +909,78 @@ static void exchange_critical(az_analysis *a, int last) {
 
 /* ---- the local parts on the delay processes ---------------------------- */
 
-/* The delay processes: 0 (which applies the op logs: the central part)
-   and, with three or more, 2 and above.  Each replays its share of the
-   trace processes (contiguous blocks of about equal event counts)
-   backwards once, for the delay pass's local part (rootcause) and the
-   critical-path pass's first stage (critical). */
+/* What process 1's walk costs per event of the whole trace, against a
+   delay process's backward work per event of its share: the walk merges
+   every location's records.  Callgrind, bench_analyze's 8-rank trace
+   (8.14 M events), mpiexec -n 8: the walk's part of process 1 0.64 G
+   instructions, a delay process's backward reading of one rank (1.02 M
+   events) 1.69 G with the delay pass; with the first stage alone
+   estimated from the serial analysis's profile (decoding and the first
+   stage, about 0.23 G a rank). */
+#define CP_WALK_PER_DELAY 0.047
+#define CP_WALK_PER_STAGE 0.35
+
+/* Does every trace process fit, in order, into blocks of at most cap
+   (process 1's less by walk)?  The owners as it fills them. */
+static int blocks_fit(team *t, const az_defs *d, double cap, double walk) {
+  int o = 0;
+  double load = 0;
+  for (size_t p = 0; p < d->num_procs;) {
+    double e = (double)proc_events(d, p);
+    if (load + e > cap) { /* full (or too small for it): the next one */
+      if (++o == t->size) return 0;
+      load = o == 1 ? walk : 0;
+      continue;
+    }
+    load += e;
+    t->owner[p++] = o;
+  }
+  return 1;
+}
+
+/* The backward reading's shares: contiguous blocks of trace processes
+   whose largest load is least, the walk (walk: there is one) counted on
+   process 1 as r times the whole trace's events (a bisection over the
+   bound; blocks_fit is exact for blocks in a fixed order).  So at P =
+   ranks process 1 takes a rank when the walk costs less than one, and
+   with more ranks a share smaller by the walk. */
+static void backward_shares(team *t, const az_defs *d, int walk, int rootcause) {
+  t->owner = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *t->owner);
+  double total = 0, largest = 0;
+  for (size_t p = 0; p < d->num_procs; p++) {
+    double e = (double)proc_events(d, p);
+    total += e;
+    largest = e > largest ? e : largest;
+  }
+  double w = walk && t->size > 1 ? (rootcause ? CP_WALK_PER_DELAY : CP_WALK_PER_STAGE) * total : 0;
+  double lo = largest, hi = total + w + 1;
+  for (int i = 0; i < 64 && hi - lo > 0.5; i++) {
+    double mid = (lo + hi) / 2;
+    if (blocks_fit(t, d, mid, w)) hi = mid;
+    else lo = mid;
+  }
+  blocks_fit(t, d, hi, w);
+}
+
+typedef struct cp_walk_team cp_walk_team;
+static void walk_mine(az_analysis *a, const az_cp_part *parts, az_time bound, enum az_cp_ship what);
+static void walk_team_end(az_analysis *a, cp_walk_team *wt);
+
+/* The delay processes: every analysis process (process 1 walks the
+   critical path besides: walker, else NULL).  Each replays its share of
+   the trace processes (contiguous blocks of about equal event counts,
+   process 1's smaller by its walk) backwards once, for the delay pass's
+   local part (rootcause) and the critical-path pass's first stage
+   (critical). */
 static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm,
-                       int rootcause, int critical) {
+                       int rootcause, int critical, cp_walk_team *walker) {
   delay_team dt = {.comm = comm};
   MPI_Comm_rank(comm, &dt.rank);
   MPI_Comm_size(comm, &dt.size);
   if (rootcause) share_tree(a, &dt);
   /* each takes a share of the locations and of the central part */
   team shares = {.rank = dt.rank, .size = dt.size};
-  assign_shares(&shares, &a->defs, 1);
+  backward_shares(&shares, &a->defs, critical, rootcause);
   uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
   for (uint32_t p = 0; p < a->defs.num_procs; p++) mine[p] = shares.owner[p] == dt.rank;
   dt.map = pu_calloc((size_t)dt.size, sizeof *dt.map);
@@ -938,7 +1006,8 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   delay.exchange = exchange_delay;
   pipe_out to_1;
   pipe_init(&to_1);
-  az_cp_link clink = {.ship = ship_critical, .data = &to_1};
+  az_cp_link clink = {.ship = walker ? walk_mine : ship_critical,
+                      .data = walker ? (void *)walker : &to_1};
   az_pass walk = az_pass_critical;
   walk.exchange = exchange_critical;
   const az_pass *passes[2];
@@ -951,7 +1020,8 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   a->exchange_data = &dt;
   int rc = backward_mine(a, anchor, marks, passes, npasses, mine);
   /* a failure before the pass began (the files): process 1 must learn it */
-  if (critical && !clink.ended) ship_critical(a, NULL, 0, AZ_CP_FAILED);
+  if (critical && !clink.ended) clink.ship(a, NULL, 0, AZ_CP_FAILED);
+  if (walker) walk_team_end(a, walker);
   a->agree_hook = NULL;
   a->exchange_data = NULL;
   a->delay_link = NULL;
@@ -971,73 +1041,140 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   return rc;
 }
 
-/* Process 1 walks the critical path while the delay processes compute
-   the delay costs: their local parts and the critical path's first stage
-   in one backward replay, the central part on process 0 (then RMA over
-   the whole trace).  It reads no trace: it gets every location's arrays
-   of a window from the delay processes (0, 2, 3, ...) and walks them as
-   the serial pass does.  Then it sends its walk's values (on its own call
-   tree, remapped as the gather's) and the model's limits it met; process
-   0 derives the rest of the critical path's metrics from them, as the
-   serial pass does at its end. */
+/* Process 1 walks the critical path besides its share of the backward
+   reading (the delay processes are every analysis process; its share is
+   smaller by the walk's cost, backward_shares).  After each window all
+   agreed on, it takes its own arrays and every other process's of that
+   window (ship_critical) and walks them as the serial pass does, inside
+   its own pass's exchange: the others send theirs in theirs, after the
+   delay pass's exchange (every process runs the passes' exchanges in the
+   same order), so nobody waits for a message not yet sent.  Then it sends
+   its walk's values (on its own call tree, remapped as the gather's:
+   with the delay costs, else alone) and the model's limits it met;
+   process 0 derives the rest of the critical path's metrics from them,
+   as the serial pass does at its end. */
 enum { CP_TAG = 3 };
 
-/* One message of ship_critical from `from`, into the walk w when walk;
-   returns what it is. */
+struct cp_walk_team {
+  az_cp_walker *w; /* NULL once ended */
+  int size;
+  uint8_t *ended; /* per analysis process: its end was received */
+  int failed;
+};
+
+/* A datatype for one message's arrays (n: per location its records' and
+   steps' bytes), made room for at the end of the walk w's arrays: the
+   message lands there. */
+static MPI_Datatype walker_type(const az_analysis *a, az_cp_walker *w, const uint64_t *n) {
+  size_t nl = a->defs.num_locs;
+  int *len = pu_malloc((2 * nl + 1) * sizeof *len), blocks = 0;
+  MPI_Aint *at = pu_malloc((2 * nl + 1) * sizeof *at);
+  for (size_t l = 0; l < nl; l++) {
+    void *place[2];
+    az_cp_walker_room(w, (uint32_t)l, n[2 * l], n[2 * l + 1], &place[0], &place[1]);
+    for (int k = 0; k < 2; k++)
+      if (n[2 * l + k]) {
+        MPI_Get_address(place[k], &at[blocks]);
+        len[blocks++] = (int)n[2 * l + k];
+      }
+  }
+  MPI_Datatype arrays;
+  MPI_Type_create_hindexed(blocks, len, at, MPI_BYTE, &arrays);
+  MPI_Type_commit(&arrays);
+  free(len);
+  free(at);
+  return arrays;
+}
+
+/* One message of ship_critical from `from`: its arrays straight into
+   the walk w's (walk), else received and dropped; returns what it is. */
 static enum az_cp_ship receive_critical(az_analysis *a, az_cp_walker *w, int from, int walk,
                                         az_time *bound) {
-  uint64_t len;
-  /* the delay processes read and replay meanwhile: the walk waits */
-  char *buf = pipe_receive(from, CW_TAG, MPI_COMM_WORLD, 1, &len);
-  uint64_t head[2];
-  memcpy(head, buf, sizeof head);
+  uint64_t *head = pu_malloc(critical_head_bytes(a));
+  MPI_Request req;
+  MPI_Irecv(head, (int)critical_head_bytes(a), MPI_BYTE, from, CW_TAG, MPI_COMM_WORLD, &req);
+  wait_long(&req); /* the others may still read their window: the walk waits */
   if (head[1] > *bound) *bound = head[1];
-  const char *sizes = buf + sizeof head;
-  const char *q = sizes + a->defs.num_locs * 2 * sizeof(uint64_t);
-  for (uint32_t l = 0; walk && head[0] != AZ_CP_FAILED && l < a->defs.num_locs; l++) {
-    uint64_t n[2];
-    memcpy(n, sizes + l * sizeof n, sizeof n);
-    az_cp_walker_add(w, l, q, n[0], q + n[0], n[1]);
-    q += n[0] + n[1];
+  enum az_cp_ship what = (enum az_cp_ship)head[0];
+  if (walk && what != AZ_CP_FAILED) {
+    MPI_Datatype arrays = walker_type(a, w, head + 2);
+    MPI_Irecv(MPI_BOTTOM, 1, arrays, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
+    wait_for(&req);
+    MPI_Type_free(&arrays);
+  } else {
+    uint64_t total = 0;
+    for (size_t i = 0; i < 2 * (size_t)a->defs.num_locs; i++) total += head[2 + i];
+    char *drop = pu_malloc(total ? total : 1);
+    MPI_Irecv(drop, (int)total, MPI_BYTE, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
+    wait_for(&req);
+    free(drop);
   }
-  free(buf);
-  return (enum az_cp_ship)head[0];
+  free(head);
+  return what;
 }
 
-/* The walk, window by window, until every delay process sent its end; a
-   failure anywhere: the rest is received, not walked.  0 on success. */
-static int walk_shipped(az_analysis *a, int size) {
-  az_cp_walker *w = az_cp_walker_new(a);
-  uint8_t *ended = pu_calloc((size_t)size, 1);
-  int open = size - 1, failed = 0;
-  while (open) {
-    az_time bound = 0;
-    int windows = 0;
-    for (int r = 0; r < size; r++) {
-      if (r == 1 || ended[r]) continue;
-      enum az_cp_ship what = receive_critical(a, w, r, !failed, &bound);
-      if (what == AZ_CP_WINDOW) {
-        windows++;
+/* The other delay processes' messages of this window (at the end: each
+   one's end); the delay processes agree after each window, so all end
+   together: a window against an end is a failure. */
+static void receive_window(az_analysis *a, cp_walk_team *wt, int end, az_time *bound) {
+  for (int r = 0; r < wt->size; r++) {
+    if (r == 1) continue;
+    while (!wt->ended[r]) {
+      enum az_cp_ship got = receive_critical(a, wt->w, r, !wt->failed, bound);
+      if (got == AZ_CP_WINDOW && !end) break;
+      if (got == AZ_CP_WINDOW) { /* received, not walked: on to its end */
+        wt->failed = 1;
         continue;
       }
-      ended[r] = 1;
-      open--;
-      failed |= what == AZ_CP_FAILED;
+      wt->ended[r] = 1;
+      wt->failed |= got == AZ_CP_FAILED || !end;
     }
-    /* the delay processes agree after each window: all end together */
-    if (windows && open < size - 1) failed = 1;
-    if (!failed && windows) az_cp_walker_window(w, bound);
   }
-  a->model_limits = az_cp_walker_end(w, !failed);
-  free(ended);
-  return failed ? -1 : 0;
 }
 
-/* With two analysis processes, process 0 has every local part and the
-   central part: process 1 reads the whole trace backwards for the first
-   stage too, and its arrays go to its own walker (measured, 8 M events:
-   process 0 1.03 s CPU with the first stage, 0.85 s without; process 1
-   0.56 s with the reading).  The link's data is the walker. */
+/* Process 1's critical link (az_cp_link.ship): its own arrays into its
+   walker, the others' of the same window, then the walk up to the
+   largest bound; at the end the rest of the walk. */
+static void walk_mine(az_analysis *a, const az_cp_part *parts, az_time bound,
+                      enum az_cp_ship what) {
+  cp_walk_team *wt = a->critical_link->data;
+  if (!wt->w) return; /* ended */
+  wt->failed |= what == AZ_CP_FAILED;
+  for (uint32_t l = 0; parts && !wt->failed && l < a->defs.num_locs; l++)
+    az_cp_walker_add(wt->w, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps,
+                     parts[l].step_bytes);
+  receive_window(a, wt, what != AZ_CP_WINDOW, &bound);
+  if (what == AZ_CP_WINDOW && !wt->failed) {
+    az_cp_walker_window(wt->w, bound);
+    return;
+  }
+  if (what == AZ_CP_WINDOW) return;
+  a->model_limits = az_cp_walker_end(wt->w, !wt->failed);
+  wt->w = NULL;
+}
+
+/* After the backward reading: a walk never ended (the pass never began
+   here) ends failed, once the others' ends are in. */
+static void walk_team_end(az_analysis *a, cp_walk_team *wt) {
+  if (!wt->w) return;
+  wt->failed = 1;
+  az_time bound = 0;
+  receive_window(a, wt, 1, &bound);
+  az_cp_walker_end(wt->w, 0);
+  wt->w = NULL;
+}
+
+/* Process 1: a delay process that walks (critical) besides.  0 on
+   success. */
+/* With two analysis processes the divided delay pass costs more than it
+   balances (its instances with members on both processes exist twice:
+   bench_analyze's 8-rank trace, CPU seconds of processes 0 / 1, medians
+   of 3 on the loaded 2-core machine: 1.34 / 0.46 s with process 0 alone,
+   1.57 / 1.59 s divided; at P = 4 the division balances: the largest
+   process 1.08 s against 1.23 s): process 0 does
+   the delay pass alone and process 1 reads the whole trace backwards for
+   the critical path's first stage, its arrays going to its own walker
+   (the same arrays, windows and walk). */
 static void walk_here(az_analysis *a, const az_cp_part *parts, az_time bound,
                       enum az_cp_ship what) {
   az_cp_walker *w = a->critical_link->data;
@@ -1059,11 +1196,38 @@ static int walk_whole(az_analysis *a, const char *anchor, az_marks *marks) {
   return rc;
 }
 
-static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *marks, int size) {
-  /* only the walk's values travel: the first pass's were gathered */
+/* Process 1's backward passes as a delay process that walks (critical)
+   besides. */
+static int walk_and_delay(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm,
+                          cp_walk_team *wt) {
+  int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
+  int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
+  MPI_Comm_size(comm, &wt->size);
+  if (critical) {
+    wt->w = az_cp_walker_new(a);
+    wt->ended = pu_calloc((size_t)wt->size, 1);
+  }
+  int rc = local_parts(a, anchor, marks, comm, rootcause, critical, critical ? wt : NULL);
+  free(wt->ended);
+  /* with the delay costs, the walk's values went to process 0 already */
+  if (rootcause)
+    for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
+  return rc || wt->failed;
+}
+
+/* Process 1: a delay process that walks besides, or (comm MPI_COMM_NULL:
+   two analysis processes) the walk alone.  0 on success. */
+static int delay_on_process_1(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm) {
+  int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
+  int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
+  int alone = comm == MPI_COMM_NULL;
+  if (!critical && (alone || !rootcause)) return 0;
+  /* only the backward passes' values travel: the first pass's were gathered */
   for (uint32_t l = 0; l < a->defs.num_locs; l++) az_cells_free(&a->cells[l]);
   a->model_limits = 0;
-  int rc = size == 2 ? walk_whole(a, anchor, marks) : walk_shipped(a, size);
+  cp_walk_team wt = {.size = 0};
+  int rc = alone ? walk_whole(a, anchor, marks) : walk_and_delay(a, anchor, marks, comm, &wt);
+  if (!critical) return rc;
   uint32_t head[2] = {a->model_limits, rc != 0};
   bytes b = {NULL, 0, 0};
   put(&b, head, sizeof head);
@@ -1073,13 +1237,15 @@ static int critical_on_process_1(az_analysis *a, const char *anchor, az_marks *m
   return rc;
 }
 
-/* ship: the critical path's first stage runs here (three or more
-   analysis processes). */
+/* Process 0: a delay process (the critical path's first stage too, ship;
+   with two analysis processes process 1 reads for it itself), then RMA
+   over the whole trace, the walk's values from process 1 and what
+   derives from them. */
 static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *marks, MPI_Comm comm,
                               int ship) {
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
-  int rc = rootcause || ship ? local_parts(a, anchor, marks, comm, rootcause, ship) : 0;
+  int rc = rootcause || ship ? local_parts(a, anchor, marks, comm, rootcause, ship, NULL) : 0;
   if (rc && !a->diag.errors)
     az_fail(&a->diag, "%s: the backward passes failed in another analysis process", anchor);
   const az_pass *rma[] = {&az_pass_rma};
@@ -1145,16 +1311,18 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   /* the others go on to reduce_diag; a failure: process 0's, or where
      one failed with its own error (main says it there) */
   int delay_failed = 0;
-  MPI_Comm delay_comm; /* every analysis process but 1 */
-  MPI_Comm_split(MPI_COMM_WORLD, t.rank == 1 ? MPI_UNDEFINED : 0, t.rank, &delay_comm);
+  MPI_Comm delay_comm;     /* every analysis process (but 1 with two): the backward passes' */
+  int alone = t.size == 2; /* process 1 walks alone (walk_here) */
+  MPI_Comm_split(MPI_COMM_WORLD, alone && t.rank == 1 ? MPI_UNDEFINED : 0, t.rank, &delay_comm);
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
-  int ship = critical && t.size > 2; /* the first stage on the delay processes */
-  if (t.rank == 0) delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm, ship);
-  else if (t.rank == 1 && critical)
-    delay_failed = critical_on_process_1(a, anchor, &marks, t.size) && a->diag.errors;
-  else if (t.rank > 1 && (rootcause || ship))
-    delay_failed = local_parts(a, anchor, &marks, delay_comm, rootcause, ship) && a->diag.errors;
+  if (t.rank == 0)
+    delay_failed = delay_on_process_0(a, anchor, &marks, delay_comm, critical && !alone);
+  else if (t.rank == 1)
+    delay_failed = delay_on_process_1(a, anchor, &marks, delay_comm) && a->diag.errors;
+  else if (rootcause || critical)
+    delay_failed =
+        local_parts(a, anchor, &marks, delay_comm, rootcause, critical, NULL) && a->diag.errors;
   if (delay_comm != MPI_COMM_NULL) MPI_Comm_free(&delay_comm);
   az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */

@@ -1195,8 +1195,11 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
     st->limits |= r->v[0];
     return;
   }
-  replay(st, s, r->steps);
-  if (st->holder == (int64_t)s->cur.loc) charge_to(st, s, r->t);
+  if (st->holder == (int64_t)s->cur.loc) {
+    replay(st, s, r->steps);
+    charge_to(st, s, r->t);
+  } else if (r->steps > s->w.step_next) /* replay's pass over another's steps, inline */
+    s->w.step_next = r->steps;
   s->w.top = r->top;
   switch (r->kind) {
   case CP_BAR_OPEN:
@@ -1599,16 +1602,24 @@ az_cp_walker *az_cp_walker_new(az_analysis *a) {
   return w;
 }
 
-void az_cp_walker_add(az_cp_walker *w, uint32_t loc, const void *recs, size_t rec_bytes,
-                      const void *steps, size_t step_bytes) {
+void az_cp_walker_room(az_cp_walker *w, uint32_t loc, size_t rec_bytes, size_t step_bytes,
+                       void **recs, void **steps) {
   cp_loc *s = w->st->locs[loc];
   size_t nrec = rec_bytes / sizeof *s->buf, nstep = step_bytes / sizeof *s->log;
   pu_reserve((void **)&s->buf, &s->cap, s->n + nrec, sizeof *s->buf);
-  if (nrec) memcpy(s->buf + s->n, recs, nrec * sizeof *s->buf);
+  *recs = s->buf + s->n;
   s->n += nrec;
   pu_reserve((void **)&s->log, &s->caplog, s->nlog + nstep, sizeof *s->log);
-  if (nstep) memcpy(s->log + s->nlog, steps, nstep * sizeof *s->log);
+  *steps = s->log + s->nlog;
   s->nlog += nstep;
+}
+
+void az_cp_walker_add(az_cp_walker *w, uint32_t loc, const void *recs, size_t rec_bytes,
+                      const void *steps, size_t step_bytes) {
+  void *r, *p;
+  az_cp_walker_room(w, loc, rec_bytes, step_bytes, &r, &p);
+  if (rec_bytes) memcpy(r, recs, rec_bytes);
+  if (step_bytes) memcpy(p, steps, step_bytes);
 }
 
 void az_cp_walker_window(az_cp_walker *w, az_time bound) { merge_after(w->st, bound, 0); }

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# process_instr.sh -- instructions of each analysis process of
+# `mpiexec -n P pomp-analyze` (callgrind), against the serial analysis of
+# the same trace measured in the same run, and the efficiency they model:
+# serial / (P x the largest process's).  Instructions, unlike seconds,
+# are not disturbed by other work on the machine, and P processes need
+# not have P cores: what bounds a parallel analysis on a machine of P
+# cores, before any waiting (analyze/README.md, "Parallel analysis: where
+# the time goes").
+#
+#   bench/analyze/process_instr.sh ANALYZE TRACE P [OPTION]...
+#
+# TRACE: an experiment directory or traces.otf2; OPTIONs go to every
+# pomp-analyze (e.g. --no-rootcause).  Waits sleep
+# (POMP_ANALYZE_WAIT=sleep: polling would count the spinning), one
+# decoding thread (--threads 1).  Checks that the parallel report is
+# byte-identical to the serial one.  Heavy (valgrind: about 50 times the
+# CPU time of each run): not a test, never run in ctest.
+set -euo pipefail
+prog=${0##*/}
+die() { echo "$prog: $*" >&2; exit 1; }
+[ $# -ge 3 ] || die "usage: $prog ANALYZE TRACE P [OPTION]..."
+analyze=$1 trace=$2 np=$3
+shift 3
+[ -x "$analyze" ] || die "$analyze: not an executable"
+[ "$np" -ge 2 ] 2>/dev/null || die "P must be 2 or more"
+command -v valgrind >/dev/null || die "valgrind is needed"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export POMP_ANALYZE_WAIT=sleep
+
+# One analysis process under callgrind, its output named by its rank.
+cat >"$work/one.sh" <<'EOF'
+#!/usr/bin/env bash
+rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}
+dir=$1
+shift
+exec valgrind -q --tool=callgrind --callgrind-out-file="$dir/cg.$rank" "$@"
+EOF
+chmod +x "$work/one.sh"
+
+# The instructions (Ir) a callgrind output counted, and those of them
+# spent waiting for other processes (parallel.c's wait_until: MPI_Test
+# and the pauses between tests; how many depends on how the processes
+# were scheduled, P of them on this machine's cores).
+instr() { awk '/^(summary|totals):/ && !n {n = $2} END {printf "%.0f\n", n}' "$1"; }
+waiting() {
+  callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
+    awk '/parallel\.c:wait_until / && !n {gsub(",", "", $1); n = $1} END {printf "%.0f\n", n}'
+}
+giga() { awk -v n="$1" 'BEGIN {printf "%.3f", n / 1e9}'; }
+
+mkdir -p "$work/serial"
+# valgrind's and MPI's notes go to a log, shown when a run fails
+"$work/one.sh" "$work/serial" "$analyze" -q --threads 1 -o "$work/serial.pomp" "$@" "$trace" \
+  2>"$work/log" || { cat "$work/log" >&2; die "the serial analysis failed"; }
+serial=$(instr "$work/serial/cg.0")
+mkdir -p "$work/par"
+mpiexec -n "$np" "$work/one.sh" "$work/par" "$analyze" -q --threads 1 -o "$work/par.pomp" "$@" \
+  "$trace" 2>"$work/log" || { cat "$work/log" >&2; die "the parallel analysis failed"; }
+cmp -s "$work/serial.pomp" "$work/par.pomp" || echo "$prog: the reports differ" >&2
+
+echo "trace $trace, options: ${*:-none}; instructions (G), callgrind"
+echo "serial: $(giga "$serial")"
+sum=0 largest=0 wsum=0 wlargest=0 line="" wline=""
+for ((r = 0; r < np; r++)); do
+  n=$(instr "$work/par/cg.$r")
+  w=$((n - $(waiting "$work/par/cg.$r")))
+  line="$line $(giga "$n")"
+  wline="$wline $(giga "$w")"
+  sum=$((sum + n)) wsum=$((wsum + w))
+  if ((n > largest)); then largest=$n; fi
+  if ((w > wlargest)); then wlargest=$w; fi
+done
+echo "mpiexec -n $np, process 0..$((np - 1)):$line"
+echo "  without waiting:$wline"
+awk -v s="$serial" -v sum="$sum" -v big="$largest" -v wsum="$wsum" -v wbig="$wlargest" \
+  -v p="$np" 'BEGIN {
+  printf "all processes: %.3f (%.2fx serial); largest %.3f; modelled efficiency %.1f %%\n",
+         sum / 1e9, sum / s, big / 1e9, 100 * s / (p * big)
+  printf "without waiting: %.3f (%.2fx serial); largest %.3f; modelled efficiency %.1f %%\n",
+         wsum / 1e9, wsum / s, wbig / 1e9, 100 * s / (p * wbig) }'
