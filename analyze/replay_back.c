@@ -727,6 +727,9 @@ static inline int record_length(rec_cursor *r, uint64_t *len) {
   return (uint64_t)(r->end - r->p) < *len ? -1 : 0;
 }
 
+/* The low k bytes of a 64-bit value, k <= 4 (a short region's) */
+static const uint64_t low_bytes[5] = {0, 0xff, 0xffff, 0xffffff, 0xffffffff};
+
 /* An Enter or a Leave at p (before end) whose region decode_chunk takes
    at once (its size byte and 8 bytes after it, at most 4 of them its
    region): its size (2 to 6 bytes), else 0. */
@@ -843,7 +846,7 @@ static int decode_chunk(az_rev_buffer *b, az_resume *res, block_state *s, const 
     if ((type == EV_ENTER || type == EV_LEAVE) && r.end - r.p >= 9 && *r.p <= 4) {
       if (!timed) return -1;
       unsigned k = *r.p;
-      uint64_t region = k ? get_le8(r.p + 1) & (UINT64_MAX >> (64 - 8 * k)) : 0;
+      uint64_t region = get_le8(r.p + 1) & low_bytes[k];
       r.p += 1 + k;
       if (s->map) region = map_id(&s->map->id[AZ_MAP_REGION], region);
       uint8_t kind = type == EV_ENTER ? REV_ENTER : REV_LEAVE;
