@@ -92,6 +92,15 @@ typedef struct {
   uint32_t offset, timed;
 } az_resume_point;
 
+typedef struct { /* points every AZ_RESUME_EVERY events of chunk `chunk` of
+                    the file of location loc, up to the last block's first
+                    event; kept per location (a buffer, a decoding thread's
+                    feed) from block to block */
+  uint32_t loc, n;
+  size_t chunk;
+  az_resume_point at[AZ_RESUME_POINTS];
+} az_resume;
+
 typedef struct az_rev_buffer { /* per location: a block of several windows */
   az_rev_event *ev;
   uint8_t *kind; /* of each event in ev (REV_*) */
@@ -112,12 +121,7 @@ typedef struct az_rev_buffer { /* per location: a block of several windows */
      the first event at or after stop (maxt: the latest time decoded) */
   int pace;
   az_time stop, maxt;
-  struct { /* points every AZ_RESUME_EVERY events of chunk `chunk` of the
-              file of location loc, up to the last block's first event */
-    uint32_t loc, n;
-    size_t chunk;
-    az_resume_point at[AZ_RESUME_POINTS];
-  } resume;
+  az_resume resume; /* where its blocks' chunks may be decoded from */
 } az_rev_buffer;
 
 /* Events of all locations read in one go (blocks of windows): OTF2's Seek
@@ -178,11 +182,12 @@ void az_block_room(az_rev_buffer *b, uint64_t n);
 /* Events lo+1 .. to of location loc decoded into b from its event file's
    records, its chunks starting at events chunk[0..nchunks) (chunk_size
    bytes each; az_chunk_starts says where this may be done), map applied
-   as OTF2's reader does: 0, or -1
-   with b emptied when OTF2 must read them.  Any thread; b its own. */
+   as OTF2's reader does, from a point of res (made anew where none
+   serves): 0, or -1 with b emptied when OTF2 must read them.  Any thread;
+   b and res its own. */
 int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
                     uint64_t chunk_size, const struct az_loc_map *map, az_rev_buffer *b,
-                    uint64_t lo, uint64_t to);
+                    az_resume *res, uint64_t lo, uint64_t to);
 int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_rev_buffer *b,
                   uint64_t lo, uint64_t to);
 void az_chunk_starts(az_cursor *c, OTF2_Reader *reader, az_rev_buffer *b);

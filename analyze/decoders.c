@@ -78,6 +78,7 @@ typedef struct {
   size_t nchunks;
   uint64_t chunk_size;          /* backward: its blocks may be decoded here (az_decode_block) */
   const struct az_loc_map *map; /* ... with these tables (az_rev_buffer.map) */
+  az_resume resume;             /* ... from these points (kept from block to block) */
   uint64_t events;              /* declared: to share the locations out */
   /* under the pool's lock */
   az_seg *head, *end;
@@ -229,8 +230,8 @@ static int decode_block(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks
   s->b.lo = s->lo;
   /* from the file's records where OTF2's reading changes nothing, as
      az_read_block */
-  if (f->chunk_size &&
-      !az_decode_block(p->a, loc, f->chunk, f->nchunks, f->chunk_size, f->map, &s->b, s->lo, to))
+  if (f->chunk_size && !az_decode_block(p->a, loc, f->chunk, f->nchunks, f->chunk_size, f->map,
+                                        &s->b, &f->resume, s->lo, to))
     return 1;
   /* a new reader per block, as az_read_block (OTF2's Seek back) */
   if (open_feed(reader, f, p->a->defs.locs[loc].id, s)) return 1;

@@ -674,48 +674,167 @@ static void put_singleton(az_rev_buffer *b, block_state *s, uint8_t type, rec_cu
 }
 
 /* Where chunk `chunk` of location loc's file is decoded from for a block
-   after lo: the last point before lo when there is one (*count: its
-   events before, the point's index returned), else from its start
+   after lo: the last point of res before lo when there is one (*count:
+   its events before, the point's index returned), else from its start
    (*count as it is), the points made again while its events up to lo are
    passed over (the next one to make at the event returned; none when the
    block starts at the chunk's start). */
-static uint64_t resume(az_rev_buffer *b, uint32_t loc, size_t chunk, uint64_t lo, uint64_t *count) {
+static uint64_t resume(az_resume *res, uint32_t loc, size_t chunk, uint64_t lo, uint64_t *count) {
   if (lo <= *count) return UINT64_MAX; /* nothing passed over */
-  if (b->resume.n && b->resume.loc == loc && b->resume.chunk == chunk &&
-      b->resume.at[0].count <= lo) {
-    uint32_t j = b->resume.n - 1;
-    while (b->resume.at[j].count > lo) j--;
-    if (b->resume.at[j].count > *count) {
-      *count = b->resume.at[j].count;
+  if (res->n && res->loc == loc && res->chunk == chunk && res->at[0].count <= lo) {
+    uint32_t j = res->n - 1;
+    while (res->at[j].count > lo) j--;
+    if (res->at[j].count > *count) {
+      *count = res->at[j].count;
       return j;
     }
     return UINT64_MAX;
   }
-  b->resume.loc = loc;
-  b->resume.chunk = chunk;
-  b->resume.n = 0;
+  res->loc = loc;
+  res->chunk = chunk;
+  res->n = 0;
   return *count;
 }
 
-/* The events of one chunk (data: its n bytes) after *pos, those after lo
+typedef struct {          /* where decode_chunk is in a chunk's records */
+  const unsigned char *p; /* the record at hand */
+  uint64_t count;         /* events before it */
+  az_time t;              /* the time in force (timed: a timestamp was read) */
+  int timed;
+} chunk_walk;
+
+/* What decode_chunk does with a record of a type other than a timestamp
+   (and an Enter or a Leave whose region it takes at once). */
+enum { REC_HAS_LENGTH, REC_IS_SINGLETON, REC_ENDS_CHUNK, REC_REFUSED };
+static inline int record_class(uint8_t type) {
+  if (type == REC_END_OF_CHUNK) return REC_ENDS_CHUNK;
+  if (type < REC_FIRST_EVENT && type != REC_ATTRIBUTES) return REC_REFUSED;
+  if (type >= EV_OMP_FIRST && type <= EV_OMP_LAST) return REC_REFUSED;
+  if (type == EV_CALLING_CONTEXT_ENTER || type == EV_CALLING_CONTEXT_ENTER + 1) return REC_REFUSED;
+  if (type > EV_PROGRAM_END) return REC_REFUSED;
+  return type != REC_ATTRIBUTES && singleton(type) ? REC_IS_SINGLETON : REC_HAS_LENGTH;
+}
+
+/* The length of a record that has one (a byte, or 0xff and 8 bytes), r
+   moved past it: 0, or -1 when the record runs past the chunk. */
+static inline int record_length(rec_cursor *r, uint64_t *len) {
+  if (r->p >= r->end) return -1;
+  *len = *r->p++;
+  if (*len == 0xff) {
+    if (r->end - r->p < 8) return -1;
+    *len = get_le8(r->p), r->p += 8;
+  }
+  return (uint64_t)(r->end - r->p) < *len ? -1 : 0;
+}
+
+/* The low k bytes of a 64-bit value, k <= 4 (a short region's) */
+static const uint64_t low_bytes[5] = {0, 0xff, 0xffff, 0xffffff, 0xffffffff};
+
+/* An Enter or a Leave at p (before end) whose region decode_chunk takes
+   at once (its size byte and 8 bytes after it, at most 4 of them its
+   region): its size (2 to 6 bytes), else 0. */
+static inline unsigned short_enter_leave(const unsigned char *p, const unsigned char *end) {
+  return end - p >= 10 && (*p == EV_ENTER || *p == EV_LEAVE) && p[1] <= 4 ? 2u + p[1] : 0;
+}
+
+/* Passes over the records before event lo+1 (from w: a chunk's start or
+   a resume point) by their sizes, no event's values taken: the time in
+   force kept, a resume point made at each event from `mark` on every
+   AZ_RESUME_EVERY events (none: UINT64_MAX).  It refuses what
+   decode_chunk's loop refuses, and any record that runs past the chunk:
+   0 with event lo+1 next, 1 at the chunk's end, -1 when OTF2 must read
+   the block.  The first block read in a chunk of heat 4x1 passes over
+   ~290 k events, most of them Enters and Leaves after a timestamp: those
+   hopped over in a tight loop.  Not inlined: the decoding loop keeps its
+   registers. */
+__attribute__((noinline)) static int pass_over(chunk_walk *w, const unsigned char *data,
+                                               const unsigned char *end, az_resume *res,
+                                               uint64_t lo, uint64_t mark) {
+  rec_cursor c = {w->p, end, 0, end};
+  uint64_t n = w->count, stop = lo < mark ? lo : mark; /* n rises by 1 at most a turn */
+  az_time t = w->t;
+  int timed = w->timed, got = -1; /* no end-of-chunk record */
+  while (c.p < c.end) {
+    if (n >= stop) {
+      if (n == lo) {
+        got = 0;
+        break;
+      } /* a point here, at a record's start */
+      res->at[res->n++] = (az_resume_point){n, t, (uint32_t)(c.p - data), (uint32_t)timed};
+      mark = res->n < AZ_RESUME_POINTS ? n + AZ_RESUME_EVERY : UINT64_MAX;
+      stop = lo < mark ? lo : mark;
+    }
+    /* timestamps and Enters and Leaves whose region fits in 4 bytes, 20
+       bytes or more before the chunk's end (a timestamp's 9 and 10 where
+       an Enter or a Leave is taken so: no tests of the end between) */
+    const unsigned char *p = c.p;
+    while (n < stop && c.end - p >= 20) {
+      if (*p == REC_TIMESTAMP) t = get_le8(p + 1), timed = 1, p += 9;
+      if ((*p != EV_ENTER && *p != EV_LEAVE) || p[1] > 4) break;
+      p += 2 + p[1], n++;
+    }
+    c.p = p;
+    if (n >= stop || c.p >= c.end) continue;
+    unsigned size = short_enter_leave(c.p, c.end); /* the others, one by one */
+    if (size) {
+      c.p += size, n++;
+      continue;
+    }
+    uint8_t type = *c.p++;
+    if (type == REC_TIMESTAMP) {
+      if (c.end - c.p < 8) return -1;
+      t = get_le8(c.p), c.p += 8, timed = 1;
+      continue;
+    }
+    int class = record_class(type);
+    if (class == REC_ENDS_CHUNK) {
+      got = 1;
+      break;
+    }
+    if (class == REC_REFUSED) return -1;
+    if (class == REC_IS_SINGLETON) { /* its size only */
+      get_u64(&c);
+      if (c.bad) return -1;
+      n++;
+      continue;
+    }
+    uint64_t len;
+    if (record_length(&c, &len)) return -1;
+    c.p += len;
+    n += type != REC_ATTRIBUTES;
+  }
+  w->p = c.p, w->count = n, w->t = t, w->timed = timed;
+  return got;
+}
+
+/* The events of one chunk (data: its n bytes) after *at, those after lo
    buffered, up to event `to`: 1 when `to` was reached, 0 at the chunk's
    end, -1 when OTF2 must read the block. */
-static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *data, size_t n,
-                        size_t chunk, uint64_t *at, uint64_t lo, uint64_t to) {
+static int decode_chunk(az_rev_buffer *b, az_resume *res, block_state *s, const unsigned char *data,
+                        size_t n, size_t chunk, uint64_t *at, uint64_t lo, uint64_t to) {
   if (n < CHUNK_HEADER_BYTES || data[0] != CHUNK_HEADER || data[1] != CHUNK_LITTLE_ENDIAN ||
       get_le8(data + CHUNK_FIRST) != *at + 1)
     return -1;
   rec_cursor r = {data + CHUNK_HEADER_BYTES, data + n, 0, data + n};
-  int timed = 0;
-  az_time t = 0;
-  uint64_t count = *at, *pos = &count;
-  uint64_t mark = resume(b, s->loc, chunk, lo, &count);
-  if (count > *at) { /* from the point */
-    const az_resume_point *p = &b->resume.at[mark];
-    r.p = data + p->offset, t = p->t, timed = (int)p->timed;
+  chunk_walk w = {.count = *at};
+  uint64_t mark = resume(res, s->loc, chunk, lo, &w.count);
+  if (w.count > *at) { /* from the point */
+    const az_resume_point *p = &res->at[mark];
+    r.p = data + p->offset, w.t = p->t, w.timed = (int)p->timed;
     mark = UINT64_MAX;
   }
-  int got = -1; /* no end-of-chunk record */
+  if (w.count < lo) { /* the events before the block */
+    w.p = r.p;
+    int ended = pass_over(&w, data, r.end, res, lo, mark);
+    if (ended) {
+      *at = w.count;
+      return ended > 0 ? 0 : -1;
+    }
+    r.p = w.p;
+  }
+  uint64_t count = w.count; /* from here on: after lo */
+  az_time t = w.t;
+  int timed = w.timed, got = -1; /* no end-of-chunk record */
   while (r.p < r.end) {
     uint8_t type = *r.p++;
     if (type == REC_TIMESTAMP) { /* before most events */
@@ -723,21 +842,11 @@ static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *d
       t = get_le8(r.p), r.p += 8, timed = 1;
       continue;
     }
-    /* most events: an Enter or a Leave, its region in a few bytes; before
-       the block (it starts inside a chunk) only passed over */
+    /* most events: an Enter or a Leave, its region in a few bytes */
     if ((type == EV_ENTER || type == EV_LEAVE) && r.end - r.p >= 9 && *r.p <= 4) {
-      unsigned k = *r.p;
-      if (count < lo) {
-        if (count >= mark && b->resume.n < AZ_RESUME_POINTS) {
-          b->resume.at[b->resume.n++] =
-              (az_resume_point){count, t, (uint32_t)(r.p - 1 - data), (uint32_t)timed};
-          mark = count + AZ_RESUME_EVERY;
-        }
-        r.p += 1 + k, count++;
-        continue;
-      }
       if (!timed) return -1;
-      uint64_t region = k ? get_le8(r.p + 1) & (UINT64_MAX >> (64 - 8 * k)) : 0;
+      unsigned k = *r.p;
+      uint64_t region = get_le8(r.p + 1) & low_bytes[k];
       r.p += 1 + k;
       if (s->map) region = map_id(&s->map->id[AZ_MAP_REGION], region);
       uint8_t kind = type == EV_ENTER ? REV_ENTER : REV_LEAVE;
@@ -754,46 +863,33 @@ static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *d
       }
       continue;
     }
-    if (type == REC_END_OF_CHUNK) {
+    int class = record_class(type);
+    if (class == REC_ENDS_CHUNK) {
       got = 0;
       break;
     }
-    if (type < REC_FIRST_EVENT && type != REC_ATTRIBUTES) return -1;
-    if (type >= EV_OMP_FIRST && type <= EV_OMP_LAST) return -1;
-    if (type == EV_CALLING_CONTEXT_ENTER || type == EV_CALLING_CONTEXT_ENTER + 1) return -1;
-    if (type > EV_PROGRAM_END) return -1;
-    if (type != REC_ATTRIBUTES && singleton(type)) {
+    if (class == REC_REFUSED) return -1;
+    if (class == REC_IS_SINGLETON) {
+      if (!timed) return -1;
       rec_cursor v = {r.p, r.end, 0, r.end};
-      if (++*pos > lo) {
-        if (!timed) return -1;
-        put_singleton(b, s, type, &v, t, *pos);
-      } else {
-        get_u64(&v); /* its size only */
-      }
+      put_singleton(b, s, type, &v, t, ++count);
       if (v.bad) return -1;
       r.p = v.p;
-      if (*pos == to) {
+      if (count == to) {
         got = 1;
         break;
       }
       continue;
     }
-    /* a record with its length */
-    if (r.p >= r.end) return -1;
-    uint64_t len = *r.p++;
-    if (len == 0xff) {
-      if (r.end - r.p < 8) return -1;
-      len = get_le8(r.p), r.p += 8;
-    }
-    if ((uint64_t)(r.end - r.p) < len) return -1;
+    uint64_t len;
+    if (record_length(&r, &len)) return -1;
     rec_cursor v = {r.p, r.p + len, 0, r.end};
     r.p += len;
     if (type == REC_ATTRIBUTES) continue;
-    if (++*pos <= lo) continue;
     if (!timed) return -1;
-    put_record(b, s, type, &v, t, *pos);
+    put_record(b, s, type, &v, t, ++count);
     if (v.bad) return -1;
-    if (*pos == to) {
+    if (count == to) {
       got = 1;
       break;
     }
@@ -804,7 +900,7 @@ static int decode_chunk(az_rev_buffer *b, block_state *s, const unsigned char *d
 
 int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
                     uint64_t chunk_size, const struct az_loc_map *map, az_rev_buffer *b,
-                    uint64_t lo, uint64_t to) {
+                    az_resume *res, uint64_t lo, uint64_t to) {
   size_t k = 0, h = nchunks; /* the last chunk whose first event is <= lo + 1 */
   while (h - k > 1) {
     size_t mid = k + (h - k) / 2;
@@ -830,7 +926,7 @@ int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, s
     size_t n = (size_t)(size - k * chunk_size < chunk_size ? size - k * chunk_size : chunk_size);
     void *data = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, (off_t)(k * chunk_size));
     if (data == MAP_FAILED) break;
-    got = decode_chunk(b, &s, data, n, k, &pos, lo, to);
+    got = decode_chunk(b, res, &s, data, n, k, &pos, lo, to);
     munmap(data, n);
     if (got) break;
     got = -1; /* the last chunk ended before `to` */
@@ -856,8 +952,8 @@ int az_read_block(az_cursor *c, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb
                   uint64_t lo, uint64_t to) {
   az_block_room(b, to - lo);
   b->lo = lo;
-  if (b->chunk_size &&
-      !az_decode_block(c->a, c->loc, b->chunk, b->nchunks, b->chunk_size, b->map, b, lo, to)) {
+  if (b->chunk_size && !az_decode_block(c->a, c->loc, b->chunk, b->nchunks, b->chunk_size, b->map,
+                                        b, &b->resume, lo, to)) {
     if (c->er) OTF2_Reader_CloseEvtReader(reader, c->er); /* the reader run_backward opened */
     c->er = NULL;
     b->end = b->len;

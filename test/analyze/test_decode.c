@@ -208,7 +208,7 @@ static az_time check_blocks(const char *offsets, int tables) {
     az_block_room(&here, blocks[k][1] - blocks[k][0]);
     here.lo = blocks[k][0];
     assert_int_equal(az_decode_block(&o.a, 0, here.chunk, here.nchunks, here.chunk_size, here.map,
-                                     &here, blocks[k][0], blocks[k][1]),
+                                     &here, &here.resume, blocks[k][0], blocks[k][1]),
                      0);
     assert_true(here.len >= otf2.len);
     assert_same_events(&otf2, &here, az_handled_kinds(on));
@@ -251,12 +251,96 @@ static void zero_clock_offsets_correct_nothing_equal_ones_shift(void **state) {
   assert_int_equal(check_blocks("offset 0 50 1000\noffset 0 150000 1000\n", 0), 201000);
 }
 
+/* Location 0's event file, its n bytes (the caller frees them). */
+static unsigned char *event_file(const opened *o, char *path, size_t size, size_t *n) {
+  az_loc_file(&o->a, o->a.defs.locs[0].id, "evt", path, size);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  unsigned char *data = malloc(8u << 20);
+  assert_non_null(data);
+  *n = fread(data, 1, 8u << 20, f);
+  fclose(f);
+  return data;
+}
+
+static void write_file(const char *path, const unsigned char *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(data, 1, n, f), n);
+  fclose(f);
+}
+
+/* Where the first MpiIsend from byte `from` lies: type 15, length 15,
+   receiver 1, communicator 3, tag 7, 64 bytes (a byte each) and its
+   request; a timestamp and its MpiIsendComplete (type 16, its request's
+   size, the request) follow it. */
+static size_t isend_at(const unsigned char *data, size_t from, size_t to) {
+  static const unsigned char isend[] = {15, 15, 1, 1, 1, 3, 1, 7, 1, 64, 6};
+  for (size_t i = from; i + sizeof isend + 16 < to; i++)
+    if (!memcmp(data + i, isend, sizeof isend)) return i;
+  fail_msg("no MpiIsend after byte %zu", from);
+  return 0;
+}
+
+/* The last events of chunk 1, decoded with no resume point: every record
+   before them passed over; 0, or -1 when the decoder refuses. */
+static int decode_end_of_chunk_1(opened *o, az_rev_buffer *here) {
+  uint64_t lo = here->chunk[2] - 51, to = here->chunk[2] - 1;
+  az_resume fresh = {0};
+  az_block_room(here, to - lo);
+  here->lo = lo;
+  return az_decode_block(&o->a, 0, here->chunk, here->nchunks, here->chunk_size, here->map, here,
+                         &fresh, lo, to);
+}
+
+/* A damaged record among those passed over before a block (a singleton's
+   size byte too large, an Isend's length running past its chunk, the file
+   cut 8 KiB into the chunk, so its mapping ends there) makes the decoder
+   refuse the block, which OTF2 reads then (and names what it cannot),
+   without reading past the chunk. */
+static void damage_before_a_block_refuses_it(void **state) {
+  (void)state;
+  opened o;
+  open_trace(&o, "", 0);
+  az_cursor c = {.a = &o.a, .loc = 0, .on = &az_pass_waits.on};
+  az_rev_buffer here = {.off_region = o.a.defs.off_region};
+  az_chunk_starts(&c, o.reader, &here);
+  assert_true(here.nchunks >= 3);
+  char path[4096];
+  size_t n = 0;
+  unsigned char *good = event_file(&o, path, sizeof path, &n), *bad = malloc(n);
+  assert_non_null(bad);
+  assert_true(n > 2 * CHUNK);
+  assert_int_equal(decode_end_of_chunk_1(&o, &here), 0);
+  assert_true(here.len > 20);
+  size_t isend = isend_at(good, CHUNK + 1024, 2 * CHUNK), complete = isend + 2 + 15 + 9;
+  assert_int_equal(good[complete], 16);
+  memcpy(bad, good, n);
+  bad[complete + 1] = 9; /* a compressed value of 9 bytes */
+  write_file(path, bad, n);
+  assert_int_equal(decode_end_of_chunk_1(&o, &here), -1);
+  assert_int_equal(here.len, 0);
+  memcpy(bad, good, n);
+  bad[isend + 1] = 0xff; /* its values read as an 8-byte length */
+  write_file(path, bad, n);
+  assert_int_equal(decode_end_of_chunk_1(&o, &here), -1);
+  write_file(path, good, CHUNK + 8192);
+  assert_int_equal(decode_end_of_chunk_1(&o, &here), -1);
+  write_file(path, good, n);
+  assert_int_equal(decode_end_of_chunk_1(&o, &here), 0);
+  free(good);
+  free(bad);
+  free_buffer(&here);
+  close_trace(&o);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(decoded_blocks_hold_what_otf2_reads),
       cmocka_unit_test(mapping_tables_and_clock_offsets_applied_as_otf2_does),
       cmocka_unit_test(a_single_clock_offset_corrects_nothing),
       cmocka_unit_test(zero_clock_offsets_correct_nothing_equal_ones_shift),
+      cmocka_unit_test(damage_before_a_block_refuses_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
