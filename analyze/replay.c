@@ -15,7 +15,11 @@
  *
  * With az_analysis.threads > 1 threads of their own decode the event files
  * ahead of the replay (decoders.c): the replay thread runs the pass
- * handlers on what they decoded, in the same order. */
+ * handlers on what they decoded, in the same order; a backward pass
+ * marked `local` (az_pass.h) has a location's window run by those
+ * threads instead (local_job), while the replay thread goes on with the
+ * other passes and locations, and waits for them before the window's
+ * end (join_local). */
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,10 +257,10 @@ static size_t window_first(const az_rev_buffer *b, size_t end, uint64_t after) {
 }
 
 /* Location l's events evs[stop .. end), last first, to pass r's
-   handlers; returns where it stopped (stop, or after a failure). */
-static size_t deliver_back(const az_replay *r, uint32_t l, const az_rev_event *evs,
-                           const uint8_t *kinds, const uint64_t *more, uint64_t lo, size_t end,
-                           size_t stop) {
+   handlers; returns 1 when a handler failed (maybe at the last one). */
+static int deliver_back(const az_replay *r, uint32_t l, const az_rev_event *evs,
+                        const uint8_t *kinds, const uint64_t *more, uint64_t lo, size_t end,
+                        size_t stop) {
   az_cursor *ci = az_replay_loc(r, l);
   const az_event_handlers *on = &r->pass->on;
   uint32_t mask = az_handled_kinds(on);
@@ -274,7 +278,7 @@ static size_t deliver_back(const az_replay *r, uint32_t l, const az_rev_event *e
     else if (k == REV_ENTER && enter) enter(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
     else if (mask >> k & 1) az_deliver_values(on, ci, id, k, ev->t, lo + ev->dpos, more + ev->arg);
   }
-  return e;
+  return ci->failed;
 }
 
 /* The `local` passes' handlers of one location in one window, run by a
@@ -292,6 +296,7 @@ typedef struct {
   size_t end, stop;
   int queued; /* given this window */
   int finish; /* its first event is in the window: the location ends */
+  int failed; /* a local pass's handler failed */
   az_diag_held held;
 } local_job;
 
@@ -300,8 +305,10 @@ static void run_local(void *arg) {
   az_diag_hold(&j->held);
   for (size_t i = 0; i < j->np; i++)
     if (j->rs[i].pass->local &&
-        deliver_back(&j->rs[i], j->l, j->ev, j->kind, j->more, j->lo, j->end, j->stop) > j->stop)
+        deliver_back(&j->rs[i], j->l, j->ev, j->kind, j->more, j->lo, j->end, j->stop)) {
+      j->failed = 1;
       break;
+    }
   az_diag_hold(NULL);
 }
 
@@ -344,11 +351,11 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
   size_t stop = window_first(b, end, from - b->lo);
   for (size_t i = 0; i < np; i++)
     if (!(job && rs[i].pass->local) &&
-        deliver_back(&rs[i], l, b->ev, b->kind, b->more, b->lo, end, stop) > stop)
-      return -1; /* failed */
+        deliver_back(&rs[i], l, b->ev, b->kind, b->more, b->lo, end, stop))
+      return -1;
   b->end = stop;
   if (job) {
-    *job = (local_job){rs, np, l, b->ev, b->kind, b->more, b->lo, end, stop, 1, from == 0, {0}};
+    *job = (local_job){rs, np, l, b->ev, b->kind, b->more, b->lo, end, stop, 1, from == 0, 0, {0}};
     az_pool_job(pool, run_local, job);
   }
   if (from == 0)
@@ -374,7 +381,7 @@ static int join_local(az_replay *rs, size_t np, az_pool *pool, local_job *jobs, 
     if (!j->queued) continue;
     j->queued = 0;
     if (job_failed) continue;
-    if (j->held.errors) {
+    if (j->failed) {
       az_diag_release(d, &j->held);
       job_failed = 1;
     } else if (j->finish) {
