@@ -37,6 +37,19 @@ typedef struct az_diag {
 void az_warn(az_diag *d, int kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Records a fatal problem of the input (the analysis result is invalid). */
 void az_fail(az_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fatal errors held back by one thread (az_diag_hold), to be said later
+   in the order of the serial replay: the backward passes' local handlers
+   run in the decoding threads (replay.c, "local" passes). */
+typedef struct {
+  int errors;
+  char first[512];
+} az_diag_held;
+/* From now on this thread's az_fail only counts into h and keeps the
+   first message (NULL: say them again); h is cleared. */
+void az_diag_hold(az_diag_held *h);
+/* What h held, as az_fail would have said it (the first message; the
+   others counted). */
+void az_diag_release(az_diag *d, const az_diag_held *h);
 uint64_t az_warn_total(const az_diag *d);
 void az_diag_summary(const az_diag *d, FILE *out);
 /* The kinds of warning a run that did not finish is expected to cause

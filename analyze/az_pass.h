@@ -23,7 +23,8 @@
  * With az_analysis.threads > 1 the driver decodes the event files in
  * threads of its own (decoders.c); the handlers still
  * run on the calling thread, in the same order, and get no attribute list
- * (NULL): a pass needs no change and must not read one.
+ * (NULL): a pass needs no change and must not read one.  Only a backward
+ * pass marked `local` has its handlers run in those threads.
  */
 #ifndef POMP_AZ_PASS_H
 #define POMP_AZ_PASS_H
@@ -128,6 +129,14 @@ typedef struct az_pass {
   /* NULL, or 0 when the trace holds nothing for the pass (it is skipped;
      not for the first pass). */
   int (*wanted)(const az_analysis *a);
+  /* A backward pass whose handlers touch only their location's state (its
+     per-location struct and what it alone points to) and read only the
+     definitions and what `begin` set up; they may az_fail, never az_warn.
+     With decoding threads they run there, a location's window at a time,
+     while the replay thread runs the other passes' handlers; `window`,
+     `loc_end` and `end` stay on the replay thread and see each window's
+     handlers done (replay.c). */
+  int local;
 } az_pass;
 
 struct az_replay { /* one pass being run */

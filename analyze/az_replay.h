@@ -209,5 +209,9 @@ void az_pool_window(az_pool *p, size_t window);
 void az_pool_stop(az_pool *p);
 int az_advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, az_time stop);
 int az_take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, uint64_t to);
+/* fn(arg) in a decoding thread (or the caller's, az_pool_finish_jobs). */
+void az_pool_job(az_pool *p, void (*fn)(void *), void *arg);
+/* Returns once every job given is done (the caller runs those not taken). */
+void az_pool_finish_jobs(az_pool *p);
 
 #endif

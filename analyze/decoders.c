@@ -23,8 +23,15 @@
    block a location ahead of the one it delivers from (so twice the memory
    of the serial backward reading).
 
-   A decoding thread touches nothing of the analysis but the definitions;
-   errors go back in the segments, the replay says them. */
+   Jobs: the replay thread may also hand the decoding threads work of its
+   own (az_pool_job: the handlers of the backward passes that touch only
+   their location's state, replay.c); a decoding thread takes a job before
+   it decodes ahead, and the replay thread runs the jobs still queued
+   itself when it waits for them (az_pool_finish_jobs).
+
+   A decoding thread touches nothing of the analysis but the definitions
+   (and what a job gives it); errors go back in the segments, the replay
+   says them. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <otf2/otf2.h>
 #include <pthread.h>
@@ -87,6 +94,11 @@ typedef struct {
 } az_feed;
 
 typedef struct {
+  void (*fn)(void *);
+  void *arg;
+} az_job;
+
+typedef struct {
   az_pool *pool;
   int id;
   pthread_t tid;
@@ -112,6 +124,11 @@ struct az_pool {
   const az_marks *m; /* backward */
   uint64_t budget;
   az_seg *spare;
+  struct { /* the replay thread's jobs: queued from head on, running */
+    az_job *v;
+    size_t head, n, cap;
+    int running;
+  } jobs;
 };
 
 long az_usable_cpus(void) {
@@ -281,6 +298,39 @@ static az_seg *spare_seg(az_pool *p) {
   return s;
 }
 
+/* Under the lock: runs the first job queued (without the lock); 0 when
+   none is queued.  The last one done wakes the replay. */
+static int run_job(az_pool *p) {
+  if (p->jobs.head == p->jobs.n) return 0;
+  az_job j = p->jobs.v[p->jobs.head++];
+  p->jobs.running++;
+  pthread_mutex_unlock(&p->mu);
+  j.fn(j.arg);
+  pthread_mutex_lock(&p->mu);
+  if (!--p->jobs.running && p->jobs.head == p->jobs.n) pthread_cond_broadcast(&p->ready);
+  return 1;
+}
+
+void az_pool_job(az_pool *p, void (*fn)(void *), void *arg) {
+  pthread_mutex_lock(&p->mu);
+  if (p->jobs.head == p->jobs.n && !p->jobs.running) p->jobs.head = p->jobs.n = 0;
+  az_job j = {fn, arg};
+  PU_PUSH(p->jobs.v, p->jobs.n, p->jobs.cap, j);
+  if (p->idle) pthread_cond_signal(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+void az_pool_finish_jobs(az_pool *p) {
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    if (run_job(p)) continue;
+    if (!p->jobs.running) break;
+    pthread_cond_wait(&p->ready, &p->mu);
+  }
+  p->jobs.head = p->jobs.n = 0;
+  pthread_mutex_unlock(&p->mu);
+}
+
 static void *decoder_main(void *arg) {
   az_decoder *d = arg;
   az_pool *p = d->pool;
@@ -294,6 +344,7 @@ static void *decoder_main(void *arg) {
     if (p->feed[l].worker == d->id) p->feed[l].opened = 1;
   pthread_cond_broadcast(&p->ready);
   for (;;) {
+    if (!p->quit && run_job(p)) continue;
     uint32_t l = 0;
     az_feed *f = p->quit ? NULL : pick(p, d->id, &l);
     if (!f) {
@@ -466,6 +517,7 @@ void az_pool_stop(az_pool *p) {
     free(p->feed[l].open_error);
   }
   free_segs(p->spare);
+  free(p->jobs.v);
   pthread_mutex_destroy(&p->mu);
   pthread_cond_destroy(&p->work);
   pthread_cond_destroy(&p->ready);

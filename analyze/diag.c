@@ -50,14 +50,32 @@ void az_warn(az_diag *d, int kind, const char *fmt, ...) {
     pu_warn("further %s are only counted (--verbose shows all)", kind_name[kind]);
 }
 
+/* This thread's held errors (az_diag_hold), NULL: said at once. */
+static _Thread_local az_diag_held *held;
+
+void az_diag_hold(az_diag_held *h) {
+  if (h) h->errors = 0, h->first[0] = 0;
+  held = h;
+}
+
 void az_fail(az_diag *d, const char *fmt, ...) {
   char buf[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  if (held) {
+    if (!held->errors++) memcpy(held->first, buf, sizeof buf);
+    return;
+  }
   if (!d->errors++) memcpy(d->first_error, buf, sizeof buf);
   if (d->verbosity) pu_error("%s", buf);
+}
+
+void az_diag_release(az_diag *d, const az_diag_held *h) {
+  if (!h->errors) return;
+  az_fail(d, "%s", h->first);
+  d->errors += h->errors - 1;
 }
 
 uint64_t az_warn_total(const az_diag *d) {

@@ -1650,4 +1650,5 @@ const az_pass az_pass_critical = {
     .begin = critical_begin,
     .window = critical_window,
     .end = critical_end,
+    .local = 1, /* the first stage: a location's own state (cp_loc) alone */
 };

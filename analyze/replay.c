@@ -15,7 +15,11 @@
  *
  * With az_analysis.threads > 1 threads of their own decode the event files
  * ahead of the replay (decoders.c): the replay thread runs the pass
- * handlers on what they decoded, in the same order. */
+ * handlers on what they decoded, in the same order; a backward pass
+ * marked `local` (az_pass.h) has a location's window run by those
+ * threads instead (local_job), while the replay thread goes on with the
+ * other passes and locations, and waits for them before the window's
+ * end (join_local). */
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,10 +243,6 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
   return failed;
 }
 
-/* Window w of location l, last event first, to each of the np passes in
-   turn: from its block, read first (by the first pass's cursor) when the
-   block does not hold it (as many earlier windows with it as the share
-   `budget` allows).  Its events all delivered, each pass's loc_end. */
 /* The index of the first of a block's events before end that is in the
    window (dpos > after; positions grow with the index): found once, not
    tested per event and pass. */
@@ -256,9 +256,72 @@ static size_t window_first(const az_rev_buffer *b, size_t end, uint64_t after) {
   return lo;
 }
 
+/* Location l's events evs[stop .. end), last first, to pass r's
+   handlers; returns 1 when a handler failed (maybe at the last one). */
+static int deliver_back(const az_replay *r, uint32_t l, const az_rev_event *evs,
+                        const uint8_t *kinds, const uint64_t *more, uint64_t lo, size_t end,
+                        size_t stop) {
+  az_cursor *ci = az_replay_loc(r, l);
+  const az_event_handlers *on = &r->pass->on;
+  uint32_t mask = az_handled_kinds(on);
+  size_t e = end;
+  OTF2_LocationRef id = r->a->defs.locs[l].id;
+  /* the handlers in locals: a handler's stores could change them for all
+     the compiler knows, reloaded at every event */
+  OTF2_EvtReaderCallback_Enter enter = on->enter;
+  OTF2_EvtReaderCallback_Leave leave = on->leave;
+  while (e > stop && !ci->failed) {
+    uint8_t k = kinds[--e];
+    const az_rev_event *ev = &evs[e];
+    /* Leave and Enter, most events, without deliver's switch */
+    if (k == REV_LEAVE && leave) leave(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
+    else if (k == REV_ENTER && enter) enter(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
+    else if (mask >> k & 1) az_deliver_values(on, ci, id, k, ev->t, lo + ev->dpos, more + ev->arg);
+  }
+  return ci->failed;
+}
+
+/* The `local` passes' handlers of one location in one window, run by a
+   decoding thread (az_pool_job) while the replay thread goes on with the
+   other passes and locations; their errors are held back and said in the
+   serial order once the window's jobs are done (join_local). */
+typedef struct {
+  az_replay *rs;
+  size_t np;
+  uint32_t l;
+  const az_rev_event *ev; /* the block as it was given: read_back swaps */
+  const uint8_t *kind;    /* a location's arrays at its next window only */
+  const uint64_t *more;
+  uint64_t lo;
+  size_t end, stop;
+  int queued; /* given this window */
+  int finish; /* its first event is in the window: the location ends */
+  int failed; /* a local pass's handler failed */
+  az_diag_held held;
+} local_job;
+
+static void run_local(void *arg) {
+  local_job *j = arg;
+  az_diag_hold(&j->held);
+  for (size_t i = 0; i < j->np; i++)
+    if (j->rs[i].pass->local &&
+        deliver_back(&j->rs[i], j->l, j->ev, j->kind, j->more, j->lo, j->end, j->stop)) {
+      j->failed = 1;
+      break;
+    }
+  az_diag_hold(NULL);
+}
+
+/* Window w of location l, last event first, to each of the np passes in
+   turn: from its block, read first (by the first pass's cursor) when the
+   block does not hold it (as many earlier windows with it as the share
+   `budget` allows).  Its events all delivered, each pass's loc_end.  With
+   job (decoding threads and a `local` pass), the local passes' handlers
+   are given to the pool once the others' succeeded: they would have run
+   after them. */
 static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
                      OTF2_EvtReaderCallbacks *cb, az_pool *pool, az_rev_buffer *b,
-                     const az_marks *m, size_t w, uint64_t budget) {
+                     const az_marks *m, size_t w, uint64_t budget, local_job *job) {
   az_cursor *c = az_replay_loc(&rs[0], l);
   const uint64_t *at = m->at + c->loc;
   uint64_t from = w ? at[(w - 1) * m->nlocs] : 0, to = at[w * m->nlocs];
@@ -284,39 +347,51 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
     if (pool ? az_take_block(pool, c, b, lo, to) : az_read_block(c, reader, cb, b, lo, to))
       return -1;
   }
-  size_t end = b->end, rest = end;
+  size_t end = b->end;
   size_t stop = window_first(b, end, from - b->lo);
-  for (size_t i = 0; i < np; i++) {
-    az_cursor *ci = az_replay_loc(&rs[i], l);
-    const az_event_handlers *on = &rs[i].pass->on;
-    uint32_t mask = az_handled_kinds(on);
-    size_t e = end;
-    OTF2_LocationRef id = c->a->defs.locs[l].id;
-    /* the buffer and the handlers in locals: a handler's stores could
-       change them for all the compiler knows, reloaded at every event */
-    const az_rev_event *evs = b->ev;
-    const uint8_t *kinds = b->kind;
-    const uint64_t lo = b->lo;
-    const uint64_t *more = b->more;
-    OTF2_EvtReaderCallback_Enter enter = on->enter;
-    OTF2_EvtReaderCallback_Leave leave = on->leave;
-    while (e > stop && !ci->failed) {
-      uint8_t k = kinds[--e];
-      const az_rev_event *ev = &evs[e];
-      /* Leave and Enter, most events, without deliver's switch */
-      if (k == REV_LEAVE && leave) leave(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
-      else if (k == REV_ENTER && enter) enter(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
-      else if (mask >> k & 1)
-        az_deliver_values(on, ci, id, k, ev->t, lo + ev->dpos, more + ev->arg);
-    }
-    if (ci->failed) return -1;
-    rest = e;
+  for (size_t i = 0; i < np; i++)
+    if (!(job && rs[i].pass->local) &&
+        deliver_back(&rs[i], l, b->ev, b->kind, b->more, b->lo, end, stop))
+      return -1;
+  b->end = stop;
+  if (job) {
+    *job = (local_job){rs, np, l, b->ev, b->kind, b->more, b->lo, end, stop, 1, from == 0, 0, {0}};
+    az_pool_job(pool, run_local, job);
   }
-  b->end = rest;
   if (from == 0)
     for (size_t i = 0; i < np; i++)
-      az_finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
+      if (!(job && rs[i].pass->local))
+        az_finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
   return 0;
+}
+
+/* After a window's locations: waits for their local jobs, then says the
+   errors held back in the serial order: the local passes' of a location
+   before the replay thread's of a later one (held: the replay thread's,
+   at most one location's, as it stops there); the locations the jobs
+   finished end.  Returns failed, or -1 for a job's failure. */
+static int join_local(az_replay *rs, size_t np, az_pool *pool, local_job *jobs, uint32_t nlocs,
+                      OTF2_Reader *reader, const az_diag_held *held, int failed) {
+  az_diag_hold(NULL);
+  az_pool_finish_jobs(pool);
+  az_diag *d = &rs[0].a->diag;
+  int job_failed = 0;
+  for (uint32_t l = 0; l < nlocs; l++) {
+    local_job *j = &jobs[l];
+    if (!j->queued) continue;
+    j->queued = 0;
+    if (job_failed) continue;
+    if (j->failed) {
+      az_diag_release(d, &j->held);
+      job_failed = 1;
+    } else if (j->finish) {
+      for (size_t i = 0; i < np; i++)
+        if (rs[i].pass->local) az_finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
+    }
+  }
+  if (job_failed) return -1;
+  az_diag_release(d, held);
+  return failed;
 }
 
 /* The first pass's windows, last to first, for np backward passes read
@@ -337,6 +412,11 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
   if (r->a->window_events && 8 * r->a->window_events < block) block = 8 * r->a->window_events;
   uint64_t budget = block / (mine ? mine : 1);
   az_pool *pool = az_pool_start(r, &all, m, budget, window_length(r->a));
+  /* the local passes' handlers in the decoding threads */
+  local_job *jobs = NULL;
+  for (size_t i = 0; i < np && pool && !jobs; i++)
+    if (rs[i].pass->local) jobs = pu_calloc(d->num_locs, sizeof *jobs);
+  az_diag_held held = {0};
   for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
     if (!c->a) continue;
@@ -349,16 +429,19 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
   if (pool) az_pool_go(pool, r, b);
   for (size_t w = m->windows; w-- > 0;) {
     az_time low = w ? m->stop[w - 1] : 0;
+    if (jobs) az_diag_hold(&held);
     for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
       az_cursor *c = az_replay_loc(r, l);
       if (!c->a || c->done) continue;
       for (size_t i = 0; i < np; i++) az_replay_loc(&rs[i], l)->stop = low;
-      failed = read_back(rs, np, l, reader, cb, pool, &b[l], m, w, budget);
+      failed = read_back(rs, np, l, reader, cb, pool, &b[l], m, w, budget, jobs ? &jobs[l] : NULL);
     }
+    if (jobs) failed = join_local(rs, np, pool, jobs, d->num_locs, reader, &held, failed);
     /* not active before the first window: a failure all agreed on */
     if (!end_windows(rs, np, low, w > 0, &failed)) break;
   }
   if (pool) az_pool_stop(pool);
+  free(jobs);
   for (uint32_t l = 0; l < d->num_locs && !failed; l++)
     if (az_replay_loc(r, l)->a && !az_replay_loc(r, l)->done)
       for (size_t i = 0; i < np; i++)

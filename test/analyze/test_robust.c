@@ -160,6 +160,44 @@ static void undefined_region(void **state) {
   az_run_free(&run);
 }
 
+/* A Leave of an undefined region: the forward pass only warns, the
+   backward passes fail at it.  Two locations with one each, so that the
+   first error is the one the serial replay meets first (the window
+   holding the later one, backwards); the critical path's handlers run in
+   the decoding threads (az_run_dir's third analysis) and must say the
+   same first error, alone (--no-rootcause) or after the delay pass's. */
+static void leave_of_undefined_region(unsigned off, const char *first) {
+  az_run run;
+  az_run_mkdir(&run);
+  char err[256];
+  tg_writer *w = tg_open(run.dir, err, sizeof err);
+  assert_int_equal(tg_text(w,
+                           "process 0 threads 1\nprocess 1 threads 1\n"
+                           "region main compiler function main\n"
+                           "loc 0.0\n0 enter main\n10 leave main\n"
+                           "loc 1.0\n0 enter main\n10 leave main\n",
+                           err, sizeof err),
+                   0);
+  OTF2_EvtWriter_Leave(tg_evt_writer(w, 0, 0), NULL, 14, 99);
+  OTF2_EvtWriter_Leave(tg_evt_writer(w, 1, 0), NULL, 12, 98);
+  OTF2_EvtWriter_Enter(tg_evt_writer(w, 1, 0), NULL, 20, 0);
+  OTF2_EvtWriter_Leave(tg_evt_writer(w, 1, 0), NULL, 30, 0);
+  assert_int_equal(tg_close(w, err, sizeof err), 0);
+  az_run_switched_off = off;
+  az_run_dir(&run);
+  az_run_switched_off = 0;
+  assert_int_not_equal(run.status, 0);
+  assert_string_equal(run.a.diag.first_error, first);
+  az_run_free(&run);
+}
+
+static void undefined_region_backwards(void **state) {
+  (void)state;
+  const char *first = "rank 0 thread 0 (location 0): event 3: Leave of undefined region 99";
+  leave_of_undefined_region(0, first);
+  leave_of_undefined_region(AZ_OFF_ROOTCAUSE, first);
+}
+
 static void bad_nesting_is_repaired(void **state) {
   (void)state;
   az_run run;
@@ -188,6 +226,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(missing_event_file, az_run_once, az_run_cross_check_again),
       cmocka_unit_test_setup_teardown(truncated_event_file, az_run_once, az_run_cross_check_again),
       cmocka_unit_test(undefined_region),
+      cmocka_unit_test(undefined_region_backwards),
       cmocka_unit_test(bad_nesting_is_repaired),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
