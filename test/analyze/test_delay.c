@@ -1422,16 +1422,16 @@ static void a_workers_delay_is_on_its_instances_call_path(void **state) {
 /* Two ranks of two threads.  On rank 0 thread 1 works 300 ns longer before
    an OpenMP barrier: rank 0's master waits 300 there, reaches the MPI
    barrier 300 late, and rank 1 waits 300 at it; rank 1's worker idles
-   meanwhile.  Both go back through the two barriers to thread 1's work. */
-static const char *const omp_chain =
-    "process 0 threads 2\nprocess 1 threads 2\n" REGIONS OMP_REGIONS
-    "loc 0.0\n0 enter main\n" BARRIER(0, 0, 100) MASTER(100, 200, 500, 500, 2)
-        BARRIER(0, 500, 600) "1000 leave\n"
-                             "loc 0.1\n" MEMBER(100, 500, 500,
-                                                500) "loc 1.0\n0 enter main\n" BARRIER(0, 0, 100)
-                                 MASTER(100, 200, 200, 200, 2)
-                                     BARRIER(0, 200, 600) "1000 leave\n"
-                                                          "loc 1.1\n" MEMBER(100, 200, 200, 200);
+   meanwhile.  Both go back through the two barriers to thread 1's work.
+   The ranks' intervals start at START0 and START1 (left at 100): in
+   omp_chain at an MPI barrier. */
+#define OMP_CHAIN(START0, START1)                                                                  \
+  "process 0 threads 2\nprocess 1 threads 2\n" REGIONS OMP_REGIONS                                 \
+  "loc 0.0\n0 enter main\n" START0 MASTER(100, 200, 500, 500, 2)                                   \
+      BARRIER(0, 500, 600) "1000 leave\nloc 0.1\n" MEMBER(                                         \
+          100, 500, 500, 500) "loc 1.0\n0 enter main\n" START1 MASTER(100, 200, 200, 200, 2)       \
+          BARRIER(0, 200, 600) "1000 leave\nloc 1.1\n" MEMBER(100, 200, 200, 200)
+static const char *const omp_chain = OMP_CHAIN(BARRIER(0, 0, 100), BARRIER(0, 0, 100));
 
 static void a_wait_goes_back_through_an_mpi_and_an_openmp_barrier(void **state) {
   (void)state;
@@ -1468,13 +1468,7 @@ static void a_wait_goes_back_through_an_mpi_and_an_openmp_barrier(void **state) 
    omp_through_msg_2x2 against omp_through_coll_2x2); pomp keeps its rule
    (docs/PROPERTIES.md, "Delay costs against Scalasca 2.6"). */
 static const char *const omp_chain_from_message =
-    "process 0 threads 2\nprocess 1 threads 2\n" REGIONS OMP_REGIONS
-    "loc 0.0\n0 enter main\n" RECV(1, 0, 100, 100) MASTER(100, 200, 500, 500, 2)
-        BARRIER(0, 500, 600) "1000 leave\n"
-                             "loc 0.1\n" MEMBER(100, 500, 500, 500) "loc 1.0\n0 enter main\n" SEND(
-                                 0, 50, 50, 100) MASTER(100, 200, 200, 200, 2)
-                                 BARRIER(0, 200, 600) "1000 leave\n"
-                                                      "loc 1.1\n" MEMBER(100, 200, 200, 200);
+    OMP_CHAIN(RECV(1, 0, 100, 100), SEND(0, 50, 50, 100));
 
 static void a_wait_goes_through_an_openmp_barrier_from_a_message(void **state) {
   (void)state;
