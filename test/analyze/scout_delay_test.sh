@@ -2,7 +2,8 @@
 # scout_delay_test.sh POMP_REPORT POMP_ANALYZE TESTDATA DEVIATIONS -- delay
 # costs and the classification of point-to-point waits against Scalasca
 # 2.6's scout on the same traces (TESTDATA/*/trace.cubex, see its
-# README.md, and data/scout/*/scout.cubex here): every (metric, call path, rank, thread) cell of pomp's
+# README.md, data/scout/*/scout.cubex and data/scout_omp/*/scout.cubex
+# here): every (metric, call path, rank, thread) cell of pomp's
 # delay_* and mpi_wait_{direct,indirect,propagating,terminal}_* equals
 # scout's within 5 ns + 1e-6 relative, except the cells DEVIATIONS names,
 # each with the rule that makes it differ (docs/PROPERTIES.md, "Delay
@@ -41,8 +42,10 @@ cells() {
 }
 
 # the shared data's remapped reports and this folder's raw ones
-# (data/scout/README.md): the compared metrics are the same in both
-for ref in $shared "$own"/*/scout.cubex; do
+# (data/scout/README.md): the compared metrics are the same in both;
+# data/scout_omp: synthetic traces (tracegen) of single OpenMP delay rules,
+# raw reports too (data/scout_omp/README.md)
+for ref in $shared "$own"/*/scout.cubex "$here"/data/scout_omp/*/scout.cubex; do
   t=$(basename "$(dirname "$ref")")
   echo "$t" >> "$dir/compared"
   "$analyze" -q "$(dirname "$ref")/traces.otf2" -o "$dir/$t.pomp" || fail "$t: pomp-analyze"

@@ -1,7 +1,9 @@
 /* tracegen.c -- see tracegen.h.  Follows docs/TRACE.md: location id =
    thread << 32 | rank (Score-P's; `ids rank-major`: the old rank << 32 |
    thread), location group = rank, COMM_LOCATIONS group of the masters, one
-   COMM_GROUP of world ranks per communicator, MPI regions in file "MPI". */
+   COMM_GROUP of world ranks per communicator, MPI regions in file "MPI";
+   with a team declared, Score-P's OpenMP COMM_LOCATIONS group of all
+   locations too, so that Scalasca's scout analyses the trace. */
 #include "tracegen.h"
 
 #include <inttypes.h>
@@ -520,8 +522,43 @@ static void write_system(tg_writer *w, OTF2_GlobalDefWriter *d) {
   }
 }
 
+static int by_location(const void *a, const void *b) {
+  const tg_loc *x = a, *y = b;
+  if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+  return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/* Score-P's OpenMP COMM_LOCATIONS group (Scalasca's PEARL refuses OpenMP
+   traces without it): every location, rank by rank, written before the
+   team groups that index it.  Its id follows the communicators' groups,
+   which keep theirs (rmagsync names them).  Returns how many locations
+   rank 0 has: a team's members are those indexes (Score-P writes a team
+   communicator per process; tracegen's one team of all processes takes
+   rank 0's, as a process's team size is all PEARL reads from it). */
+static uint32_t write_omp_locations(tg_writer *w, OTF2_GlobalDefWriter *d) {
+  tg_loc *sorted = pu_malloc((w->nlocs + 1) * sizeof *sorted);
+  memcpy(sorted, w->locs, w->nlocs * sizeof *sorted);
+  qsort(sorted, w->nlocs, sizeof *sorted, by_location);
+  uint64_t *ids = pu_malloc((w->nlocs + 1) * sizeof *ids);
+  uint32_t rank0 = 0;
+  for (size_t i = 0; i < w->nlocs; i++) {
+    ids[i] = loc_id(w, sorted[i].rank, sorted[i].thread);
+    rank0 += sorted[i].rank == 0;
+  }
+  OTF2_GlobalDefWriter_WriteGroup(d, (OTF2_GroupRef)(w->ncomms + 1), str(w, d, "OpenMP threads"),
+                                  OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP,
+                                  OTF2_GROUP_FLAG_NONE, (uint32_t)w->nlocs, ids);
+  free(ids);
+  free(sorted);
+  return rank0;
+}
+
 static void write_comms(tg_writer *w, OTF2_GlobalDefWriter *d) {
-  uint64_t *members = pu_malloc((w->nprocs + 24) * sizeof *members);
+  uint32_t team_size = 0;
+  int teams = 0;
+  for (size_t i = 0; i < w->ncomms; i++) teams |= w->comms[i].team;
+  if (teams) team_size = write_omp_locations(w, d);
+  uint64_t *members = pu_malloc((w->nprocs + 24 + team_size) * sizeof *members);
   for (size_t p = 0; p < w->nprocs; p++) members[p] = loc_id(w, (uint32_t)p, 0);
   OTF2_GlobalDefWriter_WriteGroup(d, 0, str(w, d, "MPI locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
                                   OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)w->nprocs,
@@ -529,11 +566,12 @@ static void write_comms(tg_writer *w, OTF2_GlobalDefWriter *d) {
   for (size_t i = 0; i < w->ncomms; i++) {
     const tg_comm *c = &w->comms[i];
     for (uint32_t k = 0; k < c->n; k++) members[k] = c->ranks[k];
+    for (uint32_t k = 0; c->team && k < team_size; k++) members[k] = k;
     OTF2_GroupType type =
         c->id == 1 && !c->team ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP;
     OTF2_GlobalDefWriter_WriteGroup(d, (OTF2_GroupRef)(i + 1), str(w, d, ""), type,
                                     c->team ? OTF2_PARADIGM_OPENMP : OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, c->n, members);
+                                    OTF2_GROUP_FLAG_NONE, c->team ? team_size : c->n, members);
   }
   for (size_t i = 0; i < w->ncomms; i++) {
     char name[32];

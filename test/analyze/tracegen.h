@@ -21,7 +21,12 @@
  *   comm C ranks R...              MPI communicator C over world ranks R...
  *                                  (comm 0 = all processes, comm 1 = self
  *                                  exist once the first event is written)
- *   team C                         OpenMP thread-team communicator C
+ *   team C                         OpenMP thread-team communicator C (with a
+ *                                  team, the definitions hold Score-P's OpenMP
+ *                                  COMM_LOCATIONS group of all locations and
+ *                                  the team's members are rank 0's threads:
+ *                                  Scalasca's scout.omp / scout.hyb read the
+ *                                  trace)
  *   win W comm C                   MPI RMA window W on communicator C
  *   offset R TIME OFFSET           clock offset of rank R's locations
  *   loc R.T                        the following events happen on rank R,
