@@ -570,33 +570,35 @@ static void reduce_diag(az_analysis *a, const team *t) {
    process's az_fail kept its message (errors_later); process 0 says its
    own first error, else the first of the lowest process that met one,
    else (no process met an error of the input) that WHAT failed.
-   Collective; 0 on every process if none failed. */
+   Collective; whether any process failed, on every process (so that all
+   stop together). */
 static int say_first_error(az_analysis *a, const team *t, int failed, const char *anchor,
                            const char *what) {
   struct {
     int failed, errors;
     char text[sizeof a->diag.first_error];
-  } mine = {failed, a->diag.errors, {0}}, *all = NULL;
+  } mine = {failed != 0, a->diag.errors, {0}}, *all;
   memcpy(mine.text, a->diag.first_error, sizeof mine.text);
-  if (!t->rank) all = pu_calloc((size_t)t->size, sizeof *all);
+  all = pu_calloc((size_t)t->size, sizeof *all);
   MPI_Request req;
-  MPI_Igather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD,
-              &req);
+  MPI_Iallgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, MPI_COMM_WORLD,
+                 &req);
   wait_long(&req); /* process 0 may still run RMA or derive the critical path */
   a->diag.errors_later = 0;
-  if (t->rank) return failed;
   int any = 0, said = -1;
   for (int r = 0; r < t->size; r++) {
     any |= all[r].failed;
     if (said < 0 && all[r].errors) said = r;
   }
-  if (any && said > 0) { /* process 0 met no error of its own */
-    a->diag.errors = 0;
-    az_fail(&a->diag, "%s", all[said].text);
-  } else if (any && said < 0) {
-    az_fail(&a->diag, "%s: %s failed in another analysis process", anchor, what);
-  } else if (any && a->diag.verbosity) {
-    pu_error("%s", a->diag.first_error);
+  if (!t->rank && any) {
+    if (said > 0) { /* process 0 met no error of its own */
+      a->diag.errors = 0;
+      az_fail(&a->diag, "%s", all[said].text);
+    } else if (said < 0) {
+      az_fail(&a->diag, "%s: %s failed in another analysis process", anchor, what);
+    } else if (a->diag.verbosity) {
+      pu_error("%s", a->diag.first_error);
+    }
   }
   free(all);
   return any;
@@ -1338,7 +1340,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   gather(a, &t);
   a->cells_finished = 1;
   /* the others go on to reduce_diag; a failure: process 0's, or where
-     one failed with its own error (main says it there) */
+     one failed with its own error (say_first_error tells process 0) */
   int delay_failed = 0;
   MPI_Comm delay_comm;     /* every analysis process (but 1 with two): the backward passes' */
   int alone = t.size == 2; /* process 1 walks alone (walk_here) */
