@@ -31,6 +31,8 @@ typedef struct az_diag {
   uint64_t count[AZ_W_NUM_KINDS];
   int errors;
   char first_error[512];
+  int errors_later; /* az_fail keeps its message unsaid: a parallel
+                                  analysis's process 0 says the first at the end */
 } az_diag;
 
 /* Counts a warning; prints it unless too many of its kind were printed. */

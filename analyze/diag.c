@@ -69,7 +69,7 @@ void az_fail(az_diag *d, const char *fmt, ...) {
     return;
   }
   if (!d->errors++) memcpy(d->first_error, buf, sizeof buf);
-  if (d->verbosity) pu_error("%s", buf);
+  if (d->verbosity && !d->errors_later) pu_error("%s", buf);
 }
 
 void az_diag_release(az_diag *d, const az_diag_held *h) {

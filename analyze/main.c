@@ -167,8 +167,9 @@ int main(int argc, char **argv) {
     status = POMP_EXIT_FAILURE; /* az_run_ended said why */
   } else if (failed) {
     status = POMP_EXIT_FAILURE;
-    /* quiet: errors are still said (otherwise az_fail printed them) */
-    if (c.verbosity == 0) pu_error("%s", a.diag.first_error);
+    /* quiet: errors are still said (otherwise az_fail printed them);
+       in a parallel analysis process 0 says the one error */
+    if (c.verbosity == 0 && rank <= 0) pu_error("%s", a.diag.first_error);
   } else if (rank <= 0) { /* the serial analysis, or analysis process 0 */
     pomp_report *r = az_report_build(&a, anchor, NULL);
     pomp_report_error err;

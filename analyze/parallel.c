@@ -566,6 +566,44 @@ static void reduce_diag(az_analysis *a, const team *t) {
   a->events_read = sum[AZ_W_NUM_KINDS];
 }
 
+/* One line for a failure, as the serial analysis says it: every
+   process's az_fail kept its message (errors_later); process 0 says its
+   own first error, else the first of the lowest process that met one,
+   else (no process met an error of the input) that WHAT failed.
+   Collective; whether any process failed, on every process (so that all
+   stop together). */
+static int say_first_error(az_analysis *a, const team *t, int failed, const char *anchor,
+                           const char *what) {
+  struct {
+    int failed, errors;
+    char text[sizeof a->diag.first_error];
+  } mine = {failed != 0, a->diag.errors, {0}}, *all;
+  memcpy(mine.text, a->diag.first_error, sizeof mine.text);
+  all = pu_calloc((size_t)t->size, sizeof *all);
+  MPI_Request req;
+  MPI_Iallgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, MPI_COMM_WORLD,
+                 &req);
+  wait_long(&req); /* process 0 may still run RMA or derive the critical path */
+  a->diag.errors_later = 0;
+  int any = 0, said = -1;
+  for (int r = 0; r < t->size; r++) {
+    any |= all[r].failed;
+    if (said < 0 && all[r].errors) said = r;
+  }
+  if (!t->rank && any) {
+    if (said > 0) { /* process 0 met no error of its own */
+      a->diag.errors = 0;
+      az_fail(&a->diag, "%s", all[said].text);
+    } else if (said < 0) {
+      az_fail(&a->diag, "%s: %s failed in another analysis process", anchor, what);
+    } else if (a->diag.verbosity) {
+      pu_error("%s", a->diag.first_error);
+    }
+  }
+  free(all);
+  return any;
+}
+
 static int replay_own(az_analysis *a, OTF2_Reader *reader, const team *t, az_marks *marks) {
   uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
   size_t locations = 0;
@@ -635,8 +673,7 @@ static int backward_mine(az_analysis *a, const char *anchor, az_marks *marks,
   else if (a->agree_hook) a->agree_hook(a, 0, &rc); /* the others learn it at their window */
   if (!rc) a->diag = before;
   a->diag.verbosity = before.verbosity;
-  /* its own error (the others only learn that one failed): said here */
-  if (rc && before.verbosity && a->diag.errors > before.errors) pu_error("%s", a->diag.first_error);
+  /* an error of its own: process 0 says it (say_first_error) */
   a->events_read = events;
   a->progress = progress;
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
@@ -1246,8 +1283,6 @@ static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *mark
   int rootcause = !(a->switched_off & AZ_OFF_ROOTCAUSE);
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
   int rc = rootcause || ship ? local_parts(a, anchor, marks, comm, rootcause, ship, NULL) : 0;
-  if (rc && !a->diag.errors)
-    az_fail(&a->diag, "%s: the backward passes failed in another analysis process", anchor);
   const az_pass *rma[] = {&az_pass_rma};
   if (!rc) rc = backward_whole(a, anchor, marks, rma, 1);
   if (!rc) az_model_limits_without_walk(a);
@@ -1256,10 +1291,7 @@ static int delay_on_process_0(az_analysis *a, const char *anchor, az_marks *mark
   char *buf = receive_on_0(1, CP_TAG, &len);
   uint32_t head[2];
   memcpy(head, buf, sizeof head);
-  if (!rc && head[1]) {
-    az_fail(&a->diag, "%s: the critical path failed in analysis process 1", anchor);
-    rc = -1;
-  }
+  if (!rc && head[1]) rc = -1; /* process 1 met the error (say_first_error) */
   if (!rc) {
     unpack_result(a, buf + sizeof head, len - sizeof head);
     az_critical_derive(a, head[0]);
@@ -1280,6 +1312,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
      window (bench_analyze, 8.1 M events: the delay pass took 1.8 s CPU in
      windows of 2^20 events, 0.73 s in 2^16); the forward pass's
      agreements cost about as much as the larger pools of 2^20 save */
+  a->diag.errors_later = 1; /* say_first_error says one */
   OTF2_Reader *reader = az_open(a, anchor, &mine);
   int failed = !reader;
   t.owner = NULL;
@@ -1295,9 +1328,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
     a->agree_hook = NULL;
     free_par_state(&ps);
   }
-  if (failed) {
-    if (!a->diag.errors)
-      az_fail(&a->diag, "%s: the analysis failed in another analysis process", anchor);
+  if (say_first_error(a, &t, failed, anchor, "the analysis")) {
     free(t.owner);
     az_marks_free(&marks);
     return -1;
@@ -1309,7 +1340,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   gather(a, &t);
   a->cells_finished = 1;
   /* the others go on to reduce_diag; a failure: process 0's, or where
-     one failed with its own error (main says it there) */
+     one failed with its own error (say_first_error tells process 0) */
   int delay_failed = 0;
   MPI_Comm delay_comm;     /* every analysis process (but 1 with two): the backward passes' */
   int alone = t.size == 2; /* process 1 walks alone (walk_here) */
@@ -1327,6 +1358,7 @@ int az_analyze_parallel(az_analysis *a, const char *anchor, const az_options *op
   az_marks_free(&marks);
   if (t.rank == 0) az_nested_graft(a); /* on the whole tree, as serially */
   reduce_diag(a, &t);
+  delay_failed = say_first_error(a, &t, delay_failed, anchor, "the backward passes");
   az_progress_done(a);
   free(t.owner);
   return delay_failed ? -1 : 0;

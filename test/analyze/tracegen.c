@@ -356,7 +356,11 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
   int bad = 0;
   if (!strcmp(ev, "enter") || !strcmp(ev, "leave")) {
     int64_t r = -1;
-    if (t->n > 2) r = tg_region(w, t->tok[2]);
+    uint64_t raw;
+    /* "@N": region reference N as it is, defined or not (damaged traces) */
+    if (t->n > 2 && t->tok[2][0] == '@' && !parse_u64(t->tok[2] + 1, &raw) && raw < UINT32_MAX)
+      r = (int64_t)raw;
+    else if (t->n > 2) r = tg_region(w, t->tok[2]);
     else if (ev[0] == 'l' && l->depth) r = l->stack[l->depth - 1];
     if (r < 0) return fail(err, n, "line %d: unknown region", ln);
     if (ev[0] == 'e') {

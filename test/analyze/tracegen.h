@@ -31,7 +31,8 @@
  *   offset R TIME OFFSET           clock offset of rank R's locations
  *   loc R.T                        the following events happen on rank R,
  *                                  thread T
- *   TIME enter A | leave [A]
+ *   TIME enter A | leave [A]       A: an alias, or @N the region
+ *                                  reference N as it is (damaged traces)
  *   TIME send DEST COMM TAG BYTES | recv SRC COMM TAG BYTES
  *   TIME isend DEST COMM TAG BYTES REQ | isendcomplete REQ
  *   TIME irecvreq REQ | irecv SRC COMM TAG BYTES REQ
