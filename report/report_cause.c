@@ -111,6 +111,20 @@ static const char *waited_for(const pomp_report *r, const wait_metrics *w, int32
   return omp > mpi ? "thread" : "rank";
 }
 
+/* The share of a kind's delay costs the computation at the root of the
+   chains must hold to be named. */
+#define ROOT_SHARE 0.10
+
+/* 1 when call path c ends in computation: no MPI call, no OpenMP barrier
+   (a rank's time in MPI_Barrier after the last arrival is no root a user
+   can remove), no measurement region. */
+static int computes(const pomp_report *r, int32_t c) {
+  const pomp_region *reg = pomp_report_region(r, pomp_report_cnode(r, c)->region);
+  if (!reg || !reg->paradigm) return 1;
+  if (!strcmp(reg->paradigm, "mpi") || !strcmp(reg->paradigm, "measurement")) return 0;
+  return strcmp(reg->paradigm, "openmp") || !reg->role || !strstr(reg->role, "barrier");
+}
+
 /* The delay costs of one wait-state metric over the call paths that may
    hold them: the (call path, location) with the largest short- plus
    long-term cost, and the one with the largest long-term cost among the
@@ -135,7 +149,7 @@ static void search_delays(const pomp_report *r, int32_t st, int32_t lt, int32_t 
       double v = pomp_report_value(r, st, c, l) + longterm;
       d->all += v;
       if (v > d->cause_cost) d->cause_cost = v, d->cause = c, d->where = l;
-      if (longterm > d->root_cost && !waited_for(r, w, c, l))
+      if (longterm > d->root_cost && computes(r, c) && !waited_for(r, w, c, l))
         d->root_cost = longterm, d->root = c, d->root_where = l;
     }
   }
@@ -176,14 +190,15 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
     /* A cause that is itself a wait (the late rank's MPI_Waitall, where
        it waited for its other neighbour) is no root: say that it waited,
        and name the computation the long-term costs (waits passed back
-       through waits) end on, when its share rounds to a percent or more. */
+       through waits) end on, when it holds ROOT_SHARE of them: a smaller
+       share named as "root cause" would mislead more than it tells. */
     const char *other = waited_for(r, &waits, d.cause, d.where);
     if (other) {
       char loc[64], cause_path[160];
       location_label(r, d.where, loc, sizeof loc);
       pomp_report_callpath_label(r, d.cause, ";", 100, cause_path, sizeof cause_path);
       snprintf(cause, sizeof cause, "%s waiting in %s for another %s", loc, cause_path, other);
-      if (d.root >= 0 && d.root_cost >= 0.005 * d.all) {
+      if (d.root >= 0 && d.root_cost >= ROOT_SHARE * d.all) {
         char site[240];
         site_label(r, d.root, d.root_where, site, sizeof site);
         snprintf(root, sizeof root, "; root cause: %s, long-term (%.0f%%)", site,
@@ -191,7 +206,7 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
       } else {
         /* the chains end in waits too: imbalance or noise spread over the
            ranks, no computation to name */
-        snprintf(root, sizeof root, "; no computation at the root holds 1%%");
+        snprintf(root, sizeof root, "; no computation at the root holds %.0f%%", 100 * ROOT_SHARE);
       }
     } else {
       site_label(r, d.cause, d.where, cause, sizeof cause);

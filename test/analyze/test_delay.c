@@ -1142,6 +1142,32 @@ static void a_cause_that_waited_itself_says_so_and_names_the_root(void **state) 
   az_run_free(&run);
 }
 
+/* The same chain with rank 0's extra time in an MPI call that does not
+   wait (work 100 to 220, MPI_Comm_split 220 to 400): the call holds the
+   larger long-term cost (180 of 1050, 17 %), but no user removes time
+   in MPI, so the root named is the work (120 ns, 11 %). */
+static void the_root_cause_is_computation_not_an_mpi_call(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run,
+              "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\n" REGIONS
+              "region split mpi function MPI_Comm_split\n" LOC(
+                  "0.0", RUN("work", 100, 220) RUN("split", 220, 400) SEND(1, 400, 400, 400)
+                             BARRIER(0, 900, 950))
+                  LOC("1.0", RECV(0, 100, 400, 850) SEND(2, 850, 850, 850) BARRIER(0, 900, 950))
+                      LOC("2.0", RECV(1, 100, 850, 860) BARRIER(0, 900, 950)));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;MPI_Comm_split", 0) == 180e-9);
+  assert_true(az_run_value(&run, "delay_latesender_longterm", "main;work", 0) == 120e-9);
+  char cause[POMP_REPORT_CAUSE_SIZE];
+  int32_t ls = pomp_report_find_metric(run.report, "mpi_latesender");
+  assert_int_equal(pomp_report_wait_cause(run.report, ls, cause, sizeof cause), 1);
+  assert_string_equal(cause, "1.05e-06 s Late Sender at main;MPI_Recv on rank 2, caused by rank 1 "
+                             "waiting in main;MPI_Recv for another rank (43% of its delay costs); "
+                             "root cause: main;work on rank 0, long-term (11%)");
+  az_run_free(&run);
+}
+
 /* A broadcast from rank 0, which worked 400 (ranks 1 and 2: 100 and 200):
    they wait 300 and 200, all of it rank 0's extra work.  Then a reduce to
    rank 0, which enters at 600; rank 1 enters last at 800 (it worked 200
@@ -1300,7 +1326,7 @@ static void a_cause_that_waited_for_a_thread_says_so(void **state) {
   assert_string_equal(cause,
                       "5e-07 s Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
                       "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (67% "
-                      "of its delay costs); no computation at the root holds 1%");
+                      "of its delay costs); no computation at the root holds 10%");
   az_run_free(&run);
 }
 
@@ -1718,6 +1744,7 @@ int main(void) {
       cmocka_unit_test(an_openmp_barrier_charges_its_whole_wait),
       cmocka_unit_test(the_cause_sentence_leaves_mpi_start_up_out),
       cmocka_unit_test(a_cause_that_waited_itself_says_so_and_names_the_root),
+      cmocka_unit_test(the_root_cause_is_computation_not_an_mpi_call),
       cmocka_unit_test(a_cause_that_waited_for_a_thread_says_so),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
       cmocka_unit_test(a_wait_goes_through_an_openmp_barrier_from_a_message),
