@@ -128,8 +128,8 @@ static int computes(const pomp_report *r, int32_t c) {
 /* The delay costs of one wait-state metric over the call paths that may
    hold them: the (call path, location) with the largest short- plus
    long-term cost, and the one with the largest long-term cost among the
-   locations that did not wait at the call path (the computation that
-   chains of waits lead back to). */
+   computing call paths (computes) of locations that did not wait there
+   (the computation that chains of waits lead back to). */
 typedef struct {
   int32_t cause, where;
   double cause_cost, all;
