@@ -171,8 +171,6 @@ enum {
 };
 
 OTF2_EvtReaderCallbacks *az_make_rev_callbacks(const az_event_handlers *on, int forward);
-OTF2_CallbackCode az_deliver(const az_event_handlers *on, az_cursor *c, const az_rev_buffer *b,
-                             size_t i);
 /* An event other than Enter and Leave, of kind with values v (the
    buffer's), at t and position pos of the location with id l. */
 OTF2_CallbackCode az_deliver_values(const az_event_handlers *on, az_cursor *c, OTF2_LocationRef l,

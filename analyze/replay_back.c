@@ -334,9 +334,10 @@ OTF2_CallbackCode az_deliver_values(const az_event_handlers *on, az_cursor *c, O
 }
 
 /* One buffered event to the pass's handler (the location reference and
-   the attribute list are not kept: NULL and the location's id). */
-OTF2_CallbackCode az_deliver(const az_event_handlers *on, az_cursor *c, const az_rev_buffer *b,
-                             size_t i) {
+   the attribute list are not kept: NULL and the location's id); the
+   backward delivery (replay.c) calls the handlers itself. */
+static OTF2_CallbackCode deliver(const az_event_handlers *on, az_cursor *c, const az_rev_buffer *b,
+                                 size_t i) {
   OTF2_LocationRef l = c->a->defs.locs[c->loc].id;
   const az_rev_event *e = &b->ev[i];
   uint64_t pos = b->lo + e->dpos;
@@ -374,7 +375,7 @@ OTF2_CallbackCode az_deliver_forward(az_cursor *c, const az_rev_buffer *b, size_
     return az_on_sample(l, e->t, pos, c, NULL, (OTF2_CallingContextRef)v[0], (uint32_t)v[1],
                         (OTF2_InterruptGeneratorRef)v[2]);
   case REV_UNKNOWN: return az_on_unknown(l, e->t, pos, c, NULL);
-  default: return az_deliver(c->on, c, b, i);
+  default: return deliver(c->on, c, b, i);
   }
 }
 
