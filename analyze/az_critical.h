@@ -46,8 +46,8 @@ int az_critical_limits_why(unsigned limits, char *why, size_t size);
    A parallel analysis (parallel.c) runs the first stage (pass_critical.c's
    header: a location's records and steps) in the backward replay of the
    processes that replay locations, and ships each window's arrays to the
-   analysis process that walks (analyze/README.md, "The critical path in a
-   parallel analysis"). */
+   analysis process that walks (docs/analyze/critical-path.md, "The critical
+   path in a parallel analysis"). */
 
 typedef struct { /* one location's arrays of a window, as the first stage wrote them */
   const void *recs, *steps;

@@ -21,9 +21,10 @@ enum az_region_kind {
 /* The synchronisation an MPI collective's instances are, decided once per
    region (roles.c, az_region.coll) and read by every pass: the forward
    pass's wait states (collective.c), the delay costs (pass_delay.c) and
-   the critical path (pass_critical.c).  The rule (analyze/README.md,
-   "Collectives"): the MPI call the region is, as Scalasca classifies it
-   by name; the MpiCollectiveEnd's operation and the region's role do not
+   the critical path (pass_critical.c).  The rule
+   (docs/analyze/collectives.md, "MPI collectives: one classification for
+   every pass"): the MPI call the region is, as Scalasca classifies it by
+   name; the MpiCollectiveEnd's operation and the region's role do not
    decide. */
 enum az_coll_kind {
   AZ_COLL_NONE = 0, /* no synchronisation point: its time only */

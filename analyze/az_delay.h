@@ -16,8 +16,8 @@
  * a parallel analysis each delay process applies its own locations' logs
  * and keeps the instances they are members of; an instance is evaluated
  * on its late member's process, from records the processes exchange
- * once per window (below, dl_link; analyze/README.md, "Dividing the
- * central part").  Its sums are fixed point or integer: the report does
+ * once per window (below, dl_link; docs/analyze/parallel.md, "Dividing
+ * the central part").  Its sums are fixed point or integer: the report does
  * not depend on the order in which instances are evaluated.
  *
  * A log is an array of 64-bit words; an op is one word (its code in the
@@ -210,7 +210,7 @@ void dl_central_window(dl_central *c);
 void dl_central_end(dl_central *c);
 
 /* A parallel analysis (parallel.c) divides the central part among the
-   delay processes (analyze/README.md, "Dividing the central part"): each
+   delay processes (docs/analyze/parallel.md, "Dividing the central part"): each
    applies the logs of its own locations and keeps the instances one of them
    is a member of; an instance is evaluated on the process of its late
    member's location.  After each window whose end all analysis processes

@@ -1848,7 +1848,7 @@ static void release_segments(dl_central *st, const dl_inst *in) {
 
 /* ---- the central part divided among the analysis processes ------------
 
-   (analyze/README.md, "Dividing the central part".)  Each delay process
+   (docs/analyze/parallel.md, "Dividing the central part".)  Each delay process
    applies the logs of its own locations and keeps the instances one of
    them is a member of; an instance is evaluated where its late member's
    location is.  Between the processes, records of 64-bit words, one

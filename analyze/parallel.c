@@ -67,7 +67,7 @@ static int launched(void) {
    wake-up (tens of microseconds, the timer's slack) at each of the
    thousands of window exchanges, and where every analysis process has
    cores of its own nobody needs the CPU a poll takes: on 16 cores
-   (bench_analyze's traces, analyze/README.md) polling took 30 M events on
+   (bench_analyze's traces, docs/analyze/parallel.md) polling took 30 M events on
    16 processes from 3.5 to 1.2-1.3 s and 100 M events on 8 from 11.6 to
    5.7-7.9 s.  So the short waits poll where the processes of this node
    times their threads fit its CPUs (POMP_ANALYZE_WAIT=poll or sleep
@@ -687,7 +687,7 @@ static int backward_whole(az_analysis *a, const char *anchor, az_marks *marks,
   return backward_mine(a, anchor, marks, passes, npasses, NULL);
 }
 
-/* ---- the delay pass divided (analyze/README.md, "Delay costs in a
+/* ---- the delay pass divided (docs/analyze/delay.md, "Delay costs in a
    parallel analysis") ------------------------------------------------- */
 
 /* Its analysis processes: all of them; process 1 walks the critical path
@@ -906,8 +906,8 @@ static int agree_delay(az_analysis *a, int active, int *failed) {
   return out[1] ? 0 : out[0];
 }
 
-/* ---- the critical path divided (analyze/README.md, "The critical path
-   in a parallel analysis") -------------------------------------------- */
+/* ---- the critical path divided (docs/analyze/critical-path.md, "The
+   critical path in a parallel analysis") ----------------------------- */
 
 /* The delay processes run the pass's first stage on their locations in
    the same backward replay as the delay pass's local part, and send each

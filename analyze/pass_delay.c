@@ -57,8 +57,8 @@
  * whose idle workers wait for all of it: its time is their short-term
  * cost, its waits pass the idleness on to their causes (long-term, kept
  * apart from other incoming cost so that it stays delay_ompidle_longterm).
- * docs/PROPERTIES.md, "Delay costs", states the rules; analyze/README.md
- * the limits.
+ * docs/PROPERTIES.md, "Delay costs", states the rules; docs/analyze/delay.md
+ * the limits ("Limits of the delay costs").
  *
  * This file is the local part (az_delay.h): per location, its call paths,
  * the time per call path of its open intervals, the counters that name
@@ -287,8 +287,9 @@ static uint64_t chan_next(dl_loc *s, dl_key key, int side) {
 }
 
 /* The collectives analysed and their kind (DK_NONE: no synchronisation
-   point here; analyze/README.md, limits), from the kind of the region's
-   collective, which the other passes read too (az_region.coll, roles.c).
+   point here; docs/analyze/delay.md, "Limits of the delay costs"), from
+   the kind of the region's collective, which the other passes read too
+   (az_region.coll, roles.c).
    A collective MPI-IO transfer synchronises as a barrier. */
 static int coll_kind(const az_region *rg) {
   switch (rg->coll) {

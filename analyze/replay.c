@@ -130,7 +130,7 @@ static int advance(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_time stop
    instances in flight grow with a window and its central part pays their
    cache misses (bench_analyze, 8.1 M events, all passes: 0.946 s CPU in
    windows of 2^16, 0.928 s in 2^15; the forward pass alone the same, 8 %
-   more in 2^14; analyze/README.md, "Cost of the delay pass").  A parallel
+   more in 2^14; docs/analyze/delay.md, "Cost of the delay pass").  A parallel
    analysis (parallel.c) keeps 2^16: each window costs it an agreement and
    the exchanges. */
 enum { AZ_WINDOW_EVENTS_SERIAL = 1 << 15, AZ_WINDOW_EVENTS_PARALLEL = 1 << 16 };

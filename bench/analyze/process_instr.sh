@@ -5,8 +5,8 @@
 # serial / (P x the largest process's).  Instructions, unlike seconds,
 # are not disturbed by other work on the machine, and P processes need
 # not have P cores: what bounds a parallel analysis on a machine of P
-# cores, before any waiting (analyze/README.md, "Parallel analysis: where
-# the time goes").
+# cores, before any waiting (docs/analyze/parallel.md, "Parallel analysis:
+# where the time goes").
 #
 #   bench/analyze/process_instr.sh ANALYZE TRACE P [OPTION]...
 #

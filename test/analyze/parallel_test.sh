@@ -122,8 +122,8 @@ for name in hybrid ring nbring critical_chain; do
   fi
 done
 
-# The central part divided (analyze/README.md, "Dividing the central
-# part"): rings of 6 ranks, blocking and non-blocking, whose chains of
+# The central part divided (docs/analyze/parallel.md, "Dividing the
+# central part"): rings of 6 ranks, blocking and non-blocking, whose chains of
 # delays cross from one delay process to the next at every hop under
 # -n 3 .. 5; and delay_chain with a barrier on communicator 2 (ranks 0 and
 # 1) posted by rank 3 too (damaged: more members than the communicator),
