@@ -10,21 +10,31 @@
 # with POMP_ENABLE=0: same output, and no experiment at all. With --golden, the
 # trace's records (mw_check --dump) must also equal FILE line for line.
 # With --analyze, pomp-analyze must analyse the trace without a warning.
+# The programs run in WORKDIR, so files they name relatively are the test's own.
 set -euo pipefail
 mode=$1 ranks=$2 plain=$3 traced=$4 lib=$5 check=$6 work=$7
 shift 7
+# absolute: the programs run in WORKDIR (below)
+plain=$(realpath "$plain") traced=$(realpath "$traced") lib=$(realpath "$lib")
+check=$(realpath "$check") work=$(realpath -m "$work")
 golden= analyze=
 if [ "${1:-}" = --golden ]; then
-  golden=$2
+  golden=$(realpath "$2")
   shift 2
   set -- --dump "$work/records.txt" "$@"
 fi
 if [ "${1:-}" = --analyze ]; then
-  analyze=$2
+  analyze=$(realpath "$2")
   shift 2
 fi
 rm -rf "$work"
 mkdir -p "$work"
+# The programs run inside WORKDIR: a file a program names relatively
+# (mwt_f08's MPI-IO file) is then this test's own. In the build directory,
+# the cwd ctest gives every test, mpiwrap_f08_2 and mpiwrap_f08_preload_3
+# shared mwt_f08.dat under ctest -j: one truncated or deleted it while the
+# other read it back, and the plain and traced outputs differed.
+cd "$work"
 # hydra oversubscribes on its own; a hung rank must not hang the suite
 run() { timeout 60 mpirun -n "$ranks" "$@"; }
 

@@ -220,7 +220,9 @@ program mwt_f08
 
   ! MPI-IO: every rank writes its rank at its own place of a shared file
   ! through a view, reads its left neighbour's back after a seek; rank 0
-  ! deletes the file (a name with trailing blanks, as Fortran pads it)
+  ! deletes the file (a name with trailing blanks, as Fortran pads it). The
+  ! name is relative: run_mpi_test.sh runs each test in its own directory,
+  ! since two tests on one file under ctest -j read each other's writes.
   call MPI_File_open(MPI_COMM_WORLD, 'mwt_f08.dat   ', ior(MPI_MODE_CREATE, MPI_MODE_RDWR), &
                      MPI_INFO_NULL, fh)
   call MPI_File_set_size(fh, int(0, MPI_OFFSET_KIND))
