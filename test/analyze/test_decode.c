@@ -421,11 +421,57 @@ static void damage_before_a_block_refuses_it(void **state) {
   close_trace(&o);
 }
 
+/* Records the decoder does not know in the middle of a file of several
+   chunks (Enters whose type byte became 200, a type after OTF2 3.0's:
+   OTF2 takes each for a record of unknown type, of the Enter's length):
+   OTF2 reads the segments that hold them, its reader brought there
+   first, then the decoder goes on (after a few such segments OTF2 reads
+   the rest of the file alone).  Each is warned of once, every other
+   event reaches the pass, serially and with decoding threads alike, in
+   windows large and small (az_run_dir). */
+static void unknown_records(size_t patched) {
+  enum { PAIRS = 100000 };
+  az_run run;
+  az_run_write_pairs(&run, CHUNK, PAIRS);
+  char path[400];
+  snprintf(path, sizeof path, "%s/traces/0.evt", run.dir);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  unsigned char *data = malloc(8u << 20);
+  assert_non_null(data);
+  size_t n = fread(data, 1, 8u << 20, f);
+  fclose(f);
+  assert_true(n > 3 * CHUNK);
+  /* Enters of f after their timestamp: 5, 8 bytes of time, 12, 1, 1 */
+  size_t done = 0, step = (n - CHUNK) / patched;
+  for (size_t at = CHUNK / 2; done < patched && at + 12 < n; at++)
+    if (data[at] == 5 && data[at + 9] == 12 && data[at + 10] == 1 && data[at + 11] == 1) {
+      data[at + 9] = 200;
+      done++;
+      at += step;
+    }
+  assert_int_equal(done, patched);
+  write_file(path, data, n);
+  free(data);
+  az_run_dir(&run);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(run.a.diag.count[AZ_W_UNKNOWN_RECORD], patched);
+  assert_int_equal(run.a.events_read, 2 * PAIRS + 2 - patched);
+  az_run_free(&run);
+}
+
+static void unknown_records_are_read_by_otf2_the_others_decoded(void **state) {
+  (void)state;
+  unknown_records(3);
+  unknown_records(40);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(decoded_blocks_hold_what_otf2_reads),
       cmocka_unit_test(mapping_tables_and_clock_offsets_applied_as_otf2_does),
       cmocka_unit_test(forward_segments_hold_what_otf2_gives_the_forward_pass),
+      cmocka_unit_test(unknown_records_are_read_by_otf2_the_others_decoded),
       cmocka_unit_test(a_single_clock_offset_corrects_nothing),
       cmocka_unit_test(zero_clock_offsets_correct_nothing_equal_ones_shift),
       cmocka_unit_test(damage_before_a_block_refuses_it),
