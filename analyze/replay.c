@@ -1,11 +1,12 @@
 /* replay.c -- the replay driver: runs passes (az_pass.h) over the event
  * files of the trace processes an analysis process owns.
  *
- * Each location's file is read by its own OTF2 reader, all of them
- * together in windows of time: a location reads until its events reach
- * the end of the window, then the next one does, masters before their
- * workers (so that a worker meeting its k-th ThreadTeamBegin finds the
- * master's k-th fork).  After each window the pass evaluates what is
+ * Each location's file is read on its own (decoded from its records in
+ * segments, decoders.c and replay_back.c, else by an OTF2 reader of its
+ * own), all of them together in windows of time: a location reads until
+ * its events reach the end of the window, then the next one does,
+ * masters before their workers (so that a worker meeting its k-th
+ * ThreadTeamBegin finds the master's k-th fork).  After each window the pass evaluates what is
  * complete.  A backward pass gets the first pass's windows last to first.
  * This file owns the windows, forward and backward, and the passes' run;
  * a location's event file (local definitions, how many events it holds,
