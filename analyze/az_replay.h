@@ -40,9 +40,17 @@ int az_cut_files_read(const az_analysis *a);
 /* The id mapping tables and clock offsets of a location's local
    definitions that change what the decoder buffers (replay_back.c,
    "decoded here"), as OTF2's definition reader gives them: pairs
-   (local, global) of the region and communicator tables in OTF2's order
-   (ascending local ids), the clock offsets in the file's order. */
-enum { AZ_MAP_REGION, AZ_MAP_COMM, AZ_MAP_KINDS };
+   (local, global) of the region, communicator, I/O handle, calling
+   context and interrupt generator tables in OTF2's order (ascending local
+   ids), the clock offsets in the file's order. */
+enum {
+  AZ_MAP_REGION,
+  AZ_MAP_COMM,
+  AZ_MAP_IO_HANDLE,
+  AZ_MAP_CONTEXT,
+  AZ_MAP_GENERATOR,
+  AZ_MAP_KINDS
+};
 typedef struct {
   uint64_t *pairs[AZ_MAP_KINDS];
   size_t npairs[AZ_MAP_KINDS], cap[AZ_MAP_KINDS];
@@ -98,6 +106,7 @@ typedef struct { /* points every AZ_RESUME_EVERY events of chunk `chunk` of
                     feed) from block to block */
   uint32_t loc, n;
   size_t chunk;
+  size_t interval; /* forward: the clock interval of the point's time */
   az_resume_point at[AZ_RESUME_POINTS];
 } az_resume;
 
@@ -108,6 +117,9 @@ typedef struct az_rev_buffer { /* per location: a block of several windows */
   uint64_t *more; /* the values of the events other than Enter and Leave */
   size_t nmore, capmore;
   uint32_t off_region; /* az_defs.off_region (MeasurementOnOff) */
+  uint32_t kinds;      /* the REV_* kinds the decoder buffers, a bit each
+                          (az_buffered_kinds: those the callbacks buffer) */
+  uint64_t upto;       /* az_decode_block: the last event it decoded */
   size_t end;          /* ev[0..end) not delivered yet */
   uint64_t lo;         /* the block (a segment) holds the events after position lo */
   uint64_t *chunk;     /* the number of the first event of each chunk of its file */
@@ -171,6 +183,8 @@ enum {
 };
 
 OTF2_EvtReaderCallbacks *az_make_rev_callbacks(const az_event_handlers *on, int forward);
+/* The kinds az_make_rev_callbacks buffers, a bit each (az_rev_buffer.kinds). */
+uint32_t az_buffered_kinds(const az_event_handlers *on, int forward);
 /* An event other than Enter and Leave, of kind with values v (the
    buffer's), at t and position pos of the location with id l. */
 OTF2_CallbackCode az_deliver_values(const az_event_handlers *on, az_cursor *c, OTF2_LocationRef l,
@@ -181,8 +195,10 @@ void az_block_room(az_rev_buffer *b, uint64_t n);
    records, its chunks starting at events chunk[0..nchunks) (chunk_size
    bytes each; az_chunk_starts says where this may be done), map applied
    as OTF2's reader does, from a point of res (made anew where none
-   serves): 0, or -1 with b emptied when OTF2 must read them.  Any thread;
-   b and res its own. */
+   serves): 0, or -1 with b emptied when OTF2 must read them.  A forward
+   segment (b->pace) ends earlier where rev_put's pacing says so; b->upto
+   is the last event decoded, and res keeps where the next segment
+   starts.  Any thread; b and res its own. */
 int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, size_t nchunks,
                     uint64_t chunk_size, const struct az_loc_map *map, az_rev_buffer *b,
                     az_resume *res, uint64_t lo, uint64_t to);
@@ -197,12 +213,19 @@ az_event_handlers az_union_handlers(const az_replay *rs, size_t np);
 /* ---- decoders.c: the decoding threads ---- */
 
 typedef struct az_pool az_pool;
-/* NULL: no decoding threads (--threads 1, or none started); length: the
-   forward windows' (window_stop) */
+/* NULL: no decoding threads (--threads 1, or none started), except for a
+   forward pass (m NULL) whose locations the replay thread then decodes
+   itself, segment by segment as a decoding thread would (reader: the
+   analysis's); length: the forward windows' (window_stop) */
 az_pool *az_pool_start(az_replay *r, const az_event_handlers *on, const az_marks *m,
-                       uint64_t budget, az_time length);
-int az_open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p);
-void az_pool_go(az_pool *p, const az_replay *r, const az_rev_buffer *bufs);
+                       uint64_t budget, az_time length, OTF2_Reader *reader);
+int az_open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p, OTF2_EvtReaderCallbacks *cb,
+                uint8_t *defs_read);
+/* bufs: per location its chunk starts and tables (az_chunk_starts), or NULL */
+void az_pool_go(az_pool *p, az_replay *r, const az_rev_buffer *bufs);
+/* Whether location l's events come from the pool (az_advance_fed): with
+   decoding threads all, inline those whose files the decoder reads. */
+int az_pool_feeds(const az_pool *p, uint32_t l);
 void az_pool_window(az_pool *p, size_t window);
 void az_pool_stop(az_pool *p);
 int az_advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, az_time stop);

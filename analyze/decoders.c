@@ -17,7 +17,15 @@
    cost more than it saved on the 2-core machine).  Where a window ends
    stays the pass's business (az_next); a segment only paces the
    decoding.  The last segment says how the reading ended (as
-   OTF2_Reader_ReadLocalEvents would have told advance).
+   OTF2_Reader_ReadLocalEvents would have told advance).  A segment is
+   decoded from the file's records (az_decode_block, replay_back.c: "a
+   block decoded here") where the location's file allows; where the
+   decoder meets anything it does not know, OTF2's reader reads that
+   segment (brought to where the decoding stopped first, reading the
+   events decoded here again without callbacks), so a damaged file ends
+   with OTF2's words at the same event.  Without decoding threads
+   (--threads 1) the replay thread decodes the segments itself, when it
+   needs the next one (an inline pool: no thread, the same segments).
 
    Backward passes: the blocks read_back reads, in the same order, one
    block a location ahead of the one it delivers from (so twice the memory
@@ -49,7 +57,7 @@
 #include "az_replay.h"
 #include "pomp_util.h"
 
-enum { AZ_AHEAD_WINDOWS = 4, AZ_AHEAD_EVENTS = 1 << 17 };
+enum { AZ_AHEAD_WINDOWS = 4, AZ_AHEAD_EVENTS = 1 << 17, AZ_FALLBACKS_MAX = 8 };
 
 typedef struct az_seg { /* decoded events of one location */
   az_rev_buffer b;
@@ -77,6 +85,8 @@ typedef struct {
   OTF2_EvtReader *er;
   int defs_read;
   uint64_t limit, pos; /* forward: events its chunks hold; the last read */
+  uint64_t otf2_pos;   /* forward: the last event OTF2's reader (er) read */
+  int fallbacks;       /* forward: segments OTF2 read after the decoder refused */
   az_time maxt;        /* forward: the latest time decoded */
   size_t target;       /* forward: the window it decodes up to */
   size_t bw;           /* backward: windows left to look for blocks in */
@@ -110,7 +120,11 @@ struct az_pool {
   pthread_cond_t work, ready; /* for the decoding threads; for the replay */
   const az_analysis *a;
   const az_event_handlers *on;
+  uint32_t kinds; /* the kinds its buffers hold (az_buffered_kinds) */
   int forward;
+  /* inline (ndec 0): the replay thread's reader, its callbacks, none */
+  OTF2_Reader *reader;
+  OTF2_EvtReaderCallbacks *cb, *none;
   char *anchor;
   az_feed *feed; /* per location */
   uint32_t nlocs;
@@ -189,9 +203,55 @@ static int open_feed(OTF2_Reader *reader, az_feed *f, uint64_t id, az_seg *s) {
   return 0;
 }
 
+/* The end of the location's reading, in its last segment: rc and what
+   OTF2 says, as OTF2_Reader_ReadLocalEvents would have told advance. */
+static void seg_last(az_seg *s, az_feed *f, OTF2_ErrorCode rc, int hit_limit) {
+  s->last = 1;
+  s->rc = rc;
+  s->hit_limit = hit_limit;
+  s->read_pos = f->pos;
+  if (rc != OTF2_SUCCESS) snprintf(s->why, sizeof s->why, "%s", az_otf2_why(rc));
+}
+
+/* A forward segment from the file's records: 1 when decoded (b->upto the
+   last event), 0 when OTF2's reader must read it.  A segment spans fewer
+   than 2^31 positions (az_rev_event.dpos). */
+static int decode_here(az_pool *p, az_feed *f, uint32_t loc, az_seg *s, az_time stop) {
+  uint64_t to = f->limit - f->pos > (1u << 31) ? f->pos + (1u << 31) : f->limit;
+  if (az_decode_block(p->a, loc, f->chunk, f->nchunks, f->chunk_size, f->map, &s->b, &f->resume,
+                      f->pos, to)) {
+    s->b.maxt = f->maxt;
+    return 0;
+  }
+  f->pos = s->b.upto;
+  f->maxt = s->b.maxt;
+  if (f->pos == f->limit) seg_last(s, f, OTF2_SUCCESS, 1); /* as OTF2 reading up to the limit */
+  else if (f->maxt >= stop) f->target++;
+  return 1;
+}
+
+/* OTF2's reader brought to the event where the decoding stopped: the
+   events decoded here read again without callbacks (OTF2's reader then
+   in the state of a reading that took them all); 0, or -1 with the
+   segment the last (OTF2's words; it read them before, so unlikely). */
+static int otf2_catch_up(OTF2_Reader *reader, OTF2_EvtReaderCallbacks *none, az_feed *f,
+                         az_seg *s) {
+  if (f->otf2_pos >= f->pos) return 0;
+  uint64_t want = f->pos - f->otf2_pos, n = 0;
+  OTF2_Reader_RegisterEvtCallbacks(reader, f->er, none, NULL);
+  az_otf2_message[0] = 0;
+  OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(reader, f->er, want, &n);
+  if (rc == OTF2_SUCCESS && n == want) {
+    f->otf2_pos = f->pos;
+    return 0;
+  }
+  seg_last(s, f, rc == OTF2_SUCCESS ? OTF2_ERROR_INVALID : rc, 0);
+  return -1;
+}
+
 /* Forward: the location's events up to the end of its target window. */
-static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb, az_feed *f,
-                           az_seg *s) {
+static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                           OTF2_EvtReaderCallbacks *none, az_feed *f, uint32_t loc, az_seg *s) {
   uint64_t want = f->limit > f->pos ? f->limit - f->pos : 0, n = 0;
   if (!want) { /* as advance: nothing asked, n == want */
     s->last = s->hit_limit = 1;
@@ -205,20 +265,22 @@ static void decode_segment(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallba
   s->b.lo = f->pos;
   s->b.stop = stop;
   s->b.maxt = f->maxt;
+  if (f->chunk_size && decode_here(p, f, loc, s, stop)) return;
+  /* a file the decoder keeps refusing (OpenMP's old events, records of
+     a later OTF2) is read by OTF2 alone: no segment decoded twice */
+  if (f->chunk_size && ++f->fallbacks == AZ_FALLBACKS_MAX) f->chunk_size = 0;
+  if (otf2_catch_up(reader, none, f, s)) return;
   OTF2_Reader_RegisterEvtCallbacks(reader, f->er, cb, &s->b);
   az_otf2_message[0] = 0;
   OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(reader, f->er, want, &n);
   OTF2_EvtReader_GetPos(f->er, &f->pos);
+  f->otf2_pos = f->pos;
   f->maxt = s->b.maxt;
   if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
     if (f->maxt >= stop) f->target++;
     return;
   }
-  s->last = 1;
-  s->rc = rc;
-  s->hit_limit = n == want;
-  s->read_pos = f->pos;
-  if (rc != OTF2_SUCCESS) snprintf(s->why, sizeof s->why, "%s", az_otf2_why(rc));
+  seg_last(s, f, rc, n == want);
 }
 
 /* Backward: the next block read_back will ask for, as it computes it; 0
@@ -295,6 +357,7 @@ static az_seg *spare_seg(az_pool *p) {
   s->b.ev = kept.ev, s->b.kind = kept.kind, s->b.cap = kept.cap;
   s->b.more = kept.more, s->b.capmore = kept.capmore;
   s->b.off_region = p->a->defs.off_region;
+  s->b.kinds = p->kinds;
   return s;
 }
 
@@ -331,12 +394,42 @@ void az_pool_finish_jobs(az_pool *p) {
   pthread_mutex_unlock(&p->mu);
 }
 
+/* Under the lock: the next segment (forward) or block (backward) of
+   location l decoded (without the lock) and queued. */
+static void feed_one(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *cb,
+                     OTF2_EvtReaderCallbacks *none, az_feed *f, uint32_t l) {
+  f->busy = 1;
+  az_seg *s = spare_seg(p);
+  pthread_mutex_unlock(&p->mu);
+  int made = 1;
+  if (p->forward) decode_segment(p, reader, cb, none, f, l, s);
+  else made = decode_block(p, reader, cb, f, l, s);
+  pthread_mutex_lock(&p->mu);
+  f->busy = 0;
+  if (made && f->ended) { /* the replay ended the location meanwhile */
+    s->tail = p->spare;
+    p->spare = s;
+  } else if (made) {
+    if (f->end) f->end->tail = s;
+    else f->head = s;
+    f->end = s;
+    f->queued++;
+    p->ahead += s->b.len;
+  } else {
+    s->tail = p->spare;
+    p->spare = s;
+  }
+  if (!made || s->last) f->ended = 1;
+  if (f->wanted) pthread_cond_broadcast(&p->ready);
+}
+
 static void *decoder_main(void *arg) {
   az_decoder *d = arg;
   az_pool *p = d->pool;
   OTF2_Reader *reader = OTF2_Reader_Open(p->anchor);
   if (reader) OTF2_Reader_SetSerialCollectiveCallbacks(reader);
   OTF2_EvtReaderCallbacks *cb = az_make_rev_callbacks(p->on, p->forward);
+  OTF2_EvtReaderCallbacks *none = OTF2_EvtReaderCallbacks_New();
   for (uint32_t l = 0; l < p->nlocs; l++)
     if (p->feed[l].worker == d->id) p->feed[l].open = open_first(p, reader, &p->feed[l], l);
   pthread_mutex_lock(&p->mu);
@@ -354,29 +447,7 @@ static void *decoder_main(void *arg) {
       p->idle--;
       continue;
     }
-    f->busy = 1;
-    az_seg *s = spare_seg(p);
-    pthread_mutex_unlock(&p->mu);
-    int made = 1;
-    if (p->forward) decode_segment(p, reader, cb, f, s);
-    else made = decode_block(p, reader, cb, f, l, s);
-    pthread_mutex_lock(&p->mu);
-    f->busy = 0;
-    if (made && f->ended) { /* the replay ended the location meanwhile */
-      s->tail = p->spare;
-      p->spare = s;
-    } else if (made) {
-      if (f->end) f->end->tail = s;
-      else f->head = s;
-      f->end = s;
-      f->queued++;
-      p->ahead += s->b.len;
-    } else {
-      s->tail = p->spare;
-      p->spare = s;
-    }
-    if (!made || s->last) f->ended = 1;
-    if (f->wanted) pthread_cond_broadcast(&p->ready);
+    feed_one(p, reader, cb, none, f, l);
   }
   pthread_mutex_unlock(&p->mu);
   for (uint32_t l = 0; l < p->nlocs; l++)
@@ -384,6 +455,7 @@ static void *decoder_main(void *arg) {
       OTF2_Reader_CloseEvtReader(reader, p->feed[l].er);
   if (reader) OTF2_Reader_Close(reader);
   OTF2_EvtReaderCallbacks_Delete(cb);
+  OTF2_EvtReaderCallbacks_Delete(none);
   return NULL;
 }
 
@@ -406,12 +478,13 @@ static void share_out(az_pool *p) {
 }
 
 az_pool *az_pool_start(az_replay *r, const az_event_handlers *on, const az_marks *m,
-                       uint64_t budget, az_time length) {
+                       uint64_t budget, az_time length, OTF2_Reader *reader) {
   const az_analysis *a = r->a;
   uint32_t mine = 0;
   for (uint32_t l = 0; l < a->defs.num_locs; l++) mine += az_replay_loc(r, l)->a != NULL;
   int ndec = a->threads - 1 < (int)mine ? a->threads - 1 : (int)mine;
-  if (ndec < 1) return NULL;
+  if (ndec < 1 && (m || !reader)) return NULL;
+  if (ndec < 1) ndec = 0; /* inline */
   az_pool *p = pu_calloc(1, sizeof *p);
   pthread_mutex_init(&p->mu, NULL);
   pthread_cond_init(&p->work, NULL);
@@ -419,6 +492,7 @@ az_pool *az_pool_start(az_replay *r, const az_event_handlers *on, const az_marks
   p->a = a;
   p->on = on;
   p->forward = m == NULL;
+  p->kinds = az_buffered_kinds(on, p->forward);
   p->anchor = pu_malloc(strlen(a->files) + 6);
   sprintf(p->anchor, "%s.otf2", a->files);
   p->nlocs = a->defs.num_locs;
@@ -431,10 +505,16 @@ az_pool *az_pool_start(az_replay *r, const az_event_handlers *on, const az_marks
   for (uint32_t l = 0; l < p->nlocs; l++) {
     const az_cursor *c = az_replay_loc(r, l);
     az_feed *f = &p->feed[l];
-    f->worker = c->a ? -2 : -1;
+    f->worker = c->a && ndec ? -2 : -1; /* inline: az_pool_go adopts */
     f->events = a->defs.locs[l].events;
     f->blo = UINT64_MAX;
     f->bw = m ? m->windows : 0;
+  }
+  if (!ndec) {
+    p->reader = reader;
+    p->cb = az_make_rev_callbacks(on, 1);
+    p->none = OTF2_EvtReaderCallbacks_New();
+    return p;
   }
   share_out(p);
   p->dec = pu_calloc((size_t)ndec, sizeof *p->dec);
@@ -449,8 +529,11 @@ az_pool *az_pool_start(az_replay *r, const az_event_handlers *on, const az_marks
 }
 
 /* az_open_location, the event reader opened by the decoding thread: the
-   same errors; the limit of its events computed here. */
-int az_open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p) {
+   same errors; the limit of its events computed here.  Inline: as
+   az_open_location (cb registered until az_pool_go adopts the reader). */
+int az_open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p, OTF2_EvtReaderCallbacks *cb,
+                uint8_t *defs_read) {
+  if (!p->ndec) return az_open_location(s, reader, cb, defs_read);
   az_feed *f = &p->feed[s->loc];
   pthread_mutex_lock(&p->mu);
   while (!f->opened) pthread_cond_wait(&p->ready, &p->mu);
@@ -472,15 +555,30 @@ int az_open_fed(az_cursor *s, OTF2_Reader *reader, az_pool *p) {
   }
 }
 
+/* An inline pool decodes the locations whose files the decoder reads
+   (chunk_size), with the event reader az_open_location opened (for what
+   the decoder refuses); the replay reads the others itself (advance). */
+static void adopt(az_pool *p, az_cursor *c, az_feed *f) {
+  if (p->ndec || !c->a || !c->er || !f->chunk_size) return;
+  f->er = c->er;
+  c->er = NULL;
+  f->worker = -3;
+  f->open = FEED_OPEN;
+  f->opened = 1;
+}
+
+int az_pool_feeds(const az_pool *p, uint32_t l) { return p->ndec || p->feed[l].worker == -3; }
+
 /* The replay opened the locations: the decoding threads may start (what
    they need of the replay's cursors and buffers, read once). */
-void az_pool_go(az_pool *p, const az_replay *r, const az_rev_buffer *bufs) {
+void az_pool_go(az_pool *p, az_replay *r, const az_rev_buffer *bufs) {
   pthread_mutex_lock(&p->mu);
   for (uint32_t l = 0; l < p->nlocs; l++) {
     az_feed *f = &p->feed[l];
     f->limit = az_replay_loc(r, l)->limit;
     if (bufs) f->chunk = bufs[l].chunk, f->nchunks = bufs[l].nchunks;
     if (bufs) f->chunk_size = bufs[l].chunk_size, f->map = bufs[l].map;
+    adopt(p, az_replay_loc(r, l), f);
   }
   p->go = 1;
   pthread_cond_broadcast(&p->work);
@@ -512,6 +610,10 @@ void az_pool_stop(az_pool *p) {
   pthread_mutex_unlock(&p->mu);
   for (int i = 0; i < p->ndec; i++)
     if (p->dec[i].started) pthread_join(p->dec[i].tid, NULL);
+  for (uint32_t l = 0; l < p->nlocs && !p->ndec; l++) /* inline: the readers adopted */
+    if (p->feed[l].er) OTF2_Reader_CloseEvtReader(p->reader, p->feed[l].er);
+  if (p->cb) OTF2_EvtReaderCallbacks_Delete(p->cb);
+  if (p->none) OTF2_EvtReaderCallbacks_Delete(p->none);
   for (uint32_t l = 0; l < p->nlocs; l++) {
     free_segs(p->feed[l].head);
     free(p->feed[l].open_error);
@@ -533,6 +635,10 @@ static az_seg *pool_head(az_pool *p, uint32_t l) {
   az_feed *f = &p->feed[l];
   pthread_mutex_lock(&p->mu);
   while (!f->head && !f->ended) {
+    if (!p->ndec) { /* inline: decoded now */
+      feed_one(p, p->reader, p->cb, p->none, f, l);
+      continue;
+    }
     f->wanted = 1;
     pthread_cond_broadcast(&p->work);
     pthread_cond_wait(&p->ready, &p->mu);
@@ -594,12 +700,26 @@ int az_advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, 
   az_seg *seg;
   int interrupted = 0;
   uint64_t at = 0;
+  /* Enter and Leave, most events, straight to the handlers (buffered only
+     when the pass handles them) */
+  OTF2_LocationRef id = s->a->defs.locs[s->loc].id;
+  OTF2_EvtReaderCallback_Enter enter = s->on->enter;
+  OTF2_EvtReaderCallback_Leave leave = s->on->leave;
   while ((seg = pool_head(p, s->loc)) != NULL) {
-    while (seg->next < seg->b.len && !interrupted) {
-      size_t i = seg->next++;
-      if (az_deliver_forward(s, &seg->b, i) == OTF2_CALLBACK_INTERRUPT)
-        interrupted = 1, at = seg->b.lo + seg->b.ev[i].dpos;
+    const az_rev_buffer *b = &seg->b;
+    size_t i = seg->next;
+    while (i < b->len) {
+      const az_rev_event *e = &b->ev[i];
+      uint8_t k = b->kind[i++];
+      OTF2_CallbackCode rc = k == REV_ENTER   ? enter(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
+                             : k == REV_LEAVE ? leave(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
+                                              : az_deliver_forward(s, b, i - 1);
+      if (rc == OTF2_CALLBACK_INTERRUPT) {
+        interrupted = 1, at = b->lo + e->dpos;
+        break;
+      }
     }
+    seg->next = i;
     if (interrupted || seg->last) break;
     pool_pop(p, s->loc);
   }

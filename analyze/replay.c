@@ -1,11 +1,12 @@
 /* replay.c -- the replay driver: runs passes (az_pass.h) over the event
  * files of the trace processes an analysis process owns.
  *
- * Each location's file is read by its own OTF2 reader, all of them
- * together in windows of time: a location reads until its events reach
- * the end of the window, then the next one does, masters before their
- * workers (so that a worker meeting its k-th ThreadTeamBegin finds the
- * master's k-th fork).  After each window the pass evaluates what is
+ * Each location's file is read on its own (decoded from its records in
+ * segments, decoders.c and replay_back.c, else by an OTF2 reader of its
+ * own), all of them together in windows of time: a location reads until
+ * its events reach the end of the window, then the next one does,
+ * masters before their workers (so that a worker meeting its k-th
+ * ThreadTeamBegin finds the master's k-th fork).  After each window the pass evaluates what is
  * complete.  A backward pass gets the first pass's windows last to first.
  * This file owns the windows, forward and backward, and the passes' run;
  * a location's event file (local definitions, how many events it holds,
@@ -179,7 +180,8 @@ static int read_window(az_replay *r, OTF2_Reader *reader, az_pool *pool, az_time
       any = 1;
       continue;
     }
-    *failed = pool ? az_advance_fed(r, c, reader, pool, stop) : advance(r, c, reader, stop);
+    *failed = pool && az_pool_feeds(pool, l) ? az_advance_fed(r, c, reader, pool, stop)
+                                             : advance(r, c, reader, stop);
     any |= !c->done;
   }
   return any;
@@ -224,13 +226,18 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
   int decoded = !on->rma_collective_end && !on->rma_group_sync && !on->rma_request_lock &&
                 !on->rma_acquire_lock && !on->rma_release_lock && !on->rma_put && !on->rma_get &&
                 !on->rma_atomic;
-  az_pool *pool = decoded ? az_pool_start(r, on, NULL, 0, window_length(r->a)) : NULL;
+  az_pool *pool = decoded ? az_pool_start(r, on, NULL, 0, window_length(r->a), reader) : NULL;
+  /* per location its chunk starts and tables: whether (and how) the
+     decoder reads its file (az_chunk_starts), serially too */
+  az_rev_buffer *files = pool ? pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *files) : NULL;
   for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
-    if (c->a)
-      failed = pool ? az_open_fed(c, reader, pool) : az_open_location(c, reader, cb, marks_defs);
+    if (!c->a) continue;
+    failed = pool ? az_open_fed(c, reader, pool, cb, marks_defs)
+                  : az_open_location(c, reader, cb, marks_defs);
+    if (!failed && pool && !c->cut_file) az_chunk_starts(c, reader, &files[l]);
   }
-  if (pool) az_pool_go(pool, r, NULL);
+  if (pool) az_pool_go(pool, r, files);
   az_time length = window_length(r->a), stop = d->global_offset;
   for (size_t k = 0, active = 1; active; k++) {
     stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
@@ -240,6 +247,8 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
     active = end_window(r, stop, any, &failed);
   }
   if (pool) az_pool_stop(pool);
+  for (uint32_t l = 0; files && l < d->num_locs; l++) free(files[l].chunk);
+  free(files);
   return failed;
 }
 
@@ -411,7 +420,7 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
   uint64_t block = AZ_BACK_BLOCK_EVENTS;
   if (r->a->window_events && 8 * r->a->window_events < block) block = 8 * r->a->window_events;
   uint64_t budget = block / (mine ? mine : 1);
-  az_pool *pool = az_pool_start(r, &all, m, budget, window_length(r->a));
+  az_pool *pool = az_pool_start(r, &all, m, budget, window_length(r->a), reader);
   /* the local passes' handlers in the decoding threads */
   local_job *jobs = NULL;
   for (size_t i = 0; i < np && pool && !jobs; i++)
@@ -423,7 +432,9 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
     for (size_t i = 0; i < np; i++) az_replay_loc(&rs[i], l)->last = UINT64_MAX;
     b[l].lo = UINT64_MAX;
     b[l].off_region = d->off_region;
-    failed = pool ? az_open_fed(c, reader, pool) : az_open_location(c, reader, cb, m->defs_read);
+    b[l].kinds = az_buffered_kinds(&all, 0);
+    failed = pool ? az_open_fed(c, reader, pool, cb, m->defs_read)
+                  : az_open_location(c, reader, cb, m->defs_read);
     if (!failed && !c->cut_file) az_chunk_starts(c, reader, &b[l]);
   }
   if (pool) az_pool_go(pool, r, b);

@@ -295,6 +295,17 @@ OTF2_EvtReaderCallbacks *az_make_rev_callbacks(const az_event_handlers *on, int 
   return cb;
 }
 
+uint32_t az_buffered_kinds(const az_event_handlers *on, int forward) {
+  uint32_t kinds = az_handled_kinds(on);
+  /* MeasurementOnOff as Enter and Leave: those are handled when a block
+     is decoded here (az_chunk_starts) */
+  if (!forward) return kinds;
+  if (on->io_begin) kinds |= 1u << REV_IO_BEGIN;
+  if (on->io_complete) kinds |= 1u << REV_IO_COMPLETE;
+  return kinds | 1u << REV_TASK_CREATE | 1u << REV_TASK_SWITCH | 1u << REV_TASK_COMPLETE |
+         1u << REV_SAMPLE | 1u << REV_UNKNOWN;
+}
+
 /* One buffered event other than Enter and Leave (kind, its values v) to
    the pass's handler: the location's id and the event's position as the
    delivery loop has them (replay.c), not looked up again per event and
@@ -452,8 +463,14 @@ enum {
   EV_THREAD_TEAM_END,
   EV_THREAD_ACQUIRE_LOCK,
   EV_THREAD_RELEASE_LOCK,
+  EV_THREAD_TASK_CREATE,
+  EV_THREAD_TASK_SWITCH,
+  EV_THREAD_TASK_COMPLETE,
   EV_CALLING_CONTEXT_ENTER = 66, /* ..._LEAVE 67: not decoded here (to be safe) */
-  EV_PROGRAM_END = 84            /* the last type decoded here */
+  EV_CALLING_CONTEXT_SAMPLE = 68,
+  EV_IO_OPERATION_BEGIN = 75,
+  EV_IO_OPERATION_COMPLETE = 78,
+  EV_PROGRAM_END = 84 /* the last type decoded here */
 };
 
 /* Decoded here only on a little-endian host (HOST_LE): a value of OTF2's
@@ -603,18 +620,18 @@ static int singleton(uint8_t type) {
 }
 
 /* The values of a record with a length (within r), buffered as the
-   backward callbacks do; 0 when not buffered. */
-static void put_record(az_rev_buffer *b, block_state *s, uint8_t type, rec_cursor *r, az_time t,
-                       uint64_t pos) {
+   callbacks do when its kind is one of b->kinds; rev_put's answer (a
+   forward segment's pacing), success when not buffered. */
+static OTF2_CallbackCode put_record(az_rev_buffer *b, block_state *s, uint8_t type, rec_cursor *r,
+                                    az_time t, uint64_t pos) {
   uint64_t v[5] = {0};
   int kind;
   switch (type) {
   case EV_MEASUREMENT:
     v[0] = get_byte(r);
-    if (r->bad || b->off_region == UINT32_MAX) return;
-    rev_put(b, v[0] == OTF2_MEASUREMENT_OFF ? REV_ENTER : REV_LEAVE, corrected(s, t), pos,
-            b->off_region, 0, 0, 0, 0);
-    return;
+    if (r->bad || b->off_region == UINT32_MAX) return OTF2_CALLBACK_SUCCESS;
+    return rev_put(b, v[0] == OTF2_MEASUREMENT_OFF ? REV_ENTER : REV_LEAVE, corrected(s, t), pos,
+                   b->off_region, 0, 0, 0, 0);
   case EV_MPI_SEND:
   case EV_MPI_ISEND:
   case EV_MPI_RECV:
@@ -650,28 +667,50 @@ static void put_record(az_rev_buffer *b, block_state *s, uint8_t type, rec_curso
     v[0] = get_byte(r), v[1] = get_u32(r), v[2] = get_u32(r);
     kind = type == EV_THREAD_ACQUIRE_LOCK ? REV_ACQUIRE : REV_RELEASE;
     break;
-  default: return; /* counted only */
+  /* the kinds a forward pass gets besides (az_buffered_kinds) */
+  case EV_THREAD_TASK_CREATE:
+  case EV_THREAD_TASK_SWITCH:
+  case EV_THREAD_TASK_COMPLETE:
+    v[0] = mapped(s, AZ_MAP_COMM, get_u32(r)), v[1] = get_u32(r), v[2] = get_u32(r);
+    kind = REV_TASK_CREATE + (type - EV_THREAD_TASK_CREATE);
+    break;
+  case EV_CALLING_CONTEXT_SAMPLE:
+    v[0] = mapped(s, AZ_MAP_CONTEXT, get_u32(r)), v[1] = get_u32(r),
+    v[2] = mapped(s, AZ_MAP_GENERATOR, get_u32(r));
+    kind = REV_SAMPLE;
+    break;
+  case EV_IO_OPERATION_BEGIN:
+    v[0] = mapped(s, AZ_MAP_IO_HANDLE, get_u32(r)), v[1] = get_byte(r), v[2] = get_u32(r),
+    v[3] = get_u64(r), v[4] = get_u64(r);
+    kind = REV_IO_BEGIN;
+    break;
+  case EV_IO_OPERATION_COMPLETE:
+    v[0] = mapped(s, AZ_MAP_IO_HANDLE, get_u32(r)), v[1] = get_u64(r), v[2] = get_u64(r);
+    kind = REV_IO_COMPLETE;
+    break;
+  default: return OTF2_CALLBACK_SUCCESS; /* counted only */
   }
-  if (!r->bad) rev_put(b, kind, corrected(s, t), pos, v[0], v[1], v[2], v[3], v[4]);
+  if (r->bad || !(b->kinds >> kind & 1)) return OTF2_CALLBACK_SUCCESS;
+  return rev_put(b, kind, corrected(s, t), pos, v[0], v[1], v[2], v[3], v[4]);
 }
 
-/* A singleton's value, buffered when its kind is one of the backward
-   callbacks'. */
-static void put_singleton(az_rev_buffer *b, block_state *s, uint8_t type, rec_cursor *r, az_time t,
-                          uint64_t pos) {
+/* A singleton's value, buffered when its kind is one of b->kinds (Enter
+   and Leave always are); rev_put's answer, as put_record. */
+static OTF2_CallbackCode put_singleton(az_rev_buffer *b, block_state *s, uint8_t type,
+                                       rec_cursor *r, az_time t, uint64_t pos) {
   if (type == EV_ENTER || type == EV_LEAVE) {
     uint64_t region = mapped(s, AZ_MAP_REGION, get_u32(r));
-    if (!r->bad)
-      rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, corrected(s, t), pos, region, 0, 0, 0,
-              0);
-    return;
+    if (r->bad) return OTF2_CALLBACK_SUCCESS;
+    return rev_put(b, type == EV_ENTER ? REV_ENTER : REV_LEAVE, corrected(s, t), pos, region, 0, 0,
+                   0, 0);
   }
   uint64_t req = get_u64(r);
   int kind = type == EV_MPI_ISEND_COMPLETE      ? REV_ISEND_COMPLETE
              : type == EV_MPI_IRECV_REQUEST     ? REV_IRECV_REQUEST
              : type == EV_MPI_REQUEST_CANCELLED ? REV_CANCELLED
                                                 : -1;
-  if (!r->bad && kind >= 0) rev_put(b, kind, corrected(s, t), pos, req, 0, 0, 0, 0);
+  if (r->bad || kind < 0 || !(b->kinds >> kind & 1)) return OTF2_CALLBACK_SUCCESS;
+  return rev_put(b, kind, corrected(s, t), pos, req, 0, 0, 0, 0);
 }
 
 /* Where chunk `chunk` of location loc's file is decoded from for a block
@@ -855,8 +894,10 @@ static int decode_chunk(az_rev_buffer *b, az_resume *res, block_state *s, const 
         b->ev[b->len] =
             (az_rev_event){corrected(s, t), (uint32_t)(++count - b->lo), (uint32_t)region};
         b->kind[b->len++] = kind;
-      } else {
-        rev_put(b, kind, corrected(s, t), ++count, region, 0, 0, 0, 0);
+      } else if (rev_put(b, kind, corrected(s, t), ++count, region, 0, 0, 0, 0) ==
+                 OTF2_CALLBACK_INTERRUPT) {
+        got = 1; /* a forward segment's end (pace) */
+        break;
       }
       if (count == to) {
         got = 1;
@@ -873,10 +914,10 @@ static int decode_chunk(az_rev_buffer *b, az_resume *res, block_state *s, const 
     if (class == REC_IS_SINGLETON) {
       if (!timed) return -1;
       rec_cursor v = {r.p, r.end, 0, r.end};
-      put_singleton(b, s, type, &v, t, ++count);
+      OTF2_CallbackCode paced = put_singleton(b, s, type, &v, t, ++count);
       if (v.bad) return -1;
       r.p = v.p;
-      if (count == to) {
+      if (count == to || paced == OTF2_CALLBACK_INTERRUPT) {
         got = 1;
         break;
       }
@@ -888,14 +929,19 @@ static int decode_chunk(az_rev_buffer *b, az_resume *res, block_state *s, const 
     r.p += len;
     if (type == REC_ATTRIBUTES) continue;
     if (!timed) return -1;
-    put_record(b, s, type, &v, t, ++count);
+    OTF2_CallbackCode paced = put_record(b, s, type, &v, t, ++count);
     if (v.bad) return -1;
-    if (count == to) {
+    if (count == to || paced == OTF2_CALLBACK_INTERRUPT) {
       got = 1;
       break;
     }
   }
   *at = count;
+  /* a forward segment: the next one goes on from here (its only point) */
+  if (got == 1 && b->pace) {
+    res->loc = s->loc, res->chunk = chunk, res->n = 1, res->interval = s->interval;
+    res->at[0] = (az_resume_point){count, t, (uint32_t)(r.p - data), (uint32_t)timed};
+  }
   return got;
 }
 
@@ -920,6 +966,10 @@ int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, s
                    .interval = SIZE_MAX,
                    .direct = !b->pace && b->len <= b->cap && b->cap - b->len >= to - lo,
                    .loc = loc};
+  /* the segment after a forward one: OTF2's reader goes on searching the
+     clock intervals from its last event's */
+  if (b->pace && res->n == 1 && res->loc == loc && res->at[0].count == lo)
+    s.interval = res->interval;
   /* each chunk mapped, not copied: a buffer of the chunk size allocated
      and freed per block took the peak RSS of bench_analyze's 8-rank trace
      from 41 to 45 MB (its pages faulted in again and again) */
@@ -936,8 +986,10 @@ int az_decode_block(const az_analysis *a, uint32_t loc, const uint64_t *chunk, s
   if (got != 1) {
     b->len = 0;
     b->nmore = 0;
+    if (b->pace) res->n = 0; /* OTF2 reads on from here */
     return -1;
   }
+  b->upto = pos;
   return 0;
 }
 

@@ -129,13 +129,17 @@ static void on_pair(uint64_t local, uint64_t global, void *u) {
 }
 
 /* The kinds the decoded records reference: regions (Enter, Leave),
-   communicators (the MPI events' and the thread teams'); the others'
-   tables (groups, windows, I/O handles, ...) change no record it buffers. */
+   communicators (the MPI events', the thread teams', the tasks' teams),
+   I/O handles, calling contexts and interrupt generators (samples); the
+   others' tables (groups, windows, ...) change no record it buffers. */
 static OTF2_CallbackCode on_mapping(void *u, OTF2_MappingType type, const OTF2_IdMap *map) {
   tables_read *r = u;
-  r->kind = type == OTF2_MAPPING_REGION ? AZ_MAP_REGION
-            : type == OTF2_MAPPING_COMM ? AZ_MAP_COMM
-                                        : -1;
+  r->kind = type == OTF2_MAPPING_REGION                ? AZ_MAP_REGION
+            : type == OTF2_MAPPING_COMM                ? AZ_MAP_COMM
+            : type == OTF2_MAPPING_IO_HANDLE           ? AZ_MAP_IO_HANDLE
+            : type == OTF2_MAPPING_CALLING_CONTEXT     ? AZ_MAP_CONTEXT
+            : type == OTF2_MAPPING_INTERRUPT_GENERATOR ? AZ_MAP_GENERATOR
+                                                       : -1;
   if (r->kind >= 0) OTF2_IdMap_Traverse(map, on_pair, r);
   return OTF2_CALLBACK_SUCCESS;
 }

@@ -48,7 +48,8 @@ static char *every_kind_trace(const char *offset) {
         "%llu irecv 1 3 5 8 9\n%llu recv 1 3 4294967295 128\n%llu test 9\n%llu cancel 9\n"
         "%llu collbegin\n%llu collend 2 3 - 16 32\n%llu collend 5 3 1 0 0\n%llu leave\n"
         "%llu fork 2\n%llu teambegin 5\n%llu acquire 3 1\n%llu release 3 1\n%llu teamend 5\n"
-        "%llu join\n%llu off\n%llu on\n%llu sample\n%llu taskcreate 5 0 1\n",
+        "%llu join\n%llu off\n%llu on\n%llu sample\n%llu taskcreate 5 0 1\n"
+        "%llu iobegin 4 1 2 100 %llu\n%llu iocomplete 4 100 %llu\n%llu taskcomplete 5 0 1\n",
         (unsigned long long)at, (unsigned long long)at, (unsigned long long)at + 1,
         (unsigned long long)at + 2, (unsigned long long)big, (unsigned long long)at + 3,
         (unsigned long long)req, (unsigned long long)at + 4, (unsigned long long)req,
@@ -58,7 +59,8 @@ static char *every_kind_trace(const char *offset) {
         (unsigned long long)at + 14, (unsigned long long)at + 15, (unsigned long long)at + 16,
         (unsigned long long)at + 17, (unsigned long long)at + 18, (unsigned long long)at + 19,
         (unsigned long long)at + 20, (unsigned long long)at + 21, (unsigned long long)at + 22,
-        (unsigned long long)at + 23);
+        (unsigned long long)at + 23, (unsigned long long)at + 24, (unsigned long long)i,
+        (unsigned long long)at + 25, (unsigned long long)i, (unsigned long long)at + 25);
   }
   n += (size_t)snprintf(t + n, size - n,
                         "200000 leave\nloc 0.1\n5 enter work\n6 leave\nloc 1.0\n5 enter main\n"
@@ -95,6 +97,14 @@ static void write_tables(const char *dir) {
   OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_REGION, region);
   OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_COMM, comm);
   OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_GROUP, group);
+  /* the forward pass's I/O handles and samples */
+  const uint64_t handles[] = {0, 1, 2, 3, 11}, contexts[] = {6}, generators[] = {3};
+  OTF2_IdMap *handle = OTF2_IdMap_CreateFromUint64Array(5, handles, false);
+  OTF2_IdMap *context = OTF2_IdMap_CreateFromUint64Array(1, contexts, false);
+  OTF2_IdMap *generator = OTF2_IdMap_CreateFromUint64Array(1, generators, false);
+  OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_IO_HANDLE, handle);
+  OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_CALLING_CONTEXT, context);
+  OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_INTERRUPT_GENERATOR, generator);
   OTF2_DefWriter_WriteClockOffset(dw, 50, 0, 0.0);
   OTF2_DefWriter_WriteClockOffset(dw, 90050, 333, 0.0);
   OTF2_DefWriter_WriteClockOffset(dw, 150000, -77, 0.0);
@@ -104,6 +114,9 @@ static void write_tables(const char *dir) {
   OTF2_IdMap_Free(region);
   OTF2_IdMap_Free(comm);
   OTF2_IdMap_Free(group);
+  OTF2_IdMap_Free(handle);
+  OTF2_IdMap_Free(context);
+  OTF2_IdMap_Free(generator);
   snprintf(from, sizeof from, "%s/0.def", sub);
   snprintf(to, sizeof to, "%s/traces/0.def", dir);
   assert_int_equal(rename(from, to), 0);
@@ -138,12 +151,13 @@ static void close_trace(opened *o) {
   az_run_free(&o->run);
 }
 
-/* Events lo+1 .. to of location 0 as OTF2's reader buffers them. */
-static void read_by_otf2(opened *o, const az_event_handlers *on, az_rev_buffer *b, uint64_t lo,
-                         uint64_t to) {
+/* Events lo+1 .. to of location 0 as OTF2's reader buffers them (for a
+   backward pass, or a forward one). */
+static void read_by_otf2(opened *o, const az_event_handlers *on, int forward, az_rev_buffer *b,
+                         uint64_t lo, uint64_t to) {
   az_block_room(b, to - lo);
   b->lo = lo;
-  OTF2_EvtReaderCallbacks *cb = az_make_rev_callbacks(on, 0);
+  OTF2_EvtReaderCallbacks *cb = az_make_rev_callbacks(on, forward);
   OTF2_EvtReader *er = az_event_reader(o->reader, o->a.defs.locs[0].id);
   assert_non_null(er);
   OTF2_Reader_RegisterEvtCallbacks(o->reader, er, cb, b);
@@ -155,6 +169,22 @@ static void read_by_otf2(opened *o, const az_event_handlers *on, az_rev_buffer *
   OTF2_EvtReaderCallbacks_Delete(cb);
 }
 
+/* Event i of here is event j of otf2: kind, time, position, values. */
+static void assert_same_event(const az_rev_buffer *otf2, size_t j, const az_rev_buffer *here,
+                              size_t i) {
+  assert_true(j < otf2->len);
+  const az_rev_event *x = &otf2->ev[j], *y = &here->ev[i];
+  assert_int_equal(here->kind[i], otf2->kind[j]);
+  assert_int_equal(y->t, x->t);
+  assert_int_equal(here->lo + y->dpos, otf2->lo + x->dpos);
+  if (here->kind[i] == REV_ENTER || here->kind[i] == REV_LEAVE) {
+    assert_int_equal(y->arg, x->arg);
+  } else { /* its values (at most 5; the last kind's may be fewer) */
+    for (uint32_t v = 0; v < 5 && x->arg + v < otf2->nmore && y->arg + v < here->nmore; v++)
+      assert_int_equal(here->more[y->arg + v], otf2->more[x->arg + v]);
+  }
+}
+
 /* The decoded block, its kinds the handlers take, event by event as
    OTF2's. */
 static void assert_same_events(const az_rev_buffer *otf2, const az_rev_buffer *here,
@@ -162,18 +192,7 @@ static void assert_same_events(const az_rev_buffer *otf2, const az_rev_buffer *h
   size_t j = 0;
   for (size_t i = 0; i < here->len; i++) {
     if (!(kinds >> here->kind[i] & 1)) continue;
-    assert_true(j < otf2->len);
-    const az_rev_event *x = &otf2->ev[j], *y = &here->ev[i];
-    assert_int_equal(here->kind[i], otf2->kind[j]);
-    assert_int_equal(y->t, x->t);
-    assert_int_equal(y->dpos, x->dpos);
-    if (here->kind[i] == REV_ENTER || here->kind[i] == REV_LEAVE) {
-      assert_int_equal(y->arg, x->arg);
-    } else { /* its values (at most 5; the last kind's may be fewer) */
-      for (uint32_t v = 0; v < 5 && x->arg + v < otf2->nmore && y->arg + v < here->nmore; v++)
-        assert_int_equal(here->more[y->arg + v], otf2->more[x->arg + v]);
-    }
-    j++;
+    assert_same_event(otf2, j++, here, i);
   }
   assert_int_equal(j, otf2->len);
 }
@@ -193,7 +212,7 @@ static az_time check_blocks(const char *offsets, int tables) {
   assert_int_equal(o.a.defs.locs[0].id, 0);
   const az_event_handlers *on = &az_pass_waits.on; /* the forward pass takes most kinds */
   az_cursor c = {.a = &o.a, .loc = 0, .on = on};
-  az_rev_buffer here = {.off_region = o.a.defs.off_region};
+  az_rev_buffer here = {.off_region = o.a.defs.off_region, .kinds = az_buffered_kinds(on, 0)};
   az_chunk_starts(&c, o.reader, &here);
   assert_true(here.nchunks >= 3);
   assert_int_equal(here.chunk_size, CHUNK);
@@ -204,13 +223,13 @@ static az_time check_blocks(const char *offsets, int tables) {
       {0, all}, {all / 3, 2 * all / 3}, {second, all}, {second + 1, second + 2}, {all - 1, all}};
   for (size_t k = 0; k < sizeof blocks / sizeof *blocks; k++) {
     az_rev_buffer otf2 = {.off_region = o.a.defs.off_region};
-    read_by_otf2(&o, on, &otf2, blocks[k][0], blocks[k][1]);
+    read_by_otf2(&o, on, 0, &otf2, blocks[k][0], blocks[k][1]);
     az_block_room(&here, blocks[k][1] - blocks[k][0]);
     here.lo = blocks[k][0];
     assert_int_equal(az_decode_block(&o.a, 0, here.chunk, here.nchunks, here.chunk_size, here.map,
                                      &here, &here.resume, blocks[k][0], blocks[k][1]),
                      0);
-    assert_true(here.len >= otf2.len);
+    assert_int_equal(here.len, otf2.len); /* the kinds the callbacks buffer, no more */
     assert_same_events(&otf2, &here, az_handled_kinds(on));
     if (k == 0) { /* the first event, main entered at 0: main's global id */
       assert_int_equal(otf2.kind[0], REV_ENTER);
@@ -249,6 +268,73 @@ static void zero_clock_offsets_correct_nothing_equal_ones_shift(void **state) {
   (void)state;
   assert_int_equal(check_blocks("offset 0 50 0\noffset 0 150000 0\n", 0), 200000);
   assert_int_equal(check_blocks("offset 0 50 1000\noffset 0 150000 1000\n", 0), 201000);
+}
+
+/* A forward pass's segments (the decoding threads', and the replay
+   thread's at --threads 1: decoders.c) decoded one after the other, each
+   ending at the first event at or after its stop, hold what OTF2's reader
+   gives the forward callbacks, the tasks, samples and I/O records too,
+   mapped and corrected alike, at the same positions; a segment goes on
+   where the one before ended (its resume point).  Returns the number of
+   segments. */
+static size_t check_forward(const char *offsets, int tables) {
+  opened o;
+  open_trace(&o, offsets, tables);
+  const az_event_handlers *on = &az_pass_waits.on;
+  az_cursor c = {.a = &o.a, .loc = 0, .on = on};
+  az_rev_buffer files = {0};
+  az_chunk_starts(&c, o.reader, &files);
+  assert_int_equal(files.chunk_size, CHUNK);
+  uint64_t all = o.a.defs.locs[0].events;
+  az_rev_buffer otf2 = {.off_region = o.a.defs.off_region};
+  read_by_otf2(&o, on, 1, &otf2, 0, all);
+  az_rev_buffer seg = {.off_region = o.a.defs.off_region, .kinds = az_buffered_kinds(on, 1)};
+  az_resume res = {0};
+  size_t j = 0, segments = 0;
+  uint32_t seen = 0;
+  for (uint64_t pos = 0; pos < all; segments++) {
+    seg.len = seg.nmore = 0;
+    seg.pace = 1, seg.lo = pos, seg.stop = seg.maxt + 3001;
+    assert_int_equal(az_decode_block(&o.a, 0, files.chunk, files.nchunks, files.chunk_size,
+                                     files.map, &seg, &res, pos, all),
+                     0);
+    assert_true(seg.upto > pos && seg.len > 0);
+    for (size_t i = 0; i < seg.len; i++) {
+      assert_same_event(&otf2, j++, &seg, i);
+      seen |= 1u << seg.kind[i];
+    }
+    const az_rev_event *last = &seg.ev[seg.len - 1];
+    if (seg.upto < all) { /* it ends at the first event at or after its stop */
+      assert_true(last->t >= seg.stop);
+      assert_int_equal(seg.lo + last->dpos, seg.upto);
+      assert_true(seg.len < 2 || seg.ev[seg.len - 2].t < seg.stop);
+    }
+    pos = seg.upto;
+  }
+  assert_int_equal(j, otf2.len);
+  const uint32_t forward_only = 1u << REV_TASK_CREATE | 1u << REV_TASK_COMPLETE | 1u << REV_SAMPLE |
+                                1u << REV_IO_BEGIN | 1u << REV_IO_COMPLETE;
+  assert_int_equal(seen & forward_only, forward_only);
+  if (tables) { /* handle 4, context 0 and generator 0 mapped (write_tables) */
+    size_t k = 0;
+    while (otf2.kind[k] != REV_IO_BEGIN) k++;
+    assert_int_equal(otf2.more[otf2.ev[k].arg], 11);
+    while (otf2.kind[k] != REV_SAMPLE) k = (k + 1) % otf2.len;
+    assert_int_equal(otf2.more[otf2.ev[k].arg], 6);
+    assert_int_equal(otf2.more[otf2.ev[k].arg + 2], 3);
+  }
+  free_buffer(&otf2);
+  free_buffer(&seg);
+  free(files.chunk);
+  close_trace(&o);
+  return segments;
+}
+
+static void forward_segments_hold_what_otf2_gives_the_forward_pass(void **state) {
+  (void)state;
+  assert_true(check_forward("", 0) > 20);
+  assert_true(check_forward("", 1) > 20);
+  assert_true(check_forward("offset 0 50 1000\noffset 0 150000 -1000\n", 0) > 20);
 }
 
 /* Location 0's event file, its n bytes (the caller frees them). */
@@ -303,7 +389,8 @@ static void damage_before_a_block_refuses_it(void **state) {
   opened o;
   open_trace(&o, "", 0);
   az_cursor c = {.a = &o.a, .loc = 0, .on = &az_pass_waits.on};
-  az_rev_buffer here = {.off_region = o.a.defs.off_region};
+  az_rev_buffer here = {.off_region = o.a.defs.off_region,
+                        .kinds = az_buffered_kinds(&az_pass_waits.on, 0)};
   az_chunk_starts(&c, o.reader, &here);
   assert_true(here.nchunks >= 3);
   char path[4096];
@@ -334,10 +421,57 @@ static void damage_before_a_block_refuses_it(void **state) {
   close_trace(&o);
 }
 
+/* Records the decoder does not know in the middle of a file of several
+   chunks (Enters whose type byte became 200, a type after OTF2 3.0's:
+   OTF2 takes each for a record of unknown type, of the Enter's length):
+   OTF2 reads the segments that hold them, its reader brought there
+   first, then the decoder goes on (after a few such segments OTF2 reads
+   the rest of the file alone).  Each is warned of once, every other
+   event reaches the pass, serially and with decoding threads alike, in
+   windows large and small (az_run_dir). */
+static void unknown_records(size_t patched) {
+  enum { PAIRS = 100000 };
+  az_run run;
+  az_run_write_pairs(&run, CHUNK, PAIRS);
+  char path[400];
+  snprintf(path, sizeof path, "%s/traces/0.evt", run.dir);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  unsigned char *data = malloc(8u << 20);
+  assert_non_null(data);
+  size_t n = fread(data, 1, 8u << 20, f);
+  fclose(f);
+  assert_true(n > 3 * CHUNK);
+  /* Enters of f after their timestamp: 5, 8 bytes of time, 12, 1, 1 */
+  size_t done = 0, step = (n - CHUNK) / patched;
+  for (size_t at = CHUNK / 2; done < patched && at + 12 < n; at++)
+    if (data[at] == 5 && data[at + 9] == 12 && data[at + 10] == 1 && data[at + 11] == 1) {
+      data[at + 9] = 200;
+      done++;
+      at += step;
+    }
+  assert_int_equal(done, patched);
+  write_file(path, data, n);
+  free(data);
+  az_run_dir(&run);
+  assert_int_equal(run.status, 0);
+  assert_int_equal(run.a.diag.count[AZ_W_UNKNOWN_RECORD], patched);
+  assert_int_equal(run.a.events_read, 2 * PAIRS + 2 - patched);
+  az_run_free(&run);
+}
+
+static void unknown_records_are_read_by_otf2_the_others_decoded(void **state) {
+  (void)state;
+  unknown_records(3);
+  unknown_records(40);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(decoded_blocks_hold_what_otf2_reads),
       cmocka_unit_test(mapping_tables_and_clock_offsets_applied_as_otf2_does),
+      cmocka_unit_test(forward_segments_hold_what_otf2_gives_the_forward_pass),
+      cmocka_unit_test(unknown_records_are_read_by_otf2_the_others_decoded),
       cmocka_unit_test(a_single_clock_offset_corrects_nothing),
       cmocka_unit_test(zero_clock_offsets_correct_nothing_equal_ones_shift),
       cmocka_unit_test(damage_before_a_block_refuses_it),

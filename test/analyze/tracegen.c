@@ -393,6 +393,20 @@ static int event(tg_writer *w, tokens *t, char *err, size_t n, int ln) {
     return 0;
   }
   if (!strncmp(ev, "rma", 3)) return rma_event(ew, t, ts, err, n, ln);
+  if (!strcmp(ev, "iobegin")) { /* iobegin HANDLE MODE FLAGS BYTES MATCHING */
+    uint64_t mode = arg(t, 3, &bad), flags = arg(t, 4, &bad), bytes = arg(t, 5, &bad);
+    uint64_t matching = arg(t, 6, &bad);
+    if (bad) return fail(err, n, "line %d: bad iobegin arguments", ln);
+    OTF2_EvtWriter_IoOperationBegin(ew, NULL, ts, a2, (OTF2_IoOperationMode)mode,
+                                    (OTF2_IoOperationFlag)flags, bytes, matching);
+    return 0;
+  }
+  if (!strcmp(ev, "iocomplete")) { /* iocomplete HANDLE BYTES MATCHING */
+    uint64_t bytes = arg(t, 3, &bad), matching = arg(t, 4, &bad);
+    if (bad) return fail(err, n, "line %d: bad iocomplete arguments", ln);
+    OTF2_EvtWriter_IoOperationComplete(ew, NULL, ts, a2, bytes, matching);
+    return 0;
+  }
   if (!strcmp(ev, "collbegin")) {
     OTF2_EvtWriter_MpiCollectiveBegin(ew, NULL, ts);
     return 0;

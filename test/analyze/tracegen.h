@@ -45,6 +45,9 @@
  *                                  OpenMP task N created by thread T of team C
  *                                  (default: T 0, N 1; N 0: T's implicit task)
  *   TIME sample                    CallingContextSample (context 0, generator 0)
+ *   TIME iobegin H MODE FLAGS BYTES M | iocomplete H BYTES M
+ *                                  IoOperationBegin / IoOperationComplete of
+ *                                  handle H, matching id M
  *   TIME rmacoll fence|create|free WIN   RmaCollectiveEnd (BARRIER,
  *                                  CREATE_HANDLE, DESTROY_HANDLE)
  *   TIME rmagsync WIN [GROUP]      RmaGroupSync, with Group id GROUP (the
