@@ -219,9 +219,9 @@ enum { DL_FINAL_AWAITED = 1, DL_FINAL_KNOWN }; /* dl_inst.final_state */
    waits overlap, all from the call's Enter; as in p2p.c, only the longest
    Late Sender is a wait, and without one the longest Late Receiver, so the
    waits are final once every one of them is known. */
-struct dl_call {
-  dl_ref *mb; /* receives, blocking sends, Isend completions */
-  size_t n, cap, unknown, refs;
+struct dl_call { /* one allocation with its members (new_call) */
+  size_t n, unknown, refs;
+  dl_ref mb[]; /* receives, blocking sends, Isend completions */
 };
 
 /* An OpenMP barrier's team size is known once every member is read: after
@@ -427,7 +427,7 @@ static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint
 static dl_inst *new_part(dl_central *st, const dl_key *key) {
   dl_inst *in = new_inst(st, key, 1, 1, DK_NONE);
   in->hash = st->nparts;
-  PU_PUSH(st->parts, st->nparts, st->capparts, in);
+  DL_PUSH(st->parts, st->nparts, st->capparts, in);
   return in;
 }
 
@@ -487,10 +487,7 @@ static void drop_inst(dl_central *st, dl_inst *in) {
       free(segs);
     }
     dl_call *call = in->m[i].call;
-    if (call && !--call->refs) {
-      free(call->mb);
-      free(call);
-    }
+    if (call && !--call->refs) free(call);
   }
   free_dependents(st, in);
   free_thru(st, in);
@@ -876,7 +873,7 @@ static void check_release(dl_central *st, dl_inst *in) {
   if (in->queued || !ready(in)) return;
   in->queued = 1;
   if (is_part(in) && in->part[0]) part_ready(st, in);
-  else PU_PUSH(st->ready, st->nready, st->capready, in);
+  else DL_PUSH(st->ready, st->nready, st->capready, in);
 }
 
 /* want_through (out of line: check_ready is called often) resolves the later
@@ -1108,7 +1105,7 @@ static void try_through(dl_central *st, dl_inst *in) {
 __attribute__((noinline)) static void want_through(dl_central *st, dl_inst *in) {
   if (in->thru_queued) return;
   in->thru_queued = 1;
-  PU_PUSH(st->thru_work, st->nthru_work, st->capthru_work, in);
+  DL_PUSH(st->thru_work, st->nthru_work, st->capthru_work, in);
   if (st->thru_busy) return;
   st->thru_busy = 1;
   while (st->nthru_work) {
@@ -1511,7 +1508,7 @@ static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, in
    interval the local part keeps open all the same). */
 static void open_interval(dl_central *st, uint32_t loc, dl_ref r) {
   dl_cloc *cl = &st->locs[loc];
-  PU_PUSH(cl->open, cl->nopen, cl->capopen, r);
+  DL_PUSH(cl->open, cl->nopen, cl->capopen, r);
   dl_inst *whole = r.in && r.in->key.omp == DL_PART_POST ? r.in->part[0] : r.in;
   if (whole && complete(whole)) all_posted(st, whole);
 }
@@ -1607,7 +1604,7 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
     dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
     dl_inst *done = new_part(st, &pending);
     dl_cloc *cl = &st->locs[loc];
-    PU_PUSH(cl->done, cl->ndone, cl->capdone, ((dl_done){id, done}));
+    DL_PUSH(cl->done, cl->ndone, cl->capdone, ((dl_done){id, done}));
     return post(st, loc, done, 0, cnode, e, x, 1);
   }
   if (side == DL_RECV_POST) return post_posting(st, loc, key, cnode, e, x);
@@ -1672,12 +1669,15 @@ static const uint64_t *op_msgs(dl_central *st, uint32_t loc, uint64_t op, const 
   dl_ref few[8], *refs = nmsg <= 8 ? few : pu_malloc(nmsg * sizeof *refs);
   size_t nwait = 0;
   for (size_t i = 0; i < nmsg; i++) nwait += (size_t)item_can_wait(m[4 * i + 3]);
-  dl_call *call = nwait > 1 ? pu_calloc(1, sizeof *call) : NULL;
+  /* room for every member that can wait: a call and its list in one
+     allocation (two, and the list grown, took 37 M instructions on heat) */
+  dl_call *call = nwait > 1 ? pu_malloc(sizeof *call + nwait * sizeof *call->mb) : NULL;
+  if (call) call->n = 0;
   for (size_t i = 0; i < nmsg; i++, m += 4) {
     refs[i] = post_item(st, loc, m, cnode, e, x);
     if (call && refs[i].in && item_can_wait(m[3])) {
       member(refs[i])->call = call;
-      PU_PUSH(call->mb, call->n, call->cap, refs[i]);
+      call->mb[call->n++] = refs[i];
     }
   }
   if (call) call->unknown = call->refs = call->n;
@@ -1772,7 +1772,7 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   if (start.p2p) { /* its message's member comes next here (link_throughs) */
     mb->thru = 1;
     r.in->through_unknown++;
-    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id, 0}));
+    DL_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id, 0}));
   }
   close_interval(st, r);
   return w + 2 * nmap;
@@ -1830,7 +1830,7 @@ static const uint64_t *op_mark(dl_central *st, uint32_t loc, uint64_t op, const 
   if (p2p) { /* the pair's interval before it: its message's member posted next here */
     r.in->through_unknown++;
     dl_cloc *cl = &st->locs[loc];
-    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, seg.start.id, (uint32_t)sg->n}));
+    DL_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, seg.start.id, (uint32_t)sg->n}));
   }
   return slots + 2 * nmap;
 }

@@ -221,14 +221,6 @@ typedef struct dl_state {
   } maps;
 } dl_state;
 
-/* PU_PUSH with its capacity test inline: the pushes made per event
-   (call stack, time per call path, intervals) called pu_reserve each. */
-#define DL_PUSH(arr, len, cap, value)                                                              \
-  do {                                                                                             \
-    if ((len) == (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
-    (arr)[(len)++] = (value);                                                                      \
-  } while (0)
-
 /* The segments' slots at most (dl_loc.acc) before every open map takes
    them (fold_segments). */
 enum { DL_SEGMENT_SLOTS = 1 << 12 };
