@@ -200,6 +200,29 @@ static inline uint64_t dl_start_id(const dl_key *key) { return (uint64_t)dl_key_
     (arr)[(len)++] = (value);                                                                      \
   } while (0)
 
+/* Per call path, its slot in the map being built or merged into
+   (pass_delay.c's complete_map, delay_central.c's merge_slots): at[c].slot
+   holds while at[c].serial is the index's serial, so each map costs a
+   mark per slot, not a search per slot nor a clearing of the index. */
+typedef struct {
+  uint32_t serial, slot;
+} dl_map_at;
+typedef struct {
+  dl_map_at *at;
+  size_t n; /* call paths 0 .. n-1 */
+  uint32_t serial;
+} dl_map_index;
+
+/* Room for call paths 0 .. ncnodes (n past it), or every mark undone (a
+   serial that wrapped). */
+void dl_map_index_grow(dl_map_index *ix, size_t ncnodes);
+
+/* A serial for a new map of call paths below ncnodes (none marked). */
+static inline uint32_t dl_map_index_begin(dl_map_index *ix, size_t ncnodes) {
+  if (ncnodes >= ix->n || ix->serial == UINT32_MAX) dl_map_index_grow(ix, ncnodes);
+  return ++ix->serial;
+}
+
 typedef struct { /* one location's ops of a window */
   uint64_t *w;
   size_t n, cap;

@@ -198,10 +198,6 @@ typedef struct { /* per process: the instances its master read lately */
   size_t n, cap, kept; /* kept: those read before this window */
 } dl_team_paths;
 
-typedef struct {
-  uint32_t serial, slot;
-} dl_map_at;
-
 typedef struct dl_state {
   int32_t *par_cnode;   /* per region: its only parallel call path, or -2 */
   int32_t *master_par;  /* per process: the master's parallel call path met last */
@@ -214,11 +210,7 @@ typedef struct dl_state {
   dl_central *central;  /* this analysis process's share (parallel: az_delay.h) */
   dl_link *link;        /* a parallel analysis's (az_delay.h); NULL: serial */
   az_replay *r;
-  struct {         /* per call path: its slot in the map being completed */
-    dl_map_at *at; /* at[c].slot holds while at[c].serial is serial */
-    size_t n;
-    uint32_t serial;
-  } maps;
+  dl_map_index maps; /* complete_map's */
 } dl_state;
 
 /* The segments' slots at most (dl_loc.acc) before every open map takes
@@ -373,15 +365,18 @@ static void new_segment(dl_loc *s) {
   s->segment = s->nacc;
 }
 
-/* Room for every call path's slot (a map being completed): the tree's. */
-static void map_slots_room(dl_state *st) {
-  size_t need = st->r->a->tree.len;
-  if (need < st->maps.n) return;
-  size_t n = st->maps.n ? 2 * st->maps.n : 256;
-  while (n <= need) n *= 2;
-  st->maps.at = pu_realloc(st->maps.at, n * sizeof *st->maps.at);
-  memset(st->maps.at + st->maps.n, 0, (n - st->maps.n) * sizeof *st->maps.at);
-  st->maps.n = n;
+void dl_map_index_grow(dl_map_index *ix, size_t ncnodes) {
+  if (ncnodes >= ix->n) {
+    size_t n = ix->n ? 2 * ix->n : 256;
+    while (n <= ncnodes) n *= 2;
+    ix->at = pu_realloc(ix->at, n * sizeof *ix->at);
+    memset(ix->at + ix->n, 0, (n - ix->n) * sizeof *ix->at);
+    ix->n = n;
+  }
+  if (ix->serial == UINT32_MAX) { /* wrapped: no mark may be current */
+    memset(ix->at, 0, ix->n * sizeof *ix->at);
+    ix->serial = 0;
+  }
 }
 
 /* Open interval o takes the time of the segments since it opened: its
@@ -390,12 +385,7 @@ static void map_slots_room(dl_state *st) {
 static void complete_map(dl_loc *s, dl_open *o) {
   if (o->from >= s->nacc) return;
   dl_state *st = s->st;
-  map_slots_room(st);
-  if (++st->maps.serial == 0) { /* wrapped: no mark is current */
-    memset(st->maps.at, 0, st->maps.n * sizeof *st->maps.at);
-    st->maps.serial = 1;
-  }
-  uint32_t serial = st->maps.serial, n = o->nmap;
+  uint32_t serial = dl_map_index_begin(&st->maps, st->r->a->tree.len), n = o->nmap;
   dl_map_at *at = st->maps.at;
   dl_slot *map = o->map;
   for (uint32_t i = 0; i < n; i++) at[map[i].cnode] = (dl_map_at){serial, i};
