@@ -311,6 +311,10 @@ struct dl_central {
   size_t nthru_work, capthru_work;
   int thru_busy;
   dl_map_index maps; /* merge_slots' */
+  struct {           /* effective's maps */
+    dl_slot *map;
+    uint32_t cap;
+  } eff[2];
 };
 
 static void *block_take(dl_central *st) {
@@ -338,7 +342,7 @@ static void block_give(dl_central *st, void *p) {
    grown to twice its capacity (*cap) keeping its n elements. */
 static void blocked_free(dl_central *st, void *arr, size_t cap, size_t block_cap) {
   if (cap == block_cap) block_give(st, arr);
-  else free(arr);
+  else if (arr) free(arr); /* most instances have none: no call */
 }
 
 static void *blocked_grow(dl_central *st, void *arr, size_t n, size_t *cap, size_t block_cap,
@@ -451,9 +455,9 @@ static void free_thru(dl_central *st, dl_inst *in);
 
 /* A member's map and list of waits, where not inline. */
 static void free_member(dl_central *st, dl_member *mb) {
-  if (mb->map != mb->few) free(mb->map);
+  if (mb->map && mb->map != mb->few) free(mb->map);
   if (mb->capinner == DL_BLOCK_REFS) block_give(st, mb->inner);
-  else if (mb->inner != mb->few_inner) free(mb->inner);
+  else if (mb->inner && mb->inner != mb->few_inner) free(mb->inner);
 }
 
 /* A segment's ext. */
@@ -492,7 +496,7 @@ static void drop_inst(dl_central *st, dl_inst *in) {
   }
   free_dependents(st, in);
   free_thru(st, in);
-  free(in->marks);
+  if (in->marks) free(in->marks);
   if (in->cap < DL_POOLS) {
     in->hash_next = st->pool[in->cap];
     st->pool[in->cap] = in;
@@ -556,6 +560,21 @@ static void map_sized(dl_member *mb, uint32_t nmap) {
   mb->map = nmap <= FEW ? mb->few : pu_malloc(nmap * sizeof *mb->map);
   mb->capmap = nmap <= FEW ? FEW : nmap;
   mb->nmap = nmap;
+}
+
+/* n (cnode, ticks) pairs of log words as slots (op_close, op_mark).  On
+   a little-endian host a pair is a dl_slot byte for byte (the cnode's word
+   holds it in its low half, zeros in the padding above), so it is copied
+   whole: the conversion slot by slot took 44 M instructions on heat 4x1. */
+static void slots_from_log(dl_slot *slots, const uint64_t *w, size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  _Static_assert(sizeof(dl_slot) == 2 * sizeof(uint64_t) && offsetof(dl_slot, ticks) == 8,
+                 "a slot is two log words");
+  if (n) memcpy(slots, w, n * sizeof *slots);
+#else
+  for (size_t i = 0; i < n; i++)
+    slots[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
+#endif
 }
 
 /* map_get, looking at slot *next first (then past the slot found). */
@@ -719,8 +738,11 @@ static uint32_t segments_with(const dl_member *mb, uint32_t partner) {
    into *eff (its map on the heap, netted: the waits in it moved to wait
    slots, as net_map), its start, its waits (at a message that did not
    wait, with the pair's interval before it: on the heap too); returns
-   their sum.  free_effective frees it. */
-static int64_t effective(dl_central *st, const dl_member *mb, uint32_t partner, dl_member *eff) {
+   their sum.  Its map is the central part's buffer `buf` (0 or 1: a pair
+   at a time), kept for the next: a large malloc and free per call were a
+   third of its cost on heat 4x1; free_effective gives it back. */
+static int64_t effective(dl_central *st, const dl_member *mb, uint32_t partner, dl_member *eff,
+                         int buf) {
   *eff = *mb;
   const struct dl_segs *sg = mb->segs;
   uint32_t k = segments_with(mb, partner), nseg = sg ? (uint32_t)sg->n : 0;
@@ -728,9 +750,15 @@ static int64_t effective(dl_central *st, const dl_member *mb, uint32_t partner, 
   uint32_t slots = nseg ? (k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots) : 0;
   uint32_t ninner = k < nseg ? sg->v[k].inner_end : mb->ninner;
   uint32_t next = ext ? ext->ninner : 0;
-  eff->capmap =
+  uint32_t need =
       slots + (k == nseg ? mb->nmap : 0) + (ext ? ext->nmap : 0) + 2 * (ninner + next) + 1;
-  eff->map = pu_malloc(eff->capmap * sizeof *eff->map);
+  if (st->eff[buf].cap < need) {
+    free(st->eff[buf].map);
+    st->eff[buf].map = pu_malloc(need * sizeof *eff->map);
+    st->eff[buf].cap = need;
+  }
+  eff->map = st->eff[buf].map;
+  eff->capmap = st->eff[buf].cap;
   eff->nmap = 0;
   eff->ninner = ninner;
   eff->segs = NULL;
@@ -749,8 +777,9 @@ static int64_t effective(dl_central *st, const dl_member *mb, uint32_t partner, 
   return net_waits(eff, eff->inner, eff->ninner);
 }
 
-static void free_effective(const dl_member *mb, dl_member *eff) {
-  free(eff->map);
+static void free_effective(dl_central *st, const dl_member *mb, dl_member *eff, int buf) {
+  st->eff[buf].map = eff->map; /* grown past its bound (room freed the buffer): this one */
+  st->eff[buf].cap = eff->capmap;
   if (eff->inner != mb->inner) free(eff->inner);
 }
 
@@ -1210,11 +1239,11 @@ static void charge_against(az_analysis *a, dl_central *st, const dl_inst *in, co
                            const dl_member *w) {
   if (!charges(w)) return;
   dl_member eff_late, eff_w;
-  int64_t waited = effective(st, late, w->loc, &eff_late);
-  effective(st, w, late->loc, &eff_w);
+  int64_t waited = effective(st, late, w->loc, &eff_late, 0);
+  effective(st, w, late->loc, &eff_w, 1);
   charge(a, in, &eff_late, waited, &eff_w);
-  free_effective(late, &eff_late);
-  free_effective(w, &eff_w);
+  free_effective(st, late, &eff_late, 0);
+  free_effective(st, w, &eff_w, 1);
 }
 
 static void charge_segmented(az_analysis *a, dl_central *st, dl_inst *in) {
@@ -1779,8 +1808,7 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   dl_member *mb = member(r);
   mb->start = start;
   map_sized(mb, (uint32_t)nmap);
-  for (size_t i = 0; i < nmap; i++)
-    mb->map[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
+  slots_from_log(mb->map, w, nmap);
   /* a team member read after its fork's window (the windows need not
      hold both): its fork now */
   if (start.id == DL_START_TEAM && r.in->size != DL_SIZE_UNKNOWN) add_fork(mb, r.in->fork);
@@ -1838,8 +1866,8 @@ static const uint64_t *op_mark(dl_central *st, uint32_t loc, uint64_t op, const 
   struct dl_segs *sg = mb->segs;
   if (!sg) sg = mb->segs = pu_calloc(1, sizeof *sg);
   pu_reserve((void **)&sg->slots, &sg->capslots, sg->nslots + nmap, sizeof *sg->slots);
-  for (size_t i = 0; i < nmap; i++)
-    sg->slots[sg->nslots++] = (dl_slot){(int32_t)(uint32_t)slots[2 * i], (int64_t)slots[2 * i + 1]};
+  slots_from_log(sg->slots + sg->nslots, slots, nmap);
+  sg->nslots += nmap;
   dl_seg seg = {dl_start_of(w), at, sg->nslots, mb->ninner, NULL};
   PU_PUSH(sg->v, sg->n, sg->cap, seg);
   if (p2p) { /* the pair's interval before it: its message's member posted next here */
@@ -2089,7 +2117,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   size_t nmap = 0;
   dl_member eff, *own = mb;
   if (mb->segs) { /* its interval as it counts against the late member */
-    effective(st, mb, late_member(in)->loc, &eff);
+    effective(st, mb, late_member(in)->loc, &eff, 0);
     mb = &eff;
   } else if (charges(mb)) {
     net_map(mb);
@@ -2114,7 +2142,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
   }
-  if (mb == &eff) free_effective(own, &eff);
+  if (mb == &eff) free_effective(st, own, &eff, 0);
 }
 
 /* in is ready here but evaluated elsewhere: its waiters here go there. */
@@ -2368,6 +2396,8 @@ void dl_central_end(dl_central *st) {
   free(st->ready);
   free(st->thru_work);
   free(st->maps.at);
+  free(st->eff[0].map);
+  free(st->eff[1].map);
   free(st->hash);
   if (st->link) {
     for (int r = 0; r < st->link->size; r++) {
