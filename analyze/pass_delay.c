@@ -503,12 +503,19 @@ static dl_start start_here(const dl_loc *s, uint64_t id, int bcast_root) {
   return (dl_start){id, s->leave_t, s->depth ? s->stack[s->depth - 1] : -1, bcast_root, 0, 0};
 }
 
+/* Interval i stays open, at index kept (the list closes up; an interval
+   of 72 bytes is copied only where one before it closed). */
+static inline void keep_open(dl_loc *s, size_t i, size_t *kept) {
+  if (*kept != i) s->open[*kept] = s->open[i];
+  ++*kept;
+}
+
 static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint64_t),
                                uint64_t arg, const dl_start *start) {
   size_t kept = 0;
   for (size_t i = 0; i < s->nopen; i++) {
     if (!ends(s, &s->open[i].key, arg)) {
-      s->open[kept++] = s->open[i];
+      keep_open(s, i, &kept);
       continue;
     }
     close_interval(s, &s->open[i], kept, start);
@@ -570,7 +577,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     }
   }
   if (team_barrier(s, rg)) { /* the time after it is the next barrier's */
-    close_where(s, omp_ends, DL_OMP_BARRIER, &no_start);
+    if (!s->omp.single) close_where(s, omp_ends, DL_OMP_BARRIER, &no_start);
     s->omp.next.on = 1;
     s->omp.next.depth = s->depth;
     s->omp.next.x = t;
@@ -778,13 +785,13 @@ static void coll_close(dl_loc *s, uint32_t comm, uint64_t seq, int kind, const d
   for (size_t i = 0; i < s->nopen; i++) {
     dl_open *o = &s->open[i];
     if (!coll_ends(s, &o->key, comm)) {
-      s->open[kept++] = *o;
+      keep_open(s, i, &kept);
       continue;
     }
     if (rooted && o->key.omp == DL_MPI && o->nseg < DL_SEG_BOUND) {
       mark_interval(s, o, kept, start, kind, &(dl_key){.comm = comm, .seq = seq});
       o->nseg++;
-      s->open[kept++] = *o;
+      keep_open(s, i, &kept);
       continue;
     }
     close_interval(s, o, kept, start);
@@ -1076,7 +1083,7 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s); /* the time after the join is serial */
-  close_where(s, omp_ends, DL_OMP_IDLE, &no_start);
+  if (s->st->idle[s->cur.proc]) close_where(s, omp_ends, DL_OMP_IDLE, &no_start);
   if (s->omp.master && !s->omp.pdepth) s->omp.join_gap = 1; /* up to the region's Leave */
   drain(s);
   return az_next_back(&s->cur);
@@ -1107,7 +1114,7 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uin
      ThreadFork to here, on the parallel region (Scalasca's fork time;
      omp_management): added once the fork is read (az_delay.h) */
   dl_start start = {DL_START_TEAM, t, s->omp.region, 0, 0, 0};
-  close_where(s, omp_ends, DL_OMP_BARRIER, &start);
+  if (!s->omp.single) close_where(s, omp_ends, DL_OMP_BARRIER, &start);
   s->omp.in_team = 0;
   drain(s);
   return az_next_back(&s->cur);
