@@ -233,7 +233,7 @@ static inline uint64_t *log_room(dl_log *lg, size_t k) {
 
 /* Where the serial pass evaluated what became ready (two in a row are
    one). */
-static void drain(dl_loc *s) {
+static inline void drain(dl_loc *s) {
   if (s->log->n == s->drained && s->log->n) return;
   *log_room(s->log, 1) = DL_OP_DRAIN;
   s->drained = s->log->n;
