@@ -193,7 +193,7 @@ static inline uint64_t dl_start_id(const dl_key *key) { return (uint64_t)dl_key_
 
 /* PU_PUSH with its capacity test inline: the pushes made per event
    (call stack, time per call path, intervals) and per op (open intervals,
-   parts, the ready and work lists) called pu_reserve each. */
+   parts, the ready and work lists) called pu_reserve (pomp_util.h) each. */
 #define DL_PUSH(arr, len, cap, value)                                                              \
   do {                                                                                             \
     if ((len) == (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
@@ -213,8 +213,8 @@ typedef struct {
   uint32_t serial;
 } dl_map_index;
 
-/* Room for call paths 0 .. ncnodes (n past it), or every mark undone (a
-   serial that wrapped). */
+/* Room for call paths 0 .. ncnodes, and every mark undone where the
+   serial would wrap (pass_delay.c). */
 void dl_map_index_grow(dl_map_index *ix, size_t ncnodes);
 
 /* A serial for a new map of call paths below ncnodes (none marked). */
