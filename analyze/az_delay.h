@@ -214,7 +214,8 @@ typedef struct {
 } dl_map_index;
 
 /* Room for call paths 0 .. ncnodes, and every mark undone where the
-   serial would wrap (pass_delay.c). */
+   serial would wrap (delay_central.c: pass_delay.c calls it, not the
+   reverse, analyze_calls_one_way). */
 void dl_map_index_grow(dl_map_index *ix, size_t ncnodes);
 
 /* A serial for a new map of call paths below ncnodes (none marked). */

@@ -404,6 +404,20 @@ static dl_inst *new_inst(dl_central *st, const dl_key *key, uint32_t size, uint3
   return in;
 }
 
+void dl_map_index_grow(dl_map_index *ix, size_t ncnodes) {
+  if (ncnodes >= ix->n) {
+    size_t n = ix->n ? 2 * ix->n : 256;
+    while (n <= ncnodes) n *= 2;
+    ix->at = pu_realloc(ix->at, n * sizeof *ix->at);
+    memset(ix->at + ix->n, 0, (n - ix->n) * sizeof *ix->at);
+    ix->n = n;
+  }
+  if (ix->serial == UINT32_MAX) { /* wrapped: no mark may be current */
+    memset(ix->at, 0, ix->n * sizeof *ix->at);
+    ix->serial = 0;
+  }
+}
+
 /* The instance of key (its hash) in the hash, or NULL. */
 static dl_inst *in_hash(const dl_central *st, const dl_key *key, size_t hash) {
   for (dl_inst *in = st->hash[hash & (st->nhash - 1)]; in; in = in->hash_next)

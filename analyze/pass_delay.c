@@ -365,20 +365,6 @@ static void new_segment(dl_loc *s) {
   s->segment = s->nacc;
 }
 
-void dl_map_index_grow(dl_map_index *ix, size_t ncnodes) {
-  if (ncnodes >= ix->n) {
-    size_t n = ix->n ? 2 * ix->n : 256;
-    while (n <= ncnodes) n *= 2;
-    ix->at = pu_realloc(ix->at, n * sizeof *ix->at);
-    memset(ix->at + ix->n, 0, (n - ix->n) * sizeof *ix->at);
-    ix->n = n;
-  }
-  if (ix->serial == UINT32_MAX) { /* wrapped: no mark may be current */
-    memset(ix->at, 0, ix->n * sizeof *ix->at);
-    ix->serial = 0;
-  }
-}
-
 /* Open interval o takes the time of the segments since it opened: its
    map holds the call paths in the order their time first came, as when
    each segment was added to every open map. */
