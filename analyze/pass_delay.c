@@ -559,7 +559,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     if (s->omp.master && s->omp.in_team && s->omp.pdepth == 1) {
       dl_team_paths *tp = &s->st->paths[s->cur.proc];
       dl_team_path p = {s->omp.team, s->omp.inst, cnode};
-      PU_PUSH(tp->v, tp->n, tp->cap, p);
+      DL_PUSH(tp->v, tp->n, tp->cap, p);
     }
   }
   if (team_barrier(s, rg)) { /* the time after it is the next barrier's */
@@ -606,7 +606,7 @@ static dl_open *pending_interval(dl_loc *s, uint64_t id) {
 /* Remembers what the posting call of a non-blocking member must find. */
 static void expect_posting(dl_loc *s, const dl_msg *m, int side) {
   dl_pending p = {.req = m->req, .side = side, .key = m->key, .id = m->id};
-  PU_PUSH(s->pend.v, s->pend.n, s->pend.cap, p);
+  DL_PUSH(s->pend.v, s->pend.n, s->pend.cap, p);
 }
 
 /* After posting m: what its posting call must find, and the interval of
@@ -848,7 +848,8 @@ static int take_pending(dl_loc *s, uint64_t req, int side, dl_pending *out) {
   for (size_t i = s->pend.n; i-- > 0;)
     if (s->pend.v[i].req == req && s->pend.v[i].side == side) {
       *out = s->pend.v[i];
-      memmove(s->pend.v + i, s->pend.v + i + 1, (s->pend.n - i - 1) * sizeof *s->pend.v);
+      for (size_t k = i + 1; k < s->pend.n; k++) /* the latest first: a few, no memmove */
+        s->pend.v[k - 1] = s->pend.v[k];
       s->pend.n--;
       return 1;
     }
