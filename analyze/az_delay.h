@@ -191,6 +191,39 @@ enum { DL_SEG_BOUND = 4 };
 /* The id of instance key as a start (never DL_START_NONE or _INIT). */
 static inline uint64_t dl_start_id(const dl_key *key) { return (uint64_t)dl_key_hash(key) | 2; }
 
+/* PU_PUSH with its capacity test inline: the pushes made per event
+   (call stack, time per call path, intervals) and per op (open intervals,
+   parts, the ready and work lists) called pu_reserve (pomp_util.h) each. */
+#define DL_PUSH(arr, len, cap, value)                                                              \
+  do {                                                                                             \
+    if ((len) == (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
+    (arr)[(len)++] = (value);                                                                      \
+  } while (0)
+
+/* Per call path, its slot in the map being built or merged into
+   (pass_delay.c's complete_map, delay_central.c's merge_slots): at[c].slot
+   holds while at[c].serial is the index's serial, so each map costs a
+   mark per slot, not a search per slot nor a clearing of the index. */
+typedef struct {
+  uint32_t serial, slot;
+} dl_map_at;
+typedef struct {
+  dl_map_at *at;
+  size_t n; /* call paths 0 .. n-1 */
+  uint32_t serial;
+} dl_map_index;
+
+/* Room for call paths 0 .. ncnodes, and every mark undone where the
+   serial would wrap (delay_central.c: pass_delay.c calls it, not the
+   reverse, analyze_calls_one_way). */
+void dl_map_index_grow(dl_map_index *ix, size_t ncnodes);
+
+/* A serial for a new map of call paths below ncnodes (none marked). */
+static inline uint32_t dl_map_index_begin(dl_map_index *ix, size_t ncnodes) {
+  if (ncnodes >= ix->n || ix->serial == UINT32_MAX) dl_map_index_grow(ix, ncnodes);
+  return ++ix->serial;
+}
+
 typedef struct { /* one location's ops of a window */
   uint64_t *w;
   size_t n, cap;

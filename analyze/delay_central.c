@@ -219,9 +219,9 @@ enum { DL_FINAL_AWAITED = 1, DL_FINAL_KNOWN }; /* dl_inst.final_state */
    waits overlap, all from the call's Enter; as in p2p.c, only the longest
    Late Sender is a wait, and without one the longest Late Receiver, so the
    waits are final once every one of them is known. */
-struct dl_call {
-  dl_ref *mb; /* receives, blocking sends, Isend completions */
-  size_t n, cap, unknown, refs;
+struct dl_call { /* one allocation with its members (new_call) */
+  size_t n, unknown, refs;
+  dl_ref mb[]; /* receives, blocking sends, Isend completions */
 };
 
 /* An OpenMP barrier's team size is known once every member is read: after
@@ -310,6 +310,11 @@ struct dl_central {
   dl_inst **thru_work; /* instances whose dl_thru may be resolved now */
   size_t nthru_work, capthru_work;
   int thru_busy;
+  dl_map_index maps; /* merge_slots' */
+  struct {           /* effective's maps */
+    dl_slot *map;
+    uint32_t cap;
+  } eff[2];
 };
 
 static void *block_take(dl_central *st) {
@@ -337,7 +342,7 @@ static void block_give(dl_central *st, void *p) {
    grown to twice its capacity (*cap) keeping its n elements. */
 static void blocked_free(dl_central *st, void *arr, size_t cap, size_t block_cap) {
   if (cap == block_cap) block_give(st, arr);
-  else free(arr);
+  else if (arr) free(arr); /* most instances have none: no call */
 }
 
 static void *blocked_grow(dl_central *st, void *arr, size_t n, size_t *cap, size_t block_cap,
@@ -399,6 +404,20 @@ static dl_inst *new_inst(dl_central *st, const dl_key *key, uint32_t size, uint3
   return in;
 }
 
+void dl_map_index_grow(dl_map_index *ix, size_t ncnodes) {
+  if (ncnodes >= ix->n) {
+    size_t n = ix->n ? 2 * ix->n : 256;
+    while (n <= ncnodes) n *= 2;
+    ix->at = pu_realloc(ix->at, n * sizeof *ix->at);
+    memset(ix->at + ix->n, 0, (n - ix->n) * sizeof *ix->at);
+    ix->n = n;
+  }
+  if (ix->serial == UINT32_MAX) { /* wrapped: no mark may be current */
+    memset(ix->at, 0, ix->n * sizeof *ix->at);
+    ix->serial = 0;
+  }
+}
+
 /* The instance of key (its hash) in the hash, or NULL. */
 static dl_inst *in_hash(const dl_central *st, const dl_key *key, size_t hash) {
   for (dl_inst *in = st->hash[hash & (st->nhash - 1)]; in; in = in->hash_next)
@@ -427,7 +446,7 @@ static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint
 static dl_inst *new_part(dl_central *st, const dl_key *key) {
   dl_inst *in = new_inst(st, key, 1, 1, DK_NONE);
   in->hash = st->nparts;
-  PU_PUSH(st->parts, st->nparts, st->capparts, in);
+  DL_PUSH(st->parts, st->nparts, st->capparts, in);
   return in;
 }
 
@@ -450,9 +469,9 @@ static void free_thru(dl_central *st, dl_inst *in);
 
 /* A member's map and list of waits, where not inline. */
 static void free_member(dl_central *st, dl_member *mb) {
-  if (mb->map != mb->few) free(mb->map);
+  if (mb->map && mb->map != mb->few) free(mb->map);
   if (mb->capinner == DL_BLOCK_REFS) block_give(st, mb->inner);
-  else if (mb->inner != mb->few_inner) free(mb->inner);
+  else if (mb->inner && mb->inner != mb->few_inner) free(mb->inner);
 }
 
 /* A segment's ext. */
@@ -487,14 +506,11 @@ static void drop_inst(dl_central *st, dl_inst *in) {
       free(segs);
     }
     dl_call *call = in->m[i].call;
-    if (call && !--call->refs) {
-      free(call->mb);
-      free(call);
-    }
+    if (call && !--call->refs) free(call);
   }
   free_dependents(st, in);
   free_thru(st, in);
-  free(in->marks);
+  if (in->marks) free(in->marks);
   if (in->cap < DL_POOLS) {
     in->hash_next = st->pool[in->cap];
     st->pool[in->cap] = in;
@@ -558,6 +574,21 @@ static void map_sized(dl_member *mb, uint32_t nmap) {
   mb->map = nmap <= FEW ? mb->few : pu_malloc(nmap * sizeof *mb->map);
   mb->capmap = nmap <= FEW ? FEW : nmap;
   mb->nmap = nmap;
+}
+
+/* n (cnode, ticks) pairs of log words as slots (op_close, op_mark).  On
+   a little-endian host a pair is a dl_slot byte for byte (the cnode's word
+   holds it in its low half, zeros in the padding above), so it is copied
+   whole: the conversion slot by slot took 44 M instructions on heat 4x1. */
+static void slots_from_log(dl_slot *slots, const uint64_t *w, size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  _Static_assert(sizeof(dl_slot) == 2 * sizeof(uint64_t) && offsetof(dl_slot, ticks) == 8,
+                 "a slot is two log words");
+  if (n) memcpy(slots, w, n * sizeof *slots);
+#else
+  for (size_t i = 0; i < n; i++)
+    slots[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
+#endif
 }
 
 /* map_get, looking at slot *next first (then past the slot found). */
@@ -700,7 +731,7 @@ static dl_start rooted_completion(const dl_inst *at, dl_start start) {
   return start;
 }
 
-static void merge_slots(dl_member *mb, const dl_slot *slots, uint32_t n);
+static void merge_slots(dl_central *st, dl_member *mb, const dl_slot *slots, uint32_t n);
 
 /* 1 when segment boundary seg ends mb's interval as it counts against
    the member on location partner: a synchronisation of the two, or the
@@ -721,8 +752,11 @@ static uint32_t segments_with(const dl_member *mb, uint32_t partner) {
    into *eff (its map on the heap, netted: the waits in it moved to wait
    slots, as net_map), its start, its waits (at a message that did not
    wait, with the pair's interval before it: on the heap too); returns
-   their sum.  free_effective frees it. */
-static int64_t effective(const dl_member *mb, uint32_t partner, dl_member *eff) {
+   their sum.  Its map is the central part's buffer `buf` (0 or 1: a pair
+   at a time), kept for the next: a large malloc and free per call were a
+   third of its cost on heat 4x1; free_effective gives it back. */
+static int64_t effective(dl_central *st, const dl_member *mb, uint32_t partner, dl_member *eff,
+                         int buf) {
   *eff = *mb;
   const struct dl_segs *sg = mb->segs;
   uint32_t k = segments_with(mb, partner), nseg = sg ? (uint32_t)sg->n : 0;
@@ -730,16 +764,22 @@ static int64_t effective(const dl_member *mb, uint32_t partner, dl_member *eff) 
   uint32_t slots = nseg ? (k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots) : 0;
   uint32_t ninner = k < nseg ? sg->v[k].inner_end : mb->ninner;
   uint32_t next = ext ? ext->ninner : 0;
-  eff->capmap =
+  uint32_t need =
       slots + (k == nseg ? mb->nmap : 0) + (ext ? ext->nmap : 0) + 2 * (ninner + next) + 1;
-  eff->map = pu_malloc(eff->capmap * sizeof *eff->map);
+  if (st->eff[buf].cap < need) {
+    free(st->eff[buf].map);
+    st->eff[buf].map = pu_malloc(need * sizeof *eff->map);
+    st->eff[buf].cap = need;
+  }
+  eff->map = st->eff[buf].map;
+  eff->capmap = st->eff[buf].cap;
   eff->nmap = 0;
   eff->ninner = ninner;
   eff->segs = NULL;
-  if (nseg) merge_slots(eff, sg->slots, slots);
-  if (k == nseg) merge_slots(eff, mb->map, mb->nmap);
+  if (nseg) merge_slots(st, eff, sg->slots, slots);
+  if (k == nseg) merge_slots(st, eff, mb->map, mb->nmap);
   if (ext) { /* the waits in both, one list */
-    merge_slots(eff, ext->map, ext->nmap);
+    merge_slots(st, eff, ext->map, ext->nmap);
     eff->inner = pu_malloc((ninner + next + 1) * sizeof *eff->inner);
     if (ninner) memcpy(eff->inner, mb->inner, ninner * sizeof *eff->inner);
     if (next) memcpy(eff->inner + ninner, ext->inner, next * sizeof *eff->inner);
@@ -751,8 +791,9 @@ static int64_t effective(const dl_member *mb, uint32_t partner, dl_member *eff) 
   return net_waits(eff, eff->inner, eff->ninner);
 }
 
-static void free_effective(const dl_member *mb, dl_member *eff) {
-  free(eff->map);
+static void free_effective(dl_central *st, const dl_member *mb, dl_member *eff, int buf) {
+  st->eff[buf].map = eff->map; /* grown past its bound (room freed the buffer): this one */
+  st->eff[buf].cap = eff->capmap;
   if (eff->inner != mb->inner) free(eff->inner);
 }
 
@@ -876,7 +917,7 @@ static void check_release(dl_central *st, dl_inst *in) {
   if (in->queued || !ready(in)) return;
   in->queued = 1;
   if (is_part(in) && in->part[0]) part_ready(st, in);
-  else PU_PUSH(st->ready, st->nready, st->capready, in);
+  else DL_PUSH(st->ready, st->nready, st->capready, in);
 }
 
 /* want_through (out of line: check_ready is called often) resolves the later
@@ -977,31 +1018,45 @@ static void hold_wait(dl_central *st, dl_member *mb, dl_ref r) {
   r.in->refs++;
 }
 
-/* mb's interval goes on through `from`, a member of a message without a
-   wait: from's time, its call's, the waits in its interval, its start. */
-/* Adds n slots to mb's map.  The two maps are of one location, mostly in
-   the same order: each slot is looked for after the last one found first. */
-static void merge_slots(dl_member *mb, const dl_slot *slots, uint32_t n) {
-  uint32_t next = 0;
+/* Adds n slots to mb's map (in their order: a new call path's slot after
+   the others).  Each call path's slot found through the index
+   (dl_map_index): the search from the last slot found took 330
+   instructions a merge on heat 4x1, the maps' orders differing.  A map's
+   call paths are distinct; wait slots (negative) are looked for. */
+static void merge_slots(dl_central *st, dl_member *mb, const dl_slot *slots, uint32_t n) {
+  if (!n) return;
+  size_t ncnodes = st->a->tree.len;
+  uint32_t serial = dl_map_index_begin(&st->maps, ncnodes);
+  dl_map_at *at = st->maps.at;
+  for (uint32_t i = 0; i < mb->nmap; i++)
+    if (mb->map[i].cnode >= 0 && (size_t)mb->map[i].cnode < ncnodes)
+      at[mb->map[i].cnode] = (dl_map_at){serial, i};
   for (uint32_t i = 0; i < n; i++) {
-    const dl_slot *sl = &slots[i];
-    if (next >= mb->nmap || mb->map[next].cnode != sl->cnode) {
-      next = 0;
-      while (next < mb->nmap && mb->map[next].cnode != sl->cnode) next++;
+    int32_t c = slots[i].cnode;
+    if (c < 0 || (size_t)c >= ncnodes) { /* not indexed */
+      map_add(mb, c, slots[i].ticks);
+      continue;
     }
-    if (next < mb->nmap) mb->map[next++].ticks += sl->ticks;
-    else map_append(mb, sl->cnode, sl->ticks), next = mb->nmap;
+    if (at[c].serial == serial) {
+      mb->map[at[c].slot].ticks += slots[i].ticks;
+      continue;
+    }
+    at[c] = (dl_map_at){serial, mb->nmap};
+    if (mb->map && mb->nmap < mb->capmap) mb->map[mb->nmap++] = slots[i];
+    else map_append(mb, c, slots[i].ticks);
   }
 }
 
-/* ... and from's interval as it counts against its partner on location
-   partner (the same pair: through its segments up to the first rooted
-   collective that synchronised the two). */
+/* mb's interval goes on through `from`, a member of a message without a
+   wait: from's time, its call's, the waits in its interval, its start,
+   from's interval as it counts against its partner on location partner
+   (the same pair: through its segments up to the first rooted collective
+   that synchronised the two). */
 static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_t partner) {
   const struct dl_segs *sg = from->segs;
   uint32_t nseg = sg ? (uint32_t)sg->n : 0, k = segments_with(from, partner);
-  if (nseg) merge_slots(mb, sg->slots, k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots);
-  if (k == nseg) merge_slots(mb, from->map, from->nmap);
+  if (nseg) merge_slots(st, mb, sg->slots, k < nseg ? sg->v[k].slots_end : (uint32_t)sg->nslots);
+  if (k == nseg) merge_slots(st, mb, from->map, from->nmap);
   if (from->x > from->e) map_add(mb, from->cnode, (int64_t)(from->x - from->e));
   uint32_t ninner = k < nseg ? sg->v[k].inner_end : from->ninner;
   for (uint32_t i = 0; i < ninner; i++)
@@ -1108,7 +1163,7 @@ static void try_through(dl_central *st, dl_inst *in) {
 __attribute__((noinline)) static void want_through(dl_central *st, dl_inst *in) {
   if (in->thru_queued) return;
   in->thru_queued = 1;
-  PU_PUSH(st->thru_work, st->nthru_work, st->capthru_work, in);
+  DL_PUSH(st->thru_work, st->nthru_work, st->capthru_work, in);
   if (st->thru_busy) return;
   st->thru_busy = 1;
   while (st->nthru_work) {
@@ -1194,25 +1249,25 @@ static int segmented(const dl_inst *in) {
 /* A collective whose members' intervals are in segments: each waiter
    against the late member, both intervals as they count for that pair
    (effective). */
-static void charge_against(az_analysis *a, const dl_inst *in, const dl_member *late,
+static void charge_against(az_analysis *a, dl_central *st, const dl_inst *in, const dl_member *late,
                            const dl_member *w) {
   if (!charges(w)) return;
   dl_member eff_late, eff_w;
-  int64_t waited = effective(late, w->loc, &eff_late);
-  effective(w, late->loc, &eff_w);
+  int64_t waited = effective(st, late, w->loc, &eff_late, 0);
+  effective(st, w, late->loc, &eff_w, 1);
   charge(a, in, &eff_late, waited, &eff_w);
-  free_effective(late, &eff_late);
-  free_effective(w, &eff_w);
+  free_effective(st, late, &eff_late, 0);
+  free_effective(st, w, &eff_w, 1);
 }
 
-static void charge_segmented(az_analysis *a, dl_inst *in) {
+static void charge_segmented(az_analysis *a, dl_central *st, dl_inst *in) {
   dl_inst *part[2];
   parts_of(in, part);
   /* a message's late Irecv: its part; else a member */
   const dl_member *late = part[1] && in->late == DL_RECV_POST ? &part[1]->m[0] : &in->m[in->late];
   for (uint32_t i = 0; i < in->size; i++)
-    if (i != in->late) charge_against(a, in, late, &in->m[i]);
-  if (part[0]) charge_against(a, in, late, &part[0]->m[0]);
+    if (i != in->late) charge_against(a, st, in, late, &in->m[i]);
+  if (part[0]) charge_against(a, st, in, late, &part[0]->m[0]);
 }
 
 static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
@@ -1228,7 +1283,7 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   int64_t waited = 0;
   if (in->kind == DK_OMPIDLE) charge_idle(a, in);
   if (waits && segmented(in)) {
-    charge_segmented(a, in);
+    charge_segmented(a, st, in);
     waits = 0;
   }
   /* the maps charge_waiter reads (the late member's and its waiters'):
@@ -1511,7 +1566,7 @@ static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, in
    interval the local part keeps open all the same). */
 static void open_interval(dl_central *st, uint32_t loc, dl_ref r) {
   dl_cloc *cl = &st->locs[loc];
-  PU_PUSH(cl->open, cl->nopen, cl->capopen, r);
+  DL_PUSH(cl->open, cl->nopen, cl->capopen, r);
   dl_inst *whole = r.in && r.in->key.omp == DL_PART_POST ? r.in->part[0] : r.in;
   if (whole && complete(whole)) all_posted(st, whole);
 }
@@ -1607,7 +1662,7 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
     dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
     dl_inst *done = new_part(st, &pending);
     dl_cloc *cl = &st->locs[loc];
-    PU_PUSH(cl->done, cl->ndone, cl->capdone, ((dl_done){id, done}));
+    DL_PUSH(cl->done, cl->ndone, cl->capdone, ((dl_done){id, done}));
     return post(st, loc, done, 0, cnode, e, x, 1);
   }
   if (side == DL_RECV_POST) return post_posting(st, loc, key, cnode, e, x);
@@ -1672,12 +1727,15 @@ static const uint64_t *op_msgs(dl_central *st, uint32_t loc, uint64_t op, const 
   dl_ref few[8], *refs = nmsg <= 8 ? few : pu_malloc(nmsg * sizeof *refs);
   size_t nwait = 0;
   for (size_t i = 0; i < nmsg; i++) nwait += (size_t)item_can_wait(m[4 * i + 3]);
-  dl_call *call = nwait > 1 ? pu_calloc(1, sizeof *call) : NULL;
+  /* room for every member that can wait: a call and its list in one
+     allocation (two, and the list grown, took 37 M instructions on heat) */
+  dl_call *call = nwait > 1 ? pu_malloc(sizeof *call + nwait * sizeof *call->mb) : NULL;
+  if (call) call->n = 0;
   for (size_t i = 0; i < nmsg; i++, m += 4) {
     refs[i] = post_item(st, loc, m, cnode, e, x);
     if (call && refs[i].in && item_can_wait(m[3])) {
       member(refs[i])->call = call;
-      PU_PUSH(call->mb, call->n, call->cap, refs[i]);
+      call->mb[call->n++] = refs[i];
     }
   }
   if (call) call->unknown = call->refs = call->n;
@@ -1764,15 +1822,14 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   dl_member *mb = member(r);
   mb->start = start;
   map_sized(mb, (uint32_t)nmap);
-  for (size_t i = 0; i < nmap; i++)
-    mb->map[i] = (dl_slot){(int32_t)(uint32_t)w[2 * i], (int64_t)w[2 * i + 1]};
+  slots_from_log(mb->map, w, nmap);
   /* a team member read after its fork's window (the windows need not
      hold both): its fork now */
   if (start.id == DL_START_TEAM && r.in->size != DL_SIZE_UNKNOWN) add_fork(mb, r.in->fork);
   if (start.p2p) { /* its message's member comes next here (link_throughs) */
     mb->thru = 1;
     r.in->through_unknown++;
-    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id, 0}));
+    DL_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id, 0}));
   }
   close_interval(st, r);
   return w + 2 * nmap;
@@ -1823,14 +1880,14 @@ static const uint64_t *op_mark(dl_central *st, uint32_t loc, uint64_t op, const 
   struct dl_segs *sg = mb->segs;
   if (!sg) sg = mb->segs = pu_calloc(1, sizeof *sg);
   pu_reserve((void **)&sg->slots, &sg->capslots, sg->nslots + nmap, sizeof *sg->slots);
-  for (size_t i = 0; i < nmap; i++)
-    sg->slots[sg->nslots++] = (dl_slot){(int32_t)(uint32_t)slots[2 * i], (int64_t)slots[2 * i + 1]};
+  slots_from_log(sg->slots + sg->nslots, slots, nmap);
+  sg->nslots += nmap;
   dl_seg seg = {dl_start_of(w), at, sg->nslots, mb->ninner, NULL};
   PU_PUSH(sg->v, sg->n, sg->cap, seg);
   if (p2p) { /* the pair's interval before it: its message's member posted next here */
     r.in->through_unknown++;
     dl_cloc *cl = &st->locs[loc];
-    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, seg.start.id, (uint32_t)sg->n}));
+    DL_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, seg.start.id, (uint32_t)sg->n}));
   }
   return slots + 2 * nmap;
 }
@@ -2074,7 +2131,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
   size_t nmap = 0;
   dl_member eff, *own = mb;
   if (mb->segs) { /* its interval as it counts against the late member */
-    effective(mb, late_member(in)->loc, &eff);
+    effective(st, mb, late_member(in)->loc, &eff, 0);
     mb = &eff;
   } else if (charges(mb)) {
     net_map(mb);
@@ -2099,7 +2156,7 @@ static void send_waiter(dl_central *st, int to, const dl_inst *in, uint32_t inde
     w[DL_REC_WAITER_WORDS + 2 * i] = (uint32_t)mb->map[i].cnode;
     w[DL_REC_WAITER_WORDS + 2 * i + 1] = (uint64_t)mb->map[i].ticks;
   }
-  if (mb == &eff) free_effective(own, &eff);
+  if (mb == &eff) free_effective(st, own, &eff, 0);
 }
 
 /* in is ready here but evaluated elsewhere: its waiters here go there. */
@@ -2352,6 +2409,9 @@ void dl_central_end(dl_central *st) {
   free(st->chunks);
   free(st->ready);
   free(st->thru_work);
+  free(st->maps.at);
+  free(st->eff[0].map);
+  free(st->eff[1].map);
   free(st->hash);
   if (st->link) {
     for (int r = 0; r < st->link->size; r++) {

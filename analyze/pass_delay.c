@@ -164,6 +164,7 @@ typedef struct {
   int no_mpi; /* a worker thread: no MPI here */
   struct {    /* OpenMP: the team instance this thread is in */
     int in_team, master;
+    int single;                     /* its process has no other location (post_omp_barrier) */
     uint32_t team, bar_seq, pdepth; /* pdepth: parallel regions open */
     uint64_t inst;                  /* instance of team, from the end */
     uint64_t *seen;                 /* per team: instances met */
@@ -197,10 +198,6 @@ typedef struct { /* per process: the instances its master read lately */
   size_t n, cap, kept; /* kept: those read before this window */
 } dl_team_paths;
 
-typedef struct {
-  uint32_t serial, slot;
-} dl_map_at;
-
 typedef struct dl_state {
   int32_t *par_cnode;   /* per region: its only parallel call path, or -2 */
   int32_t *master_par;  /* per process: the master's parallel call path met last */
@@ -213,20 +210,8 @@ typedef struct dl_state {
   dl_central *central;  /* this analysis process's share (parallel: az_delay.h) */
   dl_link *link;        /* a parallel analysis's (az_delay.h); NULL: serial */
   az_replay *r;
-  struct {         /* per call path: its slot in the map being completed */
-    dl_map_at *at; /* at[c].slot holds while at[c].serial is serial */
-    size_t n;
-    uint32_t serial;
-  } maps;
+  dl_map_index maps; /* complete_map's */
 } dl_state;
-
-/* PU_PUSH with its capacity test inline: the pushes made per event
-   (call stack, time per call path, intervals) called pu_reserve each. */
-#define DL_PUSH(arr, len, cap, value)                                                              \
-  do {                                                                                             \
-    if ((len) == (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
-    (arr)[(len)++] = (value);                                                                      \
-  } while (0)
 
 /* The segments' slots at most (dl_loc.acc) before every open map takes
    them (fold_segments). */
@@ -248,7 +233,7 @@ static inline uint64_t *log_room(dl_log *lg, size_t k) {
 
 /* Where the serial pass evaluated what became ready (two in a row are
    one). */
-static void drain(dl_loc *s) {
+static inline void drain(dl_loc *s) {
   if (s->log->n == s->drained && s->log->n) return;
   *log_room(s->log, 1) = DL_OP_DRAIN;
   s->drained = s->log->n;
@@ -381,29 +366,13 @@ static void new_segment(dl_loc *s) {
   s->segment = s->nacc;
 }
 
-/* Room for every call path's slot (a map being completed): the tree's. */
-static void map_slots_room(dl_state *st) {
-  size_t need = st->r->a->tree.len;
-  if (need < st->maps.n) return;
-  size_t n = st->maps.n ? 2 * st->maps.n : 256;
-  while (n <= need) n *= 2;
-  st->maps.at = pu_realloc(st->maps.at, n * sizeof *st->maps.at);
-  memset(st->maps.at + st->maps.n, 0, (n - st->maps.n) * sizeof *st->maps.at);
-  st->maps.n = n;
-}
-
 /* Open interval o takes the time of the segments since it opened: its
    map holds the call paths in the order their time first came, as when
    each segment was added to every open map. */
 static void complete_map(dl_loc *s, dl_open *o) {
   if (o->from >= s->nacc) return;
   dl_state *st = s->st;
-  map_slots_room(st);
-  if (++st->maps.serial == 0) { /* wrapped: no mark is current */
-    memset(st->maps.at, 0, st->maps.n * sizeof *st->maps.at);
-    st->maps.serial = 1;
-  }
-  uint32_t serial = st->maps.serial, n = o->nmap;
+  uint32_t serial = dl_map_index_begin(&st->maps, st->r->a->tree.len), n = o->nmap;
   dl_map_at *at = st->maps.at;
   dl_slot *map = o->map;
   for (uint32_t i = 0; i < n; i++) at[map[i].cnode] = (dl_map_at){serial, i};
@@ -521,12 +490,19 @@ static dl_start start_here(const dl_loc *s, uint64_t id, int bcast_root) {
   return (dl_start){id, s->leave_t, s->depth ? s->stack[s->depth - 1] : -1, bcast_root, 0, 0};
 }
 
+/* Interval i stays open, at index kept (the list closes up; an interval
+   of 72 bytes is copied only where one before it closed). */
+static inline void keep_open(dl_loc *s, size_t i, size_t *kept) {
+  if (*kept != i) s->open[*kept] = s->open[i];
+  ++*kept;
+}
+
 static inline void close_where(dl_loc *s, int (*ends)(const dl_loc *, const dl_key *, uint64_t),
                                uint64_t arg, const dl_start *start) {
   size_t kept = 0;
   for (size_t i = 0; i < s->nopen; i++) {
     if (!ends(s, &s->open[i].key, arg)) {
-      s->open[kept++] = s->open[i];
+      keep_open(s, i, &kept);
       continue;
     }
     close_interval(s, &s->open[i], kept, start);
@@ -584,11 +560,11 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     if (s->omp.master && s->omp.in_team && s->omp.pdepth == 1) {
       dl_team_paths *tp = &s->st->paths[s->cur.proc];
       dl_team_path p = {s->omp.team, s->omp.inst, cnode};
-      PU_PUSH(tp->v, tp->n, tp->cap, p);
+      DL_PUSH(tp->v, tp->n, tp->cap, p);
     }
   }
   if (team_barrier(s, rg)) { /* the time after it is the next barrier's */
-    close_where(s, omp_ends, DL_OMP_BARRIER, &no_start);
+    if (!s->omp.single) close_where(s, omp_ends, DL_OMP_BARRIER, &no_start);
     s->omp.next.on = 1;
     s->omp.next.depth = s->depth;
     s->omp.next.x = t;
@@ -631,7 +607,7 @@ static dl_open *pending_interval(dl_loc *s, uint64_t id) {
 /* Remembers what the posting call of a non-blocking member must find. */
 static void expect_posting(dl_loc *s, const dl_msg *m, int side) {
   dl_pending p = {.req = m->req, .side = side, .key = m->key, .id = m->id};
-  PU_PUSH(s->pend.v, s->pend.n, s->pend.cap, p);
+  DL_PUSH(s->pend.v, s->pend.n, s->pend.cap, p);
 }
 
 /* After posting m: what its posting call must find, and the interval of
@@ -670,8 +646,16 @@ static void post_messages(dl_loc *s, int32_t cnode, az_time e) {
 }
 
 /* Member of the OpenMP barrier whose Enter this is: the j-th from the end
-   of its team instance on every member. */
+   of its team instance on every member.  None in a process of one
+   location (dl_loc.omp.single): its teams have one thread, a barrier one
+   member and no waiter, so it charges nothing and passes no cost to the
+   waits in its interval, and OpenMP intervals end at OpenMP events only,
+   so it ends no other interval.  Its instance only held the waits in its
+   interval until evaluated (heat 4x1: 132,008 barriers, each posted, its
+   interval mapped, closed, sized at its fork's window, settled, evaluated
+   and dropped); no fork needs to size one either. */
 static void post_omp_barrier(dl_loc *s, int32_t cnode, az_time e) {
+  if (s->omp.single) return;
   dl_key key = {.comm = s->cur.proc,
                 .tag = s->omp.team,
                 .src = s->omp.bar_seq++,
@@ -788,13 +772,13 @@ static void coll_close(dl_loc *s, uint32_t comm, uint64_t seq, int kind, const d
   for (size_t i = 0; i < s->nopen; i++) {
     dl_open *o = &s->open[i];
     if (!coll_ends(s, &o->key, comm)) {
-      s->open[kept++] = *o;
+      keep_open(s, i, &kept);
       continue;
     }
     if (rooted && o->key.omp == DL_MPI && o->nseg < DL_SEG_BOUND) {
       mark_interval(s, o, kept, start, kind, &(dl_key){.comm = comm, .seq = seq});
       o->nseg++;
-      s->open[kept++] = *o;
+      keep_open(s, i, &kept);
       continue;
     }
     close_interval(s, o, kept, start);
@@ -865,7 +849,8 @@ static int take_pending(dl_loc *s, uint64_t req, int side, dl_pending *out) {
   for (size_t i = s->pend.n; i-- > 0;)
     if (s->pend.v[i].req == req && s->pend.v[i].side == side) {
       *out = s->pend.v[i];
-      memmove(s->pend.v + i, s->pend.v + i + 1, (s->pend.n - i - 1) * sizeof *s->pend.v);
+      for (size_t k = i + 1; k < s->pend.n; k++) /* the latest first: a few, no memmove */
+        s->pend.v[k - 1] = s->pend.v[k];
       s->pend.n--;
       return 1;
     }
@@ -1070,7 +1055,7 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s); /* the fork's time, up to its region's Enter, is the region's */
   s->omp.mgmt = -1;
-  if (s->omp.master) { /* the team is read after this window */
+  if (s->omp.master && !s->omp.single) { /* the team is read after this window */
     uint64_t *w = log_room(s->log, 2);
     w[0] = DL_OP_FORK;
     w[1] = t;
@@ -1086,7 +1071,7 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s); /* the time after the join is serial */
-  close_where(s, omp_ends, DL_OMP_IDLE, &no_start);
+  if (s->st->idle[s->cur.proc]) close_where(s, omp_ends, DL_OMP_IDLE, &no_start);
   if (s->omp.master && !s->omp.pdepth) s->omp.join_gap = 1; /* up to the region's Leave */
   drain(s);
   return az_next_back(&s->cur);
@@ -1117,7 +1102,7 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uin
      ThreadFork to here, on the parallel region (Scalasca's fork time;
      omp_management): added once the fork is read (az_delay.h) */
   dl_start start = {DL_START_TEAM, t, s->omp.region, 0, 0, 0};
-  close_where(s, omp_ends, DL_OMP_BARRIER, &start);
+  if (!s->omp.single) close_where(s, omp_ends, DL_OMP_BARRIER, &start);
   s->omp.in_team = 0;
   drain(s);
   return az_next_back(&s->cur);
@@ -1208,6 +1193,7 @@ static void delay_begin(az_replay *r) {
     s->log = &st->logs[l];
     s->no_mpi = d->locs[l].thread != 0;
     s->omp.master = d->locs[l].thread == 0;
+    s->omp.single = d->procs[d->locs[l].process].num_locs == 1;
     s->seq = pu_calloc(d->num_comms ? d->num_comms : 1, sizeof *s->seq);
     s->last = pu_malloc((d->num_regions ? d->num_regions : 1) * sizeof *s->last);
     for (size_t g = 0; g < d->num_regions; g++) s->last[g] = -1;
