@@ -55,8 +55,13 @@ Try 'pomp-analyze --help'."
 expect 1 "$analyze" "$work/nothing"
 same "$work/err" "pomp-analyze: $work/nothing: No such file or directory"
 mkdir -p "$work/empty" "$work/odd/traces.otf2"
+# a directory no run wrote, a file that is no trace: said as such, with
+# what to give instead (not as a missing or corrupt trace)
 expect 1 "$analyze" "$work/empty"
-same "$work/err" "pomp-analyze: $work/empty/traces.otf2: No such file or directory"
+same "$work/err" "pomp-analyze: $work/empty: not an experiment directory (no traces.otf2, measure.log or fragments/): give the directory a run wrote (pomp_APP_RxT)"
+echo 'int main(void) { return 0; }' > "$work/app.c"
+expect 1 "$analyze" "$work/app.c"
+same "$work/err" "pomp-analyze: $work/app.c: not a trace: give the experiment directory a run wrote (pomp_APP_RxT) or its traces.otf2"
 expect 1 "$analyze" "$work/odd"
 same "$work/err" "pomp-analyze: $work/odd/traces.otf2: Is a directory"
 # the log of a run that wrote no trace (MPI_Abort, a signal) says why
