@@ -45,7 +45,7 @@ expect 2 "$analyze" --top= x
 same "$work/err" "pomp-analyze: option '--top': '' is not a whole number between 0 and 1000
 Try 'pomp-analyze --help'."
 expect 2 "$analyze" --topx=1 x
-same "$work/err" "pomp-analyze: unknown option '--topx=1'
+same "$work/err" "pomp-analyze: unknown option '--topx=1'; did you mean '--top'?
 Try 'pomp-analyze --help'."
 expect 2 "$analyze" a b
 same "$work/err" "pomp-analyze: unexpected argument 'b'

@@ -95,6 +95,8 @@ check pop_help 0 "$report" pop --help
 
 check no_args 2 "$report"
 check unknown_command 2 "$report" frobnicate
+check unknown_command_typo 2 "$report" stats f.pomp
+check unknown_option_typo 2 "$report" stat f.pomp --tpo 2
 check unknown_option 2 "$report" dump f.pomp --colour
 check bad_format 2 "$report" dump f.pomp --format xml
 check fold_needs_metric 2 "$report" fold f.pomp
