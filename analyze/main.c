@@ -17,7 +17,9 @@ static const char summary[] =
     "Replays the OTF2 trace of an experiment and computes the severity of\n"
     "every performance property for every call path and location.  The\n"
     "trace of a run that died (fragments, no traces.otf2) is recovered\n"
-    "first, as pomp-recover would, and analysed as far as it goes.\n";
+    "first, as pomp-recover would, and analysed as far as it goes.\n"
+    "For a big trace, 'mpirun -n P pomp-analyze EXPERIMENT_DIR' divides the\n"
+    "analysis among P processes and writes the same report.\n";
 
 typedef struct {
   const char *input, *output;

@@ -29,6 +29,9 @@ EOT
 expect 0 "$analyze" --help
 head -n 1 "$work/out" | grep -q '^Usage: pomp-analyze \[OPTION\]... EXPERIMENT_DIR|traces.otf2$' || fail "--help"
 grep -Eq '^  -o, --output=FILE +write the report to FILE' "$work/out" || fail "--help: -o"
+# the parallel analysis, which the options do not show, is in the help
+grep -qx "For a big trace, 'mpirun -n P pomp-analyze EXPERIMENT_DIR' divides the" "$work/out" ||
+  fail "--help: mpirun"
 expect 0 "$analyze" --version
 same "$work/out" "pomp-analyze (pomp) 0.1.0"
 expect 2 "$analyze"
