@@ -17,7 +17,9 @@ static const char summary[] =
     "Replays the OTF2 trace of an experiment and computes the severity of\n"
     "every performance property for every call path and location.  The\n"
     "trace of a run that died (fragments, no traces.otf2) is recovered\n"
-    "first, as pomp-recover would, and analysed as far as it goes.\n";
+    "first, as pomp-recover would, and analysed as far as it goes.\n"
+    "For a big trace, 'mpirun -n P pomp-analyze EXPERIMENT_DIR' divides the\n"
+    "analysis among P processes and writes the same report.\n";
 
 typedef struct {
   const char *input, *output;
@@ -96,6 +98,34 @@ static void resolve(const char *input, char **anchor, char **report) {
   strcpy(*report + dir, "report.pomp");
 }
 
+/* What pomp-analyze is given must be a run's: an experiment directory
+   (it holds traces.otf2, measure.log, fragments/ or report.pomp) or an
+   OTF2 anchor file (OTF2 names it *.otf2).  Anything else (a source file,
+   the wrong directory) is said plainly, rather than as a damaged trace.
+   Returns 1 after saying so. */
+static int not_a_run(const char *input) {
+  static const char *const signs[] = {"traces.otf2", "measure.log", "fragments", "report.pomp"};
+  struct stat st;
+  if (stat(input, &st) != 0) return 0; /* the open names the errno */
+  if (!S_ISDIR(st.st_mode)) {
+    size_t n = strlen(input);
+    if (n > 5 && !strcmp(input + n - 5, ".otf2")) return 0;
+    pu_error("%s: not a trace: give the experiment directory a run wrote (pomp_APP_RxT) or its "
+             "traces.otf2",
+             input);
+    return 1;
+  }
+  char file[PU_PATH_MAX];
+  for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++) {
+    snprintf(file, sizeof file, "%s/%s", input, signs[i]);
+    if (stat(file, &st) == 0) return 0;
+  }
+  pu_error("%s: not an experiment directory (no traces.otf2, measure.log or fragments/): give the "
+           "directory a run wrote (pomp_APP_RxT)",
+           input);
+  return 1;
+}
+
 /* An experiment measured with POMP_MODE=profile has no trace to replay:
    libpomp wrote its report.pomp itself. Says so (with the summary) and
    returns 1; 0 for anything else. */
@@ -136,7 +166,8 @@ int main(int argc, char **argv) {
   /* how the run ended: process 0 recovers a run that died, alone */
   char *run_status = NULL, *elsewhere = NULL;
   az_recovery_options ro = {!c.no_recover, c.verbosity};
-  int refused = rank <= 0 ? az_run_ended(anchor, &ro, &run_status, &elsewhere) : 0;
+  int refused =
+      rank <= 0 ? not_a_run(c.input) || az_run_ended(anchor, &ro, &run_status, &elsewhere) : 0;
   /* recovered in a temporary directory (read-only storage): its anchor is
      analysed, the report still names the experiment's */
   if (elsewhere && !c.output) {

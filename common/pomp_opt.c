@@ -157,12 +157,33 @@ static void run_builtin(const pu_opt_command *cmd, const pu_option *o) {
   exit(fflush(stdout) == 0 ? POMP_EXIT_OK : POMP_EXIT_FAILURE);
 }
 
+/* The long option of cmd (or a built-in) nearest to a mistyped "--name",
+   or NULL when none is near. */
+static const char *nearest_long(const pu_opt_command *cmd, const char *arg) {
+  if (arg[1] != '-') return NULL;
+  const char *name = arg + 2, *eq = strchr(name, '=');
+  size_t len = eq ? (size_t)(eq - name) : strlen(name);
+  const pu_option *tables[] = {cmd->options, builtins};
+  const char *best = NULL;
+  int best_nearness = 0;
+  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+    for (const pu_option *o = tables[t]; o && o->name; o++) {
+      int nearness = pu_name_nearness(name, len, o->name);
+      if (nearness > best_nearness) best = o->name, best_nearness = nearness;
+    }
+  return best;
+}
+
 /* Takes the option argv[*i] (and its value); advances *i past the value.
    Returns the option. */
 static const pu_option *take_option(const pu_opt_command *cmd, int argc, char **argv, int *i) {
   const char *arg = argv[*i];
   named_option n = name_option(cmd, arg);
-  if (!n.opt) fault(cmd, "unknown option '%s'", arg);
+  if (!n.opt) {
+    const char *near = nearest_long(cmd, arg);
+    if (near) fault(cmd, "unknown option '%s'; did you mean '--%s'?", arg, near);
+    fault(cmd, "unknown option '%s'", arg);
+  }
   if (!n.opt->value_name) {
     if (n.inline_value) fault(cmd, "option '%s' takes no value", n.spelling);
     if (!n.opt->target) run_builtin(cmd, n.opt);

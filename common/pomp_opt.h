@@ -12,6 +12,7 @@
  * the program exits with POMP_EXIT_USAGE (2):
  *
  *   PROG: [SUBCOMMAND: ]unknown option '--x'
+ *   PROG: [SUBCOMMAND: ]unknown option '--tpo'; did you mean '--top'?
  *   PROG: [SUBCOMMAND: ]option '--x' needs a value
  *   PROG: [SUBCOMMAND: ]option '--x' takes no value
  *   PROG: [SUBCOMMAND: ]option '--top': 'abc' is not a whole number between 0 and 1000

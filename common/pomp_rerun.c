@@ -102,3 +102,20 @@ void pu_note_newer_rerun(const char *path) {
   fprintf(stderr, "%s: note: %s is newer (written %s); this is %s\n", pu_progname(), newer, when,
           dir);
 }
+
+int pu_say_not_analysed(const char *path) {
+  static const char *const signs[] = {"measure.log", "traces.otf2", "fragments"};
+  struct stat st;
+  char file[PU_PATH_MAX];
+  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+  snprintf(file, sizeof file, "%s/report.pomp", path);
+  if (stat(file, &st) == 0) return 0;
+  for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++) {
+    snprintf(file, sizeof file, "%s/%s", path, signs[i]);
+    if (stat(file, &st) == 0) {
+      pu_error("%s: not analysed yet (no report.pomp); run: pomp-analyze %s", path, path);
+      return 1;
+    }
+  }
+  return 0;
+}

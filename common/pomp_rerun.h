@@ -22,4 +22,13 @@ int pu_newer_rerun(const char *path, char *newer, size_t size, long long *writte
    pu_newer_rerun finds one; nothing otherwise. */
 void pu_note_newer_rerun(const char *path);
 
+/* When path is an experiment directory (it holds measure.log, traces.otf2
+   or fragments/) without report.pomp, says on stderr "PROG: PATH: not
+   analysed yet (no report.pomp); run: pomp-analyze PATH" and returns 1;
+   otherwise says nothing and returns 0.  The readers (pomp-tui,
+   pomp-report) call it when a report does not open: they say the command
+   rather than analysing themselves (that can take long and may want
+   mpirun). */
+int pu_say_not_analysed(const char *path);
+
 #endif /* POMP_RERUN_H */

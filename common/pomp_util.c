@@ -108,3 +108,34 @@ void pu_reserve(void **p, size_t *cap, size_t need, size_t elem) {
 }
 
 void pu_print_version(void) { printf("%s (pomp) %s\n", progname, POMP_VERSION_STRING); }
+
+/* Optimal string alignment distance (Levenshtein with swaps of adjacent
+   letters) between a[0..n) and b[0..m), stopping at limit + 1. */
+static int edit_distance(const char *a, size_t n, const char *b, size_t m, int limit) {
+  enum { MAX_NAME = 64 };
+  if (n > MAX_NAME || m > MAX_NAME) return limit + 1;
+  int d[MAX_NAME + 1][MAX_NAME + 1];
+  for (size_t i = 0; i <= n; i++) d[i][0] = (int)i;
+  for (size_t j = 0; j <= m; j++) d[0][j] = (int)j;
+  for (size_t i = 1; i <= n; i++)
+    for (size_t j = 1; j <= m; j++) {
+      int cost = a[i - 1] != b[j - 1];
+      int best = d[i - 1][j - 1] + cost;
+      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[n][m] > limit ? limit + 1 : d[n][m];
+}
+
+int pu_name_nearness(const char *word, size_t len, const char *candidate) {
+  size_t m = strlen(candidate);
+  if (len == 0) return 0;
+  int limit = len <= 4 ? 1 : 2;
+  int distance = edit_distance(word, len, candidate, m, limit);
+  if (distance <= limit) return 3 - distance; /* 2 or 1 (0: the same, not asked) */
+  return len >= 2 && len < m && strncmp(word, candidate, len) == 0;
+}

@@ -64,6 +64,13 @@ size_t pu_utf8_sequence(const char *s);
    for names measured as raw bytes (file names, docs/FORMAT.md). */
 char *pu_utf8_valid(const char *s);
 
+/* For "did you mean": how near the name candidate is to the first len
+   bytes of word, a user's typo of it.  0: not near; otherwise the higher
+   the nearer.  Near: one edit (a letter wrong, missing, extra, or two
+   swapped) for words of up to 4 letters, two for longer ones, or word
+   is the start of candidate (an abbreviation, at least 2 letters). */
+int pu_name_nearness(const char *word, size_t len, const char *candidate);
+
 /* Prints "prog (pomp) VERSION" to stdout. */
 void pu_print_version(void);
 

@@ -126,7 +126,13 @@ struct pomp_report_search {
   double *imbalance;    /* per cnode, lazily: call-inclusive seconds */
   double *small_io;     /* per cnode, lazily: call-inclusive seconds */
   int32_t io_bytes[2];  /* io_bytes_written, io_bytes_read (-1: none) */
-  double *loc_time;     /* per location, lazily: total time */
+  /* MPI start-up (pomp_report_cnode_is_startup): per cnode, whether it is
+     one or lies below one; the topmost ones; per metric, the seconds
+     left out there (set with by_cnode) */
+  uint8_t *in_startup;
+  int32_t *startup_tops, nstartup_tops, finalize_wait;
+  double *startup_seconds;
+  double *loc_time; /* per location, lazily: total time */
   double *per_loc, *tmp_loc, *group_s, *group_t;
   int32_t *row_locs, *comp_locs;
   double *row_vals, *comp_vals, *row_comp; /* row_comp: comp scattered by location */
@@ -181,14 +187,32 @@ static int computed(int32_t h) {
 
 /* ---- values -------------------------------------------------------------- */
 
-/* Call-inclusive, metric-inclusive sums over all locations of metric m. */
+/* Whether metric m at call path c is MPI start-up, which the search
+   leaves out as pomp-analyze's summary and pomp-tui's problem list do:
+   every MPI program pays it once (idle threads and management in
+   MPI_Init are no bottleneck); Wait at Finalize stays, the run's
+   imbalance. */
+static int left_out(const pomp_report_search *s, int32_t m, int32_t c) {
+  return c >= 0 && s->in_startup[c] && m != s->finalize_wait;
+}
+
+/* Call-inclusive, metric-inclusive sums over all locations of metric m,
+   start-up left out. */
 static const double *by_cnode(pomp_report_search *s, int32_t m) {
   if (!s->by_cnode[m]) {
-    s->by_cnode[m] = pu_malloc(((size_t)s->nc + 1) * sizeof(double));
-    pomp_report_cnode_values(s->r, m, 1, s->by_cnode[m]);
-    pomp_report_accumulate(s->cnode_parent, s->nc, s->by_cnode[m]);
+    double *v = s->by_cnode[m] = pu_malloc(((size_t)s->nc + 1) * sizeof(double));
+    pomp_report_cnode_values(s->r, m, 1, v);
+    for (int32_t c = 0; c < s->nc; c++)
+      if (left_out(s, m, c)) s->startup_seconds[m] += v[c], v[c] = 0;
+    pomp_report_accumulate(s->cnode_parent, s->nc, v);
   }
   return s->by_cnode[m];
+}
+
+/* Whether call path c lies in the sub-tree of call path top. */
+static int descends(const pomp_report_search *s, int32_t c, int32_t top) {
+  while (c > top) c = s->cnode_parent[c];
+  return c == top;
 }
 
 /* Imbalance of one call path, exclusive in the call tree: every location
@@ -291,7 +315,8 @@ static double seconds_all(pomp_report_search *s, const search_node *n) {
   double sum = 0;
   for (int32_t i = 0; i < node_nmetrics(s, n); i++) {
     int32_t m = node_metric(s, n, i);
-    sum += c >= 0 ? by_cnode(s, m)[c] : pomp_report_metric_total(s->r, m, 1);
+    const double *v = by_cnode(s, m);
+    sum += c >= 0 ? v[c] : pomp_report_metric_total(s->r, m, 1) - s->startup_seconds[m];
   }
   return sum;
 }
@@ -313,10 +338,21 @@ static void seconds_per_location(pomp_report_search *s, const search_node *n, do
     return;
   }
   for (int32_t i = 0; i < node_nmetrics(s, n); i++) {
-    pomp_report_selection sel = {node_metric(s, n, i), 1, c, 1};
+    int32_t m = node_metric(s, n, i);
+    if (left_out(s, m, c)) continue;
+    pomp_report_selection sel = {m, 1, c, 1};
     if (pomp_report_location_values(s->r, &sel, s->tmp_loc, s->err) != POMP_REPORT_OK)
       s->failed = 1;
     for (int32_t l = 0; l < s->nl; l++) out[l] += s->tmp_loc[l];
+    /* less the start-up call paths below c */
+    for (int32_t k = 0; k < s->nstartup_tops; k++) {
+      int32_t top = s->startup_tops[k];
+      if (!left_out(s, m, top) || (c >= 0 && !descends(s, top, c))) continue;
+      sel.cnode = top;
+      if (pomp_report_location_values(s->r, &sel, s->tmp_loc, s->err) != POMP_REPORT_OK)
+        s->failed = 1;
+      for (int32_t l = 0; l < s->nl; l++) out[l] -= s->tmp_loc[l];
+    }
   }
 }
 
@@ -560,6 +596,16 @@ static pomp_report_search *search_new(const pomp_report *r, const double *thresh
   for (int32_t c = 0; c < s->nc; c++) s->cnode_parent[c] = pomp_report_cnode(r, c)->parent;
   s->nmetrics = pomp_report_num_metrics(r);
   s->by_cnode = pu_calloc((size_t)s->nmetrics + 1, sizeof *s->by_cnode);
+  s->startup_seconds = pu_calloc((size_t)s->nmetrics + 1, sizeof *s->startup_seconds);
+  s->finalize_wait = pomp_report_find_metric(r, "mpi_finalize_wait");
+  s->in_startup = pu_calloc((size_t)s->nc + 1, 1);
+  s->startup_tops = pu_malloc(((size_t)s->nc + 1) * sizeof *s->startup_tops);
+  for (int32_t c = 0; c < s->nc; c++) { /* parents come before children */
+    int32_t p = s->cnode_parent[c];
+    if (p >= 0 && s->in_startup[p]) s->in_startup[c] = 1;
+    else if (pomp_report_cnode_is_startup(r, c))
+      s->in_startup[c] = 1, s->startup_tops[s->nstartup_tops++] = c;
+  }
   size_t nl = (size_t)s->nl + 1;
   s->per_loc = pu_malloc(nl * sizeof(double));
   s->tmp_loc = pu_malloc(nl * sizeof(double));
@@ -634,6 +680,9 @@ void pomp_report_search_free(pomp_report_search *s) {
   for (size_t i = 0; i < s->nnodes; i++) free((void *)s->nodes[i].pub.locations);
   for (int32_t m = 0; m < s->nmetrics; m++) free(s->by_cnode[m]);
   free(s->by_cnode);
+  free(s->startup_seconds);
+  free(s->in_startup);
+  free(s->startup_tops);
   free(s->nodes);
   free(s->bottlenecks);
   free(s->cnode_parent);

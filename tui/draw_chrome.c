@@ -140,12 +140,14 @@ static void draw_legend(tui_app *a) {
   int col = draw_legend_scale(a, y);
   static const char *const sorts[] = {"value", "name", "definition"};
   char text[256], mode[64];
-  /* The mode of all panes (named as the call pane shows it: the property
-     pane has no selection to be a share of) and the sort in force, then
-     the keys a newcomer needs first. */
+  /* The keys a newcomer needs before any other (help and quit: the line
+     is cut at the screen's edge, and at 80 or 120 columns they were cut
+     off), the mode of all panes (named as the call pane shows it: the
+     property pane has no selection to be a share of) and the sort in
+     force, then the keys to start with. */
   snprintf(text, sizeof text,
-           "   values: %s (m)  sort: %s (s)   w problems  x hottest path  Tab pane  / search  "
-           "i details  ? help  q quit",
+           "   ? help  q quit   values: %s (m)  sort: %s (s)   w problems  x hottest path  "
+           "Tab pane  / search  i details",
            tui_mode_label(a, TUI_PANE_CALL, mode, sizeof mode), sorts[a->pane[a->focus].sort]);
   tui_vs_put(&a->vs, col, y, a->w - col, text, (tui_style){TUI_A_DIM, 0, 0, 0});
 }

@@ -102,24 +102,6 @@ static pomp_report *open_followed(tui_cli *c, tui_follow *f, pomp_report_error *
   return r;
 }
 
-/* An experiment directory (it has the measurement's log or trace) without
-   a report: the run was not analysed yet.  pomp-tui says the command
-   rather than running the analysis itself: that can take long, may want
-   mpirun (pomp-analyze --help), and prints its own progress. */
-static int not_analysed(const char *path) {
-  static const char *const signs[] = {"report.pomp", "measure.log", "traces.otf2", "fragments"};
-  struct stat st;
-  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
-  char file[4096];
-  snprintf(file, sizeof file, "%s/%s", path, signs[0]);
-  if (stat(file, &st) == 0) return 0;
-  for (size_t i = 1; i < sizeof signs / sizeof signs[0]; i++) {
-    snprintf(file, sizeof file, "%s/%s", path, signs[i]);
-    if (stat(file, &st) == 0) return 1;
-  }
-  return 0;
-}
-
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   setlocale(LC_ALL, "");
@@ -141,8 +123,7 @@ int main(int argc, char **argv) {
   /* on stderr: a --batch screen (stdout) stays the same */
   pu_note_newer_rerun(c.path);
   pomp_report *r = c.follow ? open_followed(&c, &follow, &rerr) : pomp_report_open(c.path, &rerr);
-  if (!r && !c.follow && not_analysed(c.path)) {
-    pu_error("%s: not analysed yet (no report.pomp); run: pomp-analyze %s", c.path, c.path);
+  if (!r && !c.follow && pu_say_not_analysed(c.path)) {
     free(events);
     return POMP_EXIT_FAILURE;
   }

@@ -82,18 +82,28 @@ static void add_location(tui_app *a, int32_t s, int width) {
 }
 
 /* Every attribute, its value wrapped under itself ("  trace          ..."),
-   but the run_status of an unfinished run, which heads the page. */
+   but the run_status of an unfinished run, which heads the page.  The
+   values start in one column, after the longest key (at least 14 wide;
+   analysis_warnings and instrumentation are longer). */
 static void add_experiment(tui_app *a, int width) {
+  enum { MIN_KEY = 14, MAX_KEY = 40 };
   const pomp_report *r = a->model.report;
   if (pomp_report_num_attrs(r) == 0) return;
   tui_overlay_add(&a->overlay, "%s", "");
   tui_overlay_add(&a->overlay, "Experiment");
+  int key_width = MIN_KEY;
+  for (int32_t i = 0; i < pomp_report_num_attrs(r); i++) {
+    int len = (int)strlen(pomp_report_attr_key(r, i));
+    if (len > key_width) key_width = len < MAX_KEY ? len : MAX_KEY;
+  }
+  char indent[MAX_KEY + 4];
+  snprintf(indent, sizeof indent, "%*s", key_width + 3, "");
   for (int32_t i = 0; i < pomp_report_num_attrs(r); i++) {
     const char *k = pomp_report_attr_key(r, i);
     if (a->incomplete && strcmp(k, POMP_REPORT_RUN_STATUS) == 0) continue;
     char lead[256];
-    snprintf(lead, sizeof lead, "  %-14s ", k);
-    tui_overlay_add_hanging(&a->overlay, lead, "                 ", pomp_report_attr(r, k), width);
+    snprintf(lead, sizeof lead, "  %-*s ", key_width, k);
+    tui_overlay_add_hanging(&a->overlay, lead, indent, pomp_report_attr(r, k), width);
   }
 }
 

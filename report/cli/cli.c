@@ -5,21 +5,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
+#include "pomp_rerun.h"
 #include "pomp_util.h"
 
+/* As pomp-tui opens a report: a note when a re-run of the experiment is
+   newer, the command to run when it was not analysed yet. */
 pomp_report *cli_open(const char *path) {
   pomp_report_error err;
+  pu_note_newer_rerun(path);
   pomp_report *r = pomp_report_open(path, &err);
+  if (!r && pu_say_not_analysed(path)) exit(POMP_EXIT_FAILURE);
   if (!r) pu_die(POMP_EXIT_FAILURE, "%s", err.message);
   return r;
 }
 
+/* Whether word occurs in text, ignoring case. */
+static int contains_word(const char *text, const char *word) {
+  size_t n = strlen(word);
+  for (; text && *text; text++)
+    if (strncasecmp(text, word, n) == 0) return 1;
+  return 0;
+}
+
 int32_t cli_metric(const pomp_report *r, const char *name, const char *path) {
   int32_t m = pomp_report_find_metric(r, name);
-  if (m < 0) pu_die(POMP_EXIT_FAILURE, "%s: no metric '%s'", path, name);
-  return m;
+  if (m >= 0) return m;
+  /* What the user may have meant: the metrics whose name or display name
+     holds the word typed ("latesender", "late sender"), else where the
+     names are. */
+  enum { MAX_SUGGESTED = 6 };
+  char list[512] = "";
+  int found = 0;
+  for (int32_t i = 0; i < pomp_report_num_metrics(r) && *name; i++) {
+    const pomp_metric *cand = pomp_report_metric(r, i);
+    if (!contains_word(cand->name, name) && !contains_word(cand->display, name)) continue;
+    if (found++ < MAX_SUGGESTED)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", found > 1 ? ", " : "",
+               cand->name);
+  }
+  if (found > MAX_SUGGESTED) snprintf(list + strlen(list), sizeof list - strlen(list), ", ...");
+  if (found) pu_die(POMP_EXIT_FAILURE, "%s: no metric '%s'; did you mean: %s", path, name, list);
+  pu_die(POMP_EXIT_FAILURE, "%s: no metric '%s'; 'pomp-report defs %s' lists the metrics", path,
+         name, path);
 }
 
 void cli_format_double(char *buf, size_t size, double v) {

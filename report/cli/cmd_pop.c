@@ -46,6 +46,53 @@ static int32_t find_callpath(const pomp_report *r, const char *path, int32_t *ro
   return n;
 }
 
+/* The label of cnode's own region (pomp-tui's name of it), into buf. */
+static const char *region_label(const pomp_report *r, int32_t cnode, char *buf, size_t size) {
+  pomp_report_region_label(r, pomp_report_cnode(r, cnode)->region, buf, size);
+  return buf;
+}
+
+/* The deepest cnode whose call path (labels) is a ';'-prefix of path, -1
+   when even path's first region is no root. */
+static int32_t deepest_prefix(const pomp_report *r, const char *path) {
+  int32_t best = -1;
+  size_t best_len = 0, cap = 0;
+  char *buf = NULL;
+  for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
+    size_t need = pomp_report_callpath_label(r, c, ";", (size_t)-1, NULL, 0) + 1;
+    if (need > cap) buf = pu_realloc(buf, cap = need);
+    size_t len = pomp_report_callpath_label(r, c, ";", (size_t)-1, buf, cap);
+    if (len > best_len && strncmp(path, buf, len) == 0 && path[len] == ';')
+      best = c, best_len = len;
+  }
+  free(buf);
+  return best;
+}
+
+/* No call path is path: says which names can follow its longest known
+   prefix (the roots when there is none), a few of them. */
+_Noreturn static void die_no_callpath(const pomp_report *r, const char *file, const char *path) {
+  enum { MAX_NAMED = 8 };
+  int32_t parent = deepest_prefix(r, path), n = 0;
+  int32_t *next = pu_malloc(((size_t)pomp_report_num_cnodes(r) + 1) * sizeof *next);
+  if (parent >= 0) n = pomp_report_cnode_children(r, parent, next, pomp_report_num_cnodes(r));
+  else
+    for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++)
+      if (pomp_report_cnode(r, c)->parent < 0) next[n++] = c;
+  char list[1024] = "", label[256], prefix[1024] = "";
+  for (int32_t i = 0; i < n && i < MAX_NAMED; i++)
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+             region_label(r, next[i], label, sizeof label));
+  if (n > MAX_NAMED) snprintf(list + strlen(list), sizeof list - strlen(list), ", ...");
+  if (parent >= 0) pomp_report_callpath_label(r, parent, ";", (size_t)-1, prefix, sizeof prefix);
+  free(next);
+  if (parent >= 0)
+    pu_die(POMP_EXIT_FAILURE, "%s: no call path '%s'; below '%s' come: %s", file, path, prefix,
+           list);
+  pu_die(POMP_EXIT_FAILURE, "%s: no call path '%s'; the call paths start with: %s", file, path,
+         list);
+}
+
 /* A number for JSON: shortest exact text, null where undefined. */
 static void put_json_number(double v) {
   char num[40];
@@ -143,8 +190,7 @@ int cmd_pop(int argc, char **argv) {
   int32_t *roots = pu_malloc(((size_t)pomp_report_num_cnodes(r) + 1) * sizeof *roots);
   int32_t nroots = 0;
   if (callpath && (nroots = find_callpath(r, callpath, roots)) == 0)
-    pu_die(POMP_EXIT_FAILURE, "%s: no call path '%s' (pomp-report dump lists them)", path,
-           callpath);
+    die_no_callpath(r, path, callpath);
   pomp_report_pop pop;
   pomp_report_error err;
   if (pomp_report_pop_compute(r, roots, nroots, &pop, &err) != POMP_REPORT_OK)

@@ -10,14 +10,20 @@
 #include "pomp_util.h"
 
 static const char summary[] =
-    "Tests the hypotheses cpu_bound, sync_wait, parallel_overhead,\n"
-    "load_imbalance, io_blocking and small_io_ops against their thresholds (fractions of\n"
-    "the time) and refines each true one top-down: along the property\n"
-    "hierarchy, down the call tree (functions and loops), then along the\n"
-    "locations (ranks, threads).  Refinements under the threshold are pruned;\n"
-    "the deepest true nodes are the bottlenecks.  Prints the search history\n"
-    "graph (true / false / pruned / untestable, value) and the bottlenecks\n"
-    "ranked by seconds, one sentence each.\n";
+    "Tests each hypothesis against its threshold (a fraction of the time):\n"
+    "  cpu_bound          computation (comp)\n"
+    "  sync_wait          the wait states (Late Sender, Wait at N x N,\n"
+    "                     barrier waits, lock contention, ...)\n"
+    "  parallel_overhead  OpenMP and MPI management, idle threads\n"
+    "  load_imbalance     computation unequal among the locations\n"
+    "  io_blocking        file I/O (POSIX, ISO C, MPI-IO)\n"
+    "  small_io_ops       I/O of calls moving under 4 KiB each\n"
+    "and refines each true one top-down: along the property hierarchy, down\n"
+    "the call tree (functions and loops), then along the locations (ranks,\n"
+    "threads).  Refinements under the threshold are pruned; the deepest true\n"
+    "nodes are the bottlenecks.  Prints the search history graph (true /\n"
+    "false / pruned / untestable, value) and the bottlenecks ranked by\n"
+    "seconds, one sentence each.\n";
 
 static const char more[] = "Default thresholds: cpu_bound=0.3 sync_wait=0.2 parallel_overhead=0.1\n"
                            "load_imbalance=0.1 io_blocking=0.2 small_io_ops=0.1.\n";

@@ -77,5 +77,12 @@ int main(int argc, char **argv) {
         pu_die(POMP_EXIT_FAILURE, "error writing the output");
       return rc;
     }
+  const char *near = NULL;
+  int best = 0;
+  for (size_t i = 0; i < NCOMMANDS; i++) {
+    int nearness = pu_name_nearness(args[0], strlen(args[0]), commands[i].name);
+    if (nearness > best) near = commands[i].name, best = nearness;
+  }
+  if (near) pu_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", args[0], near);
   pu_usage_error(NULL, "unknown command '%s'", args[0]);
 }

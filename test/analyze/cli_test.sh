@@ -29,6 +29,9 @@ EOT
 expect 0 "$analyze" --help
 head -n 1 "$work/out" | grep -q '^Usage: pomp-analyze \[OPTION\]... EXPERIMENT_DIR|traces.otf2$' || fail "--help"
 grep -Eq '^  -o, --output=FILE +write the report to FILE' "$work/out" || fail "--help: -o"
+# the parallel analysis, which the options do not show, is in the help
+grep -qx "For a big trace, 'mpirun -n P pomp-analyze EXPERIMENT_DIR' divides the" "$work/out" ||
+  fail "--help: mpirun"
 expect 0 "$analyze" --version
 same "$work/out" "pomp-analyze (pomp) 0.1.0"
 expect 2 "$analyze"
@@ -45,7 +48,7 @@ expect 2 "$analyze" --top= x
 same "$work/err" "pomp-analyze: option '--top': '' is not a whole number between 0 and 1000
 Try 'pomp-analyze --help'."
 expect 2 "$analyze" --topx=1 x
-same "$work/err" "pomp-analyze: unknown option '--topx=1'
+same "$work/err" "pomp-analyze: unknown option '--topx=1'; did you mean '--top'?
 Try 'pomp-analyze --help'."
 expect 2 "$analyze" a b
 same "$work/err" "pomp-analyze: unexpected argument 'b'
@@ -55,8 +58,13 @@ Try 'pomp-analyze --help'."
 expect 1 "$analyze" "$work/nothing"
 same "$work/err" "pomp-analyze: $work/nothing: No such file or directory"
 mkdir -p "$work/empty" "$work/odd/traces.otf2"
+# a directory no run wrote, a file that is no trace: said as such, with
+# what to give instead (not as a missing or corrupt trace)
 expect 1 "$analyze" "$work/empty"
-same "$work/err" "pomp-analyze: $work/empty/traces.otf2: No such file or directory"
+same "$work/err" "pomp-analyze: $work/empty: not an experiment directory (no traces.otf2, measure.log or fragments/): give the directory a run wrote (pomp_APP_RxT)"
+echo 'int main(void) { return 0; }' > "$work/app.c"
+expect 1 "$analyze" "$work/app.c"
+same "$work/err" "pomp-analyze: $work/app.c: not a trace: give the experiment directory a run wrote (pomp_APP_RxT) or its traces.otf2"
 expect 1 "$analyze" "$work/odd"
 same "$work/err" "pomp-analyze: $work/odd/traces.otf2: Is a directory"
 # the log of a run that wrote no trace (MPI_Abort, a signal) says why

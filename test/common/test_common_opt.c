@@ -176,10 +176,24 @@ static void unknown_options_are_named_with_a_hint(void **state) {
   expect_fault(run(NULL, "in", "--bogus", NULL),
                "prog: unknown option '--bogus'\nTry 'prog --help'.\n");
   expect_fault(run(NULL, "-x", NULL), "prog: unknown option '-x'\nTry 'prog --help'.\n");
-  /* no abbreviations, no bundled short flags */
+  /* no abbreviations (but a hint), no bundled short flags */
   expect_fault(run(NULL, "--out=a", "in", NULL),
-               "prog: unknown option '--out=a'\nTry 'prog --help'.\n");
+               "prog: unknown option '--out=a'; did you mean '--output'?\nTry 'prog --help'.\n");
   expect_fault(run(NULL, "-qV", "in", NULL), "prog: unknown option '-qV'\nTry 'prog --help'.\n");
+}
+
+/* A typo of a long option: the nearest one is named (one letter wrong,
+   missing, extra or two swapped; two for longer names), else none. */
+static void a_typo_names_the_option_meant(void **state) {
+  (void)state;
+  expect_fault(run(NULL, "--tpo", "3", "in", NULL),
+               "prog: unknown option '--tpo'; did you mean '--top'?\nTry 'prog --help'.\n");
+  expect_fault(run(NULL, "--verbos", "in", NULL),
+               "prog: unknown option '--verbos'; did you mean '--verbose'?\nTry 'prog --help'.\n");
+  expect_fault(run(NULL, "--hlep", NULL),
+               "prog: unknown option '--hlep'; did you mean '--help'?\nTry 'prog --help'.\n");
+  expect_fault(run(NULL, "--colour", "in", NULL),
+               "prog: unknown option '--colour'\nTry 'prog --help'.\n");
 }
 
 static void a_missing_value_is_a_fault(void **state) {
@@ -344,6 +358,7 @@ int main(void) {
       cmocka_unit_test(double_dash_ends_the_options),
       cmocka_unit_test(a_value_may_start_with_a_dash),
       cmocka_unit_test(unknown_options_are_named_with_a_hint),
+      cmocka_unit_test(a_typo_names_the_option_meant),
       cmocka_unit_test(a_missing_value_is_a_fault),
       cmocka_unit_test(a_flag_takes_no_value),
       cmocka_unit_test(bad_numbers_say_the_range),

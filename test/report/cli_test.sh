@@ -84,7 +84,10 @@ check pop_callpath_no_computation_json 0 "$report" pop pop_imbalanced.pomp \
 check pop_no_cp_json 0 "$report" pop pop_no_cp.pomp --format json
 check pop_incomplete 0 "$report" pop i.pomp
 check pop_incomplete_json 0 "$report" pop i.pomp --format json
+# a call path that is not there: what can follow its longest known
+# prefix, or the roots
 check pop_no_callpath 1 "$report" pop pop_hybrid.pomp --callpath 'main;solve'
+check pop_no_callpath_root 1 "$report" pop pop_hybrid.pomp --callpath 'solve'
 "$report" generate -o t1.pomp --cnodes 3 --locations 2 --metrics 1 > /dev/null
 check pop_no_comp 1 "$report" pop t1.pomp
 check pop_bad_format 2 "$report" pop pop_hybrid.pomp --format xml
@@ -92,6 +95,8 @@ check pop_help 0 "$report" pop --help
 
 check no_args 2 "$report"
 check unknown_command 2 "$report" frobnicate
+check unknown_command_typo 2 "$report" stats f.pomp
+check unknown_option_typo 2 "$report" stat f.pomp --tpo 2
 check unknown_option 2 "$report" dump f.pomp --colour
 check bad_format 2 "$report" dump f.pomp --format xml
 check fold_needs_metric 2 "$report" fold f.pomp
@@ -100,6 +105,16 @@ check missing_file 1 "$report" dump nothere.pomp
 check junk_file 1 "$report" stat junk.pomp
 check short_file 1 "$report" dump short.pomp
 check no_metric 1 "$report" dump f.pomp --metric nope
+# a part of a name: the metrics that hold it
+check no_metric_suggest 1 "$report" fold f.pomp --metric latesender
+# an experiment not analysed yet: the command to run, as pomp-tui says it
+mkdir noreport && echo "[rank 0] libpomp" > noreport/measure.log
+check not_analysed 1 "$report" stat noreport
+# a re-run wrote exp.1 beside exp: a note on stderr, as pomp-tui gives it
+mkdir exp.1 && cp f.pomp exp.1/report.pomp
+"$report" defs exp > /dev/null 2> err
+grep -qx "pomp-report: note: exp.1 is newer (written [0-9:]*); this is exp" err ||
+  { echo "newer re-run: no note: $(cat err)"; failures=$((failures + 1)); }
 check version 0 "$report" --version
 check help 0 "$report" --help
 check dump_help 0 "$report" dump --help

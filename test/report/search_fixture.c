@@ -13,6 +13,13 @@
                         worksharing loop, threads 1-3 1 s and wait 3 s at
                         its implicit barrier; the workers idle 1 s while
                         the master runs main serially.
+     search_startup     2 ranks x 2 threads: MPI_Init_thread takes 3 s
+                        (management on the masters, idle threads on the
+                        workers), then a loop of 2 s everywhere and an
+                        MPI_Recv where the masters spend 1.5 s and the
+                        workers idle 1.5 s: the start-up is left out, the
+                        idle threads at MPI_Recv are the overhead (3 s of
+                        28, 10.7 %).
      search_profile     search_collective written as a profile (no wait
                         states: sync_wait untestable) before I/O was
                         recorded (no I/O metrics: io_blocking and
@@ -62,6 +69,15 @@ static const sf_row omp_rows[] = {
     {"main", "user", "function", -1, "visits", {1, 0, 0, 0}},
     {"!$omp for @c.c:4", "openmp", "loop", 1, "visits", {1, 1, 1, 1}},
     {"!$omp ibarrier @c.c:4", "openmp", "implicit_barrier", 2, "visits", {1, 1, 1, 1}},
+};
+
+static const sf_row startup_rows[] = {
+    /* 0 */ {"main", "user", "function", -1, "comp", {1, 0, 1, 0}},
+    /* 1 */ {"MPI_Init_thread", "mpi", "function", 0, "mpi_management", {3, 0, 3, 0}},
+    {"MPI_Init_thread", "mpi", "function", 0, "omp_idle_threads", {0, 3, 0, 3}},
+    /* 3 */ {"loop @d.c:5", "user", "loop", 0, "comp", {2, 2, 2, 2}},
+    /* 4 */ {"MPI_Recv", "mpi", "point2point", 0, "mpi_point2point", {1.5, 0, 1.5, 0}},
+    {"MPI_Recv", "mpi", "point2point", 0, "omp_idle_threads", {0, 1.5, 0, 1.5}},
 };
 
 /* The system tree: ranks x threads = 4 locations. */
@@ -122,6 +138,7 @@ pomp_report *search_fixture(const char *variant) {
   if (strcmp(variant, "search_paths") == 0) return from_rows(ROWS(paths_rows), 2, 2);
   if (strcmp(variant, "search_collective") == 0) return from_rows(ROWS(collective_rows), 4, 1);
   if (strcmp(variant, "search_omp") == 0) return from_rows(ROWS(omp_rows), 1, 4);
+  if (strcmp(variant, "search_startup") == 0) return from_rows(ROWS(startup_rows), 2, 2);
   if (strcmp(variant, "search_profile") == 0) {
     pomp_report *r = from_rows_of(ROWS(collective_rows), 4, 1, before_io());
     pomp_report_set_attr(r, POMP_REPORT_MODE, "profile");

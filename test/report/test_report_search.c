@@ -121,6 +121,39 @@ static void an_imbalanced_openmp_loop_is_found_on_the_threads(void **state) {
   pomp_report_free(r);
 }
 
+/* MPI start-up is paid once by every MPI program: as pomp-analyze's
+   summary and pomp-tui's problem list, the search leaves it out, so the
+   idle threads of MPI_Init_thread (3 s a worker, the most of any call
+   path) are no bottleneck and those at MPI_Recv are. */
+static void mpi_start_up_is_no_bottleneck(void **state) {
+  (void)state;
+  pomp_report *r = search_fixture("search_startup");
+  pomp_report_search *s = run(r, NULL);
+  char buf[256];
+  int32_t kids[8];
+  assert_int_equal(pomp_report_search_node_children(s, 0, kids, 8), POMP_SEARCH_HYPOTHESES);
+  const pomp_report_search_node *po =
+      pomp_report_search_node_at(s, kids[POMP_SEARCH_PARALLEL_OVERHEAD]);
+  assert_int_equal(po->verdict, POMP_SEARCH_TRUE);
+  assert_true(fabs(po->seconds - 3) < 1e-12); /* was 15 with start-up */
+  assert_int_equal(pomp_report_search_num_bottlenecks(s), 2);
+  /* computation in main (10 s) first, then the idle threads */
+  const pomp_report_search_node *idle = pomp_report_search_node_at(s, bottleneck(s, 1));
+  assert_int_equal(idle->hypothesis, POMP_SEARCH_PARALLEL_OVERHEAD);
+  assert_string_equal(pomp_report_metric(r, idle->metric)->name, "omp_idle_threads");
+  assert_string_equal(callpath(r, idle, buf), "main;MPI_Recv");
+  assert_int_equal(idle->num_locations, 2); /* the workers */
+  assert_int_equal(idle->locations[0], 1);
+  assert_int_equal(idle->locations[1], 3);
+  assert_true(fabs(idle->seconds - 3) < 1e-12);
+  for (int32_t id = 0; id < pomp_report_search_num_nodes(s); id++) {
+    const pomp_report_search_node *n = pomp_report_search_node_at(s, id);
+    if (n->verdict == POMP_SEARCH_TRUE) assert_null(strstr(callpath(r, n, buf), "MPI_Init_thread"));
+  }
+  pomp_report_search_free(s);
+  pomp_report_free(r);
+}
+
 static void absent_metrics_make_a_hypothesis_untestable(void **state) {
   (void)state;
   pomp_report *r = search_fixture("search_profile");
@@ -197,6 +230,7 @@ int main(void) {
       cmocka_unit_test(a_loop_of_a_third_is_the_bottleneck_and_smaller_loops_are_pruned),
       cmocka_unit_test(a_collective_wait_names_the_ranks_that_wait),
       cmocka_unit_test(an_imbalanced_openmp_loop_is_found_on_the_threads),
+      cmocka_unit_test(mpi_start_up_is_no_bottleneck),
       cmocka_unit_test(absent_metrics_make_a_hypothesis_untestable),
       cmocka_unit_test(thresholds_of_the_caller_decide),
       cmocka_unit_test(a_report_and_its_file_give_the_same_graph),
