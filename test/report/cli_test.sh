@@ -32,6 +32,9 @@ check stat_incomplete 0 "$report" stat i.pomp -n 1
 # own parts named by their regions: "mostly" above half, else "largest part"
 check stat_own 0 "$report" stat o.pomp
 check stat_own_n0 0 "$report" stat o.pomp -n 0
+# seconds as pomp-tui shows them, "394 µs" in the column of "1.00 s"
+"$make_fixture" micro m.pomp || { echo "cannot make micro"; exit 1; }
+check stat_micro 0 "$report" stat m.pomp -n 2
 check defs 0 "$report" defs f.pomp --compact
 # names measured as raw bytes (a Latin-1 file name): valid UTF-8 JSON,
 # the byte written as U+FFFD (issue 18); csv keeps the bytes
