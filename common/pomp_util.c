@@ -1,6 +1,7 @@
 /* pomp_util.c -- see pomp_util.h. */
 #include "pomp_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,4 +139,25 @@ int pu_name_nearness(const char *word, size_t len, const char *candidate) {
   int distance = edit_distance(word, len, candidate, m, limit);
   if (distance <= limit) return 3 - distance; /* 2 or 1 (0: the same, not asked) */
   return len >= 2 && len < m && strncmp(word, candidate, len) == 0;
+}
+
+const pu_scale_step pu_seconds_scale[PU_SECONDS_STEPS] = {
+    {1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
+
+void pu_format_scaled(char *buf, size_t size, double v, const pu_scale_step *steps, int n) {
+  int i = 0;
+  /* 0.9995: what rounds to 1.00 of a step is written in that step */
+  while (i < n - 1 && fabs(v) < steps[i].factor * 0.9995) i++;
+  double x = v / steps[i].factor, a = fabs(x);
+  if (a >= 99999.5) {
+    snprintf(buf, size, "%.1e", v);
+    return;
+  }
+  const char *fmt = a >= 99.995 ? "%.0f%s%s" : a >= 9.9995 ? "%.1f%s%s" : "%.2f%s%s";
+  snprintf(buf, size, fmt, x, *steps[i].name ? " " : "", steps[i].name);
+}
+
+void pu_format_seconds(char *buf, size_t size, double v) {
+  if (v == 0) snprintf(buf, size, "0 s");
+  else pu_format_scaled(buf, size, v, pu_seconds_scale, PU_SECONDS_STEPS);
 }

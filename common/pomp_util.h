@@ -71,6 +71,26 @@ char *pu_utf8_valid(const char *s);
    is the start of candidate (an abbreviation, at least 2 letters). */
 int pu_name_nearness(const char *word, size_t len, const char *candidate);
 
+/* One step of a unit scale, largest first: a value from factor up is
+   written in name ("ms": 1e-3). */
+typedef struct {
+  double factor;
+  const char *name;
+} pu_scale_step;
+
+/* The steps of seconds: s, ms, µs, ns. */
+enum { PU_SECONDS_STEPS = 4 };
+extern const pu_scale_step pu_seconds_scale[PU_SECONDS_STEPS];
+
+/* v in the first of the n steps it reaches (the last step below them
+   all), with three significant digits or more, so that the text fits 7
+   columns with a unit of up to three: "1.23 s", "45.6 ms", "394 µs";
+   "%.1e" of v without a unit from 99999.5 of the first step up.  The one
+   formatter of pomp-tui's values and pomp-report's text. */
+void pu_format_scaled(char *buf, size_t size, double v, const pu_scale_step *steps, int n);
+/* Seconds as pomp-tui shows them ("9.52 s", "394 µs"); 0 is "0 s". */
+void pu_format_seconds(char *buf, size_t size, double v);
+
 /* Prints "prog (pomp) VERSION" to stdout. */
 void pu_print_version(void);
 

@@ -252,11 +252,21 @@ void pm_config_load(void) {
   }
 }
 
+/* The width of the name column of measure.log: the longest name, so that
+   every value starts in one column (POMP_FLUSH_INTERVAL is 19 wide). */
+static int longest_name(void) {
+  size_t width = 0;
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+    if (strlen(vars[i].name) > width) width = strlen(vars[i].name);
+  return (int)width;
+}
+
 void pm_config_log(void) {
   pm_log("configuration (environment variables):");
+  const int width = longest_name();
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *s = getenv(vars[i].name);
-    pm_log("  %-16s %-30s %s (default %s)", vars[i].name, s ? s : "(unset)", vars[i].meaning,
+    pm_log("  %-*s %-30s %s (default %s)", width, vars[i].name, s ? s : "(unset)", vars[i].meaning,
            vars[i].deflt);
   }
 }

@@ -4,13 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Three significant digits or more for the whole part, so the text fits
-   TUI_VALUE_WIDTH with a unit of up to three characters. */
-static void digits(char *buf, size_t size, double x, const char *unit) {
-  double a = fabs(x);
-  const char *fmt = a >= 99.995 ? "%.0f%s%s" : a >= 9.9995 ? "%.1f%s%s" : "%.2f%s%s";
-  snprintf(buf, size, fmt, x, *unit ? " " : "", unit);
-}
+#include "pomp_util.h"
 
 void tui_format_percent(char *buf, size_t size, double v, double ref) {
   if (isnan(v) || (ref == 0 && v != 0)) {
@@ -31,15 +25,12 @@ void tui_format_absolute(char *buf, size_t size, double v, pomp_unit unit) {
     snprintf(buf, size, "-");
     return;
   }
-  typedef struct {
-    double factor;
-    const char *name;
-  } step;
-  static const step sec[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
-  static const step bytes[] = {
+  static const pu_scale_step bytes[] = {
       {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}, {1, "B"}};
-  static const step occ[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
-  const step *scale = unit == POMP_UNIT_SEC ? sec : unit == POMP_UNIT_BYTES ? bytes : occ;
+  static const pu_scale_step occ[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+  const pu_scale_step *scale = unit == POMP_UNIT_SEC     ? pu_seconds_scale
+                               : unit == POMP_UNIT_BYTES ? bytes
+                                                         : occ;
   if (v == 0) {
     snprintf(buf, size, "0");
     return;
@@ -48,12 +39,5 @@ void tui_format_absolute(char *buf, size_t size, double v, pomp_unit unit) {
     snprintf(buf, size, "%.0f", v);
     return;
   }
-  int i = 0;
-  while (i < 3 && fabs(v) < scale[i].factor * 0.9995) i++;
-  double x = v / scale[i].factor;
-  if (fabs(x) >= 99999.5) {
-    snprintf(buf, size, "%.1e", v);
-    return;
-  }
-  digits(buf, size, x, scale[i].name);
+  pu_format_scaled(buf, size, v, scale, PU_SECONDS_STEPS); /* each scale has 4 steps */
 }

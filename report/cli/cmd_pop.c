@@ -147,9 +147,10 @@ static void print_json(const pomp_report *r, const char *path, const char *callp
   fputs(first ? "}\n}\n" : "\n  }\n}\n", stdout);
 }
 
-/* "2.5 s": six significant digits (the JSON has every digit). */
+/* "2.50 s", "394 µs": as pomp-tui and stat show seconds (the JSON has
+   every digit). */
 static const char *seconds(double v, char *buf, size_t size) {
-  snprintf(buf, size, "%.6g s", v);
+  pu_format_seconds(buf, size, v);
   return buf;
 }
 

@@ -71,6 +71,27 @@ static const char *path_label(const pomp_report *r, int32_t cnode, char *buf) {
   return buf;
 }
 
+/* Seconds as pomp-tui shows them ("9.52 s", "394 µs"): s holds them. */
+typedef struct {
+  char text[32];
+} stat_seconds;
+
+static stat_seconds seconds(double v) {
+  stat_seconds s;
+  pu_format_seconds(s.text, sizeof s.text, v);
+  return s;
+}
+
+/* Seconds right-aligned in STAT_SECONDS_WIDTH columns: "µs" is one column
+   in two bytes, so printf's byte width would shift it. */
+enum { STAT_SECONDS_WIDTH = 9 };
+static void print_seconds_column(double v) {
+  stat_seconds s = seconds(v);
+  int columns = 0;
+  for (const char *c = s.text; *c; c++) columns += ((unsigned char)*c & 0xC0) != 0x80;
+  printf("%*s%s", columns < STAT_SECONDS_WIDTH ? STAT_SECONDS_WIDTH - columns : 0, "", s.text);
+}
+
 /* The own part of a parent property is the time of the regions that none
    of its sub-properties classifies (under execution, a TRACE BUFFER FLUSH
    of the measurement, say): its name alone does not tell what it is.  So
@@ -110,28 +131,32 @@ static void print_property(stat_ctx *x, int rank, int32_t m) {
   double v = pomp_report_metric_total(r, m, 0);
   /* A property with sub-properties is ranked by its own part only. */
   int parent = pomp_report_metric_children(r, m, NULL, 0) > 0;
-  printf("%2d. %s (%s%s): %.2f %% of time, %.6g s", rank, pm->name, pm->display,
-         parent ? ", own part" : "", 100 * v / x->total, v);
+  printf("%2d. %s (%s%s): %.2f %% of time, %s", rank, pm->name, pm->display,
+         parent ? ", own part" : "", 100 * v / x->total, seconds(v).text);
   int32_t nc = pomp_report_num_cnodes(r), nl = pomp_report_num_locations(r);
   int32_t *best = pu_malloc(((size_t)x->n + 1) * sizeof *best);
   const double *cv = x->by_cnode + (size_t)m * (size_t)nc;
   int regions = parent ? own_part_regions(x, cv, v, best) : 0;
   putchar('\n');
   for (int i = 0; i < regions; i++) {
-    printf("    region    %7.2f %% %12.6g s  ", 100 * x->by_region[best[i]] / x->total,
-           x->by_region[best[i]]);
+    printf("    region    %7.2f %% ", 100 * x->by_region[best[i]] / x->total);
+    print_seconds_column(x->by_region[best[i]]);
+    fputs("  ", stdout);
     print_region(r, best[i]);
     putchar('\n');
   }
   char path[STAT_PATH_WIDTH + 1];
-  for (int i = 0, k = top(cv, nc, x->n, best); i < k; i++)
-    printf("    call path %7.2f %% %12.6g s  %s\n", 100 * cv[best[i]] / x->total, cv[best[i]],
-           path_label(r, best[i], path));
+  for (int i = 0, k = top(cv, nc, x->n, best); i < k; i++) {
+    printf("    call path %7.2f %% ", 100 * cv[best[i]] / x->total);
+    print_seconds_column(cv[best[i]]);
+    printf("  %s\n", path_label(r, best[i], path));
+  }
   const double *lv = x->by_loc + (size_t)m * (size_t)nl;
   for (int i = 0, k = top(lv, nl, x->n, best); i < k; i++) {
     const pomp_sysnode *t = pomp_report_sysnode(r, pomp_report_location_sysnode(r, best[i]));
-    printf("    location  %7.2f %% %12.6g s  rank %d thread %d\n", 100 * lv[best[i]] / x->total,
-           lv[best[i]], (int)t->rank, (int)t->thread);
+    printf("    location  %7.2f %% ", 100 * lv[best[i]] / x->total);
+    print_seconds_column(lv[best[i]]);
+    printf("  rank %d thread %d\n", (int)t->rank, (int)t->thread);
   }
   char cause[POMP_REPORT_CAUSE_SIZE]; /* what made them wait: the delay costs */
   if (pomp_report_wait_cause(r, m, cause, sizeof cause)) printf("    cause     %s\n", cause);
@@ -162,7 +187,7 @@ static int tabulate(stat_ctx *x, int32_t time) {
 }
 
 static void print_other_metrics(const pomp_report *r, int32_t time) {
-  static const char *const units[] = {"s", "occ", "bytes"};
+  static const char *const units[] = {"", " occ", " bytes"}; /* seconds carry theirs */
   int other = 0;
   for (int32_t m = 0; m < pomp_report_num_metrics(r); m++) {
     const pomp_metric *pm = pomp_report_metric(r, m);
@@ -171,9 +196,9 @@ static void print_other_metrics(const pomp_report *r, int32_t time) {
     double total = pomp_report_metric_total(r, m, 1);
     /* seconds as the sections above print them (a sum of many values
        carries float noise in its 16th digit); counts exactly */
-    if (pm->unit == POMP_UNIT_SEC) snprintf(num, sizeof num, "%g", total);
+    if (pm->unit == POMP_UNIT_SEC) pu_format_seconds(num, sizeof num, total);
     else cli_format_double(num, sizeof num, total);
-    printf("%s%s (%s): %s %s\n", other++ ? "" : "\nother metrics:\n", pm->name, pm->display, num,
+    printf("%s%s (%s): %s%s\n", other++ ? "" : "\nother metrics:\n", pm->name, pm->display, num,
            units[pm->unit]);
   }
 }
@@ -200,10 +225,11 @@ int cmd_stat(int argc, char **argv) {
   int rc = tabulate(&x, time);
   if (!rc) {
     int32_t nm = pomp_report_num_metrics(r);
-    printf("%s: total time %.6g s on %d locations, %d call paths\n", path, total,
+    printf("%s: total time %s on %d locations, %d call paths\n", path, seconds(total).text,
            (int)pomp_report_num_locations(r), (int)pomp_report_num_cnodes(r));
     if (base_name)
-      printf("difference %s: %% of %s %.6g s\n", pomp_report_attr(r, "diff"), base_name, x.total);
+      printf("difference %s: %% of %s %s\n", pomp_report_attr(r, "diff"), base_name,
+             seconds(x.total).text);
     const char *instrumentation = pomp_report_attr(r, "instrumentation");
     if (instrumentation) printf("instrumentation: %s\n", instrumentation);
     const char *not_computed = pomp_report_attr(r, POMP_REPORT_NOT_COMPUTED);

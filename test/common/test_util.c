@@ -60,12 +60,37 @@ static void utf8_valid_replaces_each_bad_byte(void **state) {
   }
 }
 
+/* The text of v seconds, by pu_format_seconds. */
+static const char *seconds_text(double v) {
+  static char buf[32];
+  pu_format_seconds(buf, sizeof buf, v);
+  return buf;
+}
+
+/* Three significant digits in the largest unit the value reaches; what
+   rounds to 1.00 of a unit is written in it; above five digits, %.1e. */
+static void seconds_in_the_unit_they_reach(void **state) {
+  (void)state;
+  assert_string_equal(seconds_text(9.52467), "9.52 s");
+  assert_string_equal(seconds_text(0.000394109), "394 µs");
+  assert_string_equal(seconds_text(0.0125), "12.5 ms");
+  assert_string_equal(seconds_text(-0.75), "-750 ms");
+  assert_string_equal(seconds_text(2e-9), "2.00 ns");
+  assert_string_equal(seconds_text(1e-12), "0.00 ns");
+  assert_string_equal(seconds_text(0.9996), "1.00 s");
+  assert_string_equal(seconds_text(0.9994), "999 ms");
+  assert_string_equal(seconds_text(120), "120 s");
+  assert_string_equal(seconds_text(99999.5), "1.0e+05");
+  assert_string_equal(seconds_text(0), "0 s");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(utf8_valid_replaces_each_bad_byte),
       cmocka_unit_test(progname_strips_directories),
       cmocka_unit_test(push_grows_and_keeps_order),
       cmocka_unit_test(strdup_copies),
+      cmocka_unit_test(seconds_in_the_unit_they_reach),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,12 +120,44 @@ static void test_signal_line_prefixed_one_write(void **state) {
   close_log();
 }
 
+/* The configuration list: each value starts in one column, after the
+   longest name (POMP_FLUSH_INTERVAL), the long names included. */
+static void config_values_start_after_the_longest_name(void **state) {
+  (void)state;
+  be_rank(0, 0);
+  unsetenv("POMP_ENABLE");
+  setenv("POMP_FLUSH_INTERVAL", "5", 1);
+  setenv("POMP_MPI_CLOCKSYNC", "always", 1);
+  open_log();
+  pm_config_log();
+  unsetenv("POMP_FLUSH_INTERVAL");
+  unsetenv("POMP_MPI_CLOCKSYNC");
+  enum { NVARS = 15, VALUE_COLUMN = 22 }; /* "  " + 19 + " " */
+  assert_int_equal(nwrites, 1 + NVARS);
+  assert_string_equal(writes[0], "configuration (environment variables):\n");
+  assert_string_equal(writes[1], "  POMP_ENABLE         (unset)                        measure at "
+                                 "all (0 = the program runs unobserved) (default 1)\n");
+  assert_string_equal(writes[5], "  POMP_FLUSH_INTERVAL 5                              seconds "
+                                 "after which a thread's events still in memory are copied to "
+                                 "disk (its tail file), so a run killed with SIGKILL keeps all "
+                                 "but the last ones (0 = only full buffers) (default 10)\n");
+  assert_string_equal(writes[NVARS], "  POMP_MPI_CLOCKSYNC  always                         always: "
+                                     "ping-pong clock offsets even on rank 0's host (auto: only "
+                                     "on other hosts) (default auto)\n");
+  for (int i = 1; i <= NVARS; i++) {
+    assert_int_equal(writes[i][VALUE_COLUMN - 1], ' ');
+    assert_true(writes[i][VALUE_COLUMN] != ' ');
+  }
+  close_log();
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kept_lines_one_write_each),
       cmocka_unit_test(test_logged_lines_one_write_each),
       cmocka_unit_test(test_long_line_cut_but_whole),
       cmocka_unit_test(test_signal_line_prefixed_one_write),
+      cmocka_unit_test(config_values_start_after_the_longest_name),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

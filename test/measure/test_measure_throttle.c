@@ -58,7 +58,7 @@ static void test_throttle_calls_and_time_are_tunable(void **state) {
   const char *log = sc_file(r.dir, "measure.log");
   assert_non_null(strstr(log, "throttled: tiny: 50 calls recorded, then 950 not recorded\n"));
   assert_non_null(strstr(log, "throttled: slow: 50 calls recorded, then 150 not recorded\n"));
-  assert_non_null(strstr(log, "POMP_THROTTLE    50,999.5"));
+  assert_non_null(strstr(log, "  POMP_THROTTLE       50,999.5"));
   tr_free(&t);
 }
 

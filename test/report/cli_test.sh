@@ -32,6 +32,9 @@ check stat_incomplete 0 "$report" stat i.pomp -n 1
 # own parts named by their regions: "mostly" above half, else "largest part"
 check stat_own 0 "$report" stat o.pomp
 check stat_own_n0 0 "$report" stat o.pomp -n 0
+# seconds as pomp-tui shows them, "394 µs" in the column of "1.00 s"
+"$make_fixture" micro m.pomp || { echo "cannot make micro"; exit 1; }
+check stat_micro 0 "$report" stat m.pomp -n 2
 check defs 0 "$report" defs f.pomp --compact
 # names measured as raw bytes (a Latin-1 file name): valid UTF-8 JSON,
 # the byte written as U+FFFD (issue 18); csv keeps the bytes
@@ -115,6 +118,25 @@ mkdir exp.1 && cp f.pomp exp.1/report.pomp
 "$report" defs exp > /dev/null 2> err
 grep -qx "pomp-report: note: exp.1 is newer (written [0-9:]*); this is exp" err ||
   { echo "newer re-run: no note: $(cat err)"; failures=$((failures + 1)); }
+# Every input error of every command, found on opening (a report cut in
+# half) or while reading its rows (a row's byte changed), is one line that
+# starts with the program name, as every pomp command says its errors.
+size=$(wc -c < f.pomp)
+head -c $((size / 2)) f.pomp > half.pomp
+"$report" generate -o gen.pomp --cnodes 20 > /dev/null && cp gen.pomp rowbad.pomp &&
+  size=$(wc -c < gen.pomp) &&
+  printf '\377' | dd of=rowbad.pomp bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null ||
+  { echo "cannot make rowbad.pomp"; failures=$((failures + 1)); }
+for cmd in "dump half.pomp" "stat half.pomp" "fold half.pomp --metric time" "defs half.pomp" \
+  "score half.pomp" "pop half.pomp" "search half.pomp" "cube half.pomp -o h.cubex" \
+  "diff f.pomp half.pomp -o h.pomp" "dump rowbad.pomp" "stat rowbad.pomp" "pop rowbad.pomp" \
+  "search rowbad.pomp" "cube rowbad.pomp -o h.cubex" "diff rowbad.pomp gen.pomp -o h.pomp"; do
+  # shellcheck disable=SC2086 # the words of the command
+  "$report" $cmd > /dev/null 2> err
+  st=$?
+  [ $st -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q '^pomp-report: [a-z]*\.pomp: ' err ||
+    { echo "$cmd: exit status $st, stderr: $(cat err)"; failures=$((failures + 1)); }
+done
 check version 0 "$report" --version
 check help 0 "$report" --help
 check dump_help 0 "$report" dump --help

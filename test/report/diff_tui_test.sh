@@ -20,10 +20,10 @@ check_screen diff_tui_details.txt "$tui" 100x16 i d.pomp
   { echo "cannot make the negative difference"; exit 1; }
 got=$("$report" stat neg.pomp | sed -n 1,5p)
 want="neg.pomp: total time -1.95 s on 4 locations, 8 call paths
-difference f.pomp - o.pomp: % of B's total time 17.575 s
+difference f.pomp - o.pomp: % of B's total time 17.6 s
 
- 1. time (Time, own part): -4.27 % of time, -0.75 s
-    region      -4.27 %        -0.75 s  TRACE BUFFER FLUSH (measurement)"
+ 1. time (Time, own part): -4.27 % of time, -750 ms
+    region      -4.27 %   -750 ms  TRACE BUFFER FLUSH (measurement)"
 [ "$got" = "$want" ] || { echo "negative diff stat: got"; echo "$got"; failures=$((failures + 1)); }
 got=$("$tui" --batch --size 120x10 neg.pomp | sed -n 3p | sed 's/│.*//')
 want="▸ █ -100.00 Time                       "

@@ -130,9 +130,8 @@ static pomp_report *score_fixture(void) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(
-        stderr,
-        "usage: make_fixture plain|empty|extra|incomplete|own|latin1|score|pop_*|search_* FILE\n");
+    fprintf(stderr, "usage: make_fixture "
+                    "plain|empty|extra|incomplete|own|micro|latin1|score|pop_*|search_* FILE\n");
     return 2;
   }
   pomp_report *r = search_fixture(argv[1]);
@@ -169,6 +168,10 @@ int main(int argc, char **argv) {
       int32_t g = pomp_report_add_region(r, mpi_calls[i], "", 0, 0, "mpi", "function");
       pomp_report_add_value(r, 2, pomp_report_add_cnode(r, g, 0), 0, 0.6);
     }
+  }
+  if (strcmp(argv[1], "micro") == 0) { /* a call under a millisecond: stat's µs column */
+    int32_t g = pomp_report_add_region(r, "MPI_Barrier", "", 0, 0, "mpi", "function");
+    pomp_report_add_value(r, 2, pomp_report_add_cnode(r, g, 0), 0, 0.000394109);
   }
   if (strcmp(argv[1], "latin1") == 0) /* a file name measured as Latin-1 bytes */
     pomp_report_add_value(
