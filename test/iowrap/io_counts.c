@@ -71,10 +71,55 @@ static void fork_and_exec(void) {
   close(fd);
 }
 
+/* Whether process pid sleeps (state S in /proc/pid/stat, after the
+   command's closing parenthesis). */
+static int process_sleeps(pid_t pid) {
+  char path[64], stat[512];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return 1; /* no /proc: do not wait */
+  ssize_t n = read(fd, stat, sizeof stat - 1);
+  close(fd);
+  stat[n > 0 ? n : 0] = '\0';
+  const char *paren = strrchr(stat, ')');
+  return !paren || paren[1] == '\0' || paren[2] == 'S';
+}
+
+/* "blocking": one read that blocks until a child has computed and closed
+   the pipe (end of file, 0 bytes: no small I/O). The child starts its work
+   only once the parent sleeps, in that read (its only blocking call after
+   the fork), so all of the work lies inside the read whatever the load:
+   the read's I/O time exceeds the parent's computation (the fork and two
+   calls) by construction, not by a timing race. */
+static void blocking_read(void) {
+  int ends[2];
+  if (pipe(ends) != 0) {
+    perror("pipe");
+    return;
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(ends[0]);
+    while (!process_sleeps(getppid())) usleep(100);
+    for (volatile unsigned long i = 0; i < 300000000UL; i++) {
+    }
+    _exit(0);
+  }
+  close(ends[1]);
+  if (read(ends[0], buf, sizeof buf) != 0) perror("read(pipe)");
+  close(ends[0]);
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0) perror("child");
+}
+
 int main(int argc, char **argv) {
   memset(buf, 'x', sizeof buf);
   if (argc > 1 && !strcmp(argv[1], "small")) {
     small_writes();
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "blocking")) {
+    blocking_read();
     return 0;
   }
   if (argc > 1 && !strcmp(argv[1], "fork")) {
