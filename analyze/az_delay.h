@@ -191,15 +191,6 @@ enum { DL_SEG_BOUND = 4 };
 /* The id of instance key as a start (never DL_START_NONE or _INIT). */
 static inline uint64_t dl_start_id(const dl_key *key) { return (uint64_t)dl_key_hash(key) | 2; }
 
-/* PU_PUSH with its capacity test inline: the pushes made per event
-   (call stack, time per call path, intervals) and per op (open intervals,
-   parts, the ready and work lists) called pu_reserve (pomp_util.h) each. */
-#define DL_PUSH(arr, len, cap, value)                                                              \
-  do {                                                                                             \
-    if ((len) == (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
-    (arr)[(len)++] = (value);                                                                      \
-  } while (0)
-
 /* Per call path, its slot in the map being built or merged into
    (pass_delay.c's complete_map, delay_central.c's merge_slots): at[c].slot
    holds while at[c].serial is the index's serial, so each map costs a

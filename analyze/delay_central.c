@@ -446,7 +446,7 @@ static dl_inst *find_inst(dl_central *st, const dl_key *key, uint32_t size, uint
 static dl_inst *new_part(dl_central *st, const dl_key *key) {
   dl_inst *in = new_inst(st, key, 1, 1, DK_NONE);
   in->hash = st->nparts;
-  DL_PUSH(st->parts, st->nparts, st->capparts, in);
+  PU_PUSH(st->parts, st->nparts, st->capparts, in);
   return in;
 }
 
@@ -917,7 +917,7 @@ static void check_release(dl_central *st, dl_inst *in) {
   if (in->queued || !ready(in)) return;
   in->queued = 1;
   if (is_part(in) && in->part[0]) part_ready(st, in);
-  else DL_PUSH(st->ready, st->nready, st->capready, in);
+  else PU_PUSH(st->ready, st->nready, st->capready, in);
 }
 
 /* want_through (out of line: check_ready is called often) resolves the later
@@ -1163,7 +1163,7 @@ static void try_through(dl_central *st, dl_inst *in) {
 __attribute__((noinline)) static void want_through(dl_central *st, dl_inst *in) {
   if (in->thru_queued) return;
   in->thru_queued = 1;
-  DL_PUSH(st->thru_work, st->nthru_work, st->capthru_work, in);
+  PU_PUSH(st->thru_work, st->nthru_work, st->capthru_work, in);
   if (st->thru_busy) return;
   st->thru_busy = 1;
   while (st->nthru_work) {
@@ -1566,7 +1566,7 @@ static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, in
    interval the local part keeps open all the same). */
 static void open_interval(dl_central *st, uint32_t loc, dl_ref r) {
   dl_cloc *cl = &st->locs[loc];
-  DL_PUSH(cl->open, cl->nopen, cl->capopen, r);
+  PU_PUSH(cl->open, cl->nopen, cl->capopen, r);
   dl_inst *whole = r.in && r.in->key.omp == DL_PART_POST ? r.in->part[0] : r.in;
   if (whole && complete(whole)) all_posted(st, whole);
 }
@@ -1662,7 +1662,7 @@ static dl_ref post_item(dl_central *st, uint32_t loc, const uint64_t *m, int32_t
     dl_key pending = {.comm = loc, .omp = DL_PENDING, .seq = id};
     dl_inst *done = new_part(st, &pending);
     dl_cloc *cl = &st->locs[loc];
-    DL_PUSH(cl->done, cl->ndone, cl->capdone, ((dl_done){id, done}));
+    PU_PUSH(cl->done, cl->ndone, cl->capdone, ((dl_done){id, done}));
     return post(st, loc, done, 0, cnode, e, x, 1);
   }
   if (side == DL_RECV_POST) return post_posting(st, loc, key, cnode, e, x);
@@ -1829,7 +1829,7 @@ static const uint64_t *op_close(dl_central *st, uint32_t loc, uint64_t op, const
   if (start.p2p) { /* its message's member comes next here (link_throughs) */
     mb->thru = 1;
     r.in->through_unknown++;
-    DL_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id, 0}));
+    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, start.id, 0}));
   }
   close_interval(st, r);
   return w + 2 * nmap;
@@ -1887,7 +1887,7 @@ static const uint64_t *op_mark(dl_central *st, uint32_t loc, uint64_t op, const 
   if (p2p) { /* the pair's interval before it: its message's member posted next here */
     r.in->through_unknown++;
     dl_cloc *cl = &st->locs[loc];
-    DL_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, seg.start.id, (uint32_t)sg->n}));
+    PU_PUSH(cl->await, cl->nawait, cl->capawait, ((dl_await){r, seg.start.id, (uint32_t)sg->n}));
   }
   return slots + 2 * nmap;
 }

@@ -332,7 +332,7 @@ static inline void acc_add(dl_loc *s, int32_t cnode, int64_t ticks) {
     }
   if (s->nacc == DL_SEGMENT_SLOTS) fold_segments(s);
   dl_slot slot = {cnode, ticks};
-  DL_PUSH(s->acc, s->nacc, s->capacc, slot);
+  PU_PUSH(s->acc, s->nacc, s->capacc, slot);
 }
 
 static inline void attribute(dl_loc *s) {
@@ -413,7 +413,7 @@ static void open_interval(dl_loc *s, const dl_key *key) {
     o.map = sp->map;
     o.capmap = sp->capmap;
   }
-  DL_PUSH(s->open, s->nopen, s->capopen, o);
+  PU_PUSH(s->open, s->nopen, s->capopen, o);
 }
 
 /* The open interval o, at index j of the list once those closed before it
@@ -430,7 +430,7 @@ static void close_interval(dl_loc *s, dl_open *o, size_t j, const dl_start *star
     *w++ = (uint64_t)o->map[i].ticks;
   }
   o->nmap = 0;
-  DL_PUSH(s->spare.v, s->spare.n, s->spare.cap, *o);
+  PU_PUSH(s->spare.v, s->spare.n, s->spare.cap, *o);
 }
 
 /* The master's call path of this worker's team instance, read in this
@@ -560,7 +560,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     if (s->omp.master && s->omp.in_team && s->omp.pdepth == 1) {
       dl_team_paths *tp = &s->st->paths[s->cur.proc];
       dl_team_path p = {s->omp.team, s->omp.inst, cnode};
-      DL_PUSH(tp->v, tp->n, tp->cap, p);
+      PU_PUSH(tp->v, tp->n, tp->cap, p);
     }
   }
   if (team_barrier(s, rg)) { /* the time after it is the next barrier's */
@@ -569,7 +569,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     s->omp.next.depth = s->depth;
     s->omp.next.x = t;
   }
-  DL_PUSH(s->stack, s->depth, s->capstack, cnode);
+  PU_PUSH(s->stack, s->depth, s->capstack, cnode);
   s->leave_t = t;
   return az_next_back(&s->cur);
 }
@@ -607,7 +607,7 @@ static dl_open *pending_interval(dl_loc *s, uint64_t id) {
 /* Remembers what the posting call of a non-blocking member must find. */
 static void expect_posting(dl_loc *s, const dl_msg *m, int side) {
   dl_pending p = {.req = m->req, .side = side, .key = m->key, .id = m->id};
-  DL_PUSH(s->pend.v, s->pend.n, s->pend.cap, p);
+  PU_PUSH(s->pend.v, s->pend.n, s->pend.cap, p);
 }
 
 /* After posting m: what its posting call must find, and the interval of
@@ -889,7 +889,7 @@ static void add_msg(dl_loc *s, dl_msg m) {
     for (size_t i = 0; i < s->msgs.n; i++) forget_msg(s, &s->msgs.v[i]);
     s->msgs.n = 0;
   }
-  DL_PUSH(s->msgs.v, s->msgs.n, s->msgs.cap, m);
+  PU_PUSH(s->msgs.v, s->msgs.n, s->msgs.cap, m);
   s->msgs.depth = s->depth - 1;
   s->msgs.x = s->leave_t;
 }

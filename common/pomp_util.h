@@ -49,9 +49,12 @@ char *pu_strdup(const char *s);
 
 /* Grows *p (of *cap elements of elem bytes) so that it holds need elements. */
 void pu_reserve(void **p, size_t *cap, size_t need, size_t elem);
+/* value appended to arr (len elements, room for cap), grown by pu_reserve
+   when full; the test inline: pushes made per event or per op would
+   otherwise call pu_reserve each (analyze's delay pass). */
 #define PU_PUSH(arr, len, cap, value)                                                              \
   do {                                                                                             \
-    pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));                                 \
+    if ((len) >= (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
     (arr)[(len)++] = (value);                                                                      \
   } while (0)
 
