@@ -14,7 +14,9 @@
 # pomp-analyze (e.g. --no-rootcause).  Waits sleep
 # (POMP_ANALYZE_WAIT=sleep: polling would count the spinning), one
 # decoding thread (--threads 1).  Checks that the parallel report is
-# byte-identical to the serial one.  Heavy (valgrind: about 50 times the
+# byte-identical to the serial one.  With KEEP=DIR in the environment the
+# callgrind outputs stay in DIR (serial/cg.0, par/cg.RANK) for
+# callgrind_annotate.  Heavy (valgrind: about 50 times the
 # CPU time of each run): not a test, never run in ctest.
 set -euo pipefail
 prog=${0##*/}
@@ -59,6 +61,7 @@ mkdir -p "$work/par"
 mpiexec -n "$np" "$work/one.sh" "$work/par" "$analyze" -q --threads 1 -o "$work/par.pomp" "$@" \
   "$trace" 2>"$work/log" || { cat "$work/log" >&2; die "the parallel analysis failed"; }
 cmp -s "$work/serial.pomp" "$work/par.pomp" || echo "$prog: the reports differ" >&2
+if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp -r "$work/serial" "$work/par" "$KEEP/"; fi
 
 echo "trace $trace, options: ${*:-none}; instructions (G), callgrind"
 echo "serial: $(giga "$serial")"
