@@ -3,7 +3,9 @@
  *
  * Needs at least 2 ranks; any number of threads.  Every "computation" is
  * team_work (all threads of a rank busy), so while a master waits in MPI its
- * workers are idle threads.  "last" is rank ranks-1; the root is rank 0.
+ * workers are idle threads; it lasts until its planted time after the ranks
+ * it keeps waiting started the problem (plant.h), however late the scheduler
+ * woke them.  "last" is rank ranks-1; the root is rank 0.
  *
  * Planted problems (sizes in seconds; see expect/collective_waits.txt):
  *
@@ -46,24 +48,33 @@ static const double EARLY_SCAN_S = 0.380;
 
 enum { ROOT = 0 };
 
+/* Whom a late rank keeps waiting (plant.h: its team_work ends the planted
+   time after they started). */
+static int any_other(const plant_world *w, int rank) { return rank != w->rank; }
+static int is_root(const plant_world *w, int rank) {
+  (void)w;
+  return rank == ROOT;
+}
+static int is_last(const plant_world *w, int rank) { return rank == w->ranks - 1; }
+
 /* Sum of 1..ranks, what the reductions below must produce. */
 static int rank_sum(const plant_world *w) { return w->ranks * (w->ranks + 1) / 2; }
 
 static int allreduce_imbalance(const plant_world *w) {
-  if (w->rank == w->ranks - 1) team_work(NXN_S);
+  if (w->rank == w->ranks - 1) team_work(w, any_other, NXN_S);
   int mine = w->rank + 1, sum = 0;
   MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   return sum == rank_sum(w);
 }
 
 static int barrier_wait(const plant_world *w) {
-  if (w->rank == 0) team_work(BARRIER_S);
+  if (w->rank == 0) team_work(w, any_other, BARRIER_S);
   MPI_Barrier(MPI_COMM_WORLD);
   return 1;
 }
 
 static int early_reduce(const plant_world *w) {
-  if (w->rank != ROOT) team_work(EARLY_REDUCE_S);
+  if (w->rank != ROOT) team_work(w, is_root, EARLY_REDUCE_S);
   int mine = w->rank + 1, sum = 0;
   MPI_Reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, ROOT, MPI_COMM_WORLD);
   return w->rank != ROOT || sum == rank_sum(w);
@@ -72,7 +83,7 @@ static int early_reduce(const plant_world *w) {
 static int late_broadcast(const plant_world *w) {
   int value = 0;
   if (w->rank == ROOT) {
-    team_work(LATE_BROADCAST_S);
+    team_work(w, any_other, LATE_BROADCAST_S);
     value = 4242;
   }
   MPI_Bcast(&value, 1, MPI_INT, ROOT, MPI_COMM_WORLD);
@@ -87,7 +98,7 @@ static int late_broadcast(const plant_world *w) {
    mpi_collective time. */
 static int early_scan(const plant_world *w) {
   int inner = w->rank > 0 && w->rank < w->ranks - 1;
-  if (inner) team_work(EARLY_SCAN_S);
+  if (inner) team_work(w, is_last, EARLY_SCAN_S);
   int mine = w->rank + 1, prefix = 0;
   MPI_Scan(&mine, &prefix, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   return prefix == (w->rank + 1) * (w->rank + 2) / 2; /* sum of 1..rank+1 */

@@ -3,8 +3,9 @@
  *
  * Ranks are paired (0,1), (2,3), ...; with an odd number of ranks the last
  * one sits out.  Needs at least 2 ranks; any number of threads.  Every
- * "computation" is team_work: all threads of the rank busy for the stated
- * time, so while a master waits in MPI its workers are idle threads.
+ * "computation" is team_work: all threads of the rank busy until the stated
+ * time after the partner started the problem (plant.h), so while a master
+ * waits in MPI its workers are idle threads.
  *
  * Planted problems (sizes in seconds; see expect/p2p_waits.txt):
  *
@@ -45,13 +46,17 @@ static int partner_of(const plant_world *w) {
   return partner < w->ranks ? partner : -1;
 }
 
+/* Whom a late rank keeps waiting (plant.h: its team_work ends the planted
+   time after its partner started). */
+static int is_partner(const plant_world *w, int rank) { return rank == partner_of(w); }
+
 static int late_sender(const plant_world *w, int partner) {
   int value = 0;
   if (w->rank % 2 == 0) {
     MPI_Recv(&value, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return value == partner + 1000;
   }
-  team_work(LATE_SENDER_S);
+  team_work(w, is_partner, LATE_SENDER_S);
   value = w->rank + 1000;
   MPI_Send(&value, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD);
   return 1;
@@ -64,7 +69,7 @@ static int late_receiver(const plant_world *w, int partner) {
     MPI_Ssend(&value, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD);
     return 1;
   }
-  team_work(LATE_RECEIVER_S);
+  team_work(w, is_partner, LATE_RECEIVER_S);
   MPI_Recv(&value, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   return value == partner + 2000;
 }
@@ -79,7 +84,7 @@ static int wrong_order(const plant_world *w, int partner) {
   /* Small messages go out eagerly: B is delivered before A is even sent. */
   b = 'B';
   MPI_Send(&b, 1, MPI_INT, partner, TAG_B, MPI_COMM_WORLD);
-  team_work(WRONG_ORDER_S);
+  team_work(w, is_partner, WRONG_ORDER_S);
   a = 'A';
   MPI_Send(&a, 1, MPI_INT, partner, TAG_A, MPI_COMM_WORLD);
   return 1;

@@ -10,7 +10,10 @@
  *
  * These functions are ordinary user code: when an example is instrumented
  * with pomp-cc they appear in call paths (main;late_sender;team_work;...),
- * which is what the expectation files in expect/ are written against.
+ * which is what the expectation files in expect/ are written against.  The
+ * few messages they exchange to time the problems go through MPI's
+ * profiling interface (PMPI_*) on a communicator of their own: no tool sees
+ * them, so they add no call, message or wait state to what a trace shows.
  */
 #ifndef PLANT_H
 #define PLANT_H
@@ -43,14 +46,28 @@ int plant_needs(const plant_world *w, int min_ranks, int min_threads, const char
    that sleeps is neither waiting in MPI nor idle, so this scaffolding plants
    nothing itself).  Why not a barrier: on an oversubscribed machine its
    exits are skewed by a scheduler time slice per message hop, which would
-   add to or hide the planted waits; ranks that sleep all wake on time. */
+   add to or hide the planted waits.  The ranks that sleep do not all wake on
+   time either (a few ms late, 40 ms now and then with 8 ranks on 2 cores),
+   so each rank then tells every other one when it really started (its
+   wake-up, just before the problem's first MPI call): team_work plants a
+   late rank's delay from there. */
 void start_problem(plant_world *w, double planted_seconds);
 
 /* The calling thread works (sleeps) for the given number of seconds. */
 void simulate_work(double seconds);
 
-/* Every thread of a new team works for the given number of seconds: balanced
-   hybrid computation, so no thread idles while it runs. */
-void team_work(double seconds);
+/* Whether rank `rank` waits, in the current problem, for the calling rank
+   (w->rank), which is late: 1 or 0. */
+typedef int plant_waiter(const plant_world *w, int rank);
+
+/* The late rank's planted computation: every thread of a new team works
+   (balanced hybrid computation, so no thread idles while it runs) until
+   `seconds` after the ranks that `waiting` selects started the problem
+   (start_problem): the midpoint of their starts, so that a waiter woken
+   late does not shorten its wait and one woken early does not lengthen it
+   by more than half their spread.  The late rank's own wake-up delay does
+   not count.  Until it knows their starts, the team naps and looks
+   (computation too).  With no waiter, counts from the rank's own start. */
+void team_work(const plant_world *w, plant_waiter *waiting, double seconds);
 
 #endif /* PLANT_H */
