@@ -851,7 +851,7 @@ static void ship_records(az_analysis *a, dl_log *logs, int last) {
     dl_central *c = a->delay_link->central_part;
     if (dt->over) lag_rounds(a, dt);
     for (uint32_t l = 0; l < a->defs.num_locs; l++)
-      if (logs[l].n) dl_central_scan(c, l, logs[l].w, logs[l].n);
+      if (logs[l].ncolls) dl_central_scan(c, l, &logs[l]);
     exchange_records(a, dt);
   }
   if (last) a->delay_link->ended = 1;
