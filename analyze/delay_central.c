@@ -1391,13 +1391,24 @@ static void waits_message(dl_inst *in, dl_member *done, const dl_member *posting
 
 static void send_final(dl_central *st, dl_ref r);
 static void marks_known(dl_central *st, dl_inst *msg);
+static inline int raw_waiter(const dl_inst *in, uint32_t i);
+
+/* Divided: a settled message's waiter (a part: its message's Isend
+   completion, if that waited) to send_final, the others not even asked
+   (two members and a part a message, one waiter at most). */
+static void settle_final(dl_central *st, dl_inst *in) {
+  if (is_part(in)) {
+    if (in->part[0] && raw_waiter(in->part[0], DL_SEND_DONE)) send_final(st, (dl_ref){in, 0});
+    return;
+  }
+  for (uint32_t m = DL_SEND; m <= DL_RECV; m++)
+    if (raw_waiter(in, m)) send_final(st, (dl_ref){in, m});
+}
 
 /* The instance's waits are final: the instances waiting to know them. */
 static void settle(dl_central *st, dl_inst *in) {
   in->settled = 1;
-  if (st->link && in->key.p2p)
-    send_final(st, (dl_ref){in, DL_SEND}), send_final(st, (dl_ref){in, DL_RECV});
-  else if (st->link && is_part(in)) send_final(st, (dl_ref){in, 0});
+  if (st->link && (in->key.p2p || is_part(in))) settle_final(st, in);
   /* a member that did not wait passes nothing back: no need to wait for
      the intervals it lies in (so waits go back in time, never around a
      ring of messages) */
