@@ -218,6 +218,10 @@ static inline uint32_t dl_map_index_begin(dl_map_index *ix, size_t ncnodes) {
 typedef struct { /* one location's ops of a window */
   uint64_t *w;
   size_t n, cap;
+  /* where its DL_OP_COLL ops start (a location's log: dl_central_scan
+     ships them without walking the log) */
+  size_t *colls;
+  size_t ncolls, capcolls;
 } dl_log;
 
 typedef struct dl_central dl_central;
@@ -269,9 +273,9 @@ dl_log *dl_central_coll_posts(dl_central *c, int to);
 /* The instances (and parts) it holds: divided, they show the lag of the
    evaluation behind the reading (parallel.c bounds it with extra rounds). */
 size_t dl_central_held(const dl_central *c);
-/* Divided: location loc's ops of the window (n words), before they are
-   applied: its collectives' posts to the processes holding members. */
-void dl_central_scan(dl_central *c, uint32_t loc, const uint64_t *w, size_t n);
+/* Divided: location loc's log of the window, before it is applied: its
+   collectives' posts (log->colls) to every other process. */
+void dl_central_scan(dl_central *c, uint32_t loc, const dl_log *log);
 /* Divided: another process's records (n words), their call paths c >= base
    renamed to map[c - base]; its collective posts of the window. */
 void dl_central_receive(dl_central *c, const uint64_t *w, size_t n, const int32_t *map,

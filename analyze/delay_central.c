@@ -301,6 +301,7 @@ struct dl_central {
   size_t nchunks, capchunks;
   /* a divided analysis (az_delay.h, dl_link.owner; NULL serially): */
   dl_link *link;
+  int *loc_owner;                     /* per location: the analysis process replaying it */
   dl_log *out;                        /* per analysis process: the records for it */
   dl_log *coll_out;                   /* per analysis process: the window's collective posts */
   dl_rpost *colls;                    /* other processes' collective posts of the window, */
@@ -1390,13 +1391,24 @@ static void waits_message(dl_inst *in, dl_member *done, const dl_member *posting
 
 static void send_final(dl_central *st, dl_ref r);
 static void marks_known(dl_central *st, dl_inst *msg);
+static inline int raw_waiter(const dl_inst *in, uint32_t i);
+
+/* Divided: a settled message's waiter (a part: its message's Isend
+   completion, if that waited) to send_final, the others not even asked
+   (two members and a part a message, one waiter at most). */
+static void settle_final(dl_central *st, dl_inst *in) {
+  if (is_part(in)) {
+    if (in->part[0] && raw_waiter(in->part[0], DL_SEND_DONE)) send_final(st, (dl_ref){in, 0});
+    return;
+  }
+  for (uint32_t m = DL_SEND; m <= DL_RECV; m++)
+    if (raw_waiter(in, m)) send_final(st, (dl_ref){in, m});
+}
 
 /* The instance's waits are final: the instances waiting to know them. */
 static void settle(dl_central *st, dl_inst *in) {
   in->settled = 1;
-  if (st->link && in->key.p2p)
-    send_final(st, (dl_ref){in, DL_SEND}), send_final(st, (dl_ref){in, DL_RECV});
-  else if (st->link && is_part(in)) send_final(st, (dl_ref){in, 0});
+  if (st->link && (in->key.p2p || is_part(in))) settle_final(st, in);
   /* a member that did not wait passes nothing back: no need to wait for
      the intervals it lies in (so waits go back in time, never around a
      ring of messages) */
@@ -1944,9 +1956,7 @@ enum {
   DL_REC_WAITER_WORDS = DLW_START + 4
 };
 
-static int owner_of(const dl_central *st, uint32_t loc) {
-  return st->link->owner[st->a->defs.locs[loc].process];
-}
+static int owner_of(const dl_central *st, uint32_t loc) { return st->loc_owner[loc]; }
 
 static int remote_loc(const dl_central *st, uint32_t loc) {
   return owner_of(st, loc) != st->link->rank;
@@ -1954,7 +1964,8 @@ static int remote_loc(const dl_central *st, uint32_t loc) {
 
 /* Room for k more words in lg. */
 static uint64_t *words_room(dl_log *lg, size_t k) {
-  pu_reserve((void **)&lg->w, &lg->cap, lg->n + k, sizeof *lg->w);
+  /* a call only to grow: a record is written per message side */
+  if (lg->n + k > lg->cap) pu_reserve((void **)&lg->w, &lg->cap, lg->n + k, sizeof *lg->w);
   uint64_t *w = lg->w + lg->n;
   lg->n += k;
   return w;
@@ -1974,10 +1985,10 @@ static const dl_member *late_member(const dl_inst *in) {
 /* Member mb of in (or of its part `owner`, NULL: in) is closed, not the
    late one, and the waits in its interval are known: a waiter's map is
    netted and the waits released now (evaluate would do both). */
-static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
+static void release_waits(dl_central *st, const dl_inst *in, dl_member *mb) {
   /* a member in segments keeps its waits: which of them lie in its
      interval depends on its partner (effective) */
-  if (!mb->ninner || !mb->closed || mb == late_member(in) || mb->segs) return;
+  if (!mb->closed || mb == late_member(in) || mb->segs) return;
   if (mb->wait > 0) net_map(mb);
   /* released: evaluate and net_map pass over it (before the releases:
      they may reach a later interval that goes on through an earlier
@@ -1985,6 +1996,11 @@ static void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
   uint32_t n = mb->ninner;
   mb->ninner = 0;
   release_refs(st, mb->inner, n);
+}
+
+/* (most members hold no waits: no call) */
+static inline void release_member(dl_central *st, const dl_inst *in, dl_member *mb) {
+  if (mb->ninner) release_waits(st, in, mb);
 }
 
 /* Divided: only the late member's interval passes costs back
@@ -2060,7 +2076,7 @@ static const uint64_t *rec_msg(dl_central *st, const uint64_t *w) {
 /* 1 when member i of in (DL_SEND_DONE: an Isend's completion) waited
    before the calls completing it were resolved, as every process holding
    the instance computed. */
-static int raw_waiter(const dl_inst *in, uint32_t i) {
+static inline int raw_waiter(const dl_inst *in, uint32_t i) {
   if (!in->key.p2p) return i < in->size && i != in->late && in->m[i].wait > 0;
   if (in->kind == DK_LS) return i == DL_RECV;
   if (in->kind != DK_LR) return 0;
@@ -2098,8 +2114,10 @@ static void divide(dl_central *st, dl_inst *in) {
 static void send_final(dl_central *st, dl_ref r) {
   dl_inst *msg = is_part(r.in) ? r.in->part[0] : r.in;
   uint32_t index = is_part(r.in) ? DL_SEND_DONE : r.m;
-  if (!msg || !msg->key.p2p || !raw_waiter(msg, index) ||
-      remote_loc(st, waiter_member(msg, index)->loc) || !remote_loc(st, late_member(msg)->loc))
+  /* most messages waited not at all: no call */
+  if (!msg || !msg->key.p2p || (msg->kind != DK_LS && msg->kind != DK_LR) ||
+      !raw_waiter(msg, index) || remote_loc(st, waiter_member(msg, index)->loc) ||
+      !remote_loc(st, late_member(msg)->loc))
     return;
   uint64_t *w = words_room(&st->out[owner_of(st, late_member(msg)->loc)], DL_REC_FINAL_WORDS);
   w[0] = DL_REC_FINAL | (uint64_t)index << 32;
@@ -2242,31 +2260,17 @@ dl_log *dl_central_records(dl_central *st, int to) { return &st->out[to]; }
 size_t dl_central_held(const dl_central *st) { return st->nlive + st->nparts; }
 dl_log *dl_central_coll_posts(dl_central *st, int to) { return &st->coll_out[to]; }
 
-void dl_central_scan(dl_central *st, uint32_t loc, const uint64_t *w, size_t n) {
-  const uint64_t *end = w + n;
-  while (w < end) {
-    uint64_t op = *w++;
-    switch (op & 0xff) {
-    case DL_OP_COLL: /* to every other process: one whose location posts on a
-                        communicator its process is not a member of (a damaged
-                        trace) must see the same posts as the members' */
-      for (int r = 0; r < st->link->size; r++) {
-        if (r == st->link->rank) continue;
-        uint64_t *p = words_room(&st->coll_out[r], DL_RPOST_WORDS);
-        p[0] = loc;
-        p[1] = op;
-        memcpy(p + 2, w, 4 * sizeof *w);
-      }
-      w += 4;
-      break;
-    case DL_OP_MSGS: w += 3 + 4 * (op >> 8); break;
-    case DL_OP_OMPBAR: w += 5; break;
-    case DL_OP_IDLE: w += 4; break;
-    case DL_OP_CLOSE: w += DL_CLOSE_WORDS - 1 + 2 * (op >> 32); break;
-    case DL_OP_MARK: w += DL_MARK_WORDS - 1 + 2 * (op >> 32); break;
-    case DL_OP_GIVEUP: w += (op >> 8) == DL_SEND_DONE ? 1 : 3; break;
-    case DL_OP_FORK: w += 1; break;
-    default: break; /* DL_OP_DRAIN */
+void dl_central_scan(dl_central *st, uint32_t loc, const dl_log *log) {
+  /* to every other process: one whose location posts on a communicator
+     its process is not a member of (a damaged trace) must see the same
+     posts as the members' */
+  for (size_t i = 0; i < log->ncolls; i++) {
+    const uint64_t *w = log->w + log->colls[i];
+    for (int r = 0; r < st->link->size; r++) {
+      if (r == st->link->rank) continue;
+      uint64_t *p = words_room(&st->coll_out[r], DL_RPOST_WORDS);
+      p[0] = loc;
+      memcpy(p + 1, w, 5 * sizeof *w);
     }
   }
 }
@@ -2340,6 +2344,9 @@ dl_central *dl_central_new(az_analysis *a) {
     link->central_part = st;
     st->out = pu_calloc((size_t)link->size, sizeof *st->out);
     st->coll_out = pu_calloc((size_t)link->size, sizeof *st->coll_out);
+    st->loc_owner = pu_calloc(a->defs.num_locs ? a->defs.num_locs : 1, sizeof *st->loc_owner);
+    for (uint32_t l = 0; l < a->defs.num_locs; l++)
+      st->loc_owner[l] = link->owner[a->defs.locs[l].process];
   }
   return st;
 }
@@ -2422,6 +2429,7 @@ void dl_central_end(dl_central *st) {
   }
   free(st->out);
   free(st->coll_out);
+  free(st->loc_owner);
   free(st->colls);
   free(st);
 }

@@ -85,13 +85,18 @@ static void choose_waits(int threads) {
   else poll_short_waits = (long)node_procs * (threads > 0 ? threads : 1) <= az_usable_cpus();
 }
 
-static void wait_until(MPI_Request *req, int long_wait) {
-  int done = 0;
+/* Until the n requests at req are complete (a test progresses them all:
+   one test a round, of the first not known complete). */
+static void wait_until(int n, MPI_Request *req, int long_wait) {
+  int done = 0, k = 0;
   long pause_ns = 20000;
   int polling = poll_short_waits && !long_wait;
   for (int polls = 0;; polls++) {
-    MPI_Test(req, &done, MPI_STATUS_IGNORE);
-    if (done) return;
+    for (; k < n; k++) {
+      MPI_Test(&req[k], &done, MPI_STATUS_IGNORE);
+      if (!done) break;
+    }
+    if (k == n) return;
     if (polls >= 64 && !polling) { /* no quick answer: the other one is busy */
       struct timespec pause = {0, pause_ns};
       nanosleep(&pause, NULL);
@@ -100,8 +105,8 @@ static void wait_until(MPI_Request *req, int long_wait) {
   }
 }
 
-static void wait_for(MPI_Request *req) { wait_until(req, 0); }
-static void wait_long(MPI_Request *req) { wait_until(req, 1); }
+static void wait_for(MPI_Request *req) { wait_until(1, req, 0); }
+static void wait_long(MPI_Request *req) { wait_until(1, req, 1); }
 
 /* A trace process's events (one more per location: an empty one costs too). */
 static uint64_t proc_events(const az_defs *d, size_t p) {
@@ -445,7 +450,7 @@ static void pipe_receive_into(int from, int tag, MPI_Comm comm, int long_wait, b
   uint64_t len;
   MPI_Request req;
   MPI_Irecv(&len, 1, MPI_UINT64_T, from, tag, comm, &req);
-  wait_until(&req, long_wait);
+  wait_until(1, &req, long_wait);
   pu_reserve((void **)&b->p, &b->cap, len ? len : 1, 1);
   b->len = len;
   MPI_Irecv(b->p, (int)len, MPI_BYTE, from, tag + 1, comm, &req);
@@ -706,9 +711,10 @@ typedef struct {
   /* per other: this process's call path of each one it created */
   int32_t **map;
   size_t *nmap, *capmap;
-  uint64_t *out, *in; /* the exchange's buffers, reused */
-  size_t capout, capin;
+  uint64_t *in; /* the exchange's buffer, reused */
+  size_t capin;
   int *counts;       /* per other: words to it, from it, their displacements */
+  MPI_Request *reqs; /* the exchange's: a receive and a send per other */
   size_t lag_bound;  /* instances one process may hold before lag_rounds */
   int over;          /* the last agreement: one held more */
   uint32_t *idle;    /* per trace process: its OpenMP workers (process 0's cells) */
@@ -760,35 +766,35 @@ static void map_nodes(az_analysis *a, delay_team *dt, int from, const uint64_t *
   }
 }
 
-/* One exchange among the delay processes: to each other one [call paths
-   created here since the last][records][collective posts], each part
-   after its length; what arrives is received in the order of the
-   senders (the records first, the posts then wait for their locations'
-   turn: dl_central_apply). */
+/* One exchange among the delay processes: to each other one
+   [records][collective posts][call paths created here since the last]
+   [their three lengths], sent from the records' own log (the posts and
+   call paths, a few words, appended to it) with one message per pair: no
+   copy into a buffer of all (an MPI_Alltoallv's).  What arrives is
+   received in the order of the senders (the records first, the posts
+   then wait for their locations' turn: dl_central_apply). */
+enum { DL_REC_TAG = 11, DL_TRAILER_WORDS = 3 };
+
 static void exchange_records(az_analysis *a, delay_team *dt) {
   dl_central *c = a->delay_link->central_part;
-  int *counts = dt->counts, *rcounts = counts + dt->size, *sdispl = rcounts + dt->size,
-      *rdispl = sdispl + dt->size;
+  int *counts = dt->counts, *rcounts = counts + dt->size, *rdispl = rcounts + dt->size;
   uint64_t nodes = a->tree.len - dt->sent;
-  size_t node_words = nodes * sizeof(az_cnode) / sizeof(uint64_t), total = 0;
+  size_t node_words = nodes * sizeof(az_cnode) / sizeof(uint64_t);
   for (int r = 0; r < dt->size; r++) {
-    size_t n = r == dt->rank
-                   ? 0
-                   : 3 + node_words + dl_central_records(c, r)->n + dl_central_coll_posts(c, r)->n;
-    counts[r] = (int)n;
-    sdispl[r] = (int)total;
-    total += n;
-  }
-  pu_reserve((void **)&dt->out, &dt->capout, total ? total : 1, sizeof *dt->out);
-  for (int r = 0; r < dt->size; r++) {
+    counts[r] = 0;
     if (r == dt->rank) continue;
     dl_log *rec = dl_central_records(c, r), *posts = dl_central_coll_posts(c, r);
-    uint64_t *w = dt->out + sdispl[r];
-    w[0] = nodes, w[1] = rec->n, w[2] = posts->n;
-    if (node_words) memcpy(w + 3, a->tree.nodes + dt->sent, node_words * sizeof *w);
-    if (rec->n) memcpy(w + 3 + node_words, rec->w, rec->n * sizeof *w);
-    if (posts->n) memcpy(w + 3 + node_words + rec->n, posts->w, posts->n * sizeof *w);
-    rec->n = posts->n = 0;
+    size_t nrec = rec->n, n = nrec + posts->n + node_words + DL_TRAILER_WORDS;
+    pu_reserve((void **)&rec->w, &rec->cap, n, sizeof *rec->w);
+    uint64_t *w = rec->w + nrec;
+    if (posts->n) memcpy(w, posts->w, posts->n * sizeof *w);
+    w += posts->n;
+    if (node_words) memcpy(w, a->tree.nodes + dt->sent, node_words * sizeof *w);
+    w += node_words;
+    w[0] = nodes, w[1] = nrec, w[2] = posts->n;
+    rec->n = n;
+    posts->n = 0;
+    counts[r] = (int)n;
   }
   dt->sent = a->tree.len;
   MPI_Request req;
@@ -800,16 +806,26 @@ static void exchange_records(az_analysis *a, delay_team *dt) {
     rtotal += (size_t)rcounts[r];
   }
   pu_reserve((void **)&dt->in, &dt->capin, rtotal ? rtotal : 1, sizeof *dt->in);
-  MPI_Ialltoallv(dt->out, counts, sdispl, MPI_UINT64_T, dt->in, rcounts, rdispl, MPI_UINT64_T,
-                 dt->comm, &req);
-  wait_for(&req);
+  size_t nreq = 0;
+  for (int r = 0; r < dt->size; r++) {
+    if (rcounts[r])
+      MPI_Irecv(dt->in + rdispl[r], rcounts[r], MPI_UINT64_T, r, DL_REC_TAG, dt->comm,
+                &dt->reqs[nreq++]);
+    if (counts[r])
+      MPI_Isend(dl_central_records(c, r)->w, counts[r], MPI_UINT64_T, r, DL_REC_TAG, dt->comm,
+                &dt->reqs[nreq++]);
+  }
+  wait_until((int)nreq, dt->reqs, 0);
+  /* sent: the records the received ones make go out with the next exchange */
+  for (int r = 0; r < dt->size; r++)
+    if (r != dt->rank) dl_central_records(c, r)->n = 0;
   for (int r = 0; r < dt->size; r++) {
     if (!rcounts[r]) continue;
-    const uint64_t *w = dt->in + rdispl[r];
-    map_nodes(a, dt, r, w + 3, w[0]);
-    const uint64_t *rec = w + 3 + w[0] * sizeof(az_cnode) / sizeof(uint64_t);
-    dl_central_receive(c, rec, w[1], dt->map[r], dt->base);
-    dl_central_receive_posts(c, rec + w[1], w[2]);
+    const uint64_t *w = dt->in + rdispl[r], *trailer = w + rcounts[r] - DL_TRAILER_WORDS;
+    const uint64_t *posts = w + trailer[1], *tree = posts + trailer[2];
+    map_nodes(a, dt, r, tree, trailer[0]);
+    dl_central_receive(c, w, trailer[1], dt->map[r], dt->base);
+    dl_central_receive_posts(c, posts, trailer[2]);
   }
 }
 
@@ -851,7 +867,7 @@ static void ship_records(az_analysis *a, dl_log *logs, int last) {
     dl_central *c = a->delay_link->central_part;
     if (dt->over) lag_rounds(a, dt);
     for (uint32_t l = 0; l < a->defs.num_locs; l++)
-      if (logs[l].n) dl_central_scan(c, l, logs[l].w, logs[l].n);
+      if (logs[l].ncolls) dl_central_scan(c, l, &logs[l]);
     exchange_records(a, dt);
   }
   if (last) a->delay_link->ended = 1;
@@ -1023,7 +1039,8 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   dt.map = pu_calloc((size_t)dt.size, sizeof *dt.map);
   dt.nmap = pu_calloc((size_t)dt.size * 2, sizeof *dt.nmap);
   dt.capmap = dt.nmap + dt.size;
-  dt.counts = pu_malloc((size_t)dt.size * 4 * sizeof *dt.counts);
+  dt.counts = pu_malloc((size_t)dt.size * 3 * sizeof *dt.counts);
+  dt.reqs = pu_malloc((size_t)dt.size * 2 * sizeof *dt.reqs);
   /* POMP_ANALYZE_LAG_BOUND: another bound (tests: 0 makes every window
      exchange until nothing is left) */
   const char *bound = getenv("POMP_ANALYZE_LAG_BOUND");
@@ -1067,9 +1084,9 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   if (rootcause && dt.size > 1) gather_delay(a, &dt);
   for (int r = 0; r < dt.size; r++) free(dt.map[r]);
   free(dt.map);
-  free(dt.out);
   free(dt.in);
   free(dt.counts);
+  free(dt.reqs);
   free(dt.nmap);
   free(dt.idle);
   free(dt.finalize);

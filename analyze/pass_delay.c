@@ -576,6 +576,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
 
 static void post_collective(dl_loc *s, int32_t cnode, az_time e) {
   dl_key key = {.comm = s->coll.comm, .seq = s->coll.seq};
+  PU_PUSH(s->log->colls, s->log->ncolls, s->log->capcolls, s->log->n);
   uint64_t *w = log_room(s->log, 5);
   w[0] = DL_OP_COLL | (uint64_t)s->coll.kind << 8 | (uint64_t)s->coll.root << 16;
   w[1] = key.comm | cnode_word(cnode) << 32;
@@ -1021,7 +1022,7 @@ static void deliver_logs(az_replay *r, int last) {
     if (!last) dl_central_window(st->central);
   }
   for (uint32_t l = 0; l < d->num_locs; l++) {
-    st->logs[l].n = 0;
+    st->logs[l].n = st->logs[l].ncolls = 0;
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     if (s->cur.a) s->drained = 0;
   }
@@ -1245,6 +1246,7 @@ static void delay_end(az_replay *r, int ok) {
     free(s->pend.v);
     free(s->omp.seen);
     free(st->logs[l].w);
+    free(st->logs[l].colls);
   }
   free(st->logs);
   free(st->par_cnode);
