@@ -10,7 +10,10 @@
 # OUTDIR/NAME.pomp (NAME: the trace's directory name); with `-- REFDIR`
 # each is also compared with REFDIR/NAME.pomp, the reports of another
 # build written by an earlier run of this script: what a change to analyze/
-# that must not change a report is checked against.  Prints one line per
+# that must not change a report is checked against.  A report names its
+# trace as given on the command line: run both builds from the same
+# directory with the same TRACE paths (relative ones travel best), or
+# every reference differs.  Prints one line per
 # trace and mode; exit status 1 when any report differs or any run fails.
 # Not a test (it takes minutes and needs traces that are not in the tree).
 set -uo pipefail
