@@ -116,11 +116,12 @@ check not_analysed 1 "$report" stat noreport
 # a re-run wrote exp.1 beside exp: a note on stderr, as pomp-tui gives it
 mkdir exp.1 && cp f.pomp exp.1/report.pomp
 "$report" defs exp > /dev/null 2> err
-grep -qx "pomp-report: note: exp.1 is newer (written [0-9:]*); this is exp" err ||
+grep -qx "pomp-report: defs: note: exp.1 is newer (written [0-9:]*); this is exp" err ||
   { echo "newer re-run: no note: $(cat err)"; failures=$((failures + 1)); }
 # Every input error of every command, found on opening (a report cut in
 # half) or while reading its rows (a row's byte changed), is one line that
-# starts with the program name, as every pomp command says its errors.
+# starts with the program name, as every pomp command says its errors, and
+# the command's, as the option errors do ("pomp-report: stat: half.pomp: ").
 size=$(wc -c < f.pomp)
 head -c $((size / 2)) f.pomp > half.pomp
 "$report" generate -o gen.pomp --cnodes 20 > /dev/null && cp gen.pomp rowbad.pomp &&
@@ -134,7 +135,7 @@ for cmd in "dump half.pomp" "stat half.pomp" "fold half.pomp --metric time" "def
   # shellcheck disable=SC2086 # the words of the command
   "$report" $cmd > /dev/null 2> err
   st=$?
-  [ $st -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q '^pomp-report: [a-z]*\.pomp: ' err ||
+  [ $st -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q "^pomp-report: ${cmd%% *}: [a-z]*\\.pomp: " err ||
     { echo "$cmd: exit status $st, stderr: $(cat err)"; failures=$((failures + 1)); }
 done
 check version 0 "$report" --version
