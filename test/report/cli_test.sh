@@ -141,6 +141,9 @@ done
 check version 0 "$report" --version
 check help 0 "$report" --help
 check dump_help 0 "$report" dump --help
+# -n/--top says which list it cuts and its default, in each command
+check stat_help 0 "$report" stat --help
+check score_help 0 "$report" score --help
 
 echo "$failures failures"
 [ "$failures" -eq 0 ]
