@@ -290,7 +290,7 @@ int cmd_diff(int argc, char **argv) {
   for (int i = 0; i < 2; i++)
     if (cli_same_file(pos[i], out))
       pu_die(POMP_EXIT_USAGE, "output %s would overwrite input %s", out, pos[i]);
-  pomp_report *a = cli_open(pos[0]), *b = cli_open(pos[1]);
+  pomp_report *a = cli_open_compared(pos[0], pos[1]), *b = cli_open_compared(pos[1], pos[0]);
   merge x = {b,
              pomp_report_new(),
              minus_ones(pomp_report_num_metrics(b)),

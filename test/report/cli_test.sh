@@ -47,6 +47,11 @@ for f in l.json l.dump.json; do
 done
 check diff_self 0 "$report" diff f.pomp f.pomp -o d1.pomp
 check diff_self_dump 0 "$report" dump d1.pomp
+# a difference's values are no run's: no POP efficiencies, trace size or
+# search of it (stat, dump, fold and pomp-tui show it)
+check pop_diff 1 "$report" pop d1.pomp
+check score_diff 1 "$report" score d1.pomp
+check search_diff 1 "$report" search d1.pomp
 check diff_empty 0 "$report" diff f.pomp e.pomp -o d2.pomp
 check diff_empty_dump 0 "$report" dump d2.pomp
 check diff_extra 0 "$report" diff f.pomp x.pomp -o d3.pomp
@@ -118,6 +123,12 @@ mkdir exp.1 && cp f.pomp exp.1/report.pomp
 "$report" defs exp > /dev/null 2> err
 grep -qx "pomp-report: defs: note: exp.1 is newer (written [0-9:]*); this is exp" err ||
   { echo "newer re-run: no note: $(cat err)"; failures=$((failures + 1)); }
+# diff of a run with its re-run: no note (the user named both); with
+# another report the note stays
+"$report" diff exp exp.1/report.pomp -o rr.pomp 2> err && [ ! -s err ] ||
+  { echo "diff with the re-run: $(cat err)"; failures=$((failures + 1)); }
+"$report" diff exp f.pomp -o rr.pomp 2> err && grep -q "^pomp-report: diff: note: exp.1 is newer" err ||
+  { echo "diff with another report: no note: $(cat err)"; failures=$((failures + 1)); }
 # Every input error of every command, found on opening (a report cut in
 # half) or while reading its rows (a row's byte changed), is one line that
 # starts with the program name, as every pomp command says its errors, and
