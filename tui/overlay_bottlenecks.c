@@ -204,7 +204,10 @@ int tui_bottleneck_summary(tui_app *a, char *buf, size_t size) {
   return 1;
 }
 
+/* A difference of two runs opens at the top, quietly: the search refuses
+   it (b says why). */
 void tui_start_at_bottleneck(tui_app *a) {
+  if (pomp_report_attr(a->model.report, "diff")) return;
   const pomp_report_search *s = search_of(a);
   if (s && pomp_report_search_num_bottlenecks(s) > 0)
     tui_select_search_node(a, first_problem_bottleneck(s));

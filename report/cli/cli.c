@@ -51,8 +51,9 @@ pomp_report *cli_open_compared(const char *path, const char *other) {
 void cli_refuse_difference(const pomp_report *r, const char *path, const char *what) {
   const char *diff = pomp_report_attr(r, "diff");
   if (diff)
-    pu_die(POMP_EXIT_FAILURE, "%s: a difference of two runs (%s); %s, so run it on each of them",
-           path, diff, what);
+    pu_die(POMP_EXIT_FAILURE,
+           "%s: a difference of two runs (%s): %s are a run's, not a difference's", path, diff,
+           what);
 }
 
 /* Whether word occurs in text, ignoring case. */

@@ -20,8 +20,9 @@ pomp_report *cli_open(const char *path);
    re-run is newer when other is that re-run (the user named both). */
 pomp_report *cli_open_compared(const char *path, const char *other);
 /* Exits 1 if r is a difference of two reports (pomp-report diff), whose
-   values are no run's; what says why the command needs a run ("POP
-   efficiencies are a run's"). */
+   values are no run's: "PATH: a difference of two runs (A - B): WHAT are
+   a run's, not a difference's", as the library refuses POP efficiencies
+   and the search. */
 void cli_refuse_difference(const pomp_report *r, const char *path, const char *what);
 /* Whether writing out would replace the report arg names (a file, or the
    report.pomp of an experiment directory): outputs written while inputs

@@ -188,7 +188,6 @@ int cmd_pop(int argc, char **argv) {
       "pop", "REPORT", 1, 1, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
-  cli_refuse_difference(r, path, "POP efficiencies are a run's");
   int32_t *roots = pu_malloc(((size_t)pomp_report_num_cnodes(r) + 1) * sizeof *roots);
   int32_t nroots = 0;
   if (callpath && (nroots = find_callpath(r, callpath, roots)) == 0)

@@ -515,7 +515,7 @@ int cmd_score(int argc, char **argv) {
                               .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
-  cli_refuse_difference(r, path, "a trace size is a run's");
+  cli_refuse_difference(r, path, "trace sizes");
   int32_t visits = cli_metric(r, "visits", path);
   score_ctx x = {.r = r};
   record_sizes(r, x.record);

@@ -159,7 +159,6 @@ int cmd_search(int argc, char **argv) {
                               .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
-  cli_refuse_difference(r, path, "the search's thresholds are shares of a run's time");
   pomp_report_error err;
   pomp_report_search *s = pomp_report_search_run(r, thresholds, &err);
   if (!s) pu_die(POMP_EXIT_FAILURE, "%s", err.message);

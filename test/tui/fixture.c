@@ -209,6 +209,13 @@ static pomp_report *alike(void) {
   return r;
 }
 
+/* The small report negated, as pomp-report diff marks a difference. */
+static pomp_report *difference(void) {
+  pomp_report *r = small(-1);
+  pomp_report_set_attr(r, "diff", "after.pomp - before.pomp");
+  return r;
+}
+
 /* pop_balanced analysed from a trace with OpenMP tasks: the critical
    path and the OpenMP delay costs not computed (model limit). */
 static pomp_report *not_computed(void) {
@@ -224,7 +231,7 @@ pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "small") == 0) return small(1);
   if (strcmp(name, "incomplete") == 0) return incomplete();
   if (strcmp(name, "incomplete_long") == 0) return incomplete_long();
-  if (strcmp(name, "diff") == 0) return small(-1);
+  if (strcmp(name, "diff") == 0) return difference();
   if (strcmp(name, "wide") == 0) return wide();
   if (strncmp(name, "pop_", 4) == 0) return pop_fixture_new(name);
   if (strcmp(name, "loops") == 0) return loops();

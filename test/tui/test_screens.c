@@ -90,6 +90,11 @@ static const screen_case cases[] = {
     {"top_k", "wide", 80, 14, 3, 0, "3E<End>"},
     {"more_opened", "wide", 80, 14, 3, 0, "3E<End><Enter>"},
     {"diff", "diff", 160, 14, 10, 0, "E<Down><Down><Down><Down>"},
+    /* A difference opens at the top, quietly; its POP efficiencies and
+       its search are refused, saying why (a run's, not a difference's). */
+    {"bottleneck_diff", "diff", 100, 8, 10, 0, ""},
+    {"diff_pop_refused", "diff", 100, 8, 10, 0, "p"},
+    {"diff_search_refused", "diff", 100, 8, 10, 0, "b"},
     {"ascii", "small", 160, 14, 10, 1, "E<Tab>E<Tab>E"},
     {"resize_narrow", "small", 160, 14, 10, 0, "<Tab>E<resize 60x12>"},
     {"too_small", "small", 160, 14, 10, 0, "<resize 20x5>"},
