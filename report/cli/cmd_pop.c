@@ -180,7 +180,9 @@ int cmd_pop(int argc, char **argv) {
   const char *path, *callpath = NULL;
   int json = 0; /* index in formats */
   const pu_option options[] = {
-      {"callpath", 'c', "P", "only the sub-tree of call path P (\"main;solve\")",
+      {"callpath", 'c', "P",
+       "only the sub-tree of call path P: the region names from a root, joined by ';' "
+       "(\"main;solve\", as dump prints them)",
        PU_STRING(&callpath)},
       {"format", 'f', "text|json", "output format (default text)", PU_CHOICE(&json, formats)},
       PU_OPT_END};
