@@ -95,6 +95,7 @@ static const screen_case cases[] = {
     {"bottleneck_diff", "diff", 100, 8, 10, 0, ""},
     {"diff_pop_refused", "diff", 100, 8, 10, 0, "p"},
     {"diff_search_refused", "diff", 100, 8, 10, 0, "b"},
+    {"diff_search_refused_again", "diff", 100, 8, 10, 0, "b<Down>b"},
     {"ascii", "small", 160, 14, 10, 1, "E<Tab>E<Tab>E"},
     {"resize_narrow", "small", 160, 14, 10, 0, "<Tab>E<resize 60x12>"},
     {"too_small", "small", 160, 14, 10, 0, "<resize 20x5>"},
