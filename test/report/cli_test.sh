@@ -96,6 +96,8 @@ check pop_incomplete_json 0 "$report" pop i.pomp --format json
 # prefix, or the roots
 check pop_no_callpath 1 "$report" pop pop_hybrid.pomp --callpath 'main;solve'
 check pop_no_callpath_root 1 "$report" pop pop_hybrid.pomp --callpath 'solve'
+# a call path's tail, as a user types a region's name: the paths it ends
+check pop_callpath_tail 1 "$report" pop pop_hybrid.pomp --callpath '!$omp parallel @a.c:5'
 "$report" generate -o t1.pomp --cnodes 3 --locations 2 --metrics 1 > /dev/null
 check pop_no_comp 1 "$report" pop t1.pomp
 check pop_bad_format 2 "$report" pop pop_hybrid.pomp --format xml
