@@ -41,7 +41,8 @@ static void parse(int argc, char **argv, cli *c) {
        PU_STRING(&c->output)},
       {"quiet", 'q', NULL, "print nothing but errors", PU_FLAG(&c->verbosity, 0)},
       {"verbose", 'v', NULL, "print every warning about the trace", PU_FLAG(&c->verbosity, 2)},
-      {"top", 0, "N", "properties listed in the summary (default 6)", PU_INT(&top, 0, 1000)},
+      {"top", 0, "N", "wait states and overheads listed in the summary, largest first (default 6)",
+       PU_INT(&top, 0, 1000)},
       {"no-recover", 0, NULL,
        "refuse the trace of a run that died instead "
        "of recovering it",

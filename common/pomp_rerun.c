@@ -99,8 +99,8 @@ void pu_note_newer_rerun(const char *path) {
   /* the hour is enough today; another day needs its date */
   int same_day = then.tm_year == today.tm_year && then.tm_yday == today.tm_yday;
   strftime(when, sizeof when, same_day ? "%H:%M" : "%Y-%m-%d %H:%M", &then);
-  fprintf(stderr, "%s: note: %s is newer (written %s); this is %s\n", pu_progname(), newer, when,
-          dir);
+  pu_print_prefix(stderr);
+  fprintf(stderr, "note: %s is newer (written %s); this is %s\n", newer, when, dir);
 }
 
 int pu_say_not_analysed(const char *path) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 static const char *progname = "pomp";
+static const char *command; /* a subcommand being run, or NULL */
 
 void pu_set_progname(const char *argv0) {
   if (!argv0 || !*argv0) return;
@@ -15,8 +16,16 @@ void pu_set_progname(const char *argv0) {
 
 const char *pu_progname(void) { return progname; }
 
+void pu_set_command(const char *name) { command = name; }
+
+void pu_print_prefix(FILE *out) {
+  fprintf(out, "%s: ", progname);
+  if (command) fprintf(out, "%s: ", command);
+}
+
 static void vreport(const char *kind, const char *fmt, va_list ap) {
-  fprintf(stderr, "%s: %s", progname, kind);
+  pu_print_prefix(stderr);
+  fputs(kind, stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
 }

@@ -33,8 +33,14 @@ enum {
 /* Set once from main(argv[0]); every diagnostic starts with it. */
 void pu_set_progname(const char *argv0);
 const char *pu_progname(void);
+/* Names the subcommand being run (pomp-report's "stat"), so that every
+   diagnostic says which one failed: "pomp-report: stat: f.pomp: ...",
+   the form of the option errors (pu_usage_error). */
+void pu_set_command(const char *name);
+/* "prog: " or "prog: command: " on out, the start of every diagnostic. */
+void pu_print_prefix(FILE *out);
 
-/* "prog: message\n" on stderr. */
+/* "prog: message\n" (or "prog: command: message\n") on stderr. */
 void pu_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* pu_error, then exit(code). */

@@ -31,6 +31,9 @@
 !      workers of rank 0, idle while their master writes.
 ! The simulated I/O is plant.c's simulate_work (nanosleep, see plant.h),
 ! called through its C binding: a length the code states, on any load.
+! So it links with plant.o (examples/README.md):
+!   pomp-cc mpicc -fopenmp -c examples/plant.c -o plant.o
+!   pomp-cc mpif90 -fopenmp -o heat_f examples/heat_f.f90 plant.o
 module heat_f_solver
   use, intrinsic :: iso_c_binding, only: c_double
   use mpi

@@ -431,8 +431,8 @@ size_t pomp_report_pop_line(const pomp_report_pop *p, pomp_report_pop_kind k, ch
    (a root inside another root's sub-tree counts once), or of the whole run
    when n is 0.  Reads the metrics time, comp, mpi and, where the report
    has values of it, critical_path (docs/PROPERTIES.md).  Returns
-   POMP_REPORT_ERR_ARG without time or comp or with a bad root,
-   POMP_REPORT_ERR_FORMAT on a corrupt row; err names the report. */
+   POMP_REPORT_ERR_ARG without time or comp, with a bad root or for a
+   difference of two reports (pomp-report diff), POMP_REPORT_ERR_FORMAT on a corrupt row; err names the report. */
 pomp_report_status pomp_report_pop_compute(const pomp_report *r, const int32_t *roots, int32_t n,
                                            pomp_report_pop *out, pomp_report_error *err);
 /* ---- the automated search (added; Paradyn's Performance Consultant) ---
@@ -486,8 +486,9 @@ double pomp_report_search_default_threshold(int32_t h);
 /* By name; -1 if there is none. */
 int32_t pomp_report_search_find_hypothesis(const char *name);
 /* Runs the search.  thresholds[POMP_SEARCH_HYPOTHESES] or NULL for the
-   defaults.  Returns NULL with err filled on a corrupt row or a report
-   without a "time" metric.  Free with pomp_report_search_free; r must
+   defaults.  Returns NULL with err filled on a corrupt row, a report
+   without a "time" metric or a difference of two reports (its values are
+   no run's shares of time).  Free with pomp_report_search_free; r must
    outlive the result. */
 pomp_report_search *pomp_report_search_run(const pomp_report *r, const double *thresholds,
                                            pomp_report_error *err);

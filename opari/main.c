@@ -25,10 +25,11 @@
 #include "pomp_util.h"
 
 static const char summary[] =
-    "Rewrites the OpenMP constructs of the C/C++ unit INPUT into POMP-instrumented\n"
-    "form (pomp.h) and writes OUTPUT; compile OUTPUT with -I<dir of INPUT>\n"
-    "-I<pomp include dir>.  For a Fortran unit it also writes OUTPUT.pomp.c, the C\n"
-    "file of its descriptors, to be compiled with -I<pomp include dir> and linked.\n";
+    "Rewrites the OpenMP constructs of the C, C++ or Fortran unit INPUT into\n"
+    "POMP-instrumented form (pomp.h) and writes OUTPUT; compile OUTPUT with\n"
+    "-I<dir of INPUT> -I<pomp include dir>.  For a Fortran unit it also writes\n"
+    "OUTPUT.pomp.c, the C file of its descriptors, to be compiled with\n"
+    "-I<pomp include dir> and linked.\n";
 
 enum { LANG_C, LANG_CXX, LANG_F77, LANG_F90 };
 

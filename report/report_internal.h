@@ -111,6 +111,13 @@ int32_t report_tree_children(const report_tree *t, int32_t node, int32_t *out, i
 pomp_report_status report_fail(pomp_report_error *err, pomp_report_status status, const char *fmt,
                                ...) __attribute__((format(printf, 3, 4)));
 
+/* report_error.c: POMP_REPORT_ERR_ARG with "PATH: a difference of two
+   runs (A - B): WHAT are a run's, not a difference's" if r was written by
+   pomp-report diff (attribute "diff"), else POMP_REPORT_OK.  For what a
+   difference's values cannot give: POP efficiencies, the search. */
+pomp_report_status report_refuse_difference(const pomp_report *r, const char *what,
+                                            pomp_report_error *err);
+
 /* Is name one of the catalogue's properties (report_catalogue.c)? */
 int report_catalogue_has(const char *name);
 

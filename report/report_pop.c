@@ -264,6 +264,8 @@ static void ctx_free(pop_ctx *x) {
 pomp_report_status pomp_report_pop_compute(const pomp_report *r, const int32_t *roots, int32_t n,
                                            pomp_report_pop *out, pomp_report_error *err) {
   memset(out, 0, sizeof *out);
+  pomp_report_status refused = report_refuse_difference(r, "POP efficiencies", err);
+  if (refused != POMP_REPORT_OK) return refused;
   int32_t time = pomp_report_find_metric(r, "time"), comp = pomp_report_find_metric(r, "comp");
   if (time < 0 || comp < 0)
     return report_fail(err, POMP_REPORT_ERR_ARG, "%s: no metric '%s' (not an analysis report)",

@@ -637,6 +637,9 @@ static void rank_bottlenecks(pomp_report_search *s) {
 
 pomp_report_search *pomp_report_search_run(const pomp_report *r, const double *thresholds,
                                            pomp_report_error *err) {
+  if (report_refuse_difference(r, "the search's thresholds (shares of the time)", err) !=
+      POMP_REPORT_OK)
+    return NULL;
   int32_t time = pomp_report_find_metric(r, "time");
   if (time < 0) {
     report_fail(err, POMP_REPORT_ERR_ARG, "the report has no metric 'time' to search against");

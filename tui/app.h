@@ -121,6 +121,7 @@ typedef struct tui_app {
      overlay line i, graph_cur the line under the cursor. */
   pomp_report_search *bottlenecks;
   int bottlenecks_failed;
+  char bottlenecks_why[sizeof((pomp_report_error){0}.message)]; /* said again on each b */
   int32_t *graph_node;
   int32_t graph_lines, graph_cur;
   /* The problem list (w): the wait states and overheads shown, numbered. */

@@ -156,7 +156,7 @@ static void draw_row(tui_app *a, int p, const tui_row *r, int x, int y, int w) {
     tui_style name = {0, pn->match && pn->match[n] ? TUI_C_MATCH : 0, 0, 0};
     if (name.color) name.attr = TUI_A_BOLD | TUI_A_UNDERLINE;
     if (col < end)
-      tui_vs_put_clipped(&a->vs, col, y, end - col, t->name[n], name, a->glyphs->ellipsis);
+      tui_vs_put_middle(&a->vs, col, y, end - col, t->name[n], name, a->glyphs->ellipsis);
   }
   if (pn->rows + pn->cur == r) {
     if (p == a->focus) {

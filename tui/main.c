@@ -68,8 +68,8 @@ static void parse(int argc, char **argv, tui_cli *c) {
        "open at the top of the trees, not on the top bottleneck of the automated search",
        PU_FLAG(&c->opt.at_top, 1)},
       {"top", 0, "N",
-       "location children shown before \"... N more\" "
-       "(default 10)",
+       "children of a location node listed, heaviest first, the rest in one "
+       "\"... K more\" row (default 10)",
        PU_INT(&top, 1, 1000000)},
       PU_OPT_END};
   const pu_opt_command cmd = {NULL,

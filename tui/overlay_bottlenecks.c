@@ -11,16 +11,18 @@
 #include "app.h"
 #include "pomp_util.h"
 
-/* The search, made once per session (it reads the whole report once). */
+/* The search, made once per session (it reads the whole report once);
+   why it failed is said each time it is asked for. */
 static const pomp_report_search *search_of(tui_app *a) {
   if (!a->bottlenecks && !a->bottlenecks_failed) {
     pomp_report_error err;
     a->bottlenecks = pomp_report_search_run(a->model.report, NULL, &err);
     if (!a->bottlenecks) {
       a->bottlenecks_failed = 1;
-      tui_app_message(a, 1, "bottleneck search: %s", err.message);
+      snprintf(a->bottlenecks_why, sizeof a->bottlenecks_why, "%s", err.message);
     }
   }
+  if (a->bottlenecks_failed) tui_app_message(a, 1, "bottleneck search: %s", a->bottlenecks_why);
   return a->bottlenecks;
 }
 
@@ -204,7 +206,10 @@ int tui_bottleneck_summary(tui_app *a, char *buf, size_t size) {
   return 1;
 }
 
+/* A difference of two runs opens at the top, quietly: the search refuses
+   it (b says why). */
 void tui_start_at_bottleneck(tui_app *a) {
+  if (pomp_report_attr(a->model.report, "diff")) return;
   const pomp_report_search *s = search_of(a);
   if (s && pomp_report_search_num_bottlenecks(s) > 0)
     tui_select_search_node(a, first_problem_bottleneck(s));

@@ -1,7 +1,13 @@
 /* search.c -- a regular expression over the names of all three trees (and
    the descriptions and synonyms of the properties); the hits are
    highlighted and n/N visit them pane by pane, expanding the
-   ancestors of each. */
+   ancestors of each.  Within the call and location panes the heaviest
+   hit comes first (its inclusive value in the weighting of the moment,
+   the largest magnitude in a difference): "/MPI_Recv" shows the
+   receive that costs most, wherever it sits in the tree, as htop's
+   search runs down its list sorted by CPU.  Properties stay in catalogue
+   order, their values being in different units. */
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +87,29 @@ static int metric_matches(const pomp_report *r, const tui_tree *t, int32_t i, co
   return 0;
 }
 
+typedef struct {
+  double weight;
+  int32_t node;
+} weighed_hit;
+
+/* Heavier first; equal weights in tree order. */
+static int heavier_first(const void *pa, const void *pb) {
+  const weighed_hit *a = pa, *b = pb;
+  if (a->weight != b->weight) return a->weight > b->weight ? -1 : 1;
+  return (a->node > b->node) - (a->node < b->node);
+}
+
+/* Orders the hits of pane p that run from hits[first] on, heaviest first. */
+static void order_by_weight(tui_search *s, const tui_tree *t, size_t first) {
+  size_t n = s->nhits - first;
+  weighed_hit *w = pu_malloc(n * sizeof *w + 1);
+  for (size_t i = 0; i < n; i++)
+    w[i] = (weighed_hit){fabs(t->incl[s->hits[first + i].node]), s->hits[first + i].node};
+  qsort(w, n, sizeof *w, heavier_first);
+  for (size_t i = 0; i < n; i++) s->hits[first + i].node = w[i].node;
+  free(w);
+}
+
 void tui_search_run(tui_app *a, const char *pattern) {
   detach(a);
   if (!*pattern) return;
@@ -105,6 +134,7 @@ void tui_search_run(tui_app *a, const char *pattern) {
   uint8_t *region_hit = pu_calloc((size_t)pomp_report_num_regions(r) + 1, 1);
   for (int p = 0; p < TUI_NPANES; p++) {
     const tui_tree *t = &a->model.tree[p];
+    size_t first_of_pane = s->nhits;
     s->match[p] = pu_calloc((size_t)t->n, 1);
     for (int32_t i = 0; i < t->n; i++) {
       int hit;
@@ -124,6 +154,7 @@ void tui_search_run(tui_app *a, const char *pattern) {
       tui_hit h = {(int8_t)p, i};
       PU_PUSH(s->hits, s->nhits, s->cap, h);
     }
+    if (p != TUI_PANE_METRIC) order_by_weight(s, t, first_of_pane);
     a->pane[p].match = s->match[p];
   }
   regfree(&re);

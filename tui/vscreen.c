@@ -120,6 +120,28 @@ int tui_vs_put_clipped(tui_vscreen *vs, int x, int y, int max, const char *s, tu
   return used + tui_vs_put(vs, x + used, y, 1, ellipsis, st);
 }
 
+/* Bytes to skip so that the rest of s fits in max columns. */
+static size_t tail_start(const char *s, int max) {
+  int width = tui_text_width(s);
+  size_t at = 0;
+  while (s[at] && width > max) {
+    uint32_t c;
+    at += (size_t)tui_utf8_decode(s + at, &c);
+    width -= cp_width(printable(c));
+  }
+  return at;
+}
+
+int tui_vs_put_middle(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style st,
+                      const char *ellipsis) {
+  if (max < 3 || tui_text_width(s) <= max)
+    return tui_vs_put_clipped(vs, x, y, max, s, st, ellipsis);
+  int used = tui_vs_put(vs, x, y, max - 1 - (max - 1) / 2, s, st);
+  used += tui_vs_put(vs, x + used, y, 1, ellipsis, st);
+  const char *tail = s + tail_start(s, max - used);
+  return used + tui_vs_put(vs, x + used, y, max - used, tail, st);
+}
+
 void tui_vs_fill(tui_vscreen *vs, int x, int y, int n, uint32_t ch, tui_style st) {
   if (y < 0 || y >= vs->h) return;
   for (int i = x < 0 ? 0 : x; i < x + n && i < vs->w; i++) {

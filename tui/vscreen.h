@@ -55,6 +55,12 @@ int tui_vs_put(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style 
 /* Like tui_vs_put, but a text wider than max ends in the ellipsis. */
 int tui_vs_put_clipped(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style st,
                        const char *ellipsis);
+/* Like tui_vs_put_clipped, but the ellipsis replaces the middle: the
+   start and the end of a name stay, as ncdu and tig shorten paths, so
+   that "Late Sender, wrong order (receive)" and "... (send)", or two
+   loops of one file, stay told apart in a narrow pane. */
+int tui_vs_put_middle(tui_vscreen *vs, int x, int y, int max, const char *s, tui_style st,
+                      const char *ellipsis);
 void tui_vs_fill(tui_vscreen *vs, int x, int y, int n, uint32_t ch, tui_style st);
 /* Adds attribute bits to n cells (selection bars). */
 void tui_vs_add_attr(tui_vscreen *vs, int x, int y, int n, uint8_t attr);

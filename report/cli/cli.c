@@ -11,15 +11,49 @@
 #include "pomp_rerun.h"
 #include "pomp_util.h"
 
-/* As pomp-tui opens a report: a note when a re-run of the experiment is
-   newer, the command to run when it was not analysed yet. */
-pomp_report *cli_open(const char *path) {
+/* As pomp-tui opens a report: the command to run when it was not analysed yet. */
+static pomp_report *open_report(const char *path) {
   pomp_report_error err;
-  pu_note_newer_rerun(path);
   pomp_report *r = pomp_report_open(path, &err);
   if (!r && pu_say_not_analysed(path)) exit(POMP_EXIT_FAILURE);
   if (!r) pu_die(POMP_EXIT_FAILURE, "%s", err.message);
   return r;
+}
+
+/* As pomp-tui, a note when a re-run of the experiment is newer. */
+pomp_report *cli_open(const char *path) {
+  pu_note_newer_rerun(path);
+  return open_report(path);
+}
+
+/* Whether arg (an experiment directory or a file in one) names dir. */
+static int names_experiment(const char *arg, const char *dir) {
+  struct stat a, d;
+  if (stat(arg, &a) != 0 || stat(dir, &d) != 0) return 0;
+  if (a.st_dev == d.st_dev && a.st_ino == d.st_ino) return 1;
+  const char *slash = strrchr(arg, '/');
+  if (S_ISDIR(a.st_mode) || !slash) return 0; /* a file here is in no experiment */
+  char *parent = pu_strdup(arg);
+  parent[slash - arg + 1] = '\0';
+  int in_dir = stat(parent, &a) == 0 && a.st_dev == d.st_dev && a.st_ino == d.st_ino;
+  free(parent);
+  return in_dir;
+}
+
+pomp_report *cli_open_compared(const char *path, const char *other) {
+  char newer[PU_PATH_MAX];
+  long long written;
+  if (!pu_newer_rerun(path, newer, sizeof newer, &written) || !names_experiment(other, newer))
+    pu_note_newer_rerun(path);
+  return open_report(path);
+}
+
+void cli_refuse_difference(const pomp_report *r, const char *path, const char *what) {
+  const char *diff = pomp_report_attr(r, "diff");
+  if (diff)
+    pu_die(POMP_EXIT_FAILURE,
+           "%s: a difference of two runs (%s): %s are a run's, not a difference's", path, diff,
+           what);
 }
 
 /* Whether word occurs in text, ignoring case. */

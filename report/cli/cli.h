@@ -16,6 +16,14 @@
 
 /* Opens a report or experiment directory; prints the error and exits 1. */
 pomp_report *cli_open(const char *path);
+/* cli_open for an input of diff compared with other: no note that a
+   re-run is newer when other is that re-run (the user named both). */
+pomp_report *cli_open_compared(const char *path, const char *other);
+/* Exits 1 if r is a difference of two reports (pomp-report diff), whose
+   values are no run's: "PATH: a difference of two runs (A - B): WHAT are
+   a run's, not a difference's", as the library refuses POP efficiencies
+   and the search. */
+void cli_refuse_difference(const pomp_report *r, const char *path, const char *what);
 /* Whether writing out would replace the report arg names (a file, or the
    report.pomp of an experiment directory): outputs written while inputs
    are read must not be an input. */

@@ -16,7 +16,7 @@ int cmd_cube(int argc, char **argv) {
       "cube", "REPORT", 1, 1, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   if (cli_same_file(path, out))
-    pu_die(POMP_EXIT_USAGE, "cube: output %s would overwrite input %s", out, path);
+    pu_die(POMP_EXIT_USAGE, "output %s would overwrite input %s", out, path);
   pomp_report *r = cli_open(path);
   pomp_report_error err;
   pomp_report_status st = pomp_report_write_cube(r, out, &err);

@@ -249,7 +249,7 @@ static void set_run_status(pomp_report *c, const pomp_report *const in[2],
   char *text = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
-  if (!out) pu_die(POMP_EXIT_FAILURE, "diff: out of memory");
+  if (!out) pu_die(POMP_EXIT_FAILURE, "out of memory");
   int n = 0;
   for (int i = 0; i < 2; i++) {
     const char *why = pomp_report_run_incomplete(in[i]);
@@ -289,8 +289,8 @@ int cmd_diff(int argc, char **argv) {
   pu_opt_parse(&cmd, argc, argv, pos);
   for (int i = 0; i < 2; i++)
     if (cli_same_file(pos[i], out))
-      pu_die(POMP_EXIT_USAGE, "diff: output %s would overwrite input %s", out, pos[i]);
-  pomp_report *a = cli_open(pos[0]), *b = cli_open(pos[1]);
+      pu_die(POMP_EXIT_USAGE, "output %s would overwrite input %s", out, pos[i]);
+  pomp_report *a = cli_open_compared(pos[0], pos[1]), *b = cli_open_compared(pos[1], pos[0]);
   merge x = {b,
              pomp_report_new(),
              minus_ones(pomp_report_num_metrics(b)),

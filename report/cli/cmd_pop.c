@@ -69,10 +69,48 @@ static int32_t deepest_prefix(const pomp_report *r, const char *path) {
   return best;
 }
 
-/* No call path is path: says which names can follow its longest known
-   prefix (the roots when there is none), a few of them. */
+/* Whether label ends with path after a ';' (a call path's tail: "solve"
+   of "main;solve") or after a "::" (a qualified name's: "solve" of
+   "main;program;heat_f_solver::solve"). */
+static int ends_with_tail(const char *label, const char *path) {
+  size_t n = strlen(label), k = strlen(path);
+  if (k >= n || strcmp(label + n - k, path) != 0) return 0;
+  return label[n - k - 1] == ';' || (n - k >= 2 && strncmp(label + n - k - 2, "::", 2) == 0);
+}
+
+/* The call paths path is the tail of, as a ", "-separated list into list
+   (at most max, then ", ..."); returns how many there are. */
+static int32_t paths_ending_with(const pomp_report *r, const char *path, char *list, size_t size,
+                                 int32_t max) {
+  int32_t n = 0;
+  size_t cap = 0;
+  char *buf = NULL;
+  list[0] = '\0';
+  for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
+    size_t need = pomp_report_callpath_label(r, c, ";", (size_t)-1, NULL, 0) + 1;
+    if (need > cap) buf = pu_realloc(buf, cap = need);
+    pomp_report_callpath_label(r, c, ";", (size_t)-1, buf, cap);
+    if (!ends_with_tail(buf, path)) continue;
+    size_t used = strlen(list);
+    if (n < max) snprintf(list + used, size - used, "%s%s", n ? ", " : "", buf);
+    else if (n == max) snprintf(list + used, size - used, ", ...");
+    n++;
+  }
+  free(buf);
+  return n;
+}
+
+/* No call path is path: names those it is the tail of, as a user typing
+   a function's name means ("solve": "main;solve"), else which names can
+   follow its longest known prefix (the roots when there is none), a few
+   of them. */
 _Noreturn static void die_no_callpath(const pomp_report *r, const char *file, const char *path) {
   enum { MAX_NAMED = 8 };
+  char meant[2048];
+  if (paths_ending_with(r, path, meant, sizeof meant, MAX_NAMED / 2) > 0)
+    pu_die(POMP_EXIT_FAILURE,
+           "%s: no call path '%s' (a call path starts at a root); did you mean: %s", file, path,
+           meant);
   int32_t parent = deepest_prefix(r, path), n = 0;
   int32_t *next = pu_malloc(((size_t)pomp_report_num_cnodes(r) + 1) * sizeof *next);
   if (parent >= 0) n = pomp_report_cnode_children(r, parent, next, pomp_report_num_cnodes(r));
@@ -180,7 +218,9 @@ int cmd_pop(int argc, char **argv) {
   const char *path, *callpath = NULL;
   int json = 0; /* index in formats */
   const pu_option options[] = {
-      {"callpath", 'c', "P", "only the sub-tree of call path P (\"main;solve\")",
+      {"callpath", 'c', "P",
+       "only the sub-tree of call path P: the region names from a root, joined by ';' "
+       "(\"main;solve\", as dump prints them)",
        PU_STRING(&callpath)},
       {"format", 'f', "text|json", "output format (default text)", PU_CHOICE(&json, formats)},
       PU_OPT_END};

@@ -495,7 +495,7 @@ int cmd_score(int argc, char **argv) {
   int suggest = 0;
   score_thresholds th = {1, 1};
   const pu_option options[] = {
-      {"top", 'n', "N", "the N regions with the most events (default 20)",
+      {"top", 'n', "N", "regions listed in the ranking, most events first (default 20)",
        PU_INT(&top, 0, LLONG_MAX)},
       {"suggest-filter", 0, NULL, "print a POMP_FILTER file instead of the table",
        PU_FLAG(&suggest, 1)},
@@ -515,6 +515,7 @@ int cmd_score(int argc, char **argv) {
                               .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, &path);
   pomp_report *r = cli_open(path);
+  cli_refuse_difference(r, path, "trace sizes");
   int32_t visits = cli_metric(r, "visits", path);
   score_ctx x = {.r = r};
   record_sizes(r, x.record);

@@ -207,8 +207,9 @@ int cmd_stat(int argc, char **argv) {
   const char *path;
   long long n = 3;
   const pu_option options[] = {{"top", 'n', "N",
-                                "call paths and locations per property (default 3, "
-                                "at most 1000 are shown)",
+                                "worst call paths and worst locations listed under "
+                                "each property (default 3, at most 1000); the "
+                                "properties are all ranked",
                                 PU_INT(&n, 0, LLONG_MAX)},
                                PU_OPT_END};
   const pu_opt_command cmd = {

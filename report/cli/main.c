@@ -72,6 +72,7 @@ int main(int argc, char **argv) {
   char **args = argv + argc - n;
   for (size_t i = 0; i < NCOMMANDS; i++)
     if (strcmp(args[0], commands[i].name) == 0) {
+      pu_set_command(commands[i].name);
       int rc = commands[i].run(n, args);
       if (fflush(stdout) != 0 || ferror(stdout))
         pu_die(POMP_EXIT_FAILURE, "error writing the output");

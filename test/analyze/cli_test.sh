@@ -29,6 +29,8 @@ EOT
 expect 0 "$analyze" --help
 head -n 1 "$work/out" | grep -q '^Usage: pomp-analyze \[OPTION\]... EXPERIMENT_DIR|traces.otf2$' || fail "--help"
 grep -Eq '^  -o, --output=FILE +write the report to FILE' "$work/out" || fail "--help: -o"
+grep -Eq '^      --top=N +wait states and overheads listed in the summary,$' "$work/out" ||
+  fail "--help: --top"
 # the parallel analysis, which the options do not show, is in the help
 grep -qx "For a big trace, 'mpirun -n P pomp-analyze EXPERIMENT_DIR' divides the" "$work/out" ||
   fail "--help: mpirun"

@@ -16,6 +16,8 @@ expect() { # expect STATUS STDERR-PATTERN ARGS...
 }
 "$opari" --help | grep -q '^Usage: pomp-opari \[OPTION\]... INPUT OUTPUT$' || fail "--help"
 "$opari" --help | grep -q '^      --nosrc  *no #line directives$' || fail "--help: --nosrc"
+"$opari" --help | grep -q '^Rewrites the OpenMP constructs of the C, C++ or Fortran unit INPUT into$' ||
+  fail "--help: languages"
 "$opari" --version | grep -q '^pomp-opari (pomp) ' || fail "--version"
 expect 2 "pomp-opari: unknown option '--frob'" --frob a b
 grep -qx "Try 'pomp-opari --help'." "$work/err" || fail "no hint after a usage error"

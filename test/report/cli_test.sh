@@ -47,6 +47,11 @@ for f in l.json l.dump.json; do
 done
 check diff_self 0 "$report" diff f.pomp f.pomp -o d1.pomp
 check diff_self_dump 0 "$report" dump d1.pomp
+# a difference's values are no run's: no POP efficiencies, trace size or
+# search of it (stat, dump, fold and pomp-tui show it)
+check pop_diff 1 "$report" pop d1.pomp
+check score_diff 1 "$report" score d1.pomp
+check search_diff 1 "$report" search d1.pomp
 check diff_empty 0 "$report" diff f.pomp e.pomp -o d2.pomp
 check diff_empty_dump 0 "$report" dump d2.pomp
 check diff_extra 0 "$report" diff f.pomp x.pomp -o d3.pomp
@@ -91,6 +96,8 @@ check pop_incomplete_json 0 "$report" pop i.pomp --format json
 # prefix, or the roots
 check pop_no_callpath 1 "$report" pop pop_hybrid.pomp --callpath 'main;solve'
 check pop_no_callpath_root 1 "$report" pop pop_hybrid.pomp --callpath 'solve'
+# a call path's tail, as a user types a region's name: the paths it ends
+check pop_callpath_tail 1 "$report" pop pop_hybrid.pomp --callpath '!$omp parallel @a.c:5'
 "$report" generate -o t1.pomp --cnodes 3 --locations 2 --metrics 1 > /dev/null
 check pop_no_comp 1 "$report" pop t1.pomp
 check pop_bad_format 2 "$report" pop pop_hybrid.pomp --format xml
@@ -116,11 +123,18 @@ check not_analysed 1 "$report" stat noreport
 # a re-run wrote exp.1 beside exp: a note on stderr, as pomp-tui gives it
 mkdir exp.1 && cp f.pomp exp.1/report.pomp
 "$report" defs exp > /dev/null 2> err
-grep -qx "pomp-report: note: exp.1 is newer (written [0-9:]*); this is exp" err ||
+grep -qx "pomp-report: defs: note: exp.1 is newer (written [0-9:]*); this is exp" err ||
   { echo "newer re-run: no note: $(cat err)"; failures=$((failures + 1)); }
+# diff of a run with its re-run: no note (the user named both); with
+# another report the note stays
+"$report" diff exp exp.1/report.pomp -o rr.pomp 2> err && [ ! -s err ] ||
+  { echo "diff with the re-run: $(cat err)"; failures=$((failures + 1)); }
+"$report" diff exp f.pomp -o rr.pomp 2> err && grep -q "^pomp-report: diff: note: exp.1 is newer" err ||
+  { echo "diff with another report: no note: $(cat err)"; failures=$((failures + 1)); }
 # Every input error of every command, found on opening (a report cut in
 # half) or while reading its rows (a row's byte changed), is one line that
-# starts with the program name, as every pomp command says its errors.
+# starts with the program name, as every pomp command says its errors, and
+# the command's, as the option errors do ("pomp-report: stat: half.pomp: ").
 size=$(wc -c < f.pomp)
 head -c $((size / 2)) f.pomp > half.pomp
 "$report" generate -o gen.pomp --cnodes 20 > /dev/null && cp gen.pomp rowbad.pomp &&
@@ -134,12 +148,15 @@ for cmd in "dump half.pomp" "stat half.pomp" "fold half.pomp --metric time" "def
   # shellcheck disable=SC2086 # the words of the command
   "$report" $cmd > /dev/null 2> err
   st=$?
-  [ $st -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q '^pomp-report: [a-z]*\.pomp: ' err ||
+  [ $st -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q "^pomp-report: ${cmd%% *}: [a-z]*\\.pomp: " err ||
     { echo "$cmd: exit status $st, stderr: $(cat err)"; failures=$((failures + 1)); }
 done
 check version 0 "$report" --version
 check help 0 "$report" --help
 check dump_help 0 "$report" dump --help
+# -n/--top says which list it cuts and its default, in each command
+check stat_help 0 "$report" stat --help
+check score_help 0 "$report" score --help
 
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -42,6 +42,9 @@ expect_re() {
 
 expect 0 "" "$tui" --help
 grep -q "^Usage: pomp-tui \[OPTION\]... EXPERIMENT_DIR|REPORT" out.txt || { echo "FAIL: --help text"; failures=$((failures + 1)); }
+# --top says which list it cuts (pomp-analyze's and pomp-report's --top cut others)
+grep -q '^      --top=N  *children of a location node listed, heaviest first, the$' out.txt ||
+  { echo "FAIL: --help: --top"; failures=$((failures + 1)); }
 expect 0 "" "$tui" --version
 [ "$(cat out.txt)" = "pomp-tui (pomp) 0.1.0" ] || { echo "FAIL: --version text"; failures=$((failures + 1)); }
 

@@ -175,6 +175,47 @@ static pomp_report *snapshot(void) {
   return r;
 }
 
+/* Names that tell apart only at their ends: two properties alike for
+   31 characters, and MPI_Recv twice, the heavier one (4 s) in the lighter
+   subtree (solve, 5 s; setup 9.5 s), defined second.  One location. */
+static pomp_report *alike(void) {
+  pomp_report *r = pomp_report_new();
+  int32_t time = pomp_report_add_metric(r, "time", "Time", POMP_UNIT_SEC, "Total time.", -1);
+  int32_t prop = pomp_report_add_metric(r, "waitstates_propagating_vs_terminal",
+                                        "MPI Point-to-point Wait States (propagating vs. terminal)",
+                                        POMP_UNIT_SEC, "", time);
+  int32_t direct = pomp_report_add_metric(r, "waitstates_direct_vs_indirect",
+                                          "MPI Point-to-point Wait States (direct vs. indirect)",
+                                          POMP_UNIT_SEC, "", time);
+  int32_t rmain = pomp_report_add_region(r, "main", "app.c", 1, 50, "user", "function");
+  int32_t rsetup = pomp_report_add_region(r, "setup", "app.c", 52, 60, "user", "function");
+  int32_t rsolve = pomp_report_add_region(r, "solve", "app.c", 10, 30, "user", "function");
+  int32_t rrecv = pomp_report_add_region(r, "MPI_Recv", "", 0, 0, "mpi", "point2point");
+  int32_t cmain = pomp_report_add_cnode(r, rmain, -1);
+  int32_t csetup = pomp_report_add_cnode(r, rsetup, cmain);
+  int32_t crecv_setup = pomp_report_add_cnode(r, rrecv, csetup);
+  int32_t csolve = pomp_report_add_cnode(r, rsolve, cmain);
+  int32_t crecv_solve = pomp_report_add_cnode(r, rrecv, csolve);
+  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
+  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
+  int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "rank 0", node, 0, -1);
+  pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", proc, 0, 0);
+  pomp_report_add_value(r, time, csetup, 0, 9);
+  pomp_report_add_value(r, time, crecv_setup, 0, 0.5);
+  pomp_report_add_value(r, time, csolve, 0, 1);
+  pomp_report_add_value(r, time, crecv_solve, 0, 4);
+  pomp_report_add_value(r, prop, crecv_solve, 0, 3);
+  pomp_report_add_value(r, direct, crecv_setup, 0, 0.4);
+  return r;
+}
+
+/* The small report negated, as pomp-report diff marks a difference. */
+static pomp_report *difference(void) {
+  pomp_report *r = small(-1);
+  pomp_report_set_attr(r, "diff", "after.pomp - before.pomp");
+  return r;
+}
+
 /* pop_balanced analysed from a trace with OpenMP tasks: the critical
    path and the OpenMP delay costs not computed (model limit). */
 static pomp_report *not_computed(void) {
@@ -190,10 +231,11 @@ pomp_report *tui_fixture(const char *name) {
   if (strcmp(name, "small") == 0) return small(1);
   if (strcmp(name, "incomplete") == 0) return incomplete();
   if (strcmp(name, "incomplete_long") == 0) return incomplete_long();
-  if (strcmp(name, "diff") == 0) return small(-1);
+  if (strcmp(name, "diff") == 0) return difference();
   if (strcmp(name, "wide") == 0) return wide();
   if (strncmp(name, "pop_", 4) == 0) return pop_fixture_new(name);
   if (strcmp(name, "loops") == 0) return loops();
   if (strcmp(name, "not_computed") == 0) return not_computed();
+  if (strcmp(name, "alike") == 0) return alike();
   return NULL;
 }

@@ -72,12 +72,30 @@ static const screen_case cases[] = {
     {"help_closed", "small", 80, 12, 10, 0, "?<PgDn>q"},
     {"search", "small", 160, 14, 10, 0, "/recv<Enter>"},
     {"search_next", "small", 160, 14, 10, 0, "/s<Enter>nnn"},
+    /* The heaviest MPI_Recv first (solve's 4 s, though setup's 0.5 s
+       comes first in the tree and on screen), then the next by weight;
+       N goes back. */
+    {"search_heaviest_first", "alike", 80, 12, 10, 0, "<Tab>/MPI_Recv<Enter>"},
+    {"search_heaviest_next", "alike", 80, 12, 10, 0, "<Tab>/MPI_Recv<Enter>n"},
+    {"search_heaviest_previous", "alike", 80, 12, 10, 0, "<Tab>/MPI_Recv<Enter>nN"},
+    /* Two properties alike for 31 characters keep their distinguishing
+       ends ("...terminal)", "...indirect)") in the 36 columns of a pane at
+       the narrowest three-pane width; at 80 columns (one pane, tabs) the
+       whole names fit. */
+    {"names_alike_narrow", "alike", 110, 12, 10, 0, "E"},
+    {"names_alike_80", "alike", 80, 12, 10, 0, "E"},
     {"sort_name", "small", 160, 14, 10, 0, "<Tab>Es"},
     {"hottest", "small", 160, 14, 10, 0, "<Down><Tab>x"},
     {"parent", "small", 160, 14, 10, 0, "<Tab>E<End><Left><Left>"},
     {"top_k", "wide", 80, 14, 3, 0, "3E<End>"},
     {"more_opened", "wide", 80, 14, 3, 0, "3E<End><Enter>"},
     {"diff", "diff", 160, 14, 10, 0, "E<Down><Down><Down><Down>"},
+    /* A difference opens at the top, quietly; its POP efficiencies and
+       its search are refused, saying why (a run's, not a difference's). */
+    {"bottleneck_diff", "diff", 100, 8, 10, 0, ""},
+    {"diff_pop_refused", "diff", 100, 8, 10, 0, "p"},
+    {"diff_search_refused", "diff", 100, 8, 10, 0, "b"},
+    {"diff_search_refused_again", "diff", 100, 8, 10, 0, "b<Down>b"},
     {"ascii", "small", 160, 14, 10, 1, "E<Tab>E<Tab>E"},
     {"resize_narrow", "small", 160, 14, 10, 0, "<Tab>E<resize 60x12>"},
     {"too_small", "small", 160, 14, 10, 0, "<resize 20x5>"},

@@ -133,6 +133,27 @@ static void key_scripts(void **state) {
   assert_string_equal(tui_key_name(3, buf, sizeof buf), "C-c");
 }
 
+/* A name cut in the middle keeps its end: two loops of one file, two
+   properties named alike up to their last words, stay apart. */
+static void long_names_keep_their_distinguishing_end(void **state) {
+  (void)state;
+  tui_vscreen vs = {0};
+  tui_vs_resize(&vs, 10, 4);
+  tui_style st = {0, 0, 0, 0};
+  assert_int_equal(tui_vs_put_middle(&vs, 0, 0, 10, "loop @heat.c:118", st, "…"), 10);
+  assert_int_equal(tui_vs_put_middle(&vs, 0, 1, 10, "loop @heat.c:123", st, "…"), 10);
+  assert_int_equal(tui_vs_put_middle(&vs, 0, 2, 7, "漢字漢字ab", st, "…"), 7);
+  assert_int_equal(tui_vs_put_middle(&vs, 0, 3, 10, "MPI_Recv", st, "…"), 8);
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  tui_vs_print(&vs, mem);
+  fclose(mem);
+  assert_string_equal(out, "loop …:118\nloop …:123\n漢…字ab\nMPI_Recv\n");
+  free(out);
+  tui_vs_free(&vs);
+}
+
 static void vscreen_text(void **state) {
   (void)state;
   tui_vscreen vs = {0};
@@ -601,6 +622,7 @@ int main(void) {
       cmocka_unit_test(spectrum_levels),
       cmocka_unit_test(key_scripts),
       cmocka_unit_test(vscreen_text),
+      cmocka_unit_test(long_names_keep_their_distinguishing_end),
       cmocka_unit_test(weighting_values),
       cmocka_unit_test(attributes),
       cmocka_unit_test(search_marks_matches),

@@ -8,7 +8,8 @@ set -u
 tui=$1 fixture=$2 work=$3
 command -v tmux >/dev/null || { echo "tmux not found: skipped"; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-"$fixture" small small.pomp || exit 1
+"$fixture" small small.pomp && "$fixture" alike alike.pomp || exit 1
+report=small.pomp # what the session opens
 # One private tmux server per session (a fresh socket each time: a server
 # being killed must not race with the next one).
 runs=0
@@ -34,7 +35,7 @@ wait_for() {
 # same_as_batch KEYS W H: the pane equals pomp-tui --batch for KEYS.
 same_as_batch() {
   t capture-pane -p -t s >pane.txt
-  LANG=C.UTF-8 "$tui" --batch --at-top --size "$2x$3" --keys "$1" small.pomp >batch.txt
+  LANG=C.UTF-8 "$tui" --batch --at-top --size "$2x$3" --keys "$1" "$report" >batch.txt
   # tmux drops trailing blank lines of the pane only when they are empty;
   # compare line by line with trailing blanks removed on both sides.
   sed 's/ *$//' pane.txt >pane.trim && sed 's/ *$//' batch.txt >batch.trim
@@ -51,7 +52,7 @@ same_as_batch() {
 # opening on the top bottleneck is checked by test_screens.c).
 cat >run.sh <<EOF
 trap true INT
-env TERM=tmux-256color LANG=C.UTF-8 "\$@" '$tui' --at-top --no-mouse small.pomp
+env TERM=tmux-256color LANG=C.UTF-8 "\$@" '$tui' --at-top --no-mouse "\$REPORT"
 echo "EXIT=\$? TTY=\$(stty -a | tr ' ' '\\n' | grep -x -e '-*icanon' -e '-*echo' | tr -d '\\n')"
 read x
 EOF
@@ -60,7 +61,7 @@ launch() { # launch ENV...: pomp-tui in a fresh 120x30 session
   t kill-server 2>/dev/null
   runs=$((runs + 1))
   sock="pomp-tui-test-$$-$runs"
-  t new-session -d -s s -x 120 -y 30 "sh run.sh $*"
+  t new-session -d -s s -x 120 -y 30 "REPORT=$report sh run.sh $*"
 }
 start() { launch "$@"; wait_for "Properties [% of total]"; }
 
@@ -143,6 +144,23 @@ wait_for "following: run finished, updated"
 wait_for "MPI_Send" # the final report's new call path, in the expanded tree
 t send-keys -t s q
 wait_for "EXIT=0"
+
+# At 80x24, as a user types it: /MPI_Recv lands on the heavier of the two
+# receives (solve's, though setup's comes first in the tree), n on the
+# other, each "match k of 2".
+report=alike.pomp
+start
+t resize-window -t s -x 80 -y 24
+wait_for "[1 Properties]"
+t send-keys -t s Tab /MPI_Recv Enter
+wait_for "match 1 of 2 for 'MPI_Recv'" &&
+  same_as_batch "<resize 80x24><Tab>/MPI_Recv<Enter>" 80 24
+t send-keys -t s n
+wait_for "match 2 of 2 for 'MPI_Recv'" &&
+  same_as_batch "<resize 80x24><Tab>/MPI_Recv<Enter>n" 80 24
+t send-keys -t s q
+wait_for "EXIT=0 TTY=icanonecho"
+report=small.pomp
 
 # The report truncated on disk while open (cp over it): the terminal is
 # restored, the file named, exit 1 (not a SIGBUS).  Last: small.pomp is
