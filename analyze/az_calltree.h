@@ -24,5 +24,8 @@ void az_calltree_free(az_calltree *t);
 /* The node of region under parent (-1: a root), created on first use;
    parents always precede their children. */
 int32_t az_calltree_child(az_calltree *t, int32_t parent, int32_t region);
+/* The node of region under parent, or -1 when there is none; changes
+   nothing (threads may call it while no thread creates nodes). */
+int32_t az_calltree_find(const az_calltree *t, int32_t parent, int32_t region);
 
 #endif

@@ -90,7 +90,8 @@ typedef struct {
   az_time prev;                /* ... of the one before it */
   uint64_t pos;                /* position of the latest event */
   int done;                    /* all events read */
-  int failed;                  /* a handler met an error (az_fail said why) */
+  int failed;                  /* a handler met an error (az_fail said why), or
+                                  AZ_DEFERRED (az_pass.local) */
   int stale;                   /* a run that did not finish: time went backwards,
                               OTF2 reads stale bytes after a cut-off chunk */
   uint64_t limit;              /* events its chunks hold (replay_file.c) */
@@ -101,7 +102,13 @@ typedef struct {
                                   damaged, read up to there (replay_file.c) */
   const az_event_handlers *on; /* the pass's handlers (the driver turns
                                   MeasurementOnOff into Enter/Leave) */
+  int in_job;                  /* a `local` pass's handler runs off the replay thread */
 } az_cursor;
+
+/* cur.failed of a `local` pass's handler in a job that left its event,
+   unchanged, to the replay thread (az_pass.local): the replay stops as at
+   an error, with no error. */
+enum { AZ_DEFERRED = -1 };
 
 typedef struct az_replay az_replay;
 
@@ -135,7 +142,16 @@ typedef struct az_pass {
      With decoding threads they run there, a location's window at a time,
      while the replay thread runs the other passes' handlers; `window`,
      `loc_end` and `end` stay on the replay thread and see each window's
-     handlers done (replay.c). */
+     handlers done (replay.c).  They may also read what the handlers of
+     their process's master location wrote in the same window: a worker's
+     window starts once its master's is done.  A handler that would change
+     what other locations share (create a call path: az_calltree_find
+     instead while cur.in_job) sets cur.failed to AZ_DEFERRED and returns
+     OTF2_CALLBACK_INTERRUPT before it changes anything: the replay thread
+     delivers that event and the rest of the location's window to every
+     local pass, after the window's jobs, in location order (so call paths
+     are created in the serial order); a worker whose master deferred
+     defers its whole window. */
   int local;
 } az_pass;
 

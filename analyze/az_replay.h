@@ -234,5 +234,9 @@ int az_take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, uint6
 void az_pool_job(az_pool *p, void (*fn)(void *), void *arg);
 /* Returns once every job given is done (the caller runs those not taken). */
 void az_pool_finish_jobs(az_pool *p);
+/* The calling thread's slot for scratch of its own: 0 on the replay thread
+   (and any thread not a pool's), 1 + k on decoding thread k; below
+   az_analysis.threads where that is above 1. */
+int az_pool_slot(void);
 
 #endif

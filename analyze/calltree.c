@@ -43,11 +43,20 @@ static void rehash(az_calltree *t) {
   }
 }
 
-int32_t az_calltree_child(az_calltree *t, int32_t parent, int32_t region) {
+int32_t az_calltree_find(const az_calltree *t, int32_t parent, int32_t region) {
   size_t mask = t->nslots - 1;
-  size_t h = hash_pair(region, parent, mask);
-  for (int32_t n; (n = t->slots[h]) >= 0; h = (h + 1) & mask)
+  for (size_t h = hash_pair(region, parent, mask); t->slots[h] >= 0; h = (h + 1) & mask) {
+    int32_t n = t->slots[h];
     if (t->nodes[n].region == region && t->nodes[n].parent == parent) return n;
+  }
+  return -1;
+}
+
+int32_t az_calltree_child(az_calltree *t, int32_t parent, int32_t region) {
+  int32_t found = az_calltree_find(t, parent, region);
+  if (found >= 0) return found;
+  size_t mask = t->nslots - 1, h = hash_pair(region, parent, mask);
+  while (t->slots[h] >= 0) h = (h + 1) & mask;
   int32_t id = (int32_t)t->len;
   az_cnode node = {region, parent};
   PU_PUSH(t->nodes, t->len, t->cap, node);

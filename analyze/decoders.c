@@ -423,9 +423,15 @@ static void feed_one(az_pool *p, OTF2_Reader *reader, OTF2_EvtReaderCallbacks *c
   if (f->wanted) pthread_cond_broadcast(&p->ready);
 }
 
+/* 1 + the decoding thread's index; 0: the replay thread (az_pool_slot). */
+static _Thread_local int pool_slot;
+
+int az_pool_slot(void) { return pool_slot; }
+
 static void *decoder_main(void *arg) {
   az_decoder *d = arg;
   az_pool *p = d->pool;
+  pool_slot = d->id + 1;
   OTF2_Reader *reader = OTF2_Reader_Open(p->anchor);
   if (reader) OTF2_Reader_SetSerialCollectiveCallbacks(reader);
   OTF2_EvtReaderCallbacks *cb = az_make_rev_callbacks(p->on, p->forward);

@@ -77,6 +77,7 @@
 #include "az_delay.h"
 #include "az_metrics.h"
 #include "az_pass.h"
+#include "az_replay.h"
 #include "pomp_util.h"
 
 typedef struct { /* an interval open on this location */
@@ -210,7 +211,8 @@ typedef struct dl_state {
   dl_central *central;  /* this analysis process's share (parallel: az_delay.h) */
   dl_link *link;        /* a parallel analysis's (az_delay.h); NULL: serial */
   az_replay *r;
-  dl_map_index maps; /* complete_map's */
+  dl_map_index *maps; /* complete_map's, one per thread (az_pool_slot) */
+  int nmaps;
 } dl_state;
 
 /* The segments' slots at most (dl_loc.acc) before every open map takes
@@ -372,8 +374,9 @@ static void new_segment(dl_loc *s) {
 static void complete_map(dl_loc *s, dl_open *o) {
   if (o->from >= s->nacc) return;
   dl_state *st = s->st;
-  uint32_t serial = dl_map_index_begin(&st->maps, st->r->a->tree.len), n = o->nmap;
-  dl_map_at *at = st->maps.at;
+  dl_map_index *ix = &st->maps[az_pool_slot()];
+  uint32_t serial = dl_map_index_begin(ix, st->r->a->tree.len), n = o->nmap;
+  dl_map_at *at = ix->at;
   dl_slot *map = o->map;
   for (uint32_t i = 0; i < n; i++) at[map[i].cnode] = (dl_map_at){serial, i};
   for (size_t k = o->from; k < s->nacc; k++) {
@@ -528,27 +531,42 @@ static int team_barrier(const dl_loc *s, const az_region *rg) {
          (rg->kind == AZ_RK_EBARRIER || rg->kind == AZ_RK_IBARRIER);
 }
 
+/* The call path of region r whose Leave is read, created where it is
+   new; -1 in a job (cur.in_job) where it is new: only the replay thread
+   creates call paths, in the serial order (az_pass.local). */
+static int32_t leave_path(dl_loc *s, int32_t r) {
+  int32_t parent = s->depth                           ? s->stack[s->depth - 1]
+                   : s->omp.in_team && !s->omp.master ? worker_parent(s, r)
+                                                      : -1;
+  int32_t cnode = s->last[r];
+  if (cnode >= 0 && s->cur.a->tree.nodes[cnode].parent == parent) return cnode;
+  az_calltree *tree = &s->cur.a->tree;
+  cnode = s->cur.in_job ? az_calltree_find(tree, parent, r) : az_calltree_child(tree, parent, r);
+  if (cnode >= 0) s->last[r] = cnode;
+  return cnode;
+}
+
 static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
   (void)l;
   (void)al;
   dl_loc *s = u;
-  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   const az_defs *d = &s->cur.a->defs;
   if (r >= d->num_regions || !d->regions[r].defined) { /* the forward pass only warned */
+    az_cursor_at_back(&s->cur, &t, pos);
     az_fail(&s->cur.a->diag, "%s: event %llu: Leave of undefined region %u", s->cur.label,
             (unsigned long long)pos, r);
     s->cur.failed = 1;
     return OTF2_CALLBACK_INTERRUPT;
   }
+  int32_t cnode = leave_path(s, (int32_t)r);
+  if (cnode < 0) { /* a new call path, in a job: for the replay thread */
+    s->cur.failed = AZ_DEFERRED;
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+  if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s);
   const az_region *rg = &d->regions[r];
-  int32_t parent = s->depth                           ? s->stack[s->depth - 1]
-                   : s->omp.in_team && !s->omp.master ? worker_parent(s, (int32_t)r)
-                                                      : -1;
-  int32_t cnode = s->last[r];
-  if (cnode < 0 || s->cur.a->tree.nodes[cnode].parent != parent)
-    cnode = s->last[r] = az_calltree_child(&s->cur.a->tree, parent, (int32_t)r);
   end_join_gap(s, rg, cnode);
   if (s->st->init[r] && !s->no_mpi) { /* every process synchronises there */
     dl_start start = {DL_START_INIT, t, cnode, 0, 0, 0};
@@ -1187,6 +1205,8 @@ static void delay_begin(az_replay *r) {
   st->master_par = pu_malloc((d->num_procs ? d->num_procs : 1) * sizeof *st->master_par);
   for (uint32_t p = 0; p < d->num_procs; p++) st->master_par[p] = -1;
   st->paths = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *st->paths);
+  st->nmaps = r->a->threads > 1 ? r->a->threads : 1;
+  st->maps = pu_calloc((size_t)st->nmaps, sizeof *st->maps);
   for (uint32_t l = 0; l < d->num_locs; l++) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     if (!s->cur.a) continue;
@@ -1250,7 +1270,8 @@ static void delay_end(az_replay *r, int ok) {
   }
   free(st->logs);
   free(st->par_cnode);
-  free(st->maps.at);
+  for (int i = 0; i < st->nmaps; i++) free(st->maps[i].at);
+  free(st->maps);
   free(st->init);
   free(st->master_par);
   for (uint32_t p = 0; p < r->a->defs.num_procs; p++) free(st->paths[p].v);
@@ -1281,4 +1302,5 @@ const az_pass az_pass_delay = {
     .window = delay_window,
     .loc_end = delay_loc_end,
     .end = delay_end,
+    .local = 1,
 };

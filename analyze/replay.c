@@ -22,6 +22,7 @@
  * other passes and locations, and waits for them before the window's
  * end (join_local). */
 #include <otf2/otf2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,10 +267,12 @@ static size_t window_first(const az_rev_buffer *b, size_t end, uint64_t after) {
 }
 
 /* Location l's events evs[stop .. end), last first, to pass r's
-   handlers; returns 1 when a handler failed (maybe at the last one). */
+   handlers; returns cur.failed: nonzero when a handler failed (maybe at
+   the last one), AZ_DEFERRED when one in a job deferred (az_pass.local);
+   *rest, when not NULL, is then the end of the events still to deliver. */
 static int deliver_back(const az_replay *r, uint32_t l, const az_rev_event *evs,
                         const uint8_t *kinds, const uint64_t *more, uint64_t lo, size_t end,
-                        size_t stop) {
+                        size_t stop, size_t *rest) {
   az_cursor *ci = az_replay_loc(r, l);
   const az_event_handlers *on = &r->pass->on;
   uint32_t mask = az_handled_kinds(on);
@@ -287,14 +290,21 @@ static int deliver_back(const az_replay *r, uint32_t l, const az_rev_event *evs,
     else if (k == REV_ENTER && enter) enter(id, ev->t, lo + ev->dpos, ci, NULL, ev->arg);
     else if (mask >> k & 1) az_deliver_values(on, ci, id, k, ev->t, lo + ev->dpos, more + ev->arg);
   }
+  if (rest) *rest = ci->failed == AZ_DEFERRED ? e + 1 : e;
   return ci->failed;
 }
 
 /* The `local` passes' handlers of one location in one window, run by a
    decoding thread (az_pool_job) while the replay thread goes on with the
    other passes and locations; their errors are held back and said in the
-   serial order once the window's jobs are done (join_local). */
-typedef struct {
+   serial order once the window's jobs are done (join_local), where the
+   replay thread also delivers what a handler deferred (az_pass.local). */
+typedef struct local_sync { /* a job done, for the workers waiting on it */
+  pthread_mutex_t mu;
+  pthread_cond_t done;
+} local_sync;
+
+typedef struct local_job {
   az_replay *rs;
   size_t np;
   uint32_t l;
@@ -307,18 +317,72 @@ typedef struct {
   int finish; /* its first event is in the window: the location ends */
   int failed; /* a local pass's handler failed */
   az_diag_held held;
+  const struct local_job *master; /* its master's job of this window, or NULL */
+  local_sync *sync;
+  int done;        /* under sync->mu */
+  size_t deferred; /* the first pass whose handler deferred (np: none) */
+  size_t rest;     /* ... the end of the events it has still to get */
 } local_job;
+
+/* Waits for the job of the worker's master; 1 when that deferred (the
+   worker's window then waits for the replay thread too). */
+static int master_deferred(const local_job *j) {
+  if (!j->master) return 0;
+  pthread_mutex_lock(&j->sync->mu);
+  while (!j->master->done) pthread_cond_wait(&j->sync->done, &j->sync->mu);
+  pthread_mutex_unlock(&j->sync->mu);
+  return j->master->deferred < j->np;
+}
 
 static void run_local(void *arg) {
   local_job *j = arg;
   az_diag_hold(&j->held);
-  for (size_t i = 0; i < j->np; i++)
-    if (j->rs[i].pass->local &&
-        deliver_back(&j->rs[i], j->l, j->ev, j->kind, j->more, j->lo, j->end, j->stop)) {
+  j->deferred = j->np;
+  if (master_deferred(j)) {
+    j->deferred = 0;
+    j->rest = j->end;
+  }
+  for (size_t i = 0; i < j->np && j->deferred == j->np; i++) {
+    if (!j->rs[i].pass->local) continue;
+    az_cursor *c = az_replay_loc(&j->rs[i], j->l);
+    c->in_job = 1;
+    int failed =
+        deliver_back(&j->rs[i], j->l, j->ev, j->kind, j->more, j->lo, j->end, j->stop, &j->rest);
+    c->in_job = 0;
+    if (c->failed == AZ_DEFERRED) {
+      c->failed = 0;
+      j->deferred = i;
+    } else if (failed) {
       j->failed = 1;
       break;
     }
+  }
   az_diag_hold(NULL);
+  pthread_mutex_lock(&j->sync->mu);
+  j->done = 1;
+  pthread_cond_broadcast(&j->sync->done);
+  pthread_mutex_unlock(&j->sync->mu);
+}
+
+/* On the replay thread, after the window's jobs: what job j's handlers
+   deferred, from the event that deferred on, then the later local
+   passes' whole window; 1 when a handler failed. */
+static int run_deferred(local_job *j) {
+  for (size_t i = j->deferred; i < j->np; i++) {
+    if (!j->rs[i].pass->local) continue;
+    size_t end = i == j->deferred ? j->rest : j->end;
+    if (deliver_back(&j->rs[i], j->l, j->ev, j->kind, j->more, j->lo, end, j->stop, NULL)) return 1;
+  }
+  return 0;
+}
+
+/* The job of the master of location l when it was given this window
+   before l's (a worker's local handlers may read what its master's
+   wrote), else NULL. */
+static const local_job *master_job(const az_replay *r, const local_job *jobs, uint32_t l) {
+  const az_defs *d = &r->a->defs;
+  uint32_t m = d->procs[d->locs[l].process].first_loc;
+  return m < l && d->locs[m].thread == 0 && jobs[m].queued ? &jobs[m] : NULL;
 }
 
 /* Window w of location l, last event first, to each of the np passes in
@@ -360,11 +424,23 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
   size_t stop = window_first(b, end, from - b->lo);
   for (size_t i = 0; i < np; i++)
     if (!(job && rs[i].pass->local) &&
-        deliver_back(&rs[i], l, b->ev, b->kind, b->more, b->lo, end, stop))
+        deliver_back(&rs[i], l, b->ev, b->kind, b->more, b->lo, end, stop, NULL))
       return -1;
   b->end = stop;
   if (job) {
-    *job = (local_job){rs, np, l, b->ev, b->kind, b->more, b->lo, end, stop, 1, from == 0, 0, {0}};
+    *job = (local_job){.rs = rs,
+                       .np = np,
+                       .l = l,
+                       .ev = b->ev,
+                       .kind = b->kind,
+                       .more = b->more,
+                       .lo = b->lo,
+                       .end = end,
+                       .stop = stop,
+                       .queued = 1,
+                       .finish = from == 0,
+                       .sync = job->sync,
+                       .master = master_job(&rs[0], job - l, l)}; /* job: jobs[l] */
     az_pool_job(pool, run_local, job);
   }
   if (from == 0)
@@ -392,6 +468,8 @@ static int join_local(az_replay *rs, size_t np, az_pool *pool, local_job *jobs, 
     if (job_failed) continue;
     if (j->failed) {
       az_diag_release(d, &j->held);
+      job_failed = 1;
+    } else if (j->deferred < np && run_deferred(j)) {
       job_failed = 1;
     } else if (j->finish) {
       for (size_t i = 0; i < np; i++)
@@ -423,8 +501,14 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
   az_pool *pool = az_pool_start(r, &all, m, budget, window_length(r->a), reader);
   /* the local passes' handlers in the decoding threads */
   local_job *jobs = NULL;
+  local_sync sync;
   for (size_t i = 0; i < np && pool && !jobs; i++)
     if (rs[i].pass->local) jobs = pu_calloc(d->num_locs, sizeof *jobs);
+  if (jobs) {
+    pthread_mutex_init(&sync.mu, NULL);
+    pthread_cond_init(&sync.done, NULL);
+    for (uint32_t l = 0; l < d->num_locs; l++) jobs[l].sync = &sync;
+  }
   az_diag_held held = {0};
   for (uint32_t l = 0; l < d->num_locs && !failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
@@ -452,6 +536,10 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
     if (!end_windows(rs, np, low, w > 0, &failed)) break;
   }
   if (pool) az_pool_stop(pool);
+  if (jobs) {
+    pthread_mutex_destroy(&sync.mu);
+    pthread_cond_destroy(&sync.done);
+  }
   free(jobs);
   for (uint32_t l = 0; l < d->num_locs && !failed; l++)
     if (az_replay_loc(r, l)->a && !az_replay_loc(r, l)->done)

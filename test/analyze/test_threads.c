@@ -1,6 +1,9 @@
 /* test_threads.c -- pomp-analyze's decoding threads (replay.c, --threads):
-   the default thread count, and a trace of one rank with more threads
-   than locations analysed by 1, 2 and 16 threads: the same report. */
+   the default thread count, a trace of one rank with more threads than
+   locations analysed by 1, 2 and 16 threads: the same report; the delay
+   pass's local handlers in the threads (az_pass.local): planted OpenMP
+   barrier waits whose delay costs are known, and call paths that only
+   the backward pass creates (deferred to the replay thread). */
 #define _GNU_SOURCE /* sched_setaffinity */
 #include <sched.h>
 #include <setjmp.h>
@@ -38,39 +41,46 @@ static void default_threads_follow_the_affinity_mask(void **state) {
   assert_int_equal(bound, 1);
 }
 
-/* One rank, 6 threads, 40 parallel regions of unequal work with a
-   barrier, written as tracegen text. */
-static char *team_trace(void) {
+/* Ticks thread k works in parallel region i. */
+typedef int (*work_ticks)(int i, int k);
+
+/* One rank, `threads` threads, `regions` parallel regions forked every
+   `period` ticks, each thread working work(i, k) and then waiting in the
+   region's barrier, which all leave `leave` ticks after the fork:
+   tracegen text. */
+static char *team_trace(int threads, int regions, int period, int leave, work_ticks work) {
   size_t size = 1 << 20, n = 0;
   char *t = malloc(size);
   assert_non_null(t);
   n += (size_t)snprintf(t + n, size - n,
-                        "process 0 threads 6\nteam 5\nregion main compiler function main\n"
+                        "process 0 threads %d\nteam 5\nregion main compiler function main\n"
                         "region work user function work\n"
                         "region par openmp parallel !$omp parallel @t.c:1\n"
-                        "region ibar openmp implicit_barrier !$omp implicit barrier @t.c:2\n");
-  for (int k = 0; k < 6; k++) {
+                        "region ibar openmp implicit_barrier !$omp implicit barrier @t.c:2\n",
+                        threads);
+  for (int k = 0; k < threads; k++) {
     n += (size_t)snprintf(t + n, size - n, "loc 0.%d\n", k);
     if (!k) n += (size_t)snprintf(t + n, size - n, "0 enter main\n");
-    for (int i = 0, at = 10; i < 40; i++, at += 200) {
-      int w = 20 + (i * 7 + k * 13) % 90;
-      if (!k) n += (size_t)snprintf(t + n, size - n, "%d fork 6\n", at);
+    for (int i = 0, at = 10; i < regions; i++, at += period) {
+      int w = work(i, k), out = at + leave;
+      if (!k) n += (size_t)snprintf(t + n, size - n, "%d fork %d\n", at, threads);
       n += (size_t)snprintf(t + n, size - n,
                             "%d teambegin 5\n%d enter par\n%d enter work\n%d leave\n"
                             "%d enter ibar\n%d leave\n%d leave\n%d teamend 5\n",
-                            at + 1, at + 2, at + 3, at + 3 + w, at + 3 + w, at + 150, at + 151,
-                            at + 152);
-      if (!k) n += (size_t)snprintf(t + n, size - n, "%d join\n", at + 153);
+                            at + 1, at + 2, at + 3, at + 3 + w, at + 3 + w, out, out + 1, out + 2);
+      if (!k) n += (size_t)snprintf(t + n, size - n, "%d join\n", out + 3);
     }
-    if (!k) n += (size_t)snprintf(t + n, size - n, "8100 leave\n");
+    if (!k) n += (size_t)snprintf(t + n, size - n, "%d leave\n", regions * period + 100);
   }
   return t;
 }
 
+static int unequal_work(int i, int k) { return 20 + (i * 7 + k * 13) % 90; }
+
 static void more_threads_than_locations_same_report(void **state) {
   (void)state;
   az_run run;
-  char *text = team_trace();
+  char *text = team_trace(6, 40, 200, 150, unequal_work);
   az_run_text(&run, text); /* threads 1; windows of 2 events with 1 and 3 */
   free(text);
   assert_non_null(run.report);
@@ -91,10 +101,90 @@ static void more_threads_than_locations_same_report(void **state) {
   az_run_free(&run);
 }
 
+/* The report of the trace in run's folder analysed with each thread
+   count in windows of `window` events is run's report, byte for byte. */
+static void same_report_with_threads(const az_run *run, int window) {
+  char anchor[300];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", run->dir);
+  const int threads[] = {1, 2, 3, 8};
+  for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
+    az_options opt = {.threads = threads[i], .window_events = window};
+    az_analysis a;
+    assert_int_equal(az_analyze(&a, anchor, &opt), 0);
+    pomp_report *r = az_report_build(&a, anchor, NULL);
+    az_run_assert_same(run->report, r);
+    pomp_report_free(r);
+    az_analysis_free(&a);
+  }
+}
+
+enum { LATE_THREADS = 8, LATE_REGIONS = 35, LATE_EXTRA = 30 };
+
+/* Every thread works 100 ticks, but in region i worker 1 + i % 7 works
+   LATE_EXTRA more; all leave the barrier 10 after the late one entered. */
+static int late_worker_work(int i, int k) {
+  return 100 + (k == 1 + i % (LATE_THREADS - 1) ? LATE_EXTRA : 0);
+}
+
+/* Each of the 7 others waits LATE_EXTRA for the late worker, whose work
+   is the only delay (the intervals start at the team's begin, the same
+   on every thread; the late worker never waited before in them): all of
+   it is charged to that work, short-term, on the late worker's location:
+   7 x 30 ticks per region it was late in (5 each). */
+static void planted_barrier_waits_have_their_delay_costs_in_threads(void **state) {
+  (void)state;
+  az_run run;
+  char *text =
+      team_trace(LATE_THREADS, LATE_REGIONS, 300, 3 + 100 + LATE_EXTRA + 10, late_worker_work);
+  az_run_text(&run, text);
+  free(text);
+  assert_int_equal(run.status, 0);
+  const char *work = "main;!$omp parallel @t.c:1;work";
+  double each = LATE_REGIONS / (LATE_THREADS - 1) * (LATE_THREADS - 1) * LATE_EXTRA * 1e-9;
+  for (int k = 1; k < LATE_THREADS; k++)
+    assert_float_equal(az_run_value(&run, "delay_ompbarrier", work, k), each, 1e-15);
+  assert_float_equal(az_run_value(&run, "delay_ompbarrier", work, 0), 0, 0);
+  assert_float_equal(az_run_total(&run, "delay_ompbarrier"), (LATE_THREADS - 1) * each, 1e-14);
+  same_report_with_threads(&run, 16);
+  same_report_with_threads(&run, 3);
+  az_run_free(&run);
+}
+
+/* Workers whose team bodies lack the parallel region: the forward pass
+   puts their outermost region under the master's call path at the fork,
+   the backward pass (worker_parent, pass_delay.c) at the root, a call
+   path only the backward pass creates: in a thread its handler defers to
+   the replay thread, which creates it in the serial order. */
+static void call_paths_of_the_backward_pass_are_made_in_the_serial_order(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, "process 0 threads 3\nteam 5\nregion main compiler function main\n"
+                    "region work user function work\nregion io user function io\n"
+                    "region par openmp parallel !$omp parallel @t.c:1\n"
+                    "region ibar openmp implicit_barrier !$omp implicit barrier @t.c:2\n"
+                    "loc 0.0\n0 enter main\n10 fork 3\n11 teambegin 5\n12 enter par\n"
+                    "13 enter work\n100 leave\n100 enter ibar\n200 leave\n201 leave\n"
+                    "202 teamend 5\n203 join\n300 fork 3\n301 teambegin 5\n302 enter par\n"
+                    "303 enter io\n350 leave\n350 enter ibar\n400 leave\n401 leave\n"
+                    "402 teamend 5\n403 join\n500 leave\n"
+                    "loc 0.1\n11 teambegin 5\n13 enter work\n150 leave\n150 enter ibar\n"
+                    "200 leave\n202 teamend 5\n301 teambegin 5\n303 enter io\n390 leave\n"
+                    "390 enter ibar\n400 leave\n402 teamend 5\n"
+                    "loc 0.2\n11 teambegin 5\n13 enter io\n190 leave\n190 enter ibar\n"
+                    "200 leave\n202 teamend 5\n301 teambegin 5\n303 enter work\n330 leave\n"
+                    "330 enter ibar\n400 leave\n402 teamend 5\n");
+  assert_int_equal(run.status, 0);
+  same_report_with_threads(&run, 2);
+  same_report_with_threads(&run, 5);
+  az_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(default_threads_follow_the_affinity_mask),
       cmocka_unit_test(more_threads_than_locations_same_report),
+      cmocka_unit_test(planted_barrier_waits_have_their_delay_costs_in_threads),
+      cmocka_unit_test(call_paths_of_the_backward_pass_are_made_in_the_serial_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
