@@ -22,6 +22,7 @@
  * Buffers travel as bytes: the analysis processes must share one ABI.
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <limits.h>
 #include <mpi.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
@@ -1393,9 +1394,28 @@ int az_parallel_begin(void) {
   return -1;
 }
 
+/* The processes the launcher started on this node, where it says so
+   (MPICH's Hydra: MPI_LOCALNRANKS, Open MPI: OMPI_COMM_WORLD_LOCAL_SIZE);
+   0 where it does not. */
+static int launcher_node_procs(void) {
+  static const char *const says[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"};
+  for (size_t i = 0; i < sizeof says / sizeof *says; i++) {
+    const char *v = getenv(says[i]);
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (n > 0 && n <= INT_MAX && !*end) return (int)n;
+  }
+  return 0;
+}
+
 int az_parallel_node_procs(void) {
   static int n; /* counted once: --threads' default and the waits ask */
   if (n) return n;
+  /* where the launcher says, no collective: MPI_Comm_split_type cost
+     every process 21.8 M instructions at -n 16 (MPICH 4.0, its waiting
+     included), 3.6 % of a process's analysis of a 4 M-event trace.  Every
+     process reads the same variables: all of them skip it or none. */
+  if ((n = launcher_node_procs())) return n;
   MPI_Comm node;
   n = 1;
   if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) return 1;
