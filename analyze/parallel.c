@@ -15,7 +15,7 @@
  *                     them), each with its share of the instances; their
  *                     delay costs to process 0 at the end;
  *   the critical path's records -> process 1, which walks the path besides
- *                     its (smaller) share.
+ *                     its share, on a thread of its own.
  *
  * All values are integer ticks and the report orders its call tree
  * canonically, so the report is identical to a serial analysis (tested).
@@ -1095,9 +1095,10 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
 
 /* Process 1 walks the critical path besides its share of the backward
    reading (the delay processes are every analysis process; its share is
-   smaller by the walk's cost, backward_shares).  After each window all
-   agreed on, it takes its own arrays and every other process's of that
-   window (ship_critical) and walks them as the serial pass does, inside
+   smaller by the walk's cost, backward_shares), on a walker thread
+   (below).  After each window all agreed on, it takes its own arrays and
+   every other process's of that window (ship_critical) and hands them to
+   the walk, which walks them as the serial pass does, inside
    its own pass's exchange: the others send theirs in theirs, after the
    delay pass's exchange (every process runs the passes' exchanges in the
    same order), so nobody waits for a message not yet sent.  Then it sends
