@@ -1151,6 +1151,7 @@ static size_t head_words(const az_analysis *a) { return critical_head_bytes(a) /
 static void walk_job_run(walk_queue *q, const walk_job *job) {
   size_t nl = q->a->defs.num_locs;
   for (int r = 0; job->what != AZ_CP_FAILED && r < q->senders; r++) {
+    if (!job->arrays[r].len) continue; /* nothing from r (its counts are 0) */
     const uint64_t *n = job->head + (size_t)r * head_words(q->a) + 2;
     const char *p = job->arrays[r].p;
     for (size_t l = 0; l < nl; p += n[2 * l] + n[2 * l + 1], l++)
