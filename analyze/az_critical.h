@@ -80,26 +80,24 @@ void az_critical_ship(az_analysis *a);
    stage shipped them, and walks them as the serial pass does. */
 typedef struct az_cp_walker az_cp_walker;
 
-/* A walker for every location of a's definitions; its charges go to a's
-   cells and call tree. */
+/* A walker for every location of a's definitions (read, never changed:
+   the walker may run on a thread of its own while the replay goes on);
+   its charges go to a call tree and cells of its own, added to an
+   analysis's by az_cp_walker_free.  Every call on one thread at a time. */
 az_cp_walker *az_cp_walker_new(az_analysis *a);
 /* Appends location loc's arrays of the window (copied). */
 void az_cp_walker_add(az_cp_walker *w, uint32_t loc, const void *recs, size_t rec_bytes,
                       const void *steps, size_t step_bytes);
-/* The same without the copy: room at the end of location loc's arrays
-   for rec_bytes of records and step_bytes of steps, counted as appended;
-   *recs and *steps point to it (valid until the next call for loc), to be
-   filled before az_cp_walker_window (an MPI receive straight into the
-   walk's arrays). */
-void az_cp_walker_room(az_cp_walker *w, uint32_t loc, size_t rec_bytes, size_t step_bytes,
-                       void **recs, void **steps);
 /* After every location's arrays of a window: walks what is later than
    bound (the largest of the senders' bounds). */
 void az_cp_walker_window(az_cp_walker *w, az_time bound);
 /* After the last window (ok 0: a failure, nothing more is walked): the
-   rest of the walk; frees w.  Returns the model's limits met (AZ_LIMIT_*
-   bits). */
+   rest of the walk.  Returns the model's limits met (AZ_LIMIT_* bits). */
 unsigned az_cp_walker_end(az_cp_walker *w, int ok);
+/* into not NULL: adds the walk's time on the path to into's cells (its
+   call paths made in into's tree where new, as the forward pass made
+   them); then frees w (ended or not).  On the thread that owns into. */
+void az_cp_walker_free(az_cp_walker *w, az_analysis *into);
 
 /* limits.c: the model's limits as the call paths show them (AZ_LIMIT_*
    bits), for an analysis without the critical-path walk that finds them

@@ -15,7 +15,7 @@
  *                     them), each with its share of the instances; their
  *                     delay costs to process 0 at the end;
  *   the critical path's records -> process 1, which walks the path besides
- *                     its (smaller) share.
+ *                     its share, on a thread of its own.
  *
  * All values are integer ticks and the report orders its call tree
  * canonically, so the report is identical to a serial analysis (tested).
@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <otf2/otf2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -973,6 +974,11 @@ static void exchange_critical(az_analysis *a, int last) {
    stage, about 0.23 G a rank). */
 #define CP_WALK_PER_DELAY 0.047
 #define CP_WALK_PER_STAGE 0.35
+/* ... and what is left of it on the replay thread when process 1 walks
+   on a walker thread: receiving the arrays and copying its own (the same
+   trace at -n 8: walk_mine 0.034 G on process 1's replay thread, waits
+   for the others' messages included). */
+#define CP_WALK_BESIDE 0.0025
 
 /* Does every trace process fit, in order, into blocks of at most cap
    (process 1's less by walk)?  The owners as it fills them. */
@@ -992,13 +998,18 @@ static int blocks_fit(team *t, const az_defs *d, double cap, double walk) {
   return 1;
 }
 
+/* Where process 1 walks (every delay process must know: they all
+   compute the shares). */
+enum cp_walk_where { WALK_NOWHERE, WALK_ON_REPLAY, WALK_BESIDE };
+
 /* The backward reading's shares: contiguous blocks of trace processes
-   whose largest load is least, the walk (walk: there is one) counted on
-   process 1 as r times the whole trace's events (a bisection over the
-   bound; blocks_fit is exact for blocks in a fixed order).  So at P =
-   ranks process 1 takes a rank when the walk costs less than one, and
-   with more ranks a share smaller by the walk. */
-static void backward_shares(team *t, const az_defs *d, int walk, int rootcause) {
+   whose largest load is least, the walk counted on process 1 as r times
+   the whole trace's events (a bisection over the bound; blocks_fit is
+   exact for blocks in a fixed order).  So at P = ranks process 1 takes a
+   rank when the walk costs less than one, and with more ranks a share
+   smaller by the walk; with the walk on a thread of its own, smaller by
+   what the replay thread still does for it. */
+static void backward_shares(team *t, const az_defs *d, enum cp_walk_where walk, int rootcause) {
   t->owner = pu_calloc(d->num_procs ? d->num_procs : 1, sizeof *t->owner);
   double total = 0, largest = 0;
   for (size_t p = 0; p < d->num_procs; p++) {
@@ -1006,7 +1017,10 @@ static void backward_shares(team *t, const az_defs *d, int walk, int rootcause) 
     total += e;
     largest = e > largest ? e : largest;
   }
-  double w = walk && t->size > 1 ? (rootcause ? CP_WALK_PER_DELAY : CP_WALK_PER_STAGE) * total : 0;
+  double r = walk == WALK_BESIDE ? CP_WALK_BESIDE
+             : rootcause         ? CP_WALK_PER_DELAY
+                                 : CP_WALK_PER_STAGE;
+  double w = walk != WALK_NOWHERE && t->size > 1 ? r * total : 0;
   double lo = largest, hi = total + w + 1;
   for (int i = 0; i < 64 && hi - lo > 0.5; i++) {
     double mid = (lo + hi) / 2;
@@ -1019,6 +1033,7 @@ static void backward_shares(team *t, const az_defs *d, int walk, int rootcause) 
 typedef struct cp_walk_team cp_walk_team;
 static void walk_mine(az_analysis *a, const az_cp_part *parts, az_time bound, enum az_cp_ship what);
 static void walk_team_end(az_analysis *a, cp_walk_team *wt);
+static enum cp_walk_where walk_where(const cp_walk_team *walker, MPI_Comm comm);
 
 /* The delay processes: every analysis process (process 1 walks the
    critical path besides: walker, else NULL).  Each replays its share of
@@ -1034,7 +1049,7 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   if (rootcause) share_tree(a, &dt);
   /* each takes a share of the locations and of the central part */
   team shares = {.rank = dt.rank, .size = dt.size};
-  backward_shares(&shares, &a->defs, critical, rootcause);
+  backward_shares(&shares, &a->defs, critical ? walk_where(walker, comm) : WALK_NOWHERE, rootcause);
   uint8_t *mine = pu_calloc(a->defs.num_procs ? a->defs.num_procs : 1, 1);
   for (uint32_t p = 0; p < a->defs.num_procs; p++) mine[p] = shares.owner[p] == dt.rank;
   dt.map = pu_calloc((size_t)dt.size, sizeof *dt.map);
@@ -1098,9 +1113,10 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
 
 /* Process 1 walks the critical path besides its share of the backward
    reading (the delay processes are every analysis process; its share is
-   smaller by the walk's cost, backward_shares).  After each window all
-   agreed on, it takes its own arrays and every other process's of that
-   window (ship_critical) and walks them as the serial pass does, inside
+   smaller by the walk's cost, backward_shares), on a walker thread
+   (below).  After each window all agreed on, it takes its own arrays and
+   every other process's of that window (ship_critical) and hands them to
+   the walk, which walks them as the serial pass does, inside
    its own pass's exchange: the others send theirs in theirs, after the
    delay pass's exchange (every process runs the passes' exchanges in the
    same order), so nobody waits for a message not yet sent.  Then it sends
@@ -1110,72 +1126,202 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
    as the serial pass does at its end. */
 enum { CP_TAG = 3 };
 
+/* ---- process 1's walker thread ------------------------------------------
+
+   The walk runs on a thread of its own (docs/analyze/critical-path.md,
+   "The walker thread"): the replay thread receives a window's arrays and
+   hands them over, then goes on with the next window while the walker
+   walks this one.  Every MPI call stays on the replay thread (MPI is
+   initialised MPI_THREAD_FUNNELED); the walker charges its own call tree
+   and cells (az_cp_walker), added to the analysis's once it has ended.
+   The hand-over is a ring of `cap` windows under a mutex: the replay
+   thread fills the next free one, waiting while the walker still has all
+   of them, so memory stays bounded by cap windows' arrays. */
+
+/* Windows in flight to the walker thread: enough to ride out one slow
+   window without holding many (POMP_ANALYZE_WALK_QUEUE: another number;
+   0 walks on the replay thread). */
+enum { WALK_QUEUE = 4 };
+
+typedef struct {        /* one window's arrays, as each delay process sent them */
+  uint64_t *head;       /* per delay process: critical_head_bytes, as ship_critical's */
+  bytes *arrays;        /* per delay process: its locations' records, then steps */
+  az_time bound;        /* the largest of the senders' bounds */
+  enum az_cp_ship what; /* AZ_CP_LAST: the end; AZ_CP_FAILED: the end, nothing more walked */
+} walk_job;
+
+typedef struct {
+  az_cp_walker *w;
+  const az_analysis *a;
+  int senders; /* delay processes */
+  walk_job *ring;
+  size_t cap, first, filled; /* ring[first] walked next; filled: handed, not walked yet */
+  int threaded;
+  unsigned limits; /* the end's */
+  pthread_t tid;
+  pthread_mutex_t mu;
+  pthread_cond_t handed, walked;
+} walk_queue;
+
+static size_t head_words(const az_analysis *a) { return critical_head_bytes(a) / sizeof(uint64_t); }
+
+/* The job's arrays into the walk, then its window walked or the end. */
+static void walk_job_run(walk_queue *q, const walk_job *job) {
+  size_t nl = q->a->defs.num_locs;
+  for (int r = 0; job->what != AZ_CP_FAILED && r < q->senders; r++) {
+    if (!job->arrays[r].len) continue; /* nothing from r (its counts are 0) */
+    const uint64_t *n = job->head + (size_t)r * head_words(q->a) + 2;
+    const char *p = job->arrays[r].p;
+    for (size_t l = 0; l < nl; p += n[2 * l] + n[2 * l + 1], l++)
+      az_cp_walker_add(q->w, (uint32_t)l, p, n[2 * l], p + n[2 * l], n[2 * l + 1]);
+  }
+  if (job->what == AZ_CP_WINDOW) az_cp_walker_window(q->w, job->bound);
+  else q->limits = az_cp_walker_end(q->w, job->what == AZ_CP_LAST);
+}
+
+static void *walker_thread(void *arg) {
+  walk_queue *q = arg;
+  for (int end = 0; !end;) {
+    pthread_mutex_lock(&q->mu);
+    while (!q->filled) pthread_cond_wait(&q->handed, &q->mu);
+    walk_job *job = &q->ring[q->first];
+    pthread_mutex_unlock(&q->mu);
+    walk_job_run(q, job);
+    end = job->what != AZ_CP_WINDOW;
+    pthread_mutex_lock(&q->mu);
+    q->first = (q->first + 1) % q->cap;
+    q->filled--;
+    pthread_cond_signal(&q->walked);
+    pthread_mutex_unlock(&q->mu);
+  }
+  return NULL;
+}
+
+/* A walk of a's locations on the walker thread, or on the calling one
+   where the process may run on one CPU only (or POMP_ANALYZE_WALK_QUEUE
+   is 0): a second thread there only adds switches. */
+static void walk_queue_init(walk_queue *q, az_analysis *a, int senders) {
+  memset(q, 0, sizeof *q);
+  q->w = az_cp_walker_new(a);
+  q->a = a;
+  q->senders = senders;
+  const char *env = getenv("POMP_ANALYZE_WALK_QUEUE");
+  long cap = env && *env ? strtol(env, NULL, 10) : az_usable_cpus() > 1 ? WALK_QUEUE : 0;
+  q->threaded = cap > 0;
+  q->cap = cap > 0 ? (size_t)cap : 1;
+  q->ring = pu_calloc(q->cap, sizeof *q->ring);
+  for (size_t k = 0; k < q->cap; k++) {
+    q->ring[k].head = pu_calloc((size_t)senders * head_words(a), sizeof(uint64_t));
+    q->ring[k].arrays = pu_calloc((size_t)senders, sizeof(bytes));
+  }
+  pthread_mutex_init(&q->mu, NULL);
+  pthread_cond_init(&q->handed, NULL);
+  pthread_cond_init(&q->walked, NULL);
+  if (q->threaded && pthread_create(&q->tid, NULL, walker_thread, q)) q->threaded = 0;
+}
+
+/* The next window to fill (its arrays emptied): waits while the walker
+   still has every one. */
+static walk_job *walk_queue_slot(walk_queue *q) {
+  pthread_mutex_lock(&q->mu);
+  while (q->filled == q->cap) pthread_cond_wait(&q->walked, &q->mu);
+  walk_job *job = &q->ring[(q->first + q->filled) % q->cap];
+  pthread_mutex_unlock(&q->mu);
+  memset(job->head, 0, (size_t)q->senders * critical_head_bytes(q->a));
+  for (int r = 0; r < q->senders; r++) job->arrays[r].len = 0;
+  job->bound = 0;
+  job->what = AZ_CP_WINDOW;
+  return job;
+}
+
+/* The window walk_queue_slot gave, filled, to the walk. */
+static void walk_queue_hand(walk_queue *q, walk_job *job) {
+  if (!q->threaded) {
+    walk_job_run(q, job);
+    return;
+  }
+  pthread_mutex_lock(&q->mu);
+  q->filled++;
+  pthread_cond_signal(&q->handed);
+  pthread_mutex_unlock(&q->mu);
+}
+
+/* After the end was handed: waits for the walk's end, then frees q (the
+   walker's values added to into's, where not NULL); returns the end's
+   limits. */
+static unsigned walk_queue_free(walk_queue *q, az_analysis *into) {
+  if (q->threaded) pthread_join(q->tid, NULL);
+  az_cp_walker_free(q->w, into);
+  for (size_t k = 0; k < q->cap; k++) {
+    for (int r = 0; r < q->senders; r++) free(q->ring[k].arrays[r].p);
+    free(q->ring[k].arrays);
+    free(q->ring[k].head);
+  }
+  free(q->ring);
+  pthread_mutex_destroy(&q->mu);
+  pthread_cond_destroy(&q->handed);
+  pthread_cond_destroy(&q->walked);
+  return q->limits;
+}
+
 struct cp_walk_team {
-  az_cp_walker *w; /* NULL once ended */
+  walk_queue q;
   int size;
   uint8_t *ended; /* per analysis process: its end was received */
   int failed;
+  int end_handed; /* walk_mine handed the end (its limits are the model's) */
 };
 
-/* A datatype for one message's arrays (n: per location its records' and
-   steps' bytes), made room for at the end of the walk w's arrays: the
-   message lands there. */
-static MPI_Datatype walker_type(const az_analysis *a, az_cp_walker *w, const uint64_t *n) {
-  size_t nl = a->defs.num_locs;
-  int *len = pu_malloc((2 * nl + 1) * sizeof *len), blocks = 0;
-  MPI_Aint *at = pu_malloc((2 * nl + 1) * sizeof *at);
-  for (size_t l = 0; l < nl; l++) {
-    void *place[2];
-    az_cp_walker_room(w, (uint32_t)l, n[2 * l], n[2 * l + 1], &place[0], &place[1]);
-    for (int k = 0; k < 2; k++)
-      if (n[2 * l + k]) {
-        MPI_Get_address(place[k], &at[blocks]);
-        len[blocks++] = (int)n[2 * l + k];
-      }
-  }
-  MPI_Datatype arrays;
-  MPI_Type_create_hindexed(blocks, len, at, MPI_BYTE, &arrays);
-  MPI_Type_commit(&arrays);
-  free(len);
-  free(at);
-  return arrays;
+/* Process 1 (walker: its walk) tells every delay process (comm) whether
+   it walks on a thread of its own (a choice of its own: its CPUs). */
+static enum cp_walk_where walk_where(const cp_walk_team *walker, MPI_Comm comm) {
+  int beside = walker && walker->q.threaded;
+  MPI_Request req;
+  MPI_Ibcast(&beside, 1, MPI_INT, 1, comm, &req);
+  wait_for(&req);
+  return beside ? WALK_BESIDE : WALK_ON_REPLAY;
 }
 
-/* One message of ship_critical from `from`: its arrays straight into
-   the walk w's (walk), else received and dropped; returns what it is. */
-static enum az_cp_ship receive_critical(az_analysis *a, az_cp_walker *w, int from, int walk,
-                                        az_time *bound) {
-  uint64_t *head = pu_malloc(critical_head_bytes(a));
+/* Process 1's own arrays of the window into job, as ship_critical packs
+   them (none: parts NULL). */
+static void put_own(const az_analysis *a, walk_job *job, const az_cp_part *parts) {
+  uint64_t *n = job->head + head_words(a) + 2;
+  bytes *b = &job->arrays[1];
+  for (uint32_t l = 0; parts && l < a->defs.num_locs; l++) {
+    n[2 * l] = parts[l].rec_bytes;
+    n[2 * l + 1] = parts[l].step_bytes;
+    put(b, parts[l].recs, parts[l].rec_bytes);
+    put(b, parts[l].steps, parts[l].step_bytes);
+  }
+}
+
+/* One message of ship_critical from `from` into job (its head and its
+   arrays, contiguous: no datatype to unpack); returns what it is. */
+static enum az_cp_ship receive_critical(az_analysis *a, walk_job *job, int from) {
+  uint64_t *head = job->head + (size_t)from * head_words(a);
   MPI_Request req;
   MPI_Irecv(head, (int)critical_head_bytes(a), MPI_BYTE, from, CW_TAG, MPI_COMM_WORLD, &req);
   wait_long(&req); /* the others may still read their window: the walk waits */
-  if (head[1] > *bound) *bound = head[1];
-  enum az_cp_ship what = (enum az_cp_ship)head[0];
-  if (walk && what != AZ_CP_FAILED) {
-    MPI_Datatype arrays = walker_type(a, w, head + 2);
-    MPI_Irecv(MPI_BOTTOM, 1, arrays, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
-    wait_for(&req);
-    MPI_Type_free(&arrays);
-  } else {
-    uint64_t total = 0;
-    for (size_t i = 0; i < 2 * (size_t)a->defs.num_locs; i++) total += head[2 + i];
-    char *drop = pu_malloc(total ? total : 1);
-    MPI_Irecv(drop, (int)total, MPI_BYTE, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
-    wait_for(&req);
-    free(drop);
-  }
-  free(head);
-  return what;
+  if (head[1] > job->bound) job->bound = head[1];
+  uint64_t total = 0;
+  for (size_t i = 0; i < 2 * (size_t)a->defs.num_locs; i++) total += head[2 + i];
+  bytes *b = &job->arrays[from];
+  pu_reserve((void **)&b->p, &b->cap, total ? total : 1, 1);
+  b->len = total;
+  MPI_Irecv(b->p, (int)total, MPI_BYTE, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
+  wait_for(&req);
+  return (enum az_cp_ship)head[0];
 }
 
-/* The other delay processes' messages of this window (at the end: each
-   one's end); the delay processes agree after each window, so all end
-   together: a window against an end is a failure. */
-static void receive_window(az_analysis *a, cp_walk_team *wt, int end, az_time *bound) {
+/* The other delay processes' messages of this window into job (at the
+   end: each one's end); the delay processes agree after each window, so
+   all end together: a window against an end is a failure.  After a
+   failure nothing more is walked: what came is not handed over. */
+static void receive_window(az_analysis *a, cp_walk_team *wt, walk_job *job, int end) {
   for (int r = 0; r < wt->size; r++) {
     if (r == 1) continue;
     while (!wt->ended[r]) {
-      enum az_cp_ship got = receive_critical(a, wt->w, r, !wt->failed, bound);
+      enum az_cp_ship got = receive_critical(a, job, r);
       if (got == AZ_CP_WINDOW && !end) break;
       if (got == AZ_CP_WINDOW) { /* received, not walked: on to its end */
         wt->failed = 1;
@@ -1187,36 +1333,38 @@ static void receive_window(az_analysis *a, cp_walk_team *wt, int end, az_time *b
   }
 }
 
-/* Process 1's critical link (az_cp_link.ship): its own arrays into its
-   walker, the others' of the same window, then the walk up to the
+/* Process 1's critical link (az_cp_link.ship): its own arrays and the
+   others' of the same window to the walker, which walks up to the
    largest bound; at the end the rest of the walk. */
 static void walk_mine(az_analysis *a, const az_cp_part *parts, az_time bound,
                       enum az_cp_ship what) {
   cp_walk_team *wt = a->critical_link->data;
-  if (!wt->w) return; /* ended */
+  if (wt->end_handed) return;
   wt->failed |= what == AZ_CP_FAILED;
-  for (uint32_t l = 0; parts && !wt->failed && l < a->defs.num_locs; l++)
-    az_cp_walker_add(wt->w, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps,
-                     parts[l].step_bytes);
-  receive_window(a, wt, what != AZ_CP_WINDOW, &bound);
-  if (what == AZ_CP_WINDOW && !wt->failed) {
-    az_cp_walker_window(wt->w, bound);
-    return;
-  }
-  if (what == AZ_CP_WINDOW) return;
-  a->model_limits = az_cp_walker_end(wt->w, !wt->failed);
-  wt->w = NULL;
+  walk_job *job = walk_queue_slot(&wt->q);
+  job->bound = bound;
+  if (!wt->failed) put_own(a, job, parts);
+  receive_window(a, wt, job, what != AZ_CP_WINDOW);
+  if (what == AZ_CP_WINDOW && wt->failed) return; /* the slot is filled again */
+  if (what != AZ_CP_WINDOW) job->what = wt->failed ? AZ_CP_FAILED : AZ_CP_LAST;
+  wt->end_handed = what != AZ_CP_WINDOW;
+  walk_queue_hand(&wt->q, job);
 }
 
 /* After the backward reading: a walk never ended (the pass never began
-   here) ends failed, once the others' ends are in. */
+   here) ends failed, once the others' ends are in.  Then the walker's
+   end is waited for and its values join a's. */
 static void walk_team_end(az_analysis *a, cp_walk_team *wt) {
-  if (!wt->w) return;
-  wt->failed = 1;
-  az_time bound = 0;
-  receive_window(a, wt, 1, &bound);
-  az_cp_walker_end(wt->w, 0);
-  wt->w = NULL;
+  int began = wt->end_handed;
+  if (!began) {
+    wt->failed = 1;
+    walk_job *job = walk_queue_slot(&wt->q);
+    receive_window(a, wt, job, 1);
+    job->what = AZ_CP_FAILED;
+    walk_queue_hand(&wt->q, job);
+  }
+  unsigned limits = walk_queue_free(&wt->q, a);
+  if (began) a->model_limits = limits;
 }
 
 /* Process 1: a delay process that walks (critical) besides.  0 on
@@ -1235,8 +1383,12 @@ static void walk_here(az_analysis *a, const az_cp_part *parts, az_time bound,
   az_cp_walker *w = a->critical_link->data;
   for (uint32_t l = 0; l < a->defs.num_locs; l++)
     az_cp_walker_add(w, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps, parts[l].step_bytes);
-  if (what == AZ_CP_WINDOW) az_cp_walker_window(w, bound);
-  else a->model_limits = az_cp_walker_end(w, what == AZ_CP_LAST);
+  if (what == AZ_CP_WINDOW) {
+    az_cp_walker_window(w, bound);
+    return;
+  }
+  a->model_limits = az_cp_walker_end(w, what == AZ_CP_LAST);
+  az_cp_walker_free(w, a);
 }
 
 static int walk_whole(az_analysis *a, const char *anchor, az_marks *marks) {
@@ -1247,7 +1399,7 @@ static int walk_whole(az_analysis *a, const char *anchor, az_marks *marks) {
   a->critical_link = &link;
   int rc = backward_whole(a, anchor, marks, passes, 1);
   a->critical_link = NULL;
-  if (!link.ended) az_cp_walker_end(link.data, 0); /* the pass never began */
+  if (!link.ended) az_cp_walker_free(link.data, NULL); /* the pass never began */
   return rc;
 }
 
@@ -1259,7 +1411,7 @@ static int walk_and_delay(az_analysis *a, const char *anchor, az_marks *marks, M
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
   MPI_Comm_size(comm, &wt->size);
   if (critical) {
-    wt->w = az_cp_walker_new(a);
+    walk_queue_init(&wt->q, a, wt->size);
     wt->ended = pu_calloc((size_t)wt->size, 1);
   }
   int rc = local_parts(a, anchor, marks, comm, rootcause, critical, critical ? wt : NULL);

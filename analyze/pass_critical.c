@@ -85,6 +85,7 @@
 
 #include "az.h"
 #include "az_calltree.h"
+#include "az_cells.h"
 #include "az_common.h"
 #include "az_critical.h"
 #include "az_defs.h"
@@ -322,10 +323,17 @@ typedef struct cp_state {
   az_cp_link *link;  /* a parallel analysis: the first stage alone, shipped */
   az_cp_part *parts; /* ... a window's arrays of every location */
   cp_loc *own;       /* the second stage alone (az_cp_walker): its locations */
+  /* where the walk charges: the analysis's call tree and cells, or an
+     az_cp_walker's own (a walk on a thread of its own) */
+  az_calltree *calltree;
+  az_cells *cells;
 } cp_state;
 
 struct az_cp_walker {
-  cp_state *st;
+  cp_state *st; /* NULL once ended */
+  az_calltree tree;
+  az_cells *cells; /* per location: its time on the path, on tree's call paths */
+  size_t ncells;
 };
 
 /* ---- the first stage: a location's records ------------------------------- */
@@ -882,7 +890,7 @@ static int32_t resolve(cp_state *st, cp_walker *w, int32_t path) {
   if (w->cnode[path] != CP_UNRESOLVED) return w->cnode[path];
   int32_t parent = w->paths[path].parent;
   int32_t pnode = parent == CP_ROOT ? -1 : parent == CP_BASE ? w->base : resolve(st, w, parent);
-  w->cnode[path] = az_calltree_child(&st->a->tree, pnode, (int32_t)w->paths[path].region);
+  w->cnode[path] = az_calltree_child(st->calltree, pnode, (int32_t)w->paths[path].region);
   return w->cnode[path];
 }
 
@@ -902,6 +910,12 @@ static void rebase(cp_walker *w, int32_t base) {
   for (size_t i = 0; i < w->npaths; i++) w->cnode[i] = CP_UNRESOLVED;
 }
 
+/* Time on the path (charge_hook, the forward pass's, is never set in a
+   backward pass). */
+static void charge(cp_state *st, uint32_t loc, int32_t cnode, int64_t v) {
+  az_cell(&st->cells[loc], cnode)[AZ_CRITICAL_PATH] += v;
+}
+
 /* The path on location h (its holder) goes back to time t: the time since
    it got there is h's, on its innermost call path (the parallel region
    in the master's fork and join time).  Times beyond
@@ -914,7 +928,7 @@ static void charge_to(cp_state *st, cp_loc *h, az_time t) {
   int32_t path = h->w.fork_path >= 0 ? h->w.fork_path : h->w.top;
   if (h->w.join_open && from > to) h->w.join_time += (int64_t)(from - to);
   else if (path >= 0 && from > to)
-    az_charge(st->a, h->cur.loc, resolve(st, &h->w, path), AZ_CRITICAL_PATH, (int64_t)(from - to));
+    charge(st, h->cur.loc, resolve(st, &h->w, path), (int64_t)(from - to));
   st->path_t = t;
 }
 
@@ -1128,7 +1142,7 @@ static void join_close(cp_state *st, cp_loc *s, int32_t path) {
   if (!s->w.join_open) return;
   s->w.join_open = 0;
   if (s->w.join_time > 0 && path >= 0)
-    az_charge(st->a, s->cur.loc, resolve(st, &s->w, path), AZ_CRITICAL_PATH, s->w.join_time);
+    charge(st, s->cur.loc, resolve(st, &s->w, path), s->w.join_time);
   s->w.join_time = 0;
 }
 
@@ -1433,6 +1447,8 @@ static cp_state *state_new(az_analysis *a) {
   const az_defs *d = &a->defs;
   cp_state *st = pu_calloc(1, sizeof *st);
   st->a = a;
+  st->calltree = &a->tree;
+  st->cells = a->cells;
   st->holder = -1;
   st->locs = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *st->locs);
   size_t nl = d->num_locs ? d->num_locs : 1;
@@ -1589,8 +1605,13 @@ static void critical_end(az_replay *r, int ok) {
 
 az_cp_walker *az_cp_walker_new(az_analysis *a) {
   const az_defs *d = &a->defs;
-  az_cp_walker *w = pu_malloc(sizeof *w);
+  az_cp_walker *w = pu_calloc(1, sizeof *w);
   w->st = state_new(a);
+  w->ncells = d->num_locs;
+  w->cells = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *w->cells);
+  az_calltree_init(&w->tree);
+  w->st->calltree = &w->tree;
+  w->st->cells = w->cells;
   w->st->own = pu_calloc(d->num_locs ? d->num_locs : 1, sizeof *w->st->own);
   for (uint32_t l = 0; l < d->num_locs; l++) {
     cp_loc *s = &w->st->own[l];
@@ -1602,32 +1623,45 @@ az_cp_walker *az_cp_walker_new(az_analysis *a) {
   return w;
 }
 
-void az_cp_walker_room(az_cp_walker *w, uint32_t loc, size_t rec_bytes, size_t step_bytes,
-                       void **recs, void **steps) {
+void az_cp_walker_add(az_cp_walker *w, uint32_t loc, const void *recs, size_t rec_bytes,
+                      const void *steps, size_t step_bytes) {
   cp_loc *s = w->st->locs[loc];
   size_t nrec = rec_bytes / sizeof *s->buf, nstep = step_bytes / sizeof *s->log;
   pu_reserve((void **)&s->buf, &s->cap, s->n + nrec, sizeof *s->buf);
-  *recs = s->buf + s->n;
+  if (rec_bytes) memcpy(s->buf + s->n, recs, rec_bytes);
   s->n += nrec;
   pu_reserve((void **)&s->log, &s->caplog, s->nlog + nstep, sizeof *s->log);
-  *steps = s->log + s->nlog;
+  if (step_bytes) memcpy(s->log + s->nlog, steps, step_bytes);
   s->nlog += nstep;
-}
-
-void az_cp_walker_add(az_cp_walker *w, uint32_t loc, const void *recs, size_t rec_bytes,
-                      const void *steps, size_t step_bytes) {
-  void *r, *p;
-  az_cp_walker_room(w, loc, rec_bytes, step_bytes, &r, &p);
-  if (rec_bytes) memcpy(r, recs, rec_bytes);
-  if (step_bytes) memcpy(p, steps, step_bytes);
 }
 
 void az_cp_walker_window(az_cp_walker *w, az_time bound) { merge_after(w->st, bound, 0); }
 
 unsigned az_cp_walker_end(az_cp_walker *w, int ok) {
   unsigned limits = walk_end(w->st, ok);
-  free(w);
+  w->st = NULL;
   return limits;
+}
+
+void az_cp_walker_free(az_cp_walker *w, az_analysis *into) {
+  if (w->st) state_free(w->st);
+  /* the walker's call paths as nodes of into's tree: parents come first */
+  int32_t *node = pu_malloc((w->tree.len ? w->tree.len : 1) * sizeof *node);
+  for (size_t i = 0; into && i < w->tree.len; i++) {
+    const az_cnode *c = &w->tree.nodes[i];
+    node[i] = az_calltree_child(&into->tree, c->parent < 0 ? -1 : node[c->parent], c->region);
+  }
+  for (size_t l = 0; l < w->ncells; l++) {
+    const az_cells *c = &w->cells[l];
+    for (size_t r = 0; into && r < c->nrows; r++)
+      az_cell(&into->cells[l], node[c->row_cnode[r]])[AZ_CRITICAL_PATH] +=
+          c->rows[r][AZ_CRITICAL_PATH];
+    az_cells_free(&w->cells[l]);
+  }
+  free(node);
+  free(w->cells);
+  az_calltree_free(&w->tree);
+  free(w);
 }
 
 const az_pass az_pass_critical = {

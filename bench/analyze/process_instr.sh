@@ -16,8 +16,15 @@
 # decoding thread (--threads 1).  Checks that the parallel report is
 # byte-identical to the serial one.  With KEEP=DIR in the environment the
 # callgrind outputs stay in DIR (serial/cg.0, par/cg.RANK) for
-# callgrind_annotate.  Heavy (valgrind: about 50 times the
-# CPU time of each run): not a test, never run in ctest.
+# callgrind_annotate.  With BY_THREAD=1 each analysis process counts as
+# its largest thread (callgrind --separate-threads=yes; the outputs
+# cg.RANK-01, -02, ...): what bounds a process whose threads each have a
+# core, such as process 1 with its walker thread
+# (docs/analyze/critical-path.md, "The walker thread"), the lines say
+# every thread's count; an optimistic model (a thread waiting for
+# another counts nothing; the walk of the last window comes after the
+# replay's), so say which one a figure is.  Heavy (valgrind: about 50
+# times the CPU time of each run): not a test, never run in ctest.
 set -euo pipefail
 prog=${0##*/}
 die() { echo "$prog: $*" >&2; exit 1; }
@@ -37,7 +44,8 @@ cat >"$work/one.sh" <<'EOF'
 rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}
 dir=$1
 shift
-exec valgrind -q --tool=callgrind --callgrind-out-file="$dir/cg.$rank" "$@"
+exec valgrind -q --tool=callgrind ${BY_THREAD:+--separate-threads=yes} \
+  --callgrind-out-file="$dir/cg.$rank" "$@"
 EOF
 chmod +x "$work/one.sh"
 
@@ -50,28 +58,52 @@ waiting() {
   callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
     awk '/parallel\.c:wait_until / && !n {gsub(",", "", $1); n = $1} END {printf "%.0f\n", n}'
 }
+# The outputs of one run: the file itself, or (BY_THREAD) one per thread.
+outputs() { if [ -n "${BY_THREAD:-}" ]; then ls "$1"-[0-9]*; else echo "$1"; fi; }
+# One run's count into $counted: its largest thread's with BY_THREAD,
+# else the whole run's; $whole: all its threads'; threads[]: each
+# thread's (without: instructions less those waiting).
+counted=0 whole=0 threads=()
+count() {
+  local f n
+  counted=0 whole=0 threads=()
+  for f in $(outputs "$1"); do
+    n=$(instr "$f")
+    if [ "$2" = without ]; then n=$((n - $(waiting "$f"))); fi
+    threads+=("$(giga "$n")")
+    whole=$((whole + n))
+    if ((n > counted)); then counted=$n; fi
+  done
+}
 giga() { awk -v n="$1" 'BEGIN {printf "%.3f", n / 1e9}'; }
 
 mkdir -p "$work/serial"
 # valgrind's and MPI's notes go to a log, shown when a run fails
 "$work/one.sh" "$work/serial" "$analyze" -q --threads 1 -o "$work/serial.pomp" "$@" "$trace" \
   2>"$work/log" || { cat "$work/log" >&2; die "the serial analysis failed"; }
-serial=$(instr "$work/serial/cg.0")
+count "$work/serial/cg.0" with
+serial=$counted
 mkdir -p "$work/par"
 mpiexec -n "$np" "$work/one.sh" "$work/par" "$analyze" -q --threads 1 -o "$work/par.pomp" "$@" \
   "$trace" 2>"$work/log" || { cat "$work/log" >&2; die "the parallel analysis failed"; }
 cmp -s "$work/serial.pomp" "$work/par.pomp" || echo "$prog: the reports differ" >&2
 if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp -r "$work/serial" "$work/par" "$KEEP/"; fi
 
-echo "trace $trace, options: ${*:-none}; instructions (G), callgrind"
+echo "trace $trace, options: ${*:-none}; instructions (G), callgrind" \
+  "${BY_THREAD:+(each process: its largest thread)}"
 echo "serial: $(giga "$serial")"
 sum=0 largest=0 wsum=0 wlargest=0 line="" wline=""
 for ((r = 0; r < np; r++)); do
-  n=$(instr "$work/par/cg.$r")
-  w=$((n - $(waiting "$work/par/cg.$r")))
+  count "$work/par/cg.$r" with
+  n=$counted
+  sum=$((sum + whole))
   line="$line $(giga "$n")"
+  if [ -n "${BY_THREAD:-}" ]; then line="$line (threads ${threads[*]})"; fi
+  count "$work/par/cg.$r" without
+  w=$counted
+  wsum=$((wsum + whole))
   wline="$wline $(giga "$w")"
-  sum=$((sum + n)) wsum=$((wsum + w))
+  if [ -n "${BY_THREAD:-}" ]; then wline="$wline (threads ${threads[*]})"; fi
   if ((n > largest)); then largest=$n; fi
   if ((w > wlargest)); then wlargest=$w; fi
 done

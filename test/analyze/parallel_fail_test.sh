@@ -67,6 +67,16 @@ for where in end middle; do
   done
 done
 for p in 2 3 4; do same middle2 $p --verbose; done
+# a failure in the middle of the walk while process 1's walker thread has
+# every window of its queue (one) or walks on the replay thread (0)
+for queue in 1 0; do
+  export POMP_ANALYZE_WALK_QUEUE=$queue
+  for rank in 0 1 3; do
+    same middle$rank 3
+    same middle$rank 4 --no-rootcause
+  done
+done
+unset POMP_ANALYZE_WALK_QUEUE
 # an Enter of an undefined region fails the forward pass
 bad middle 2 enter >"$work/forward.trace" || { echo "FAIL: trace forward"; exit 1; }
 "$tracegen" "$work/forward.trace" "$work/forward" || { echo "FAIL: tracegen forward"; exit 1; }

@@ -109,6 +109,25 @@ for sw in --no-rootcause --no-critical-path "--no-rootcause --no-critical-path";
   done
 done
 
+# Process 1's walker thread (docs/analyze/critical-path.md, "The walker
+# thread"): its hand-over held to one window in flight (the replay thread
+# waits for every walk: the queue at its bound each window), and the walk
+# on the replay thread itself (0), as on a process with one CPU.
+for queue in 1 0; do
+  for name in ring nbring hybrid critical_chain; do
+    for p in 3 5; do
+      if POMP_ANALYZE_WALK_QUEUE=$queue "$mpiexec" -n $p "$analyze" -q \
+        -o "$work/$name.q$queue.pomp" "$work/$name" &&
+        cmp -s "$work/$name/report.pomp" "$work/$name.q$queue.pomp"; then
+        echo "ok: $name, $p analysis processes, walk queue $queue: identical report"
+      else
+        echo "FAIL: $name: $p analysis processes, walk queue $queue"
+        failures=$((failures + 1))
+      fi
+    done
+  done
+done
+
 # Five analysis processes: three send each window's critical-path records
 # to process 1 (OpenMP teams, chains through 4 ranks) and the delay logs
 # to process 0.

@@ -575,6 +575,7 @@ static void split_ship(az_analysis *a, const az_cp_part *parts, az_time bound,
   }
   split.ends++;
   unsigned limits = az_cp_walker_end(split.walker, what == AZ_CP_LAST);
+  az_cp_walker_free(split.walker, a);
   if (what == AZ_CP_LAST) az_critical_derive(a, limits);
 }
 
