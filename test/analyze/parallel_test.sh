@@ -156,13 +156,10 @@ awk '/^loc 3.0/ { l3 = 1 }
     print "250 collend 0 2 - 8 8"; print "250 leave"; print "250 enter work"; done = 1
   }
   { print }' "$data/delay_chain.trace" >"$work/coll_extra.trace"
-# identical NAME P [WHAT]: mpiexec -n P writes NAME's serial report (each
-# process started through $via where set: env with other variables)
-via=
+# identical NAME P [WHAT]: mpiexec -n P writes NAME's serial report
 identical() {
   out="$work/$1.$2${3:+.$3}.pomp"
-  if "$mpiexec" -n "$2" $via "$analyze" -q -o "$out" "$work/$1" &&
-    cmp -s "$work/$1/report.pomp" "$out"
+  if "$mpiexec" -n "$2" "$analyze" -q -o "$out" "$work/$1" && cmp -s "$work/$1/report.pomp" "$out"
   then
     echo "ok: $1, $2 analysis processes${3:+, $3}: identical report"
   else
@@ -187,19 +184,6 @@ for how in poll sleep; do
   for p in 2 3; do identical nbring6 $p "${how}_waits"; done
 done
 unset POMP_ANALYZE_WAIT
-# the node's process count (az_parallel_node_procs): from the launcher's
-# variable (every run above: Hydra and Open MPI set it in each process, so
-# env -u before mpiexec would not reach this), else from
-# MPI_Comm_split_type on every process alike: without the variables, with
-# one not a number, with one above the processes (left over from a
-# launcher outside)
-via="env -u MPI_LOCALNRANKS -u OMPI_COMM_WORLD_LOCAL_SIZE"
-identical nbring6 3 no_launcher_count
-via="env -u OMPI_COMM_WORLD_LOCAL_SIZE MPI_LOCALNRANKS=3x"
-identical nbring6 3 launcher_count_not_a_number
-via="env -u OMPI_COMM_WORLD_LOCAL_SIZE MPI_LOCALNRANKS=64"
-identical nbring6 3 launcher_count_above_world
-via=
 # a warning names each collective by its own record, not by a call path of
 # the tree of the process that evaluates it (another's record: rank 1's
 # Allreduce is evaluated on process 0 at -n 3)
