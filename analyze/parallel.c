@@ -22,7 +22,6 @@
  * Buffers travel as bytes: the analysis processes must share one ABI.
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
-#include <limits.h>
 #include <mpi.h>
 #include <otf2/otf2.h>
 #include <pthread.h>
@@ -1547,15 +1546,24 @@ int az_parallel_begin(void) {
 }
 
 /* The processes the launcher started on this node, where it says so
-   (MPICH's Hydra: MPI_LOCALNRANKS, Open MPI: OMPI_COMM_WORLD_LOCAL_SIZE);
-   0 where it does not. */
+   (MPICH's Hydra: MPI_LOCALNRANKS, Open MPI: OMPI_COMM_WORLD_LOCAL_SIZE),
+   the launcher of the MPI linked in asked first: the other's variable may
+   be left over from a launcher outside (a job script run under another
+   MPI's mpirun).  0 where none says, or says more than the processes of
+   MPI_COMM_WORLD (a value left over from an outer run). */
 static int launcher_node_procs(void) {
+#ifdef OMPI_MAJOR_VERSION
+  static const char *const says[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"};
+#else
   static const char *const says[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"};
+#endif
+  int world;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
   for (size_t i = 0; i < sizeof says / sizeof *says; i++) {
     const char *v = getenv(says[i]);
     char *end;
     long n = v ? strtol(v, &end, 10) : 0;
-    if (n > 0 && n <= INT_MAX && !*end) return (int)n;
+    if (n > 0 && n <= world && !*end) return (int)n;
   }
   return 0;
 }
