@@ -39,6 +39,14 @@ static void add_two_ranks(pomp_report *r) {
   }
 }
 
+/* One location: rank 0's thread 0 on node0. */
+static void add_one_thread(pomp_report *r) {
+  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
+  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
+  int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "rank 0", node, 0, -1);
+  pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", proc, 0, 0);
+}
+
 static pomp_report *small(double sign) {
   pomp_report *r = pomp_report_new();
   int32_t time, cm[2];
@@ -138,10 +146,7 @@ static pomp_report *loops(void) {
   int32_t csolve = pomp_report_add_cnode(r, rsolve, cloop);
   int32_t cfor = pomp_report_add_cnode(r, rfor, csolve);
   int32_t crecv = pomp_report_add_cnode(r, rrecv, cloop);
-  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
-  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
-  int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "rank 0", node, 0, -1);
-  pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", proc, 0, 0);
+  add_one_thread(r);
   pomp_report_add_value(r, time, cmain, 0, 1);
   pomp_report_add_value(r, time, cloop, 0, 2);
   pomp_report_add_value(r, time, csolve, 0, 3);
@@ -196,10 +201,7 @@ static pomp_report *alike(void) {
   int32_t crecv_setup = pomp_report_add_cnode(r, rrecv, csetup);
   int32_t csolve = pomp_report_add_cnode(r, rsolve, cmain);
   int32_t crecv_solve = pomp_report_add_cnode(r, rrecv, csolve);
-  int32_t mach = pomp_report_add_sysnode(r, POMP_SYS_MACHINE, "cluster", -1, -1, -1);
-  int32_t node = pomp_report_add_sysnode(r, POMP_SYS_NODE, "node0", mach, -1, -1);
-  int32_t proc = pomp_report_add_sysnode(r, POMP_SYS_PROCESS, "rank 0", node, 0, -1);
-  pomp_report_add_sysnode(r, POMP_SYS_THREAD, "thread 0", proc, 0, 0);
+  add_one_thread(r);
   pomp_report_add_value(r, time, csetup, 0, 9);
   pomp_report_add_value(r, time, crecv_setup, 0, 0.5);
   pomp_report_add_value(r, time, csolve, 0, 1);
