@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pomp_util.h"
@@ -77,8 +78,22 @@ static FILE *open_temporary(pomp_report_writer *w) {
   return NULL;
 }
 
+/* Whether path names something other than a regular file: the report's
+   rename would replace a device or a FIFO itself (`-o /dev/null` run as
+   root made /dev/null a regular file for the whole machine). */
+static int special_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 pomp_report_writer *pomp_report_write_begin(const pomp_report *r, const char *path,
                                             pomp_report_error *err) {
+  if (special_file(path)) {
+    report_fail(err, POMP_REPORT_ERR_IO,
+                "%s: not a regular file (a report is written whole and renamed over its path)",
+                path);
+    return NULL;
+  }
   pomp_report_writer *w = pu_calloc(1, sizeof *w);
   w->r = r;
   w->path = pu_strdup(path);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <float.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,6 +302,32 @@ static void special_files_refused_without_blocking(void **state) {
   assert_string_equal(err.message, "/dev/null: not a regular file");
 }
 
+/* A report is renamed over its path: over a FIFO (or /dev/null, not
+   tried here) that would replace the special file, so it is refused and
+   the FIFO stays one, with no temporary file left beside it. */
+static void special_files_not_written_over(void **state) {
+  (void)state;
+  pomp_report *r = fixture_new();
+  char *fifo = fixture_tmpname("wfifo");
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  pomp_report_error err;
+  assert_int_equal(pomp_report_write(r, fifo, &err), POMP_REPORT_ERR_IO);
+  char expect[700];
+  snprintf(expect, sizeof expect,
+           "%s: not a regular file (a report is written whole and renamed over its path)", fifo);
+  assert_string_equal(err.message, expect);
+  struct stat st;
+  assert_int_equal(stat(fifo, &st), 0);
+  assert_true(S_ISFIFO(st.st_mode));
+  char part[600];
+  snprintf(part, sizeof part, "%s.part.*", fifo);
+  glob_t left;
+  assert_int_equal(glob(part, 0, NULL, &left), GLOB_NOMATCH);
+  remove(fifo);
+  free(fifo);
+  pomp_report_free(r);
+}
+
 /* Reads the whole file of a written fixture. */
 static unsigned char *fixture_bytes(size_t *size) {
   pomp_report *r = fixture_new();
@@ -412,6 +439,7 @@ int main(void) {
       cmocka_unit_test(streaming_writer_sorts_and_checks),
       cmocka_unit_test(open_errors_name_file_and_offset),
       cmocka_unit_test(special_files_refused_without_blocking),
+      cmocka_unit_test(special_files_not_written_over),
       cmocka_unit_test(damaged_row_reported_on_decode),
       cmocka_unit_test(every_truncation_is_an_error),
       cmocka_unit_test(every_corrupted_byte_is_an_error),
