@@ -159,13 +159,20 @@ struct az_replay { /* one pass being run */
   az_analysis *a;
   const az_pass *pass;
   const uint8_t *mine; /* trace processes replayed here (NULL: all) */
-  char *locs;          /* per location loc_size bytes; a location not
-                              replayed here has a NULL cursor.a */
+  char *locs;          /* per location loc_size bytes, loc_stride apart; a
+                              location not replayed here has a NULL cursor.a */
   void *data;          /* the pass's own state */
+  size_t loc_stride;   /* az_replay_stride(loc_size) */
 };
 
+/* Bytes from one location's state to the next: loc_size and at least a
+   cache line more, so that two locations, replayed by different threads
+   (az_pass.local), never write into one line (every event writes the
+   cursor at a state's start), whatever the allocation's alignment. */
+static inline size_t az_replay_stride(size_t loc_size) { return (loc_size + 127) / 64 * 64; }
+
 static inline az_cursor *az_replay_loc(const az_replay *r, uint32_t l) {
-  return (az_cursor *)(void *)(r->locs + (size_t)l * r->pass->loc_size);
+  return (az_cursor *)(void *)(r->locs + (size_t)l * r->loc_stride);
 }
 
 /* 1 when trace process p is replayed by this analysis process. */

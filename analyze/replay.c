@@ -570,8 +570,9 @@ static int run_passes(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
   }
   az_replay *rs = pu_calloc(np, sizeof *rs);
   for (size_t i = 0; i < np; i++) {
-    rs[i] = (az_replay){a, passes[i], mine, NULL, NULL};
-    rs[i].locs = pu_calloc(d->num_locs ? d->num_locs : 1, passes[i]->loc_size);
+    size_t stride = az_replay_stride(passes[i]->loc_size);
+    rs[i] = (az_replay){a, passes[i], mine, NULL, NULL, stride};
+    rs[i].locs = pu_calloc(d->num_locs ? d->num_locs : 1, stride);
     init_cursors(&rs[i]);
     if (passes[i]->begin) passes[i]->begin(&rs[i]);
   }
