@@ -153,6 +153,11 @@ typedef struct az_pass {
      are created in the serial order); a worker whose master deferred
      defers its whole window. */
   int local;
+  /* ... but only where the pool has at least this many decoding threads
+     (0: any): with one, it decodes and runs them too, and the delay pass's
+     handlers cost more there than they save on the replay thread
+     (docs/analyze/replay.md, "False sharing, found after"). */
+  int local_min_decoders;
 } az_pass;
 
 struct az_replay { /* one pass being run */
@@ -163,6 +168,7 @@ struct az_replay { /* one pass being run */
                               location not replayed here has a NULL cursor.a */
   void *data;          /* the pass's own state */
   size_t loc_stride;   /* az_replay_stride(loc_size) */
+  int local;           /* its local handlers run in the pool's threads (az_pass.local) */
 };
 
 /* Bytes from one location's state to the next: loc_size and at least a

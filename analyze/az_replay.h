@@ -238,5 +238,7 @@ void az_pool_finish_jobs(az_pool *p);
    (and any thread not a pool's), 1 + k on decoding thread k; below
    az_analysis.threads where that is above 1. */
 int az_pool_slot(void);
+/* Its decoding threads. */
+int az_pool_decoders(const az_pool *p);
 
 #endif

@@ -428,6 +428,8 @@ static _Thread_local int pool_slot;
 
 int az_pool_slot(void) { return pool_slot; }
 
+int az_pool_decoders(const az_pool *p) { return p->ndec; }
+
 static void *decoder_main(void *arg) {
   az_decoder *d = arg;
   az_pool *p = d->pool;

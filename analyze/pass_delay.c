@@ -1312,4 +1312,5 @@ const az_pass az_pass_delay = {
     .loc_end = delay_loc_end,
     .end = delay_end,
     .local = 1,
+    .local_min_decoders = 2,
 };

@@ -343,7 +343,7 @@ static void run_local(void *arg) {
     j->rest = j->end;
   }
   for (size_t i = 0; i < j->np && j->deferred == j->np; i++) {
-    if (!j->rs[i].pass->local) continue;
+    if (!j->rs[i].local) continue;
     az_cursor *c = az_replay_loc(&j->rs[i], j->l);
     c->in_job = 1;
     int failed =
@@ -369,7 +369,7 @@ static void run_local(void *arg) {
    passes' whole window; 1 when a handler failed. */
 static int run_deferred(local_job *j) {
   for (size_t i = j->deferred; i < j->np; i++) {
-    if (!j->rs[i].pass->local) continue;
+    if (!j->rs[i].local) continue;
     size_t end = i == j->deferred ? j->rest : j->end;
     if (deliver_back(&j->rs[i], j->l, j->ev, j->kind, j->more, j->lo, end, j->stop, NULL)) return 1;
   }
@@ -423,7 +423,7 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
   size_t end = b->end;
   size_t stop = window_first(b, end, from - b->lo);
   for (size_t i = 0; i < np; i++)
-    if (!(job && rs[i].pass->local) &&
+    if (!(job && rs[i].local) &&
         deliver_back(&rs[i], l, b->ev, b->kind, b->more, b->lo, end, stop, NULL))
       return -1;
   b->end = stop;
@@ -445,8 +445,7 @@ static int read_back(az_replay *rs, size_t np, uint32_t l, OTF2_Reader *reader,
   }
   if (from == 0)
     for (size_t i = 0; i < np; i++)
-      if (!(job && rs[i].pass->local))
-        az_finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
+      if (!(job && rs[i].local)) az_finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
   return 0;
 }
 
@@ -473,7 +472,7 @@ static int join_local(az_replay *rs, size_t np, az_pool *pool, local_job *jobs, 
       job_failed = 1;
     } else if (j->finish) {
       for (size_t i = 0; i < np; i++)
-        if (rs[i].pass->local) az_finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
+        if (rs[i].local) az_finish_location(&rs[i], az_replay_loc(&rs[i], l), reader, NULL);
     }
   }
   if (job_failed) return -1;
@@ -502,8 +501,11 @@ static int run_backward(az_replay *rs, size_t np, OTF2_Reader *reader, const az_
   /* the local passes' handlers in the decoding threads */
   local_job *jobs = NULL;
   local_sync sync;
-  for (size_t i = 0; i < np && pool && !jobs; i++)
-    if (rs[i].pass->local) jobs = pu_calloc(d->num_locs, sizeof *jobs);
+  for (size_t i = 0; i < np; i++)
+    rs[i].local =
+        pool && rs[i].pass->local && az_pool_decoders(pool) >= rs[i].pass->local_min_decoders;
+  for (size_t i = 0; i < np && !jobs; i++)
+    if (rs[i].local) jobs = pu_calloc(d->num_locs, sizeof *jobs);
   if (jobs) {
     pthread_mutex_init(&sync.mu, NULL);
     pthread_cond_init(&sync.done, NULL);
@@ -571,7 +573,7 @@ static int run_passes(az_analysis *a, OTF2_Reader *reader, const uint8_t *mine,
   az_replay *rs = pu_calloc(np, sizeof *rs);
   for (size_t i = 0; i < np; i++) {
     size_t stride = az_replay_stride(passes[i]->loc_size);
-    rs[i] = (az_replay){a, passes[i], mine, NULL, NULL, stride};
+    rs[i] = (az_replay){a, passes[i], mine, NULL, NULL, stride, 0};
     rs[i].locs = pu_calloc(d->num_locs ? d->num_locs : 1, stride);
     init_cursors(&rs[i]);
     if (passes[i]->begin) passes[i]->begin(&rs[i]);
