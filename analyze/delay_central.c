@@ -1964,8 +1964,7 @@ static int remote_loc(const dl_central *st, uint32_t loc) {
 
 /* Room for k more words in lg. */
 static uint64_t *words_room(dl_log *lg, size_t k) {
-  /* a call only to grow: a record is written per message side */
-  if (lg->n + k > lg->cap) pu_reserve((void **)&lg->w, &lg->cap, lg->n + k, sizeof *lg->w);
+  pu_reserve((void **)&lg->w, &lg->cap, lg->n + k, sizeof *lg->w);
   uint64_t *w = lg->w + lg->n;
   lg->n += k;
   return w;

@@ -414,7 +414,7 @@ static void release_send(cp_loc *s) {
   cp_local *l = &s->l;
   l->hold.on = 0;
   size_t need = s->n + 1 + l->hold.nreq + l->hold.ntail;
-  if (need > s->cap) pu_reserve((void **)&s->buf, &s->cap, need, sizeof *s->buf);
+  pu_reserve((void **)&s->buf, &s->cap, need, sizeof *s->buf);
   cp_rec *o = s->buf + s->n;
   if (!l->hold.wait || !l->hold.named) {
     *o++ = l->hold.rec;

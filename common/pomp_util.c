@@ -109,8 +109,7 @@ char *pu_utf8_valid(const char *s) {
   return out;
 }
 
-void pu_reserve(void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return;
+void pu_reserve_grow(void **p, size_t *cap, size_t need, size_t elem) {
   size_t n = *cap ? *cap : 8;
   while (n < need) n *= 2;
   *p = pu_realloc(*p, n * elem);

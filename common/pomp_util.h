@@ -53,14 +53,19 @@ void *pu_calloc(size_t count, size_t size);
 void *pu_realloc(void *p, size_t n);
 char *pu_strdup(const char *s);
 
-/* Grows *p (of *cap elements of elem bytes) so that it holds need elements. */
-void pu_reserve(void **p, size_t *cap, size_t need, size_t elem);
+/* pu_reserve's growth (doubling from 8), out of line. */
+void pu_reserve_grow(void **p, size_t *cap, size_t need, size_t elem);
+/* Grows *p (of *cap elements of elem bytes) so that it holds need
+   elements.  The test is inline: reservations made per event or per op
+   (analyze's passes) would otherwise each be a call. */
+static inline void pu_reserve(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need > *cap) pu_reserve_grow(p, cap, need, elem);
+}
 /* value appended to arr (len elements, room for cap), grown by pu_reserve
-   when full; the test inline: pushes made per event or per op would
-   otherwise call pu_reserve each (analyze's delay pass). */
+   when full. */
 #define PU_PUSH(arr, len, cap, value)                                                              \
   do {                                                                                             \
-    if ((len) >= (cap)) pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));             \
+    pu_reserve((void **)&(arr), &(cap), (len) + 1, sizeof *(arr));                                 \
     (arr)[(len)++] = (value);                                                                      \
   } while (0)
 
