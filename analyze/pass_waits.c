@@ -156,7 +156,7 @@ static job_op *job_log(loc_state *s, uint8_t kind) {
 static frame *top(loc_state *s) { return s->depth ? &s->stack[s->depth - 1] : NULL; }
 
 static void join_instance(loc_state *s, az_team_instance *in);
-static void member_joins(loc_state *s, az_team_instance *in);
+static inline void member_joins(loc_state *s, az_team_instance *in);
 
 /* The driver's time check, then what this pass does with every event: a
    worker joins the team instance its master forked meanwhile; the master
@@ -221,7 +221,7 @@ static void bind_parallel(loc_state *s, frame *f, az_time t) {
 }
 
 /* The call path an Enter's region is entered under. */
-static int32_t enter_parent(const loc_state *s) {
+static inline int32_t enter_parent(const loc_state *s) {
   if (s->depth) return top((loc_state *)s)->cnode;
   if (s->cur_inst != NO_INST) /* worker: under the master's path */
     return s->omp->inst[s->cur_inst].parent_cnode;
@@ -237,7 +237,7 @@ static int32_t job_enter_path(const loc_state *s, OTF2_RegionRef r) {
 }
 
 /* A barrier record in the process's list: its slot there. */
-static size_t add_barrier(az_omp_process *o, const az_barrier *b) {
+static inline size_t add_barrier(az_omp_process *o, const az_barrier *b) {
   o->inst[b->instance].open_bars++;
   size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars, sizeof *b, &o->free_bars);
   o->bars[i] = *b;
@@ -524,7 +524,7 @@ static void join_instance(loc_state *s, az_team_instance *in) {
   else member_joins(s, in);
 }
 
-static void member_joins(loc_state *s, az_team_instance *in) {
+static inline void member_joins(loc_state *s, az_team_instance *in) {
   in->members++;
   uint32_t first = s->cur.a->defs.procs[s->cur.proc].first_loc;
   s->omp->team_thread[s->cur.loc - first] = 1;

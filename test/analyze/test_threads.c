@@ -77,6 +77,24 @@ static char *team_trace(int threads, int regions, int period, int leave, work_ti
 
 static int unequal_work(int i, int k) { return 20 + (i * 7 + k * 13) % 90; }
 
+/* The trace in run's folder analysed with each of the n thread counts in
+   windows of `window` events: run's event count and report, byte for
+   byte. */
+static void same_report_in(const az_run *run, const int *threads, size_t n, int window) {
+  char anchor[300];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", run->dir);
+  for (size_t i = 0; i < n; i++) {
+    az_options opt = {.threads = threads[i], .window_events = window};
+    az_analysis a;
+    assert_int_equal(az_analyze(&a, anchor, &opt), 0);
+    assert_int_equal(a.events_read, run->a.events_read);
+    pomp_report *r = az_report_build(&a, anchor, NULL);
+    az_run_assert_same(run->report, r);
+    pomp_report_free(r);
+    az_analysis_free(&a);
+  }
+}
+
 static void more_threads_than_locations_same_report(void **state) {
   (void)state;
   az_run run;
@@ -85,37 +103,15 @@ static void more_threads_than_locations_same_report(void **state) {
   free(text);
   assert_non_null(run.report);
   assert_true(az_run_total(&run, "omp_ibarrier_wait") > 0);
-  char anchor[300];
-  snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
   const int threads[] = {2, 16};
-  for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
-    az_options opt = {.threads = threads[i], .window_events = 16};
-    az_analysis a;
-    assert_int_equal(az_analyze(&a, anchor, &opt), 0);
-    assert_int_equal(a.events_read, run.a.events_read);
-    pomp_report *r = az_report_build(&a, anchor, NULL);
-    az_run_assert_same(run.report, r);
-    pomp_report_free(r);
-    az_analysis_free(&a);
-  }
+  same_report_in(&run, threads, sizeof threads / sizeof *threads, 16);
   az_run_free(&run);
 }
 
-/* The report of the trace in run's folder analysed with each thread
-   count in windows of `window` events is run's report, byte for byte. */
+/* same_report_in with 1, 2, 3 and 8 threads. */
 static void same_report_with_threads(const az_run *run, int window) {
-  char anchor[300];
-  snprintf(anchor, sizeof anchor, "%s/traces.otf2", run->dir);
   const int threads[] = {1, 2, 3, 8};
-  for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
-    az_options opt = {.threads = threads[i], .window_events = window};
-    az_analysis a;
-    assert_int_equal(az_analyze(&a, anchor, &opt), 0);
-    pomp_report *r = az_report_build(&a, anchor, NULL);
-    az_run_assert_same(run->report, r);
-    pomp_report_free(r);
-    az_analysis_free(&a);
-  }
+  same_report_in(run, threads, sizeof threads / sizeof *threads, window);
 }
 
 enum { LATE_THREADS = 8, LATE_REGIONS = 35, LATE_EXTRA = 30 };
@@ -272,22 +268,9 @@ static void shared_team_updates_keep_the_serial_order_in_threads(void **state) {
     assert_float_equal(az_run_value(&run, "omp_critical_contention", crit, k), (double)ticks * 1e-9,
                        1e-15);
   }
-  const int windows[] = {7, 16, 64};
-  for (size_t w = 0; w < sizeof windows / sizeof *windows; w++) {
-    char anchor[300];
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
-    const int threads[] = {1, 3, 5};
-    for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
-      az_options opt = {.threads = threads[i], .window_events = windows[w]};
-      az_analysis a;
-      assert_int_equal(az_analyze(&a, anchor, &opt), 0);
-      assert_int_equal(a.events_read, run.a.events_read);
-      pomp_report *r = az_report_build(&a, anchor, NULL);
-      az_run_assert_same(run.report, r);
-      pomp_report_free(r);
-      az_analysis_free(&a);
-    }
-  }
+  const int windows[] = {7, 16, 64}, threads[] = {1, 3, 5};
+  for (size_t w = 0; w < sizeof windows / sizeof *windows; w++)
+    same_report_in(&run, threads, sizeof threads / sizeof *threads, windows[w]);
   az_run_free(&run);
 }
 
