@@ -23,8 +23,8 @@
  * With az_analysis.threads > 1 the driver decodes the event files in
  * threads of its own (decoders.c); the handlers still
  * run on the calling thread, in the same order, and get no attribute list
- * (NULL): a pass needs no change and must not read one.  Only a backward
- * pass marked `local` has its handlers run in those threads.
+ * (NULL): a pass needs no change and must not read one.  Only a pass
+ * marked `local` has its handlers run in those threads.
  */
 #ifndef POMP_AZ_PASS_H
 #define POMP_AZ_PASS_H
@@ -103,6 +103,8 @@ typedef struct {
   const az_event_handlers *on; /* the pass's handlers (the driver turns
                                   MeasurementOnOff into Enter/Leave) */
   int in_job;                  /* a `local` pass's handler runs off the replay thread */
+  uint64_t job_events;         /* events a forward job counted (added to
+                                  events_read by the replay thread) */
 } az_cursor;
 
 /* cur.failed of a `local` pass's handler in a job that left its event,
@@ -153,6 +155,21 @@ typedef struct az_pass {
      are created in the serial order); a worker whose master deferred
      defers its whole window. */
   int local;
+  /* A forward pass may be `local` too: a worker's window (every location
+     of a process but its first) then runs in a job once its master's
+     window is done on the replay thread, the jobs of a process's workers
+     together; the replay thread joins them before the next master and at
+     the window's end.  Its handlers, with cur.in_job, change only their
+     location's state; what they would change that others share they log
+     in the location's state, and local_apply does it on the replay
+     thread after the jobs, location by location in order, so it happens
+     in the serial order.  A handler that cannot (a warning, an error, a
+     call path to create, an update that reads what other locations
+     write) sets cur.failed to AZ_DEFERRED and returns
+     OTF2_CALLBACK_INTERRUPT before it changes anything, its time check
+     (az_cursor_at) included: the replay thread delivers that event and
+     the rest of the window after local_apply. */
+  void (*local_apply)(az_replay *r, az_cursor *c);
   /* ... but only where the pool has at least this many decoding threads
      (0: any): with one, it decodes and runs them too, and the delay pass's
      handlers cost more there than they save on the replay thread
@@ -203,7 +220,8 @@ int az_cursor_backwards(az_cursor *c, az_time *t, uint64_t pos);
 static inline int az_cursor_at(az_cursor *c, az_time *t, uint64_t pos) {
   if (*t < c->last && az_cursor_backwards(c, t, pos)) return 1;
   c->pos = pos;
-  if (++c->a->events_read % 65536 == 0 && c->a->progress) az_progress_draw(c->a);
+  if (c->in_job) c->job_events++;
+  else if (++c->a->events_read % 65536 == 0 && c->a->progress) az_progress_draw(c->a);
   c->prev = c->last;
   c->last = *t;
   return 0;

@@ -230,6 +230,16 @@ void az_pool_window(az_pool *p, size_t window);
 void az_pool_stop(az_pool *p);
 int az_advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, az_time stop);
 int az_take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, uint64_t to);
+/* A job's part of az_advance_fed (a forward `local` pass, az_pass.h):
+   location s's events of the window from the segments decoded by now,
+   to the handlers (s->in_job set), never waiting.  AZ_FED_WINDOW_END: the
+   window's end reached, *read_pos where (as az_advance_fed sets it);
+   AZ_FED_MORE: the replay thread goes on with az_advance_fed (a handler
+   deferred, with s->failed AZ_DEFERRED, its event not delivered; the
+   decoded segments used up, the last delivered, or an event of the
+   driver's own handlers next). */
+enum { AZ_FED_WINDOW_END, AZ_FED_MORE };
+int az_fed_job(az_pool *p, az_cursor *s, uint64_t *read_pos);
 /* fn(arg) in a decoding thread (or the caller's, az_pool_finish_jobs). */
 void az_pool_job(az_pool *p, void (*fn)(void *), void *arg);
 /* Returns once every job given is done (the caller runs those not taken). */

@@ -751,6 +751,47 @@ int az_advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, 
   return az_end_of_file(r, s, reader, why);
 }
 
+/* The first segment of location l not delivered yet, if decoded by now;
+   NULL else (a job never waits for decoding: its own thread may be the
+   one to decode it). */
+static az_seg *pool_head_ready(az_pool *p, uint32_t l) {
+  pthread_mutex_lock(&p->mu);
+  az_seg *s = p->feed[l].head;
+  pthread_mutex_unlock(&p->mu);
+  return s;
+}
+
+int az_fed_job(az_pool *p, az_cursor *s, uint64_t *read_pos) {
+  OTF2_LocationRef id = s->a->defs.locs[s->loc].id;
+  OTF2_EvtReaderCallback_Enter enter = s->on->enter;
+  OTF2_EvtReaderCallback_Leave leave = s->on->leave;
+  az_seg *seg;
+  while ((seg = pool_head_ready(p, s->loc)) != NULL) {
+    const az_rev_buffer *b = &seg->b;
+    size_t i = seg->next;
+    for (; i < b->len; i++) {
+      const az_rev_event *e = &b->ev[i];
+      uint8_t k = b->kind[i];
+      if (k >= REV_TASK_CREATE) break; /* the driver's handlers: the replay thread's */
+      OTF2_CallbackCode rc = k == REV_ENTER   ? enter(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
+                             : k == REV_LEAVE ? leave(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
+                                              : az_deliver_forward(s, b, i);
+      if (rc != OTF2_CALLBACK_INTERRUPT) continue;
+      if (s->failed) { /* deferred: the replay thread delivers this event */
+        seg->next = i;
+        return AZ_FED_MORE;
+      }
+      seg->next = i + 1;
+      *read_pos = p->feed[s->loc].open != FEED_OPEN ? s->pos : b->lo + e->dpos;
+      return AZ_FED_WINDOW_END;
+    }
+    seg->next = i;
+    if (i < b->len || seg->last) break;
+    pool_pop(p, s->loc);
+  }
+  return AZ_FED_MORE;
+}
+
 /* az_read_block, from the block a decoding thread read: its arrays swapped
    with the buffer's. */
 int az_take_block(az_pool *p, az_cursor *c, az_rev_buffer *b, uint64_t lo, uint64_t to) {

@@ -8,7 +8,15 @@
  * synchronisation records of az_records.h and az_omp.h.  The driver
  * replays the master first, so that a worker meeting its k-th
  * ThreadTeamBegin finds the master's k-th fork: the fork time, the join
- * time and the call path the team runs under. */
+ * time and the call path the team runs under.
+ *
+ * With two decoding threads or more a worker's window runs in a job there
+ * (az_pass.local, forward): its call stack, time and visits are its own;
+ * what it shares with its process's other locations (joining a team
+ * instance, barrier records, its leave before the master's join, lock
+ * events) it logs (job_log), and apply_log does it on the replay thread in
+ * location order, as the serial replay would; anything else (MPI, a fork,
+ * a call path to create, a warning) it defers to the replay thread. */
 #include <otf2/otf2.h>
 #include <stdlib.h>
 
@@ -27,6 +35,10 @@
 #include "pomp_util.h"
 
 enum { NO_INST = SIZE_MAX };
+/* A barrier record a job logged, not in the process's list yet: its
+   pending entry's index is LOGGED + its position in the job's log until
+   apply_log gives it a slot. */
+static const size_t LOGGED = SIZE_MAX / 2;
 
 typedef struct {
   int32_t cnode;
@@ -71,6 +83,25 @@ typedef struct {
   size_t n, cap;
 } request_book;
 
+/* What a worker's job changes that its process's other locations share,
+   done by apply_log on the replay thread. */
+enum { LOG_JOIN, LOG_BARRIER, LOG_BARRIER_LEFT, LOG_LEAVE, LOG_LOCK };
+
+typedef struct {
+  uint8_t kind;
+  union {
+    size_t inst;      /* LOG_JOIN: the instance joined */
+    az_barrier bar;   /* LOG_BARRIER */
+    az_leave leave;   /* LOG_LEAVE */
+    az_lock_event lk; /* LOG_LOCK */
+    struct {          /* LOG_BARRIER_LEFT */
+      size_t index;   /* in the process's list, or LOGGED + position in the log */
+      az_time x, busy;
+    } left;
+  } u;
+  size_t at; /* LOG_BARRIER: its pending entry's position; the slot once applied */
+} job_op;
+
 typedef struct {
   az_cursor cur; /* the driver's part (first: the handlers' data) */
   az_omp_process *omp;
@@ -101,24 +132,54 @@ typedef struct {
   size_t closed_inst; /* master: parallel left, join not yet seen */
   az_time closed_leave;
   uint32_t bar_seq;
+  job_op *log; /* a job's updates, apply_log's */
+  size_t nlog, caplog;
 } loc_state;
 
 static OTF2_CallbackCode next(void *u) { return az_next(u); }
 
+/* A job's handler leaves its event to the replay thread (az_pass.local),
+   having changed nothing. */
+static OTF2_CallbackCode defer(loc_state *s) {
+  s->cur.failed = AZ_DEFERRED;
+  return OTF2_CALLBACK_INTERRUPT;
+}
+
+/* The next entry of the job's log, of that kind (the caller fills it). */
+static job_op *job_log(loc_state *s, uint8_t kind) {
+  pu_reserve((void **)&s->log, &s->caplog, s->nlog + 1, sizeof *s->log);
+  job_op *op = &s->log[s->nlog++];
+  op->kind = kind;
+  return op;
+}
+
 static frame *top(loc_state *s) { return s->depth ? &s->stack[s->depth - 1] : NULL; }
 
 static void join_instance(loc_state *s, az_team_instance *in);
+static inline void member_joins(loc_state *s, az_team_instance *in);
 
 /* The driver's time check, then what this pass does with every event: a
    worker joins the team instance its master forked meanwhile; the master
    of a run that did not finish keeps its serial time (threads.c).  1 when
    the event must not be used. */
+static void join_pending(loc_state *s) {
+  if (!s->team_pending) return;
+  az_team_instance *in = az_omp_instance(s->omp, s->pending_team, s->pending_k);
+  if (in) join_instance(s, in);
+}
+
+/* In a job: whether the event at t may be handled here (0: deferred, a
+   clock going back is warned about); a pending team instance the master
+   forked meanwhile is joined first, as at() would. */
+static int job_takes(loc_state *s, az_time t) {
+  if (t < s->cur.last) return 0;
+  join_pending(s);
+  return 1;
+}
+
 static int at(loc_state *s, az_time *t, uint64_t pos) {
   if (az_cursor_at(&s->cur, t, pos)) return 1;
-  if (s->team_pending) {
-    az_team_instance *in = az_omp_instance(s->omp, s->pending_team, s->pending_k);
-    if (in) join_instance(s, in);
-  }
+  join_pending(s);
   /* the same time as AZ_X_SERIAL: outside fork..join, in some region */
   if (s->keep_serial && s->depth && !s->parallel_depth && !s->fork_span)
     az_threads_serial(s->cur.a, s->omp, s->cur.prev, *t, top(s)->cnode);
@@ -159,11 +220,45 @@ static void bind_parallel(loc_state *s, frame *f, az_time t) {
   }
 }
 
+/* The call path an Enter's region is entered under. */
+static inline int32_t enter_parent(const loc_state *s) {
+  if (s->depth) return top((loc_state *)s)->cnode;
+  if (s->cur_inst != NO_INST) /* worker: under the master's path */
+    return s->omp->inst[s->cur_inst].parent_cnode;
+  return -1;
+}
+
+/* In a job: the call path of an Enter of region r, -1 when the replay
+   thread must enter it (the region undefined, the path new). */
+static int32_t job_enter_path(const loc_state *s, OTF2_RegionRef r) {
+  const az_defs *d = &s->cur.a->defs;
+  if (r >= d->num_regions || !d->regions[r].defined) return -1;
+  return az_calltree_find(&s->cur.a->tree, enter_parent(s), (int32_t)r);
+}
+
+/* A barrier record in the process's list: its slot there. */
+static inline size_t add_barrier(az_omp_process *o, const az_barrier *b) {
+  o->inst[b->instance].open_bars++;
+  size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars, sizeof *b, &o->free_bars);
+  o->bars[i] = *b;
+  return i;
+}
+
+/* ... logged by a job: LOGGED + its position in the log. */
+static size_t log_barrier(loc_state *s, const az_barrier *b) {
+  job_op *op = job_log(s, LOG_BARRIER);
+  op->u.bar = *b;
+  op->at = s->npend;
+  return LOGGED + (s->nlog - 1);
+}
+
 static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
   (void)l;
   (void)al;
   loc_state *s = u;
+  int32_t found = -1; /* in a job: the call path, which must exist */
+  if (s->cur.in_job && (!job_takes(s, t) || (found = job_enter_path(s, r)) < 0)) return defer(s);
   if (at(s, &t, pos)) return next(u);
   const az_defs *d = &s->cur.a->defs;
   if (r >= d->num_regions || !d->regions[r].defined) {
@@ -172,11 +267,9 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     s->cur.failed = 1;
     return OTF2_CALLBACK_INTERRUPT;
   }
-  int32_t parent = -1;
-  if (s->depth) parent = top(s)->cnode;
-  else if (s->cur_inst != NO_INST) /* worker: under the master's path */
-    parent = s->omp->inst[s->cur_inst].parent_cnode;
-  frame f = {az_calltree_child(&s->cur.a->tree, parent, (int32_t)r), r, t, 0, NO_INST};
+  int32_t cnode =
+      found >= 0 ? found : az_calltree_child(&s->cur.a->tree, enter_parent(s), (int32_t)r);
+  frame f = {cnode, r, t, 0, NO_INST};
   az_cell(s->cells, f.cnode)[AZ_VISITS]++;
   const az_region *reg = &d->regions[r];
   if (reg->kind == AZ_RK_PARALLEL) {
@@ -197,13 +290,15 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
                     0,
                     0,
                     0};
-    az_omp_process *o = s->omp;
-    o->inst[s->cur_inst].open_bars++;
-    size_t i = az_slot_take((void **)&o->bars, &o->nbars, &o->capbars, sizeof b, &o->free_bars);
-    o->bars[i] = b;
-    add_pending(s, PEND_BAR, i);
+    add_pending(s, PEND_BAR, s->cur.in_job ? log_barrier(s, &b) : add_barrier(s->omp, &b));
   }
   return next(u);
+}
+
+static void barrier_left(az_barrier *b, az_time x, az_time busy) {
+  b->x = x;
+  b->busy = busy;
+  b->left = 1;
 }
 
 /* Records of the call being left get its Leave time (and a barrier the
@@ -226,9 +321,12 @@ static void finish_pending(loc_state *s, az_time t, az_time child) {
       m->colls[p.index].left = 1;
       break;
     default:
-      s->omp->bars[p.index].x = t;
-      s->omp->bars[p.index].busy = child;
-      s->omp->bars[p.index].left = 1;
+      if (s->cur.in_job) {
+        job_op *op = job_log(s, LOG_BARRIER_LEFT);
+        op->u.left.index = p.index, op->u.left.x = t, op->u.left.busy = child;
+      } else {
+        barrier_left(&s->omp->bars[p.index], t, child);
+      }
       break;
     }
   }
@@ -262,7 +360,8 @@ static void close_frame(loc_state *s, az_time t) {
     charge_join(v, in->join, t);
   } else { /* the master's join comes later: it charges this */
     az_leave lv = {f.inst, s->cur.loc, t};
-    PU_PUSH(s->omp->leaves, s->omp->nleaves, s->omp->capleaves, lv);
+    if (s->cur.in_job) job_log(s, LOG_LEAVE)->u.leave = lv;
+    else PU_PUSH(s->omp->leaves, s->omp->nleaves, s->omp->capleaves, lv);
   }
 }
 
@@ -298,11 +397,22 @@ static void finalize_left(loc_state *s, az_time t) {
   add_coll(s, &c);
 }
 
+/* In a job: whether a Leave of region r at t may be handled here: no
+   warning, no MPI_Finalize, no MPI record left open by the call. */
+static int job_leaves(loc_state *s, az_time t, OTF2_RegionRef r) {
+  if (!job_takes(s, t) || !s->depth || top(s)->region != r) return 0;
+  if (s->cur.a->defs.regions[r].coll == AZ_COLL_FINALIZE) return 0;
+  for (size_t i = s->npend; i-- > 0 && s->pend[i].depth >= s->depth;)
+    if (s->pend[i].kind != PEND_BAR) return 0;
+  return 1;
+}
+
 static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *al, OTF2_RegionRef r) {
   (void)l;
   (void)al;
   loc_state *s = u;
+  if (s->cur.in_job && !job_leaves(s, t, r)) return defer(s);
   if (at(s, &t, pos)) return next(u);
   if (!s->depth) {
     az_warn(&s->cur.a->diag, AZ_W_NESTING,
@@ -327,6 +437,7 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   (void)model;
   (void)n;
   loc_state *s = u;
+  if (s->cur.in_job) return defer(s);
   if (at(s, &t, pos)) return next(u);
   s->fork_time = t;
   s->fork_pending = 1;
@@ -340,6 +451,7 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   (void)al;
   (void)model;
   loc_state *s = u;
+  if (s->cur.in_job) return defer(s);
   if (at(s, &t, pos)) return next(u);
   s->fork_span = 0;
   if (s->closed_inst == NO_INST) {
@@ -380,6 +492,8 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uin
   (void)l;
   (void)al;
   loc_state *s = u;
+  if (s->cur.in_job && (!job_takes(s, t) || team >= s->omp->nteams || s->fork_pending))
+    return defer(s);
   if (at(s, &t, pos)) return next(u);
   if (!team_ok(s, team)) return next(u);
   uint64_t k = s->team_count[team]++;
@@ -406,6 +520,11 @@ static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uin
 static void join_instance(loc_state *s, az_team_instance *in) {
   s->team_pending = 0;
   s->cur_inst = (size_t)(in - s->omp->inst);
+  if (s->cur.in_job) job_log(s, LOG_JOIN)->u.inst = s->cur_inst;
+  else member_joins(s, in);
+}
+
+static inline void member_joins(loc_state *s, az_team_instance *in) {
   in->members++;
   uint32_t first = s->cur.a->defs.procs[s->cur.proc].first_loc;
   s->omp->team_thread[s->cur.loc - first] = 1;
@@ -418,6 +537,7 @@ static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   (void)al;
   (void)team;
   loc_state *s = u;
+  if (s->cur.in_job && !job_takes(s, t)) return defer(s);
   if (at(s, &t, pos)) return next(u);
   s->cur_inst = NO_INST;
   return next(u);
@@ -434,7 +554,8 @@ static void lock_event(loc_state *s, az_time t, uint32_t lock, uint32_t order, i
       e.critical = kind == AZ_RK_CRITICAL;
     }
   }
-  PU_PUSH(s->omp->locks, s->omp->nlocks, s->omp->caplocks, e);
+  if (s->cur.in_job) job_log(s, LOG_LOCK)->u.lk = e;
+  else PU_PUSH(s->omp->locks, s->omp->nlocks, s->omp->caplocks, e);
 }
 
 static OTF2_CallbackCode on_acquire(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -444,6 +565,7 @@ static OTF2_CallbackCode on_acquire(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
   (void)al;
   (void)m;
   loc_state *s = u;
+  if (s->cur.in_job && !job_takes(s, t)) return defer(s);
   if (at(s, &t, pos)) return next(u);
   lock_event(s, t, lock, order, 0);
   return next(u);
@@ -456,12 +578,16 @@ static OTF2_CallbackCode on_release(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
   (void)al;
   (void)m;
   loc_state *s = u;
+  if (s->cur.in_job && !job_takes(s, t)) return defer(s);
   if (at(s, &t, pos)) return next(u);
   lock_event(s, t, lock, order, 1);
   return next(u);
 }
 
 /* ---- MPI ------------------------------------------------------------- */
+
+/* MPI records are the run's, shared by every process: a job defers them. */
+static int in_job(const void *u) { return ((const loc_state *)u)->cur.in_job; }
 
 /* A message record of this location's process (not yet stored). */
 static az_msg make_msg(loc_state *s, int is_send, uint32_t comm, uint32_t peer, uint32_t tag,
@@ -576,6 +702,7 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
                                  uint32_t tag, uint64_t bytes) {
   (void)l;
   (void)al;
+  if (in_job(u)) return defer(u);
   send_event(u, t, pos, dest, comm, tag, bytes, 1, 0);
   return next(u);
 }
@@ -585,6 +712,7 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
                                   uint32_t tag, uint64_t bytes, uint64_t req) {
   (void)l;
   (void)al;
+  if (in_job(u)) return defer(u);
   send_event(u, t, pos, dest, comm, tag, bytes, 0, req);
   return next(u);
 }
@@ -596,6 +724,7 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t,
                                            void *u, OTF2_AttributeList *al, uint64_t req) {
   (void)l;
   (void)al;
+  if (in_job(u)) return defer(u);
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "MpiIsendComplete");
@@ -619,6 +748,7 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, 
                                           void *u, OTF2_AttributeList *al, uint64_t req) {
   (void)l;
   (void)al;
+  if (in_job(u)) return defer(u);
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "MpiIrecvRequest");
@@ -659,6 +789,7 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
                                  uint32_t tag, uint64_t bytes) {
   (void)l;
   (void)al;
+  if (in_job(u)) return defer(u);
   receive(u, t, pos, src, comm, tag, bytes, NULL);
   return next(u);
 }
@@ -668,6 +799,7 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
                                   uint32_t tag, uint64_t bytes, uint64_t req) {
   (void)l;
   (void)al;
+  if (in_job(u)) return defer(u);
   loc_state *s = u;
   request q;
   int known = take_entry(s, req, 1u << REQ_RECV, &q);
@@ -681,6 +813,7 @@ static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t, uint
                                       OTF2_AttributeList *al, uint64_t req) {
   (void)l;
   (void)al;
+  if (in_job(u)) return defer(u);
   loc_state *s = u;
   if (at(s, &t, pos)) return next(u);
   request q;
@@ -698,6 +831,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
                                      uint64_t received) {
   (void)l;
   (void)al;
+  if (in_job(u)) return defer(u);
   loc_state *s = u;
   const frame *in = top(s);
   if (!in || s->cur.a->defs.regions[in->region].paradigm != OTF2_PARADIGM_MPI) {
@@ -777,6 +911,40 @@ static void loc_end(az_replay *r, az_cursor *c, const char *cut_chunk) {
 }
 
 /* ---- the pass ---------------------------------------------------------- */
+
+/* A barrier record logged: given its slot, its pending entry (if still
+   open) points there. */
+static void apply_barrier(loc_state *s, job_op *op, size_t position) {
+  size_t slot = add_barrier(s->omp, &op->u.bar);
+  if (op->at < s->npend && s->pend[op->at].kind == PEND_BAR &&
+      s->pend[op->at].index == LOGGED + position)
+    s->pend[op->at].index = slot;
+  op->at = slot;
+}
+
+/* On the replay thread, after a worker's job (az_pass.local_apply), in
+   location order: what its handlers logged, in their order. */
+static void apply_log(az_replay *r, az_cursor *c) {
+  (void)r;
+  loc_state *s = (loc_state *)c;
+  az_omp_process *o = s->omp;
+  for (size_t i = 0; i < s->nlog; i++) {
+    job_op *op = &s->log[i];
+    switch (op->kind) {
+    case LOG_JOIN: member_joins(s, &o->inst[op->u.inst]); break;
+    case LOG_BARRIER: apply_barrier(s, op, i); break;
+    case LOG_BARRIER_LEFT: {
+      size_t bar = op->u.left.index;
+      if (bar >= LOGGED) bar = s->log[bar - LOGGED].at; /* logged in this window */
+      barrier_left(&o->bars[bar], op->u.left.x, op->u.left.busy);
+      break;
+    }
+    case LOG_LEAVE: PU_PUSH(o->leaves, o->nleaves, o->capleaves, op->u.leave); break;
+    default: PU_PUSH(o->locks, o->nlocks, o->caplocks, op->u.lk); break;
+    }
+  }
+  s->nlog = 0;
+}
 
 typedef struct {
   az_omp_process omp;
@@ -883,6 +1051,7 @@ static void end(az_replay *r, int ok) {
       free(s->pend);
       free(s->reads);
       free(s->team_count);
+      free(s->log);
     }
     requests_left(r, &ps[p].reqs, pr);
     az_omp_step(a, &ps[p].omp, UINT64_MAX, 1); /* every instance retired */
@@ -907,6 +1076,7 @@ static OTF2_CallbackCode on_io_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   (void)handle;
   (void)flags;
   loc_state *s = u;
+  if (s->cur.in_job && (!job_takes(s, t) || !s->depth)) return defer(s);
   if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "IoOperationBegin");
   if (!f) return next(u);
@@ -923,6 +1093,7 @@ static OTF2_CallbackCode on_io_complete(OTF2_LocationRef l, OTF2_TimeStamp t, ui
   (void)al;
   (void)handle;
   loc_state *s = u;
+  if (s->cur.in_job && (!job_takes(s, t) || !s->depth)) return defer(s);
   if (at(s, &t, pos)) return next(u);
   frame *f = enclosing(s, "IoOperationComplete");
   for (size_t i = s->nreads; f && i-- > 0;) {
@@ -962,4 +1133,9 @@ const az_pass az_pass_waits = {
     .exchange = exchange,
     .loc_end = loc_end,
     .end = end,
+    /* a worker's window in a job, with two decoding threads or more (as
+       the delay pass's handlers: with one it decodes) */
+    .local = 1,
+    .local_apply = apply_log,
+    .local_min_decoders = 2,
 };

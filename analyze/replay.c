@@ -20,7 +20,9 @@
  * marked `local` (az_pass.h) has a location's window run by those
  * threads instead (local_job), while the replay thread goes on with the
  * other passes and locations, and waits for them before the window's
- * end (join_local). */
+ * end (join_local); a forward pass marked `local` has its workers'
+ * windows run there (run_forward_job), joined before the next master and
+ * at the window's end (join_forward). */
 #include <otf2/otf2.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -167,11 +169,68 @@ static void init_cursors(az_replay *r) {
   }
 }
 
-/* Reads one window: every location up to stop.  Returns whether any is
-   still reading; *failed on an error. */
-static int read_window(az_replay *r, OTF2_Reader *reader, az_pool *pool, az_time stop,
-                       int *failed) {
+/* A forward `local` pass (az_pass.h): a worker's window of handlers run
+   by a decoding thread (az_pool_job) on the segments decoded by then;
+   the replay thread joins the jobs (join_forward) before the next master
+   and at the window's end. */
+typedef struct {
+  az_pool *pool;
+  az_cursor *c;
+  int queued; /* given this window, not joined yet */
+  int ended;  /* AZ_FED_* */
+  uint64_t read_pos;
+} fwd_job;
+
+static void run_forward_job(void *arg) {
+  fwd_job *j = arg;
+  j->c->in_job = 1;
+  j->ended = az_fed_job(j->pool, j->c, &j->read_pos);
+  j->c->in_job = 0;
+}
+
+/* Whether location l's window goes to a job: a worker (its master's
+   window, before it, is done: what it reads of the master's is written)
+   of a pass whose handlers may run there. */
+static int forward_job_wanted(const az_replay *r, const az_cursor *c) {
+  return r->local && c->loc != r->a->defs.procs[c->proc].first_loc;
+}
+
+/* Waits for the jobs queued (among the n locations from jobs on), then,
+   on the replay thread in location
+   order, each location's logged updates (az_pass.local_apply), its events
+   counted, and the rest of its window where the job left some (a handler
+   deferred, events not decoded yet or the driver's own).  Returns whether
+   any of them is still reading; *failed on an error (the serial replay
+   stops there: later jobs' logs are dropped). */
+static int join_forward(az_replay *r, OTF2_Reader *reader, az_pool *pool, fwd_job *jobs, uint32_t n,
+                        az_time stop, int *failed) {
+  az_pool_finish_jobs(pool);
   int any = 0;
+  for (uint32_t l = 0; l < n; l++) {
+    fwd_job *j = &jobs[l];
+    if (!j->queued) continue;
+    j->queued = 0;
+    if (*failed) continue;
+    az_cursor *c = j->c;
+    r->a->events_read += c->job_events;
+    c->job_events = 0;
+    r->pass->local_apply(r, c);
+    if (c->failed == AZ_DEFERRED) c->failed = 0;
+    if (j->ended == AZ_FED_WINDOW_END) c->read_pos = j->read_pos;
+    else *failed = az_advance_fed(r, c, reader, pool, stop);
+    any |= !c->done;
+  }
+  return any;
+}
+
+/* Reads one window: every location up to stop (a worker's in a job with
+   jobs, joined before the next master and at the end).  Returns whether
+   any is still reading; *failed on an error. */
+static int read_window(az_replay *r, OTF2_Reader *reader, az_pool *pool, az_time stop,
+                       fwd_job *jobs, int *failed) {
+  const uint32_t none = UINT32_MAX;
+  int any = 0;
+  uint32_t first = none; /* the first location queued, not joined yet */
   for (uint32_t l = 0; l < r->a->defs.num_locs && !*failed; l++) {
     az_cursor *c = az_replay_loc(r, l);
     if (!c->a || c->done) continue;
@@ -181,10 +240,22 @@ static int read_window(az_replay *r, OTF2_Reader *reader, az_pool *pool, az_time
       any = 1;
       continue;
     }
+    if (jobs && forward_job_wanted(r, c)) {
+      c->stop = stop;
+      jobs[l] = (fwd_job){pool, c, 1, AZ_FED_MORE, 0};
+      az_pool_job(pool, run_forward_job, &jobs[l]);
+      if (first == none) first = l;
+      continue;
+    }
+    if (first != none) any |= join_forward(r, reader, pool, jobs + first, l - first, stop, failed);
+    first = none;
+    if (*failed) break;
     *failed = pool && az_pool_feeds(pool, l) ? az_advance_fed(r, c, reader, pool, stop)
                                              : advance(r, c, reader, stop);
     any |= !c->done;
   }
+  if (first != none)
+    any |= join_forward(r, reader, pool, jobs + first, r->a->defs.num_locs - first, stop, failed);
   return any;
 }
 
@@ -239,14 +310,21 @@ static int run_forward(az_replay *r, OTF2_Reader *reader, OTF2_EvtReaderCallback
     if (!failed && pool && !c->cut_file) az_chunk_starts(c, reader, &files[l]);
   }
   if (pool) az_pool_go(pool, r, files);
+  /* the pass's workers' windows in the decoding threads: not for a run
+     that did not finish (its handlers warn and read other locations'
+     cursors there) */
+  r->local = pool && r->pass->local && az_pool_decoders(pool) >= r->pass->local_min_decoders &&
+             !r->a->incomplete;
+  fwd_job *jobs = r->local ? pu_calloc(d->num_locs, sizeof *jobs) : NULL;
   az_time length = window_length(r->a), stop = d->global_offset;
   for (size_t k = 0, active = 1; active; k++) {
     stop = UINT64_MAX - stop < length ? UINT64_MAX : stop + length;
     if (pool) az_pool_window(pool, k);
-    int any = read_window(r, reader, pool, stop, &failed);
+    int any = read_window(r, reader, pool, stop, jobs, &failed);
     if (marks) mark_window(marks, r, stop);
     active = end_window(r, stop, any, &failed);
   }
+  free(jobs);
   if (pool) az_pool_stop(pool);
   for (uint32_t l = 0; files && l < d->num_locs; l++) free(files[l].chunk);
   free(files);
