@@ -96,6 +96,12 @@ struct dl_segs {
   size_t n, cap, nslots, capslots;
 };
 
+/* dl_member.closed: its interval reached its start (op_close), or,
+   divided, it was posted on another process's location (remote_member):
+   its interval is there, and no later interval here goes on through it
+   (closed_resolved). */
+enum { DL_CLOSED_HERE = 1, DL_CLOSED_ELSEWHERE };
+
 /* The fields before few_inner are cleared when an instance is reused; the
    inline storage after them is not (its counts are): a message's two
    members clear 2 x 144 bytes, not the 2 x 576 of the whole members. */
@@ -103,12 +109,12 @@ struct dl_member {
   int64_t wait; /* known once every member posted */
   az_time e, x; /* enter and leave */
   uint32_t loc;
-  int32_t cnode;    /* the operation's call path */
-  uint32_t nouter;  /* the intervals its wait lies in */
-  uint8_t root;     /* the root of a rooted collective */
-  uint8_t blocking; /* a message sent or received by a blocking call */
-  uint8_t posted;   /* met its operation's Enter */
-  uint8_t closed;
+  int32_t cnode;        /* the operation's call path */
+  uint32_t nouter;      /* the intervals its wait lies in */
+  uint8_t root;         /* the root of a rooted collective */
+  uint8_t blocking;     /* a message sent or received by a blocking call */
+  uint8_t posted;       /* met its operation's Enter */
+  uint8_t closed;       /* DL_CLOSED_HERE, DL_CLOSED_ELSEWHERE (above) */
   uint8_t thru;         /* its interval starts at a message not yet known to be a
                    synchronisation of the pair (dl_thru) */
   uint16_t thru_depth;  /* later intervals that go on through it (bounded) */
@@ -1091,7 +1097,14 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_
 /* The later interval of entry t may go on now: its start's message is
    settled, the member there closed and resolved itself, the waits in it
    known (settled). */
-static int closed_resolved(const dl_member *from) { return from->closed && !from->thru; }
+/* Every later interval's entry names a member posted on this process
+   (link_throughs), never one closed elsewhere: taking such a member for
+   closed and resolved, try_through scanned the list of every message
+   with one at each try (t8 at -n 8: four times the serial pass's entries
+   a process, none of them resolvable). */
+static int closed_resolved(const dl_member *from) {
+  return from->closed == DL_CLOSED_HERE && !from->thru;
+}
 
 static int through_resolvable(const dl_inst *in, const dl_thru *t) {
   return in->settled && closed_resolved(&in->m[thru_member(t)]) && !in->inner_unknown &&
@@ -1418,21 +1431,21 @@ static int part_times(const dl_inst *in, int k, az_time *e, az_time *x) {
    built: part_of_stub), else 0. */
 static int64_t waits_message(dl_inst *in) {
   dl_member *snd = &in->m[DL_SEND], *rcv = &in->m[DL_RECV];
-  az_time we = snd->e, wx = snd->x, le = rcv->e, lx = rcv->x;
-  int has_w = snd->blocking || part_times(in, 0, &we, &wx);
-  int has_late = rcv->blocking || part_times(in, 1, &le, &lx);
   int64_t ls = positive(rcv->e, earlier_of(snd->e, rcv->x));
   if (ls > 0) {
     in->kind = DK_LS, in->late = DL_SEND, rcv->wait = ls;
-  } else if (has_w && has_late && le > we && le < wx) {
-    in->kind = DK_LR, in->late = rcv->blocking ? DL_RECV : DL_RECV_POST;
-    int64_t wait = (int64_t)(le - we);
-    if (snd->blocking) snd->wait = wait;
-    else if (in->part[0]) in->part[0]->m[0].wait = wait;
-    else return wait;
-  } else {
-    in->kind = DK_NONE;
+    return 0;
   }
+  in->kind = DK_NONE;
+  az_time we = snd->e, wx = snd->x, le = rcv->e, lx;
+  if ((!snd->blocking && !part_times(in, 0, &we, &wx)) ||
+      (!rcv->blocking && !part_times(in, 1, &le, &lx)) || !(le > we && le < wx))
+    return 0;
+  in->kind = DK_LR, in->late = rcv->blocking ? DL_RECV : DL_RECV_POST;
+  int64_t wait = (int64_t)(le - we);
+  if (snd->blocking) snd->wait = wait;
+  else if (in->part[0]) in->part[0]->m[0].wait = wait;
+  else return wait;
   return 0;
 }
 
@@ -1513,9 +1526,11 @@ static void part_of_stub(dl_central *st, dl_inst *in, int64_t wait);
 
 /* Every member is in: the waits, final once the completing calls' are. */
 static void all_posted(dl_central *st, dl_inst *in) {
+  dl_inst *done = NULL; /* a message's Isend completion */
   if (in->key.p2p) {
     int64_t stub_wait = waits_message(in);
     if (stub_wait > 0) part_of_stub(st, in, stub_wait);
+    done = in->part[0];
   } else if (in->kind == DK_12N || in->kind == DK_N21) {
     waits_rooted(in);
   } else {
@@ -1523,13 +1538,13 @@ static void all_posted(dl_central *st, dl_inst *in) {
   }
   if (st->link && in->key.omp == DL_MPI) divide(st, in);
   waits_known(st, in);
-  if (in->key.p2p && in->part[0]) waits_known(st, in->part[0]);
+  if (done) waits_known(st, done);
 }
 
 /* The member's interval reached its start. */
 static void close_interval(dl_central *st, dl_ref r) {
   dl_member *mb = member(r);
-  mb->closed = 1;
+  mb->closed = DL_CLOSED_HERE;
   r.in->closed++;
   for (size_t i = 0; i < mb->ninner; i++) {
     dl_inst *earlier = mb->inner[i].in;
@@ -1637,7 +1652,8 @@ static const dl_ref not_analysed = {NULL, 0};
 static void remote_member(dl_inst *in, dl_member *mb, uint32_t loc, az_time e, az_time x) {
   in->posted++;
   in->closed++;
-  mb->posted = mb->closed = 1;
+  mb->posted = 1;
+  mb->closed = DL_CLOSED_ELSEWHERE;
   mb->loc = loc;
   mb->cnode = -1; /* a waiter's comes with it (rec_waiter) */
   mb->e = e;
