@@ -96,6 +96,12 @@ struct dl_segs {
   size_t n, cap, nslots, capslots;
 };
 
+/* dl_member.closed: its interval reached its start (op_close), or,
+   divided, it was posted on another process's location (remote_member):
+   its interval is there, and no later interval here goes on through it
+   (closed_resolved). */
+enum { DL_CLOSED_HERE = 1, DL_CLOSED_ELSEWHERE };
+
 /* The fields before few_inner are cleared when an instance is reused; the
    inline storage after them is not (its counts are): a message's two
    members clear 2 x 144 bytes, not the 2 x 576 of the whole members. */
@@ -103,12 +109,12 @@ struct dl_member {
   int64_t wait; /* known once every member posted */
   az_time e, x; /* enter and leave */
   uint32_t loc;
-  int32_t cnode;    /* the operation's call path */
-  uint32_t nouter;  /* the intervals its wait lies in */
-  uint8_t root;     /* the root of a rooted collective */
-  uint8_t blocking; /* a message sent or received by a blocking call */
-  uint8_t posted;   /* met its operation's Enter */
-  uint8_t closed;
+  int32_t cnode;        /* the operation's call path */
+  uint32_t nouter;      /* the intervals its wait lies in */
+  uint8_t root;         /* the root of a rooted collective */
+  uint8_t blocking;     /* a message sent or received by a blocking call */
+  uint8_t posted;       /* met its operation's Enter */
+  uint8_t closed;       /* DL_CLOSED_HERE, DL_CLOSED_ELSEWHERE (above) */
   uint8_t thru;         /* its interval starts at a message not yet known to be a
                    synchronisation of the pair (dl_thru) */
   uint16_t thru_depth;  /* later intervals that go on through it (bounded) */
@@ -191,29 +197,52 @@ struct dl_inst {      /* what a look-up reads first: its hash, link and key */
      or known (DL_FINAL_KNOWN; before its own waits: in final_wait) */
   uint8_t final_state;
   uint8_t final_index; /* the waiter's member (DL_SEND_DONE: its part) */
+  /* a message: whether it waited, once known (1 no, 2 yes): its parts
+     may be dropped with its evaluation while the instances whose
+     segments end here (marks) still read it */
+  uint8_t waited;
+  uint8_t thru_queued; /* in dl_central.thru_work */
+  /* divided, a message whose side is another process's: that side's part
+     kept as a stub (DL_STUB_DONE, DL_STUB_POST; below, stub) */
+  uint8_t stubbed;
   int64_t final_wait;
   /* a message: the instances whose segments end here, waiting to know
      whether it waited (boundary_known) */
   dl_inst **marks;
   size_t nmarks, capmarks;
-  /* ... and whether it waited, once known (1 no, 2 yes): its parts may be
-     dropped with its evaluation while those instances still read it */
-  uint8_t waited;
   struct dl_thru *thru; /* the later intervals that start at one of its
                               members (a message), not resolved */
   uint32_t nthru, capthru;
-  uint8_t thru_queued;  /* in dl_central.thru_work */
   dl_inst **dependents; /* instances waiting to know its waits (up to eight
                             in a block, dl_block; freed once settled) */
   size_t ndep, capdep;
   /* a message: its parts, the Isend's completion and the Irecv's posting
      (non-blocking calls only); a part: part[0] its message */
   dl_inst *part[2];
-  az_time fork;  /* an OpenMP barrier: its master's ThreadFork, once sized */
+  union {
+    az_time fork; /* an OpenMP barrier: its master's ThreadFork, once sized */
+    struct {      /* a message, stubbed: the part's enter and leave */
+      az_time e, x;
+    } stub;
+  };
   dl_member m[]; /* size members, allocated with it */
 };
 
 enum { DL_FINAL_AWAITED = 1, DL_FINAL_KNOWN }; /* dl_inst.final_state */
+
+/* dl_inst.stubbed.  Divided, a message's side replayed on another process
+   comes in a record (DL_REC_MSG) with its part, where it has one: an
+   Isend's completion (DL_STUB_DONE) or an Irecv's posting (DL_STUB_POST).
+   Here that part is read for the message's waits only (waits_message:
+   its enter and leave), so it is kept in the message as a stub
+   (dl_inst.stub), not built as an instance (built, settled, made ready,
+   evaluated and dropped with the message, as the serial pass's parts).
+   One exception: an Isend's completion that waited, the waiter of a Late
+   Receiver whose receive is replayed here, is evaluated here from its
+   process's record, so it becomes a part when the waits are computed
+   (part_of_stub).  The posting, a Late Receiver's late party, is
+   replayed where its receive is: late_member takes the receive there. */
+enum { DL_STUB_DONE = 1, DL_STUB_POST };
 
 /* The messages one call completed (MPI_Waitall, MPI_Sendrecv, ...): their
    waits overlap, all from the call's Enter; as in p2p.c, only the longest
@@ -1068,7 +1097,14 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_
 /* The later interval of entry t may go on now: its start's message is
    settled, the member there closed and resolved itself, the waits in it
    known (settled). */
-static int closed_resolved(const dl_member *from) { return from->closed && !from->thru; }
+/* Every later interval's entry names a member posted on this process
+   (link_throughs), never one closed elsewhere: taking such a member for
+   closed and resolved, try_through scanned the list of every message
+   with one at each try (t8 at -n 8: four times the serial pass's entries
+   a process, none of them resolvable). */
+static int closed_resolved(const dl_member *from) {
+  return from->closed == DL_CLOSED_HERE && !from->thru;
+}
 
 static int through_resolvable(const dl_inst *in, const dl_thru *t) {
   return in->settled && closed_resolved(&in->m[thru_member(t)]) && !in->inner_unknown &&
@@ -1297,8 +1333,11 @@ static void evaluate(az_analysis *a, dl_central *st, dl_inst *in) {
   }
   if (waits && part[0] && charges(&part[0]->m[0])) net_map(&part[0]->m[0]);
   if (waits && part[1] && in->late == DL_RECV_POST) waited = net_map(&part[1]->m[0]);
-  /* a message's late Irecv: its part; else a member */
-  dl_member *late = part[1] && in->late == DL_RECV_POST ? &part[1]->m[0] : &in->m[in->late];
+  /* a message's late Irecv: its part (evaluated here: replayed here, not
+     a stub); else a member */
+  dl_member *late = !waits                                ? NULL
+                    : part[1] && in->late == DL_RECV_POST ? &part[1]->m[0]
+                                                          : &in->m[in->late];
   for (uint32_t i = 0; waits && i < in->size; i++)
     if (i != in->late) charge(a, in, late, waited, &in->m[i]);
   if (waits && part[0]) charge(a, in, late, waited, &part[0]->m[0]);
@@ -1369,24 +1408,45 @@ static void waits_rooted(dl_inst *in) {
   in->m[root].wait = positive(in->m[root].e, earlier_of(in->m[in->late].e, in->m[root].x));
 }
 
+/* The enter and leave of message in's part k (0: its Isend's completion,
+   1: its Irecv's posting), the part's or its stub's; 0 where it has
+   neither. */
+static int part_times(const dl_inst *in, int k, az_time *e, az_time *x) {
+  if (in->part[k]) {
+    *e = in->part[k]->m[0].e;
+    *x = in->part[k]->m[0].x;
+    return 1;
+  }
+  if (in->stubbed != (k ? DL_STUB_POST : DL_STUB_DONE)) return 0;
+  *e = in->stub.e;
+  *x = in->stub.x;
+  return 1;
+}
+
 /* A message: Late Sender (the receiver entered its completing call before
    the send), else Late Receiver (the call completing the send, the send
-   itself or an Isend's completion `done`, waited for the receive to be
-   posted, by the receive itself or its Irecv `posting`, as p2p.c), else
-   no wait. */
-static void waits_message(dl_inst *in, dl_member *done, const dl_member *posting) {
+   itself or its Isend's completion, waited for the receive to be posted,
+   by the receive itself or its Irecv's posting, as p2p.c), else no wait.
+   Returns the wait of a stubbed completion (its part is still to be
+   built: part_of_stub), else 0. */
+static int64_t waits_message(dl_inst *in) {
   dl_member *snd = &in->m[DL_SEND], *rcv = &in->m[DL_RECV];
-  dl_member *w = snd->blocking ? snd : done;
-  const dl_member *late = rcv->blocking ? rcv : posting;
   int64_t ls = positive(rcv->e, earlier_of(snd->e, rcv->x));
   if (ls > 0) {
     in->kind = DK_LS, in->late = DL_SEND, rcv->wait = ls;
-  } else if (w && late && late->e > w->e && late->e < w->x) {
-    in->kind = DK_LR, in->late = rcv->blocking ? DL_RECV : DL_RECV_POST;
-    w->wait = (int64_t)(late->e - w->e);
-  } else {
-    in->kind = DK_NONE;
+    return 0;
   }
+  in->kind = DK_NONE;
+  az_time we = snd->e, wx = snd->x, le = rcv->e, lx;
+  if ((!snd->blocking && !part_times(in, 0, &we, &wx)) ||
+      (!rcv->blocking && !part_times(in, 1, &le, &lx)) || !(le > we && le < wx))
+    return 0;
+  in->kind = DK_LR, in->late = rcv->blocking ? DL_RECV : DL_RECV_POST;
+  int64_t wait = (int64_t)(le - we);
+  if (snd->blocking) snd->wait = wait;
+  else if (in->part[0]) in->part[0]->m[0].wait = wait;
+  else return wait;
+  return 0;
 }
 
 static void send_final(dl_central *st, dl_ref r);
@@ -1462,13 +1522,15 @@ static void waits_known(dl_central *st, dl_inst *in) {
 }
 
 static void divide(dl_central *st, dl_inst *in);
+static void part_of_stub(dl_central *st, dl_inst *in, int64_t wait);
 
 /* Every member is in: the waits, final once the completing calls' are. */
 static void all_posted(dl_central *st, dl_inst *in) {
-  dl_inst *part[2];
-  parts_of(in, part);
+  dl_inst *done = NULL; /* a message's Isend completion */
   if (in->key.p2p) {
-    waits_message(in, part[0] ? &part[0]->m[0] : NULL, part[1] ? &part[1]->m[0] : NULL);
+    int64_t stub_wait = waits_message(in);
+    if (stub_wait > 0) part_of_stub(st, in, stub_wait);
+    done = in->part[0];
   } else if (in->kind == DK_12N || in->kind == DK_N21) {
     waits_rooted(in);
   } else {
@@ -1476,13 +1538,13 @@ static void all_posted(dl_central *st, dl_inst *in) {
   }
   if (st->link && in->key.omp == DL_MPI) divide(st, in);
   waits_known(st, in);
-  if (part[0]) waits_known(st, part[0]);
+  if (done) waits_known(st, done);
 }
 
 /* The member's interval reached its start. */
 static void close_interval(dl_central *st, dl_ref r) {
   dl_member *mb = member(r);
-  mb->closed = 1;
+  mb->closed = DL_CLOSED_HERE;
   r.in->closed++;
   for (size_t i = 0; i < mb->ninner; i++) {
     dl_inst *earlier = mb->inner[i].in;
@@ -1590,7 +1652,8 @@ static const dl_ref not_analysed = {NULL, 0};
 static void remote_member(dl_inst *in, dl_member *mb, uint32_t loc, az_time e, az_time x) {
   in->posted++;
   in->closed++;
-  mb->posted = mb->closed = 1;
+  mb->posted = 1;
+  mb->closed = DL_CLOSED_ELSEWHERE;
   mb->loc = loc;
   mb->cnode = -1; /* a waiter's comes with it (rec_waiter) */
   mb->e = e;
@@ -1976,9 +2039,11 @@ static void put_key(uint64_t *w, const dl_key *k) {
   w[2] = k->seq;
 }
 
-/* The member the others waited for (a Late Receiver's Irecv: its part). */
+/* The member the others waited for (a Late Receiver's Irecv: its part;
+   a stub, DL_STUB_POST: its receive, on the same location). */
 static const dl_member *late_member(const dl_inst *in) {
-  return in->key.p2p && in->late == DL_RECV_POST ? &in->part[1]->m[0] : &in->m[in->late];
+  if (!in->key.p2p || in->late != DL_RECV_POST) return &in->m[in->late];
+  return in->part[1] ? &in->part[1]->m[0] : &in->m[DL_RECV];
 }
 
 /* Member mb of in (or of its part `owner`, NULL: in) is closed, not the
@@ -2058,18 +2123,25 @@ static const uint64_t *rec_msg(dl_central *st, const uint64_t *w) {
   if (in->m[side].posted) return w + DL_REC_MSG_WORDS; /* posted twice: not analysed */
   remote_member(in, &in->m[side], loc, w[5], w[6]);
   in->m[side].blocking = (uint8_t)(w[0] >> 10 & 1);
-  if (has_part) { /* an Isend's completion, an Irecv's posting */
-    dl_key pk = {.comm = loc, .omp = side == DL_SEND ? DL_PENDING : DL_PART_POST};
-    dl_inst *part = new_part(st, &pk);
-    remote_member(part, &part->m[0], loc, w[7], w[8]);
-    link_part(in, side == DL_SEND ? 0 : 1, part);
-    if (side == DL_RECV) { /* never waits: ready */
-      part->settled = 1;
-      check_ready(st, part);
-    }
+  if (has_part) { /* an Isend's completion, an Irecv's posting: a stub */
+    in->stubbed = side == DL_SEND ? DL_STUB_DONE : DL_STUB_POST;
+    in->stub.e = w[7];
+    in->stub.x = w[8];
   }
   if (complete(in)) all_posted(st, in);
   return w + DL_REC_MSG_WORDS;
+}
+
+/* Message in's stubbed Isend completion waited: it becomes a part (as
+   rec_msg built every one before), its waiter's record to come from its
+   process (divide). */
+static void part_of_stub(dl_central *st, dl_inst *in, int64_t wait) {
+  uint32_t loc = in->m[DL_SEND].loc;
+  dl_inst *part = new_part(st, &(dl_key){.comm = loc, .omp = DL_PENDING});
+  remote_member(part, &part->m[0], loc, in->stub.e, in->stub.x);
+  part->m[0].wait = wait;
+  link_part(in, 0, part);
+  in->stubbed = 0;
 }
 
 /* 1 when member i of in (DL_SEND_DONE: an Isend's completion) waited

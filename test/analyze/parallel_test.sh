@@ -69,6 +69,23 @@ nonzero finalize mpi_finalize_wait
 nonzero late_receiver mpi_latereceiver
 nonzero late_isend_receiver mpi_latereceiver
 
+# Messages whose other side's parts are stubs under -n 3 (rank 0 on
+# process 0, rank 1 on process 1; data/stub_parts.trace): exact values.
+exact() { # METRIC CALLPATH RANK VALUE: the cell in stub_parts' 3-process report
+  if "$report" dump "$work/stub_parts.3.pomp" --metric "$1" --format csv |
+    awk -F, -v p="$2" -v r="$3" -v v="$4" '$2 == p && $3 == r && $5 == v { found = 1 }
+      END { exit !found }'; then
+    echo "ok: stub_parts: $1 at $2 on rank $3 is $4 under -n 3"
+  else
+    echo "FAIL: stub_parts: $1 at $2 on rank $3 is not $4 under -n 3"
+    failures=$((failures + 1))
+  fi
+}
+exact mpi_latereceiver 'main;MPI_Wait' 0 2e-07
+exact delay_latereceiver 'main;work' 1 2e-07
+exact mpi_latesender 'main;MPI_Wait' 0 4e-08
+exact delay_latesender 'main;work' 1 4e-08
+
 # The trace of a run that did not finish (a recovered experiment: its
 # record fragments/RECOVERED), analysed as such: the same report too.
 "$tracegen" "$data/unfinished.trace" "$work/recovered" || exit 1
