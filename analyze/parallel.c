@@ -144,6 +144,7 @@ typedef struct { /* one kind of item going out in a round */
   void *items;   /* n items of elem bytes, each to dest[i] */
   int *dest;
   size_t n, elem;
+  size_t cap, capdest; /* round_put's room */
 } round_out;
 
 typedef struct { /* what a round brought in */
@@ -226,6 +227,14 @@ static void round_free(round_in *x) {
   free(x->in);
 }
 
+/* item (o->elem bytes) appended to o, to go to process dest. */
+static void round_put(round_out *o, const void *item, int dest) {
+  pu_reserve(&o->items, &o->cap, o->n + 1, o->elem);
+  pu_reserve((void **)&o->dest, &o->capdest, o->n + 1, sizeof *o->dest);
+  memcpy((char *)o->items + o->n * o->elem, item, o->elem);
+  o->dest[o->n++] = dest;
+}
+
 static void round_out_free(round_out *o) {
   free(o->items);
   free(o->dest);
@@ -273,19 +282,16 @@ enum { ANSWERS, CHARGES };
    which keeps it until it is matched (items and dest: free them). */
 static round_out pick_sends(az_analysis *a, const team *t) {
   az_mpi_records *m = &a->mpi;
-  shipped_send *items = NULL;
-  int *dest = NULL;
-  size_t n = 0, cap = 0, capd = 0, nd = 0;
+  round_out o = {.elem = sizeof(shipped_send)};
   for (size_t i = 0; i < m->nsends; i++) {
     az_msg *s = &m->sends[i];
     if (s->state == AZ_MSG_FREE || s->state == AZ_MSG_CANCELLED || s->shipped) continue;
     s->shipped = 1;
     if (s->dst >= a->defs.num_procs) continue; /* cannot be matched */
     shipped_send item = {*s, i};
-    PU_PUSH(items, n, cap, item);
-    PU_PUSH(dest, nd, capd, t->owner[s->dst]);
+    round_put(&o, &item, t->owner[s->dst]);
   }
-  return (round_out){items, dest, n, sizeof *items};
+  return o;
 }
 
 /* The shipped sends that came, into the pool of those addressed here. */
@@ -311,20 +317,17 @@ static void take_sends(par_state *ps, const round_in *x) {
    communicator, their slots released here (items and dest: free them). */
 static round_out pick_colls(az_analysis *a, const team *t) {
   az_mpi_records *m = &a->mpi;
-  az_coll *items = NULL;
-  int *dest = NULL;
-  size_t n = 0, cap = 0, nd = 0, capd = 0;
+  round_out o = {.elem = sizeof(az_coll)};
   for (size_t i = 0; i < m->ncolls; i++) {
     az_coll *c = &m->colls[i];
     if (c->free || !c->left) continue;
-    PU_PUSH(items, n, cap, *c);
     /* one owner per communicator: a mismatch stops the analysis of its
        later instances (collective.c), which the owner must know */
-    PU_PUSH(dest, nd, capd, (int)(c->comm * 2654435761u % (uint64_t)t->size));
+    round_put(&o, c, (int)(c->comm * 2654435761u % (uint64_t)t->size));
     c->free = 1;
     az_slot_give(&m->free_colls, i);
   }
-  return (round_out){items, dest, n, sizeof *items};
+  return o;
 }
 
 /* The collective records that came, into the pool of owned instances. */
@@ -344,17 +347,14 @@ static round_out match_sends(az_analysis *a, par_state *ps, int last, az_call_ke
                              size_t *nls) {
   az_p2p_answer *answer = pu_calloc(ps->npool ? ps->npool : 1, sizeof *answer);
   *ls = az_p2p_receive_step(a, ps->pool, ps->npool, &ps->free_pool, last, answer, nls);
-  answer_back *back = NULL;
-  int *dest = NULL;
-  size_t n = 0, cap = 0, nd = 0, capd = 0;
+  round_out o = {.elem = sizeof(answer_back)};
   for (size_t i = 0; i < ps->npool; i++) {
     if (!answer[i].matched) continue;
     answer_back b = {ps->from_slot[i], answer[i].posted};
-    PU_PUSH(back, n, cap, b);
-    PU_PUSH(dest, nd, capd, ps->from_rank[i]);
+    round_put(&o, &b, ps->from_rank[i]);
   }
   free(answer);
-  return (round_out){back, dest, n, sizeof *back};
+  return o;
 }
 
 static void collect(az_analysis *a, uint32_t loc, int32_t cnode, int metric, int64_t v) {
@@ -389,7 +389,7 @@ static round_out evaluate_colls(az_analysis *a, par_state *ps, int last) {
   swap_colls(&a->mpi, ps);
   int *dest = pu_malloc((ps->nc ? ps->nc : 1) * sizeof *dest);
   for (size_t i = 0; i < ps->nc; i++) dest[i] = ps->t->owner[a->defs.locs[ps->c[i].loc].process];
-  return (round_out){ps->c, dest, ps->nc, sizeof *ps->c};
+  return (round_out){.items = ps->c, .dest = dest, .n = ps->nc, .elem = sizeof *ps->c};
 }
 
 /* The answers that came: Late Receiver of the own sends then. */
