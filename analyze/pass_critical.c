@@ -318,6 +318,7 @@ typedef struct cp_state {
      records (slots), tree[0] the winner; key[slot] its next record */
   cp_key *key;
   uint32_t *slot_loc, *tree, *win;
+  cp_key *tie;       /* per slot: its key's tie of a closing record, of an opening one */
   az_time key_base;  /* the slice's earliest time keyed: earlier ones key as before it */
   az_time key_span;  /* the times a slice keys above its base */
   unsigned tie_bits; /* below the time in a key: the opening bit, the location's */
@@ -1258,13 +1259,19 @@ static void walk(cp_state *st, cp_loc *s, const cp_rec *r) {
 /* The location's next record's key; the one after it is fetched into the
    cache meanwhile (the records of a window were written long before:
    without it the merge waits for memory at each record). */
-static inline cp_key head_key(const cp_state *st, const cp_loc *s) {
+static inline cp_key head_key(const cp_state *st, const cp_loc *s, uint32_t slot) {
   const cp_rec *r = &s->buf[s->next];
   if (s->next + 6 < s->n) __builtin_prefetch(r + 6);
   cp_key t = r->t >= st->key_base ? r->t - st->key_base + 1 : 0;
-  cp_key tie = (cp_key)!r->opening << (st->tie_bits - 1) | s->cur.loc;
+  return (t << st->tie_bits | st->tie[2 * slot + (r->opening != 0)]) + 1;
+}
+
+/* Slot `slot` holds location loc's records: its ties (larger first at
+   equal times: the opening kinds, then the lower location). */
+static void slot_ties(cp_state *st, uint32_t slot, uint32_t loc) {
   cp_key mask = ((cp_key)1 << st->tie_bits) - 1;
-  return (t << st->tie_bits | (~tie & mask)) + 1;
+  st->tie[2 * slot] = ~((cp_key)1 << (st->tie_bits - 1) | loc) & mask;
+  st->tie[2 * slot + 1] = ~(cp_key)loc & mask;
 }
 
 /* The tournament of k slots (leaf i is node k + i, node n's parent n / 2):
@@ -1332,7 +1339,7 @@ static inline void walk_run(cp_state *st, cp_loc *s, uint32_t w, cp_key next) {
       if (s->next + 6 < s->n) __builtin_prefetch(r + 6);
       continue;
     }
-    st->key[w] = head_key(st, s);
+    st->key[w] = head_key(st, s, w);
     if (st->key[w] <= next) return;
   }
 }
@@ -1382,11 +1389,12 @@ static int merge_slice(cp_state *st, az_time lo) {
     if (st->locs[l] && st->locs[l]->next < st->locs[l]->n) {
       const cp_loc *s = st->locs[l];
       if (s->buf[s->next].t > latest) latest = s->buf[s->next].t;
+      slot_ties(st, (uint32_t)k, l);
       st->slot_loc[k++] = l;
     }
   if (!k || latest < lo) return 0;
   st->key_base = latest - lo > st->key_span ? latest - st->key_span : lo;
-  for (size_t i = 0; i < k; i++) st->key[i] = head_key(st, st->locs[st->slot_loc[i]]);
+  for (size_t i = 0; i < k; i++) st->key[i] = head_key(st, st->locs[st->slot_loc[i]], (uint32_t)i);
   /* the keys of the records before key_base are at most this one */
   const cp_key until = (cp_key)1 << st->tie_bits;
   build_tree(st, k);
@@ -1485,6 +1493,7 @@ static cp_state *state_new(az_analysis *a) {
   st->slot_loc = pu_calloc(nl, sizeof *st->slot_loc);
   st->tree = pu_calloc(nl, sizeof *st->tree);
   st->win = pu_calloc(2 * nl, sizeof *st->win);
+  st->tie = pu_calloc(2 * nl, sizeof *st->tie);
   st->tie_bits = 1; /* the opening bit, then the bits of the largest location index */
   while (st->tie_bits <= 32 && (nl - 1) >> (st->tie_bits - 1)) st->tie_bits++;
   st->key_span = ((az_time)1 << (63 - st->tie_bits)) - 2;
@@ -1594,6 +1603,7 @@ static void state_free(cp_state *st) {
   free(st->procs);
   free(st->entered);
   free(st->key);
+  free(st->tie);
   free(st->slot_loc);
   free(st->tree);
   free(st->win);
