@@ -204,21 +204,26 @@ static void the_path_moves_to_a_late_receiver_of_an_isend(void **state) {
   az_run_free(&run);
 }
 
+/* The path of late_senders, its times in `unit` ns. */
+static void late_senders_path(const az_run *run, long unit) {
+  assert_int_equal(on_path(run, "main;work", 2), 400 * unit);
+  assert_int_equal(on_path(run, "main;MPI_Recv", 2), 30 * unit);
+  assert_int_equal(on_path(run, "main;work", 1), 200 * unit);
+  assert_int_equal(on_path(run, "main;MPI_Recv", 1), 20 * unit);
+  assert_int_equal(on_path(run, "main;MPI_Send", 1), 0);
+  assert_int_equal(on_path(run, "main;work", 0), 400 * unit);
+  assert_int_equal(on_path(run, "main;MPI_Send", 0), 0);
+  /* the whole run, no waiting */
+  assert_int_equal(total_ns(run, "critical_path") + total_ns(run, "critical_path_imbalance"),
+                   1050 * unit);
+}
+
 static void the_path_follows_late_senders_back_over_three_ranks(void **state) {
   (void)state;
   az_run run;
   az_run_text(&run, late_senders);
   assert_int_equal(run.status, 0);
-  assert_int_equal(on_path(&run, "main;work", 2), 400);
-  assert_int_equal(on_path(&run, "main;MPI_Recv", 2), 30);
-  assert_int_equal(on_path(&run, "main;work", 1), 200);
-  assert_int_equal(on_path(&run, "main;MPI_Recv", 1), 20);
-  assert_int_equal(on_path(&run, "main;MPI_Send", 1), 0);
-  assert_int_equal(on_path(&run, "main;work", 0), 400);
-  assert_int_equal(on_path(&run, "main;MPI_Send", 0), 0);
-  /* the whole run, no waiting */
-  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
-                   1050);
+  late_senders_path(&run, 1);
   /* imbalance: the share of a call path's time on the path (with its
      callees) above its average busy time (without waits), of each
      location's part.  work: 1000 on the path, 500 on average (400, 300,
@@ -276,15 +281,7 @@ static void a_run_longer_than_a_merge_key_reaches_is_merged_in_slices(void **sta
   az_run run;
   az_run_text(&run, late_senders_long);
   assert_int_equal(run.status, 0);
-  assert_int_equal(on_path(&run, "main;work", 2), 400000000);
-  assert_int_equal(on_path(&run, "main;MPI_Recv", 2), 30000000);
-  assert_int_equal(on_path(&run, "main;work", 1), 200000000);
-  assert_int_equal(on_path(&run, "main;MPI_Recv", 1), 20000000);
-  assert_int_equal(on_path(&run, "main;MPI_Send", 1), 0);
-  assert_int_equal(on_path(&run, "main;work", 0), 400000000);
-  assert_int_equal(on_path(&run, "main;MPI_Send", 0), 0);
-  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
-                   1050000000);
+  late_senders_path(&run, 1000000);
   az_run_free(&run);
 }
 
