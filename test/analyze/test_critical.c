@@ -204,21 +204,26 @@ static void the_path_moves_to_a_late_receiver_of_an_isend(void **state) {
   az_run_free(&run);
 }
 
+/* The path of late_senders, its times in `unit` ns. */
+static void late_senders_path(const az_run *run, long unit) {
+  assert_int_equal(on_path(run, "main;work", 2), 400 * unit);
+  assert_int_equal(on_path(run, "main;MPI_Recv", 2), 30 * unit);
+  assert_int_equal(on_path(run, "main;work", 1), 200 * unit);
+  assert_int_equal(on_path(run, "main;MPI_Recv", 1), 20 * unit);
+  assert_int_equal(on_path(run, "main;MPI_Send", 1), 0);
+  assert_int_equal(on_path(run, "main;work", 0), 400 * unit);
+  assert_int_equal(on_path(run, "main;MPI_Send", 0), 0);
+  /* the whole run, no waiting */
+  assert_int_equal(total_ns(run, "critical_path") + total_ns(run, "critical_path_imbalance"),
+                   1050 * unit);
+}
+
 static void the_path_follows_late_senders_back_over_three_ranks(void **state) {
   (void)state;
   az_run run;
   az_run_text(&run, late_senders);
   assert_int_equal(run.status, 0);
-  assert_int_equal(on_path(&run, "main;work", 2), 400);
-  assert_int_equal(on_path(&run, "main;MPI_Recv", 2), 30);
-  assert_int_equal(on_path(&run, "main;work", 1), 200);
-  assert_int_equal(on_path(&run, "main;MPI_Recv", 1), 20);
-  assert_int_equal(on_path(&run, "main;MPI_Send", 1), 0);
-  assert_int_equal(on_path(&run, "main;work", 0), 400);
-  assert_int_equal(on_path(&run, "main;MPI_Send", 0), 0);
-  /* the whole run, no waiting */
-  assert_int_equal(total_ns(&run, "critical_path") + total_ns(&run, "critical_path_imbalance"),
-                   1050);
+  late_senders_path(&run, 1);
   /* imbalance: the share of a call path's time on the path (with its
      callees) above its average busy time (without waits), of each
      location's part.  work: 1000 on the path, 500 on average (400, 300,
@@ -248,6 +253,35 @@ static void the_path_follows_late_senders_back_over_three_ranks(void **state) {
   assert_int_equal(ns(&run, "critical_imbalance_impact", "main;MPI_Recv", 1), 40);
   assert_int_equal(ns(&run, "critical_imbalance_impact", "main;MPI_Recv", 2), 59);
   assert_int_equal(impact_total(&run), 3 * 1050 - 1);
+  az_run_free(&run);
+}
+
+/* The same chain at 2 * 10^18 ticks a second, and two ranks that only
+   run main a while: its 2.1 * 10^18 ticks do not fit a merge key of 64
+   bits above five locations' tie (2^60 ticks; pass_critical.c's key_span,
+   2^59), so the records are merged in slices, the latest first: the path
+   as at 10^9 ticks a second, in ms instead of ns. */
+static const char *const late_senders_long =
+    "clock 2000000000000000000\n"
+    "process 0 threads 1\nprocess 1 threads 1\nprocess 2 threads 1\nprocess 3 threads 1\n"
+    "process 4 threads 1\n" REGIONS LOC("0.0", 820000000000000000,
+                                        RUN("work", 0, 800000000000000000)
+                                            SEND(1, 800000000000000000, 820000000000000000))
+        LOC("1.0", 1260000000000000000,
+            RUN("work", 0, 200000000000000000) RECV(0, 200000000000000000, 840000000000000000)
+                RUN("work", 840000000000000000, 1240000000000000000)
+                    SEND(2, 1240000000000000000, 1260000000000000000))
+            LOC("2.0", 2100000000000000000,
+                RUN("work", 0, 800000000000000000) RECV(1, 800000000000000000, 1300000000000000000)
+                    RUN("work", 1300000000000000000, 2100000000000000000))
+                LOC("3.0", 100000000000000000, "") LOC("4.0", 100000000000000000, "");
+
+static void a_run_longer_than_a_merge_key_reaches_is_merged_in_slices(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, late_senders_long);
+  assert_int_equal(run.status, 0);
+  late_senders_path(&run, 1000000);
   az_run_free(&run);
 }
 
@@ -624,6 +658,7 @@ static void the_two_stages_apart_write_the_serial_report(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_path_follows_late_senders_back_over_three_ranks),
+      cmocka_unit_test(a_run_longer_than_a_merge_key_reaches_is_merged_in_slices),
       cmocka_unit_test(the_path_moves_to_a_late_receiver),
       cmocka_unit_test(a_late_receiver_is_found_past_a_region_inside_the_send),
       cmocka_unit_test(the_path_moves_to_a_late_receiver_at_its_irecv),
