@@ -223,6 +223,17 @@ void POMP_Fortran_unset_nest_lock(void *lock);
 int POMP_Fortran_test_lock(void *lock);
 int POMP_Fortran_test_nest_lock(void *lock);
 
+/*
+ * The name of a Fortran main program.  gfortran calls the main program's
+ * function MAIN__ whatever its name; pomp's GCC plugin (gccplugin/), which
+ * sees the name (`program heat_f`), calls this at the function's entry,
+ * before its enter hook, so that the user function at fn is recorded as
+ * "heat_f", as Score-P shows it, rather than as "program".  name must live
+ * as long as the process (a string literal); called before any thread of
+ * the program starts (the main program's entry).
+ */
+void POMP_Fortran_program(void *fn, const char *name);
+
 #ifdef __cplusplus
 }
 

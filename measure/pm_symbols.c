@@ -2,13 +2,15 @@
    the address (dl_iterate_phdr: executable, PIE or not, and shared
    libraries), its ELF symbol table and DWARF line table (read once per
    object: file and line where the program has -g), gfortran's names in
-   Fortran spelling, and the C++ demangler of the program's own libstdc++
+   Fortran spelling (the main program by its own name where the GCC
+   plugin gave it, POMP_Fortran_program), and the C++ demangler of the program's own libstdc++
    when there is one (so libpomp needs no demangling library). Callers
    serialise calls. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pomp_filter.h"
 #include "pm_user.h"
+#include "pomp.h"
+#include "pomp_filter.h"
 #include "pomp_util.h"
 
 typedef struct object {
@@ -72,6 +75,18 @@ static object *load(const char *path) {
   return &objects[nobjects - 1];
 }
 
+/* The Fortran main program's own name, from the GCC plugin (pomp.h): set
+   once, at the main program's entry, before any of its threads runs;
+   read under the callers' serialisation. */
+static _Atomic uintptr_t program_fn;
+static const char *program_name;
+
+void POMP_Fortran_program(void *fn, const char *name) {
+  if (!fn || !name || !*name) return;
+  program_name = name;
+  atomic_store_explicit(&program_fn, (uintptr_t)fn, memory_order_release);
+}
+
 /* Names as the filter rules see them (common/pomp_filter.c): gfortran's
    module procedures, C++ demangled with the program's own __cxa_demangle. */
 static void demangle(const char *name, char *buf, size_t size) {
@@ -96,7 +111,9 @@ void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file,
   object *o = load(w.path);
   const pm_elf_symbol *s = pm_elf_find(o->syms, o->nsyms, addr - w.bias);
   if (s) {
-    demangle(s->name, buf, size);
+    if (addr == atomic_load_explicit(&program_fn, memory_order_acquire))
+      snprintf(buf, size, "%s", program_name);
+    else demangle(s->name, buf, size);
     *file = s->file;
     *line = s->line;
     return;
