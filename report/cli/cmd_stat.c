@@ -72,8 +72,13 @@ static int top(const double *v, int32_t n, int k, int32_t *out, const stat_order
   return got;
 }
 
+/* By display name first: pomp-report cube renames some metrics to
+   Scalasca's (omp_lock_contention: omp_lock_contention_api) but keeps
+   what they are called ("Lock Contention"). */
 static int metric_tie(const pomp_report *r, int32_t a, int32_t b) {
-  return strcmp(pomp_report_metric(r, a)->name, pomp_report_metric(r, b)->name);
+  const pomp_metric *x = pomp_report_metric(r, a), *y = pomp_report_metric(r, b);
+  int c = strcmp(x->display, y->display);
+  return c ? c : strcmp(x->name, y->name);
 }
 
 static int region_tie(const pomp_report *r, int32_t a, int32_t b) {
