@@ -105,7 +105,7 @@ void function_name(tree fndecl, char *buf, size_t size) {
   pu_function_name(symbol, abi::__cxa_demangle, buf, size);
 }
 
-/* POMP_Fortran_program(&fn, "name") (pomp.h): the run time, which names
+/* POMP_Fortran_program("name") (pomp.h): the run time, which names
    functions by their symbol, learns the main program's name; inserted on
    the entry edge after the enter hook was, so it runs first. */
 void name_fortran_program(function *fun, tree fndecl) {
@@ -113,14 +113,13 @@ void name_fortran_program(function *fun, tree fndecl) {
   if (!name) return;
   static tree hook;
   if (!hook) {
-    tree type = build_function_type_list(void_type_node, ptr_type_node, const_ptr_type_node,
-                                         NULL_TREE);
+    tree type = build_function_type_list(void_type_node, const_ptr_type_node, NULL_TREE);
     hook = build_fn_decl("POMP_Fortran_program", type);
     TREE_NOTHROW(hook) = 1;
   }
   tree text = build_string_literal(strlen(name) + 1, name);
   gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)),
-                               gimple_build_call(hook, 2, build_fold_addr_expr(fndecl), text));
+                               gimple_build_call(hook, 1, text));
 }
 
 /* Compiler-made functions (outlined OpenMP bodies, static initialisers,

@@ -75,16 +75,13 @@ static object *load(const char *path) {
   return &objects[nobjects - 1];
 }
 
-/* The Fortran main program's own name, from the GCC plugin (pomp.h): set
-   once, at the main program's entry, before any of its threads runs;
-   read under the callers' serialisation. */
-static _Atomic uintptr_t program_fn;
-static const char *program_name;
+/* The Fortran main program's own name (pomp.h), for the symbol MAIN__:
+   set before any of the program's threads runs (a constructor, or the main
+   program's entry), read under the callers' serialisation. */
+static const char *_Atomic program_name;
 
-void POMP_Fortran_program(void *fn, const char *name) {
-  if (!fn || !name || !*name) return;
-  program_name = name;
-  atomic_store_explicit(&program_fn, (uintptr_t)fn, memory_order_release);
+void POMP_Fortran_program(const char *name) {
+  if (name && *name) atomic_store_explicit(&program_name, name, memory_order_release);
 }
 
 /* Names as the filter rules see them (common/pomp_filter.c): gfortran's
@@ -111,8 +108,8 @@ void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file,
   object *o = load(w.path);
   const pm_elf_symbol *s = pm_elf_find(o->syms, o->nsyms, addr - w.bias);
   if (s) {
-    if (addr == atomic_load_explicit(&program_fn, memory_order_acquire))
-      snprintf(buf, size, "%s", program_name);
+    const char *program = atomic_load_explicit(&program_name, memory_order_acquire);
+    if (program && !strcmp(s->name, "MAIN__")) snprintf(buf, size, "%s", program);
     else demangle(s->name, buf, size);
     *file = s->file;
     *line = s->line;

@@ -120,6 +120,11 @@ sed -e 's/^program main$/program kern_demo/' -e 's/^end program main$/end progra
 "$pcc" gfortran -fopenmp -O2 -o named named.f90 || fail "Fortran named program build"
 run e_named named
 expect_eq "Fortran: the program's name" "$(enters e_named kern_demo):$(enters e_named program)" "1:0"
+# ... and under -finstrument-functions, from pomp-opari's companion file
+"$pcc" --no-plugin gfortran -fopenmp -O2 -o named_fb named.f90 || fail "Fortran --no-plugin build"
+run e_named_fb named_fb
+expect_eq "Fortran --no-plugin: the program's name" \
+  "$(enters e_named_fb kern_demo):$(enters e_named_fb program)" "1:0"
 printf 'exclude kern_demo\n' >program.filter
 "$pcc" --filter program.filter gfortran -fopenmp -O2 -o named_f named.f90 || fail "filtered build"
 expect_eq "Fortran: the program filtered by its name" "$(hook_calls named_f MAIN__)" 0
