@@ -47,7 +47,9 @@ void pu_filter_clear(pu_filter *f);
 
 /* The name under which a function is recorded and filtered, from its
    symbol: gfortran's module procedure __<module>_MOD_<proc> is
-   "<module>::<proc>", its main program MAIN__ "program"; a C++ symbol
+   "<module>::<proc>", its main program MAIN__ "program" (the GCC plugin
+   and libpomp give it the program's own name where they know it, pomp.h's
+   POMP_Fortran_program); a C++ symbol
    (_Z...) is passed to demangle (__cxa_demangle's signature; NULL: not
    demangled); anything else is the symbol itself. Writes buf (size bytes,
    truncated). */

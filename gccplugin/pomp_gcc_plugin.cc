@@ -81,10 +81,45 @@ gcall *hook_call(tree hook, tree fndecl) {
   return gimple_build_call(hook, 2, build_fold_addr_expr(fndecl), null_pointer_node);
 }
 
+/* gfortran's main program is the function MAIN__ whatever the program is
+   called; its DECL_NAME keeps the name (`program heat_f`: "heat_f"), which
+   Score-P's plugin shows.  NULL for any other function, and where gfortran
+   named the program MAIN__ itself (`program main`, or no program
+   statement): that one stays "program" (pu_function_name). */
+const char *fortran_program_name(tree fndecl) {
+  if (strcmp(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl)), "MAIN__") ||
+      strncmp(lang_hooks.name, "GNU Fortran", strlen("GNU Fortran")))
+    return NULL;
+  const char *name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+  return strcmp(name, "MAIN__") ? name : NULL;
+}
+
 /* The name the run time records and filters the function under. */
 void function_name(tree fndecl, char *buf, size_t size) {
+  const char *program = fortran_program_name(fndecl);
+  if (program) {
+    snprintf(buf, size, "%s", program);
+    return;
+  }
   const char *symbol = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
   pu_function_name(symbol, abi::__cxa_demangle, buf, size);
+}
+
+/* POMP_Fortran_program("name") (pomp.h): the run time, which names
+   functions by their symbol, learns the main program's name; inserted on
+   the entry edge after the enter hook was, so it runs first. */
+void name_fortran_program(function *fun, tree fndecl) {
+  const char *name = fortran_program_name(fndecl);
+  if (!name) return;
+  static tree hook;
+  if (!hook) {
+    tree type = build_function_type_list(void_type_node, const_ptr_type_node, NULL_TREE);
+    hook = build_fn_decl("POMP_Fortran_program", type);
+    TREE_NOTHROW(hook) = 1;
+  }
+  tree text = build_string_literal(strlen(name) + 1, name);
+  gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)),
+                               gimple_build_call(hook, 1, text));
 }
 
 /* Compiler-made functions (outlined OpenMP bodies, static initialisers,
@@ -344,6 +379,7 @@ public:
     instrument_returns(fun, fndecl);
     gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)),
                                  hook_call(enter_hook, fndecl));
+    name_fortran_program(fun, fndecl);
     if (gimple_in_ssa_p(fun)) {
       mark_virtual_operands_for_renaming(fun);
       return TODO_update_ssa_only_virtuals | TODO_cleanup_cfg;

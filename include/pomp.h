@@ -223,6 +223,17 @@ void POMP_Fortran_unset_nest_lock(void *lock);
 int POMP_Fortran_test_lock(void *lock);
 int POMP_Fortran_test_nest_lock(void *lock);
 
+/*
+ * The name of a Fortran main program.  gfortran calls the main program's
+ * function MAIN__ (a local symbol) whatever its name; pomp's GCC plugin at
+ * the function's entry, and the companion C file pomp-opari writes for the
+ * unit from a constructor, pass the name (`program heat_f`: "heat_f"), so
+ * that the user function MAIN__ is recorded as "heat_f", as Score-P shows
+ * it, rather than as "program".  name must live as long as the process (a
+ * string literal); called before any thread of the program starts.
+ */
+void POMP_Fortran_program(const char *name);
+
 #ifdef __cplusplus
 }
 

@@ -2,13 +2,15 @@
    the address (dl_iterate_phdr: executable, PIE or not, and shared
    libraries), its ELF symbol table and DWARF line table (read once per
    object: file and line where the program has -g), gfortran's names in
-   Fortran spelling, and the C++ demangler of the program's own libstdc++
+   Fortran spelling (the main program by its own name where the GCC
+   plugin gave it, POMP_Fortran_program), and the C++ demangler of the program's own libstdc++
    when there is one (so libpomp needs no demangling library). Callers
    serialise calls. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pomp_filter.h"
 #include "pm_user.h"
+#include "pomp.h"
+#include "pomp_filter.h"
 #include "pomp_util.h"
 
 typedef struct object {
@@ -72,6 +75,15 @@ static object *load(const char *path) {
   return &objects[nobjects - 1];
 }
 
+/* The Fortran main program's own name (pomp.h), for the symbol MAIN__:
+   set before any of the program's threads runs (a constructor, or the main
+   program's entry), read under the callers' serialisation. */
+static const char *_Atomic program_name;
+
+void POMP_Fortran_program(const char *name) {
+  if (name && *name) atomic_store_explicit(&program_name, name, memory_order_release);
+}
+
 /* Names as the filter rules see them (common/pomp_filter.c): gfortran's
    module procedures, C++ demangled with the program's own __cxa_demangle. */
 static void demangle(const char *name, char *buf, size_t size) {
@@ -96,7 +108,9 @@ void pm_symbol_lookup(uintptr_t addr, char *buf, size_t size, const char **file,
   object *o = load(w.path);
   const pm_elf_symbol *s = pm_elf_find(o->syms, o->nsyms, addr - w.bias);
   if (s) {
-    demangle(s->name, buf, size);
+    const char *program = atomic_load_explicit(&program_name, memory_order_acquire);
+    if (program && !strcmp(s->name, "MAIN__")) snprintf(buf, size, "%s", program);
+    else demangle(s->name, buf, size);
     *file = s->file;
     *line = s->line;
     return;

@@ -243,6 +243,7 @@ static void rewrite(opf_rw *rw) {
     case FL_CODE: {
       size_t last = opf_stmt_last(rw, li);
       opf_statement_seen(rw, li);
+      opf_program_statement(rw, li);
       if (rw->opt->loops) opf_loop_statement(rw, li, last);
       opf_return(rw, li);
       code_lines(rw, li, last);

@@ -140,6 +140,7 @@ typedef struct {
   bool used[EV_COUNT];
   bool locks_used[FLOCK_COUNT];
   bool test_locks_used[2]; /* omp_test_lock, omp_test_nest_lock (f_unit.c) */
+  char program[64];        /* the main program's name, lower case, or "" (f_unit.c) */
   bool final_newline;      /* added after a last line without one */
   /* --loops (f_loop.c): open DO loops; a directive was just read (its DO
      is OpenMP's); the DO just read was such a loop (a DO right inside it
@@ -167,6 +168,9 @@ size_t opf_stmt_text(const opf_rw *rw, size_t li, char *text, size_t size, long 
    the offset of what follows it. */
 size_t opf_construct_name(const char *text, size_t *name_len);
 opf_stmt opf_stmt_at(const opf_rw *rw, size_t li);
+/* f_unit.c: notes the name of a `PROGRAM name` statement starting at code
+   line li, for the companion file. */
+void opf_program_statement(opf_rw *rw, size_t li);
 /* f_look.c: the last line of the DO loop whose DO statement is at li, or
    SIZE_MAX when its end is not found. */
 size_t opf_loop_end(const opf_rw *rw, size_t li);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pomp_util.h"
 #include "report_internal.h"
 
 /* Each wait-state metric and the delay costs that explain it. */
@@ -211,7 +212,9 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
     } else {
       site_label(r, d.cause, d.where, cause, sizeof cause);
     }
-    snprintf(buf, size, "%.3g s %s at %s%s, caused by %s (%.0f%% of its delay costs)%s", waited,
+    char seconds[32]; /* as stat's columns and pomp-tui show them: "31.9 ms", not "0.0319 s" */
+    pu_format_seconds(seconds, sizeof seconds, waited);
+    snprintf(buf, size, "%s %s at %s%s, caused by %s (%.0f%% of its delay costs)%s", seconds,
              m->display, path, waiter, cause, 100 * d.cause_cost / d.all, root);
     return 1;
   }

@@ -1,4 +1,4 @@
-/* cmd_diff.c -- pomp-report diff A B -o C: C = A - B, cell by cell, over
+/* cmd_diff.c -- pomp-report diff A B [-o C]: C = A - B, cell by cell, over
  * the union of the definitions (like cube_diff).  C starts as a copy of
  * A's definitions, so A's ids are C's ids; B's definitions are matched by
  * meaning: metrics by name, regions by name, file and line, call paths by
@@ -7,6 +7,7 @@
  * holds the definitions and one row. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "pomp_util.h"
@@ -17,7 +18,13 @@ static const char summary[] =
     "(metrics matched by name, call paths by region names, locations by\n"
     "rank and thread).  Negative values mean B is larger.  If A or B comes\n"
     "from a run that did not finish, C's run_status names it and says how;\n"
-    "metrics either did not compute are marked not computed in C.\n";
+    "metrics either did not compute are marked not computed in C.\n"
+    "Without -o, C is diff.pomp in the current directory (as cube_diff\n"
+    "writes diff.cubex), said on stderr; it replaces an earlier difference\n"
+    "there, never an input or another file.\n";
+
+/* The output without -o, as cube_diff's diff.cubex. */
+static const char default_output[] = "diff.pomp";
 
 /* Ids of B mapped into C (-1: not mapped yet), and C's regions and
    sysnodes by their matching key (region_key, sysnode_key). */
@@ -279,17 +286,36 @@ static void set_not_computed(pomp_report *c, const pomp_report *a, const pomp_re
   free(both);
 }
 
+/* Without -o, diff.pomp replaces an earlier difference (what running the
+   command again is for) but not a file that is something else: a run's
+   report the user named so, anything else. */
+static void refuse_other_default_output(void) {
+  if (access(default_output, F_OK) != 0) return;
+  pomp_report_error err;
+  pomp_report *old = pomp_report_open(default_output, &err);
+  int difference = old && pomp_report_attr(old, "diff");
+  pomp_report_free(old);
+  if (!difference)
+    pu_die(POMP_EXIT_USAGE,
+           "%s exists and is not a difference of two reports; name the output with -o",
+           default_output);
+}
+
 int cmd_diff(int argc, char **argv) {
   const char *out = NULL, *pos[2];
   const pu_option options[] = {
-      {"output", 'o', "C", "the report to write (not A or B)", PU_STRING(&out), .required = 1},
+      {"output", 'o', "C", "the report to write, not A or B (default: diff.pomp)", PU_STRING(&out)},
       PU_OPT_END};
   const pu_opt_command cmd = {
       "diff", "A B", 2, 2, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, pos);
+  int named = out != NULL;
+  if (!named) out = default_output;
   for (int i = 0; i < 2; i++)
     if (cli_same_file(pos[i], out))
-      pu_die(POMP_EXIT_USAGE, "output %s would overwrite input %s", out, pos[i]);
+      pu_die(POMP_EXIT_USAGE, "output %s would overwrite input %s%s", out, pos[i],
+             named ? "" : " (the default output: name another with -o)");
+  if (!named) refuse_other_default_output();
   pomp_report *a = cli_open_compared(pos[0], pos[1]), *b = cli_open_compared(pos[1], pos[0]);
   merge x = {b,
              pomp_report_new(),
@@ -314,6 +340,10 @@ int cmd_diff(int argc, char **argv) {
   set_run_status(x.c, (const pomp_report *const[2]){a, b}, pos);
   set_not_computed(x.c, a, b);
   int failed = write_difference(a, &x, out);
+  if (!failed && !named) {
+    pu_print_prefix(stderr);
+    fprintf(stderr, "wrote %s (%s - %s)\n", out, pos[0], pos[1]);
+  }
   free(x.metric);
   free(x.region);
   free(x.cnode);

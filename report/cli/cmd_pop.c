@@ -71,7 +71,7 @@ static int32_t deepest_prefix(const pomp_report *r, const char *path) {
 
 /* Whether label ends with path after a ';' (a call path's tail: "solve"
    of "main;solve") or after a "::" (a qualified name's: "solve" of
-   "main;program;heat_f_solver::solve"). */
+   "main;heat_f;heat_f_solver::solve"). */
 static int ends_with_tail(const char *label, const char *path) {
   size_t n = strlen(label), k = strlen(path);
   if (k >= n || strcmp(label + n - k, path) != 0) return 0;

@@ -22,23 +22,103 @@ static const char summary[] =
     "is named by its largest region and its N largest regions are listed.\n"
     "Functions are shown without their parameter lists; a call path longer\n"
     "than 100 characters keeps its leaf end (\"...;solve;MPI_Recv\").\n"
+    "Equal entries are listed by name (call paths region by region, locations\n"
+    "by rank and thread), so a report and its .cubex rank alike.\n"
     "A report of a run that did not finish starts with a WARNING line, as\n"
     "does one whose buffer flushes took more than 5 % of the time.\n";
 
-/* The (at most) k largest non-zero entries of v, largest first, ties to the
-   lower index.  Returns how many. */
-static int top(const double *v, int32_t n, int k, int32_t *out) {
+/* Which of two entries of equal value comes first: <0 a, >0 b, 0 alike.
+   By what they name (property name, call path, rank and thread, region),
+   not by id, so that a report and its .cubex (pomp-report cube), whose
+   ids differ, list ties in the same order. */
+typedef int (*stat_tie)(const pomp_report *r, int32_t a, int32_t b);
+
+/* How a list is ranked: larger first; values closer than equal_within are
+   equal (CUBE stores inclusive values, so an exclusive one read back
+   differs from the report's in its last bits: 1.0139e-05 s comes back as
+   1.0139000000001022e-05), then tie decides, then the lower id. */
+typedef struct {
+  const pomp_report *r;
+  stat_tie tie;
+  double equal_within;
+} stat_order;
+
+/* Values that differ by less than this share of the total time rank as
+   equal: far above the noise of CUBE's subtraction (a few units in the
+   last place of an inclusive value, which is at most the total: ~1e-15 of
+   it) and far below what stat prints (0.01 % of the total, 3 digits). */
+#define STAT_EQUAL_SHARE 1e-12
+
+static int ranks_before(const double *v, int32_t a, int32_t b, const stat_order *o) {
+  double d = v[a] - v[b];
+  if (d > o->equal_within || -d > o->equal_within) return d > 0;
+  int c = o->tie(o->r, a, b);
+  return c ? c < 0 : a < b;
+}
+
+/* The (at most) k largest non-zero entries of v, in ranks_before's order.
+   Returns how many. */
+static int top(const double *v, int32_t n, int k, int32_t *out, const stat_order *o) {
   int got = 0;
   for (int32_t i = 0; i < n; i++) {
     if (v[i] == 0) continue;
     int at = got;
-    while (at > 0 && v[out[at - 1]] < v[i]) at--;
+    while (at > 0 && ranks_before(v, i, out[at - 1], o)) at--;
     if (at >= k) continue;
     if (got < k) got++;
     memmove(out + at + 1, out + at, (size_t)(got - 1 - at) * sizeof *out);
     out[at] = i;
   }
   return got;
+}
+
+/* By display name first: pomp-report cube renames some metrics to
+   Scalasca's (omp_lock_contention: omp_lock_contention_api) but keeps
+   what they are called ("Lock Contention"). */
+static int metric_tie(const pomp_report *r, int32_t a, int32_t b) {
+  const pomp_metric *x = pomp_report_metric(r, a), *y = pomp_report_metric(r, b);
+  int c = strcmp(x->display, y->display);
+  return c ? c : strcmp(x->name, y->name);
+}
+
+static int region_tie(const pomp_report *r, int32_t a, int32_t b) {
+  const pomp_region *x = pomp_report_region(r, a), *y = pomp_report_region(r, b);
+  int c = strcmp(x->name, y->name);
+  if (!c) c = strcmp(x->file, y->file);
+  return c ? c : (x->begin_line > y->begin_line) - (x->begin_line < y->begin_line);
+}
+
+static int32_t cnode_depth(const pomp_report *r, int32_t c) {
+  int32_t d = 0;
+  while ((c = pomp_report_cnode(r, c)->parent) >= 0) d++;
+  return d;
+}
+
+static int32_t cnode_ancestor(const pomp_report *r, int32_t c, int32_t up) {
+  while (up-- > 0) c = pomp_report_cnode(r, c)->parent;
+  return c;
+}
+
+/* Call paths compare region by region from the root; a path comes before
+   the paths that extend it. */
+static int cnode_tie(const pomp_report *r, int32_t a, int32_t b) {
+  if (a == b) return 0;
+  int32_t da = cnode_depth(r, a), db = cnode_depth(r, b);
+  if (da != db) {
+    int c = da > db ? cnode_tie(r, cnode_ancestor(r, a, da - db), b)
+                    : cnode_tie(r, a, cnode_ancestor(r, b, db - da));
+    return c ? c : da > db ? 1 : -1;
+  }
+  int32_t pa = pomp_report_cnode(r, a)->parent, pb = pomp_report_cnode(r, b)->parent;
+  int c = pa >= 0 && pb >= 0 ? cnode_tie(r, pa, pb) : 0;
+  return c ? c : region_tie(r, pomp_report_cnode(r, a)->region, pomp_report_cnode(r, b)->region);
+}
+
+static int location_tie(const pomp_report *r, int32_t a, int32_t b) {
+  const pomp_sysnode *x = pomp_report_sysnode(r, pomp_report_location_sysnode(r, a));
+  const pomp_sysnode *y = pomp_report_sysnode(r, pomp_report_location_sysnode(r, b));
+  if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+  return (x->thread > y->thread) - (x->thread < y->thread);
 }
 
 static int in_subtree(const pomp_report *r, int32_t m, int32_t root) {
@@ -53,6 +133,7 @@ typedef struct {
   int n;                     /* call paths and locations per property */
   double *by_cnode, *by_loc; /* exclusive, [metric][cnode or location] */
   double *by_region;         /* one property's own part per region */
+  double equal_within;       /* values closer than this rank as equal */
 } stat_ctx;
 
 /* "MPI_Recv (mpi)": a region and the paradigm it belongs to; functions
@@ -105,7 +186,8 @@ static int own_part_regions(stat_ctx *x, const double *cv, double v, int32_t *be
   memset(x->by_region, 0, (size_t)ng * sizeof *x->by_region);
   for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++)
     x->by_region[pomp_report_cnode(r, c)->region] += cv[c];
-  int k = top(x->by_region, ng, x->n > 0 ? x->n : 1, best);
+  int k = top(x->by_region, ng, x->n > 0 ? x->n : 1, best,
+              &(stat_order){r, region_tie, x->equal_within});
   if (k > 0 && v > 0 && x->by_region[best[0]] > 0) {
     fputs(2 * x->by_region[best[0]] > v ? ", mostly " : ", largest part ", stdout);
     print_region(r, best[0]);
@@ -146,13 +228,15 @@ static void print_property(stat_ctx *x, int rank, int32_t m) {
     putchar('\n');
   }
   char path[STAT_PATH_WIDTH + 1];
-  for (int i = 0, k = top(cv, nc, x->n, best); i < k; i++) {
+  stat_order paths = {r, cnode_tie, x->equal_within},
+             locations = {r, location_tie, x->equal_within};
+  for (int i = 0, k = top(cv, nc, x->n, best, &paths); i < k; i++) {
     printf("    call path %7.2f %% ", 100 * cv[best[i]] / x->total);
     print_seconds_column(cv[best[i]]);
     printf("  %s\n", path_label(r, best[i], path));
   }
   const double *lv = x->by_loc + (size_t)m * (size_t)nl;
-  for (int i = 0, k = top(lv, nl, x->n, best); i < k; i++) {
+  for (int i = 0, k = top(lv, nl, x->n, best, &locations); i < k; i++) {
     const pomp_sysnode *t = pomp_report_sysnode(r, pomp_report_location_sysnode(r, best[i]));
     printf("    location  %7.2f %% ", 100 * lv[best[i]] / x->total);
     print_seconds_column(lv[best[i]]);
@@ -218,10 +302,11 @@ int cmd_stat(int argc, char **argv) {
   if (n > 1000) n = 1000;
   pomp_report *r = cli_open(path);
   int32_t time = cli_metric(r, "time", path);
-  stat_ctx x = {r, pomp_report_metric_total(r, time, 1), (int)n, NULL, NULL, NULL};
+  stat_ctx x = {r, pomp_report_metric_total(r, time, 1), (int)n, NULL, NULL, NULL, 0};
   double total = x.total;
   const char *base_name; /* what the percentages of a difference are of */
   x.total = diff_base(r, total, &base_name);
+  x.equal_within = STAT_EQUAL_SHARE * (x.total < 0 ? -x.total : x.total);
   cli_print_warnings(r);
   int rc = tabulate(&x, time);
   if (!rc) {
@@ -241,7 +326,8 @@ int cmd_stat(int argc, char **argv) {
     for (int32_t m = 0; m < nm; m++)
       if (in_subtree(r, m, time)) own[m] = pomp_report_metric_total(r, m, 0);
     int32_t *order = pu_malloc(((size_t)nm + 1) * sizeof *order);
-    int k = x.total != 0 ? top(own, nm, nm, order) : 0;
+    stat_order properties = {r, metric_tie, x.equal_within};
+    int k = x.total != 0 ? top(own, nm, nm, order, &properties) : 0;
     for (int i = 0; i < k; i++) print_property(&x, i + 1, order[i]);
     print_other_metrics(r, time);
     free(own);

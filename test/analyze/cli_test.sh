@@ -84,7 +84,7 @@ wait states and overheads (own part: a property's time without that of its sub-p
   property                    own seconds  % time  worst call path
   mpi_latesender                    5e-08  12.50%  main;MPI_Recv
   mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv
-  cause: 5e-08 s Late Sender at main;MPI_Recv on rank 0, caused by main on rank 1 (100% of its delay costs)
+  cause: 50.0 ns Late Sender at main;MPI_Recv on rank 0, caused by main on rank 1 (100% of its delay costs)
 computation and start-up (not problems by themselves):
   comp                           3.22e-07  80.50%  main"
 [ -s "$work/err" ] && fail "stderr not empty: $(cat "$work/err")"
@@ -208,23 +208,23 @@ expect 0 "$analyze" --verbose "$work/ended"
 # chain of barrier waits over four ranks ends on rank 0's work.
 "$tracegen" "$data/delay_chain.trace" "$work/chain" || fail "tracegen delay_chain"
 expect 0 "$analyze" "$work/chain"
-grep -qx '  cause: 1.2e-06 s Wait at MPI Barrier at main;MPI_Barrier, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
+grep -qx '  cause: 1.20 µs Wait at MPI Barrier at main;MPI_Barrier, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no cause line: $(cat "$work/out")"
 grep -q '^  delay' "$work/out" && fail "summary ranks the delay costs: $(cat "$work/out")"
 # ... and of point-to-point waits: the chain of Late Senders goes back to
 # rank 0's work; the Late Receiver, all on rank 3, names its rank.
 "$tracegen" "$data/delay_p2p.trace" "$work/p2p" || fail "tracegen delay_p2p"
 expect 0 "$analyze" "$work/p2p"
-grep -qx '  cause: 1.2e-06 s Late Sender at main;MPI_Recv, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
+grep -qx '  cause: 1.20 µs Late Sender at main;MPI_Recv, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no Late Sender cause: $(cat "$work/out")"
-grep -qx '  cause: 5e-08 s Late Receiver at main;MPI_Send on rank 3, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
+grep -qx '  cause: 50.0 ns Late Receiver at main;MPI_Send on rank 3, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no Late Receiver cause: $(cat "$work/out")"
 grep -q '^  mpi_wait_' "$work/out" && fail "summary ranks the wait-state classification: $(cat "$work/out")"
 # A cause that is itself a wait says so, and the long-term costs name the
 # computation at the root of the chain.
 "$tracegen" "$data/delay_waiting_cause.trace" "$work/wc" || fail "tracegen delay_waiting_cause"
 expect 0 "$analyze" "$work/wc"
-grep -qx '  cause: 1.05e-06 s Late Sender at main;MPI_Recv on rank 2, caused by rank 1 waiting in main;MPI_Recv for another rank (43% of its delay costs); root cause: main;work on rank 0, long-term (19%)' "$work/out" ||
+grep -qx '  cause: 1.05 µs Late Sender at main;MPI_Recv on rank 2, caused by rank 1 waiting in main;MPI_Recv for another rank (43% of its delay costs); root cause: main;work on rank 0, long-term (19%)' "$work/out" ||
   fail "summary: no waiting cause: $(cat "$work/out")"
 # MPI start-up is left out of the problems, but Wait at Finalize, the
 # waiting for the last rank to finish (200 + 100 ns), is the run's imbalance

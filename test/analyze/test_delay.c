@@ -1094,9 +1094,8 @@ static void the_cause_of_a_late_receiver_names_both_ranks(void **state) {
   char cause[POMP_REPORT_CAUSE_SIZE];
   int32_t lr = pomp_report_find_metric(run.report, "mpi_latereceiver");
   assert_int_equal(pomp_report_wait_cause(run.report, lr, cause, sizeof cause), 1);
-  assert_string_equal(cause,
-                      "3.5e-07 s Late Receiver at main;MPI_Send on rank 1, caused by main;work "
-                      "on rank 0 (100% of its delay costs)");
+  assert_string_equal(cause, "350 ns Late Receiver at main;MPI_Send on rank 1, caused by main;work "
+                             "on rank 0 (100% of its delay costs)");
   az_run_free(&run);
 }
 
@@ -1136,7 +1135,7 @@ static void a_cause_that_waited_itself_says_so_and_names_the_root(void **state) 
   char cause[POMP_REPORT_CAUSE_SIZE];
   int32_t ls = pomp_report_find_metric(run.report, "mpi_latesender");
   assert_int_equal(pomp_report_wait_cause(run.report, ls, cause, sizeof cause), 1);
-  assert_string_equal(cause, "1.05e-06 s Late Sender at main;MPI_Recv on rank 2, caused by rank 1 "
+  assert_string_equal(cause, "1.05 µs Late Sender at main;MPI_Recv on rank 2, caused by rank 1 "
                              "waiting in main;MPI_Recv for another rank (43% of its delay costs); "
                              "root cause: main;work on rank 0, long-term (19%)");
   az_run_free(&run);
@@ -1162,7 +1161,7 @@ static void the_root_cause_is_computation_not_an_mpi_call(void **state) {
   char cause[POMP_REPORT_CAUSE_SIZE];
   int32_t ls = pomp_report_find_metric(run.report, "mpi_latesender");
   assert_int_equal(pomp_report_wait_cause(run.report, ls, cause, sizeof cause), 1);
-  assert_string_equal(cause, "1.05e-06 s Late Sender at main;MPI_Recv on rank 2, caused by rank 1 "
+  assert_string_equal(cause, "1.05 µs Late Sender at main;MPI_Recv on rank 2, caused by rank 1 "
                              "waiting in main;MPI_Recv for another rank (43% of its delay costs); "
                              "root cause: main;work on rank 0, long-term (11%)");
   az_run_free(&run);
@@ -1243,13 +1242,13 @@ static void an_openmp_barrier_wait_is_charged_to_the_late_threads_work(void **st
   assert_int_equal(pomp_report_wait_cause(run.report, wait, cause, sizeof cause), 1);
   assert_string_equal(
       cause,
-      "6e-07 s Wait at Explicit OpenMP Barrier at " PAR
+      "600 ns Wait at Explicit OpenMP Barrier at " PAR
       ";!$omp barrier @a.c:15, caused by main;!$omp parallel @a.c:10;work on rank 0 thread 2 (100% "
       "of its delay costs)");
   int32_t idle = pomp_report_find_metric(run.report, "omp_idle_threads");
   assert_int_equal(pomp_report_wait_cause(run.report, idle, cause, sizeof cause), 1);
   assert_string_equal(cause,
-                      "1e-06 s Idle Threads at main, caused by main on rank 0 (100% of its delay "
+                      "1.00 µs Idle Threads at main, caused by main on rank 0 (100% of its delay "
                       "costs)");
   az_run_free(&run);
 }
@@ -1274,7 +1273,7 @@ static void the_cause_sentence_leaves_mpi_start_up_out(void **state) {
   int32_t idle = pomp_report_find_metric(run.report, "omp_idle_threads");
   assert_int_equal(pomp_report_wait_cause(run.report, idle, cause, sizeof cause), 1);
   assert_string_equal(cause,
-                      "6e-07 s Idle Threads at main;work, caused by main;work on rank 0 (100% of "
+                      "600 ns Idle Threads at main;work, caused by main;work on rank 0 (100% of "
                       "its delay costs)");
   az_run_free(&run);
 }
@@ -1310,10 +1309,10 @@ static void a_cause_that_waited_for_a_thread_says_so(void **state) {
   char cause[POMP_REPORT_CAUSE_SIZE];
   int32_t nxn = pomp_report_find_metric(run.report, "mpi_wait_nxn");
   assert_int_equal(pomp_report_wait_cause(run.report, nxn, cause, sizeof cause), 1);
-  assert_string_equal(
-      cause, "5e-07 s Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
-             "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (50% "
-             "of its delay costs); root cause: " PAR ";work on rank 0 thread 1, long-term (17%)");
+  assert_string_equal(cause, "500 ns Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
+                             "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (50% "
+                             "of its delay costs); root cause: " PAR
+                             ";work on rank 0 thread 1, long-term (17%)");
   az_run_free(&run);
   /* thread 1 works 1 ns more: the master's wait of 1 passes on 1 tick, no
      root worth naming (0.2 %), and the sentence says so; the barrier's
@@ -1323,10 +1322,9 @@ static void a_cause_that_waited_for_a_thread_says_so(void **state) {
   assert_true(az_run_value(&run, "delay_n2n_longterm", PAR ";work", 1) == 1e-9);
   nxn = pomp_report_find_metric(run.report, "mpi_wait_nxn");
   assert_int_equal(pomp_report_wait_cause(run.report, nxn, cause, sizeof cause), 1);
-  assert_string_equal(cause,
-                      "5e-07 s Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
-                      "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (67% "
-                      "of its delay costs); no computation at the root holds 10%");
+  assert_string_equal(cause, "500 ns Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
+                             "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (67% "
+                             "of its delay costs); no computation at the root holds 10%");
   az_run_free(&run);
 }
 

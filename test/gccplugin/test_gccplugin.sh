@@ -111,7 +111,23 @@ run e_kern kern
 expect_eq "Fortran output" "$(echo $out)" "1000.0"
 expect_eq "Fortran: kernels::scale recorded" "$(enters e_kern 'kernels::scale')" 3
 expect_eq "Fortran: kernels::half not recorded" "$(enters e_kern 'kernels::half')" 0
+# `program main` is MAIN__ to gfortran itself: "program"
 expect_eq "Fortran: program" "$(enters e_kern program)" 1
+# a named main program by its name, as Score-P's plugin shows it, also to
+# the compile-time filter
+sed -e 's/^program main$/program kern_demo/' -e 's/^end program main$/end program kern_demo/' \
+  kernels.f90 >named.f90
+"$pcc" gfortran -fopenmp -O2 -o named named.f90 || fail "Fortran named program build"
+run e_named named
+expect_eq "Fortran: the program's name" "$(enters e_named kern_demo):$(enters e_named program)" "1:0"
+# ... and under -finstrument-functions, from pomp-opari's companion file
+"$pcc" --no-plugin gfortran -fopenmp -O2 -o named_fb named.f90 || fail "Fortran --no-plugin build"
+run e_named_fb named_fb
+expect_eq "Fortran --no-plugin: the program's name" \
+  "$(enters e_named_fb kern_demo):$(enters e_named_fb program)" "1:0"
+printf 'exclude kern_demo\n' >program.filter
+"$pcc" --filter program.filter gfortran -fopenmp -O2 -o named_f named.f90 || fail "filtered build"
+expect_eq "Fortran: the program filtered by its name" "$(hook_calls named_f MAIN__)" 0
 
 # --- the fallback: -finstrument-functions records the inlined accessors ----
 err=$("$pcc" --verbose --no-plugin g++ -fopenmp -O2 -o acc_fb accessors.cpp 2>&1) || fail "fallback build"

@@ -1,6 +1,7 @@
 /* test_measure_fortran.c -- Fortran programs read back from the trace:
    gfortran's mangled user-function names (module procedures, the main
-   program) in the Fortran programmer's spelling, and lock calls
+   program: "program" under -finstrument-functions, its own name through
+   the GCC plugin) in the Fortran programmer's spelling, and lock calls
    instrumented by pomp-opari, omp_test_lock's acquisition included. */
 #include "measure_test.h"
 
@@ -14,6 +15,20 @@ static void test_fortran_names(void **state) {
                             "Leave program\n"
                             "Leave main\n");
 }
+
+#ifdef POMP_TEST_GCC_PLUGIN
+/* Built by pomp's GCC plugin, the main program is named as Score-P's
+   plugin names it, "sc_fortran" (POMP_Fortran_program); volume, a
+   straight-line leaf, is not instrumented there (gccplugin/README.md). */
+static void test_fortran_names_plugin(void **state) {
+  (void)state;
+  mt_expect_single_location("sc_fortran_plugin", "fortran_plugin", "8\n",
+                            "Enter main\n"
+                            "Enter sc_fortran\n"
+                            "Leave sc_fortran\n"
+                            "Leave main\n");
+}
+#endif
 
 /* omp_test_lock keeps its name in the source: the companion's
    omp_test_lock_ records it.  Lock id, then acquisition order (each lock
@@ -50,6 +65,9 @@ static void test_fortran_locks(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fortran_names),
+#ifdef POMP_TEST_GCC_PLUGIN
+      cmocka_unit_test(test_fortran_names_plugin),
+#endif
       cmocka_unit_test(test_fortran_locks),
   };
   return cmocka_run_group_tests(tests, NULL, mt_teardown);

@@ -93,6 +93,7 @@ void POMP_Register(OMPRegDescr **d, int count) {
     if (!d[i] || !d[i]->name || !d[i]->file_name) abort();
 }
 
+void POMP_Fortran_program(const char *name) { add("POMP_Fortran_program(%s)", name); }
 void POMP_Init(void) { add("POMP_Init"); }
 void POMP_Finalize(void) { add("POMP_Finalize"); }
 void POMP_On(void) { add("POMP_On"); }

@@ -71,6 +71,22 @@ check diff_onto_input 2 "$report" diff f2.pomp e.pomp -o f2.pomp
 check diff_onto_dir_input 2 "$report" diff f.pomp exp -o exp/report.pomp
 cmp -s f.pomp f2.pomp && cmp -s f.pomp exp/report.pomp ||
   { echo "diff: an input was overwritten"; failures=$((failures + 1)); }
+# without -o: diff.pomp here, said on stderr (cube_diff's diff.cubex); it
+# replaces an earlier difference, never an input or another file
+check diff_help 0 "$report" diff --help
+mkdir dd && cd dd || exit 1
+"$report" diff ../f.pomp ../e.pomp -o named.pomp && "$report" diff ../f.pomp ../x.pomp -o named2.pomp ||
+  { echo "diff -o in dd: failed"; failures=$((failures + 1)); }
+check diff_default 0 "$report" diff ../f.pomp ../e.pomp
+cmp -s diff.pomp named.pomp || { echo "diff_default: not what -o writes"; failures=$((failures + 1)); }
+check diff_default_again 0 "$report" diff ../f.pomp ../x.pomp
+cmp -s diff.pomp named2.pomp || { echo "diff_default_again: not replaced"; failures=$((failures + 1)); }
+check diff_default_input 2 "$report" diff diff.pomp ../f.pomp
+cmp -s diff.pomp named2.pomp || { echo "diff_default_input: input overwritten"; failures=$((failures + 1)); }
+cp ../f.pomp diff.pomp
+check diff_default_other 2 "$report" diff ../f.pomp ../e.pomp
+cmp -s diff.pomp ../f.pomp || { echo "diff_default_other: a run's report overwritten"; failures=$((failures + 1)); }
+cd .. || exit 1
 check generate 0 "$report" generate -o g1.pomp --cnodes 50 --locations 8 \
   --threads 2 --metrics 40 --density 0.3 --seed 7
 check generate_again 0 "$report" generate -o g2.pomp --cnodes 50 \

@@ -114,6 +114,48 @@ static int ignored(const e2e_spec *spec, const e2e_row *r, int ranks, int thread
   return 0;
 }
 
+static const e2e_row *same_cell(const e2e_rows *rows, const e2e_row *like) {
+  for (size_t i = 0; i < rows->n; i++) {
+    const e2e_row *r = &rows->rows[i];
+    if (r->rank == like->rank && r->thread == like->thread && !strcmp(r->metric, like->metric) &&
+        !strcmp(r->callpath, like->callpath))
+      return r;
+  }
+  return NULL;
+}
+
+static int names_metric(const e2e_rows *rows, const char *metric) {
+  for (size_t i = 0; i < rows->n; i++)
+    if (!strcmp(rows->rows[i].metric, metric)) return 1;
+  return 0;
+}
+
+static int disagrees(const char *metric, const char *callpath, int rank, int thread, double report,
+                     double trace, FILE *out) {
+  if (fabs(report - trace) <= E2E_TRACE_TOLERANCE_S) return 0;
+  fprintf(out, "FAIL %s at %s, rank %d thread %d: the report says %.9g s, the trace %.9g s\n",
+          metric, callpath, rank, thread, report, trace);
+  return 1;
+}
+
+int e2e_check_trace(const e2e_rows *trace, e2e_rows *rows, FILE *out) {
+  int failures = 0;
+  for (size_t i = 0; i < trace->n; i++) {
+    const e2e_row *t = &trace->rows[i];
+    const e2e_row *r = same_cell(rows, t);
+    failures +=
+        disagrees(t->metric, t->callpath, t->rank, t->thread, r ? r->value : 0, t->value, out);
+  }
+  for (size_t i = 0; i < rows->n; i++) {
+    e2e_row *r = &rows->rows[i];
+    if (!names_metric(trace, r->metric)) continue;
+    r->trace_checked = 1;
+    if (!same_cell(trace, r))
+      failures += disagrees(r->metric, r->callpath, r->rank, r->thread, r->value, 0, out);
+  }
+  return failures;
+}
+
 /* A wait-state value outside the run's locations is a failure too: the
    report would be describing another run. */
 static int check_unplanted(const e2e_spec *spec, const e2e_rows *rows, int ranks, int threads,
@@ -127,8 +169,8 @@ static int check_unplanted(const e2e_spec *spec, const e2e_rows *rows, int ranks
       failures++;
       continue;
     }
-    if (r->covered || !e2e_is_wait_state(r->metric) || fabs(r->value) <= spec->large ||
-        ignored(spec, r, ranks, threads))
+    if (r->covered || r->trace_checked || !e2e_is_wait_state(r->metric) ||
+        fabs(r->value) <= spec->large || ignored(spec, r, ranks, threads))
       continue;
     char shown[64];
     fprintf(out,

@@ -115,6 +115,7 @@ typedef struct {
   int rank, thread;
   double value;
   int covered;
+  int trace_checked; /* matched a value from the trace (e2e_check_trace) */
 } e2e_row;
 
 typedef struct {
@@ -142,6 +143,17 @@ int e2e_fail(const e2e_where *w, const char *fmt, ...) __attribute__((format(pri
 
 /* Whether a property is a wait state that the `large` check looks at. */
 int e2e_is_wait_state(const char *property);
+
+/* Checks the report's values (rows) of every metric that trace names
+   against trace, values computed from the trace's own timestamps
+   (completions.awk): each (metric, call path, location) must agree within
+   E2E_TRACE_TOLERANCE_S, a report row the trace lacks being a failure
+   unless zero; the rows checked are then not held to `large` (e2e_check,
+   afterwards: a value the trace confirms is the run's, however the
+   machine's load made it).  Prints each failure to out; returns their
+   number. */
+#define E2E_TRACE_TOLERANCE_S 1e-6
+int e2e_check_trace(const e2e_rows *trace, e2e_rows *rows, FILE *out);
 
 /* Checks rows against spec for a run of ranks x threads; prints one line per
    check and per failure to out.  Returns the number of failures. */

@@ -11,13 +11,16 @@
 #include "pomp_util.h"
 
 static const char USAGE[] =
-    "usage: pomp-e2e-check --ranks R --threads T EXPECTATIONS REPORT_CSV\n"
+    "usage: pomp-e2e-check --ranks R --threads T [--trace-values CSV] EXPECTATIONS\n"
+    "                      REPORT_CSV\n"
     "\n"
     "Compares the CSV of `pomp-report dump --format csv` (REPORT_CSV, '-' for\n"
     "standard input) with an example's expectation file (format in\n"
-    "test/e2e/README.md) for a run of R ranks x T threads.  Prints one line\n"
-    "per check; exits 0 when all pass, 1 when one fails or a file is bad,\n"
-    "2 on a bad command line.\n";
+    "test/e2e/README.md) for a run of R ranks x T threads.  --trace-values:\n"
+    "values computed from the trace itself (completions.awk), in the same\n"
+    "CSV: the report's values of each metric they name must equal them, and\n"
+    "are then not held to `large`.  Prints one line per check; exits 0 when\n"
+    "all pass, 1 when one fails or a file is bad, 2 on a bad command line.\n";
 
 /* The whole file, NUL-terminated, or NULL with a message. */
 static char *read_all(const char *path) {
@@ -54,10 +57,30 @@ static int parse_count(const char *opt, const char *text) {
   return (int)v;
 }
 
+/* The report's values against those computed from the trace (path): the
+   number of failures, 1 for a file that cannot be read. */
+static int check_trace_values(const char *path, e2e_rows *rows) {
+  char err[512];
+  char *text = read_all(path);
+  if (!text) return 1;
+  e2e_rows trace;
+  int failures = 1;
+  if (e2e_rows_parse(&trace, text, path, err, sizeof err) < 0) {
+    pu_error("%s", err);
+  } else {
+    failures = e2e_check_trace(&trace, rows, stdout);
+    printf("%s: %zu values from the trace, %d differ%s\n", failures ? "FAIL" : "ok", trace.n,
+           failures, failures == 1 ? "s" : "");
+    e2e_rows_free(&trace);
+  }
+  free(text);
+  return failures;
+}
+
 int main(int argc, char **argv) {
   pu_set_progname(argv[0]);
   int ranks = 0, threads = 0;
-  const char *files[2];
+  const char *files[2], *trace_values = NULL;
   int nfiles = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0) {
@@ -70,6 +93,9 @@ int main(int argc, char **argv) {
       ranks = parse_count("--ranks", i + 1 < argc ? argv[++i] : NULL);
     } else if (strcmp(argv[i], "--threads") == 0) {
       threads = parse_count("--threads", i + 1 < argc ? argv[++i] : NULL);
+    } else if (strcmp(argv[i], "--trace-values") == 0) {
+      if (i + 1 >= argc) pu_die(POMP_EXIT_USAGE, "--trace-values needs a file\n%s", USAGE);
+      trace_values = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       pu_die(POMP_EXIT_USAGE, "unknown option '%s'\n%s", argv[i], USAGE);
     } else if (nfiles < 2) {
@@ -93,7 +119,8 @@ int main(int argc, char **argv) {
     if (e2e_rows_parse(&rows, csv_text, files[1], err, sizeof err) < 0) {
       pu_error("%s", err);
     } else {
-      int failures = e2e_check(&spec, &rows, ranks, threads, stdout);
+      int failures = trace_values ? check_trace_values(trace_values, &rows) : 0;
+      failures += e2e_check(&spec, &rows, ranks, threads, stdout);
       printf("%s: %d failure%s at %dx%d\n", failures ? "FAILED" : "PASSED", failures,
              failures == 1 ? "" : "s", ranks, threads);
       status = failures ? POMP_EXIT_FAILURE : POMP_EXIT_OK;

@@ -82,6 +82,7 @@ static int parse_row(const e2e_where *w, const char *line, e2e_row *row) {
     row->metric = f[0];
     row->callpath = f[1];
     row->covered = 0;
+    row->trace_checked = 0;
     f[0] = f[1] = NULL;
   }
   for (int i = 0; i < FIELDS; i++) free(f[i]);

@@ -78,6 +78,35 @@ static void empty_unit_registers_nothing(void **state) {
   free(comp);
 }
 
+/* The companion names the main program (POMP_Fortran_program) as gfortran
+   lowers it; not `program main` (gfortran's own MAIN__), not a fixed-form
+   assignment to a variable named program..., not END PROGRAM. */
+static void main_program_named_in_the_companion(void **state) {
+  (void)state;
+  static const struct {
+    const char *src;
+    bool fixed;
+    const char *name; /* NULL: none */
+  } cases[] = {{"program Heat_F ! the solver\nend program heat_f\n", false, "heat_f"},
+               {"  10 program x2\nend\n", false, "x2"},
+               {"      PROGRAM  HEAT F\n      END\n", true, "heatf"},
+               {"      PROGRAMX = 1\n      END\n", true, NULL},
+               {"program main\nend program main\n", false, NULL},
+               {"programx = 1\nend\n", false, NULL},
+               {"subroutine s\nend subroutine s\n", false, NULL}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *out, *comp, want[128] = "";
+    assert_true(instrument(cases[i].src, cases[i].fixed, 0, &out, &comp));
+    if (cases[i].name)
+      snprintf(want, sizeof want, "{ POMP_Fortran_program(\"%s\"); }\n", cases[i].name);
+    if (cases[i].name && !strstr(comp, want)) fail_msg("%s: no %s", cases[i].src, want);
+    if (!cases[i].name && strstr(comp, "POMP_Fortran_program"))
+      fail_msg("%s: named a program", cases[i].src);
+    free(out);
+    free(comp);
+  }
+}
+
 static void crlf_and_no_final_newline(void **state) {
   (void)state;
   expect("!$OMP BARRIER\r\nx = 1", false,
@@ -202,6 +231,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rejects_bad_units),
       cmocka_unit_test(empty_unit_registers_nothing),
+      cmocka_unit_test(main_program_named_in_the_companion),
       cmocka_unit_test(crlf_and_no_final_newline),
       cmocka_unit_test(strings_continued_over_lines),
       cmocka_unit_test(fixed_form_columns),
