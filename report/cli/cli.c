@@ -2,11 +2,13 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pomp_rerun.h"
 #include "pomp_util.h"
@@ -168,4 +170,39 @@ int cli_same_file(const char *arg, const char *out) {
     if (missing) return 0;
   }
   return in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino;
+}
+
+/* Whether the default output may be written: nothing there yet, or an
+   earlier output of the command (running it again is what replaces it). */
+static int default_output_free(const char *path, const cli_earlier_output *earlier) {
+  if (access(path, F_OK) != 0) return 1;
+  pomp_report_error err;
+  pomp_report *old = pomp_report_open(path, &err);
+  int replaceable = old && earlier->is_earlier(old);
+  pomp_report_free(old);
+  return replaceable;
+}
+
+cli_output cli_choose_output(const char *named, const char *default_path,
+                             const char *const inputs[], int n, const cli_earlier_output *earlier) {
+  cli_output out = {named ? named : default_path, named == NULL};
+  for (int i = 0; i < n; i++)
+    if (cli_same_file(inputs[i], out.path))
+      pu_die(POMP_EXIT_USAGE, "output %s would overwrite input %s%s", out.path, inputs[i],
+             out.is_default ? " (the default output: name another with -o)" : "");
+  if (out.is_default && !default_output_free(out.path, earlier))
+    pu_die(POMP_EXIT_USAGE, "%s exists and is not %s; name the output with -o", out.path,
+           earlier->what);
+  return out;
+}
+
+void cli_say_written(cli_output out, const char *why_fmt, ...) {
+  if (!out.is_default) return;
+  pu_print_prefix(stderr);
+  fprintf(stderr, "wrote %s (", out.path);
+  va_list ap;
+  va_start(ap, why_fmt);
+  vfprintf(stderr, why_fmt, ap);
+  va_end(ap);
+  fputs(")\n", stderr);
 }

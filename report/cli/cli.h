@@ -28,6 +28,31 @@ void cli_refuse_difference(const pomp_report *r, const char *path, const char *w
    report.pomp of an experiment directory): outputs written while inputs
    are read must not be an input. */
 int cli_same_file(const char *arg, const char *out);
+/* The file a command writes: the one -o names, else the command's
+   default (diff's diff.pomp, cube's EXP/trace.cubex), as Scalasca's tools
+   write cube_diff's diff.cubex or square's trace.cubex unasked. */
+typedef struct {
+  const char *path;
+  int is_default; /* not named with -o: said on stderr once written */
+} cli_output;
+/* What a default output may replace: an earlier output of the same
+   command, which is_earlier tells from the file opened as a report
+   (what: "a difference of two reports").  Anything else there stays. */
+typedef struct {
+  const char *what;
+  int (*is_earlier)(const pomp_report *old);
+} cli_earlier_output;
+/* named (-o) when not NULL, else default_path (the caller keeps both
+   alive).  Exits 2, nothing written, when the output would replace one
+   of the n inputs (cli_same_file) and, for the default, when a file that
+   is not earlier->what is there: "PATH exists and is not WHAT; name the
+   output with -o". */
+cli_output cli_choose_output(const char *named, const char *default_path,
+                             const char *const inputs[], int n, const cli_earlier_output *earlier);
+/* After writing out: "wrote PATH (WHY)" on stderr for a default output,
+   nothing for one the user named. */
+void cli_say_written(cli_output out, const char *why_fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Metric id by name; prints an error naming the report and exits 1. */
 int32_t cli_metric(const pomp_report *r, const char *name, const char *path);
 /* Shortest text that reads back as the same double. */

@@ -7,7 +7,6 @@
  * holds the definitions and one row. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "pomp_util.h"
@@ -286,20 +285,9 @@ static void set_not_computed(pomp_report *c, const pomp_report *a, const pomp_re
   free(both);
 }
 
-/* Without -o, diff.pomp replaces an earlier difference (what running the
-   command again is for) but not a file that is something else: a run's
-   report the user named so, anything else. */
-static void refuse_other_default_output(void) {
-  if (access(default_output, F_OK) != 0) return;
-  pomp_report_error err;
-  pomp_report *old = pomp_report_open(default_output, &err);
-  int difference = old && pomp_report_attr(old, "diff");
-  pomp_report_free(old);
-  if (!difference)
-    pu_die(POMP_EXIT_USAGE,
-           "%s exists and is not a difference of two reports; name the output with -o",
-           default_output);
-}
+/* What diff.pomp may replace without -o: an earlier difference (running
+   the command again is what it is for), not a run's report named so. */
+static int is_difference(const pomp_report *old) { return pomp_report_attr(old, "diff") != NULL; }
 
 int cmd_diff(int argc, char **argv) {
   const char *out = NULL, *pos[2];
@@ -309,13 +297,8 @@ int cmd_diff(int argc, char **argv) {
   const pu_opt_command cmd = {
       "diff", "A B", 2, 2, .summary = summary, .options = options, .failure = CLI_FAILURE};
   pu_opt_parse(&cmd, argc, argv, pos);
-  int named = out != NULL;
-  if (!named) out = default_output;
-  for (int i = 0; i < 2; i++)
-    if (cli_same_file(pos[i], out))
-      pu_die(POMP_EXIT_USAGE, "output %s would overwrite input %s%s", out, pos[i],
-             named ? "" : " (the default output: name another with -o)");
-  if (!named) refuse_other_default_output();
+  const cli_earlier_output difference = {"a difference of two reports", is_difference};
+  cli_output c = cli_choose_output(out, default_output, pos, 2, &difference);
   pomp_report *a = cli_open_compared(pos[0], pos[1]), *b = cli_open_compared(pos[1], pos[0]);
   merge x = {b,
              pomp_report_new(),
@@ -339,11 +322,8 @@ int cmd_diff(int argc, char **argv) {
   pomp_report_set_attr(x.c, "diff_base", base);
   set_run_status(x.c, (const pomp_report *const[2]){a, b}, pos);
   set_not_computed(x.c, a, b);
-  int failed = write_difference(a, &x, out);
-  if (!failed && !named) {
-    pu_print_prefix(stderr);
-    fprintf(stderr, "wrote %s (%s - %s)\n", out, pos[0], pos[1]);
-  }
+  int failed = write_difference(a, &x, c.path);
+  if (!failed) cli_say_written(c, "%s - %s", pos[0], pos[1]);
   free(x.metric);
   free(x.region);
   free(x.cnode);

@@ -38,7 +38,9 @@ static const struct {
      "POP efficiencies (parallel, load balance, communication, serialisation, "
      "transfer, MPI and OpenMP) of the run or of a call path's sub-tree",
      cmd_pop},
-    {"cube", "cube REPORT -o FILE.cubex", "the report as CUBE4 for the CUBE GUI and cube tools",
+    {"cube", "cube REPORT [-o FILE.cubex]",
+     "the report as CUBE4 for the CUBE GUI and cube tools (default FILE: "
+     "EXP/trace.cubex)",
      cmd_cube},
     {"search", "search REPORT [--format text|json] [--threshold HYP=F]...",
      "the automated search for bottlenecks: hypotheses refined along "

@@ -87,6 +87,32 @@ cp ../f.pomp diff.pomp
 check diff_default_other 2 "$report" diff ../f.pomp ../e.pomp
 cmp -s diff.pomp ../f.pomp || { echo "diff_default_other: a run's report overwritten"; failures=$((failures + 1)); }
 cd .. || exit 1
+# cube without -o: where square leaves a .cubex (an experiment's
+# trace.cubex, a profile's summary.cubex), else x.cubex next to x.pomp,
+# said on stderr; it replaces a .cubex pomp-report wrote, never an input
+# or another file
+check cube_help 0 "$report" cube --help
+mkdir cc cc/exp cc/prof && cd cc || exit 1
+cp ../f.pomp f.pomp && cp f.pomp exp/report.pomp && "$make_fixture" profile prof/report.pomp &&
+  "$report" cube f.pomp -o named.cubex && "$report" cube prof -o named_prof.cubex ||
+  { echo "cube -o in cc: failed"; failures=$((failures + 1)); }
+check cube_default 0 "$report" cube f.pomp
+cmp -s f.cubex named.cubex || { echo "cube_default: not what -o writes"; failures=$((failures + 1)); }
+check cube_default_exp 0 "$report" cube exp
+cmp -s exp/trace.cubex named.cubex || { echo "cube_default_exp: not what -o writes"; failures=$((failures + 1)); }
+check cube_default_again 0 "$report" cube exp/report.pomp
+cmp -s exp/trace.cubex named.cubex || { echo "cube_default_again: not replaced"; failures=$((failures + 1)); }
+check cube_default_profile 0 "$report" cube prof/
+cmp -s prof/summary.cubex named_prof.cubex ||
+  { echo "cube_default_profile: not what -o writes"; failures=$((failures + 1)); }
+check cube_default_input 2 "$report" cube f.cubex
+cmp -s f.cubex named.cubex || { echo "cube_default_input: input overwritten"; failures=$((failures + 1)); }
+cp f.pomp exp/trace.cubex
+check cube_default_other 2 "$report" cube exp
+cmp -s exp/trace.cubex f.pomp || { echo "cube_default_other: a report overwritten"; failures=$((failures + 1)); }
+check cube_onto_input 2 "$report" cube exp -o exp/report.pomp
+cmp -s exp/report.pomp f.pomp || { echo "cube_onto_input: input overwritten"; failures=$((failures + 1)); }
+cd .. || exit 1
 check generate 0 "$report" generate -o g1.pomp --cnodes 50 --locations 8 \
   --threads 2 --metrics 40 --density 0.3 --seed 7
 check generate_again 0 "$report" generate -o g2.pomp --cnodes 50 \

@@ -130,8 +130,9 @@ static pomp_report *score_fixture(void) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: make_fixture "
-                    "plain|empty|extra|incomplete|own|micro|latin1|score|pop_*|search_* FILE\n");
+    fprintf(stderr,
+            "usage: make_fixture "
+            "plain|empty|extra|incomplete|profile|own|micro|latin1|score|pop_*|search_* FILE\n");
     return 2;
   }
   pomp_report *r = search_fixture(argv[1]);
@@ -183,6 +184,8 @@ int main(int argc, char **argv) {
     pomp_report_set_attr(r, POMP_REPORT_RUN_STATUS,
                          "incomplete: rank 1 called MPI_Abort(MPI_COMM_WORLD, "
                          "3); rank 0 ended at its last flush");
+  if (strcmp(argv[1], "profile") == 0) /* libpomp's own, POMP_MODE=profile */
+    pomp_report_set_attr(r, POMP_REPORT_MODE, "profile");
   pomp_report_error err;
   if (pomp_report_write(r, argv[2], &err) != POMP_REPORT_OK) {
     fprintf(stderr, "make_fixture: %s\n", err.message);
