@@ -23,7 +23,11 @@
 # (docs/analyze/critical-path.md, "The walker thread"), the lines say
 # every thread's count; an optimistic model (a thread waiting for
 # another counts nothing; the walk of the last window comes after the
-# replay's), so say which one a figure is.  Heavy (valgrind: about 50
+# replay's), so say which one a figure is.  The waits, though, are those
+# of runs under valgrind, which runs one thread of a process at a time:
+# the others wait at the backward agreement for process 1's walker too
+# (docs/analyze/parallel.md, "Why the delay processes wait for process 1
+# at the backward agreement").  Heavy (valgrind: about 50
 # times the CPU time of each run): not a test, never run in ctest.
 set -euo pipefail
 prog=${0##*/}
