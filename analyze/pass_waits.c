@@ -158,10 +158,7 @@ static frame *top(loc_state *s) { return s->depth ? &s->stack[s->depth - 1] : NU
 static void join_instance(loc_state *s, az_team_instance *in);
 static inline void member_joins(loc_state *s, az_team_instance *in);
 
-/* The driver's time check, then what this pass does with every event: a
-   worker joins the team instance its master forked meanwhile; the master
-   of a run that did not finish keeps its serial time (threads.c).  1 when
-   the event must not be used. */
+/* A worker joins the team instance its master forked meanwhile. */
 static void join_pending(loc_state *s) {
   if (!s->team_pending) return;
   az_team_instance *in = az_omp_instance(s->omp, s->pending_team, s->pending_k);
@@ -177,6 +174,10 @@ static int job_takes(loc_state *s, az_time t) {
   return 1;
 }
 
+/* The driver's time check, then what this pass does with every event: a
+   worker joins the team instance its master forked meanwhile; the master
+   of a run that did not finish keeps its serial time (threads.c).  1 when
+   the event must not be used. */
 static int at(loc_state *s, az_time *t, uint64_t pos) {
   if (az_cursor_at(&s->cur, t, pos)) return 1;
   join_pending(s);
