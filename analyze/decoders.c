@@ -700,6 +700,19 @@ static int driver_fault(az_cursor *c) {
   return -1;
 }
 
+/* Event i of segment buffer b to location s's handlers: Enter and Leave,
+   most events, straight to the pass's (enter, leave: s->on's, read once
+   by the caller), the rest through az_deliver_forward. */
+static inline OTF2_CallbackCode deliver_fed(az_cursor *s, const az_rev_buffer *b, size_t i,
+                                            OTF2_LocationRef id, OTF2_EvtReaderCallback_Enter enter,
+                                            OTF2_EvtReaderCallback_Leave leave) {
+  const az_rev_event *e = &b->ev[i];
+  uint8_t k = b->kind[i];
+  return k == REV_ENTER   ? enter(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
+         : k == REV_LEAVE ? leave(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
+                          : az_deliver_forward(s, b, i);
+}
+
 /* advance, on the events a decoding thread decoded: the same handlers
    on the same events, the window ending where the pass says so; the end
    of the events as advance meets it. */
@@ -717,13 +730,9 @@ int az_advance_fed(az_replay *r, az_cursor *s, OTF2_Reader *reader, az_pool *p, 
     const az_rev_buffer *b = &seg->b;
     size_t i = seg->next;
     while (i < b->len) {
-      const az_rev_event *e = &b->ev[i];
-      uint8_t k = b->kind[i++];
-      OTF2_CallbackCode rc = k == REV_ENTER   ? enter(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
-                             : k == REV_LEAVE ? leave(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
-                                              : az_deliver_forward(s, b, i - 1);
+      OTF2_CallbackCode rc = deliver_fed(s, b, i++, id, enter, leave);
       if (rc == OTF2_CALLBACK_INTERRUPT) {
-        interrupted = 1, at = b->lo + e->dpos;
+        interrupted = 1, at = b->lo + b->ev[i - 1].dpos;
         break;
       }
     }
@@ -770,19 +779,14 @@ int az_fed_job(az_pool *p, az_cursor *s, uint64_t *read_pos) {
     const az_rev_buffer *b = &seg->b;
     size_t i = seg->next;
     for (; i < b->len; i++) {
-      const az_rev_event *e = &b->ev[i];
-      uint8_t k = b->kind[i];
-      if (k >= REV_TASK_CREATE) break; /* the driver's handlers: the replay thread's */
-      OTF2_CallbackCode rc = k == REV_ENTER   ? enter(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
-                             : k == REV_LEAVE ? leave(id, e->t, b->lo + e->dpos, s, NULL, e->arg)
-                                              : az_deliver_forward(s, b, i);
-      if (rc != OTF2_CALLBACK_INTERRUPT) continue;
+      if (b->kind[i] >= REV_TASK_CREATE) break; /* the driver's handlers: the replay thread's */
+      if (deliver_fed(s, b, i, id, enter, leave) != OTF2_CALLBACK_INTERRUPT) continue;
       if (s->failed) { /* deferred: the replay thread delivers this event */
         seg->next = i;
         return AZ_FED_MORE;
       }
       seg->next = i + 1;
-      *read_pos = p->feed[s->loc].open != FEED_OPEN ? s->pos : b->lo + e->dpos;
+      *read_pos = p->feed[s->loc].open != FEED_OPEN ? s->pos : b->lo + b->ev[i].dpos;
       return AZ_FED_WINDOW_END;
     }
     seg->next = i;
