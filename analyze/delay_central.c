@@ -1094,11 +1094,9 @@ static void extend(dl_central *st, dl_member *mb, const dl_member *from, uint32_
   mb->start = k < nseg ? rooted_completion(sg->v[k].at, sg->v[k].start) : from->start;
 }
 
-/* The later interval of entry t may go on now: its start's message is
-   settled, the member there closed and resolved itself, the waits in it
-   known (settled). */
-/* Every later interval's entry names a member posted on this process
-   (link_throughs), never one closed elsewhere: taking such a member for
+/* Whether the member a later interval starts at is closed here and
+   resolved itself.  Every later interval's entry names a member posted
+   on this process (link_throughs), never one closed elsewhere: taking such a member for
    closed and resolved, try_through scanned the list of every message
    with one at each try (t8 at -n 8: four times the serial pass's entries
    a process, none of them resolvable). */
@@ -1106,6 +1104,9 @@ static int closed_resolved(const dl_member *from) {
   return from->closed == DL_CLOSED_HERE && !from->thru;
 }
 
+/* The later interval of entry t may go on now: its start's message is
+   settled, the member there closed and resolved itself, the waits in it
+   known (settled). */
 static int through_resolvable(const dl_inst *in, const dl_thru *t) {
   return in->settled && closed_resolved(&in->m[thru_member(t)]) && !in->inner_unknown &&
          in->final_state != DL_FINAL_AWAITED && (!in->part[0] || in->part[0]->settled);
