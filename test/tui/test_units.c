@@ -133,6 +133,16 @@ static void key_scripts(void **state) {
   assert_string_equal(tui_key_name(3, buf, sizeof buf), "C-c");
 }
 
+/* What tui_vs_print shows of vs (freed by the caller). */
+static char *printed(const tui_vscreen *vs) {
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  tui_vs_print(vs, mem);
+  fclose(mem);
+  return out;
+}
+
 /* A name cut in the middle keeps its end: two loops of one file, two
    properties named alike up to their last words, stay apart. */
 static void long_names_keep_their_distinguishing_end(void **state) {
@@ -144,11 +154,7 @@ static void long_names_keep_their_distinguishing_end(void **state) {
   assert_int_equal(tui_vs_put_middle(&vs, 0, 1, 10, "loop @heat.c:123", st, "…"), 10);
   assert_int_equal(tui_vs_put_middle(&vs, 0, 2, 7, "漢字漢字ab", st, "…"), 7);
   assert_int_equal(tui_vs_put_middle(&vs, 0, 3, 10, "MPI_Recv", st, "…"), 8);
-  char *out = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&out, &len);
-  tui_vs_print(&vs, mem);
-  fclose(mem);
+  char *out = printed(&vs);
   assert_string_equal(out, "loop …:118\nloop …:123\n漢…字ab\nMPI_Recv\n");
   free(out);
   tui_vs_free(&vs);
@@ -161,11 +167,7 @@ static void vscreen_text(void **state) {
   tui_style st = {0, 0, 0, 0};
   assert_int_equal(tui_vs_put_clipped(&vs, 0, 0, 6, "MPI_Allreduce", st, "…"), 6);
   assert_int_equal(tui_vs_put(&vs, 0, 1, 10, "a\x01\xff漢z", st), 6);
-  char *out = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&out, &len);
-  tui_vs_print(&vs, mem);
-  fclose(mem);
+  char *out = printed(&vs);
   assert_string_equal(out, "MPI_A…\na??漢z\n");
   assert_int_equal(tui_text_width("漢字ab"), 6);
   free(out);
