@@ -115,8 +115,12 @@ static void mpi_waits_in_a_chain_are_serialisation(void **state) {
 
 static void ideal_runtime_is_at_least_the_busiest_locations_work(void **state) {
   (void)state;
-  const pop_expect e = {10, 3.5, 4, 4, {3.5 / 10, 3.5 / 4, 4.0 / 10, 1, 4.0 / 10, 3.5 / 10, 3.5 / 4,
-                                        4.0 / 10, 1, 1, 1}};
+  const pop_expect e = {
+      10,
+      3.5,
+      4,
+      4,
+      {3.5 / 10, 3.5 / 4, 4.0 / 10, 1, 4.0 / 10, 3.5 / 10, 3.5 / 4, 4.0 / 10, 1, 1, 1}};
   check_fixture("pop_path_in_mpi", NULL, &e);
 }
 
