@@ -16,6 +16,8 @@ static const struct {
     {"mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm", 0, 0},
     {"mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm", 0, 0},
     {"mpi_latesender", "delay_latesender", "delay_latesender_longterm", 0, 0},
+    /* its sub-property: the Late Sender delays cover both (as scout's) */
+    {"mpi_latesender_wo", "delay_latesender", "delay_latesender_longterm", 0, 0},
     {"mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm", 0, 0},
     {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm", 0, 0},
     {"mpi_latebroadcast", "delay_12n", "delay_12n_longterm", 0, 0},

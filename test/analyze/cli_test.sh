@@ -1,9 +1,9 @@
 #!/bin/sh
 # End-to-end test of the pomp-analyze command line: help, version, usage
 # errors, exit codes, the report it writes and the summary it prints.
-# Usage: cli_test.sh POMP_ANALYZE POMP_TRACEGEN DATA_DIR
+# Usage: cli_test.sh POMP_ANALYZE POMP_TRACEGEN DATA_DIR POMP_TUI
 set -u
-analyze=$1 tracegen=$2 data=$3
+analyze=$1 tracegen=$2 data=$3 tui=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/pomp-az-cli.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -220,6 +220,12 @@ grep -qx '  cause: 1.20 µs Late Sender at main;MPI_Recv, caused by main;work on
 grep -qx '  cause: 50.0 ns Late Receiver at main;MPI_Send on rank 3, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no Late Receiver cause: $(cat "$work/out")"
 grep -q '^  mpi_wait_' "$work/out" && fail "summary ranks the wait-state classification: $(cat "$work/out")"
+# pomp-tui's problem list (w) says the same causes, each under the problem
+# at its call path
+"$tui" --batch --size 120x40 --keys w "$work/p2p" >"$work/screen" 2>&1 || fail "pomp-tui w: $(cat "$work/screen")"
+grep -A1 '^ 1\. 1.20 µs' "$work/screen" |
+  grep -q '^    cause: 1.20 µs Late Sender at main;MPI_Recv, caused by main;work on rank 0 (100% of its delay costs) *$' ||
+  fail "pomp-tui w: no Late Sender cause under problem 1: $(cat "$work/screen")"
 # A cause that is itself a wait says so, and the long-term costs name the
 # computation at the root of the chain.
 "$tracegen" "$data/delay_waiting_cause.trace" "$work/wc" || fail "tracegen delay_waiting_cause"

@@ -1197,6 +1197,34 @@ static void late_broadcast_and_early_reduce_are_charged_to_the_late_rank(void **
   az_run_free(&run);
 }
 
+/* A Late Sender in the wrong order (rank 0 receives tag 2 first, which
+   rank 1 sends after tag 1 and its work) has the Late Sender's delay
+   costs: the sentence names rank 1's work for it too. */
+static void a_wrong_order_late_sender_has_its_cause(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(
+      &run,
+      "process 0 threads 1\nprocess 1 threads 1\n" REGIONS "loc 1.0\n0 enter main\n" RUN(
+          "work", 0,
+          100) "100 enter send\n101 send 0 0 1 4\n"
+               "110 leave\n" RUN(
+                   "work", 110,
+                   300) "300 enter send\n301 send 0 0 2 4\n"
+                        "305 leave\n400 leave\n"
+                        "loc 0.0\n0 enter main\n50 enter recv\n308 recv 1 0 2 4\n"
+                        "310 leave\n320 enter recv\n321 recv 1 0 1 4\n322 leave\n400 leave\n");
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender_wo", "main;MPI_Recv", 0) == 250e-9);
+  char cause[POMP_REPORT_CAUSE_SIZE];
+  int32_t wo = pomp_report_find_metric(run.report, "mpi_latesender_wo");
+  assert_int_equal(pomp_report_wait_cause(run.report, wo, cause, sizeof cause), 1);
+  assert_string_equal(cause,
+                      "250 ns Late Sender, Wrong Order at main;MPI_Recv on rank 0, caused by "
+                      "main;work on rank 1 (97% of its delay costs)");
+  az_run_free(&run);
+}
+
 /* ---- OpenMP ------------------------------------------------------------ */
 
 #define OMP_REGIONS                                                                                \
@@ -1806,6 +1834,7 @@ int main(void) {
       cmocka_unit_test(the_root_cause_is_computation_not_an_mpi_call),
       cmocka_unit_test(a_cause_that_waited_for_a_thread_says_so),
       cmocka_unit_test(a_loop_barrier_wait_is_charged_to_its_parallel_region),
+      cmocka_unit_test(a_wrong_order_late_sender_has_its_cause),
       cmocka_unit_test(idle_threads_are_caused_on_their_own_process),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
       cmocka_unit_test(a_wait_goes_through_an_openmp_barrier_from_a_message),
