@@ -13,7 +13,7 @@
 #include "pomp_util.h"
 
 /* Characters of the worst call path shown: the line stays readable. */
-enum { SUMMARY_PATH_WIDTH = 100 };
+enum { SUMMARY_PATH_WIDTH = 100, SUMMARY_TIME_WIDTH = 10 };
 
 typedef struct {
   int32_t metric;
@@ -50,12 +50,23 @@ static int is_work_or_startup(const pomp_report *r, int32_t m) {
   return !strcmp(name, "comp") || !strcmp(name, "mpi_management");
 }
 
-/* "  mpi_latesender      4.125  23.47%  main;solve;MPI_Recv": function
-   names without their parameter lists; a long path is cut at the root end
-   so that the leaf, where the time is, stays. */
+/* Characters of UTF-8 text ("µs" is two of them, three bytes). */
+static int text_width(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
+/* "  mpi_latesender    4.13 s  23.47%  main;solve;MPI_Recv": seconds as
+   pomp-report stat shows them, function names without their parameter
+   lists; a long path is cut at the root end so that the leaf, where the
+   time is, stays. */
 static void print_row(const pomp_report *r, const ranked *row, double total, FILE *out) {
-  fprintf(out, "  %-26s %12.6g %6.2f%%", pomp_report_metric(r, row->metric)->name, row->total,
-          total > 0 ? 100 * row->total / total : 0.0);
+  char seconds[32];
+  pu_format_seconds(seconds, sizeof seconds, row->total);
+  int pad = SUMMARY_TIME_WIDTH - text_width(seconds);
+  fprintf(out, "  %-26s %*s%s %6.2f%%", pomp_report_metric(r, row->metric)->name, pad > 0 ? pad : 0,
+          "", seconds, total > 0 ? 100 * row->total / total : 0.0);
   if (row->worst >= 0) {
     char path[SUMMARY_PATH_WIDTH + 1];
     pomp_report_callpath_label(r, row->worst, ";", SUMMARY_PATH_WIDTH, path, sizeof path);
@@ -70,7 +81,9 @@ static void print_run(const pomp_report *r, double total, FILE *out) {
   /* a run that did not finish: the values cover what it recorded */
   const char *status = pomp_report_attr(r, "run_status");
   if (status && *status && strcmp(status, "complete")) fprintf(out, "%s\n", status);
-  fprintf(out, "total time %.6g s over %d locations\n", total, pomp_report_num_locations(r));
+  char seconds[32];
+  pu_format_seconds(seconds, sizeof seconds, total);
+  fprintf(out, "total time %s over %d locations\n", seconds, pomp_report_num_locations(r));
   char perturbation[256];
   if (pomp_report_perturbation_warning(r, perturbation, sizeof perturbation))
     fprintf(out, "warning: %s\n", perturbation);
@@ -110,7 +123,8 @@ void az_summary_print(const pomp_report *r, int top, FILE *out) {
   } else {
     fprintf(out, "wait states and overheads (own part: a property's time without that of its "
                  "sub-properties; MPI start-up left out):\n");
-    fprintf(out, "  %-26s %12s %7s  %s\n", "property", "own seconds", "% time", "worst call path");
+    fprintf(out, "  %-26s %*s %7s  %s\n", "property", SUMMARY_TIME_WIDTH, "own time", "% time",
+            "worst call path");
     for (int i = 0; i < n && i < top; i++) print_row(r, &problems[i], total, out);
   }
   /* why, for the wait states listed */

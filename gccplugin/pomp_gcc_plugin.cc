@@ -85,7 +85,9 @@ gcall *hook_call(tree hook, tree fndecl) {
    called; its DECL_NAME keeps the name (`program heat_f`: "heat_f"), which
    Score-P's plugin shows.  NULL for any other function, and where gfortran
    named the program MAIN__ itself (`program main`, or no program
-   statement): that one stays "program" (pu_function_name). */
+   statement): pomp-opari's companion names a `program main` from its
+   source, a program without a statement stays "program"
+   (pu_function_name). */
 const char *fortran_program_name(tree fndecl) {
   if (strcmp(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl)), "MAIN__") ||
       strncmp(lang_hooks.name, "GNU Fortran", strlen("GNU Fortran")))

@@ -412,7 +412,8 @@ typedef struct {
   double useful_max;
   double outside_mpi_avg; /* time - mpi of each process's master thread */
   double outside_mpi_max;
-  double ideal_runtime;                   /* computation on the critical path; NAN without one */
+  double ideal_runtime;                   /* computation on the critical path, at least useful_max;
+                           NAN without one */
   int has_critical_path;                  /* the report holds critical_path values */
   double value[POMP_REPORT_POP_COUNT];    /* NAN where undefined ... */
   const char *why[POMP_REPORT_POP_COUNT]; /* ... and then why (static text,

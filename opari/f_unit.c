@@ -40,8 +40,10 @@ const char *const opf_lock_names[FLOCK_COUNT][2] = {
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* gfortran calls the main program's function MAIN__ whatever the program
-   is called (`program main` too: that one is left "program", as gfortran
-   itself keeps no other name). */
+   is called.  `program main` is named "main" too, as its source says (below
+   gfortran's own C main, which calls it: main;main): the GCC plugin cannot
+   tell it from a program without a PROGRAM statement (gfortran names both
+   MAIN__), this statement can. */
 void opf_program_statement(opf_rw *rw, size_t li) {
   char text[160];
   long label;
@@ -55,8 +57,7 @@ void opf_program_statement(opf_rw *rw, size_t li) {
   while (ident_char(p[n])) n++;
   const char *rest = p + n;
   while (*rest == ' ' || *rest == '\t') rest++;
-  if (!n || !isalpha((unsigned char)p[0]) || *rest || n >= sizeof rw->program ||
-      (n == 4 && strncmp(p, "main", 4) == 0))
+  if (!n || !isalpha((unsigned char)p[0]) || *rest || n >= sizeof rw->program)
     return; /* an assignment (fixed form "programx=1"), or no name to give */
   memcpy(rw->program, p, n);
   rw->program[n] = '\0';

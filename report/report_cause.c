@@ -10,17 +10,20 @@
 /* Each wait-state metric and the delay costs that explain it. */
 static const struct {
   const char *wait, *short_term, *long_term;
-  int local; /* the delay lies beside the wait: in the same construct */
+  int local;   /* the delay lies beside the wait: in the same parallel region */
+  int process; /* the delay lies on the waiting thread's own process */
 } causes[] = {
-    {"mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm", 0},
-    {"mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm", 0},
-    {"mpi_latesender", "delay_latesender", "delay_latesender_longterm", 0},
-    {"mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm", 0},
-    {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm", 0},
-    {"mpi_latebroadcast", "delay_12n", "delay_12n_longterm", 0},
-    {"omp_ebarrier_wait", "delay_ompbarrier", "delay_ompbarrier_longterm", 1},
-    {"omp_ibarrier_wait", "delay_ompbarrier", "delay_ompbarrier_longterm", 1},
-    {"omp_idle_threads", "delay_ompidle", "delay_ompidle_longterm", 0},
+    {"mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm", 0, 0},
+    {"mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm", 0, 0},
+    {"mpi_latesender", "delay_latesender", "delay_latesender_longterm", 0, 0},
+    /* its sub-property: the Late Sender delays cover both (as scout's) */
+    {"mpi_latesender_wo", "delay_latesender", "delay_latesender_longterm", 0, 0},
+    {"mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm", 0, 0},
+    {"mpi_earlyreduce", "delay_n21", "delay_n21_longterm", 0, 0},
+    {"mpi_latebroadcast", "delay_12n", "delay_12n_longterm", 0, 0},
+    {"omp_ebarrier_wait", "delay_ompbarrier", "delay_ompbarrier_longterm", 1, 1},
+    {"omp_ibarrier_wait", "delay_ompbarrier", "delay_ompbarrier_longterm", 1, 1},
+    {"omp_idle_threads", "delay_ompidle", "delay_ompidle_longterm", 0, 1},
 };
 
 /* The call path with the largest value of metric over all locations.
@@ -48,9 +51,10 @@ static void location_label(const pomp_report *r, int32_t location, char *buf, si
 }
 
 /* " on rank 2" when one location holds most of the wait at call path c
-   (a point-to-point wait), else "" (a collective's waiters). */
-static void waiting_location(const pomp_report *r, int32_t wait, int32_t c, double waited,
-                             char *buf, size_t size) {
+   (a point-to-point wait), else "" (a collective's waiters); returns
+   that location, or -1. */
+static int32_t waiting_location(const pomp_report *r, int32_t wait, int32_t c, double waited,
+                                char *buf, size_t size) {
   int32_t most = -1;
   double top = 0;
   for (int32_t l = 0; l < pomp_report_num_locations(r); l++) {
@@ -59,9 +63,28 @@ static void waiting_location(const pomp_report *r, int32_t wait, int32_t c, doub
   }
   char loc[64];
   buf[0] = 0;
-  if (most < 0 || top <= 0.5 * waited) return;
+  if (most < 0 || top <= 0.5 * waited) return -1;
   location_label(r, most, loc, sizeof loc);
   snprintf(buf, size, " on %s", loc);
+  return most;
+}
+
+/* The MPI rank of location l (-1 when unknown). */
+static int32_t rank_of(const pomp_report *r, int32_t l) {
+  const pomp_sysnode *s = pomp_report_sysnode(r, pomp_report_location_sysnode(r, l));
+  return s ? s->rank : -1;
+}
+
+/* The parallel region that holds call path c (c's nearest ancestor with
+   the role "parallel"), else c's parent: the barrier of a worksharing
+   loop sits below the loop, but its team's delays also lie in the
+   region's own time before the loop (the master waking the team). */
+static int32_t enclosing_parallel(const pomp_report *r, int32_t c) {
+  for (int32_t p = pomp_report_cnode(r, c)->parent; p >= 0; p = pomp_report_cnode(r, p)->parent) {
+    const pomp_region *reg = pomp_report_region(r, pomp_report_cnode(r, p)->region);
+    if (reg && reg->role && !strcmp(reg->role, "parallel")) return p;
+  }
+  return pomp_report_cnode(r, c)->parent;
 }
 
 /* 1 when call path c lies below call path above. */
@@ -133,13 +156,17 @@ static int computes(const pomp_report *r, int32_t c) {
    (the computation that chains of waits lead back to). */
 typedef struct {
   int32_t cause, where;
-  double cause_cost, all;
+  double cause_cost, all; /* all: of the locations the cause may lie on */
   int32_t root, root_where;
-  double root_cost;
+  double root_cost, root_all; /* root_all: of every location */
 } delay_search;
 
+/* Only the call paths below within (when not -1); the cause only on the
+   locations of rank (when not -1), the root on any: the chain of waits
+   behind a thread's idleness (its master waiting in MPI) leads to other
+   ranks. */
 static void search_delays(const pomp_report *r, int32_t st, int32_t lt, int32_t within,
-                          const wait_metrics *w, delay_search *d) {
+                          int32_t rank, const wait_metrics *w, delay_search *d) {
   memset(d, 0, sizeof *d);
   d->cause = d->root = -1;
   for (int32_t c = 0; c < pomp_report_num_cnodes(r); c++) {
@@ -148,8 +175,11 @@ static void search_delays(const pomp_report *r, int32_t st, int32_t lt, int32_t 
     for (int32_t l = 0; l < pomp_report_num_locations(r); l++) {
       double longterm = pomp_report_value(r, lt, c, l);
       double v = pomp_report_value(r, st, c, l) + longterm;
-      d->all += v;
-      if (v > d->cause_cost) d->cause_cost = v, d->cause = c, d->where = l;
+      d->root_all += v;
+      if (rank < 0 || rank_of(r, l) == rank) {
+        d->all += v;
+        if (v > d->cause_cost) d->cause_cost = v, d->cause = c, d->where = l;
+      }
       if (longterm > d->root_cost && computes(r, c) && !waited_for(r, w, c, l))
         d->root_cost = longterm, d->root = c, d->root_where = l;
     }
@@ -175,19 +205,22 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
     double waited;
     int32_t at = worst_cnode(r, wait, &waited);
     if (at < 0) return 0;
-    /* an OpenMP barrier's delays lie in its team's construct, beside it
-       (the parent of the barrier): other barriers' delays are not its */
-    int32_t within = causes[i].local ? pomp_report_cnode(r, at)->parent : -1;
-    wait_metrics waits;
-    find_wait_metrics(r, &waits);
-    delay_search d;
-    search_delays(r, st, lt, within, &waits, &d);
-    if (d.cause < 0) return 0;
+    /* an OpenMP barrier's delays lie in its team's parallel region:
+       other regions' barriers' delays are not its */
+    int32_t within = causes[i].local ? enclosing_parallel(r, at) : -1;
     /* the cause by its call path, as the wait: its last region alone
        ("simulate_work") would not say which of the code's calls of it */
     char path[160], cause[300], waiter[72], root[280] = "";
     pomp_report_callpath_label(r, at, ";", 100, path, sizeof path);
-    waiting_location(r, wait, at, waited, waiter, sizeof waiter);
+    int32_t waiting = waiting_location(r, wait, at, waited, waiter, sizeof waiter);
+    /* a thread waits for its own process's threads: a thread named as the
+       waiter has its cause on its process, not on another rank's */
+    int32_t rank = causes[i].process && waiting >= 0 ? rank_of(r, waiting) : -1;
+    wait_metrics waits;
+    find_wait_metrics(r, &waits);
+    delay_search d;
+    search_delays(r, st, lt, within, rank, &waits, &d);
+    if (d.cause < 0) return 0;
     /* A cause that is itself a wait (the late rank's MPI_Waitall, where
        it waited for its other neighbour) is no root: say that it waited,
        and name the computation the long-term costs (waits passed back
@@ -199,11 +232,11 @@ int pomp_report_wait_cause(const pomp_report *r, int32_t wait, char *buf, size_t
       location_label(r, d.where, loc, sizeof loc);
       pomp_report_callpath_label(r, d.cause, ";", 100, cause_path, sizeof cause_path);
       snprintf(cause, sizeof cause, "%s waiting in %s for another %s", loc, cause_path, other);
-      if (d.root >= 0 && d.root_cost >= ROOT_SHARE * d.all) {
+      if (d.root >= 0 && d.root_cost >= ROOT_SHARE * d.root_all) {
         char site[240];
         site_label(r, d.root, d.root_where, site, sizeof site);
         snprintf(root, sizeof root, "; root cause: %s, long-term (%.0f%%)", site,
-                 100 * d.root_cost / d.all);
+                 100 * d.root_cost / d.root_all);
       } else {
         /* the chains end in waits too: imbalance or noise spread over the
            ranks, no computation to name */

@@ -6,23 +6,33 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "pomp_util.h"
 
 static const char label_indent[] = "           ";
 /* Where a reason that does not fit goes on: under "n/a" (two blanks, the
    36 columns of the names, a blank, the value's 7, a blank). */
 static const char value_indent[] = "                                               ";
 
-/* The inputs of the efficiencies, in seconds. */
+/* The inputs of the efficiencies, in seconds as pomp-report pop shows
+   them ("88.8 ms"). */
 static void add_inputs(tui_overlay *o, const pomp_report_pop *p) {
-  tui_overlay_add(o, "Locations  %d in %d processes; runtime %.6g s", (int)p->locations,
-                  (int)p->processes, p->runtime);
-  tui_overlay_add(o, "Useful     computation per location: average %.6g s, maximum %.6g s",
-                  p->useful_avg, p->useful_max);
-  tui_overlay_add(o, "Outside    MPI per process (master thread): average %.6g s, maximum %.6g s",
-                  p->outside_mpi_avg, p->outside_mpi_max);
-  if (p->has_critical_path)
-    tui_overlay_add(o, "Ideal      runtime (computation on the critical path) %.6g s",
-                    p->ideal_runtime);
+  char a[32], b[32];
+  pu_format_seconds(a, sizeof a, p->runtime);
+  tui_overlay_add(o, "Locations  %d in %d processes; runtime %s", (int)p->locations,
+                  (int)p->processes, a);
+  pu_format_seconds(a, sizeof a, p->useful_avg);
+  pu_format_seconds(b, sizeof b, p->useful_max);
+  tui_overlay_add(o, "Useful     computation per location: average %s, maximum %s", a, b);
+  pu_format_seconds(a, sizeof a, p->outside_mpi_avg);
+  pu_format_seconds(b, sizeof b, p->outside_mpi_max);
+  tui_overlay_add(o, "Outside    MPI per process (master thread): average %s, maximum %s", a, b);
+  if (p->has_critical_path) {
+    pu_format_seconds(a, sizeof a, p->ideal_runtime);
+    tui_overlay_add(o,
+                    "Ideal      runtime (computation on the critical path, at least the busiest "
+                    "location's) %s",
+                    a);
+  }
 }
 
 void tui_open_pop(tui_app *a) {

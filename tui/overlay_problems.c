@@ -5,7 +5,8 @@
    problem to a user (a master waiting in MPI_Recv and its workers idle
    meanwhile), most seconds first, numbered; digit N selects problem N in
    the panes, so that any of the first nine is two keys away from any
-   screen. */
+   screen.  Under a problem, the cause of each of its wait states, from
+   the delay costs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,12 +95,30 @@ static void parts_text(const tui_app *a, const tui_problem *e, int ids, char *bu
   }
 }
 
+/* The cause of each wait state of problem e (pomp_report_wait_cause, from
+   the delay costs), as pomp-analyze's summary and pomp-report stat say it:
+   under the problem at the wait state's worst call path, the one the
+   sentence names (its first pair in pairs, largest first). */
+static void add_causes(tui_app *a, const tui_problem *e, const pomp_report_problem *pairs,
+                       int32_t npairs) {
+  for (int32_t k = 0; k < e->nparts; k++) {
+    int32_t m = e->part[k].metric, worst = -1;
+    for (int32_t i = 0; i < npairs && worst < 0; i++)
+      if (pairs[i].metric == m) worst = pairs[i].cnode;
+    char cause[POMP_REPORT_CAUSE_SIZE];
+    if (worst == e->cnode && pomp_report_wait_cause(a->model.report, m, cause, sizeof cause))
+      tui_overlay_add_hanging(&a->overlay, "    cause: ", "      ", cause, a->w);
+  }
+}
+
 void tui_open_problems(tui_app *a) {
   tui_overlay *o = &a->overlay;
   tui_overlay_clear(o);
   o->kind = TUI_OVERLAY_PROBLEMS;
   snprintf(o->title, sizeof o->title, "Wait states and overheads by call path (1-9 selects)");
   gather(a);
+  pomp_report_problem pairs[PAIRS];
+  int32_t npairs = pomp_report_problems(a->model.report, pairs, PAIRS);
   if (a->nproblems == 0) tui_overlay_add(o, "%s", "  none: no wait state or overhead above zero");
   for (int32_t i = 0; i < a->nproblems; i++) {
     const tui_problem *e = &a->problem[i];
@@ -112,6 +131,7 @@ void tui_open_problems(tui_app *a) {
     snprintf(line, sizeof line, "%s %5.1f %%  %s: %s", secs,
              share(a, e->part[0].metric, e->seconds), path, parts);
     tui_overlay_add_hanging(o, lead, "    ", line, a->w);
+    add_causes(a, e, pairs, npairs);
   }
   tui_overlay_add(o, "%s", "");
   tui_overlay_add(o, "%s", "  Own seconds: of a property without its sub-properties, at the call");

@@ -203,7 +203,8 @@ static void print_text(const char *path, const char *callpath, const pomp_report
   printf("outside MPI per process (master thread): average %s, maximum %s\n",
          seconds(p->outside_mpi_avg, a, sizeof a), seconds(p->outside_mpi_max, b, sizeof b));
   if (p->has_critical_path)
-    printf("ideal runtime (computation on the critical path): %s\n",
+    printf("ideal runtime (computation on the critical path, at least the busiest location's): "
+           "%s\n",
            seconds(p->ideal_runtime, a, sizeof a));
   putchar('\n');
   for (int k = 0; k < POMP_REPORT_POP_COUNT; k++) {

@@ -1,9 +1,9 @@
 #!/bin/sh
 # End-to-end test of the pomp-analyze command line: help, version, usage
 # errors, exit codes, the report it writes and the summary it prints.
-# Usage: cli_test.sh POMP_ANALYZE POMP_TRACEGEN DATA_DIR
+# Usage: cli_test.sh POMP_ANALYZE POMP_TRACEGEN DATA_DIR POMP_TUI
 set -u
-analyze=$1 tracegen=$2 data=$3
+analyze=$1 tracegen=$2 data=$3 tui=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/pomp-az-cli.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -79,14 +79,14 @@ same "$work/err" "pomp-analyze: $work/aborted: no trace was written; see $work/a
 expect 0 "$analyze" "$work/exp"
 [ -s "$work/exp/report.pomp" ] || fail "no report.pomp in the experiment"
 same "$work/out" "pomp-analyze: wrote $work/exp/report.pomp (10 events)
-total time 4e-07 s over 2 locations
+total time 400 ns over 2 locations
 wait states and overheads (own part: a property's time without that of its sub-properties; MPI start-up left out):
-  property                    own seconds  % time  worst call path
-  mpi_latesender                    5e-08  12.50%  main;MPI_Recv
-  mpi_point2point                 2.8e-08   7.00%  main;MPI_Recv
+  property                     own time  % time  worst call path
+  mpi_latesender                50.0 ns  12.50%  main;MPI_Recv
+  mpi_point2point               28.0 ns   7.00%  main;MPI_Recv
   cause: 50.0 ns Late Sender at main;MPI_Recv on rank 0, caused by main on rank 1 (100% of its delay costs)
 computation and start-up (not problems by themselves):
-  comp                           3.22e-07  80.50%  main"
+  comp                           322 ns  80.50%  main"
 [ -s "$work/err" ] && fail "stderr not empty: $(cat "$work/err")"
 
 # functions libpomp switched off (throttled.txt): summed over the ranks
@@ -220,6 +220,12 @@ grep -qx '  cause: 1.20 µs Late Sender at main;MPI_Recv, caused by main;work on
 grep -qx '  cause: 50.0 ns Late Receiver at main;MPI_Send on rank 3, caused by main;work on rank 0 (100% of its delay costs)' "$work/out" ||
   fail "summary: no Late Receiver cause: $(cat "$work/out")"
 grep -q '^  mpi_wait_' "$work/out" && fail "summary ranks the wait-state classification: $(cat "$work/out")"
+# pomp-tui's problem list (w) says the same causes, each under the problem
+# at its call path
+"$tui" --batch --size 120x40 --keys w "$work/p2p" >"$work/screen" 2>&1 || fail "pomp-tui w: $(cat "$work/screen")"
+grep -A1 '^ 1\. 1.20 µs' "$work/screen" |
+  grep -q '^    cause: 1.20 µs Late Sender at main;MPI_Recv, caused by main;work on rank 0 (100% of its delay costs) *$' ||
+  fail "pomp-tui w: no Late Sender cause under problem 1: $(cat "$work/screen")"
 # A cause that is itself a wait says so, and the long-term costs name the
 # computation at the root of the chain.
 "$tracegen" "$data/delay_waiting_cause.trace" "$work/wc" || fail "tracegen delay_waiting_cause"
@@ -230,7 +236,7 @@ grep -qx '  cause: 1.05 µs Late Sender at main;MPI_Recv on rank 2, caused by ra
 # waiting for the last rank to finish (200 + 100 ns), is the run's imbalance
 "$tracegen" "$data/finalize.trace" "$work/fin" || fail "tracegen finalize"
 expect 0 "$analyze" "$work/fin"
-grep -qx '  mpi_finalize_wait                 3e-07   7.41%  main;MPI_Finalize' "$work/out" ||
+grep -qx '  mpi_finalize_wait              300 ns   7.41%  main;MPI_Finalize' "$work/out" ||
   fail "summary: no Wait at Finalize: $(cat "$work/out")"
 
 # A re-run wrote "<dir>.N" beside the experiment (libpomp never overwrites

@@ -1197,6 +1197,34 @@ static void late_broadcast_and_early_reduce_are_charged_to_the_late_rank(void **
   az_run_free(&run);
 }
 
+/* A Late Sender in the wrong order (rank 0 receives tag 2 first, which
+   rank 1 sends after tag 1 and its work) has the Late Sender's delay
+   costs: the sentence names rank 1's work for it too. */
+static void a_wrong_order_late_sender_has_its_cause(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(
+      &run,
+      "process 0 threads 1\nprocess 1 threads 1\n" REGIONS "loc 1.0\n0 enter main\n" RUN(
+          "work", 0,
+          100) "100 enter send\n101 send 0 0 1 4\n"
+               "110 leave\n" RUN(
+                   "work", 110,
+                   300) "300 enter send\n301 send 0 0 2 4\n"
+                        "305 leave\n400 leave\n"
+                        "loc 0.0\n0 enter main\n50 enter recv\n308 recv 1 0 2 4\n"
+                        "310 leave\n320 enter recv\n321 recv 1 0 1 4\n322 leave\n400 leave\n");
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latesender_wo", "main;MPI_Recv", 0) == 250e-9);
+  char cause[POMP_REPORT_CAUSE_SIZE];
+  int32_t wo = pomp_report_find_metric(run.report, "mpi_latesender_wo");
+  assert_int_equal(pomp_report_wait_cause(run.report, wo, cause, sizeof cause), 1);
+  assert_string_equal(cause,
+                      "250 ns Late Sender, Wrong Order at main;MPI_Recv on rank 0, caused by "
+                      "main;work on rank 1 (97% of its delay costs)");
+  az_run_free(&run);
+}
+
 /* ---- OpenMP ------------------------------------------------------------ */
 
 #define OMP_REGIONS                                                                                \
@@ -1325,6 +1353,67 @@ static void a_cause_that_waited_for_a_thread_says_so(void **state) {
   assert_string_equal(cause, "500 ns Wait at N x N at main;MPI_Allreduce on rank 1, caused by rank "
                              "0 waiting in " PAR ";!$omp barrier @a.c:15 for another thread (67% "
                              "of its delay costs); no computation at the root holds 10%");
+  az_run_free(&run);
+}
+
+/* A worksharing loop's implicit barrier sits below the loop, but the
+   delay that makes its team wait may lie before the loop, in the parallel
+   region's own time: the master enters the loop 290 ns after thread 1
+   (waking the team, as LULESH's passive-waiting runs show), both work
+   100, thread 1 waits 290 at the loop's barrier.  The sentence names the
+   master's time in the region, not thread 1's own loop body. */
+static void a_loop_barrier_wait_is_charged_to_its_parallel_region(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run,
+              "process 0 threads 2\n" REGIONS OMP_REGIONS
+              "region loop openmp loop !$omp for @a.c:12\n"
+              "loc 0.0\n0 enter main\n100 fork 2\n100 teambegin 5\n100 enter par\n"
+              "400 enter loop\n" RUN(
+                  "work", 400, 500) "500 enter ibar\n510 leave\n"
+                                    "510 leave\n510 leave\n510 teamend 5\n510 join\n1000 leave\n"
+                                    "loc 0.1\n100 teambegin 5\n100 enter par\n110 enter loop\n" RUN(
+                                        "work", 110,
+                                        210) "210 enter ibar\n510 leave\n510 leave\n510 leave\n"
+                                             "510 teamend 5\n");
+  assert_int_equal(run.status, 0);
+  const char *bar = PAR ";!$omp for @a.c:12;!$omp implicit barrier @a.c:20";
+  assert_true(az_run_value(&run, "omp_ibarrier_wait", bar, 1) == 290e-9);
+  assert_true(az_run_value(&run, "delay_ompbarrier", PAR, 0) == 290e-9);
+  char cause[POMP_REPORT_CAUSE_SIZE];
+  int32_t wait = pomp_report_find_metric(run.report, "omp_ibarrier_wait");
+  assert_int_equal(pomp_report_wait_cause(run.report, wait, cause, sizeof cause), 1);
+  assert_string_equal(cause, "290 ns Wait at Implicit OpenMP Barrier at " PAR
+                             ";!$omp for @a.c:12;!$omp implicit barrier @a.c:20 on rank 0 thread "
+                             "1, caused by " PAR " on rank 0 (100% of its delay costs)");
+  az_run_free(&run);
+}
+
+/* Threads idle on two processes: rank 1's worker 300 ns while its master
+   works (main;work), rank 0's 100 there and 350 while its master does
+   I/O (main;io).  The worst call path is main;work, mostly rank 1 thread
+   1's; its cause is rank 1's master, not rank 0's larger delay in main;io
+   (a thread idles for its own master, never another rank's). */
+static void idle_threads_are_caused_on_their_own_process(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(
+      &run, "process 0 threads 2\nprocess 1 threads 2\n" REGIONS OMP_REGIONS
+            "loc 0.0\n0 enter main\n" RUN("work", 0, 100) RUN("io", 100, 450)
+                MASTER(450, 500, 500, 510,
+                       2) "520 leave\n"
+                          "loc 0.1\n" MEMBER(450, 500, 500,
+                                             510) "loc 1.0\n0 enter main\n" RUN("work", 0, 300)
+                              MASTER(300, 500, 500, 510, 2) "520 leave\n"
+                                                            "loc 1.1\n" MEMBER(300, 500, 500, 510));
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "omp_idle_threads", "main;work", 3) == 300e-9);
+  assert_true(az_run_value(&run, "delay_ompidle", "main;io", 0) == 350e-9);
+  char cause[POMP_REPORT_CAUSE_SIZE];
+  int32_t idle = pomp_report_find_metric(run.report, "omp_idle_threads");
+  assert_int_equal(pomp_report_wait_cause(run.report, idle, cause, sizeof cause), 1);
+  assert_string_equal(cause, "400 ns Idle Threads at main;work on rank 1 thread 1, caused by "
+                             "main;work on rank 1 (97% of its delay costs)");
   az_run_free(&run);
 }
 
@@ -1744,6 +1833,9 @@ int main(void) {
       cmocka_unit_test(a_cause_that_waited_itself_says_so_and_names_the_root),
       cmocka_unit_test(the_root_cause_is_computation_not_an_mpi_call),
       cmocka_unit_test(a_cause_that_waited_for_a_thread_says_so),
+      cmocka_unit_test(a_loop_barrier_wait_is_charged_to_its_parallel_region),
+      cmocka_unit_test(a_wrong_order_late_sender_has_its_cause),
+      cmocka_unit_test(idle_threads_are_caused_on_their_own_process),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
       cmocka_unit_test(a_wait_goes_through_an_openmp_barrier_from_a_message),
       cmocka_unit_test(a_wait_at_finalize_idles_the_workers_at_no_ones_cost),

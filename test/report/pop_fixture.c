@@ -100,11 +100,28 @@ static const pop_cell hybrid[] = {
     {"critical_path", "main;!$omp parallel @a.c:5", 0, 0, 6},
     CELLS_END};
 
+/* The critical path crosses slow MPI time and passes by the busiest
+   location's work (LULESH 8 x 1 on 2 cores): rank 0 works 3, then 7 in
+   MPI_Recv without waiting (transfer); rank 1 works 4, waits 5 and
+   receives in 1.  The path: rank 0's work and MPI_Recv, 10, of which 3
+   computation; rank 1's 4 of work must happen too, so I = max(3, 4) = 4:
+   SerE = 4/4 = 1, TE = 4/10 (3 would make SerE 4/3).  R = 10, U = 3, 4:
+   PE = 3.5/10, LB = 3.5/4, CommE = 4/10; O = U: MPI the same, OpenMP 1. */
+static const pop_cell path_in_mpi[] = {{"comp", "main;work", 0, 0, 3},
+                                       {"mpi_point2point", "main;MPI_Recv", 0, 0, 7},
+                                       {"comp", "main;work", 1, 0, 4},
+                                       {"mpi_latesender", "main;MPI_Recv", 1, 0, 5},
+                                       {"mpi_point2point", "main;MPI_Recv", 1, 0, 1},
+                                       {"critical_path", "main;work", 0, 0, 3},
+                                       {"critical_path", "main;MPI_Recv", 0, 0, 7},
+                                       CELLS_END};
+
 static const pop_case cases[] = {
     {"pop_balanced", 2, 1, 0, balanced},
     {"pop_imbalanced", 4, 1, 2, imbalanced},
     {"pop_mpi_wait", 2, 1, 2, mpi_wait},
     {"pop_hybrid", 2, 2, 2, hybrid},
+    {"pop_path_in_mpi", 2, 1, 2, path_in_mpi},
     /* pop_imbalanced's cells without those of the critical path */
     {"pop_no_cp", 4, 1, 1, imbalanced},
 };

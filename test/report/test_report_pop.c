@@ -113,6 +113,17 @@ static void mpi_waits_in_a_chain_are_serialisation(void **state) {
   check_fixture("pop_mpi_wait", NULL, &e);
 }
 
+static void ideal_runtime_is_at_least_the_busiest_locations_work(void **state) {
+  (void)state;
+  const pop_expect e = {
+      10,
+      3.5,
+      4,
+      4,
+      {3.5 / 10, 3.5 / 4, 4.0 / 10, 1, 4.0 / 10, 3.5 / 10, 3.5 / 4, 4.0 / 10, 1, 1, 1}};
+  check_fixture("pop_path_in_mpi", NULL, &e);
+}
+
 static void idle_openmp_threads_lower_openmp_efficiency_only(void **state) {
   (void)state;
   const pop_expect e = {8, 5.5, 8, 8, {0.6875, 0.6875, 1, 1, 1, 1, 1, 1, 0.6875, 0.6875, 1}};
@@ -153,7 +164,7 @@ static void report_without_computation_metric_is_refused(void **state) {
 static void factors_multiply_to_their_parent(void **state) {
   (void)state;
   static const char *const names[] = {"pop_balanced", "pop_imbalanced", "pop_mpi_wait",
-                                      "pop_hybrid"};
+                                      "pop_hybrid", "pop_path_in_mpi"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     pomp_report *r = pop_fixture_new(names[i]);
     pomp_report_pop p;
@@ -177,6 +188,7 @@ int main(void) {
       cmocka_unit_test(subtree_of_the_compute_phase),
       cmocka_unit_test(subtree_without_computation_says_why),
       cmocka_unit_test(mpi_waits_in_a_chain_are_serialisation),
+      cmocka_unit_test(ideal_runtime_is_at_least_the_busiest_locations_work),
       cmocka_unit_test(idle_openmp_threads_lower_openmp_efficiency_only),
       cmocka_unit_test(subtree_of_a_parallel_region),
       cmocka_unit_test(critical_path_metric_without_values_is_no_critical_path),

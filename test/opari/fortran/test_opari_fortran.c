@@ -79,8 +79,9 @@ static void empty_unit_registers_nothing(void **state) {
 }
 
 /* The companion names the main program (POMP_Fortran_program) as gfortran
-   lowers it; not `program main` (gfortran's own MAIN__), not a fixed-form
-   assignment to a variable named program..., not END PROGRAM. */
+   lowers it, `program main` too (gfortran calls it MAIN__ as any other:
+   only the source tells it is "main"); not a fixed-form assignment to a
+   variable named program..., not END PROGRAM. */
 static void main_program_named_in_the_companion(void **state) {
   (void)state;
   static const struct {
@@ -91,7 +92,8 @@ static void main_program_named_in_the_companion(void **state) {
                {"  10 program x2\nend\n", false, "x2"},
                {"      PROGRAM  HEAT F\n      END\n", true, "heatf"},
                {"      PROGRAMX = 1\n      END\n", true, NULL},
-               {"program main\nend program main\n", false, NULL},
+               {"program main\nend program main\n", false, "main"},
+               {"      PROGRAM MAIN\n      END\n", true, "main"},
                {"programx = 1\nend\n", false, NULL},
                {"subroutine s\nend subroutine s\n", false, NULL}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
