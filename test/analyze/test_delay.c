@@ -848,6 +848,40 @@ static void a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation
   az_run_free(&run);
 }
 
+/* A Late Receiver's waiter is a part, its Isend's completion, whose
+   interval goes on through an earlier message that did not wait (its
+   map is read where its message waited and it passed a cost:
+   map_needed).  Rank 1 works 200, sends M1 (a call of 20, received at
+   330: no wait), works 80, posts an Isend of M2 at 400 and waits for it
+   from 400 to 700; rank 0 does io 150, works 80, receives M1, works 270
+   and posts M2's receive at 600: Late Receiver of 200.  Both intervals go
+   through M1 back to the barrier (left together: no completion): rank 0
+   has io 150 and work 350, rank 1 work 280 and MPI_Send 20.  Delays io
+   150 and work 70, scale 200 / 220: io 136.4 -> 136, work 63.6 -> 64.
+   (Were the waiter's interval cut at M1: work 80 alone, delays io 150 and
+   work 270, io 71 and work 129.) */
+static const char *const isend_through = "process 0 threads 1\nprocess 1 threads 1\n" REGIONS LOC(
+    "0.0", RUN("io", 100, 250) RUN("work", 250, 330) RECV(1, 330, 330, 330) RUN("work", 330, 600)
+               RECV(1, 600, 700, 700) BARRIER(0, 900, 950))
+    LOC("1.0", RUN("work", 100, 300) SEND(0, 300, 300, 320)
+                   RUN("work", 320, 400) "400 enter isend\n400 isend 0 0 0 8 5\n400 leave\n"
+                                         "400 enter wait\n700 isendcomplete 5\n700 leave\n" BARRIER(
+                                             0, 900, 950));
+
+static void a_late_receivers_isend_completion_goes_through_a_message_without_wait(void **state) {
+  (void)state;
+  az_run run;
+  az_run_text(&run, isend_through);
+  assert_int_equal(run.status, 0);
+  assert_true(az_run_value(&run, "mpi_latereceiver", "main;MPI_Wait", 1) == 200e-9);
+  assert_true(az_run_total(&run, "mpi_latesender") == 0);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;io", 0) == 136e-9);
+  assert_true(az_run_value(&run, "delay_latereceiver", "main;work", 0) == 64e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver") == 200e-9);
+  assert_true(az_run_total(&run, "delay_latereceiver_longterm") == 0);
+  az_run_free(&run);
+}
+
 /* A rooted collective synchronises only some pairs of its members
    (Scalasca's rule): an N-to-1 its root, when it waited, with its last
    sender; a 1-to-N its root with the receivers that waited.  Rank 0, the
@@ -1815,6 +1849,7 @@ int main(void) {
       cmocka_unit_test(crossing_messages_without_waits_go_through_each_other),
       cmocka_unit_test(a_message_whose_wait_a_longer_one_took_is_no_synchronisation),
       cmocka_unit_test(a_late_receiver_a_late_sender_of_its_call_took_is_no_synchronisation),
+      cmocka_unit_test(a_late_receivers_isend_completion_goes_through_a_message_without_wait),
       cmocka_unit_test(a_rooted_collective_synchronises_only_the_pairs_that_waited),
       cmocka_unit_test(a_bcast_synchronises_its_root_with_the_receivers_that_waited),
       cmocka_unit_test(a_bcast_s_completion_counts_from_the_first_receiver_to_leave),
