@@ -1543,7 +1543,7 @@ static void critical_begin(az_replay *r) {
 static void critical_window(az_replay *r, az_time stop) {
   (void)stop;
   cp_state *st = r->data;
-  if (!st->link) merge_after(st, window_bound(st), 0); /* else az_critical_ship */
+  if (!st->link) merge_after(st, window_bound(st), 0); /* else az_critical_exchange */
 }
 
 /* The first stage's arrays of every location here to the link; they are
@@ -1568,7 +1568,9 @@ static void ship(cp_state *st, enum az_cp_ship what) {
   }
 }
 
-void az_critical_ship(az_analysis *a) { ship(a->critical_link->state, AZ_CP_WINDOW); }
+void az_critical_exchange(az_analysis *a, int last) {
+  if (!last) ship(a->critical_link->state, AZ_CP_WINDOW);
+}
 
 void az_critical_derive(az_analysis *a, unsigned limits) {
   az_critical_impact(a);
