@@ -54,13 +54,12 @@ enum { WALK_BESIDE_THREADS = 3 };
 /* The link's ship (az_cp_link): the window's arrays to the walker; at the
    end, once the walker is done, its values into a's and what derives
    from them, as the pass does at its end when it walks itself. */
-static void walk_beside(az_analysis *a, const az_cp_part *parts, az_time bound,
-                        enum az_cp_ship what) {
+static void walk_beside(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   az_cp_queue *q = a->critical_link->data;
   az_cp_job *job = az_cp_queue_slot(q);
   job->bound = bound;
   job->what = what;
-  if (what != AZ_CP_FAILED) az_cp_job_put(job, a, 0, parts);
+  if (what != AZ_CP_FAILED) az_cp_job_take(job, a, parts); /* no copy: the pass's arrays */
   az_cp_queue_hand(q, job);
   if (what == AZ_CP_WINDOW) return;
   a->critical_link->data = NULL;
@@ -83,7 +82,7 @@ static void walk_beside_begin(az_analysis *a, const az_pass *const *passes, size
   *shipping = az_pass_critical;
   shipping->exchange = az_critical_exchange;
   run[at] = shipping;
-  *link = (az_cp_link){.ship = walk_beside, .data = az_cp_queue_new(a, 1, windows)};
+  *link = (az_cp_link){.ship = walk_beside, .data = az_cp_queue_new(a, 1, windows), .swaps = 1};
   a->critical_link = link;
 }
 

@@ -50,8 +50,9 @@ int az_critical_limits_why(unsigned limits, char *why, size_t size);
    path in a parallel analysis"). */
 
 typedef struct { /* one location's arrays of a window, as the first stage wrote them */
-  const void *recs, *steps;
+  void *recs, *steps;
   size_t rec_bytes, step_bytes;
+  size_t rec_room, step_room; /* the arrays' room in bytes */
 } az_cp_part;
 
 enum az_cp_ship { AZ_CP_WINDOW, AZ_CP_LAST, AZ_CP_FAILED };
@@ -59,16 +60,18 @@ enum az_cp_ship { AZ_CP_WINDOW, AZ_CP_LAST, AZ_CP_FAILED };
 /* Set in a->critical_link while the pass runs: it does not walk; after
    each window all analysis processes agreed on (az_critical_exchange) and at
    its end, `ship` gets parts[l] for every location l (empty for those
-   replayed elsewhere; the pass's memory, emptied afterwards: copy it),
-   the latest time of a location here still reading (the walk's bound,
-   0: none) and what it is (AZ_CP_WINDOW; at the end AZ_CP_LAST, or
-   AZ_CP_FAILED after a failure, with no parts).  `ended`: the end was
-   shipped. */
+   replayed elsewhere; the pass's memory, emptied afterwards: copy it, or
+   where `swaps` is set take it, leaving arrays of its own in parts[l],
+   with their room, which the pass empties and fills next), the latest
+   time of a location here still reading (the walk's bound, 0: none) and
+   what it is (AZ_CP_WINDOW; at the end AZ_CP_LAST, or AZ_CP_FAILED after
+   a failure, with no parts).  `ended`: the end was shipped. */
 typedef struct az_cp_link {
-  void (*ship)(az_analysis *a, const az_cp_part *parts, az_time bound, enum az_cp_ship what);
+  void (*ship)(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what);
   void *data;  /* the link owner's (parallel.c, analyze.c) */
   void *state; /* the pass's, while it runs */
   int ended;
+  int swaps;
 } az_cp_link;
 
 /* The pass's exchange (az_pass.exchange) where a link is set: after each
@@ -115,6 +118,8 @@ typedef struct {        /* one window's arrays, as each sender shipped them */
   uint64_t *head;       /* per sender az_cp_head_words words: what, bound, then
                            per location its records' and its steps' bytes */
   az_cp_bytes *arrays;  /* per sender: per location its records, then its steps */
+  az_cp_part *taken;    /* or per location the arrays taken (az_cp_job_take: a queue's
+                           windows are all filled one way), NULL: none */
   az_time bound;        /* the walk's bound: the largest of the senders' */
   enum az_cp_ship what; /* AZ_CP_LAST: the end; AZ_CP_FAILED: the end, nothing more walked */
 } az_cp_job;
@@ -141,6 +146,10 @@ az_cp_job *az_cp_queue_slot(az_cp_queue *q);
 /* Sender `sender`'s arrays of the window (parts[l] per location of a, as
    a link's ship gets them) copied into job. */
 void az_cp_job_put(az_cp_job *job, const az_analysis *a, int sender, const az_cp_part *parts);
+/* The arrays of the one sender of the window (a link that swaps) taken
+   into job, swapped for the arrays job took the last time it was filled
+   (emptied; none at first). */
+void az_cp_job_take(az_cp_job *job, const az_analysis *a, az_cp_part *parts);
 /* The window az_cp_queue_slot gave, filled, to the walk. */
 void az_cp_queue_hand(az_cp_queue *q, az_cp_job *job);
 /* After the end was handed: waits for the walk's end, then frees q (the

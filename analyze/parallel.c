@@ -1024,8 +1024,7 @@ static size_t critical_head_bytes(const az_analysis *a) {
   return az_cp_head_words(a) * sizeof(uint64_t);
 }
 
-static void ship_critical(az_analysis *a, const az_cp_part *parts, az_time bound,
-                          enum az_cp_ship what) {
+static void ship_critical(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   pipe_out *po = a->critical_link->data;
   bytes *b = pipe_buffer(po);
   uint64_t head[2] = {what, bound};
@@ -1110,7 +1109,7 @@ static void backward_shares(team *t, const az_defs *d, enum cp_walk_where walk, 
 }
 
 typedef struct cp_walk_team cp_walk_team;
-static void walk_mine(az_analysis *a, const az_cp_part *parts, az_time bound, enum az_cp_ship what);
+static void walk_mine(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what);
 static void walk_team_end(az_analysis *a, cp_walk_team *wt);
 static enum cp_walk_where walk_where(const cp_walk_team *walker, MPI_Comm comm);
 
@@ -1272,8 +1271,7 @@ static void receive_window(az_analysis *a, cp_walk_team *wt, az_cp_job *job, int
 /* Process 1's critical link (az_cp_link.ship): its own arrays and the
    others' of the same window to the walker, which walks up to the
    largest bound; at the end the rest of the walk. */
-static void walk_mine(az_analysis *a, const az_cp_part *parts, az_time bound,
-                      enum az_cp_ship what) {
+static void walk_mine(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   cp_walk_team *wt = a->critical_link->data;
   if (wt->end_handed) return;
   wt->failed |= what == AZ_CP_FAILED;
@@ -1314,8 +1312,7 @@ static void walk_team_end(az_analysis *a, cp_walk_team *wt) {
    the delay pass alone and process 1 reads the whole trace backwards for
    the critical path's first stage, its arrays going to its own walker
    (the same arrays, windows and walk). */
-static void walk_here(az_analysis *a, const az_cp_part *parts, az_time bound,
-                      enum az_cp_ship what) {
+static void walk_here(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   az_cp_walker *w = a->critical_link->data;
   for (uint32_t l = 0; l < a->defs.num_locs; l++)
     az_cp_walker_add(w, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps, parts[l].step_bytes);

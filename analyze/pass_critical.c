@@ -1554,14 +1554,24 @@ static void ship(cp_state *st, enum az_cp_ship what) {
   for (uint32_t l = 0; l < d->num_locs; l++) {
     cp_loc *s = st->locs[l];
     int empty = !s || what == AZ_CP_FAILED;
-    st->parts[l] =
-        (az_cp_part){empty ? NULL : s->buf, empty ? NULL : s->log,
-                     empty ? 0 : s->n * sizeof *s->buf, empty ? 0 : s->nlog * sizeof *s->log};
+    st->parts[l] = empty ? (az_cp_part){NULL, NULL, 0, 0, 0, 0}
+                         : (az_cp_part){s->buf,
+                                        s->log,
+                                        s->n * sizeof *s->buf,
+                                        s->nlog * sizeof *s->log,
+                                        s->cap * sizeof *s->buf,
+                                        s->caplog * sizeof *s->log};
   }
   st->link->ship(st->a, st->parts, what == AZ_CP_WINDOW ? window_bound(st) : 0, what);
   for (uint32_t l = 0; l < d->num_locs; l++) {
     cp_loc *s = st->locs[l];
     if (!s) continue;
+    if (st->link->swaps && what != AZ_CP_FAILED) { /* the link's arrays now */
+      s->buf = st->parts[l].recs;
+      s->cap = st->parts[l].rec_room / sizeof *s->buf;
+      s->log = st->parts[l].steps;
+      s->caplog = st->parts[l].step_room / sizeof *s->log;
+    }
     s->n = 0;
     s->log_base += s->nlog;
     s->nlog = 0;

@@ -40,6 +40,10 @@ size_t az_cp_head_words(const az_analysis *a) { return 2 + 2 * (size_t)a->defs.n
 /* The job's arrays into the walk, then its window walked or the end. */
 static void job_run(az_cp_queue *q, const az_cp_job *job) {
   size_t nl = q->a->defs.num_locs;
+  for (size_t l = 0; job->taken && job->what != AZ_CP_FAILED && l < nl; l++) {
+    const az_cp_part *t = &job->taken[l];
+    az_cp_walker_add(q->w, (uint32_t)l, t->recs, t->rec_bytes, t->steps, t->step_bytes);
+  }
   for (int r = 0; job->what != AZ_CP_FAILED && r < q->senders; r++) {
     if (!job->arrays[r].len) continue; /* nothing from r (its counts are 0) */
     const uint64_t *n = job->head + (size_t)r * az_cp_head_words(q->a) + 2;
@@ -127,6 +131,16 @@ void az_cp_job_put(az_cp_job *job, const az_analysis *a, int sender, const az_cp
   }
 }
 
+void az_cp_job_take(az_cp_job *job, const az_analysis *a, az_cp_part *parts) {
+  size_t nl = a->defs.num_locs;
+  if (!job->taken) job->taken = pu_calloc(nl ? nl : 1, sizeof *job->taken);
+  for (size_t l = 0; l < nl; l++) {
+    az_cp_part mine = job->taken[l];
+    job->taken[l] = parts[l];
+    parts[l] = mine;
+  }
+}
+
 void az_cp_queue_hand(az_cp_queue *q, az_cp_job *job) {
   if (!q->threaded) {
     job_run(q, job);
@@ -143,6 +157,11 @@ unsigned az_cp_queue_free(az_cp_queue *q, az_analysis *into) {
   az_cp_walker_free(q->w, into);
   for (size_t k = 0; k < q->cap; k++) {
     for (int r = 0; r < q->senders; r++) free(q->ring[k].arrays[r].p);
+    for (size_t l = 0; q->ring[k].taken && l < q->a->defs.num_locs; l++) {
+      free(q->ring[k].taken[l].recs);
+      free(q->ring[k].taken[l].steps);
+    }
+    free(q->ring[k].taken);
     free(q->ring[k].arrays);
     free(q->ring[k].head);
   }

@@ -598,8 +598,7 @@ static struct {
   int windows, records, ends; /* records: parts with records */
 } split;
 
-static void split_ship(az_analysis *a, const az_cp_part *parts, az_time bound,
-                       enum az_cp_ship what) {
+static void split_ship(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   for (uint32_t l = 0; l < a->defs.num_locs; l++) {
     split.records += parts[l].rec_bytes != 0;
     az_cp_walker_add(split.walker, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps,
