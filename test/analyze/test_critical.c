@@ -622,6 +622,16 @@ static void split_begin(az_replay *r) {
   az_pass_critical.begin(r);
 }
 
+enum { ANCHOR_SIZE = 300 };
+
+/* text written and analysed into run (successfully), and its anchor, for
+   analysing it again. */
+static void analysed_at(az_run *run, const char *text, char anchor[ANCHOR_SIZE]) {
+  az_run_text(run, text);
+  assert_int_equal(run->status, 0);
+  snprintf(anchor, ANCHOR_SIZE, "%s/traces.otf2", run->dir);
+}
+
 static void the_two_stages_apart_write_the_serial_report(void **state) {
   (void)state;
   const char *const traces[] = {
@@ -633,10 +643,8 @@ static void the_two_stages_apart_write_the_serial_report(void **state) {
   const az_pass *passes[] = {&az_pass_waits, &az_pass_rma, &az_pass_delay, &stage_1};
   for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
     az_run run;
-    az_run_text(&run, traces[i]);
-    assert_int_equal(run.status, 0);
-    char anchor[300];
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
+    char anchor[ANCHOR_SIZE];
+    analysed_at(&run, traces[i], anchor);
     az_options opt = {.window_events = 2};
     az_analysis a;
     memset(&split, 0, sizeof split);
@@ -700,10 +708,8 @@ static void the_walk_beside_the_replay_charges_what_the_replay_walk_charges(void
   const int threads[] = {1, 3};
   for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
     az_run run;
-    az_run_text(&run, traces[i]);
-    assert_int_equal(run.status, 0);
-    char anchor[300];
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
+    char anchor[ANCHOR_SIZE];
+    analysed_at(&run, traces[i], anchor);
     az_options opt = {.window_events = 2, .threads = 1};
     az_analysis on_replay;
     setenv("POMP_ANALYZE_WALK_QUEUE", "0", 1);
