@@ -47,8 +47,8 @@ static size_t chosen_passes(unsigned off, const az_pass **chosen) {
    with the next window while the walker walks this one
    (docs/analyze/critical-path.md, "The walk beside a serial replay").
    From --threads 3 on: two decoding threads or more keep ahead of the
-   replay, which is then the bound, and the walk was a third of its work
-   on a trace of one rank of 16 threads. */
+   replay, which is then the bound, and the walk was 29 % of what it ran
+   itself on a trace of one rank of 16 threads. */
 enum { WALK_BESIDE_THREADS = 3 };
 
 /* The link's ship (az_cp_link): the window's arrays to the walker; at the
