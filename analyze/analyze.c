@@ -46,10 +46,12 @@ static size_t chosen_passes(unsigned off, const az_pass **chosen) {
    in its exchange (az_critical_exchange) and the replay thread goes on
    with the next window while the walker walks this one
    (docs/analyze/critical-path.md, "The walk beside a serial replay").
-   From --threads 3 on: two decoding threads or more keep ahead of the
-   replay, which is then the bound, and the walk was 29 % of what it ran
-   itself on a trace of one rank of 16 threads. */
-enum { WALK_BESIDE_THREADS = 3 };
+   Wherever there are decoding threads (--threads 2 on): the replay thread
+   is then the bound, and the walk was 29 % of what it ran itself on a
+   trace of one rank of 16 threads with --threads 3, 15 % with 2; even
+   where the three threads share two CPUs the replay's share stays the
+   larger one (docs/analyze/critical-path.md, Measurements). */
+enum { WALK_BESIDE_THREADS = 2 };
 
 /* The link's ship (az_cp_link): the window's arrays to the walker; at the
    end, once the walker is done, its values into a's and what derives
