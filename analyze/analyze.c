@@ -18,6 +18,7 @@
 #include "az_pass.h"
 #include "az_progress.h"
 #include "az_records.h"
+#include "pomp_util.h"
 
 /* The passes of an analysis, in order. */
 /* RMA (forward, only where windows exist) before the backward passes,
@@ -37,6 +38,67 @@ static size_t chosen_passes(unsigned off, const az_pass **chosen) {
   return n;
 }
 
+/* ---- the critical path's walk beside the replay ---------------------------
+
+   With decoding threads to spare the serial analysis walks the critical
+   path on a thread of its own (walk_queue.c), as a parallel analysis's
+   process 1 does: the pass's first stage hands each window's arrays over
+   in its exchange (az_critical_exchange) and the replay thread goes on
+   with the next window while the walker walks this one
+   (docs/analyze/critical-path.md, "The walk beside a serial replay").
+   Wherever there are decoding threads (--threads 2 on): the replay thread
+   is then the bound, and the walk was 29 % of what it ran itself on a
+   trace of one rank of 16 threads with --threads 3, 15 % with 2; even
+   where the three threads share two CPUs the replay's share stays the
+   larger one (docs/analyze/critical-path.md, Measurements). */
+enum { WALK_BESIDE_THREADS = 2 };
+
+/* The link's ship (az_cp_link): the window's arrays to the walker; at the
+   end, once the walker is done, its values into a's and what derives
+   from them, as the pass does at its end when it walks itself. */
+static void walk_beside(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
+  az_cp_queue *q = a->critical_link->data;
+  az_cp_job *job = az_cp_queue_slot(q);
+  job->bound = bound;
+  job->what = what;
+  if (what != AZ_CP_FAILED) az_cp_job_take(job, a, parts); /* no copy: the pass's arrays */
+  az_cp_queue_hand(q, job);
+  if (what == AZ_CP_WINDOW) return;
+  a->critical_link->data = NULL;
+  unsigned limits = az_cp_queue_free(q, what == AZ_CP_LAST ? a : NULL);
+  if (what == AZ_CP_LAST) az_critical_derive(a, limits);
+}
+
+/* passes into run; where the critical-path pass is among them and walks
+   beside, run has it shipping its arrays to link (a's critical_link),
+   whose data is the walk's queue. */
+static void walk_beside_begin(az_analysis *a, const az_pass *const *passes, size_t npasses,
+                              az_pass *shipping, const az_pass **run, az_cp_link *link) {
+  size_t at = npasses;
+  for (size_t i = 0; i < npasses; i++) {
+    run[i] = passes[i];
+    if (passes[i] == &az_pass_critical) at = i;
+  }
+  long windows = az_cp_queue_windows(a->threads >= WALK_BESIDE_THREADS);
+  if (at == npasses || !windows) return;
+  *shipping = az_pass_critical;
+  shipping->exchange = az_critical_exchange;
+  run[at] = shipping;
+  *link = (az_cp_link){.ship = walk_beside, .data = az_cp_queue_new(a, 1, windows), .swaps = 1};
+  a->critical_link = link;
+}
+
+/* After the replay: a walk that never ended (the pass never began) ends
+   failed. */
+static void walk_beside_end(az_analysis *a, az_cp_link *link) {
+  if (a->critical_link == link) a->critical_link = NULL;
+  if (!link->data) return;
+  az_cp_job *job = az_cp_queue_slot(link->data);
+  job->what = AZ_CP_FAILED;
+  az_cp_queue_hand(link->data, job);
+  az_cp_queue_free(link->data, NULL);
+}
+
 static int replay_all(az_analysis *a, OTF2_Reader *reader, const az_pass *const *passes,
                       size_t npasses) {
   for (size_t i = 0; i < a->defs.num_locs; i++)
@@ -47,7 +109,13 @@ static int replay_all(az_analysis *a, OTF2_Reader *reader, const az_pass *const 
     az_fail(&a->diag, "cannot open the event files");
     return -1;
   }
-  int rc = az_replay_run(a, reader, NULL, passes, npasses);
+  const az_pass **run = pu_malloc((npasses ? npasses : 1) * sizeof *run);
+  az_pass shipping;
+  az_cp_link link = {.data = NULL};
+  walk_beside_begin(a, passes, npasses, &shipping, run, &link);
+  int rc = az_replay_run(a, reader, NULL, run, npasses);
+  walk_beside_end(a, &link);
+  free(run);
   if (defs_open) OTF2_Reader_CloseDefFiles(reader);
   OTF2_Reader_CloseEvtFiles(reader);
   return rc;

@@ -50,30 +50,33 @@ int az_critical_limits_why(unsigned limits, char *why, size_t size);
    path in a parallel analysis"). */
 
 typedef struct { /* one location's arrays of a window, as the first stage wrote them */
-  const void *recs, *steps;
+  void *recs, *steps;
   size_t rec_bytes, step_bytes;
+  size_t rec_room, step_room; /* the arrays' room in bytes */
 } az_cp_part;
 
 enum az_cp_ship { AZ_CP_WINDOW, AZ_CP_LAST, AZ_CP_FAILED };
 
 /* Set in a->critical_link while the pass runs: it does not walk; after
-   each window all analysis processes agreed on (az_critical_ship) and at
+   each window all analysis processes agreed on (az_critical_exchange) and at
    its end, `ship` gets parts[l] for every location l (empty for those
-   replayed elsewhere; the pass's memory, emptied afterwards: copy it),
-   the latest time of a location here still reading (the walk's bound,
-   0: none) and what it is (AZ_CP_WINDOW; at the end AZ_CP_LAST, or
-   AZ_CP_FAILED after a failure, with no parts).  `ended`: the end was
-   shipped. */
+   replayed elsewhere; the pass's memory, emptied afterwards: copy it, or
+   where `swaps` is set take it, leaving arrays of its own in parts[l],
+   with their room, which the pass empties and fills next), the latest
+   time of a location here still reading (the walk's bound, 0: none) and
+   what it is (AZ_CP_WINDOW; at the end AZ_CP_LAST, or AZ_CP_FAILED after
+   a failure, with no parts).  `ended`: the end was shipped. */
 typedef struct az_cp_link {
-  void (*ship)(az_analysis *a, const az_cp_part *parts, az_time bound, enum az_cp_ship what);
-  void *data;  /* parallel.c's */
+  void (*ship)(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what);
+  void *data;  /* the link owner's (parallel.c, analyze.c) */
   void *state; /* the pass's, while it runs */
   int ended;
+  int swaps;
 } az_cp_link;
 
-/* After a window all agreed on (the pass's MPI exchange): its arrays to
-   the link. */
-void az_critical_ship(az_analysis *a);
+/* The pass's exchange (az_pass.exchange) where a link is set: after each
+   window (not the last call, last 1) its arrays to the link. */
+void az_critical_exchange(az_analysis *a, int last);
 
 /* The second stage alone, on the analysis process that walks: it gets
    every location's arrays, window by window, in the order the first
@@ -98,6 +101,61 @@ unsigned az_cp_walker_end(az_cp_walker *w, int ok);
    call paths made in into's tree where new, as the forward pass made
    them); then frees w (ended or not).  On the thread that owns into. */
 void az_cp_walker_free(az_cp_walker *w, az_analysis *into);
+
+/* ---- walk_queue.c: the walk on a thread of its own ----------------------
+
+   A ring of windows handed from the replay thread to a walker thread
+   (docs/analyze/critical-path.md, "The walker thread"), each window the
+   arrays of one or more senders (the serial analysis: itself; process 1
+   of a parallel one: every delay process), as az_cp_job holds them. */
+
+typedef struct { /* a growing buffer of bytes */
+  char *p;
+  size_t len, cap;
+} az_cp_bytes;
+
+typedef struct {        /* one window's arrays, as each sender shipped them */
+  uint64_t *head;       /* per sender az_cp_head_words words: what, bound, then
+                           per location its records' and its steps' bytes */
+  az_cp_bytes *arrays;  /* per sender: per location its records, then its steps */
+  az_cp_part *taken;    /* or per location the arrays taken (az_cp_job_take: a queue's
+                           windows are all filled one way), NULL: none */
+  az_time bound;        /* the walk's bound: the largest of the senders' */
+  enum az_cp_ship what; /* AZ_CP_LAST: the end; AZ_CP_FAILED: the end, nothing more walked */
+} az_cp_job;
+
+typedef struct az_cp_queue az_cp_queue;
+
+/* A sender's words in az_cp_job.head (a parallel analysis's message head). */
+size_t az_cp_head_words(const az_analysis *a);
+/* How many windows a walker thread may hold: POMP_ANALYZE_WALK_QUEUE
+   where set, else 4 where the caller would walk beside (beside 1) and the
+   process may run on more than one CPU (with one, a second thread only
+   adds switches); 0: walk on the replay thread. */
+long az_cp_queue_windows(int beside);
+/* A walk of a's locations (az_cp_walker_new) fed by `senders` senders a
+   window at a time: on a walker thread with a ring of `windows` windows,
+   or (windows 0, or the thread cannot start) on the calling thread, each
+   window walked when handed.  Every call below on the replay thread. */
+az_cp_queue *az_cp_queue_new(az_analysis *a, int senders, long windows);
+/* 1: the walk runs on a thread of its own. */
+int az_cp_queue_threaded(const az_cp_queue *q);
+/* The next window to fill, emptied (what AZ_CP_WINDOW, bound 0): waits
+   while the walker still has every one. */
+az_cp_job *az_cp_queue_slot(az_cp_queue *q);
+/* Sender `sender`'s arrays of the window (parts[l] per location of a, as
+   a link's ship gets them) copied into job. */
+void az_cp_job_put(az_cp_job *job, const az_analysis *a, int sender, const az_cp_part *parts);
+/* The arrays of the one sender of the window (a link that swaps) taken
+   into job, swapped for the arrays job took the last time it was filled
+   (emptied; none at first). */
+void az_cp_job_take(az_cp_job *job, const az_analysis *a, az_cp_part *parts);
+/* The window az_cp_queue_slot gave, filled, to the walk. */
+void az_cp_queue_hand(az_cp_queue *q, az_cp_job *job);
+/* After the end was handed: waits for the walk's end, then frees q (the
+   walker's values added to into's, where not NULL); returns the end's
+   model limits (AZ_LIMIT_* bits). */
+unsigned az_cp_queue_free(az_cp_queue *q, az_analysis *into);
 
 /* limits.c: the model's limits as the call paths show them (AZ_LIMIT_*
    bits), for an analysis without the critical-path walk that finds them

@@ -63,8 +63,8 @@ static void parse(int argc, char **argv, cli *c) {
        "threads of each analysis process: the replay and N-1 that decode the "
        "event files ahead of it (default: the CPUs it may run on, shared among "
        "the analysis processes of its node, at most 3; 1: the replay alone; "
-       "process 1 of a parallel analysis walks the critical path on a thread "
-       "more where it may run on more than one CPU)",
+       "the critical path is walked on a thread more where the process may run "
+       "on more than one CPU: from N = 2 on, and on process 1 of a parallel analysis)",
        PU_INT(&threads, 1, 1024)},
       PU_OPT_END};
   const pu_opt_command cmd = {NULL,

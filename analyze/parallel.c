@@ -24,7 +24,6 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <mpi.h>
 #include <otf2/otf2.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1022,11 +1021,10 @@ static int agree_delay(az_analysis *a, int active, int *failed) {
 enum { CW_TAG = 7 };
 
 static size_t critical_head_bytes(const az_analysis *a) {
-  return (2 + 2 * (size_t)a->defs.num_locs) * sizeof(uint64_t);
+  return az_cp_head_words(a) * sizeof(uint64_t);
 }
 
-static void ship_critical(az_analysis *a, const az_cp_part *parts, az_time bound,
-                          enum az_cp_ship what) {
+static void ship_critical(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   pipe_out *po = a->critical_link->data;
   bytes *b = pipe_buffer(po);
   uint64_t head[2] = {what, bound};
@@ -1040,12 +1038,6 @@ static void ship_critical(az_analysis *a, const az_cp_part *parts, az_time bound
     put(b, parts[l].steps, parts[l].step_bytes);
   }
   pipe_send(po, 1, CW_TAG, MPI_COMM_WORLD, what != AZ_CP_WINDOW, critical_head_bytes(a));
-}
-
-/* The critical-path pass's exchange: after each window all agreed on,
-   its arrays to process 1. */
-static void exchange_critical(az_analysis *a, int last) {
-  if (!last) az_critical_ship(a);
 }
 
 /* ---- the local parts on the delay processes ---------------------------- */
@@ -1117,7 +1109,7 @@ static void backward_shares(team *t, const az_defs *d, enum cp_walk_where walk, 
 }
 
 typedef struct cp_walk_team cp_walk_team;
-static void walk_mine(az_analysis *a, const az_cp_part *parts, az_time bound, enum az_cp_ship what);
+static void walk_mine(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what);
 static void walk_team_end(az_analysis *a, cp_walk_team *wt);
 static enum cp_walk_where walk_where(const cp_walk_team *walker, MPI_Comm comm);
 
@@ -1165,7 +1157,7 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
   az_cp_link clink = {.ship = walker ? walk_mine : ship_critical,
                       .data = walker ? (void *)walker : &to_1};
   az_pass walk = az_pass_critical;
-  walk.exchange = exchange_critical;
+  walk.exchange = az_critical_exchange; /* after each window all agreed on */
   const az_pass *passes[2];
   size_t npasses = 0;
   if (rootcause) passes[npasses++] = &delay;
@@ -1214,144 +1206,14 @@ enum { CP_TAG = 3 };
 
 /* ---- process 1's walker thread ------------------------------------------
 
-   The walk runs on a thread of its own (docs/analyze/critical-path.md,
-   "The walker thread"): the replay thread receives a window's arrays and
-   hands them over, then goes on with the next window while the walker
-   walks this one.  Every MPI call stays on the replay thread (MPI is
-   initialised MPI_THREAD_FUNNELED); the walker charges its own call tree
-   and cells (az_cp_walker), added to the analysis's once it has ended.
-   The hand-over is a ring of `cap` windows under a mutex: the replay
-   thread fills the next free one, waiting while the walker still has all
-   of them, so memory stays bounded by cap windows' arrays. */
-
-/* Windows in flight to the walker thread: enough to ride out one slow
-   window without holding many (POMP_ANALYZE_WALK_QUEUE: another number;
-   0 walks on the replay thread). */
-enum { WALK_QUEUE = 4 };
-
-typedef struct {        /* one window's arrays, as each delay process sent them */
-  uint64_t *head;       /* per delay process: critical_head_bytes, as ship_critical's */
-  bytes *arrays;        /* per delay process: its locations' records, then steps */
-  az_time bound;        /* the largest of the senders' bounds */
-  enum az_cp_ship what; /* AZ_CP_LAST: the end; AZ_CP_FAILED: the end, nothing more walked */
-} walk_job;
-
-typedef struct {
-  az_cp_walker *w;
-  const az_analysis *a;
-  int senders; /* delay processes */
-  walk_job *ring;
-  size_t cap, first, filled; /* ring[first] walked next; filled: handed, not walked yet */
-  int threaded;
-  unsigned limits; /* the end's */
-  pthread_t tid;
-  pthread_mutex_t mu;
-  pthread_cond_t handed, walked;
-} walk_queue;
-
-static size_t head_words(const az_analysis *a) { return critical_head_bytes(a) / sizeof(uint64_t); }
-
-/* The job's arrays into the walk, then its window walked or the end. */
-static void walk_job_run(walk_queue *q, const walk_job *job) {
-  size_t nl = q->a->defs.num_locs;
-  for (int r = 0; job->what != AZ_CP_FAILED && r < q->senders; r++) {
-    if (!job->arrays[r].len) continue; /* nothing from r (its counts are 0) */
-    const uint64_t *n = job->head + (size_t)r * head_words(q->a) + 2;
-    const char *p = job->arrays[r].p;
-    for (size_t l = 0; l < nl; p += n[2 * l] + n[2 * l + 1], l++)
-      az_cp_walker_add(q->w, (uint32_t)l, p, n[2 * l], p + n[2 * l], n[2 * l + 1]);
-  }
-  if (job->what == AZ_CP_WINDOW) az_cp_walker_window(q->w, job->bound);
-  else q->limits = az_cp_walker_end(q->w, job->what == AZ_CP_LAST);
-}
-
-static void *walker_thread(void *arg) {
-  walk_queue *q = arg;
-  for (int end = 0; !end;) {
-    pthread_mutex_lock(&q->mu);
-    while (!q->filled) pthread_cond_wait(&q->handed, &q->mu);
-    walk_job *job = &q->ring[q->first];
-    pthread_mutex_unlock(&q->mu);
-    walk_job_run(q, job);
-    end = job->what != AZ_CP_WINDOW;
-    pthread_mutex_lock(&q->mu);
-    q->first = (q->first + 1) % q->cap;
-    q->filled--;
-    pthread_cond_signal(&q->walked);
-    pthread_mutex_unlock(&q->mu);
-  }
-  return NULL;
-}
-
-/* A walk of a's locations on the walker thread, or on the calling one
-   where the process may run on one CPU only (or POMP_ANALYZE_WALK_QUEUE
-   is 0): a second thread there only adds switches. */
-static void walk_queue_init(walk_queue *q, az_analysis *a, int senders) {
-  memset(q, 0, sizeof *q);
-  q->w = az_cp_walker_new(a);
-  q->a = a;
-  q->senders = senders;
-  const char *env = getenv("POMP_ANALYZE_WALK_QUEUE");
-  long cap = env && *env ? strtol(env, NULL, 10) : az_usable_cpus() > 1 ? WALK_QUEUE : 0;
-  q->threaded = cap > 0;
-  q->cap = cap > 0 ? (size_t)cap : 1;
-  q->ring = pu_calloc(q->cap, sizeof *q->ring);
-  for (size_t k = 0; k < q->cap; k++) {
-    q->ring[k].head = pu_calloc((size_t)senders * head_words(a), sizeof(uint64_t));
-    q->ring[k].arrays = pu_calloc((size_t)senders, sizeof(bytes));
-  }
-  pthread_mutex_init(&q->mu, NULL);
-  pthread_cond_init(&q->handed, NULL);
-  pthread_cond_init(&q->walked, NULL);
-  if (q->threaded && pthread_create(&q->tid, NULL, walker_thread, q)) q->threaded = 0;
-}
-
-/* The next window to fill (its arrays emptied): waits while the walker
-   still has every one. */
-static walk_job *walk_queue_slot(walk_queue *q) {
-  pthread_mutex_lock(&q->mu);
-  while (q->filled == q->cap) pthread_cond_wait(&q->walked, &q->mu);
-  walk_job *job = &q->ring[(q->first + q->filled) % q->cap];
-  pthread_mutex_unlock(&q->mu);
-  memset(job->head, 0, (size_t)q->senders * critical_head_bytes(q->a));
-  for (int r = 0; r < q->senders; r++) job->arrays[r].len = 0;
-  job->bound = 0;
-  job->what = AZ_CP_WINDOW;
-  return job;
-}
-
-/* The window walk_queue_slot gave, filled, to the walk. */
-static void walk_queue_hand(walk_queue *q, walk_job *job) {
-  if (!q->threaded) {
-    walk_job_run(q, job);
-    return;
-  }
-  pthread_mutex_lock(&q->mu);
-  q->filled++;
-  pthread_cond_signal(&q->handed);
-  pthread_mutex_unlock(&q->mu);
-}
-
-/* After the end was handed: waits for the walk's end, then frees q (the
-   walker's values added to into's, where not NULL); returns the end's
-   limits. */
-static unsigned walk_queue_free(walk_queue *q, az_analysis *into) {
-  if (q->threaded) pthread_join(q->tid, NULL);
-  az_cp_walker_free(q->w, into);
-  for (size_t k = 0; k < q->cap; k++) {
-    for (int r = 0; r < q->senders; r++) free(q->ring[k].arrays[r].p);
-    free(q->ring[k].arrays);
-    free(q->ring[k].head);
-  }
-  free(q->ring);
-  pthread_mutex_destroy(&q->mu);
-  pthread_cond_destroy(&q->handed);
-  pthread_cond_destroy(&q->walked);
-  return q->limits;
-}
+   The walk runs on a thread of its own (walk_queue.c; docs/analyze/
+   critical-path.md, "The walker thread"): the replay thread receives a
+   window's arrays and hands them over, then goes on with the next window
+   while the walker walks this one.  Every MPI call stays on the replay
+   thread (MPI is initialised MPI_THREAD_FUNNELED). */
 
 struct cp_walk_team {
-  walk_queue q;
+  az_cp_queue *q; /* senders: every delay process */
   int size;
   uint8_t *ended; /* per analysis process: its end was received */
   int failed;
@@ -1361,37 +1223,24 @@ struct cp_walk_team {
 /* Process 1 (walker: its walk) tells every delay process (comm) whether
    it walks on a thread of its own (a choice of its own: its CPUs). */
 static enum cp_walk_where walk_where(const cp_walk_team *walker, MPI_Comm comm) {
-  int beside = walker && walker->q.threaded;
+  int beside = walker && az_cp_queue_threaded(walker->q);
   MPI_Request req;
   MPI_Ibcast(&beside, 1, MPI_INT, 1, comm, &req);
   wait_for(&req);
   return beside ? WALK_BESIDE : WALK_ON_REPLAY;
 }
 
-/* Process 1's own arrays of the window into job, as ship_critical packs
-   them (none: parts NULL). */
-static void put_own(const az_analysis *a, walk_job *job, const az_cp_part *parts) {
-  uint64_t *n = job->head + head_words(a) + 2;
-  bytes *b = &job->arrays[1];
-  for (uint32_t l = 0; parts && l < a->defs.num_locs; l++) {
-    n[2 * l] = parts[l].rec_bytes;
-    n[2 * l + 1] = parts[l].step_bytes;
-    put(b, parts[l].recs, parts[l].rec_bytes);
-    put(b, parts[l].steps, parts[l].step_bytes);
-  }
-}
-
 /* One message of ship_critical from `from` into job (its head and its
    arrays, contiguous: no datatype to unpack); returns what it is. */
-static enum az_cp_ship receive_critical(az_analysis *a, walk_job *job, int from) {
-  uint64_t *head = job->head + (size_t)from * head_words(a);
+static enum az_cp_ship receive_critical(az_analysis *a, az_cp_job *job, int from) {
+  uint64_t *head = job->head + (size_t)from * az_cp_head_words(a);
   MPI_Request req;
   MPI_Irecv(head, (int)critical_head_bytes(a), MPI_BYTE, from, CW_TAG, MPI_COMM_WORLD, &req);
   wait_long(&req); /* the others may still read their window: the walk waits */
   if (head[1] > job->bound) job->bound = head[1];
   uint64_t total = 0;
   for (size_t i = 0; i < 2 * (size_t)a->defs.num_locs; i++) total += head[2 + i];
-  bytes *b = &job->arrays[from];
+  az_cp_bytes *b = &job->arrays[from];
   pu_reserve((void **)&b->p, &b->cap, total ? total : 1, 1);
   b->len = total;
   MPI_Irecv(b->p, (int)total, MPI_BYTE, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
@@ -1403,7 +1252,7 @@ static enum az_cp_ship receive_critical(az_analysis *a, walk_job *job, int from)
    end: each one's end); the delay processes agree after each window, so
    all end together: a window against an end is a failure.  After a
    failure nothing more is walked: what came is not handed over. */
-static void receive_window(az_analysis *a, cp_walk_team *wt, walk_job *job, int end) {
+static void receive_window(az_analysis *a, cp_walk_team *wt, az_cp_job *job, int end) {
   for (int r = 0; r < wt->size; r++) {
     if (r == 1) continue;
     while (!wt->ended[r]) {
@@ -1422,19 +1271,18 @@ static void receive_window(az_analysis *a, cp_walk_team *wt, walk_job *job, int 
 /* Process 1's critical link (az_cp_link.ship): its own arrays and the
    others' of the same window to the walker, which walks up to the
    largest bound; at the end the rest of the walk. */
-static void walk_mine(az_analysis *a, const az_cp_part *parts, az_time bound,
-                      enum az_cp_ship what) {
+static void walk_mine(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   cp_walk_team *wt = a->critical_link->data;
   if (wt->end_handed) return;
   wt->failed |= what == AZ_CP_FAILED;
-  walk_job *job = walk_queue_slot(&wt->q);
+  az_cp_job *job = az_cp_queue_slot(wt->q);
   job->bound = bound;
-  if (!wt->failed) put_own(a, job, parts);
+  if (!wt->failed && parts) az_cp_job_put(job, a, 1, parts);
   receive_window(a, wt, job, what != AZ_CP_WINDOW);
   if (what == AZ_CP_WINDOW && wt->failed) return; /* the slot is filled again */
   if (what != AZ_CP_WINDOW) job->what = wt->failed ? AZ_CP_FAILED : AZ_CP_LAST;
   wt->end_handed = what != AZ_CP_WINDOW;
-  walk_queue_hand(&wt->q, job);
+  az_cp_queue_hand(wt->q, job);
 }
 
 /* After the backward reading: a walk never ended (the pass never began
@@ -1444,12 +1292,12 @@ static void walk_team_end(az_analysis *a, cp_walk_team *wt) {
   int began = wt->end_handed;
   if (!began) {
     wt->failed = 1;
-    walk_job *job = walk_queue_slot(&wt->q);
+    az_cp_job *job = az_cp_queue_slot(wt->q);
     receive_window(a, wt, job, 1);
     job->what = AZ_CP_FAILED;
-    walk_queue_hand(&wt->q, job);
+    az_cp_queue_hand(wt->q, job);
   }
-  unsigned limits = walk_queue_free(&wt->q, a);
+  unsigned limits = az_cp_queue_free(wt->q, a);
   if (began) a->model_limits = limits;
 }
 
@@ -1464,8 +1312,7 @@ static void walk_team_end(az_analysis *a, cp_walk_team *wt) {
    the delay pass alone and process 1 reads the whole trace backwards for
    the critical path's first stage, its arrays going to its own walker
    (the same arrays, windows and walk). */
-static void walk_here(az_analysis *a, const az_cp_part *parts, az_time bound,
-                      enum az_cp_ship what) {
+static void walk_here(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   az_cp_walker *w = a->critical_link->data;
   for (uint32_t l = 0; l < a->defs.num_locs; l++)
     az_cp_walker_add(w, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps, parts[l].step_bytes);
@@ -1480,7 +1327,7 @@ static void walk_here(az_analysis *a, const az_cp_part *parts, az_time bound,
 static int walk_whole(az_analysis *a, const char *anchor, az_marks *marks) {
   az_cp_link link = {.ship = walk_here, .data = az_cp_walker_new(a)};
   az_pass walk = az_pass_critical;
-  walk.exchange = exchange_critical;
+  walk.exchange = az_critical_exchange; /* after each window all agreed on */
   const az_pass *passes[] = {&walk};
   a->critical_link = &link;
   int rc = backward_whole(a, anchor, marks, passes, 1);
@@ -1497,7 +1344,7 @@ static int walk_and_delay(az_analysis *a, const char *anchor, az_marks *marks, M
   int critical = !(a->switched_off & AZ_OFF_CRITICAL_PATH);
   MPI_Comm_size(comm, &wt->size);
   if (critical) {
-    walk_queue_init(&wt->q, a, wt->size);
+    wt->q = az_cp_queue_new(a, wt->size, az_cp_queue_windows(1));
     wt->ended = pu_calloc((size_t)wt->size, 1);
   }
   int rc = local_parts(a, anchor, marks, comm, rootcause, critical, critical ? wt : NULL);

@@ -1543,7 +1543,7 @@ static void critical_begin(az_replay *r) {
 static void critical_window(az_replay *r, az_time stop) {
   (void)stop;
   cp_state *st = r->data;
-  if (!st->link) merge_after(st, window_bound(st), 0); /* else az_critical_ship */
+  if (!st->link) merge_after(st, window_bound(st), 0); /* else az_critical_exchange */
 }
 
 /* The first stage's arrays of every location here to the link; they are
@@ -1554,21 +1554,33 @@ static void ship(cp_state *st, enum az_cp_ship what) {
   for (uint32_t l = 0; l < d->num_locs; l++) {
     cp_loc *s = st->locs[l];
     int empty = !s || what == AZ_CP_FAILED;
-    st->parts[l] =
-        (az_cp_part){empty ? NULL : s->buf, empty ? NULL : s->log,
-                     empty ? 0 : s->n * sizeof *s->buf, empty ? 0 : s->nlog * sizeof *s->log};
+    st->parts[l] = empty ? (az_cp_part){NULL, NULL, 0, 0, 0, 0}
+                         : (az_cp_part){s->buf,
+                                        s->log,
+                                        s->n * sizeof *s->buf,
+                                        s->nlog * sizeof *s->log,
+                                        s->cap * sizeof *s->buf,
+                                        s->caplog * sizeof *s->log};
   }
   st->link->ship(st->a, st->parts, what == AZ_CP_WINDOW ? window_bound(st) : 0, what);
   for (uint32_t l = 0; l < d->num_locs; l++) {
     cp_loc *s = st->locs[l];
     if (!s) continue;
+    if (st->link->swaps && what != AZ_CP_FAILED) { /* the link's arrays now */
+      s->buf = st->parts[l].recs;
+      s->cap = st->parts[l].rec_room / sizeof *s->buf;
+      s->log = st->parts[l].steps;
+      s->caplog = st->parts[l].step_room / sizeof *s->log;
+    }
     s->n = 0;
     s->log_base += s->nlog;
     s->nlog = 0;
   }
 }
 
-void az_critical_ship(az_analysis *a) { ship(a->critical_link->state, AZ_CP_WINDOW); }
+void az_critical_exchange(az_analysis *a, int last) {
+  if (!last) ship(a->critical_link->state, AZ_CP_WINDOW);
+}
 
 void az_critical_derive(az_analysis *a, unsigned limits) {
   az_critical_impact(a);

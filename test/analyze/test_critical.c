@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "az_calltree.h"
+#include "az_cells.h"
 #include "az_critical.h"
+#include "az_metrics.h"
 #include "az_pass.h"
 #include "az_test.h"
 #include "pomp_report.h"
@@ -595,8 +598,7 @@ static struct {
   int windows, records, ends; /* records: parts with records */
 } split;
 
-static void split_ship(az_analysis *a, const az_cp_part *parts, az_time bound,
-                       enum az_cp_ship what) {
+static void split_ship(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   for (uint32_t l = 0; l < a->defs.num_locs; l++) {
     split.records += parts[l].rec_bytes != 0;
     az_cp_walker_add(split.walker, l, parts[l].recs, parts[l].rec_bytes, parts[l].steps,
@@ -620,8 +622,14 @@ static void split_begin(az_replay *r) {
   az_pass_critical.begin(r);
 }
 
-static void split_exchange(az_analysis *a, int last) {
-  if (!last) az_critical_ship(a);
+enum { ANCHOR_SIZE = 300 };
+
+/* text written and analysed into run (successfully), and its anchor, for
+   analysing it again. */
+static void analysed_at(az_run *run, const char *text, char anchor[ANCHOR_SIZE]) {
+  az_run_text(run, text);
+  assert_int_equal(run->status, 0);
+  snprintf(anchor, ANCHOR_SIZE, "%s/traces.otf2", run->dir);
 }
 
 static void the_two_stages_apart_write_the_serial_report(void **state) {
@@ -631,14 +639,12 @@ static void the_two_stages_apart_write_the_serial_report(void **state) {
       fork_join,    late_receiver,   late_receiver_inner, late_irecv, late_isend_receiver};
   az_pass stage_1 = az_pass_critical;
   stage_1.begin = split_begin;
-  stage_1.exchange = split_exchange;
+  stage_1.exchange = az_critical_exchange;
   const az_pass *passes[] = {&az_pass_waits, &az_pass_rma, &az_pass_delay, &stage_1};
   for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
     az_run run;
-    az_run_text(&run, traces[i]);
-    assert_int_equal(run.status, 0);
-    char anchor[300];
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
+    char anchor[ANCHOR_SIZE];
+    analysed_at(&run, traces[i], anchor);
     az_options opt = {.window_events = 2};
     az_analysis a;
     memset(&split, 0, sizeof split);
@@ -651,6 +657,78 @@ static void the_two_stages_apart_write_the_serial_report(void **state) {
     assert_true(total_ns(&run, "critical_path") > 0); /* the comparison says something */
     pomp_report_free(r);
     az_analysis_free(&a);
+    az_run_free(&run);
+  }
+}
+
+/* Every (call path, location)'s time on the critical path in x, exactly
+   as the cells hold it, is y's (call paths matched by their regions; the
+   trees were made in different orders); returns the cells compared. */
+static size_t same_critical_path(const az_analysis *x, const az_analysis *y) {
+  int32_t *in_y = calloc(x->tree.len ? x->tree.len : 1, sizeof *in_y);
+  for (size_t i = 0; i < x->tree.len; i++) { /* parents come first */
+    const az_cnode *c = &x->tree.nodes[i];
+    in_y[i] = az_calltree_find(&y->tree, c->parent < 0 ? -1 : in_y[c->parent], c->region);
+  }
+  size_t compared = 0;
+  assert_int_equal(x->defs.num_locs, y->defs.num_locs);
+  for (uint32_t l = 0; l < x->defs.num_locs; l++) {
+    const az_cells *cx = &x->cells[l], *cy = &y->cells[l];
+    for (size_t r = 0; r < cx->nrows; r++) {
+      int64_t v = cx->rows[r][AZ_CRITICAL_PATH];
+      if (!v) continue;
+      int32_t node = in_y[cx->row_cnode[r]];
+      assert_true(node >= 0 && (size_t)node < cy->nrow_of && cy->row_of[node]);
+      assert_int_equal(cy->rows[cy->row_of[node] - 1][AZ_CRITICAL_PATH], v);
+      compared++;
+    }
+  }
+  free(in_y);
+  return compared;
+}
+
+static size_t nonzero_critical_path(const az_analysis *a) {
+  size_t n = 0;
+  for (uint32_t l = 0; l < a->defs.num_locs; l++)
+    for (size_t r = 0; r < a->cells[l].nrows; r++) n += a->cells[l].rows[r][AZ_CRITICAL_PATH] != 0;
+  return n;
+}
+
+/* The serial analysis's walk on a thread of its own (analyze.c,
+   walk_queue.c), in windows of two events, a ring of one window (the
+   replay waits for each walk) and of four, with and without decoding
+   threads: the same exact times on the path as the walk on the replay
+   thread (POMP_ANALYZE_WALK_QUEUE=0), and the same report. */
+static void the_walk_beside_the_replay_charges_what_the_replay_walk_charges(void **state) {
+  (void)state;
+  const char *const traces[] = {late_senders,  late_collective,    omp_imbalance, hybrid,
+                                late_worker,   fork_join,          late_receiver, late_irecv,
+                                critical_wait, late_isend_receiver};
+  const char *const queues[] = {"1", "4"};
+  const int threads[] = {1, 3};
+  for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
+    az_run run;
+    char anchor[ANCHOR_SIZE];
+    analysed_at(&run, traces[i], anchor);
+    az_options opt = {.window_events = 2, .threads = 1};
+    az_analysis on_replay;
+    setenv("POMP_ANALYZE_WALK_QUEUE", "0", 1);
+    assert_int_equal(az_analyze(&on_replay, anchor, &opt), 0);
+    for (size_t q = 0; q < sizeof queues / sizeof *queues; q++)
+      for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+        setenv("POMP_ANALYZE_WALK_QUEUE", queues[q], 1);
+        opt.threads = threads[t];
+        az_analysis beside;
+        assert_int_equal(az_analyze(&beside, anchor, &opt), 0);
+        assert_int_equal(same_critical_path(&on_replay, &beside), nonzero_critical_path(&beside));
+        pomp_report *r = az_report_build(&beside, anchor, NULL);
+        az_run_assert_same(run.report, r);
+        pomp_report_free(r);
+        az_analysis_free(&beside);
+      }
+    unsetenv("POMP_ANALYZE_WALK_QUEUE");
+    assert_true(nonzero_critical_path(&on_replay) > 0); /* the comparison says something */
+    az_analysis_free(&on_replay);
     az_run_free(&run);
   }
 }
@@ -672,6 +750,7 @@ int main(void) {
       cmocka_unit_test(waiting_for_a_critical_section_is_activity),
       cmocka_unit_test(tasks_and_mpi_on_threads_warn_instead_of_wrong_numbers),
       cmocka_unit_test(the_two_stages_apart_write_the_serial_report),
+      cmocka_unit_test(the_walk_beside_the_replay_charges_what_the_replay_walk_charges),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
