@@ -26,13 +26,17 @@ static const az_pass *const passes[] = {&az_pass_waits, &az_pass_rma, &az_pass_d
                                         &az_pass_critical};
 
 /* The passes of the analyses not switched off (off: AZ_OFF_* bits), in
-   order, into chosen (room for all); returns how many. */
-static size_t chosen_passes(unsigned off, const az_pass **chosen) {
+   order, into chosen (room for all); returns how many.  The two backward
+   passes run fused where both run (az_backward_fused). */
+static size_t chosen_passes(unsigned off, int threads, const az_pass **chosen) {
+  int fused = !(off & (AZ_OFF_ROOTCAUSE | AZ_OFF_CRITICAL_PATH)) && az_backward_fused(threads);
   size_t n = 0;
   for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
     if (passes[i] == &az_pass_delay && off & AZ_OFF_ROOTCAUSE) continue;
     if (passes[i] == &az_pass_critical && off & AZ_OFF_CRITICAL_PATH) continue;
     chosen[n++] = passes[i];
+    if (fused && passes[i] == &az_pass_delay) chosen[n - 1] = &az_pass_delay_feeding;
+    if (fused && passes[i] == &az_pass_critical) chosen[n - 1] = &az_pass_critical_fed;
   }
   return n;
 }
@@ -71,7 +75,8 @@ int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
 
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
   const az_pass *chosen[sizeof passes / sizeof *passes];
-  return az_analyze_passes(a, anchor, opt, chosen, chosen_passes(opt->switched_off, chosen));
+  return az_analyze_passes(a, anchor, opt, chosen,
+                           chosen_passes(opt->switched_off, opt->threads, chosen));
 }
 
 void az_analysis_free(az_analysis *a) {

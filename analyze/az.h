@@ -71,6 +71,9 @@ typedef struct az_analysis {
   /* ... and the critical-path pass's records (az_critical.h); NULL: a
      serial analysis walks them where they are written */
   struct az_cp_link *critical_link;
+  /* the delay pass while it runs (pass_delay.c): the critical path's
+     first stage it feeds finds it there (az_pass_delay_feeding) */
+  struct az_replay *delay_run;
   void *wo;             /* p2p.c: per-location wrong-order windows */
   int incomplete;       /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not
