@@ -304,9 +304,10 @@ extern const az_pass az_pass_critical_fed;
 /* pass_critical.c: the first stage's handlers (user data: the critical
    pass's per-location state). */
 extern const az_event_handlers az_cp_first_stage;
-/* pass_delay.c: called by az_pass_critical_fed's begin, with its replay:
-   the running delay pass's locations (a->delay_run) feed its locations. */
-void az_delay_feed(az_analysis *a, const az_replay *critical);
+/* az_pass_critical_fed's begin gives the running delay pass its
+   locations through the hook that pass registered,
+   az_analysis.feed_critical (no call from pass_critical.c into
+   pass_delay.c). */
 
 /* 1 when an analysis process of `threads` threads (az_analysis.threads)
    runs the fused passes: serially, or where the delay pass's handlers run

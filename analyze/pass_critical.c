@@ -1733,7 +1733,7 @@ const az_pass az_pass_critical = CP_PASS(CP_FIRST_STAGE, critical_begin, 1);
 /* Its first stage fed by the delay pass's handlers: none of its own. */
 static void critical_fed_begin(az_replay *r) {
   critical_begin(r);
-  az_delay_feed(r->a, r);
+  r->a->feed_critical(r->a, r);
 }
 
 const az_pass az_pass_critical_fed = CP_PASS({0}, critical_fed_begin, 0);
