@@ -27,13 +27,17 @@ static const az_pass *const passes[] = {&az_pass_waits, &az_pass_rma, &az_pass_d
                                         &az_pass_critical};
 
 /* The passes of the analyses not switched off (off: AZ_OFF_* bits), in
-   order, into chosen (room for all); returns how many. */
-static size_t chosen_passes(unsigned off, const az_pass **chosen) {
+   order, into chosen (room for all); returns how many.  The two backward
+   passes run fused where both run (az_backward_fused). */
+static size_t chosen_passes(unsigned off, int threads, const az_pass **chosen) {
+  int fused = !(off & (AZ_OFF_ROOTCAUSE | AZ_OFF_CRITICAL_PATH)) && az_backward_fused(threads);
   size_t n = 0;
   for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
     if (passes[i] == &az_pass_delay && off & AZ_OFF_ROOTCAUSE) continue;
     if (passes[i] == &az_pass_critical && off & AZ_OFF_CRITICAL_PATH) continue;
     chosen[n++] = passes[i];
+    if (fused && passes[i] == &az_pass_delay) chosen[n - 1] = &az_pass_delay_feeding;
+    if (fused && passes[i] == &az_pass_critical) chosen[n - 1] = &az_pass_critical_fed;
   }
   return n;
 }
@@ -69,19 +73,19 @@ static void walk_beside(az_analysis *a, az_cp_part *parts, az_time bound, enum a
   if (what == AZ_CP_LAST) az_critical_derive(a, limits);
 }
 
-/* passes into run; where the critical-path pass is among them and walks
-   beside, run has it shipping its arrays to link (a's critical_link),
+/* passes into run; where the critical-path pass (fed or not) is among
+   them and walks beside, run has it shipping its arrays to link (a's critical_link),
    whose data is the walk's queue. */
 static void walk_beside_begin(az_analysis *a, const az_pass *const *passes, size_t npasses,
                               az_pass *shipping, const az_pass **run, az_cp_link *link) {
   size_t at = npasses;
   for (size_t i = 0; i < npasses; i++) {
     run[i] = passes[i];
-    if (passes[i] == &az_pass_critical) at = i;
+    if (passes[i] == &az_pass_critical || passes[i] == &az_pass_critical_fed) at = i;
   }
   long windows = az_cp_queue_windows(a->threads >= WALK_BESIDE_THREADS);
   if (at == npasses || !windows) return;
-  *shipping = az_pass_critical;
+  *shipping = *passes[at]; /* fed by the delay pass or not, as chosen */
   shipping->exchange = az_critical_exchange;
   run[at] = shipping;
   *link = (az_cp_link){.ship = walk_beside, .data = az_cp_queue_new(a, 1, windows), .swaps = 1};
@@ -139,7 +143,8 @@ int az_analyze_passes(az_analysis *a, const char *anchor, const az_options *opt,
 
 int az_analyze(az_analysis *a, const char *anchor, const az_options *opt) {
   const az_pass *chosen[sizeof passes / sizeof *passes];
-  return az_analyze_passes(a, anchor, opt, chosen, chosen_passes(opt->switched_off, chosen));
+  return az_analyze_passes(a, anchor, opt, chosen,
+                           chosen_passes(opt->switched_off, opt->threads, chosen));
 }
 
 void az_analysis_free(az_analysis *a) {

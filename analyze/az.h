@@ -71,6 +71,12 @@ typedef struct az_analysis {
   /* ... and the critical-path pass's records (az_critical.h); NULL: a
      serial analysis walks them where they are written */
   struct az_cp_link *critical_link;
+  /* the delay pass while it runs (pass_delay.c), and the hook it
+     registers there through which the critical path's first stage it
+     feeds (az_pass_critical_fed's begin) gives it its locations
+     (az_pass_delay_feeding) */
+  struct az_replay *delay_run;
+  void (*feed_critical)(struct az_analysis *a, const struct az_replay *critical);
   void *wo;             /* p2p.c: per-location wrong-order windows */
   int incomplete;       /* the run did not finish (a recovered trace):
                               docs/PROPERTIES.md, "Runs that did not

@@ -291,6 +291,32 @@ extern const az_pass az_pass_delay;
 /* pass_critical.c (backward): the critical path and, at its end, the
    performance impact derived from it (pass_critical_impact.c). */
 extern const az_pass az_pass_critical;
+
+/* The two backward passes fused: where both run, az_pass_delay_feeding's
+   handlers run the critical path's first stage too, event by event after
+   their own (not an event one of them deferred or failed at), and
+   az_pass_critical_fed has no handlers: each event is dispatched once, not
+   once per pass.  The first stage's state stays the critical pass's own
+   (its cp_loc), so the values are those of the two passes apart (test
+   `fused_backward_passes_give_the_values_of_the_passes_apart`). */
+extern const az_pass az_pass_delay_feeding;
+extern const az_pass az_pass_critical_fed;
+/* pass_critical.c: the first stage's handlers (user data: the critical
+   pass's per-location state). */
+extern const az_event_handlers az_cp_first_stage;
+/* az_pass_critical_fed's begin gives the running delay pass its
+   locations through the hook that pass registered,
+   az_analysis.feed_critical (no call from pass_critical.c into
+   pass_delay.c). */
+
+/* 1 when an analysis process of `threads` threads (az_analysis.threads)
+   runs the fused passes: serially, or where the delay pass's handlers run
+   in the decoding threads as the critical pass's do (az_pass.local; with
+   one decoding thread the first stage runs there alone, off the replay
+   thread). */
+static inline int az_backward_fused(int threads) {
+  return threads <= 1 || threads - 1 >= az_pass_delay.local_min_decoders;
+}
 /* pass_rma.c: one-sided communication: Scalasca's RMA wait states (Wait
    at Fence/Create/Free, Late Post, Early Wait, Late Complete, lock
    competition) and the bytes RMA moved. */

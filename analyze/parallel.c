@@ -1150,13 +1150,14 @@ static int local_parts(az_analysis *a, const char *anchor, az_marks *marks, MPI_
                   .owner = shares.owner,
                   .rank = dt.rank,
                   .size = dt.size};
-  az_pass delay = az_pass_delay;
+  int fused = rootcause && critical && az_backward_fused(a->threads);
+  az_pass delay = fused ? az_pass_delay_feeding : az_pass_delay;
   delay.exchange = exchange_delay;
   pipe_out to_1;
   pipe_init(&to_1);
   az_cp_link clink = {.ship = walker ? walk_mine : ship_critical,
                       .data = walker ? (void *)walker : &to_1};
-  az_pass walk = az_pass_critical;
+  az_pass walk = fused ? az_pass_critical_fed : az_pass_critical;
   walk.exchange = az_critical_exchange; /* after each window all agreed on */
   const az_pass *passes[2];
   size_t npasses = 0;

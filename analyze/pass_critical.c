@@ -1718,25 +1718,34 @@ void az_cp_walker_free(az_cp_walker *w, az_analysis *into) {
   free(w);
 }
 
-const az_pass az_pass_critical = {
-    .name = "critical",
-    .direction = AZ_BACKWARD,
-    .loc_size = sizeof(cp_loc),
-    .on = {.enter = on_enter,
-           .leave = on_leave,
-           .thread_fork = on_fork,
-           .thread_join = on_join,
-           .team_begin = on_team_begin,
-           .team_end = on_team_end,
-           .mpi_send = on_send,
-           .mpi_isend = on_isend,
-           .mpi_isend_complete = on_isend_complete,
-           .mpi_recv = on_recv,
-           .mpi_irecv = on_irecv,
-           .mpi_irecv_request = on_irecv_request,
-           .mpi_collective_end = on_coll_end},
-    .begin = critical_begin,
-    .window = critical_window,
-    .end = critical_end,
-    .local = 1, /* the first stage: a location's own state (cp_loc) alone */
-};
+/* The first stage's handlers: the pass's own, or run by the delay pass's
+   (az_pass_critical_fed). */
+#define CP_FIRST_STAGE                                                                             \
+  {                                                                                                \
+    .enter = on_enter, .leave = on_leave, .thread_fork = on_fork, .thread_join = on_join,          \
+    .team_begin = on_team_begin, .team_end = on_team_end, .mpi_send = on_send,                     \
+    .mpi_isend = on_isend, .mpi_isend_complete = on_isend_complete, .mpi_recv = on_recv,           \
+    .mpi_irecv = on_irecv, .mpi_irecv_request = on_irecv_request,                                  \
+    .mpi_collective_end = on_coll_end                                                              \
+  }
+
+const az_event_handlers az_cp_first_stage = CP_FIRST_STAGE;
+
+/* The pass with those handlers and that begin; is_local: its handlers may
+   run in the decoding threads (the first stage: a location's own state,
+   cp_loc, alone). */
+#define CP_PASS(handlers, begin_with, is_local)                                                    \
+  {                                                                                                \
+    .name = "critical", .direction = AZ_BACKWARD, .loc_size = sizeof(cp_loc), .on = handlers,      \
+    .begin = begin_with, .window = critical_window, .end = critical_end, .local = is_local,        \
+  }
+
+const az_pass az_pass_critical = CP_PASS(CP_FIRST_STAGE, critical_begin, 1);
+
+/* Its first stage fed by the delay pass's handlers: none of its own. */
+static void critical_fed_begin(az_replay *r) {
+  critical_begin(r);
+  r->a->feed_critical(r->a, r);
+}
+
+const az_pass az_pass_critical_fed = CP_PASS({0}, critical_fed_begin, 0);

@@ -186,6 +186,8 @@ typedef struct {
     } next;
   } omp;
   struct dl_state *st;
+  void *feed; /* the critical pass's state of this location, fed here
+                 (az_pass_delay_feeding), or NULL */
 } dl_loc;
 
 typedef struct { /* a master's team instance: its parallel region's call path */
@@ -540,6 +542,20 @@ static int team_barrier(const dl_loc *s, const az_region *rg) {
          (rg->kind == AZ_RK_EBARRIER || rg->kind == AZ_RK_IBARRIER);
 }
 
+/* What on_enter and on_leave return: where the critical path's first
+   stage is fed here (az_pass_delay_feeding), its handler h of the event,
+   a tail call (the one dispatch of the event); else az_next_back.  The
+   event's time and position from the cursor (the first stage clamps the
+   time as the delay pass did), and no location id or attributes (the
+   first stage reads neither; the backward reading has none), nor, for
+   an Enter, the region (its Enter reads its own stack): so the handler
+   keeps no more than a Leave's region live for the call. */
+static inline OTF2_CallbackCode fed_next(dl_loc *s, OTF2_EvtReaderCallback_Enter h,
+                                         OTF2_RegionRef r) {
+  if (s->feed) return h(0, s->cur.last, s->cur.pos, s->feed, NULL, r);
+  return az_next_back(&s->cur);
+}
+
 /* The call path of region r whose Leave is read, created where it is
    new; -1 in a job (cur.in_job) where it is new: only the replay thread
    creates call paths, in the serial order (az_pass.local). */
@@ -598,7 +614,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   }
   PU_PUSH(s->stack, s->depth, s->capstack, cnode);
   s->leave_t = t;
-  return az_next_back(&s->cur);
+  return fed_next(s, az_cp_first_stage.leave, r);
 }
 
 static void post_collective(dl_loc *s, int32_t cnode, az_time e) {
@@ -719,7 +735,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   attribute(s);
-  if (!s->depth) return az_next_back(&s->cur); /* the forward pass warned */
+  if (!s->depth) return fed_next(s, az_cp_first_stage.enter, 0); /* warned */
   int32_t cnode = s->stack[--s->depth];
   int parallel = r < s->cur.a->defs.num_regions && s->cur.a->defs.regions[r].kind == AZ_RK_PARALLEL;
   if (r < s->cur.a->defs.num_regions && s->cur.a->defs.regions[r].coll == AZ_COLL_FINALIZE)
@@ -742,7 +758,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     post_messages(s, cnode, t);
     drain(s);
   }
-  return az_next_back(&s->cur);
+  return fed_next(s, az_cp_first_stage.enter, 0);
 }
 
 static int coll_ends(const dl_loc *s, const dl_key *key, uint64_t comm) {
@@ -826,10 +842,10 @@ static int is_root(const dl_loc *s, uint32_t comm, uint32_t root) {
   return az_comm_world(&s->cur.a->defs, comm, root, s->cur.proc) == s->cur.proc;
 }
 
-static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
-                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
-                                     uint64_t received) {
+static inline OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                            void *u, OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                            OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                            uint64_t received) {
   (void)l;
   (void)al;
   (void)op; /* the region's kind decides (coll_kind) */
@@ -924,9 +940,9 @@ static void add_msg(dl_loc *s, dl_msg m) {
 
 /* A send or a completed receive: the message's member posts at its
    call's Enter. */
-static OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos, uint32_t peer_rank,
-                                    OTF2_CommRef comm, uint32_t tag, int side, int blocking,
-                                    uint64_t req) {
+static inline OTF2_CallbackCode on_message(dl_loc *s, OTF2_TimeStamp t, uint64_t pos,
+                                           uint32_t peer_rank, OTF2_CommRef comm, uint32_t tag,
+                                           int side, int blocking, uint64_t req) {
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
   const az_defs *d = &s->cur.a->defs;
   if (s->no_mpi) {
@@ -966,8 +982,9 @@ static int completes_without_wait(const dl_loc *s) {
 
 /* An Isend's completion: its member waits from its call's Enter; its
    message is known when its Isend is read. */
-static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
-                                           void *u, OTF2_AttributeList *al, uint64_t req) {
+static inline OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t,
+                                                  uint64_t pos, void *u, OTF2_AttributeList *al,
+                                                  uint64_t req) {
   (void)l, (void)al;
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
@@ -978,8 +995,8 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t,
 }
 
 /* An Irecv whose completion was read: its member is the receive's posting. */
-static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
-                                          void *u, OTF2_AttributeList *al, uint64_t req) {
+static inline OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                                 void *u, OTF2_AttributeList *al, uint64_t req) {
   (void)l, (void)al;
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
@@ -991,30 +1008,32 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, 
   return az_next_back(&s->cur);
 }
 
-static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t length) {
+static inline OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, uint32_t receiver,
+                                        OTF2_CommRef comm, uint32_t tag, uint64_t length) {
   (void)l, (void)al, (void)length;
   return on_message(u, t, pos, receiver, comm, tag, DL_SEND, 1, 0);
 }
 
-static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t length, uint64_t request) {
+static inline OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al, uint32_t receiver,
+                                         OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                         uint64_t request) {
   (void)l, (void)al, (void)length;
   return on_message(u, t, pos, receiver, comm, tag, DL_SEND, 0, request);
 }
 
-static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t length) {
+static inline OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
+                                        uint32_t tag, uint64_t length) {
   (void)l, (void)al, (void)length;
   return on_message(u, t, pos, sender, comm, tag, DL_RECV, 1, 0);
 }
 
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                  OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t length, uint64_t request) {
+static inline OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *al, uint32_t sender,
+                                         OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                         uint64_t request) {
   (void)l, (void)al, (void)length;
   return on_message(u, t, pos, sender, comm, tag, DL_RECV, 0, request);
 }
@@ -1076,8 +1095,8 @@ void az_delay_deliver(az_analysis *a) {
   deliver_logs(st->r, 0);
 }
 
-static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t n) {
+static inline OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, OTF2_Paradigm model, uint32_t n) {
   (void)l, (void)al, (void)model, (void)n;
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
@@ -1093,8 +1112,8 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
   return az_next_back(&s->cur);
 }
 
-static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                 OTF2_AttributeList *al, OTF2_Paradigm model) {
+static inline OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                        OTF2_AttributeList *al, OTF2_Paradigm model) {
   (void)l, (void)al, (void)model;
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
@@ -1106,8 +1125,8 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
 }
 
 /* Read backwards, a team instance starts at ThreadTeamEnd. */
-static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *al, OTF2_CommRef team) {
+static inline OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                            void *u, OTF2_AttributeList *al, OTF2_CommRef team) {
   (void)l, (void)al;
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
@@ -1120,8 +1139,8 @@ static OTF2_CallbackCode on_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
   return az_next_back(&s->cur);
 }
 
-static OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                       OTF2_AttributeList *al, OTF2_CommRef team) {
+static inline OTF2_CallbackCode on_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                              void *u, OTF2_AttributeList *al, OTF2_CommRef team) {
   (void)l, (void)al, (void)team;
   dl_loc *s = u;
   if (az_cursor_at_back(&s->cur, &t, pos)) return az_next_back(&s->cur);
@@ -1193,11 +1212,15 @@ static void *copy_table(const void *from, size_t n, size_t size) {
 
 /* The analysis process that applies the logs: in parallel, the link
    (parallel.c) says whether it is this one and how logs travel. */
+static void feed_critical(az_analysis *a, const az_replay *critical);
+
 static void delay_begin(az_replay *r) {
   dl_state *st = pu_calloc(1, sizeof *st);
   r->data = st;
   const az_defs *d = &r->a->defs;
   st->r = r;
+  r->a->delay_run = r;
+  r->a->feed_critical = feed_critical;
   st->link = r->a->delay_link;
   if (st->link) st->link->state = st;
   st->central = dl_central_new(r->a);
@@ -1259,6 +1282,8 @@ static void delay_end(az_replay *r, int ok) {
   if (ok || !st->link) deliver_logs(r, 1);
   if (st->central) dl_central_end(st->central);
   if (st->link) st->link->state = NULL;
+  r->a->delay_run = NULL;
+  r->a->feed_critical = NULL;
   for (uint32_t l = 0; l < r->a->defs.num_locs; l++) {
     dl_loc *s = (dl_loc *)az_replay_loc(r, l);
     free(s->stack);
@@ -1290,27 +1315,76 @@ static void delay_end(az_replay *r, int ok) {
   free(st);
 }
 
-const az_pass az_pass_delay = {
-    .name = "delay",
-    .direction = AZ_BACKWARD,
-    .loc_size = sizeof(dl_loc),
-    .on = {.enter = on_enter,
-           .leave = on_leave,
-           .thread_fork = on_fork,
-           .thread_join = on_join,
-           .team_begin = on_team_begin,
-           .team_end = on_team_end,
-           .mpi_collective_end = on_coll_end,
-           .mpi_send = on_send,
-           .mpi_isend = on_isend,
-           .mpi_isend_complete = on_isend_complete,
-           .mpi_irecv_request = on_irecv_request,
-           .mpi_recv = on_recv,
-           .mpi_irecv = on_irecv},
-    .begin = delay_begin,
-    .window = delay_window,
-    .loc_end = delay_loc_end,
-    .end = delay_end,
-    .local = 1,
-    .local_min_decoders = 2,
-};
+/* az_analysis.feed_critical: the critical pass's locations fed by the
+   delay pass's. */
+static void feed_critical(az_analysis *a, const az_replay *critical) {
+  for (uint32_t l = 0; l < a->defs.num_locs; l++) {
+    dl_loc *s = (dl_loc *)az_replay_loc(a->delay_run, l);
+    if (s->cur.a) s->feed = az_replay_loc(critical, l);
+  }
+}
+
+/* fed_NAME: on_NAME, then the first stage's handler of the event (its
+   user data u the critical pass's location state), not at an event the
+   delay pass deferred (it comes again) or failed at.  The first stage
+   fails only where the delay pass failed first (a Leave of an undefined
+   region); were it to fail alone, its replay (no handlers) would stop
+   the pass after the window.  A tail call: the first stage's code is the
+   event's.  The handlers are declared inline so that they are inlined
+   here too (t44: 6 M fewer instructions than a call per event). */
+#define DL_FED(name, member, params, args)                                                         \
+  static OTF2_CallbackCode fed_##name params {                                                     \
+    dl_loc *s = u;                                                                                 \
+    OTF2_CallbackCode own = on_##name args;                                                        \
+    if (s->cur.failed) return own;                                                                 \
+    u = s->feed;                                                                                   \
+    return az_cp_first_stage.member args;                                                          \
+  }
+
+#define DL_EVENT OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_AttributeList *al
+DL_FED(fork, thread_fork, (DL_EVENT, OTF2_Paradigm m, uint32_t n), (l, t, pos, u, al, m, n))
+DL_FED(join, thread_join, (DL_EVENT, OTF2_Paradigm m), (l, t, pos, u, al, m))
+DL_FED(team_begin, team_begin, (DL_EVENT, OTF2_CommRef team), (l, t, pos, u, al, team))
+DL_FED(team_end, team_end, (DL_EVENT, OTF2_CommRef team), (l, t, pos, u, al, team))
+DL_FED(coll_end, mpi_collective_end,
+       (DL_EVENT, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
+        uint64_t received),
+       (l, t, pos, u, al, op, comm, root, sent, received))
+DL_FED(send, mpi_send, (DL_EVENT, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length),
+       (l, t, pos, u, al, peer, comm, tag, length))
+DL_FED(isend, mpi_isend,
+       (DL_EVENT, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length, uint64_t req),
+       (l, t, pos, u, al, peer, comm, tag, length, req))
+DL_FED(isend_complete, mpi_isend_complete, (DL_EVENT, uint64_t req), (l, t, pos, u, al, req))
+DL_FED(irecv_request, mpi_irecv_request, (DL_EVENT, uint64_t req), (l, t, pos, u, al, req))
+DL_FED(recv, mpi_recv, (DL_EVENT, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length),
+       (l, t, pos, u, al, peer, comm, tag, length))
+DL_FED(irecv, mpi_irecv,
+       (DL_EVENT, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length, uint64_t req),
+       (l, t, pos, u, al, peer, comm, tag, length, req))
+
+/* The pass with the handlers of prefix p (on_: its own; fed_: feeding the
+   critical path's first stage; on_enter and on_leave feed it themselves,
+   fed_next). */
+#define DL_PASS(p)                                                                                 \
+  {                                                                                                \
+    .name = "delay", .direction = AZ_BACKWARD, .loc_size = sizeof(dl_loc),                         \
+    .on = {.enter = on_enter,                                                                      \
+           .leave = on_leave,                                                                      \
+           .thread_fork = p##fork,                                                                 \
+           .thread_join = p##join,                                                                 \
+           .team_begin = p##team_begin,                                                            \
+           .team_end = p##team_end,                                                                \
+           .mpi_collective_end = p##coll_end,                                                      \
+           .mpi_send = p##send,                                                                    \
+           .mpi_isend = p##isend,                                                                  \
+           .mpi_isend_complete = p##isend_complete,                                                \
+           .mpi_irecv_request = p##irecv_request,                                                  \
+           .mpi_recv = p##recv,                                                                    \
+           .mpi_irecv = p##irecv},                                                                 \
+    .begin = delay_begin, .window = delay_window, .loc_end = delay_loc_end, .end = delay_end,      \
+    .local = 1, .local_min_decoders = 2,                                                           \
+  }
+
+const az_pass az_pass_delay = DL_PASS(on_);
+const az_pass az_pass_delay_feeding = DL_PASS(fed_);

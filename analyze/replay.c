@@ -354,7 +354,7 @@ static int deliver_back(const az_replay *r, uint32_t l, const az_rev_event *evs,
   az_cursor *ci = az_replay_loc(r, l);
   const az_event_handlers *on = &r->pass->on;
   uint32_t mask = az_handled_kinds(on);
-  size_t e = end;
+  size_t e = mask ? end : stop; /* none: a pass fed by another's (az_pass_critical_fed) */
   OTF2_LocationRef id = r->a->defs.locs[l].id;
   /* the handlers in locals: a handler's stores could change them for all
      the compiler knows, reloaded at every event */

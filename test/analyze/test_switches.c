@@ -16,6 +16,7 @@
 // clang-format on
 
 #include "az_critical.h"
+#include "az_pass.h"
 #include "az_test.h"
 #include "pomp_util.h"
 
@@ -136,6 +137,50 @@ static void each_switch_leaves_out_only_its_metrics(void **state) {
   }
 }
 
+/* The report of the passes of pomp-analyze's analysis, the backward ones
+   fused or apart (az_pass_delay_feeding), with `threads` threads and
+   replay windows of window_events events (0: the default). */
+static pomp_report *analyse_passes(const char *text, int fused, int threads,
+                                   uint64_t window_events) {
+  az_run run;
+  az_run_write(&run, text);
+  char anchor[300];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", run.dir);
+  az_options opt = {.threads = threads, .window_events = window_events};
+  const az_pass *passes[] = {&az_pass_waits, &az_pass_rma,
+                             fused ? &az_pass_delay_feeding : &az_pass_delay,
+                             fused ? &az_pass_critical_fed : &az_pass_critical};
+  run.status = az_analyze_passes(&run.a, anchor, &opt, passes, 4);
+  assert_int_equal(run.status, 0);
+  pomp_report *r = az_report_build(&run.a, anchor, NULL);
+  az_run_free(&run);
+  return r;
+}
+
+/* The delay pass feeding the critical path's first stage gives every
+   value of the two passes run apart: serially, and with decoding threads
+   (their handlers in jobs, a new call path deferred to the replay
+   thread), in windows of the default size and of two events. */
+static void fused_backward_passes_give_the_values_of_the_passes_apart(void **state) {
+  (void)state;
+  const int threads[] = {1, 3};
+  const uint64_t windows[] = {0, 2};
+  for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+    char *text = read_trace(traces[t]);
+    for (size_t i = 0; i < 2; i++)
+      for (size_t w = 0; w < 2; w++) {
+        print_message("%s, %d threads, windows %llu\n", traces[t], threads[i],
+                      (unsigned long long)windows[w]);
+        pomp_report *apart = analyse_passes(text, 0, threads[i], windows[w]);
+        pomp_report *fused = analyse_passes(text, 1, threads[i], windows[w]);
+        az_run_assert_same(apart, fused);
+        pomp_report_free(apart);
+        pomp_report_free(fused);
+      }
+    free(text);
+  }
+}
+
 /* OpenMP tasks: the OpenMP delay costs and the critical path are voided
    and marked with the limit, the MPI delay costs stay (rank 1's work made
    rank 0 wait 180 ns in the Allreduce); without the critical-path walk
@@ -227,6 +272,7 @@ static void old_and_odd_attributes_read(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(each_switch_leaves_out_only_its_metrics),
+      cmocka_unit_test(fused_backward_passes_give_the_values_of_the_passes_apart),
       cmocka_unit_test(tasks_mark_the_voided_metrics_with_the_limit),
       cmocka_unit_test(mpi_on_threads_void_the_classification_too),
       cmocka_unit_test(old_and_odd_attributes_read),
