@@ -18,6 +18,7 @@
 #ifndef POMP_AZ_H
 #define POMP_AZ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* the members of az_analysis, and the metric slots (az_value) and
@@ -42,6 +43,9 @@ typedef struct az_delay_hooks {
   /* >0: the bound on a chain of intervals through messages that did not
      wait (delay_central.c, DL_THROUGH_BOUND otherwise) */
   uint32_t through_bound;
+  /* called after each backward window but the last (its evaluations
+     done) with the instances the central part holds (dl_central_held) */
+  void (*window_held)(size_t instances);
 } az_delay_hooks;
 
 typedef struct az_analysis {

@@ -125,7 +125,7 @@ struct dl_member {
   struct dl_segs *segs; /* a collective's: the rooted collectives its interval
                            went on through (NULL: none) */
   dl_slot *map;         /* its interval's time per call path (segments: the last) */
-  dl_ref *inner;        /* waits of this member inside its interval */
+  dl_ref *inner;        /* waits inside its interval (drop_no_waits: not those known to be 0) */
   uint32_t nmap, capmap, ninner, capinner;
   dl_ref few_inner[3]; /* the usual one to three (an Isend's completion in a
                           loop), without an allocation; up to four in a
@@ -306,6 +306,7 @@ typedef struct { /* the central part's view of one location */
                              posted next here */
   size_t nawait, capawait;
   size_t ndone, capdone;
+  size_t fresh; /* waits posted here since the last window (sweep_open) */
 } dl_cloc;
 
 struct dl_central {
@@ -564,6 +565,44 @@ static void *room(void *arr, void *few, uint32_t nfew, uint32_t n, uint32_t *cap
   return more;
 }
 
+static void release_refs(dl_central *st, const dl_ref *inner, size_t n);
+
+/* Takes the members that did not wait out of mb's list of waits, from
+   index `from` on (their instance settled, so their wait is final):
+   nothing reads them but release_refs, which only gives their reference
+   back (net_waits, charge_waiter and charge_idle skip a wait of 0), so it
+   gives it back now and an instance evaluated meanwhile is dropped.  An
+   interval open for the whole run held every barrier of its location
+   until the run's start was read: BT-MZ W 2 x 2's last collectives, back
+   to the first ones, 50,852 OpenMP barrier instances of 1.35 KB at the
+   peak.  The waits that remain keep their order. */
+static void drop_no_waits(dl_central *st, dl_member *mb, uint32_t from) {
+  uint32_t kept = from, n = mb->ninner;
+  for (uint32_t i = from; i < n; i++) {
+    dl_ref r = mb->inner[i];
+    if (r.in->settled && !r.in->m[r.m].wait) release_refs(st, &r, 1);
+    else mb->inner[kept++] = r;
+  }
+  mb->ninner = kept;
+}
+
+/* Where mb's waits past its segments' start (their ends index the list,
+   dl_seg.inner_end: those before stay). */
+static uint32_t past_segments(const dl_member *mb) {
+  const struct dl_segs *sg = mb->segs;
+  return sg && sg->n ? sg->v[sg->n - 1].inner_end : 0;
+}
+
+/* Room for one more in mb's full list of waits on the heap: those that
+   are none go first (past its segments'); it doubles when they were fewer
+   than half, so each pass over the list is paid by as many appends. */
+static void inner_room(dl_central *st, dl_member *mb) {
+  drop_no_waits(st, mb, past_segments(mb));
+  if (mb->ninner <= mb->capinner / 2) return;
+  mb->inner = pu_realloc(mb->inner, 2 * (size_t)mb->capinner * sizeof *mb->inner);
+  mb->capinner *= 2;
+}
+
 /* Appends r to the waits inside mb's interval: three inline, then a
    block, then the heap. */
 static void add_inner(dl_central *st, dl_member *mb, dl_ref r) {
@@ -579,6 +618,8 @@ static void add_inner(dl_central *st, dl_member *mb, dl_ref r) {
     block_give(st, mb->inner);
     mb->inner = more;
     mb->capinner = 2 * DL_BLOCK_REFS;
+  } else if (mb->ninner == mb->capinner && mb->capinner > DL_BLOCK_REFS) {
+    inner_room(st, mb);
   } else {
     mb->inner = room(mb->inner, mb->few_inner, FEW, mb->ninner, &mb->capinner, sizeof *mb->inner);
   }
@@ -1477,6 +1518,22 @@ static void settle_final(dl_central *st, dl_inst *in) {
     if (raw_waiter(in, m)) send_final(st, (dl_ref){in, m});
 }
 
+/* The waits in in's closed intervals are known and in is not ready (a
+   later interval holds one of its own waits, another member's interval is
+   open, one goes on through it): the members there that did not wait go,
+   not to hold their
+   instances until in is evaluated (BT-MZ: a message between the masters
+   waits for the last collectives' evaluation, at the run's start, and
+   its interval held the OpenMP barriers of a time step).  Lists of up to
+   a block are left alone: they hold a few instances each, and most are
+   released soon after (t44: 12 M instructions on 133,000 of them). */
+static void drop_known_no_waits(dl_central *st, dl_inst *in) {
+  if (ready(in)) return; /* evaluated in this drain: released there */
+  for (uint32_t i = 0; i < in->size && i < in->cap; i++)
+    if (in->m[i].closed == DL_CLOSED_HERE && in->m[i].capinner > DL_BLOCK_REFS)
+      drop_no_waits(st, &in->m[i], past_segments(&in->m[i]));
+}
+
 /* The instance's waits are final: the instances waiting to know them. */
 static void settle(dl_central *st, dl_inst *in) {
   in->settled = 1;
@@ -1490,7 +1547,7 @@ static void settle(dl_central *st, dl_inst *in) {
       in->m[i].nouter = 0;
     }
   for (size_t k = 0; k < in->ndep; k++) {
-    in->dependents[k]->inner_unknown--;
+    if (!--in->dependents[k]->inner_unknown) drop_known_no_waits(st, in->dependents[k]);
     check_ready(st, in->dependents[k]);
   }
   free_dependents(st, in); /* settled: none comes any more */
@@ -1558,12 +1615,15 @@ static void close_interval(dl_central *st, dl_ref r) {
   dl_member *mb = member(r);
   mb->closed = DL_CLOSED_HERE;
   r.in->closed++;
+  uint32_t unknown = r.in->inner_unknown;
   for (size_t i = 0; i < mb->ninner; i++) {
     dl_inst *earlier = mb->inner[i].in;
     if (earlier->settled) continue;
     r.in->inner_unknown++;
     add_dependent(st, earlier, r.in);
   }
+  if (r.in->inner_unknown == unknown && mb->capinner > DL_BLOCK_REFS && !ready(r.in))
+    drop_no_waits(st, mb, past_segments(mb));
   check_ready(st, r.in);
 }
 
@@ -1631,7 +1691,8 @@ static dl_ref post(dl_central *st, uint32_t loc, dl_inst *in, uint32_t index, in
                    az_time e, az_time x, int can_wait) {
   dl_ref r = {in, index};
   dl_member *mb = member(r);
-  const dl_cloc *cl = &st->locs[loc];
+  dl_cloc *cl = &st->locs[loc];
+  cl->fresh += (size_t)can_wait;
   in->posted++;
   mb->posted = 1;
   mb->loc = loc;
@@ -2434,6 +2495,24 @@ dl_central *dl_central_new(az_analysis *a) {
   return st;
 }
 
+/* After a window's evaluations: the waits posted in it that are none
+   leave the intervals still open (drop_no_waits; the barriers among them
+   were settled at this window's end, after the list had room for them),
+   so that an interval open for the whole run holds only waits. */
+static void sweep_open(dl_central *st) {
+  for (uint32_t l = 0; l < st->a->defs.num_locs; l++) {
+    dl_cloc *cl = &st->locs[l];
+    for (size_t i = 0; cl->fresh && i < cl->nopen; i++) {
+      if (!cl->open[i].in) continue;
+      dl_member *mb = member(cl->open[i]);
+      uint32_t from = mb->ninner > cl->fresh ? mb->ninner - (uint32_t)cl->fresh : 0;
+      if (from < past_segments(mb)) from = past_segments(mb);
+      drop_no_waits(st, mb, from);
+    }
+    cl->fresh = 0;
+  }
+}
+
 /* The window in which the masters' forks were read is over: every member
    of their barriers posted (a worker cut off before one of them is no
    member of it); then what became ready. */
@@ -2448,6 +2527,9 @@ void dl_central_window(dl_central *st) {
   }
   st->nsizing = 0;
   drain(st->a, st);
+  sweep_open(st);
+  if (st->a->delay_hooks && st->a->delay_hooks->window_held)
+    st->a->delay_hooks->window_held(dl_central_held(st));
 }
 
 /* After the last records: intervals whose start is still unknown (its

@@ -1699,6 +1699,102 @@ static void fork_and_join_are_the_parallel_regions_time(void **state) {
   az_run_free(&run);
 }
 
+/* Memory (analyze/delay_central.c, drop_no_waits): two ranks of two
+   threads meet at an MPI barrier at the start and at the end, and in
+   between run `regions` parallel regions in which the master works 60 ns,
+   its worker 20 and waits 40 at the explicit barrier; with `messages`,
+   after every fourth region rank 0 sends rank 1 a message it waits 3 ns
+   for (its intervals hold eight barriers: a list on the heap).
+   The last MPI barrier's interval on each master goes back to the first
+   one, over all of its barriers, none of which it waited at: they may not
+   stay held until the run's start is read, nor by the intervals of the
+   messages, whose waits are (their incoming cost comes from that barrier).
+   The instances the central part holds after each window of about ten
+   regions (az_delay_hooks.window_held), at the peak with 100 regions:
+   353 and 456 (with the messages) when main kept them, 21 and 118 now;
+   456 with the messages when only the open intervals let them go. */
+static size_t held_peak, held_windows;
+
+static void note_held(size_t instances) {
+  if (instances > held_peak) held_peak = instances;
+  held_windows++;
+}
+
+static size_t region_text(char *at, int rank, int thread, unsigned f, int messages) {
+  unsigned w = f + (thread ? 20 : 60);
+  size_t n = 0;
+  if (!thread) n += (size_t)sprintf(at + n, "%u fork 2\n", f);
+  n += (size_t)sprintf(at + n,
+                       "%u teambegin 5\n%u enter par\n%u enter work\n%u leave\n"
+                       "%u enter bar\n%u leave\n%u enter ibar\n%u leave\n%u leave\n"
+                       "%u teamend 5\n",
+                       f, f, f, w, w, f + 60, f + 60, f + 70, f + 70, f + 70);
+  if (thread) return n;
+  n += (size_t)sprintf(at + n, "%u join\n", f + 70);
+  if (messages && f % 400 == 0 && rank == 0)
+    n += (size_t)sprintf(at + n, "%u enter send\n%u send 1 0 0 8\n%u leave\n", f + 75, f + 75,
+                         f + 76);
+  if (messages && f % 400 == 0 && rank == 1)
+    n += (size_t)sprintf(at + n, "%u enter recv\n%u recv 0 0 0 8\n%u leave\n", f + 72, f + 78,
+                         f + 80);
+  return n;
+}
+
+static const char *many_barriers(unsigned regions, int messages) {
+  static char text[400000];
+  size_t n =
+      (size_t)sprintf(text, "process 0 threads 2\nprocess 1 threads 2\n" REGIONS OMP_REGIONS);
+  unsigned end = 100 + 100 * regions;
+  for (int rank = 0; rank < 2; rank++)
+    for (int thread = 0; thread < 2; thread++) {
+      n += (size_t)sprintf(text + n, "loc %d.%d\n", rank, thread);
+      if (!thread) n += (size_t)sprintf(text + n, "0 enter main\n" BARRIER(0, 0, 100));
+      for (unsigned k = 0; k < regions; k++)
+        n += region_text(text + n, rank, thread, 100 + 100 * k, messages);
+      if (!thread)
+        n += (size_t)sprintf(text + n,
+                             "%u enter barrier\n%u collbegin\n%u collend 0 0 - 8 8\n%u leave\n"
+                             "%u leave\n",
+                             end, end, end + 10, end + 10, end + 20);
+    }
+  return text;
+}
+
+/* Analyses text in windows of `events` (its report in run), noting what
+   the central part holds after each (note_held). */
+static void analyse_holding(az_run *run, const char *text, uint64_t events) {
+  const az_delay_hooks hooks = {.window_held = note_held};
+  held_peak = held_windows = 0;
+  az_run_write(run, text);
+  char anchor[300];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", run->dir);
+  az_options opt = {.window_events = events, .delay_hooks = &hooks};
+  run->status = az_analyze(&run->a, anchor, &opt);
+  assert_int_equal(run->status, 0);
+  run->report = az_report_build(&run->a, anchor, NULL);
+}
+
+static void barriers_without_waits_are_not_held_by_an_interval_as_long_as_the_run(void **state) {
+  (void)state;
+  for (int messages = 0; messages <= 1; messages++) {
+    const char *text = many_barriers(100, messages);
+    az_run run, windows;
+    az_run_text(&run, text); /* the same report in any windows */
+    assert_int_equal(run.status, 0);
+    assert_true(az_run_total(&run, "omp_ebarrier_wait") == 8000e-9);
+    assert_true(az_run_value(&run, "delay_ompbarrier", PAR ";work", 0) == 4000e-9);
+    assert_true(az_run_total(&run, "mpi_latesender") == (messages ? 75e-9 : 0));
+    /* windows of 500 events, about ten regions */
+    analyse_holding(&windows, text, 500);
+    az_run_assert_same(run.report, windows.report);
+    assert_true(held_windows >= 8);
+    /* the messages stay until the last barrier is evaluated (the model's) */
+    assert_true(held_peak <= 32 + (size_t)messages * 25);
+    az_run_free(&run);
+    az_run_free(&windows);
+  }
+}
+
 /* The order of evaluation (analyze/delay_central.c): a wait's incoming
    cost and idleness are sums over the later instances that pass cost back
    to it, and the reports must not depend on the order those are evaluated
@@ -1872,6 +1968,7 @@ int main(void) {
       cmocka_unit_test(a_wrong_order_late_sender_has_its_cause),
       cmocka_unit_test(idle_threads_are_caused_on_their_own_process),
       cmocka_unit_test(a_wait_goes_back_through_an_mpi_and_an_openmp_barrier),
+      cmocka_unit_test(barriers_without_waits_are_not_held_by_an_interval_as_long_as_the_run),
       cmocka_unit_test(a_wait_goes_through_an_openmp_barrier_from_a_message),
       cmocka_unit_test(a_wait_at_finalize_idles_the_workers_at_no_ones_cost),
       cmocka_unit_test(long_term_costs_do_not_depend_on_the_order_of_evaluation),
