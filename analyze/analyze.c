@@ -66,6 +66,7 @@ static void walk_beside(az_analysis *a, az_cp_part *parts, az_time bound, enum a
   job->bound = bound;
   job->what = what;
   if (what != AZ_CP_FAILED) az_cp_job_take(job, a, parts); /* no copy: the pass's arrays */
+  if (what != AZ_CP_FAILED) a->walked_beside++;
   az_cp_queue_hand(q, job);
   if (what == AZ_CP_WINDOW) return;
   a->critical_link->data = NULL;

@@ -113,6 +113,9 @@ typedef struct az_analysis {
   /* threads of this analysis process (az_options.threads; decoders.c):
      1 + the decoding threads */
   int threads;
+  /* analyze.c: the windows whose critical path a thread of its own walked
+     beside the serial replay (the same values either way: tests ask) */
+  uint64_t walked_beside;
 } az_analysis;
 
 /* Analyses the user can switch off, as scout can (bits). */

@@ -720,6 +720,7 @@ static void the_walk_beside_the_replay_charges_what_the_replay_walk_charges(void
         opt.threads = threads[t];
         az_analysis beside;
         assert_int_equal(az_analyze(&beside, anchor, &opt), 0);
+        assert_true(beside.walked_beside > 0); /* a fused pass walks beside too */
         assert_int_equal(same_critical_path(&on_replay, &beside), nonzero_critical_path(&beside));
         pomp_report *r = az_report_build(&beside, anchor, NULL);
         az_run_assert_same(run.report, r);
@@ -728,6 +729,7 @@ static void the_walk_beside_the_replay_charges_what_the_replay_walk_charges(void
       }
     unsetenv("POMP_ANALYZE_WALK_QUEUE");
     assert_true(nonzero_critical_path(&on_replay) > 0); /* the comparison says something */
+    assert_int_equal(on_replay.walked_beside, 0);
     az_analysis_free(&on_replay);
     az_run_free(&run);
   }
