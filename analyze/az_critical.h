@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "az.h"
+#include "pomp_util.h"
 
 /* Where the model of the delay costs and of the critical path does not
    hold (Scalasca's known limits), as bits. */
@@ -109,15 +110,10 @@ void az_cp_walker_free(az_cp_walker *w, az_analysis *into);
    arrays of one or more senders (the serial analysis: itself; process 1
    of a parallel one: every delay process), as az_cp_job holds them. */
 
-typedef struct { /* a growing buffer of bytes */
-  char *p;
-  size_t len, cap;
-} az_cp_bytes;
-
 typedef struct {        /* one window's arrays, as each sender shipped them */
   uint64_t *head;       /* per sender az_cp_head_words words: what, bound, then
                            per location its records' and its steps' bytes */
-  az_cp_bytes *arrays;  /* per sender: per location its records, then its steps */
+  pu_bytes *arrays;     /* per sender: per location its records, then its steps */
   az_cp_part *taken;    /* or per location the arrays taken (az_cp_job_take: a queue's
                            windows are all filled one way), NULL: none */
   az_time bound;        /* the walk's bound: the largest of the senders' */

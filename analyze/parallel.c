@@ -471,23 +471,11 @@ static void free_par_state(par_state *ps) {
 
 /* ---- gathering the result on analysis process 0 ----------------------- */
 
-typedef struct {
-  char *p;
-  size_t len, cap;
-} bytes;
-
-static void put(bytes *b, const void *data, size_t n) {
-  if (!n) return; /* data may be NULL */
-  pu_reserve((void **)&b->p, &b->cap, b->len + n, 1);
-  memcpy(b->p + b->len, data, n);
-  b->len += n;
-}
-
 /* Messages of a window after window to one analysis process, two in
    flight at most (the one before last is waited for before its buffer is
    used again): the sender reads on while the receiver works. */
 typedef struct {
-  bytes out[2]; /* a window's message in flight, and the next */
+  pu_bytes out[2]; /* a window's message in flight, and the next */
   MPI_Request req[2][2];
   int next;
 } pipe_out;
@@ -498,7 +486,7 @@ static void pipe_init(pipe_out *po) {
 }
 
 /* The buffer of the next message, empty. */
-static bytes *pipe_buffer(pipe_out *po) {
+static pu_bytes *pipe_buffer(pipe_out *po) {
   int k = po->next;
   if (po->req[k][0] != MPI_REQUEST_NULL) { /* the one before last still in flight */
     wait_for(&po->req[k][0]);
@@ -530,7 +518,7 @@ static void pipe_free(pipe_out *po) {
 /* A message send_to_0 sent from `from` (its length with tag, its bytes with
    tag + 1) into b (its storage reused);
    long_wait: the sender may be far behind. */
-static void pipe_receive_into(int from, int tag, MPI_Comm comm, int long_wait, bytes *b) {
+static void pipe_receive_into(int from, int tag, MPI_Comm comm, int long_wait, pu_bytes *b) {
   uint64_t len;
   MPI_Request req;
   MPI_Irecv(&len, 1, MPI_UINT64_T, from, tag, comm, &req);
@@ -543,7 +531,7 @@ static void pipe_receive_into(int from, int tag, MPI_Comm comm, int long_wait, b
 
 /* The same, malloc'd (its length in *len). */
 static char *pipe_receive(int from, int tag, MPI_Comm comm, int long_wait, uint64_t *len) {
-  bytes b = {0};
+  pu_bytes b = {0};
   pipe_receive_into(from, tag, comm, long_wait, &b);
   *len = b.len;
   return b.p;
@@ -551,17 +539,17 @@ static char *pipe_receive(int from, int tag, MPI_Comm comm, int long_wait, uint6
 
 /* [ntree][tree][nrows]{loc, cnode, row}... for the own locations (every
    location with t NULL), after the bytes already in b. */
-static void pack_result(bytes *b, const az_analysis *a, const team *t) {
+static void pack_result(pu_bytes *b, const az_analysis *a, const team *t) {
   uint64_t n = a->tree.len;
-  put(b, &n, sizeof n);
-  put(b, a->tree.nodes, n * sizeof *a->tree.nodes);
+  pu_bytes_put(b, &n, sizeof n);
+  pu_bytes_put(b, a->tree.nodes, n * sizeof *a->tree.nodes);
   for (uint32_t l = 0; l < a->defs.num_locs; l++) {
     if (t && t->owner[a->defs.locs[l].process] != t->rank) continue;
     const az_cells *c = &a->cells[l];
     for (size_t r = 0; r < c->nrows; r++) {
-      put(b, &l, sizeof l);
-      put(b, &c->row_cnode[r], sizeof c->row_cnode[r]);
-      put(b, c->rows[r], sizeof c->rows[r]);
+      pu_bytes_put(b, &l, sizeof l);
+      pu_bytes_put(b, &c->row_cnode[r], sizeof c->row_cnode[r]);
+      pu_bytes_put(b, c->rows[r], sizeof c->rows[r]);
     }
   }
 }
@@ -592,7 +580,7 @@ static void unpack_result(az_analysis *a, const char *p, size_t len) {
 }
 
 /* Bytes to analysis process 0 (tag: tag and tag + 1). */
-static void send_to_0(const bytes *b, int tag) {
+static void send_to_0(const pu_bytes *b, int tag) {
   uint64_t len = b->len;
   MPI_Request req[2];
   MPI_Isend(&len, 1, MPI_UINT64_T, 0, tag, MPI_COMM_WORLD, &req[0]);
@@ -624,10 +612,10 @@ static void add_damaged(az_analysis *a, const char *more, size_t n) {
 /* [damaged locations' text][the result] of every analysis process to 0. */
 static void gather(az_analysis *a, const team *t) {
   if (t->rank) {
-    bytes b = {NULL, 0, 0};
+    pu_bytes b = {NULL, 0, 0};
     uint64_t n = a->damaged ? strlen(a->damaged) : 0;
-    put(&b, &n, sizeof n);
-    put(&b, a->damaged, n);
+    pu_bytes_put(&b, &n, sizeof n);
+    pu_bytes_put(&b, a->damaged, n);
     pack_result(&b, a, t);
     send_to_0(&b, 1);
     free(b.p);
@@ -975,7 +963,7 @@ static int round_records(az_analysis *a) {
    any order). */
 static void gather_delay(az_analysis *a, const delay_team *dt) {
   if (dt->rank) {
-    bytes b = {NULL, 0, 0};
+    pu_bytes b = {NULL, 0, 0};
     pack_result(&b, a, NULL);
     send_to_0(&b, DL_TAG);
     free(b.p);
@@ -1026,16 +1014,16 @@ static size_t critical_head_bytes(const az_analysis *a) {
 
 static void ship_critical(az_analysis *a, az_cp_part *parts, az_time bound, enum az_cp_ship what) {
   pipe_out *po = a->critical_link->data;
-  bytes *b = pipe_buffer(po);
+  pu_bytes *b = pipe_buffer(po);
   uint64_t head[2] = {what, bound};
-  put(b, head, sizeof head);
+  pu_bytes_put(b, head, sizeof head);
   for (uint32_t l = 0; l < a->defs.num_locs; l++) {
     uint64_t n[2] = {parts ? parts[l].rec_bytes : 0, parts ? parts[l].step_bytes : 0};
-    put(b, n, sizeof n);
+    pu_bytes_put(b, n, sizeof n);
   }
   for (uint32_t l = 0; parts && l < a->defs.num_locs; l++) {
-    put(b, parts[l].recs, parts[l].rec_bytes);
-    put(b, parts[l].steps, parts[l].step_bytes);
+    pu_bytes_put(b, parts[l].recs, parts[l].rec_bytes);
+    pu_bytes_put(b, parts[l].steps, parts[l].step_bytes);
   }
   pipe_send(po, 1, CW_TAG, MPI_COMM_WORLD, what != AZ_CP_WINDOW, critical_head_bytes(a));
 }
@@ -1241,7 +1229,7 @@ static enum az_cp_ship receive_critical(az_analysis *a, az_cp_job *job, int from
   if (head[1] > job->bound) job->bound = head[1];
   uint64_t total = 0;
   for (size_t i = 0; i < 2 * (size_t)a->defs.num_locs; i++) total += head[2 + i];
-  az_cp_bytes *b = &job->arrays[from];
+  pu_bytes *b = &job->arrays[from];
   pu_reserve((void **)&b->p, &b->cap, total ? total : 1, 1);
   b->len = total;
   MPI_Irecv(b->p, (int)total, MPI_BYTE, from, CW_TAG + 1, MPI_COMM_WORLD, &req);
@@ -1370,8 +1358,8 @@ static int delay_on_process_1(az_analysis *a, const char *anchor, az_marks *mark
   int rc = alone ? walk_whole(a, anchor, marks) : walk_and_delay(a, anchor, marks, comm, &wt);
   if (!critical) return rc;
   uint32_t head[2] = {a->model_limits, rc != 0};
-  bytes b = {NULL, 0, 0};
-  put(&b, head, sizeof head);
+  pu_bytes b = {NULL, 0, 0};
+  pu_bytes_put(&b, head, sizeof head);
   pack_result(&b, a, NULL);
   send_to_0(&b, CP_TAG);
   free(b.p);

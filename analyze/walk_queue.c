@@ -92,7 +92,7 @@ az_cp_queue *az_cp_queue_new(az_analysis *a, int senders, long windows) {
   q->ring = pu_calloc(q->cap, sizeof *q->ring);
   for (size_t k = 0; k < q->cap; k++) {
     q->ring[k].head = pu_calloc((size_t)senders * az_cp_head_words(a), sizeof(uint64_t));
-    q->ring[k].arrays = pu_calloc((size_t)senders, sizeof(az_cp_bytes));
+    q->ring[k].arrays = pu_calloc((size_t)senders, sizeof(pu_bytes));
   }
   pthread_mutex_init(&q->mu, NULL);
   pthread_cond_init(&q->handed, NULL);
@@ -117,17 +117,12 @@ az_cp_job *az_cp_queue_slot(az_cp_queue *q) {
 
 void az_cp_job_put(az_cp_job *job, const az_analysis *a, int sender, const az_cp_part *parts) {
   uint64_t *n = job->head + (size_t)sender * az_cp_head_words(a) + 2;
-  az_cp_bytes *b = &job->arrays[sender];
+  pu_bytes *b = &job->arrays[sender];
   for (uint32_t l = 0; l < a->defs.num_locs; l++) {
     n[2 * l] = parts[l].rec_bytes;
     n[2 * l + 1] = parts[l].step_bytes;
-    size_t more = parts[l].rec_bytes + parts[l].step_bytes;
-    if (!more) continue; /* the arrays may be NULL */
-    pu_reserve((void **)&b->p, &b->cap, b->len + more, 1);
-    if (parts[l].rec_bytes) memcpy(b->p + b->len, parts[l].recs, parts[l].rec_bytes);
-    if (parts[l].step_bytes)
-      memcpy(b->p + b->len + parts[l].rec_bytes, parts[l].steps, parts[l].step_bytes);
-    b->len += more;
+    pu_bytes_put(b, parts[l].recs, parts[l].rec_bytes); /* the arrays may be NULL */
+    pu_bytes_put(b, parts[l].steps, parts[l].step_bytes);
   }
 }
 

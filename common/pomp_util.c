@@ -116,6 +116,13 @@ void pu_reserve_grow(void **p, size_t *cap, size_t need, size_t elem) {
   *cap = n;
 }
 
+void pu_bytes_put(pu_bytes *b, const void *data, size_t n) {
+  if (!n) return;
+  pu_reserve((void **)&b->p, &b->cap, b->len + n, 1);
+  memcpy(b->p + b->len, data, n);
+  b->len += n;
+}
+
 void pu_print_version(void) { printf("%s (pomp) %s\n", progname, POMP_VERSION_STRING); }
 
 /* Optimal string alignment distance (Levenshtein with swaps of adjacent

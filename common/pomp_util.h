@@ -69,6 +69,15 @@ static inline void pu_reserve(void **p, size_t *cap, size_t need, size_t elem) {
     (arr)[(len)++] = (value);                                                                      \
   } while (0)
 
+/* A growing buffer of bytes (a message being packed, a window's arrays);
+   {0} is empty. */
+typedef struct {
+  char *p;
+  size_t len, cap;
+} pu_bytes;
+/* n bytes of data appended to b (data may be NULL where n is 0). */
+void pu_bytes_put(pu_bytes *b, const void *data, size_t n);
+
 /* The length of the valid UTF-8 sequence that starts s (1 to 4 bytes;
    shortest form, no surrogates, at most U+10FFFF), 0 when s starts an
    invalid one. s is NUL-terminated. */
