@@ -50,13 +50,6 @@ static int is_work_or_startup(const pomp_report *r, int32_t m) {
   return !strcmp(name, "comp") || !strcmp(name, "mpi_management");
 }
 
-/* Characters of UTF-8 text ("µs" is two of them, three bytes). */
-static int text_width(const char *s) {
-  int n = 0;
-  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
-  return n;
-}
-
 /* "  mpi_latesender    4.13 s  23.47%  main;solve;MPI_Recv": seconds as
    pomp-report stat shows them, function names without their parameter
    lists; a long path is cut at the root end so that the leaf, where the
@@ -64,7 +57,7 @@ static int text_width(const char *s) {
 static void print_row(const pomp_report *r, const ranked *row, double total, FILE *out) {
   char seconds[32];
   pu_format_seconds(seconds, sizeof seconds, row->total);
-  int pad = SUMMARY_TIME_WIDTH - text_width(seconds);
+  int pad = SUMMARY_TIME_WIDTH - pu_utf8_columns(seconds);
   fprintf(out, "  %-26s %*s%s %6.2f%%", pomp_report_metric(r, row->metric)->name, pad > 0 ? pad : 0,
           "", seconds, total > 0 ? 100 * row->total / total : 0.0);
   if (row->worst >= 0) {

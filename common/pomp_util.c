@@ -123,6 +123,12 @@ void pu_bytes_put(pu_bytes *b, const void *data, size_t n) {
   b->len += n;
 }
 
+int pu_utf8_columns(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80; /* not a continuation byte */
+  return n;
+}
+
 void pu_print_version(void) { printf("%s (pomp) %s\n", progname, POMP_VERSION_STRING); }
 
 /* Optimal string alignment distance (Levenshtein with swaps of adjacent

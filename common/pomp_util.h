@@ -82,6 +82,10 @@ void pu_bytes_put(pu_bytes *b, const void *data, size_t n);
    shortest form, no surrogates, at most U+10FFFF), 0 when s starts an
    invalid one. s is NUL-terminated. */
 size_t pu_utf8_sequence(const char *s);
+/* The characters of UTF-8 text s, its columns where each takes one ("µs":
+   two bytes, two columns), for right-aligning what printf's byte widths
+   would shift. */
+int pu_utf8_columns(const char *s);
 /* A malloc'd copy of s in which every byte that does not belong to a valid
    UTF-8 sequence is replaced by U+FFFD (EF BF BD): what JSON output needs
    for names measured as raw bytes (file names, docs/FORMAT.md). */

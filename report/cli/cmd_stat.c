@@ -168,8 +168,7 @@ static stat_seconds seconds(double v) {
 enum { STAT_SECONDS_WIDTH = 9 };
 static void print_seconds_column(double v) {
   stat_seconds s = seconds(v);
-  int columns = 0;
-  for (const char *c = s.text; *c; c++) columns += ((unsigned char)*c & 0xC0) != 0x80;
+  int columns = pu_utf8_columns(s.text);
   printf("%*s%s", columns < STAT_SECONDS_WIDTH ? STAT_SECONDS_WIDTH - columns : 0, "", s.text);
 }
 
