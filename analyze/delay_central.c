@@ -567,16 +567,25 @@ static void *room(void *arr, void *few, uint32_t nfew, uint32_t n, uint32_t *cap
 
 static void release_refs(dl_central *st, const dl_ref *inner, size_t n);
 
+/* Where mb's waits past its segments' start (their ends index the list,
+   dl_seg.inner_end: those before stay). */
+static uint32_t past_segments(const dl_member *mb) {
+  const struct dl_segs *sg = mb->segs;
+  return sg && sg->n ? sg->v[sg->n - 1].inner_end : 0;
+}
+
 /* Takes the members that did not wait out of mb's list of waits, from
-   index `from` on (their instance settled, so their wait is final):
-   nothing reads them but release_refs, which only gives their reference
-   back (net_waits, charge_waiter and charge_idle skip a wait of 0), so it
-   gives it back now and an instance evaluated meanwhile is dropped.  An
+   index `from` on but never before its segments' end (their instance
+   settled, so their wait is final): nothing reads them but release_refs,
+   which only gives their reference back (net_waits, charge_waiter and
+   charge_idle skip a wait of 0), so it gives it back now and an instance
+   evaluated meanwhile is dropped.  An
    interval open for the whole run held every barrier of its location
    until the run's start was read: BT-MZ W 2 x 2's last collectives, back
    to the first ones, 50,852 OpenMP barrier instances of 1.35 KB at the
    peak.  The waits that remain keep their order. */
 static void drop_no_waits(dl_central *st, dl_member *mb, uint32_t from) {
+  if (from < past_segments(mb)) from = past_segments(mb);
   uint32_t kept = from, n = mb->ninner;
   for (uint32_t i = from; i < n; i++) {
     dl_ref r = mb->inner[i];
@@ -586,18 +595,11 @@ static void drop_no_waits(dl_central *st, dl_member *mb, uint32_t from) {
   mb->ninner = kept;
 }
 
-/* Where mb's waits past its segments' start (their ends index the list,
-   dl_seg.inner_end: those before stay). */
-static uint32_t past_segments(const dl_member *mb) {
-  const struct dl_segs *sg = mb->segs;
-  return sg && sg->n ? sg->v[sg->n - 1].inner_end : 0;
-}
-
 /* Room for one more in mb's full list of waits on the heap: those that
    are none go first (past its segments'); it doubles when they were fewer
    than half, so each pass over the list is paid by as many appends. */
 static void inner_room(dl_central *st, dl_member *mb) {
-  drop_no_waits(st, mb, past_segments(mb));
+  drop_no_waits(st, mb, 0);
   if (mb->ninner <= mb->capinner / 2) return;
   mb->inner = pu_realloc(mb->inner, 2 * (size_t)mb->capinner * sizeof *mb->inner);
   mb->capinner *= 2;
@@ -1521,8 +1523,7 @@ static void settle_final(dl_central *st, dl_inst *in) {
 /* The waits in in's closed intervals are known and in is not ready (a
    later interval holds one of its own waits, another member's interval is
    open, one goes on through it): the members there that did not wait go,
-   not to hold their
-   instances until in is evaluated (BT-MZ: a message between the masters
+   not to hold their instances until in is evaluated (BT-MZ: a message between the masters
    waits for the last collectives' evaluation, at the run's start, and
    its interval held the OpenMP barriers of a time step).  Lists of up to
    a block are left alone: they hold a few instances each, and most are
@@ -1531,7 +1532,7 @@ static void drop_known_no_waits(dl_central *st, dl_inst *in) {
   if (ready(in)) return; /* evaluated in this drain: released there */
   for (uint32_t i = 0; i < in->size && i < in->cap; i++)
     if (in->m[i].closed == DL_CLOSED_HERE && in->m[i].capinner > DL_BLOCK_REFS)
-      drop_no_waits(st, &in->m[i], past_segments(&in->m[i]));
+      drop_no_waits(st, &in->m[i], 0);
 }
 
 /* The instance's waits are final: the instances waiting to know them. */
@@ -1623,7 +1624,7 @@ static void close_interval(dl_central *st, dl_ref r) {
     add_dependent(st, earlier, r.in);
   }
   if (r.in->inner_unknown == unknown && mb->capinner > DL_BLOCK_REFS && !ready(r.in))
-    drop_no_waits(st, mb, past_segments(mb));
+    drop_no_waits(st, mb, 0);
   check_ready(st, r.in);
 }
 
@@ -2505,9 +2506,7 @@ static void sweep_open(dl_central *st) {
     for (size_t i = 0; cl->fresh && i < cl->nopen; i++) {
       if (!cl->open[i].in) continue;
       dl_member *mb = member(cl->open[i]);
-      uint32_t from = mb->ninner > cl->fresh ? mb->ninner - (uint32_t)cl->fresh : 0;
-      if (from < past_segments(mb)) from = past_segments(mb);
-      drop_no_waits(st, mb, from);
+      drop_no_waits(st, mb, mb->ninner > cl->fresh ? mb->ninner - (uint32_t)cl->fresh : 0);
     }
     cl->fresh = 0;
   }
