@@ -65,8 +65,10 @@ static void walk_beside(az_analysis *a, az_cp_part *parts, az_time bound, enum a
   az_cp_job *job = az_cp_queue_slot(q);
   job->bound = bound;
   job->what = what;
-  if (what != AZ_CP_FAILED) az_cp_job_take(job, a, parts); /* no copy: the pass's arrays */
-  if (what != AZ_CP_FAILED) a->walked_beside++;
+  if (what != AZ_CP_FAILED) {
+    az_cp_job_take(job, a, parts); /* no copy: the pass's arrays */
+    a->walked_beside++;
+  }
   az_cp_queue_hand(q, job);
   if (what == AZ_CP_WINDOW) return;
   a->critical_link->data = NULL;
@@ -75,8 +77,8 @@ static void walk_beside(az_analysis *a, az_cp_part *parts, az_time bound, enum a
 }
 
 /* passes into run; where the critical-path pass (fed or not) is among
-   them and walks beside, run has it shipping its arrays to link (a's critical_link),
-   whose data is the walk's queue. */
+   them and walks beside, run has it shipping its arrays to link (a's
+   critical_link), whose data is the walk's queue. */
 static void walk_beside_begin(az_analysis *a, const az_pass *const *passes, size_t npasses,
                               az_pass *shipping, const az_pass **run, az_cp_link *link) {
   size_t at = npasses;

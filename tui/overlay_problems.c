@@ -46,12 +46,10 @@ static int more_seconds_first(const void *pa, const void *pb) {
   return (a->seconds < b->seconds) - (a->seconds > b->seconds);
 }
 
-/* The pairs gathered by call path into a->problem, most seconds first,
-   each with its leading part first. */
-static void gather(tui_app *a) {
-  pomp_report_problem pairs[PAIRS];
+/* The report's n pairs (pomp_report_problems) gathered by call path into
+   a->problem, most seconds first, each with its leading part first. */
+static void gather(tui_app *a, const pomp_report_problem *pairs, int32_t n) {
   const pomp_report *r = a->model.report;
-  int32_t n = pomp_report_problems(r, pairs, PAIRS);
   a->nproblems = 0;
   for (int32_t i = 0; i < n; i++) {
     tui_problem *e = NULL;
@@ -116,9 +114,9 @@ void tui_open_problems(tui_app *a) {
   tui_overlay_clear(o);
   o->kind = TUI_OVERLAY_PROBLEMS;
   snprintf(o->title, sizeof o->title, "Wait states and overheads by call path (1-9 selects)");
-  gather(a);
   pomp_report_problem pairs[PAIRS];
   int32_t npairs = pomp_report_problems(a->model.report, pairs, PAIRS);
+  gather(a, pairs, npairs);
   if (a->nproblems == 0) tui_overlay_add(o, "%s", "  none: no wait state or overhead above zero");
   for (int32_t i = 0; i < a->nproblems; i++) {
     const tui_problem *e = &a->problem[i];
